@@ -1,0 +1,92 @@
+/** The model-call boundary: one interface, whatever server stands behind it. */
+
+export interface ToolCallRequest {
+  /** The id the model gave the call (the provider invents one when the server sends none). */
+  readonly id: string;
+  readonly name: string;
+  /** Raw JSON text of the arguments, exactly as the model produced it (may be invalid). */
+  readonly arguments: string;
+}
+
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCallRequest[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly parameters: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly cacheWriteTokens: number;
+  /** Cost the server reported for this attempt (OpenRouter does), in micro-dollars. */
+  readonly serverCostUsdMicros?: number;
+}
+
+export type AttemptOutcome =
+  | 'ok'
+  | 'rate_limit'
+  | 'transient'
+  | 'stream_dropped'
+  | 'context_overflow'
+  | 'tool_unsupported'
+  | 'auth'
+  | 'bad_request'
+  | 'not_found'
+  | 'aborted';
+
+/** One provider attempt, failed ones too: a row of the usage ledger. */
+export interface AttemptReport {
+  readonly model: string;
+  readonly attempt: number;
+  readonly outcome: AttemptOutcome;
+  readonly usage: TokenUsage | null;
+  readonly latencyMs: number;
+  readonly error?: string;
+  /** How long the retry waits before the next attempt, when there is one. */
+  readonly retryInMs?: number;
+}
+
+export type CompletionEvent =
+  | { readonly type: 'text'; readonly delta: string }
+  | { readonly type: 'reasoning'; readonly delta: string }
+  | { readonly type: 'tool_call'; readonly index: number; readonly id?: string; readonly name?: string; readonly argumentsDelta: string }
+  /** The attempt's partial output is void: a retry starts from scratch. */
+  | { readonly type: 'discard' }
+  | { readonly type: 'attempt'; readonly report: AttemptReport };
+
+export interface CompletionRequest {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolDefinition[];
+  readonly signal: AbortSignal;
+  readonly maxOutputTokens?: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export interface CompletionResult {
+  readonly model: string;
+  readonly text: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly ToolCallRequest[];
+  readonly finishReason: FinishReason;
+  readonly usage: TokenUsage | null;
+}
+
+export interface Provider {
+  readonly name: string;
+  /**
+   * Streams one completion, retrying as its policy says. Every attempt, failed or not, is
+   * reported through `onEvent` as an `attempt` event before the next one starts.
+   * Throws `ProviderError` when no attempt succeeds.
+   */
+  complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult>;
+}

@@ -1,0 +1,66 @@
+/** The logical content of a session file: a header, then commits of records. */
+
+export const STORAGE_VERSION = 1;
+export const LINE_CRC = 'crc32-chained';
+
+export interface SessionHeader {
+  readonly v: 1;
+  readonly kind: 'header';
+  readonly id: string;
+  readonly storageVersion: number;
+  readonly createdAt: number;
+  readonly cwd: string;
+  readonly lineCrc: typeof LINE_CRC;
+  /** Set when the session was forked from another one. */
+  readonly parent?: { readonly sessionId: string; readonly entryId: string; readonly path?: string };
+}
+
+export interface EntryRecord {
+  readonly kind: 'entry';
+  readonly seq: number;
+  readonly timestamp: number;
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly type: string;
+  readonly payload: unknown;
+}
+
+export interface RegisterSetRecord {
+  readonly kind: 'register';
+  readonly op: 'set';
+  readonly seq: number;
+  readonly namespace: string;
+  readonly key: string;
+  readonly value: unknown;
+}
+
+export interface RegisterDeleteRecord {
+  readonly kind: 'register';
+  readonly op: 'delete';
+  readonly seq: number;
+  readonly namespace: string;
+  readonly key: string;
+}
+
+export type RegisterRecord = RegisterSetRecord | RegisterDeleteRecord;
+
+export interface UsageRecord {
+  readonly kind: 'usage';
+  readonly seq: number;
+  readonly id: string;
+  readonly entryId: string | null;
+  readonly usage: unknown;
+}
+
+export type StoredRecord = EntryRecord | RegisterRecord | UsageRecord;
+
+/** One physical line: a single record, or an array of records that commit together. */
+export type Commit = StoredRecord | readonly StoredRecord[];
+
+export function commitRecords(commit: Commit): readonly StoredRecord[] {
+  return Array.isArray(commit) ? (commit as readonly StoredRecord[]) : [commit as StoredRecord];
+}
+
+/** A record before the store gives it a seq. */
+export type Draft<R> = R extends StoredRecord ? Omit<R, 'seq'> : never;
+export type DraftRecord = Draft<StoredRecord>;

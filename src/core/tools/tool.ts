@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+
+export type Risk = 'ReadOnly' | 'Write' | 'Destructive';
+export type ReplaySafety = 'idempotent' | 'guarded' | 'never';
+/** How compaction treats a result: cold ones are collapsed first, hot ones stay verbatim. */
+export type ResultTier = 'hot' | 'warm' | 'cold';
+
+export const RISK_ORDER: Record<Risk, number> = { ReadOnly: 0, Write: 1, Destructive: 2 };
+
+export function maxRisk(a: Risk, b: Risk): Risk {
+  return RISK_ORDER[a] >= RISK_ORDER[b] ? a : b;
+}
+
+export interface RiskAssessment {
+  readonly risk: Risk;
+  /** Why, in words a user reads in the approval prompt: "`rm -r` removes a directory tree". */
+  readonly reason: string;
+}
+
+export interface ToolContext {
+  /** Absolute, symlink-resolved directory the file tools are confined to. */
+  readonly workspaceRoot: string;
+  readonly signal: AbortSignal;
+  readonly callId: string;
+}
+
+export interface ToolOutput {
+  readonly ok: boolean;
+  /** What the model reads (capped by the caller at 32 KiB). */
+  readonly content: string;
+  /** What the screen shows, when it differs from `content` (a diff, a short summary). */
+  readonly display?: ToolDisplay;
+}
+
+export type ToolDisplay =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'diff'; readonly path: string; readonly diff: string };
+
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  readonly replay: ReplaySafety;
+  readonly tier: ResultTier;
+  /** The risk of this call; most tools have a fixed tier, bash classifies its command line. */
+  assess(input: Input): RiskAssessment;
+  /** The argument that matters (command line or path): shown on screen, matched by allow rules. */
+  subject(input: Input): string;
+  /**
+   * For `guarded` tools: computed before the intent is committed and stored with it, so that
+   * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file).
+   */
+  prepare?(input: Input, ctx: ToolContext): Promise<unknown>;
+  /** For `guarded` tools: true when the effect described by `prepared` has already happened. */
+  guard?(input: Input, prepared: unknown, ctx: ToolContext): Promise<boolean>;
+  execute(input: Input, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export type AnyTool = Tool<any>;
