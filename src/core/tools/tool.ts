@@ -42,6 +42,11 @@ export interface Tool<Input = unknown> {
   readonly inputSchema: z.ZodType<Input>;
   readonly replay: ReplaySafety;
   readonly tier: ResultTier;
+  /**
+   * The tool's fixed tier, or 'per-call' when `assess` decides from the input (bash). The
+   * registry refuses a tool declared Destructive when no interactive approver is wired.
+   */
+  readonly declaredRisk: Risk | 'per-call';
   /** The risk of this call; most tools have a fixed tier, bash classifies its command line. */
   assess(input: Input): RiskAssessment;
   /** The argument that matters (command line or path): shown on screen, matched by allow rules. */
