@@ -1,0 +1,64 @@
+import type { RegisterRecord } from '../storage/records';
+import { familyOf } from './namespaces';
+
+export interface RegisterCell {
+  readonly value: unknown;
+  /** Seq of the record that set it. */
+  readonly seq: number;
+  /** Serialised size of that record, for the dead-bytes estimate of storage compaction. */
+  readonly bytes: number;
+}
+
+/** Replayed register cells, namespace -> key -> cell. */
+export class RegisterState {
+  private readonly cells = new Map<string, Map<string, RegisterCell>>();
+  /** Bytes of register records that a later record made dead. */
+  deadBytes = 0;
+
+  /** Returns a reason when the record is not a valid register record. */
+  static invalid(record: RegisterRecord): string | null {
+    if (familyOf(record.namespace) === null) return `unknown register namespace "${record.namespace}"`;
+    if (typeof record.key !== 'string' || record.key === '') return 'register key must be a non-empty string';
+    if (record.op !== 'set' && record.op !== 'delete') return `unknown register op "${String((record as { op: unknown }).op)}"`;
+    return null;
+  }
+
+  apply(record: RegisterRecord, bytes: number): void {
+    let ns = this.cells.get(record.namespace);
+    const previous = ns?.get(record.key);
+    if (previous) this.deadBytes += previous.bytes;
+    if (record.op === 'delete') {
+      ns?.delete(record.key);
+      this.deadBytes += bytes;
+      return;
+    }
+    if (!ns) {
+      ns = new Map();
+      this.cells.set(record.namespace, ns);
+    }
+    ns.set(record.key, { value: record.value, seq: record.seq, bytes });
+  }
+
+  get<T = unknown>(namespace: string, key: string): T | undefined {
+    return this.cells.get(namespace)?.get(key)?.value as T | undefined;
+  }
+
+  cell(namespace: string, key: string): RegisterCell | undefined {
+    return this.cells.get(namespace)?.get(key);
+  }
+
+  /** Cells of one namespace, in insertion order. */
+  entries(namespace: string): [string, RegisterCell][] {
+    return [...(this.cells.get(namespace) ?? new Map<string, RegisterCell>()).entries()];
+  }
+
+  namespaces(): string[] {
+    return [...this.cells.keys()];
+  }
+
+  liveBytes(): number {
+    let total = 0;
+    for (const ns of this.cells.values()) for (const cell of ns.values()) total += cell.bytes;
+    return total;
+  }
+}

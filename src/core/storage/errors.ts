@@ -1,0 +1,25 @@
+/** Expected storage failures: typed, handled by the caller, shown in words that say what to do. */
+export type StorageErrorKind =
+  | 'corrupt'
+  | 'version'
+  | 'locked'
+  | 'not-committed'
+  | 'poisoned'
+  | 'not-found'
+  | 'read-only'
+  | 'invalid-commit';
+
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  constructor(
+    readonly kind: StorageErrorKind,
+    message: string,
+    readonly details: { readonly path?: string; readonly line?: number; readonly pid?: number; readonly host?: string; readonly cause?: unknown } = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isStorageError(error: unknown, kind?: StorageErrorKind): error is StorageError {
+  return error instanceof StorageError && (kind === undefined || error.kind === kind);
+}

@@ -1,0 +1,63 @@
+import * as fs from 'node:fs';
+
+/**
+ * The few file operations the JSONL backend needs, behind an interface so that tests can inject
+ * short writes, ENOSPC, EIO and fsync failures.
+ */
+export interface FileOps {
+  openSync(path: string, flags: string, mode?: number): number;
+  writeSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
+  readSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
+  fdatasyncSync(fd: number): void;
+  fsyncSync(fd: number): void;
+  ftruncateSync(fd: number, length: number): void;
+  fstatSize(fd: number): number;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+  unlinkSync(path: string): void;
+  readFileSync(path: string): Buffer;
+  writeFileExclusive(path: string, data: string): void;
+  existsSync(path: string): boolean;
+}
+
+export const nodeFileOps: FileOps = {
+  openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
+  writeSync: (fd, buffer, offset, length, position) => fs.writeSync(fd, buffer, offset, length, position),
+  readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
+  fdatasyncSync: (fd) => fs.fdatasyncSync(fd),
+  fsyncSync: (fd) => fs.fsyncSync(fd),
+  ftruncateSync: (fd, length) => fs.ftruncateSync(fd, length),
+  fstatSize: (fd) => fs.fstatSync(fd).size,
+  closeSync: (fd) => fs.closeSync(fd),
+  renameSync: (from, to) => fs.renameSync(from, to),
+  unlinkSync: (path) => fs.unlinkSync(path),
+  readFileSync: (path) => fs.readFileSync(path),
+  writeFileExclusive: (path, data) => fs.writeFileSync(path, data, { flag: 'wx', mode: 0o600 }),
+  existsSync: (path) => fs.existsSync(path),
+};
+
+/** Writes every byte of `buffer` at `position`, looping over short writes. */
+export function writeWhole(ops: FileOps, fd: number, buffer: Buffer, position: number): void {
+  let written = 0;
+  while (written < buffer.length) {
+    const n = ops.writeSync(fd, buffer, written, buffer.length - written, position + written);
+    if (n <= 0) {
+      throw Object.assign(new Error(`write made no progress after ${written} of ${buffer.length} bytes`), { code: 'ENOSPC' });
+    }
+    written += n;
+  }
+}
+
+/** fsync of a directory, so that a create or rename inside it is durable (a no-op where unsupported). */
+export function fsyncDirectory(ops: FileOps, dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = ops.openSync(dir, 'r');
+    ops.fsyncSync(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'EISDIR' && code !== 'EINVAL') throw error;
+  } finally {
+    if (fd !== undefined) ops.closeSync(fd);
+  }
+}

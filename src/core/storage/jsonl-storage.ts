@@ -1,0 +1,297 @@
+import { basename, dirname, join } from 'node:path';
+import { StorageError } from './errors';
+import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
+import { decodeCommit, encodeCommit, encodeHeader, headerCrc, looksWhole } from './line-codec';
+import { acquireLock, type HeldLock } from './lock-file';
+import { LINE_CRC, STORAGE_VERSION, type Commit, type SessionHeader } from './records';
+import type { CommitSink, OpenReport, Storage, TornTail } from './storage';
+
+const READ_CHUNK_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export interface JsonlOpenOptions {
+  readonly readOnly?: boolean;
+  readonly ops?: FileOps;
+  readonly onCommit?: CommitSink;
+  /** Unique per opener; written into the lock file. */
+  readonly nonce: string;
+  readonly nowMs: number;
+}
+
+export class JsonlStorage implements Storage {
+  private poisoned: Error | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    readonly header: SessionHeader,
+    readonly readOnly: boolean,
+    readonly report: OpenReport,
+    private readonly ops: FileOps,
+    private fd: number | null,
+    private lock: HeldLock | null,
+    private size: number,
+    private lastCrc: number,
+  ) {}
+
+  get sizeBytes(): number {
+    return this.size;
+  }
+
+  /** Creates a new session file holding only its header, durably, and takes its lock. */
+  static create(path: string, header: SessionHeader, options: Omit<JsonlOpenOptions, 'readOnly' | 'onCommit'>): JsonlStorage {
+    const ops = options.ops ?? nodeFileOps;
+    if (ops.existsSync(path)) throw new StorageError('invalid-commit', `a session file already exists at ${path}`, { path });
+    const lock = acquireLock(ops, path, options.nonce, options.nowMs);
+    try {
+      const bytes = encodeHeader(header);
+      const temp = join(dirname(path), `.${basename(path)}.${options.nonce}.tmp`);
+      const tempFd = ops.openSync(temp, 'wx', 0o600);
+      try {
+        writeWhole(ops, tempFd, bytes, 0);
+        ops.fdatasyncSync(tempFd);
+      } finally {
+        ops.closeSync(tempFd);
+      }
+      ops.renameSync(temp, path);
+      fsyncDirectory(ops, dirname(path));
+      const fd = ops.openSync(path, 'r+');
+      const report: OpenReport = { commitLines: 0, bytes: bytes.length, tornTail: null };
+      return new JsonlStorage(path, header, false, report, ops, fd, lock, bytes.length, headerCrc(bytes.subarray(0, -1)));
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** Opens and replays a session file; repairs a torn tail unless read-only. */
+  static open(path: string, options: JsonlOpenOptions): JsonlStorage {
+    const ops = options.ops ?? nodeFileOps;
+    if (!ops.existsSync(path)) throw new StorageError('not-found', `no session file at ${path}`, { path });
+    const readOnly = options.readOnly ?? false;
+    const lock = readOnly ? null : acquireLock(ops, path, options.nonce, options.nowMs);
+    let fd: number | null = null;
+    try {
+      fd = ops.openSync(path, readOnly ? 'r' : 'r+');
+      const scan = replay(ops, fd, path, options.onCommit ?? (() => {}));
+      let tornTail = scan.tornTail;
+      if (tornTail && !readOnly) {
+        ops.ftruncateSync(fd, tornTail.offset);
+        ops.fsyncSync(fd);
+        tornTail = { ...tornTail, repaired: true };
+      }
+      const report: OpenReport = { commitLines: scan.commitLines, bytes: scan.goodBytes, tornTail };
+      if (readOnly) {
+        ops.closeSync(fd);
+        fd = null;
+      }
+      return new JsonlStorage(path, scan.header, readOnly, report, ops, fd, lock, scan.goodBytes, scan.lastCrc);
+    } catch (error) {
+      if (fd !== null) ops.closeSync(fd);
+      lock?.release();
+      throw error;
+    }
+  }
+
+  append(commit: Commit): void {
+    const fd = this.writableFd();
+    const line = encodeCommit(commit, this.lastCrc);
+    try {
+      writeWhole(this.ops, fd, line.bytes, this.size);
+    } catch (error) {
+      this.undoPartialWrite(fd, error);
+      throw new StorageError('not-committed', `not committed: ${describe(error)} while writing ${this.path}`, { path: this.path, cause: error });
+    }
+    try {
+      this.ops.fdatasyncSync(fd);
+    } catch (error) {
+      this.poisoned = error as Error;
+      throw new StorageError(
+        'poisoned',
+        `not committed: fdatasync failed (${describe(error)}); the session must be reopened before anything more is written`,
+        { path: this.path, cause: error },
+      );
+    }
+    this.size += line.bytes.length;
+    this.lastCrc = line.crc;
+  }
+
+  rewrite(commits: readonly Commit[]): void {
+    const fd = this.writableFd();
+    const dir = dirname(this.path);
+    const temp = join(dir, `.${basename(this.path)}.compact.tmp`);
+    const headerBytes = encodeHeader(this.header);
+    let crc = headerCrc(headerBytes.subarray(0, -1));
+    const tempFd = this.ops.openSync(temp, 'w', 0o600);
+    let size = 0;
+    try {
+      writeWhole(this.ops, tempFd, headerBytes, 0);
+      size = headerBytes.length;
+      for (const commit of commits) {
+        const line = encodeCommit(commit, crc);
+        writeWhole(this.ops, tempFd, line.bytes, size);
+        size += line.bytes.length;
+        crc = line.crc;
+      }
+      this.ops.fdatasyncSync(tempFd);
+    } catch (error) {
+      this.ops.closeSync(tempFd);
+      this.ops.unlinkSync(temp);
+      throw new StorageError('not-committed', `compaction not done: ${describe(error)}`, { path: this.path, cause: error });
+    }
+    this.ops.closeSync(tempFd);
+    this.ops.renameSync(temp, this.path);
+    fsyncDirectory(this.ops, dir);
+    this.ops.closeSync(fd);
+    this.fd = this.ops.openSync(this.path, 'r+');
+    this.size = size;
+    this.lastCrc = crc;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.fd !== null) this.ops.closeSync(this.fd);
+    this.fd = null;
+    this.lock?.release();
+    this.lock = null;
+  }
+
+  private writableFd(): number {
+    if (this.readOnly || this.fd === null) {
+      throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, { path: this.path });
+    }
+    if (this.poisoned) {
+      throw new StorageError('poisoned', `an earlier fsync failed on ${this.path}: reopen the session to continue`, { path: this.path });
+    }
+    return this.fd;
+  }
+
+  private undoPartialWrite(fd: number, cause: unknown): void {
+    try {
+      this.ops.ftruncateSync(fd, this.size);
+    } catch {
+      this.poisoned = cause as Error;
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+}
+
+interface ScanResult {
+  readonly header: SessionHeader;
+  readonly commitLines: number;
+  readonly goodBytes: number;
+  readonly lastCrc: number;
+  readonly tornTail: TornTail | null;
+}
+
+/** Reads the file in chunks, line by line: header, then chained commit lines. */
+function replay(ops: FileOps, fd: number, path: string, onCommit: CommitSink): ScanResult {
+  const totalBytes = ops.fstatSize(fd);
+  const reader = lineReader(ops, fd, totalBytes);
+  const first = reader.next();
+  if (first === null || !first.terminated) {
+    throw new StorageError('corrupt', `${path}: line 1: the header line is missing or incomplete`, { path, line: 1 });
+  }
+  const header = parseHeader(first.bytes, path);
+  let crc = headerCrc(first.bytes);
+  let goodBytes = first.bytes.length + 1;
+  let lineNo = 1;
+  let commitLines = 0;
+  let bad: { line: number; offset: number; reason: string } | null = null;
+  for (let line = reader.next(); line !== null; line = reader.next()) {
+    lineNo++;
+    if (bad) {
+      if (line.terminated && looksWhole(line.bytes)) {
+        throw new StorageError('corrupt', `${path}: line ${bad.line}: ${bad.reason}, and whole lines follow it: the file is corrupt, not torn`, { path, line: bad.line });
+      }
+      continue;
+    }
+    const decoded = line.terminated ? decodeCommit(line.bytes, crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
+    if (!decoded.ok) {
+      bad = { line: lineNo, offset: line.offset, reason: decoded.reason };
+      continue;
+    }
+    onCommit(decoded.commit, lineNo);
+    crc = decoded.crc;
+    goodBytes = line.offset + line.bytes.length + 1;
+    commitLines++;
+  }
+  const tornTail = bad ? { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false } : null;
+  return { header, commitLines, goodBytes, lastCrc: crc, tornTail };
+}
+
+function parseHeader(bytes: Buffer, path: string): SessionHeader {
+  let header: Partial<SessionHeader>;
+  try {
+    header = JSON.parse(bytes.toString('utf8')) as Partial<SessionHeader>;
+  } catch {
+    throw new StorageError('corrupt', `${path}: line 1: the header is not JSON; this is not a tole session file`, { path, line: 1 });
+  }
+  if (header?.kind !== 'header' || typeof header.id !== 'string') {
+    throw new StorageError('corrupt', `${path}: line 1: not a tole session header`, { path, line: 1 });
+  }
+  if (header.storageVersion !== STORAGE_VERSION) {
+    const newer = typeof header.storageVersion === 'number' && header.storageVersion > STORAGE_VERSION;
+    throw new StorageError(
+      'version',
+      `${path}: storage version ${String(header.storageVersion)} is ${newer ? 'newer than' : 'unknown to'} this tole (which reads version ${STORAGE_VERSION})${newer ? ': upgrade tole to open it' : ''}`,
+      { path, line: 1 },
+    );
+  }
+  if (header.lineCrc !== LINE_CRC) {
+    throw new StorageError('version', `${path}: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`, { path, line: 1 });
+  }
+  return header as SessionHeader;
+}
+
+interface RawLine {
+  readonly bytes: Buffer;
+  readonly offset: number;
+  readonly terminated: boolean;
+}
+
+function lineReader(ops: FileOps, fd: number, totalBytes: number): { next(): RawLine | null } {
+  let buffer = Buffer.alloc(0);
+  let bufferStart = 0; // file offset of buffer[0]
+  let cursor = 0; // index into buffer
+  let readOffset = 0;
+  const fill = (): boolean => {
+    if (readOffset >= totalBytes) return false;
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
+    let got = 0;
+    while (got < chunk.length) {
+      const n = ops.readSync(fd, chunk, got, chunk.length - got, readOffset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    readOffset += got;
+    const rest = buffer.subarray(cursor);
+    bufferStart += cursor;
+    buffer = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+    cursor = 0;
+    return got > 0;
+  };
+  return {
+    next(): RawLine | null {
+      for (;;) {
+        const end = buffer.indexOf(NEWLINE, cursor);
+        if (end !== -1) {
+          const line = { bytes: buffer.subarray(cursor, end), offset: bufferStart + cursor, terminated: true };
+          cursor = end + 1;
+          return line;
+        }
+        if (!fill()) {
+          if (cursor >= buffer.length) return null;
+          const line = { bytes: buffer.subarray(cursor), offset: bufferStart + cursor, terminated: false };
+          cursor = buffer.length;
+          return line;
+        }
+      }
+    },
+  };
+}

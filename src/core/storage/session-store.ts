@@ -1,0 +1,238 @@
+import { join } from 'node:path';
+import { newSessionId, randomHex, type Clock, type Random } from '../clock';
+import { RegisterState } from '../registers/register-state';
+import { isEntryType, type AnyEntry } from '../tree/entry-types';
+import { TreeIndex } from '../tree/tree-index';
+import { StorageError } from './errors';
+import type { FileOps } from './file-ops';
+import { JsonlStorage } from './jsonl-storage';
+import {
+  commitRecords,
+  LINE_CRC,
+  STORAGE_VERSION,
+  type Commit,
+  type DraftRecord,
+  type EntryRecord,
+  type SessionHeader,
+  type StoredRecord,
+  type UsageRecord,
+} from './records';
+import type { OpenReport, Storage } from './storage';
+
+export interface StoreOptions {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly ops?: FileOps;
+}
+
+export interface OpenOptions extends StoreOptions {
+  readonly readOnly?: boolean;
+}
+
+export interface CreateOptions extends StoreOptions {
+  readonly cwd: string;
+  readonly parent?: SessionHeader['parent'];
+}
+
+/** Compaction runs only when dead register bytes pass both of these. */
+export const COMPACTION_MIN_DEAD_BYTES = 1024 * 1024;
+export const COMPACTION_MIN_DEAD_RATIO = 0.5;
+
+export type CommitListener = (records: readonly StoredRecord[]) => void;
+
+/** One session: its storage, and the replayed state (tree, registers, usage ledger). */
+export class SessionStore {
+  readonly tree = new TreeIndex();
+  readonly registers = new RegisterState();
+  readonly usage: UsageRecord[] = [];
+  private seq = 0;
+  private nextIdNumber = 1;
+  private readonly listeners = new Set<CommitListener>();
+  private storage!: Storage;
+
+  private constructor(private readonly clock: Clock) {}
+
+  static create(dir: string, options: CreateOptions): SessionStore {
+    const id = newSessionId(options.clock, options.random);
+    const header: SessionHeader = {
+      v: 1,
+      kind: 'header',
+      id,
+      storageVersion: STORAGE_VERSION,
+      createdAt: options.clock.nowMs(),
+      cwd: options.cwd,
+      lineCrc: LINE_CRC,
+      ...(options.parent ? { parent: options.parent } : {}),
+    };
+    const store = new SessionStore(options.clock);
+    store.storage = JsonlStorage.create(join(dir, `${id}.jsonl`), header, {
+      ...(options.ops ? { ops: options.ops } : {}),
+      nonce: randomHex(options.random, 8),
+      nowMs: options.clock.nowMs(),
+    });
+    return store;
+  }
+
+  static open(path: string, options: OpenOptions): SessionStore {
+    const store = new SessionStore(options.clock);
+    store.storage = JsonlStorage.open(path, {
+      readOnly: options.readOnly ?? false,
+      ...(options.ops ? { ops: options.ops } : {}),
+      nonce: randomHex(options.random, 8),
+      nowMs: options.clock.nowMs(),
+      onCommit: (commit, line) => store.replayCommit(commit, line, path),
+    });
+    return store;
+  }
+
+  get header(): SessionHeader {
+    return this.storage.header;
+  }
+  get path(): string {
+    return this.storage.path;
+  }
+  get readOnly(): boolean {
+    return this.storage.readOnly;
+  }
+  get report(): OpenReport {
+    return this.storage.report;
+  }
+  get lastSeq(): number {
+    return this.seq;
+  }
+  get sizeBytes(): number {
+    return this.storage.sizeBytes;
+  }
+
+  newEntryId(): string {
+    return `e_${this.nextIdNumber++}`;
+  }
+
+  newUsageId(): string {
+    return `u_${this.nextIdNumber++}`;
+  }
+
+  now(): number {
+    return this.clock.nowMs();
+  }
+
+  entry(id: string): AnyEntry | undefined {
+    return this.tree.get(id);
+  }
+
+  /**
+   * Gives the drafts consecutive seqs and commits them as one line, durably. Returns the
+   * stored records. On failure nothing changes in memory and the error says "not committed".
+   */
+  commit(drafts: readonly DraftRecord[]): readonly StoredRecord[] {
+    if (drafts.length === 0) throw new Error('assert: a commit holds at least one record');
+    const records = drafts.map((draft, i) => ({ ...draft, seq: this.seq + 1 + i }) as StoredRecord);
+    const problem = this.validate(records);
+    if (problem) throw new Error(`assert: invalid commit: ${problem}`);
+    this.storage.append(records.length === 1 ? records[0]! : records);
+    for (const record of records) this.apply(record);
+    for (const listener of this.listeners) listener(records);
+    return records;
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Dead register bytes as a share of the file. */
+  deadRatio(): number {
+    return this.storage.sizeBytes === 0 ? 0 : this.registers.deadBytes / this.storage.sizeBytes;
+  }
+
+  /**
+   * Storage compaction: rewrites the file with only live records (every entry and usage row,
+   * the current value of every register), when dead bytes pass the thresholds or `force`.
+   */
+  compactStorage(force = false): boolean {
+    const dead = this.registers.deadBytes;
+    if (!force && (dead < COMPACTION_MIN_DEAD_BYTES || this.deadRatio() < COMPACTION_MIN_DEAD_RATIO)) return false;
+    const live: StoredRecord[] = [];
+    for (const e of this.tree.all()) {
+      live.push({ kind: 'entry', seq: e.seq, timestamp: e.timestamp, id: e.id, parentId: e.parentId, type: e.type, payload: e.payload });
+    }
+    live.push(...this.usage);
+    for (const namespace of this.registers.namespaces()) {
+      for (const [key, cell] of this.registers.entries(namespace)) {
+        live.push({ kind: 'register', op: 'set', seq: cell.seq, namespace, key, value: cell.value });
+      }
+    }
+    live.sort((a, b) => a.seq - b.seq);
+    this.storage.rewrite(live);
+    this.registers.deadBytes = 0;
+    return true;
+  }
+
+  close(): void {
+    this.storage.close();
+  }
+
+  private replayCommit(commit: Commit, line: number, path: string): void {
+    const records = commitRecords(commit);
+    const problem = Array.isArray(commit) && records.length === 0 ? 'empty transaction' : this.validate(records);
+    if (problem) throw new StorageError('corrupt', `${path}: line ${line}: ${problem}`, { path, line });
+    for (const record of records) this.apply(record);
+  }
+
+  /** Checks records against the state and each other; returns what is wrong, or null. */
+  private validate(records: readonly StoredRecord[]): string | null {
+    let seq = this.seq;
+    const newIds = new Set<string>();
+    for (const record of records) {
+      if (!record || typeof record !== 'object') return 'a record is not an object';
+      if (!Number.isSafeInteger(record.seq) || record.seq <= seq) return `seq ${String(record.seq)} does not increase (after ${seq})`;
+      seq = record.seq;
+      const problem = this.validateRecord(record, newIds);
+      if (problem) return problem;
+    }
+    return null;
+  }
+
+  private validateRecord(record: StoredRecord, newIds: Set<string>): string | null {
+    switch (record.kind) {
+      case 'entry': {
+        if (typeof record.id !== 'string') return 'entry without an id';
+        if (this.tree.has(record.id) || newIds.has(record.id)) return `entry ${record.id} written twice (entries are immutable)`;
+        if (record.parentId !== null && !this.tree.has(record.parentId) && !newIds.has(record.parentId)) {
+          return `entry ${record.id} names parent ${String(record.parentId)}, which does not exist`;
+        }
+        if (!isEntryType(record.type)) return `entry ${record.id} has unknown type "${String(record.type)}" (written by a newer tole?)`;
+        newIds.add(record.id);
+        return null;
+      }
+      case 'register':
+        return RegisterState.invalid(record);
+      case 'usage':
+        return typeof record.id === 'string' ? null : 'usage row without an id';
+      default:
+        return `unknown record kind "${String((record as { kind: unknown }).kind)}" (written by a newer tole?)`;
+    }
+  }
+
+  private apply(record: StoredRecord): void {
+    this.seq = record.seq;
+    switch (record.kind) {
+      case 'entry':
+        this.tree.add(record as EntryRecord as AnyEntry);
+        this.bumpIdCounter(record.id);
+        return;
+      case 'register':
+        this.registers.apply(record, JSON.stringify(record).length);
+        return;
+      case 'usage':
+        this.usage.push(record);
+        this.bumpIdCounter(record.id);
+        return;
+    }
+  }
+
+  private bumpIdCounter(id: string): void {
+    const n = Number(id.slice(2));
+    if (Number.isSafeInteger(n) && n >= this.nextIdNumber) this.nextIdNumber = n + 1;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Commit, SessionHeader } from './records';
+
+/** What opening a session file found, for the host to tell the user. */
+export interface OpenReport {
+  /** Commit lines replayed (the header not counted). */
+  readonly commitLines: number;
+  readonly bytes: number;
+  /** A bad final line (or garbage after the last good one): cut away on a writable open. */
+  readonly tornTail: TornTail | null;
+}
+
+export interface TornTail {
+  /** 1-based line number of the first bad line. */
+  readonly line: number;
+  readonly offset: number;
+  readonly bytes: number;
+  readonly reason: string;
+  /** True when the file was truncated and fsynced; false on a read-only open. */
+  readonly repaired: boolean;
+}
+
+/** Called for each good commit, in file order; throwing refuses the open. */
+export type CommitSink = (commit: Commit, line: number) => void;
+
+/** A durable, append-only home for one session's commits. JSONL by default. */
+export interface Storage {
+  readonly path: string;
+  readonly header: SessionHeader;
+  readonly readOnly: boolean;
+  readonly report: OpenReport;
+  /** Bytes of the file as committed. */
+  readonly sizeBytes: number;
+  /** Durable before it returns: whole commit written, then fdatasync. Throws StorageError. */
+  append(commit: Commit): void;
+  /** Replaces the file's commits with `commits` atomically (storage compaction). */
+  rewrite(commits: readonly Commit[]): void;
+  close(): void;
+}

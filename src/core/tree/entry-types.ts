@@ -1,0 +1,70 @@
+import type { Decision } from '../approval/approver';
+import type { ToolCallRequest } from '../provider/provider';
+import type { ReplaySafety, ResultTier, Risk, ToolDisplay } from '../tools/tool';
+
+/** The payload of each entry type. Entries are immutable: corrections are new entries. */
+export interface EntryPayloads {
+  user: { readonly text: string };
+  assistant: {
+    readonly text: string;
+    readonly reasoning?: string;
+    readonly toolCalls: readonly ToolCallRequest[];
+    readonly model: string;
+    readonly finishReason: string;
+  };
+  /** The intent half of the effect sandwich: committed before the tool runs. */
+  tool_intent: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly input: unknown;
+    readonly subject: string;
+    readonly risk: Risk;
+    readonly reason: string;
+    readonly replay: ReplaySafety;
+    /** Set when the decision was known at intent time (policy, rule, --yes, headless denial). */
+    readonly approval: Decision | null;
+    readonly prepared?: unknown;
+  };
+  /** An interactive decision, committed before the effect runs. */
+  approval: { readonly callId: string; readonly decision: Decision };
+  /** The settlement: exactly one per intent. */
+  tool_result: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly outcome: 'ok' | 'error' | 'denied' | 'interrupted' | 'blocked';
+    readonly content: string;
+    readonly display?: ToolDisplay;
+    readonly tier: ResultTier;
+    readonly durationMs?: number;
+    /** How the settlement came about when it was not a plain run. */
+    readonly resumedBy?: 'rerun' | 'guard' | 'never-replay';
+  };
+  /** Conversation compaction: later requests send this in place of the entries before it. */
+  summary: { readonly text: string; readonly replacedEntries: number; readonly model: string };
+  /** Something the user (and, when `toModel`, the model) should know: hook output, nudges, errors. */
+  notice: {
+    readonly level: 'info' | 'warn' | 'error';
+    readonly source: 'hook' | 'loop' | 'resume' | 'provider' | 'user';
+    readonly text: string;
+    readonly toModel?: boolean;
+  };
+}
+
+export type EntryType = keyof EntryPayloads;
+
+export interface Entry<T extends EntryType = EntryType> {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly seq: number;
+  readonly timestamp: number;
+  readonly type: T;
+  readonly payload: EntryPayloads[T];
+}
+
+export type AnyEntry = { [T in EntryType]: Entry<T> }[EntryType];
+
+export const ENTRY_TYPES: readonly EntryType[] = ['user', 'assistant', 'tool_intent', 'approval', 'tool_result', 'summary', 'notice'];
+
+export function isEntryType(type: string): type is EntryType {
+  return (ENTRY_TYPES as readonly string[]).includes(type);
+}

@@ -1,0 +1,80 @@
+import type { AnyEntry } from './entry-types';
+
+/** Parent -> children links over the immutable entries, kept up to date as entries append. */
+export class TreeIndex {
+  private readonly byId = new Map<string, AnyEntry>();
+  private readonly children = new Map<string | null, string[]>();
+
+  add(entry: AnyEntry): void {
+    this.byId.set(entry.id, entry);
+    const siblings = this.children.get(entry.parentId);
+    if (siblings) siblings.push(entry.id);
+    else this.children.set(entry.parentId, [entry.id]);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): AnyEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** All entries in commit order. */
+  all(): IterableIterator<AnyEntry> {
+    return this.byId.values();
+  }
+
+  roots(): readonly string[] {
+    return this.children.get(null) ?? [];
+  }
+
+  childrenOf(id: string | null): readonly string[] {
+    return this.children.get(id) ?? [];
+  }
+
+  /** The entries sharing this entry's parent, itself included, oldest first. */
+  siblingsOf(id: string): readonly string[] {
+    const entry = this.byId.get(id);
+    return entry ? this.childrenOf(entry.parentId) : [];
+  }
+
+  /** Root first, `leafId` last. */
+  pathTo(leafId: string | null): AnyEntry[] {
+    const path: AnyEntry[] = [];
+    let cursor = leafId === null ? undefined : this.byId.get(leafId);
+    while (cursor) {
+      path.push(cursor);
+      cursor = cursor.parentId === null ? undefined : this.byId.get(cursor.parentId);
+    }
+    return path.reverse();
+  }
+
+  depthOf(id: string): number {
+    let depth = 0;
+    let cursor = this.byId.get(id);
+    while (cursor && cursor.parentId !== null) {
+      depth++;
+      cursor = this.byId.get(cursor.parentId);
+    }
+    return depth;
+  }
+
+  /** Follows the newest child down from `id` to a leaf. */
+  newestLeafUnder(id: string): string {
+    let cursor = id;
+    for (;;) {
+      const kids = this.childrenOf(cursor);
+      if (kids.length === 0) return cursor;
+      cursor = kids[kids.length - 1]!;
+    }
+  }
+
+  isLeaf(id: string): boolean {
+    return this.childrenOf(id).length === 0;
+  }
+}
