@@ -126,7 +126,7 @@ export class SessionStore {
    */
   commit(drafts: readonly DraftRecord[]): readonly StoredRecord[] {
     if (drafts.length === 0) throw new Error('assert: a commit holds at least one record');
-    const records = drafts.map((draft, i) => ({ ...draft, seq: this.seq + 1 + i }) as StoredRecord);
+    const records = drafts.map((draft, i) => ({ kind: draft.kind, seq: this.seq + 1 + i, ...draft }) as StoredRecord);
     const problem = this.validate(records);
     if (problem) throw new Error(`assert: invalid commit: ${problem}`);
     this.storage.append(records.length === 1 ? records[0]! : records);
