@@ -1,0 +1,260 @@
+/**
+ * Provider failures as typed data. `classifyError` turns whatever the `openai` package (or the
+ * fetch beneath it) threw into a `ProviderError` whose `kind` decides the retry and whose `hint`
+ * tells the user what to do.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { AttemptOutcome } from './provider';
+
+export type ProviderErrorKind = Exclude<AttemptOutcome, 'ok'>;
+
+export interface ProviderErrorInit {
+  readonly kind: ProviderErrorKind;
+  readonly message: string;
+  readonly hint: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly cause?: unknown;
+}
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  /** What the server asked us to wait (Retry-After), uncapped. */
+  readonly retryAfterMs?: number;
+  /** One sentence telling the user what to do about it. */
+  readonly hint: string;
+  /** How many attempts were made before giving up (set by the provider when it throws). */
+  attempts?: number;
+
+  constructor(init: ProviderErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ProviderError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.retryAfterMs = init.retryAfterMs;
+    this.hint = init.hint;
+  }
+}
+
+export interface ClassifyOptions {
+  /** Now, from the injected clock: needed to read a Retry-After given as an HTTP date. */
+  readonly nowMs?: number;
+  /** The error came while reading the body of a stream that had started. */
+  readonly midStream?: boolean;
+}
+
+/** OpenAI, vLLM, llama.cpp, Ollama, Anthropic and Gemini ways of saying "context window full". */
+const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /context_length_exceeded/i,
+  /maximum context length/i,
+  /exceeds? the (available |model'?s? )?context (window|size|length)/i,
+  /context (window|size|length) (is )?(exceeded|too small)/i,
+  /exceed_context_size/i,
+  /prompt is too long/i,
+  /prompt too long/i,
+  /input (is )?too long/i,
+  /too many tokens/i,
+  /input token count.*exceeds/i,
+  /exceeds the maximum number of tokens/i,
+  /reduce the length of the messages/i,
+];
+
+/** Ways of saying "this model or server cannot call tools". */
+const TOOL_UNSUPPORTED_PATTERNS: readonly RegExp[] = [
+  /does not support tools/i,
+  /does ?n[o']t support (function|tool)[ _-]?call/i,
+  /tool[ _-]?use is not supported/i,
+  /tools? (is|are) not supported/i,
+  /(function|tool)[ _-]?calling is not (supported|enabled)/i,
+  /support tool use/i,
+  /enable-auto-tool-choice/i,
+  /tools param requires/i,
+  /tool_choice.*not supported/i,
+];
+
+export function isContextOverflowText(text: string): boolean {
+  return CONTEXT_OVERFLOW_PATTERNS.some((pattern) => pattern.test(text));
+}
+
+export function isToolUnsupportedText(text: string): boolean {
+  return TOOL_UNSUPPORTED_PATTERNS.some((pattern) => pattern.test(text));
+}
+
+/**
+ * Milliseconds the server asks us to wait: `retry-after-ms`, else `Retry-After` in seconds or as
+ * an HTTP date (read against `nowMs`; without it a date is ignored). Undefined when absent.
+ */
+export function parseRetryAfterMs(headers: Headers | undefined, nowMs?: number): number | undefined {
+  if (headers === undefined) return undefined;
+  const millis = headers.get('retry-after-ms');
+  if (millis !== null && millis.trim() !== '' && Number.isFinite(Number(millis))) {
+    return Math.max(0, Math.round(Number(millis)));
+  }
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  if (Number.isFinite(Number(value))) return Math.max(0, Math.round(Number(value) * 1000));
+  const dateMs = Date.parse(value);
+  if (Number.isNaN(dateMs) || nowMs === undefined) return undefined;
+  return Math.max(0, dateMs - nowMs);
+}
+
+export function abortedError(cause?: unknown): ProviderError {
+  return new ProviderError({ kind: 'aborted', message: 'the request was cancelled', hint: 'cancelled', cause });
+}
+
+export function streamDroppedError(baseURL: string, detail: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    kind: 'stream_dropped',
+    message: `the stream ended before the answer was complete: ${detail}`,
+    hint: `the connection to ${baseURL} dropped mid-answer; tole retries from scratch`,
+    cause,
+  });
+}
+
+export function classifyError(err: unknown, baseURL: string, options: ClassifyOptions = {}): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (isAbort(err)) return abortedError(err);
+  const classified = classifyThrown(err, baseURL, options.nowMs);
+  if (options.midStream && classified.status === undefined && isDropLike(classified.kind)) {
+    return streamDroppedError(baseURL, classified.message, err);
+  }
+  return classified;
+}
+
+function isDropLike(kind: ProviderErrorKind): boolean {
+  return kind === 'transient' || kind === 'bad_request';
+}
+
+function isAbort(err: unknown): boolean {
+  if (err instanceof APIUserAbortError) return true;
+  return typeof err === 'object' && err !== null && 'name' in err && err.name === 'AbortError';
+}
+
+function classifyThrown(err: unknown, baseURL: string, nowMs: number | undefined): ProviderError {
+  if (err instanceof APIConnectionError) return connectionError(err, baseURL);
+  if (err instanceof APIError) return classifyApiError(err, baseURL, nowMs);
+  if (isNetworkError(err)) return connectionError(err, baseURL);
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProviderError({
+    kind: 'bad_request',
+    message: `unexpected error talking to ${baseURL}: ${message}`,
+    hint: `the exchange with ${baseURL} failed in a way tole does not know; the message says what went wrong`,
+    cause: err,
+  });
+}
+
+function connectionError(err: unknown, baseURL: string): ProviderError {
+  const detail = describeCause(err);
+  return new ProviderError({
+    kind: 'transient',
+    message: `could not reach ${baseURL}: ${detail}`,
+    hint: `is the server at ${baseURL} running? check the base URL and your network`,
+    cause: err,
+  });
+}
+
+/** Errors from fetch/undici/node sockets, which the SDK sometimes lets through mid-stream. */
+function isNetworkError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const text = `${err.message} ${describeCause(err)}`;
+  if (/ECONN(REFUSED|RESET|ABORTED)|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(text)) return true;
+  return err instanceof TypeError && /fetch failed|terminated|socket|network/i.test(text);
+}
+
+function describeCause(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${current.message} (${code})` : current.message);
+    current = current.cause;
+  }
+  return parts.length > 0 ? parts.join(': ') : String(err);
+}
+
+/** The HTTP status, or for an error event inside a stream the numeric code its body carries. */
+function effectiveStatus(err: APIError): number | undefined {
+  if (typeof err.status === 'number') return err.status;
+  const code = (err.error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined;
+}
+
+function errorText(err: APIError): string {
+  const body = err.error === undefined ? '' : safeStringify(err.error);
+  return [err.message, err.code ?? '', err.type ?? '', body].join(' ');
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function classifyApiError(err: APIError, baseURL: string, nowMs: number | undefined): ProviderError {
+  const status = effectiveStatus(err);
+  const text = errorText(err);
+  const base = { message: err.message, status, cause: err };
+  if (status === 401 || status === 403) {
+    return new ProviderError({
+      ...base,
+      kind: 'auth',
+      hint: `the server at ${baseURL} refused the key: set OPENAI_API_KEY or the key variable of your provider`,
+    });
+  }
+  if (status === 429) return rateLimitError(err, baseURL, text, nowMs);
+  if (isContextOverflowText(text)) {
+    return new ProviderError({
+      ...base,
+      kind: 'context_overflow',
+      hint: "the conversation is longer than the model's context window: /compact it or pick a model with a larger window",
+    });
+  }
+  if ((status === undefined || status === 400 || status === 404 || status === 422 || status >= 500) && isToolUnsupportedText(text)) {
+    return new ProviderError({
+      ...base,
+      kind: 'tool_unsupported',
+      hint: 'this model or server cannot call tools: pick a model that can (vLLM needs --enable-auto-tool-choice, llama.cpp needs --jinja)',
+    });
+  }
+  return classifyByStatus(err, status, baseURL);
+}
+
+function rateLimitError(err: APIError, baseURL: string, text: string, nowMs: number | undefined): ProviderError {
+  const quota = /insufficient_quota|quota|billing/i.test(text);
+  return new ProviderError({
+    kind: 'rate_limit',
+    message: err.message,
+    status: 429,
+    retryAfterMs: parseRetryAfterMs(err.headers, nowMs),
+    hint: quota
+      ? `the server at ${baseURL} says your quota is used up: check your plan and billing`
+      : `the server at ${baseURL} is rate limiting; tole waits and retries`,
+    cause: err,
+  });
+}
+
+function classifyByStatus(err: APIError, status: number | undefined, baseURL: string): ProviderError {
+  const base = { message: err.message, status, cause: err };
+  if (status === 404) {
+    return new ProviderError({
+      ...base,
+      kind: 'not_found',
+      hint: `the model name is not known to the server at ${baseURL}: check --model (and that the base URL ends in /v1)`,
+    });
+  }
+  if (status === undefined || status === 408 || status === 409 || status >= 500) {
+    return new ProviderError({
+      ...base,
+      kind: 'transient',
+      hint: `the server at ${baseURL} failed${status === undefined ? '' : ` (${status})`}; tole retries on its own, and if it persists, is the server healthy?`,
+    });
+  }
+  return new ProviderError({
+    ...base,
+    kind: 'bad_request',
+    hint: `the server at ${baseURL} rejected the request; its message says why (check --model and the server's options)`,
+  });
+}
