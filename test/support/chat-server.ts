@@ -258,13 +258,18 @@ async function streamReply(res: ServerResponse, body: ChatRequestBody, reply: Sc
     }
     if (sent > 0) await wait(reply.delayMs ?? 0, stop);
     if (stop.aborted) return;
-    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    await writeChunk(res, `data: ${JSON.stringify(chunk)}\n\n`);
   }
   if (reply.dropAfterChunks !== undefined) {
     res.socket?.destroy();
     return;
   }
   res.end('data: [DONE]\n\n');
+}
+
+/** Resolves once the chunk is handed to the socket, so that a drop that follows comes after it. */
+function writeChunk(res: ServerResponse, data: string): Promise<void> {
+  return new Promise((resolve) => res.write(data, () => resolve()));
 }
 
 // ---- Building replies (pure). ----
