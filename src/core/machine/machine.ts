@@ -7,14 +7,17 @@ export type MachineStateName = 'Idle' | 'Planning' | 'ToolCall' | 'AwaitingAppro
 
 export const MACHINE_STATES: readonly MachineStateName[] = ['Idle', 'Planning', 'ToolCall', 'AwaitingApproval', 'Executing', 'Settling', 'Final'];
 
-/** Allowed moves. Final and Idle both start the next turn; any state may end in Final (error, abort). */
+/**
+ * Allowed moves. A call that is denied, refused or fails validation goes from ToolCall or
+ * AwaitingApproval straight to Settling; every state but Idle may end in Final (error, abort).
+ */
 export const TRANSITIONS: Readonly<Record<MachineStateName, readonly MachineStateName[]>> = {
   Idle: ['Planning'],
   Planning: ['ToolCall', 'Final'],
-  ToolCall: ['AwaitingApproval', 'Executing', 'Planning', 'Final'],
-  AwaitingApproval: ['Executing', 'Planning', 'Final'],
-  Executing: ['Settling', 'Planning', 'Final'],
-  Settling: ['Planning', 'ToolCall', 'Final'],
+  ToolCall: ['AwaitingApproval', 'Executing', 'Settling', 'Final'],
+  AwaitingApproval: ['Executing', 'Settling', 'Final'],
+  Executing: ['Settling', 'Final'],
+  Settling: ['ToolCall', 'Planning', 'Final'],
   Final: ['Planning', 'Idle'],
 };
 

@@ -1,0 +1,105 @@
+/** Command-line parsing: no dependency, every flag known, unknown ones are a usage error. */
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type OutputFormat = 'text' | 'json';
+
+export interface CliArgs {
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'help' | 'version';
+  readonly prompt?: string;
+  readonly continueLast: boolean;
+  /** `--resume` with a value; `''` when given without one (the TUI picker). */
+  readonly resume?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly yes: boolean;
+  readonly allow: readonly string[];
+  readonly theme?: string;
+  readonly config?: string;
+  readonly output: OutputFormat;
+  readonly readOnly: boolean;
+  readonly all: boolean;
+  readonly format?: string;
+  readonly branch?: string;
+  readonly entry?: string;
+  readonly out?: string;
+  readonly positional: readonly string[];
+}
+
+const VALUE_FLAGS: Record<string, keyof CliArgs> = {
+  '-p': 'prompt',
+  '--prompt': 'prompt',
+  '--model': 'model',
+  '-m': 'model',
+  '--base-url': 'baseUrl',
+  '--theme': 'theme',
+  '--config': 'config',
+  '--output': 'output',
+  '--format': 'format',
+  '--branch': 'branch',
+  '--entry': 'entry',
+  '-o': 'out',
+};
+
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export']);
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const values: Record<string, string> = {};
+  const allow: string[] = [];
+  const positional: string[] = [];
+  const flags = { continueLast: false, yes: false, readOnly: false, all: false, help: false, version: false };
+  let resume: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    const [flag, inline] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
+    const takeValue = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      i++;
+      return next;
+    };
+    if (flag in VALUE_FLAGS) values[VALUE_FLAGS[flag]!] = takeValue();
+    else if (flag === '--allow') allow.push(takeValue());
+    else if (flag === '--resume' || flag === '-r') {
+      const next = argv[i + 1];
+      resume = inline ?? (next !== undefined && !next.startsWith('-') ? (i++, next) : '');
+    } else if (flag === '-c' || flag === '--continue') flags.continueLast = true;
+    else if (flag === '-y' || flag === '--yes') flags.yes = true;
+    else if (flag === '--read-only') flags.readOnly = true;
+    else if (flag === '--all') flags.all = true;
+    else if (flag === '-h' || flag === '--help') flags.help = true;
+    else if (flag === '-v' || flag === '--version') flags.version = true;
+    else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown flag ${flag} (see tole --help)`);
+    else positional.push(raw);
+  }
+  const output = values['output'] ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json, not "${output}"`);
+  const command = pickCommand(positional, flags, values['prompt']);
+  if (command === 'tui' && positional.length > 0) throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
+  if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
+  return {
+    command,
+    continueLast: flags.continueLast,
+    yes: flags.yes,
+    allow,
+    output,
+    readOnly: flags.readOnly,
+    all: flags.all,
+    positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,
+    ...(resume !== undefined ? { resume } : {}),
+    ...(values as Partial<CliArgs>),
+    output: output as OutputFormat,
+  } as CliArgs;
+}
+
+function pickCommand(positional: readonly string[], flags: { help: boolean; version: boolean }, prompt: string | undefined): CliArgs['command'] {
+  if (flags.help) return 'help';
+  if (flags.version) return 'version';
+  const first = positional[0];
+  if (first && SUBCOMMANDS.has(first)) return first as CliArgs['command'];
+  if (prompt !== undefined) return 'headless';
+  return 'tui';
+}

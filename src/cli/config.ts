@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
+
+const providerSchema = z.strictObject({
+  baseUrl: z.string().url(),
+  apiKeyEnv: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  contextWindow: z.number().int().positive().optional(),
+});
+
+const priceSchema = z.strictObject({
+  inputUsdPerMTok: z.number().nonnegative(),
+  outputUsdPerMTok: z.number().nonnegative(),
+  cachedInputUsdPerMTok: z.number().nonnegative().optional(),
+  cacheWriteUsdPerMTok: z.number().nonnegative().optional(),
+});
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  provider: z.string().min(1).optional(),
+  providers: z.record(z.string(), providerSchema).optional(),
+  model: z.string().min(1).optional(),
+  baseUrl: z.string().url().optional(),
+  pricing: z.record(z.string(), priceSchema).optional(),
+  allow: z.array(z.string().min(1)).optional(),
+  theme: z.string().min(1).optional(),
+  keymap: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  limits: z
+    .strictObject({
+      maxSteps: z.number().int().min(1).max(1000).optional(),
+      nudgeAfterFailingRounds: z.number().int().min(1).optional(),
+      abortAfterFailingRounds: z.number().int().min(1).optional(),
+      stallRounds: z.number().int().min(1).optional(),
+      maxAttempts: z.number().int().min(1).max(20).optional(),
+      toolOutputCapBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
+    })
+    .optional(),
+  compaction: z
+    .strictObject({
+      threshold: z.number().gt(0).lt(1).optional(),
+      model: z.string().min(1).optional(),
+      contextWindow: z.number().int().positive().optional(),
+    })
+    .optional(),
+  hooks: z
+    .strictObject({
+      timeoutMs: z.number().int().min(100).max(600_000).optional(),
+      sessionStart: hookCommands.optional(),
+      userPrompt: hookCommands.optional(),
+      preToolUse: hookCommands.optional(),
+      postToolUse: hookCommands.optional(),
+      turnError: hookCommands.optional(),
+      preCompact: hookCommands.optional(),
+    })
+    .optional(),
+  sessionsDir: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function userConfigPath(env: NodeJS.ProcessEnv): string {
+  const base = env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config');
+  return join(base, 'tole', 'config.json');
+}
+
+/** Reads and validates one config file; a bad one is an error naming the file and the field. */
+export function readConfigFile(file: string): Config {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON: ${(error as Error).message}`;
+    throw new ConfigError(file, `config ${file}: ${reason}`);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+  throw new ConfigError(file, `config ${file}: field "${field}": ${issue.message}`);
+}
+
+/** User config, then the project's `tole.config.json` (or `--config FILE`) over it. */
+export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, explicit?: string): { config: Config; files: string[] } {
+  const files: string[] = [];
+  let config: Config = {};
+  const user = userConfigPath(env);
+  if (existsSync(user)) {
+    config = mergeConfig(config, readConfigFile(user));
+    files.push(user);
+  }
+  const project = explicit ? resolve(cwd, explicit) : join(cwd, 'tole.config.json');
+  if (explicit || existsSync(project)) {
+    config = mergeConfig(config, readConfigFile(project));
+    files.push(project);
+  }
+  return { config, files };
+}
+
+export function mergeConfig(base: Config, over: Config): Config {
+  return {
+    ...base,
+    ...over,
+    providers: { ...base.providers, ...over.providers },
+    pricing: { ...base.pricing, ...over.pricing },
+    allow: [...(base.allow ?? []), ...(over.allow ?? [])],
+    keymap: { ...base.keymap, ...over.keymap },
+    limits: { ...base.limits, ...over.limits },
+    compaction: { ...base.compaction, ...over.compaction },
+    hooks: { ...base.hooks, ...over.hooks },
+  };
+}

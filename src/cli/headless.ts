@@ -1,0 +1,39 @@
+import type { SessionEvent } from '../core/session/events';
+import type { Agent } from '../core/session/agent';
+import type { SessionStore } from '../core/storage/session-store';
+import type { OutputFormat } from './args';
+
+export interface HeadlessIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** One turn without a screen: prints the answer (or JSON events) and returns the exit code. */
+export async function runHeadless(agent: Agent, store: SessionStore, prompt: string, output: OutputFormat, io: HeadlessIo, notices: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  const print = (event: SessionEvent | Record<string, unknown>): void => {
+    io.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+  const emit = (event: SessionEvent): void => {
+    if (output === 'json') print(event);
+    else if (event.type === 'notice' && event.text) io.stderr.write(`tole: ${event.text}\n`);
+  };
+  for (const notice of notices) {
+    if (output === 'json') print({ type: 'notice', level: 'warn', text: notice });
+    else io.stderr.write(`tole: ${notice}\n`);
+  }
+  try {
+    const result = await agent.runTurn(prompt, controller.signal, emit);
+    const session = { sessionId: store.header.id, path: store.path };
+    if (output === 'json') print({ type: 'result', outcome: result.outcome, text: result.text, ...session });
+    else if (result.outcome === 'done') io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    else io.stderr.write(`tole: ${result.text}\n`);
+    if (output === 'text') io.stderr.write(`tole: session ${store.header.id}\n`);
+    if (result.outcome === 'done') return 0;
+    return result.outcome === 'aborted' ? 130 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

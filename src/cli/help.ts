@@ -1,0 +1,35 @@
+export const HELP_TEXT = `tole: a durable AI agent for the terminal
+
+Usage
+  tole                          new session, full screen
+  tole -c                       continue the newest session in this directory
+  tole --resume [ID|PATH]       open a session (no argument: pick one)
+  tole -p PROMPT                headless: one turn, prints the answer
+  tole sessions [--all]         list sessions (this directory, or all)
+  tole check PATH               verify a session file (exit 0 sound, 1 with the first problem)
+  tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]
+
+Options
+  -m, --model NAME              model to call
+  --base-url URL                any OpenAI-compatible server (OpenAI, OpenRouter, Ollama, vLLM, ...)
+  -y, --yes                     approve every Write call (never a Destructive one)
+  --allow RULE                  approve calls matching TOOL or TOOL:GLOB, e.g. --allow 'bash:git status*'
+                                (repeatable; never approves a Destructive call)
+  --output text|json            headless output: the answer, or one JSON event per line
+  --read-only                   open a session without taking its lock or writing to it
+  --theme NAME|PATH             dark, light, high-contrast, or a theme file
+  --config FILE                 config file to use in place of ./tole.config.json
+  -h, --help                    this help
+  -v, --version                 print the version
+
+Environment
+  OPENAI_API_KEY, OPENAI_BASE_URL, TOLE_HOME (sessions in $TOLE_HOME/sessions), NO_COLOR
+
+Examples
+  tole --base-url http://127.0.0.1:11434/v1 --model llama3.1
+  tole -p "summarise README.md" --output json
+  tole -p "run the tests" --allow 'bash:npm test'
+  tole check ~/.tole/sessions/1764460000000000000-a1b2c3.jsonl
+
+Exit codes: 0 ok, 1 runtime error, 2 usage or config error.
+`;

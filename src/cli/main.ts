@@ -1,0 +1,108 @@
+import packageJson from '../../package.json';
+import { ProviderError } from '../core/provider/errors';
+import { StorageError } from '../core/storage/errors';
+import { ToolRegistrationError } from '../core/tools/registry';
+import { parseArgs, UsageError, type CliArgs } from './args';
+import { runCheck } from './check-command';
+import { ConfigError, loadConfig } from './config';
+import { runHeadless } from './headless';
+import { HELP_TEXT } from './help';
+import { openSession } from './open-session';
+import { sessionsDirectory } from './session-files';
+import { missingKey, resolveProvider } from './settings';
+import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
+
+export interface MainIo {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export async function main(io: MainIo): Promise<number> {
+  try {
+    const args = parseArgs(io.argv);
+    return await dispatch(args, io);
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
+  switch (args.command) {
+    case 'help':
+      io.stdout.write(HELP_TEXT);
+      return 0;
+    case 'version':
+      io.stdout.write(`tole ${packageJson.version}\n`);
+      return 0;
+    case 'check':
+      return runCheck(args, io);
+    case 'sessions':
+    case 'export':
+      io.stderr.write(`tole: ${args.command} is not built yet\n`);
+      return 1;
+    case 'headless':
+      return runHeadlessCommand(args, io);
+    case 'tui':
+      return runTuiCommand(args, io);
+  }
+}
+
+async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
+  const { config, files } = loadConfig(io.cwd, io.env, args.config);
+  const configFile = files[files.length - 1] ?? 'tole.config.json';
+  const settings = resolveProvider(args, config, io.env, configFile);
+  if (missingKey(settings)) {
+    io.stderr.write(`tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server (Ollama, llama.cpp, LM Studio)\n`);
+    return 2;
+  }
+  const random = systemRandom();
+  const policy = buildPolicy(args, config, false, configFile);
+  const { store, notices } = openSession(args, sessionsDirectory(io.env, config.sessionsDir), io.cwd, random);
+  try {
+    const provider = buildProvider(settings, config, random);
+    const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: io.cwd });
+    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, notices);
+  } finally {
+    store.close();
+  }
+}
+
+async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
+  const { startTui } = await import('./tui-command');
+  return startTui(args, io);
+}
+
+function reportError(error: unknown, io: MainIo): number {
+  if (error instanceof UsageError) {
+    io.stderr.write(`tole: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof ConfigError) {
+    io.stderr.write(`tole: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof StorageError) {
+    io.stderr.write(`tole: ${error.message}\n`);
+    return 1;
+  }
+  if (error instanceof ProviderError) {
+    io.stderr.write(`tole: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+    return 1;
+  }
+  if (error instanceof ToolRegistrationError) {
+    io.stderr.write(`tole: ${error.message}\n`);
+    return 1;
+  }
+  const e = error as Error;
+  io.stderr.write(`tole: internal error: ${e?.message ?? String(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`);
+  return 1;
+}
+
+const isEntry = process.argv[1] !== undefined && /tole(\.js)?$|main\.ts$/.test(process.argv[1]);
+if (isEntry) {
+  const code = await main({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+  process.exit(code);
+}

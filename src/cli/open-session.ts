@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { StorageError } from '../core/storage/errors';
+import { SessionStore } from '../core/storage/session-store';
+import type { Random } from '../core/clock';
+import type { CliArgs } from './args';
+import { UsageError } from './args';
+import { newestSessionIn, resolveSessionRef } from './session-files';
+import { clock } from './wiring';
+
+export interface OpenedSession {
+  readonly store: SessionStore;
+  /** Things the user must be told (a repaired torn tail). */
+  readonly notices: readonly string[];
+  readonly created: boolean;
+}
+
+/** A new session in `dir`, or the one `-c` / `--resume` names. */
+export function openSession(args: CliArgs, dir: string, cwd: string, random: Random): OpenedSession {
+  const path = sessionPathFromArgs(args, dir, cwd);
+  if (path === null) {
+    if (args.readOnly) throw new UsageError('--read-only needs a session: add --resume ID|PATH or -c');
+    mkdirSync(dir, { recursive: true });
+    return { store: SessionStore.create(dir, { clock, random, cwd }), notices: [], created: true };
+  }
+  const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly });
+  return { store, notices: openNotices(store), created: false };
+}
+
+export function sessionPathFromArgs(args: CliArgs, dir: string, cwd: string): string | null {
+  if (args.continueLast) {
+    const newest = newestSessionIn(dir, cwd);
+    if (!newest) throw new UsageError(`no session to continue in ${cwd} (sessions live in ${dir}); start one with tole`);
+    return newest;
+  }
+  if (args.resume === undefined || args.resume === '') return null;
+  const path = resolveSessionRef(args.resume, dir, cwd);
+  if (!path) throw new StorageError('not-found', `no session "${args.resume}" (looked for a file and for an id in ${dir}); list them with tole sessions`);
+  return path;
+}
+
+export function openNotices(store: SessionStore): string[] {
+  const torn = store.report.tornTail;
+  if (!torn) return [];
+  const what = `${torn.bytes} byte${torn.bytes === 1 ? '' : 's'} at line ${torn.line} (${torn.reason})`;
+  return [
+    torn.repaired
+      ? `repaired a torn tail: ${what} was an incomplete write from a crash and was cut away; every committed line is intact`
+      : `this file ends in a torn tail: ${what}; it would be cut away on a writable open`,
+  ];
+}

@@ -1,0 +1,63 @@
+import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { SessionHeader } from '../core/storage/records';
+
+/** Where sessions live: `sessionsDir` from config, else `$TOLE_HOME/sessions`, else `~/.tole/sessions`. */
+export function sessionsDirectory(env: NodeJS.ProcessEnv, configured?: string): string {
+  if (configured) return resolve(configured.replace(/^~(?=$|\/)/, env['HOME'] || homedir()));
+  const home = env['TOLE_HOME'] || join(env['HOME'] || homedir(), '.tole');
+  return join(home, 'sessions');
+}
+
+export interface SessionFileInfo {
+  readonly path: string;
+  readonly header: SessionHeader;
+  readonly mtimeMs: number;
+}
+
+/** The first line of a session file, parsed; null when it is not a tole session. */
+export function readHeader(path: string): SessionHeader | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    const end = buffer.subarray(0, n).indexOf(0x0a);
+    if (end === -1) return null;
+    const header = JSON.parse(buffer.toString('utf8', 0, end)) as SessionHeader;
+    return header?.kind === 'header' ? header : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Session files, newest first (ids sort by creation time). */
+export function listSessionFiles(dir: string): SessionFileInfo[] {
+  if (!existsSync(dir)) return [];
+  const found: SessionFileInfo[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.jsonl')) continue;
+    const path = join(dir, name);
+    const header = readHeader(path);
+    if (header) found.push({ path, header, mtimeMs: statSync(path).mtimeMs });
+  }
+  return found.sort((a, b) => (a.header.id < b.header.id ? 1 : a.header.id > b.header.id ? -1 : 0));
+}
+
+/** `ID` (in the sessions directory, a unique prefix is enough) or a path to a file. */
+export function resolveSessionRef(ref: string, dir: string, cwd: string): string | null {
+  const asPath = isAbsolute(ref) ? ref : resolve(cwd, ref);
+  if ((ref.includes('/') || ref.endsWith('.jsonl')) && existsSync(asPath)) return asPath;
+  const exact = join(dir, `${ref}.jsonl`);
+  if (existsSync(exact)) return exact;
+  const matches = listSessionFiles(dir).filter((s) => s.header.id.startsWith(ref));
+  if (matches.length === 1) return matches[0]!.path;
+  return existsSync(asPath) ? asPath : null;
+}
+
+export function newestSessionIn(dir: string, cwd: string): string | null {
+  return listSessionFiles(dir).find((s) => s.header.cwd === cwd)?.path ?? null;
+}

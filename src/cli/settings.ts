@@ -1,0 +1,56 @@
+import type { CliArgs } from './args';
+import type { Config } from './config';
+import { ConfigError } from './config';
+
+/** Built-in provider presets: base URL, the variable holding the key, a default model. */
+export const PROVIDER_PRESETS: Readonly<Record<string, { baseUrl: string; apiKeyEnv?: string; model: string }>> = {
+  openai: { baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', model: 'gpt-4.1-mini' },
+  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', model: 'openai/gpt-4.1-mini' },
+  ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
+  vllm: { baseUrl: 'http://127.0.0.1:8000/v1', model: 'default' },
+  llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'default' },
+  lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', model: 'default' },
+  gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', apiKeyEnv: 'GEMINI_API_KEY', model: 'gemini-2.5-flash' },
+  anthropic: { baseUrl: 'https://api.anthropic.com/v1', apiKeyEnv: 'ANTHROPIC_API_KEY', model: 'claude-sonnet-4-5' },
+};
+
+export interface ProviderSettings {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly apiKeyEnv: string | null;
+  readonly model: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contextWindow?: number;
+  /** True when nothing chose a provider: the defaults were used. */
+  readonly defaulted: boolean;
+}
+
+/** Flags over environment over config files over presets. */
+export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.ProcessEnv, configFile: string): ProviderSettings {
+  const name = config.provider ?? 'openai';
+  const custom = config.providers?.[name];
+  const preset = PROVIDER_PRESETS[name];
+  if (!custom && !preset) {
+    const known = [...Object.keys(PROVIDER_PRESETS), ...Object.keys(config.providers ?? {})].join(', ');
+    throw new ConfigError(configFile, `config ${configFile}: field "provider": unknown provider "${name}" (known: ${known})`);
+  }
+  const apiKeyEnv = custom?.apiKeyEnv ?? (custom ? null : (preset?.apiKeyEnv ?? null));
+  const baseUrl = args.baseUrl ?? env['OPENAI_BASE_URL'] ?? config.baseUrl ?? custom?.baseUrl ?? preset!.baseUrl;
+  const apiKey = (apiKeyEnv ? env[apiKeyEnv] : undefined) ?? env['OPENAI_API_KEY'] ?? '';
+  return {
+    name,
+    baseUrl,
+    apiKey,
+    apiKeyEnv,
+    model: args.model ?? config.model ?? custom?.model ?? preset?.model ?? 'default',
+    headers: custom?.headers ?? {},
+    ...(custom?.contextWindow ? { contextWindow: custom.contextWindow } : {}),
+    defaulted: !args.baseUrl && !env['OPENAI_BASE_URL'] && !config.baseUrl && !config.provider,
+  };
+}
+
+/** True when the provider needs a key that is not set (a local server needs none). */
+export function missingKey(settings: ProviderSettings): boolean {
+  return settings.apiKey === '' && !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl);
+}

@@ -1,0 +1,101 @@
+import { realpathSync } from 'node:fs';
+import { ApprovalPolicy } from '../core/approval/approval-policy';
+import type { Approver } from '../core/approval/approver';
+import { parseRule } from '../core/approval/allowlist';
+import { seededRandom, systemClock, type Clock, type Random } from '../core/clock';
+import { OpenAIProvider } from '../core/provider/openai-provider';
+import type { Provider } from '../core/provider/provider';
+import { Agent } from '../core/session/agent';
+import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../core/session/agent-deps';
+import { DEFAULT_LIMITS, type LoopLimits } from '../core/session/limits';
+import { defaultSystemPrompt } from '../core/session/system-prompt';
+import type { SessionStore } from '../core/storage/session-store';
+import { builtinTools } from '../core/tools/builtin/index';
+import { ToolRegistry } from '../core/tools/registry';
+import { costUsdMicros } from '../core/usage/pricing';
+import type { CliArgs } from './args';
+import { ConfigError, type Config } from './config';
+import type { ProviderSettings } from './settings';
+
+export function systemRandom(): Random {
+  return seededRandom((Math.random() * 0x1_0000_0000) >>> 0);
+}
+
+export const clock: Clock = systemClock;
+
+export function buildProvider(settings: ProviderSettings, config: Config, random: Random): Provider {
+  return new OpenAIProvider({
+    name: settings.name,
+    baseURL: settings.baseUrl,
+    apiKey: settings.apiKey,
+    defaultModel: settings.model,
+    headers: settings.headers,
+    retry: config.limits?.maxAttempts ? { maxAttempts: config.limits.maxAttempts } : {},
+    random,
+    clock,
+  });
+}
+
+export function limitsFrom(config: Config): LoopLimits {
+  return { ...DEFAULT_LIMITS, ...stripUndefined(config.limits ?? {}) };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k in DEFAULT_LIMITS)) as Partial<LoopLimits>;
+}
+
+export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string): ApprovalPolicy {
+  const rules = [...(config.allow ?? []), ...args.allow].map((text) => {
+    try {
+      return parseRule(text);
+    } catch (error) {
+      const from = args.allow.includes(text) ? '--allow' : `config ${configFile}: field "allow"`;
+      throw new ConfigError(configFile, `${from}: ${(error as Error).message}`);
+    }
+  });
+  return new ApprovalPolicy({ rules, yes: args.yes, interactive });
+}
+
+/** `TOLE_CRASH_AT=after-intent|during-effect|before-settlement`: test-only, SIGKILLs this process there. */
+export function faultFromEnv(env: NodeJS.ProcessEnv): AgentDeps['fault'] {
+  const at = env['TOLE_CRASH_AT'];
+  if (!at) return undefined;
+  if (!(FAULT_POINTS as readonly string[]).includes(at)) throw new ConfigError('TOLE_CRASH_AT', `TOLE_CRASH_AT must be one of ${FAULT_POINTS.join(', ')}`);
+  return (point: FaultPoint) => {
+    if (point === at) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+export interface AgentParts {
+  readonly store: SessionStore;
+  readonly provider: Provider;
+  readonly policy: ApprovalPolicy;
+  readonly approver: Approver | null;
+  readonly settings: ProviderSettings;
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+export function buildAgent(parts: AgentParts): Agent {
+  const workspaceRoot = realpathSync(parts.cwd);
+  const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
+  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null })) tools.register(tool);
+  const pricing = parts.config.pricing ?? {};
+  const deps: AgentDeps = {
+    store: parts.store,
+    provider: parts.provider,
+    tools,
+    policy: parts.policy,
+    approver: parts.approver,
+    workspaceRoot,
+    systemPrompt: defaultSystemPrompt(workspaceRoot, new Date(clock.nowMs()).toISOString()),
+    limits: limitsFrom(parts.config),
+    price: (report) => {
+      const estimate = costUsdMicros(report.model, report.usage, pricing);
+      return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
+    },
+    fault: faultFromEnv(parts.env),
+  };
+  return new Agent(deps, parts.settings.model);
+}

@@ -1,0 +1,48 @@
+import type { ApprovalPolicy } from '../approval/approval-policy';
+import type { Approver } from '../approval/approver';
+import type { AttemptReport, Provider } from '../provider/provider';
+import type { SessionStore } from '../storage/session-store';
+import type { ToolRegistry } from '../tools/registry';
+import type { LoopLimits } from './limits';
+
+/** Test-only fault injection points of the effect sandwich. */
+export type FaultPoint = 'after-intent' | 'during-effect' | 'before-settlement';
+export const FAULT_POINTS: readonly FaultPoint[] = ['after-intent', 'during-effect', 'before-settlement'];
+
+export interface PricedAttempt {
+  readonly costUsdMicros: number;
+  readonly priced: boolean;
+}
+
+/** Everything a turn needs, handed in by the host. */
+export interface AgentDeps {
+  readonly store: SessionStore;
+  readonly provider: Provider;
+  readonly tools: ToolRegistry;
+  readonly policy: ApprovalPolicy;
+  /** The host's interactive approver (the TUI); null in headless mode. */
+  readonly approver: Approver | null;
+  readonly workspaceRoot: string;
+  readonly systemPrompt: string;
+  readonly limits: LoopLimits;
+  readonly price: (report: AttemptReport) => PricedAttempt;
+  /** Called at each fault point of every tool call; the test host kills itself there. */
+  readonly fault?: (point: FaultPoint) => void;
+}
+
+/** What a usage ledger row holds (the `usage` field of a usage record). */
+export interface UsageRow {
+  readonly model: string;
+  readonly attempt: number;
+  readonly outcome: AttemptReport['outcome'];
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly costUsdMicros: number;
+  readonly priced: boolean;
+  readonly latencyMs: number;
+  readonly lane: string;
+  readonly error?: string;
+  readonly retryInMs?: number;
+}

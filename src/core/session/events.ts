@@ -1,0 +1,26 @@
+import type { ApprovalRequest } from '../approval/approver';
+import type { MachineState } from '../machine/machine';
+import type { AttemptReport } from '../provider/provider';
+import type { UsageRecord } from '../storage/records';
+import type { Risk } from '../tools/tool';
+
+export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit';
+
+/** What a running turn tells its host. Core never prints: hosts render these. */
+export type SessionEvent =
+  | { readonly type: 'turn-started'; readonly promptEntryId: string; readonly lane: string }
+  | { readonly type: 'text'; readonly delta: string }
+  | { readonly type: 'reasoning'; readonly delta: string }
+  /** A retry started over: drop the partial text streamed so far. */
+  | { readonly type: 'discard' }
+  | { readonly type: 'attempt'; readonly report: AttemptReport }
+  | { readonly type: 'usage'; readonly row: UsageRecord }
+  | { readonly type: 'tool-call'; readonly callId: string; readonly tool: string; readonly subject: string; readonly risk: Risk }
+  | { readonly type: 'approval-needed'; readonly request: ApprovalRequest }
+  | { readonly type: 'tool-result'; readonly callId: string; readonly tool: string; readonly outcome: string; readonly entryId: string }
+  | { readonly type: 'state'; readonly state: MachineState }
+  | { readonly type: 'notice'; readonly level: 'info' | 'warn' | 'error'; readonly text: string }
+  | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly hint: string }
+  | { readonly type: 'turn-ended'; readonly outcome: TurnOutcome; readonly text: string };
+
+export type EventSink = (event: SessionEvent) => void;

@@ -1,0 +1,104 @@
+import type { ApprovalRequest, Decision } from '../approval/approver';
+import { machineState, type MachineState } from '../machine/machine';
+import { NS } from '../registers/namespaces';
+import type { AnyTool } from '../tools/tool';
+import type { Entry } from '../tree/entry-types';
+import type { AgentDeps } from './agent-deps';
+import { AppendBatch } from './cursor';
+import type { EventSink } from './events';
+import type { PendingIntent, Sandwich } from './tool-step';
+
+export const NEVER_REPLAY_TEXT =
+  'interrupted: outcome unknown. tole stopped while this call may have been running, and a call of this kind is never run twice. Check whether its effect happened before you try it again.';
+
+/**
+ * Resolves every intent committed without a settlement, by its tool's replay safety:
+ * `idempotent` runs again, `guarded` asks the tool whether the effect happened, `never`
+ * settles as "interrupted, outcome unknown". A call without a committed approval is asked
+ * again (or denied when no interactive approver is wired); it never runs unapproved.
+ * Returns how many intents were settled.
+ */
+export async function resumePending(deps: AgentDeps, sandwich: Sandwich, signal: AbortSignal, emit: EventSink): Promise<number> {
+  const { store } = deps;
+  const pending = store.registers.entries(NS.pending).map(([, cell]) => cell.value as PendingIntent);
+  let state = machineState(store);
+  if (pending.length === 0) {
+    if (state.pc === 'Idle' || state.pc === 'Final' || store.readOnly) return 0;
+    closeInterruptedTurn(sandwich, state, store, emit);
+    return 0;
+  }
+  for (const intent of pending) {
+    state = await resumeOne(deps, sandwich, state, intent, signal, emit);
+  }
+  closeInterruptedTurn(sandwich, state, store, emit);
+  return pending.length;
+}
+
+function closeInterruptedTurn(sandwich: Sandwich, state: MachineState, store: AgentDeps['store'], emit: EventSink): void {
+  const batch = new AppendBatch(store);
+  const text = 'the previous turn was interrupted (tole stopped during it); its unfinished calls are settled above';
+  batch.entry('notice', { level: 'warn', source: 'resume', text });
+  sandwich.move(state, 'Final', batch.build());
+  emit({ type: 'notice', level: 'warn', text });
+}
+
+async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineState, intent: PendingIntent, signal: AbortSignal, emit: EventSink): Promise<MachineState> {
+  const entry = deps.store.entry(intent.entryId) as Entry<'tool_intent'> | undefined;
+  if (!entry || entry.type !== 'tool_intent') throw new Error(`assert: pending ${intent.callId} names no intent entry`);
+  const payload = entry.payload;
+  const tool = deps.tools.get(payload.tool);
+  const base = { callId: intent.callId, tool: payload.tool, tier: tool?.tier ?? 'hot' } as const;
+  if (!tool) {
+    return sandwich.settle(state, { ...base, outcome: 'interrupted', content: `interrupted: tool ${payload.tool} is not available now; not run again`, resumedBy: 'never-replay' }, true);
+  }
+  let current = state;
+  if (!intent.approved) {
+    const request: ApprovalRequest = { callId: intent.callId, tool: tool.name, subject: payload.subject, input: payload.input, risk: payload.risk, reason: payload.reason };
+    const decision = await askAgain(deps, request, signal, emit);
+    current = sandwich.commitApproval(current, request, tool, decision);
+    if (!decision.approved) return current;
+    // No approval was committed before the crash, so the effect cannot have started: run it.
+    return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+  }
+  switch (tool.replay) {
+    case 'idempotent':
+      return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+    case 'guarded': {
+      const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
+      const happened = tool.guard ? await tool.guard(payload.input, payload.prepared, ctx) : false;
+      if (happened) {
+        return sandwich.settle(current, { ...base, outcome: 'ok', content: `done: ${payload.subject} (the effect had happened before tole stopped; not run again)`, resumedBy: 'guard' }, true);
+      }
+      return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+    }
+    case 'never':
+      return sandwich.settle(current, { ...base, outcome: 'interrupted', content: NEVER_REPLAY_TEXT, resumedBy: 'never-replay' }, true);
+  }
+}
+
+async function runAndSettle(
+  deps: AgentDeps,
+  sandwich: Sandwich,
+  state: MachineState,
+  tool: AnyTool,
+  input: unknown,
+  callId: string,
+  signal: AbortSignal,
+  resumedBy: 'rerun',
+): Promise<MachineState> {
+  const result = await sandwich.execute(tool, input, callId, signal);
+  deps.fault?.('before-settlement');
+  return sandwich.settle(state, { ...result, resumedBy }, true);
+}
+
+async function askAgain(deps: AgentDeps, request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {
+  if (!deps.approver) {
+    return { approved: false, by: 'headless', reason: `${request.tool} needed approval and none was committed before tole stopped; run it again in the interactive tole to approve it` };
+  }
+  emit({ type: 'approval-needed', request });
+  const decision = await deps.approver.decide(request, signal);
+  if (request.risk === 'Destructive' && decision.approved && decision.by !== 'user') {
+    throw new Error(`assert: a Destructive call was approved by ${decision.by}, not by the user`);
+  }
+  return decision;
+}

@@ -1,0 +1,120 @@
+import type { ApprovalRequest, Decision } from '../approval/approver';
+import { transition, type MachineState, type MachineStateName } from '../machine/machine';
+import { NS } from '../registers/namespaces';
+import type { DraftRecord } from '../storage/records';
+import { capOutput } from '../tools/cap-output';
+import type { AnyTool, ToolOutput } from '../tools/tool';
+import type { EntryPayloads } from '../tree/entry-types';
+import type { AgentDeps } from './agent-deps';
+import { AppendBatch } from './cursor';
+import type { EventSink } from './events';
+
+export interface PendingIntent {
+  readonly entryId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly approved: boolean;
+}
+
+type Result = EntryPayloads['tool_result'];
+
+/** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
+export class Sandwich {
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly emit: EventSink,
+  ) {}
+
+  move(state: MachineState, to: MachineStateName, records: readonly DraftRecord[] = []): MachineState {
+    const next = transition(this.deps.store, state.seq, to, records).state;
+    this.emit({ type: 'state', state: next });
+    return next;
+  }
+
+  /** Intent: the intent entry, the pending register and the op state in one line. */
+  commitIntent(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision | null, prepared: unknown): MachineState {
+    const batch = new AppendBatch(this.deps.store);
+    const entryId = batch.entry('tool_intent', {
+      callId: request.callId,
+      tool: tool.name,
+      input: request.input,
+      subject: request.subject,
+      risk: request.risk,
+      reason: request.reason,
+      replay: tool.replay,
+      approval: decision,
+      ...(prepared === undefined ? {} : { prepared }),
+    });
+    const approved = decision?.approved === true;
+    batch.register(NS.pending, request.callId, { entryId, callId: request.callId, tool: tool.name, approved } satisfies PendingIntent);
+    batch.register(NS.opState, request.callId, { tool: tool.name, status: approved ? 'executing' : 'awaiting_approval' });
+    return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
+  }
+
+  /** The interactive decision, committed before the effect runs (or with the denial's settlement). */
+  commitApproval(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision): MachineState {
+    const batch = new AppendBatch(this.deps.store);
+    batch.entry('approval', { callId: request.callId, decision });
+    if (!decision.approved) {
+      const outcome = decision.by === 'interrupted' ? 'interrupted' : 'denied';
+      return this.settleInto(state, batch, request.callId, { callId: request.callId, tool: tool.name, outcome, content: denialText(decision), tier: 'hot' }, true);
+    }
+    const pending = this.deps.store.registers.get<PendingIntent>(NS.pending, request.callId);
+    if (!pending) throw new Error(`assert: approval for ${request.callId} without a pending intent`);
+    batch.register(NS.pending, request.callId, { ...pending, approved: true } satisfies PendingIntent);
+    batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
+    return this.move(state, 'Executing', batch.build());
+  }
+
+  /** Settlement: result entry, pending cleared, pc advanced, in one line. */
+  settle(state: MachineState, result: Result, hadIntent: boolean): MachineState {
+    return this.settleInto(state, new AppendBatch(this.deps.store), result.callId, result, hadIntent);
+  }
+
+  private settleInto(state: MachineState, batch: AppendBatch, callId: string, result: Result, hadIntent: boolean): MachineState {
+    const entryId = batch.entry('tool_result', result);
+    if (hadIntent) batch.remove(NS.pending, callId).remove(NS.opState, callId);
+    const next = this.move(state, 'Settling', batch.build());
+    this.emit({ type: 'tool-result', callId, tool: result.tool, outcome: result.outcome, entryId });
+    return next;
+  }
+
+  /** Runs the effect; a thrown error or an abort becomes a result, never an exception. */
+  async execute(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal): Promise<Result> {
+    const startedMs = this.deps.store.now();
+    let output: ToolOutput;
+    try {
+      const running = tool.execute(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId });
+      this.deps.fault?.('during-effect');
+      output = await running;
+    } catch (error) {
+      output = { ok: false, content: `tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}` };
+    }
+    const durationMs = this.deps.store.now() - startedMs;
+    const outcome = signal.aborted ? 'interrupted' : output.ok ? 'ok' : 'error';
+    const content = signal.aborted ? `interrupted by the user: ${output.content}` : output.content;
+    return {
+      callId,
+      tool: tool.name,
+      outcome,
+      content: capOutput(content),
+      ...(output.display ? { display: output.display } : {}),
+      tier: tool.tier,
+      durationMs,
+    };
+  }
+}
+
+export function denialText(decision: Decision): string {
+  if (decision.approved) return '';
+  switch (decision.by) {
+    case 'user':
+      return `denied by the user${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; ask or try another way.`;
+    case 'headless':
+      return `denied: ${decision.reason}`;
+    case 'hook':
+      return `blocked by a hook: ${decision.reason}`;
+    case 'interrupted':
+      return 'interrupted by the user before it was approved: not run';
+  }
+}
