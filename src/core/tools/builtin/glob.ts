@@ -1,0 +1,131 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { formatCount } from '../cap-output';
+import type { Tool, ToolContext, ToolOutput } from '../tool';
+import { failure, fsFailure, workspacePathOrFailure } from './file-io';
+import { walkWorkspace } from './walk-workspace';
+
+export const GLOB_MAX_RESULTS = 1000;
+
+const inputSchema = z.strictObject({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Glob relative to the workspace root, e.g. "src/**/*.ts", "*.{json,md}", "test/?/*.ts".'),
+});
+
+export type GlobInput = z.infer<typeof inputSchema>;
+
+export const globTool: Tool<GlobInput> = {
+  name: 'glob',
+  description:
+    'Find files in the workspace by glob pattern, relative to the workspace root. "**" matches any number ' +
+    'of directories, "*" and "?" match within one path segment, "{a,b}" matches either, "[abc]" one character. ' +
+    `Skips .git and node_modules. Returns sorted paths, at most ${GLOB_MAX_RESULTS}.`,
+  inputSchema,
+  replay: 'idempotent',
+  tier: 'cold',
+  declaredRisk: 'ReadOnly',
+  assess: () => ({ risk: 'ReadOnly', reason: 'lists matching file names' }),
+  subject: (input) => input.pattern,
+  execute: glob,
+};
+
+async function glob(input: GlobInput, ctx: ToolContext): Promise<ToolOutput> {
+  const pattern = relativePattern(input.pattern, ctx.workspaceRoot);
+  if (pattern === null) {
+    return failure(`Pattern "${input.pattern}" is absolute and outside the workspace; use a pattern relative to the workspace root.`);
+  }
+  const compiled = globToRegExp(pattern);
+  if (!compiled.ok) return failure(`Invalid glob "${input.pattern}": ${compiled.message}.`);
+  const prefix = staticPrefix(pattern);
+  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, prefix || '.');
+  if (!resolved.ok) return resolved.output;
+  try {
+    const isDirectory = await stat(resolved.path.absolutePath).then((s) => s.isDirectory(), () => false);
+    if (!isDirectory) return { ok: true, content: `No files match ${input.pattern}.` };
+    const matches: string[] = [];
+    const walk = await walkWorkspace(resolved.path.absolutePath, resolved.path.absolutePath, ctx.signal, (entry) => {
+      const shown = prefix ? `${prefix}/${entry.relativePath}` : entry.relativePath;
+      if (compiled.regExp.test(shown)) matches.push(shown);
+      return matches.length >= GLOB_MAX_RESULTS ? 'stop' : 'continue';
+    });
+    return present(input.pattern, matches.sort(), walk.complete, walk.hitEntryLimit);
+  } catch (error) {
+    return fsFailure(error, prefix || '.');
+  }
+}
+
+function present(pattern: string, matches: string[], complete: boolean, hitEntryLimit: boolean): ToolOutput {
+  if (matches.length === 0 && complete) return { ok: true, content: `No files match ${pattern}.` };
+  const notes: string[] = [];
+  if (matches.length >= GLOB_MAX_RESULTS) notes.push(`[stopped at ${formatCount(GLOB_MAX_RESULTS)} matches; narrow the pattern to see the rest]`);
+  else if (hitEntryLimit) notes.push('[the workspace is too large to search whole; results are partial, narrow the pattern]');
+  else if (!complete) notes.push('[search interrupted; results are partial]');
+  return { ok: true, content: [...matches, ...notes].join('\n') };
+}
+
+/** The pattern relative to the root (`./` dropped, an absolute one inside the root made relative), or null. */
+function relativePattern(pattern: string, workspaceRoot: string): string | null {
+  if (!path.isAbsolute(pattern)) return pattern.replace(/^(\.\/)+/, '');
+  const relative = path.relative(workspaceRoot, pattern);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  return relative.split(path.sep).join('/');
+}
+
+/** The leading directories that contain no glob syntax: where the walk starts. */
+export function staticPrefix(pattern: string): string {
+  const parts = pattern.split('/');
+  const fixed: string[] = [];
+  for (const part of parts.slice(0, -1)) {
+    if (/[*?[\]{}\\]/.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.filter((part) => part !== '' && part !== '.').join('/');
+}
+
+export type CompiledGlob = { readonly ok: true; readonly regExp: RegExp } | { readonly ok: false; readonly message: string };
+
+/** Translates a glob into an anchored regular expression over `/`-separated relative paths. */
+export function globToRegExp(pattern: string): CompiledGlob {
+  let source = '';
+  let braceDepth = 0;
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index];
+    if (char === '*' && pattern[index + 1] === '*') {
+      const wholeSegment = (index === 0 || pattern[index - 1] === '/') && pattern[index + 2] === '/';
+      source += wholeSegment ? '(?:[^/]*/)*' : '.*';
+      index += wholeSegment ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else if (char === '{') {
+      braceDepth += 1;
+      source += '(?:';
+    } else if (char === '}' && braceDepth > 0) {
+      braceDepth -= 1;
+      source += ')';
+    } else if (char === ',' && braceDepth > 0) source += '|';
+    else if (char === '[') {
+      const end = pattern.indexOf(']', index + 2);
+      if (end === -1) return { ok: false, message: `"[" at position ${index + 1} has no closing "]"` };
+      source += characterClass(pattern.slice(index + 1, end));
+      index = end;
+    } else if (char === '\\' && index + 1 < pattern.length) {
+      index += 1;
+      source += escapeRegExp(pattern[index]);
+    } else source += escapeRegExp(char);
+  }
+  if (braceDepth > 0) return { ok: false, message: '"{" has no closing "}"' };
+  return { ok: true, regExp: new RegExp(`^${source}$`) };
+}
+
+function characterClass(body: string): string {
+  const negated = body.startsWith('!') || body.startsWith('^');
+  const members = (negated ? body.slice(1) : body).replace(/[\\\]]/g, '\\$&');
+  return negated ? `[^/${members}]` : `[${members}]`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,119 @@
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { capOutput, formatCount } from '../cap-output';
+import type { Tool, ToolContext, ToolOutput } from '../tool';
+import { failure, fsFailure, isFsError, looksBinary, workspacePathOrFailure } from './file-io';
+import { walkWorkspace, type WalkEntry } from './walk-workspace';
+
+export const GREP_MAX_MATCHES = 500;
+/** Files larger than this are skipped (and counted): they are logs or data, not source. */
+export const GREP_MAX_FILE_BYTES = 1024 * 1024;
+/** A matching line is shown up to this many characters. */
+export const GREP_MAX_LINE_CHARS = 300;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('JavaScript regular expression, e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".'),
+  path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
+});
+
+export type GrepInput = z.infer<typeof inputSchema>;
+
+interface GrepState {
+  readonly regExp: RegExp;
+  readonly matches: string[];
+  skippedLarge: number;
+  skippedBinary: number;
+}
+
+export const grepTool: Tool<GrepInput> = {
+  name: 'grep',
+  description:
+    'Search file contents with a JavaScript regular expression. Prints "file:line: text" for each matching ' +
+    `line, files sorted by path. Skips binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MiB, .git ` +
+    `and node_modules. At most ${GREP_MAX_MATCHES} matches.`,
+  inputSchema,
+  replay: 'idempotent',
+  tier: 'cold',
+  declaredRisk: 'ReadOnly',
+  assess: () => ({ risk: 'ReadOnly', reason: 'searches file contents' }),
+  subject: (input) => (input.path === undefined ? input.pattern : `${input.pattern} in ${input.path}`),
+  execute: grep,
+};
+
+async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
+  const regExp = compile(input.pattern);
+  if (typeof regExp === 'string') return failure(regExp);
+  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path ?? '.');
+  if (!resolved.ok) return resolved.output;
+  const { absolutePath, relativePath, root } = resolved.path;
+  const state: GrepState = { regExp, matches: [], skippedLarge: 0, skippedBinary: 0 };
+  try {
+    const target = await stat(absolutePath);
+    if (target.isDirectory()) {
+      const walk = await walkWorkspace(root, absolutePath, ctx.signal, (entry) => searchFile(entry, state));
+      return present(input, state, walk.complete || state.matches.length >= GREP_MAX_MATCHES);
+    }
+    await searchFile({ absolutePath, relativePath, kind: 'file' }, state);
+    return present(input, state, true);
+  } catch (error) {
+    return fsFailure(error, relativePath);
+  }
+}
+
+function compile(pattern: string): RegExp | string {
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    return `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Escape special characters like ( [ { . * + ? with a backslash.`;
+  }
+}
+
+async function searchFile(entry: WalkEntry, state: GrepState): Promise<'continue' | 'stop'> {
+  if (entry.kind !== 'file') return 'continue';
+  const bytes = await readSmallFile(entry.absolutePath, state);
+  if (bytes === null) return 'continue';
+  const lines = bytes.toString('utf8').split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index].endsWith('\r') ? lines[index].slice(0, -1) : lines[index];
+    if (!state.regExp.test(line)) continue;
+    state.matches.push(`${entry.relativePath}:${index + 1}: ${clip(line)}`);
+    if (state.matches.length >= GREP_MAX_MATCHES) return 'stop';
+  }
+  return 'continue';
+}
+
+/** The file's bytes, or null when it is too large, binary or unreadable (counted in `state`). */
+async function readSmallFile(absolutePath: string, state: GrepState): Promise<Buffer | null> {
+  try {
+    if ((await stat(absolutePath)).size > GREP_MAX_FILE_BYTES) {
+      state.skippedLarge += 1;
+      return null;
+    }
+    const bytes = await readFile(absolutePath);
+    if (looksBinary(bytes)) {
+      state.skippedBinary += 1;
+      return null;
+    }
+    return bytes;
+  } catch (error) {
+    if (isFsError(error)) return null;
+    throw error;
+  }
+}
+
+function clip(line: string): string {
+  const trimmed = line.trim();
+  return trimmed.length > GREP_MAX_LINE_CHARS ? `${trimmed.slice(0, GREP_MAX_LINE_CHARS)} [...]` : trimmed;
+}
+
+function present(input: GrepInput, state: GrepState, complete: boolean): ToolOutput {
+  const notes: string[] = [];
+  if (state.matches.length >= GREP_MAX_MATCHES) {
+    notes.push(`[stopped at ${GREP_MAX_MATCHES} matches; narrow the pattern or the path to see the rest]`);
+  } else if (!complete) notes.push('[search stopped early (workspace too large or interrupted); results are partial]');
+  if (state.skippedLarge > 0) notes.push(`[skipped ${formatCount(state.skippedLarge)} files over ${GREP_MAX_FILE_BYTES} bytes]`);
+  if (state.skippedBinary > 0) notes.push(`[skipped ${formatCount(state.skippedBinary)} binary files]`);
+  const where = input.path === undefined ? 'the workspace' : input.path;
+  const body = state.matches.length === 0 ? [`No matches for ${JSON.stringify(input.pattern)} in ${where}.`] : state.matches;
+  return { ok: true, content: capOutput([...body, ...notes].join('\n')) };
+}
