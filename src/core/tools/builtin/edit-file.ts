@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { Tool, ToolContext, ToolOutput } from '../tool';
+import { failure, fsFailure, PrepareError, readTextFile, sha256Hex, workspacePathOrFailure, writeFileDurably } from './file-io';
+import { changeDisplay, fileHasPreparedHash, type PreparedFileWrite } from './write-file';
+
+const inputSchema = z.strictObject({
+  path: z.string().min(1).describe('File path, relative to the workspace root.'),
+  old_text: z.string().describe('Exact text to replace, including whitespace; it must occur exactly once in the file.'),
+  new_text: z.string().describe('Text to put in its place.'),
+});
+
+export type EditFileInput = z.infer<typeof inputSchema>;
+
+type PlannedEdit =
+  | { readonly ok: true; readonly relativePath: string; readonly absolutePath: string; readonly before: string; readonly after: string }
+  | { readonly ok: false; readonly message: string };
+
+export const editFileTool: Tool<EditFileInput> = {
+  name: 'edit_file',
+  description:
+    'Replace one exact occurrence of old_text with new_text in a file. old_text must match the file ' +
+    'exactly (whitespace and indentation included) and occur exactly once: include surrounding lines to make it unique.',
+  inputSchema,
+  replay: 'guarded',
+  tier: 'hot',
+  declaredRisk: 'Write',
+  assess: (input) => ({ risk: 'Write', reason: `edits ${input.path}` }),
+  subject: (input) => input.path,
+  prepare: prepareEdit,
+  guard: (input, prepared, ctx) => fileHasPreparedHash(input.path, prepared, ctx),
+  execute: editFile,
+};
+
+/** The hash the file will have after the edit; throws `PrepareError` (the same message `execute` gives) when it cannot apply. */
+async function prepareEdit(input: EditFileInput, ctx: ToolContext): Promise<PreparedFileWrite> {
+  const plan = await planEdit(input, ctx);
+  if (!plan.ok) throw new PrepareError(plan.message);
+  return { sha256: sha256Hex(plan.after) };
+}
+
+async function editFile(input: EditFileInput, ctx: ToolContext): Promise<ToolOutput> {
+  const plan = await planEdit(input, ctx);
+  if (!plan.ok) return failure(plan.message);
+  try {
+    await writeFileDurably(plan.absolutePath, plan.after, ctx.callId);
+  } catch (error) {
+    return fsFailure(error, plan.relativePath);
+  }
+  return {
+    ok: true,
+    content: `Edited ${plan.relativePath}: replaced 1 occurrence.`,
+    display: changeDisplay(plan.relativePath, { kind: 'text', text: plan.before }, plan.after),
+  };
+}
+
+/** Reads the file and applies the edit in memory, or says why it cannot apply. Never throws for the world's failures. */
+async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<PlannedEdit> {
+  if (input.old_text === '') return { ok: false, message: 'old_text is empty. To create a file or replace all of it, use write_file.' };
+  if (input.old_text === input.new_text) return { ok: false, message: 'old_text and new_text are identical: nothing would change.' };
+  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
+  if (!resolved.ok) return { ok: false, message: resolved.output.content };
+  const { absolutePath, relativePath } = resolved.path;
+  let read;
+  try {
+    read = await readTextFile(absolutePath, relativePath);
+  } catch (error) {
+    return { ok: false, message: fsFailure(error, relativePath).content };
+  }
+  if (read.kind === 'missing') return { ok: false, message: `${relativePath} does not exist. To create it, use write_file.` };
+  if (read.kind === 'directory') return { ok: false, message: `${relativePath} is a directory, not a file.` };
+  if (read.kind === 'refused') return { ok: false, message: `${read.reason} edit_file only edits text files.` };
+  const positions = occurrences(read.text, input.old_text);
+  if (positions.length === 0) {
+    return { ok: false, message: `old_text was not found in ${relativePath}. Read the file again and copy the text exactly, whitespace included.` };
+  }
+  if (positions.length > 1) {
+    return {
+      ok: false,
+      message: `old_text occurs ${positions.length} times in ${relativePath} (at lines ${lineNumbers(read.text, positions).join(', ')}); it must occur exactly once. Include more surrounding lines to make it unique.`,
+    };
+  }
+  const at = positions[0];
+  const after = read.text.slice(0, at) + input.new_text + read.text.slice(at + input.old_text.length);
+  return { ok: true, relativePath, absolutePath, before: read.text, after };
+}
+
+/** Every index where `needle` starts, overlapping ones included (`aa` occurs twice in `aaa`). */
+export function occurrences(text: string, needle: string): number[] {
+  const positions: number[] = [];
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + 1)) positions.push(index);
+  return positions;
+}
+
+function lineNumbers(text: string, positions: readonly number[]): string[] {
+  const shown = positions.slice(0, 20).map((position) => String(text.slice(0, position).split('\n').length));
+  return positions.length > shown.length ? [...shown, '...'] : shown;
+}

@@ -1,0 +1,63 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../src/core/tools/builtin/file-io';
+import { writeFileTool } from '../../../src/core/tools/builtin/write-file';
+import { tempWorkspace } from './temp-workspace';
+
+describe('write_file', () => {
+  it('is a hot, guarded Write tool whose subject is the path', () => {
+    expect(writeFileTool).toMatchObject({ declaredRisk: 'Write', replay: 'guarded', tier: 'hot' });
+    expect(writeFileTool.subject({ path: 'a.txt', content: '' })).toBe('a.txt');
+  });
+
+  it('creates the file and its missing parent directories, leaving no temporary file', async () => {
+    const ws = await tempWorkspace();
+    const out = await writeFileTool.execute({ path: 'deep/er/new.txt', content: 'one\ntwo\n' }, ws.ctx);
+    expect(out.ok).toBe(true);
+    expect(out.content).toBe('Created deep/er/new.txt (8 bytes, 2 lines).');
+    expect(await readFile(path.join(ws.root, 'deep/er/new.txt'), 'utf8')).toBe('one\ntwo\n');
+    expect(await readdir(path.join(ws.root, 'deep/er'))).toEqual(['new.txt']);
+    expect(out.display).toEqual({ kind: 'diff', path: 'deep/er/new.txt', diff: '--- /dev/null\n+++ b/deep/er/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two' });
+  });
+
+  it('replaces an existing file, keeps its permission bits, and shows a diff against the old content', async () => {
+    const ws = await tempWorkspace();
+    const file = path.join(ws.root, 'run.sh');
+    await writeFile(file, 'a\nb\nc\n', { mode: 0o751 });
+    const out = await writeFileTool.execute({ path: 'run.sh', content: 'a\nB\nc\n' }, ws.ctx);
+    expect(out.content).toBe('Wrote run.sh (6 bytes, 3 lines).');
+    expect(await readFile(file, 'utf8')).toBe('a\nB\nc\n');
+    expect((await stat(file)).mode & 0o777).toBe(0o751);
+    expect(out.display).toEqual({ kind: 'diff', path: 'run.sh', diff: '--- a/run.sh\n+++ b/run.sh\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c' });
+  });
+
+  it('prepares the hash of the intended content; the guard is true once written and false when the file changed', async () => {
+    const ws = await tempWorkspace();
+    const input = { path: 'g.txt', content: 'intended' };
+    const prepared = await writeFileTool.prepare?.(input, ws.ctx);
+    expect(prepared).toEqual({ sha256: sha256Hex('intended') });
+    expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
+    await writeFileTool.execute(input, ws.ctx);
+    expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);
+    await writeFile(path.join(ws.root, 'g.txt'), 'changed by someone');
+    expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
+    expect(await writeFileTool.guard?.(input, { nonsense: true }, ws.ctx)).toBe(false);
+  });
+
+  it('refuses a directory as its target, in prepare and in execute', async () => {
+    const ws = await tempWorkspace();
+    await mkdir(path.join(ws.root, 'dir'));
+    const input = { path: 'dir', content: 'x' };
+    await expect(writeFileTool.prepare?.(input, ws.ctx)).rejects.toThrow('dir is a directory; write_file needs a file path.');
+    expect(await writeFileTool.execute(input, ws.ctx)).toEqual({ ok: false, content: 'dir is a directory; write_file needs a file path.' });
+  });
+
+  it('reports a path through a file as a result', async () => {
+    const ws = await tempWorkspace();
+    await writeFile(path.join(ws.root, 'file'), 'x');
+    const out = await writeFileTool.execute({ path: 'file/child.txt', content: 'x' }, ws.ctx);
+    expect(out.ok).toBe(false);
+    expect(out.content).toMatch(/^file\/child\.txt: /);
+  });
+});
