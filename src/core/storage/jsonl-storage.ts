@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
-import { decodeCommit, encodeCommit, encodeHeader, headerCrc, looksWhole } from './line-codec';
+import { damagedNewlineAt, decodeCommit, encodeCommit, encodeHeader, headerCrc, looksWhole, storedCrcOf } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
 import { LINE_CRC, STORAGE_VERSION, type Commit, type SessionHeader } from './records';
 import type { CommitSink, OpenReport, Storage, TornTail } from './storage';
@@ -24,7 +24,7 @@ export class JsonlStorage implements Storage {
 
   private constructor(
     readonly path: string,
-    readonly header: SessionHeader,
+    private currentHeader: SessionHeader,
     readonly readOnly: boolean,
     readonly report: OpenReport,
     private readonly ops: FileOps,
@@ -36,6 +36,10 @@ export class JsonlStorage implements Storage {
 
   get sizeBytes(): number {
     return this.size;
+  }
+
+  get header(): SessionHeader {
+    return this.currentHeader;
   }
 
   /** Creates a new session file holding only its header, durably, and takes its lock. */
@@ -76,6 +80,7 @@ export class JsonlStorage implements Storage {
       const scan = replay(ops, fd, path, options.onCommit ?? (() => {}));
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {
+        // A torn tail left in place would swallow the next commit: cut it away durably first.
         ops.ftruncateSync(fd, tornTail.offset);
         ops.fsyncSync(fd);
         tornTail = { ...tornTail, repaired: true };
@@ -105,10 +110,11 @@ export class JsonlStorage implements Storage {
     try {
       this.ops.fdatasyncSync(fd);
     } catch (error) {
+      // fsyncgate: a retried fsync can falsely succeed, so the handle is never used again.
       this.poisoned = error as Error;
       throw new StorageError(
         'poisoned',
-        `not committed: fdatasync failed (${describe(error)}); the session must be reopened before anything more is written`,
+        `not acknowledged: fdatasync failed (${describe(error)}) on ${this.path}; reopen the session before writing more (the commit may or may not be there)`,
         { path: this.path, cause: error },
       );
     }
@@ -116,14 +122,40 @@ export class JsonlStorage implements Storage {
     this.lastCrc = line.crc;
   }
 
-  rewrite(commits: readonly Commit[]): void {
+  /**
+   * Storage compaction: writes `commits` under `header` to a temp file, fsyncs it, reads it back
+   * and checks the chain, then renames it over the session file and fsyncs the directory.
+   */
+  rewrite(commits: readonly Commit[], header: SessionHeader = this.currentHeader): void {
     const fd = this.writableFd();
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.compact.tmp`);
-    const headerBytes = encodeHeader(this.header);
+    const written = this.writeVerifiedTemp(temp, commits, header);
+    try {
+      this.ops.renameSync(temp, this.path);
+    } catch (error) {
+      this.ops.unlinkSync(temp);
+      throw new StorageError('not-committed', `compaction not done, the session file is unchanged: ${describe(error)}`, { path: this.path, cause: error });
+    }
+    this.fd = null;
+    this.ops.closeSync(fd);
+    try {
+      fsyncDirectory(this.ops, dir);
+      this.fd = this.ops.openSync(this.path, 'r+');
+    } catch (error) {
+      this.poisoned = error as Error;
+      throw new StorageError('poisoned', `compaction of ${this.path} could not be made durable (${describe(error)}): reopen the session`, { path: this.path, cause: error });
+    }
+    this.currentHeader = header;
+    this.size = written.size;
+    this.lastCrc = written.crc;
+  }
+
+  private writeVerifiedTemp(temp: string, commits: readonly Commit[], header: SessionHeader): { size: number; crc: number } {
+    const headerBytes = encodeHeader(header);
     let crc = headerCrc(headerBytes.subarray(0, -1));
-    const tempFd = this.ops.openSync(temp, 'w', 0o600);
     let size = 0;
+    const tempFd = this.ops.openSync(temp, 'w+', 0o600);
     try {
       writeWhole(this.ops, tempFd, headerBytes, 0);
       size = headerBytes.length;
@@ -134,18 +166,17 @@ export class JsonlStorage implements Storage {
         crc = line.crc;
       }
       this.ops.fdatasyncSync(tempFd);
+      const check = replay(this.ops, tempFd, temp, () => {});
+      if (check.tornTail || check.commitLines !== commits.length || check.lastCrc !== crc) {
+        throw new Error(`read back ${check.commitLines} of ${commits.length} commits${check.tornTail ? ` (${check.tornTail.reason})` : ''}`);
+      }
     } catch (error) {
       this.ops.closeSync(tempFd);
       this.ops.unlinkSync(temp);
-      throw new StorageError('not-committed', `compaction not done: ${describe(error)}`, { path: this.path, cause: error });
+      throw new StorageError('not-committed', `compaction not done, the session file is unchanged: ${describe(error)}`, { path: this.path, cause: error });
     }
     this.ops.closeSync(tempFd);
-    this.ops.renameSync(temp, this.path);
-    fsyncDirectory(this.ops, dir);
-    this.ops.closeSync(fd);
-    this.fd = this.ops.openSync(this.path, 'r+');
-    this.size = size;
-    this.lastCrc = crc;
+    return { size, crc };
   }
 
   close(): void {
@@ -158,6 +189,7 @@ export class JsonlStorage implements Storage {
   }
 
   private writableFd(): number {
+    if (this.closed) throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, { path: this.path });
     if (this.readOnly || this.fd === null) {
       throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, { path: this.path });
     }
@@ -189,6 +221,22 @@ interface ScanResult {
   readonly tornTail: TornTail | null;
 }
 
+/** The chain as far as it has been verified. */
+interface Chain {
+  crc: number;
+  goodBytes: number;
+  lineNo: number;
+  commitLines: number;
+  /** Stored checksum -> line number, to recognise a repeated line at the end. */
+  readonly seen: Map<number, number>;
+}
+
+interface BadLine {
+  readonly line: number;
+  readonly offset: number;
+  readonly reason: string;
+}
+
 /** Reads the file in chunks, line by line: header, then chained commit lines. */
 function replay(ops: FileOps, fd: number, path: string, onCommit: CommitSink): ScanResult {
   const totalBytes = ops.fstatSize(fd);
@@ -198,31 +246,46 @@ function replay(ops: FileOps, fd: number, path: string, onCommit: CommitSink): S
     throw new StorageError('corrupt', `${path}: line 1: the header line is missing or incomplete`, { path, line: 1 });
   }
   const header = parseHeader(first.bytes, path);
-  let crc = headerCrc(first.bytes);
-  let goodBytes = first.bytes.length + 1;
-  let lineNo = 1;
-  let commitLines = 0;
-  let bad: { line: number; offset: number; reason: string } | null = null;
+  const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0, seen: new Map() };
   for (let line = reader.next(); line !== null; line = reader.next()) {
-    lineNo++;
-    if (bad) {
-      if (line.terminated && looksWhole(line.bytes)) {
-        throw new StorageError('corrupt', `${path}: line ${bad.line}: ${bad.reason}, and whole lines follow it: the file is corrupt, not torn`, { path, line: bad.line });
-      }
-      continue;
-    }
-    const decoded = line.terminated ? decodeCommit(line.bytes, crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
+    chain.lineNo++;
+    const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
     if (!decoded.ok) {
-      bad = { line: lineNo, offset: line.offset, reason: decoded.reason };
-      continue;
+      const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
+      assertOnlyTornAfter(reader, line, bad, chain, path);
+      const tornTail = { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false };
+      return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
     }
-    onCommit(decoded.commit, lineNo);
-    crc = decoded.crc;
-    goodBytes = line.offset + line.bytes.length + 1;
-    commitLines++;
+    onCommit(decoded.commit, chain.lineNo, line.bytes.length + 1);
+    chain.seen.set(decoded.crc, chain.lineNo);
+    chain.crc = decoded.crc;
+    chain.goodBytes = line.offset + line.bytes.length + 1;
+    chain.commitLines++;
   }
-  const tornTail = bad ? { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false } : null;
-  return { header, commitLines, goodBytes, lastCrc: crc, tornTail };
+  return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail: null };
+}
+
+function chainReason(reason: string, lineNo: number): string {
+  return lineNo === 2 && reason.startsWith('checksum mismatch') ? `${reason}; the header (line 1) seeds this checksum, so either line may be damaged` : reason;
+}
+
+/**
+ * A bad line is a torn tail only when nothing after it is a whole line and it does not hide a
+ * whole commit (a damaged newline) or repeat an earlier line: a torn write only loses a suffix.
+ */
+function assertOnlyTornAfter(reader: LineReader, line: RawLine, bad: BadLine, chain: Chain, path: string): void {
+  const corrupt = (why: string): StorageError =>
+    new StorageError('corrupt', `${path}: line ${bad.line}: ${why}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+  const damagedAt = damagedNewlineAt(line.bytes, chain.crc);
+  if (damagedAt !== -1) {
+    throw corrupt(`a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`);
+  }
+  const stored = line.terminated ? storedCrcOf(line.bytes) : null;
+  const repeated = stored === null ? undefined : chain.seen.get(stored);
+  if (repeated !== undefined && looksWhole(line.bytes)) throw corrupt(`it repeats line ${repeated}`);
+  for (let next = reader.next(); next !== null; next = reader.next()) {
+    if (next.terminated && looksWhole(next.bytes)) throw corrupt(`${bad.reason}, and whole lines follow it`);
+  }
 }
 
 function parseHeader(bytes: Buffer, path: string): SessionHeader {
@@ -235,16 +298,19 @@ function parseHeader(bytes: Buffer, path: string): SessionHeader {
   if (header?.kind !== 'header' || typeof header.id !== 'string') {
     throw new StorageError('corrupt', `${path}: line 1: not a tole session header`, { path, line: 1 });
   }
+  if (typeof header.storageVersion !== 'number') {
+    throw new StorageError('corrupt', `${path}: line 1: the header has no storage version; this is not a tole session file`, { path, line: 1 });
+  }
   if (header.storageVersion !== STORAGE_VERSION) {
-    const newer = typeof header.storageVersion === 'number' && header.storageVersion > STORAGE_VERSION;
+    const newer = header.storageVersion > STORAGE_VERSION;
     throw new StorageError(
       'version',
-      `${path}: storage version ${String(header.storageVersion)} is ${newer ? 'newer than' : 'unknown to'} this tole (which reads version ${STORAGE_VERSION})${newer ? ': upgrade tole to open it' : ''}`,
+      `${path}: line 1: storage version ${header.storageVersion} is ${newer ? 'newer than' : 'unknown to'} this tole (which reads version ${STORAGE_VERSION})${newer ? ': upgrade tole to open it' : ''}`,
       { path, line: 1 },
     );
   }
   if (header.lineCrc !== LINE_CRC) {
-    throw new StorageError('version', `${path}: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`, { path, line: 1 });
+    throw new StorageError('version', `${path}: line 1: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`, { path, line: 1 });
   }
   return header as SessionHeader;
 }
@@ -255,7 +321,11 @@ interface RawLine {
   readonly terminated: boolean;
 }
 
-function lineReader(ops: FileOps, fd: number, totalBytes: number): { next(): RawLine | null } {
+interface LineReader {
+  next(): RawLine | null;
+}
+
+function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
   let buffer = Buffer.alloc(0);
   let bufferStart = 0; // file offset of buffer[0]
   let cursor = 0; // index into buffer

@@ -70,6 +70,28 @@ export function looksWhole(line: Buffer): boolean {
   }
 }
 
+/** The checksum a whole-looking line claims, or null when the line has no valid frame. */
+export function storedCrcOf(line: Buffer): number | null {
+  const framed = frame(line);
+  return framed.ok ? framed.storedCrc : null;
+}
+
+const PREFIX_HEAD_BYTES = Buffer.from(PREFIX_HEAD, 'latin1');
+
+/**
+ * A line that fails its check may still begin with a whole commit that chains correctly, whose
+ * newline was damaged (a flipped bit turned it into another byte, merging two lines). Returns the
+ * offset of that damaged byte, or -1. A torn write never produces this: it only loses a suffix.
+ */
+export function damagedNewlineAt(line: Buffer, previousCrc: number): number {
+  for (let at = line.indexOf(PREFIX_HEAD_BYTES, 1); at !== -1; at = line.indexOf(PREFIX_HEAD_BYTES, at + 1)) {
+    const newlineAt = at - 1;
+    if (newlineAt < LINE_PREFIX_BYTES + 2 || line[newlineAt - 1] !== CLOSE_BRACE) continue;
+    if (decodeCommit(line.subarray(0, newlineAt), previousCrc).ok) return newlineAt;
+  }
+  return -1;
+}
+
 type Frame = { ok: true; stored: string; storedCrc: number } | { ok: false; reason: string };
 
 function frame(line: Buffer): Frame {

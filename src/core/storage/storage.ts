@@ -19,8 +19,8 @@ export interface TornTail {
   readonly repaired: boolean;
 }
 
-/** Called for each good commit, in file order; throwing refuses the open. */
-export type CommitSink = (commit: Commit, line: number) => void;
+/** Called for each good commit, in file order, with its line's size; throwing refuses the open. */
+export type CommitSink = (commit: Commit, line: number, lineBytes: number) => void;
 
 /** A durable, append-only home for one session's commits. JSONL by default. */
 export interface Storage {
@@ -32,7 +32,7 @@ export interface Storage {
   readonly sizeBytes: number;
   /** Durable before it returns: whole commit written, then fdatasync. Throws StorageError. */
   append(commit: Commit): void;
-  /** Replaces the file's commits with `commits` atomically (storage compaction). */
-  rewrite(commits: readonly Commit[]): void;
+  /** Replaces the file's commits with `commits` atomically (storage compaction), optionally under a new header. */
+  rewrite(commits: readonly Commit[], header?: SessionHeader): void;
   close(): void;
 }
