@@ -11,6 +11,11 @@ export interface SessionHeader {
   readonly createdAt: number;
   readonly cwd: string;
   readonly lineCrc: typeof LINE_CRC;
+  /**
+   * Set by storage compaction: the last seq when the file was rewritten. Dropped register lines
+   * may have held higher seqs than any kept line; new commits continue above this one.
+   */
+  readonly compactedAtSeq?: number;
   /** Set when the session was forked from another one. */
   readonly parent?: { readonly sessionId: string; readonly entryId: string; readonly path?: string };
 }

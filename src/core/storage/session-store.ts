@@ -6,6 +6,7 @@ import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
 import { JsonlStorage } from './jsonl-storage';
+import { LINE_PREFIX_BYTES } from './line-codec';
 import {
   commitRecords,
   LINE_CRC,
@@ -27,6 +28,8 @@ export interface StoreOptions {
 
 export interface OpenOptions extends StoreOptions {
   readonly readOnly?: boolean;
+  /** Sees every replayed commit after it was applied (used by `tole check`). */
+  readonly onReplay?: (records: readonly StoredRecord[], line: number) => void;
 }
 
 export interface CreateOptions extends StoreOptions {
@@ -37,6 +40,8 @@ export interface CreateOptions extends StoreOptions {
 /** Compaction runs only when dead register bytes pass both of these. */
 export const COMPACTION_MIN_DEAD_BYTES = 1024 * 1024;
 export const COMPACTION_MIN_DEAD_RATIO = 0.5;
+/** The largest commit line the store writes (tool output is capped far below this). */
+export const MAX_COMMIT_BYTES = 16 * 1024 * 1024;
 
 export type CommitListener = (records: readonly StoredRecord[]) => void;
 
@@ -80,8 +85,13 @@ export class SessionStore {
       ...(options.ops ? { ops: options.ops } : {}),
       nonce: randomHex(options.random, 8),
       nowMs: options.clock.nowMs(),
-      onCommit: (commit, line) => store.replayCommit(commit, line, path),
+      onCommit: (commit, line, lineBytes) => {
+        const records = store.replayCommit(commit, line, lineBytes, path);
+        options.onReplay?.(records, line);
+      },
     });
+    const floor = store.storage.header.compactedAtSeq;
+    if (Number.isSafeInteger(floor) && floor! > store.seq) store.seq = floor!;
     return store;
   }
 
@@ -126,13 +136,36 @@ export class SessionStore {
    */
   commit(drafts: readonly DraftRecord[]): readonly StoredRecord[] {
     if (drafts.length === 0) throw new Error('assert: a commit holds at least one record');
-    const records = drafts.map((draft, i) => ({ kind: draft.kind, seq: this.seq + 1 + i, ...draft }) as StoredRecord);
+    const { records, lineBytes } = this.stamp(drafts);
     const problem = this.validate(records);
-    if (problem) throw new Error(`assert: invalid commit: ${problem}`);
+    if (problem) throw new StorageError('invalid-commit', `not committed: ${problem}`, { path: this.path });
     this.storage.append(records.length === 1 ? records[0]! : records);
-    for (const record of records) this.apply(record);
+    this.applyAll(records, lineBytes);
     for (const listener of this.listeners) listener(records);
     return records;
+  }
+
+  /**
+   * Gives the drafts their seqs and returns them as replay will see them: a JSON round trip, so
+   * that the live state never differs from the replayed one (undefined, Dates, shared objects).
+   */
+  private stamp(drafts: readonly DraftRecord[]): { records: StoredRecord[]; lineBytes: number } {
+    const stamped = drafts.map((draft, i) => {
+      const { kind, seq: _ignored, ...rest } = draft as DraftRecord & { seq?: unknown };
+      return { kind, seq: this.seq + 1 + i, ...rest };
+    });
+    let json: string;
+    try {
+      json = JSON.stringify(stamped.length === 1 ? stamped[0] : stamped);
+    } catch (error) {
+      throw new StorageError('invalid-commit', `not committed: a record cannot be stored as JSON (${String((error as Error).message)})`, { path: this.path, cause: error });
+    }
+    const bodyBytes = Buffer.byteLength(json, 'utf8');
+    if (bodyBytes > MAX_COMMIT_BYTES) {
+      throw new StorageError('invalid-commit', `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`, { path: this.path });
+    }
+    const parsed = JSON.parse(json) as StoredRecord | StoredRecord[];
+    return { records: Array.isArray(parsed) ? parsed : [parsed], lineBytes: bodyBytes + LINE_PREFIX_BYTES + 2 };
   }
 
   onCommit(listener: CommitListener): () => void {
@@ -152,18 +185,8 @@ export class SessionStore {
   compactStorage(force = false): boolean {
     const dead = this.registers.deadBytes;
     if (!force && (dead < COMPACTION_MIN_DEAD_BYTES || this.deadRatio() < COMPACTION_MIN_DEAD_RATIO)) return false;
-    const live: StoredRecord[] = [];
-    for (const e of this.tree.all()) {
-      live.push({ kind: 'entry', seq: e.seq, timestamp: e.timestamp, id: e.id, parentId: e.parentId, type: e.type, payload: e.payload });
-    }
-    live.push(...this.usage);
-    for (const namespace of this.registers.namespaces()) {
-      for (const [key, cell] of this.registers.entries(namespace)) {
-        live.push({ kind: 'register', op: 'set', seq: cell.seq, namespace, key, value: cell.value });
-      }
-    }
-    live.sort((a, b) => a.seq - b.seq);
-    this.storage.rewrite(live);
+    const live = this.liveRecords();
+    this.storage.rewrite(live, { ...this.storage.header, compactedAtSeq: this.seq });
     this.registers.deadBytes = 0;
     return true;
   }
@@ -172,11 +195,33 @@ export class SessionStore {
     this.storage.close();
   }
 
-  private replayCommit(commit: Commit, line: number, path: string): void {
+  /** Every entry and usage row, and the current value of every register, in seq order. */
+  private liveRecords(): StoredRecord[] {
+    const live: StoredRecord[] = [];
+    for (const e of this.tree.all()) {
+      live.push({ kind: 'entry', seq: e.seq, timestamp: e.timestamp, id: e.id, parentId: e.parentId, type: e.type, payload: e.payload });
+    }
+    for (const row of this.usage) live.push(row);
+    for (const namespace of this.registers.namespaces()) {
+      for (const [key, cell] of this.registers.entries(namespace)) {
+        live.push({ kind: 'register', op: 'set', seq: cell.seq, namespace, key, value: cell.value });
+      }
+    }
+    return live.sort((a, b) => a.seq - b.seq);
+  }
+
+  private replayCommit(commit: Commit, line: number, lineBytes: number, path: string): readonly StoredRecord[] {
     const records = commitRecords(commit);
     const problem = Array.isArray(commit) && records.length === 0 ? 'empty transaction' : this.validate(records);
     if (problem) throw new StorageError('corrupt', `${path}: line ${line}: ${problem}`, { path, line });
-    for (const record of records) this.apply(record);
+    this.applyAll(records, lineBytes);
+    return records;
+  }
+
+  private applyAll(records: readonly StoredRecord[], lineBytes: number): void {
+    // A lone record owns its whole line; inside a transaction a register's share is measured.
+    if (records.length === 1) this.apply(records[0]!, lineBytes);
+    else for (const record of records) this.apply(record, record.kind === 'register' ? Buffer.byteLength(JSON.stringify(record)) : 0);
   }
 
   /** Checks records against the state and each other; returns what is wrong, or null. */
@@ -214,7 +259,7 @@ export class SessionStore {
     }
   }
 
-  private apply(record: StoredRecord): void {
+  private apply(record: StoredRecord, bytes: number): void {
     this.seq = record.seq;
     switch (record.kind) {
       case 'entry':
@@ -222,7 +267,7 @@ export class SessionStore {
         this.bumpIdCounter(record.id);
         return;
       case 'register':
-        this.registers.apply(record, JSON.stringify(record).length);
+        this.registers.apply(record, bytes);
         return;
       case 'usage':
         this.usage.push(record);
