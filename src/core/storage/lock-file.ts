@@ -65,12 +65,10 @@ export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, no
 }
 
 function lockedError(sessionPath: string, owner: LockOwner | null): StorageError {
-  const who = owner ? `pid ${owner.pid} on ${owner.host}` : 'another process (lock file unreadable)';
-  return new StorageError(
-    'locked',
-    `session is locked by ${who}: close that tole, or open this session read-only (--read-only)`,
-    { path: sessionPath, ...(owner ? { pid: owner.pid, host: owner.host } : {}) },
-  );
+  const message = owner
+    ? `session is locked by pid ${owner.pid} on ${owner.host}: close that tole, or open this session read-only (--read-only)`
+    : `session is locked by another process (its lock file ${lockPathFor(sessionPath)} is unreadable): if no tole is using it, delete that file`;
+  return new StorageError('locked', message, { path: sessionPath, ...(owner ? { pid: owner.pid, host: owner.host } : {}) });
 }
 
 function releaseIfOurs(ops: FileOps, path: string, nonce: string): void {
