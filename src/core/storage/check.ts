@@ -1,0 +1,169 @@
+import { seededRandom, type Clock } from '../clock';
+import { NS } from '../registers/namespaces';
+import { isStorageError } from './errors';
+import type { FileOps } from './file-ops';
+import type { SessionHeader, StoredRecord } from './records';
+import { SessionStore } from './session-store';
+
+/** What `tole check PATH` found. `ok` is false only when a writable open would be refused. */
+export interface CheckReport {
+  readonly path: string;
+  readonly ok: boolean;
+  readonly problem: CheckProblem | null;
+  readonly header: SessionHeader | null;
+  /** Bytes of verified commits (the torn tail not counted). */
+  readonly bytes: number;
+  /** Commit lines that verified, up to the problem if there is one. */
+  readonly commitLines: number;
+  readonly entries: number;
+  readonly entriesByType: Readonly<Record<string, number>>;
+  /** Namespace -> live cells. */
+  readonly registers: Readonly<Record<string, number>>;
+  readonly lanes: readonly LaneSummary[];
+  readonly seq: { readonly first: number; readonly last: number } | null;
+  readonly usageRows: number;
+  /** A bad final line that the next writable open would cut away. */
+  readonly tornTail: { readonly line: number; readonly offset: number; readonly bytes: number; readonly reason: string } | null;
+}
+
+export type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable';
+
+export interface CheckProblem {
+  readonly file: string;
+  /** 1-based line, when the problem sits on one. */
+  readonly line: number | null;
+  readonly kind: CheckProblemKind;
+  readonly message: string;
+}
+
+export interface LaneSummary {
+  readonly lane: string;
+  readonly leaf: string;
+  /** Entries on the path from the root to the leaf; 0 when the leaf is missing. */
+  readonly pathLength: number;
+  readonly leafExists: boolean;
+}
+
+/** Nothing in a read-only open reads the clock or randomness for anything that lasts. */
+const inertClock: Clock = { nowMs: () => 0, nowNs: () => 0n };
+
+/** Replays a session file read-only, without taking its lock, and reports what it holds. */
+export function checkSessionFile(path: string, ops?: FileOps): CheckReport {
+  const seen = { commitLines: 0, first: 0, last: 0 };
+  const onReplay = (records: readonly StoredRecord[]): void => {
+    seen.commitLines++;
+    if (seen.first === 0) seen.first = records[0]!.seq;
+    seen.last = records[records.length - 1]!.seq;
+  };
+  let store: SessionStore;
+  try {
+    store = SessionStore.open(path, { readOnly: true, clock: inertClock, random: seededRandom(1), onReplay, ...(ops ? { ops } : {}) });
+  } catch (error) {
+    return failedReport(path, toProblem(path, error), seen);
+  }
+  try {
+    return soundReport(store, seen);
+  } finally {
+    store.close();
+  }
+}
+
+function soundReport(store: SessionStore, seen: { commitLines: number; first: number; last: number }): CheckReport {
+  const registers: Record<string, number> = {};
+  for (const namespace of [...store.registers.namespaces()].sort()) {
+    const cells = store.registers.entries(namespace).length;
+    if (cells > 0) registers[namespace] = cells;
+  }
+  const entriesByType: Record<string, number> = {};
+  for (const entry of store.tree.all()) entriesByType[entry.type] = (entriesByType[entry.type] ?? 0) + 1;
+  const torn = store.report.tornTail;
+  return {
+    path: store.path,
+    ok: true,
+    problem: null,
+    header: store.header,
+    bytes: store.report.bytes,
+    commitLines: store.report.commitLines,
+    entries: store.tree.size,
+    entriesByType,
+    registers,
+    lanes: laneSummaries(store),
+    seq: seen.commitLines > 0 ? { first: seen.first, last: store.lastSeq } : null,
+    usageRows: store.usage.length,
+    tornTail: torn ? { line: torn.line, offset: torn.offset, bytes: torn.bytes, reason: torn.reason } : null,
+  };
+}
+
+function laneSummaries(store: SessionStore): LaneSummary[] {
+  return store.registers.entries(NS.laneLeaf).map(([lane, cell]) => {
+    const leaf = String(cell.value);
+    const leafExists = store.tree.has(leaf);
+    return { lane, leaf, leafExists, pathLength: leafExists ? store.tree.depthOf(leaf) + 1 : 0 };
+  });
+}
+
+function toProblem(path: string, error: unknown): CheckProblem {
+  if (isStorageError(error)) {
+    const kind: CheckProblemKind = error.kind === 'version' || error.kind === 'not-found' ? error.kind : error.kind === 'corrupt' ? 'corrupt' : 'unreadable';
+    return { file: path, line: error.details.line ?? null, kind, message: error.message };
+  }
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT') return { file: path, line: null, kind: 'not-found', message: `no session file at ${path}` };
+  const cause = e?.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+  return { file: path, line: null, kind: 'unreadable', message: `${path}: cannot be read (${cause})` };
+}
+
+function failedReport(path: string, problem: CheckProblem, seen: { commitLines: number; first: number; last: number }): CheckReport {
+  return {
+    path,
+    ok: false,
+    problem,
+    header: null,
+    bytes: 0,
+    commitLines: seen.commitLines,
+    entries: 0,
+    entriesByType: {},
+    registers: {},
+    lanes: [],
+    seq: seen.commitLines > 0 ? { first: seen.first, last: seen.last } : null,
+    usageRows: 0,
+    tornTail: null,
+  };
+}
+
+/** Plain text lines for `tole check`: no colours, one fact per line. */
+export function formatCheckReport(report: CheckReport): string {
+  const lines = [`session file: ${report.path}`];
+  if (report.problem) {
+    const where = report.problem.line === null ? '' : ` at line ${report.problem.line}`;
+    lines.push(`PROBLEM (${report.problem.kind})${where}: ${report.problem.message}`);
+    if (report.commitLines > 0) lines.push(`verified before it: ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
+    return lines.join('\n');
+  }
+  const header = report.header!;
+  lines.push(report.tornTail ? 'sound, with a torn tail (a write cut short by a crash)' : 'sound');
+  lines.push(`session:   ${header.id} (storage version ${header.storageVersion}, created ${new Date(header.createdAt).toISOString()})`);
+  lines.push(`cwd:       ${header.cwd}`);
+  if (header.parent) lines.push(`forked:    from ${header.parent.sessionId} at entry ${header.parent.entryId}`);
+  lines.push(`size:      ${report.bytes} bytes in ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
+  lines.push(`entries:   ${report.entries}${formatCounts(report.entriesByType)}`);
+  lines.push(`usage:     ${report.usageRows} rows`);
+  lines.push(`registers: ${Object.keys(report.registers).length === 0 ? 'none' : formatCounts(report.registers).slice(2, -1)}`);
+  for (const lane of report.lanes) {
+    lines.push(`lane:      ${lane.lane} -> ${lane.leaf} (${lane.leafExists ? `${lane.pathLength} entries from the root` : 'MISSING entry'})`);
+  }
+  if (report.tornTail) {
+    const t = report.tornTail;
+    lines.push(`torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open cuts it away`);
+  }
+  return lines.join('\n');
+}
+
+function formatSeq(report: CheckReport): string {
+  return report.seq ? `${report.seq.first}..${report.seq.last}` : 'none';
+}
+
+function formatCounts(counts: Readonly<Record<string, number>>): string {
+  const parts = Object.entries(counts).map(([name, n]) => `${name} ${n}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
