@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seededRandom, type Clock } from '../../src/core/clock';
+import type { FileOps } from '../../src/core/storage/file-ops';
+import type { DraftRecord } from '../../src/core/storage/records';
+import { SessionStore } from '../../src/core/storage/session-store';
+
+/** A clock that moves 1 ms per reading: deterministic, and never reads the wall clock. */
+export function steppingClock(startMs = 1_700_000_000_000): Clock {
+  let ms = startMs;
+  return { nowMs: () => ms++, nowNs: () => BigInt(ms++) * 1_000_000n };
+}
+
+export function tempDir(prefix = 'tole-store-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+let opener = 1;
+
+export function createStore(dir: string, ops?: FileOps): SessionStore {
+  return SessionStore.create(dir, { clock: steppingClock(), random: seededRandom(opener++), cwd: '/work/project', ...(ops ? { ops } : {}) });
+}
+
+export function openStore(path: string, options: { readOnly?: boolean; ops?: FileOps } = {}): SessionStore {
+  return SessionStore.open(path, { clock: steppingClock(), random: seededRandom(opener++), ...options });
+}
+
+/** Everything replay rebuilds, in a form `toEqual` compares (empty namespaces left out). */
+export interface StoreSnapshot {
+  readonly lastSeq: number;
+  readonly entries: readonly unknown[];
+  readonly usage: readonly unknown[];
+  readonly registers: Readonly<Record<string, readonly [string, unknown, number][]>>;
+}
+
+export function snapshot(store: SessionStore): StoreSnapshot {
+  const registers: Record<string, [string, unknown, number][]> = {};
+  for (const namespace of [...store.registers.namespaces()].sort()) {
+    const cells = store.registers.entries(namespace).map(([key, cell]): [string, unknown, number] => [key, cell.value, cell.seq]);
+    if (cells.length > 0) registers[namespace] = cells.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+  return {
+    lastSeq: store.lastSeq,
+    entries: [...store.tree.all()].map((entry) => structuredClone(entry)),
+    usage: store.usage.map((row) => structuredClone(row)),
+    registers,
+  };
+}
+
+export const UNICODE_SAMPLES = ['plain ascii', 'héllo wörld', '日本語のテキスト', 'emoji 🦀🧪👩‍👩‍👧', 'rtl שלום مرحبا', 'quote " backslash \\ newline \n tab \t', '\u0000 nul and \u2028 separator'];
+
+/** A user entry on `lane`, moving the lane's leaf, in one transaction. */
+export function entryCommit(store: SessionStore, parentId: string | null, text: string, lane = 'main'): DraftRecord[] {
+  const id = store.newEntryId();
+  return [
+    { kind: 'entry', timestamp: store.now(), id, parentId, type: 'user', payload: { text } },
+    { kind: 'register', op: 'set', namespace: 'lane.leaf', key: lane, value: id },
+  ];
+}
+
+/**
+ * A session of several commits, single records and arrays, unicode payloads. Returns the file
+ * path and the snapshot after each commit (`states[n]` = after n commits).
+ */
+export function buildSession(dir: string, options: { endWithArray?: boolean } = {}): { path: string; states: StoreSnapshot[]; store: SessionStore } {
+  const store = createStore(dir);
+  const states: StoreSnapshot[] = [snapshot(store)];
+  const step = (drafts: DraftRecord[]): void => {
+    store.commit(drafts);
+    states.push(snapshot(store));
+  };
+  let parent: string | null = null;
+  for (const [i, text] of UNICODE_SAMPLES.entries()) {
+    const drafts = entryCommit(store, parent, text);
+    parent = (drafts[0] as { id: string }).id;
+    step(drafts);
+    if (i % 3 === 1) step([{ kind: 'usage', id: store.newUsageId(), entryId: parent, usage: { model: 'gpt-5-mini', inputTokens: 10 * i, outputTokens: i } }]);
+    if (i % 3 === 2) step([{ kind: 'register', op: 'set', namespace: 'fact.label', key: parent, value: `label ${text}` }]);
+  }
+  step([{ kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_1', value: { tool: 'bash', input: { cmd: 'ls é' } } }]);
+  step([{ kind: 'register', op: 'delete', namespace: 'pending.intent', key: 'call_1' }]);
+  if (options.endWithArray) step(entryCommit(store, parent, 'the last commit: an array ✓'));
+  else step([{ kind: 'entry', timestamp: store.now(), id: store.newEntryId(), parentId: parent, type: 'notice', payload: { level: 'info', source: 'user', text: 'the last commit: one record ✓' } }]);
+  return { path: store.path, states, store };
+}
+
+/** Byte offsets where each line starts (index 0 = line 1), and the file length. */
+export function lineStarts(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i + 1 < bytes.length; i = bytes.indexOf(0x0a, i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** A seed from TOLE_TEST_SEED, else a fresh one; printed so that a failure can be replayed. */
+export function testSeed(label: string): number {
+  const fromEnv = process.env.TOLE_TEST_SEED;
+  const seed = fromEnv ? Number(fromEnv) : Math.floor(Math.random() * 0x7fffffff);
+  console.log(`${label}: seed ${seed} (rerun with TOLE_TEST_SEED=${seed})`);
+  return seed;
+}
