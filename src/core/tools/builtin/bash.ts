@@ -1,0 +1,178 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { classifyCommand } from '../../approval/command-risk';
+import { capClippedOutput, formatBytes } from '../cap-output';
+import type { Tool, ToolContext, ToolOutput } from '../tool';
+import { OutputCapture } from './output-capture';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Output kept in memory while a command runs; the model then reads at most 32 KiB of it. */
+export const BASH_CAPTURE_MAX_BYTES = 8 * 1024 * 1024;
+/** Between SIGTERM and SIGKILL to the command's process group. */
+export const BASH_KILL_GRACE_MS = 2_000;
+/** After bash exits, how long background processes may keep its output open before they are stopped. */
+export const BASH_LINGER_MS = 1_000;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1).describe('Command line, run with `bash -c` in the workspace root.'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`),
+});
+
+export type BashInput = z.infer<typeof inputSchema>;
+
+export interface BashToolOptions {
+  /** The workspace root: where commands run, and what relative paths in a command line refer to. */
+  readonly workspaceRoot: string;
+  readonly killGraceMs?: number;
+  readonly lingerMs?: number;
+}
+
+type StopReason = 'timeout' | 'abort' | 'lingering';
+
+interface CommandRun {
+  readonly exitCode: number | null;
+  readonly exitSignal: NodeJS.Signals | null;
+  readonly stoppedBy: StopReason | null;
+  readonly spawnError: string | null;
+  readonly output: string;
+  readonly outputBytes: number;
+}
+
+interface RunLimits {
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  readonly lingerMs: number;
+}
+
+/** `bash`: risk classified per command line; never replayed after a crash (its outcome is unknown). */
+export function createBashTool(options: BashToolOptions): Tool<BashInput> {
+  const exists = (candidate: string): boolean => existsSync(path.resolve(options.workspaceRoot, candidate));
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command with `bash -c` in the workspace root; stdin is closed. Returns stdout and stderr ' +
+      `interleaved, then the exit code. Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ` +
+      `${BASH_MAX_TIMEOUT_MS}); on timeout the command and every process it started are killed. Long output keeps ` +
+      'its head and tail. To leave a server running, redirect its output: `cmd > log 2>&1 &`.',
+    inputSchema,
+    replay: 'never',
+    tier: 'warm',
+    declaredRisk: 'per-call',
+    assess: (input) => classifyCommand(input.command, { exists }),
+    subject: (input) => input.command,
+    execute: (input, ctx) => runBash(input, ctx, options),
+  };
+}
+
+async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOptions): Promise<ToolOutput> {
+  if (ctx.signal.aborted) return { ok: false, content: 'Not run: the call was interrupted before the command started.' };
+  const limits: RunLimits = {
+    timeoutMs: input.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
+    killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
+    lingerMs: options.lingerMs ?? BASH_LINGER_MS,
+  };
+  const run = await runCommand(input.command, ctx.workspaceRoot, limits, ctx.signal);
+  return present(run, limits);
+}
+
+/** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
+function runCommand(command: string, cwd: string, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
+  return new Promise((resolve) => {
+    const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
+    // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
+    // so the two streams interleave in the order they were written, as in a terminal.
+    const child = spawn('bash', ['-c', 'exec bash -c "$1" 2>&1', 'bash', command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+    });
+    const timers: NodeJS.Timeout[] = [];
+    let stoppedBy: StopReason | null = null;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
+
+    const finish = (spawnError: string | null): void => {
+      if (settled) return;
+      settled = true;
+      timers.forEach(clearTimeout);
+      signal.removeEventListener('abort', onAbort);
+      const output = capClippedOutput(capture.result());
+      resolve({ exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, stoppedBy, spawnError, output, outputBytes: capture.totalBytes });
+    };
+    const stop = (reason: StopReason): void => {
+      if (stoppedBy !== null || settled) return;
+      stoppedBy = reason;
+      killGroup(child, 'SIGTERM');
+      timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), limits.killGraceMs));
+      // A process that left the group can hold the pipes open forever: stop reading after a while.
+      timers.push(setTimeout(() => abandon(child, finish), limits.killGraceMs + 1_000));
+    };
+    const onAbort = (): void => stop('abort');
+
+    signal.addEventListener('abort', onAbort, { once: true });
+    timers.push(setTimeout(() => stop('timeout'), limits.timeoutMs));
+    child.stdout?.on('data', (chunk: Buffer) => capture.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => capture.push(chunk));
+    child.on('error', (error) => finish(error.message));
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      timers.push(setTimeout(() => stop('lingering'), limits.lingerMs));
+    });
+    child.on('close', () => finish(null));
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the whole group is already gone.
+  }
+}
+
+function abandon(child: ChildProcess, finish: (spawnError: string | null) => void): void {
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  finish(null);
+}
+
+function present(run: CommandRun, limits: RunLimits): ToolOutput {
+  if (run.spawnError !== null) return { ok: false, content: `Could not start bash: ${run.spawnError}` };
+  const body = run.outputBytes === 0 ? '(no output)' : run.output.replace(/\n$/, '');
+  const status = statusLine(run, limits);
+  const ok = run.exitCode === 0 && (run.stoppedBy === null || run.stoppedBy === 'lingering');
+  return { ok, content: `${body}\n${status}` };
+}
+
+function statusLine(run: CommandRun, limits: RunLimits): string {
+  const exit = run.exitCode !== null ? `exit code ${run.exitCode}` : `killed by ${run.exitSignal ?? 'a signal'}`;
+  const partial = `Output above is partial (${formatBytes(run.outputBytes)} captured).`;
+  switch (run.stoppedBy) {
+    case 'timeout':
+      return (
+        `[timed out after ${limits.timeoutMs} ms: the command and every process it started were killed ` +
+        `(SIGTERM, then SIGKILL after ${limits.killGraceMs} ms). ${partial} For long jobs pass a larger timeout_ms ` +
+        `(at most ${BASH_MAX_TIMEOUT_MS}) or run them in the background with output to a file.]`
+      );
+    case 'abort':
+      return `[interrupted by the user: the command and every process it started were killed. ${partial}]`;
+    case 'lingering':
+      return (
+        `[${exit}. Background processes kept the output open after bash exited and were stopped; ` +
+        'to leave a process running, redirect its output: `cmd > log 2>&1 &`.]'
+      );
+    case null:
+      return `[${exit}]`;
+  }
+}

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBashTool } from '../../../src/core/tools/builtin/bash';
+import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
+import { tempWorkspace, type TempWorkspace } from './temp-workspace';
+
+const started: number[] = [];
+
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** Alive and not a zombie waiting for a parent that may never reap it. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc: trust kill(0)
+  }
+}
+
+async function eventuallyDead(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
+  return !isAlive(pid);
+}
+
+async function childPid(ws: TempWorkspace): Promise<number> {
+  const pid = Number((await readFile(path.join(ws.root, 'child.pid'), 'utf8')).trim());
+  expect(pid).toBeGreaterThan(1);
+  started.push(pid);
+  return pid;
+}
+
+describe('bash', () => {
+  it('declares a per-call risk, is never replayed, and its subject is the command line', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    expect(bash).toMatchObject({ name: 'bash', declaredRisk: 'per-call', replay: 'never', tier: 'warm' });
+    expect(bash.subject({ command: 'ls -la' })).toBe('ls -la');
+  });
+
+  it('classifies each command line: a recursive rm is Destructive, wrapped or not', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    expect(bash.assess({ command: 'rm -rf build' }).risk).toBe('Destructive');
+    expect(bash.assess({ command: 'bash -c "rm -rf build"' }).risk).toBe('Destructive');
+    expect(bash.assess({ command: 'some-unknown-tool --flag' }).risk).not.toBe('ReadOnly');
+  });
+
+  it('asks the classifier whether a path exists relative to the workspace root', async () => {
+    const ws = await tempWorkspace();
+    await writeFile(path.join(ws.root, 'notes.txt'), 'keep me');
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    expect(bash.assess({ command: 'echo x > notes.txt' }).risk).toBe('Destructive');
+    expect(bash.assess({ command: 'echo x > fresh.txt' }).risk).toBe('Write');
+  });
+
+  it('runs in the workspace root with stdin closed, stdout and stderr interleaved, and reports exit code 0', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const out = await bash.execute({ command: 'pwd; echo to-stderr >&2; cat; echo after-cat; echo e2 >&2; echo o2' }, ws.ctx);
+    expect(out).toEqual({ ok: true, content: `${ws.root}\nto-stderr\nafter-cat\ne2\no2\n[exit code 0]` });
+  });
+
+  it('reports a failing exit code as not ok, with the output', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const out = await bash.execute({ command: 'echo partial; exit 3' }, ws.ctx);
+    expect(out).toEqual({ ok: false, content: 'partial\n[exit code 3]' });
+    expect(await bash.execute({ command: 'true' }, ws.ctx)).toEqual({ ok: true, content: '(no output)\n[exit code 0]' });
+  });
+
+  it('on timeout kills the whole process group, background children included, and keeps the partial output', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 500 });
+    const startedMs = Date.now();
+    const out = await bash.execute({ command: 'echo before; sleep 300 & echo $! > child.pid; sleep 300', timeout_ms: 400 }, ws.ctx);
+    expect(Date.now() - startedMs).toBeLessThan(5_000);
+    expect(out.ok).toBe(false);
+    expect(out.content).toMatch(/^before\n\[timed out after 400 ms: the command and every process it started were killed/);
+    expect(await eventuallyDead(await childPid(ws))).toBe(true);
+  });
+
+  it('sends SIGKILL when the command ignores SIGTERM', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 300 });
+    const command = "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > child.pid; sleep 300";
+    const startedMs = Date.now();
+    const out = await bash.execute({ command, timeout_ms: 300 }, ws.ctx);
+    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(550);
+    expect(Date.now() - startedMs).toBeLessThan(5_000);
+    expect(out.content).toContain('timed out after 300 ms');
+    expect(await eventuallyDead(await childPid(ws))).toBe(true);
+  });
+
+  it('stops the command and its children when the call is aborted mid-command', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const { ctx, abort } = ws.abortable();
+    const running = bash.execute({ command: 'echo started; sleep 300 & echo $! > child.pid; wait' }, ctx);
+    setTimeout(abort, 300);
+    const out = await running;
+    expect(out.ok).toBe(false);
+    expect(out.content).toMatch(/^started\n\[interrupted by the user: the command and every process it started were killed/);
+    expect(await eventuallyDead(await childPid(ws))).toBe(true);
+  });
+
+  it('does not start a command whose call was already aborted', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const { ctx, abort } = ws.abortable();
+    abort();
+    const out = await bash.execute({ command: 'touch ran' }, ctx);
+    expect(out.ok).toBe(false);
+    await expect(readFile(path.join(ws.root, 'ran'))).rejects.toThrow();
+  });
+
+  it('stops background processes that keep the output open after bash exits, and says how to avoid it', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, lingerMs: 200 });
+    const out = await bash.execute({ command: 'sleep 300 & echo $! > child.pid; echo done' }, ws.ctx);
+    expect(out.ok).toBe(true);
+    expect(out.content).toContain('done\n[exit code 0. Background processes kept the output open');
+    expect(await eventuallyDead(await childPid(ws))).toBe(true);
+  });
+
+  it('leaves a background process with redirected output running', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, lingerMs: 200 });
+    const out = await bash.execute({ command: 'sleep 300 > /dev/null 2>&1 & echo $! > child.pid' }, ws.ctx);
+    expect(out).toEqual({ ok: true, content: '(no output)\n[exit code 0]' });
+    expect(isAlive(await childPid(ws))).toBe(true);
+  });
+
+  it('caps large output at 32 KiB with head, tail and the elision marker', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const out = await bash.execute({ command: 'seq 1 300000' }, ws.ctx);
+    expect(out.ok).toBe(true);
+    expect(Buffer.byteLength(out.content)).toBeLessThanOrEqual(MODEL_OUTPUT_CAP_BYTES + 40);
+    expect(out.content.startsWith('1\n2\n3\n')).toBe(true);
+    expect(out.content.endsWith('299999\n300000\n[exit code 0]')).toBe(true);
+    const marker = out.content.match(/\n\[\.\.\. ([\d.]+ [KM]B) elided: ([\d,]+) lines \.\.\.\]\n/);
+    expect(marker).not.toBeNull();
+    const shown = out.content.split('\n').filter((line) => /^\d+$/.test(line)).length;
+    expect(shown + Number(marker?.[2].replace(/,/g, ''))).toBe(300_000);
+  });
+
+  it('keeps memory bounded for output beyond the capture limit and still counts every line', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const out = await bash.execute({ command: 'yes abcdefghi | head -n 2000000' }, ws.ctx); // 20 MB
+    const marker = out.content.match(/\[\.\.\. ([\d.]+ MB) elided: ([\d,]+) lines \.\.\.\]/);
+    expect(marker?.[1]).toMatch(/^(19\.9|20\.0) MB$/);
+    const shown = out.content.split('\n').filter((line) => line === 'abcdefghi').length;
+    expect(shown + Number(marker?.[2].replace(/,/g, ''))).toBe(2_000_000);
+  });
+
+  it('reports a command that cannot run as a result', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const out = await bash.execute({ command: 'definitely-not-a-command-xyz' }, ws.ctx);
+    expect(out.ok).toBe(false);
+    expect(out.content).toMatch(/command not found\n\[exit code 127\]$/);
+  });
+});
