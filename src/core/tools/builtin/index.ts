@@ -1,0 +1,33 @@
+import type { AnyTool } from '../tool';
+import { createBashTool } from './bash';
+import { deletePathTool } from './delete-path';
+import { editFileTool } from './edit-file';
+import { globTool } from './glob';
+import { grepTool } from './grep';
+import { listDirTool } from './list-dir';
+import { readFileTool } from './read-file';
+import { writeFileTool } from './write-file';
+
+export interface BuiltinToolsOptions {
+  /** Absolute, symlink-resolved workspace root (bash classifies relative paths against it). */
+  readonly workspaceRoot: string;
+  /**
+   * False in headless mode: `delete_path` (Destructive) is then left out, since the registry
+   * refuses a Destructive tool nobody can approve.
+   */
+  readonly interactiveApprover: boolean;
+}
+
+/** Every built-in tool, in the order the model sees them. */
+export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
+  const tools: AnyTool[] = [
+    readFileTool,
+    listDirTool,
+    globTool,
+    grepTool,
+    writeFileTool,
+    editFileTool,
+    createBashTool({ workspaceRoot: options.workspaceRoot }),
+  ];
+  return options.interactiveApprover ? [...tools, deletePathTool] : tools;
+}
