@@ -85,7 +85,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     continueLast: flags.continueLast,
     yes: flags.yes,
     allow,
-    output,
     readOnly: flags.readOnly,
     all: flags.all,
     positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,

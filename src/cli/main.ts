@@ -4,6 +4,8 @@ import { StorageError } from '../core/storage/errors';
 import { ToolRegistrationError } from '../core/tools/registry';
 import { parseArgs, UsageError, type CliArgs } from './args';
 import { runCheck } from './check-command';
+import { runExport } from './export-command';
+import { runSessions } from './sessions-command';
 import { ConfigError, loadConfig } from './config';
 import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
@@ -40,9 +42,9 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
     case 'check':
       return runCheck(args, io);
     case 'sessions':
+      return runSessions(args, io);
     case 'export':
-      io.stderr.write(`tole: ${args.command} is not built yet\n`);
-      return 1;
+      return runExport(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':

@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { seededRandom } from '../core/clock';
+import { exportJson, exportLeaf, exportMarkdown } from '../core/session/export';
+import { StorageError } from '../core/storage/errors';
+import { SessionStore } from '../core/storage/session-store';
+import { UsageError, type CliArgs } from './args';
+import { loadConfig } from './config';
+import { resolveSessionRef, sessionsDirectory } from './session-files';
+import { clock } from './wiring';
+
+/** `tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]`. */
+export function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): number {
+  const ref = args.positional[0];
+  if (!ref) throw new UsageError('tole export needs a session: tole export ID|PATH --format md|json');
+  const format = args.format ?? 'md';
+  if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}"`);
+  if (args.branch !== undefined && args.entry !== undefined) throw new UsageError('use either --branch or --entry, not both');
+  if (format === 'json' && (args.branch !== undefined || args.entry !== undefined)) throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
+  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
+  if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
+  const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: true });
+  try {
+    let text: string;
+    try {
+      text = format === 'json' ? exportJson(store) : exportMarkdown(store, exportLeaf(store, { ...(args.branch !== undefined ? { branch: args.branch } : {}), ...(args.entry !== undefined ? { entry: args.entry } : {}) }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (args.out) {
+      writeFileSync(resolve(io.cwd, args.out), text);
+      io.stderr.write(`tole: wrote ${args.out}\n`);
+    } else io.stdout.write(text);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

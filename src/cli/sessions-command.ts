@@ -1,0 +1,82 @@
+import { seededRandom } from '../core/clock';
+import { isStorageError } from '../core/storage/errors';
+import { SessionStore } from '../core/storage/session-store';
+import { formatUsd, totalsOf } from '../core/usage/totals';
+import type { CliArgs } from './args';
+import { loadConfig } from './config';
+import { listSessionFiles, sessionsDirectory, type SessionFileInfo } from './session-files';
+import { clock } from './wiring';
+
+export interface SessionSummary {
+  readonly id: string;
+  readonly path: string;
+  readonly cwd: string;
+  readonly createdAt: number;
+  readonly firstPrompt: string;
+  readonly entries: number;
+  readonly branches: number;
+  readonly costUsdMicros: number;
+  readonly problem: string | null;
+}
+
+/** Opens a session read-only (no lock, no writes) and sums it up. */
+export function summarise(info: SessionFileInfo): SessionSummary {
+  const base = { id: info.header.id, path: info.path, cwd: info.header.cwd, createdAt: info.header.createdAt };
+  try {
+    const store = SessionStore.open(info.path, { clock, random: seededRandom(1), readOnly: true });
+    try {
+      let firstPrompt = '';
+      let leaves = 0;
+      for (const entry of store.tree.all()) {
+        if (!firstPrompt && entry.type === 'user') firstPrompt = entry.payload.text;
+        if (store.tree.isLeaf(entry.id)) leaves++;
+      }
+      return { ...base, firstPrompt, entries: store.tree.size, branches: leaves, costUsdMicros: totalsOf(store.usage).costUsdMicros, problem: null };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    if (!isStorageError(error)) throw error;
+    return { ...base, firstPrompt: '', entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
+  }
+}
+
+export function sessionsForListing(dir: string, cwd: string, all: boolean): SessionSummary[] {
+  return listSessionFiles(dir)
+    .filter((info) => all || info.header.cwd === cwd)
+    .map(summarise);
+}
+
+function when(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+/** `tole sessions [--all]`: newest first. */
+export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream }): number {
+  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const dir = sessionsDirectory(io.env, config.sessionsDir);
+  const sessions = sessionsForListing(dir, io.cwd, args.all);
+  if (sessions.length === 0) {
+    io.stdout.write(args.all ? `no sessions in ${dir}\n` : `no sessions for ${io.cwd} (tole sessions --all lists every directory)\n`);
+    return 0;
+  }
+  const rows = sessions.map((s) => [
+    s.id,
+    when(s.createdAt),
+    String(s.entries),
+    String(s.branches),
+    formatUsd(s.costUsdMicros),
+    s.problem ? `! ${oneLine(s.problem, 60)}` : oneLine(s.firstPrompt || '(no prompt yet)', 50),
+    ...(args.all ? [s.cwd] : []),
+  ]);
+  const header = ['id', 'when (UTC)', 'entries', 'branches', 'cost', 'first prompt', ...(args.all ? ['directory'] : [])];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const format = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,74 @@
+import { NS } from '../registers/namespaces';
+import type { SessionStore } from '../storage/session-store';
+import type { AnyEntry } from '../tree/entry-types';
+import { currentHead, laneLeaf, lanes } from './cursor';
+
+/** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
+export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
+  if (options.entry !== undefined) {
+    if (!store.tree.has(options.entry)) throw new Error(`no entry ${options.entry} in this session`);
+    return options.entry;
+  }
+  if (options.branch !== undefined) {
+    const leaf = laneLeaf(store, options.branch);
+    if (leaf === null) throw new Error(`no lane "${options.branch}" (lanes: ${lanes(store).map((l) => l.lane).join(', ') || 'none'})`);
+    return leaf;
+  }
+  return currentHead(store).entryId;
+}
+
+const FENCE = '````';
+
+function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
+  const label = store.registers.get<string>(NS.label, entry.id);
+  const tag = label ? ` · ${label}` : '';
+  switch (entry.type) {
+    case 'user':
+      return `## You${tag}\n\n${entry.payload.text}`;
+    case 'assistant': {
+      const calls = entry.payload.toolCalls.map((c) => `- calls \`${c.name}\` ${c.arguments}`).join('\n');
+      return `## tole (${entry.payload.model})${tag}\n\n${entry.payload.text}${calls ? `\n\n${calls}` : ''}`;
+    }
+    case 'tool_intent': {
+      const approval = entry.payload.approval;
+      const how = approval ? (approval.approved ? `approved by ${approval.by}` : `denied (${approval.by})`) : 'asked the user';
+      return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}`;
+    }
+    case 'approval':
+      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*`;
+    case 'tool_result':
+      return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
+    case 'summary':
+      return `## Summary of the conversation before this point\n\n${entry.payload.text}`;
+    case 'notice':
+      return `> ${entry.payload.level}: ${entry.payload.text.replace(/\n/g, '\n> ')}`;
+  }
+}
+
+/** Markdown of one path, root to `leafId`. */
+export function exportMarkdown(store: SessionStore, leafId: string | null): string {
+  const header = store.header;
+  const parts = [`# tole session ${header.id}`, `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`];
+  for (const entry of store.tree.pathTo(leafId)) {
+    const md = entryMarkdown(entry, store);
+    if (md) parts.push(md);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The whole tree as one JSON document: header, entries, registers, lanes and the usage ledger. */
+export function exportJson(store: SessionStore): string {
+  const registers: Record<string, Record<string, unknown>> = {};
+  for (const ns of store.registers.namespaces()) {
+    registers[ns] = Object.fromEntries(store.registers.entries(ns).map(([key, cell]) => [key, cell.value]));
+  }
+  const document = {
+    header: store.header,
+    entries: [...store.tree.all()],
+    registers,
+    lanes: lanes(store),
+    head: currentHead(store),
+    usage: store.usage,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

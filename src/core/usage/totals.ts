@@ -1,0 +1,52 @@
+import type { UsageRow } from '../session/agent-deps';
+import type { UsageRecord } from '../storage/records';
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  costUsdMicros: number;
+  attempts: number;
+  failedAttempts: number;
+}
+
+export function emptyTotals(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsdMicros: 0, attempts: 0, failedAttempts: 0 };
+}
+
+export function addRow(totals: UsageTotals, row: UsageRow): UsageTotals {
+  totals.inputTokens += row.inputTokens;
+  totals.outputTokens += row.outputTokens;
+  totals.cachedInputTokens += row.cachedInputTokens;
+  totals.costUsdMicros += row.costUsdMicros;
+  totals.attempts += 1;
+  if (row.outcome !== 'ok') totals.failedAttempts += 1;
+  return totals;
+}
+
+/** Totals over ledger rows, optionally only those whose entry passes `include`. */
+export function totalsOf(rows: readonly UsageRecord[], include?: (entryId: string | null) => boolean): UsageTotals {
+  const totals = emptyTotals();
+  for (const record of rows) {
+    if (include && !include(record.entryId)) continue;
+    addRow(totals, record.usage as UsageRow);
+  }
+  return totals;
+}
+
+/** Per-model totals, most expensive first. */
+export function totalsByModel(rows: readonly UsageRecord[]): [string, UsageTotals][] {
+  const byModel = new Map<string, UsageTotals>();
+  for (const record of rows) {
+    const row = record.usage as UsageRow;
+    addRow(byModel.get(row.model) ?? byModel.set(row.model, emptyTotals()).get(row.model)!, row);
+  }
+  return [...byModel.entries()].sort((a, b) => b[1].costUsdMicros - a[1].costUsdMicros);
+}
+
+export function formatUsd(micros: number): string {
+  const usd = micros / 1_000_000;
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
