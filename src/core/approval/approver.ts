@@ -1,0 +1,27 @@
+import type { Risk } from '../tools/tool';
+
+/** One tool call waiting for a decision. */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly tool: string;
+  /** The argument that matters: the command line for bash, the path for file tools. */
+  readonly subject: string;
+  readonly input: unknown;
+  readonly risk: Risk;
+  /** Why it has that risk, in words the user reads. */
+  readonly reason: string;
+}
+
+/**
+ * `policy`: ReadOnly; `rule`: an `--allow` rule (named in `rule`); `yes`: `--yes`; `user`: a
+ * keypress; `session`: the user allowed the tool for the rest of the session. An approval may
+ * carry a `reason` for the record ("approved once at the prompt").
+ */
+export type Decision =
+  | { readonly approved: true; readonly by: 'policy' | 'rule' | 'yes' | 'user' | 'session'; readonly rule?: string; readonly reason?: string }
+  | { readonly approved: false; readonly by: 'user' | 'headless' | 'hook' | 'interrupted'; readonly reason: string };
+
+/** Decides one request; the interactive one lives in the TUI host, not in core. */
+export interface Approver {
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision>;
+}
