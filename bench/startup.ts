@@ -1,0 +1,142 @@
+/**
+ * Screen benchmarks through a real pseudo-terminal: time to the first frame of the built `tole`
+ * beside a bare Node process printing one line, the same for sessions of 10,000 and 100,000
+ * entries, and keypress-to-frame latency in the tree of the large one.
+ * Run alone with `npm run build && node --import tsx bench/startup.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { spawn, type IPty } from 'node-pty';
+import { encodeCommit, encodeHeader, headerCrc } from '../src/core/storage/line-codec';
+import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from '../src/core/storage/records';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { formatRows, type Row } from './storage';
+
+const TOLE = join(import.meta.dirname, '..', 'dist', 'tole.js');
+const RUNS = 5;
+/** Text the status bar shows once the first full frame is drawn. */
+const FRAME_MARK = 'seq ';
+
+interface Started {
+  readonly pty: IPty;
+  readonly ms: number;
+}
+
+function startUntil(args: string[], mark: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no "${mark}" within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
+    pty.onData((data) => {
+      seen += data;
+      if (seen.includes(mark)) {
+        clearTimeout(timer);
+        resolve({ pty, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+      }
+    });
+  });
+}
+
+async function medianOf(runs: number, once: () => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let i = 0; i < runs; i++) values.push(await once());
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
+}
+
+/** A session of `entries` user/assistant entries in one chain, written with the line codec. */
+export function writeSession(dir: string, entries: number): string {
+  const id = `1700000000000000000-${entries.toString(16).padStart(6, '0').slice(-6)}`;
+  const path = join(dir, `${id}.jsonl`);
+  const header: SessionHeader = { v: 1, kind: 'header', id, storageVersion: STORAGE_VERSION, createdAt: 1_700_000_000_000, cwd: dir, lineCrc: LINE_CRC };
+  const fd = openSync(path, 'w');
+  const headerBytes = encodeHeader(header);
+  writeSync(fd, headerBytes);
+  let crc = headerCrc(headerBytes.subarray(0, -1));
+  let seq = 0;
+  let parent: string | null = null;
+  const chunk: Buffer[] = [];
+  for (let i = 1; i <= entries; i++) {
+    const id = `e_${i}`;
+    const user = i % 2 === 1;
+    const payload = user ? { text: `question ${i}: how does the store replay a torn tail?` } : { text: `answer ${i}: it cuts the bad final line away and fsyncs. `.repeat(4), toolCalls: [], model: 'bench', finishReason: 'stop' };
+    const line = encodeCommit(
+      [
+        { kind: 'entry', seq: ++seq, timestamp: 1_700_000_000_000 + i, id, parentId: parent, type: user ? 'user' : 'assistant', payload },
+        { kind: 'register', op: 'set', seq: ++seq, namespace: 'lane.leaf', key: 'main', value: id },
+        { kind: 'register', op: 'set', seq: ++seq, namespace: 'lane.head', key: 'head', value: { lane: 'main', entryId: id } },
+      ],
+      crc,
+    );
+    crc = line.crc;
+    chunk.push(line.bytes);
+    parent = id;
+    if (chunk.length >= 1000) writeSync(fd, Buffer.concat(chunk.splice(0)));
+  }
+  if (chunk.length) writeSync(fd, Buffer.concat(chunk));
+  closeSync(fd);
+  return path;
+}
+
+async function firstFrameMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  const { pty, ms } = await startUntil([TOLE, ...args], FRAME_MARK, env, cwd);
+  pty.kill('SIGTERM');
+  return ms;
+}
+
+async function keypressMs(path: string, env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  const { pty } = await startUntil([TOLE, '--resume', path, '--read-only'], FRAME_MARK, env, cwd);
+  await new Promise((r) => setTimeout(r, 500));
+  const latencies: number[] = [];
+  pty.write('\t'); // focus the tree
+  await new Promise((r) => setTimeout(r, 300));
+  for (let i = 0; i < 30; i++) {
+    const started = process.hrtime.bigint();
+    const frame = new Promise<void>((resolve) => {
+      const sub = pty.onData(() => {
+        sub.dispose();
+        resolve();
+      });
+    });
+    pty.write(i % 2 === 0 ? '\x1b[A' : '\x1b[B');
+    await frame;
+    latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    await new Promise((r) => setTimeout(r, 60));
+  }
+  pty.kill('SIGTERM');
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length / 2)]!;
+}
+
+export async function runStartupBench(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tole-bench-screen-'));
+  const env = { ...process.env, TOLE_HOME: join(dir, 'home'), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'bench' };
+  try {
+    const bare = await medianOf(RUNS, async () => {
+      const { pty, ms } = await startUntil(['-e', "process.stdout.write('ready\\n'); setTimeout(() => {}, 5000)"], 'ready', env, dir);
+      pty.kill();
+      return ms;
+    });
+    const rows: Row[] = [];
+    const fresh = await medianOf(RUNS, () => firstFrameMs([], env, dir));
+    rows.push({ name: 'first frame, new session', tole: fresh, baseline: bare, unit: 'ms', ratio: fresh / bare, target: '< 400 ms' });
+    const large = writeSession(dir, 100_000);
+    for (const [n, path] of [[10_000, writeSession(dir, 10_000)], [100_000, large]] as const) {
+      const ms = await medianOf(3, () => firstFrameMs(['--resume', path, '--read-only'], env, dir));
+      rows.push({ name: `first frame, ${n.toLocaleString('en')}-entry session`, tole: ms, baseline: bare, unit: 'ms', ratio: ms / bare, target: n === 100_000 ? '< 2000 ms' : undefined });
+    }
+    const key = await keypressMs(large, env, dir);
+    rows.push({ name: 'tree keypress to frame, 100k entries', tole: key, baseline: 16, unit: 'ms', ratio: key / 16, target: '< 16 ms' });
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(`${formatRows(await runStartupBench())}\n`);
+  process.exit(0);
+}
