@@ -26,9 +26,14 @@ export const NS = {
 
 export type RegisterFamily = 'lane' | 'op' | 'pending' | 'fact';
 
+const FAMILIES: readonly RegisterFamily[] = ['lane', 'op', 'pending', 'fact'];
+
 export function familyOf(namespace: string): RegisterFamily | null {
-  const family = namespace.split('.', 1)[0];
-  return family === 'lane' || family === 'op' || family === 'pending' || family === 'fact' ? family : null;
+  // Runs for every register record on replay: no allocation.
+  for (const family of FAMILIES) {
+    if (namespace.startsWith(family) && (namespace.length === family.length || namespace.charCodeAt(family.length) === 0x2e)) return family;
+  }
+  return null;
 }
 
 export const HEAD_KEY = 'head';

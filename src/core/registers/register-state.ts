@@ -23,6 +23,19 @@ export class RegisterState {
     return null;
   }
 
+  /**
+   * About the bytes a register record takes inside a transaction line, for the dead-bytes
+   * estimate. Cheap for the common string values (lane leaves); objects are measured.
+   */
+  static estimateBytes(record: RegisterRecord): number {
+    const overhead = 72 + record.namespace.length + record.key.length;
+    if (record.op === 'delete') return overhead;
+    const value = record.value;
+    if (typeof value === 'string') return overhead + value.length + 2;
+    if (typeof value === 'object' && value !== null) return overhead + (JSON.stringify(value)?.length ?? 0);
+    return overhead + 16;
+  }
+
   apply(record: RegisterRecord, bytes: number): void {
     let ns = this.cells.get(record.namespace);
     const previous = ns?.get(record.key);

@@ -98,9 +98,9 @@ export class JsonlStorage implements Storage {
     }
   }
 
-  append(commit: Commit): void {
+  append(commit: Commit, json?: string): void {
     const fd = this.writableFd();
-    const line = encodeCommit(commit, this.lastCrc);
+    const line = encodeCommit(commit, this.lastCrc, json);
     try {
       writeWhole(this.ops, fd, line.bytes, this.size);
     } catch (error) {
@@ -227,8 +227,6 @@ interface Chain {
   goodBytes: number;
   lineNo: number;
   commitLines: number;
-  /** Stored checksum -> line number, to recognise a repeated line at the end. */
-  readonly seen: Map<number, number>;
 }
 
 interface BadLine {
@@ -246,23 +244,36 @@ function replay(ops: FileOps, fd: number, path: string, onCommit: CommitSink): S
     throw new StorageError('corrupt', `${path}: line 1: the header line is missing or incomplete`, { path, line: 1 });
   }
   const header = parseHeader(first.bytes, path);
-  const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0, seen: new Map() };
+  const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
   for (let line = reader.next(); line !== null; line = reader.next()) {
     chain.lineNo++;
     const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
     if (!decoded.ok) {
       const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
       assertOnlyTornAfter(reader, line, bad, chain, path);
+      assertNotRepeated(ops, fd, line, bad, path);
       const tornTail = { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false };
       return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
     }
     onCommit(decoded.commit, chain.lineNo, line.bytes.length + 1);
-    chain.seen.set(decoded.crc, chain.lineNo);
     chain.crc = decoded.crc;
     chain.goodBytes = line.offset + line.bytes.length + 1;
     chain.commitLines++;
   }
   return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail: null };
+}
+
+/** A whole line at the end that claims the checksum of an earlier line is a copy of it (rare path: rescans). */
+function assertNotRepeated(ops: FileOps, fd: number, line: RawLine, bad: BadLine, path: string): void {
+  const stored = line.terminated ? storedCrcOf(line.bytes) : null;
+  if (stored === null || !looksWhole(line.bytes)) return;
+  const reader = lineReader(ops, fd, line.offset);
+  reader.next(); // the header
+  for (let lineNo = 2, earlier = reader.next(); earlier !== null; lineNo++, earlier = reader.next()) {
+    if (storedCrcOf(earlier.bytes) === stored) {
+      throw new StorageError('corrupt', `${path}: line ${bad.line}: it repeats line ${lineNo}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+    }
+  }
 }
 
 function chainReason(reason: string, lineNo: number): string {
@@ -280,9 +291,6 @@ function assertOnlyTornAfter(reader: LineReader, line: RawLine, bad: BadLine, ch
   if (damagedAt !== -1) {
     throw corrupt(`a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`);
   }
-  const stored = line.terminated ? storedCrcOf(line.bytes) : null;
-  const repeated = stored === null ? undefined : chain.seen.get(stored);
-  if (repeated !== undefined && looksWhole(line.bytes)) throw corrupt(`it repeats line ${repeated}`);
   for (let next = reader.next(); next !== null; next = reader.next()) {
     if (next.terminated && looksWhole(next.bytes)) throw corrupt(`${bad.reason}, and whole lines follow it`);
   }
@@ -332,17 +340,19 @@ function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
   let readOffset = 0;
   const fill = (): boolean => {
     if (readOffset >= totalBytes) return false;
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
+    // The unread rest of the buffer moves to the front of the next one; the chunk is read in place.
+    const rest = buffer.length - cursor;
+    const next = Buffer.allocUnsafe(rest + Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
+    buffer.copy(next, 0, cursor);
     let got = 0;
-    while (got < chunk.length) {
-      const n = ops.readSync(fd, chunk, got, chunk.length - got, readOffset + got);
+    while (rest + got < next.length) {
+      const n = ops.readSync(fd, next, rest + got, next.length - rest - got, readOffset + got);
       if (n === 0) break;
       got += n;
     }
     readOffset += got;
-    const rest = buffer.subarray(cursor);
     bufferStart += cursor;
-    buffer = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+    buffer = next.subarray(0, rest + got);
     cursor = 0;
     return got > 0;
   };

@@ -11,7 +11,8 @@ const PREFIX_HEAD = '{"c":"';
 const PREFIX_TAIL = '","r":';
 const NEWLINE = 0x0a;
 const CLOSE_BRACE = 0x7d;
-const HEX = /^[0-9a-f]{8}$/;
+const PREFIX_HEAD_BYTES = Buffer.from(PREFIX_HEAD, 'latin1');
+const PREFIX_TAIL_BYTES = Buffer.from(PREFIX_TAIL, 'latin1');
 
 export function headerCrc(headerLine: Buffer): number {
   return crc32(headerLine);
@@ -26,13 +27,19 @@ export interface EncodedLine {
   readonly crc: number;
 }
 
-export function encodeCommit(commit: Commit, previousCrc: number): EncodedLine {
-  const body = Buffer.from(JSON.stringify(commit), 'utf8');
-  const crc = crc32(body, previousCrc);
-  const prefix = `${PREFIX_HEAD}${crc.toString(16).padStart(8, '0')}${PREFIX_TAIL}`;
-  const bytes = Buffer.allocUnsafe(LINE_PREFIX_BYTES + body.length + 2);
-  bytes.write(prefix, 0, 'latin1');
-  body.copy(bytes, LINE_PREFIX_BYTES);
+/** Frames a commit; `json` is `JSON.stringify(commit)` when the caller already has it. */
+export function encodeCommit(commit: Commit, previousCrc: number, json: string = JSON.stringify(commit)): EncodedLine {
+  const bodyBytes = Buffer.byteLength(json, 'utf8');
+  const bytes = Buffer.allocUnsafe(LINE_PREFIX_BYTES + bodyBytes + 2);
+  bytes.write(json, LINE_PREFIX_BYTES, 'utf8');
+  const crc = crc32(bytes.subarray(LINE_PREFIX_BYTES, LINE_PREFIX_BYTES + bodyBytes), previousCrc);
+  // The prefix is written byte by byte: this runs on every commit, inside its latency.
+  PREFIX_HEAD_BYTES.copy(bytes, 0);
+  for (let i = 0; i < 8; i++) {
+    const nibble = (crc >>> (28 - 4 * i)) & 0xf;
+    bytes[6 + i] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble;
+  }
+  PREFIX_TAIL_BYTES.copy(bytes, 14);
   bytes[bytes.length - 2] = CLOSE_BRACE;
   bytes[bytes.length - 1] = NEWLINE;
   return { bytes, crc };
@@ -44,13 +51,11 @@ export type DecodedLine =
 
 /** Checks one line (without its newline) against the chain and parses its commit. */
 export function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
-  const framed = frame(line);
-  if (!framed.ok) return framed;
+  const stored = frameCrc(line);
+  if (stored < 0) return { ok: false, reason: FRAME_PROBLEMS[stored]! };
   const body = line.subarray(LINE_PREFIX_BYTES, line.length - 1);
   const crc = crc32(body, previousCrc);
-  if (crc !== framed.storedCrc) {
-    return { ok: false, reason: `checksum mismatch (stored ${framed.stored}, computed ${crc.toString(16).padStart(8, '0')})` };
-  }
+  if (crc !== stored) return { ok: false, reason: `checksum mismatch (stored ${hex8(stored)}, computed ${hex8(crc)})` };
   try {
     return { ok: true, commit: JSON.parse(body.toString('utf8')) as Commit, crc };
   } catch {
@@ -60,8 +65,7 @@ export function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
 
 /** True when a line has the shape of a whole commit line, whatever the chain says. */
 export function looksWhole(line: Buffer): boolean {
-  const framed = frame(line);
-  if (!framed.ok) return false;
+  if (frameCrc(line) < 0) return false;
   try {
     JSON.parse(line.toString('utf8', LINE_PREFIX_BYTES, line.length - 1));
     return true;
@@ -72,11 +76,9 @@ export function looksWhole(line: Buffer): boolean {
 
 /** The checksum a whole-looking line claims, or null when the line has no valid frame. */
 export function storedCrcOf(line: Buffer): number | null {
-  const framed = frame(line);
-  return framed.ok ? framed.storedCrc : null;
+  const stored = frameCrc(line);
+  return stored < 0 ? null : stored;
 }
-
-const PREFIX_HEAD_BYTES = Buffer.from(PREFIX_HEAD, 'latin1');
 
 /**
  * A line that fails its check may still begin with a whole commit that chains correctly, whose
@@ -92,15 +94,30 @@ export function damagedNewlineAt(line: Buffer, previousCrc: number): number {
   return -1;
 }
 
-type Frame = { ok: true; stored: string; storedCrc: number } | { ok: false; reason: string };
+const FRAME_PROBLEMS: Readonly<Record<number, string>> = {
+  [-1]: 'line too short to be a commit',
+  [-2]: 'line does not start with a checksum prefix',
+  [-3]: 'line does not end with "}"',
+  [-4]: 'checksum is not 8 lowercase hex digits',
+};
 
-function frame(line: Buffer): Frame {
-  if (line.length < LINE_PREFIX_BYTES + 2) return { ok: false, reason: 'line too short to be a commit' };
-  if (line.toString('latin1', 0, 6) !== PREFIX_HEAD || line.toString('latin1', 14, 20) !== PREFIX_TAIL) {
-    return { ok: false, reason: 'line does not start with a checksum prefix' };
+/** The checksum a line's prefix claims, or a negative key of FRAME_PROBLEMS. Byte compares only: this runs per line. */
+function frameCrc(line: Buffer): number {
+  if (line.length < LINE_PREFIX_BYTES + 2) return -1;
+  for (let i = 0; i < 6; i++) {
+    if (line[i] !== PREFIX_HEAD_BYTES[i] || line[14 + i] !== PREFIX_TAIL_BYTES[i]) return -2;
   }
-  if (line[line.length - 1] !== CLOSE_BRACE) return { ok: false, reason: 'line does not end with "}"' };
-  const stored = line.toString('latin1', 6, 14);
-  if (!HEX.test(stored)) return { ok: false, reason: 'checksum is not 8 lowercase hex digits' };
-  return { ok: true, stored, storedCrc: Number.parseInt(stored, 16) };
+  if (line[line.length - 1] !== CLOSE_BRACE) return -3;
+  let crc = 0;
+  for (let i = 6; i < 14; i++) {
+    const c = line[i]!;
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit < 0) return -4;
+    crc = crc * 16 + digit;
+  }
+  return crc;
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
 }

@@ -6,7 +6,6 @@ import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
 import { JsonlStorage } from './jsonl-storage';
-import { LINE_PREFIX_BYTES } from './line-codec';
 import {
   commitRecords,
   LINE_CRC,
@@ -136,11 +135,12 @@ export class SessionStore {
    */
   commit(drafts: readonly DraftRecord[]): readonly StoredRecord[] {
     if (drafts.length === 0) throw new Error('assert: a commit holds at least one record');
-    const { records, lineBytes } = this.stamp(drafts);
+    const { records, json } = this.stamp(drafts);
     const problem = this.validate(records);
     if (problem) throw new StorageError('invalid-commit', `not committed: ${problem}`, { path: this.path });
-    this.storage.append(records.length === 1 ? records[0]! : records);
-    this.applyAll(records, lineBytes);
+    const sizeBefore = this.storage.sizeBytes;
+    this.storage.append(records.length === 1 ? records[0]! : records, json);
+    this.applyAll(records, this.storage.sizeBytes - sizeBefore);
     for (const listener of this.listeners) listener(records);
     return records;
   }
@@ -149,10 +149,12 @@ export class SessionStore {
    * Gives the drafts their seqs and returns them as replay will see them: a JSON round trip, so
    * that the live state never differs from the replayed one (undefined, Dates, shared objects).
    */
-  private stamp(drafts: readonly DraftRecord[]): { records: StoredRecord[]; lineBytes: number } {
+  private stamp(drafts: readonly DraftRecord[]): { records: StoredRecord[]; json: string } {
     const stamped = drafts.map((draft, i) => {
-      const { kind, seq: _ignored, ...rest } = draft as DraftRecord & { seq?: unknown };
-      return { kind, seq: this.seq + 1 + i, ...rest };
+      // kind first, then seq (whatever seq the draft carried), then the rest in the draft's order.
+      const record = Object.assign({ kind: draft.kind, seq: 0 }, draft);
+      record.seq = this.seq + 1 + i;
+      return record;
     });
     let json: string;
     try {
@@ -160,12 +162,13 @@ export class SessionStore {
     } catch (error) {
       throw new StorageError('invalid-commit', `not committed: a record cannot be stored as JSON (${String((error as Error).message)})`, { path: this.path, cause: error });
     }
-    const bodyBytes = Buffer.byteLength(json, 'utf8');
+    // A UTF-16 unit takes at most 3 bytes in UTF-8: only long commits need measuring.
+    const bodyBytes = json.length * 3 > MAX_COMMIT_BYTES ? Buffer.byteLength(json, 'utf8') : 0;
     if (bodyBytes > MAX_COMMIT_BYTES) {
       throw new StorageError('invalid-commit', `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`, { path: this.path });
     }
     const parsed = JSON.parse(json) as StoredRecord | StoredRecord[];
-    return { records: Array.isArray(parsed) ? parsed : [parsed], lineBytes: bodyBytes + LINE_PREFIX_BYTES + 2 };
+    return { records: Array.isArray(parsed) ? parsed : [parsed], json };
   }
 
   onCommit(listener: CommitListener): () => void {
@@ -219,9 +222,9 @@ export class SessionStore {
   }
 
   private applyAll(records: readonly StoredRecord[], lineBytes: number): void {
-    // A lone record owns its whole line; inside a transaction a register's share is measured.
+    // A lone record owns its whole line; inside a transaction a register's share is estimated.
     if (records.length === 1) this.apply(records[0]!, lineBytes);
-    else for (const record of records) this.apply(record, record.kind === 'register' ? Buffer.byteLength(JSON.stringify(record)) : 0);
+    else for (const record of records) this.apply(record, record.kind === 'register' ? RegisterState.estimateBytes(record) : 0);
   }
 
   /** Checks records against the state and each other; returns what is wrong, or null. */

@@ -30,8 +30,11 @@ export interface Storage {
   readonly report: OpenReport;
   /** Bytes of the file as committed. */
   readonly sizeBytes: number;
-  /** Durable before it returns: whole commit written, then fdatasync. Throws StorageError. */
-  append(commit: Commit): void;
+  /**
+   * Durable before it returns: whole commit written, then fdatasync. Throws StorageError.
+   * `json`, when given, is `JSON.stringify(commit)`, so that it is not serialised twice.
+   */
+  append(commit: Commit, json?: string): void;
   /** Replaces the file's commits with `commits` atomically (storage compaction), optionally under a new header. */
   rewrite(commits: readonly Commit[], header?: SessionHeader): void;
   close(): void;
