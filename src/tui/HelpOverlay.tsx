@@ -1,0 +1,50 @@
+import { Box } from 'ink';
+import { useMemo } from 'react';
+import { helpLines } from './help-lines';
+import type { SlashCommand } from './slash-commands';
+import { PaneFrame, innerSize } from './PaneFrame';
+import { StyledLine } from './StyledLine';
+import { truncateLine, type Line } from './styled-line';
+
+export interface HelpOverlayProps {
+  readonly commands: readonly SlashCommand[];
+  readonly width: number;
+  readonly height: number;
+  readonly offset: number;
+}
+
+/** Splits lines into columns at blank lines (section ends) so a section is not cut in two. */
+export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
+  const perColumn = Math.ceil(lines.length / columns);
+  const out: Line[][] = [[]];
+  for (const line of lines) {
+    const current = out[out.length - 1]!;
+    if (current.length >= perColumn && line.length > 0 && out.length < columns && current[current.length - 1]?.length === 0) out.push([]);
+    out[out.length - 1]!.push(line);
+  }
+  return out;
+}
+
+/** Every key, as the keymap says, in as many columns as the width allows. */
+export function HelpOverlay({ commands, width, height, offset }: HelpOverlayProps) {
+  const inner = innerSize(width, height);
+  const columnCount = Math.max(1, Math.min(3, Math.floor(inner.width / 56)));
+  const columnWidth = Math.floor(inner.width / columnCount);
+  const lines = useMemo(() => helpLines(commands, columnWidth - 1), [commands, columnWidth]);
+  const columns = helpColumns(lines, columnCount);
+  const rows = Math.max(...columns.map((c) => c.length));
+  const top = Math.max(0, Math.min(offset, rows - inner.height));
+  return (
+    <PaneFrame title="keys · Esc or ? closes" note={rows > inner.height ? `${top + 1}-${Math.min(rows, top + inner.height)} of ${rows}` : undefined} width={width} height={height} focused>
+      <Box flexDirection="row">
+        {columns.map((column, c) => (
+          <Box key={c} flexDirection="column" width={columnWidth} flexShrink={0}>
+            {column.slice(top, top + inner.height).map((line, i) => (
+              <StyledLine key={i} line={truncateLine(line, columnWidth - 1)} />
+            ))}
+          </Box>
+        ))}
+      </Box>
+    </PaneFrame>
+  );
+}

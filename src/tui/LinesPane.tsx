@@ -1,0 +1,27 @@
+import { Box } from 'ink';
+import { PaneFrame } from './PaneFrame';
+import { StyledLine } from './StyledLine';
+import type { Line } from './styled-line';
+
+export interface LinesPaneProps {
+  readonly title: string;
+  readonly note?: string;
+  /** The lines on screen, already windowed and cut to the pane's inner width. */
+  readonly lines: readonly Line[];
+  readonly width: number;
+  readonly height: number;
+  readonly focused: boolean;
+}
+
+/** A pane that shows prepared lines: the transcript, usage and registers panes. */
+export function LinesPane({ title, note, lines, width, height, focused }: LinesPaneProps) {
+  return (
+    <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
+      <Box flexDirection="column">
+        {lines.map((line, i) => (
+          <StyledLine key={i} line={line} />
+        ))}
+      </Box>
+    </PaneFrame>
+  );
+}

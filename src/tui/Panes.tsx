@@ -1,0 +1,66 @@
+import { Box } from 'ink';
+import type { SessionStore } from '../core/storage/session-store';
+import type { PaneId } from './keymap';
+import type { ScreenLayout } from './layout';
+import { LinesPane } from './LinesPane';
+import type { Line } from './styled-line';
+import { TreePane } from './TreePane';
+import type { SessionView } from './use-session-view';
+
+export interface PaneContent {
+  readonly title: string;
+  readonly note?: string;
+  readonly lines: readonly Line[];
+}
+
+export interface PanesProps {
+  readonly layout: ScreenLayout;
+  readonly focus: PaneId;
+  readonly store: SessionStore;
+  readonly view: SessionView;
+  readonly selected: number;
+  readonly transcript: PaneContent;
+  readonly usage: PaneContent;
+  readonly registers: PaneContent;
+}
+
+/** The four panes: side by side on a wide screen, one at a time on a narrow one. */
+export function Panes({ layout, focus, store, view, selected, transcript, usage, registers }: PanesProps) {
+  const { tree: treeRect, transcript: transcriptRect, usage: usageRect, registers: registersRect } = layout;
+  const tree = treeRect ? (
+    <TreePane
+      store={store}
+      rows={view.rows}
+      selected={selected}
+      headId={view.head.entryId}
+      pathIds={view.pathIds}
+      labels={view.labels}
+      branches={view.laneCount}
+      width={treeRect.width}
+      height={treeRect.height}
+      focused={focus === 'tree'}
+    />
+  ) : null;
+  const pane = (id: PaneId, content: PaneContent, rect: { width: number; height: number } | null) =>
+    rect ? <LinesPane title={content.title} {...(content.note ? { note: content.note } : {})} lines={content.lines} width={rect.width} height={rect.height} focused={focus === id} /> : null;
+  if (layout.narrow) {
+    return (
+      <Box height={layout.panesHeight} flexShrink={0}>
+        {tree}
+        {pane('transcript', transcript, transcriptRect)}
+        {pane('usage', usage, usageRect)}
+        {pane('registers', registers, registersRect)}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="row" height={layout.panesHeight} flexShrink={0}>
+      {tree}
+      {pane('transcript', transcript, transcriptRect)}
+      <Box flexDirection="column" flexShrink={0}>
+        {pane('usage', usage, usageRect)}
+        {pane('registers', registers, registersRect)}
+      </Box>
+    </Box>
+  );
+}

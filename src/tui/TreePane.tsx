@@ -1,0 +1,54 @@
+import { Box } from 'ink';
+import { useRef } from 'react';
+import type { SessionStore } from '../core/storage/session-store';
+import { PaneFrame, innerSize } from './PaneFrame';
+import { StyledLine } from './StyledLine';
+import { treeLine } from './tree-line';
+import type { TreeRows } from './tree-rows';
+
+export interface TreePaneProps {
+  readonly store: SessionStore;
+  readonly rows: TreeRows;
+  readonly selected: number;
+  readonly headId: string | null;
+  readonly pathIds: ReadonlySet<string>;
+  readonly labels: ReadonlyMap<string, string>;
+  readonly branches: number;
+  readonly width: number;
+  readonly height: number;
+  readonly focused: boolean;
+}
+
+const MARGIN = 2;
+
+/** The first row shown: moves only as far as it must to keep the selection in view. */
+export function viewportTop(previousTop: number, selected: number, height: number, total: number): number {
+  if (height <= 0) return 0;
+  const margin = Math.min(MARGIN, Math.floor((height - 1) / 2));
+  let top = previousTop;
+  if (selected - margin < top) top = selected - margin;
+  if (selected + margin >= top + height) top = selected + margin - height + 1;
+  return Math.max(0, Math.min(top, total - height));
+}
+
+/** The conversation tree: only the rows on screen are laid out, however large the tree. */
+export function TreePane({ store, rows, selected, headId, pathIds, labels, branches, width, height, focused }: TreePaneProps) {
+  const inner = innerSize(width, height);
+  const topRef = useRef(0);
+  const top = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
+  topRef.current = top;
+  const visible = rows.rows.slice(top, top + inner.height);
+  const title = `tree${branches > 1 ? ` · ${branches} branches` : ''}`;
+  const note = rows.rows.length > inner.height ? `${selected + 1}/${rows.rows.length}` : `${rows.rows.length} entries`;
+  return (
+    <PaneFrame title={title} note={note} width={width} height={height} focused={focused}>
+      <Box flexDirection="column">
+        {visible.map((row, i) => {
+          const entry = store.entry(row.id)!;
+          const line = treeLine({ row, entry, label: labels.get(row.id), onPath: pathIds.has(row.id), isHead: row.id === headId, width: inner.width });
+          return <StyledLine key={row.id} line={line} {...(focused && top + i === selected ? { base: 'selected' as const } : {})} />;
+        })}
+      </Box>
+    </PaneFrame>
+  );
+}

@@ -1,0 +1,38 @@
+import { oneLine } from './format';
+import type { PendingApproval } from './approval-queue';
+import { spread } from './entry-lines';
+import { seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
+
+/** Lines of the call's input shown in the prompt; the rest is counted, not hidden silently. */
+export const MAX_INPUT_LINES = 14;
+
+function inputText(input: unknown): string {
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input);
+  } catch {
+    return String(input);
+  }
+}
+
+/** The body of the approval prompt: tool and risk, the subject, the full input, why, and the keys. */
+export function approvalLines(pending: PendingApproval, width: number): Line[] {
+  const { request, offersAllow } = pending;
+  const destructive = request.risk === 'Destructive';
+  const lines: Line[] = [
+    spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
+    ...wrapLine([seg(request.subject, 'strong')], width, [seg('  ')]),
+  ];
+  const input = inputText(request.input).split('\n');
+  if (oneLine(input.join(' ')) !== oneLine(JSON.stringify(request.subject))) {
+    for (const text of input.slice(0, MAX_INPUT_LINES)) lines.push(truncateLine([seg(text, 'codeBlock')], width));
+    if (input.length > MAX_INPUT_LINES) lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
+  }
+  if (request.reason) lines.push(...wrapLine([seg('why: ', 'muted'), seg(request.reason, destructive ? 'danger' : 'text')], width, [seg('     ')]));
+  lines.push([]);
+  const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once    '), seg('n', 'accentBold'), seg(' deny    ')];
+  if (offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${request.tool} for this session    `));
+  keys.push(seg('Esc', 'accentBold'), seg(' stop the turn'));
+  lines.push(truncateLine(keys, width));
+  if (destructive) lines.push(truncateLine([seg('Destructive: always asked; --yes and allow rules do not apply', 'danger')], width));
+  return lines;
+}

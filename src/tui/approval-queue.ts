@@ -1,0 +1,90 @@
+import type { ApprovalRequest, Approver, Decision } from '../core/approval/approver';
+
+/** A call waiting for a keypress. */
+export interface PendingApproval {
+  readonly request: ApprovalRequest;
+  /** `a` (allow the tool for the session) is offered for Write calls only, never for Destructive. */
+  readonly offersAllow: boolean;
+}
+
+export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session';
+
+interface Waiter {
+  readonly pending: PendingApproval;
+  readonly resolve: (decision: Decision) => void;
+  readonly dispose: () => void;
+}
+
+/**
+ * The interactive approver: `decide` parks the request here and the screen's approval prompt
+ * takes the keyboard until a key answers it. Only a keypress resolves a request (or the turn's
+ * abort, which denies it): nothing here approves on its own, whatever the risk.
+ */
+export class ApprovalQueue implements Approver {
+  private readonly waiters: Waiter[] = [];
+  private readonly listeners = new Set<() => void>();
+  private snapshot: PendingApproval | null = null;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The request the prompt shows now (the oldest one waiting). */
+  getSnapshot = (): PendingApproval | null => this.snapshot;
+
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
+    if (signal.aborted) return Promise.resolve(interrupted());
+    return new Promise<Decision>((resolve) => {
+      const onAbort = (): void => this.settle(waiter, interrupted());
+      const waiter: Waiter = {
+        pending: { request, offersAllow: request.risk === 'Write' },
+        resolve,
+        dispose: () => signal.removeEventListener('abort', onAbort),
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.changed();
+    });
+  }
+
+  /** The user's key. Returns the decision given, or null when nothing is waiting or the key is not offered. */
+  answer(answer: ApprovalAnswer): Decision | null {
+    const waiter = this.waiters[0];
+    if (!waiter) return null;
+    if (answer === 'allow-for-session' && !waiter.pending.offersAllow) return null;
+    const decision: Decision =
+      answer === 'deny'
+        ? { approved: false, by: 'user', reason: 'denied at the prompt' }
+        : { approved: true, by: 'user', reason: answer === 'approve' ? 'approved once at the prompt' : `${waiter.pending.request.tool} allowed for this session at the prompt` };
+    this.settle(waiter, decision);
+    return decision;
+  }
+
+  private settle(waiter: Waiter, decision: Decision): void {
+    const at = this.waiters.indexOf(waiter);
+    if (at === -1) return;
+    this.waiters.splice(at, 1);
+    waiter.dispose();
+    waiter.resolve(decision);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.snapshot = this.waiters[0]?.pending ?? null;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function interrupted(): Decision {
+  return { approved: false, by: 'interrupted', reason: 'interrupted by the user before it was approved' };
+}
+
+/**
+ * The approver the CLI wires into the Agent's deps before the Agent is built, and hands to
+ * `runTui` with the rest: `const approvals = createTuiApprover(); new Agent({ ..., approver:
+ * approvals }, model); runTui({ ..., approvals })`.
+ */
+export function createTuiApprover(): ApprovalQueue {
+  return new ApprovalQueue();
+}

@@ -1,0 +1,99 @@
+/**
+ * Terminal cell widths. Every pane is cut to its width here, before Ink sees it, so that a wide
+ * character or a long line can never push a border or wrap into the next pane.
+ */
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Code points that take two cells: East Asian wide and fullwidth ranges, and emoji. */
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+function isZeroWidth(cp: number): boolean {
+  return (
+    cp === 0x200b ||
+    cp === 0x200d ||
+    cp === 0xfeff ||
+    (cp >= 0x0300 && cp <= 0x036f) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0x20d0 && cp <= 0x20ff)
+  );
+}
+
+/** Cells one grapheme takes. Control characters are expected to be replaced before this. */
+export function graphemeWidth(grapheme: string): number {
+  const cp = grapheme.codePointAt(0) ?? 0;
+  if (isZeroWidth(cp)) return 0;
+  if (grapheme.length > 1 && grapheme.includes('\ufe0f')) return 2;
+  return isWide(cp) ? 2 : 1;
+}
+
+function isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/** Cells a string takes on screen. */
+export function cellWidth(text: string): number {
+  if (isPlainAscii(text)) return text.length;
+  let width = 0;
+  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  return width;
+}
+
+/** Graphemes of `text` with their widths (plain ASCII takes the fast path). */
+export function graphemes(text: string): { text: string; width: number }[] {
+  if (isPlainAscii(text)) return Array.from(text, (ch) => ({ text: ch, width: 1 }));
+  return Array.from(segmenter.segment(text), ({ segment }) => ({ text: segment, width: graphemeWidth(segment) }));
+}
+
+/** Replaces what would move the cursor or change the terminal (tabs, escapes, control bytes). */
+export function sanitize(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\t/g, '  ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
+}
+
+/** Drops control bytes (but not newlines) and expands tabs: for text typed or pasted into the prompt. */
+export function stripControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\t/g, '  ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** Cuts `text` to at most `width` cells, ending with `…` when anything was cut. */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (cellWidth(text) <= width) return text;
+  let used = 0;
+  let out = '';
+  for (const g of graphemes(text)) {
+    if (used + g.width > width - 1) break;
+    out += g.text;
+    used += g.width;
+  }
+  return `${out}…`;
+}
+
+/** Pads with spaces (or cuts) to exactly `width` cells. */
+export function fit(text: string, width: number): string {
+  const cut = truncate(text, width);
+  return cut + ' '.repeat(Math.max(0, width - cellWidth(cut)));
+}

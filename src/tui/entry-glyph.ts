@@ -1,0 +1,57 @@
+import type { AnyEntry, EntryPayloads } from '../core/tree/entry-types';
+import { oneLine } from './format';
+import type { StyleName } from './styles';
+
+/** How one entry reads in a single line: a glyph in its role's style, and a short text. */
+export interface EntryGlyph {
+  readonly glyph: string;
+  readonly style: StyleName;
+  readonly text: string;
+}
+
+export function resultGlyph(outcome: EntryPayloads['tool_result']['outcome']): { glyph: string; style: StyleName } {
+  switch (outcome) {
+    case 'ok':
+      return { glyph: '✓', style: 'ok' };
+    case 'error':
+      return { glyph: '✗', style: 'error' };
+    case 'denied':
+      return { glyph: '⊘', style: 'warn' };
+    case 'blocked':
+      return { glyph: '⊘', style: 'error' };
+    case 'interrupted':
+      return { glyph: '↯', style: 'warn' };
+  }
+}
+
+function noticeStyle(level: EntryPayloads['notice']['level']): StyleName {
+  return level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
+}
+
+export function entryGlyph(entry: AnyEntry): EntryGlyph {
+  switch (entry.type) {
+    case 'user':
+      return { glyph: '●', style: 'user', text: oneLine(entry.payload.text) };
+    case 'assistant': {
+      const { text, toolCalls } = entry.payload;
+      const calls = toolCalls.length > 0 ? `→ ${toolCalls.map((c) => c.name).join(', ')}` : '';
+      return { glyph: '◆', style: 'assistant', text: oneLine(text) || calls || '(no text)' };
+    }
+    case 'tool_intent':
+      return { glyph: '⚙', style: 'toolName', text: `${entry.payload.tool} ${oneLine(entry.payload.subject)}` };
+    case 'approval': {
+      const { decision } = entry.payload;
+      return decision.approved
+        ? { glyph: '✔', style: 'ok', text: `approved (${decision.by})` }
+        : { glyph: '✘', style: 'warn', text: `${decision.by === 'interrupted' ? 'interrupted' : 'denied'} (${decision.by})` };
+    }
+    case 'tool_result': {
+      const { glyph, style } = resultGlyph(entry.payload.outcome);
+      return { glyph, style, text: `${entry.payload.tool} ${entry.payload.outcome}` };
+    }
+    case 'summary':
+      return { glyph: 'Σ', style: 'accent', text: `summary of ${entry.payload.replacedEntries} entries` };
+    case 'notice':
+      return { glyph: entry.payload.level === 'info' ? 'ℹ' : '!', style: noticeStyle(entry.payload.level), text: oneLine(entry.payload.text) };
+  }
+}

@@ -1,0 +1,115 @@
+import type { AnyEntry, Entry } from '../core/tree/entry-types';
+import { diffLines, diffStat } from './diff-lines';
+import { resultGlyph } from './entry-glyph';
+import { formatBytes, formatMs, oneLine, utf8Bytes } from './format';
+import { markdownLines } from './markdown-lines';
+import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
+
+/** Lines of tool output shown under a call (what the model reads can be far longer). */
+export const MAX_OUTPUT_LINES = 6;
+const INDENT = '    ';
+
+/** `left` and `right` on one line, `right` flush with the edge; `left` gives way when both do not fit. */
+export function spread(left: readonly Segment[], right: readonly Segment[], width: number): Line {
+  const rightWidth = lineWidth(right);
+  if (rightWidth >= width) return truncateLine(left, width);
+  const room = right.length === 0 ? width : width - rightWidth - 1;
+  const cutLeft = truncateLine(left, room);
+  const gap = width - lineWidth(cutLeft) - rightWidth;
+  return gap > 0 ? [...cutLeft, seg(' '.repeat(gap)), ...right] : [...cutLeft, ...right];
+}
+
+function userLines(entry: Entry<'user'>, width: number): Line[] {
+  return [[], [seg('● you', 'user')], ...markdownLines(entry.payload.text, width)];
+}
+
+function assistantLines(entry: Entry<'assistant'>, width: number): Line[] {
+  const { text, reasoning, model, finishReason } = entry.payload;
+  const out: Line[] = [];
+  if (text || reasoning) out.push([], spread([seg('◆ tole', 'assistant')], [seg(model, 'faint')], width));
+  if (reasoning) out.push(truncateLine([seg('✻ ', 'muted'), seg(oneLine(reasoning), 'quote')], width));
+  if (text) out.push(...markdownLines(text, width));
+  if (finishReason === 'interrupted' || finishReason === 'error' || finishReason === 'length') {
+    out.push([seg(`  (${finishReason === 'length' ? 'cut off: output limit reached' : finishReason})`, 'muted')]);
+  }
+  return out;
+}
+
+function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
+  const { tool, subject, risk, reason, approval } = entry.payload;
+  const right: Segment[] = [seg(risk === 'Destructive' ? ' Destructive ' : risk, risk)];
+  if (approval?.approved && approval.by !== 'policy') right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
+  const subjectLines = wrapLine([seg(subject, 'text')], Math.max(10, width - 4));
+  const first = spread([seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])], right, width);
+  const out: Line[] = [first];
+  if (subjectLines.length > 1) out.push(...subjectLines.map((l) => [seg(INDENT), ...l]));
+  if (risk === 'Destructive') out.push(...wrapLine([seg(INDENT), seg(`why: ${reason}`, 'muted')], width, [seg(INDENT)]));
+  return out;
+}
+
+function approvalLines(entry: Entry<'approval'>): Line[] {
+  const { decision } = entry.payload;
+  if (decision.approved) return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok')]];
+  const by = decision.by === 'user' ? 'you' : decision.by;
+  return [[seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn')]];
+}
+
+function outputLines(content: string, width: number): Line[] {
+  const source = content.replace(/\n+$/, '').split('\n');
+  const out: Line[] = [];
+  for (const text of source.slice(0, MAX_OUTPUT_LINES)) out.push(truncateLine([seg(INDENT), seg(text, 'muted')], width));
+  if (source.length > MAX_OUTPUT_LINES) out.push([seg(`${INDENT}… ${source.length - MAX_OUTPUT_LINES} more lines`, 'faint')]);
+  return out;
+}
+
+function resultLines(entry: Entry<'tool_result'>, width: number): Line[] {
+  const { tool, outcome, content, display, durationMs, resumedBy } = entry.payload;
+  const { glyph, style } = resultGlyph(outcome);
+  const facts = [outcome, formatBytes(utf8Bytes(content))];
+  if (durationMs !== undefined) facts.push(formatMs(durationMs));
+  if (display?.kind === 'diff') {
+    const { added, removed } = diffStat(display.diff);
+    facts.push(`+${added} −${removed}`);
+  }
+  if (resumedBy) facts.push(`after restart: ${resumedBy}`);
+  const head: Line = truncateLine([seg(`  ${glyph} `, style), seg(tool, 'tool'), seg(`  ${facts.join(' · ')}`, style === 'ok' ? 'muted' : style)], width);
+  if (display?.kind === 'diff') return [head, ...diffLines(display.diff, width)];
+  if (display?.kind === 'text') return [head, ...outputLines(display.text, width)];
+  if (outcome === 'ok' && tool === 'read_file') return [head];
+  return [head, ...outputLines(content, width)];
+}
+
+function noticeLines(entry: Entry<'notice'>, width: number): Line[] {
+  const { level, text, source } = entry.payload;
+  const style = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
+  const glyph = level === 'info' ? 'ℹ' : '!';
+  return wrapLine([seg(`${glyph} `, style), seg(text, style), seg(`  (${source})`, 'faint')], width, [seg('  ')]);
+}
+
+function summaryLines(entry: Entry<'summary'>, width: number): Line[] {
+  const { text, replacedEntries } = entry.payload;
+  const body = markdownLines(text, width - 2, 'muted');
+  const shown = body.slice(0, 8).map((l) => [seg('  '), ...l]);
+  const more: Line[] = body.length > 8 ? [[seg(`  … ${body.length - 8} more lines`, 'faint')]] : [];
+  return [[], [seg(`Σ summary of the ${replacedEntries} entries above (the model reads this instead)`, 'accent')], ...shown, ...more];
+}
+
+/** The transcript lines of one entry at a width. Entries never change, so callers cache these. */
+export function entryLines(entry: AnyEntry, width: number): Line[] {
+  switch (entry.type) {
+    case 'user':
+      return userLines(entry, width);
+    case 'assistant':
+      return assistantLines(entry, width);
+    case 'tool_intent':
+      return intentLines(entry, width);
+    case 'approval':
+      return approvalLines(entry);
+    case 'tool_result':
+      return resultLines(entry, width);
+    case 'notice':
+      return noticeLines(entry, width);
+    case 'summary':
+      return summaryLines(entry, width);
+  }
+}

@@ -1,0 +1,45 @@
+import { cellWidth } from './cell-width';
+import { KEYMAP, keyLabel, type Binding, type Scope } from './keymap';
+import type { SlashCommand } from './slash-commands';
+import { seg, wrapLine, type Line } from './styled-line';
+
+const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
+  { scope: 'global', title: 'everywhere' },
+  { scope: 'input', title: 'prompt' },
+  { scope: 'tree', title: 'tree' },
+  { scope: 'transcript', title: 'transcript' },
+  { scope: 'usage', title: 'usage and registers' },
+  { scope: 'approval', title: 'approval prompt' },
+  { scope: 'help', title: 'this overlay' },
+];
+
+const KEY_COLUMN = 16;
+
+/** `keys  what they do`, the text wrapped under itself; keys too long for their column get a line of their own. */
+function entryLines(keys: string, help: string, width: number): Line[] {
+  const pad = ' '.repeat(KEY_COLUMN);
+  const label = `  ${keys}`;
+  if (cellWidth(label) >= KEY_COLUMN) {
+    return [[seg(label, 'accentBold')], ...wrapLine([seg(pad), seg(help, 'text')], width, [seg(pad)])];
+  }
+  return wrapLine([seg(label.padEnd(KEY_COLUMN), 'accentBold'), seg(help, 'text')], width, [seg(pad)]);
+}
+
+function bindingLines(binding: Binding, width: number): Line[] {
+  return entryLines(binding.keys.map(keyLabel).join(' '), binding.help, width);
+}
+
+/** Every binding of the keymap, by where it works, then the slash commands, wrapped to `width`. */
+export function helpLines(commands: readonly SlashCommand[], width: number): Line[] {
+  const lines: Line[] = [];
+  for (const { scope, title } of SECTIONS) {
+    const bindings = KEYMAP.filter((b) => b.scope === scope);
+    if (bindings.length === 0) continue;
+    lines.push([seg(title, 'heading')]);
+    for (const binding of bindings) lines.push(...bindingLines(binding, width));
+    lines.push([]);
+  }
+  lines.push([seg('commands (type them in the prompt)', 'heading')]);
+  for (const command of commands) lines.push(...entryLines(`/${command.name}${command.args ? ` ${command.args}` : ''}`, command.help, width));
+  return lines;
+}

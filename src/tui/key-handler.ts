@@ -1,0 +1,252 @@
+import type { Key } from 'ink';
+import { checkout } from '../core/session/cursor';
+import type { SessionStore } from '../core/storage/session-store';
+import type { ApprovalQueue, PendingApproval } from './approval-queue';
+import { activeScopes, chordOf, resolveKey, type Action, type Condition, type PaneId } from './keymap';
+import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
+import { newestLeaf, siblingRow } from './tree-rows';
+import type { TurnController } from './turn-controller';
+import type { UiAction, UiState } from './ui-state';
+import type { SessionView } from './use-session-view';
+import type { ScrollAnchor } from './transcript-window';
+
+/** What the policy offers the `a` key: allow a tool for the rest of the session. */
+export interface SessionAllowance {
+  allowForSession(tool: string): void;
+}
+
+/** Everything a key may read or change, gathered by the App for each key. */
+export interface KeyContext {
+  readonly ui: UiState;
+  readonly dispatch: (action: UiAction) => void;
+  readonly view: SessionView;
+  readonly store: SessionStore;
+  readonly turns: TurnController;
+  readonly approvals: ApprovalQueue;
+  readonly pending: PendingApproval | null;
+  readonly policy: SessionAllowance | null;
+  readonly readOnly: boolean;
+  /** Rows a page moves in the tree and in the transcript. */
+  readonly treePage: number;
+  readonly transcriptPage: number;
+  /** The transcript's anchor after scrolling `delta` lines from where it is now. */
+  readonly scrollTranscript: (delta: number) => ScrollAnchor;
+  readonly topOfTranscript: () => ScrollAnchor;
+  readonly submit: (text: string) => void;
+  readonly quit: () => void;
+}
+
+export const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
+
+const EDIT_ACTIONS: ReadonlySet<Action> = new Set([
+  'cursor-left',
+  'cursor-right',
+  'line-start',
+  'line-end',
+  'word-left',
+  'word-right',
+  'delete-back',
+  'delete-word',
+  'delete-to-start',
+  'delete-to-end',
+  'newline',
+]);
+
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+function conditions(ctx: KeyContext): Set<Condition> {
+  const set = new Set<Condition>();
+  set.add(ctx.turns.running ? 'running' : 'idle');
+  if (ctx.ui.focus !== 'input' || ctx.ui.editor.value === '') set.add('not-typing');
+  if (ctx.pending?.offersAllow) set.add('allow-offered');
+  return set;
+}
+
+/** Routes one key: bracketed paste first, then the keymap, then (in the prompt) plain typing. */
+export function handleKey(ctx: KeyContext, input: string, key: Key): void {
+  if (input === PASTE_START || input === PASTE_END) {
+    ctx.dispatch({ type: 'pasting', on: input === PASTE_START });
+    return;
+  }
+  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen;
+  if (ctx.ui.pasting && typing) {
+    ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
+    return;
+  }
+  const chord = chordOf(input, key);
+  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen);
+  const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) });
+  if (binding) {
+    runAction(ctx, binding.action);
+    return;
+  }
+  if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
+}
+
+/** Typed text; a fast typist's (or a script's) "text⏎" in one chunk is the text, then a send. */
+function typeText(ctx: KeyContext, input: string): void {
+  const sendsAfter = /^[^\r\n]+\r$/.test(input);
+  const editor = insertText(ctx.ui.editor, sendsAfter ? input.slice(0, -1) : input);
+  ctx.dispatch({ type: 'edit', editor });
+  if (sendsAfter) ctx.submit(editor.value);
+}
+
+function runAction(ctx: KeyContext, action: Action): void {
+  if (EDIT_ACTIONS.has(action)) {
+    ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, action as EditAction) });
+    return;
+  }
+  switch (action) {
+    case 'approve':
+    case 'deny':
+    case 'allow-for-session':
+      answerApproval(ctx, action);
+      return;
+    case 'focus-next':
+    case 'focus-previous': {
+      const at = FOCUS_ORDER.indexOf(ctx.ui.focus);
+      const step = action === 'focus-next' ? 1 : FOCUS_ORDER.length - 1;
+      ctx.dispatch({ type: 'focus', pane: FOCUS_ORDER[(at + step) % FOCUS_ORDER.length]! });
+      return;
+    }
+    case 'focus-input':
+      ctx.dispatch({ type: 'focus', pane: 'input' });
+      return;
+    case 'interrupt':
+      interrupt(ctx);
+      return;
+    case 'quit':
+      if (ctx.ui.focus === 'input' && ctx.ui.editor.value !== '') ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 } });
+      else ctx.quit();
+      return;
+    case 'quit-if-empty':
+      if (ctx.ui.editor.value === '' && !ctx.turns.running) ctx.quit();
+      else ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, 'delete-forward') });
+      return;
+    case 'help':
+    case 'close-help':
+      ctx.dispatch({ type: 'help', open: action === 'help' });
+      return;
+    case 'submit':
+      ctx.submit(ctx.ui.editor.value);
+      return;
+    case 'history-previous':
+    case 'history-next': {
+      const direction = action === 'history-previous' ? -1 : 1;
+      const moved = verticalMove(ctx.ui.editor, direction);
+      ctx.dispatch(moved ? { type: 'edit', editor: moved } : { type: 'history', direction });
+      return;
+    }
+    default:
+      navigate(ctx, action);
+  }
+}
+
+function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {
+  const pending = ctx.pending;
+  if (!pending) return;
+  if (action === 'allow-for-session') {
+    if (!pending.offersAllow || !ctx.policy) return;
+    ctx.policy.allowForSession(pending.request.tool);
+  }
+  const decision = ctx.approvals.answer(action);
+  if (!decision) return;
+  const text =
+    action === 'allow-for-session'
+      ? `${pending.request.tool} is allowed for the rest of this session`
+      : `${pending.request.tool} ${decision.approved ? 'approved' : 'denied'}`;
+  ctx.dispatch({ type: 'flash', flash: { level: decision.approved ? 'info' : 'warn', text } });
+}
+
+function interrupt(ctx: KeyContext): void {
+  if (!ctx.turns.running) return;
+  const queued = ctx.turns.interrupt();
+  if (queued.length === 0) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'interrupted: the running stream or tool is being stopped' } });
+    return;
+  }
+  const current = ctx.ui.editor.value;
+  const value = [current, ...queued].filter((t) => t !== '').join('\n');
+  ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
+  ctx.dispatch({ type: 'focus', pane: 'input' });
+  ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `interrupted; ${queued.length} queued prompt${queued.length > 1 ? 's are' : ' is'} back in the prompt, not sent` } });
+}
+
+function selectedIndex(ctx: KeyContext): number {
+  const { rows, head } = ctx.view;
+  const id = ctx.ui.selectedId ?? head.entryId;
+  const index = id === null ? undefined : rows.indexOf.get(id);
+  return index ?? Math.max(0, rows.rows.length - 1);
+}
+
+function selectIndex(ctx: KeyContext, index: number): void {
+  const rows = ctx.view.rows.rows;
+  if (rows.length === 0) return;
+  const row = rows[Math.max(0, Math.min(rows.length - 1, index))]!;
+  ctx.dispatch({ type: 'select', id: row.id });
+}
+
+function checkoutSelected(ctx: KeyContext): void {
+  const row = ctx.view.rows.rows[selectedIndex(ctx)];
+  if (!row) return;
+  if (ctx.turns.running) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'a turn is running: wait for it to end (or Esc to stop it) before checking out' } });
+    return;
+  }
+  const leaf = ctx.store.tree.isLeaf(row.id);
+  if (ctx.readOnly) {
+    ctx.dispatch({ type: 'view-head', head: { lane: ctx.view.head.lane, entryId: row.id } });
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${row.id} (read-only: nothing is written)` } });
+    return;
+  }
+  checkout(ctx.store, row.id);
+  ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
+  const text = leaf ? `checked out ${row.id}: the next prompt continues this branch` : `checked out ${row.id}: the next prompt starts a new branch from here (Esc: to the prompt)`;
+  ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
+}
+
+function navigate(ctx: KeyContext, action: Action): void {
+  const index = selectedIndex(ctx);
+  switch (action) {
+    case 'select-up':
+      return selectIndex(ctx, index - 1);
+    case 'select-down':
+      return selectIndex(ctx, index + 1);
+    case 'select-page-up':
+      return selectIndex(ctx, index - ctx.treePage);
+    case 'select-page-down':
+      return selectIndex(ctx, index + ctx.treePage);
+    case 'select-first':
+      return selectIndex(ctx, 0);
+    case 'select-newest':
+      return ctx.dispatch({ type: 'select', id: newestLeaf(ctx.store.tree) });
+    case 'select-head':
+      return ctx.dispatch({ type: 'select', id: null });
+    case 'sibling-previous':
+    case 'sibling-next':
+      return selectIndex(ctx, siblingRow(ctx.store.tree, ctx.view.rows, index, action === 'sibling-previous' ? -1 : 1));
+    case 'checkout':
+      return checkoutSelected(ctx);
+    default:
+      return scroll(ctx, action);
+  }
+}
+
+function scroll(ctx: KeyContext, action: Action): void {
+  const pane = ctx.ui.focus;
+  if (ctx.ui.helpOpen && (action === 'scroll-up' || action === 'scroll-down')) {
+    ctx.dispatch({ type: 'help-scroll', delta: action === 'scroll-up' ? -1 : 1 });
+    return;
+  }
+  if ((pane === 'usage' || pane === 'registers') && (action === 'scroll-up' || action === 'scroll-down')) {
+    ctx.dispatch({ type: 'scroll-side', pane, delta: action === 'scroll-up' ? -1 : 1 });
+    return;
+  }
+  const page = ctx.transcriptPage;
+  const deltas: Partial<Record<Action, number>> = { 'scroll-up': -1, 'scroll-down': 1, 'page-up': -page, 'page-down': page };
+  const delta = deltas[action];
+  if (delta !== undefined) ctx.dispatch({ type: 'transcript', anchor: ctx.scrollTranscript(delta) });
+  else if (action === 'scroll-top') ctx.dispatch({ type: 'transcript', anchor: ctx.topOfTranscript() });
+  else if (action === 'scroll-bottom') ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
+}

@@ -1,0 +1,251 @@
+/**
+ * Every key the screen answers to, as data. One `useInput` reads each key once, turns it into a
+ * chord (`ctrl+c`, `shift+tab`, `pageup`, `y`), and looks it up here in the scopes that hold
+ * the keyboard right now: the approval prompt when one is open, else the help overlay, else the
+ * focused pane, then the global scope. The `?` overlay and the status bar hints are drawn from
+ * this table, so they cannot drift from what the keys do.
+ */
+
+export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
+export type Scope = 'approval' | 'help' | PaneId | 'global';
+
+export type Action =
+  | 'focus-next'
+  | 'focus-previous'
+  | 'focus-input'
+  | 'interrupt'
+  | 'quit'
+  | 'help'
+  | 'close-help'
+  | 'submit'
+  | 'history-previous'
+  | 'history-next'
+  | 'line-start'
+  | 'line-end'
+  | 'cursor-left'
+  | 'cursor-right'
+  | 'word-left'
+  | 'word-right'
+  | 'delete-back'
+  | 'delete-forward'
+  | 'delete-word'
+  | 'delete-to-start'
+  | 'delete-to-end'
+  | 'newline'
+  | 'quit-if-empty'
+  | 'select-up'
+  | 'select-down'
+  | 'select-page-up'
+  | 'select-page-down'
+  | 'select-first'
+  | 'select-newest'
+  | 'select-head'
+  | 'sibling-previous'
+  | 'sibling-next'
+  | 'checkout'
+  | 'scroll-up'
+  | 'scroll-down'
+  | 'page-up'
+  | 'page-down'
+  | 'scroll-top'
+  | 'scroll-bottom'
+  | 'approve'
+  | 'deny'
+  | 'allow-for-session';
+
+/** When a binding applies beyond its scope. */
+export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered';
+
+export interface Binding {
+  readonly scope: Scope;
+  readonly keys: readonly string[];
+  readonly action: Action;
+  /** What `?` says it does. */
+  readonly help: string;
+  /** Short form for the status bar; bindings without one are left out of it. */
+  readonly hint?: string;
+  readonly when?: Condition;
+}
+
+export const KEYMAP: readonly Binding[] = [
+  { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
+  { scope: 'approval', keys: ['n'], action: 'deny', help: 'deny it (the model is told and replans)', hint: 'deny' },
+  { scope: 'approval', keys: ['a'], action: 'allow-for-session', help: 'allow this tool for the rest of the session (Write only)', hint: 'allow tool', when: 'allow-offered' },
+  { scope: 'approval', keys: ['escape', 'ctrl+c'], action: 'interrupt', help: 'stop the turn (the call is not run)', hint: 'stop' },
+
+  { scope: 'help', keys: ['escape', '?', 'q', 'return'], action: 'close-help', help: 'close this overlay', hint: 'close' },
+  { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
+  { scope: 'help', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
+
+  { scope: 'global', keys: ['tab'], action: 'focus-next', help: 'focus the next pane (narrow screens: show it)', hint: 'panes' },
+  { scope: 'global', keys: ['shift+tab'], action: 'focus-previous', help: 'focus the previous pane' },
+  { scope: 'global', keys: ['escape'], action: 'interrupt', help: 'stop the running turn (stream or tool is cancelled)', hint: 'stop', when: 'running' },
+  { scope: 'global', keys: ['ctrl+c'], action: 'interrupt', help: 'stop the running turn', when: 'running' },
+  { scope: 'global', keys: ['ctrl+c'], action: 'quit', help: 'quit (when idle; clears typed text first)', hint: 'quit' },
+  { scope: 'global', keys: ['pageup'], action: 'page-up', help: 'scroll the transcript up a page' },
+  { scope: 'global', keys: ['pagedown'], action: 'page-down', help: 'scroll the transcript down a page' },
+  { scope: 'global', keys: ['escape'], action: 'focus-input', help: 'back to the prompt', when: 'idle' },
+  { scope: 'global', keys: ['?'], action: 'help', help: 'show every key (in the input: when it is empty)', hint: 'keys', when: 'not-typing' },
+
+  { scope: 'input', keys: ['return'], action: 'submit', help: 'send the prompt (queued while a turn runs); /help lists commands', hint: 'send' },
+  { scope: 'input', keys: ['ctrl+j', 'meta+return'], action: 'newline', help: 'new line in the prompt' },
+  { scope: 'input', keys: ['up'], action: 'history-previous', help: 'previous prompt (or line up)' },
+  { scope: 'input', keys: ['down'], action: 'history-next', help: 'next prompt (or line down)' },
+  { scope: 'input', keys: ['left'], action: 'cursor-left', help: 'move the cursor' },
+  { scope: 'input', keys: ['right'], action: 'cursor-right', help: 'move the cursor' },
+  { scope: 'input', keys: ['home', 'ctrl+a'], action: 'line-start', help: 'start of the line' },
+  { scope: 'input', keys: ['end', 'ctrl+e'], action: 'line-end', help: 'end of the line' },
+  { scope: 'input', keys: ['meta+b', 'ctrl+left'], action: 'word-left', help: 'word left' },
+  { scope: 'input', keys: ['meta+f', 'ctrl+right'], action: 'word-right', help: 'word right' },
+  { scope: 'input', keys: ['backspace', 'delete'], action: 'delete-back', help: 'delete the character before the cursor' },
+  { scope: 'input', keys: ['ctrl+d'], action: 'quit-if-empty', help: 'delete under the cursor; on an empty idle line, quit' },
+  { scope: 'input', keys: ['ctrl+w', 'meta+backspace', 'meta+delete'], action: 'delete-word', help: 'delete the word before the cursor' },
+  { scope: 'input', keys: ['ctrl+u'], action: 'delete-to-start', help: 'delete to the start of the line' },
+  { scope: 'input', keys: ['ctrl+k'], action: 'delete-to-end', help: 'delete to the end of the line' },
+
+  { scope: 'tree', keys: ['up', 'k'], action: 'select-up', help: 'previous entry', hint: 'entries' },
+  { scope: 'tree', keys: ['down', 'j'], action: 'select-down', help: 'next entry' },
+  { scope: 'tree', keys: ['left', 'h'], action: 'sibling-previous', help: 'previous sibling branch at the nearest branch point', hint: 'branch' },
+  { scope: 'tree', keys: ['right', 'l'], action: 'sibling-next', help: 'next sibling branch' },
+  { scope: 'tree', keys: ['return'], action: 'checkout', help: 'check out the entry: the transcript follows, the next prompt branches from it', hint: 'check out' },
+  { scope: 'tree', keys: ['g', 'end'], action: 'select-newest', help: 'jump to the newest leaf', hint: 'newest' },
+  { scope: 'tree', keys: ['c'], action: 'select-head', help: 'jump to the checked-out entry (◀)' },
+  { scope: 'tree', keys: ['home'], action: 'select-first', help: 'jump to the first entry' },
+  { scope: 'tree', keys: ['ctrl+b'], action: 'select-page-up', help: 'a page up' },
+  { scope: 'tree', keys: ['ctrl+f'], action: 'select-page-down', help: 'a page down' },
+
+  { scope: 'transcript', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up a line', hint: 'scroll' },
+  { scope: 'transcript', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down a line' },
+  { scope: 'transcript', keys: ['home', 'g'], action: 'scroll-top', help: 'top of the transcript', hint: 'top' },
+  { scope: 'transcript', keys: ['end', 'G'], action: 'scroll-bottom', help: 'bottom (follows new output)', hint: 'bottom' },
+
+  { scope: 'usage', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
+  { scope: 'usage', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
+  { scope: 'registers', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
+  { scope: 'registers', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
+];
+
+/** What the Ink key event carries, reduced to what a chord needs. */
+export interface KeyEvent {
+  readonly upArrow: boolean;
+  readonly downArrow: boolean;
+  readonly leftArrow: boolean;
+  readonly rightArrow: boolean;
+  readonly pageUp: boolean;
+  readonly pageDown: boolean;
+  readonly home: boolean;
+  readonly end: boolean;
+  readonly return: boolean;
+  readonly escape: boolean;
+  readonly ctrl: boolean;
+  readonly shift: boolean;
+  readonly tab: boolean;
+  readonly backspace: boolean;
+  readonly delete: boolean;
+  readonly meta: boolean;
+}
+
+const NAMED: readonly [keyof KeyEvent, string][] = [
+  ['upArrow', 'up'],
+  ['downArrow', 'down'],
+  ['leftArrow', 'left'],
+  ['rightArrow', 'right'],
+  ['pageUp', 'pageup'],
+  ['pageDown', 'pagedown'],
+  ['home', 'home'],
+  ['end', 'end'],
+  ['return', 'return'],
+  ['tab', 'tab'],
+  ['backspace', 'backspace'],
+  ['delete', 'delete'],
+];
+
+/** `ctrl+c`, `shift+tab`, `meta+b`, `y`, `G`; null for text that is not a key (a paste). */
+export function chordOf(input: string, key: KeyEvent): string | null {
+  for (const [flag, name] of NAMED) {
+    if (!key[flag]) continue;
+    const mods = `${key.ctrl ? 'ctrl+' : ''}${key.meta && !key.escape ? 'meta+' : ''}${key.shift && name === 'tab' ? 'shift+' : ''}`;
+    return `${mods}${name}`;
+  }
+  if (key.escape) return 'escape';
+  if (input === '\n') return 'ctrl+j';
+  if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
+  if (key.meta && input.length === 1) return `meta+${input}`;
+  if ([...input].length === 1) return input;
+  return null;
+}
+
+export interface KeyContext {
+  /** Open layers and focus, innermost first: e.g. `['approval']`, `['help']`, `['tree', 'global']`. */
+  readonly scopes: readonly Scope[];
+  readonly conditions: ReadonlySet<Condition>;
+}
+
+/** The binding a chord triggers in the context, or null (in the input, unbound text is typed). */
+export function resolveKey(chord: string, context: KeyContext, keymap: readonly Binding[] = KEYMAP): Binding | null {
+  for (const scope of context.scopes) {
+    for (const binding of keymap) {
+      if (binding.scope !== scope || !binding.keys.includes(chord)) continue;
+      if (binding.when && !context.conditions.has(binding.when)) continue;
+      return binding;
+    }
+  }
+  return null;
+}
+
+/** The scopes that hold the keyboard, innermost first. */
+export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean): Scope[] {
+  if (approvalOpen) return ['approval'];
+  if (helpOpen) return ['help'];
+  return [focus, 'global'];
+}
+
+const KEY_LABELS: Readonly<Record<string, string>> = {
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  return: '⏎',
+  escape: 'Esc',
+  tab: 'Tab',
+  'shift+tab': 'S-Tab',
+  pageup: 'PgUp',
+  pagedown: 'PgDn',
+  home: 'Home',
+  end: 'End',
+  backspace: 'Bksp',
+  delete: 'Del',
+};
+
+export function keyLabel(chord: string): string {
+  const label = KEY_LABELS[chord];
+  if (label) return label;
+  if (chord.startsWith('ctrl+')) return `^${keyLabel(chord.slice(5)).toUpperCase()}`;
+  if (chord.startsWith('meta+')) return `M-${keyLabel(chord.slice(5))}`;
+  return chord;
+}
+
+/** Status-bar hints for a set of scopes: `↑↓ entries  ←→ branch  ⏎ check out`. */
+export function hintsFor(scopes: readonly Scope[], conditions: ReadonlySet<Condition>, keymap: readonly Binding[] = KEYMAP): { keys: string; hint: string }[] {
+  const hints: { keys: string; hint: string }[] = [];
+  const seen = new Set<string>();
+  for (const scope of scopes) {
+    for (const binding of keymap) {
+      if (binding.scope !== scope || !binding.hint || seen.has(binding.hint)) continue;
+      if (binding.when && !conditions.has(binding.when)) continue;
+      seen.add(binding.hint);
+      const keys = pairedLabel(binding, keymap);
+      hints.push({ keys, hint: binding.hint });
+    }
+  }
+  return hints;
+}
+
+/** `↑↓` for a binding whose opposite is bound next to it in the same scope, else its first key. */
+function pairedLabel(binding: Binding, keymap: readonly Binding[]): string {
+  const first = binding.keys[0]!;
+  const pairs: Readonly<Record<string, string>> = { up: 'down', left: 'right' };
+  const other = pairs[first];
+  if (other && keymap.some((b) => b.scope === binding.scope && b.keys[0] === other)) return `${keyLabel(first)}${keyLabel(other)}`;
+  return keyLabel(first);
+}

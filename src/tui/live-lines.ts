@@ -1,0 +1,42 @@
+import { formatMs } from './format';
+import { markdownLines } from './markdown-lines';
+import { seg, truncateLine, type Line } from './styled-line';
+import type { LiveTurn } from './turn-controller';
+
+/** How many lines of streamed reasoning show (the newest ones). */
+const REASONING_LINES = 3;
+
+/**
+ * The transcript's live tail: what is happening now and is not in the session file yet: the
+ * reply as it streams (markdown, with a cursor), its reasoning, a retry, a running tool.
+ */
+export function liveLines(live: LiveTurn, model: string, nowMs: number, awaitingApproval: boolean, width: number): Line[] {
+  if (live.phase === 'idle') return [];
+  const elapsed = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
+  const out: Line[] = [];
+  if (live.text || live.reasoning || (!live.activeTool && !awaitingApproval)) {
+    out.push([], [seg('◆ tole', 'assistant'), seg(`  ${model}`, 'faint')]);
+  }
+  if (live.reasoning) {
+    const tail = live.reasoning.trimEnd().split('\n').slice(-REASONING_LINES);
+    for (const text of tail) out.push(truncateLine([seg('✻ ', 'muted'), seg(text, 'quote')], width));
+  }
+  if (live.text) {
+    const lines = markdownLines(live.text, width);
+    const last = lines[lines.length - 1] ?? [];
+    out.push(...lines.slice(0, -1), [...last, seg('▍', 'accent')]);
+  } else if (!live.reasoning && !live.activeTool && !awaitingApproval) {
+    out.push([seg(live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…', 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
+  }
+  if (live.retry) {
+    const wait = live.retry.retryInMs !== undefined ? `; retrying in ${formatMs(live.retry.retryInMs)}` : '';
+    const why = live.retry.error ? `: ${live.retry.error}` : '';
+    out.push(truncateLine([seg(`↻ attempt ${live.retry.attempt} failed (${live.retry.outcome}${why})${wait}`, 'warn')], width));
+  }
+  if (live.activeTool && !awaitingApproval) {
+    out.push(truncateLine([seg('  ⏵ running ', 'accent'), seg(live.activeTool.tool, 'toolName'), seg(` ${formatMs(nowMs - live.activeTool.startedAtMs)}`, 'faint'), seg('  Esc stops it', 'faint')], width));
+  }
+  if (awaitingApproval) out.push([seg('  ⏸ waiting for your approval (below)', 'warn')]);
+  if (live.interrupting) out.push([seg('  stopping…', 'warn')]);
+  return out;
+}

@@ -1,0 +1,26 @@
+import { oneLine } from './format';
+import { editorRows, type EditorRow, type EditorState } from './line-editor';
+
+/** The prompt grows with what is typed, up to this many rows; past that it scrolls with the cursor. */
+export const MAX_PROMPT_ROWS = 6;
+/** Queued prompts listed above the prompt. */
+export const MAX_QUEUE_ROWS = 3;
+export const PROMPT_MARK = '❯ ';
+
+export interface PromptLayout {
+  readonly rows: readonly EditorRow[];
+  readonly queue: readonly string[];
+  readonly moreQueued: number;
+  readonly height: number;
+}
+
+/** What the prompt area shows and how many lines it takes, at a width. */
+export function promptLayout(editor: EditorState, queue: readonly string[], width: number): PromptLayout {
+  const all = editorRows(editor, Math.max(4, width - PROMPT_MARK.length));
+  const cursorRow = Math.max(0, all.findIndex((r) => r.cursorColumn !== null));
+  const start = Math.max(0, Math.min(cursorRow - MAX_PROMPT_ROWS + 1, all.length - MAX_PROMPT_ROWS));
+  const rows = all.slice(start, start + MAX_PROMPT_ROWS);
+  const shownQueue = queue.slice(0, MAX_QUEUE_ROWS).map(oneLine);
+  const moreQueued = Math.max(0, queue.length - MAX_QUEUE_ROWS);
+  return { rows, queue: shownQueue, moreQueued, height: rows.length + shownQueue.length + (moreQueued > 0 ? 1 : 0) };
+}

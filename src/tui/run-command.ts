@@ -1,0 +1,89 @@
+import { NS } from '../core/registers/namespaces';
+import type { SessionStore } from '../core/storage/session-store';
+import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
+import type { Theme } from './theme';
+import type { TurnAgent } from './turn-controller';
+import type { Flash, UiAction } from './ui-state';
+
+/** Labels longer than this are cut: they are one tree row. */
+export const MAX_LABEL_CHARS = 80;
+
+export interface CommandContext {
+  readonly store: SessionStore;
+  readonly agent: TurnAgent;
+  readonly readOnly: boolean;
+  /** The entry a label goes on: the tree's selection, else the checked-out entry. */
+  readonly targetId: string | null;
+  readonly hostCommands: readonly HostCommand[];
+  readonly dispatch: (action: UiAction) => void;
+  readonly setTheme: (theme: Theme) => void;
+  readonly loadTheme: (spec: string) => Theme;
+  readonly quit: () => void;
+}
+
+function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
+  ctx.dispatch({ type: 'flash', flash: { level, text } });
+}
+
+function label(ctx: CommandContext, text: string): void {
+  if (ctx.readOnly) return flash(ctx, 'error', 'read-only session: labels cannot be written');
+  if (ctx.targetId === null) return flash(ctx, 'warn', 'nothing to label yet');
+  const value = text.slice(0, MAX_LABEL_CHARS);
+  if (value === '') {
+    if (ctx.store.registers.get(NS.label, ctx.targetId) === undefined) return flash(ctx, 'info', `${ctx.targetId} has no label`);
+    ctx.store.commit([{ kind: 'register', op: 'delete', namespace: NS.label, key: ctx.targetId }]);
+    return flash(ctx, 'info', `label removed from ${ctx.targetId}`);
+  }
+  ctx.store.commit([{ kind: 'register', op: 'set', namespace: NS.label, key: ctx.targetId, value }]);
+  flash(ctx, 'info', `${ctx.targetId} labelled "${value}"`);
+}
+
+function theme(ctx: CommandContext, spec: string): void {
+  if (!spec) return flash(ctx, 'warn', 'usage: /theme dark | light | high-contrast | path/to/theme.json');
+  try {
+    const next = ctx.loadTheme(spec);
+    ctx.setTheme(next);
+    flash(ctx, 'info', `theme: ${next.name}`);
+  } catch (error) {
+    flash(ctx, 'error', (error as Error).message);
+  }
+}
+
+async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {
+  try {
+    const result = await command.run(args);
+    if (result) flash(ctx, 'info', result);
+  } catch (error) {
+    flash(ctx, 'error', `/${command.name}: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** Runs a slash command typed into the prompt. Nothing here is sent to the model. */
+export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): void {
+  switch (name) {
+    case 'help':
+      return ctx.dispatch({ type: 'help', open: true });
+    case 'quit':
+    case 'exit':
+      return ctx.quit();
+    case 'tree':
+      return ctx.dispatch({ type: 'focus', pane: 'tree' });
+    case 'usage':
+      return ctx.dispatch({ type: 'focus', pane: 'usage' });
+    case 'model':
+      if (!args) return flash(ctx, 'info', `model: ${ctx.agent.model}`);
+      ctx.agent.model = args;
+      return flash(ctx, 'info', `model: ${args} (from the next model call on)`);
+    case 'label':
+      return label(ctx, args);
+    case 'theme':
+      return theme(ctx, args);
+  }
+  const hosted = ctx.hostCommands.find((c) => c.name === name);
+  if (hosted) {
+    void host(ctx, hosted, args);
+    return;
+  }
+  const known = [...BUILT_IN_COMMANDS, ...ctx.hostCommands].map((c) => `/${c.name}`).join(' ');
+  flash(ctx, 'warn', `unknown command /${name}; try ${known}`);
+}

@@ -1,0 +1,129 @@
+import { render } from 'ink';
+import type { SessionStore } from '../core/storage/session-store';
+import { App } from './App';
+import type { ApprovalQueue } from './approval-queue';
+import type { SessionAllowance } from './key-handler';
+import type { HostCommand } from './slash-commands';
+import { TerminalScreen } from './terminal-screen';
+import { loadTheme, type Theme } from './theme';
+import { TurnController, type TurnAgent } from './turn-controller';
+
+export interface RunTuiOptions {
+  readonly store: SessionStore;
+  /** The Agent (built with `approvals` as its approver). */
+  readonly agent: TurnAgent;
+  /** `createTuiApprover()`: the same object the Agent's deps hold as `approver`. */
+  readonly approvals: ApprovalQueue;
+  /** The ApprovalPolicy the Agent uses: the `a` key calls its `allowForSession(tool)`. */
+  readonly policy: SessionAllowance | null;
+  /** A loaded theme, or a built-in name / theme file path. */
+  readonly theme: Theme | string;
+  /** True when `NO_COLOR` is set (non-empty) or colour is off by flag: no colour codes at all. */
+  readonly noColor: boolean;
+  /** Defaults to the store's own read-only flag (another tole holds the lock). */
+  readonly readOnly?: boolean;
+  /** Shown when the screen opens: "torn tail repaired at line 12". */
+  readonly notices?: readonly string[];
+  /** Slash commands the host adds, such as `/compact` and `/fork`. */
+  readonly commands?: readonly HostCommand[];
+  readonly stdout?: NodeJS.WriteStream;
+  readonly stdin?: NodeJS.ReadStream;
+  /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
+  readonly handleProcessEvents?: boolean;
+  /** Called once, after the terminal is restored, with how the session ended. */
+  readonly onExit?: (exit: TuiExit) => void;
+}
+
+export type TuiExit =
+  | { readonly reason: 'quit'; readonly exitCode: 0 }
+  | { readonly reason: 'signal'; readonly signal: NodeJS.Signals; readonly exitCode: number }
+  | { readonly reason: 'crash'; readonly error: unknown; readonly exitCode: 1 };
+
+/** A running turn gets this long to settle as interrupted before the screen closes anyway. */
+export const STOP_TIMEOUT_MS = 3000;
+
+const SIGNAL_CODES: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Opens the full-screen session and resolves when it ends. The terminal is restored (main
+ * screen, cursor shown, cooked mode) on every way out: quit, Ctrl-C, SIGTERM/SIGHUP, an error
+ * thrown anywhere, a crash of the turn loop. The caller exits the process with `exitCode`.
+ */
+export function runTui(options: RunTuiOptions): Promise<TuiExit> {
+  const stdout = options.stdout ?? process.stdout;
+  const stdin = options.stdin ?? process.stdin;
+  const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
+  const readOnly = options.readOnly ?? options.store.readOnly;
+  const handleProcess = options.handleProcessEvents ?? true;
+  const screen = TerminalScreen.enter(stdout, stdin);
+  let finished = false;
+  let resolveExit!: (exit: TuiExit) => void;
+  const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));
+
+  const turns = new TurnController({ agent: options.agent, nowMs: () => options.store.now(), onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }), readOnly });
+
+  const onSignal = (signal: NodeJS.Signals): void => void finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
+  const onError = (error: unknown): void => void finish({ reason: 'crash', error, exitCode: 1 });
+  const onProcessExit = (): void => screen.restore();
+  const onResize = (): void => {
+    screen.clear();
+    instance.clear();
+  };
+  const detach = (): void => {
+    stdout.off('resize', onResize);
+    if (!handleProcess) return;
+    for (const signal of Object.keys(SIGNAL_CODES)) process.off(signal, onSignal);
+    process.off('uncaughtException', onError);
+    process.off('unhandledRejection', onError);
+    process.off('exit', onProcessExit);
+  };
+
+  async function finish(exit: TuiExit): Promise<void> {
+    if (finished) return;
+    finished = true;
+    try {
+      if (exit.reason !== 'crash') await turns.stop(STOP_TIMEOUT_MS);
+    } finally {
+      turns.dispose();
+      try {
+        instance.unmount();
+      } catch {
+        // Unmounting after a render error may throw again; the terminal comes back regardless.
+      }
+      screen.restore();
+      detach();
+      options.onExit?.(exit);
+      resolveExit(exit);
+    }
+  }
+
+  const instance = render(
+    <App
+      store={options.store}
+      agent={options.agent}
+      approvals={options.approvals}
+      policy={options.policy}
+      theme={theme}
+      noColor={options.noColor}
+      readOnly={readOnly}
+      turns={turns}
+      {...(options.notices ? { notices: options.notices } : {})}
+      {...(options.commands ? { commands: options.commands } : {})}
+      onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
+      onCrash={onError}
+    />,
+    { stdout, stdin, exitOnCtrlC: false, patchConsole: false, incrementalRendering: true, maxFps: 30 },
+  );
+  instance.waitUntilExit().then(
+    () => void finish({ reason: 'quit', exitCode: 0 }),
+    (error: unknown) => void finish({ reason: 'crash', error, exitCode: 1 }),
+  );
+  stdout.on('resize', onResize);
+  if (handleProcess) {
+    for (const signal of Object.keys(SIGNAL_CODES)) process.on(signal, onSignal);
+    process.on('uncaughtException', onError);
+    process.on('unhandledRejection', onError);
+    process.on('exit', onProcessExit);
+  }
+  return exited;
+}

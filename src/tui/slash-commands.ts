@@ -1,0 +1,37 @@
+/**
+ * Commands typed into the prompt: `/name args`. The screen runs the ones it owns; the host (the
+ * CLI) may add more, such as `/compact` and `/fork`, which need more than the screen has.
+ */
+
+export interface SlashCommand {
+  readonly name: string;
+  readonly args: string;
+  readonly help: string;
+}
+
+export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
+  { name: 'help', args: '', help: 'show every key and command' },
+  { name: 'model', args: '[name]', help: 'show the model, or use another from the next call on' },
+  { name: 'label', args: '[text]', help: 'label the selected entry in the tree (no text: remove the label)' },
+  { name: 'tree', args: '', help: 'focus the conversation tree' },
+  { name: 'usage', args: '', help: 'focus the usage pane' },
+  { name: 'theme', args: '<name|path>', help: 'switch the colour theme (dark, light, high-contrast or a .json file)' },
+  { name: 'quit', args: '', help: 'leave tole (the session is saved as it goes)' },
+];
+
+/** A command the host adds. `run` returns the words to show, or throws an Error whose message is shown. */
+export interface HostCommand extends SlashCommand {
+  run(args: string): Promise<string | void> | string | void;
+}
+
+export interface ParsedCommand {
+  readonly name: string;
+  readonly args: string;
+}
+
+/** `/model gpt-4.1` → { name: 'model', args: 'gpt-4.1' }; null when the text is a prompt. */
+export function parseCommand(text: string): ParsedCommand | null {
+  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (!match) return null;
+  return { name: match[1]!.toLowerCase(), args: (match[2] ?? '').trim() };
+}

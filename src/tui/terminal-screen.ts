@@ -1,0 +1,47 @@
+/**
+ * The terminal's modes around a full-screen session: the alternate screen (so the shell's
+ * scrollback is untouched), a hidden cursor, bracketed paste (so a pasted newline is not a
+ * send). `restore` undoes them all, at most once, on every way out.
+ */
+export const ENTER_ALT_SCREEN = '\x1b[?1049h';
+export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+export const HIDE_CURSOR = '\x1b[?25l';
+export const SHOW_CURSOR = '\x1b[?25h';
+export const BRACKETED_PASTE_ON = '\x1b[?2004h';
+export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
+
+export class TerminalScreen {
+  private restored = false;
+
+  private constructor(
+    private readonly stdout: NodeJS.WriteStream,
+    private readonly stdin: NodeJS.ReadStream,
+  ) {}
+
+  static enter(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream): TerminalScreen {
+    stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR + BRACKETED_PASTE_ON + CLEAR_SCREEN);
+    return new TerminalScreen(stdout, stdin);
+  }
+
+  get active(): boolean {
+    return !this.restored;
+  }
+
+  /** Wipes the screen (after a resize, so no stale cells of the old size remain). */
+  clear(): void {
+    if (!this.restored) this.stdout.write(CLEAR_SCREEN);
+  }
+
+  /** Back to the shell's screen with the cursor shown and the line discipline restored. Idempotent. */
+  restore(): void {
+    if (this.restored) return;
+    this.restored = true;
+    try {
+      if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(false);
+    } catch {
+      // The stream may already be closed; the modes below still matter.
+    }
+    this.stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+  }
+}

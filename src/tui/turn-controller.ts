@@ -1,0 +1,231 @@
+import type { AttemptReport } from '../core/provider/provider';
+import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
+import type { Risk } from '../core/tools/tool';
+
+/** What the screen needs of the Agent: tests hand in a fake with the same shape. */
+export interface TurnAgent {
+  model: string;
+  runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
+  resume(signal: AbortSignal, emit: EventSink): Promise<number>;
+}
+
+export interface ActiveTool {
+  readonly callId: string;
+  readonly tool: string;
+  readonly subject: string;
+  readonly risk: Risk;
+  readonly startedAtMs: number;
+}
+
+/** The live part of a turn, which is not in the session file yet. */
+export interface LiveTurn {
+  readonly phase: 'idle' | 'resuming' | 'running';
+  readonly startedAtMs: number | null;
+  /** Assistant text streamed so far in the current model call. */
+  readonly text: string;
+  readonly reasoning: string;
+  /** The last failed attempt of the current model call, while it is being retried. */
+  readonly retry: AttemptReport | null;
+  readonly activeTool: ActiveTool | null;
+  readonly queue: readonly string[];
+  readonly interrupting: boolean;
+  readonly lastOutcome: TurnOutcome | null;
+}
+
+/** At most this many prompts wait behind a running turn. */
+export const MAX_QUEUED_PROMPTS = 20;
+/** Streamed text reaches the screen at most this often (about 30 frames a second). */
+export const FRAME_MS = 33;
+
+const IDLE: LiveTurn = {
+  phase: 'idle',
+  startedAtMs: null,
+  text: '',
+  reasoning: '',
+  retry: null,
+  activeTool: null,
+  queue: [],
+  interrupting: false,
+  lastOutcome: null,
+};
+
+export interface TurnControllerOptions {
+  readonly agent: TurnAgent;
+  readonly nowMs: () => number;
+  /** The turn loop threw (a bug, or storage that can no longer commit): the host must stop. */
+  readonly onCrash: (error: unknown) => void;
+  readonly readOnly?: boolean;
+}
+
+/**
+ * Runs turns one at a time for the screen: queues prompts typed meanwhile, interrupts on
+ * request, and turns the Agent's events into a snapshot the screen reads. Streamed deltas are
+ * gathered and published at most once a frame, so a fast model never redraws per token.
+ */
+export class TurnController {
+  private state: LiveTurn = IDLE;
+  private readonly listeners = new Set<() => void>();
+  private abort: AbortController | null = null;
+  private pendingText = '';
+  private pendingReasoning = '';
+  private frameTimer: ReturnType<typeof setTimeout> | null = null;
+  private disposed = false;
+
+  constructor(private readonly options: TurnControllerOptions) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): LiveTurn => this.state;
+
+  get running(): boolean {
+    return this.state.phase !== 'idle';
+  }
+
+  /** Sends a prompt, or queues it behind the running turn. False when the queue is full. */
+  submit(prompt: string): boolean {
+    if (this.options.readOnly) return false;
+    if (this.running) {
+      if (this.state.queue.length >= MAX_QUEUED_PROMPTS) return false;
+      this.publish({ queue: [...this.state.queue, prompt] });
+      return true;
+    }
+    void this.run('running', (signal, emit) => this.options.agent.runTurn(prompt, signal, emit));
+    return true;
+  }
+
+  /** Settles what a crash left behind, before the first prompt. */
+  resumeOnOpen(): void {
+    if (this.options.readOnly || this.running) return;
+    void this.run('resuming', (signal, emit) => this.options.agent.resume(signal, emit));
+  }
+
+  /**
+   * Stops the running turn: its stream or tool is cancelled and core settles it as interrupted.
+   * Returns the prompts that were queued behind it, which are not sent.
+   */
+  interrupt(): string[] {
+    if (!this.abort) return [];
+    const queued = [...this.state.queue];
+    this.abort.abort();
+    this.publish({ interrupting: true, queue: [] });
+    return queued;
+  }
+
+  /** Interrupts the running turn and waits (at most `timeoutMs`) for core to settle it. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.running) return;
+    this.interrupt();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const unsubscribe = this.subscribe(() => {
+        if (!this.running) done();
+      });
+      function done(): void {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      }
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.abort?.abort();
+    if (this.frameTimer) clearTimeout(this.frameTimer);
+    this.listeners.clear();
+  }
+
+  private async run(phase: 'resuming' | 'running', work: (signal: AbortSignal, emit: EventSink) => Promise<unknown>): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    this.publish({ ...IDLE, phase, startedAtMs: this.options.nowMs(), queue: this.state.queue });
+    try {
+      await work(abort.signal, this.onEvent);
+    } catch (error) {
+      this.abort = null;
+      this.flushFrame();
+      this.publish({ ...IDLE, lastOutcome: 'error' });
+      if (!this.disposed) this.options.onCrash(error);
+      return;
+    }
+    this.abort = null;
+    this.flushFrame();
+    const [next, ...rest] = this.state.queue;
+    this.publish({ ...IDLE, queue: rest, lastOutcome: this.state.lastOutcome });
+    if (next !== undefined && !this.disposed) this.submit(next);
+  }
+
+  private readonly onEvent = (event: SessionEvent): void => {
+    if (this.disposed) return;
+    switch (event.type) {
+      case 'text':
+        this.pendingText += event.delta;
+        this.scheduleFrame();
+        return;
+      case 'reasoning':
+        this.pendingReasoning += event.delta;
+        this.scheduleFrame();
+        return;
+      case 'discard':
+        this.pendingText = '';
+        this.pendingReasoning = '';
+        this.publish({ text: '', reasoning: '' });
+        return;
+      case 'attempt':
+        this.flushFrame();
+        this.publish({ retry: event.report.outcome === 'ok' || event.report.outcome === 'aborted' ? null : event.report });
+        return;
+      case 'state':
+        // The model's reply is committed with this move: the store now shows it, so the live copy goes.
+        this.pendingText = '';
+        this.pendingReasoning = '';
+        this.publish({ text: '', reasoning: '', retry: null });
+        return;
+      case 'tool-call':
+        this.publish({ activeTool: { callId: event.callId, tool: event.tool, subject: event.subject, risk: event.risk, startedAtMs: this.options.nowMs() } });
+        return;
+      case 'tool-result':
+        this.publish({ activeTool: null });
+        return;
+      case 'turn-ended':
+        this.flushFrame();
+        this.publish({ lastOutcome: event.outcome });
+        return;
+      case 'turn-started':
+      case 'usage':
+      case 'approval-needed':
+      case 'notice':
+      case 'error':
+        return;
+    }
+  };
+
+  private scheduleFrame(): void {
+    if (this.frameTimer) return;
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = null;
+      this.flushFrame();
+    }, FRAME_MS);
+  }
+
+  private flushFrame(): void {
+    if (this.frameTimer) {
+      clearTimeout(this.frameTimer);
+      this.frameTimer = null;
+    }
+    if (!this.pendingText && !this.pendingReasoning) return;
+    const text = this.state.text + this.pendingText;
+    const reasoning = this.state.reasoning + this.pendingReasoning;
+    this.pendingText = '';
+    this.pendingReasoning = '';
+    this.publish({ text, reasoning });
+  }
+
+  private publish(change: Partial<LiveTurn>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+}

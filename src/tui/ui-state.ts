@@ -1,0 +1,113 @@
+import type { LaneHead } from '../core/registers/namespaces';
+import type { PaneId } from './keymap';
+import { EMPTY_EDITOR, type EditorState } from './line-editor';
+import { FOLLOW, type ScrollAnchor } from './transcript-window';
+
+export interface Flash {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly text: string;
+}
+
+/** Prompts kept for ↑/↓ recall. */
+export const MAX_HISTORY = 200;
+
+/** Everything the screen remembers that is not in the session file. */
+export interface UiState {
+  readonly focus: PaneId;
+  readonly helpOpen: boolean;
+  readonly helpOffset: number;
+  readonly editor: EditorState;
+  readonly history: readonly string[];
+  /** Where ↑/↓ is in the history (null: editing a new prompt), and the prompt being typed before. */
+  readonly historyIndex: number | null;
+  readonly draft: EditorState;
+  /** The entry selected in the tree (null: the checked-out one). */
+  readonly selectedId: string | null;
+  readonly transcript: ScrollAnchor;
+  readonly usageOffset: number;
+  readonly registersOffset: number;
+  readonly flash: Flash | null;
+  /** A read-only session's local check-out: it moves the view, nothing is written. */
+  readonly viewHead: LaneHead | null;
+  /** Inside a bracketed paste: Enter is a newline, not a send. */
+  readonly pasting: boolean;
+}
+
+export const INITIAL_UI: UiState = {
+  focus: 'input',
+  helpOpen: false,
+  helpOffset: 0,
+  editor: EMPTY_EDITOR,
+  history: [],
+  historyIndex: null,
+  draft: EMPTY_EDITOR,
+  selectedId: null,
+  transcript: FOLLOW,
+  usageOffset: 0,
+  registersOffset: 0,
+  flash: null,
+  viewHead: null,
+  pasting: false,
+};
+
+export type UiAction =
+  | { readonly type: 'focus'; readonly pane: PaneId }
+  | { readonly type: 'help'; readonly open: boolean }
+  | { readonly type: 'help-scroll'; readonly delta: number }
+  | { readonly type: 'edit'; readonly editor: EditorState }
+  | { readonly type: 'history'; readonly direction: -1 | 1 }
+  | { readonly type: 'submitted'; readonly text: string }
+  | { readonly type: 'select'; readonly id: string | null }
+  | { readonly type: 'transcript'; readonly anchor: ScrollAnchor }
+  | { readonly type: 'scroll-side'; readonly pane: 'usage' | 'registers'; readonly delta: number }
+  | { readonly type: 'flash'; readonly flash: Flash | null }
+  | { readonly type: 'view-head'; readonly head: LaneHead }
+  | { readonly type: 'pasting'; readonly on: boolean };
+
+function recall(state: UiState, direction: -1 | 1): UiState {
+  const { history, historyIndex } = state;
+  if (history.length === 0) return state;
+  if (historyIndex === null) {
+    if (direction === 1) return state;
+    const text = history[history.length - 1]!;
+    return { ...state, historyIndex: history.length - 1, draft: state.editor, editor: { value: text, cursor: text.length } };
+  }
+  const next = historyIndex + direction;
+  if (next < 0) return state;
+  if (next >= history.length) return { ...state, historyIndex: null, editor: state.draft };
+  const text = history[next]!;
+  return { ...state, historyIndex: next, editor: { value: text, cursor: text.length } };
+}
+
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case 'focus':
+      return { ...state, focus: action.pane, selectedId: action.pane === 'tree' ? null : state.selectedId };
+    case 'help':
+      return { ...state, helpOpen: action.open, helpOffset: 0 };
+    case 'help-scroll':
+      return { ...state, helpOffset: Math.max(0, state.helpOffset + action.delta) };
+    case 'edit':
+      return { ...state, editor: action.editor };
+    case 'history':
+      return recall(state, action.direction);
+    case 'submitted': {
+      const history = state.history[state.history.length - 1] === action.text ? state.history : [...state.history, action.text].slice(-MAX_HISTORY);
+      return { ...state, history, historyIndex: null, draft: EMPTY_EDITOR, editor: EMPTY_EDITOR, transcript: FOLLOW };
+    }
+    case 'select':
+      return { ...state, selectedId: action.id };
+    case 'transcript':
+      return { ...state, transcript: action.anchor };
+    case 'scroll-side': {
+      const key = action.pane === 'usage' ? 'usageOffset' : 'registersOffset';
+      return { ...state, [key]: Math.max(0, state[key] + action.delta) };
+    }
+    case 'flash':
+      return { ...state, flash: action.flash };
+    case 'view-head':
+      return { ...state, viewHead: action.head, transcript: FOLLOW };
+    case 'pasting':
+      return { ...state, pasting: action.on };
+  }
+}

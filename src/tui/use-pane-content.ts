@@ -1,0 +1,82 @@
+import { useMemo, useRef } from 'react';
+import type { SessionStore } from '../core/storage/session-store';
+import type { ScreenLayout } from './layout';
+import { liveLines } from './live-lines';
+import { innerSize } from './PaneFrame';
+import type { PaneContent } from './Panes';
+import { registerLines } from './register-lines';
+import type { Line } from './styled-line';
+import { LineCache, scrollToTop, scrollTranscript, transcriptWindow, type ScrollAnchor } from './transcript-window';
+import type { LiveTurn, TurnAgent } from './turn-controller';
+import type { UiState } from './ui-state';
+import { usageLines } from './usage-lines';
+import type { SessionView } from './use-session-view';
+
+export interface PaneContentInput {
+  readonly store: SessionStore;
+  readonly agent: TurnAgent;
+  readonly view: SessionView;
+  readonly live: LiveTurn;
+  readonly ui: UiState;
+  readonly awaitingApproval: boolean;
+  readonly nowMs: number;
+  readonly usageWidth: number;
+}
+
+export interface LaidOutContent {
+  readonly transcript: PaneContent;
+  readonly usage: PaneContent;
+  readonly registers: PaneContent;
+  readonly selected: number;
+  readonly transcriptHeight: number;
+  readonly scrollTranscript: (delta: number) => ScrollAnchor;
+  readonly topOfTranscript: () => ScrollAnchor;
+}
+
+/** Cuts a pane's lines to its height from a scroll offset, and says where it is when it does not all fit. */
+function windowed(title: string, lines: readonly Line[], offset: number, height: number): PaneContent {
+  const top = Math.max(0, Math.min(offset, lines.length - height));
+  const note = lines.length > height ? `${top + 1}-${Math.min(lines.length, top + height)}/${lines.length}` : undefined;
+  return { title, lines: lines.slice(top, top + height), ...(note ? { note } : {}) };
+}
+
+/** The content of every pane: only what is on screen is laid out. */
+export function usePaneContent(input: PaneContentInput): { usageLineCount: number; forLayout: (layout: ScreenLayout) => LaidOutContent } {
+  const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth } = input;
+  const cache = useRef(new LineCache()).current;
+  const liveUsage = {
+    streaming: live.phase !== 'idle',
+    estimatedOutputTokens: Math.ceil((live.text.length + live.reasoning.length) / 4),
+    elapsedMs: live.startedAtMs === null ? 0 : nowMs - live.startedAtMs,
+    retry: live.retry,
+  };
+  const usage = usageLines(view.usage, liveUsage, usageWidth);
+  const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
+  const selectedId = ui.selectedId ?? view.head.entryId;
+  const selected = selectedId === null ? view.rows.rows.length - 1 : (view.rows.indexOf.get(selectedId) ?? view.rows.rows.length - 1);
+
+  const forLayout = (layout: ScreenLayout): LaidOutContent => {
+    const rect = layout.transcript ?? { width: layout.narrow ? layout.usage?.width ?? 80 : 80, height: layout.panesHeight };
+    const inner = innerSize(rect.width, rect.height);
+    const tail = liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
+    const window = transcriptWindow(view.path, tail, cache, inner.width, inner.height, ui.transcript);
+    const branchNote = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId) ? ` · at ${view.head.entryId}, next prompt branches` : '';
+    const transcript: PaneContent = {
+      title: `${view.head.lane} · ${view.path.length} entries${branchNote}`,
+      lines: window.lines,
+      ...(window.following ? {} : { note: window.atTop ? 'top · End follows' : '↑ scrolled · End follows' }),
+    };
+    const usageRect = innerSize(layout.usage?.width ?? usageWidth + 3, layout.usage?.height ?? 0);
+    const registersRect = innerSize(layout.registers?.width ?? usageWidth + 3, layout.registers?.height ?? 0);
+    return {
+      transcript,
+      usage: windowed('usage', usage, ui.usageOffset, usageRect.height),
+      registers: windowed('registers', registersAll, ui.registersOffset, registersRect.height),
+      selected: Math.max(0, selected),
+      transcriptHeight: inner.height,
+      scrollTranscript: (delta) => scrollTranscript(window, delta, view.path, tail, cache, inner.width, inner.height),
+      topOfTranscript: () => scrollToTop(view.path),
+    };
+  };
+  return { usageLineCount: usage.length, forLayout };
+}

@@ -1,0 +1,44 @@
+/** A real Agent over a real store, with a scripted provider and the built-in tools in a temp workspace. */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
+import { Agent } from '../../src/core/session/agent';
+import { DEFAULT_LIMITS } from '../../src/core/session/limits';
+import type { SessionStore } from '../../src/core/storage/session-store';
+import { builtinTools } from '../../src/core/tools/builtin/index';
+import { ToolRegistry } from '../../src/core/tools/registry';
+import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
+import { ScriptedProvider, type ScriptedTurn } from './scripted-provider';
+
+export interface AgentFixture {
+  readonly agent: Agent;
+  readonly approvals: ApprovalQueue;
+  readonly policy: ApprovalPolicy;
+  readonly provider: ScriptedProvider;
+  readonly workspace: string;
+}
+
+export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], options: { yes?: boolean } = {}): AgentFixture {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
+  const approvals = createTuiApprover();
+  const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
+  const tools = ToolRegistry.create({ interactiveApprover: true });
+  for (const tool of builtinTools({ workspaceRoot: workspace, interactiveApprover: true })) tools.register(tool);
+  const provider = new ScriptedProvider(turns);
+  const agent = new Agent(
+    {
+      store,
+      provider,
+      tools,
+      policy,
+      approver: approvals,
+      workspaceRoot: workspace,
+      systemPrompt: 'You are tole, in a test.',
+      limits: DEFAULT_LIMITS,
+      price: () => ({ costUsdMicros: 1500, priced: true }),
+    },
+    'scripted-model',
+  );
+  return { agent, approvals, policy, provider, workspace };
+}

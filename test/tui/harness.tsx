@@ -1,0 +1,165 @@
+/** Renders the App into a fake terminal of a chosen size, and types into it. */
+import { EventEmitter } from 'node:events';
+import { render } from 'ink';
+import { vi } from 'vitest';
+import { App, type AppProps } from '../../src/tui/App';
+import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
+import { loadTheme } from '../../src/tui/theme';
+import type { TurnAgent } from '../../src/tui/turn-controller';
+
+class FakeStdout extends EventEmitter {
+  readonly frames: string[] = [];
+  isTTY = false;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string): boolean => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+  }
+  read = (): string | null => {
+    const { data } = this;
+    this.data = null;
+    return data;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+export const KEYS = {
+  tab: '\t',
+  shiftTab: '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  enter: '\r',
+  escape: '\x1b',
+  ctrlC: '\x03',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  home: '\x1b[H',
+  end: '\x1b[F',
+} as const;
+
+/** An Agent-shaped object whose turn runs until aborted (or `finish` is called). */
+export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; finish: () => void } {
+  const signals: AbortSignal[] = [];
+  const prompts: string[] = [];
+  let finish = (): void => {};
+  return {
+    model: 'fake-model',
+    signals,
+    prompts,
+    finish: () => finish(),
+    runTurn: (prompt, signal) => {
+      prompts.push(prompt);
+      signals.push(signal);
+      return new Promise((resolve) => {
+        finish = () => resolve({ outcome: 'done', text: '' });
+        signal.addEventListener('abort', () => resolve({ outcome: 'aborted', text: '' }), { once: true });
+      });
+    },
+    resume: async () => 0,
+  };
+}
+
+export interface Screen {
+  readonly approvals: ApprovalQueue;
+  readonly quit: ReturnType<typeof vi.fn>;
+  readonly crash: ReturnType<typeof vi.fn>;
+  frame(): string;
+  press(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  waitFor(text: string | RegExp): Promise<string>;
+  unmount(): void;
+  resize(columns: number, rows: number): void;
+}
+
+export interface ScreenOptions extends Partial<Omit<AppProps, 'onQuit' | 'onCrash'>> {
+  readonly store: AppProps['store'];
+  readonly columns?: number;
+  readonly rows?: number;
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+
+export function renderScreen(options: ScreenOptions): Screen {
+  const stdout = new FakeStdout(options.columns ?? 140, options.rows ?? 40);
+  const stdin = new FakeStdin();
+  const approvals = options.approvals ?? createTuiApprover();
+  const quit = vi.fn();
+  const crash = vi.fn();
+  const { columns: _c, rows: _r, ...props } = options;
+  const instance = render(
+    <App agent={hangingAgent()} policy={null} theme={loadTheme('dark')} noColor={false} resumeOnOpen={false} {...props} approvals={approvals} onQuit={quit} onCrash={crash} />,
+    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+  );
+  const frame = (): string => stdout.frames[stdout.frames.length - 1] ?? '';
+  return {
+    approvals,
+    quit,
+    crash,
+    frame,
+    async press(...keys) {
+      for (const key of keys) {
+        stdin.write(key);
+        await tick();
+      }
+    },
+    async type(text) {
+      for (const ch of text) {
+        stdin.write(ch);
+        await tick();
+      }
+    },
+    async waitFor(text) {
+      await vi.waitFor(() => {
+        const current = frame();
+        if (typeof text === 'string' ? !current.includes(text) : !text.test(current)) throw new Error(`screen does not show ${String(text)}:\n${current}`);
+      });
+      return frame();
+    },
+    unmount: () => instance.unmount(),
+    resize(columns, rows) {
+      stdout.columns = columns;
+      stdout.rows = rows;
+      stdout.emit('resize');
+    },
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+/** The text inside one pane of a frame, found by a word of its title (the border's columns bound it). */
+export function pane(frame: string, title: string): string {
+  const lines = stripAnsi(frame).split('\n').map((l) => [...l]);
+  const top = lines.findIndex((l) => l.join('').includes(title));
+  if (top === -1) return '';
+  const row = lines[top]!;
+  const titleAt = row.join('').indexOf(title);
+  let start = titleAt;
+  while (start > 0 && row[start] !== '╭') start--;
+  let end = titleAt;
+  while (end < row.length && row[end] !== '╮') end++;
+  const out: string[] = [];
+  for (let i = top + 1; i < lines.length && lines[i]![start] !== '╰'; i++) out.push(lines[i]!.slice(start + 1, end).join(''));
+  return out.join('\n');
+}
