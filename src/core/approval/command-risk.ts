@@ -20,9 +20,11 @@ import {
   HARMLESS_TARGETS,
   INTERPRETER_CODE_OPTIONS,
   INTERPRETERS,
+  OPAQUE_SCRIPT_PREFIXES,
   SED_RULES,
   SHELL_OPTIONS,
   SHELLS,
+  STDIN_SCRIPT_PATHS,
   UNKNOWN_COMMAND_REASON,
   VERSION_QUERIES,
   VERSION_QUERY_ARGS,
@@ -57,7 +59,7 @@ export function classifyCommand(line: string, opts: ClassifyOptions = {}): RiskA
     depth: 0,
     stdin: { kind: 'terminal' },
     elsewhere: false,
-    state: { cwdUnknown: false, steps: MAX_CLASSIFY_STEPS },
+    state: { cwdUnknown: false, steps: MAX_CLASSIFY_STEPS, written: new Set() },
   };
   return decide(classifyLine(line, ctx));
 }
@@ -82,8 +84,11 @@ interface Ctx {
   readonly stdin: Stdin;
   /** Relative paths point somewhere else (`git -C dir`). */
   readonly elsewhere: boolean;
-  /** Shared by the whole line: a `cd` makes later relative paths unknown. */
-  readonly state: { cwdUnknown: boolean; steps: number };
+  /**
+   * Shared by the whole line: a `cd` makes later relative paths unknown; `written` holds the
+   * paths the line writes, so that running one of them later in the line is caught.
+   */
+  readonly state: { cwdUnknown: boolean; steps: number; readonly written: Set<string> };
 }
 
 const readOnly = (reason: string, reader: string): Finding => ({ risk: 'ReadOnly', reason, reader });
@@ -233,10 +238,21 @@ function targetFinding(label: string, target: Word, mode: WriteMode, ctx: Ctx): 
   const path = target.text;
   if (includes(HARMLESS_TARGETS, path) || HARMLESS_TARGET_PREFIXES.some((p) => path.startsWith(p))) return undefined;
   if (path.startsWith('/dev/')) return destructive(`${label} writes straight to the device ${path}`);
+  ctx.state.written.add(normalizePath(path));
   if (mode === 'append') return write(`${label} appends to ${path}`);
   if (mode === 'open') return write(`${label} opens ${path} for writing`);
   if (!pathExists(ctx, path)) return write(`${label} creates ${path}`);
   return destructive(mode === 'replace' ? `${label} replaces the existing ${path}` : `${label} empties the existing file ${path} before writing`);
+}
+
+function normalizePath(path: string): string {
+  return path.replace(/^(?:\.\/+)+/, '');
+}
+
+/** `./build.sh` after `cat > build.sh`: the line runs a file it wrote itself. */
+function runsWrittenFile(ctx: Ctx, path: string): Finding | undefined {
+  if (!ctx.state.written.has(normalizePath(path))) return undefined;
+  return destructive(`it runs ${path}, which the same command line writes, so tole cannot inspect what it does`);
 }
 
 function pathExists(ctx: Ctx, path: string): boolean {
@@ -296,6 +312,10 @@ function classifyArgv(words: readonly Word[], ctx: Ctx): Finding[] {
   if (ctx.depth > MAX_SHELL_DEPTH) return [unparseable(`it nests commands more than ${MAX_SHELL_DEPTH} levels deep`)];
   const first = words[0]!;
   if (isDynamic(first)) return [destructive(`the command name \`${first.text}\` is only known when it runs`)];
+  if (first.text.includes('/')) {
+    const written = runsWrittenFile(ctx, first.text);
+    if (written) return [written];
+  }
   const exact = basename(first.text);
   const name = exact.toLowerCase();
   const findings = dispatch(name, words, ctx);
@@ -314,7 +334,7 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   if (name === 'git') return classifyGit(args, ctx);
   if (name === 'sed') return classifySed(args);
   if (includes(AWK_RULES.names, name)) return classifyAwk(name, args);
-  if (name === 'source' || name === '.') return classifySource(name, args);
+  if (name === 'source' || name === '.') return classifySource(name, args, ctx);
   const prefix = DESTRUCTIVE_NAME_PREFIXES.find((p) => name.startsWith(p.prefix));
   if (prefix) return [destructive(prefix.reason)];
   if (includes(INTERPRETERS, name)) return classifyInterpreter(name, args, ctx);
@@ -481,7 +501,7 @@ function classifyShell(name: string, args: readonly Word[], ctx: Ctx): Finding[]
     if (rest.length === 0) return [...findings, unparseable(`\`${name} -c\` has no command string`)];
     return [...findings, ...classifyCommandString(rest[0]!, ctx, `${name} -c`)];
   }
-  if (rest.length > 0 && !readsStdin) return [...findings, scriptFinding(name, rest[0]!)];
+  if (rest.length > 0 && !readsStdin) return [...findings, ...scriptFindings(name, rest[0]!, ctx, true)];
   return [...findings, ...classifyStdinCode(name, ctx, true)];
 }
 
@@ -495,18 +515,20 @@ function shellLongOption(name: string, args: readonly Word[], i: number, ctx: Ct
   const value = eq < 0 ? args[i + 1] : { ...args[i]!, text: t.slice(eq + 1) };
   if (value === undefined) return -1;
   if (includes(SHELL_OPTIONS.stringOptions, option)) findings.push(...classifyCommandString(value, ctx, `${name} ${option}`));
-  else findings.push(write(`\`${name} ${option}\` runs a startup file tole does not inspect`));
+  else findings.push(...scriptFindings(`${name} ${option}`, value, ctx, true));
   return eq < 0 ? 1 : 0;
 }
 
-/** `bash script.sh`, `bash <(curl …)`. */
-function scriptFinding(name: string, script: Word): Finding {
+/** `bash script.sh`, `bash <(curl …)`, `source /dev/stdin`. */
+function scriptFindings(name: string, script: Word, ctx: Ctx, isShell: boolean): Finding[] {
   if (script.processSubstitution) {
     const what = script.substitutions.some(scriptDownloads) ? 'a downloaded script nobody has read' : 'a script tole cannot inspect';
-    return destructive(`\`${name} <(…)\` runs ${what}`);
+    return [destructive(`\`${name} <(…)\` runs ${what}`)];
   }
-  if (isDynamic(script)) return destructive(`\`${name}\` runs a script whose name is only known when it runs`);
-  return write(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`);
+  if (isDynamic(script)) return [destructive(`\`${name}\` runs a script whose name is only known when it runs`)];
+  if (includes(STDIN_SCRIPT_PATHS, script.text)) return classifyStdinCode(name, ctx, isShell);
+  if (OPAQUE_SCRIPT_PREFIXES.some((p) => script.text.startsWith(p))) return [destructive(`\`${name} ${script.text}\` runs code tole cannot inspect`)];
+  return [runsWrittenFile(ctx, script.text) ?? write(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`)];
 }
 
 /** A shell or interpreter given no code on its command line runs whatever arrives on stdin. */
@@ -535,14 +557,14 @@ function classifyEval(args: readonly Word[], ctx: Ctx): Finding[] {
 function classifyInterpreter(name: string, args: readonly Word[], ctx: Ctx): Finding[] {
   const code = args.some((w) => includes(INTERPRETER_CODE_OPTIONS, w.text) || /^-[A-Za-z]*[ceE]$/.test(w.text));
   const script = args.find((w) => !w.text.startsWith('-') || w.text === '-');
-  if (script?.processSubstitution) return [scriptFinding(name, script)];
   if (!code && (script === undefined || script.text === '-')) return classifyStdinCode(name, ctx, false);
+  if (!code && script) return scriptFindings(name, script, ctx, false);
   return [write(`\`${name}\` runs code tole does not inspect`)];
 }
 
-function classifySource(name: string, args: readonly Word[]): Finding[] {
+function classifySource(name: string, args: readonly Word[], ctx: Ctx): Finding[] {
   const script = args[0];
-  if (script && (script.processSubstitution || isDynamic(script))) return [scriptFinding(name, script)];
+  if (script) return scriptFindings(name, script, ctx, true);
   return [write(`\`${name}\` runs a script whose commands tole does not inspect`)];
 }
 
@@ -611,11 +633,23 @@ function classifyGit(args: readonly Word[], ctx: Ctx): Finding[] {
   return [...findings, ...applyRule(`git ${sub.text}`, rule, args.slice(i + 1), { ...ctx, elsewhere })];
 }
 
+function isSafeGitConfigKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return GIT_GLOBAL_OPTIONS.safeConfigKeys.some((k) => (k.endsWith('.') ? lower.startsWith(k) : lower === k));
+}
+
 function gitConfigFindings(value: Word): Finding[] {
   if (value.expands) return [destructive(`\`git -c ${value.text}\` sets configuration only known when it runs`)];
-  const key = value.text.split('=')[0]!.toLowerCase();
-  const safe = GIT_GLOBAL_OPTIONS.safeConfigKeys.some((k) => (k.endsWith('.') ? key.startsWith(k) : key === k));
-  return safe ? [] : [destructive(`\`git -c ${key}\` can make git run a program named on the command line`)];
+  const key = value.text.split('=')[0]!;
+  return isSafeGitConfigKey(key) ? [] : [destructive(`\`git -c ${key}\` can make git run a program named on the command line`)];
+}
+
+/** `git config alias.x '!rm -rf x'`: the value of a key that names a program is a command line. */
+function gitConfigValueFindings(parsed: ParsedArgs, ctx: Ctx): Finding[] {
+  const positionals = parsed.positionals[0]?.text === 'set' ? parsed.positionals.slice(1) : parsed.positionals;
+  const [key, value] = positionals;
+  if (!key || !value || isSafeGitConfigKey(key.text)) return [];
+  return classifyCommandString({ ...value, text: value.text.replace(/^!/, '') }, ctx, `git config ${key.text}`);
 }
 
 function classifySed(args: readonly Word[]): Finding[] {
@@ -770,7 +804,12 @@ function applyRule(label: string, rule: CommandRule, args: readonly Word[], ctx:
   findings.push(...outputFindings(label, rule, parsed, ctx));
   for (const o of parsed.options) {
     if (o.value && optionIs(o.name, rule.commandOptions ?? [])) findings.push(...classifyCommandString(o.value, ctx, `${label} ${o.name}`));
+    if (o.value && optionIs(o.name, rule.configOptions ?? [])) findings.push(...gitConfigFindings(o.value));
   }
+  if (rule.runsArguments && parsed.positionals.length > 0) {
+    findings.push(...classifyJoined(label, args.slice(args.indexOf(parsed.positionals[0]!)), ctx));
+  }
+  if (rule.configValues) findings.push(...gitConfigValueFindings(parsed, ctx));
   if (rule.overwrites) findings.push(...destinationFindings(label, rule.overwrites, parsed, ctx));
   if (rule.changesDirectory) ctx.state.cwdUnknown = true;
   const listForm = rule.readOnlyWhen?.some((form) => matchesListForm(form, parsed)) ?? false;
@@ -858,6 +897,12 @@ const MAY_RUN_DESTRUCTIVE = new Set<string>([
   'git',
 ]);
 
+/** The Destructive part of `text` read as a command line, if it parses and has one. */
+function embeddedLine(text: string, ctx: Ctx): Finding | undefined {
+  const parsed = parseShell(text, ctx.depth + 1);
+  return parsed.ok ? classifyScript(parsed.script, deeper(ctx)).find((f) => f.risk === 'Destructive') : undefined;
+}
+
 /** Unknown is Write; but `setsid rm -rf x` or `ssh host 'rm -rf /'` shows what it may run. */
 function classifyUnknown(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   const findings = [write(UNKNOWN_COMMAND_REASON(name))];
@@ -872,8 +917,9 @@ function classifyUnknown(name: string, words: readonly Word[], ctx: Ctx): Findin
       found = classifyArgv(words.slice(i), deeper(ctx)).find((f) => f.risk === 'Destructive');
     } else if (!w.plain && /[\s;&|]/.test(w.text)) {
       scans++;
-      const parsed = parseShell(w.text, ctx.depth + 1);
-      found = parsed.ok ? classifyScript(parsed.script, deeper(ctx)).find((f) => f.risk === 'Destructive') : undefined;
+      // As written, after `KEY=` (`-o ProxyCommand=…`), after an editor's `:!` (`vim -c '!cmd'`).
+      const candidates = [w.text, w.text.slice(w.text.indexOf('=') + 1), w.text.replace(/^[:!]+/, '')];
+      found = candidates.map((text) => embeddedLine(text, ctx)).find((f) => f !== undefined);
     }
     if (found) return [...findings, destructive(`\`${name}\` may run \`${w.text}\`: ${found.reason}`)];
   }

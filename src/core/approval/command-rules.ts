@@ -65,6 +65,12 @@ export interface CommandRule {
   readonly appendOptions?: readonly string[];
   /** Options whose value is a command line the program runs (`rg --pre CMD`, `su -c CMD`). */
   readonly commandOptions?: readonly string[];
+  /** The non-option arguments are a command line it runs (`git submodule foreach CMD`). */
+  readonly runsArguments?: boolean;
+  /** Options whose value is git `KEY=VALUE` configuration (`git clone -c`). */
+  readonly configOptions?: readonly string[];
+  /** `git config KEY VALUE`: a VALUE for a key that names a program is a command line. */
+  readonly configValues?: boolean;
   readonly overwrites?: OverwriteSpec;
   /** `cd`: later relative paths in the line can no longer be checked. */
   readonly changesDirectory?: boolean;
@@ -94,10 +100,10 @@ const PLAIN_READERS = [
   'seq', 'sleep', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum',
   'shasum', 'nl', 'rev', 'tac', 'column', 'fold', 'fmt', 'paste', 'join', 'expand', 'unexpand', 'strings', 'od',
   'hexdump', 'base64', 'base32', 'jq', 'locale', 'nproc', 'uptime', 'free', 'ps', 'tty', 'arch', 'cal', 'expr',
-  'numfmt', 'getconf', 'lsblk', 'whatis', 'logname', 'users', 'who', 'yes', 'less', 'more', 'zcat', 'bzcat',
+  'numfmt', 'getconf', 'lsblk', 'whatis', 'logname', 'users', 'who', 'yes', 'zcat', 'bzcat',
   'xzcat', 'lsof', 'dirs', 'jobs', 'read', 'getopts', 'let', ':', 'set', 'unset', 'shift', 'exit', 'return',
   'wait', 'umask', 'ulimit', 'unalias', 'help', 'for', 'export', 'declare', 'typeset', 'local', 'readonly',
-  'alias', 'trap', 'hash', 'shopt', 'caller', 'times',
+  'alias', 'trap', 'shopt', 'caller', 'times',
 ] as const;
 
 export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
@@ -137,7 +143,17 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
   touch: write('`touch` creates files or updates their times'),
   mktemp: write('`mktemp` creates a temporary file'),
   patch: write('`patch` edits files'),
-  tar: write('`tar` can create or overwrite files'),
+  tar: write('`tar` can create or overwrite files', {
+    raise: [{ when: { kind: 'flag', long: ['--remove-files'] }, risk: 'Destructive', reason: '`tar --remove-files` deletes the files it archives' }],
+    commandOptions: ['--to-command', '--use-compress-program', '-I', '--info-script', '--new-volume-script', '-F', '--rmt-command', '--rsh-command'],
+    valueOptions: ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '--to-command', '--use-compress-program', '-I', '--info-script', '--new-volume-script', '-F', '--rmt-command', '--rsh-command'],
+  }),
+  hash: readOnly('hash', {
+    raise: [{ when: { kind: 'flag', short: 'p' }, risk: 'Destructive', reason: '`hash -p` makes a command name run another program' }],
+  }),
+  enable: write('`enable` switches shell builtins on or off', {
+    raise: [{ when: { kind: 'flag', short: 'f' }, risk: 'Destructive', reason: '`enable -f` loads code tole cannot inspect into the shell' }],
+  }),
   make: write('`make` runs build commands from a Makefile'),
   source: write('`source` runs a script whose commands tole does not inspect'),
   '.': write('`.` runs a script whose commands tole does not inspect'),
@@ -193,7 +209,6 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
     valueOptions: ['-u'],
   }),
   su: write('`su` runs commands as another user', { commandOptions: ['-c', '--command'], valueOptions: ['-c', '--command', '-s', '--shell', '-g', '--group'] }),
-  runuser: write('`runuser` runs commands as another user', { commandOptions: ['-c', '--command'], valueOptions: ['-c', '--command', '-u', '--user', '-s', '--shell', '-g', '--group'] }),
   script: write('`script` records a terminal session to a file', { commandOptions: ['-c', '--command'], valueOptions: ['-c', '--command'] }),
 
   rm: destructive('`rm` deletes files', {
@@ -244,6 +259,8 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       ci: write('`npm ci` deletes and reinstalls node_modules'),
       test: write('`npm test` runs the project test script'),
       run: write('`npm run` runs a project script'),
+      exec: write('`npm exec` runs a package that may be downloaded', { runsArguments: true, commandOptions: ['-c', '--call'], valueOptions: ['-c', '--call', '-p', '--package'] }),
+      x: write('`npm exec` runs a package that may be downloaded', { runsArguments: true, commandOptions: ['-c', '--call'], valueOptions: ['-c', '--call', '-p', '--package'] }),
     },
   }),
 };
@@ -264,7 +281,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRule>> = {
   show: gitReader('show', { outputOptions: ['--output'], valueOptions: GIT_LOG_VALUES }),
   whatchanged: gitReader('whatchanged', { outputOptions: ['--output'], valueOptions: GIT_LOG_VALUES }),
   blame: gitReader('blame'), annotate: gitReader('annotate'),
-  'ls-files': gitReader('ls-files'), 'ls-tree': gitReader('ls-tree'), 'ls-remote': gitReader('ls-remote'),
+  'ls-files': gitReader('ls-files'), 'ls-tree': gitReader('ls-tree'),
+  'ls-remote': gitReader('ls-remote', { commandOptions: ['--upload-pack', '-u'], valueOptions: ['--upload-pack', '-u', '--sort'] }),
   'rev-parse': gitReader('rev-parse'), 'rev-list': gitReader('rev-list'), describe: gitReader('describe'),
   shortlog: gitReader('shortlog'), 'cat-file': gitReader('cat-file'), 'show-ref': gitReader('show-ref'),
   'for-each-ref': gitReader('for-each-ref'), 'name-rev': gitReader('name-rev'), 'merge-base': gitReader('merge-base'),
@@ -330,6 +348,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRule>> = {
     otherSubcommand: gitReader('reflog'),
   }),
   config: write('`git config` changes git settings', {
+    configValues: true,
     readOnlyWhen: [
       { requires: ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', '--get-color', '--get-colorbool'] },
       { options: ['--global', '--local', '--system', '--show-origin', '--show-scope', '--includes', '--null', '-z', '--type', '--bool', '--int', '--path'], maxPositionals: 1 },
@@ -378,8 +397,30 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRule>> = {
       { when: { kind: 'positional', prefix: [':'] }, risk: 'Destructive', reason: '`git push REMOTE :BRANCH` deletes a remote branch' },
       { when: { kind: 'flag', long: ['--mirror', '--prune'] }, risk: 'Destructive', reason: '`git push --mirror` or `--prune` deletes remote branches' },
     ],
+    commandOptions: ['--receive-pack', '--exec'],
     valueOptions: ['-o', '--push-option', '--repo', '--receive-pack', '--exec'],
   }),
+  fetch: write('`git fetch` downloads commits', { commandOptions: ['--upload-pack'], valueOptions: ['--upload-pack', '--depth', '-j', '--jobs'] }),
+  pull: write('`git pull` merges remote commits', { commandOptions: ['--upload-pack'], valueOptions: ['--upload-pack', '--depth', '-s', '--strategy', '-X', '--strategy-option'] }),
+  clone: write('`git clone` creates a repository', {
+    commandOptions: ['--upload-pack', '-u'],
+    configOptions: ['-c', '--config'],
+    valueOptions: ['--upload-pack', '-u', '-c', '--config', '-b', '--branch', '--depth', '-o', '--origin', '--reference', '--separate-git-dir', '-j', '--jobs', '--filter', '--template'],
+  }),
+  rebase: write('`git rebase` rewrites commits (the reflog keeps the old ones)', {
+    commandOptions: ['-x', '--exec'],
+    valueOptions: ['-x', '--exec', '--onto', '-s', '--strategy', '-X', '--strategy-option'],
+  }),
+  difftool: write('`git difftool` runs a diff program', { commandOptions: ['-x', '--extcmd'], valueOptions: ['-x', '--extcmd', '-t', '--tool'] }),
+  submodule: write('`git submodule` changes submodules', {
+    subcommands: { foreach: write('`git submodule foreach` runs a command in every submodule', { runsArguments: true }) },
+    otherSubcommand: write('`git submodule` changes submodules'),
+  }),
+  bisect: write('`git bisect` moves HEAD while searching', {
+    subcommands: { run: write('`git bisect run` runs a command at each step', { runsArguments: true }) },
+    otherSubcommand: write('`git bisect` moves HEAD while searching'),
+  }),
+  archive: write('`git archive` writes an archive', { outputOptions: ['-o', '--output'], valueOptions: ['-o', '--output', '--format', '--prefix', '--remote', '--exec'], commandOptions: ['--exec'] }),
   rm: write('`git rm --cached` only unstages files', {
     raise: [{ when: { kind: 'missingFlag', long: ['--cached'] }, risk: 'Destructive', reason: '`git rm` deletes files from the working tree' }],
   }),
@@ -555,6 +596,11 @@ export const CODE_LOADING_VARIABLE_PREFIXES = ['LD_', 'DYLD_', 'GIT_CONFIG_'] as
 export const CODE_LOADING_VARIABLES = ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'BASH_ENV', 'ENV', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'PYTHONPATH', 'PERL5OPT', 'PERL5LIB', 'RUBYOPT', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_EXEC_PATH', 'GIT_TEMPLATE_DIR', 'SHELLOPTS', 'BASHOPTS', 'IFS'] as const;
 /** Builtins whose `NAME=value` arguments are assignments (`export PAGER=…`). */
 export const DECLARING_BUILTINS = ['export', 'declare', 'typeset', 'local', 'readonly'] as const;
+
+/** A script path that means "read the code from stdin". */
+export const STDIN_SCRIPT_PATHS = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'] as const;
+/** Script paths whose content tole cannot see (another open file, another process). */
+export const OPAQUE_SCRIPT_PREFIXES = ['/dev/fd/', '/proc/'] as const;
 
 /** Redirect targets that are not files. */
 export const HARMLESS_TARGETS = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero'] as const;
