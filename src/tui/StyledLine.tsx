@@ -10,18 +10,11 @@ export interface StyledLineProps {
   readonly base?: StyleName;
 }
 
-/** One pre-cut screen line. Lines are immutable, so an unchanged line is not re-rendered. */
+/** One pre-cut screen line, painted into a single text node. */
 export const StyledLine = memo(function StyledLine({ line, base }: StyledLineProps) {
   const theme = useTheme();
-  const baseStyle = base ? theme.style(base) : {};
   if (line.length === 0) return <Text> </Text>;
-  return (
-    <Text wrap="truncate-end" {...baseStyle}>
-      {line.map((segment, i) => (
-        <Text key={i} {...(segment.style ? theme.style(segment.style) : {})}>
-          {segment.text}
-        </Text>
-      ))}
-    </Text>
-  );
+  let text = '';
+  for (const segment of line) text += theme.paint(segment.text, segment.style, base);
+  return <Text wrap="truncate-end">{text}</Text>;
 });

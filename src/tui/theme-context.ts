@@ -1,4 +1,5 @@
 import { createContext } from 'react';
+import { painter } from './paint';
 import { resolveStyle, type StyleName, type TextStyle } from './styles';
 import type { Theme } from './theme';
 
@@ -7,17 +8,32 @@ export interface ThemeView {
   readonly theme: Theme;
   readonly noColor: boolean;
   style(name: StyleName): TextStyle;
+  /** Text painted in a style (and over a base style, such as the selection), as an ANSI string. */
+  paint(text: string, name: StyleName | undefined, base?: StyleName): string;
 }
 
 export function themeView(theme: Theme, noColor: boolean): ThemeView {
-  const cache = new Map<StyleName, TextStyle>();
+  const styles = new Map<StyleName, TextStyle>();
+  const painters = new Map<string, (text: string) => string>();
+  const style = (name: StyleName): TextStyle => {
+    let resolved = styles.get(name);
+    if (!resolved) styles.set(name, (resolved = resolveStyle(name, theme, noColor)));
+    return resolved;
+  };
   return {
     theme,
     noColor,
-    style(name) {
-      let style = cache.get(name);
-      if (!style) cache.set(name, (style = resolveStyle(name, theme, noColor)));
-      return style;
+    style,
+    paint(text, name, base) {
+      const key = `${name ?? ''}/${base ?? ''}`;
+      let paint = painters.get(key);
+      if (!paint) {
+        const merged = { ...(base ? style(base) : {}), ...(name ? style(name) : {}) };
+        if (base && style(base).backgroundColor) merged.backgroundColor = style(base).backgroundColor;
+        if (base && style(base).inverse) merged.inverse = true;
+        painters.set(key, (paint = painter(merged)));
+      }
+      return paint(text);
     },
   };
 }
