@@ -1,8 +1,10 @@
 import type { ApprovalPolicy } from '../approval/approval-policy';
+import type { HookRunner } from '../hooks/hook-runner';
 import type { Approver } from '../approval/approver';
 import type { AttemptReport, Provider } from '../provider/provider';
 import type { SessionStore } from '../storage/session-store';
 import type { ToolRegistry } from '../tools/registry';
+import type { CompactionSettings } from './compaction';
 import type { LoopLimits } from './limits';
 
 /** Test-only fault injection points of the effect sandwich. */
@@ -26,6 +28,15 @@ export interface AgentDeps {
   readonly systemPrompt: string;
   readonly limits: LoopLimits;
   readonly price: (report: AttemptReport) => PricedAttempt;
+  /** Shell hooks from config (`HookRunner.create({ config, cwd })`); none when absent. */
+  readonly hooks?: HookRunner;
+  /** The model's context window in tokens (from the provider settings), when known. */
+  readonly contextWindowTokens?: number;
+  /**
+   * Conversation compaction. Without it a turn compacts by threshold only when
+   * `contextWindowTokens` is known; with it, the window may also come from the provider's model list.
+   */
+  readonly compaction?: CompactionSettings;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

@@ -1,15 +1,18 @@
 import type { ApprovalRequest, Decision } from '../approval/approver';
+import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
 import { machineState, type MachineState } from '../machine/machine';
 import { ProviderError } from '../provider/errors';
 import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
 import type { AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
+import { compactConversation, discoverContextWindow, type CompactionResult, type CompactionTrigger } from './compaction';
 import { buildMessages } from './context';
 import { AppendBatch, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
 import { Sandwich } from './tool-step';
+import { addNotices, commitNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
 export interface TurnResult {
   readonly outcome: TurnOutcome;
@@ -20,6 +23,8 @@ export interface TurnResult {
 export class Agent {
   model: string;
   private running = false;
+  /** Context windows the provider reported, per model (null: it did not say). */
+  private readonly windows = new Map<string, number | null>();
 
   constructor(
     private readonly deps: AgentDeps,
@@ -37,6 +42,44 @@ export class Agent {
     return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
   }
 
+  /** Runs the sessionStart hooks; hosts call it when they open a session. Null when none are configured. */
+  async sessionStart(signal: AbortSignal, emit: EventSink): Promise<HookOutcome | null> {
+    if (this.deps.store.readOnly) return null;
+    const outcome = await runHooks(this.deps, this.model, 'sessionStart', {}, { failClosed: false, signal });
+    commitNotices(this.deps, noticesOf(outcome), emit);
+    return outcome;
+  }
+
+  /** `/compact`: summarizes the conversation under the head now (a preCompact hook may prevent it). */
+  async compact(signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+    if (this.running) return { kind: 'skipped', reason: 'a turn is running; compact when it ends', estimatedTokensBefore: 0 };
+    this.running = true;
+    try {
+      return await this.compactNow('manual', signal, emit);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async compactNow(trigger: CompactionTrigger, signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+    const windowTokens = await this.contextWindow(signal);
+    const recordAttempt = (report: AttemptReport, entryId: string | null): void => this.recordAttempt(report, entryId, emit);
+    return compactConversation({ deps: this.deps, model: this.model, windowTokens, recordAttempt }, trigger, signal, emit);
+  }
+
+  /** The window from the compaction settings, the host, or (with compaction settings) the provider's model list. */
+  private async contextWindow(signal: AbortSignal): Promise<number | null> {
+    const { compaction, contextWindowTokens, provider } = this.deps;
+    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
+    if (fixed !== undefined) return fixed;
+    if (!compaction) return null;
+    const known = this.windows.get(this.model);
+    if (known !== undefined) return known;
+    const found = await discoverContextWindow(provider, this.model, signal);
+    if (!signal.aborted) this.windows.set(this.model, found);
+    return found;
+  }
+
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
     if (this.running) throw new Error('assert: one turn at a time');
     this.running = true;
@@ -51,17 +94,31 @@ export class Agent {
   private async loop(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
     const { store, limits } = this.deps;
     const sandwich = new Sandwich(this.deps, emit);
+    const promptHook = await runHooks(this.deps, this.model, 'userPrompt', { prompt }, { failClosed: false, signal });
+    const blocked = promptHook?.verdict === 'block' ? (promptHook.blockReason ?? 'blocked by a hook') : null;
     const start = new AppendBatch(store);
-    const promptEntryId = start.entry('user', { text: prompt });
+    const promptEntryId = start.entry('user', { text: prompt, ...(blocked === null ? {} : { blocked }) });
+    addNotices(start, noticesOf(promptHook));
     let state = sandwich.move(readyState(store, sandwich), 'Planning', start.build());
     emit({ type: 'turn-started', promptEntryId, lane: start.laneName });
+    emitNotices(noticesOf(promptHook), emit);
+    if (blocked !== null) {
+      return this.finish(sandwich, state, 'blocked', `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${blocked}`, emit);
+    }
     const guard = new LoopGuard(limits);
+    let autoCompact = true;
     for (let step = 1; ; step++) {
       if (step > limits.maxSteps) {
         return this.finish(sandwich, state, 'limit', `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`, emit);
       }
-      const reply = await this.callModel(signal, emit);
-      if (!reply.ok) return this.failModel(sandwich, state, reply, emit);
+      if (autoCompact) {
+        const compacted = await this.compactNow('threshold', signal, emit);
+        // A hook that blocks it, or a summary call that fails, is not asked again this turn.
+        if (compacted.kind === 'blocked' || compacted.kind === 'failed') autoCompact = false;
+      }
+      let reply = await this.callModel(signal, emit);
+      if (!reply.ok && reply.error.kind === 'context_overflow') reply = await this.retryAfterOverflow(reply, signal, emit);
+      if (!reply.ok) return await this.failModel(sandwich, state, reply, signal, emit);
       const { result } = reply;
       const batch = new AppendBatch(store);
       batch.entry('assistant', {
@@ -143,7 +200,24 @@ export class Agent {
       const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'error', content: prepared.message, tier: 'hot' }, false);
       return { state: next, ok: false };
     }
-    let current = sandwich.commitIntent(state, request, tool, known, prepared.value);
+    // preToolUse runs once the policy has decided and before the intent: a block settles the call
+    // without an intent, and a call the user must approve is blocked before anyone is asked.
+    const toolFields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
+    const preHook = await runHooks(this.deps, this.model, 'preToolUse', toolFields, { failClosed: failsClosed(request.risk), signal });
+    const preNotices = noticesOf(preHook);
+    if (signal.aborted) {
+      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'interrupted', content: 'not run: the turn was interrupted by the user', tier: 'hot' }, false, preNotices);
+      emitNotices(preNotices, emit);
+      return { state: next, ok: false };
+    }
+    if (preHook?.verdict === 'block') {
+      const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
+      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'blocked', content, tier: 'hot' }, false, preNotices);
+      emitNotices(preNotices, emit);
+      return { state: next, ok: false };
+    }
+    let current = sandwich.commitIntent(state, request, tool, known, prepared.value, preNotices);
+    emitNotices(preNotices, emit);
     fault?.('after-intent');
     if (!known) {
       const decision = await this.ask(request, signal, emit);
@@ -152,7 +226,10 @@ export class Agent {
     }
     const result = await sandwich.execute(tool, input, call.id, signal);
     fault?.('before-settlement');
-    return { state: sandwich.settle(current, result, true), ok: result.outcome === 'ok' };
+    const settled = sandwich.settle(current, result, true);
+    const postHook = await runHooks(this.deps, this.model, 'postToolUse', { ...toolFields, outcome: result.outcome, output: result.content }, { failClosed: false, signal });
+    commitNotices(this.deps, noticesOf(postHook), emit);
+    return { state: settled, ok: result.outcome === 'ok' };
   }
 
   private async prepare(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
@@ -176,7 +253,7 @@ export class Agent {
     return decision;
   }
 
-  private async callModel(signal: AbortSignal, emit: EventSink): Promise<{ ok: true; result: CompletionResult } | { ok: false; error: ProviderError; partial: string }> {
+  private async callModel(signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
     const { store, provider, tools, systemPrompt } = this.deps;
     const head = currentHead(store);
     const messages = buildMessages(systemPrompt, store.tree.pathTo(head.entryId));
@@ -229,8 +306,20 @@ export class Agent {
     if (row?.kind === 'usage') emit({ type: 'usage', row });
   }
 
-  private failModel(sandwich: Sandwich, state: MachineState, reply: { error: ProviderError; partial: string }, emit: EventSink): TurnResult {
+  /** A context overflow compacts the conversation and retries the call once. */
+  private async retryAfterOverflow(first: ModelFailure, signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
+    const compacted = await this.compactNow('overflow', signal, emit);
+    if ('reason' in compacted) {
+      return { ...first, error: overflowError(`${first.error.message}; compaction could not help (${compacted.reason})`, first.error) };
+    }
+    const second = await this.callModel(signal, emit);
+    if (second.ok || second.error.kind !== 'context_overflow') return second;
+    return { ...second, error: overflowError(`the conversation is still too long for the model's context window after compaction: ${second.error.message}`, second.error) };
+  }
+
+  private async failModel(sandwich: Sandwich, state: MachineState, reply: ModelFailure, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
     const { error, partial } = reply;
+    const hook = error.kind === 'aborted' ? null : await runHooks(this.deps, this.model, 'turnError', { error: error.message, error_kind: error.kind }, { failClosed: false, signal });
     const batch = new AppendBatch(this.deps.store);
     if (partial) batch.entry('assistant', { text: partial, toolCalls: [], model: this.model, finishReason: error.kind === 'aborted' ? 'interrupted' : 'error' });
     if (error.kind === 'aborted') {
@@ -240,7 +329,9 @@ export class Agent {
     }
     const text = `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
     batch.entry('notice', { level: 'error', source: 'provider', text });
+    addNotices(batch, noticesOf(hook));
     sandwich.move(state, 'Final', batch.build());
+    emitNotices(noticesOf(hook), emit);
     emit({ type: 'error', kind: error.kind, message: error.message, hint: error.hint });
     emit({ type: 'turn-ended', outcome: 'error', text });
     return { outcome: 'error', text };
@@ -254,6 +345,19 @@ export class Agent {
     emit({ type: 'turn-ended', outcome, text });
     return { outcome, text };
   }
+}
+
+type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };
+type ModelReply = { readonly ok: true; readonly result: CompletionResult } | ModelFailure;
+
+function overflowError(message: string, cause: ProviderError): ProviderError {
+  return new ProviderError({
+    kind: 'context_overflow',
+    message,
+    hint: "the conversation does not fit the model's context window: start a new session, branch from an earlier entry, or pick a model with a larger window",
+    ...(cause.status === undefined ? {} : { status: cause.status }),
+    cause,
+  });
 }
 
 /** The state a new turn starts from: Idle or Final (a leftover mid-turn state is closed first). */

@@ -1,50 +1,97 @@
 import type { ChatMessage, ToolCallRequest } from '../provider/provider';
-import type { AnyEntry } from '../tree/entry-types';
+import type { AnyEntry, Entry } from '../tree/entry-types';
 
 export const INTERRUPTED_CALL_TEXT = 'not run: the turn was interrupted before this call started';
+export const SUMMARY_HEADING = '[summary of the conversation so far]';
+
+/**
+ * What the model sees of a path: the newest summary on it (if any), then the entries after the
+ * summary's hot tail, in order (summary entries themselves excluded), and how far cold tool
+ * results are collapsed to one line.
+ */
+export interface ContextView {
+  readonly summary: Entry<'summary'> | null;
+  readonly entries: readonly AnyEntry[];
+  /** Cold tool results at an index below this one go as one line each. */
+  readonly collapseBefore: number;
+}
 
 /**
  * The conversation the model sees: the system prompt, then the path from the root (or from the
- * newest summary on it) to the head. Every tool call gets exactly one tool message.
+ * newest summary on it, with its hot tail) to the head. Every tool call gets exactly one tool
+ * message, right after the call.
  */
 export function buildMessages(systemPrompt: string, path: readonly AnyEntry[]): ChatMessage[] {
-  const start = lastSummaryIndex(path);
+  return renderView(systemPrompt, contextView(path));
+}
+
+export function contextView(path: readonly AnyEntry[]): ContextView {
+  const at = newestSummaryIndex(path);
+  const summary = at === -1 ? null : (path[at] as Entry<'summary'>);
+  let from = at + 1;
+  if (summary?.payload.tailFromEntryId !== undefined) {
+    const tail = path.findIndex((e) => e.id === summary.payload.tailFromEntryId);
+    if (tail !== -1 && tail < at) from = tail;
+  }
+  const entries = path.slice(from).filter((e) => e.type !== 'summary');
+  return { summary, entries, collapseBefore: collapseHorizon(path, entries) };
+}
+
+/** Renders a view; `collapseBefore` overrides the view's own horizon when it reaches further. */
+export function renderView(systemPrompt: string, view: ContextView, collapseBefore = view.collapseBefore): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
+  if (view.summary) messages.push({ role: 'user', content: `${SUMMARY_HEADING}\n${view.summary.payload.text}` });
+  return [...messages, ...renderEntries(view.entries, Math.max(collapseBefore, view.collapseBefore))];
+}
+
+/**
+ * Entries as chat messages. A notice for the model that falls inside a tool round waits until
+ * the round's results are all in: nothing may come between a call and its result.
+ */
+export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  const subjects = new Map<string, string>();
   let open: ToolCallRequest[] = [];
+  let waiting: ChatMessage[] = [];
+  const flushWaiting = (): void => {
+    messages.push(...waiting);
+    waiting = [];
+  };
   const closeOpenCalls = (): void => {
     for (const call of open) messages.push({ role: 'tool', toolCallId: call.id, content: INTERRUPTED_CALL_TEXT });
     open = [];
+    flushWaiting();
   };
-  for (let i = Math.max(start, 0); i < path.length; i++) {
-    const entry = path[i]!;
+  for (const [i, entry] of entries.entries()) {
     switch (entry.type) {
       case 'summary':
-        messages.push({ role: 'user', content: `[summary of the conversation so far]\n${entry.payload.text}` });
+      case 'approval':
         break;
       case 'user':
         closeOpenCalls();
-        messages.push({ role: 'user', content: entry.payload.text });
+        if (entry.payload.blocked === undefined) messages.push({ role: 'user', content: entry.payload.text });
         break;
       case 'assistant':
         closeOpenCalls();
         messages.push({ role: 'assistant', content: entry.payload.text, ...(entry.payload.toolCalls.length > 0 ? { toolCalls: entry.payload.toolCalls } : {}) });
         open = [...entry.payload.toolCalls];
         break;
+      case 'tool_intent':
+        subjects.set(entry.payload.callId, entry.payload.subject);
+        break;
       case 'tool_result': {
         const index = open.findIndex((c) => c.id === entry.payload.callId);
         if (index === -1) break;
         open.splice(index, 1);
-        messages.push({ role: 'tool', toolCallId: entry.payload.callId, content: entry.payload.content });
+        const content = i < collapseBefore && isCollapsible(entry) ? collapsedLine(entry, subjects.get(entry.payload.callId)) : entry.payload.content;
+        messages.push({ role: 'tool', toolCallId: entry.payload.callId, content });
+        if (open.length === 0) flushWaiting();
         break;
       }
       case 'notice':
-        if (entry.payload.toModel) {
-          closeOpenCalls();
-          messages.push({ role: 'user', content: `[tole] ${entry.payload.text}` });
-        }
-        break;
-      case 'tool_intent':
-      case 'approval':
+        if (!entry.payload.toModel) break;
+        if (open.length > 0) waiting.push({ role: 'user', content: `[tole] ${entry.payload.text}` });
+        else messages.push({ role: 'user', content: `[tole] ${entry.payload.text}` });
         break;
       default: {
         const never: never = entry;
@@ -56,7 +103,41 @@ export function buildMessages(systemPrompt: string, path: readonly AnyEntry[]): 
   return messages;
 }
 
-function lastSummaryIndex(path: readonly AnyEntry[]): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === 'summary') return i;
+/** A cold result (a file read, a listing) that went well: the model can fetch it again. */
+export function isCollapsible(entry: AnyEntry): entry is Entry<'tool_result'> {
+  return entry.type === 'tool_result' && entry.payload.tier === 'cold' && entry.payload.outcome === 'ok';
+}
+
+export function collapsedLine(entry: Entry<'tool_result'>, subject: string | undefined): string {
+  const { tool, content } = entry.payload;
+  const lines = content === '' ? 0 : content.split('\n').length;
+  const size = Buffer.byteLength(content, 'utf8');
+  return `[collapsed by compaction] ${tool}${subject ? ` ${subject}` : ''}: ${lines} lines, ${size} bytes. Call ${tool} again if you need it.`;
+}
+
+function newestSummaryIndex(path: readonly AnyEntry[]): number {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (entry.type === 'summary' && entry.payload.kind !== 'collapse') return i;
+  }
   return -1;
+}
+
+/** The newest collapse on the path reaches up to its tail's first entry (horizons only move forward). */
+function collapseHorizon(path: readonly AnyEntry[], entries: readonly AnyEntry[]): number {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (entry.type !== 'summary' || entry.payload.kind !== 'collapse') continue;
+    const tailId = entry.payload.tailFromEntryId;
+    if (tailId === undefined) return indexAfter(entries, entry.seq);
+    // Not in view: a newer summary replaced everything up to it.
+    return Math.max(0, entries.findIndex((e) => e.id === tailId));
+  }
+  return 0;
+}
+
+/** The index of the first entry committed after `seq` (entries are in path order, seqs rise along it). */
+function indexAfter(entries: readonly AnyEntry[], seq: number): number {
+  const at = entries.findIndex((e) => e.seq > seq);
+  return at === -1 ? entries.length : at;
 }

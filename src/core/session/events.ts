@@ -4,7 +4,8 @@ import type { AttemptReport } from '../provider/provider';
 import type { UsageRecord } from '../storage/records';
 import type { Risk } from '../tools/tool';
 
-export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit';
+/** `blocked`: a userPrompt hook blocked the prompt; the model was not called. */
+export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit' | 'blocked';
 
 /** What a running turn tells its host. Core never prints: hosts render these. */
 export type SessionEvent =
@@ -21,6 +22,17 @@ export type SessionEvent =
   | { readonly type: 'state'; readonly state: MachineState }
   | { readonly type: 'notice'; readonly level: 'info' | 'warn' | 'error'; readonly text: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly hint: string }
+  /** The conversation was compacted: a summary (or a collapse of cold results) entry was appended. */
+  | {
+      readonly type: 'compacted';
+      readonly kind: 'collapsed' | 'summarized';
+      readonly trigger: 'threshold' | 'overflow' | 'manual';
+      readonly entryId: string;
+      readonly estimatedTokensBefore: number;
+      readonly estimatedTokensAfter: number;
+      readonly replacedEntries: number;
+      readonly collapsedResults: number;
+    }
   | { readonly type: 'turn-ended'; readonly outcome: TurnOutcome; readonly text: string };
 
 export type EventSink = (event: SessionEvent) => void;

@@ -8,6 +8,7 @@ import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
+import { addNotices, type NoticePayload } from './turn-hooks';
 
 export interface PendingIntent {
   readonly entryId: string;
@@ -31,9 +32,10 @@ export class Sandwich {
     return next;
   }
 
-  /** Intent: the intent entry, the pending register and the op state in one line. */
-  commitIntent(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision | null, prepared: unknown): MachineState {
+  /** Intent: the intent entry, the pending register and the op state in one line (after the notices of hooks that ran first). */
+  commitIntent(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision | null, prepared: unknown, notices: readonly NoticePayload[] = []): MachineState {
     const batch = new AppendBatch(this.deps.store);
+    addNotices(batch, notices);
     const entryId = batch.entry('tool_intent', {
       callId: request.callId,
       tool: tool.name,
@@ -66,9 +68,11 @@ export class Sandwich {
     return this.move(state, 'Executing', batch.build());
   }
 
-  /** Settlement: result entry, pending cleared, pc advanced, in one line. */
-  settle(state: MachineState, result: Result, hadIntent: boolean): MachineState {
-    return this.settleInto(state, new AppendBatch(this.deps.store), result.callId, result, hadIntent);
+  /** Settlement: result entry, pending cleared, pc advanced, in one line (after the notices of hooks that ran first). */
+  settle(state: MachineState, result: Result, hadIntent: boolean, notices: readonly NoticePayload[] = []): MachineState {
+    const batch = new AppendBatch(this.deps.store);
+    addNotices(batch, notices);
+    return this.settleInto(state, batch, result.callId, result, hadIntent);
   }
 
   private settleInto(state: MachineState, batch: AppendBatch, callId: string, result: Result, hadIntent: boolean): MachineState {

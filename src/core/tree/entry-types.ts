@@ -4,7 +4,11 @@ import type { ReplaySafety, ResultTier, Risk, ToolDisplay } from '../tools/tool'
 
 /** The payload of each entry type. Entries are immutable: corrections are new entries. */
 export interface EntryPayloads {
-  user: { readonly text: string };
+  user: {
+    readonly text: string;
+    /** Set when a userPrompt hook blocked the prompt: kept in the transcript, never sent to the model. */
+    readonly blocked?: string;
+  };
   assistant: {
     readonly text: string;
     readonly reasoning?: string;
@@ -39,8 +43,26 @@ export interface EntryPayloads {
     /** How the settlement came about when it was not a plain run. */
     readonly resumedBy?: 'rerun' | 'guard' | 'never-replay';
   };
-  /** Conversation compaction: later requests send this in place of the entries before it. */
-  summary: { readonly text: string; readonly replacedEntries: number; readonly model: string };
+  /**
+   * Conversation compaction: later requests send this in place of the entries before it (the
+   * hot tail from `tailFromEntryId` on still goes verbatim). A `collapse` sends no text: cold tool
+   * results before `tailFromEntryId` go as one line each.
+   */
+  summary: {
+    readonly text: string;
+    readonly replacedEntries: number;
+    /** The model that wrote the summary; '' for a collapse. */
+    readonly model: string;
+    /** Absent in older files: 'summary'. */
+    readonly kind?: 'summary' | 'collapse';
+    /** The first entry sent verbatim after the summary; absent: none before the summary itself. */
+    readonly tailFromEntryId?: string;
+    readonly collapsedResults?: number;
+    readonly trigger?: 'threshold' | 'overflow' | 'manual';
+    /** chars/4 estimates of the prompt, before and after. */
+    readonly estimatedTokensBefore?: number;
+    readonly estimatedTokensAfter?: number;
+  };
   /** Something the user (and, when `toModel`, the model) should know: hook output, nudges, errors. */
   notice: {
     readonly level: 'info' | 'warn' | 'error';

@@ -1,0 +1,284 @@
+import type { HookOutcome } from '../hooks/hook-runner';
+import { ProviderError } from '../provider/errors';
+import type { AttemptReport, ChatMessage, CompletionEvent, Provider, ToolDefinition } from '../provider/provider';
+import type { AnyEntry } from '../tree/entry-types';
+import type { AgentDeps } from './agent-deps';
+import { contextView, isCollapsible, renderEntries, renderView, type ContextView } from './context';
+import { AppendBatch, currentHead } from './cursor';
+import type { EventSink } from './events';
+import { addNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
+
+/** How a session compacts its conversation (the `compaction` section of the config). */
+export interface CompactionSettings {
+  /** Share of the context window at which a turn compacts before calling the model (default 0.5). */
+  readonly threshold?: number;
+  /** The model that writes summaries, e.g. a cheaper one (default: the session's model). */
+  readonly model?: string;
+  /** The model's context window, over what the host and the provider say. */
+  readonly contextWindowTokens?: number;
+  /** Messages sent verbatim after the summary (default 8). */
+  readonly tailMessages?: number;
+}
+
+export const DEFAULT_COMPACTION_THRESHOLD = 0.5;
+export const DEFAULT_TAIL_MESSAGES = 8;
+/** A threshold compaction needs at least this many messages before the tail to be worth a model call. */
+export const MIN_AUTO_SUMMARY_MESSAGES = 4;
+/** Summary length asked of the model. */
+export const SUMMARY_MAX_OUTPUT_TOKENS = 2048;
+/** What one message may take of the summarizer's transcript (head and tail kept). */
+const TRANSCRIPT_MESSAGE_CHARS = 3000;
+/** The transcript's length when the context window is unknown. */
+const TRANSCRIPT_DEFAULT_CHARS = 400_000;
+
+export const COMPACTION_PROMPT = [
+  "You compact a coding agent's conversation so that it can go on with less context.",
+  'Read the transcript and write the state of the task in Markdown, with exactly these sections:',
+  '## Goal — what the user wants, in their words where it matters.',
+  '## Decisions — what was decided or done, and why.',
+  '## Files touched — paths read, written or edited, one line each with what changed.',
+  '## Open questions — what is unknown, failed or waiting on the user.',
+  '## Next step — the very next thing to do.',
+  'Be concrete: paths, names, commands, error messages. Leave out chatter. Do not call tools.',
+].join('\n');
+
+export type CompactionTrigger = 'threshold' | 'overflow' | 'manual';
+
+export type CompactionResult =
+  | {
+      readonly kind: 'collapsed' | 'summarized';
+      readonly entryId: string;
+      readonly estimatedTokensBefore: number;
+      readonly estimatedTokensAfter: number;
+      readonly replacedEntries: number;
+      readonly collapsedResults: number;
+    }
+  | { readonly kind: 'skipped' | 'blocked' | 'failed'; readonly reason: string; readonly estimatedTokensBefore: number };
+
+export interface CompactionContext {
+  readonly deps: AgentDeps;
+  /** The session's model. */
+  readonly model: string;
+  /** The model's context window, when known. */
+  readonly windowTokens: number | null;
+  /** Writes the usage ledger row of one attempt of the summary call. */
+  readonly recordAttempt: (report: AttemptReport, entryId: string | null) => void;
+}
+
+/** An estimate of the prompt's size in tokens: characters / 4, tool definitions included. */
+export function estimateTokens(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] = []): number {
+  let chars = 0;
+  for (const message of messages) {
+    chars += message.content.length + 8;
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + call.id.length + 16;
+    if (message.role === 'tool') chars += message.toolCallId.length;
+  }
+  for (const tool of tools) chars += JSON.stringify(tool).length;
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * Where the hot tail starts: the last `tailMessages` messages, moved back to the assistant entry
+ * that opened a tool round, so that a call is never split from its results.
+ */
+export function hotTailStart(entries: readonly AnyEntry[], tailMessages: number): number {
+  const inRound = insideRound(entries);
+  let count = 0;
+  let i = entries.length;
+  while (i > 0 && count < tailMessages) {
+    i--;
+    if (sendsMessage(entries[i]!)) count++;
+  }
+  while (i > 0 && inRound[i]) i--;
+  return i;
+}
+
+/** Compacts the conversation under the head: cold results first, then a summary. Never throws for the world's failures. */
+export async function compactConversation(ctx: CompactionContext, trigger: CompactionTrigger, signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+  const { deps } = ctx;
+  const settings = deps.compaction ?? {};
+  if (trigger === 'threshold' && ctx.windowTokens === null) return { kind: 'skipped', reason: 'the context window is not known', estimatedTokensBefore: 0 };
+  const view = contextView(deps.store.tree.pathTo(currentHead(deps.store).entryId));
+  const tools = deps.tools.definitions();
+  const before = estimateTokens(renderView(deps.systemPrompt, view), tools);
+  const limit = ctx.windowTokens === null ? null : Math.floor(ctx.windowTokens * (settings.threshold ?? DEFAULT_COMPACTION_THRESHOLD));
+  const skipped = (reason: string): CompactionResult => ({ kind: 'skipped', reason, estimatedTokensBefore: before });
+  if (trigger === 'threshold' && limit !== null && before < limit) return skipped('under the threshold');
+  const tailStart = hotTailStart(view.entries, settings.tailMessages ?? DEFAULT_TAIL_MESSAGES);
+  const collapsible = countCollapsible(view, tailStart);
+  const afterCollapse = estimateTokens(renderView(deps.systemPrompt, view, tailStart), tools);
+  const plan: 'collapse' | 'summary' = trigger === 'threshold' && collapsible > 0 && limit !== null && afterCollapse < limit ? 'collapse' : 'summary';
+  const older = view.entries.slice(0, tailStart).filter(sendsMessage).length;
+  if (plan === 'summary' && older < (trigger === 'threshold' ? MIN_AUTO_SUMMARY_MESSAGES : 1)) {
+    return skipped(`nothing to summarize: the conversation is not longer than its ${settings.tailMessages ?? DEFAULT_TAIL_MESSAGES}-message tail`);
+  }
+  const hook = await runHooks(deps, ctx.model, 'preCompact', { trigger, estimated_tokens: before, ...(ctx.windowTokens === null ? {} : { context_window_tokens: ctx.windowTokens }) }, { failClosed: false, signal });
+  if (hook?.verdict === 'block') return refuse(ctx, hook, 'blocked', `a preCompact hook prevented the compaction: ${hook.blockReason ?? ''}`, before, emit);
+  if (plan === 'collapse') {
+    return commitCompaction(ctx, hook, view, tailStart, { kind: 'collapse', text: `collapsed ${collapsible} cold tool results older than the last messages to one line each`, model: '', replacedEntries: collapsible }, trigger, before, afterCollapse, collapsible, emit);
+  }
+  const summary = await summarize(ctx, view, tailStart, signal, emit);
+  if (!summary.ok) return refuse(ctx, hook, 'failed', `compaction failed: ${summary.reason}`, before, emit);
+  const after = estimateTokens([{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...renderEntries(view.entries.slice(tailStart))], tools);
+  return commitCompaction(ctx, hook, view, tailStart, { kind: 'summary', text: summary.text, model: summary.model, replacedEntries: tailStart }, trigger, before, after, collapsible, emit);
+}
+
+interface SummaryDraft {
+  readonly kind: 'summary' | 'collapse';
+  readonly text: string;
+  readonly model: string;
+  readonly replacedEntries: number;
+}
+
+function commitCompaction(
+  ctx: CompactionContext,
+  hook: HookOutcome | null,
+  view: ContextView,
+  tailStart: number,
+  draft: SummaryDraft,
+  trigger: CompactionTrigger,
+  before: number,
+  after: number,
+  collapsible: number,
+  emit: EventSink,
+): CompactionResult {
+  const notices = noticesOf(hook);
+  const batch = new AppendBatch(ctx.deps.store);
+  addNotices(batch, notices);
+  const tailFrom = view.entries[tailStart];
+  const entryId = batch.entry('summary', {
+    ...draft,
+    ...(tailFrom ? { tailFromEntryId: tailFrom.id } : {}),
+    collapsedResults: collapsible,
+    trigger,
+    estimatedTokensBefore: before,
+    estimatedTokensAfter: after,
+  });
+  ctx.deps.store.commit(batch.build());
+  emitNotices(notices, emit);
+  const kind = draft.kind === 'collapse' ? 'collapsed' : 'summarized';
+  emit({ type: 'compacted', kind, trigger, entryId, estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible });
+  return { kind, entryId, estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible };
+}
+
+/** A compaction that did not happen: the hook notices and the reason go into the transcript. */
+function refuse(ctx: CompactionContext, hook: HookOutcome | null, kind: 'blocked' | 'failed', reason: string, before: number, emit: EventSink): CompactionResult {
+  const notices = [...noticesOf(hook), { level: 'warn' as const, source: 'loop' as const, text: reason }];
+  if (!ctx.deps.store.readOnly) {
+    const batch = new AppendBatch(ctx.deps.store);
+    addNotices(batch, notices);
+    ctx.deps.store.commit(batch.build());
+  }
+  emitNotices(notices, emit);
+  return { kind, reason, estimatedTokensBefore: before };
+}
+
+type SummaryReply = { readonly ok: true; readonly text: string; readonly model: string } | { readonly ok: false; readonly reason: string };
+
+/** Asks the model for the task state of everything before the tail. Every attempt writes a ledger row. */
+async function summarize(ctx: CompactionContext, view: ContextView, tailStart: number, signal: AbortSignal, emit: EventSink): Promise<SummaryReply> {
+  const { deps } = ctx;
+  const model = deps.compaction?.model ?? ctx.model;
+  const headId = currentHead(deps.store).entryId;
+  const older = renderEntries(view.entries.slice(0, tailStart), tailStart);
+  const maxChars = ctx.windowTokens === null ? TRANSCRIPT_DEFAULT_CHARS : Math.max(4_000, Math.floor(ctx.windowTokens * 4 * 0.6));
+  const earlier = view.summary ? `Summary of the conversation before this transcript:\n${view.summary.payload.text}\n\n` : '';
+  const transcript = clipMiddle(`${earlier}Transcript:\n${transcriptOf(older)}`, maxChars);
+  let ledgerFailure: unknown = null;
+  const onEvent = (event: CompletionEvent): void => {
+    if (event.type !== 'attempt') return; // the summary is not the assistant's answer: no text events
+    emit({ type: 'attempt', report: event.report });
+    try {
+      ctx.recordAttempt(event.report, headId);
+    } catch (error) {
+      ledgerFailure ??= error;
+    }
+  };
+  try {
+    const result = await deps.provider.complete(
+      { model, messages: [{ role: 'system', content: COMPACTION_PROMPT }, { role: 'user', content: transcript }], tools: [], signal, maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS },
+      onEvent,
+    );
+    if (ledgerFailure) throw ledgerFailure;
+    const text = result.text.trim();
+    return text === '' ? { ok: false, reason: `${model} returned an empty summary` } : { ok: true, text, model: result.model };
+  } catch (error) {
+    if (ledgerFailure) throw ledgerFailure;
+    if (error instanceof ProviderError) return { ok: false, reason: `${error.message}${error.hint ? ` (${error.hint})` : ''}` };
+    throw error;
+  }
+}
+
+/** A plain-text transcript for the summarizer: tool calls and results flattened to lines. */
+export function transcriptOf(messages: readonly ChatMessage[]): string {
+  const lines: string[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        break;
+      case 'user':
+        lines.push(`USER: ${clipMiddle(message.content, TRANSCRIPT_MESSAGE_CHARS)}`);
+        break;
+      case 'assistant':
+        if (message.content !== '') lines.push(`ASSISTANT: ${clipMiddle(message.content, TRANSCRIPT_MESSAGE_CHARS)}`);
+        for (const call of message.toolCalls ?? []) lines.push(`ASSISTANT CALLS ${call.name} ${clipMiddle(call.arguments, TRANSCRIPT_MESSAGE_CHARS)}`);
+        break;
+      case 'tool':
+        lines.push(`RESULT: ${clipMiddle(message.content, TRANSCRIPT_MESSAGE_CHARS)}`);
+        break;
+    }
+  }
+  return lines.join('\n');
+}
+
+function clipMiddle(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.floor(maxChars * 0.3);
+  const tail = maxChars - head;
+  return `${text.slice(0, head)}\n[... ${text.length - head - tail} characters left out ...]\n${text.slice(text.length - tail)}`;
+}
+
+function countCollapsible(view: ContextView, tailStart: number): number {
+  let n = 0;
+  for (let i = view.collapseBefore; i < tailStart; i++) if (isCollapsible(view.entries[i]!)) n++;
+  return n;
+}
+
+function sendsMessage(entry: AnyEntry): boolean {
+  switch (entry.type) {
+    case 'user':
+      return entry.payload.blocked === undefined;
+    case 'assistant':
+    case 'tool_result':
+      return true;
+    case 'notice':
+      return entry.payload.toModel === true;
+    default:
+      return false;
+  }
+}
+
+/** For each entry: does it sit inside a tool round whose results are not all in yet? */
+function insideRound(entries: readonly AnyEntry[]): boolean[] {
+  const flags: boolean[] = [];
+  let open = new Set<string>();
+  for (const entry of entries) {
+    flags.push(open.size > 0);
+    if (entry.type === 'user') open = new Set();
+    if (entry.type === 'assistant') open = new Set(entry.payload.toolCalls.map((c) => c.id));
+    if (entry.type === 'tool_result') open.delete(entry.payload.callId);
+  }
+  return flags;
+}
+
+/** The context window a provider reports for a model (OpenAI-compatible `GET /models`), or null. */
+export async function discoverContextWindow(provider: Provider, model: string, signal: AbortSignal): Promise<number | null> {
+  const lister = provider as Provider & { listModels?: (signal?: AbortSignal) => Promise<readonly { id: string; contextWindowTokens?: number }[]> };
+  if (typeof lister.listModels !== 'function') return null;
+  try {
+    const models = await lister.listModels(signal);
+    return models.find((m) => m.id === model)?.contextWindowTokens ?? null;
+  } catch {
+    return null; // no list, no window: compaction then runs on overflow and by hand only
+  }
+}
