@@ -197,14 +197,23 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   for (const w of command.words) findings.push(...classifySubstitutions(w, inner));
   for (const r of command.redirects) findings.push(...classifyRedirect(r, inner));
   if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
+  if (isReader(command) && inner.stdin.kind === 'text' && !inner.stdin.expands && isArmed(literalWord(inner.stdin.text))) {
+    findings.push(destructive('`read` stores text holding `$(…)` or a backtick, a command bash runs if it ever evaluates the variable'));
+  }
   else if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
   return findings;
+}
+
+/** `read`, `mapfile`: they store stdin in variables. */
+function isReader(command: SimpleCommand): boolean {
+  const name = command.words[0] && basename(command.words[0].text);
+  return name === 'read' || name === 'mapfile' || name === 'readarray';
 }
 
 function stdinOf(redirects: readonly Redirect[], inherited: Stdin): Stdin {
   let stdin = inherited;
   for (const r of redirects) {
-    if (r.fd !== undefined && r.fd !== 0) continue;
+    if ((r.fd !== undefined && r.fd !== 0) || r.fdName !== undefined) continue;
     if (r.op === '<' || r.op === '<>') stdin = { kind: 'file' };
     if (r.heredoc) stdin = { kind: 'text', text: r.heredoc.body, expands: r.heredoc.expands };
     if (r.op === '<<<') stdin = { kind: 'text', text: r.target.text, expands: r.target.expands };
@@ -221,7 +230,7 @@ function classifySubstitutions(w: Word, ctx: Ctx): Finding[] {
 function classifyRedirect(r: Redirect, ctx: Ctx): Finding[] {
   const findings = classifySubstitutions(r.target, ctx);
   for (const script of r.heredoc?.substitutions ?? []) findings.push(...classifyScript(script, ctx));
-  const label = `\`${r.fd ?? ''}${r.op} ${r.target.text}\``;
+  const label = `\`${r.fdName ? `{${r.fdName}}` : (r.fd ?? '')}${r.op} ${r.target.text}\``;
   const isDup = (r.op === '>&' || r.op === '<&') && /^(?:\d+-?|-)$/.test(r.target.text);
   if (isDup || r.op === '<' || r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<&') return findings;
   const mode = r.op === '>>' || r.op === '&>>' ? 'append' : r.op === '<>' ? 'open' : 'truncate';
@@ -278,7 +287,15 @@ function classifyAssignment(name: string, value: Word, ctx: Ctx): Finding[] {
     findings.push(destructive(`setting \`${name}\` makes programs load code tole cannot inspect`));
   }
   if (name === 'PATH') findings.push(write('setting `PATH` changes which programs run'));
+  if (isArmed(value)) {
+    findings.push(destructive(`\`${name}\` holds the text \`${value.text}\`, a command bash runs if it ever evaluates the variable (arithmetic, prompts, \`\${${name}@P}\`)`));
+  }
   return findings;
+}
+
+/** Literal text holding `$(…)` or a backtick: inert now, a command once bash evaluates it again. */
+function isArmed(value: Word): boolean {
+  return value.substitutions.length === 0 && /\$\(|`/.test(value.text);
 }
 
 /** `export A=1`, `alias ls='…'`, `trap 'cmd' EXIT`: arguments that are assignments or commands. */
@@ -357,6 +374,7 @@ interface WrapperArgs {
   readonly strings: Word[];
   readonly assignments: { name: string; value: Word }[];
   noRun: boolean;
+  viaShell: boolean;
   replace?: string;
 }
 
@@ -376,7 +394,7 @@ function classifyWrapped(name: string, spec: WrapperRule, args: readonly Word[],
     findings.push(alone === 'ReadOnly' ? readOnly(`\`${name}\` runs no command here`, name) : write(`\`${name}\` without a command`));
     return findings;
   }
-  if (spec.joinsArguments) return [...findings, ...classifyJoined(name, command, ctx)];
+  if (spec.joinsArguments || parsed.viaShell) return [...findings, ...classifyJoined(name, command, ctx)];
   if (!spec.appendsArguments) return [...findings, ...classifyArgv(command, deeper(ctx))];
   const marked = parsed.replace === undefined ? command : command.map((w) => (w.text.includes(parsed.replace!) ? { ...w, expands: true } : w));
   return [...findings, ...classifyArgv([...marked, STDIN_ARGUMENTS], deeper(ctx, { kind: 'terminal' }))];
@@ -396,7 +414,7 @@ function classifyJoined(name: string, command: readonly Word[], ctx: Ctx): Findi
 
 /** Options of a wrapper, up to the command it runs; a string is an option it does not know. */
 function parseWrapperArgs(spec: WrapperRule, args: readonly Word[]): WrapperArgs | string {
-  const out: WrapperArgs = { command: [], outputs: [], strings: [], assignments: [], noRun: false };
+  const out: WrapperArgs = { command: [], outputs: [], strings: [], assignments: [], noRun: false, viaShell: false };
   let leading = 0;
   let i = 0;
   for (; i < args.length; i++) {
@@ -432,6 +450,7 @@ function wrapperLongOption(spec: WrapperRule, args: readonly Word[], i: number, 
   const eq = w.text.indexOf('=');
   const name = eq < 0 ? w.text : w.text.slice(0, eq);
   if (includes(spec.noRunOptions ?? [], name)) out.noRun = true;
+  if (includes(spec.shellOptions ?? [], name)) out.viaShell = true;
   if (includes(spec.longFlags ?? [], name) || includes(spec.noRunOptions ?? [], name)) return 0;
   if (!includes(spec.longValues ?? [], name)) return -1;
   const value = eq < 0 ? args[i + 1] : { ...w, text: w.text.slice(eq + 1) };
@@ -446,6 +465,7 @@ function wrapperShortOptions(spec: WrapperRule, args: readonly Word[], i: number
     const letter = t[j]!;
     const name = `-${letter}`;
     if (includes(spec.noRunOptions ?? [], name)) out.noRun = true;
+    if (includes(spec.shellOptions ?? [], name)) out.viaShell = true;
     if ((spec.shortFlags ?? '').includes(letter) || includes(spec.noRunOptions ?? [], name)) continue;
     if ((spec.shortOptionalValues ?? '').includes(letter)) {
       recordWrapperValue(spec, name, { ...args[i]!, text: t.slice(j + 1) || '{}' }, out);
@@ -580,7 +600,9 @@ function classifyFind(args: readonly Word[], ctx: Ctx): Finding[] {
     else if (includes(FIND_ACTIONS.exec, t)) {
       const end = findExecEnd(args, i + 1);
       if (end <= i + 1) return [...findings, unparseable(`\`find ${t}\` has no command ending in \`;\` or \`+\``)];
-      findings.push(...classifyArgv(args.slice(i + 1, end), deeper(ctx, { kind: 'terminal' })));
+      // `{}` becomes a file name, only known when find runs (and a name can hold anything).
+      const command = args.slice(i + 1, end).map((word) => (word.text.includes('{}') ? { ...word, expands: true } : word));
+      findings.push(...classifyArgv(command, deeper(ctx, { kind: 'terminal' })));
       i = end;
     } else if (own(FIND_ACTIONS.output, t) !== undefined) {
       const file = args[i + 1];

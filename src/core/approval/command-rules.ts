@@ -474,6 +474,8 @@ export interface WrapperRule {
   readonly defaultCommand?: string;
   /** watch: the arguments are joined and run by `sh -c`. */
   readonly joinsArguments?: boolean;
+  /** Options under which the arguments are joined and run by a shell (`sudo -s CMD`). */
+  readonly shellOptions?: readonly string[];
   /** The least risk of anything it runs (`sudo`: Write). */
   readonly floor?: { readonly risk: Risk; readonly reason: string };
   /** Risk when it has no command to run, or runs none. */
@@ -500,6 +502,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperRule>> = {
     longValues: ['--close-from', '--chdir', '--group', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user', '--user'],
     /** Not `-k`, `-v` or `-h`: `sudo -k CMD` still runs CMD, and `-h` also means `-h HOST`. */
     noRunOptions: ['-e', '--edit', '-l', '--list', '-V', '--version'],
+    shellOptions: ['-s', '--shell', '-i', '--login'],
     floor: { risk: 'Write', reason: '`sudo` runs a command as another user' },
     aloneRisk: 'Write',
   },

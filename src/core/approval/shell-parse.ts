@@ -47,6 +47,8 @@ export interface Heredoc {
 export interface Redirect {
   readonly op: RedirectOp;
   readonly fd?: number;
+  /** `{name}>file`: bash picks a free descriptor and stores it in `name`. */
+  readonly fdName?: string;
   readonly target: Word;
   readonly heredoc?: Heredoc;
 }
@@ -117,7 +119,7 @@ type Op = ';' | '&' | '&&' | '||' | '|' | '|&' | '\n' | '(' | ')';
 type Token =
   | { readonly kind: 'word'; readonly word: Word; readonly assignment?: AssignmentPrefix }
   | { readonly kind: 'op'; readonly op: Op }
-  | { readonly kind: 'redirect'; readonly op: RedirectOp; readonly fd?: number }
+  | { readonly kind: 'redirect'; readonly op: RedirectOp; readonly fd?: number; readonly fdName?: string }
   | { readonly kind: 'eof' };
 
 interface AssignmentPrefix {
@@ -419,7 +421,7 @@ class ShellParser {
     const redirects: Redirect[] = [];
     for (let t = this.peek(); t.kind === 'word' || t.kind === 'redirect'; t = this.peek()) {
       this.next();
-      if (t.kind === 'redirect') redirects.push(this.readRedirectTarget(t.op, t.fd));
+      if (t.kind === 'redirect') redirects.push(this.readRedirectTarget(t));
       else if (words.length === 0 && t.assignment) assignments.push(this.finishAssignment(t.word, t.assignment));
       else words.push(t.word);
     }
@@ -475,19 +477,21 @@ class ShellParser {
     const redirects: Redirect[] = [];
     for (let t = this.peek(); t.kind === 'redirect'; t = this.peek()) {
       this.next();
-      redirects.push(this.readRedirectTarget(t.op, t.fd));
+      redirects.push(this.readRedirectTarget(t));
     }
     return redirects;
   }
 
-  private readRedirectTarget(op: RedirectOp, fd: number | undefined): Redirect {
+  private readRedirectTarget(token: { readonly op: RedirectOp; readonly fd?: number; readonly fdName?: string }): Redirect {
+    const { op } = token;
+    const fd = token.fdName === undefined ? { fd: token.fd } : { fdName: token.fdName };
     this.skipBlanks(false);
     const target = this.readWord();
     if (target === undefined) this.fail(`\`${op}\` is not followed by a file name`);
-    if (op !== '<<' && op !== '<<-') return { op, fd, target };
+    if (op !== '<<' && op !== '<<-') return { op, ...fd, target };
     const heredoc: MutableHeredoc = { body: '', expands: false, substitutions: [] };
     this.pendingHeredocs.push({ delimiter: target.text, quoted: !target.plain, stripTabs: op === '<<-', heredoc });
-    return { op, fd, target, heredoc };
+    return { op, ...fd, target, heredoc };
   }
 
   private parseNested(end: ')' | '}'): Script {
@@ -578,18 +582,19 @@ class ShellParser {
   }
 
   private readRedirectOperator(): Token | undefined {
-    const digits = /^[0-9]+(?=[<>])/.exec(this.src.slice(this.pos, this.pos + 12));
-    let p = this.pos + (digits ? digits[0].length : 0);
-    const fd = digits ? Number(digits[0]) : undefined;
+    const prefix = /^(?:([0-9]+)|\{([A-Za-z_][A-Za-z0-9_]*)\})(?=[<>])/.exec(this.src.slice(this.pos, this.pos + 80));
+    let p = this.pos + (prefix ? prefix[0].length : 0);
+    const fd = prefix?.[1] !== undefined ? Number(prefix[1]) : undefined;
+    const fdName = prefix?.[2];
     let op: RedirectOp | undefined;
-    if (fd === undefined && this.src.startsWith('&>>', p)) op = '&>>';
-    else if (fd === undefined && this.src.startsWith('&>', p)) op = '&>';
+    if (!prefix && this.src.startsWith('&>>', p)) op = '&>>';
+    else if (!prefix && this.src.startsWith('&>', p)) op = '&>';
     else op = REDIRECT_OPS.find((candidate) => this.src.startsWith(candidate, p));
     if (op === undefined) return undefined;
     if ((op === '<' || op === '>') && this.src[p + 1] === '(') return undefined;
     p += op.length;
     this.pos = p;
-    return { kind: 'redirect', op, fd };
+    return { kind: 'redirect', op, fd, fdName };
   }
 
   private readWord(): Word | undefined {
