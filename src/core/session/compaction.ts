@@ -93,8 +93,39 @@ export function hotTailStart(entries: readonly AnyEntry[], tailMessages: number)
   return i;
 }
 
+/** What a compaction will do, decided from the conversation before anything runs. */
+interface CompactionPlan {
+  readonly trigger: CompactionTrigger;
+  readonly mode: 'collapse' | 'summary';
+  readonly view: ContextView;
+  /** Index in `view.entries` of the hot tail's first entry. */
+  readonly tailStart: number;
+  readonly before: number;
+  readonly afterCollapse: number;
+  readonly collapsible: number;
+}
+
 /** Compacts the conversation under the head: cold results first, then a summary. Never throws for the world's failures. */
 export async function compactConversation(ctx: CompactionContext, trigger: CompactionTrigger, signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+  const plan = planCompaction(ctx, trigger);
+  if (!('mode' in plan)) return plan;
+  const { deps } = ctx;
+  const window = ctx.windowTokens === null ? {} : { context_window_tokens: ctx.windowTokens };
+  const hook = await runHooks(deps, ctx.model, 'preCompact', { trigger, estimated_tokens: plan.before, ...window }, { failClosed: false, signal });
+  if (hook?.verdict === 'block') return refuse(ctx, hook, 'blocked', `a preCompact hook prevented the compaction: ${hook.blockReason ?? ''}`, plan.before, emit);
+  if (plan.mode === 'collapse') {
+    const text = `collapsed ${plan.collapsible} cold tool results older than the last messages to one line each`;
+    return commitCompaction(ctx, plan, hook, { kind: 'collapse', text, model: '', replacedEntries: plan.collapsible }, plan.afterCollapse, emit);
+  }
+  const summary = await summarize(ctx, plan.view, plan.tailStart, signal, emit);
+  if (!summary.ok) return refuse(ctx, hook, 'failed', `compaction failed: ${summary.reason}`, plan.before, emit);
+  const kept = renderEntries(plan.view.entries.slice(plan.tailStart));
+  const after = estimateTokens([{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...kept], deps.tools.definitions());
+  return commitCompaction(ctx, plan, hook, { kind: 'summary', text: summary.text, model: summary.model, replacedEntries: plan.tailStart }, after, emit);
+}
+
+/** Collapse when that alone brings a threshold compaction under the limit; else summarize, when there is enough to. */
+function planCompaction(ctx: CompactionContext, trigger: CompactionTrigger): CompactionPlan | CompactionResult {
   const { deps } = ctx;
   const settings = deps.compaction ?? {};
   if (trigger === 'threshold' && ctx.windowTokens === null) return { kind: 'skipped', reason: 'the context window is not known', estimatedTokensBefore: 0 };
@@ -102,25 +133,17 @@ export async function compactConversation(ctx: CompactionContext, trigger: Compa
   const tools = deps.tools.definitions();
   const before = estimateTokens(renderView(deps.systemPrompt, view), tools);
   const limit = ctx.windowTokens === null ? null : Math.floor(ctx.windowTokens * (settings.threshold ?? DEFAULT_COMPACTION_THRESHOLD));
-  const skipped = (reason: string): CompactionResult => ({ kind: 'skipped', reason, estimatedTokensBefore: before });
-  if (trigger === 'threshold' && limit !== null && before < limit) return skipped('under the threshold');
-  const tailStart = hotTailStart(view.entries, settings.tailMessages ?? DEFAULT_TAIL_MESSAGES);
+  if (trigger === 'threshold' && limit !== null && before < limit) return { kind: 'skipped', reason: 'under the threshold', estimatedTokensBefore: before };
+  const tailMessages = settings.tailMessages ?? DEFAULT_TAIL_MESSAGES;
+  const tailStart = hotTailStart(view.entries, tailMessages);
   const collapsible = countCollapsible(view, tailStart);
   const afterCollapse = estimateTokens(renderView(deps.systemPrompt, view, tailStart), tools);
-  const plan: 'collapse' | 'summary' = trigger === 'threshold' && collapsible > 0 && limit !== null && afterCollapse < limit ? 'collapse' : 'summary';
+  const mode = trigger === 'threshold' && collapsible > 0 && limit !== null && afterCollapse < limit ? 'collapse' : 'summary';
   const older = view.entries.slice(0, tailStart).filter(sendsMessage).length;
-  if (plan === 'summary' && older < (trigger === 'threshold' ? MIN_AUTO_SUMMARY_MESSAGES : 1)) {
-    return skipped(`nothing to summarize: the conversation is not longer than its ${settings.tailMessages ?? DEFAULT_TAIL_MESSAGES}-message tail`);
+  if (mode === 'summary' && older < (trigger === 'threshold' ? MIN_AUTO_SUMMARY_MESSAGES : 1)) {
+    return { kind: 'skipped', reason: `nothing to summarize: the conversation is not longer than its ${tailMessages}-message tail`, estimatedTokensBefore: before };
   }
-  const hook = await runHooks(deps, ctx.model, 'preCompact', { trigger, estimated_tokens: before, ...(ctx.windowTokens === null ? {} : { context_window_tokens: ctx.windowTokens }) }, { failClosed: false, signal });
-  if (hook?.verdict === 'block') return refuse(ctx, hook, 'blocked', `a preCompact hook prevented the compaction: ${hook.blockReason ?? ''}`, before, emit);
-  if (plan === 'collapse') {
-    return commitCompaction(ctx, hook, view, tailStart, { kind: 'collapse', text: `collapsed ${collapsible} cold tool results older than the last messages to one line each`, model: '', replacedEntries: collapsible }, trigger, before, afterCollapse, collapsible, emit);
-  }
-  const summary = await summarize(ctx, view, tailStart, signal, emit);
-  if (!summary.ok) return refuse(ctx, hook, 'failed', `compaction failed: ${summary.reason}`, before, emit);
-  const after = estimateTokens([{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...renderEntries(view.entries.slice(tailStart))], tools);
-  return commitCompaction(ctx, hook, view, tailStart, { kind: 'summary', text: summary.text, model: summary.model, replacedEntries: tailStart }, trigger, before, after, collapsible, emit);
+  return { trigger, mode, view, tailStart, before, afterCollapse, collapsible };
 }
 
 interface SummaryDraft {
@@ -130,22 +153,13 @@ interface SummaryDraft {
   readonly replacedEntries: number;
 }
 
-function commitCompaction(
-  ctx: CompactionContext,
-  hook: HookOutcome | null,
-  view: ContextView,
-  tailStart: number,
-  draft: SummaryDraft,
-  trigger: CompactionTrigger,
-  before: number,
-  after: number,
-  collapsible: number,
-  emit: EventSink,
-): CompactionResult {
+/** The summary entry (after the preCompact hook's notices) in one commit, under the head. */
+function commitCompaction(ctx: CompactionContext, plan: CompactionPlan, hook: HookOutcome | null, draft: SummaryDraft, after: number, emit: EventSink): CompactionResult {
   const notices = noticesOf(hook);
   const batch = new AppendBatch(ctx.deps.store);
   addNotices(batch, notices);
-  const tailFrom = view.entries[tailStart];
+  const tailFrom = plan.view.entries[plan.tailStart];
+  const { trigger, before, collapsible } = plan;
   const entryId = batch.entry('summary', {
     ...draft,
     ...(tailFrom ? { tailFromEntryId: tailFrom.id } : {}),
@@ -157,8 +171,9 @@ function commitCompaction(
   ctx.deps.store.commit(batch.build());
   emitNotices(notices, emit);
   const kind = draft.kind === 'collapse' ? 'collapsed' : 'summarized';
-  emit({ type: 'compacted', kind, trigger, entryId, estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible });
-  return { kind, entryId, estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible };
+  const counts = { estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible };
+  emit({ type: 'compacted', kind, trigger, entryId, ...counts });
+  return { kind, entryId, ...counts };
 }
 
 /** A compaction that did not happen: the hook notices and the reason go into the transcript. */
