@@ -19,12 +19,24 @@ export async function runHeadless(agent: Agent, store: SessionStore, prompt: str
   const emit = (event: SessionEvent): void => {
     if (output === 'json') print(event);
     else if (event.type === 'notice' && event.text) io.stderr.write(`tole: ${event.text}\n`);
+    // Nobody can approve headless: the user must learn what was refused and which flag allows it.
+    const refusal = event.type === 'tool-result' ? refusalText(store, event.entryId) : null;
+    if (refusal === null) return;
+    if (output === 'json') print({ type: 'notice', level: 'warn', text: refusal });
+    else io.stderr.write(`tole: ${refusal}\n`);
   };
   for (const notice of notices) {
     if (output === 'json') print({ type: 'notice', level: 'warn', text: notice });
     else io.stderr.write(`tole: ${notice}\n`);
   }
   try {
+    const started = await agent.sessionStart(controller.signal, emit);
+    if (started?.verdict === 'block') {
+      const reason = `a sessionStart hook blocked the session: ${started.blockReason ?? 'no reason given'}`;
+      if (output === 'json') print({ type: 'result', outcome: 'blocked', text: reason, sessionId: store.header.id, path: store.path });
+      else io.stderr.write(`tole: ${reason}\n`);
+      return 1;
+    }
     const result = await agent.runTurn(prompt, controller.signal, emit);
     const session = { sessionId: store.header.id, path: store.path };
     if (output === 'json') print({ type: 'result', outcome: result.outcome, text: result.text, ...session });
@@ -36,4 +48,13 @@ export async function runHeadless(agent: Agent, store: SessionStore, prompt: str
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** The words of a denied or blocked call's settlement, on one line; null for any other result. */
+function refusalText(store: SessionStore, entryId: string): string | null {
+  const entry = store.entry(entryId);
+  if (entry?.type !== 'tool_result') return null;
+  const { outcome, tool, content } = entry.payload;
+  if (outcome !== 'denied' && outcome !== 'blocked') return null;
+  return `${tool} ${outcome}: ${content.replace(/^denied: /, '').replace(/\s*\n\s*/g, ' ')}`;
 }

@@ -13,6 +13,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { builtinTools } from '../core/tools/builtin/index';
 import { ToolRegistry } from '../core/tools/registry';
 import { costUsdMicros } from '../core/usage/pricing';
+import { HookRunner } from '../core/hooks/hook-runner';
 import type { CliArgs } from './args';
 import { ConfigError, type Config } from './config';
 import type { ProviderSettings } from './settings';
@@ -82,6 +83,7 @@ export function buildAgent(parts: AgentParts): Agent {
   const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
   for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null })) tools.register(tool);
   const pricing = parts.config.pricing ?? {};
+  const contextWindow = parts.config.compaction?.contextWindow ?? parts.settings.contextWindow;
   const deps: AgentDeps = {
     store: parts.store,
     provider: parts.provider,
@@ -96,6 +98,18 @@ export function buildAgent(parts: AgentParts): Agent {
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
     },
     fault: faultFromEnv(parts.env),
+    ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env: parts.env, clock }) } : {}),
+    ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
+    compaction: {
+      ...(parts.config.compaction?.threshold !== undefined ? { threshold: parts.config.compaction.threshold } : {}),
+      ...(parts.config.compaction?.model ? { model: parts.config.compaction.model } : {}),
+      ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
+    },
   };
   return new Agent(deps, parts.settings.model);
+}
+
+function hasHooks(config: Config): boolean {
+  const { timeoutMs: _timeout, ...events } = config.hooks ?? {};
+  return Object.values(events).some((commands) => commands !== undefined && commands.length > 0);
 }
