@@ -81,7 +81,7 @@ export function App(props: AppProps) {
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
   const approvalLines = pending ? approvalHeight(pending, size.columns, maxApproval) : 0;
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
-  const content = usePaneContent({ store, agent, view, live, ui, awaitingApproval: pending !== null, nowMs: store.now(), usageWidth });
+  const content = usePaneContent({ store, agent, view, live, ui, awaitingApproval: pending !== null, nowMs: store.now(), usageWidth, readOnly });
   const layout = screenLayout({
     columns: size.columns,
     rows: size.rows,
@@ -143,7 +143,13 @@ export function App(props: AppProps) {
   const conditions = new Set<Condition>([turns.running ? 'running' : 'idle']);
   if (pending?.offersAllow) conditions.add('allow-offered');
   const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen), conditions);
-  const placeholder = readOnly ? 'read-only: browse with Tab and the arrows' : live.phase !== 'idle' ? 'type to queue a prompt · Esc stops the turn' : 'type a prompt · / for commands · ? for keys';
+  const placeholder = readOnly
+    ? 'read-only: browse with Tab and the arrows'
+    : pending
+      ? 'answer the approval above: y, n or Esc'
+      : live.phase !== 'idle'
+        ? 'type to queue a prompt · Esc stops the turn'
+        : 'type a prompt · / for commands · ? for keys';
 
   return (
     <ThemeContext.Provider value={themeValue}>

@@ -13,14 +13,19 @@ export interface HelpOverlayProps {
   readonly offset: number;
 }
 
-/** Splits lines into columns at blank lines (section ends) so a section is not cut in two. */
+/** Splits lines into columns section by section (sections end at blank lines), so no section is cut in two. */
 export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
-  const perColumn = Math.ceil(lines.length / columns);
-  const out: Line[][] = [[]];
+  const sections: Line[][] = [[]];
   for (const line of lines) {
+    sections[sections.length - 1]!.push(line);
+    if (line.length === 0) sections.push([]);
+  }
+  const target = Math.max(Math.ceil(lines.length / columns), ...sections.map((s) => s.length));
+  const out: Line[][] = [[]];
+  for (const section of sections) {
     const current = out[out.length - 1]!;
-    if (current.length >= perColumn && line.length > 0 && out.length < columns && current[current.length - 1]?.length === 0) out.push([]);
-    out[out.length - 1]!.push(line);
+    if (current.length > 0 && current.length + section.length > target && out.length < columns) out.push([...section]);
+    else current.push(...section);
   }
   return out;
 }

@@ -27,7 +27,8 @@ export function PaneFrame({ title, note, width, height, focused, tone, children 
   const border = theme.style(tone ?? (focused ? 'borderFocused' : 'border'));
   const room = Math.max(0, width - 4);
   const shownTitle = truncate(title, room);
-  const shownNote = note ? truncate(note, Math.max(0, room - cellWidth(shownTitle) - 3)) : '';
+  // A note that does not fit whole is left out: a cut count would mislead.
+  const shownNote = note && cellWidth(note) <= room - cellWidth(shownTitle) - 3 ? note : '';
   const fill = Math.max(0, width - 2 - (cellWidth(shownTitle) + 2) - (shownNote ? cellWidth(shownNote) + 2 : 0));
   return (
     <Box flexDirection="column" width={width} height={height} flexShrink={0}>

@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
+import { seg } from './styled-line';
 import { treeLine } from './tree-line';
 import type { TreeRows } from './tree-rows';
 
@@ -43,6 +44,7 @@ export function TreePane({ store, rows, selected, headId, pathIds, labels, branc
   return (
     <PaneFrame title={title} note={note} width={width} height={height} focused={focused}>
       <Box flexDirection="column">
+        {rows.rows.length === 0 ? <StyledLine line={[seg('no entries yet', 'faint')]} /> : null}
         {visible.map((row, i) => {
           const entry = store.entry(row.id)!;
           const line = treeLine({ row, entry, label: labels.get(row.id), onPath: pathIds.has(row.id), isHead: row.id === headId, width: inner.width });

@@ -1,5 +1,5 @@
 import type { AnyEntry, EntryPayloads } from '../core/tree/entry-types';
-import { oneLine } from './format';
+import { oneLine, plainPreview } from './format';
 import type { StyleName } from './styles';
 
 /** How one entry reads in a single line: a glyph in its role's style, and a short text. */
@@ -31,11 +31,11 @@ function noticeStyle(level: EntryPayloads['notice']['level']): StyleName {
 export function entryGlyph(entry: AnyEntry): EntryGlyph {
   switch (entry.type) {
     case 'user':
-      return { glyph: '●', style: 'user', text: oneLine(entry.payload.text) };
+      return { glyph: '●', style: 'user', text: plainPreview(entry.payload.text) };
     case 'assistant': {
       const { text, toolCalls } = entry.payload;
       const calls = toolCalls.length > 0 ? `→ ${toolCalls.map((c) => c.name).join(', ')}` : '';
-      return { glyph: '◆', style: 'assistant', text: oneLine(text) || calls || '(no text)' };
+      return { glyph: '◆', style: 'assistant', text: plainPreview(text) || calls || '(no text)' };
     }
     case 'tool_intent':
       return { glyph: '⚙', style: 'toolName', text: `${entry.payload.tool} ${oneLine(entry.payload.subject)}` };

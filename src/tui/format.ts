@@ -35,6 +35,16 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** A one-line preview of markdown: markers dropped (`**`, backticks, heading hashes, list bullets). */
+export function plainPreview(text: string): string {
+  return oneLine(
+    text
+      .replace(/```[\w+#.-]*/g, ' ')
+      .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)])\s+/gm, '')
+      .replace(/(\*\*|__|`)/g, ''),
+  );
+}
+
 /** UTF-8 size of a string. */
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');

@@ -4,6 +4,7 @@ import { App } from './App';
 import type { ApprovalQueue } from './approval-queue';
 import type { SessionAllowance } from './key-handler';
 import type { HostCommand } from './slash-commands';
+import { FrameWriter } from './frame-writer';
 import { TerminalScreen } from './terminal-screen';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
@@ -56,6 +57,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const readOnly = options.readOnly ?? options.store.readOnly;
   const handleProcess = options.handleProcessEvents ?? true;
   const screen = TerminalScreen.enter(stdout, stdin);
+  const frames = new FrameWriter(stdout);
   let finished = false;
   let resolveExit!: (exit: TuiExit) => void;
   const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));
@@ -67,7 +69,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const onProcessExit = (): void => screen.restore();
   const onResize = (): void => {
     screen.clear();
-    instance.clear();
+    frames.repaint();
   };
   const detach = (): void => {
     stdout.off('resize', onResize);
@@ -112,7 +114,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,
-    { stdout, stdin, exitOnCtrlC: false, patchConsole: false, incrementalRendering: true, maxFps: 30 },
+    { stdout: frames.stream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   instance.waitUntilExit().then(
     () => void finish({ reason: 'quit', exitCode: 0 }),

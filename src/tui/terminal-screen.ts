@@ -1,7 +1,7 @@
 /**
  * The terminal's modes around a full-screen session: the alternate screen (so the shell's
- * scrollback is untouched), a hidden cursor, bracketed paste (so a pasted newline is not a
- * send). `restore` undoes them all, at most once, on every way out.
+ * scrollback is untouched), a hidden cursor, auto-wrap off, bracketed paste (so a pasted
+ * newline is not a send). `restore` undoes them all, at most once, on every way out.
  */
 export const ENTER_ALT_SCREEN = '\x1b[?1049h';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
@@ -10,6 +10,9 @@ export const SHOW_CURSOR = '\x1b[?25h';
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
 export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
+/** Auto-wrap off: a line that would overflow is cut at the margin instead of pushing the screen down. */
+export const AUTOWRAP_OFF = '\x1b[?7l';
+export const AUTOWRAP_ON = '\x1b[?7h';
 
 export class TerminalScreen {
   private restored = false;
@@ -20,7 +23,7 @@ export class TerminalScreen {
   ) {}
 
   static enter(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream): TerminalScreen {
-    stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR + BRACKETED_PASTE_ON + CLEAR_SCREEN);
+    stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + CLEAR_SCREEN);
     return new TerminalScreen(stdout, stdin);
   }
 
@@ -42,6 +45,6 @@ export class TerminalScreen {
     } catch {
       // The stream may already be closed; the modes below still matter.
     }
-    this.stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    this.stdout.write(BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN);
   }
 }

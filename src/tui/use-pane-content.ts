@@ -10,6 +10,7 @@ import { LineCache, scrollToTop, scrollTranscript, transcriptWindow, type Scroll
 import type { LiveTurn, TurnAgent } from './turn-controller';
 import type { UiState } from './ui-state';
 import { usageLines } from './usage-lines';
+import { welcomeLines } from './welcome-lines';
 import type { SessionView } from './use-session-view';
 
 export interface PaneContentInput {
@@ -21,6 +22,7 @@ export interface PaneContentInput {
   readonly awaitingApproval: boolean;
   readonly nowMs: number;
   readonly usageWidth: number;
+  readonly readOnly: boolean;
 }
 
 export interface LaidOutContent {
@@ -40,12 +42,20 @@ function windowed(title: string, lines: readonly Line[], offset: number, height:
   return { title, lines: lines.slice(top, top + height), ...(note ? { note } : {}) };
 }
 
+function activity(live: LiveTurn, awaitingApproval: boolean): string | null {
+  if (live.phase === 'idle') return null;
+  if (awaitingApproval) return 'awaiting approval';
+  if (live.activeTool) return `running ${live.activeTool.tool}`;
+  if (live.text || live.reasoning) return 'streaming';
+  return live.phase === 'resuming' ? 'resuming' : 'waiting for the model';
+}
+
 /** The content of every pane: only what is on screen is laid out. */
 export function usePaneContent(input: PaneContentInput): { usageLineCount: number; forLayout: (layout: ScreenLayout) => LaidOutContent } {
-  const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth } = input;
+  const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth, readOnly } = input;
   const cache = useRef(new LineCache()).current;
   const liveUsage = {
-    streaming: live.phase !== 'idle',
+    activity: activity(live, awaitingApproval),
     estimatedOutputTokens: Math.ceil((live.text.length + live.reasoning.length) / 4),
     elapsedMs: live.startedAtMs === null ? 0 : nowMs - live.startedAtMs,
     retry: live.retry,
@@ -58,7 +68,8 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
   const forLayout = (layout: ScreenLayout): LaidOutContent => {
     const rect = layout.transcript ?? { width: layout.narrow ? layout.usage?.width ?? 80 : 80, height: layout.panesHeight };
     const inner = innerSize(rect.width, rect.height);
-    const tail = liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
+    const empty = view.path.length === 0 && live.phase === 'idle';
+    const tail = empty ? welcomeLines(store.path, readOnly, inner.width) : liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
     const window = transcriptWindow(view.path, tail, cache, inner.width, inner.height, ui.transcript);
     const branchNote = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId) ? ` · at ${view.head.entryId}, next prompt branches` : '';
     const transcript: PaneContent = {

@@ -7,7 +7,7 @@ import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-qu
 import { loadTheme } from '../../src/tui/theme';
 import type { TurnAgent } from '../../src/tui/turn-controller';
 
-class FakeStdout extends EventEmitter {
+export class FakeStdout extends EventEmitter {
   readonly frames: string[] = [];
   isTTY = false;
   constructor(
@@ -22,7 +22,7 @@ class FakeStdout extends EventEmitter {
   };
 }
 
-class FakeStdin extends EventEmitter {
+export class FakeStdin extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
   write(data: string): void {

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createTuiApprover } from '../../src/tui/approval-queue';
+import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
+import type { TurnAgent } from '../../src/tui/turn-controller';
+import { FakeStdin, FakeStdout, hangingAgent, KEYS } from './harness';
+import { emptyStore } from './session-fixture';
+
+const ENTER = '\x1b[?1049h';
+const LEAVE = '\x1b[?1049l';
+const SHOW_CURSOR = '\x1b[?25h';
+
+function start(agent: TurnAgent = hangingAgent()): { stdout: FakeStdout; stdin: FakeStdin; exit: ReturnType<typeof runTui>; options: RunTuiOptions } {
+  const stdout = new FakeStdout(120, 30);
+  const stdin = new FakeStdin();
+  const options: RunTuiOptions = {
+    store: emptyStore(),
+    agent,
+    approvals: createTuiApprover(),
+    policy: null,
+    theme: 'dark',
+    noColor: true,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    handleProcessEvents: false,
+  };
+  return { stdout, stdin, exit: runTui(options), options };
+}
+
+function restored(stdout: FakeStdout): void {
+  const all = stdout.frames.join('');
+  expect(all.startsWith(ENTER)).toBe(true);
+  const tail = all.slice(all.lastIndexOf(LEAVE) - 40);
+  expect(tail).toContain(SHOW_CURSOR);
+  expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('╭'));
+}
+
+const pause = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('runTui', () => {
+  it('draws on the alternate screen and restores the terminal when the user quits', async () => {
+    const { stdout, stdin, exit } = start();
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    stdin.write(KEYS.ctrlC);
+    await expect(exit).resolves.toEqual({ reason: 'quit', exitCode: 0 });
+    restored(stdout);
+  });
+
+  it('draws only the lines that changed', async () => {
+    const { stdout, stdin, exit } = start();
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    const before = stdout.frames.length;
+    stdin.write('x');
+    await vi.waitFor(() => expect(stdout.frames.slice(before).join('')).toContain('❯ x'));
+    const written = stdout.frames.slice(before).join('');
+    // One changed row (the prompt), not the 29 of the screen.
+    expect(written.match(/\x1b\[\d+;1H/g)).toHaveLength(1);
+    stdin.write(KEYS.ctrlC);
+    stdin.write(KEYS.ctrlC);
+    await exit;
+  });
+
+  it('stops a running turn before it closes on quit', async () => {
+    const agent = hangingAgent();
+    const { stdout, stdin, exit } = start(agent);
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    stdin.write('go');
+    await pause();
+    stdin.write(KEYS.enter);
+    await vi.waitFor(() => expect(agent.signals).toHaveLength(1));
+    stdin.write('/quit');
+    await pause();
+    stdin.write(KEYS.enter);
+    await expect(exit).resolves.toMatchObject({ reason: 'quit' });
+    expect(agent.signals[0]!.aborted).toBe(true);
+    restored(stdout);
+  });
+
+  it('restores the terminal and reports a crash when the turn loop throws', async () => {
+    const agent: TurnAgent = { model: 'm', runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')), resume: async () => 0 };
+    const { stdout, stdin, exit } = start(agent);
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    stdin.write('go');
+    await pause();
+    stdin.write(KEYS.enter);
+    const result = await exit;
+    expect(result.reason).toBe('crash');
+    expect(result.exitCode).toBe(1);
+    expect(String((result as { error: Error }).error.message)).toContain('storage poisoned');
+    restored(stdout);
+  });
+});
