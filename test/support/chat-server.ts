@@ -186,7 +186,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Handle
 /** Aborts when the client goes away or the server closes. */
 function stopSignal(res: ServerResponse, closing: AbortSignal): AbortSignal {
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
+  const stop = (): void => {
+    closing.removeEventListener('abort', stop);
+    controller.abort();
+  };
   res.on('close', stop);
   if (closing.aborted) stop();
   else closing.addEventListener('abort', stop, { once: true });

@@ -1,0 +1,41 @@
+/**
+ * A child process for the crash-resume tests: builds the Agent with the built-ins plus the three
+ * marker tools and the fault hook of the CLI (`TOLE_CRASH_AT` SIGKILLs this process at that point
+ * of the next tool call), then runs one turn against the given chat server.
+ *
+ * Usage: node --import tsx test/support/crash-turn-child.ts '<json ChildConfig>'
+ * Prints `session <path>` once the session file exists, and `turn <outcome>` if it lives that long.
+ */
+import type { Approver } from '../../src/core/approval/approver';
+import { faultFromEnv } from '../../src/cli/wiring';
+import { buildAgent, markerTools } from './agent-fixtures';
+
+export interface ChildConfig {
+  readonly baseURL: string;
+  readonly sessionsDir: string;
+  readonly workspaceRoot: string;
+  readonly prompt: string;
+  /**
+   * True: an interactive policy with no rules, so the marker calls wait for the approver (which
+   * approves) after their intent is committed. False: headless, allow rules approve the markers
+   * in the intent itself.
+   */
+  readonly interactive: boolean;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
+const approveAll: Approver = { decide: async () => ({ approved: true, by: 'user' }) };
+const fault = faultFromEnv(process.env);
+const { agent, store } = buildAgent({
+  baseURL: config.baseURL,
+  sessionsDir: config.sessionsDir,
+  workspaceRoot: config.workspaceRoot,
+  extraTools: markerTools(),
+  policy: config.interactive ? { interactive: true } : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },
+  approver: config.interactive ? approveAll : null,
+  ...(fault ? { fault } : {}),
+});
+process.stdout.write(`session ${store.path}\n`);
+const result = await agent.runTurn(config.prompt, new AbortController().signal, () => {});
+store.close();
+process.stdout.write(`turn ${result.outcome}\n`);

@@ -1,0 +1,50 @@
+/** Runs a TypeScript entry point in a child `node --import tsx` and collects how it ended. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+/** tsx's loader by absolute URL, so that a child may run in any directory. */
+const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+
+export interface ChildRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface SpawnOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** Killed (SIGKILL) after this long: a hung child fails its test instead of hanging it. */
+  readonly timeoutMs?: number;
+}
+
+/** `node --import tsx <script> ...args`, resolved against the repository root. */
+export function runTs(script: string, args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}/${script}`, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** The tole CLI run from source (`src/cli/main.ts` through tsx). */
+export function runTole(args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
+  return runTs('src/cli/main.ts', args, options);
+}
