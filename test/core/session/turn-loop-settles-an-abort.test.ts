@@ -1,0 +1,128 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { machineState } from '../../../src/core/machine/machine';
+import { NS } from '../../../src/core/registers/namespaces';
+import type { SessionEvent } from '../../../src/core/session/events';
+import { startChatServer, type ChatServer } from '../../support/chat-server';
+import { chatRequests, buildAgent, entriesOfType, ledger, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+
+let server: ChatServer;
+let dirs: TempDirs;
+
+beforeEach(async () => {
+  server = await startChatServer();
+  dirs = tempDirs();
+});
+
+afterEach(async () => {
+  await server.close();
+  dirs.remove();
+});
+
+/** Live (non-zombie) processes whose process group is `pgid`, read from /proc. */
+function liveProcessesInGroup(pgid: number): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(name));
+  }
+  return found;
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('an interrupted turn is settled, never left pending', () => {
+  it('mid-stream: the partial text is kept as an interrupted assistant entry and the turn ends aborted', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
+    server.push({ text: words, delayMs: 20 });
+    const { agent, store } = agentHere();
+    const controller = new AbortController();
+    let streamed = '';
+    const emit = (event: SessionEvent): void => {
+      if (event.type !== 'text') return;
+      streamed += event.delta;
+      if (streamed.length >= 3 * 'wordNN '.length) controller.abort();
+    };
+
+    const result = await agent.runTurn('talk for a while', controller.signal, emit);
+
+    expect(result.outcome).toBe('aborted');
+    const assistants = entriesOfType(store, 'assistant');
+    expect(assistants).toHaveLength(1);
+    const kept = assistants[0]!.payload;
+    expect(kept.finishReason).toBe('interrupted');
+    expect(kept.text.length).toBeGreaterThan(0);
+    expect(words.join('').startsWith(kept.text)).toBe(true);
+    expect(kept.text.length).toBeLessThan(words.join('').length);
+    expect(result.text).toBe(kept.text);
+    expect(machineState(store).pc).toBe('Final');
+    expect(ledger(store).map((row) => row.outcome)).toEqual(['aborted']);
+    store.close();
+  });
+
+  it('mid-tool: a running `sleep 30` is killed with its process group and settled as interrupted', async () => {
+    const pidFile = join(dirs.root, 'bash.pid');
+    server.push({ toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command: `echo $$ > ${pidFile}; sleep 30; echo never` }) }] }, { text: 'not reached' });
+    const { agent, store } = agentHere({ policy: { yes: true } });
+    const controller = new AbortController();
+
+    const turn = agent.runTurn('wait', controller.signal, () => {});
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the command to start');
+    const pgid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(liveProcessesInGroup(pgid).length).toBeGreaterThan(0);
+    controller.abort();
+    const result = await turn;
+
+    expect(result.outcome).toBe('aborted');
+    const settled = resultsFor(store, 'call_sleep');
+    expect(settled).toHaveLength(1);
+    expect(settled[0]!.payload.outcome).toBe('interrupted');
+    expect(settled[0]!.payload.content).not.toContain('never');
+    expect(store.registers.entries(NS.pending)).toEqual([]);
+    expect(machineState(store).pc).toBe('Final');
+    expect(liveProcessesInGroup(pgid)).toEqual([]);
+    expect(chatRequests(server)).toHaveLength(1);
+    store.close();
+  });
+
+  it('before a tool starts: later calls of the round are settled as interrupted, not run', async () => {
+    server.push({
+      toolCalls: [
+        { id: 'call_one', name: 'list_dir', arguments: '{"path":"."}' },
+        { id: 'call_two', name: 'list_dir', arguments: '{"path":"."}' },
+      ],
+    });
+    const { agent, store } = agentHere();
+    const controller = new AbortController();
+    const emit = (event: SessionEvent): void => {
+      if (event.type === 'tool-result' && event.callId === 'call_one') controller.abort();
+    };
+
+    const result = await agent.runTurn('look twice', controller.signal, emit);
+
+    expect(result.outcome).toBe('aborted');
+    expect(resultsFor(store, 'call_one').map((e) => e.payload.outcome)).toEqual(['ok']);
+    expect(resultsFor(store, 'call_two').map((e) => e.payload.outcome)).toEqual(['interrupted']);
+    expect(store.registers.entries(NS.pending)).toEqual([]);
+    store.close();
+  });
+});
+
+function agentHere(options: Partial<Parameters<typeof buildAgent>[0]> = {}) {
+  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
+}
