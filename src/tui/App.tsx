@@ -23,6 +23,7 @@ import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
 import { useTicker } from './use-ticker';
+import { FLASH_MS } from './ui-state';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
 
@@ -71,11 +72,20 @@ export function App(props: AppProps) {
   useTicker(live.phase !== 'idle', 1000);
 
   useEffect(() => {
-    if (props.notices && props.notices.length > 0) dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · ') } });
+    if (props.notices && props.notices.length > 0) dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
     if (props.resumeOnOpen ?? true) turns.resumeOnOpen();
     return () => owned?.dispose();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  useEffect(() => {
+    const flash = ui.flash;
+    if (!flash || flash.sticky) return;
+    const timer = setTimeout(() => {
+      if (current().flash === flash) dispatch({ type: 'flash', flash: null });
+    }, FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [ui.flash, current, dispatch]);
 
   const prompt = promptLayout(ui.editor, live.queue, size.columns);
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));

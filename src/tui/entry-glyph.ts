@@ -31,7 +31,7 @@ function noticeStyle(level: EntryPayloads['notice']['level']): StyleName {
 export function entryGlyph(entry: AnyEntry): EntryGlyph {
   switch (entry.type) {
     case 'user':
-      return { glyph: '●', style: 'user', text: plainPreview(entry.payload.text) };
+      return { glyph: entry.payload.blocked ? '⊘' : '●', style: entry.payload.blocked ? 'warn' : 'user', text: plainPreview(entry.payload.text) };
     case 'assistant': {
       const { text, toolCalls } = entry.payload;
       const calls = toolCalls.length > 0 ? `→ ${toolCalls.map((c) => c.name).join(', ')}` : '';
@@ -50,7 +50,9 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       return { glyph, style, text: `${entry.payload.tool} ${entry.payload.outcome}` };
     }
     case 'summary':
-      return { glyph: 'Σ', style: 'accent', text: `summary of ${entry.payload.replacedEntries} entries` };
+      return entry.payload.kind === 'collapse'
+        ? { glyph: 'Σ', style: 'accent', text: `collapsed ${entry.payload.collapsedResults ?? entry.payload.replacedEntries} tool results` }
+        : { glyph: 'Σ', style: 'accent', text: `summary of ${entry.payload.replacedEntries} entries` };
     case 'notice':
       return { glyph: entry.payload.level === 'info' ? 'ℹ' : '!', style: noticeStyle(entry.payload.level), text: oneLine(entry.payload.text) };
   }

@@ -1,7 +1,7 @@
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
 import { resultGlyph } from './entry-glyph';
-import { formatBytes, formatMs, oneLine, utf8Bytes } from './format';
+import { formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
 import { markdownLines } from './markdown-lines';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
 
@@ -20,7 +20,10 @@ export function spread(left: readonly Segment[], right: readonly Segment[], widt
 }
 
 function userLines(entry: Entry<'user'>, width: number): Line[] {
-  return [[], [seg('● you', 'user')], ...markdownLines(entry.payload.text, width)];
+  const { text, blocked } = entry.payload;
+  const lines: Line[] = [[], [seg('● you', 'user')], ...markdownLines(text, width)];
+  if (blocked) lines.push(...wrapLine([seg('⊘ blocked by a hook, not sent to the model: ', 'warn'), seg(blocked, 'text')], width, [seg('  ')]));
+  return lines;
 }
 
 function assistantLines(entry: Entry<'assistant'>, width: number): Line[] {
@@ -87,11 +90,17 @@ function noticeLines(entry: Entry<'notice'>, width: number): Line[] {
 }
 
 function summaryLines(entry: Entry<'summary'>, width: number): Line[] {
-  const { text, replacedEntries } = entry.payload;
+  const { text, replacedEntries, kind, collapsedResults, trigger, estimatedTokensBefore, estimatedTokensAfter } = entry.payload;
+  const saved = estimatedTokensBefore !== undefined && estimatedTokensAfter !== undefined ? ` · ~${formatTokens(estimatedTokensBefore)} → ~${formatTokens(estimatedTokensAfter)} tokens` : '';
+  const why = trigger ? ` · ${trigger}` : '';
+  if (kind === 'collapse') {
+    return [[], ...wrapLine([seg(`Σ compacted: ${collapsedResults ?? replacedEntries} older tool results go to the model as one line each`, 'accent'), seg(`${why}${saved}`, 'faint')], width)];
+  }
   const body = markdownLines(text, width - 2, 'muted');
   const shown = body.slice(0, 8).map((l) => [seg('  '), ...l]);
   const more: Line[] = body.length > 8 ? [[seg(`  … ${body.length - 8} more lines`, 'faint')]] : [];
-  return [[], [seg(`Σ summary of the ${replacedEntries} entries above (the model reads this instead)`, 'accent')], ...shown, ...more];
+  const head = wrapLine([seg(`Σ compacted: the ${replacedEntries} entries above go to the model as this summary`, 'accent'), seg(`${why}${saved}`, 'faint')], width);
+  return [[], ...head, ...shown, ...more];
 }
 
 /** The transcript lines of one entry at a width. Entries never change, so callers cache these. */

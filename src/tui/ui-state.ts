@@ -6,7 +6,12 @@ import { FOLLOW, type ScrollAnchor } from './transcript-window';
 export interface Flash {
   readonly level: 'info' | 'warn' | 'error';
   readonly text: string;
+  /** Stays until the next prompt is sent (what the user must read: a repaired file); others fade. */
+  readonly sticky?: boolean;
 }
+
+/** How long a flash that is not sticky stays. */
+export const FLASH_MS = 6000;
 
 /** Prompts kept for ↑/↓ recall. */
 export const MAX_HISTORY = 200;
