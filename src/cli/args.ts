@@ -80,6 +80,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const command = pickCommand(positional, flags, values['prompt']);
   if (command === 'tui' && positional.length > 0) throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
+  if (command === 'headless' && flags.readOnly) throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
   return {
     command,
     continueLast: flags.continueLast,

@@ -9,7 +9,7 @@ import { runSessions } from './sessions-command';
 import { ConfigError, loadConfig } from './config';
 import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
-import { openSession } from './open-session';
+import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { missingKey, resolveProvider } from './settings';
 import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
@@ -64,9 +64,10 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   const policy = buildPolicy(args, config, false, configFile);
   const { store, notices } = openSession(args, sessionsDirectory(io.env, config.sessionsDir), io.cwd, random);
   try {
+    const workspace = sessionWorkspace(store, io.cwd);
     const provider = buildProvider(settings, config, random);
-    const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: io.cwd });
-    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, notices);
+    const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd });
+    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...notices, ...workspace.notices]);
   } finally {
     store.close();
   }

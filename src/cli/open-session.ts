@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import type { Random } from '../core/clock';
@@ -47,4 +47,32 @@ export function openNotices(store: SessionStore): string[] {
       ? `repaired a torn tail: ${what} was an incomplete write from a crash and was cut away; every committed line is intact`
       : `this file ends in a torn tail: ${what}; it would be cut away on a writable open`,
   ];
+}
+
+/**
+ * Where an opened session's tools work: the workspace it was made in (its header's cwd), so that
+ * an unsettled call resumes where it was made and the paths in the transcript keep their meaning.
+ * Only when that directory is gone do the tools work in `cwd`. Either way a move is told.
+ */
+export function sessionWorkspace(store: SessionStore, cwd: string): { readonly cwd: string; readonly notices: readonly string[] } {
+  const own = store.header.cwd;
+  if (!own || realOrSelf(own) === realOrSelf(cwd)) return { cwd, notices: [] };
+  if (!isDirectory(own)) return { cwd, notices: [`this session was made in ${own}, which is gone: its tools work in ${cwd} now`] };
+  return { cwd: own, notices: [`this session works in ${own}, where it was made (not in ${cwd}): its tools run there`] };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

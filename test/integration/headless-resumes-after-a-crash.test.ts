@@ -1,0 +1,98 @@
+/**
+ * The CLI's own fault hook: `TOLE_CRASH_AT=... tole -p` SIGKILLs itself inside a built-in tool call;
+ * `tole -p ... --resume ID` then settles the call exactly once and carries on.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom, systemClock } from '../../src/core/clock';
+import { SessionStore } from '../../src/core/storage/session-store';
+import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
+import { chatRequests, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { runTole } from '../support/spawn-node';
+
+let server: ChatServer;
+const all: TempDirs[] = [];
+
+beforeAll(async () => {
+  server = await startChatServer({ defaultReply: { text: 'carried on' } });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const d of all) d.remove();
+});
+
+function setUp(): { dirs: TempDirs; env: NodeJS.ProcessEnv; sessions: string } {
+  const dirs = tempDirs('tole-headless-crash-');
+  all.push(dirs);
+  const home = join(dirs.parent, 'tole-home');
+  return { dirs, env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home }, sessions: join(home, 'sessions') };
+}
+
+function results(path: string, callId: string): { outcome: string; content: string }[] {
+  const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(3), readOnly: true });
+  try {
+    return resultsFor(store, callId).map((e) => ({ outcome: e.payload.outcome, content: e.payload.content }));
+  } finally {
+    store.close();
+  }
+}
+
+describe('tole -p --resume after a SIGKILL inside a tool call', () => {
+  it('a guarded write_file killed during its effect is settled once, and the file holds the content once', async () => {
+    const { dirs, env, sessions } = setUp();
+    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }] };
+    server.push(write);
+    const crashed = await runTole(['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'during-effect' } });
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    const path = onlySessionFile(sessions);
+    expect(results(path, 'call_w')).toEqual([]);
+
+    const id = path.split('/').at(-1)!.replace(/\.jsonl$/, '');
+    const resumed = await runTole(['-p', 'go on', '--resume', id, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env });
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe('carried on\n');
+    expect(readFileSync(join(dirs.root, 'out.txt'), 'utf8')).toBe('exactly once\n');
+    expect(results(path, 'call_w')).toEqual([{ outcome: 'ok', content: expect.any(String) }]);
+    const check = await runTole(['check', path], { cwd: dirs.root, env });
+    expect(check.code, check.stdout).toBe(0);
+  });
+
+  it('resumed from another directory, the pending write runs in the session\'s own workspace, not the current one', async () => {
+    const { dirs, env, sessions } = setUp();
+    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"in the session workspace\\n"}' }] };
+    server.push(write);
+    const crashed = await runTole(['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'after-intent' } });
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    const path = onlySessionFile(sessions);
+
+    const resumed = await runTole(['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.outside, env });
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(existsSync(join(dirs.outside, 'out.txt'))).toBe(false);
+    expect(readFileSync(join(dirs.root, 'out.txt'), 'utf8')).toBe('in the session workspace\n');
+    expect(results(path, 'call_w')).toEqual([{ outcome: 'ok', content: expect.any(String) }]);
+    expect(resumed.stderr).toContain(dirs.root);
+  });
+
+  it('a bash call (never replayed) killed before its settlement is settled as outcome unknown, not run again', async () => {
+    const { dirs, env, sessions } = setUp();
+    writeFileSync(join(dirs.root, 'count.txt'), '');
+    const bash: ScriptedReply = { toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command":"echo run >> count.txt"}' }] };
+    server.push(bash);
+    const crashed = await runTole(['-p', 'count', '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } });
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8')).toBe('run\n');
+    const path = onlySessionFile(sessions);
+
+    const resumed = await runTole(['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'], { cwd: dirs.root, env });
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8')).toBe('run\n');
+    expect(results(path, 'call_b')).toEqual([{ outcome: 'interrupted', content: expect.stringMatching(/outcome unknown/) }]);
+    const lastRequest = chatRequests(server).at(-1)?.body?.messages ?? [];
+    expect(lastRequest.filter((m) => m.role === 'tool' && m['tool_call_id'] === 'call_b')).toHaveLength(1);
+  });
+});
