@@ -1,0 +1,99 @@
+/**
+ * A model that asks for the same denied call over and over: the loop's limits nudge it after 5
+ * failing rounds and stop the turn after 10, however many more times the model would ask.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Approver } from '../../src/core/approval/approver';
+import { DEFAULT_LIMITS } from '../../src/core/session/limits';
+import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
+import { chatRequests, buildAgent, entriesOfType, tempDirs, type AgentOptions, type TempDirs } from '../support/agent-fixtures';
+
+let server: ChatServer;
+let dirs: TempDirs;
+
+const SPAM = 50;
+
+beforeEach(async () => {
+  server = await startChatServer({ defaultReply: { text: 'the spam ran out' } });
+  dirs = tempDirs('tole-spam-');
+});
+
+afterEach(async () => {
+  await server.close();
+  dirs.remove();
+});
+
+function spam(callFor: (i: number) => ScriptedReply['toolCalls']): void {
+  for (let i = 0; i < SPAM; i++) server.push({ toolCalls: callFor(i) });
+}
+
+function agentHere(options: Partial<AgentOptions> = {}) {
+  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
+}
+
+/** `[tole] ...` notices the model was sent, per request. */
+function nudgesPerRequest(): number[] {
+  return chatRequests(server).map((r) => (r.body?.messages ?? []).filter((m) => m.role === 'user' && String(m.content).startsWith('[tole] ')).length);
+}
+
+describe('approval spam', () => {
+  it('headless: the same denied write 50 times is nudged after 5 rounds and stopped after 10', async () => {
+    spam((i) => [{ id: `call_${i}`, name: 'write_file', arguments: '{"path":"evil.txt","content":"x"}' }]);
+    const { agent, store } = agentHere();
+
+    const result = await agent.runTurn('do it', new AbortController().signal, () => {});
+
+    expect(result.outcome).toBe('limit');
+    expect(chatRequests(server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    const denied = entriesOfType(store, 'tool_result');
+    expect(denied).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(new Set(denied.map((e) => e.payload.outcome))).toEqual(new Set(['denied']));
+    // Requests 1-5 carry no nudge; from the 6th on the model has been told to stop.
+    const nudges = nudgesPerRequest();
+    expect(nudges.slice(0, DEFAULT_LIMITS.nudgeAfterFailingRounds)).toEqual([0, 0, 0, 0, 0]);
+    expect(nudges[DEFAULT_LIMITS.nudgeAfterFailingRounds]).toBeGreaterThanOrEqual(1);
+    expect(entriesOfType(store, 'notice').at(-1)?.payload.text).toMatch(/stopped/);
+    store.close();
+  });
+
+  it('interactive: a user who denies every prompt is asked at most 10 times', async () => {
+    spam((i) => [{ id: `call_${i}`, name: 'bash', arguments: '{"command":"rm -rf /tmp/nothing-here"}' }]);
+    let asked = 0;
+    const approver: Approver = {
+      decide: async () => {
+        asked++;
+        return { approved: false, by: 'user', reason: 'no' };
+      },
+    };
+    const { agent, store } = agentHere({ approver });
+
+    const result = await agent.runTurn('do it', new AbortController().signal, () => {});
+
+    expect(result.outcome).toBe('limit');
+    expect(asked).toBe(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(chatRequests(server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    store.close();
+  });
+
+  it('varied denied calls (no stall) are still stopped by the failing-round limit', async () => {
+    spam((i) => [{ id: `call_${i}`, name: 'write_file', arguments: JSON.stringify({ path: `evil-${i}.txt`, content: 'x' }) }]);
+    const { agent, store } = agentHere();
+
+    const result = await agent.runTurn('do it', new AbortController().signal, () => {});
+
+    expect(result.outcome).toBe('limit');
+    expect(chatRequests(server).length).toBeLessThanOrEqual(DEFAULT_LIMITS.abortAfterFailingRounds);
+    store.close();
+  });
+
+  it('the max-steps limit stops a model that keeps calling tools that succeed', async () => {
+    spam((i) => [{ id: `call_${i}`, name: 'list_dir', arguments: JSON.stringify({ path: i % 2 === 0 ? '.' : './' }) }]);
+    const { agent, store } = agentHere({ limits: { maxSteps: 7, stallRounds: 100 } });
+
+    const result = await agent.runTurn('look around', new AbortController().signal, () => {});
+
+    expect(result.outcome).toBe('limit');
+    expect(chatRequests(server)).toHaveLength(7);
+    store.close();
+  });
+});

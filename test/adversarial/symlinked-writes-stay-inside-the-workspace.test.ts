@@ -1,0 +1,58 @@
+/**
+ * A symlink that points a write outside the workspace is refused, even with `--yes` or a rule that
+ * allows every write, and the file outside is untouched.
+ */
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { buildAgent, entriesOfType, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+
+let server: ChatServer;
+let dirs: TempDirs;
+
+beforeEach(async () => {
+  server = await startChatServer({ defaultReply: { text: 'ok' } });
+  dirs = tempDirs('tole-symlink-');
+  writeFileSync(join(dirs.outside, 'victim.txt'), 'original\n');
+  symlinkSync(dirs.outside, join(dirs.root, 'door'));
+  symlinkSync(join(dirs.outside, 'victim.txt'), join(dirs.root, 'victim-link.txt'));
+});
+
+afterEach(async () => {
+  await server.close();
+  dirs.remove();
+});
+
+const ATTEMPTS = [
+  { id: 'call_dir_link', name: 'write_file', arguments: { path: 'door/victim.txt', content: 'owned\n' } },
+  { id: 'call_file_link', name: 'write_file', arguments: { path: 'victim-link.txt', content: 'owned\n' } },
+  { id: 'call_new_file', name: 'write_file', arguments: { path: 'door/new.txt', content: 'owned\n' } },
+  { id: 'call_edit_link', name: 'edit_file', arguments: { path: 'victim-link.txt', old_text: 'original', new_text: 'owned' } },
+  { id: 'call_dots', name: 'write_file', arguments: { path: '../outside/victim.txt', content: 'owned\n' } },
+];
+
+describe('writes through symlinks out of the workspace', () => {
+  for (const policy of [{ yes: true }, { rules: ['write_file:*', 'edit_file:*'] }]) {
+    it(`are refused with ${JSON.stringify(policy)}, and the outside file is untouched`, async () => {
+      for (const call of ATTEMPTS) server.push({ toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) }] });
+      const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy, limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100 } });
+
+      const result = await agent.runTurn('write there', new AbortController().signal, () => {});
+
+      expect(result.outcome).toBe('done');
+      for (const call of ATTEMPTS) {
+        const settled = resultsFor(store, call.id);
+        expect(settled, call.id).toHaveLength(1);
+        // A rule never matches a `..` path, so headless that one is denied before it is resolved.
+        if (call.id === 'call_dots' && 'rules' in policy) expect(settled[0]!.payload.outcome).toBe('denied');
+        else expect(settled[0]!.payload, call.id).toMatchObject({ outcome: 'error', content: expect.stringMatching(/outside the workspace/) });
+      }
+      // Refused before any intent: nothing was about to run.
+      expect(entriesOfType(store, 'tool_intent')).toEqual([]);
+      expect(readFileSync(join(dirs.outside, 'victim.txt'), 'utf8')).toBe('original\n');
+      expect(() => readFileSync(join(dirs.outside, 'new.txt'))).toThrow(/ENOENT/);
+      store.close();
+    });
+  }
+});
