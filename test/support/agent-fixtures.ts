@@ -44,6 +44,8 @@ export interface AgentOptions {
   readonly fault?: (point: FaultPoint) => void;
   /** Open this session file instead of creating one. */
   readonly sessionPath?: string;
+  /** With `sessionPath`: open it read-only (no lock, no writes). */
+  readonly readOnly?: boolean;
   readonly clock?: Clock;
 }
 
@@ -66,7 +68,7 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
   const clock = options.clock ?? systemClock;
   const random = seededRandom(0x70_1e);
   const store = options.sessionPath
-    ? SessionStore.open(options.sessionPath, { clock, random })
+    ? SessionStore.open(options.sessionPath, { clock, random, readOnly: options.readOnly ?? false })
     : SessionStore.create(options.sessionsDir, { clock, random, cwd: options.workspaceRoot });
   const approver = options.approver ?? null;
   const interactive = options.policy?.interactive ?? approver !== null;

@@ -1,7 +1,7 @@
 import type { ApprovalRequest, Decision } from '../approval/approver';
 import { machineState, type MachineState } from '../machine/machine';
 import { NS } from '../registers/namespaces';
-import type { AnyTool } from '../tools/tool';
+import type { AnyTool, ToolContext } from '../tools/tool';
 import type { Entry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
@@ -20,10 +20,12 @@ export const NEVER_REPLAY_TEXT =
  */
 export async function resumePending(deps: AgentDeps, sandwich: Sandwich, signal: AbortSignal, emit: EventSink): Promise<number> {
   const { store } = deps;
+  // A read-only view can settle nothing: the writer that opens the session resumes it.
+  if (store.readOnly) return 0;
   const pending = store.registers.entries(NS.pending).map(([, cell]) => cell.value as PendingIntent);
   let state = machineState(store);
   if (pending.length === 0) {
-    if (state.pc === 'Idle' || state.pc === 'Final' || store.readOnly) return 0;
+    if (state.pc === 'Idle' || state.pc === 'Final') return 0;
     closeInterruptedTurn(sandwich, state, store, emit);
     return 0;
   }
@@ -65,7 +67,11 @@ async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineStat
       return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
     case 'guarded': {
       const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
-      const happened = tool.guard ? await tool.guard(payload.input, payload.prepared, ctx) : false;
+      const happened = await askGuard(tool, payload.input, payload.prepared, ctx);
+      if (typeof happened === 'string') {
+        // The guard cannot tell: running again could do the effect twice, so settle as unknown.
+        return sandwich.settle(current, { ...base, outcome: 'interrupted', content: `${NEVER_REPLAY_TEXT} (${happened})`, resumedBy: 'never-replay' }, true);
+      }
       if (happened) {
         return sandwich.settle(current, { ...base, outcome: 'ok', content: `done: ${payload.subject} (the effect had happened before tole stopped; not run again)`, resumedBy: 'guard' }, true);
       }
@@ -73,6 +79,16 @@ async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineStat
     }
     case 'never':
       return sandwich.settle(current, { ...base, outcome: 'interrupted', content: NEVER_REPLAY_TEXT, resumedBy: 'never-replay' }, true);
+  }
+}
+
+/** Whether the guarded effect happened, or why the guard cannot tell (no guard, or it failed). */
+async function askGuard(tool: AnyTool, input: unknown, prepared: unknown, ctx: ToolContext): Promise<boolean | string> {
+  if (!tool.guard) return `${tool.name} has no guard to check it`;
+  try {
+    return await tool.guard(input, prepared, ctx);
+  } catch (error) {
+    return `checking it failed: ${(error as Error)?.message ?? String(error)}`;
   }
 }
 
@@ -97,6 +113,7 @@ async function askAgain(deps: AgentDeps, request: ApprovalRequest, signal: Abort
   }
   emit({ type: 'approval-needed', request });
   const decision = await deps.approver.decide(request, signal);
+  if (signal.aborted && decision.approved) return { approved: false, by: 'interrupted', reason: 'interrupted' };
   if (request.risk === 'Destructive' && decision.approved && decision.by !== 'user') {
     throw new Error(`assert: a Destructive call was approved by ${decision.by}, not by the user`);
   }
