@@ -1,0 +1,72 @@
+/** Runs the built tole in a real pseudo-terminal and reads its screen through a headless xterm. */
+import { spawn, type IPty } from 'node-pty';
+import headless from '@xterm/headless';
+
+const { Terminal } = headless;
+type Terminal = InstanceType<typeof Terminal>;
+
+export interface DriverOptions {
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly columns?: number;
+  readonly rows?: number;
+}
+
+export class TerminalDriver {
+  private readonly term: Terminal;
+  private readonly pty: IPty;
+  /** Everything the program wrote, for asserting on escape sequences. */
+  raw = '';
+  exit: Promise<{ exitCode: number; signal?: number }>;
+
+  constructor(options: DriverOptions) {
+    const cols = options.columns ?? 120;
+    const rows = options.rows ?? 40;
+    this.term = new Terminal({ cols, rows, allowProposedApi: true });
+    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...options.env };
+    this.pty = spawn(process.execPath, [...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env });
+    this.pty.onData((data) => {
+      this.raw += data;
+      this.term.write(data);
+    });
+    this.exit = new Promise((resolve) => this.pty.onExit(resolve));
+  }
+
+  /** The screen as text, one line per row, trailing spaces trimmed. */
+  async screen(): Promise<string> {
+    await new Promise<void>((resolve) => this.term.write('', resolve));
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < this.term.rows; i++) lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  get onAlternateScreen(): boolean {
+    return this.term.buffer.active.type === 'alternate';
+  }
+
+  type(text: string): void {
+    this.pty.write(text);
+  }
+
+  /** Polls the screen until `test` holds, or fails with the screen as it was. */
+  async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+    const started = Date.now();
+    const check = typeof test === 'function' ? test : (s: string) => (typeof test === 'string' ? s.includes(test) : test.test(s));
+    for (;;) {
+      const screen = await this.screen();
+      if (check(screen)) return screen;
+      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${String(test)}; the screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  kill(signal = 'SIGTERM'): void {
+    try {
+      this.pty.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The built tole, in a real pseudo-terminal, against the local chat server: a streamed answer, a
+ * Write call approved at the prompt, a branch from an earlier entry, and a clean quit.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { TerminalDriver } from './terminal-driver';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TOLE = join(ROOT, 'dist/tole.js');
+
+let server: ChatServer;
+let driver: TerminalDriver | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  server = await startChatServer({
+    replies: [
+      { text: ['Here is ', 'the plan:\n\n', '1. read the notes\n', '2. **write** them\n\n', 'Then I ask before writing.'], delayMs: 150 },
+      { text: "I'll write the notes file.", toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'notes.md', content: '# Notes\n- ship the screen\n' }) }] },
+      { text: 'Done: notes.md is written.' },
+      { text: 'A different idea, on its own branch.' },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.kill('SIGKILL');
+  await server?.close();
+});
+
+function start(workspace: string, home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'))): TerminalDriver {
+  return new TerminalDriver({
+    args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+    cwd: workspace,
+    env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+  });
+}
+
+/** The tree pane's column of the screen (left of the transcript's border). */
+function treeColumn(screen: string): string {
+  return screen
+    .split('\n')
+    .map((line) => line.slice(0, line.indexOf('╮╭') + 1 || line.indexOf('││') + 1 || 0))
+    .join('\n');
+}
+
+describe('tole in a terminal', () => {
+  it('streams an answer, asks before a Write, branches from an earlier entry, and restores the terminal on quit', async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
+    driver = start(workspace);
+    await driver.waitFor('type a prompt');
+    expect(driver.onAlternateScreen).toBe(true);
+
+    // A streamed answer: seen part-way, then whole.
+    driver.type('explain the plan\r');
+    await driver.waitFor((s) => s.includes('Here is') && !s.includes('Then I ask before writing.'));
+    await driver.waitFor('Then I ask before writing.');
+    await driver.waitFor(/Final · seq/);
+
+    // A Write call: the prompt shows it, nothing is written until y.
+    driver.type('write the notes\r');
+    const asking = await driver.waitFor('approve?');
+    expect(asking).toContain('write_file');
+    expect(asking).toContain('notes.md');
+    expect(asking).toMatch(/Write/);
+    expect(asking).toContain('a allow write_file for this session');
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    driver.type('y');
+    await driver.waitFor('Done: notes.md is written.');
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('# Notes\n- ship the screen\n');
+    await driver.waitFor('+- ship the screen');
+
+    // Branch: check out the first answer in the tree, then prompt from there.
+    driver.type('\t');
+    await driver.waitFor('check out');
+    driver.type('\x1b[H');
+    await new Promise((r) => setTimeout(r, 100));
+    driver.type('\x1b[B');
+    await new Promise((r) => setTimeout(r, 100));
+    driver.type('\r');
+    await driver.waitFor('next prompt starts a new branch');
+    driver.type('\x1b');
+    await new Promise((r) => setTimeout(r, 100));
+    driver.type('another idea\r');
+    const branched = await driver.waitFor('A different idea, on its own branch.');
+    await driver.waitFor('2 branches');
+    const tree = treeColumn(await driver.screen());
+    expect(tree).toContain('write the notes');
+    expect(tree).toContain('another idea');
+    expect(tree).toContain('[1/2]');
+    expect(tree).toContain('[2/2]');
+    expect(branched).toContain('branch-2 ·');
+
+    // Quit: Ctrl-C on an idle, empty prompt. The terminal is back as it was.
+    await driver.waitFor(/Final · seq/);
+    driver.type('\x03');
+    const exit = await driver.exit;
+    expect(exit.exitCode).toBe(0);
+    expect(driver.onAlternateScreen).toBe(false);
+    const tail = driver.raw.slice(driver.raw.lastIndexOf('\x1b[?1049l') - 60);
+    expect(tail).toContain('\x1b[?25h');
+    expect(tail).toContain('\x1b[?2004l');
+  }, 90_000);
+
+  it('restores the terminal when killed with SIGTERM mid-turn, settling the turn', async () => {
+    await server.close();
+    server = await startChatServer({ replies: [{ text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], delayMs: 800 }] });
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'));
+    driver = start(workspace, home);
+    await driver.waitFor('type a prompt');
+    driver.type('go slowly\r');
+    await driver.waitFor('tick');
+    driver.kill('SIGTERM');
+    const exit = await driver.exit;
+    expect(exit.exitCode).toBe(143);
+    expect(driver.onAlternateScreen).toBe(false);
+    expect(driver.raw.slice(driver.raw.lastIndexOf('\x1b[?1049l') - 60)).toContain('\x1b[?25h');
+    const [file] = readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.jsonl'));
+    const session = readFileSync(join(home, 'sessions', file!), 'utf8');
+    expect(session).toContain('"text":"tick ');
+    expect(session).toContain('"finishReason":"interrupted"');
+    expect(session).toMatch(/"pc":"Final"\}\}\]\}\n$/);
+  }, 60_000);
+});
