@@ -8,11 +8,22 @@ export interface HeadlessIo {
   readonly stderr: NodeJS.WritableStream;
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
+/** 128 + the signal's number, as a shell reports a process the signal stopped. */
+const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
 /** One turn without a screen: prints the answer (or JSON events) and returns the exit code. */
 export async function runHeadless(agent: Agent, store: SessionStore, prompt: string, output: OutputFormat, io: HeadlessIo, notices: readonly string[]): Promise<number> {
   const controller = new AbortController();
-  const onSigint = (): void => controller.abort();
-  process.once('SIGINT', onSigint);
+  // Every way of being told to stop interrupts the turn: the running tool's process group is
+  // killed and its call settled before tole exits, instead of leaving the command running.
+  let stoppedBy: StopSignal = 'SIGINT';
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) stoppedBy = signal as StopSignal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   const print = (event: SessionEvent | Record<string, unknown>): void => {
     io.stdout.write(`${JSON.stringify(event)}\n`);
   };
@@ -44,9 +55,9 @@ export async function runHeadless(agent: Agent, store: SessionStore, prompt: str
     else io.stderr.write(`tole: ${result.text}\n`);
     if (output === 'text') io.stderr.write(`tole: session ${store.header.id}\n`);
     if (result.outcome === 'done') return 0;
-    return result.outcome === 'aborted' ? 130 : 1;
+    return result.outcome === 'aborted' ? SIGNAL_EXIT_CODES[stoppedBy] : 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
 }
 

@@ -1,5 +1,5 @@
 /** Runs a TypeScript entry point in a child `node --import tsx` and collects how it ended. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -20,14 +20,24 @@ export interface SpawnOptions {
   readonly timeoutMs?: number;
 }
 
+export interface StartedChild {
+  readonly child: ChildProcess;
+  readonly done: Promise<ChildRun>;
+}
+
 /** `node --import tsx <script> ...args`, resolved against the repository root. */
 export function runTs(script: string, args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}/${script}`, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  return startTs(script, args, options).done;
+}
+
+/** Like `runTs`, with the child at hand (to signal it) while it runs. */
+export function startTs(script: string, args: readonly string[], options: SpawnOptions = {}): StartedChild {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}/${script}`, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = new Promise<ChildRun>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -42,9 +52,14 @@ export function runTs(script: string, args: readonly string[], options: SpawnOpt
       resolve({ code, signal, stdout, stderr });
     });
   });
+  return { child, done };
 }
 
 /** The tole CLI run from source (`src/cli/main.ts` through tsx). */
 export function runTole(args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
   return runTs('src/cli/main.ts', args, options);
+}
+
+export function startTole(args: readonly string[], options: SpawnOptions = {}): StartedChild {
+  return startTs('src/cli/main.ts', args, options);
 }

@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { SessionEvent } from '../../../src/core/session/events';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
+import { liveProcessesInGroup, waitFor } from '../../support/process-groups';
 import { chatRequests, buildAgent, entriesOfType, ledger, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
 
 let server: ChatServer;
@@ -19,32 +20,6 @@ afterEach(async () => {
   await server.close();
   dirs.remove();
 });
-
-/** Live (non-zombie) processes whose process group is `pgid`, read from /proc. */
-function liveProcessesInGroup(pgid: number): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] !== 'Z' && Number(fields[2]) === pgid) found.push(Number(name));
-  }
-  return found;
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe('an interrupted turn is settled, never left pending', () => {
   it('mid-stream: the partial text is kept as an interrupted assistant entry and the turn ends aborted', async () => {
