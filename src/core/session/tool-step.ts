@@ -95,8 +95,11 @@ export class Sandwich {
       output = { ok: false, content: `tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}` };
     }
     const durationMs = this.deps.store.now() - startedMs;
-    const outcome = signal.aborted ? 'interrupted' : output.ok ? 'ok' : 'error';
-    const content = signal.aborted ? `interrupted by the user: ${output.content}` : output.content;
+    // A tool that finished despite the abort did its effect: saying "interrupted" would invite the
+    // model to do it again. Only a call the abort cut short is interrupted.
+    const interrupted = signal.aborted && !output.ok;
+    const outcome = interrupted ? 'interrupted' : output.ok ? 'ok' : 'error';
+    const content = interrupted ? `interrupted by the user: ${output.content}` : output.content;
     return {
       callId,
       tool: tool.name,

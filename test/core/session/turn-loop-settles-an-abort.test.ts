@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { SessionEvent } from '../../../src/core/session/events';
+import type { Tool } from '../../../src/core/tools/tool';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { liveProcessesInGroup, waitFor } from '../../support/process-groups';
-import { chatRequests, buildAgent, entriesOfType, ledger, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { buildAgent, chatRequests, markerTools, entriesOfType, ledger, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -72,6 +73,28 @@ describe('an interrupted turn is settled, never left pending', () => {
     expect(machineState(store).pc).toBe('Final');
     expect(liveProcessesInGroup(pgid)).toEqual([]);
     expect(chatRequests(server)).toHaveLength(1);
+    store.close();
+  });
+
+  it('a tool that completes its effect despite the abort is settled as ok, not as interrupted', async () => {
+    const controller = new AbortController();
+    const finishAnyway: Tool<{ key: string }> = {
+      ...markerTools()[2]!,
+      name: 'finish_anyway',
+      execute: async (input, ctx) => {
+        controller.abort(); // Esc arrives while the effect is already done
+        appendFileSync(join(ctx.workspaceRoot, 'done.log'), `${input.key}\n`);
+        return { ok: true, content: `wrote ${input.key}` };
+      },
+    };
+    server.push({ toolCalls: [{ id: 'call_done', name: 'finish_anyway', arguments: '{"key":"k"}' }] });
+    const { agent, store } = agentHere({ extraTools: [finishAnyway], policy: { rules: ['finish_anyway'] } });
+
+    const result = await agent.runTurn('write', controller.signal, () => {});
+
+    expect(result.outcome).toBe('aborted');
+    expect(readFileSync(join(dirs.root, 'done.log'), 'utf8')).toBe('k\n');
+    expect(resultsFor(store, 'call_done').map((e) => [e.payload.outcome, e.payload.content])).toEqual([['ok', 'wrote k']]);
     store.close();
   });
 
