@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
-import { FlashLine } from './FlashLine';
+import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
 import { handleKey, type KeyContext, type SessionAllowance } from './key-handler';
 import { activeScopes, hintsFor, type Condition } from './keymap';
@@ -88,6 +88,7 @@ export function App(props: AppProps) {
   }, [ui.flash, current, dispatch]);
 
   const prompt = promptLayout(ui.editor, live.queue, size.columns);
+  const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
   const approvalLines = pending ? approvalHeight(pending, size.columns, maxApproval) : 0;
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
@@ -98,7 +99,7 @@ export function App(props: AppProps) {
     focus: ui.focus,
     promptHeight: prompt.height,
     approvalHeight: approvalLines,
-    flashHeight: ui.flash ? 1 : 0,
+    flashHeight: flash.length,
     usageLines: content.usageLineCount,
   });
   const panes = content.forLayout(layout);
@@ -116,7 +117,7 @@ export function App(props: AppProps) {
       return;
     }
     if (readOnly) {
-      dispatch({ type: 'flash', flash: { level: 'error', text: 'read-only session (another tole holds its lock): prompts cannot be sent' } });
+      dispatch({ type: 'flash', flash: { level: 'error', text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)' } });
       return;
     }
     if (!turns.submit(text)) {
@@ -169,7 +170,7 @@ export function App(props: AppProps) {
         ) : (
           <Panes layout={layout} focus={ui.focus} store={store} view={view} selected={panes.selected} transcript={panes.transcript} usage={panes.usage} registers={panes.registers} />
         )}
-        {ui.flash ? <FlashLine flash={ui.flash} width={size.columns} /> : null}
+        {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
         <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !ui.helpOpen} placeholder={placeholder} width={size.columns} />
         <StatusBar

@@ -1,4 +1,3 @@
-import { oneLine } from './format';
 import type { PendingApproval } from './approval-queue';
 import { spread } from './entry-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
@@ -14,6 +13,13 @@ function inputText(input: unknown): string {
   }
 }
 
+/** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
+function addsToSubject(input: unknown, subject: string): boolean {
+  if (input === null || typeof input !== 'object') return String(input) !== subject;
+  const values = Object.values(input as Record<string, unknown>);
+  return !(values.length === 1 && values[0] === subject);
+}
+
 /** The body of the approval prompt: tool and risk, the subject, the full input, why, and the keys. */
 export function approvalLines(pending: PendingApproval, width: number): Line[] {
   const { request, offersAllow } = pending;
@@ -23,7 +29,7 @@ export function approvalLines(pending: PendingApproval, width: number): Line[] {
     ...wrapLine([seg(request.subject, 'strong')], width, [seg('  ')]),
   ];
   const input = inputText(request.input).split('\n');
-  if (oneLine(input.join(' ')) !== oneLine(JSON.stringify(request.subject))) {
+  if (addsToSubject(request.input, request.subject)) {
     for (const text of input.slice(0, MAX_INPUT_LINES)) lines.push(truncateLine([seg(text, 'codeBlock')], width));
     if (input.length > MAX_INPUT_LINES) lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
   }

@@ -36,7 +36,7 @@ const clamp = (n: number, lo: number, hi: number): number => Math.max(lo, Math.m
 
 /** Width of the usage and registers column on a wide screen (the whole width on a narrow one). */
 export function sidePaneWidth(columns: number): number {
-  return columns < NARROW_COLUMNS ? columns : clamp(Math.round(columns * 0.27), 30, 46);
+  return columns < NARROW_COLUMNS ? columns : clamp(Math.round(columns * 0.27), 33, 46);
 }
 
 /** Splits the screen: tree | transcript | usage over registers, then flash, approval, prompt, status. */
@@ -57,7 +57,7 @@ export function screenLayout(input: LayoutInput): ScreenLayout {
       single,
     };
   }
-  const treeWidth = clamp(Math.round(input.columns * 0.25), 26, 48);
+  const treeWidth = clamp(Math.round(input.columns * 0.25), 24, 48);
   const sideWidth = sidePaneWidth(input.columns);
   const transcriptWidth = input.columns - treeWidth - sideWidth;
   const usageHeight = clamp(input.usageLines + 2, Math.min(4, panesHeight), Math.floor(panesHeight * 0.5));

@@ -1,4 +1,6 @@
+import './ci-env-hide';
 import { render } from 'ink';
+import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
 import { App } from './App';
 import type { ApprovalQueue } from './approval-queue';

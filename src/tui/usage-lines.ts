@@ -24,7 +24,7 @@ function cost(totals: UsageTotals): string {
 
 /** Column widths for tokens in, tokens out and cost; the cost column takes what is left. */
 function columns(width: number): { input: number; output: number; cost: number } {
-  return { input: 6, output: 6, cost: Math.max(8, Math.min(10, width - LABEL - 12)) };
+  return { input: 6, output: 7, cost: Math.max(8, width - LABEL - 13) };
 }
 
 function totalsLine(name: string, totals: UsageTotals, width: number, extraOut = 0): Line {

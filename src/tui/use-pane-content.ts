@@ -71,7 +71,8 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
     const empty = view.path.length === 0 && live.phase === 'idle';
     const tail = empty ? welcomeLines(store.path, readOnly, inner.width) : liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
     const window = transcriptWindow(view.path, tail, cache, inner.width, inner.height, ui.transcript);
-    const branchNote = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId) ? ` · at ${view.head.entryId}, next prompt branches` : '';
+    const atInnerEntry = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId);
+    const branchNote = !atInnerEntry ? '' : readOnly ? ` · viewing ${view.head.entryId}` : ` · at ${view.head.entryId}, next prompt branches`;
     const transcript: PaneContent = {
       title: `${view.head.lane} · ${view.path.length} entries${branchNote}`,
       lines: window.lines,
