@@ -467,14 +467,25 @@ class AttemptWatchdog {
     return this.controller.signal;
   }
 
-  /** (Re)starts the idle timer: call when the stream opens and on every chunk. */
+  /**
+   * (Re)starts the idle limit: call when the stream opens and on every chunk. Per chunk this only
+   * notes the time; the one timer, when it fires, re-arms itself for what is left of the limit.
+   */
   arm(): void {
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      this.idleFired = true;
-      this.controller.abort();
-    }, this.idleMs);
+    this.lastActivityMs = performance.now();
+    if (this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleMs);
   }
+
+  private lastActivityMs = 0;
+  private readonly onIdleTimer = (): void => {
+    const idleForMs = performance.now() - this.lastActivityMs;
+    if (idleForMs < this.idleMs) {
+      this.idleTimer = setTimeout(this.onIdleTimer, this.idleMs - idleForMs);
+      return;
+    }
+    this.idleFired = true;
+    this.controller.abort();
+  };
 
   /** Stops the timer and closes the connection if it is still open. */
   dispose(): void {
@@ -490,11 +501,25 @@ async function drain(
   onChunk: (chunk: WireChunk) => void,
 ): Promise<void> {
   const iterator = stream[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await abortable(iterator.next(), watchdog.signal);
-    if (next.done) return;
-    watchdog.arm();
-    onChunk(next.value as unknown as WireChunk);
+  // One abort listener for the whole stream (not one per chunk): it fails the read in flight.
+  const { signal } = watchdog;
+  let failRead: ((error: Error) => void) | null = null;
+  const onAbort = (): void => failRead?.(abortSignalError());
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      if (signal.aborted) throw abortSignalError();
+      const next = await new Promise<IteratorResult<OpenAI.Chat.ChatCompletionChunk>>((resolve, reject) => {
+        failRead = reject;
+        iterator.next().then(resolve, reject);
+      });
+      failRead = null;
+      if (next.done) return;
+      watchdog.arm();
+      onChunk(next.value as unknown as WireChunk);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
