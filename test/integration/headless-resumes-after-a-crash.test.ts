@@ -9,7 +9,8 @@ import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { runTole } from '../support/spawn-node';
+import { waitFor } from '../support/process-groups';
+import { runTole, startTole } from '../support/spawn-node';
 
 let server: ChatServer;
 const all: TempDirs[] = [];
@@ -75,6 +76,24 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(readFileSync(join(dirs.root, 'out.txt'), 'utf8')).toBe('in the session workspace\n');
     expect(results(path, 'call_w')).toEqual([{ outcome: 'ok', content: expect.any(String) }]);
     expect(resumed.stderr).toContain(dirs.root);
+  });
+
+  it('killed while the model was answering: the prompt survives, the stale lock is taken over, the next turn goes on', async () => {
+    const { dirs, env, sessions } = setUp();
+    const before = chatRequests(server).length;
+    server.push({ hangMs: 30_000 });
+    const tole = startTole(['-p', 'first prompt', '--base-url', server.url, '--model', 'm'], { cwd: dirs.root, env });
+    await waitFor(() => chatRequests(server).length > before, 'the model call');
+    tole.child.kill('SIGKILL');
+    expect((await tole.done).signal).toBe('SIGKILL');
+    const path = onlySessionFile(sessions);
+
+    const resumed = await runTole(['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'], { cwd: dirs.root, env });
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe('carried on\n');
+    const users = (chatRequests(server).at(-1)?.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
+    expect(users).toEqual(['first prompt', 'second prompt']);
   });
 
   it('a bash call (never replayed) killed before its settlement is settled as outcome unknown, not run again', async () => {
