@@ -13,6 +13,8 @@ await build({
   target: 'node20',
   jsx: 'automatic',
   alias: { 'react-devtools-core': './dist/empty.js' },
+  // Optional: loaded at run time with createRequire when --storage sqlite asks for it.
+  external: ['better-sqlite3'],
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: {
     js: [

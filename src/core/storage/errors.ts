@@ -7,7 +7,11 @@ export type StorageErrorKind =
   | 'poisoned'
   | 'not-found'
   | 'read-only'
-  | 'invalid-commit';
+  | 'invalid-commit'
+  /** A file that would be overwritten (tole never overwrites a session file). */
+  | 'exists'
+  /** An optional backend whose package is not installed (SQLite without better-sqlite3). */
+  | 'unavailable';
 
 export class StorageError extends Error {
   override readonly name = 'StorageError';

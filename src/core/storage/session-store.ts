@@ -5,7 +5,7 @@ import { isEntryType, type AnyEntry } from '../tree/entry-types';
 import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
-import { JsonlStorage } from './jsonl-storage';
+import { createStorage, extensionOf, openStorage, type StorageBackend } from './backends';
 import {
   commitRecords,
   LINE_CRC,
@@ -33,6 +33,8 @@ export interface OpenOptions extends StoreOptions {
 
 export interface CreateOptions extends StoreOptions {
   readonly cwd: string;
+  /** JSONL unless asked: SQLite needs the optional better-sqlite3. */
+  readonly backend?: StorageBackend;
   readonly parent?: SessionHeader['parent'];
 }
 
@@ -69,7 +71,8 @@ export class SessionStore {
       ...(options.parent ? { parent: options.parent } : {}),
     };
     const store = new SessionStore(options.clock);
-    store.storage = JsonlStorage.create(join(dir, `${id}.jsonl`), header, {
+    const backend = options.backend ?? 'jsonl';
+    store.storage = createStorage(backend, join(dir, `${id}${extensionOf(backend)}`), header, {
       ...(options.ops ? { ops: options.ops } : {}),
       nonce: randomHex(options.random, 8),
       nowMs: options.clock.nowMs(),
@@ -79,7 +82,7 @@ export class SessionStore {
 
   static open(path: string, options: OpenOptions): SessionStore {
     const store = new SessionStore(options.clock);
-    store.storage = JsonlStorage.open(path, {
+    store.storage = openStorage(path, {
       readOnly: options.readOnly ?? false,
       ...(options.ops ? { ops: options.ops } : {}),
       nonce: randomHex(options.random, 8),
@@ -91,6 +94,8 @@ export class SessionStore {
     });
     const floor = store.storage.header.compactedAtSeq;
     if (Number.isSafeInteger(floor) && floor! > store.seq) store.seq = floor!;
+    const kept = store.storage.report.lastSeq;
+    if (kept !== undefined && kept > store.seq) store.seq = kept;
     return store;
   }
 

@@ -7,6 +7,11 @@ export interface OpenReport {
   readonly bytes: number;
   /** A bad final line (or garbage after the last good one): cut away on a writable open. */
   readonly tornTail: TornTail | null;
+  /**
+   * The highest seq ever committed, when the backend keeps it apart from its records (SQLite
+   * overwrites register cells in place, so the record that held it may be gone).
+   */
+  readonly lastSeq?: number;
 }
 
 export interface TornTail {

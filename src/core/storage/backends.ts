@@ -1,0 +1,38 @@
+import type { FileOps } from './file-ops';
+import { JsonlStorage } from './jsonl-storage';
+import type { SessionHeader } from './records';
+import { SqliteStorage } from './sqlite-storage';
+import type { CommitSink, Storage } from './storage';
+
+/** Where a session's commits live: one JSONL file (the default), or one SQLite database. */
+export type StorageBackend = 'jsonl' | 'sqlite';
+
+export const STORAGE_BACKENDS: readonly StorageBackend[] = ['jsonl', 'sqlite'];
+
+export function isStorageBackend(value: unknown): value is StorageBackend {
+  return value === 'jsonl' || value === 'sqlite';
+}
+
+/** A `.db` file is SQLite; anything else is read as JSONL. */
+export function backendOfPath(path: string): StorageBackend {
+  return path.endsWith('.db') ? 'sqlite' : 'jsonl';
+}
+
+export function extensionOf(backend: StorageBackend): '.jsonl' | '.db' {
+  return backend === 'sqlite' ? '.db' : '.jsonl';
+}
+
+export interface BackendOptions {
+  readonly ops?: FileOps;
+  readonly nonce: string;
+  readonly nowMs: number;
+}
+
+export function createStorage(backend: StorageBackend, path: string, header: SessionHeader, options: BackendOptions): Storage {
+  return backend === 'sqlite' ? SqliteStorage.create(path, header, options) : JsonlStorage.create(path, header, options);
+}
+
+/** Opens `path` with the backend its extension names. */
+export function openStorage(path: string, options: BackendOptions & { readonly readOnly?: boolean; readonly onCommit?: CommitSink }): Storage {
+  return backendOfPath(path) === 'sqlite' ? SqliteStorage.open(path, options) : JsonlStorage.open(path, options);
+}
