@@ -1,10 +1,16 @@
 import { formatMs } from './format';
 import { markdownLines } from './markdown-lines';
-import { seg, truncateLine, type Line } from './styled-line';
+import { seg, truncateLine, wrapLine, type Line } from './styled-line';
 import type { LiveTurn } from './turn-controller';
 
 /** How many lines of streamed reasoning show (the newest ones). */
 const REASONING_LINES = 3;
+
+/** How long until a failed attempt is retried, counting down from when it was reported. */
+export function retryRemainingMs(live: LiveTurn, nowMs: number): number | null {
+  if (!live.retry || live.retry.retryInMs === undefined || live.retryAtMs === null) return null;
+  return Math.max(0, live.retry.retryInMs - (nowMs - live.retryAtMs));
+}
 
 /**
  * The transcript's live tail: what is happening now and is not in the session file yet: the
@@ -29,9 +35,10 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
     out.push([seg(live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…', 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
   }
   if (live.retry) {
-    const wait = live.retry.retryInMs !== undefined ? `; retrying in ${formatMs(live.retry.retryInMs)}` : '';
+    const remaining = retryRemainingMs(live, nowMs);
+    const wait = remaining !== null ? `; retrying in ${formatMs(remaining)}` : '; retrying';
     const why = live.retry.error ? `: ${live.retry.error}` : '';
-    out.push(truncateLine([seg(`↻ attempt ${live.retry.attempt} failed (${live.retry.outcome}${why})${wait}`, 'warn')], width));
+    out.push(...wrapLine([seg(`↻ attempt ${live.retry.attempt} failed (${live.retry.outcome}${why})${wait}`, 'warn')], width, [seg('  ')]));
   }
   if (live.activeTool && !awaitingApproval) {
     out.push(truncateLine([seg('  ⏵ running ', 'accent'), seg(live.activeTool.tool, 'toolName'), seg(` ${formatMs(nowMs - live.activeTool.startedAtMs)}`, 'faint'), seg('  Esc stops it', 'faint')], width));

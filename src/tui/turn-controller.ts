@@ -24,8 +24,9 @@ export interface LiveTurn {
   /** Assistant text streamed so far in the current model call. */
   readonly text: string;
   readonly reasoning: string;
-  /** The last failed attempt of the current model call, while it is being retried. */
+  /** The last failed attempt of the current model call, while it is being retried, and when it was reported. */
   readonly retry: AttemptReport | null;
+  readonly retryAtMs: number | null;
   readonly activeTool: ActiveTool | null;
   readonly queue: readonly string[];
   readonly interrupting: boolean;
@@ -43,6 +44,7 @@ const IDLE: LiveTurn = {
   text: '',
   reasoning: '',
   retry: null,
+  retryAtMs: null,
   activeTool: null,
   queue: [],
   interrupting: false,
@@ -176,13 +178,14 @@ export class TurnController {
         return;
       case 'attempt':
         this.flushFrame();
-        this.publish({ retry: event.report.outcome === 'ok' || event.report.outcome === 'aborted' ? null : event.report });
+        if (event.report.outcome === 'ok' || event.report.outcome === 'aborted') this.publish({ retry: null, retryAtMs: null });
+        else this.publish({ retry: event.report, retryAtMs: this.options.nowMs() });
         return;
       case 'state':
         // The model's reply is committed with this move: the store now shows it, so the live copy goes.
         this.pendingText = '';
         this.pendingReasoning = '';
-        this.publish({ text: '', reasoning: '', retry: null });
+        this.publish({ text: '', reasoning: '', retry: null, retryAtMs: null });
         return;
       case 'tool-call':
         this.publish({ activeTool: { callId: event.callId, tool: event.tool, subject: event.subject, risk: event.risk, startedAtMs: this.options.nowMs() } });

@@ -9,7 +9,8 @@ export interface LiveUsage {
   readonly activity: string | null;
   readonly estimatedOutputTokens: number;
   readonly elapsedMs: number;
-  readonly retry: { readonly outcome: string; readonly retryInMs?: number; readonly error?: string } | null;
+  /** The failed attempt being retried, and how long until the next one starts. */
+  readonly retry: { readonly outcome: string; readonly remainingMs: number | null } | null;
 }
 
 const LABEL = 8;
@@ -38,19 +39,24 @@ function totalsLine(name: string, totals: UsageTotals, width: number, extraOut =
   ];
 }
 
-function retryLines(name: string, retries: RetryTotals): Line[] {
-  if (retries.failed === 0) return [];
-  const causes = [...retries.causes.entries()].map(([cause, n]) => `${n}× ${cause}`).join(', ');
+function causes(counts: ReadonlyMap<string, number>): string {
+  return [...counts.entries()].map(([cause, n]) => `${n}× ${cause}`).join(', ');
+}
+
+/** Retried attempts by cause, attempts that failed for good, then the time waited and the last error. */
+function retryLines(retries: RetryTotals): Line[] {
+  const out: Line[] = [];
+  if (retries.retried.size > 0) out.push([seg('retries'.padEnd(LABEL), 'muted'), seg(causes(retries.retried), 'warn')]);
+  if (retries.failed.size > 0) out.push([seg('failed'.padEnd(LABEL), 'muted'), seg(causes(retries.failed), 'error')]);
   const details = [retries.waitedMs > 0 ? `waited ${formatMs(retries.waitedMs)}` : '', retries.lastError ?? ''].filter(Boolean).join(' · ');
-  const out: Line[] = [[seg(name.padEnd(LABEL), 'muted'), seg(causes, 'warn')]];
-  if (details) out.push([seg(' '.repeat(LABEL)), seg(details, 'faint')]);
+  if (out.length > 0 && details) out.push([seg(' '.repeat(LABEL)), seg(details, 'faint')]);
   return out;
 }
 
 function liveLine(live: LiveUsage): Line | null {
   if (live.retry) {
-    const wait = live.retry.retryInMs !== undefined ? ` in ${formatMs(live.retry.retryInMs)}` : '';
-    return [seg(' '.repeat(LABEL)), seg(`↻ retrying${wait}`, 'warn'), seg(` (${live.retry.outcome})`, 'muted')];
+    const wait = live.retry.remainingMs !== null ? ` in ${formatMs(live.retry.remainingMs)}` : '';
+    return [seg(' '.repeat(LABEL)), seg(`↻ retry${wait}`, 'warn'), seg(` ${live.retry.outcome}`, 'muted')];
   }
   if (live.activity === null) return null;
   return [seg(' '.repeat(LABEL)), seg(`▸ ${live.activity}`, 'accent'), seg(` ${formatMs(live.elapsedMs)}`, 'muted')];
@@ -78,9 +84,6 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
     lines.push([seg(''.padEnd(LABEL)), seg(`${formatTokens(summary.session.cachedInputTokens)} of the input was cached`, 'faint')]);
   }
   lines.push(...modelLines(summary, width));
-  lines.push(...retryLines('retries', summary.sessionRetries));
-  if (summary.turnRetries.failed > 0 && summary.turnRetries.failed !== summary.sessionRetries.failed) {
-    lines.push(...retryLines('  turn', summary.turnRetries));
-  }
+  lines.push(...retryLines(summary.retries));
   return lines.map((line) => truncateLine(line, width));
 }

@@ -13,10 +13,10 @@ export interface UsageTotals {
   readonly unpriced: boolean;
 }
 
-/** Failed attempts, by cause, with the time spent waiting to retry. */
+/** Failed attempts by cause: those retried (with the time waited) and those that ended a call. */
 export interface RetryTotals {
-  readonly failed: number;
-  readonly causes: ReadonlyMap<string, number>;
+  readonly retried: ReadonlyMap<string, number>;
+  readonly failed: ReadonlyMap<string, number>;
   readonly waitedMs: number;
   readonly lastError: string | null;
 }
@@ -26,8 +26,7 @@ export interface UsageSummary {
   readonly branch: UsageTotals;
   readonly session: UsageTotals;
   readonly perModel: readonly { readonly model: string; readonly totals: UsageTotals }[];
-  readonly turnRetries: RetryTotals;
-  readonly sessionRetries: RetryTotals;
+  readonly retries: RetryTotals;
 }
 
 class TotalsBuilder {
@@ -53,21 +52,21 @@ class TotalsBuilder {
 }
 
 class RetryBuilder {
-  failed = 0;
-  readonly causes = new Map<string, number>();
+  readonly retried = new Map<string, number>();
+  readonly failed = new Map<string, number>();
   waitedMs = 0;
   lastError: string | null = null;
 
   add(row: UsageRow): void {
-    if (row.outcome === 'ok') return;
-    this.failed += 1;
-    this.causes.set(row.outcome, (this.causes.get(row.outcome) ?? 0) + 1);
+    if (row.outcome === 'ok' || row.outcome === 'aborted') return;
+    const into = row.retryInMs === undefined ? this.failed : this.retried;
+    into.set(row.outcome, (into.get(row.outcome) ?? 0) + 1);
     this.waitedMs += row.retryInMs ?? 0;
     if (row.error) this.lastError = row.error;
   }
 
   build(): RetryTotals {
-    return { failed: this.failed, causes: new Map(this.causes), waitedMs: this.waitedMs, lastError: this.lastError };
+    return { retried: new Map(this.retried), failed: new Map(this.failed), waitedMs: this.waitedMs, lastError: this.lastError };
   }
 }
 
@@ -92,20 +91,16 @@ export function summarizeUsage(rows: readonly UsageRecord[], branchIds: Readonly
   const branch = new TotalsBuilder();
   const turnTotals = new TotalsBuilder();
   const byModel = new Map<string, TotalsBuilder>();
-  const turnRetries = new RetryBuilder();
-  const sessionRetries = new RetryBuilder();
+  const retries = new RetryBuilder();
   for (const record of rows) {
     const row = record.usage as UsageRow;
     session.add(row);
-    sessionRetries.add(row);
+    retries.add(row);
     let model = byModel.get(row.model);
     if (!model) byModel.set(row.model, (model = new TotalsBuilder()));
     model.add(row);
     if (record.entryId !== null && branchIds.has(record.entryId)) branch.add(row);
-    if (record.entryId !== null && turn.has(record.entryId)) {
-      turnTotals.add(row);
-      turnRetries.add(row);
-    }
+    if (record.entryId !== null && turn.has(record.entryId)) turnTotals.add(row);
   }
   const perModel = [...byModel.entries()]
     .map(([model, totals]) => ({ model, totals: totals.build() }))
@@ -115,7 +110,6 @@ export function summarizeUsage(rows: readonly UsageRecord[], branchIds: Readonly
     branch: branch.build(),
     session: session.build(),
     perModel,
-    turnRetries: turnRetries.build(),
-    sessionRetries: sessionRetries.build(),
+    retries: retries.build(),
   };
 }

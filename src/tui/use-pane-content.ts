@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ScreenLayout } from './layout';
-import { liveLines } from './live-lines';
+import { liveLines, retryRemainingMs } from './live-lines';
 import { innerSize } from './PaneFrame';
 import type { PaneContent } from './Panes';
 import { registerLines } from './register-lines';
@@ -58,7 +58,7 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
     activity: activity(live, awaitingApproval),
     estimatedOutputTokens: Math.ceil((live.text.length + live.reasoning.length) / 4),
     elapsedMs: live.startedAtMs === null ? 0 : nowMs - live.startedAtMs,
-    retry: live.retry,
+    retry: live.retry ? { outcome: live.retry.outcome, remainingMs: retryRemainingMs(live, nowMs) } : null,
   };
   const usage = usageLines(view.usage, liveUsage, usageWidth);
   const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
