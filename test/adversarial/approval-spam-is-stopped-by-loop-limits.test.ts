@@ -56,7 +56,7 @@ describe('approval spam', () => {
     store.close();
   });
 
-  it('interactive: a user who denies every prompt is asked at most 10 times', async () => {
+  it('interactive: a user who denies the call is asked once, and the repeats stop after 10 rounds', async () => {
     spam((i) => [{ id: `call_${i}`, name: 'bash', arguments: '{"command":"rm -rf /tmp/nothing-here"}' }]);
     let asked = 0;
     const approver: Approver = {
@@ -70,8 +70,36 @@ describe('approval spam', () => {
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
-    expect(asked).toBe(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(asked).toBe(1);
     expect(chatRequests(server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    store.close();
+  });
+
+  it('interactive: a call the user denied is not asked again in the same turn, even between successful calls', async () => {
+    // Each round pairs the denied call with a harmless read whose path changes: no round fails
+    // as a whole and no two rounds are the same, so only max steps ends the turn.
+    spam((i) => [
+      { id: `call_rm_${i}`, name: 'bash', arguments: '{"command":"rm -rf build"}' },
+      { id: `call_ls_${i}`, name: 'list_dir', arguments: JSON.stringify({ path: `.${'/.'.repeat(i)}` }) },
+    ]);
+    let asked = 0;
+    const approver: Approver = {
+      decide: async () => {
+        asked++;
+        return { approved: false, by: 'user', reason: 'no' };
+      },
+    };
+    const { agent, store } = agentHere({ approver, limits: { maxSteps: 20 } });
+
+    const result = await agent.runTurn('do it', new AbortController().signal, () => {});
+
+    expect(result.outcome).toBe('limit');
+    expect(asked).toBe(1);
+    expect(chatRequests(server)).toHaveLength(20);
+    const repeats = entriesOfType(store, 'tool_result').filter((e) => e.payload.callId.startsWith('call_rm_'));
+    expect(repeats.map((e) => e.payload.outcome)).toEqual(Array(20).fill('denied'));
+    expect(repeats[1]!.payload.content).toMatch(/already denied/);
+    expect(entriesOfType(store, 'tool_intent').filter((e) => e.payload.tool === 'bash')).toHaveLength(1);
     store.close();
   });
 

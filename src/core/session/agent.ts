@@ -23,6 +23,8 @@ export interface TurnResult {
 export class Agent {
   model: string;
   private running = false;
+  /** Calls the user denied in the running turn (tool and input): a repeat is not asked again. */
+  private readonly deniedByUser = new Set<string>();
   /** Context windows the provider reported, per model (null: it did not say). */
   private readonly windows = new Map<string, number | null>();
 
@@ -106,6 +108,7 @@ export class Agent {
       return this.finish(sandwich, state, 'blocked', `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${blocked}`, emit);
     }
     const guard = new LoopGuard(limits);
+    this.deniedByUser.clear();
     let autoCompact = true;
     for (let step = 1; ; step++) {
       if (step > limits.maxSteps) {
@@ -190,7 +193,8 @@ export class Agent {
     const request: ApprovalRequest = { callId: call.id, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason };
     emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
     const pre = policy.preDecide(request);
-    const known: Decision | null = 'ask' in pre ? null : pre;
+    const signature = `${tool.name}\n${JSON.stringify(input)}`;
+    const known: Decision | null = 'ask' in pre ? (this.deniedByUser.has(signature) ? ALREADY_DENIED : null) : pre;
     if (known && !known.approved) {
       const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, tier: 'hot' }, false);
       return { state: next, ok: false };
@@ -221,6 +225,7 @@ export class Agent {
     fault?.('after-intent');
     if (!known) {
       const decision = await this.ask(request, signal, emit);
+      if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
       current = sandwich.commitApproval(current, request, tool, decision);
       if (!decision.approved) return { state: current, ok: false };
     }
@@ -346,6 +351,13 @@ export class Agent {
     return { outcome, text };
   }
 }
+
+/** A repeat of a call the user denied earlier in the turn: denied without asking again (no approval spam). */
+const ALREADY_DENIED: Decision = {
+  approved: false,
+  by: 'user',
+  reason: 'the user already denied this exact call in this turn and is not asked again. Do not repeat it: explain what you need, or try another way',
+};
 
 type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };
 type ModelReply = { readonly ok: true; readonly result: CompletionResult } | ModelFailure;
