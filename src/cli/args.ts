@@ -7,7 +7,7 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'help' | 'version';
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'help' | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -25,6 +25,10 @@ export interface CliArgs {
   readonly branch?: string;
   readonly entry?: string;
   readonly out?: string;
+  /** `tole convert PATH --to sqlite|jsonl`. */
+  readonly to?: string;
+  /** Format of a new session: jsonl (default) or sqlite. */
+  readonly storage?: 'jsonl' | 'sqlite';
   readonly positional: readonly string[];
 }
 
@@ -41,9 +45,11 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--branch': 'branch',
   '--entry': 'entry',
   '-o': 'out',
+  '--to': 'to',
+  '--storage': 'storage',
 };
 
-const SUBCOMMANDS = new Set(['sessions', 'check', 'export']);
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert']);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
@@ -77,6 +83,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   const output = values['output'] ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json, not "${output}"`);
+  const storage = values['storage'];
+  if (storage !== undefined && storage !== 'jsonl' && storage !== 'sqlite') throw new UsageError(`--storage must be jsonl or sqlite, not "${storage}"`);
   const command = pickCommand(positional, flags, values['prompt']);
   if (command === 'tui' && positional.length > 0) throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');

@@ -8,6 +8,8 @@ Usage
   tole sessions [--all]         list sessions (this directory, or all)
   tole check PATH               verify a session file (exit 0 sound, 1 with the first problem)
   tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]
+  tole convert PATH --to sqlite|jsonl
+                                write the session in the other format next to it (never overwrites)
 
 Options
   -m, --model NAME              model to call
@@ -17,6 +19,7 @@ Options
                                 (repeatable; never approves a Destructive call)
   --output text|json            headless output: the answer, or one JSON event per line
   --read-only                   open a session without taking its lock or writing to it
+  --storage jsonl|sqlite        format of a new session (sqlite needs: npm install better-sqlite3@12.11.1)
   --theme NAME|PATH             dark, light, high-contrast, or a theme file
   --config FILE                 config file to use in place of ./tole.config.json
   -h, --help                    this help

@@ -4,6 +4,7 @@ import { StorageError } from '../core/storage/errors';
 import { ToolRegistrationError } from '../core/tools/registry';
 import { parseArgs, UsageError, type CliArgs } from './args';
 import { runCheck } from './check-command';
+import { runConvert } from './convert-command';
 import { runExport } from './export-command';
 import { runSessions } from './sessions-command';
 import { ConfigError, loadConfig } from './config';
@@ -45,6 +46,8 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       return runSessions(args, io);
     case 'export':
       return runExport(args, io);
+    case 'convert':
+      return runConvert(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':

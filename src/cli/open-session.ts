@@ -16,11 +16,14 @@ export interface OpenedSession {
 
 /** A new session in `dir`, or the one `-c` / `--resume` names. */
 export function openSession(args: CliArgs, dir: string, cwd: string, random: Random): OpenedSession {
+  if (args.storage !== undefined && (args.continueLast || args.resume !== undefined)) {
+    throw new UsageError('--storage sets the format of a new session; to change an existing one, use tole convert PATH --to jsonl|sqlite');
+  }
   const path = sessionPathFromArgs(args, dir, cwd);
   if (path === null) {
     if (args.readOnly) throw new UsageError('--read-only needs a session: add --resume ID|PATH or -c');
     mkdirSync(dir, { recursive: true });
-    return { store: SessionStore.create(dir, { clock, random, cwd }), notices: [], created: true };
+    return { store: SessionStore.create(dir, { clock, random, cwd, backend: args.storage ?? 'jsonl' }), notices: [], created: true };
   }
   const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly });
   return { store, notices: openNotices(store), created: false };

@@ -2,6 +2,7 @@ import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SessionHeader } from '../core/storage/records';
+import { readSqliteHeader } from '../core/storage/sqlite-storage';
 
 /** Where sessions live: `sessionsDir` from config, else `$TOLE_HOME/sessions`, else `~/.tole/sessions`. */
 export function sessionsDirectory(env: NodeJS.ProcessEnv, configured?: string): string {
@@ -18,6 +19,7 @@ export interface SessionFileInfo {
 
 /** The first line of a session file, parsed; null when it is not a tole session. */
 export function readHeader(path: string): SessionHeader | null {
+  if (path.endsWith('.db')) return readSqliteHeader(path);
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
@@ -39,7 +41,7 @@ export function listSessionFiles(dir: string): SessionFileInfo[] {
   if (!existsSync(dir)) return [];
   const found: SessionFileInfo[] = [];
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.jsonl')) continue;
+    if (!name.endsWith('.jsonl') && !name.endsWith('.db')) continue;
     const path = join(dir, name);
     const header = readHeader(path);
     if (header) found.push({ path, header, mtimeMs: statSync(path).mtimeMs });
@@ -50,9 +52,8 @@ export function listSessionFiles(dir: string): SessionFileInfo[] {
 /** `ID` (in the sessions directory, a unique prefix is enough) or a path to a file. */
 export function resolveSessionRef(ref: string, dir: string, cwd: string): string | null {
   const asPath = isAbsolute(ref) ? ref : resolve(cwd, ref);
-  if ((ref.includes('/') || ref.endsWith('.jsonl')) && existsSync(asPath)) return asPath;
-  const exact = join(dir, `${ref}.jsonl`);
-  if (existsSync(exact)) return exact;
+  if ((ref.includes('/') || ref.endsWith('.jsonl') || ref.endsWith('.db')) && existsSync(asPath)) return asPath;
+  for (const exact of [join(dir, `${ref}.jsonl`), join(dir, `${ref}.db`)]) if (existsSync(exact)) return exact;
   const matches = listSessionFiles(dir).filter((s) => s.header.id.startsWith(ref));
   if (matches.length === 1) return matches[0]!.path;
   return existsSync(asPath) ? asPath : null;
