@@ -1,29 +1,30 @@
 import { Box } from 'ink';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
 import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
 import { handleKey, type KeyContext, type SessionAllowance } from './key-handler';
-import { activeScopes, hintsFor, type Condition } from './keymap';
+import { activeScopes, hintsFor, keyConditions } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
 import { innerSize } from './PaneFrame';
 import { Panes } from './Panes';
-import { promptLayout } from './prompt-layout';
+import { promptLayout, promptPlaceholder } from './prompt-layout';
 import { PromptLine } from './PromptLine';
-import { BUILT_IN_COMMANDS, parseCommand, type HostCommand } from './slash-commands';
-import { runCommand } from './run-command';
+import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
 import { StatusBar } from './StatusBar';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
-import { TurnController, type TurnAgent } from './turn-controller';
+import type { TurnAgent, TurnController } from './turn-controller';
+import { useFlashFade } from './use-flash-fade';
 import { useKeyboard } from './use-keyboard';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
 import { useTicker } from './use-ticker';
-import { FLASH_MS } from './ui-state';
+import { submitPrompt, type SubmitContext } from './submit-prompt';
+import { useTurns } from './use-turns';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
 
@@ -61,36 +62,22 @@ export function App(props: AppProps) {
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
   const version = useStoreVersion(store);
-  const onCrash = useRef(props.onCrash);
-  onCrash.current = props.onCrash;
-  const [owned] = useState(() => (props.turns ? null : new TurnController({ agent, nowMs: () => store.now(), onCrash: (e) => onCrash.current(e), readOnly })));
-  const turns = props.turns ?? owned!;
-  const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
+  const { turns, live } = useTurns({ store, agent, readOnly, given: props.turns, onCrash: props.onCrash, resumeOnOpen: props.resumeOnOpen ?? true });
   const pending = useSyncExternalStore(approvals.subscribe, approvals.getSnapshot);
   const { ui, current, dispatch } = useUiState();
   const view = useSessionView(store, version, ui.viewHead);
-  useTicker(live.phase !== 'idle', 1000);
-
+  const running = live.phase !== 'idle';
+  useTicker(running, 1000);
+  useFlashFade(ui.flash, current, dispatch);
   useEffect(() => {
     if (props.notices && props.notices.length > 0) dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
-    if (props.resumeOnOpen ?? true) turns.resumeOnOpen();
-    return () => owned?.dispose();
+    // Shown once, when the screen opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  useEffect(() => {
-    const flash = ui.flash;
-    if (!flash || flash.sticky) return;
-    const timer = setTimeout(() => {
-      if (current().flash === flash) dispatch({ type: 'flash', flash: null });
-    }, FLASH_MS);
-    return () => clearTimeout(timer);
-  }, [ui.flash, current, dispatch]);
 
   const prompt = promptLayout(ui.editor, live.queue, size.columns);
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
-  const approvalLines = pending ? approvalHeight(pending, size.columns, maxApproval) : 0;
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
   const content = usePaneContent({ store, agent, view, live, ui, awaitingApproval: pending !== null, nowMs: store.now(), usageWidth, readOnly });
   const layout = screenLayout({
@@ -98,7 +85,7 @@ export function App(props: AppProps) {
     rows: size.rows,
     focus: ui.focus,
     promptHeight: prompt.height,
-    approvalHeight: approvalLines,
+    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : 0,
     flashHeight: flash.length,
     usageLines: content.usageLineCount,
   });
@@ -106,28 +93,19 @@ export function App(props: AppProps) {
   const commands = useMemo(() => [...BUILT_IN_COMMANDS, ...(props.commands ?? [])], [props.commands]);
 
   const quit = (): void => props.onQuit();
-  const submit = (text: string): void => {
-    const trimmed = text.trim();
-    if (trimmed === '') return;
-    const command = parseCommand(trimmed);
-    if (command) {
-      dispatch({ type: 'submitted', text: trimmed });
-      const targetId = current().selectedId ?? view.head.entryId;
-      runCommand({ store, agent, readOnly, targetId, hostCommands: props.commands ?? [], dispatch, setTheme, loadTheme: props.loadTheme ?? loadThemeFile, quit }, command);
-      return;
-    }
-    if (readOnly) {
-      dispatch({ type: 'flash', flash: { level: 'error', text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)' } });
-      return;
-    }
-    if (!turns.submit(text)) {
-      dispatch({ type: 'flash', flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' } });
-      return;
-    }
-    dispatch({ type: 'submitted', text });
-    dispatch({ type: 'flash', flash: null });
+  const submitContext: SubmitContext = {
+    store,
+    agent,
+    turns,
+    readOnly,
+    headId: view.head.entryId,
+    hostCommands: props.commands ?? [],
+    current,
+    dispatch,
+    setTheme,
+    loadTheme: props.loadTheme ?? loadThemeFile,
+    quit,
   };
-
   const keyContext: KeyContext = {
     get ui() {
       return current();
@@ -146,21 +124,14 @@ export function App(props: AppProps) {
     transcriptPage: Math.max(1, panes.transcriptHeight - 2),
     scrollTranscript: panes.scrollTranscript,
     topOfTranscript: panes.topOfTranscript,
-    submit,
+    submit: (text) => submitPrompt(submitContext, text),
     quit,
   };
   useKeyboard((input, key) => handleKey(keyContext, input, key));
 
-  const conditions = new Set<Condition>([turns.running ? 'running' : 'idle']);
-  if (pending?.offersAllow) conditions.add('allow-offered');
+  const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
   const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen), conditions);
-  const placeholder = readOnly
-    ? 'read-only: browse with Tab and the arrows'
-    : pending
-      ? 'answer the approval above: y, n or Esc'
-      : live.phase !== 'idle'
-        ? 'type to queue a prompt · Esc stops the turn'
-        : 'type a prompt · / for commands · ? for keys';
+  const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running });
 
   return (
     <ThemeContext.Provider value={themeValue}>
@@ -178,7 +149,7 @@ export function App(props: AppProps) {
           seq={store.lastSeq}
           model={agent.model}
           sessionId={store.header.id}
-          running={live.phase !== 'idle'}
+          running={running}
           readOnly={readOnly}
           queued={live.queue.length}
           hints={hints}

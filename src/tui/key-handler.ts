@@ -2,7 +2,7 @@ import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
-import { activeScopes, chordOf, resolveKey, type Action, type Condition, type PaneId } from './keymap';
+import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Condition, type PaneId } from './keymap';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
 import type { TurnController } from './turn-controller';
@@ -56,11 +56,7 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 
 function conditions(ctx: KeyContext): Set<Condition> {
-  const set = new Set<Condition>();
-  set.add(ctx.turns.running ? 'running' : 'idle');
-  if (ctx.ui.focus !== 'input' || ctx.ui.editor.value === '') set.add('not-typing');
-  if (ctx.pending?.offersAllow) set.add('allow-offered');
-  return set;
+  return keyConditions({ running: ctx.turns.running, focus: ctx.ui.focus, editorEmpty: ctx.ui.editor.value === '', offersAllow: ctx.pending?.offersAllow === true });
 }
 
 /** Routes one key: bracketed paste first, then the keymap, then (in the prompt) plain typing. */

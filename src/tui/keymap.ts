@@ -193,6 +193,14 @@ export function resolveKey(chord: string, context: KeyContext, keymap: readonly 
   return null;
 }
 
+/** The conditions bindings may ask for, from the state of the screen. */
+export function keyConditions(state: { readonly running: boolean; readonly focus: PaneId; readonly editorEmpty: boolean; readonly offersAllow: boolean }): Set<Condition> {
+  const set = new Set<Condition>([state.running ? 'running' : 'idle']);
+  if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
+  if (state.offersAllow) set.add('allow-offered');
+  return set;
+}
+
 /** The scopes that hold the keyboard, innermost first. */
 export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean): Scope[] {
   if (approvalOpen) return ['approval'];

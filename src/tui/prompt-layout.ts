@@ -14,6 +14,14 @@ export interface PromptLayout {
   readonly height: number;
 }
 
+/** The grey text in an empty prompt: what typing does right now. */
+export function promptPlaceholder(state: { readonly readOnly: boolean; readonly approving: boolean; readonly running: boolean }): string {
+  if (state.readOnly) return 'read-only: browse with Tab and the arrows';
+  if (state.approving) return 'answer the approval above: y, n or Esc';
+  if (state.running) return 'type to queue a prompt · Esc stops the turn';
+  return 'type a prompt · / for commands · ? for keys';
+}
+
 /** What the prompt area shows and how many lines it takes, at a width. */
 export function promptLayout(editor: EditorState, queue: readonly string[], width: number): PromptLayout {
   const all = editorRows(editor, Math.max(4, width - PROMPT_MARK.length));

@@ -48,9 +48,12 @@ describe('runTui', () => {
   it('draws only the lines that changed', async () => {
     const { stdout, stdin, exit } = start();
     await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
-    const before = stdout.frames.length;
     stdin.write('x');
-    await vi.waitFor(() => expect(stdout.frames.slice(before).join('')).toContain('❯ x'));
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('❯ x'));
+    await pause(50);
+    const before = stdout.frames.length;
+    stdin.write('y');
+    await vi.waitFor(() => expect(stdout.frames.slice(before).join('')).toContain('❯ xy'));
     const written = stdout.frames.slice(before).join('');
     // One changed row (the prompt), not the 29 of the screen.
     expect(written.match(/\x1b\[\d+;1H/g)).toHaveLength(1);

@@ -1,0 +1,32 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { SessionStore } from '../core/storage/session-store';
+import { TurnController, type LiveTurn, type TurnAgent } from './turn-controller';
+
+export interface TurnsOptions {
+  readonly store: SessionStore;
+  readonly agent: TurnAgent;
+  readonly readOnly: boolean;
+  /** The host's controller; without one the hook makes (and disposes of) its own. */
+  readonly given: TurnController | undefined;
+  readonly onCrash: (error: unknown) => void;
+  /** Settle what a crash left behind as soon as the screen opens. */
+  readonly resumeOnOpen: boolean;
+}
+
+/** The turn controller and its live snapshot, re-read whenever the running turn changes. */
+export function useTurns(options: TurnsOptions): { turns: TurnController; live: LiveTurn } {
+  const onCrash = useRef(options.onCrash);
+  onCrash.current = options.onCrash;
+  const [owned] = useState(() =>
+    options.given ? null : new TurnController({ agent: options.agent, nowMs: () => options.store.now(), onCrash: (e) => onCrash.current(e), readOnly: options.readOnly }),
+  );
+  const turns = options.given ?? owned!;
+  const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
+  useEffect(() => {
+    if (options.resumeOnOpen) turns.resumeOnOpen();
+    return () => owned?.dispose();
+    // The controller lives as long as the screen: this runs once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return { turns, live };
+}
