@@ -196,7 +196,13 @@ function checkoutSelected(ctx: KeyContext): void {
     ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${row.id} (read-only: nothing is written)` } });
     return;
   }
-  checkout(ctx.store, row.id);
+  try {
+    checkout(ctx.store, row.id);
+  } catch (error) {
+    // Storage that cannot commit (disk full, a failed fsync): the check-out did not happen; say so.
+    ctx.dispatch({ type: 'flash', flash: { level: 'error', text: `could not check out ${row.id}: ${(error as Error)?.message ?? String(error)}` } });
+    return;
+  }
   ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
   const text = leaf ? `checked out ${row.id}: the next prompt continues this branch` : `checked out ${row.id}: the next prompt starts a new branch from here (Esc: to the prompt)`;
   ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });

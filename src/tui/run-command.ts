@@ -75,7 +75,11 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       ctx.agent.model = args;
       return flash(ctx, 'info', `model: ${args} (from the next model call on)`);
     case 'label':
-      return label(ctx, args);
+      try {
+        return label(ctx, args);
+      } catch (error) {
+        return flash(ctx, 'error', `could not label ${ctx.targetId}: ${(error as Error)?.message ?? String(error)}`);
+      }
     case 'theme':
       return theme(ctx, args);
   }

@@ -34,6 +34,16 @@ describe('narrow and resized screens', () => {
     fits(frame, 80, 24);
   });
 
+  it('fits an approval prompt with a long input into a small terminal, keeping its keys visible', async () => {
+    screen = renderScreen({ store: prepareSession().store, columns: 80, rows: 14 });
+    await screen.waitFor('branch-2 ·');
+    const content = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+    void screen.approvals.decide({ callId: 'c', tool: 'write_file', subject: 'big.txt', input: { path: 'big.txt', content }, risk: 'Write', reason: 'writes a file' }, new AbortController().signal);
+    const frame = await screen.waitFor('approve?');
+    fits(frame, 80, 14);
+    expect(stripAnsi(frame)).toContain('y approve once');
+  });
+
   it('follows the terminal when it is resized, wide to narrow and back', async () => {
     screen = renderScreen({ store: prepareSession().store, columns: 140, rows: 40 });
     await screen.waitFor('╭ tree');

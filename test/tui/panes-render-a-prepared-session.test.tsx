@@ -63,7 +63,7 @@ describe('the panes of a prepared session', () => {
 
   it('never draws more than rows-1 lines nor a line wider than the terminal', async () => {
     const { store } = prepareSession();
-    for (const [columns, rows] of [[140, 40], [100, 24], [120, 12], [80, 30], [60, 16]] as const) {
+    for (const [columns, rows] of [[140, 40], [100, 24], [120, 12], [80, 30], [60, 16], [40, 8], [24, 6]] as const) {
       screen = renderScreen({ store, columns, rows });
       const frame = await screen.waitFor('seq');
       const lines = frame.split('\n');
