@@ -191,6 +191,10 @@ function checkoutSelected(ctx: KeyContext): void {
     return;
   }
   const leaf = ctx.store.tree.isLeaf(row.id);
+  if (row.id === ctx.view.head.entryId) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `${row.id} is already checked out (◀)` } });
+    return;
+  }
   if (ctx.readOnly) {
     ctx.dispatch({ type: 'view-head', head: { lane: ctx.view.head.lane, entryId: row.id } });
     ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${row.id} (read-only: nothing is written)` } });

@@ -73,7 +73,7 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'approval', keys: ['a'], action: 'allow-for-session', help: 'allow this tool for the rest of the session (Write only)', hint: 'allow tool', when: 'allow-offered' },
   { scope: 'approval', keys: ['escape', 'ctrl+c'], action: 'interrupt', help: 'stop the turn (the call is not run)', hint: 'stop' },
 
-  { scope: 'help', keys: ['escape', '?', 'q', 'return'], action: 'close-help', help: 'close this overlay', hint: 'close' },
+  { scope: 'help', keys: ['escape', '?', 'q', 'return', 'ctrl+c'], action: 'close-help', help: 'close this overlay', hint: 'close' },
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
   { scope: 'help', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
 

@@ -55,6 +55,10 @@ const SIGNAL_CODES: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 13
 export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
+  if (!stdin.isTTY || !stdout.isTTY) {
+    const error = new Error('the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT');
+    return Promise.resolve({ reason: 'crash', error, exitCode: 1 });
+  }
   const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
   const readOnly = options.readOnly ?? options.store.readOnly;
   const handleProcess = options.handleProcessEvents ?? true;

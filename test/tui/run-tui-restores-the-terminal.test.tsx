@@ -11,6 +11,7 @@ const SHOW_CURSOR = '\x1b[?25h';
 
 function start(agent: TurnAgent = hangingAgent()): { stdout: FakeStdout; stdin: FakeStdin; exit: ReturnType<typeof runTui>; options: RunTuiOptions } {
   const stdout = new FakeStdout(120, 30);
+  stdout.isTTY = true;
   const stdin = new FakeStdin();
   const options: RunTuiOptions = {
     store: emptyStore(),
@@ -37,6 +38,24 @@ function restored(stdout: FakeStdout): void {
 const pause = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('runTui', () => {
+  it('refuses to start without a terminal, and leaves the screen alone', async () => {
+    const stdout = new FakeStdout(120, 30);
+    const result = await runTui({
+      store: emptyStore(),
+      agent: hangingAgent(),
+      approvals: createTuiApprover(),
+      policy: null,
+      theme: 'dark',
+      noColor: true,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      handleProcessEvents: false,
+    });
+    expect(result).toMatchObject({ reason: 'crash', exitCode: 1 });
+    expect(String((result as { error: Error }).error.message)).toContain('tole -p');
+    expect(stdout.frames).toEqual([]);
+  });
+
   it('draws on the alternate screen and restores the terminal when the user quits', async () => {
     const { stdout, stdin, exit } = start();
     await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
