@@ -17,12 +17,38 @@ const CLEAR_PREFIX = /^(?:\x1b\[2J|\x1b\[3J|\x1b\[H|\x1b\[0f|\x1bc)+/;
 // eslint-disable-next-line no-control-regex
 const ONLY_CONTROL = /^(?:\x1b\[[0-9;?]*[A-Za-z])*$/;
 
+/** SGR parameters that set a colour: 30-39, 40-49, 90-97, 100-107, and the 38/48 extended forms. */
+function dropColours(sgr: string): string {
+  const params = sgr.split(';');
+  const kept: string[] = [];
+  for (let i = 0; i < params.length; i++) {
+    const n = Number(params[i]);
+    if (n === 38 || n === 48) {
+      i += params[i + 1] === '5' ? 2 : 4;
+      continue;
+    }
+    if ((n >= 30 && n <= 49) || (n >= 90 && n <= 107)) continue;
+    kept.push(params[i]!);
+  }
+  return kept.length === 0 ? '' : `\x1b[${kept.join(';')}m`;
+}
+
+/** A line with every colour code taken out (bold, dim, inverse and the rest stay): `NO_COLOR`. */
+export function withoutColour(line: string): string {
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/\x1b\[([0-9;]*)m/g, (_, params: string) => (params === '' ? '\x1b[m' : dropColours(params)));
+}
+
 export class FrameWriter {
   private previous: string[] = [];
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
-  constructor(private readonly out: NodeJS.WriteStream) {
+  /** With `noColor`, no colour code reaches the terminal, whoever asked for it (Ink resets included). */
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly noColor = false,
+  ) {
     const write = (data: string | Uint8Array, ...rest: unknown[]): boolean => {
       this.write(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
       const callback = rest.find((r): r is () => void => typeof r === 'function');
@@ -60,7 +86,8 @@ export class FrameWriter {
       this.out.write(rest);
       return;
     }
-    this.draw(rest.endsWith('\n') ? rest.slice(0, -1).split('\n') : rest.split('\n'));
+    const lines = rest.endsWith('\n') ? rest.slice(0, -1).split('\n') : rest.split('\n');
+    this.draw(this.noColor ? lines.map(withoutColour) : lines);
   }
 
   private draw(lines: string[]): void {

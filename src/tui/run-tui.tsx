@@ -63,7 +63,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const readOnly = options.readOnly ?? options.store.readOnly;
   const handleProcess = options.handleProcessEvents ?? true;
   const screen = TerminalScreen.enter(stdout, stdin);
-  const frames = new FrameWriter(stdout);
+  const frames = new FrameWriter(stdout, options.noColor);
   let finished = false;
   let resolveExit!: (exit: TuiExit) => void;
   const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));

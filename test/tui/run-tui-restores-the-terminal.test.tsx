@@ -1,3 +1,4 @@
+import chalk from 'chalk';
 import { describe, expect, it, vi } from 'vitest';
 import { createTuiApprover } from '../../src/tui/approval-queue';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
@@ -62,6 +63,27 @@ describe('runTui', () => {
     stdin.write(KEYS.ctrlC);
     await expect(exit).resolves.toEqual({ reason: 'quit', exitCode: 0 });
     restored(stdout);
+  });
+
+  it('with NO_COLOR sends no colour code to the terminal at all', async () => {
+    const level = chalk.level;
+    chalk.level = 3;
+    try {
+      const { stdout, stdin, exit } = start();
+      await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+      stdin.write(KEYS.tab);
+      await vi.waitFor(() => expect(stdout.frames.join('')).toContain('check out'));
+      const all = stdout.frames.join('');
+      // eslint-disable-next-line no-control-regex
+      const sgr = [...all.matchAll(/\x1b\[([0-9;]*)m/g)].map((m) => m[1]!);
+      const colours = sgr.filter((params) => params.split(';').some((p) => /^(3\d|4\d|9[0-7]|10[0-7])$/.test(p)));
+      expect(colours).toEqual([]);
+      expect(sgr.length).toBeGreaterThan(0);
+      stdin.write(KEYS.ctrlC);
+      await exit;
+    } finally {
+      chalk.level = level;
+    }
   });
 
   it('draws only the lines that changed', async () => {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { FrameWriter, withoutColour } from '../../src/tui/frame-writer';
+import { FakeStdout } from './harness';
+
+const eraseLines = (n: number): string => `${'\x1b[2K\x1b[1A'.repeat(n - 1)}\x1b[2K\x1b[G`;
+
+function writer(noColor = false): { out: FakeStdout; frames: FrameWriter } {
+  const out = new FakeStdout(20, 5);
+  return { out, frames: new FrameWriter(out as unknown as NodeJS.WriteStream, noColor) };
+}
+
+const rows = (written: string): number[] => [...written.matchAll(/\x1b\[(\d+);1H/g)].map((m) => Number(m[1]));
+
+describe('the frame writer', () => {
+  it('draws a first frame whole, then only the rows that changed, at their absolute rows', () => {
+    const { out, frames } = writer();
+    frames.stream.write('a\nb\nc\n');
+    expect(rows(out.frames.join(''))).toEqual([1, 2, 3]);
+    out.frames.length = 0;
+    // Ink erases its previous frame first: that never reaches the terminal.
+    frames.stream.write(`${eraseLines(4)}a\nB\nc\n`);
+    const written = out.frames.join('');
+    expect(rows(written)).toEqual([2]);
+    expect(written).toContain('\x1b[2;1H\x1b[0m\x1b[2KB');
+    expect(written).not.toContain('\x1b[1A');
+  });
+
+  it('clears rows a shorter frame no longer uses, and draws everything again after a repaint', () => {
+    const { out, frames } = writer();
+    frames.stream.write('a\nb\nc\n');
+    out.frames.length = 0;
+    frames.stream.write(`${eraseLines(4)}a\n`);
+    expect(rows(out.frames.join(''))).toEqual([2, 3]);
+    out.frames.length = 0;
+    frames.repaint();
+    expect(rows(out.frames.join(''))).toEqual([1]);
+  });
+
+  it('passes cursor and mode sequences through and drops Ink\'s own synchronized-update markers', () => {
+    const { out, frames } = writer();
+    frames.stream.write('\x1b[?2026h');
+    frames.stream.write('\x1b[?25l');
+    expect(out.frames).toEqual(['\x1b[?25l']);
+  });
+
+  it('with NO_COLOR takes every colour code out of a line and keeps the other styles', () => {
+    expect(withoutColour('\x1b[1;38;2;1;2;3mA\x1b[22;39m')).toBe('\x1b[1mA\x1b[22m');
+    expect(withoutColour('\x1b[38;5;12;7mB\x1b[0m')).toBe('\x1b[7mB\x1b[0m');
+    expect(withoutColour('\x1b[0;2m\x1b[39m\x1b[49m x')).toBe('\x1b[0;2m x');
+    const { out, frames } = writer(true);
+    frames.stream.write('\x1b[31mred\x1b[39m\n');
+    expect(out.frames.join('')).not.toMatch(/\x1b\[[0-9;]*3[0-9][;m]/);
+    expect(out.frames.join('')).toContain('red');
+  });
+});
