@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { machineState } from '../core/machine/machine';
+import { NS } from '../core/registers/namespaces';
 import type { SessionStore } from '../core/storage/session-store';
 import { TurnController, type LiveTurn, type TurnAgent } from './turn-controller';
 
@@ -13,6 +15,12 @@ export interface TurnsOptions {
   readonly resumeOnOpen: boolean;
 }
 
+/** A crash left work behind: an intent without a settlement, or a turn that never reached Final. */
+export function needsResume(store: SessionStore): boolean {
+  const pc = machineState(store).pc;
+  return store.registers.entries(NS.pending).length > 0 || (pc !== 'Idle' && pc !== 'Final');
+}
+
 /** The turn controller and its live snapshot, re-read whenever the running turn changes. */
 export function useTurns(options: TurnsOptions): { turns: TurnController; live: LiveTurn } {
   const onCrash = useRef(options.onCrash);
@@ -23,7 +31,7 @@ export function useTurns(options: TurnsOptions): { turns: TurnController; live: 
   const turns = options.given ?? owned!;
   const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
   useEffect(() => {
-    if (options.resumeOnOpen) turns.resumeOnOpen();
+    if (options.resumeOnOpen && needsResume(options.store)) turns.resumeOnOpen();
     return () => owned?.dispose();
     // The controller lives as long as the screen: this runs once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
