@@ -81,6 +81,15 @@ async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
   return startTui(args, io);
 }
 
+/** What to do next, for the storage failures a user meets. */
+function storageHint(error: StorageError): string {
+  const { path, line } = error.details;
+  if (error.kind === 'corrupt' && path && line) {
+    return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
+  }
+  return '';
+}
+
 function reportError(error: unknown, io: MainIo): number {
   if (error instanceof UsageError) {
     io.stderr.write(`tole: ${error.message}\n`);
@@ -91,7 +100,7 @@ function reportError(error: unknown, io: MainIo): number {
     return 2;
   }
   if (error instanceof StorageError) {
-    io.stderr.write(`tole: ${error.message}\n`);
+    io.stderr.write(`tole: ${error.message}${storageHint(error)}\n`);
     return 1;
   }
   if (error instanceof ProviderError) {
