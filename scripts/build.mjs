@@ -1,6 +1,7 @@
 // Bundles tole into one ESM file that starts fast (dist/tole.js).
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { inkOutputPlugin } from './ink-output-plugin.mjs';
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/empty.js', 'export default {};\n');
@@ -13,6 +14,7 @@ await build({
   target: 'node20',
   jsx: 'automatic',
   alias: { 'react-devtools-core': './dist/empty.js' },
+  plugins: [inkOutputPlugin],
   // Optional: loaded at run time with createRequire when --storage sqlite asks for it.
   external: ['better-sqlite3'],
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -1,0 +1,24 @@
+// esbuild plugin: Ink's renderer gets src/tui/ink-output.ts in place of Ink's own output.js, a
+// drop-in that makes the same frames and keeps what it derived from unchanged rows across frames.
+// The build fails if Ink's renderer no longer imports './output.js' (an Ink upgrade moved it).
+import { fileURLToPath } from 'node:url';
+
+const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.meta.url));
+
+export const inkOutputPlugin = {
+  name: 'ink-output',
+  setup(build) {
+    let swapped = false;
+    build.onResolve({ filter: /^\.\/output\.js$/ }, (args) => {
+      if (!/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer)) return undefined;
+      swapped = true;
+      return { path: replacement };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && !swapped) {
+        return { errors: [{ text: "ink-output: Ink's renderer.js no longer imports './output.js'; check src/tui/ink-output.ts against the new Ink" }] };
+      }
+      return undefined;
+    });
+  },
+};

@@ -1,0 +1,86 @@
+import { Chalk } from 'chalk';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+// Ink's own Output, which the bundle swaps for ours: the two must make the same frames.
+import InkOutput from '../../node_modules/ink/build/output.js';
+import Output, { clearOutputCaches } from '../../src/tui/ink-output';
+
+type Transformer = (line: string, index: number) => string;
+
+const colour = new Chalk({ level: 3 });
+const TEXTS = [
+  'plain text',
+  'a',
+  '',
+  '   ',
+  colour.red('red') + ' then ' + colour.bold.blue('bold blue'),
+  colour.bgRgb(30, 30, 60)(' selected row ') + colour.dim('dim'),
+  colour.inverse('inv') + colour.underline('under\nline two') + 'x',
+  '宽字符 and ascii',
+  'emoji 👍🏽 flag 🇫🇷 done',
+  'e\u0301 combining, tab\tand more',
+  '╭ border ─────────╮',
+  colour.green('multi\nline\ntext that is longer than a pane'),
+  '\x1b[38;5;208morange\x1b[39m and \x1b[48;2;1;2;3mbg\x1b[49m',
+  `${colour.cyan('⠋')} running · seq 12 · model`,
+];
+
+const TRANSFORMERS: readonly Transformer[] = [(line) => line, (line) => colour.yellow(line), (line, index) => (index === 0 ? colour.bold(line) : line)];
+
+type Op =
+  | { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] }
+  | { type: 'clip'; clip: { x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined } }
+  | { type: 'unclip' };
+
+const maybe = (arb: fc.Arbitrary<number>) => fc.option(arb, { nil: undefined });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant('write' as const),
+      x: fc.integer({ min: -3, max: 30 }),
+      y: fc.integer({ min: -3, max: 12 }),
+      text: fc.oneof(fc.constantFrom(...TEXTS), fc.string({ maxLength: 12 })),
+      transformers: fc.subarray([...TRANSFORMERS], { maxLength: 2 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('clip' as const),
+      clip: fc.record({ x1: maybe(fc.integer({ min: -2, max: 20 })), x2: maybe(fc.integer({ min: 0, max: 30 })), y1: maybe(fc.integer({ min: -2, max: 8 })), y2: maybe(fc.integer({ min: 0, max: 12 })) }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ type: 'unclip' as const }) },
+);
+
+function frame(Kind: typeof InkOutput | typeof Output, width: number, height: number, ops: readonly Op[]): string {
+  const output = new Kind({ width, height });
+  for (const op of ops) {
+    if (op.type === 'write') output.write(op.x, op.y, op.text, { transformers: op.transformers });
+    else if (op.type === 'clip') output.clip(op.clip);
+    else output.unclip();
+  }
+  return output.get().output;
+}
+
+describe("the bundle's Ink output", () => {
+  it("makes the same frame as Ink's own Output, cold and from its caches", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 10 }), fc.array(opArb, { maxLength: 25 }), fc.boolean(), (width, height, ops, cold) => {
+        if (cold) clearOutputCaches();
+        const expected = frame(InkOutput, width, height, ops);
+        expect(frame(Output, width, height, ops)).toBe(expected);
+        // The same frame again comes from the row cache.
+        expect(frame(Output, width, height, ops)).toBe(expected);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('builds a changed row again and keeps the rest', () => {
+    const ops = (selected: number): Op[] =>
+      Array.from({ length: 8 }, (_, y) => ({ type: 'write' as const, x: 1, y, text: y === selected ? colour.inverse(`row ${y}`) : `row ${y}`, transformers: [] }));
+    for (const selected of [0, 3, 3, 7, 0]) expect(frame(Output, 20, 8, ops(selected))).toBe(frame(InkOutput, 20, 8, ops(selected)));
+  });
+});
