@@ -51,6 +51,28 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
 
 const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert']);
 
+/** What each value flag takes, for the error when the value is missing. */
+const METAVARS: Record<string, string> = {
+  '-p': 'PROMPT',
+  '--prompt': 'PROMPT',
+  '--model': 'NAME',
+  '-m': 'NAME',
+  '--base-url': 'URL',
+  '--theme': 'NAME|PATH',
+  '--config': 'FILE',
+  '--output': 'text|json',
+  '--format': 'md|json',
+  '--branch': 'LANE',
+  '--entry': 'ID',
+  '-o': 'FILE',
+  '--to': 'sqlite|jsonl',
+  '--storage': 'jsonl|sqlite',
+  '--allow': 'RULE',
+};
+
+/** How many paths each subcommand takes after its name. */
+const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1 };
+
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
   const allow: string[] = [];
@@ -63,7 +85,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     const takeValue = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      if (next === undefined) throw new UsageError(`${flag} needs a value: ${flag} ${METAVARS[flag] ?? 'VALUE'} (see tole --help)`);
       i++;
       return next;
     };
@@ -87,6 +109,15 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (storage !== undefined && storage !== 'jsonl' && storage !== 'sqlite') throw new UsageError(`--storage must be jsonl or sqlite, not "${storage}"`);
   const command = pickCommand(positional, flags, values['prompt']);
   if (command === 'tui' && positional.length > 0) throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
+  if (command === 'headless' && values['prompt']!.trim() === '') throw new UsageError('-p needs a prompt: tole -p "what to do"');
+  if (command === 'headless' && positional.length > 0) {
+    throw new UsageError(`unexpected argument "${positional[0]}": a prompt of several words goes in quotes, tole -p "${[values['prompt'], ...positional].join(' ')}"`);
+  }
+  if (command === 'headless' && resume === '') throw new UsageError('--resume with -p needs a session: tole -p PROMPT --resume ID|PATH (list them with tole sessions)');
+  const arity = SUBCOMMAND_ARITY[command];
+  if (arity !== undefined && positional.length - 1 > arity) {
+    throw new UsageError(`unexpected argument "${positional[arity + 1]}" after tole ${command}${arity === 0 ? '' : ' PATH'} (see tole --help)`);
+  }
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
   if (command === 'headless' && flags.readOnly) throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
   return {

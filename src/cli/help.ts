@@ -12,6 +12,9 @@ Usage
                                 write the session in the other format next to it (never overwrites)
 
 Options
+  -p, --prompt PROMPT           run one turn headless and print the answer
+  -c, --continue                continue the newest session in this directory
+  -r, --resume [ID|PATH]        open a session by id (a unique prefix will do) or by file
   -m, --model NAME              model to call
   --base-url URL                any OpenAI-compatible server (OpenAI, OpenRouter, Ollama, vLLM, ...)
   -y, --yes                     approve every Write call (never a Destructive one)
@@ -34,5 +37,5 @@ Examples
   tole -p "run the tests" --allow 'bash:npm test'
   tole check ~/.tole/sessions/1764460000000000000-a1b2c3.jsonl
 
-Exit codes: 0 ok, 1 runtime error, 2 usage or config error.
+Exit codes: 0 ok; 1 runtime error (also a session, lane or entry that is not there); 2 usage or config error.
 `;
