@@ -22,12 +22,17 @@ export function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessE
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
   const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: true });
   try {
-    let text: string;
-    try {
-      text = format === 'json' ? exportJson(store) : exportMarkdown(store, exportLeaf(store, { ...(args.branch !== undefined ? { branch: args.branch } : {}), ...(args.entry !== undefined ? { entry: args.entry } : {}) }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
+    let leaf: string | null = null;
+    if (format === 'md') {
+      try {
+        leaf = exportLeaf(store, { ...(args.branch !== undefined ? { branch: args.branch } : {}), ...(args.entry !== undefined ? { entry: args.entry } : {}) });
+      } catch (error) {
+        // A lane or entry that is not in the session, like a session that is not there: exit 1.
+        const how = args.entry !== undefined ? `: tole export ${ref} --format json lists every entry's id` : '';
+        throw new StorageError('not-found', `${(error as Error).message}${how}`, { path });
+      }
     }
+    const text = format === 'json' ? exportJson(store) : exportMarkdown(store, leaf);
     if (args.out) {
       writeFileSync(resolve(io.cwd, args.out), text);
       io.stderr.write(`tole: wrote ${args.out}\n`);

@@ -32,7 +32,9 @@ export function openSession(args: CliArgs, dir: string, cwd: string, random: Ran
 export function sessionPathFromArgs(args: CliArgs, dir: string, cwd: string): string | null {
   if (args.continueLast) {
     const newest = newestSessionIn(dir, cwd);
-    if (!newest) throw new UsageError(`no session to continue in ${cwd} (sessions live in ${dir}); start one with tole`);
+    if (!newest) {
+      throw new StorageError('not-found', `no session to continue in ${cwd} (sessions live in ${dir}): start one with tole or tole -p PROMPT, or list every directory's with tole sessions --all`);
+    }
     return newest;
   }
   if (args.resume === undefined || args.resume === '') return null;

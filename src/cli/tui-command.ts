@@ -3,7 +3,7 @@ import { runTui } from '../tui/run-tui';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import type { MainIo } from './main';
-import { openSession } from './open-session';
+import { openSession, sessionPathFromArgs } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { resolveProvider } from './settings';
 import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
@@ -15,7 +15,14 @@ export async function startTui(args: CliArgs, io: MainIo): Promise<number> {
   const settings = resolveProvider(args, config, io.env, configFile);
   const random = systemRandom();
   const policy = buildPolicy(args, config, true, configFile);
-  const { store, notices } = openSession(args, sessionsDirectory(io.env, config.sessionsDir), io.cwd, random);
+  const dir = sessionsDirectory(io.env, config.sessionsDir);
+  // A session that is not there is named first; then, without a terminal, nothing is made for nothing.
+  sessionPathFromArgs(args, dir, io.cwd);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    io.stderr.write('tole: the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT\n');
+    return 1;
+  }
+  const { store, notices } = openSession(args, dir, io.cwd, random);
   try {
     const approvals = createTuiApprover();
     const provider = buildProvider(settings, config, random);
