@@ -5,8 +5,11 @@ import { z } from 'zod';
 
 const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
 
+/** An http(s) URL: `localhost:11434` would otherwise pass as a URL of scheme `localhost:`. */
+const httpUrl = z.url({ protocol: /^https?$/ });
+
 const providerSchema = z.strictObject({
-  baseUrl: z.string().url(),
+  baseUrl: httpUrl,
   apiKeyEnv: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   headers: z.record(z.string(), z.string()).optional(),
@@ -25,7 +28,7 @@ export const configSchema = z.strictObject({
   provider: z.string().min(1).optional(),
   providers: z.record(z.string(), providerSchema).optional(),
   model: z.string().min(1).optional(),
-  baseUrl: z.string().url().optional(),
+  baseUrl: httpUrl.optional(),
   pricing: z.record(z.string(), priceSchema).optional(),
   allow: z.array(z.string().min(1)).optional(),
   theme: z.string().min(1).optional(),
@@ -90,8 +93,27 @@ export function readConfigFile(file: string): Config {
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...issue.path, issue.keys[0]!].join('.');
+    const known = fieldsAt(configSchema, issue.path);
+    throw new ConfigError(file, `config ${file}: field "${field}" is not a config field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`);
+  }
   const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-  throw new ConfigError(file, `config ${file}: field "${field}": ${issue.message}`);
+  const message = issue.code === 'invalid_format' && issue.format === 'url' ? 'expected an http(s) URL such as http://127.0.0.1:11434/v1' : issue.message;
+  throw new ConfigError(file, `config ${file}: field "${field}": ${message}`);
+}
+
+/** The fields an object of the schema takes at `path` (through records and optionals). */
+function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let at: z.ZodType | undefined = schema;
+  for (const key of [...path, null]) {
+    while (at instanceof z.ZodOptional) at = at.unwrap() as z.ZodType;
+    if (key === null) break;
+    if (at instanceof z.ZodObject) at = (at.shape as Record<string, z.ZodType>)[String(key)];
+    else if (at instanceof z.ZodRecord) at = at.valueType as z.ZodType;
+    else return [];
+  }
+  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
 }
 
 /** User config, then the project's `tole.config.json` (or `--config FILE`) over it. */

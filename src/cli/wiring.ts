@@ -46,9 +46,11 @@ function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
 }
 
 export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string): ApprovalPolicy {
+  // A rule for a tool that does not exist would allow nothing, silently: name the tools instead.
+  const knownTools = builtinTools({ workspaceRoot: '/', interactiveApprover: true }).map((tool) => tool.name);
   const rules = [...(config.allow ?? []), ...args.allow].map((text) => {
     try {
-      return parseRule(text);
+      return parseRule(text, knownTools);
     } catch (error) {
       const from = args.allow.includes(text) ? '--allow' : `config ${configFile}: field "allow"`;
       throw new ConfigError(configFile, `${from}: ${(error as Error).message}`);
