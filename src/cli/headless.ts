@@ -14,7 +14,16 @@ type StopSignal = (typeof STOP_SIGNALS)[number];
 const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /** One turn without a screen: prints the answer (or JSON events) and returns the exit code. */
-export async function runHeadless(agent: Agent, store: SessionStore, prompt: string, output: OutputFormat, io: HeadlessIo, notices: readonly string[]): Promise<number> {
+export async function runHeadless(
+  agent: Agent,
+  store: SessionStore,
+  prompt: string,
+  output: OutputFormat,
+  io: HeadlessIo,
+  notices: readonly string[],
+  /** Said in place of the provider's generic hint when the server refuses the key: names the variable. */
+  authHint?: string,
+): Promise<number> {
   const controller = new AbortController();
   // Every way of being told to stop interrupts the turn: the running tool's process group is
   // killed and its call settled before tole exits, instead of leaving the command running.
@@ -27,7 +36,9 @@ export async function runHeadless(agent: Agent, store: SessionStore, prompt: str
   const print = (event: SessionEvent | Record<string, unknown>): void => {
     io.stdout.write(`${JSON.stringify(event)}\n`);
   };
+  let authFailure: string | null = null;
   const emit = (event: SessionEvent): void => {
+    if (event.type === 'error' && event.kind === 'auth' && authHint) authFailure = `${event.message} (${authHint})`;
     if (output === 'json') print(event);
     else if (event.type === 'notice' && event.text) io.stderr.write(`tole: ${event.text}\n`);
     // Nobody can approve headless: the user must learn what was refused and which flag allows it.
@@ -50,9 +61,10 @@ export async function runHeadless(agent: Agent, store: SessionStore, prompt: str
     }
     const result = await agent.runTurn(prompt, controller.signal, emit);
     const session = { sessionId: store.header.id, path: store.path };
-    if (output === 'json') print({ type: 'result', outcome: result.outcome, text: result.text, ...session });
-    else if (result.outcome === 'done') io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    else io.stderr.write(`tole: ${result.text}\n`);
+    const text = result.outcome === 'error' && authFailure !== null ? authFailure : result.text;
+    if (output === 'json') print({ type: 'result', outcome: result.outcome, text, ...session });
+    else if (result.outcome === 'done') io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    else io.stderr.write(`tole: ${text}\n`);
     if (output === 'text') io.stderr.write(`tole: session ${store.header.id}\n`);
     if (result.outcome === 'done') return 0;
     return result.outcome === 'aborted' ? SIGNAL_EXIT_CODES[stoppedBy] : 1;

@@ -12,7 +12,7 @@ import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
-import { missingKey, resolveProvider } from './settings';
+import { authHint, missingKey, resolveProvider } from './settings';
 import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
 
 export interface MainIo {
@@ -60,7 +60,9 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
   if (missingKey(settings)) {
-    io.stderr.write(`tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server (Ollama, llama.cpp, LM Studio)\n`);
+    io.stderr.write(
+      `tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server that needs none (Ollama, llama.cpp, LM Studio), e.g. --base-url http://127.0.0.1:11434/v1\n`,
+    );
     return 2;
   }
   const random = systemRandom();
@@ -70,7 +72,7 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
     const workspace = sessionWorkspace(store, io.cwd);
     const provider = buildProvider(settings, config, random);
     const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd });
-    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...notices, ...workspace.notices]);
+    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...notices, ...workspace.notices], authHint(settings, io.env));
   } finally {
     store.close();
   }
@@ -84,9 +86,10 @@ async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
 /** What to do next, for the storage failures a user meets. */
 function storageHint(error: StorageError): string {
   const { path, line } = error.details;
-  if (error.kind === 'corrupt' && path && line) {
+  if (error.kind === 'corrupt' && path && line && line > 1) {
     return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
   }
+  if (error.kind === 'locked' && path) return ` (to read it while it is open: tole export ${path}, or tole --resume ${path} --read-only)`;
   return '';
 }
 

@@ -54,3 +54,14 @@ export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.Proce
 export function missingKey(settings: ProviderSettings): boolean {
   return settings.apiKey === '' && !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl);
 }
+
+/**
+ * What to do when the server refuses the key (401/403), naming the variable the key came from,
+ * or the one to set when none was sent.
+ */
+export function authHint(settings: ProviderSettings, env: NodeJS.ProcessEnv): string {
+  // The same choice as resolveProvider's: the provider's variable, else OPENAI_API_KEY.
+  const from = settings.apiKeyEnv && env[settings.apiKeyEnv] !== undefined ? settings.apiKeyEnv : env['OPENAI_API_KEY'] !== undefined ? 'OPENAI_API_KEY' : null;
+  if (from === null || settings.apiKey === '') return `the server at ${settings.baseUrl} wants a key and none was sent: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}`;
+  return `the server at ${settings.baseUrl} refused the key in ${from}: check that ${from} holds a valid key for this server`;
+}
