@@ -1,0 +1,75 @@
+/**
+ * The built `dist/tole.js`, run as a child process the way a user runs it. `ensureBuilt()` builds
+ * it when it is missing or older than anything under src/ (one build at a time across test files,
+ * by a lock directory), so that `npx vitest run test/cli` tests what the source says.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, type ChildRun, type SpawnOptions } from './spawn-node';
+
+export const TOLE_JS = join(REPO_ROOT, 'dist', 'tole.js');
+const BUILD_LOCK = join(REPO_ROOT, 'dist', '.build-lock');
+
+function newestMtimeMs(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtimeMs(join(path, name)));
+  return newest;
+}
+
+function isFresh(): boolean {
+  if (!existsSync(TOLE_JS)) return false;
+  const sources = Math.max(newestMtimeMs(join(REPO_ROOT, 'src')), newestMtimeMs(join(REPO_ROOT, 'package.json')), newestMtimeMs(join(REPO_ROOT, 'scripts')));
+  return statSync(TOLE_JS).mtimeMs >= sources;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Builds dist/tole.js unless it is newer than the sources. */
+export function ensureBuilt(): void {
+  if (isFresh()) return;
+  mkdirSync(join(REPO_ROOT, 'dist'), { recursive: true });
+  for (let waited = 0; ; waited += 50) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      // Another test file is building; a lock older than two minutes was left by a killed run.
+      if (waited > 120_000) rmdirSync(BUILD_LOCK);
+      sleepSync(50);
+    }
+  }
+  try {
+    if (!isFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  } finally {
+    rmdirSync(BUILD_LOCK);
+  }
+}
+
+/** `node dist/tole.js ...args`, with stdin closed; resolves with how it ended. */
+export function runBuiltTole(args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
+  const child = spawn(process.execPath, [TOLE_JS, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise<ChildRun>((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
