@@ -23,6 +23,9 @@ export class TerminalScreen {
   ) {}
 
   static enter(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream): TerminalScreen {
+    // Raw mode before the first frame: keys typed the moment the screen appears must not be
+    // cooked by the line discipline (which would turn a send into a newline and echo it).
+    if (stdin.isTTY && typeof stdin.setRawMode === 'function') stdin.setRawMode(true);
     stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + CLEAR_SCREEN);
     return new TerminalScreen(stdout, stdin);
   }
