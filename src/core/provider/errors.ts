@@ -163,14 +163,15 @@ function isNetworkError(err: unknown): boolean {
 }
 
 function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    parts.push(typeof code === 'string' ? `${current.message} (${code})` : current.message);
-    current = current.cause;
-  }
-  return parts.length > 0 ? parts.join(': ') : String(err);
+  // The SDK wraps the socket's error in generic ones ("Connection error.", "fetch failed"): the
+  // innermost error with a code ("connect ECONNREFUSED 127.0.0.1:9") is the one that explains.
+  const chain: Error[] = [];
+  for (let current: unknown = err; chain.length < 6 && current instanceof Error; current = current.cause) chain.push(current);
+  if (chain.length === 0) return String(err);
+  const withCode = [...chain].reverse().find((e) => typeof (e as { code?: unknown }).code === 'string');
+  const chosen = withCode ?? chain[chain.length - 1]!;
+  const code = (chosen as { code?: unknown }).code;
+  return typeof code === 'string' && !chosen.message.includes(code) ? `${chosen.message} (${code})` : chosen.message;
 }
 
 /** The HTTP status, or for an error event inside a stream the numeric code its body carries. */
