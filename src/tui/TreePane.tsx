@@ -1,18 +1,19 @@
 import { Box } from 'ink';
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
 import { seg } from './styled-line';
 import { treeLine } from './tree-line';
 import type { TreeRows } from './tree-rows';
+import type { IdSet } from './use-session-view';
 
 export interface TreePaneProps {
   readonly store: SessionStore;
   readonly rows: TreeRows;
   readonly selected: number;
   readonly headId: string | null;
-  readonly pathIds: ReadonlySet<string>;
+  readonly pathIds: IdSet;
   readonly labels: ReadonlyMap<string, string>;
   readonly branches: number;
   readonly width: number;
@@ -32,8 +33,8 @@ export function viewportTop(previousTop: number, selected: number, height: numbe
   return Math.max(0, Math.min(top, total - height));
 }
 
-/** The conversation tree: only the rows on screen are laid out, however large the tree. */
-export function TreePane({ store, rows, selected, headId, pathIds, labels, branches, width, height, focused }: TreePaneProps) {
+/** The conversation tree: only the rows on screen are laid out, however large the tree; drawn again only when its props change. */
+export const TreePane = memo(function TreePane({ store, rows, selected, headId, pathIds, labels, branches, width, height, focused }: TreePaneProps) {
   const inner = innerSize(width, height);
   const topRef = useRef(0);
   const top = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
@@ -53,4 +54,4 @@ export function TreePane({ store, rows, selected, headId, pathIds, labels, branc
       </Box>
     </PaneFrame>
   );
-}
+});

@@ -86,7 +86,7 @@ export function turnIds(path: readonly AnyEntry[]): Set<string> {
  * Sums the usage ledger: the whole session, the branch (rows made on the current path), the
  * turn (rows made since the path's last prompt), and per model. O(rows).
  */
-export function summarizeUsage(rows: readonly UsageRecord[], branchIds: ReadonlySet<string>, turn: ReadonlySet<string>): UsageSummary {
+export function summarizeUsage(rows: readonly UsageRecord[], branchIds: { has(id: string): boolean }, turn: ReadonlySet<string>): UsageSummary {
   const session = new TotalsBuilder();
   const branch = new TotalsBuilder();
   const turnTotals = new TotalsBuilder();

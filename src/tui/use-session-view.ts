@@ -1,10 +1,11 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { machineState, type MachineState } from '../core/machine/machine';
 import { NS, type LaneHead } from '../core/registers/namespaces';
 import { currentHead, lanes } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { AnyEntry } from '../core/tree/entry-types';
-import { buildTreeRows, type TreeRows } from './tree-rows';
+import type { TreeIndex } from '../core/tree/tree-index';
+import { TreeRowIndex, type TreeRows } from './tree-rows';
 import { summarizeUsage, turnIds, type UsageSummary } from './usage-summary';
 
 /** What the panes show, derived from the store and recomputed only when its inputs change. */
@@ -12,25 +13,101 @@ export interface SessionView {
   readonly rows: TreeRows;
   readonly head: LaneHead;
   readonly path: readonly AnyEntry[];
-  readonly pathIds: ReadonlySet<string>;
+  readonly pathIds: IdSet;
   readonly labels: ReadonlyMap<string, string>;
   readonly laneCount: number;
   readonly usage: UsageSummary;
   readonly machine: MachineState;
 }
 
+const rowIndexes = new WeakMap<SessionStore, TreeRowIndex>();
+
+/** The store's tree rows, kept up to date from its commits: one index per store, for as long as it lives. */
+export function treeRowsOf(store: SessionStore): TreeRowIndex {
+  let index = rowIndexes.get(store);
+  if (!index) {
+    const made = new TreeRowIndex(store.tree);
+    store.onCommit((records) => {
+      const ids: string[] = [];
+      for (const record of records) if (record.kind === 'entry') ids.push(record.id);
+      made.note(ids);
+    });
+    rowIndexes.set(store, (index = made));
+  }
+  return index;
+}
+
+/** Whether an id is in a set: all the tree pane and the usage sums ask of the path. */
+export interface IdSet {
+  has(id: string): boolean;
+}
+
 /**
- * `version` changes after every commit. The tree rows are rebuilt only when an entry was added,
- * the path only when the head moved, the usage sums only when a row was added or the head moved.
- * `headOverride` is a read-only view's local check-out (nothing can be committed there).
+ * The ids of a path, as a prefix of a map from id to place on the path. A longer path down the
+ * same branch adds to the map and keeps its prefix's answers: an id added later is past its length.
+ */
+class PathIds implements IdSet {
+  constructor(
+    readonly places: Map<string, number>,
+    readonly length: number,
+  ) {}
+  has(id: string): boolean {
+    const place = this.places.get(id);
+    return place !== undefined && place < this.length;
+  }
+}
+
+export interface HeadPath {
+  readonly tree: TreeIndex;
+  readonly headId: string | null;
+  readonly path: readonly AnyEntry[];
+  readonly ids: PathIds;
+}
+
+/** A new head this close below the old one extends the old path instead of walking from the root. */
+const MAX_EXTEND = 1000;
+
+/**
+ * The path to `headId`. When the head moved down from the previous one (a reply on this branch),
+ * the previous path is extended: O(new entries), not O(depth).
+ */
+export function headPath(tree: TreeIndex, previous: HeadPath | null, headId: string | null): HeadPath {
+  if (previous?.tree !== tree) previous = null;
+  if (previous && previous.headId === headId) return previous;
+  const { places } = previous?.ids ?? {};
+  // Only the newest path may add to the shared map (places.size says nobody else did).
+  if (previous && places && places.size === previous.path.length && previous.headId !== null && headId !== null) {
+    const added: AnyEntry[] = [];
+    let cursor = tree.get(headId);
+    while (cursor && cursor.id !== previous.headId && added.length < MAX_EXTEND) {
+      added.push(cursor);
+      cursor = cursor.parentId === null ? undefined : tree.get(cursor.parentId);
+    }
+    if (cursor?.id === previous.headId) {
+      added.reverse();
+      for (const entry of added) places.set(entry.id, places.size);
+      return { tree, headId, path: previous.path.concat(added), ids: new PathIds(places, places.size) };
+    }
+  }
+  const path = tree.pathTo(headId);
+  const fresh = new Map<string, number>();
+  for (let i = 0; i < path.length; i++) fresh.set(path[i]!.id, i);
+  return { tree, headId, path, ids: new PathIds(fresh, path.length) };
+}
+
+/**
+ * `version` changes after every commit. The tree rows follow new entries incrementally, the
+ * path changes only when the head moved, the usage sums only when a row was added or the head
+ * moved. `headOverride` is a read-only view's local check-out (nothing can be committed there).
  */
 export function useSessionView(store: SessionStore, version: number, headOverride: LaneHead | null): SessionView {
-  const entryCount = store.tree.size;
   const usageCount = store.usage.length;
   const head = headOverride ?? currentHead(store);
-  const rows = useMemo(() => buildTreeRows(store.tree), [store, entryCount]);
-  const path = useMemo(() => store.tree.pathTo(head.entryId), [store, head.entryId, entryCount]);
-  const pathIds = useMemo(() => new Set(path.map((e) => e.id)), [path]);
+  const rows = treeRowsOf(store).snapshot();
+  const previousPath = useRef<HeadPath | null>(null);
+  const current = useMemo(() => headPath(store.tree, previousPath.current, head.entryId), [store, head.entryId]);
+  previousPath.current = current;
+  const { path, ids: pathIds } = current;
   const usage = useMemo(() => summarizeUsage(store.usage, pathIds, turnIds(path)), [store, usageCount, path, pathIds]);
   const labels = useMemo(
     () => new Map(store.registers.entries(NS.label).map(([id, cell]) => [id, String(cell.value)] as const)),
