@@ -1,5 +1,5 @@
 import type { AnyEntry } from '../core/tree/entry-types';
-import { entryGlyph } from './entry-glyph';
+import { entryGlyph, type EntryGlyph } from './entry-glyph';
 import { spread } from './entry-lines';
 import { seg, type Line, type Segment } from './styled-line';
 import { treeGuide, type TreeRow } from './tree-rows';
@@ -13,9 +13,46 @@ export interface TreeLineInput {
   readonly width: number;
 }
 
-/** One row of the tree pane: guide, glyph, preview (or label), sibling place, head marker. */
-export function treeLine({ row, entry, label, onPath, isHead, width }: TreeLineInput): Line {
-  const { glyph, style, text } = entryGlyph(entry);
+/** No tree row is wider than this: a longer preview is cut here once, not laid out whole per frame. */
+const MAX_PREVIEW = 1000;
+
+/** Entries never change: each one's glyph and preview are worked out once. */
+const glyphs = new WeakMap<AnyEntry, EntryGlyph>();
+
+function glyphOf(entry: AnyEntry): EntryGlyph {
+  let glyph = glyphs.get(entry);
+  if (!glyph) {
+    glyph = entryGlyph(entry);
+    if (glyph.text.length > MAX_PREVIEW) glyph = { ...glyph, text: `${glyph.text.slice(0, MAX_PREVIEW)}…` };
+    glyphs.set(entry, glyph);
+  }
+  return glyph;
+}
+
+interface Laid {
+  readonly entry: AnyEntry;
+  readonly label: string | undefined;
+  readonly onPath: boolean;
+  readonly isHead: boolean;
+  readonly width: number;
+  readonly line: Line;
+}
+
+/** Rows are replaced, never changed: a row's line is laid out again only when its label, path, head mark or width change. */
+const laidOut = new WeakMap<TreeRow, Laid>();
+
+/** One row of the tree pane: guide, glyph, preview (or label), sibling place, head marker. The same input gives the same Line object. */
+export function treeLine(input: TreeLineInput): Line {
+  const { row, entry, label, onPath, isHead, width } = input;
+  const known = laidOut.get(row);
+  if (known && known.entry === entry && known.label === label && known.onPath === onPath && known.isHead === isHead && known.width === width) return known.line;
+  const line = layOut(input);
+  laidOut.set(row, { entry, label, onPath, isHead, width, line });
+  return line;
+}
+
+function layOut({ row, entry, label, onPath, isHead, width }: TreeLineInput): Line {
+  const { glyph, style, text } = glyphOf(entry);
   const guide = treeGuide(row, Math.floor(width / 3));
   const left: Segment[] = [seg(guide, 'muted'), seg(glyph, onPath ? style : 'muted'), seg(' ')];
   if (label) left.push(seg(`⚑ ${label}`, 'accentBold'));

@@ -28,7 +28,7 @@ const entry = (id: string, parentId: string | null): AnyEntry => ({ id, parentId
 /** Commits of 1-3 entries; each entry's parent is picked among those before it (or none: a new root), biased to the newest. */
 const commitsArb = fc.array(
   fc.array(fc.record({ pick: fc.nat(), newest: fc.boolean(), root: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 3 }),
-  { minLength: 1, maxLength: 60 },
+  { minLength: 1, maxLength: 60, size: 'max' },
 );
 
 describe('tree rows kept up to date as entries append', () => {
