@@ -53,11 +53,29 @@ function proseLine(raw: string, base: StyleName): BlockLine {
   return { line: inlineSegments(raw, base), indent: [] };
 }
 
-/** Markdown text as screen lines of at most `width` cells. */
-export function markdownLines(text: string, width: number, base: StyleName = 'text'): Line[] {
-  const out: Line[] = [];
-  let fence: string | null = null;
-  for (const raw of text.split('\n')) {
+/** The lines of complete source lines, and the fence open after them. */
+interface Parsed {
+  readonly width: number;
+  readonly base: StyleName;
+  /** Text up to and including its last newline. */
+  readonly prefix: string;
+  readonly fence: string | null;
+  readonly lines: readonly Line[];
+}
+
+/** A few recent texts: a streamed reply is laid out again each frame as it grows, and only its new lines need work. */
+const recent: Parsed[] = [];
+const MAX_RECENT = 4;
+/** Shorter texts are laid out whole: remembering them costs more than it saves. */
+const MIN_REMEMBERED = 512;
+
+/** Forgets the remembered texts (tests compare a fresh layout with a remembered one). */
+export function clearMarkdownMemo(): void {
+  recent.length = 0;
+}
+
+function layOut(raws: readonly string[], fence: string | null, width: number, base: StyleName, out: Line[]): string | null {
+  for (const raw of raws) {
     const fenceMatch = /^\s*(```+|~~~+)\s*([\w+#.-]*)\s*$/.exec(raw);
     if (fenceMatch && (fence === null || raw.trim().startsWith(fence))) {
       fence = fence === null ? fenceMatch[1]! : null;
@@ -71,5 +89,37 @@ export function markdownLines(text: string, width: number, base: StyleName = 'te
     const { line, indent } = proseLine(raw, base);
     out.push(...wrapLine(line, width, indent));
   }
+  return fence;
+}
+
+/**
+ * Markdown text as screen lines of at most `width` cells. A text that extends one laid out
+ * lately (a reply streaming in) reuses the lines of its complete source lines: each frame costs
+ * its new lines, not the whole reply.
+ */
+export function markdownLines(text: string, width: number, base: StyleName = 'text'): Line[] {
+  const cut = text.lastIndexOf('\n') + 1;
+  let from = 0;
+  let fence: string | null = null;
+  let out: Line[] = [];
+  let known: Parsed | undefined;
+  for (const parsed of recent) {
+    if (parsed.width === width && parsed.base === base && parsed.prefix.length <= cut && (!known || parsed.prefix.length > known.prefix.length) && text.startsWith(parsed.prefix)) known = parsed;
+  }
+  if (known) {
+    from = known.prefix.length;
+    fence = known.fence;
+    out = known.lines.slice();
+  }
+  if (cut > from) {
+    // The complete source lines after what was known (the slice ends with the newline before the last line).
+    fence = layOut(text.slice(from, cut - 1).split('\n'), fence, width, base, out);
+    if (cut >= MIN_REMEMBERED) {
+      if (known) recent.splice(recent.indexOf(known), 1);
+      else if (recent.length >= MAX_RECENT) recent.shift();
+      recent.push({ width, base, prefix: text.slice(0, cut), fence, lines: out.slice() });
+    }
+  }
+  layOut([text.slice(cut)], fence, width, base, out);
   return out;
 }
