@@ -1,0 +1,60 @@
+import { ProviderError } from './errors';
+import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from './provider';
+
+/** What a provider may offer beyond `complete`: its model list (compaction reads context windows from it). */
+interface ModelLister {
+  listModels?(signal?: AbortSignal): Promise<readonly { readonly id: string; readonly contextWindowTokens?: number }[]>;
+}
+
+/**
+ * A provider whose server can be changed while the Agent that holds it runs: the host wires one
+ * always, empty when no provider is usable yet (no key, nothing configured), and calls `use` when
+ * the user picks one (a local server found on first run). A call made while it is empty fails as
+ * an `auth` error that says what to do; it is never sent anywhere.
+ */
+export class SwitchableProvider implements Provider {
+  private current: (Provider & ModelLister) | null;
+  private currentName: string;
+
+  constructor(provider: Provider | null, name?: string) {
+    this.current = provider;
+    this.currentName = name ?? provider?.name ?? 'none';
+  }
+
+  /** The name of the provider in use ("none" while empty). */
+  get name(): string {
+    return this.currentName;
+  }
+
+  /** False while no provider is set: a model call would fail. */
+  get usable(): boolean {
+    return this.current !== null;
+  }
+
+  /** From the next call on, `provider` answers. A call already running finishes where it started. */
+  use(provider: Provider, name?: string): void {
+    this.current = provider;
+    this.currentName = name ?? provider.name;
+  }
+
+  complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult> {
+    const provider = this.current;
+    if (provider === null) return Promise.reject(noProviderError());
+    return provider.complete(request, onEvent);
+  }
+
+  /** The current provider's model list; empty when it has none or none is set. */
+  async listModels(signal?: AbortSignal): Promise<readonly { readonly id: string; readonly contextWindowTokens?: number }[]> {
+    const provider = this.current;
+    if (provider === null || typeof provider.listModels !== 'function') return [];
+    return provider.listModels(signal);
+  }
+}
+
+export function noProviderError(): ProviderError {
+  return new ProviderError({
+    kind: 'auth',
+    message: 'no model provider is set up: there is no API key and no server to talk to',
+    hint: 'set OPENAI_API_KEY (or your provider key variable), or point --base-url at a local server (Ollama, llama.cpp, LM Studio)',
+  });
+}
