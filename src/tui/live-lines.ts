@@ -32,7 +32,8 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
     const last = lines[lines.length - 1] ?? [];
     out.push(...lines.slice(0, -1), [...last, seg('▍', 'accent')]);
   } else if (!live.reasoning && !live.activeTool && !awaitingApproval) {
-    out.push([seg(live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…', 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
+    const doing = live.task ? `${live.task}…` : live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…';
+    out.push([seg(doing, 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
   }
   if (live.retry) {
     const remaining = retryRemainingMs(live, nowMs);

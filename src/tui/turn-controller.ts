@@ -31,6 +31,17 @@ export interface LiveTurn {
   readonly queue: readonly string[];
   readonly interrupting: boolean;
   readonly lastOutcome: TurnOutcome | null;
+  /** Work that runs in a turn's place (a `/compact`, the sessionStart hooks): "compacting the conversation". */
+  readonly task: string | null;
+  /** The provider error the last turn ended with; cleared when the next turn starts. */
+  readonly lastError: TurnError | null;
+}
+
+/** A model call that failed for good: what the Agent said about it. */
+export interface TurnError {
+  readonly kind: string;
+  readonly message: string;
+  readonly hint: string;
 }
 
 /** At most this many prompts wait behind a running turn. */
@@ -49,6 +60,8 @@ const IDLE: LiveTurn = {
   queue: [],
   interrupting: false,
   lastOutcome: null,
+  task: null,
+  lastError: null,
 };
 
 export interface TurnControllerOptions {
@@ -99,9 +112,26 @@ export class TurnController {
   }
 
   /** Settles what a crash left behind, before the first prompt. */
-  resumeOnOpen(): void {
-    if (this.options.readOnly || this.running) return;
-    void this.run('resuming', (signal, emit) => this.options.agent.resume(signal, emit));
+  resumeOnOpen(): Promise<void> {
+    if (this.options.readOnly || this.running) return Promise.resolve();
+    return this.run('resuming', (signal, emit) => this.options.agent.resume(signal, emit));
+  }
+
+  /**
+   * Runs work that is not a prompt's turn (a `/compact`, the sessionStart hooks) in a turn's
+   * place: prompts typed meanwhile queue behind it and Esc stops it. What it throws goes to the
+   * caller. Null, without running it, when a turn runs already or the session is read-only.
+   */
+  async runTask<T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>): Promise<T | null> {
+    if (this.options.readOnly || this.running || this.disposed) return null;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.publish({ ...IDLE, phase: 'running', task, startedAtMs: this.options.nowMs(), queue: this.state.queue, lastError: this.state.lastError });
+    try {
+      return await work(abort.signal, this.onEvent);
+    } finally {
+      this.settle(this.state.lastOutcome);
+    }
   }
 
   /**
@@ -153,10 +183,15 @@ export class TurnController {
       if (!this.disposed) this.options.onCrash(error);
       return;
     }
+    this.settle(this.state.lastOutcome);
+  }
+
+  /** The turn or task is over: back to idle, keeping how it ended, and the next queued prompt goes. */
+  private settle(lastOutcome: TurnOutcome | null): void {
     this.abort = null;
     this.flushFrame();
     const [next, ...rest] = this.state.queue;
-    this.publish({ ...IDLE, queue: rest, lastOutcome: this.state.lastOutcome });
+    this.publish({ ...IDLE, queue: rest, lastOutcome, lastError: this.state.lastError });
     if (next !== undefined && !this.disposed) this.submit(next);
   }
 
@@ -197,11 +232,14 @@ export class TurnController {
         this.flushFrame();
         this.publish({ lastOutcome: event.outcome });
         return;
+      case 'error':
+        this.publish({ lastError: { kind: event.kind, message: event.message, hint: event.hint } });
+        return;
       case 'turn-started':
       case 'usage':
       case 'approval-needed':
       case 'notice':
-      case 'error':
+      case 'compacted':
         return;
     }
   };

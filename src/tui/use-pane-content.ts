@@ -46,6 +46,7 @@ function activity(live: LiveTurn, awaitingApproval: boolean): string | null {
   if (live.phase === 'idle') return null;
   if (awaitingApproval) return 'awaiting approval';
   if (live.activeTool) return `running ${live.activeTool.tool}`;
+  if (live.task) return live.task;
   if (live.text || live.reasoning) return 'streaming';
   return live.phase === 'resuming' ? 'resuming' : 'waiting for the model';
 }

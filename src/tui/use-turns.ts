@@ -13,6 +13,8 @@ export interface TurnsOptions {
   readonly onCrash: (error: unknown) => void;
   /** Settle what a crash left behind as soon as the screen opens. */
   readonly resumeOnOpen: boolean;
+  /** Called once the screen is open and what a crash left is settled (the sessionStart hooks run then). */
+  readonly onOpen?: () => void;
 }
 
 /** A crash left work behind: an intent without a settlement, or a turn that never reached Final. */
@@ -31,7 +33,8 @@ export function useTurns(options: TurnsOptions): { turns: TurnController; live: 
   const turns = options.given ?? owned!;
   const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
   useEffect(() => {
-    if (options.resumeOnOpen && needsResume(options.store)) turns.resumeOnOpen();
+    const settled = options.resumeOnOpen && needsResume(options.store) ? turns.resumeOnOpen() : Promise.resolve();
+    void settled.then(() => options.onOpen?.());
     return () => owned?.dispose();
     // The controller lives as long as the screen: this runs once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
