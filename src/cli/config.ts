@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { KeymapError, overrideChords } from '../tui/keymap-overrides';
 
 const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
 
@@ -32,7 +33,20 @@ export const configSchema = z.strictObject({
   pricing: z.record(z.string(), priceSchema).optional(),
   allow: z.array(z.string().min(1)).optional(),
   theme: z.string().min(1).optional(),
-  keymap: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  keymap: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .superRefine((map, ctx) => {
+      // Actions and chords as the screen knows them: a typo is named here, not ignored at run time.
+      for (const [action, value] of Object.entries(map)) {
+        try {
+          overrideChords(action, value);
+        } catch (error) {
+          if (!(error instanceof KeymapError)) throw error;
+          ctx.addIssue({ code: 'custom', path: [action], message: error.message });
+        }
+      }
+    })
+    .optional(),
   limits: z
     .strictObject({
       maxSteps: z.number().int().min(1).max(1000).optional(),

@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { helpLines } from './help-lines';
+import type { Binding } from './keymap';
 import type { SlashCommand } from './slash-commands';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
@@ -11,6 +12,8 @@ export interface HelpOverlayProps {
   readonly width: number;
   readonly height: number;
   readonly offset: number;
+  /** The keymap in force (the defaults, or the config's overrides over them). */
+  readonly keymap?: readonly Binding[];
 }
 
 /** Splits lines into columns section by section (sections end at blank lines), so no section is cut in two. */
@@ -31,11 +34,11 @@ export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
 }
 
 /** Every key, as the keymap says, in as many columns as the width allows. */
-export function HelpOverlay({ commands, width, height, offset }: HelpOverlayProps) {
+export function HelpOverlay({ commands, width, height, offset, keymap }: HelpOverlayProps) {
   const inner = innerSize(width, height);
   const columnCount = Math.max(1, Math.min(3, Math.floor(inner.width / 56)));
   const columnWidth = Math.floor(inner.width / columnCount);
-  const lines = useMemo(() => helpLines(commands, columnWidth - 1), [commands, columnWidth]);
+  const lines = useMemo(() => helpLines(commands, columnWidth - 1, keymap), [commands, columnWidth, keymap]);
   const columns = helpColumns(lines, columnCount);
   const rows = Math.max(...columns.map((c) => c.length));
   const top = Math.max(0, Math.min(offset, rows - inner.height));

@@ -11,6 +11,7 @@ const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'usage', title: 'usage and registers' },
   { scope: 'approval', title: 'approval prompt' },
   { scope: 'help', title: 'this overlay' },
+  { scope: 'setup', title: 'local servers panel (/connect)' },
 ];
 
 const KEY_COLUMN = 16;
@@ -26,20 +27,23 @@ function entryLines(keys: string, help: string, width: number): Line[] {
 }
 
 function bindingLines(binding: Binding, width: number): Line[] {
-  return entryLines(binding.keys.map(keyLabel).join(' '), binding.help, width);
+  return entryLines(binding.keys.length > 0 ? binding.keys.map(keyLabel).join(' ') : '(unbound)', binding.help, width);
 }
 
-/** Every binding of the keymap, by where it works, then the slash commands, wrapped to `width`. */
-export function helpLines(commands: readonly SlashCommand[], width: number): Line[] {
-  const lines: Line[] = [];
+/**
+ * The slash commands, then every binding of the screen's keymap (the config's overrides applied)
+ * by where it works, wrapped to `width`. The session picker lists its own keys on its own screen.
+ */
+export function helpLines(commands: readonly SlashCommand[], width: number, keymap: readonly Binding[] = KEYMAP): Line[] {
+  const lines: Line[] = [[seg('commands (type them in the prompt)', 'heading')]];
+  for (const command of commands) lines.push(...entryLines(`/${command.name}${command.args ? ` ${command.args}` : ''}`, command.help, width));
+  lines.push([]);
   for (const { scope, title } of SECTIONS) {
-    const bindings = KEYMAP.filter((b) => b.scope === scope);
+    const bindings = keymap.filter((b) => b.scope === scope);
     if (bindings.length === 0) continue;
     lines.push([seg(title, 'heading')]);
     for (const binding of bindings) lines.push(...bindingLines(binding, width));
     lines.push([]);
   }
-  lines.push([seg('commands (type them in the prompt)', 'heading')]);
-  for (const command of commands) lines.push(...entryLines(`/${command.name}${command.args ? ` ${command.args}` : ''}`, command.help, width));
   return lines;
 }

@@ -7,7 +7,8 @@
  */
 
 export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
-export type Scope = 'approval' | 'help' | PaneId | 'global';
+/** `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`. */
+export type Scope = 'approval' | 'help' | 'setup' | 'picker' | PaneId | 'global';
 
 export type Action =
   | 'focus-next'
@@ -51,7 +52,12 @@ export type Action =
   | 'scroll-bottom'
   | 'approve'
   | 'deny'
-  | 'allow-for-session';
+  | 'allow-for-session'
+  | 'use-server'
+  | 'rescan'
+  | 'close-setup'
+  | 'open-session'
+  | 'toggle-all';
 
 /** When a binding applies beyond its scope. */
 export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered';
@@ -76,6 +82,24 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'help', keys: ['escape', '?', 'q', 'return', 'ctrl+c'], action: 'close-help', help: 'close this overlay', hint: 'close' },
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
   { scope: 'help', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
+
+  { scope: 'setup', keys: ['return'], action: 'use-server', help: 'use the server and its first model for this session', hint: 'use it' },
+  { scope: 'setup', keys: ['escape', 'q'], action: 'close-setup', help: 'close the panel and browse without a model (/connect opens it again)', hint: 'browse' },
+  { scope: 'setup', keys: ['up', 'k'], action: 'select-up', help: 'previous server', hint: 'choose' },
+  { scope: 'setup', keys: ['down', 'j'], action: 'select-down', help: 'next server' },
+  { scope: 'setup', keys: ['r'], action: 'rescan', help: 'look for local servers again', hint: 'look again' },
+  { scope: 'setup', keys: ['ctrl+c'], action: 'quit', help: 'quit' },
+
+  { scope: 'picker', keys: ['up', 'ctrl+p'], action: 'select-up', help: 'previous session', hint: 'choose' },
+  { scope: 'picker', keys: ['down', 'ctrl+n'], action: 'select-down', help: 'next session' },
+  { scope: 'picker', keys: ['pageup'], action: 'select-page-up', help: 'a page up' },
+  { scope: 'picker', keys: ['pagedown'], action: 'select-page-down', help: 'a page down' },
+  { scope: 'picker', keys: ['return'], action: 'open-session', help: 'open the session', hint: 'open' },
+  { scope: 'picker', keys: ['tab'], action: 'toggle-all', help: 'sessions of this directory, or of every directory', hint: 'all dirs' },
+  { scope: 'picker', keys: ['backspace', 'delete'], action: 'delete-back', help: 'delete a character of the filter' },
+  { scope: 'picker', keys: ['ctrl+w', 'meta+backspace'], action: 'delete-word', help: 'delete a word of the filter' },
+  { scope: 'picker', keys: ['ctrl+u'], action: 'delete-to-start', help: 'clear the filter' },
+  { scope: 'picker', keys: ['escape', 'ctrl+c'], action: 'quit', help: 'quit without opening a session', hint: 'quit' },
 
   { scope: 'global', keys: ['tab'], action: 'focus-next', help: 'focus the next pane (narrow screens: show it)', hint: 'panes' },
   { scope: 'global', keys: ['shift+tab'], action: 'focus-previous', help: 'focus the previous pane' },
@@ -202,9 +226,10 @@ export function keyConditions(state: { readonly running: boolean; readonly focus
 }
 
 /** The scopes that hold the keyboard, innermost first. */
-export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean): Scope[] {
+export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false): Scope[] {
   if (approvalOpen) return ['approval'];
   if (helpOpen) return ['help'];
+  if (setupOpen) return ['setup'];
   return [focus, 'global'];
 }
 
@@ -239,7 +264,7 @@ export function hintsFor(scopes: readonly Scope[], conditions: ReadonlySet<Condi
   const seen = new Set<string>();
   for (const scope of scopes) {
     for (const binding of keymap) {
-      if (binding.scope !== scope || !binding.hint || seen.has(binding.hint)) continue;
+      if (binding.scope !== scope || !binding.hint || binding.keys.length === 0 || seen.has(binding.hint)) continue;
       if (binding.when && !conditions.has(binding.when)) continue;
       seen.add(binding.hint);
       const keys = pairedLabel(binding, keymap);
@@ -247,6 +272,12 @@ export function hintsFor(scopes: readonly Scope[], conditions: ReadonlySet<Condi
     }
   }
   return hints;
+}
+
+/** The label of the first key bound to an action (in a scope, when given): `Tab`, `^N`; null when none is. */
+export function keyFor(action: Action, keymap: readonly Binding[] = KEYMAP, scope?: Scope): string | null {
+  const binding = keymap.find((b) => b.action === action && b.keys.length > 0 && (scope === undefined || b.scope === scope));
+  return binding ? keyLabel(binding.keys[0]!) : null;
 }
 
 /** `↑↓` for a binding whose opposite is bound next to it in the same scope, else its first key. */
