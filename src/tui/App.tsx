@@ -1,24 +1,29 @@
 import { Box } from 'ink';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
+import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
 import { handleKey, type KeyContext, type SessionAllowance } from './key-handler';
-import { activeScopes, hintsFor, keyConditions } from './keymap';
+import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
 import { innerSize } from './PaneFrame';
 import { Panes } from './Panes';
 import { promptLayout, promptPlaceholder } from './prompt-layout';
 import { PromptLine } from './PromptLine';
+import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
 import { StatusBar } from './StatusBar';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
 import type { TurnAgent, TurnController } from './turn-controller';
+import { useErrorFlash } from './use-error-flash';
+import { useFirstRun } from './use-first-run';
 import { useFlashFade } from './use-flash-fade';
 import { useKeyboard } from './use-keyboard';
+import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
@@ -49,6 +54,12 @@ export interface AppProps {
   readonly loadTheme?: (spec: string) => Theme;
   /** The host's turn controller (runTui makes one to stop turns on signals); else the App makes its own. */
   readonly turns?: TurnController;
+  /** The keymap in force: the defaults with the config's overrides (default: the defaults). */
+  readonly keymap?: readonly Binding[];
+  /** Local servers and, when no provider is usable, the first-run panel. */
+  readonly setup?: ProviderSetup;
+  /** `agent.sessionStart`, run once the screen is open on a writable session. */
+  readonly sessionStart?: SessionStartHook;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -62,9 +73,17 @@ export function App(props: AppProps) {
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
   const version = useStoreVersion(store);
-  const { turns, live } = useTurns({ store, agent, readOnly, given: props.turns, onCrash: props.onCrash, resumeOnOpen: props.resumeOnOpen ?? true });
-  const pending = useSyncExternalStore(approvals.subscribe, approvals.getSnapshot);
   const { ui, current, dispatch } = useUiState();
+  const turnsRef = useRef<TurnController | null>(null);
+  const sessionStart = useSessionStart(readOnly ? undefined : props.sessionStart, () => turnsRef.current!, dispatch);
+  const { turns, live } = useTurns({ store, agent, readOnly, given: props.turns, onCrash: props.onCrash, resumeOnOpen: props.resumeOnOpen ?? true, onOpen: sessionStart.start });
+  turnsRef.current = turns;
+  const pending = useSyncExternalStore(approvals.subscribe, approvals.getSnapshot);
+  const keymap = props.keymap ?? KEYMAP;
+  // A session with something in it opens on its panes (it can be browsed); /connect brings the panel.
+  const firstRun = useFirstRun(props.setup, props.setup?.missing === true && store.tree.size === 0, agent, dispatch);
+  const setupOpen = firstRun.state.open && pending === null;
+  const advice = useErrorFlash(live.lastError, agent.model, keyFor('history-previous', keymap, 'input') ?? '↑', dispatch);
   const view = useSessionView(store, version, ui.viewHead);
   const running = live.phase !== 'idle';
   useTicker(running, 1000);
@@ -93,6 +112,9 @@ export function App(props: AppProps) {
   const commands = useMemo(() => [...BUILT_IN_COMMANDS, ...(props.commands ?? [])], [props.commands]);
 
   const quit = (): void => props.onQuit();
+  const refusal = firstRun.state.missing
+    ? `no model provider yet: /connect finds a local server, or set OPENAI_API_KEY (or --base-url) and start tole again; your prompt stays here`
+    : sessionStart.blocked;
   const submitContext: SubmitContext = {
     store,
     agent,
@@ -105,6 +127,9 @@ export function App(props: AppProps) {
     setTheme,
     loadTheme: props.loadTheme ?? loadThemeFile,
     quit,
+    runTask: (task, work) => turns.runTask(task, work),
+    openSetup: firstRun.keys ? firstRun.keys.open : null,
+    refusal,
   };
   const keyContext: KeyContext = {
     get ui() {
@@ -126,32 +151,39 @@ export function App(props: AppProps) {
     topOfTranscript: panes.topOfTranscript,
     submit: (text) => submitPrompt(submitContext, text),
     quit,
+    keymap,
+    setup: setupOpen ? firstRun.keys : null,
   };
   useKeyboard((input, key) => handleKey(keyContext, input, key));
 
   const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
-  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen), conditions);
-  const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running });
+  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen), conditions, keymap);
+  const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
+  const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : null;
+  const using = firstRun.state.using;
 
   return (
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen ? (
-          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} />
+          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} />
+        ) : setupOpen && props.setup ? (
+          <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
         ) : (
           <Panes layout={layout} focus={ui.focus} store={store} view={view} selected={panes.selected} transcript={panes.transcript} usage={panes.usage} registers={panes.registers} />
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
-        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !ui.helpOpen} placeholder={placeholder} width={size.columns} />
+        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !ui.helpOpen && !setupOpen} placeholder={placeholder} width={size.columns} />
         <StatusBar
           pc={view.machine.pc}
           seq={store.lastSeq}
-          model={agent.model}
+          model={firstRun.state.missing ? 'no model' : using ? `${agent.model} on ${using.name}` : agent.model}
           sessionId={store.header.id}
           running={running}
           readOnly={readOnly}
           queued={live.queue.length}
+          alert={alert}
           hints={hints}
           width={size.columns}
         />

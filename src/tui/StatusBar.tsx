@@ -12,35 +12,55 @@ export interface StatusBarProps {
   readonly running: boolean;
   readonly readOnly: boolean;
   readonly queued: number;
+  /** A problem to keep in sight until it is fixed: `no provider`, `key refused`, `server unreachable`. */
+  readonly alert?: string | null;
   readonly hints: readonly { readonly keys: string; readonly hint: string }[];
   readonly width: number;
 }
 
+/** Keys the status bar keeps in sight before it gives room to the session id. */
+const MIN_HINTS = 3;
+
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** Machine state, seq, model and session on the left; the focused pane's keys on the right. */
-export function StatusBar({ pc, seq, model, sessionId, running, readOnly, queued, hints, width }: StatusBarProps) {
+export function StatusBar({ pc, seq, model, sessionId, running, readOnly, queued, alert, hints, width }: StatusBarProps) {
   const theme = useTheme();
   const tick = useTicker(running, 100);
   const mark = running ? SPINNER[tick % SPINNER.length]! : '●';
-  const facts = [pc, `seq ${seq}`, model, sessionId];
+  const facts = [pc, `seq ${seq}`, model];
   if (readOnly) facts.push('read-only');
   if (queued > 0) facts.push(`${queued} queued`);
-  const left = ` ${mark} ${facts.join(' · ')}`;
-  const shown: { keys: string; hint: string }[] = [];
-  let rightWidth = 0;
-  for (const h of hints) {
-    const w = cellWidth(`${h.keys} ${h.hint}  `);
-    if (cellWidth(left) + rightWidth + w + 2 > width) break;
-    shown.push(h);
-    rightWidth += w;
-  }
-  const leftShown = truncate(left, Math.max(0, width - rightWidth));
-  const gap = Math.max(0, width - cellWidth(leftShown) - rightWidth);
+  const lead = ` ${mark} ${facts.join(' · ')}`;
+  const flag = alert ? ` ✗ ${alert} ` : '';
+  // The first few keys come before the session id: on a narrow screen the id goes (whole: a cut id is no use).
+  const id = `${flag ? ' ' : ' · '}${sessionId}`;
+  const base = cellWidth(lead) + cellWidth(flag);
+  const fitting = (used: number): { keys: string; hint: string }[] => {
+    const out: { keys: string; hint: string }[] = [];
+    let right = 0;
+    for (const h of hints) {
+      const w = cellWidth(`${h.keys} ${h.hint}  `);
+      if (used + right + w + 2 > width) break;
+      out.push(h);
+      right += w;
+    }
+    return out;
+  };
+  const besideId = fitting(base + cellWidth(id));
+  const withId = besideId.length >= Math.min(MIN_HINTS, hints.length);
+  const shown = withId ? besideId : fitting(base);
+  const rightWidth = shown.reduce((sum, h) => sum + cellWidth(`${h.keys} ${h.hint}  `), 0);
+  const leadShown = truncate(lead, Math.max(0, width - rightWidth));
+  const flagShown = truncate(flag, Math.max(0, width - rightWidth - cellWidth(leadShown)));
+  const idShown = withId ? id : '';
+  const gap = Math.max(0, width - cellWidth(leadShown) - cellWidth(flagShown) - cellWidth(idShown) - rightWidth);
   const status = theme.style('status');
   return (
     <Text wrap="truncate-end">
-      <Text {...status}>{leftShown}</Text>
+      <Text {...status}>{leadShown}</Text>
+      {flagShown ? <Text {...theme.style('statusAlert')}>{flagShown}</Text> : null}
+      <Text {...status}>{idShown}</Text>
       <Text {...status}>{' '.repeat(gap)}</Text>
       {shown.map(({ keys, hint }) => (
         <Text key={hint}>

@@ -2,10 +2,11 @@ import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
-import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Condition, type PaneId } from './keymap';
+import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Binding, type Condition, type PaneId } from './keymap';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
 import type { TurnController } from './turn-controller';
+import type { FirstRunKeys } from './use-first-run';
 import type { UiAction, UiState } from './ui-state';
 import type { SessionView } from './use-session-view';
 import type { ScrollAnchor } from './transcript-window';
@@ -34,6 +35,10 @@ export interface KeyContext {
   readonly topOfTranscript: () => ScrollAnchor;
   readonly submit: (text: string) => void;
   readonly quit: () => void;
+  /** The keymap in force: the defaults with the config's overrides. */
+  readonly keymap: readonly Binding[];
+  /** The first-run panel's keys while it is open; null when it is not. */
+  readonly setup: FirstRunKeys | null;
 }
 
 export const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
@@ -65,14 +70,14 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'pasting', on: input === PASTE_START });
     return;
   }
-  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen;
+  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen && !ctx.setup;
   if (ctx.ui.pasting && typing) {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
   }
   const chord = chordOf(input, key);
-  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen);
-  const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) });
+  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null);
+  const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
     runAction(ctx, binding.action);
     return;
@@ -127,6 +132,16 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'submit':
       ctx.submit(ctx.ui.editor.value);
       return;
+    case 'use-server':
+      return ctx.setup?.use();
+    case 'rescan':
+      return ctx.setup?.rescan();
+    case 'close-setup':
+      return ctx.setup?.close();
+    case 'select-up':
+    case 'select-down':
+      if (ctx.setup) return ctx.setup.move(action === 'select-up' ? -1 : 1);
+      return navigate(ctx, action);
     case 'history-previous':
     case 'history-next': {
       const direction = action === 'history-previous' ? -1 : 1;

@@ -15,10 +15,12 @@ export interface PromptLayout {
 }
 
 /** The grey text in an empty prompt: what typing does right now. */
-export function promptPlaceholder(state: { readonly readOnly: boolean; readonly approving: boolean; readonly running: boolean }): string {
+export function promptPlaceholder(state: { readonly readOnly: boolean; readonly approving: boolean; readonly running: boolean; readonly setupOpen?: boolean; readonly noProvider?: boolean }): string {
+  if (state.setupOpen) return 'pick a server above, or Esc to browse without a model';
   if (state.readOnly) return 'read-only: browse with Tab and the arrows';
   if (state.approving) return 'answer the approval above: y, n or Esc';
   if (state.running) return 'type to queue a prompt · Esc stops the turn';
+  if (state.noProvider) return 'no model yet: /connect finds a local server · ? for keys';
   return 'type a prompt · / for commands · ? for keys';
 }
 

@@ -1,12 +1,10 @@
-import { NS } from '../core/registers/namespaces';
+import type { EventSink } from '../core/session/events';
+import { labelOf, setLabel } from '../core/session/labels';
 import type { SessionStore } from '../core/storage/session-store';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
 import type { Theme } from './theme';
 import type { TurnAgent } from './turn-controller';
 import type { Flash, UiAction } from './ui-state';
-
-/** Labels longer than this are cut: they are one tree row. */
-export const MAX_LABEL_CHARS = 80;
 
 export interface CommandContext {
   readonly store: SessionStore;
@@ -19,6 +17,10 @@ export interface CommandContext {
   readonly setTheme: (theme: Theme) => void;
   readonly loadTheme: (spec: string) => Theme;
   readonly quit: () => void;
+  /** The turn controller's `runTask`: host commands that call the model run through it. */
+  readonly runTask: <T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>) => Promise<T | null>;
+  /** Opens the local-server panel; null when the host offers none. */
+  readonly openSetup: (() => void) | null;
 }
 
 function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
@@ -27,15 +29,11 @@ function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
 
 function label(ctx: CommandContext, text: string): void {
   if (ctx.readOnly) return flash(ctx, 'error', 'read-only session: labels cannot be written');
-  if (ctx.targetId === null) return flash(ctx, 'warn', 'nothing to label yet');
-  const value = text.slice(0, MAX_LABEL_CHARS);
-  if (value === '') {
-    if (ctx.store.registers.get(NS.label, ctx.targetId) === undefined) return flash(ctx, 'info', `${ctx.targetId} has no label`);
-    ctx.store.commit([{ kind: 'register', op: 'delete', namespace: NS.label, key: ctx.targetId }]);
-    return flash(ctx, 'info', `label removed from ${ctx.targetId}`);
-  }
-  ctx.store.commit([{ kind: 'register', op: 'set', namespace: NS.label, key: ctx.targetId, value }]);
-  flash(ctx, 'info', `${ctx.targetId} labelled "${value}"`);
+  if (ctx.targetId === null) return flash(ctx, 'warn', 'nothing to label yet: send a prompt first');
+  const had = labelOf(ctx.store, ctx.targetId) !== undefined;
+  const stored = setLabel(ctx.store, ctx.targetId, text);
+  if (stored === null) return flash(ctx, 'info', had ? `label removed from ${ctx.targetId}` : `${ctx.targetId} has no label (/label TEXT sets one)`);
+  flash(ctx, 'info', `${ctx.targetId} labelled "${stored}"`);
 }
 
 function theme(ctx: CommandContext, spec: string): void {
@@ -51,7 +49,7 @@ function theme(ctx: CommandContext, spec: string): void {
 
 async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {
   try {
-    const result = await command.run(args);
+    const result = await command.run(args, { targetId: ctx.targetId, readOnly: ctx.readOnly, runTask: ctx.runTask });
     if (result) flash(ctx, 'info', result);
   } catch (error) {
     flash(ctx, 'error', `/${command.name}: ${(error as Error)?.message ?? String(error)}`);
@@ -82,6 +80,9 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       }
     case 'theme':
       return theme(ctx, args);
+    case 'connect':
+      if (!ctx.openSetup) return flash(ctx, 'warn', 'this tole cannot look for local servers; start it with --base-url http://HOST:PORT/v1 instead');
+      return ctx.openSetup();
   }
   const hosted = ctx.hostCommands.find((c) => c.name === name);
   if (hosted) {

@@ -7,6 +7,9 @@ import type { ApprovalQueue } from './approval-queue';
 import type { SessionAllowance } from './key-handler';
 import type { HostCommand } from './slash-commands';
 import { FrameWriter } from './frame-writer';
+import type { Binding } from './keymap';
+import type { ProviderSetup } from './provider-setup';
+import type { SessionStartHook } from './use-session-start';
 import { TerminalScreen } from './terminal-screen';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
@@ -29,6 +32,12 @@ export interface RunTuiOptions {
   readonly notices?: readonly string[];
   /** Slash commands the host adds, such as `/compact` and `/fork`. */
   readonly commands?: readonly HostCommand[];
+  /** The keymap with the config's overrides applied (`applyKeymapOverrides`); default: the built-in one. */
+  readonly keymap?: readonly Binding[];
+  /** Local servers, and the first-run panel when no provider is usable (`setup.missing`). */
+  readonly setup?: ProviderSetup;
+  /** `agent.sessionStart`: run once the screen is open on a writable session; a block is shown. */
+  readonly sessionStart?: SessionStartHook;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
@@ -117,6 +126,9 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       turns={turns}
       {...(options.notices ? { notices: options.notices } : {})}
       {...(options.commands ? { commands: options.commands } : {})}
+      {...(options.keymap ? { keymap: options.keymap } : {})}
+      {...(options.setup ? { setup: options.setup } : {})}
+      {...(options.sessionStart ? { sessionStart: options.sessionStart } : {})}
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,

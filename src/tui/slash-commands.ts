@@ -1,3 +1,5 @@
+import type { EventSink } from '../core/session/events';
+
 /**
  * Commands typed into the prompt: `/name args`. The screen runs the ones it owns; the host (the
  * CLI) may add more, such as `/compact` and `/fork`, which need more than the screen has.
@@ -16,12 +18,25 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   { name: 'tree', args: '', help: 'focus the conversation tree' },
   { name: 'usage', args: '', help: 'focus the usage pane' },
   { name: 'theme', args: '<name|path>', help: 'switch the colour theme (dark, light, high-contrast or a .json file)' },
+  { name: 'connect', args: '', help: 'look for a local model server (Ollama, llama.cpp, LM Studio) and use it' },
   { name: 'quit', args: '', help: 'leave tole (the session is saved as it goes)' },
 ];
 
+/** What a host command may know and use of the screen. */
+export interface HostCommandContext {
+  /** The entry it is about: the tree's selection, else the checked-out entry; null in an empty session. */
+  readonly targetId: string | null;
+  readonly readOnly: boolean;
+  /**
+   * Runs work in a turn's place (prompts typed meanwhile queue behind it, Esc stops it), with
+   * `task` shown while it runs. Null, without running it, when a turn runs already.
+   */
+  runTask<T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>): Promise<T | null>;
+}
+
 /** A command the host adds. `run` returns the words to show, or throws an Error whose message is shown. */
 export interface HostCommand extends SlashCommand {
-  run(args: string): Promise<string | void> | string | void;
+  run(args: string, context: HostCommandContext): Promise<string | void> | string | void;
 }
 
 export interface ParsedCommand {

@@ -46,6 +46,7 @@ const STYLES = {
   selected: { bg: 'selectionBackground', inverseWithoutColour: true },
   status: { fg: 'statusText', bg: 'statusBackground' },
   statusKey: { fg: 'accent', bg: 'statusBackground', bold: true },
+  statusAlert: { fg: 'error', bg: 'statusBackground', bold: true },
 } as const satisfies Record<string, StyleSpec>;
 
 export type StyleName = keyof typeof STYLES;

@@ -1,3 +1,4 @@
+import type { EventSink } from '../core/session/events';
 import type { SessionStore } from '../core/storage/session-store';
 import { runCommand } from './run-command';
 import { parseCommand, type HostCommand } from './slash-commands';
@@ -17,6 +18,10 @@ export interface SubmitContext {
   readonly setTheme: (theme: Theme) => void;
   readonly loadTheme: (spec: string) => Theme;
   readonly quit: () => void;
+  readonly runTask: <T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>) => Promise<T | null>;
+  readonly openSetup: (() => void) | null;
+  /** Why a prompt cannot be sent now (no provider yet, a sessionStart hook blocked): one line that says what to do. */
+  readonly refusal: string | null;
 }
 
 /** What ⏎ in the prompt does: a slash command runs here; a prompt is sent, or queued behind the running turn. */
@@ -28,12 +33,17 @@ export function submitPrompt(ctx: SubmitContext, text: string): void {
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
     const targetId = ctx.current().selectedId ?? ctx.headId;
-    const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit } = ctx;
-    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit }, command);
+    const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup } = ctx;
+    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup }, command);
     return;
   }
   if (ctx.readOnly) {
     dispatch({ type: 'flash', flash: { level: 'error', text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)' } });
+    return;
+  }
+  if (ctx.refusal !== null) {
+    // The prompt stays in the input: nothing typed is lost.
+    dispatch({ type: 'flash', flash: { level: 'warn', text: ctx.refusal } });
     return;
   }
   if (!ctx.turns.submit(text)) {
