@@ -1,18 +1,25 @@
-import { createTuiApprover } from '../tui/approval-queue';
+import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { runTui } from '../tui/run-tui';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import type { MainIo } from './main';
-import { openSession, sessionPathFromArgs } from './open-session';
+import { openForTui } from './open-for-tui';
+import { sessionPathFromArgs } from './open-session';
+import { pickSession } from './pick-session';
 import { sessionsDirectory } from './session-files';
 import { resolveProvider } from './settings';
-import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
+import { wireTui } from './tui-wiring';
+import { buildPolicy, systemRandom } from './wiring';
 
-/** `tole`, `tole -c`, `tole --resume ID|PATH`: the full-screen session. */
-export async function startTui(args: CliArgs, io: MainIo): Promise<number> {
+/** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
+export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
+  let args = given;
   const { config, files } = loadConfig(io.cwd, io.env, args.config);
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
+  const keymap = applyKeymapOverrides(config.keymap);
+  const theme = args.theme ?? config.theme ?? 'dark';
+  const noColor = Boolean(io.env['NO_COLOR']);
   const random = systemRandom();
   const policy = buildPolicy(args, config, true, configFile);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
@@ -22,20 +29,16 @@ export async function startTui(args: CliArgs, io: MainIo): Promise<number> {
     io.stderr.write('tole: the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT\n');
     return 1;
   }
-  const { store, notices } = openSession(args, dir, io.cwd, random);
+  if (args.resume === '') {
+    const picked = await pickSession(args, io.env, io.cwd, dir, { theme, noColor, keymap });
+    if ('exitCode' in picked) return picked.exitCode;
+    args = picked.args;
+  }
+  const { store, notices } = openForTui(args, dir, io.cwd, random);
   try {
-    const approvals = createTuiApprover();
-    const provider = buildProvider(settings, config, random);
-    const agent = buildAgent({ store, provider, policy, approver: approvals, settings, config, env: io.env, cwd: io.cwd });
-    const exit = await runTui({
-      store,
-      agent,
-      approvals,
-      policy,
-      theme: args.theme ?? config.theme ?? 'dark',
-      noColor: Boolean(io.env['NO_COLOR']),
-      notices,
-    });
+    // Without a key the session opens all the same: the first-run panel offers local servers.
+    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy });
+    const exit = await runTui({ store, ...parts, theme, noColor, notices, keymap });
     if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
     return exit.exitCode;
   } finally {
