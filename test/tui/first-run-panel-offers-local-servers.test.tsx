@@ -1,0 +1,112 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { chatRequests } from '../support/agent-fixtures';
+import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { append } from './session-fixture';
+import { wiredSession } from './wired-session';
+
+let screen: Screen | undefined;
+let server: ChatServer | undefined;
+afterEach(async () => {
+  screen?.unmount();
+  await server?.close();
+  server = undefined;
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function firstRun(models = [{ id: 'qwen-local', object: 'model' }, { id: 'llama-local', object: 'model' }]) {
+  server = await startChatServer({ models });
+  const servers = [
+    { name: 'Ollama', preset: 'ollama', port: server.port },
+    { name: 'LM Studio', preset: 'lmstudio', port: await closedPort() },
+  ];
+  const wired = wiredSession({ probe: { host: '127.0.0.1', servers } });
+  screen = renderScreen({ ...wired, columns: 120, rows: 40 });
+  return { wired, server };
+}
+
+describe('the first run, with no provider configured and no key', () => {
+  it('opens anyway, on a panel that says what it looked for and offers the local servers it found', async () => {
+    const { wired, server } = await firstRun();
+    expect(wired.setup.missing).toBe(true);
+    expect(wired.provider.usable).toBe(false);
+    const frame = stripAnsi(await screen!.waitFor('qwen-local'));
+    const panel = pane(frame, 'no model provider yet');
+    expect(panel).toMatch(/✗ OPENAI_API_KEY\s+not set/);
+    expect(panel).toMatch(/✗ --base-url, OPENAI_BASE_URL\s+not given/);
+    expect(panel).toMatch(/✗ ~\/\.config\/tole\/config\.json\s+not there/);
+    expect(panel).toMatch(/✗ \.\/tole\.config\.json\s+not there/);
+    expect(panel).toContain(`▸ Ollama     127.0.0.1:${server.port}`);
+    expect(panel).toContain('qwen-local, llama-local');
+    expect(panel).toMatch(/LM Studio\s+127\.0\.0\.1:\d+\s+nothing there/);
+    expect(panel).toContain('export OPENAI_API_KEY=sk-...');
+    expect(panel).toContain('tole --base-url http://127.0.0.1:11434/v1');
+    expect(frame).toContain('✗ no provider');
+    expect(frame).toContain('⏎ use it');
+  });
+
+  it('Enter uses the server found and its first model: the status bar says so, and a prompt goes there', async () => {
+    const { wired, server } = await firstRun();
+    await screen!.waitFor('qwen-local');
+    await screen!.press(KEYS.enter);
+    const frame = stripAnsi(await screen!.waitFor('qwen-local on Ollama'));
+    expect(frame).not.toContain('no provider');
+    expect(frame).not.toContain('no model provider yet');
+    expect(wired.provider.usable).toBe(true);
+    expect(wired.provider.name).toBe('Ollama');
+    expect(wired.agent.model).toBe('qwen-local');
+    await screen!.type('hello local');
+    await screen!.press(KEYS.enter);
+    await vi.waitFor(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'));
+    expect(chatRequests(server).map((r) => r.body?.model)).toEqual(['qwen-local']);
+  });
+
+  it('a prompt typed with no provider says what to do in one line, stays in the input, and is never sent', async () => {
+    const { wired, server } = await firstRun();
+    await screen!.waitFor('qwen-local');
+    await screen!.press(KEYS.escape);
+    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('no model provider yet'));
+    await screen!.type('explain the plan');
+    await screen!.press(KEYS.enter);
+    const frame = stripAnsi(await screen!.waitFor('no model provider yet: /connect finds a local server'));
+    expect(frame).toContain('❯ explain the plan');
+    expect(wired.store.tree.size).toBe(0);
+    expect(chatRequests(server)).toHaveLength(0);
+
+    // /connect brings the panel back, and the prompt typed before is still there after a server is picked.
+    await screen!.press('\x15');
+    await screen!.type('/connect');
+    await screen!.press(KEYS.enter);
+    await screen!.waitFor('no model provider yet ─');
+    await screen!.press(KEYS.down, KEYS.up, KEYS.enter);
+    await screen!.waitFor('qwen-local on Ollama');
+  });
+
+  it('a session with something in it opens on its panes to be browsed; the status bar says there is no provider', async () => {
+    const wired = wiredSession();
+    append(wired.store, 'user', { text: 'an old question' });
+    append(wired.store, 'assistant', { text: 'an old answer', toolCalls: [], model: 'gpt-4.1', finishReason: 'stop' });
+    screen = renderScreen({ ...wired, columns: 120, rows: 30 });
+    const frame = stripAnsi(await screen.waitFor('an old answer'));
+    expect(frame).not.toContain('no model provider yet');
+    expect(frame).toContain('✗ no provider');
+    expect(frame).toContain('no model yet: /connect finds a local server');
+  });
+
+  it('a server that lists no model is shown, and picking it says to load one', async () => {
+    await firstRun([]);
+    await screen!.waitFor('lists no model');
+    await screen!.press(KEYS.enter);
+    await screen!.waitFor('answers but lists no model');
+    expect(stripAnsi(screen!.frame())).toContain('✗ no provider');
+  });
+});
