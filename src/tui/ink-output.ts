@@ -89,6 +89,14 @@ function widestLine(text: string): number {
   return widest;
 }
 
+/** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */
+// eslint-disable-next-line no-control-regex
+const PLAIN = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
+
+function plainAscii(line: string): boolean {
+  return PLAIN.test(line);
+}
+
 function slice(line: string, from: number, to: number): string {
   const key = `${from}\n${to}\n${line}`;
   let cut = sliceCache.get(key);
@@ -169,7 +177,7 @@ export default class Output {
             const from = x < x1 ? x1 - x : 0;
             const width = widthOf(line);
             const to = x + width > x2 ? x2 - x : width;
-            return slice(line, from, to);
+            return from === 0 && to === width && plainAscii(line) ? line : slice(line, from, to);
           });
           if (x < x1) x = x1;
         }
