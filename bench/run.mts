@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runMemoryBench, runRenderBench } from './render';
 import { runSqliteBench } from './sqlite';
 import { runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
@@ -15,6 +16,8 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['sqlite', runSqliteBench],
   ['stream', runStreamBench],
   ['screen', runStartupBench],
+  ['render', runRenderBench],
+  ['memory', runMemoryBench],
 ];
 
 const only = process.argv.slice(2);

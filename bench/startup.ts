@@ -14,26 +14,34 @@ import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from '../src/core/stora
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { formatRows, type Row } from './storage';
 
-const TOLE = join(import.meta.dirname, '..', 'dist', 'tole.js');
+export const TOLE = join(import.meta.dirname, '..', 'dist', 'tole.js');
 const RUNS = 5;
-/** Text the status bar shows once the first full frame is drawn. */
-const FRAME_MARK = 'seq ';
+/** The status bar: in every whole frame. */
+const STATUS_MARK = 'seq ';
+/** The tree's checked-out row: a resumed session's tree is drawn. */
+const HEAD_MARK = '◀';
+/** The frame writer sends each frame as one synchronized update: this ends it. */
+const FRAME_END = '\x1b[?2026l';
 
 interface Started {
   readonly pty: IPty;
   readonly ms: number;
 }
 
-function startUntil(args: string[], mark: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
+/** Spawns `node args` in a 120x40 pseudo-terminal; resolves once a whole frame holding every mark has arrived. */
+export function startUntil(args: string[], marks: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no "${mark}" within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
-    pty.onData((data) => {
+    const timer = setTimeout(() => reject(new Error(`no frame with ${marks.map((m) => `"${m}"`).join(', ')} within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
+    const sub = pty.onData((data) => {
       seen += data;
-      if (seen.includes(mark)) {
+      const end = seen.lastIndexOf(FRAME_END);
+      const frame = seen.slice(0, end);
+      if (end !== -1 && marks.every((mark) => frame.includes(mark))) {
         clearTimeout(timer);
+        sub.dispose();
         resolve({ pty, ms: Number(process.hrtime.bigint() - started) / 1e6 });
       }
     });
@@ -82,13 +90,16 @@ export function writeSession(dir: string, entries: number): string {
 }
 
 async function firstFrameMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
-  const { pty, ms } = await startUntil([TOLE, ...args], FRAME_MARK, env, cwd);
+  // A resumed session's first frame counts once its tree is drawn, not before.
+  const marks = args.includes('--resume') ? [STATUS_MARK, HEAD_MARK] : [STATUS_MARK];
+  const { pty, ms } = await startUntil([TOLE, ...args], marks, env, cwd);
   pty.kill('SIGTERM');
   return ms;
 }
 
+/** Median time from an arrow key in the tree to the end of the frame it causes. */
 async function keypressMs(path: string, env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
-  const { pty } = await startUntil([TOLE, '--resume', path, '--read-only'], FRAME_MARK, env, cwd);
+  const { pty } = await startUntil([TOLE, '--resume', path, '--read-only'], [STATUS_MARK, HEAD_MARK], env, cwd);
   await new Promise((r) => setTimeout(r, 500));
   const latencies: number[] = [];
   pty.write('\t'); // focus the tree
@@ -96,7 +107,8 @@ async function keypressMs(path: string, env: NodeJS.ProcessEnv, cwd: string): Pr
   for (let i = 0; i < 30; i++) {
     const started = process.hrtime.bigint();
     const frame = new Promise<void>((resolve) => {
-      const sub = pty.onData(() => {
+      const sub = pty.onData((data) => {
+        if (!data.includes(FRAME_END)) return;
         sub.dispose();
         resolve();
       });
@@ -116,7 +128,7 @@ export async function runStartupBench(): Promise<Row[]> {
   const env = { ...process.env, TOLE_HOME: join(dir, 'home'), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'bench' };
   try {
     const bare = await medianOf(RUNS, async () => {
-      const { pty, ms } = await startUntil(['-e', "process.stdout.write('ready\\n'); setTimeout(() => {}, 5000)"], 'ready', env, dir);
+      const { pty, ms } = await startUntil(['-e', `process.stdout.write('ready${FRAME_END}\\n'); setTimeout(() => {}, 5000)`], ['ready'], env, dir);
       pty.kill();
       return ms;
     });
