@@ -1,15 +1,14 @@
-import { Box, Text } from 'ink';
-import { useState } from 'react';
-import { cellWidth, truncate } from './cell-width';
+import { Box } from 'ink';
+import { useRef, useState } from 'react';
 import { chordOf, hintsFor, keyFor, KEYMAP, resolveKey, type Binding } from './keymap';
 import { PaneFrame, innerSize } from './PaneFrame';
+import { PickerFooter } from './PickerFooter';
 import { filterSessions, pickerHeader, pickerRow, type PickerSession } from './picker-rows';
 import { initialPicker, pickerAction, typeIntoFilter, type PickerState } from './picker-state';
 import { seg, type Line } from './styled-line';
 import { StyledLine } from './StyledLine';
 import { useKeyboard } from './use-keyboard';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
-import { useTheme } from './use-theme';
 
 export interface SessionPickerProps {
   readonly sessions: readonly PickerSession[];
@@ -53,48 +52,47 @@ function listLines(props: SessionPickerProps, state: PickerState, shown: readonl
 
 /** `tole --resume` without an id: sessions newest first; type to filter, ↑↓, ⏎ opens, Esc quits. */
 export function SessionPicker(props: SessionPickerProps) {
-  const theme = useTheme();
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
   const keymap = props.keymap ?? KEYMAP;
   const here = props.sessions.filter((s) => s.cwd === props.cwd).length;
   const [state, setState] = useState(() => initialPicker(here === 0));
-  const shown = filterSessions(props.sessions, state.filter.value, props.cwd, state.all);
-  const index = Math.min(state.index, Math.max(0, shown.length - 1));
-  const current = { ...state, index };
+  // Keys that arrive together (a held ↓, a pasted filter then ⏎) each see the one before them.
+  const latest = useRef(state);
+  const update = (next: PickerState): void => {
+    latest.current = next;
+    setState(next);
+  };
+  const listed = (at: PickerState): { shown: PickerSession[]; current: PickerState } => {
+    const shown = filterSessions(props.sessions, at.filter.value, props.cwd, at.all);
+    return { shown, current: { ...at, index: Math.min(at.index, Math.max(0, shown.length - 1)) } };
+  };
+  const { shown, current } = listed(state);
+  const index = current.index;
   const lines = Math.max(3, size.rows - 1);
   const paneHeight = lines - 2;
   const inner = innerSize(size.columns, paneHeight);
   const page = Math.max(1, inner.height - 3);
 
   useKeyboard((input, key) => {
+    const { shown, current } = listed(latest.current);
     const chord = chordOf(input, key);
     const binding = chord === null ? null : resolveKey(chord, { scopes: ['picker'], conditions: NO_CONDITIONS }, keymap);
     if (binding?.action === 'quit') return props.onQuit();
     if (binding?.action === 'open-session') {
-      const chosen = shown[index];
-      if (chosen) props.onChoose(chosen);
+      const chosen = shown[current.index];
+      // One that cannot be read stays here: the footer says why, and what tells more.
+      if (chosen && chosen.problem === null) props.onChoose(chosen);
       return;
     }
-    if (binding) return setState(pickerAction(current, binding.action, shown.length, page));
+    if (binding) return update(pickerAction(current, binding.action, shown.length, page));
     if (input === PASTE_START || input === PASTE_END) return;
-    if (!key.ctrl && !key.meta && input !== '') setState(typeIntoFilter(current, input));
+    if (!key.ctrl && !key.meta && input !== '') update(typeIntoFilter(current, input));
   });
 
   const where = state.all ? 'every directory' : props.cwd;
   const title = `resume a session · ${where} · ${shown.length} of ${state.all ? props.sessions.length : here}`;
-  const selected = shown[index];
-  const detail = selected ? ` ${selected.id} · ${selected.cwd}${selected.problem ? ` · ${selected.problem}` : ''}` : '';
   const hints = hintsFor(['picker'], NO_CONDITIONS, keymap);
-  const status = theme.style('status');
-  const shownHints: typeof hints = [];
-  let hintsWidth = 0;
-  for (const h of hints) {
-    const w = cellWidth(`${h.keys} ${h.hint}  `);
-    if (hintsWidth + w >= size.columns) break;
-    shownHints.push(h);
-    hintsWidth += w;
-  }
   return (
     <Box flexDirection="column" width={size.columns} height={lines} overflow="hidden">
       <PaneFrame title={title} width={size.columns} height={paneHeight} focused>
@@ -104,19 +102,7 @@ export function SessionPicker(props: SessionPickerProps) {
           ))}
         </Box>
       </PaneFrame>
-      <Text wrap="truncate-end" {...theme.style('faint')}>
-        {truncate(detail, size.columns) || ' '}
-      </Text>
-      <Text wrap="truncate-end">
-        <Text {...status}> </Text>
-        {shownHints.map(({ keys, hint }) => (
-          <Text key={hint}>
-            <Text {...theme.style('statusKey')}>{keys}</Text>
-            <Text {...status}>{` ${hint}  `}</Text>
-          </Text>
-        ))}
-        <Text {...status}>{' '.repeat(Math.max(0, size.columns - 1 - hintsWidth))}</Text>
-      </Text>
+      <PickerFooter selected={shown[index]} hints={hints} width={size.columns} />
     </Box>
   );
 }

@@ -66,24 +66,25 @@ export function pickerHeader(width: number, all: boolean): Line {
   return truncateLine([seg(text, 'faint')], width);
 }
 
-/** `~/code/x` for a directory under home. */
-function shortDir(dir: string, home: string): string {
-  return home && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+/** `~/code/x` for a directory under home; a long one keeps its end (`…/code/x`), the part that tells it apart. */
+function shortDir(dir: string, home: string, width: number): string {
+  const short = home && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  return short.length <= width ? short : `…${short.slice(short.length - width + 1)}`;
 }
 
 export function pickerRow(session: PickerSession, selected: boolean, width: number, all: boolean, nowMs: number, home: string): Line {
   const c = columns(width, all);
-  const prompt = session.problem ? `! ${oneLine(session.problem)}` : oneLine(session.firstPrompt) || '(no prompt yet)';
+  const prompt = session.problem ? '! cannot be opened' : oneLine(session.firstPrompt) || '(no prompt yet)';
   const promptStyle = session.problem ? 'warn' : session.firstPrompt ? (selected ? 'strong' : 'text') : 'faint';
   const line = [
     seg(selected ? '▸ ' : '  ', 'accentBold'),
     seg(fit(relativeTime(session.createdAt, nowMs), WHEN), 'muted'),
     seg(fit(prompt, c.prompt - 1), promptStyle),
     seg(' '),
-    ...(c.dir ? [seg(fit(` ${shortDir(session.cwd, home)}`, c.dir), 'faint')] : []),
-    seg(right(String(session.entries), ENTRIES), 'text'),
-    seg(right(String(session.branches), BRANCHES), 'text'),
-    seg(right(formatUsd(session.costUsdMicros), COST), 'muted'),
+    ...(c.dir ? [seg(fit(` ${shortDir(session.cwd, home, c.dir - 2)}`, c.dir), 'faint')] : []),
+    seg(right(session.problem ? '-' : String(session.entries), ENTRIES), 'text'),
+    seg(right(session.problem ? '-' : String(session.branches), BRANCHES), 'text'),
+    seg(right(session.problem ? '-' : formatUsd(session.costUsdMicros), COST), 'muted'),
   ];
   return truncateLine(line, width);
 }

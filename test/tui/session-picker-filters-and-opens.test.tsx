@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -111,6 +111,26 @@ describe('the session picker (tole --resume with no id)', () => {
     expect(picker.chosen).not.toHaveBeenCalled();
     await picker.press(KEYS.escape);
     await vi.waitFor(() => expect(picker.quit).toHaveBeenCalledTimes(1));
+  });
+
+  it('keys that arrive together each count (a held ↓), and a session that cannot be read says why instead of opening', async () => {
+    const { dir, project, listed } = sessions();
+    const broken = listed.find((s) => s.firstPrompt === 'fix the flaky test in storage')!;
+    const lines = readFileSync(broken.path, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('flaky', 'flakY');
+    writeFileSync(broken.path, lines.join('\n'));
+    const picker = renderPicker(sessionsForListing(dir, project, true), project);
+    await picker.waitFor('release notes');
+    await picker.press(KEYS.tab);
+    await picker.waitFor('every directory · 3 of 3');
+    await picker.press('\x1b[B\x1b[B');
+    const frame = await picker.waitFor(`cannot be opened (tole check ${broken.path} says more): line 3`);
+    expect(frame).toMatch(/▸ 2 days ago\s+! cannot be opened\s+…\S+\/project\s+-\s+-\s+-/);
+    await picker.press(KEYS.enter);
+    expect(picker.chosen).not.toHaveBeenCalled();
+    await picker.press(KEYS.up, KEYS.enter);
+    await vi.waitFor(() => expect(picker.chosen).toHaveBeenCalledTimes(1));
+    expect(picker.chosen.mock.calls[0]![0].firstPrompt).toBe('add rate limiting to the api');
   });
 
   it('follows keymap overrides from the config', async () => {
