@@ -13,6 +13,8 @@ export interface HostCommandParts {
   /** Where `/fork` puts the new session. */
   readonly sessionsDir: string;
   readonly random: Random;
+  /** False while no provider is set up: `/compact` needs the model. */
+  readonly providerUsable?: () => boolean;
 }
 
 /** What a compaction did, in a line. */
@@ -42,6 +44,7 @@ export function hostCommands(parts: HostCommandParts): HostCommand[] {
     help: 'summarize the conversation so far, so the next turns send less (nothing is deleted)',
     run: async (_args, ctx) => {
       if (ctx.readOnly) throw new Error('this session is open read-only: nothing can be compacted here');
+      if (parts.providerUsable?.() === false) throw new Error('compacting asks the model for a summary, and there is no model yet: /connect finds a local server');
       const result = await ctx.runTask('compacting the conversation', (signal, emit) => parts.agent.compact(signal, emit));
       if (result === null) throw new Error('a turn is running: /compact once it ends');
       return describeCompaction(result);

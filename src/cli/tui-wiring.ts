@@ -65,7 +65,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     approvals,
     policy,
     provider,
-    commands: hostCommands({ agent, store, sessionsDir: input.sessionsDir, random }),
+    commands: hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }),
     setup,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
   };

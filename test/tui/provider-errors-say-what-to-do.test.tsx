@@ -93,5 +93,8 @@ describe('provider errors in the screen: one line that says what to do, and the 
     expect(flashOf(frame).trim().split('\n')).toHaveLength(1);
     expect(frame).toContain('✗ no provider');
     expect(frame).toContain('❯ hello?');
+    await screen.press('\x15');
+    await send(screen, '/compact');
+    await screen.waitFor('/compact: compacting asks the model for a summary, and there is no model yet: /connect finds a local server');
   });
 });
