@@ -10,6 +10,8 @@ import { render } from 'ink';
 import '../src/tui/ci-env-restore';
 import { EventEmitter } from 'node:events';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ApprovalPolicy } from '../src/core/approval/approval-policy';
 import { seededRandom, systemClock } from '../src/core/clock';
 import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from '../src/core/provider/provider';
@@ -97,6 +99,10 @@ export interface RenderRun {
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A full collection before each measured turn, so that garbage of the setup is not counted in it. */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
 export async function streamedReplyRun(dir: string, earlierTurns: number, tokens: number): Promise<RenderRun> {
   const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(earlierTurns + 1), cwd: dir });
   const provider = new StreamingProvider(replyTokens(tokens));
@@ -153,6 +159,7 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
         }
       });
     });
+    collectGarbage();
     const started = process.cpuUsage();
     turns.submit('now a long answer, please');
     await ended;

@@ -22,7 +22,7 @@ const TOKENS = 2_000;
 const FEW = 1;
 const MANY = 50;
 /** Interleaved rounds of each; the median is shown (a run draws only a few frames: CPU noise is large). */
-const ROUNDS = 7;
+const ROUNDS = 11;
 const MEMORY_ROUNDS = 3;
 const MB = 1024 * 1024;
 
