@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { runInProcessGroup } from '../tools/process-group';
 
 /** Output kept per stream of one hook run; the rest is counted and dropped. */
 export const HOOK_OUTPUT_MAX_BYTES = 64 * 1024;
@@ -30,67 +30,26 @@ export interface CommandEnd {
  * or abort the whole group is killed with SIGKILL, so that a child left in the background dies
  * with it. Never rejects.
  */
-export function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
+export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   if (spec.signal?.aborted) {
-    return Promise.resolve({ exitCode: null, exitSignal: null, stoppedBy: 'abort', spawnError: null, stdout: '', stderr: '' });
+    return { exitCode: null, exitSignal: null, stoppedBy: 'abort', spawnError: null, stdout: '', stderr: '' };
   }
-  return new Promise((resolve) => {
-    const out = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
-    const err = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
-    let child: ChildProcess;
-    try {
-      child = spawn('bash', ['-c', spec.command], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    } catch (error) {
-      resolve({ exitCode: null, exitSignal: null, stoppedBy: null, spawnError: (error as Error).message, stdout: '', stderr: '' });
-      return;
-    }
-    const timers: NodeJS.Timeout[] = [];
-    let stoppedBy: CommandEnd['stoppedBy'] = null;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    let settled = false;
-    const finish = (spawnError: string | null): void => {
-      if (settled) return;
-      settled = true;
-      timers.forEach(clearTimeout);
-      spec.signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, stoppedBy, spawnError, stdout: out.text(), stderr: err.text() });
-    };
-    const stop = (reason: 'timeout' | 'abort' | null): void => {
-      if (settled) return;
-      if (reason !== null && stoppedBy === null && exit === null) stoppedBy = reason;
-      killGroup(child, 'SIGKILL');
-      // A process that left the group can hold the pipes open: stop reading soon after.
-      timers.push(setTimeout(() => abandon(child, finish), 1_000));
-    };
-    const onAbort = (): void => stop('abort');
-    spec.signal?.addEventListener('abort', onAbort, { once: true });
-    timers.push(setTimeout(() => stop('timeout'), spec.timeoutMs));
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin?.on('error', () => {}); // EPIPE: the hook did not read its payload, which is its right
-    child.stdin?.end(spec.stdin);
-    child.on('error', (error) => finish(error.message));
-    child.on('exit', (code, exitSignal) => {
-      exit = { code, signal: exitSignal };
-      timers.push(setTimeout(() => stop(null), spec.lingerMs ?? HOOK_LINGER_MS));
-    });
-    child.on('close', () => finish(null));
+  const out = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
+  const err = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
+  const end = await runInProcessGroup({
+    args: ['-c', spec.command],
+    cwd: spec.cwd,
+    env: spec.env,
+    stdin: spec.stdin,
+    timeoutMs: spec.timeoutMs,
+    lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,
+    killGraceMs: 0,
+    ...(spec.signal ? { signal: spec.signal } : {}),
+    onOutput: (chunk, stream) => (stream === 'stdout' ? out : err).push(chunk),
   });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-function abandon(child: ChildProcess, finish: (spawnError: string | null) => void): void {
-  child.stdout?.destroy();
-  child.stderr?.destroy();
-  finish(null);
+  // A stop after the hook's shell exited (its children lingering) does not change how the hook ended.
+  const stoppedBy = end.stoppedBy === 'lingering' || end.stoppedAfterExit ? null : end.stoppedBy;
+  return { exitCode: end.exitCode, exitSignal: end.exitSignal, stoppedBy, spawnError: end.spawnError, stdout: out.text(), stderr: err.text() };
 }
 
 /** The first `limitBytes` of a stream as UTF-8 text, with a note of how much was dropped. */

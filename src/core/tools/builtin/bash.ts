@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { classifyCommand } from '../../approval/command-risk';
 import { capClippedOutput, formatBytes } from '../cap-output';
+import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
 
@@ -36,12 +36,10 @@ export interface BashToolOptions {
   readonly lingerMs?: number;
 }
 
-type StopReason = 'timeout' | 'abort' | 'lingering';
-
 interface CommandRun {
   readonly exitCode: number | null;
   readonly exitSignal: NodeJS.Signals | null;
-  readonly stoppedBy: StopReason | null;
+  readonly stoppedBy: GroupStopReason | null;
   readonly spawnError: string | null;
   readonly output: string;
   readonly outputBytes: number;
@@ -85,66 +83,23 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
 }
 
 /** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
-function runCommand(command: string, cwd: string, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
-  return new Promise((resolve) => {
-    const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
-    // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
-    // so the two streams interleave in the order they were written, as in a terminal.
-    const child = spawn('bash', ['-c', 'exec bash -c "$1" 2>&1', 'bash', command], {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
-    });
-    const timers: NodeJS.Timeout[] = [];
-    let stoppedBy: StopReason | null = null;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    let settled = false;
-
-    const finish = (spawnError: string | null): void => {
-      if (settled) return;
-      settled = true;
-      timers.forEach(clearTimeout);
-      signal.removeEventListener('abort', onAbort);
-      const output = capClippedOutput(capture.result());
-      resolve({ exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, stoppedBy, spawnError, output, outputBytes: capture.totalBytes });
-    };
-    const stop = (reason: StopReason): void => {
-      if (stoppedBy !== null || settled) return;
-      stoppedBy = reason;
-      killGroup(child, 'SIGTERM');
-      timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), limits.killGraceMs));
-      // A process that left the group can hold the pipes open forever: stop reading after a while.
-      timers.push(setTimeout(() => abandon(child, finish), limits.killGraceMs + 1_000));
-    };
-    const onAbort = (): void => stop('abort');
-
-    signal.addEventListener('abort', onAbort, { once: true });
-    timers.push(setTimeout(() => stop('timeout'), limits.timeoutMs));
-    child.stdout?.on('data', (chunk: Buffer) => capture.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => capture.push(chunk));
-    child.on('error', (error) => finish(error.message));
-    child.on('exit', (code, exitSignal) => {
-      exit = { code, signal: exitSignal };
-      timers.push(setTimeout(() => stop('lingering'), limits.lingerMs));
-    });
-    child.on('close', () => finish(null));
+async function runCommand(command: string, cwd: string, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
+  const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
+  // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
+  // so the two streams interleave in the order they were written, as in a terminal.
+  const end = await runInProcessGroup({
+    args: ['-c', 'exec bash -c "$1" 2>&1', 'bash', command],
+    cwd,
+    env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+    stdin: null,
+    timeoutMs: limits.timeoutMs,
+    lingerMs: limits.lingerMs,
+    killGraceMs: limits.killGraceMs,
+    signal,
+    onOutput: (chunk) => capture.push(chunk),
   });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the whole group is already gone.
-  }
-}
-
-function abandon(child: ChildProcess, finish: (spawnError: string | null) => void): void {
-  child.stdout?.destroy();
-  child.stderr?.destroy();
-  finish(null);
+  const output = capClippedOutput(capture.result());
+  return { exitCode: end.exitCode, exitSignal: end.exitSignal, stoppedBy: end.stoppedBy, spawnError: end.spawnError, output, outputBytes: capture.totalBytes };
 }
 
 function present(run: CommandRun, limits: RunLimits): ToolOutput {

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Why a group was stopped: its time ran out, the caller aborted, or children held its output open after it exited. */
+export type GroupStopReason = 'timeout' | 'abort' | 'lingering';
+
+export interface GroupSpec {
+  /** Arguments to `bash`. */
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Written to the command's stdin, then closed; null: stdin is closed from the start. */
+  readonly stdin: string | null;
+  readonly timeoutMs: number;
+  /** After bash exits, how long children may keep its output open before the group is stopped. */
+  readonly lingerMs: number;
+  /** Between SIGTERM and SIGKILL; 0 sends SIGKILL at once. */
+  readonly killGraceMs: number;
+  readonly signal?: AbortSignal;
+  /** Each chunk of stdout and stderr, as it arrives. */
+  readonly onOutput: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
+}
+
+/** How the group ended. `exitCode` is null when it never ran or a signal ended it. */
+export interface GroupEnd {
+  readonly exitCode: number | null;
+  readonly exitSignal: NodeJS.Signals | null;
+  /** The first reason the group was stopped, if it was. */
+  readonly stoppedBy: GroupStopReason | null;
+  /** Whether bash had exited before the group was stopped (the stop only reached its children). */
+  readonly stoppedAfterExit: boolean;
+  readonly spawnError: string | null;
+}
+
+/**
+ * Spawns `bash ...args` in its own process group (detached) and settles once its output is
+ * closed. On timeout, abort or lingering output the whole group is stopped (SIGTERM, then SIGKILL
+ * after the grace), so that a child left in the background dies with it. Never rejects.
+ */
+export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn('bash', [...spec.args], {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      resolve({ exitCode: null, exitSignal: null, stoppedBy: null, stoppedAfterExit: false, spawnError: (error as Error).message });
+      return;
+    }
+    const timers: NodeJS.Timeout[] = [];
+    let stoppedBy: GroupStopReason | null = null;
+    let stoppedAfterExit = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
+    const finish = (spawnError: string | null): void => {
+      if (settled) return;
+      settled = true;
+      timers.forEach(clearTimeout);
+      spec.signal?.removeEventListener('abort', onAbort);
+      resolve({ exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, stoppedBy, stoppedAfterExit, spawnError });
+    };
+    const stop = (reason: GroupStopReason): void => {
+      if (stoppedBy !== null || settled) return;
+      stoppedBy = reason;
+      stoppedAfterExit = exit !== null;
+      if (spec.killGraceMs > 0) {
+        killGroup(child, 'SIGTERM');
+        timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), spec.killGraceMs));
+      } else {
+        killGroup(child, 'SIGKILL');
+      }
+      // A process that left the group can hold the pipes open forever: stop reading after a while.
+      timers.push(setTimeout(() => abandon(child, finish), spec.killGraceMs + 1_000));
+    };
+    const onAbort = (): void => stop('abort');
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    timers.push(setTimeout(() => stop('timeout'), spec.timeoutMs));
+    child.stdout?.on('data', (chunk: Buffer) => spec.onOutput(chunk, 'stdout'));
+    child.stderr?.on('data', (chunk: Buffer) => spec.onOutput(chunk, 'stderr'));
+    if (spec.stdin !== null) {
+      child.stdin?.on('error', () => {}); // EPIPE: the command did not read its stdin, which is its right
+      child.stdin?.end(spec.stdin);
+    }
+    child.on('error', (error) => finish(error.message));
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      timers.push(setTimeout(() => stop('lingering'), spec.lingerMs));
+    });
+    child.on('close', () => finish(null));
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the whole group is already gone.
+  }
+}
+
+function abandon(child: ChildProcess, finish: (spawnError: string | null) => void): void {
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  finish(null);
+}
