@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
 import { compactConversation, discoverContextWindow, type CompactionResult, type CompactionTrigger } from './compaction';
 import { buildMessages } from './context';
+import { askApprover } from './ask-approver';
 import { AppendBatch, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
@@ -249,13 +250,7 @@ export class Agent {
   private async ask(request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {
     const { approver } = this.deps;
     if (!approver) throw new Error('assert: the policy asked, but no interactive approver is wired');
-    emit({ type: 'approval-needed', request });
-    const decision = await approver.decide(request, signal);
-    if (signal.aborted && decision.approved) return { approved: false, by: 'interrupted', reason: 'interrupted' };
-    if (request.risk === 'Destructive' && decision.approved && decision.by !== 'user') {
-      throw new Error(`assert: a Destructive call was approved by ${decision.by}, not by the user`);
-    }
-    return decision;
+    return askApprover(this.deps, approver, request, signal, emit);
   }
 
   private async callModel(signal: AbortSignal, emit: EventSink): Promise<ModelReply> {

@@ -4,6 +4,7 @@ import { NS } from '../registers/namespaces';
 import type { AnyTool, ToolContext } from '../tools/tool';
 import type { Entry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
+import { askApprover } from './ask-approver';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
 import type { PendingIntent, Sandwich } from './tool-step';
@@ -111,11 +112,5 @@ async function askAgain(deps: AgentDeps, request: ApprovalRequest, signal: Abort
   if (!deps.approver) {
     return { approved: false, by: 'headless', reason: `${request.tool} needed approval and none was committed before tole stopped; run it again in the interactive tole to approve it` };
   }
-  emit({ type: 'approval-needed', request });
-  const decision = await deps.approver.decide(request, signal);
-  if (signal.aborted && decision.approved) return { approved: false, by: 'interrupted', reason: 'interrupted' };
-  if (request.risk === 'Destructive' && decision.approved && decision.by !== 'user') {
-    throw new Error(`assert: a Destructive call was approved by ${decision.by}, not by the user`);
-  }
-  return decision;
+  return askApprover(deps, deps.approver, request, signal, emit);
 }
