@@ -279,6 +279,8 @@ export class Agent {
       if (ledgerFailure) throw ledgerFailure;
       return { ok: true, result };
     } catch (error) {
+      // A usage row that could not be committed is not hidden behind the provider's own failure.
+      if (ledgerFailure) throw ledgerFailure;
       if (error instanceof ProviderError) return { ok: false, error, partial };
       throw error;
     }
