@@ -1,50 +1,14 @@
-import { seededRandom } from '../core/clock';
-import { isStorageError } from '../core/storage/errors';
-import { SessionStore } from '../core/storage/session-store';
-import { formatUsd, totalsOf } from '../core/usage/totals';
+import { summariseSession, type SessionSummary } from '../core/session/session-summary';
+import { formatUsd } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
-import { listSessionFiles, sessionsDirectory, type SessionFileInfo } from './session-files';
+import { listSessionFiles, sessionsDirectory } from './session-files';
 import { clock } from './wiring';
-
-export interface SessionSummary {
-  readonly id: string;
-  readonly path: string;
-  readonly cwd: string;
-  readonly createdAt: number;
-  readonly firstPrompt: string;
-  readonly entries: number;
-  readonly branches: number;
-  readonly costUsdMicros: number;
-  readonly problem: string | null;
-}
-
-/** Opens a session read-only (no lock, no writes) and sums it up. */
-export function summarise(info: SessionFileInfo): SessionSummary {
-  const base = { id: info.header.id, path: info.path, cwd: info.header.cwd, createdAt: info.header.createdAt };
-  try {
-    const store = SessionStore.open(info.path, { clock, random: seededRandom(1), readOnly: true });
-    try {
-      let firstPrompt = '';
-      let leaves = 0;
-      for (const entry of store.tree.all()) {
-        if (!firstPrompt && entry.type === 'user') firstPrompt = entry.payload.text;
-        if (store.tree.isLeaf(entry.id)) leaves++;
-      }
-      return { ...base, firstPrompt, entries: store.tree.size, branches: leaves, costUsdMicros: totalsOf(store.usage).costUsdMicros, problem: null };
-    } finally {
-      store.close();
-    }
-  } catch (error) {
-    if (!isStorageError(error)) throw error;
-    return { ...base, firstPrompt: '', entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
-  }
-}
 
 export function sessionsForListing(dir: string, cwd: string, all: boolean): SessionSummary[] {
   return listSessionFiles(dir)
     .filter((info) => all || info.header.cwd === cwd)
-    .map(summarise);
+    .map((info) => summariseSession(info, clock));
 }
 
 function when(ms: number): string {

@@ -1,20 +1,10 @@
+import type { SessionSummary } from '../core/session/session-summary';
 import { cellWidth, fit } from './cell-width';
 import { formatUsd, oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
 
 /** A session as the picker lists it (what `tole sessions` sums up). */
-export interface PickerSession {
-  readonly id: string;
-  readonly path: string;
-  readonly cwd: string;
-  readonly createdAt: number;
-  readonly firstPrompt: string;
-  readonly entries: number;
-  readonly branches: number;
-  readonly costUsdMicros: number;
-  /** Why it cannot be read (corrupt, newer version), or null. */
-  readonly problem: string | null;
-}
+export type PickerSession = SessionSummary;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MINUTE_MS = 60_000;

@@ -1,0 +1,41 @@
+import { seededRandom, type Clock } from '../clock';
+import { isStorageError } from '../storage/errors';
+import type { SessionHeader } from '../storage/records';
+import { SessionStore } from '../storage/session-store';
+import { totalsOf } from '../usage/totals';
+
+/** A session as `tole sessions` and the session picker list it. */
+export interface SessionSummary {
+  readonly id: string;
+  readonly path: string;
+  readonly cwd: string;
+  readonly createdAt: number;
+  readonly firstPrompt: string;
+  readonly entries: number;
+  readonly branches: number;
+  readonly costUsdMicros: number;
+  /** Why it cannot be read (corrupt, newer version), or null. */
+  readonly problem: string | null;
+}
+
+/** Opens a session read-only (no lock, no writes) and sums it up; a file that cannot be read says why in `problem`. */
+export function summariseSession(file: { readonly path: string; readonly header: SessionHeader }, clock: Clock): SessionSummary {
+  const base = { id: file.header.id, path: file.path, cwd: file.header.cwd, createdAt: file.header.createdAt };
+  try {
+    const store = SessionStore.open(file.path, { clock, random: seededRandom(1), readOnly: true });
+    try {
+      let firstPrompt = '';
+      let leaves = 0;
+      for (const entry of store.tree.all()) {
+        if (!firstPrompt && entry.type === 'user') firstPrompt = entry.payload.text;
+        if (store.tree.isLeaf(entry.id)) leaves++;
+      }
+      return { ...base, firstPrompt, entries: store.tree.size, branches: leaves, costUsdMicros: totalsOf(store.usage).costUsdMicros, problem: null };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    if (!isStorageError(error)) throw error;
+    return { ...base, firstPrompt: '', entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
+  }
+}
