@@ -48,10 +48,13 @@ export class ApprovalQueue implements Approver {
     });
   }
 
-  /** The user's key. Returns the decision given, or null when nothing is waiting or the key is not offered. */
-  answer(answer: ApprovalAnswer): Decision | null {
+  /**
+   * The user's key about the request on screen. Returns the decision given, or null when that
+   * request is no longer the one waiting or the key is not offered.
+   */
+  answer(shown: PendingApproval, answer: ApprovalAnswer): Decision | null {
     const waiter = this.waiters[0];
-    if (!waiter) return null;
+    if (!waiter || waiter.pending !== shown) return null;
     if (answer === 'allow-for-session' && !waiter.pending.offersAllow) return null;
     const decision: Decision =
       answer === 'deny'

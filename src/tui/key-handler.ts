@@ -157,12 +157,11 @@ function runAction(ctx: KeyContext, action: Action): void {
 function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {
   const pending = ctx.pending;
   if (!pending) return;
-  if (action === 'allow-for-session') {
-    if (!pending.offersAllow || !ctx.policy) return;
-    ctx.policy.allowForSession(pending.request.tool);
-  }
-  const decision = ctx.approvals.answer(action);
+  if (action === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
+  const decision = ctx.approvals.answer(pending, action);
   if (!decision) return;
+  // The waiting call resumes after this returns, so the allowance is in force for its next call.
+  if (action === 'allow-for-session' && decision.approved) ctx.policy?.allowForSession(pending.request.tool);
   const text =
     action === 'allow-for-session'
       ? `${pending.request.tool} is allowed for the rest of this session`
