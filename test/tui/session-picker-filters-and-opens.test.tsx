@@ -1,3 +1,5 @@
+// Loaded before Ink, as tole's own entry points do, so that Ink draws frames when CI is set.
+import '../../src/tui/ci-env-hide';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
