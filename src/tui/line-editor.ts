@@ -25,10 +25,6 @@ export const EMPTY_EDITOR: EditorState = { value: '', cursor: 0 };
 /** A prompt longer than this is refused character by character (a runaway paste stops here). */
 export const MAX_PROMPT_CHARS = 200_000;
 
-export function editorOf(value: string): EditorState {
-  return { value, cursor: value.length };
-}
-
 /** Grapheme boundaries of `value`, 0 and `value.length` included. */
 function boundaries(value: string): number[] {
   const out = [0];

@@ -22,10 +22,6 @@ export function lineWidth(line: Line): number {
   return width;
 }
 
-export function plainText(line: Line): string {
-  return line.map((s) => s.text).join('');
-}
-
 /** Cuts a line to `width` cells, marking the cut with `…`. */
 export function truncateLine(line: Line, width: number): Line {
   if (lineWidth(line) <= width) return line;

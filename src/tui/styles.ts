@@ -75,8 +75,3 @@ export function resolveStyle(name: StyleName, theme: Theme, noColor: boolean): T
   if (noColor && spec.inverseWithoutColour) style.inverse = true;
   return style;
 }
-
-/** The risk tier's style: Destructive is the danger style. */
-export function riskStyle(risk: 'ReadOnly' | 'Write' | 'Destructive'): StyleName {
-  return risk;
-}

@@ -5,8 +5,6 @@ import type { SessionStore } from '../storage/session-store';
 /** The program counter's states (a turn runs Planning -> ... -> Final). */
 export type MachineStateName = 'Idle' | 'Planning' | 'ToolCall' | 'AwaitingApproval' | 'Executing' | 'Settling' | 'Final';
 
-export const MACHINE_STATES: readonly MachineStateName[] = ['Idle', 'Planning', 'ToolCall', 'AwaitingApproval', 'Executing', 'Settling', 'Final'];
-
 /**
  * Allowed moves. A call that is denied, refused or fails validation goes from ToolCall or
  * AwaitingApproval straight to Settling; every state but Idle may end in Final (error, abort).

@@ -7,8 +7,6 @@ import type { CommitSink, Storage } from './storage';
 /** Where a session's commits live: one JSONL file (the default), or one SQLite database. */
 export type StorageBackend = 'jsonl' | 'sqlite';
 
-export const STORAGE_BACKENDS: readonly StorageBackend[] = ['jsonl', 'sqlite'];
-
 export function isStorageBackend(value: unknown): value is StorageBackend {
   return value === 'jsonl' || value === 'sqlite';
 }

@@ -7,10 +7,6 @@ export type ResultTier = 'hot' | 'warm' | 'cold';
 
 export const RISK_ORDER: Record<Risk, number> = { ReadOnly: 0, Write: 1, Destructive: 2 };
 
-export function maxRisk(a: Risk, b: Risk): Risk {
-  return RISK_ORDER[a] >= RISK_ORDER[b] ? a : b;
-}
-
 export interface RiskAssessment {
   readonly risk: Risk;
   /** Why, in words a user reads in the approval prompt: "`rm -r` removes a directory tree". */

@@ -34,16 +34,6 @@ export function totalsOf(rows: readonly UsageRecord[], include?: (entryId: strin
   return totals;
 }
 
-/** Per-model totals, most expensive first. */
-export function totalsByModel(rows: readonly UsageRecord[]): [string, UsageTotals][] {
-  const byModel = new Map<string, UsageTotals>();
-  for (const record of rows) {
-    const row = record.usage as UsageRow;
-    addRow(byModel.get(row.model) ?? byModel.set(row.model, emptyTotals()).get(row.model)!, row);
-  }
-  return [...byModel.entries()].sort((a, b) => b[1].costUsdMicros - a[1].costUsdMicros);
-}
-
 export function formatUsd(micros: number): string {
   const usd = micros / 1_000_000;
   if (usd === 0) return '$0';
