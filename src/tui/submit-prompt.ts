@@ -1,25 +1,13 @@
-import type { EventSink } from '../core/session/events';
-import type { SessionStore } from '../core/storage/session-store';
-import { runCommand } from './run-command';
-import { parseCommand, type HostCommand } from './slash-commands';
-import type { Theme } from './theme';
-import type { TurnAgent, TurnController } from './turn-controller';
-import type { UiAction, UiState } from './ui-state';
+import { runCommand, type CommandContext } from './run-command';
+import { parseCommand } from './slash-commands';
+import type { TurnController } from './turn-controller';
+import type { UiState } from './ui-state';
 
-export interface SubmitContext {
-  readonly store: SessionStore;
-  readonly agent: TurnAgent;
+/** What a slash command needs (its target comes from the selection or the head), and what sending a prompt needs. */
+export interface SubmitContext extends Omit<CommandContext, 'targetId'> {
   readonly turns: TurnController;
-  readonly readOnly: boolean;
   readonly headId: string | null;
-  readonly hostCommands: readonly HostCommand[];
   readonly current: () => UiState;
-  readonly dispatch: (action: UiAction) => void;
-  readonly setTheme: (theme: Theme) => void;
-  readonly loadTheme: (spec: string) => Theme;
-  readonly quit: () => void;
-  readonly runTask: <T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>) => Promise<T | null>;
-  readonly openSetup: (() => void) | null;
   /** Why a prompt cannot be sent now (no provider yet, a sessionStart hook blocked): one line that says what to do. */
   readonly refusal: string | null;
 }
