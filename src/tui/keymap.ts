@@ -6,6 +6,8 @@
  * this table, so they cannot drift from what the keys do.
  */
 
+import type { EditAction } from './line-editor';
+
 export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
 /** `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`. */
 export type Scope = 'approval' | 'help' | 'setup' | 'picker' | PaneId | 'global';
@@ -21,18 +23,7 @@ export type Action =
   | 'submit'
   | 'history-previous'
   | 'history-next'
-  | 'line-start'
-  | 'line-end'
-  | 'cursor-left'
-  | 'cursor-right'
-  | 'word-left'
-  | 'word-right'
-  | 'delete-back'
-  | 'delete-forward'
-  | 'delete-word'
-  | 'delete-to-start'
-  | 'delete-to-end'
-  | 'newline'
+  | EditAction
   | 'quit-if-empty'
   | 'select-up'
   | 'select-down'
