@@ -18,8 +18,6 @@ import { ToolRegistry } from '../src/core/tools/registry';
 import { startChatServer, type ChatServer } from '../test/support/chat-server';
 import { formatRows, type Row } from './storage';
 
-export type { Row };
-
 const TOKENS = 20_000;
 const ROUNDS = 7;
 const MODEL = 'bench-model';
