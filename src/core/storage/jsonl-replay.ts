@@ -1,0 +1,176 @@
+/**
+ * Reading a JSONL session file back: the header, then each chained commit line, told apart as a
+ * torn tail (a suffix lost to a crash: reported, to be cut away) or corruption (refused, naming
+ * the line). Nothing bad is ever skipped.
+ */
+import { StorageError } from './errors';
+import type { FileOps } from './file-ops';
+import { damagedNewlineAt, decodeCommit, headerCrc, looksWhole, storedCrcOf } from './line-codec';
+import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from './records';
+import type { CommitSink, TornTail } from './storage';
+
+const READ_CHUNK_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export interface ScanResult {
+  readonly header: SessionHeader;
+  readonly commitLines: number;
+  readonly goodBytes: number;
+  readonly lastCrc: number;
+  readonly tornTail: TornTail | null;
+}
+
+/** The chain as far as it has been verified. */
+interface Chain {
+  crc: number;
+  goodBytes: number;
+  lineNo: number;
+  commitLines: number;
+}
+
+interface BadLine {
+  readonly line: number;
+  readonly offset: number;
+  readonly reason: string;
+}
+
+/** Reads the file in chunks, line by line: header, then chained commit lines. */
+export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: CommitSink): ScanResult {
+  const totalBytes = ops.fstatSize(fd);
+  const reader = lineReader(ops, fd, totalBytes);
+  const first = reader.next();
+  if (first === null || !first.terminated) {
+    throw new StorageError('corrupt', `${path}: line 1: the header line is missing or incomplete`, { path, line: 1 });
+  }
+  const header = parseHeader(first.bytes, path);
+  const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
+  for (let line = reader.next(); line !== null; line = reader.next()) {
+    chain.lineNo++;
+    const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
+    if (!decoded.ok) {
+      const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
+      assertOnlyTornAfter(reader, line, bad, chain, path);
+      assertNotRepeated(ops, fd, line, bad, path);
+      const tornTail = { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false };
+      return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
+    }
+    onCommit(decoded.commit, chain.lineNo, line.bytes.length + 1);
+    chain.crc = decoded.crc;
+    chain.goodBytes = line.offset + line.bytes.length + 1;
+    chain.commitLines++;
+  }
+  return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail: null };
+}
+
+/** A whole line at the end that claims the checksum of an earlier line is a copy of it (rare path: rescans). */
+function assertNotRepeated(ops: FileOps, fd: number, line: RawLine, bad: BadLine, path: string): void {
+  const stored = line.terminated ? storedCrcOf(line.bytes) : null;
+  if (stored === null || !looksWhole(line.bytes)) return;
+  const reader = lineReader(ops, fd, line.offset);
+  reader.next(); // the header
+  for (let lineNo = 2, earlier = reader.next(); earlier !== null; lineNo++, earlier = reader.next()) {
+    if (storedCrcOf(earlier.bytes) === stored) {
+      throw new StorageError('corrupt', `${path}: line ${bad.line}: it repeats line ${lineNo}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+    }
+  }
+}
+
+function chainReason(reason: string, lineNo: number): string {
+  return lineNo === 2 && reason.startsWith('checksum mismatch') ? `${reason}; the header (line 1) seeds this checksum, so either line may be damaged` : reason;
+}
+
+/**
+ * A bad line is a torn tail only when nothing after it is a whole line and it does not hide a
+ * whole commit (a damaged newline) or repeat an earlier line: a torn write only loses a suffix.
+ */
+function assertOnlyTornAfter(reader: LineReader, line: RawLine, bad: BadLine, chain: Chain, path: string): void {
+  const corrupt = (why: string): StorageError =>
+    new StorageError('corrupt', `${path}: line ${bad.line}: ${why}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+  const damagedAt = damagedNewlineAt(line.bytes, chain.crc);
+  if (damagedAt !== -1) {
+    throw corrupt(`a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`);
+  }
+  for (let next = reader.next(); next !== null; next = reader.next()) {
+    if (next.terminated && looksWhole(next.bytes)) throw corrupt(`${bad.reason}, and whole lines follow it`);
+  }
+}
+
+function parseHeader(bytes: Buffer, path: string): SessionHeader {
+  let header: Partial<SessionHeader>;
+  try {
+    header = JSON.parse(bytes.toString('utf8')) as Partial<SessionHeader>;
+  } catch {
+    throw new StorageError('corrupt', `${path}: line 1: the header is not JSON; this is not a tole session file`, { path, line: 1 });
+  }
+  if (header?.kind !== 'header' || typeof header.id !== 'string') {
+    throw new StorageError('corrupt', `${path}: line 1: not a tole session header`, { path, line: 1 });
+  }
+  if (typeof header.storageVersion !== 'number') {
+    throw new StorageError('corrupt', `${path}: line 1: the header has no storage version; this is not a tole session file`, { path, line: 1 });
+  }
+  if (header.storageVersion !== STORAGE_VERSION) {
+    const newer = header.storageVersion > STORAGE_VERSION;
+    throw new StorageError(
+      'version',
+      `${path}: line 1: storage version ${header.storageVersion} is ${newer ? 'newer than' : 'unknown to'} this tole (which reads version ${STORAGE_VERSION})${newer ? ': upgrade tole to open it' : ''}`,
+      { path, line: 1 },
+    );
+  }
+  if (header.lineCrc !== LINE_CRC) {
+    throw new StorageError('version', `${path}: line 1: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`, { path, line: 1 });
+  }
+  return header as SessionHeader;
+}
+
+interface RawLine {
+  readonly bytes: Buffer;
+  readonly offset: number;
+  readonly terminated: boolean;
+}
+
+interface LineReader {
+  next(): RawLine | null;
+}
+
+function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
+  let buffer = Buffer.alloc(0);
+  let bufferStart = 0; // file offset of buffer[0]
+  let cursor = 0; // index into buffer
+  let readOffset = 0;
+  const fill = (): boolean => {
+    if (readOffset >= totalBytes) return false;
+    // The unread rest of the buffer moves to the front of the next one; the chunk is read in place.
+    const rest = buffer.length - cursor;
+    const next = Buffer.allocUnsafe(rest + Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
+    buffer.copy(next, 0, cursor);
+    let got = 0;
+    while (rest + got < next.length) {
+      const n = ops.readSync(fd, next, rest + got, next.length - rest - got, readOffset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    readOffset += got;
+    bufferStart += cursor;
+    buffer = next.subarray(0, rest + got);
+    cursor = 0;
+    return got > 0;
+  };
+  return {
+    next(): RawLine | null {
+      for (;;) {
+        const end = buffer.indexOf(NEWLINE, cursor);
+        if (end !== -1) {
+          const line = { bytes: buffer.subarray(cursor, end), offset: bufferStart + cursor, terminated: true };
+          cursor = end + 1;
+          return line;
+        }
+        if (!fill()) {
+          if (cursor >= buffer.length) return null;
+          const line = { bytes: buffer.subarray(cursor), offset: bufferStart + cursor, terminated: false };
+          cursor = buffer.length;
+          return line;
+        }
+      }
+    },
+  };
+}
