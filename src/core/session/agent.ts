@@ -3,7 +3,7 @@ import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
 import { machineState, type MachineState } from '../machine/machine';
 import { ProviderError } from '../provider/errors';
 import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
-import type { AnyTool } from '../tools/tool';
+import { assessCall, type AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
 import { compactConversation, discoverContextWindow, type CompactionResult, type CompactionTrigger } from './compaction';
 import { buildMessages } from './context';
@@ -190,7 +190,7 @@ export class Agent {
       return { state: next, ok: false };
     }
     const { tool, input } = parsed;
-    const assessment = tool.assess(input);
+    const assessment = assessCall(tool, input);
     const request: ApprovalRequest = { callId: call.id, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason };
     emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
     const pre = policy.preDecide(request);

@@ -58,3 +58,14 @@ export interface Tool<Input = unknown> {
 }
 
 export type AnyTool = Tool<any>;
+
+/**
+ * The risk of one call: what the tool's `assess` says, never below its fixed declared tier, so
+ * that a tool declared Destructive cannot assess itself down to ReadOnly and run unasked.
+ */
+export function assessCall(tool: AnyTool, input: unknown): RiskAssessment {
+  const assessed = tool.assess(input);
+  const floor = tool.declaredRisk;
+  if (floor === 'per-call' || RISK_ORDER[assessed.risk] >= RISK_ORDER[floor]) return assessed;
+  return { risk: floor, reason: assessed.reason };
+}
