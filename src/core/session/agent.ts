@@ -190,8 +190,12 @@ export class Agent {
       return { state: next, ok: false };
     }
     const { tool, input } = parsed;
-    const assessment = assessCall(tool, input);
-    const request: ApprovalRequest = { callId: call.id, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason };
+    const described = requestFor(tool, input, call.id);
+    if (!described.ok) {
+      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'error', content: described.message, tier: 'hot' }, false);
+      return { state: next, ok: false };
+    }
+    const { request } = described;
     emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
     const pre = policy.preDecide(request);
     const signature = `${tool.name}\n${JSON.stringify(input)}`;
@@ -346,6 +350,16 @@ export class Agent {
     emit({ type: 'notice', level: 'warn', text });
     emit({ type: 'turn-ended', outcome, text });
     return { outcome, text };
+  }
+}
+
+/** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */
+function requestFor(tool: AnyTool, input: unknown, callId: string): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
+  try {
+    const assessment = assessCall(tool, input);
+    return { ok: true, request: { callId, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason } };
+  } catch (error) {
+    return { ok: false, message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}` };
   }
 }
 
