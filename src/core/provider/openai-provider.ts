@@ -81,7 +81,10 @@ export class OpenAIProvider implements Provider {
 
   async complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult> {
     const model = request.model || this.options.defaultModel || '';
-    if (model === '') throw new Error('OpenAIProvider.complete: no model named and no defaultModel');
+    if (model === '') {
+      // A failure of the call, like any other: the turn settles it as an error entry.
+      throw new ProviderError({ kind: 'bad_request', message: `no model named for ${this.baseURL}`, hint: 'name one with --model NAME or the config field "model"' });
+    }
     for (let attempt = 1; ; attempt += 1) {
       const startMs = this.options.clock.nowMs();
       const outcome = await this.runAttempt(request, model, onEvent);
