@@ -9,6 +9,15 @@ export interface PendingApproval {
 
 export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session';
 
+/** How long a prompt must have been on screen before a key can approve it. */
+export const APPROVAL_ARM_MS = 400;
+
+export interface ApprovalQueueOptions {
+  /** The arming delay (tests of key routing set 0; the screen uses APPROVAL_ARM_MS). */
+  readonly armMs?: number;
+  readonly nowMs?: () => number;
+}
+
 interface Waiter {
   readonly pending: PendingApproval;
   readonly resolve: (decision: Decision) => void;
@@ -24,6 +33,23 @@ export class ApprovalQueue implements Approver {
   private readonly waiters: Waiter[] = [];
   private readonly listeners = new Set<() => void>();
   private snapshot: PendingApproval | null = null;
+  private shownAtMs = 0;
+
+  constructor(private readonly options: ApprovalQueueOptions = {}) {}
+
+  /**
+   * True once the prompt on screen has been up for the arming delay. Keys that approve are
+   * ignored before that, so a `y` typed ahead for something else (a queued prompt, a reply in
+   * progress) can never approve a call the user has not seen. Denying needs no delay.
+   */
+  armed(): boolean {
+    const armMs = this.options.armMs ?? APPROVAL_ARM_MS;
+    return this.snapshot !== null && this.now() - this.shownAtMs >= armMs;
+  }
+
+  private now(): number {
+    return (this.options.nowMs ?? Date.now)();
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -56,6 +82,7 @@ export class ApprovalQueue implements Approver {
     const waiter = this.waiters[0];
     if (!waiter || waiter.pending !== shown) return null;
     if (answer === 'allow-for-session' && !waiter.pending.offersAllow) return null;
+    if (answer !== 'deny' && !this.armed()) return null;
     const decision: Decision =
       answer === 'deny'
         ? { approved: false, by: 'user', reason: 'denied at the prompt' }
@@ -74,7 +101,9 @@ export class ApprovalQueue implements Approver {
   }
 
   private changed(): void {
-    this.snapshot = this.waiters[0]?.pending ?? null;
+    const next = this.waiters[0]?.pending ?? null;
+    if (next !== this.snapshot) this.shownAtMs = this.now();
+    this.snapshot = next;
     for (const listener of this.listeners) listener();
   }
 }
@@ -88,6 +117,6 @@ function interrupted(): Decision {
  * `runTui` with the rest: `const approvals = createTuiApprover(); new Agent({ ..., approver:
  * approvals }, model); runTui({ ..., approvals })`.
  */
-export function createTuiApprover(): ApprovalQueue {
-  return new ApprovalQueue();
+export function createTuiApprover(options: ApprovalQueueOptions = {}): ApprovalQueue {
+  return new ApprovalQueue(options);
 }

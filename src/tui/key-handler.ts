@@ -158,6 +158,10 @@ function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for
   const pending = ctx.pending;
   if (!pending) return;
   if (action === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
+  if (action !== 'deny' && !ctx.approvals.armed()) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'that key came before the prompt was on screen long enough to read: press it again to approve' } });
+    return;
+  }
   const decision = ctx.approvals.answer(pending, action);
   if (!decision) return;
   // The waiting call resumes after this returns, so the allowance is in force for its next call.

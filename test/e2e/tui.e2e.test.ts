@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPROVAL_ARM_MS } from '../../src/tui/approval-queue';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 
@@ -70,6 +71,12 @@ describe('tole in a terminal', () => {
     expect(asking).toMatch(/Write/);
     expect(asking).toContain('a allow write_file for this session');
     expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    // A y typed the instant the prompt appears is ignored (it may have been meant for something
+    // else); one typed after the arming delay approves.
+    driver.type('y');
+    await driver.waitFor('press it again');
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, APPROVAL_ARM_MS + 50));
     driver.type('y');
     await driver.waitFor('Done: notes.md is written.');
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('# Notes\n- ship the screen\n');

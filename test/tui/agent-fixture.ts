@@ -21,7 +21,7 @@ export interface AgentFixture {
 
 export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], options: { yes?: boolean } = {}): AgentFixture {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
-  const approvals = createTuiApprover();
+  const approvals = createTuiApprover({ armMs: 0 });
   const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
   const tools = ToolRegistry.create({ interactiveApprover: true });
   for (const tool of builtinTools({ workspaceRoot: workspace, interactiveApprover: true })) tools.register(tool);

@@ -103,7 +103,7 @@ const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5
 export function renderScreen(options: ScreenOptions): Screen {
   const stdout = new FakeStdout(options.columns ?? 140, options.rows ?? 40);
   const stdin = new FakeStdin();
-  const approvals = options.approvals ?? createTuiApprover();
+  const approvals = options.approvals ?? createTuiApprover({ armMs: 0 });
   const quit = vi.fn();
   const crash = vi.fn();
   const { columns: _c, rows: _r, ...props } = options;
