@@ -197,9 +197,11 @@ export class JsonlStorage implements Storage {
     return this.fd;
   }
 
+  /** Cuts a partly written commit away, durably; if that fails, nothing more goes through this handle. */
   private undoPartialWrite(fd: number, cause: unknown): void {
     try {
       this.ops.ftruncateSync(fd, this.size);
+      this.ops.fsyncSync(fd);
     } catch {
       this.poisoned = cause as Error;
     }
