@@ -49,6 +49,16 @@ export function listSessionFiles(dir: string): SessionFileInfo[] {
   return found.sort((a, b) => (a.header.id < b.header.id ? 1 : a.header.id > b.header.id ? -1 : 0));
 }
 
+/** Files that look like sessions by name but whose header cannot be read: listed, never hidden. */
+export function unreadableSessionFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl') || name.endsWith('.db'))
+    .map((name) => join(dir, name))
+    .filter((path) => readHeader(path) === null)
+    .sort();
+}
+
 /** `ID` (in the sessions directory, a unique prefix is enough) or a path to a file. */
 export function resolveSessionRef(ref: string, dir: string, cwd: string): string | null {
   const asPath = isAbsolute(ref) ? ref : resolve(cwd, ref);

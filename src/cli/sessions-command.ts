@@ -2,7 +2,7 @@ import { summariseSession, type SessionSummary } from '../core/session/session-s
 import { formatUsd } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
-import { listSessionFiles, sessionsDirectory } from './session-files';
+import { listSessionFiles, sessionsDirectory, unreadableSessionFiles } from './session-files';
 import { clock } from './wiring';
 
 export function sessionsForListing(dir: string, cwd: string, all: boolean): SessionSummary[] {
@@ -25,8 +25,14 @@ export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.Proces
   const { config } = loadConfig(io.cwd, io.env, args.config);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const sessions = sessionsForListing(dir, io.cwd, args.all);
+  const unreadable = unreadableSessionFiles(dir);
+  const footnote =
+    unreadable.length === 0
+      ? ''
+      : `${unreadable.length} file${unreadable.length === 1 ? '' : 's'} in ${dir} could not be read as a session (tole check PATH says why):\n${unreadable.map((p) => `  ${p}`).join('\n')}\n`;
   if (sessions.length === 0) {
     io.stdout.write(args.all ? `no sessions in ${dir}\n` : `no sessions for ${io.cwd} (tole sessions --all lists every directory)\n`);
+    io.stdout.write(footnote);
     return 0;
   }
   const rows = sessions.map((s) => [
@@ -41,6 +47,6 @@ export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.Proces
   const header = ['id', 'when (UTC)', 'entries', 'branches', 'cost', 'first prompt', ...(args.all ? ['directory'] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`);
+  io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n${footnote}`);
   return 0;
 }
