@@ -1,17 +1,10 @@
 import type { UsageRow } from '../core/session/agent-deps';
 import type { UsageRecord } from '../core/storage/records';
 import type { AnyEntry } from '../core/tree/entry-types';
+import { addRow, emptyTotals, type UsageTotals as CoreUsageTotals } from '../core/usage/totals';
 
-/** What a set of provider attempts used and cost. */
-export interface UsageTotals {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cachedInputTokens: number;
-  readonly costUsdMicros: number;
-  readonly attempts: number;
-  /** Some attempt had no price (unknown or local model): the cost is a lower bound. */
-  readonly unpriced: boolean;
-}
+/** What a set of provider attempts used and cost (summed by core's usage totals). */
+export type UsageTotals = Readonly<CoreUsageTotals>;
 
 /** Failed attempts by cause: those retried (with the time waited) and those that ended a call. */
 export interface RetryTotals {
@@ -27,28 +20,6 @@ export interface UsageSummary {
   readonly session: UsageTotals;
   readonly perModel: readonly { readonly model: string; readonly totals: UsageTotals }[];
   readonly retries: RetryTotals;
-}
-
-class TotalsBuilder {
-  inputTokens = 0;
-  outputTokens = 0;
-  cachedInputTokens = 0;
-  costUsdMicros = 0;
-  attempts = 0;
-  unpriced = false;
-
-  add(row: UsageRow): void {
-    this.inputTokens += row.inputTokens;
-    this.outputTokens += row.outputTokens;
-    this.cachedInputTokens += row.cachedInputTokens;
-    this.costUsdMicros += row.costUsdMicros;
-    this.attempts += 1;
-    if (!row.priced && row.inputTokens + row.outputTokens > 0) this.unpriced = true;
-  }
-
-  build(): UsageTotals {
-    return { ...this };
-  }
 }
 
 class RetryBuilder {
@@ -87,28 +58,28 @@ export function turnIds(path: readonly AnyEntry[]): Set<string> {
  * turn (rows made since the path's last prompt), and per model. O(rows).
  */
 export function summarizeUsage(rows: readonly UsageRecord[], branchIds: { has(id: string): boolean }, turn: ReadonlySet<string>): UsageSummary {
-  const session = new TotalsBuilder();
-  const branch = new TotalsBuilder();
-  const turnTotals = new TotalsBuilder();
-  const byModel = new Map<string, TotalsBuilder>();
+  const session = emptyTotals();
+  const branch = emptyTotals();
+  const turnTotals = emptyTotals();
+  const byModel = new Map<string, CoreUsageTotals>();
   const retries = new RetryBuilder();
   for (const record of rows) {
     const row = record.usage as UsageRow;
-    session.add(row);
+    addRow(session, row);
     retries.add(row);
     let model = byModel.get(row.model);
-    if (!model) byModel.set(row.model, (model = new TotalsBuilder()));
-    model.add(row);
-    if (record.entryId !== null && branchIds.has(record.entryId)) branch.add(row);
-    if (record.entryId !== null && turn.has(record.entryId)) turnTotals.add(row);
+    if (!model) byModel.set(row.model, (model = emptyTotals()));
+    addRow(model, row);
+    if (record.entryId !== null && branchIds.has(record.entryId)) addRow(branch, row);
+    if (record.entryId !== null && turn.has(record.entryId)) addRow(turnTotals, row);
   }
   const perModel = [...byModel.entries()]
-    .map(([model, totals]) => ({ model, totals: totals.build() }))
+    .map(([model, totals]) => ({ model, totals }))
     .sort((a, b) => b.totals.costUsdMicros - a.totals.costUsdMicros || b.totals.attempts - a.totals.attempts);
   return {
-    turn: turnTotals.build(),
-    branch: branch.build(),
-    session: session.build(),
+    turn: turnTotals,
+    branch,
+    session,
     perModel,
     retries: retries.build(),
   };

@@ -1,17 +1,19 @@
 import type { UsageRow } from '../session/agent-deps';
 import type { UsageRecord } from '../storage/records';
 
+/** What a set of provider attempts used and cost. */
 export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
   costUsdMicros: number;
   attempts: number;
-  failedAttempts: number;
+  /** Some attempt that used tokens had no price (unknown or local model): the cost is a lower bound. */
+  unpriced: boolean;
 }
 
 export function emptyTotals(): UsageTotals {
-  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsdMicros: 0, attempts: 0, failedAttempts: 0 };
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsdMicros: 0, attempts: 0, unpriced: false };
 }
 
 export function addRow(totals: UsageTotals, row: UsageRow): UsageTotals {
@@ -20,7 +22,7 @@ export function addRow(totals: UsageTotals, row: UsageRow): UsageTotals {
   totals.cachedInputTokens += row.cachedInputTokens;
   totals.costUsdMicros += row.costUsdMicros;
   totals.attempts += 1;
-  if (row.outcome !== 'ok') totals.failedAttempts += 1;
+  if (!row.priced && row.inputTokens + row.outputTokens > 0) totals.unpriced = true;
   return totals;
 }
 
