@@ -1,25 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, Decision } from '../../src/core/approval/approver';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import { APPROVAL_ARM_MS, createTuiApprover } from '../../src/tui/approval-queue';
 import { renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { destructiveRequest, settled } from './approval-fixtures';
 
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
-
-const destructiveRequest: ApprovalRequest = {
-  callId: 'call_d',
-  tool: 'bash',
-  subject: 'rm -rf build/',
-  input: { command: 'rm -rf build/' },
-  risk: 'Destructive',
-  reason: '`rm -r` removes a directory tree',
-};
-
-async function settled(decision: Promise<Decision>): Promise<Decision | 'pending'> {
-  return Promise.race([decision, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 50))]);
-}
 
 describe('approval keys typed ahead', () => {
   it('a y that arrives as the prompt appears does not approve a Destructive call, even with --yes; a y after the arming delay does', async () => {

@@ -1,37 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequest, Decision } from '../../src/core/approval/approver';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import { realAgent } from './agent-fixture';
 import { hangingAgent, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { destructiveRequest, settled, writeRequest } from './approval-fixtures';
 
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
-
-const writeRequest: ApprovalRequest = {
-  callId: 'call_w',
-  tool: 'write_file',
-  subject: 'notes/todo.md',
-  input: { path: 'notes/todo.md', content: '- ship the screen\n' },
-  risk: 'Write',
-  reason: 'writes a file',
-};
-
-const destructiveRequest: ApprovalRequest = {
-  callId: 'call_d',
-  tool: 'bash',
-  subject: 'rm -rf build/',
-  input: { command: 'rm -rf build/' },
-  risk: 'Destructive',
-  reason: '`rm -r` removes a directory tree',
-};
-
-/** Resolves to 'pending' when the decision has not come within a few macrotasks. */
-async function settled(decision: Promise<Decision>): Promise<Decision | 'pending'> {
-  return Promise.race([decision, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 50))]);
-}
 
 describe('the approval prompt', () => {
   it('shows a Write call with its input, risk and reason; y approves it', async () => {
