@@ -7,7 +7,7 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'help' | 'version';
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'help' | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -25,8 +25,10 @@ export interface CliArgs {
   readonly branch?: string;
   readonly entry?: string;
   readonly out?: string;
-  /** `tole convert PATH --to sqlite|jsonl`. */
+  /** `tole convert PATH --to sqlite|jsonl`; `tole sync --to postgres://...`. */
   readonly to?: string;
+  /** `--from [postgres://...]`: read sessions from the team's server; `''` means the config's sync URL. */
+  readonly from?: string;
   /** Format of a new session: jsonl (default) or sqlite. */
   readonly storage?: 'jsonl' | 'sqlite';
   readonly positional: readonly string[];
@@ -49,7 +51,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--storage': 'storage',
 };
 
-const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert']);
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync']);
 
 /** What each value flag takes, for the error when the value is missing. */
 const METAVARS: Record<string, string> = {
@@ -65,13 +67,13 @@ const METAVARS: Record<string, string> = {
   '--branch': 'LANE',
   '--entry': 'ID',
   '-o': 'FILE',
-  '--to': 'sqlite|jsonl',
+  '--to': 'sqlite|jsonl (convert) or postgres://... (sync)',
   '--storage': 'jsonl|sqlite',
   '--allow': 'RULE',
 };
 
 /** How many paths each subcommand takes after its name. */
-const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1 };
+const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0 };
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
@@ -79,6 +81,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const positional: string[] = [];
   const flags = { continueLast: false, yes: false, readOnly: false, all: false, help: false, version: false };
   let resume: string | undefined;
+  let from: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     const [flag, inline] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
@@ -94,6 +97,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     else if (flag === '--resume' || flag === '-r') {
       const next = argv[i + 1];
       resume = inline ?? (next !== undefined && !next.startsWith('-') ? (i++, next) : '');
+    } else if (flag === '--from') {
+      // The URL is optional (the config's sync URL is the default): taken only when it looks like one.
+      const next = argv[i + 1];
+      from = inline ?? (next !== undefined && next.includes('://') ? (i++, next) : '');
     } else if (flag === '-c' || flag === '--continue') flags.continueLast = true;
     else if (flag === '-y' || flag === '--yes') flags.yes = true;
     else if (flag === '--read-only') flags.readOnly = true;
@@ -129,6 +136,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     all: flags.all,
     positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,
     ...(resume !== undefined ? { resume } : {}),
+    ...(from !== undefined ? { from } : {}),
     ...(values as Partial<CliArgs>),
     output: output as OutputFormat,
   } as CliArgs;

@@ -76,6 +76,20 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   sessionsDir: z.string().min(1).optional(),
+  sync: z
+    .strictObject({
+      /** postgres://USER@HOST:PORT/DATABASE; the password goes in PGPASSWORD or ~/.pgpass. */
+      url: z.url({ protocol: /^postgres(ql)?$/ }),
+      /** Who the sessions are from in the cost views; the login name when not set. */
+      person: z.string().min(1).optional(),
+      /** How long the full-screen tole waits after a commit before it ships (ms). */
+      intervalMs: z.number().int().min(200).max(600_000).optional(),
+      /** How long a headless run waits for its sync after the turn (ms). */
+      timeoutMs: z.number().int().min(1000).max(600_000).optional(),
+      /** false: keep the URL for --from but do not ship in the background. */
+      background: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -113,7 +127,12 @@ export function readConfigFile(file: string): Config {
     throw new ConfigError(file, `config ${file}: field "${field}" is not a config field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`);
   }
   const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-  const message = issue.code === 'invalid_format' && issue.format === 'url' ? 'expected an http(s) URL such as http://127.0.0.1:11434/v1' : issue.message;
+  const message =
+    issue.code === 'invalid_format' && issue.format === 'url'
+      ? field === 'sync.url'
+        ? 'expected a PostgreSQL URL such as postgres://tole@db.example:5432/tole (the password goes in PGPASSWORD or ~/.pgpass)'
+        : 'expected an http(s) URL such as http://127.0.0.1:11434/v1'
+      : issue.message;
   throw new ConfigError(file, `config ${file}: field "${field}": ${message}`);
 }
 
@@ -158,5 +177,6 @@ export function mergeConfig(base: Config, over: Config): Config {
     limits: { ...base.limits, ...over.limits },
     compaction: { ...base.compaction, ...over.compaction },
     hooks: { ...base.hooks, ...over.hooks },
+    ...(base.sync || over.sync ? { sync: { ...base.sync, ...over.sync } as NonNullable<Config['sync']> } : {}),
   };
 }

@@ -7,10 +7,11 @@ import { SessionStore } from '../core/storage/session-store';
 import { UsageError, type CliArgs } from './args';
 import { loadConfig } from './config';
 import { resolveSessionRef, sessionsDirectory } from './session-files';
+import { sessionFromServer } from './team-read';
 import { clock } from './wiring';
 
 /** `tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]`. */
-export function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): number {
+export async function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
   const ref = args.positional[0];
   if (!ref) throw new UsageError('tole export needs a session: tole export ID|PATH --format md|json');
   const format = args.format ?? 'md';
@@ -18,7 +19,13 @@ export function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessE
   if (args.branch !== undefined && args.entry !== undefined) throw new UsageError('use either --branch or --entry, not both');
   if (format === 'json' && (args.branch !== undefined || args.entry !== undefined)) throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
   const { config } = loadConfig(io.cwd, io.env, args.config);
-  const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
+  const dir = sessionsDirectory(io.env, config.sessionsDir);
+  let path = args.from === undefined ? resolveSessionRef(ref, dir, io.cwd) : null;
+  if (args.from !== undefined) {
+    const found = await sessionFromServer(ref, args.from, io.env, config, dir, io.cwd);
+    for (const notice of found.notices) io.stderr.write(`tole: ${notice}\n`);
+    path = found.path;
+  }
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
   const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: true });
   try {

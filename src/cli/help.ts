@@ -10,6 +10,11 @@ Usage
   tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]
   tole convert PATH --to sqlite|jsonl
                                 write the session in the other format next to it (never overwrites)
+  tole sync [--to postgres://...]
+                                ship every committed record of every local session to PostgreSQL, once
+  tole sessions --from [URL]    list the team's sessions on the server
+  tole export ID --from [URL]   export a session the server holds (pulled into a local file first)
+  tole --resume ID --from [URL] open a session the server holds (read-only while another machine has it)
 
 Options
   -p, --prompt PROMPT           run one turn headless and print the answer
@@ -25,11 +30,13 @@ Options
   --storage jsonl|sqlite        format of a new session (sqlite needs: npm install better-sqlite3@12.11.1)
   --theme NAME|PATH             dark, light, high-contrast, or a theme file
   --config FILE                 config file to use in place of ./tole.config.json
+  --to URL, --from [URL]        the team's PostgreSQL (default: the config's sync.url)
   -h, --help                    this help
   -v, --version                 print the version
 
 Environment
-  OPENAI_API_KEY, OPENAI_BASE_URL, TOLE_HOME (sessions in $TOLE_HOME/sessions), NO_COLOR
+  OPENAI_API_KEY, OPENAI_BASE_URL, TOLE_HOME (sessions in $TOLE_HOME/sessions), NO_COLOR,
+  TOLE_SYNC_URL (the sync server), PGPASSWORD (its password)
 
 Examples
   tole --base-url http://127.0.0.1:11434/v1 --model llama3.1

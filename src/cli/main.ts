@@ -7,6 +7,9 @@ import { runCheck } from './check-command';
 import { runConvert } from './convert-command';
 import { runExport } from './export-command';
 import { runSessions } from './sessions-command';
+import { runSync, syncAfterHeadlessTurn } from './sync-command';
+import { resumeFromServer } from './team-read';
+import { SyncError } from '../core/sync/database';
 import { ConfigError, loadConfig } from './config';
 import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
@@ -48,6 +51,8 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       return runExport(args, io);
     case 'convert':
       return runConvert(args, io);
+    case 'sync':
+      return runSync(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':
@@ -67,15 +72,22 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   }
   const random = systemRandom();
   const policy = buildPolicy(args, config, false, configFile);
-  const { store, notices } = openSession(args, sessionsDirectory(io.env, config.sessionsDir), io.cwd, random);
+  const dir = sessionsDirectory(io.env, config.sessionsDir);
+  const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
+  const { store, notices } = openSession(pulled.args, dir, io.cwd, random);
+  let code: number;
   try {
     const workspace = sessionWorkspace(store, io.cwd);
     const provider = buildProvider(settings, config, random);
     const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd });
-    return await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...notices, ...workspace.notices], authHint(settings, io.env));
+    code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices], authHint(settings, io.env));
   } finally {
     store.close();
   }
+  // After the turn, with the session closed (so the server learns nobody holds it): a failed
+  // sync is told, never turned into a failed turn; the next sync ships what this one did not.
+  await syncAfterHeadlessTurn(config, io);
+  return code;
 }
 
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
@@ -109,6 +121,10 @@ function reportError(error: unknown, io: MainIo): number {
   if (error instanceof ProviderError) {
     io.stderr.write(`tole: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
     return 1;
+  }
+  if (error instanceof SyncError) {
+    io.stderr.write(`tole: ${error.message}\n`);
+    return error.kind === 'url' ? 2 : 1;
   }
   if (error instanceof ToolRegistrationError) {
     io.stderr.write(`tole: ${error.message}\n`);

@@ -3,6 +3,7 @@ import { formatUsd } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import { listSessionFiles, sessionsDirectory, unreadableSessionFiles } from './session-files';
+import { listFromServer } from './team-read';
 import { clock } from './wiring';
 
 export function sessionsForListing(dir: string, cwd: string, all: boolean): SessionSummary[] {
@@ -21,8 +22,9 @@ function oneLine(text: string, width: number): string {
 }
 
 /** `tole sessions [--all]`: newest first. */
-export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream }): number {
+export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream }): number | Promise<number> {
   const { config } = loadConfig(io.cwd, io.env, args.config);
+  if (args.from !== undefined) return listFromServer(args.from, io.env, config, io.stdout);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const sessions = sessionsForListing(dir, io.cwd, args.all);
   const unreadable = unreadableSessionFiles(dir);

@@ -9,6 +9,8 @@ import { pickSession } from './pick-session';
 import { sessionsDirectory } from './session-files';
 import { resolveProvider } from './settings';
 import { wireTui } from './tui-wiring';
+import { startBackgroundSync, type BackgroundSync } from './background-sync';
+import { resumeFromServer } from './team-read';
 import { buildPolicy, systemRandom } from './wiring';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
@@ -23,6 +25,9 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   const random = systemRandom();
   const policy = buildPolicy(args, config, true, configFile);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
+  // A session only the team's server holds is pulled into a local file first.
+  const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
+  args = pulled.args;
   // A session that is not there is named first; then, without a terminal, nothing is made for nothing.
   sessionPathFromArgs(args, dir, io.cwd);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -35,13 +40,16 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
     args = picked.args;
   }
   const { store, notices } = openForTui(args, dir, io.cwd, random);
+  let sync: BackgroundSync | null = null;
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
     const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy });
-    const exit = await runTui({ store, ...parts, theme, noColor, notices, keymap });
+    sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
+    const exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices], keymap, ...(sync ? { sync: sync.loop } : {}) });
     if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
     return exit.exitCode;
   } finally {
     store.close();
+    sync?.finish();
   }
 }

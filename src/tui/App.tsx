@@ -32,6 +32,7 @@ import { submitPrompt, type SubmitContext } from './submit-prompt';
 import { useTurns } from './use-turns';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
+import { useSyncAlert, type SyncStatusSource } from './use-sync-alert';
 
 export interface AppProps {
   readonly store: SessionStore;
@@ -60,6 +61,8 @@ export interface AppProps {
   readonly setup?: ProviderSetup;
   /** `agent.sessionStart`, run once the screen is open on a writable session. */
   readonly sessionStart?: SessionStartHook;
+  /** The background sync to the team's server: a failure stays in the status bar until it works again. */
+  readonly sync?: SyncStatusSource;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -159,7 +162,8 @@ export function App(props: AppProps) {
   const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
   const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen), conditions, keymap);
   const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
-  const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : null;
+  const syncAlert = useSyncAlert(props.sync, Date.now);
+  const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : syncAlert;
   const using = firstRun.state.using;
 
   return (

@@ -11,6 +11,7 @@ import type { Binding } from './keymap';
 import type { ProviderSetup } from './provider-setup';
 import type { SessionStartHook } from './use-session-start';
 import { TerminalScreen } from './terminal-screen';
+import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
 
@@ -38,6 +39,8 @@ export interface RunTuiOptions {
   readonly setup?: ProviderSetup;
   /** `agent.sessionStart`: run once the screen is open on a writable session; a block is shown. */
   readonly sessionStart?: SessionStartHook;
+  /** The background sync whose failures the status bar shows. */
+  readonly sync?: SyncStatusSource;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
@@ -129,6 +132,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       {...(options.keymap ? { keymap: options.keymap } : {})}
       {...(options.setup ? { setup: options.setup } : {})}
       {...(options.sessionStart ? { sessionStart: options.sessionStart } : {})}
+      {...(options.sync ? { sync: options.sync } : {})}
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,
