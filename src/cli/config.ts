@@ -86,6 +86,8 @@ export const configSchema = z.strictObject({
       intervalMs: z.number().int().min(200).max(600_000).optional(),
       /** How long a headless run waits for its sync after the turn (ms). */
       timeoutMs: z.number().int().min(1000).max(600_000).optional(),
+      /** Records per transaction when shipping (whole commits). */
+      batchRecords: z.number().int().min(1).max(100_000).optional(),
       /** false: keep the URL for --from but do not ship in the background. */
       background: z.boolean().optional(),
     })

@@ -15,6 +15,7 @@ export function syncUrlFor(given: string | undefined, env: NodeJS.ProcessEnv, co
 export interface SyncIdentity {
   readonly person: string;
   readonly host: string;
+  readonly batchRecords?: number;
 }
 
 export function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdentity {
@@ -26,7 +27,7 @@ export function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdenti
       login = 'unknown';
     }
   }
-  return { person: config.sync?.person ?? login, host: hostname() };
+  return { person: config.sync?.person ?? login, host: hostname(), ...(config.sync?.batchRecords ? { batchRecords: config.sync.batchRecords } : {}) };
 }
 
 /** Connects, runs `body`, and always closes the connection. */

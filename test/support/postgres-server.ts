@@ -81,9 +81,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: dataDir });
   const port = await freePort();
   let child: ChildProcess | null = null;
+  let stopping: Promise<void> = Promise.resolve();
   const settings = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
   const start = async (): Promise<void> => {
+    await stopping;
     const [cmd, args] = asOwner(join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', dataDir, '-c', 'max_connections=40', ...settings]);
     const started = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dataDir });
     let log = '';
@@ -102,15 +104,15 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     }
   };
 
-  const stop = async (): Promise<void> => {
+  const stop = (): Promise<void> => {
     const running = child;
     child = null;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return stopping;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
     running.kill('SIGINT');
     const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    stopping = exited.then(() => clearTimeout(timer));
+    return stopping;
   };
 
   await start();
