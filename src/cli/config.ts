@@ -24,6 +24,50 @@ const priceSchema = z.strictObject({
   cacheWriteUsdPerMTok: z.number().nonnegative().optional(),
 });
 
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
+const riskName = z.enum(['ReadOnly', 'Write', 'Destructive']);
+
+const mcpToolSchema = z.strictObject({
+  risk: riskName.optional(),
+  replay: z.enum(['idempotent', 'never']).optional(),
+  trustAnnotations: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+});
+
+const STDIO_ONLY = ['args', 'env', 'passEnv', 'cwd'] as const;
+const HTTP_ONLY = ['headers', 'headersFromEnv'] as const;
+
+/** One MCP server: stdio (`command`) or Streamable HTTP (`url`), never both. */
+const mcpServerSchema = z
+  .strictObject({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(envName, z.string()).optional(),
+    passEnv: z.array(envName).optional(),
+    cwd: z.string().min(1).optional(),
+    url: httpUrl.optional(),
+    headers: z.record(z.string().min(1), z.string()).optional(),
+    headersFromEnv: z.record(z.string().min(1), envName).optional(),
+    start: z.enum(['session', 'lazy']).optional(),
+    startupTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+    callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+    trustAnnotations: z.boolean().optional(),
+    tools: z.record(z.string().min(1), mcpToolSchema).optional(),
+    disabled: z.boolean().optional(),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give either "command" (a server tole starts, over stdio) or "url" (a Streamable HTTP server), not both' });
+      return;
+    }
+    const [kind, other] = server.command !== undefined ? (['command', HTTP_ONLY] as const) : (['url', STDIO_ONLY] as const);
+    for (const field of other) {
+      if (server[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `not a field of a server with "${kind}"` });
+    }
+  });
+
+export type McpServerConfig = z.infer<typeof mcpServerSchema>;
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   provider: z.string().min(1).optional(),
@@ -92,6 +136,7 @@ export const configSchema = z.strictObject({
       background: z.boolean().optional(),
     })
     .optional(),
+  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'), mcpServerSchema).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -151,10 +196,25 @@ function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
 }
 
+/** MCP servers a project's own config names, kept apart: they start only from a trusted project. */
+export interface ProjectMcpServers {
+  readonly file: string;
+  readonly servers: Readonly<Record<string, McpServerConfig>>;
+}
+
+export interface LoadedConfig {
+  /** The merged config; its `mcpServers` are the user's own (and those of `--config FILE`). */
+  config: Config;
+  files: string[];
+  /** `mcpServers` of the project's `tole.config.json`, when it has any. */
+  projectMcp: ProjectMcpServers | null;
+}
+
 /** User config, then the project's `tole.config.json` (or `--config FILE`) over it. */
-export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, explicit?: string): { config: Config; files: string[] } {
+export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, explicit?: string): LoadedConfig {
   const files: string[] = [];
   let config: Config = {};
+  let projectMcp: ProjectMcpServers | null = null;
   const user = userConfigPath(env);
   if (existsSync(user)) {
     config = mergeConfig(config, readConfigFile(user));
@@ -162,10 +222,16 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, explicit?: strin
   }
   const project = explicit ? resolve(cwd, explicit) : join(cwd, 'tole.config.json');
   if (explicit || existsSync(project)) {
-    config = mergeConfig(config, readConfigFile(project));
+    const { mcpServers, ...rest } = readConfigFile(project);
+    // A file named with --config is the user's own choice; the workspace's file is not.
+    if (explicit) config = mergeConfig(config, { ...rest, ...(mcpServers ? { mcpServers } : {}) });
+    else {
+      config = mergeConfig(config, rest);
+      if (mcpServers && Object.keys(mcpServers).length > 0) projectMcp = { file: project, servers: mcpServers };
+    }
     files.push(project);
   }
-  return { config, files };
+  return { config, files, projectMcp };
 }
 
 export function mergeConfig(base: Config, over: Config): Config {
@@ -180,5 +246,6 @@ export function mergeConfig(base: Config, over: Config): Config {
     compaction: { ...base.compaction, ...over.compaction },
     hooks: { ...base.hooks, ...over.hooks },
     ...(base.sync || over.sync ? { sync: { ...base.sync, ...over.sync } as NonNullable<Config['sync']> } : {}),
+    mcpServers: { ...base.mcpServers, ...over.mcpServers },
   };
 }

@@ -16,7 +16,10 @@ import { HELP_TEXT } from './help';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider } from './settings';
-import { buildAgent, buildPolicy, buildProvider, systemRandom } from './wiring';
+import { buildPolicy, buildProvider, buildSession, systemRandom } from './wiring';
+import { planMcpServers } from './mcp-setup';
+import { reportMcpEvents, skippedServerNotices } from './mcp-notices';
+import { realpathSync } from 'node:fs';
 
 export interface MainIo {
   readonly argv: readonly string[];
@@ -61,7 +64,7 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
 }
 
 async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
-  const { config, files } = loadConfig(io.cwd, io.env, args.config);
+  const { config, files, projectMcp } = loadConfig(io.cwd, io.env, args.config);
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
   if (missingKey(settings)) {
@@ -79,8 +82,20 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   try {
     const workspace = sessionWorkspace(store, io.cwd);
     const provider = buildProvider(settings, config, random);
-    const agent = buildAgent({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd });
-    code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices], authHint(settings, io.env));
+    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted: false, env: io.env, workspaceRoot: realpathSync(workspace.cwd) });
+    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan });
+    const say = (text: string): void => {
+      if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);
+      else io.stderr.write(`tole: ${text}\n`);
+    };
+    const unsubscribe = mcp ? reportMcpEvents(mcp, say) : () => {};
+    try {
+      const mcpNotices = mcp ? skippedServerNotices(mcp.statuses()) : [];
+      code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices, ...mcpNotices], authHint(settings, io.env));
+    } finally {
+      unsubscribe();
+      await mcp?.close();
+    }
   } finally {
     store.close();
   }

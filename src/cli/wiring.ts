@@ -17,6 +17,8 @@ import { HookRunner } from '../core/hooks/hook-runner';
 import type { CliArgs } from './args';
 import { ConfigError, type Config } from './config';
 import type { ProviderSettings } from './settings';
+import { buildMcpHub, type McpPlan } from './mcp-setup';
+import type { McpHub } from '../core/mcp/mcp-hub';
 
 export function systemRandom(): Random {
   return seededRandom((Math.random() * 0x1_0000_0000) >>> 0);
@@ -78,12 +80,26 @@ export interface AgentParts {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** The MCP servers to offer tools from (`planMcpServers`); none when absent. */
+  readonly mcp?: McpPlan;
+}
+
+export interface BuiltSession {
+  readonly agent: Agent;
+  /** The session's MCP servers; null when none is configured. The host closes it. */
+  readonly mcp: McpHub | null;
 }
 
 export function buildAgent(parts: AgentParts): Agent {
+  return buildSession(parts).agent;
+}
+
+/** The Agent and, when servers are configured, the MCP hub whose tools it is offered. */
+export function buildSession(parts: AgentParts): BuiltSession {
   const workspaceRoot = realpathSync(parts.cwd);
   const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
   for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null })) tools.register(tool);
+  const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;
   const pricing = parts.config.pricing ?? {};
   const contextWindow = parts.config.compaction?.contextWindow ?? parts.settings.contextWindow;
   const deps: AgentDeps = {
@@ -100,6 +116,7 @@ export function buildAgent(parts: AgentParts): Agent {
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
     },
     fault: faultFromEnv(parts.env),
+    ...(mcp ? { externalTools: mcp } : {}),
     ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env: parts.env, clock }) } : {}),
     ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     compaction: {
@@ -108,7 +125,7 @@ export function buildAgent(parts: AgentParts): Agent {
       ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     },
   };
-  return new Agent(deps, parts.settings.model);
+  return { agent: new Agent(deps, parts.settings.model), mcp };
 }
 
 function hasHooks(config: Config): boolean {

@@ -13,7 +13,7 @@ import { seededRandom, systemClock, type Clock } from '../../src/core/clock';
 import { OpenAIProvider } from '../../src/core/provider/openai-provider';
 import type { Sleep } from '../../src/core/provider/retry';
 import { Agent } from '../../src/core/session/agent';
-import type { AgentDeps, FaultPoint, UsageRow } from '../../src/core/session/agent-deps';
+import type { AgentDeps, ExternalTools, FaultPoint, UsageRow } from '../../src/core/session/agent-deps';
 import type { SessionEvent } from '../../src/core/session/events';
 import { DEFAULT_LIMITS, type LoopLimits } from '../../src/core/session/limits';
 import { SessionStore } from '../../src/core/storage/session-store';
@@ -47,6 +47,8 @@ export interface AgentOptions {
   /** With `sessionPath`: open it read-only (no lock, no writes). */
   readonly readOnly?: boolean;
   readonly clock?: Clock;
+  /** Tools from outside (an MCP hub), made over the agent's registry. */
+  readonly externalTools?: (tools: ToolRegistry, interactive: boolean) => ExternalTools;
 }
 
 export interface BuiltAgent {
@@ -97,6 +99,7 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
     },
     ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.externalTools ? { externalTools: options.externalTools(tools, interactive) } : {}),
   };
   return { agent: new Agent(deps, options.model ?? 'tole-test-model'), store, deps };
 }

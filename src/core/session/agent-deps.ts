@@ -16,6 +16,12 @@ export interface PricedAttempt {
   readonly priced: boolean;
 }
 
+/** Tools that come from outside tole (MCP servers): they must be offered before a turn or a resume uses the registry. */
+export interface ExternalTools {
+  /** Resolves once every source has offered its tools or failed (each within its own timeout), or on abort. */
+  ready(signal: AbortSignal): Promise<void>;
+}
+
 /** Everything a turn needs, handed in by the host. */
 export interface AgentDeps {
   readonly store: SessionStore;
@@ -37,6 +43,8 @@ export interface AgentDeps {
    * `contextWindowTokens` is known; with it, the window may also come from the provider's model list.
    */
   readonly compaction?: CompactionSettings;
+  /** MCP servers: started (or waited for) before the first turn and before a resume. */
+  readonly externalTools?: ExternalTools;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

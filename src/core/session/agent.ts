@@ -42,6 +42,8 @@ export class Agent {
 
   /** Settles every intent a crash left behind. Hosts call it on open, before anything else. */
   async resume(signal: AbortSignal, emit: EventSink): Promise<number> {
+    // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
+    await this.deps.externalTools?.ready(signal);
     return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
   }
 

@@ -61,6 +61,11 @@ export class ToolRegistry {
     });
   }
 
+  /** Takes a tool out (its MCP server went away): the model is no longer offered it. */
+  unregister(name: string): boolean {
+    return this.tools.delete(name);
+  }
+
   get(name: string): AnyTool | undefined {
     return this.tools.get(name)?.tool;
   }
@@ -99,6 +104,7 @@ export class ToolRegistry {
 
 /** The JSON Schema of a tool's arguments, as the model sees it. */
 function argumentsSchema(tool: AnyTool): Record<string, unknown> {
+  if (tool.parameters) return { ...tool.parameters };
   const schema = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   if (schema.type !== 'object') {

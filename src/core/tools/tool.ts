@@ -36,6 +36,11 @@ export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON Schema of the arguments as the model sees it, for a tool whose schema came as JSON
+   * Schema (an MCP server's); absent, the registry derives it from `inputSchema`.
+   */
+  readonly parameters?: Readonly<Record<string, unknown>>;
   readonly replay: ReplaySafety;
   readonly tier: ResultTier;
   /**
