@@ -18,7 +18,7 @@ import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider } from './settings';
 import { buildPolicy, buildProvider, buildSession, systemRandom } from './wiring';
 import { planMcpServers } from './mcp-setup';
-import { reportMcpEvents, skippedServerNotices } from './mcp-notices';
+import { reportMcpEvents, skippedServerNotices } from '../core/mcp/mcp-notices';
 import { realpathSync } from 'node:fs';
 
 export interface MainIo {

@@ -11,12 +11,13 @@ import { resolveProvider } from './settings';
 import { wireTui } from './tui-wiring';
 import { startBackgroundSync, type BackgroundSync } from './background-sync';
 import { resumeFromServer } from './team-read';
+import { skippedServerNotices } from '../core/mcp/mcp-notices';
 import { buildPolicy, systemRandom } from './wiring';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let args = given;
-  const { config, files } = loadConfig(io.cwd, io.env, args.config);
+  const { config, files, projectMcp } = loadConfig(io.cwd, io.env, args.config);
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
   const keymap = applyKeymapOverrides(config.keymap);
@@ -43,11 +44,16 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let sync: BackgroundSync | null = null;
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
-    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy });
-    sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-    const exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices], keymap, ...(sync ? { sync: sync.loop } : {}) });
-    if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
-    return exit.exitCode;
+    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp });
+    const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
+    try {
+      sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
+      const exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
+      return exit.exitCode;
+    } finally {
+      await parts.mcp?.close();
+    }
   } finally {
     store.close();
     sync?.finish();

@@ -12,7 +12,12 @@ import { hostCommands } from './host-commands';
 import type { LOCAL_SERVERS } from './probe-local';
 import { providerSetup } from './provider-setup';
 import { missingKey, type ProviderSettings } from './settings';
-import { buildAgent, buildProvider } from './wiring';
+import { buildProvider, buildSession } from './wiring';
+import { realpathSync } from 'node:fs';
+import type { McpHub } from '../core/mcp/mcp-hub';
+import type { ProjectMcpServers } from './config';
+import { mcpCommand } from './mcp-command';
+import { planMcpServers } from './mcp-setup';
 
 export interface TuiWiringInput {
   readonly config: Config;
@@ -27,6 +32,8 @@ export interface TuiWiringInput {
   readonly random: Random;
   /** `buildPolicy(args, config, true, file)`: built (and checked) before the session is opened. */
   readonly policy: ApprovalPolicy;
+  /** The project config's MCP servers (started only from a trusted project). */
+  readonly projectMcp?: ProjectMcpServers | null;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
   readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
 }
@@ -42,6 +49,8 @@ export interface TuiWiring {
   readonly setup: ProviderSetup;
   /** Set when sessionStart hooks are configured. */
   readonly sessionStart?: SessionStartHook;
+  /** The session's MCP servers (started already); the host closes it. */
+  readonly mcp?: McpHub;
 }
 
 function hasSessionStartHooks(config: Config): boolean {
@@ -58,15 +67,19 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const { config, files, settings, store, env, cwd, random, policy } = input;
   const approvals = createTuiApprover();
   const provider = new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
-  const agent = buildAgent({ store, provider, policy, approver: approvals, settings, config, env, cwd });
+  const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: false, env, workspaceRoot: realpathSync(cwd) });
+  // A read-only view runs no turns: it starts no servers.
+  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
+  mcp?.startSessionServers();
   const setup = providerSetup({ settings, config, files, env, cwd, provider, random, ...(input.probe ? { probeHost: input.probe.host, servers: input.probe.servers } : {}) });
   return {
     agent,
     approvals,
     policy,
     provider,
-    commands: hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }),
+    commands: [...hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }), ...(mcp ? [mcpCommand(mcp)] : [])],
     setup,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
+    ...(mcp ? { mcp } : {}),
   };
 }

@@ -23,6 +23,8 @@ import { useErrorFlash } from './use-error-flash';
 import { useFirstRun } from './use-first-run';
 import { useFlashFade } from './use-flash-fade';
 import { useKeyboard } from './use-keyboard';
+import type { McpStatusSource } from './mcp-lines';
+import { useMcpFlash } from './use-mcp-flash';
 import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
@@ -63,6 +65,8 @@ export interface AppProps {
   readonly sessionStart?: SessionStartHook;
   /** The background sync to the team's server: a failure stays in the status bar until it works again. */
   readonly sync?: SyncStatusSource;
+  /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
+  readonly mcp?: McpStatusSource;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -91,6 +95,7 @@ export function App(props: AppProps) {
   const running = live.phase !== 'idle';
   useTicker(running, 1000);
   useFlashFade(ui.flash, current, dispatch);
+  useMcpFlash(props.mcp, dispatch);
   useEffect(() => {
     if (props.notices && props.notices.length > 0) dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
     // Shown once, when the screen opens.
@@ -170,7 +175,7 @@ export function App(props: AppProps) {
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen ? (
-          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} />
+          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} {...(props.mcp ? { mcp: props.mcp } : {})} />
         ) : setupOpen && props.setup ? (
           <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
         ) : (

@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { helpLines } from './help-lines';
+import { mcpHelpLines, type McpStatusSource } from './mcp-lines';
 import type { Binding } from './keymap';
 import type { SlashCommand } from './slash-commands';
 import { PaneFrame, innerSize } from './PaneFrame';
@@ -14,6 +15,8 @@ export interface HelpOverlayProps {
   readonly offset: number;
   /** The keymap in force (the defaults, or the config's overrides over them). */
   readonly keymap?: readonly Binding[];
+  /** The session's MCP servers: their tools are listed with tier and replay class. */
+  readonly mcp?: McpStatusSource;
 }
 
 /** Splits lines into columns section by section (sections end at blank lines), so no section is cut in two. */
@@ -34,11 +37,14 @@ export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
 }
 
 /** Every key, as the keymap says, in as many columns as the width allows. */
-export function HelpOverlay({ commands, width, height, offset, keymap }: HelpOverlayProps) {
+export function HelpOverlay({ commands, width, height, offset, keymap, mcp }: HelpOverlayProps) {
   const inner = innerSize(width, height);
   const columnCount = Math.max(1, Math.min(3, Math.floor(inner.width / 56)));
   const columnWidth = Math.floor(inner.width / columnCount);
-  const lines = useMemo(() => helpLines(commands, columnWidth - 1, keymap), [commands, columnWidth, keymap]);
+  const keyLines = useMemo(() => helpLines(commands, columnWidth - 1, keymap), [commands, columnWidth, keymap]);
+  // Servers come and go while the overlay is open: read them at every render. They follow the commands.
+  const afterCommands = keyLines.findIndex((line) => line.length === 0) + 1;
+  const lines = mcp ? [...keyLines.slice(0, afterCommands), ...mcpHelpLines(mcp.statuses(), columnWidth - 1), ...keyLines.slice(afterCommands)] : keyLines;
   const columns = helpColumns(lines, columnCount);
   const rows = Math.max(...columns.map((c) => c.length));
   const top = Math.max(0, Math.min(offset, rows - inner.height));

@@ -16,6 +16,8 @@ function inputText(input: unknown): string {
 /** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
 function addsToSubject(input: unknown, subject: string): boolean {
   if (input === null || typeof input !== 'object') return String(input) !== subject;
+  // An MCP call's subject is its arguments on one line: shown once.
+  if (JSON.stringify(input) === subject) return false;
   const values = Object.values(input as Record<string, unknown>);
   return !(values.length === 1 && values[0] === subject);
 }

@@ -10,6 +10,7 @@ import { FrameWriter } from './frame-writer';
 import type { Binding } from './keymap';
 import type { ProviderSetup } from './provider-setup';
 import type { SessionStartHook } from './use-session-start';
+import type { McpStatusSource } from './mcp-lines';
 import { TerminalScreen } from './terminal-screen';
 import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
@@ -41,6 +42,8 @@ export interface RunTuiOptions {
   readonly sessionStart?: SessionStartHook;
   /** The background sync whose failures the status bar shows. */
   readonly sync?: SyncStatusSource;
+  /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
+  readonly mcp?: McpStatusSource;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
@@ -133,6 +136,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       {...(options.setup ? { setup: options.setup } : {})}
       {...(options.sessionStart ? { sessionStart: options.sessionStart } : {})}
       {...(options.sync ? { sync: options.sync } : {})}
+      {...(options.mcp ? { mcp: options.mcp } : {})}
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,

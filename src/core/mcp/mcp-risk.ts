@@ -56,7 +56,7 @@ export function classifyMcpTool(hints: McpToolHints | undefined, settings: McpTo
   const base = trusted ? riskFromHints(hints ?? {}) : UNTRUSTED;
   let risk = base.risk;
   let replay = base.replay;
-  let why = trusted ? `the server's annotations (trusted by your config) say ${describeHints(hints)}` : hintsNote(hints);
+  let why = trusted && saysSomething(hints) ? `the server's annotations (trusted by your config) say ${describeHints(hints)}` : hintsNote(hints);
   if (settings.risk !== undefined && (settings.mayLower || RISK_ORDER[settings.risk] > RISK_ORDER[risk])) {
     risk = settings.risk;
     why = `your config sets ${risk}`;
@@ -65,9 +65,12 @@ export function classifyMcpTool(hints: McpToolHints | undefined, settings: McpTo
   return { risk, replay, reason: why };
 }
 
+function saysSomething(hints: McpToolHints | undefined): hints is McpToolHints {
+  return hints !== undefined && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined || hints.idempotentHint !== undefined);
+}
+
 function hintsNote(hints: McpToolHints | undefined): string {
-  const said = hints && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined || hints.idempotentHint !== undefined);
-  if (!said) return 'the server says nothing about its effects (MCP treats that as destructive)';
+  if (!saysSomething(hints)) return 'the server says nothing about its effects (MCP treats that as destructive)';
   return `the server's annotations (${describeHints(hints)}) are not trusted: set "trustAnnotations" for this server in your own config to use them`;
 }
 

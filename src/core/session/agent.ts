@@ -12,6 +12,7 @@ import { AppendBatch, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
+import { NS } from '../registers/namespaces';
 import { Sandwich } from './tool-step';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
@@ -43,7 +44,7 @@ export class Agent {
   /** Settles every intent a crash left behind. Hosts call it on open, before anything else. */
   async resume(signal: AbortSignal, emit: EventSink): Promise<number> {
     // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
-    await this.deps.externalTools?.ready(signal);
+    if (this.deps.store.registers.entries(NS.pending).length > 0) await this.deps.externalTools?.ready(signal);
     return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
   }
 
@@ -89,6 +90,8 @@ export class Agent {
     if (this.running) throw new Error('assert: one turn at a time');
     this.running = true;
     try {
+      // MCP servers offer their tools before the model is asked (each start has its own timeout).
+      await this.deps.externalTools?.ready(signal);
       await this.resume(signal, emit);
       return await this.loop(prompt, signal, emit);
     } finally {

@@ -1,4 +1,4 @@
-import type { McpHub, McpHubEvent, McpServerStatus } from '../core/mcp/mcp-hub';
+import type { McpHub, McpHubEvent, McpServerStatus } from './mcp-hub';
 
 /** Lines of a server's stderr shown with its failure: the last ones say why. */
 const STDERR_LINES = 6;
@@ -6,7 +6,7 @@ const STDERR_LINES = 6;
 /** A server's failure or its refused tools, in a line a user reads; null when there is nothing to say. */
 export function mcpEventText(event: McpHubEvent): string | null {
   if (event.type === 'failed') {
-    return `MCP server "${event.server}" failed: ${event.message}; its tools are withdrawn${stderrNote(event.stderr)}`;
+    return `MCP server "${event.server}" failed: ${event.message}; its tools are not offered${stderrNote(event.stderr)}`;
   }
   if (event.refused.length === 0) return null;
   return `MCP server "${event.server}": ${event.refused.length === 1 ? 'a tool is' : `${event.refused.length} tools are`} not offered: ${event.refused.join('; ')}`;
