@@ -19,6 +19,7 @@ import { ConfigError, type Config } from './config';
 import type { ProviderSettings } from './settings';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
 import type { McpHub } from '../core/mcp/mcp-hub';
+import { MCP_NAME_SEPARATOR, sanitizeNamePart } from '../core/mcp/mcp-names';
 
 export function systemRandom(): Random {
   return seededRandom((Math.random() * 0x1_0000_0000) >>> 0);
@@ -50,9 +51,13 @@ function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
 export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string): ApprovalPolicy {
   // A rule for a tool that does not exist would allow nothing, silently: name the tools instead.
   const knownTools = builtinTools({ workspaceRoot: '/', interactiveApprover: true }).map((tool) => tool.name);
+  // An MCP tool is named once its server has started; a rule may name any tool of a configured server.
+  const mcpPrefixes = Object.keys(config.mcpServers ?? {}).map((server) => `${sanitizeNamePart(server)}${MCP_NAME_SEPARATOR}`);
   const rules = [...(config.allow ?? []), ...args.allow].map((text) => {
+    const tool = text.split(':')[0] ?? '';
+    const isMcpTool = mcpPrefixes.some((prefix) => tool.startsWith(prefix) && tool.length > prefix.length);
     try {
-      return parseRule(text, knownTools);
+      return parseRule(text, isMcpTool ? [...knownTools, tool] : knownTools);
     } catch (error) {
       const from = args.allow.includes(text) ? '--allow' : `config ${configFile}: field "allow"`;
       throw new ConfigError(configFile, `${from}: ${(error as Error).message}`);

@@ -89,6 +89,14 @@ describe('MCP tools in the headless turn loop', () => {
     expect(notesLog(setup.notes).filter((line) => line.event === 'call')).toEqual([]);
   });
 
+  it('an --allow rule naming an MCP tool approves its Write calls headless', async () => {
+    const setup = setUp();
+    server.push({ toolCalls: [{ id: 'call_append', name: 'notes__append_note', arguments: '{"key":"a","text":"x"}' }] });
+    const run = await tole(setup, ['-p', 'append', '--allow', 'notes__append_note']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(notesIn(setup.notes)).toEqual({ a: 'x' });
+  });
+
   it('--yes does not run the unannotated (Destructive) tool headless: it is not offered, and a call to it runs nothing', async () => {
     const setup = setUp();
     server.push({ toolCalls: [{ id: 'call_wipe', name: 'notes__wipe_notes', arguments: '{}' }] });

@@ -8,21 +8,28 @@ import type { ApprovalRequest, Approver, Decision } from '../../../src/core/appr
 import { McpHub } from '../../../src/core/mcp/mcp-hub';
 import { buildAgent, entriesOfType, eventLog, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { notesStdioSpec } from '../../support/mcp-fixtures';
-import { notesIn, notesLog } from '../../support/mcp-notes-server';
+import type { McpServerSpec } from '../../../src/core/mcp/mcp-server-spec';
+import { notesHttpSpec, notesStdioSpec } from '../../support/mcp-fixtures';
+import { notesIn, notesLog, startNotesHttpServer, type NotesHttpServer } from '../../support/mcp-notes-server';
 import { waitFor } from '../../support/process-groups';
 
 let server: ChatServer;
+let http: NotesHttpServer;
+let httpNotes: TempDirs;
 const hubs: McpHub[] = [];
 const all: TempDirs[] = [];
 
 beforeAll(async () => {
   server = await startChatServer({ defaultReply: { text: 'ok' } });
+  httpNotes = tempDirs('tole-mcp-http-notes-');
+  http = await startNotesHttpServer(httpNotes.root);
 });
 
 afterAll(async () => {
   await Promise.all(hubs.map((hub) => hub.close()));
   await server.close();
+  await http.close();
+  httpNotes.remove();
   for (const dirs of all) dirs.remove();
 });
 
@@ -31,7 +38,7 @@ function approverSaying(decision: Decision): Approver & { asked: ApprovalRequest
   return { asked, decide: async (request) => (asked.push(request), decision) };
 }
 
-function agentWithNotes(approver: Approver) {
+function agentWithNotes(approver: Approver, spec?: (notes: string) => McpServerSpec) {
   const dirs = tempDirs('tole-mcp-loop-');
   all.push(dirs);
   const notes = `${dirs.parent}/notes`;
@@ -41,7 +48,7 @@ function agentWithNotes(approver: Approver) {
     workspaceRoot: dirs.root,
     approver,
     externalTools: (registry, interactive) => {
-      const hub = McpHub.create({ specs: [notesStdioSpec(notes)], registry, interactiveApprover: interactive, version: 't' });
+      const hub = McpHub.create({ specs: [spec ? spec(notes) : notesStdioSpec(notes)], registry, interactiveApprover: interactive, version: 't' });
       hubs.push(hub);
       return hub;
     },
@@ -75,6 +82,20 @@ describe('MCP calls in the turn loop', () => {
     await agent.runTurn('wipe', new AbortController().signal, () => {});
     expect(resultsFor(store, 'call_wipe').map((e) => e.payload.outcome)).toEqual(['denied']);
     expect(notesLog(notes).map((line) => line.tool)).not.toContain('wipe_notes');
+    store.close();
+  });
+
+  it('calls a tool of a Streamable HTTP server through the loop, with its result sent back to the model', async () => {
+    const approver = approverSaying({ approved: true, by: 'user' });
+    const { agent, store } = agentWithNotes(approver, () => notesHttpSpec(http.url));
+    server.push({ toolCalls: [{ id: 'call_remote', name: 'remote__set_note', arguments: '{"key":"over","value":"http"}' }] });
+    const before = server.requests.length;
+    expect((await agent.runTurn('remote', new AbortController().signal, () => {})).outcome).toBe('done');
+    expect(approver.asked.map((r) => [r.tool, r.risk])).toEqual([['remote__set_note', 'Write']]);
+    expect(notesIn(httpNotes.root)).toEqual({ over: 'http' });
+    const sent = server.requests.slice(before).at(-1)?.body?.messages?.find((m) => m.role === 'tool');
+    expect(String(sent?.content)).toContain('set over');
+    expect(resultsFor(store, 'call_remote').map((e) => e.payload.outcome)).toEqual(['ok']);
     store.close();
   });
 
