@@ -97,6 +97,13 @@ describe('an MCP hub over real servers', () => {
     expect(hub.tools().some((tool) => tool.server === 'remote')).toBe(true);
   });
 
+  it('a server that never answers at start is given up after its startup timeout, with its stderr', async () => {
+    const hanging = notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 3000 }, ['--hang-start']);
+    const { hub, events } = hubOf([hanging]);
+    await hub.ready();
+    expect(events).toEqual([{ type: 'failed', server: 'stuck', message: 'did not finish starting within 3000 ms', stderr: expect.stringContaining('never comes') }]);
+  });
+
   it('a server that dies mid-call fails the call with its stderr, and its tools are withdrawn', async () => {
     const { hub, registry, events } = hubOf([notesStdioSpec(`${dirs.root}/stdio-die`)]);
     await hub.ready();
