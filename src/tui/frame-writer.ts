@@ -1,11 +1,15 @@
 /**
- * Draws Ink's frames on the alternate screen by rewriting only the lines that changed.
+ * Draws Ink's frames on the alternate screen by sending only the cells that changed.
  *
  * Ink (6.8) either erases and rewrites its whole output on every frame, or, with its incremental
  * mode, drifts a line down per frame when the output does not fill the screen. This sits between
  * Ink and the terminal: Ink writes a whole frame, and the terminal receives, in one synchronized
- * update, each changed line at its absolute row. A streamed token costs one line, not a screen.
+ * update, the runs of cells that differ from the last frame (compared cell by cell, with each
+ * cell's style), each behind a cursor move. A streamed token costs its own characters.
  */
+import { rowCells, type RowCells } from './row-cells';
+import { diffRow, Pen } from './row-diff';
+
 
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
@@ -39,8 +43,16 @@ export function withoutColour(line: string): string {
   return line.replace(/\x1b\[([0-9;]*)m/g, (_, params: string) => (params === '' ? '\x1b[m' : dropColours(params)));
 }
 
+const NO_CELLS: RowCells = { cells: [], uncertain: false };
+
 export class FrameWriter {
   private previous: string[] = [];
+  /** The cells of each row of `previous`, as far as they were needed. */
+  private previousCells: (RowCells | undefined)[] = [];
+  private readonly pen = new Pen();
+  /** Bytes sent for frames so far (for the bench's bytes-per-frame figure). */
+  bytesWritten = 0;
+  framesWritten = 0;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
@@ -68,6 +80,7 @@ export class FrameWriter {
   repaint(): void {
     const lines = this.previous;
     this.previous = [];
+    this.previousCells = [];
     this.draw(lines);
   }
 
@@ -78,6 +91,7 @@ export class FrameWriter {
     if (cleared) {
       this.out.write('\x1b[2J');
       this.previous = [];
+      this.previousCells = [];
       rest = rest.slice(cleared[0].length);
     }
     rest = rest.replace(ERASE_PREFIX, '');
@@ -92,14 +106,26 @@ export class FrameWriter {
 
   private draw(lines: string[]): void {
     let out = '';
+    const cells: (RowCells | undefined)[] = [];
     const count = Math.max(lines.length, this.previous.length);
+    const columns = this.out.columns || 80;
     for (let i = 0; i < count; i++) {
-      const line = lines[i];
-      if (line === this.previous[i]) continue;
-      // Erase first, then write: an erase after a line that reaches the last column would cut its last cell.
-      out += `\x1b[${i + 1};1H\x1b[0m\x1b[2K${line ?? ''}\x1b[0m`;
+      const line = lines[i] ?? '';
+      const before = this.previous[i] ?? '';
+      if (line === before) {
+        cells.push(this.previousCells[i]);
+        continue;
+      }
+      const now = rowCells(line, columns);
+      cells.push(now);
+      out += diffRow(this.pen, i, this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns)), now, line);
     }
     this.previous = lines;
-    if (out !== '') this.out.write(SYNC_START + out + SYNC_END);
+    this.previousCells = cells;
+    if (out === '') return;
+    out = SYNC_START + out + this.pen.reset() + SYNC_END;
+    this.bytesWritten += Buffer.byteLength(out);
+    this.framesWritten++;
+    this.out.write(out);
   }
 }

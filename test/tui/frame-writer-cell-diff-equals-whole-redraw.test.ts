@@ -1,0 +1,160 @@
+/**
+ * The frame writer sends only the cells that changed. Property: for any sequence of frames, a
+ * terminal fed everything it sent shows, after each frame, exactly what a fresh terminal shows
+ * when that frame is drawn whole: every cell's character, width, colours and attributes.
+ */
+import headless from '@xterm/headless';
+import { Chalk } from 'chalk';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FrameWriter } from '../../src/tui/frame-writer';
+import Output from '../../src/tui/ink-output';
+import { FakeStdout } from './harness';
+
+const { Terminal } = headless;
+type Terminal = InstanceType<typeof Terminal>;
+
+const WIDTH = 16;
+const HEIGHT = 6;
+const colour = new Chalk({ level: 3 });
+
+const TEXTS = [
+  'plain text',
+  'a',
+  ' ',
+  '   x',
+  'abcdefghijklmnopqrstu',
+  colour.red('red') + ' then ' + colour.bold.blue('bold blue'),
+  colour.bold('b') + colour.dim('d') + colour.bold.dim('bd'),
+  colour.bgRgb(30, 30, 60)(' selected row ') + colour.dim('dim'),
+  colour.inverse('inv') + colour.underline('under') + colour.italic('it') + colour.strikethrough('st'),
+  colour.bgGreen('    '),
+  '宽字符 and ascii',
+  '中' + colour.red('文') + 'x',
+  'emoji 👍🏽 flag 🇫🇷 done',
+  'e\u0301 combining',
+  '╭ border ─────────╮',
+  '│ ◆ tole ⚙ ✓ ✘ ●',
+  '\x1b[38;5;208morange\x1b[39m and \x1b[48;2;1;2;3mbg\x1b[49m',
+  `${colour.cyan('⠋')} running · seq 12`,
+];
+
+interface Write {
+  readonly x: number;
+  readonly y: number;
+  readonly text: string;
+}
+
+const writeArb: fc.Arbitrary<Write> = fc.record({
+  x: fc.integer({ min: 0, max: WIDTH - 1 }),
+  y: fc.integer({ min: 0, max: HEIGHT - 1 }),
+  text: fc.oneof(fc.constantFrom(...TEXTS), fc.stringMatching(/^[ab中 ]{0,6}$/)),
+});
+
+/** A frame is a base set of writes, some dropped, some added, all moved up or down (a scroll). */
+const stepArb = fc.record({
+  drop: fc.array(fc.nat(12), { maxLength: 3 }),
+  add: fc.array(writeArb, { maxLength: 3 }),
+  shift: fc.integer({ min: -2, max: 2 }),
+});
+
+function render(writes: readonly Write[]): string {
+  const output = new Output({ width: WIDTH, height: HEIGHT });
+  // As Ink's boxes do: every write is clipped to the screen's width.
+  output.clip({ x1: 0, x2: WIDTH });
+  for (const w of writes) output.write(w.x, w.y, w.text, { transformers: [] });
+  output.unclip();
+  return output.get().output;
+}
+
+function frames(base: readonly Write[], steps: readonly { drop: readonly number[]; add: readonly Write[]; shift: number }[]): string[] {
+  const out = [render(base)];
+  let writes = [...base];
+  for (const step of steps) {
+    writes = writes
+      .filter((_, i) => !step.drop.includes(i))
+      .concat(step.add)
+      .map((w) => ({ ...w, y: w.y + step.shift }))
+      .filter((w) => w.y >= 0 && w.y < HEIGHT);
+    out.push(render(writes));
+  }
+  return out;
+}
+
+function terminal(): Terminal {
+  const term = new Terminal({ cols: WIDTH, rows: HEIGHT, allowProposedApi: true });
+  // The modes tole runs in: the alternate screen with auto-wrap off.
+  term.write('\x1b[?1049h\x1b[?7l');
+  return term;
+}
+
+const flush = (term: Terminal, data: string): Promise<void> => new Promise((resolve) => term.write(data, resolve));
+
+function cells(term: Terminal): string[] {
+  const buffer = term.buffer.active;
+  const rows: string[] = [];
+  for (let y = 0; y < HEIGHT; y++) {
+    const line = buffer.getLine(y)!;
+    const row: string[] = [];
+    for (let x = 0; x < WIDTH; x++) {
+      const c = line.getCell(x)!;
+      const attributes = [c.isBold(), c.isDim(), c.isItalic(), c.isUnderline(), c.isInverse(), c.isStrikethrough(), c.isInvisible(), c.isBlink()].map(Number).join('');
+      // A cell never written and a cell holding an unstyled space look the same.
+      row.push(`${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${attributes}`);
+    }
+    rows.push(`${y}: ${row.join(' ')}`);
+  }
+  return rows;
+}
+
+/** The frame drawn whole on a fresh terminal: each line at its row. */
+async function wholeDraw(frame: string): Promise<string[]> {
+  const term = terminal();
+  const lines = frame.split('\n');
+  await flush(term, lines.map((line, i) => `\x1b[${i + 1};1H\x1b[0m${line}\x1b[0m`).join(''));
+  const seen = cells(term);
+  term.dispose();
+  return seen;
+}
+
+async function check(sequence: readonly string[]): Promise<void> {
+  const out = new FakeStdout(WIDTH, HEIGHT);
+  const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  const term = terminal();
+  try {
+    for (const frame of sequence) {
+      out.frames.length = 0;
+      writer.stream.write(frame);
+      await flush(term, out.frames.join(''));
+      expect(cells(term)).toEqual(await wholeDraw(frame));
+    }
+  } finally {
+    term.dispose();
+  }
+}
+
+describe('the frame writer sends cell diffs', () => {
+  it('that leave the terminal as drawing each frame whole would, for any sequence of frames', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(writeArb, { maxLength: 10 }), fc.array(stepArb, { minLength: 1, maxLength: 6 }), async (base, steps) => {
+        await check(frames(base, steps));
+      }),
+      { numRuns: Number(process.env.FRAME_DIFF_RUNS ?? 60) },
+    );
+  });
+
+  it('sends a streamed token that extends the last line as a cursor move and the token alone', () => {
+    const out = new FakeStdout(40, 4);
+    const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+    const pane = (text: string): string => ['╭ tree ─╮╭ transcript ──────╮', `│ a     ││ ${text}`, '╰───────╯╰──────────────────╯'].join('\n');
+    writer.stream.write(pane(colour.green('the reply')));
+    out.frames.length = 0;
+    writer.stream.write(pane(colour.green('the reply grows')));
+    const sent = out.frames.join('');
+    expect(sent).toContain(' grows');
+    expect(sent).not.toContain('the reply');
+    expect(sent).not.toContain('tree');
+    // The synchronized-update markers (16 bytes), a cursor move, a colour, ' grows', a reset.
+    expect(JSON.stringify(sent)).toBe('"\\u001b[?2026h\\u001b[2;21H\\u001b[0m\\u001b[32m grows\\u001b[0m\\u001b[?2026l"');
+  });
+});
