@@ -9,7 +9,7 @@ import '../src/tui/ci-env-hide';
 import { render } from 'ink';
 import '../src/tui/ci-env-restore';
 import { EventEmitter } from 'node:events';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ApprovalPolicy } from '../src/core/approval/approval-policy';
@@ -45,12 +45,15 @@ export function replyTokens(tokens: number): string[] {
 class StreamingProvider implements Provider {
   readonly name = 'bench';
   streamTokens = false;
-  constructor(private readonly tokens: readonly string[]) {}
+  constructor(
+    private readonly tokens: readonly string[],
+    private readonly delayMs = 0,
+  ) {}
   async complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult> {
     let text = '';
     if (this.streamTokens) {
       for (const token of this.tokens) {
-        await yieldToLoop();
+        await (this.delayMs > 0 ? sleep(this.delayMs) : yieldToLoop());
         text += token;
         onEvent({ type: 'text', delta: token });
       }
@@ -95,6 +98,34 @@ export interface RenderRun {
   /** Frames that reached the terminal, and their bytes. */
   readonly frames: number;
   readonly bytes: number;
+  /** The bytes the same frames cost written a changed row at a time (tole's writer before cell diffs). */
+  readonly rowBytes: number;
+}
+
+// eslint-disable-next-line no-control-regex
+const ERASE_PREFIX = /^(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/;
+
+/**
+ * The baseline writer: each changed row rewritten whole at its row (erase, then the row), in a
+ * synchronized update. It counts bytes only; the frames it sees are the ones Ink hands tole.
+ */
+class RowWriter {
+  private previous: string[] = [];
+  bytes = 0;
+  counting = false;
+  see(data: string): void {
+    const rest = data.replace(ERASE_PREFIX, '');
+    // Only the frames: Ink's mode and cursor sequences alone pass through either writer alike.
+    if (!rest.includes('\n') && rest.length < 16) return;
+    const lines = rest.endsWith('\n') ? rest.slice(0, -1).split('\n') : rest.split('\n');
+    let out = '';
+    for (let i = 0; i < Math.max(lines.length, this.previous.length); i++) {
+      if (lines[i] === this.previous[i]) continue;
+      out += `\x1b[${i + 1};1H\x1b[0m\x1b[2K${lines[i] ?? ''}\x1b[0m`;
+    }
+    this.previous = lines;
+    if (out !== '' && this.counting) this.bytes += Buffer.byteLength(`\x1b[?2026h${out}\x1b[?2026l`);
+  }
 }
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,9 +134,9 @@ const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeou
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-export async function streamedReplyRun(dir: string, earlierTurns: number, tokens: number): Promise<RenderRun> {
+export async function streamedReplyRun(dir: string, earlierTurns: number, tokens: number, delayMs = 0): Promise<RenderRun> {
   const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(earlierTurns + 1), cwd: dir });
-  const provider = new StreamingProvider(replyTokens(tokens));
+  const provider = new StreamingProvider(replyTokens(tokens), delayMs);
   const approvals = createTuiApprover();
   const agent = new Agent(
     {
@@ -129,6 +160,16 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
   provider.streamTokens = true;
   const terminal = new NullTerminal();
   const frames = new FrameWriter(terminal as unknown as NodeJS.WriteStream);
+  const rows = new RowWriter();
+  const tee = new Proxy(frames.stream, {
+    get(target, property) {
+      if (property !== 'write') return Reflect.get(target, property, target) as unknown;
+      return (data: string, ...rest: unknown[]): boolean => {
+        rows.see(String(data));
+        return target.write(data, ...(rest as []));
+      };
+    },
+  });
   let crashed: unknown = null;
   const turns = new TurnController({ agent, nowMs: () => store.now(), onCrash: (error) => (crashed = error) });
   const instance = render(
@@ -145,12 +186,13 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
       onQuit={() => {}}
       onCrash={(error) => (crashed = error)}
     />,
-    { stdout: frames.stream, stdin: new NoKeys() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    { stdout: tee, stdin: new NoKeys() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   try {
     await settle(200);
     const writesBefore = terminal.writes;
     const bytesBefore = terminal.bytes;
+    rows.counting = true;
     const ended = new Promise<void>((resolve) => {
       const unsubscribe = turns.subscribe(() => {
         if (!turns.running) {
@@ -169,7 +211,7 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
     if (crashed) throw crashed;
     const last = store.tree.get(store.registers.get<{ entryId: string }>('lane.head', 'head')!.entryId);
     if (last?.type !== 'assistant') throw new Error('bench: the streamed turn did not commit a reply');
-    return { cpuMs: (used.user + used.system) / 1000, frames: terminal.writes - writesBefore, bytes: terminal.bytes - bytesBefore };
+    return { cpuMs: (used.user + used.system) / 1000, frames: terminal.writes - writesBefore, bytes: terminal.bytes - bytesBefore, rowBytes: rows.bytes };
   } finally {
     turns.dispose();
     instance.unmount();

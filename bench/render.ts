@@ -24,12 +24,13 @@ const MANY = 50;
 /** Interleaved rounds of each; the median is shown (a run draws only a few frames: CPU noise is large). */
 const ROUNDS = 11;
 const MEMORY_ROUNDS = 3;
+const PACED_DELAY_MS = 5;
 const MB = 1024 * 1024;
 
 type RenderModule = typeof import('./render-app');
 
 /** The App bundled as tole ships it: production React and the bundle's Ink output. */
-async function bundledApp(): Promise<RenderModule> {
+export async function bundledApp(): Promise<RenderModule> {
   const outDir = join(import.meta.dirname, 'out');
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'render-app.mjs');
@@ -57,9 +58,9 @@ export async function runRenderBench(): Promise<Row[]> {
   const app = await bundledApp();
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-render-'));
   try {
-    const run = async (turns: number): Promise<RenderRun> => {
+    const run = async (turns: number, delayMs = 0): Promise<RenderRun> => {
       const sub = mkdtempSync(join(dir, `t${turns}-`));
-      return app.streamedReplyRun(sub, turns, TOKENS);
+      return app.streamedReplyRun(sub, turns, TOKENS, delayMs);
     };
     await run(FEW); // warm-up: JIT and caches, as a session that has been open a while
     const few: RenderRun[] = [];
@@ -70,10 +71,32 @@ export async function runRenderBench(): Promise<Row[]> {
     }
     const a = medianRun(few);
     const b = medianRun(many);
+    // Paced as a model streams (5 ms a token, ~10 s): frames are capped at 30 a second, so the
+    // CPU should grow far less than the time does. One run each: they are long.
+    const paced = await run(FEW, PACED_DELAY_MS);
+    const pacedMany = await run(MANY, PACED_DELAY_MS);
+    const perFrame = (r: RenderRun, bytes: number): number => bytes / Math.max(1, r.frames);
     const label = (n: number, r: RenderRun): string => `render ${TOKENS.toLocaleString('en')}-token reply, ${n} turn${n > 1 ? 's' : ''} before (${r.frames} frames)`;
     return [
       { name: label(FEW, a), tole: a.cpuMs, baseline: a.cpuMs, unit: 'ms CPU', ratio: 1 },
       { name: label(MANY, b), tole: b.cpuMs, baseline: a.cpuMs, unit: 'ms CPU', ratio: b.cpuMs / a.cpuMs, target: '~1x (< 1.2x)' },
+      {
+        name: `CPU per reply, ${TOKENS.toLocaleString('en')} tokens paced at ${PACED_DELAY_MS} ms (${paced.frames} frames; baseline: the same reply unpaced)`,
+        tole: paced.cpuMs,
+        baseline: a.cpuMs,
+        unit: 'ms CPU',
+        ratio: paced.cpuMs / a.cpuMs,
+      },
+      { name: `the paced reply after ${MANY} turns (baseline: after ${FEW})`, tole: pacedMany.cpuMs, baseline: paced.cpuMs, unit: 'ms CPU', ratio: pacedMany.cpuMs / paced.cpuMs, target: '~1x' },
+      {
+        name: `bytes per frame, unpaced reply, ${FEW} turn before (baseline: the same frames a changed row at a time)`,
+        tole: perFrame(a, a.bytes),
+        baseline: perFrame(a, a.rowBytes),
+        unit: 'B',
+        ratio: a.bytes / a.rowBytes,
+      },
+      { name: `bytes per frame, paced reply (${(paced.bytes / 1024).toFixed(0)} KB in all, vs ${(paced.rowBytes / 1024).toFixed(0)} KB)`, tole: perFrame(paced, paced.bytes), baseline: perFrame(paced, paced.rowBytes), unit: 'B', ratio: paced.bytes / paced.rowBytes },
+      { name: `bytes per frame, paced reply after ${MANY} turns (transcript scrolling)`, tole: perFrame(pacedMany, pacedMany.bytes), baseline: perFrame(pacedMany, pacedMany.rowBytes), unit: 'B', ratio: pacedMany.bytes / pacedMany.rowBytes },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,11 +4,15 @@
 import { fileURLToPath } from 'node:url';
 
 const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.meta.url));
+// Ink measures every text node with `widest-line` on every frame; tole's is the same measure, remembered.
+const widestLine = fileURLToPath(new URL('../src/tui/text-width.ts', import.meta.url));
+const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
 
 export const inkOutputPlugin = {
   name: 'ink-output',
   setup(build) {
     let swapped = false;
+    build.onResolve({ filter: /^widest-line$/ }, (args) => (inkBuild.test(args.importer) ? { path: widestLine } : undefined));
     build.onResolve({ filter: /^\.\/output\.js$/ }, (args) => {
       if (!/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer)) return undefined;
       swapped = true;

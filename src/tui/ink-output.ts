@@ -13,7 +13,8 @@
  */
 import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
-import stringWidth from 'string-width';
+import { rememberRow } from './row-cells';
+import widestLine, { clearWidths, widthOf } from './text-width';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -53,10 +54,6 @@ class BoundedCache<V> {
 // Shared by every frame (and every Ink instance): each is keyed by content alone.
 // Sized for a few screens of 40 rows of several writes each; a line's cells are the big ones.
 const styledCharsCache = new BoundedCache<readonly StyledChar[]>(2_000);
-/** Widths of single characters and of lines: small values, looked up per cell, so a plain map. */
-const widthCache = new Map<string, number>();
-const MAX_WIDTHS = 20_000;
-const widestCache = new BoundedCache<number>(2_000);
 const sliceCache = new BoundedCache<string>(4_000);
 const rowCache = new BoundedCache<string>(1_000);
 
@@ -67,26 +64,6 @@ function styledChars(line: string): readonly StyledChar[] {
     styledCharsCache.set(line, chars);
   }
   return chars;
-}
-
-function widthOf(text: string): number {
-  let width = widthCache.get(text);
-  if (width === undefined) {
-    width = stringWidth(text);
-    if (widthCache.size >= MAX_WIDTHS) widthCache.clear();
-    widthCache.set(text, width);
-  }
-  return width;
-}
-
-function widestLine(text: string): number {
-  let widest = widestCache.get(text);
-  if (widest === undefined) {
-    widest = 0;
-    for (const line of text.split('\n')) widest = Math.max(widest, widthOf(line));
-    widestCache.set(text, widest);
-  }
-  return widest;
 }
 
 /** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */
@@ -110,8 +87,7 @@ function slice(line: string, from: number, to: number): string {
 /** Forgets every cached line and row (tests compare a cold frame with a warm one). */
 export function clearOutputCaches(): void {
   styledCharsCache.clear();
-  widthCache.clear();
-  widestCache.clear();
+  clearWidths();
   sliceCache.clear();
   rowCache.clear();
 }
@@ -229,6 +205,9 @@ export default class Output {
         offsetX += characterWidth;
       }
     }
-    return styledCharsToString(cells.filter((cell) => cell !== undefined)).trimEnd();
+    const chars = cells.filter((cell) => cell !== undefined);
+    const line = styledCharsToString(chars).trimEnd();
+    rememberRow(line, chars);
+    return line;
   }
 }

@@ -2,8 +2,8 @@
  * One screen row as the terminal will hold it: a cell per column, each with its text and its
  * style. The frame writer compares two such rows to send only the cells that changed.
  */
-import { styledCharsFromTokens, tokenize, type AnsiCode } from '@alcalzone/ansi-tokenize';
-import stringWidth from 'string-width';
+import { styledCharsFromTokens, tokenize, type AnsiCode, type StyledChar } from '@alcalzone/ansi-tokenize';
+import { widthOf } from './text-width';
 
 export interface Cell {
   /** The grapheme drawn here; '' for the right half of a wide character. */
@@ -25,37 +25,24 @@ export interface RowCells {
   readonly uncertain: boolean;
 }
 
-const widths = new Map<string, number>();
-
-function widthOf(text: string): number {
-  let width = widths.get(text);
-  if (width === undefined) {
-    width = stringWidth(text);
-    if (widths.size >= 20_000) widths.clear();
-    widths.set(text, width);
-  }
-  return width;
-}
-
 /** A single code point that every terminal draws one column wide, or a plain East Asian wide one. */
 function certain(text: string, width: number): boolean {
   const code = text.codePointAt(0)!;
   if (text.length > (code > 0xffff ? 2 : 1)) return false;
+  // Regional indicators: two in a row make one flag, whoever wrote them.
+  if (code >= 0x1f1e6 && code <= 0x1f1ff) return false;
   if (width === 1) return true;
   return width === 2 && !/\p{Extended_Pictographic}/u.test(text);
 }
 
 const EMPTY: RowCells = { cells: [], uncertain: false };
 
-/**
- * The cells of one line of a frame (text with SGR codes), from column 0, on a screen `columns`
- * wide (a wide character cut by the right edge is drawn differently by each terminal).
- */
-export function rowCells(line: string, columns: number): RowCells {
-  if (line === '') return EMPTY;
+/** Cells of the characters of a row, in order ('' values, the right halves Ink keeps, skipped). */
+function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: boolean } {
   const cells: Cell[] = [];
   let uncertain = false;
-  for (const char of styledCharsFromTokens(tokenize(line))) {
+  for (const char of chars) {
+    if (char.value === '') continue;
     const measured = widthOf(char.value);
     if (!uncertain && !certain(char.value, measured)) uncertain = true;
     const style = char.styles.length === 0 ? '' : char.styles.map((code) => code.code).join('');
@@ -66,6 +53,42 @@ export function rowCells(line: string, columns: number): RowCells {
       cells.push({ text: char.value, width: 1, styles: char.styles, style });
     }
   }
+  return { cells, uncertain };
+}
+
+/**
+ * Rows whose cells are known already: Ink's output (src/tui/ink-output.ts) builds each row from
+ * cells and hands them here with the row's text, so the frame writer need not parse it again.
+ */
+const known = new Map<string, { cells: Cell[]; uncertain: boolean }>();
+/** More than the rows Ink's output keeps built (1,000), so a row it reuses is still known here. */
+const MAX_KNOWN = 1_100;
+
+/** Intensity (bold 1, dim 2) share their end code: a row whose text drops one and keeps the other renders as neither. */
+function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): boolean {
+  const dropped = from.some((code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && !to.some((kept) => kept.code === code.code));
+  return dropped && to.some((code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && from.some((had) => had.code === code.code));
+}
+
+/**
+ * Remembers the cells of `line`, the text that `chars` (a row of Ink's output, right halves of
+ * wide characters as '') serialise to. A row whose text would not show its cells' styles as
+ * they are is not remembered: it is parsed from its text like any other.
+ */
+export function rememberRow(line: string, chars: readonly StyledChar[]): void {
+  if (line === '' || known.has(line)) return;
+  for (let i = 1; i < chars.length; i++) if (chars[i]!.styles !== chars[i - 1]!.styles && intensityTrap(chars[i - 1]!.styles, chars[i]!.styles)) return;
+  if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
+  known.set(line, cellsOf(chars));
+}
+
+/**
+ * The cells of one line of a frame (text with SGR codes), from column 0, on a screen `columns`
+ * wide (a wide character cut by the right edge is drawn differently by each terminal).
+ */
+export function rowCells(line: string, columns: number): RowCells {
+  if (line === '') return EMPTY;
+  const { cells, uncertain } = known.get(line) ?? cellsOf(styledCharsFromTokens(tokenize(line)));
   return { cells, uncertain: uncertain || cells.length > columns };
 }
 

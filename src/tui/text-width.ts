@@ -1,0 +1,43 @@
+/**
+ * Display widths of text, remembered: a frame measures the same pane lines again and again, and
+ * `string-width` (grapheme segmentation) is the costliest step of laying them out. Also swapped
+ * in for Ink's `widest-line` by the bundler (scripts/ink-output-plugin.mjs).
+ */
+import stringWidth from 'string-width';
+
+const widths = new Map<string, number>();
+const MAX_WIDTHS = 20_000;
+/** Longer texts are measured each time: a few of them would hold more memory than all the rest. */
+const MAX_KEY = 2_000;
+
+export function widthOf(text: string): number {
+  let width = widths.get(text);
+  if (width === undefined) {
+    width = stringWidth(text);
+    if (text.length > MAX_KEY) return width;
+    if (widths.size >= MAX_WIDTHS) widths.clear();
+    widths.set(text, width);
+  }
+  return width;
+}
+
+const widest = new Map<string, number>();
+
+/** The width of the widest line of `text`. */
+export default function widestLine(text: string): number {
+  let width = widest.get(text);
+  if (width === undefined) {
+    width = 0;
+    for (const line of text.split('\n')) width = Math.max(width, widthOf(line));
+    if (text.length > MAX_KEY) return width;
+    if (widest.size >= MAX_WIDTHS) widest.clear();
+    widest.set(text, width);
+  }
+  return width;
+}
+
+/** Forgets every width (tests compare a cold layout with a warm one). */
+export function clearWidths(): void {
+  widths.clear();
+  widest.clear();
+}
