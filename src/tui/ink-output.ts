@@ -11,7 +11,7 @@
  * builds two rows. The output is the same string Ink's own Output makes: test/tui checks this
  * against Ink's class on random writes.
  */
-import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
+import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, type AnsiCode, type StyledChar } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import { rememberRow } from './row-cells';
 import widestLine, { clearWidths, widthOf } from './text-width';
@@ -55,7 +55,8 @@ class BoundedCache<V> {
 // Sized for a few screens of 40 rows of several writes each; a line's cells are the big ones.
 const styledCharsCache = new BoundedCache<readonly StyledChar[]>(2_000);
 const sliceCache = new BoundedCache<string>(4_000);
-const rowCache = new BoundedCache<string>(1_000);
+/** A built row's text, and its cells (handed to the frame writer again whenever the row is reused). */
+const rowCache = new BoundedCache<{ readonly line: string; readonly chars: readonly StyledChar[] }>(1_000);
 
 function styledChars(line: string): readonly StyledChar[] {
   let chars = styledCharsCache.get(line);
@@ -92,7 +93,31 @@ export function clearOutputCaches(): void {
   rowCache.clear();
 }
 
-const blank = (): StyledChar => ({ type: 'char', value: ' ', fullWidth: false, styles: [] });
+/** An empty cell: one shared object, never changed (a row of 120 needs no 120 new ones). */
+const BLANK: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) as unknown as AnsiCode[] }) as StyledChar;
+
+function sameCodes(a: readonly AnsiCode[], b: readonly AnsiCode[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.code !== b[i]!.code || a[i]!.endCode !== b[i]!.endCode) return false;
+  return true;
+}
+
+/**
+ * `styledCharsToString` of ansi-tokenize, the same string, without working out a style change
+ * between neighbours whose styles are the same codes (most of a row): that change is none.
+ */
+function charsToString(chars: readonly StyledChar[]): string {
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    if (i === 0) out += ansiCodesToString(char.styles);
+    else if (!sameCodes(chars[i - 1]!.styles, char.styles)) out += ansiCodesToString(diffAnsiCodes(chars[i - 1]!.styles, char.styles));
+    out += char.value;
+    if (i === chars.length - 1 && char.styles.length > 0) out += ansiCodesToString(diffAnsiCodes(char.styles, []));
+  }
+  return out;
+}
 
 export default class Output {
   readonly width: number;
@@ -190,12 +215,13 @@ export default class Output {
       built = this.buildRow(writes);
       rowCache.set(key, built);
     }
-    return built;
+    rememberRow(built.line, built.chars);
+    return built.line;
   }
 
-  private buildRow(writes: readonly (number | string)[]): string {
+  private buildRow(writes: readonly (number | string)[]): { line: string; chars: readonly StyledChar[] } {
     const cells: StyledChar[] = [];
-    for (let x = 0; x < this.width; x++) cells.push(blank());
+    for (let x = 0; x < this.width; x++) cells.push(BLANK);
     for (let i = 0; i < writes.length; i += 2) {
       let offsetX = writes[i] as number;
       for (const character of styledChars(writes[i + 1] as string)) {
@@ -206,8 +232,6 @@ export default class Output {
       }
     }
     const chars = cells.filter((cell) => cell !== undefined);
-    const line = styledCharsToString(chars).trimEnd();
-    rememberRow(line, chars);
-    return line;
+    return { line: charsToString(chars).trimEnd(), chars };
   }
 }

@@ -13,6 +13,8 @@ export interface Cell {
   readonly styles: readonly AnsiCode[];
   /** The styles as one string: equal keys, equal look. */
   readonly style: string;
+  /** False when terminals may not agree on this character's width (see `RowCells.uncertain`). */
+  readonly certain: boolean;
 }
 
 export interface RowCells {
@@ -37,20 +39,36 @@ function certain(text: string, width: number): boolean {
 
 const EMPTY: RowCells = { cells: [], uncertain: false };
 
+/** The cell (or, for a wide character, the cell and its right half) of each character seen. */
+const cellsOfChar = new WeakMap<StyledChar, readonly Cell[]>();
+
+function charCells(char: StyledChar): readonly Cell[] {
+  let cells = cellsOfChar.get(char);
+  if (cells === undefined) {
+    const measured = widthOf(char.value);
+    const style = char.styles.length === 0 ? '' : char.styles.map((code) => code.code).join('');
+    const certainWidth = certain(char.value, measured);
+    cells =
+      measured >= 2
+        ? [
+            { text: char.value, width: 2, styles: char.styles, style, certain: certainWidth },
+            { text: '', width: 0, styles: char.styles, style, certain: true },
+          ]
+        : [{ text: char.value, width: 1, styles: char.styles, style, certain: certainWidth }];
+    cellsOfChar.set(char, cells);
+  }
+  return cells;
+}
+
 /** Cells of the characters of a row, in order ('' values, the right halves Ink keeps, skipped). */
 function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: boolean } {
   const cells: Cell[] = [];
   let uncertain = false;
   for (const char of chars) {
     if (char.value === '') continue;
-    const measured = widthOf(char.value);
-    if (!uncertain && !certain(char.value, measured)) uncertain = true;
-    const style = char.styles.length === 0 ? '' : char.styles.map((code) => code.code).join('');
-    if (measured >= 2) {
-      cells.push({ text: char.value, width: 2, styles: char.styles, style });
-      cells.push({ text: '', width: 0, styles: char.styles, style });
-    } else {
-      cells.push({ text: char.value, width: 1, styles: char.styles, style });
+    for (const cell of charCells(char)) {
+      if (!cell.certain) uncertain = true;
+      cells.push(cell);
     }
   }
   return { cells, uncertain };
@@ -60,9 +78,9 @@ function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: bool
  * Rows whose cells are known already: Ink's output (src/tui/ink-output.ts) builds each row from
  * cells and hands them here with the row's text, so the frame writer need not parse it again.
  */
-const known = new Map<string, { cells: Cell[]; uncertain: boolean }>();
-/** More than the rows Ink's output keeps built (1,000), so a row it reuses is still known here. */
-const MAX_KNOWN = 1_100;
+const known = new Map<string, { cells: Cell[]; uncertain: boolean } | null>();
+/** Two screens and more: a row of this frame or the last is always here. */
+const MAX_KNOWN = 300;
 
 /** Intensity (bold 1, dim 2) share their end code: a row whose text drops one and keeps the other renders as neither. */
 function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): boolean {
@@ -76,10 +94,19 @@ function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): bool
  * they are is not remembered: it is parsed from its text like any other.
  */
 export function rememberRow(line: string, chars: readonly StyledChar[]): void {
-  if (line === '' || known.has(line)) return;
-  for (let i = 1; i < chars.length; i++) if (chars[i]!.styles !== chars[i - 1]!.styles && intensityTrap(chars[i - 1]!.styles, chars[i]!.styles)) return;
+  if (line === '') return;
+  const had = known.get(line);
+  if (had !== undefined) {
+    // Most recently used last: rows on screen stay, whatever scrolled past goes first.
+    known.delete(line);
+    known.set(line, had);
+    return;
+  }
+  let trapped = false;
+  for (let i = 1; i < chars.length && !trapped; i++) trapped = intensityTrap(chars[i - 1]!.styles, chars[i]!.styles);
   if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
-  known.set(line, cellsOf(chars));
+  // null: parse this row from its text.
+  known.set(line, trapped ? null : cellsOf(chars));
 }
 
 /**
@@ -93,7 +120,7 @@ export function rowCells(line: string, columns: number): RowCells {
 }
 
 /** A cell past the end of a row: a space with no style. */
-export const BLANK: Cell = { text: ' ', width: 1, styles: [], style: '' };
+export const BLANK: Cell = { text: ' ', width: 1, styles: [], style: '', certain: true };
 
 export function sameCell(a: Cell, b: Cell): boolean {
   return a.text === b.text && a.style === b.style && a.width === b.width;
