@@ -13,6 +13,10 @@ export const inkOutputPlugin = {
   setup(build) {
     let swapped = false;
     build.onResolve({ filter: /^widest-line$/ }, (args) => (inkBuild.test(args.importer) ? { path: widestLine } : undefined));
+    // Ink's React devtools bridge (and the WebSocket library under it, ~130 KB) loads only with
+    // DEV=true, which tole never needs: an empty module in its place keeps it out of the bundle.
+    build.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) => (inkBuild.test(args.importer) ? { path: 'ink-devtools', namespace: 'tole-empty' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'tole-empty' }, () => ({ contents: 'export {};\n', loader: 'js' }));
     build.onResolve({ filter: /^\.\/output\.js$/ }, (args) => {
       if (!/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer)) return undefined;
       swapped = true;
