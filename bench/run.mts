@@ -10,6 +10,7 @@ import { runSqliteBench } from './sqlite';
 import { runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
 import { runStreamBench } from './stream';
+import { runSyncBench } from './sync';
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['storage', runStorageBench],
@@ -18,6 +19,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['screen', runStartupBench],
   ['render', runRenderBench],
   ['memory', runMemoryBench],
+  ['sync', runSyncBench],
 ];
 
 const only = process.argv.slice(2);

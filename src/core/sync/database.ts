@@ -2,7 +2,7 @@
  * The connection to the team's PostgreSQL (the `pg` driver), and the schema check every sync,
  * listing and pull starts with. Failures are SyncErrors whose words never hold the password.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { BOOTSTRAP_SQL, MIGRATION_LOCK_KEY, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 export type SyncErrorKind = 'url' | 'connect' | 'schema-newer' | 'query' | 'not-found';
@@ -60,7 +60,9 @@ export interface ConnectOptions {
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Db> {
   checkSyncUrl(url);
   const shown = redactUrl(url);
-  const client = new pg.Client({
+  // Loaded on first use: the driver is not part of every tole's start-up.
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({
     connectionString: url,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     query_timeout: options.queryTimeoutMs ?? 60_000,
