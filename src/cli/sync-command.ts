@@ -1,5 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { connect, redactUrl, type Db } from '../core/sync/database';
+import { ShipCache } from '../core/sync/ship-cache';
 import { shipSessions, type ShipReport } from '../core/sync/shipper';
 import { UsageError, type CliArgs } from './args';
 import { loadConfig, type Config } from './config';
@@ -42,7 +43,8 @@ export async function withTeamDb<T>(url: string, body: (db: Db) => Promise<T>): 
 
 /** Ships every session in `dir` to `url`. */
 export async function syncSessionsDir(url: string, dir: string, identity: SyncIdentity): Promise<ShipReport> {
-  return withTeamDb(url, (db) => shipSessions(db, listSessionFiles(dir), identity));
+  const cache = ShipCache.open(dir, redactUrl(url));
+  return withTeamDb(url, (db) => shipSessions(db, listSessionFiles(dir), { ...identity, cache }));
 }
 
 /** `tole sync [--to postgres://...]`: ships every committed record of every local session, once. */

@@ -4,6 +4,7 @@ import { sqliteUnavailableReason } from '../../src/core/storage/sqlite-driver';
 import { convertSession } from '../../src/core/storage/convert';
 import { connect, type Db } from '../../src/core/sync/database';
 import { pullSession } from '../../src/core/sync/pull';
+import { ShipCache } from '../../src/core/sync/ship-cache';
 import { shipSessions } from '../../src/core/sync/shipper';
 import { listSessionFiles } from '../../src/cli/session-files';
 import { POSTGRES_BIN, startPostgres, type PostgresServer } from '../support/postgres-server';
@@ -80,6 +81,30 @@ describe.skipIf(POSTGRES_BIN === null)('shipping sessions to PostgreSQL', () => 
       const third = await shipSessions(db, listSessionFiles(dir.path), who);
       expect(third.records).toBe(added);
       await expectServerCopyEquals(db, a);
+      await expectServerCopyEquals(db, b);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('with the cache, a sync reads only the files that changed since the last one', async () => {
+    const dir = tempDir();
+    try {
+      const a = writeTeamSession(dir.path, 2);
+      const b = writeTeamSession(dir.path, 2, 'side');
+      const options = () => ({ ...who, cache: ShipCache.open(dir.path, 'postgres://tole@test/ship') });
+      const first = await shipSessions(db, listSessionFiles(dir.path), options());
+      expect(first.sessions.map((s) => s.unchanged ?? false)).toEqual([false, false]);
+      const second = await shipSessions(db, listSessionFiles(dir.path), options());
+      expect(second.sessions.map((s) => s.unchanged ?? false)).toEqual([true, true]);
+      const store = openStore(b);
+      addTurn(store, { prompt: 'changed' });
+      store.close();
+      const third = await shipSessions(db, listSessionFiles(dir.path), options());
+      const byPath = new Map(third.sessions.map((s) => [s.path, s]));
+      expect(byPath.get(a)!.unchanged).toBe(true);
+      expect(byPath.get(b)!.unchanged).toBeUndefined();
+      expect(byPath.get(b)!.records).toBeGreaterThan(0);
       await expectServerCopyEquals(db, b);
     } finally {
       dir.remove();

@@ -9,6 +9,7 @@
 import { isStorageError } from '../storage/errors';
 import type { SessionHeader } from '../storage/records';
 import type { Db } from './database';
+import { fingerprintOf, type ShipCache } from './ship-cache';
 import { readLocalSession, type LiveCell, type LocalSession, type ShipCommit } from './local-session';
 
 export interface ShipIdentity {
@@ -22,6 +23,8 @@ export interface ShipOptions extends ShipIdentity {
   readonly batchRecords?: number;
   /** Called after each committed batch (the fault tests kill the shipper around these). */
   readonly onBatch?: (sessionId: string, shippedSeq: number) => void;
+  /** Skips files unchanged since the last sync to this server. */
+  readonly cache?: ShipCache;
 }
 
 export interface SessionShipResult {
@@ -29,6 +32,8 @@ export interface SessionShipResult {
   readonly path: string;
   readonly records: number;
   readonly shippedSeq: number;
+  /** Not read: unchanged since the last sync, which left the server's cursor where it is. */
+  readonly unchanged?: boolean;
   /** Set when the file could not be read as a session (it is skipped, and said so). */
   readonly problem?: string;
 }
@@ -50,12 +55,15 @@ export interface SessionFile {
 export async function shipSessions(db: Db, files: readonly SessionFile[], options: ShipOptions): Promise<ShipReport> {
   const results: SessionShipResult[] = [];
   for (const file of files) results.push(await shipSession(db, file, options));
+  options.cache?.save();
   return { sessions: results, records: results.reduce((n, r) => n + r.records, 0) };
 }
 
 export async function shipSession(db: Db, file: SessionFile, options: ShipOptions): Promise<SessionShipResult> {
   const { path } = file;
   const cursor = await serverCursor(db, file.header.id);
+  if (options.cache?.unchanged(path, cursor)) return { id: file.header.id, path, records: 0, shippedSeq: cursor, unchanged: true };
+  const fingerprint = fingerprintOf(path);
   let local: LocalSession;
   try {
     local = readLocalSession(path, cursor);
@@ -88,6 +96,7 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
   }
   await flush(true);
   if (commits.length === 0) shippedSeq = await settleSession(db, local, options);
+  options.cache?.record(path, fingerprint, shippedSeq);
   return { id, path, records: shipped, shippedSeq };
 }
 
