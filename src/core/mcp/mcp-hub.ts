@@ -178,6 +178,8 @@ export class McpHub {
   }
 
   private fail(server: string, error: McpServerError): void {
+    // A server that exits while its tools are listed fails both ways: it is told once.
+    if (this.states.get(server)?.kind === 'failed') return;
     const connection = this.connections.get(server);
     this.connections.delete(server);
     const state = this.states.get(server);
