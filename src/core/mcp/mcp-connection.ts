@@ -45,7 +45,6 @@ export class McpConnection {
     const transport = makeTransport(spec, stderr);
     const client = new Client({ name: 'tole', version }, { capabilities: {} });
     const connection = new McpConnection(spec, client, transport, stderr);
-    client.onclose = () => connection.lost(onExit);
     const timer = { id: undefined as NodeJS.Timeout | undefined };
     const timedOut = new Promise<never>((_, reject) => {
       timer.id = setTimeout(() => reject(new McpServerError(spec.name, 'start-timeout', `did not finish starting within ${spec.startupTimeoutMs} ms`, stderr.text())), spec.startupTimeoutMs);
@@ -62,6 +61,8 @@ export class McpConnection {
     } finally {
       clearTimeout(timer.id);
     }
+    // From here on an exit is news; one during the start is the start's failure, told above.
+    client.onclose = () => connection.lost(onExit);
     return connection;
   }
 
