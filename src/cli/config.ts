@@ -99,6 +99,12 @@ export const configSchema = z.strictObject({
       stallRounds: z.number().int().min(1).optional(),
       maxAttempts: z.number().int().min(1).max(20).optional(),
       toolOutputCapBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
+      /** Silence allowed inside a model's stream once output has started (ms). */
+      streamIdleTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+      /** Silence allowed between the stream opening and its first output (ms): a long prompt takes a while. */
+      firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+      /** How long one model call may take in all: every attempt and every wait between them (ms). */
+      modelCallTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
     })
     .optional(),
   compaction: z

@@ -39,8 +39,10 @@ export async function runHeadless(
   let authFailure: string | null = null;
   const emit = (event: SessionEvent): void => {
     if (event.type === 'error' && event.kind === 'auth' && authHint) authFailure = `${event.message} (${authHint})`;
-    if (output === 'json') print(event);
+    // Tool-call argument progress is for screens that show a wait; as JSON lines it is noise.
+    if (output === 'json' && event.type !== 'stream-activity') print(event);
     else if (event.type === 'notice' && event.text) io.stderr.write(`tole: ${event.text}\n`);
+    else if (event.type === 'turn-ended' && event.refused) io.stderr.write('tole: the model declined to answer; its refusal is printed as the answer\n');
     // Nobody can approve headless: the user must learn what was refused and which flag allows it.
     const refusal = event.type === 'tool-result' ? refusalText(store, event.entryId) : null;
     if (refusal === null) return;

@@ -37,6 +37,9 @@ export function buildProvider(settings: ProviderSettings, config: Config, random
     retry: config.limits?.maxAttempts ? { maxAttempts: config.limits.maxAttempts } : {},
     random,
     clock,
+    ...(config.limits?.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: config.limits.streamIdleTimeoutMs }),
+    ...(config.limits?.firstTokenTimeoutMs === undefined ? {} : { firstTokenTimeoutMs: config.limits.firstTokenTimeoutMs }),
+    ...(config.limits?.modelCallTimeoutMs === undefined ? {} : { callTimeoutMs: config.limits.modelCallTimeoutMs }),
   });
 }
 

@@ -13,7 +13,8 @@ import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
 import { abortedError, classifyError, ProviderError, streamDroppedError } from './errors';
 import type { AttemptReport, CompletionEvent, CompletionRequest, CompletionResult, Provider, TokenUsage } from './provider';
-import { StreamAssembly, toModelInfo, toWireMessage, toWireTool, type ModelInfo, type WireChunk, type WireModel } from './openai-wire';
+import { assembleCompletionBody, StreamAssembly, toModelInfo, toWireMessage, toWireTool, type ModelInfo, type WireChunk, type WireModel } from './openai-wire';
+import { isEventStream, sawDoneMark, watchingFetch } from './sse-response';
 import type { RetryPolicy, Sleep } from './retry';
 import { retryDelayMs, retryPolicy, timerSleep } from './retry';
 
@@ -34,6 +35,12 @@ export interface OpenAIProviderOptions {
   readonly timeoutMs?: number;
   /** Limit on silence inside a started stream; after it the attempt counts as a dropped stream. */
   readonly streamIdleTimeoutMs?: number;
+  /** Limit on waiting for the first token once the stream is open (a long prompt takes a while). */
+  readonly firstTokenTimeoutMs?: number;
+  /** Limit on one model call as a whole: every attempt and every wait between them. */
+  readonly callTimeoutMs?: number;
+  /** The fetch beneath the client (tests); tole watches its answers' bodies either way. */
+  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** OpenAI's own API wants `max_completion_tokens`; most compatible servers read `max_tokens`. */
   readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
@@ -41,7 +48,9 @@ export interface OpenAIProviderOptions {
 /** The SDK throws without a key; local servers ignore the one we send. */
 const placeholderApiKey = 'tole-no-key';
 const defaultTimeoutMs = 600_000;
-const defaultStreamIdleTimeoutMs = 300_000;
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 300_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 900_000;
 const maxListedModels = 10_000;
 
 type AttemptOutcomeData =
@@ -56,6 +65,8 @@ export class OpenAIProvider implements Provider {
   private readonly sleep: Sleep;
   private readonly timeoutMs: number;
   private readonly streamIdleTimeoutMs: number;
+  private readonly firstTokenTimeoutMs: number;
+  private readonly callTimeoutMs: number;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
 
   constructor(private readonly options: OpenAIProviderOptions) {
@@ -64,7 +75,9 @@ export class OpenAIProvider implements Provider {
     this.policy = retryPolicy(options.retry);
     this.sleep = options.sleep ?? timerSleep;
     this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs;
+    this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    this.firstTokenTimeoutMs = Math.max(options.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS, this.streamIdleTimeoutMs);
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.maxTokensField = options.maxTokensField ?? defaultMaxTokensField(options.baseURL);
     this.client = new OpenAI({
       baseURL: options.baseURL,
@@ -76,6 +89,7 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       timeout: this.timeoutMs,
       logLevel: 'off',
+      fetch: watchingFetch(options.fetch),
     });
   }
 
@@ -85,16 +99,19 @@ export class OpenAIProvider implements Provider {
       // A failure of the call, like any other: the turn settles it as an error entry.
       throw new ProviderError({ kind: 'bad_request', message: `no model named for ${this.baseURL}`, hint: 'name one with --model NAME or the config field "model"' });
     }
+    const deadline = performance.now() + this.callTimeoutMs;
     for (let attempt = 1; ; attempt += 1) {
       const startMs = this.options.clock.nowMs();
-      const outcome = await this.runAttempt(request, model, onEvent);
+      const outcome = await this.runAttempt(request, model, onEvent, deadline);
       const latencyMs = Math.max(0, this.options.clock.nowMs() - startMs);
       if (outcome.ok) {
         onEvent(attemptEvent({ model, attempt, outcome: 'ok', usage: outcome.result.usage, latencyMs }));
         return outcome.result;
       }
       const { error } = outcome;
-      const retryInMs = error.kind === 'aborted' ? undefined : retryDelayMs(this.policy, attempt, error, this.options.random);
+      const delayMs = error.kind === 'aborted' ? undefined : retryDelayMs(this.policy, attempt, error, this.options.random);
+      // No retry that could not start before the call's time is up.
+      const retryInMs = delayMs !== undefined && performance.now() + delayMs < deadline ? delayMs : undefined;
       if (outcome.emittedOutput && error.kind !== 'aborted') onEvent({ type: 'discard' });
       onEvent(
         attemptEvent({
@@ -107,7 +124,7 @@ export class OpenAIProvider implements Provider {
           ...(retryInMs === undefined ? {} : { retryInMs }),
         }),
       );
-      if (retryInMs === undefined) throw withAttempts(error, attempt);
+      if (retryInMs === undefined) throw withAttempts(delayMs === undefined ? error : this.outOfTimeError(error), attempt);
       await this.waitBeforeRetry(retryInMs, request.signal, attempt);
     }
   }
@@ -135,24 +152,32 @@ export class OpenAIProvider implements Provider {
     request: CompletionRequest,
     model: string,
     onEvent: (event: CompletionEvent) => void,
+    deadline: number,
   ): Promise<AttemptOutcomeData> {
-    const watchdog = new AttemptWatchdog(request.signal, this.streamIdleTimeoutMs);
+    const watchdog = new AttemptWatchdog(request.signal, { firstTokenMs: this.firstTokenTimeoutMs, idleMs: this.streamIdleTimeoutMs, deadline });
     const assembly = new StreamAssembly((index) => `call_${index}_${randomHex(this.options.random, 4)}`);
     let streamStarted = false;
     try {
-      const stream = await abortable(
-        this.client.chat.completions.create(this.requestBody(request, model), {
-          signal: watchdog.signal,
-          maxRetries: 0,
-          timeout: this.timeoutMs,
-        }),
+      const { data: stream, response } = await abortable(
+        this.client.chat.completions
+          .create(this.requestBody(request, model), { signal: watchdog.signal, maxRetries: 0, timeout: this.timeoutMs })
+          .withResponse(),
         watchdog.signal,
       );
+      if (!isEventStream(response.headers.get('content-type'))) return await this.wholeBody(response, assembly, model, onEvent, watchdog);
       streamStarted = true;
-      watchdog.arm();
-      await drain(stream, watchdog, (chunk) => assembly.add(chunk).forEach(onEvent));
+      watchdog.open();
+      onEvent({ type: 'stream-open', firstTokenLimitMs: this.firstTokenTimeoutMs, idleLimitMs: this.streamIdleTimeoutMs });
+      await drain(stream, watchdog, (chunk) => {
+        const events = assembly.add(chunk);
+        if (events.length > 0) watchdog.output();
+        events.forEach(onEvent);
+      });
       this.throwIfStopped(request.signal, watchdog);
-      if (assembly.finishReason === undefined) throw streamDroppedError(this.baseURL, 'no finish_reason was sent');
+      // A server that never sends finish_reason still ends its stream with [DONE]; a cut one does not.
+      if (assembly.finishReason === undefined && !(sawDoneMark(response) && assembly.hasAnswer)) {
+        throw streamDroppedError(this.baseURL, sawDoneMark(response) ? 'the stream ended with no answer in it' : 'no finish_reason was sent');
+      }
       return { ok: true, result: assembly.result(model) };
     } catch (err) {
       const error = this.attemptError(err, request.signal, watchdog, streamStarted);
@@ -166,18 +191,72 @@ export class OpenAIProvider implements Provider {
     }
   }
 
-  private throwIfStopped(signal: AbortSignal, watchdog: AttemptWatchdog): void {
-    if (signal.aborted) throw abortedError();
-    if (watchdog.idleFired) throw this.idleError();
+  /**
+   * A 200 answer to a streaming request that is not an event stream: a whole JSON completion is
+   * the answer (some servers ignore `stream: true`); anything else (a proxy's HTML page, a login
+   * form) is named as what it is and not retried, since asking again gets the same page.
+   */
+  private async wholeBody(
+    response: Response,
+    assembly: StreamAssembly,
+    model: string,
+    onEvent: (event: CompletionEvent) => void,
+    watchdog: AttemptWatchdog,
+  ): Promise<AttemptOutcomeData> {
+    const type = response.headers.get('content-type') ?? '';
+    const text = await abortable(response.text(), watchdog.signal);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const events = body === undefined ? undefined : assembleCompletionBody(body, assembly);
+    if (events === undefined || !(assembly.hasAnswer || assembly.finishReason !== undefined)) {
+      const what = type === '' ? 'a body with no content type' : type.split(';')[0]!.trim();
+      const start = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+      const error = new ProviderError({
+        kind: 'bad_request',
+        status: response.status,
+        message: `${this.baseURL} answered a streaming request with ${what}, not an event stream or a chat completion${start === '' ? ' (empty)' : `: "${start}"`}`,
+        hint: 'check the base URL: something other than an OpenAI-compatible API (a proxy, a web page, a login) answers there',
+      });
+      return { ok: false, error, usage: null, emittedOutput: false };
+    }
+    events.forEach(onEvent);
+    return { ok: true, result: assembly.result(model) };
   }
 
-  private idleError(): ProviderError {
-    return streamDroppedError(this.baseURL, `no data for ${this.streamIdleTimeoutMs} ms`);
+  private throwIfStopped(signal: AbortSignal, watchdog: AttemptWatchdog): void {
+    if (signal.aborted) throw abortedError();
+    if (watchdog.fired !== null) throw this.watchdogError(watchdog);
+  }
+
+  private watchdogError(watchdog: AttemptWatchdog): ProviderError {
+    switch (watchdog.fired) {
+      case 'first-token':
+        return streamDroppedError(this.baseURL, `no answer for ${formatSeconds(this.firstTokenTimeoutMs)} after the stream opened (limits.firstTokenTimeoutMs)`);
+      case 'deadline':
+        return this.outOfTimeError(streamDroppedError(this.baseURL, 'the model call ran out of time'));
+      default:
+        return streamDroppedError(this.baseURL, `no data for ${formatSeconds(this.streamIdleTimeoutMs)} (limits.streamIdleTimeoutMs)`);
+    }
+  }
+
+  /** The call's time (all attempts and waits) is used up: the last failure, and what bounds it. */
+  private outOfTimeError(last: ProviderError): ProviderError {
+    return new ProviderError({
+      kind: last.kind,
+      ...(last.status === undefined ? {} : { status: last.status }),
+      message: `${last.message}; gave up: the model call may take ${formatSeconds(this.callTimeoutMs)} in all (limits.modelCallTimeoutMs)`,
+      hint: `${last.hint}; raise limits.modelCallTimeoutMs to wait longer`,
+      cause: last,
+    });
   }
 
   private attemptError(err: unknown, signal: AbortSignal, watchdog: AttemptWatchdog, midStream: boolean): ProviderError {
     if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
-    if (watchdog.idleFired) return this.idleError();
+    if (watchdog.fired !== null) return this.watchdogError(watchdog);
     return classifyError(err, this.baseURL, { nowMs: this.options.clock.nowMs(), midStream });
   }
 
@@ -208,48 +287,90 @@ function withAttempts(error: ProviderError, attempts: number): ProviderError {
 
 // ---- Cancellation and the idle limit. ----
 
-/** One attempt's abort signal: the caller's signal, or silence in the stream beyond the limit. */
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+interface WatchdogLimits {
+  /** Silence allowed from the stream's opening to its first output. */
+  readonly firstTokenMs: number;
+  /** Silence allowed once output has started. */
+  readonly idleMs: number;
+  /** `performance.now()` by which the whole model call must be over. */
+  readonly deadline: number;
+}
+
+/**
+ * One attempt's abort signal: the caller's signal, silence in the stream beyond the limit that
+ * applies (first token, then idle), or the end of the call's time.
+ */
 class AttemptWatchdog {
   private readonly controller = new AbortController();
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private silenceTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deadlineTimer: ReturnType<typeof setTimeout>;
   private readonly onCallerAbort = (): void => this.controller.abort();
-  idleFired = false;
+  private lastActivityMs = 0;
+  private limitMs: number;
+  private outputStarted = false;
+  fired: 'first-token' | 'idle' | 'deadline' | null = null;
 
   constructor(
     private readonly callerSignal: AbortSignal,
-    private readonly idleMs: number,
+    private readonly limits: WatchdogLimits,
   ) {
+    this.limitMs = limits.firstTokenMs;
     if (callerSignal.aborted) this.controller.abort();
     else callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
+    this.deadlineTimer = setTimeout(() => this.fire('deadline'), Math.max(0, limits.deadline - performance.now()));
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /**
-   * (Re)starts the idle limit: call when the stream opens and on every chunk. Per chunk this only
-   * notes the time; the one timer, when it fires, re-arms itself for what is left of the limit.
-   */
-  arm(): void {
-    this.lastActivityMs = performance.now();
-    if (this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleMs);
+  /** The stream opened: silence counts from now, up to the first-token limit. */
+  open(): void {
+    this.activity();
   }
 
-  private lastActivityMs = 0;
-  private readonly onIdleTimer = (): void => {
-    const idleForMs = performance.now() - this.lastActivityMs;
-    if (idleForMs < this.idleMs) {
-      this.idleTimer = setTimeout(this.onIdleTimer, this.idleMs - idleForMs);
+  /** Output arrived: from now on the (shorter) idle limit applies. */
+  output(): void {
+    if (this.outputStarted) return;
+    this.outputStarted = true;
+    this.limitMs = this.limits.idleMs;
+    // The timer was set for the first-token limit: restart it for the idle limit.
+    if (this.silenceTimer !== undefined) clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(this.onSilenceTimer, this.limitMs);
+  }
+
+  /**
+   * A chunk arrived. Per chunk this only notes the time; the one timer, when it fires, re-arms
+   * itself for what is left of the limit.
+   */
+  activity(): void {
+    this.lastActivityMs = performance.now();
+    if (this.silenceTimer === undefined) this.silenceTimer = setTimeout(this.onSilenceTimer, this.limitMs);
+  }
+
+  private readonly onSilenceTimer = (): void => {
+    const silentForMs = performance.now() - this.lastActivityMs;
+    if (silentForMs < this.limitMs) {
+      this.silenceTimer = setTimeout(this.onSilenceTimer, this.limitMs - silentForMs);
       return;
     }
-    this.idleFired = true;
-    this.controller.abort();
+    this.fire(this.outputStarted ? 'idle' : 'first-token');
   };
 
-  /** Stops the timer and closes the connection if it is still open. */
+  private fire(why: 'first-token' | 'idle' | 'deadline'): void {
+    if (this.fired !== null || this.controller.signal.aborted) return;
+    this.fired = why;
+    this.controller.abort();
+  }
+
+  /** Stops the timers and closes the connection if it is still open. */
   dispose(): void {
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    if (this.silenceTimer !== undefined) clearTimeout(this.silenceTimer);
+    clearTimeout(this.deadlineTimer);
     this.callerSignal.removeEventListener('abort', this.onCallerAbort);
     this.controller.abort();
   }
@@ -275,7 +396,7 @@ async function drain(
       });
       failRead = null;
       if (next.done) return;
-      watchdog.arm();
+      watchdog.activity();
       onChunk(next.value as unknown as WireChunk);
     }
   } finally {

@@ -6,12 +6,20 @@ export interface ToolCallRequest {
   readonly name: string;
   /** Raw JSON text of the arguments, exactly as the model produced it (may be invalid). */
   readonly arguments: string;
+  /**
+   * Why the recorded id is not the one the server sent: it sent none (or an empty one), or the
+   * same id twice in one reply. Absent when the id is the server's own.
+   */
+  readonly idFixed?: 'missing' | 'duplicate';
+  /** The server sent the call as a legacy `function_call`, not in `tool_calls`. */
+  readonly legacy?: true;
 }
 
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
   | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCallRequest[] }
+  /** `refusal`: the model declined (OpenAI's `refusal` field); its words are the assistant's answer. */
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCallRequest[]; readonly refusal?: string }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
 export interface ToolDefinition {
@@ -57,6 +65,13 @@ export interface AttemptReport {
 export type CompletionEvent =
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
+  /** The model declines to answer: its explanation, shown and recorded apart from the text. */
+  | { readonly type: 'refusal'; readonly delta: string }
+  /**
+   * A stream opened: from now on, silence longer than `idleLimitMs` (before the first token,
+   * `firstTokenLimitMs`) ends the attempt as a dropped stream. Hosts use it to show the wait.
+   */
+  | { readonly type: 'stream-open'; readonly firstTokenLimitMs: number; readonly idleLimitMs: number }
   | { readonly type: 'tool_call'; readonly index: number; readonly id?: string; readonly name?: string; readonly argumentsDelta: string }
   /** The attempt's partial output is void: a retry starts from scratch. */
   | { readonly type: 'discard' }
@@ -76,6 +91,8 @@ export interface CompletionResult {
   readonly model: string;
   readonly text: string;
   readonly reasoning: string;
+  /** The model's refusal, when it declined (OpenAI sends it in `refusal`, with no content). */
+  readonly refusal?: string;
   readonly toolCalls: readonly ToolCallRequest[];
   readonly finishReason: FinishReason;
   readonly usage: TokenUsage | null;

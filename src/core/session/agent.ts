@@ -133,14 +133,17 @@ export class Agent {
       batch.entry('assistant', {
         text: result.text,
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+        ...(result.refusal ? { refusal: result.refusal } : {}),
         toolCalls: result.toolCalls,
         model: result.model,
         finishReason: result.finishReason,
       });
       if (result.toolCalls.length === 0) {
         state = sandwich.move(state, 'Final', batch.build());
-        emit({ type: 'turn-ended', outcome: 'done', text: result.text });
-        return { outcome: 'done', text: result.text };
+        // A refusal is the answer when it is all the model said.
+        const answer = result.text === '' && result.refusal ? result.refusal : result.text;
+        emit({ type: 'turn-ended', outcome: 'done', text: answer, ...(answer === result.text ? {} : { refused: true }) });
+        return { outcome: 'done', text: answer };
       }
       state = sandwich.move(state, 'ToolCall', batch.build());
       const round = await this.runRound(sandwich, state, result.toolCalls, signal, emit);
@@ -271,7 +274,10 @@ export class Agent {
     const onEvent = (event: CompletionEvent): void => {
       if (event.type === 'text') partial += event.delta;
       if (event.type === 'discard') partial = '';
-      if (event.type === 'tool_call') return;
+      if (event.type === 'tool_call') {
+        emit({ type: 'stream-activity' });
+        return;
+      }
       if (event.type !== 'attempt') {
         emit(event);
         return;

@@ -73,7 +73,12 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
         break;
       case 'assistant':
         closeOpenCalls();
-        messages.push({ role: 'assistant', content: entry.payload.text, ...(entry.payload.toolCalls.length > 0 ? { toolCalls: entry.payload.toolCalls } : {}) });
+        messages.push({
+          role: 'assistant',
+          content: entry.payload.text,
+          ...(entry.payload.refusal ? { refusal: entry.payload.refusal } : {}),
+          ...(entry.payload.toolCalls.length > 0 ? { toolCalls: entry.payload.toolCalls } : {}),
+        });
         open = [...entry.payload.toolCalls];
         break;
       case 'tool_intent':

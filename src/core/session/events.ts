@@ -12,6 +12,12 @@ export type SessionEvent =
   | { readonly type: 'turn-started'; readonly promptEntryId: string; readonly lane: string }
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
+  /** The model declines to answer: its words, apart from the text. */
+  | { readonly type: 'refusal'; readonly delta: string }
+  /** A model stream opened: silence beyond these limits ends the attempt (hosts show the wait). */
+  | { readonly type: 'stream-open'; readonly firstTokenLimitMs: number; readonly idleLimitMs: number }
+  /** Output arrived on the open stream (a tool call's arguments, which have no event of their own). */
+  | { readonly type: 'stream-activity' }
   /** A retry started over: drop the partial text streamed so far. */
   | { readonly type: 'discard' }
   | { readonly type: 'attempt'; readonly report: AttemptReport }
@@ -33,6 +39,7 @@ export type SessionEvent =
       readonly replacedEntries: number;
       readonly collapsedResults: number;
     }
-  | { readonly type: 'turn-ended'; readonly outcome: TurnOutcome; readonly text: string };
+  /** `refused`: the text is the model's refusal (it declined to answer). */
+  | { readonly type: 'turn-ended'; readonly outcome: TurnOutcome; readonly text: string; readonly refused?: true };
 
 export type EventSink = (event: SessionEvent) => void;

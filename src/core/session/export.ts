@@ -27,7 +27,9 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
       return `## You${tag}\n\n${entry.payload.text}`;
     case 'assistant': {
       const calls = entry.payload.toolCalls.map((c) => `- calls \`${c.name}\` ${c.arguments}`).join('\n');
-      return `## tole (${entry.payload.model})${tag}\n\n${entry.payload.text}${calls ? `\n\n${calls}` : ''}`;
+      const { refusal } = entry.payload;
+      const refused = refusal ? `${entry.payload.text ? '\n\n' : ''}> **refused:** ${refusal.replace(/\n/g, '\n> ')}` : '';
+      return `## tole (${entry.payload.model})${tag}\n\n${entry.payload.text}${refused}${calls ? `\n\n${calls}` : ''}`;
     }
     case 'tool_intent': {
       const approval = entry.payload.approval;

@@ -95,6 +95,8 @@ export class ToolRegistry {
     }
     const checked = tool.inputSchema.safeParse(withoutNulls(json.value));
     if (!checked.success) {
+      // "" stands for "no arguments": fine for a tool that needs none, never filled in for one that does.
+      if (rawArguments.trim() === '') return { ok: false, message: `The call to ${name} came with no arguments. Send one JSON object: ${signature}.` };
       const problems = checked.error.issues.map((issue) => `- ${describeIssue(issue)}`).join('\n');
       return { ok: false, message: `Invalid arguments for ${name}:\n${problems}\nExpected: ${signature}.` };
     }

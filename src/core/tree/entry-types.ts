@@ -12,6 +12,8 @@ export interface EntryPayloads {
   assistant: {
     readonly text: string;
     readonly reasoning?: string;
+    /** The model declined: its explanation (the text is then usually empty). */
+    readonly refusal?: string;
     readonly toolCalls: readonly ToolCallRequest[];
     readonly model: string;
     readonly finishReason: string;

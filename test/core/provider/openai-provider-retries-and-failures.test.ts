@@ -133,15 +133,15 @@ describe('OpenAIProvider retries', () => {
     const { events, result } = await run(provider, userRequest('x'));
 
     const shape = events.map((event) => (event.type === 'attempt' ? `attempt:${event.report.outcome}` : event.type));
-    expect(shape).toEqual(['text', 'text', 'discard', 'attempt:stream_dropped', 'text', 'text', 'attempt:ok']);
-    expect(textOf(events.slice(0, 2))).toBe('Hello ');
+    expect(shape).toEqual(['stream-open', 'text', 'text', 'discard', 'attempt:stream_dropped', 'stream-open', 'text', 'text', 'attempt:ok']);
+    expect(textOf(events.slice(0, 3))).toBe('Hello ');
     expect(result?.text).toBe('second try');
     const dropped = events.find((event) => event.type === 'attempt' && event.report.outcome === 'stream_dropped');
     expect(dropped?.type === 'attempt' && dropped.report.retryInMs).toBe(500);
   });
 
-  it('treats a stream that ends without a finish_reason as dropped', async () => {
-    server.push({ text: 'cut', finishReason: null }, { text: 'whole' });
+  it('treats a stream that ends with neither a finish_reason nor [DONE] as dropped', async () => {
+    server.push({ text: 'cut', finishReason: null, omitDone: true }, { text: 'whole' });
     const { sleep } = recordingSleep();
     const provider = makeProvider(server.url, { sleep });
 
@@ -172,8 +172,18 @@ describe('OpenAIProvider retries', () => {
     expect(server.requests).toHaveLength(maxAttempts);
   });
 
+  it('takes a stream with no finish_reason that ends with [DONE] as a whole answer', async () => {
+    server.push({ text: ['all ', 'there'], finishReason: null });
+    const provider = makeProvider(server.url, {});
+
+    const { attempts, result } = await run(provider, userRequest('x'));
+
+    expect(attempts.map((report) => report.outcome)).toEqual(['ok']);
+    expect(result).toMatchObject({ text: 'all there', finishReason: 'stop' });
+  });
+
   it('counts a silent stream as dropped after the idle limit', async () => {
-    server.push({ text: ['a', 'b'], delayMs: 5000 }, { text: 'lively' });
+    server.push({ text: ['a', 'b'], stallAfterChunks: 2, stallMs: 5000 }, { text: 'lively' });
     const { sleep } = recordingSleep();
     const provider = makeProvider(server.url, { sleep, streamIdleTimeoutMs: 150 });
 
@@ -303,7 +313,7 @@ describe('OpenAIProvider cancellation', () => {
 
     expect(providerError(outcome).kind).toBe('aborted');
     expect(elapsedMs).toBeLessThan(1000);
-    expect(events).toEqual(['text', 'text', 'text', 'attempt:aborted']);
+    expect(events).toEqual(['stream-open', 'text', 'text', 'text', 'attempt:aborted']);
     expect(server.requests).toHaveLength(1);
   });
 

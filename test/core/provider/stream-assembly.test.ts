@@ -23,9 +23,33 @@ describe('StreamAssembly', () => {
     assembly.add(chunk({ tool_calls: [{ function: { arguments: '1}' } }, { function: { arguments: ']' } }] }, 'tool_calls'));
 
     expect(assembly.result('m').toolCalls).toEqual([
-      { id: 'invented_0', name: 'a', arguments: '{"p":1}' },
-      { id: 'invented_1', name: 'b', arguments: '[]' },
+      { id: 'invented_0', name: 'a', arguments: '{"p":1}', idFixed: 'missing' },
+      { id: 'invented_1', name: 'b', arguments: '[]', idFixed: 'missing' },
     ]);
+  });
+
+  it('makes a repeated id unique and records why, and reads a legacy function_call as one call', () => {
+    const assembly = new StreamAssembly((index) => `invented_${index}`);
+    assembly.add(chunk({ tool_calls: [{ index: 0, id: 'same', function: { name: 'a', arguments: '{}' } }] }));
+    assembly.add(chunk({ tool_calls: [{ index: 1, id: 'same', function: { name: 'b', arguments: '{}' } }] }));
+    assembly.add(chunk({ function_call: { name: 'c', arguments: '{"x"' } }));
+    assembly.add(chunk({ function_call: { arguments: ':1}' } }, 'function_call'));
+    expect(assembly.result('m').toolCalls).toEqual([
+      { id: 'same', name: 'a', arguments: '{}' },
+      { id: 'invented_1', name: 'b', arguments: '{}', idFixed: 'duplicate' },
+      { id: 'invented_2', name: 'c', arguments: '{"x":1}', idFixed: 'missing', legacy: true },
+    ]);
+    expect(assembly.result('m').finishReason).toBe('tool_calls');
+  });
+
+  it('keeps a refusal apart from the text, and a reply with no finish reason by what it carries', () => {
+    const assembly = new StreamAssembly(() => 'x');
+    expect(assembly.add(chunk({ content: null, refusal: 'no, ' }))).toEqual([{ type: 'refusal', delta: 'no, ' }]);
+    assembly.add(chunk({ refusal: 'sorry' }));
+    expect(assembly.result('m')).toMatchObject({ text: '', refusal: 'no, sorry', finishReason: 'stop' });
+    const calls = new StreamAssembly(() => 'x');
+    calls.add(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'a', arguments: '{}' } }] }));
+    expect(calls.result('m').finishReason).toBe('tool_calls');
   });
 
   it('ignores choices other than the first, and chunks with no choices', () => {
