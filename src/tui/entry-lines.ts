@@ -27,15 +27,24 @@ function userLines(entry: Entry<'user'>, width: number): Line[] {
 }
 
 function assistantLines(entry: Entry<'assistant'>, width: number): Line[] {
-  const { text, reasoning, model, finishReason } = entry.payload;
+  const { text, reasoning, refusal, model, finishReason } = entry.payload;
   const out: Line[] = [];
-  if (text || reasoning) out.push([], spread([seg('◆ tole', 'assistant')], [seg(model, 'faint')], width));
+  if (text || reasoning || refusal) out.push([], spread([seg('◆ tole', 'assistant')], [seg(model, 'faint')], width));
   if (reasoning) out.push(truncateLine([seg('✻ ', 'muted'), seg(oneLine(reasoning), 'quote')], width));
   if (text) out.push(...markdownLines(text, width));
+  if (refusal) out.push(...refusalLines(refusal, width));
   if (finishReason === 'interrupted' || finishReason === 'error' || finishReason === 'length') {
     out.push([seg(`  (${finishReason === 'length' ? 'cut off: output limit reached' : finishReason})`, 'muted')]);
   }
   return out;
+}
+
+/** The model declined: its words, marked so that they never read as an ordinary answer. */
+export function refusalLines(refusal: string, width: number): Line[] {
+  return [
+    [seg('⊘ the model declined to answer', 'warn')],
+    ...refusal.split('\n').flatMap((line) => wrapLine([seg('  '), seg(line, 'quote')], width, [seg('  ')])),
+  ];
 }
 
 function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {

@@ -1,4 +1,5 @@
 import { formatMs } from './format';
+import { refusalLines } from './entry-lines';
 import { markdownLines } from './markdown-lines';
 import { seg, truncateLine, wrapLine, type Line } from './styled-line';
 import type { LiveTurn } from './turn-controller';
@@ -12,6 +13,25 @@ export function retryRemainingMs(live: LiveTurn, nowMs: number): number | null {
   return Math.max(0, live.retry.retryInMs - (nowMs - live.retryAtMs));
 }
 
+/** Silence on an open stream shorter than this is not worth a line. */
+const QUIET_WAIT_MS = 5_000;
+
+/**
+ * A stream that has gone quiet: how long, and when tole gives up on it and retries (the attempt
+ * ends as a dropped stream at the limit that applies: first token, then idle).
+ */
+export function streamWaitLine(live: LiveTurn, nowMs: number): Line | null {
+  const { stream } = live;
+  if (stream === null) return null;
+  const firstToken = stream.lastDataAtMs === null;
+  const silentMs = nowMs - (stream.lastDataAtMs ?? stream.openedAtMs);
+  const limitMs = firstToken ? stream.firstTokenLimitMs : stream.idleLimitMs;
+  if (silentMs < Math.min(QUIET_WAIT_MS, limitMs / 4)) return null;
+  const left = Math.max(0, limitMs - silentMs);
+  const what = firstToken ? `waiting for the first token for ${formatMs(silentMs)}` : `no data from the server for ${formatMs(silentMs)}`;
+  return [seg(`⧗ ${what} · gives up in ${formatMs(left)}`, 'warn'), seg(' · Esc stops', 'faint')];
+}
+
 /**
  * The transcript's live tail: what is happening now and is not in the session file yet: the
  * reply as it streams (markdown, with a cursor), its reasoning, a retry, a running tool.
@@ -20,7 +40,7 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
   if (live.phase === 'idle') return [];
   const elapsed = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
   const out: Line[] = [];
-  if (live.text || live.reasoning || (!live.activeTool && !awaitingApproval)) {
+  if (live.text || live.reasoning || live.refusal || (!live.activeTool && !awaitingApproval)) {
     out.push([], [seg('◆ tole', 'assistant'), seg(`  ${model}`, 'faint')]);
   }
   if (live.reasoning) {
@@ -31,10 +51,14 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
     const lines = markdownLines(live.text, width);
     const last = lines[lines.length - 1] ?? [];
     out.push(...lines.slice(0, -1), [...last, seg('▍', 'accent')]);
-  } else if (!live.reasoning && !live.activeTool && !awaitingApproval) {
+  }
+  if (live.refusal) out.push(...refusalLines(live.refusal, width));
+  if (!live.text && !live.refusal && !live.reasoning && !live.activeTool && !awaitingApproval) {
     const doing = live.task ? `${live.task}…` : live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…';
     out.push([seg(doing, 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
   }
+  const waiting = streamWaitLine(live, nowMs);
+  if (waiting !== null) out.push(truncateLine(waiting, width));
   if (live.retry) {
     const remaining = retryRemainingMs(live, nowMs);
     const wait = remaining !== null ? `; retrying in ${formatMs(remaining)}` : '; retrying';

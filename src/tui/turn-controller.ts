@@ -17,6 +17,18 @@ export interface ActiveTool {
   readonly startedAtMs: number;
 }
 
+/**
+ * The open model stream of the current attempt: when it opened, when data last came, and the
+ * limits after which tole gives up on it. `lastDataAtMs` moves with every delta without a redraw
+ * of its own (the screen's clock tick reads it).
+ */
+export interface StreamWait {
+  readonly openedAtMs: number;
+  lastDataAtMs: number | null;
+  readonly firstTokenLimitMs: number;
+  readonly idleLimitMs: number;
+}
+
 /** The live part of a turn, which is not in the session file yet. */
 export interface LiveTurn {
   readonly phase: 'idle' | 'resuming' | 'running';
@@ -24,6 +36,10 @@ export interface LiveTurn {
   /** Assistant text streamed so far in the current model call. */
   readonly text: string;
   readonly reasoning: string;
+  /** The model's refusal streamed so far (it declined to answer). */
+  readonly refusal: string;
+  /** The open stream, while one is open. */
+  readonly stream: StreamWait | null;
   /** The last failed attempt of the current model call, while it is being retried, and when it was reported. */
   readonly retry: AttemptReport | null;
   readonly retryAtMs: number | null;
@@ -54,6 +70,8 @@ const IDLE: LiveTurn = {
   startedAtMs: null,
   text: '',
   reasoning: '',
+  refusal: '',
+  stream: null,
   retry: null,
   retryAtMs: null,
   activeTool: null,
@@ -200,27 +218,42 @@ export class TurnController {
     switch (event.type) {
       case 'text':
         this.pendingText += event.delta;
+        this.noteData();
         this.scheduleFrame();
         return;
       case 'reasoning':
         this.pendingReasoning += event.delta;
+        this.noteData();
         this.scheduleFrame();
+        return;
+      case 'refusal':
+        this.noteData();
+        this.flushFrame();
+        this.publish({ refusal: this.state.refusal + event.delta });
+        return;
+      case 'stream-activity':
+        this.noteData();
+        return;
+      case 'stream-open':
+        this.publish({
+          stream: { openedAtMs: this.options.nowMs(), lastDataAtMs: null, firstTokenLimitMs: event.firstTokenLimitMs, idleLimitMs: event.idleLimitMs },
+        });
         return;
       case 'discard':
         this.pendingText = '';
         this.pendingReasoning = '';
-        this.publish({ text: '', reasoning: '' });
+        this.publish({ text: '', reasoning: '', refusal: '' });
         return;
       case 'attempt':
         this.flushFrame();
-        if (event.report.outcome === 'ok' || event.report.outcome === 'aborted') this.publish({ retry: null, retryAtMs: null });
-        else this.publish({ retry: event.report, retryAtMs: this.options.nowMs() });
+        if (event.report.outcome === 'ok' || event.report.outcome === 'aborted') this.publish({ retry: null, retryAtMs: null, stream: null });
+        else this.publish({ retry: event.report, retryAtMs: this.options.nowMs(), stream: null });
         return;
       case 'state':
         // The model's reply is committed with this move: the store now shows it, so the live copy goes.
         this.pendingText = '';
         this.pendingReasoning = '';
-        this.publish({ text: '', reasoning: '', retry: null, retryAtMs: null });
+        this.publish({ text: '', reasoning: '', refusal: '', stream: null, retry: null, retryAtMs: null });
         return;
       case 'tool-call':
         this.publish({ activeTool: { callId: event.callId, tool: event.tool, subject: event.subject, risk: event.risk, startedAtMs: this.options.nowMs() } });
@@ -243,6 +276,11 @@ export class TurnController {
         return;
     }
   };
+
+  /** Data came on the open stream: the wait shown for it starts again (no redraw of its own). */
+  private noteData(): void {
+    if (this.state.stream !== null) this.state.stream.lastDataAtMs = this.options.nowMs();
+  }
 
   private scheduleFrame(): void {
     if (this.frameTimer) return;
