@@ -33,8 +33,9 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
     case 'user':
       return { glyph: entry.payload.blocked ? '⊘' : '●', style: entry.payload.blocked ? 'warn' : 'user', text: plainPreview(entry.payload.text) };
     case 'assistant': {
-      const { text, toolCalls } = entry.payload;
+      const { text, toolCalls, refusal } = entry.payload;
       const calls = toolCalls.length > 0 ? `→ ${toolCalls.map((c) => c.name).join(', ')}` : '';
+      if (!text && refusal) return { glyph: '⊘', style: 'warn', text: `declined: ${plainPreview(refusal)}` };
       return { glyph: '◆', style: 'assistant', text: plainPreview(text) || calls || '(no text)' };
     }
     case 'tool_intent':

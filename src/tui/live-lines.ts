@@ -28,7 +28,7 @@ export function streamWaitLine(live: LiveTurn, nowMs: number): Line | null {
   const limitMs = firstToken ? stream.firstTokenLimitMs : stream.idleLimitMs;
   if (silentMs < Math.min(QUIET_WAIT_MS, limitMs / 4)) return null;
   const left = Math.max(0, limitMs - silentMs);
-  const what = firstToken ? `waiting for the first token for ${formatMs(silentMs)}` : `no data from the server for ${formatMs(silentMs)}`;
+  const what = firstToken ? `no first token for ${formatMs(silentMs)}` : `no data for ${formatMs(silentMs)}`;
   return [seg(`⧗ ${what} · gives up in ${formatMs(left)}`, 'warn'), seg(' · Esc stops', 'faint')];
 }
 
@@ -58,7 +58,7 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
     out.push([seg(doing, 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
   }
   const waiting = streamWaitLine(live, nowMs);
-  if (waiting !== null) out.push(truncateLine(waiting, width));
+  if (waiting !== null) out.push(...wrapLine(waiting, width, [seg('  ')]));
   if (live.retry) {
     const remaining = retryRemainingMs(live, nowMs);
     const wait = remaining !== null ? `; retrying in ${formatMs(remaining)}` : '; retrying';
