@@ -97,6 +97,12 @@ export function buildNotesServer(dir: string, options: { canDie: boolean }): Mcp
       return text('waited');
     },
   );
+  server.registerTool('add_tool', { description: 'Offer one more tool (echo_NAME), as a server whose tools change does.', inputSchema: { name: z.string() }, annotations: { readOnlyHint: true } }, async ({ name }) => {
+    log({ event: 'call', tool: 'add_tool', args: { name } });
+    // Registered while connected: the SDK sends notifications/tools/list_changed.
+    server.registerTool(`echo_${name}`, { description: 'Echo a text.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text: said }) => text(said));
+    return text(`added echo_${name}`);
+  });
   if (options.canDie) {
     server.registerTool('die', { description: 'Exit the server process mid-call.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
       log({ event: 'call', tool: 'die', args: {} });

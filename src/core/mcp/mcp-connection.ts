@@ -27,7 +27,7 @@ export class McpServerError extends Error {
 /**
  * One live connection to an MCP server through the official SDK's client: stdio (a child process
  * with only the environment its spec gives) or Streamable HTTP. `onExit` is called once when the
- * server goes away without tole closing it.
+ * server goes away without tole closing it; `onToolsChanged` when the server says its tools changed.
  */
 export class McpConnection {
   private closing = false;
@@ -40,10 +40,12 @@ export class McpConnection {
     private readonly stderr: StderrTail,
   ) {}
 
-  static async open(spec: McpServerSpec, version: string, onExit: (error: McpServerError) => void): Promise<McpConnection> {
+  static async open(spec: McpServerSpec, version: string, onExit: (error: McpServerError) => void, onToolsChanged: () => void): Promise<McpConnection> {
     const stderr = new StderrTail();
     const transport = makeTransport(spec, stderr);
-    const client = new Client({ name: 'tole', version }, { capabilities: {} });
+    // The server says when its tools change (`notifications/tools/list_changed`): the hub lists them again.
+    const listChanged = { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } };
+    const client = new Client({ name: 'tole', version }, { capabilities: {}, listChanged });
     const connection = new McpConnection(spec, client, transport, stderr);
     const timer = { id: undefined as NodeJS.Timeout | undefined };
     const timedOut = new Promise<never>((_, reject) => {

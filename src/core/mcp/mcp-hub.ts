@@ -47,6 +47,7 @@ export class McpHub {
   private readonly states = new Map<string, McpServerState>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly starting = new Map<string, Promise<void>>();
+  private readonly refreshing = new Map<string, Promise<void>>();
   private readonly listeners = new Set<(event: McpHubEvent) => void>();
   private closed = false;
 
@@ -108,7 +109,7 @@ export class McpHub {
   private async connect(spec: McpServerSpec): Promise<void> {
     this.states.set(spec.name, { kind: 'starting' });
     try {
-      const connection = await McpConnection.open(spec, this.options.version, (error) => this.fail(spec.name, error));
+      const connection = await McpConnection.open(spec, this.options.version, (error) => this.fail(spec.name, error), () => this.refresh(spec));
       if (this.closed) {
         await connection.close();
         return;
@@ -123,6 +124,26 @@ export class McpHub {
       const failure = error instanceof McpServerError ? error : new McpServerError(spec.name, 'start-failed', describeError(error), '');
       this.fail(spec.name, failure);
     }
+  }
+
+  /** The server's tools changed: its old ones are withdrawn and the new list offered, one refresh at a time. */
+  private refresh(spec: McpServerSpec): void {
+    const previous = this.refreshing.get(spec.name) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const connection = this.connections.get(spec.name);
+      const state = this.states.get(spec.name);
+      if (!connection?.alive || state?.kind !== 'ready' || this.closed) return;
+      try {
+        const definitions = await connection.listTools();
+        for (const tool of state.tools) this.options.registry.unregister(tool.name);
+        const { tools, refused } = this.offer(spec, definitions);
+        this.states.set(spec.name, { kind: 'ready', tools, refused });
+        this.tell({ type: 'ready', server: spec.name, tools: tools.length, refused });
+      } catch (error) {
+        this.fail(spec.name, error instanceof McpServerError ? error : new McpServerError(spec.name, 'list-failed', describeError(error), connection.stderrTail()));
+      }
+    });
+    this.refreshing.set(spec.name, next);
   }
 
   /** Registers the server's tools; returns what was offered and, in words, what was refused. */

@@ -97,6 +97,16 @@ describe('an MCP hub over real servers', () => {
     expect(hub.tools().some((tool) => tool.server === 'remote')).toBe(true);
   });
 
+  it('offers the new list when the server says its tools changed', async () => {
+    const { hub, registry } = hubOf([notesStdioSpec(`${dirs.root}/stdio-changed`)]);
+    await hub.ready();
+    expect(registry.names()).not.toContain('notes__echo_more');
+    expect(await run(registry, 'notes__add_tool', { name: 'more' })).toMatchObject({ ok: true });
+    await waitFor(() => registry.names().includes('notes__echo_more'), 'the new tool to be offered');
+    expect(await run(registry, 'notes__echo_more', { text: 'hi' })).toMatchObject({ ok: true, content: 'hi' });
+    expect(hub.tools().filter((tool) => tool.name === 'notes__read_note')).toHaveLength(1);
+  });
+
   it('a server that never answers at start is given up after its startup timeout, with its stderr', async () => {
     const hanging = notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 3000 }, ['--hang-start']);
     const { hub, events } = hubOf([hanging]);
