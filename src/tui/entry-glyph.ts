@@ -9,6 +9,9 @@ export interface EntryGlyph {
   readonly text: string;
 }
 
+/** Marks an entry that holds a workspace checkpoint (and restores). */
+export const CHECKPOINT_MARK = '⟲';
+
 export function resultGlyph(outcome: EntryPayloads['tool_result']['outcome']): { glyph: string; style: StyleName } {
   switch (outcome) {
     case 'ok':
@@ -56,5 +59,9 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
         : { glyph: 'Σ', style: 'accent', text: `summary of ${entry.payload.replacedEntries} entries` };
     case 'notice':
       return { glyph: entry.payload.level === 'info' ? 'ℹ' : '!', style: noticeStyle(entry.payload.level), text: oneLine(entry.payload.text) };
+    case 'restore':
+      return { glyph: CHECKPOINT_MARK, style: 'accent', text: `restore files to ${entry.payload.targetEntryId}` };
+    case 'restore_result':
+      return { glyph: entry.payload.outcome === 'ok' ? CHECKPOINT_MARK : '✗', style: entry.payload.outcome === 'ok' ? 'ok' : 'error', text: oneLine(entry.payload.content) };
   }
 }

@@ -1,6 +1,6 @@
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
-import { resultGlyph } from './entry-glyph';
+import { CHECKPOINT_MARK, resultGlyph } from './entry-glyph';
 import { formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
 import { markdownLines } from './markdown-lines';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
@@ -48,8 +48,9 @@ export function refusalLines(refusal: string, width: number): Line[] {
 }
 
 function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
-  const { tool, subject, risk, reason, approval } = entry.payload;
+  const { tool, subject, risk, reason, approval, checkpoint } = entry.payload;
   const right: Segment[] = [seg(risk === 'Destructive' ? ' Destructive ' : risk, risk)];
+  if (checkpoint) right.unshift(seg(`${CHECKPOINT_MARK} `, 'accent'));
   if (approval?.approved && approval.by !== 'policy') right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
   const subjectLines = wrapLine([seg(subject, 'text')], Math.max(10, width - 4));
   const first = spread([seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])], right, width);
@@ -60,8 +61,9 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
 }
 
 function approvalLines(entry: Entry<'approval'>): Line[] {
-  const { decision } = entry.payload;
-  if (decision.approved) return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok')]];
+  const { decision, checkpoint } = entry.payload;
+  const mark: Segment[] = checkpoint ? [seg(`  ${CHECKPOINT_MARK} checkpoint`, 'accent')] : [];
+  if (decision.approved) return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark]];
   const by = decision.by === 'user' ? 'you' : decision.by;
   return [[seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn')]];
 }
@@ -112,6 +114,18 @@ function summaryLines(entry: Entry<'summary'>, width: number): Line[] {
   return [[], ...head, ...shown, ...more];
 }
 
+function restoreLines(entry: Entry<'restore'>, width: number): Line[] {
+  const { targetEntryId, added, changed, removed } = entry.payload;
+  const counts = `${added} to create · ${changed} to overwrite · ${removed} to remove`;
+  return [[], ...wrapLine([seg(`${CHECKPOINT_MARK} `, 'accent'), seg(`restore files to ${targetEntryId}`, 'text'), seg(`  ${counts}`, 'faint')], width, [seg('  ')])];
+}
+
+function restoreResultLines(entry: Entry<'restore_result'>, width: number): Line[] {
+  const { outcome, content, resumed } = entry.payload;
+  const style = outcome === 'ok' ? 'ok' : 'error';
+  return wrapLine([seg(`  ${outcome === 'ok' ? '✓' : '✗'} `, style), seg(content, outcome === 'ok' ? 'muted' : 'error'), seg(resumed ? '  (after restart)' : '', 'faint')], width, [seg(INDENT)]);
+}
+
 /** The transcript lines of one entry at a width. Entries never change, so callers cache these. */
 export function entryLines(entry: AnyEntry, width: number): Line[] {
   switch (entry.type) {
@@ -129,5 +143,9 @@ export function entryLines(entry: AnyEntry, width: number): Line[] {
       return noticeLines(entry, width);
     case 'summary':
       return summaryLines(entry, width);
+    case 'restore':
+      return restoreLines(entry, width);
+    case 'restore_result':
+      return restoreResultLines(entry, width);
   }
 }

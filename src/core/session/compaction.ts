@@ -268,6 +268,8 @@ function sendsMessage(entry: AnyEntry): boolean {
       return true;
     case 'notice':
       return entry.payload.toModel === true;
+    case 'restore_result':
+      return entry.payload.outcome === 'ok';
     default:
       return false;
   }

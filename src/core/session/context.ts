@@ -66,7 +66,15 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
     switch (entry.type) {
       case 'summary':
       case 'approval':
+      case 'restore':
         break;
+      case 'restore_result': {
+        if (entry.payload.outcome !== 'ok') break;
+        const text = `[tole] ${restoreNote(entry)}`;
+        if (open.length > 0) waiting.push({ role: 'user', content: text });
+        else messages.push({ role: 'user', content: text });
+        break;
+      }
       case 'user':
         closeOpenCalls();
         if (entry.payload.blocked === undefined) messages.push({ role: 'user', content: entry.payload.text });
@@ -106,6 +114,12 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
   }
   closeOpenCalls();
   return messages;
+}
+
+/** What the model is told after the user restored the workspace files. */
+export function restoreNote(entry: Entry<'restore_result'>): string {
+  const { added, changed, removed } = entry.payload;
+  return `the user restored the workspace files to an earlier checkpoint (${added + changed} files written, ${removed} removed). Files you changed after that point may be back to older contents: read a file again before you edit it.`;
 }
 
 /** A cold result (a file read, a listing) that went well: the model can fetch it again. */

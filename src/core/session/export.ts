@@ -34,16 +34,21 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
     case 'tool_intent': {
       const approval = entry.payload.approval;
       const how = approval ? (approval.approved ? `approved by ${approval.by}` : `denied (${approval.by})`) : 'asked the user';
-      return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}`;
+      const checkpoint = entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : '';
+      return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
     }
     case 'approval':
-      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*`;
+      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*${entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : ''}`;
     case 'tool_result':
       return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
     case 'summary':
       return `## Summary of the conversation before this point\n\n${entry.payload.text}`;
     case 'notice':
       return `> ${entry.payload.level}: ${entry.payload.text.replace(/\n/g, '\n> ')}`;
+    case 'restore':
+      return `**restore files** to entry ${entry.payload.targetEntryId} (checkpoint \`${entry.payload.target.slice(0, 12)}\`)`;
+    case 'restore_result':
+      return `*files restored → ${entry.payload.outcome}: ${entry.payload.content}*`;
   }
 }
 

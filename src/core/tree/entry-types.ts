@@ -30,9 +30,11 @@ export interface EntryPayloads {
     /** Set when the decision was known at intent time (policy, rule, --yes, headless denial). */
     readonly approval: Decision | null;
     readonly prepared?: unknown;
+    /** The workspace checkpoint taken before the effect (set when the approval was known at intent time). */
+    readonly checkpoint?: string;
   };
-  /** An interactive decision, committed before the effect runs. */
-  approval: { readonly callId: string; readonly decision: Decision };
+  /** An interactive decision, committed before the effect runs (with the checkpoint taken after it). */
+  approval: { readonly callId: string; readonly decision: Decision; readonly checkpoint?: string };
   /** The settlement: exactly one per intent. */
   tool_result: {
     readonly callId: string;
@@ -65,6 +67,30 @@ export interface EntryPayloads {
     readonly estimatedTokensBefore?: number;
     readonly estimatedTokensAfter?: number;
   };
+  /**
+   * The intent of a file restore: the workspace goes back to `target` (the files as they were at
+   * `targetEntryId`). `checkpoint` is taken first, so the restore can be undone in turn.
+   */
+  restore: {
+    readonly restoreId: string;
+    readonly targetEntryId: string;
+    readonly target: string;
+    readonly checkpoint?: string;
+    readonly added: number;
+    readonly changed: number;
+    readonly removed: number;
+  };
+  /** The settlement of a restore: exactly one per restore intent. */
+  restore_result: {
+    readonly restoreId: string;
+    readonly targetEntryId: string;
+    readonly outcome: 'ok' | 'error';
+    readonly content: string;
+    readonly added: number;
+    readonly changed: number;
+    readonly removed: number;
+    readonly resumed?: boolean;
+  };
   /** Something the user (and, when `toModel`, the model) should know: hook output, nudges, errors. */
   notice: {
     readonly level: 'info' | 'warn' | 'error';
@@ -87,7 +113,7 @@ export interface Entry<T extends EntryType = EntryType> {
 
 export type AnyEntry = { [T in EntryType]: Entry<T> }[EntryType];
 
-export const ENTRY_TYPES: readonly EntryType[] = ['user', 'assistant', 'tool_intent', 'approval', 'tool_result', 'summary', 'notice'];
+export const ENTRY_TYPES: readonly EntryType[] = ['user', 'assistant', 'tool_intent', 'approval', 'tool_result', 'summary', 'notice', 'restore', 'restore_result'];
 
 export function isEntryType(type: string): type is EntryType {
   return (ENTRY_TYPES as readonly string[]).includes(type);

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * One run of the `git` binary against tole's own checkpoint directory. The environment is
+ * built from nothing: no inherited `GIT_*` variable (a hook's GIT_INDEX_FILE, GIT_DIR) can point
+ * git at the user's repository, no user or system config is read (a hostile or unusual config
+ * cannot add filters, hooks or fsmonitor commands), and pathspecs are literal.
+ */
+export interface GitTarget {
+  readonly gitDir: string;
+  readonly workTree: string;
+  /** The git binary; `git` on PATH unless a test names another. */
+  readonly binary: string;
+  readonly path: string;
+}
+
+export interface GitRun {
+  readonly code: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+export class GitFailure extends Error {
+  override readonly name = 'GitFailure';
+  constructor(
+    readonly args: readonly string[],
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().split('\n').slice(-2).join(' ') || 'no message'}`);
+  }
+}
+
+/** Caps what one git run may print before it is stopped: a runaway listing must not eat the heap. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+
+export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
+  return {
+    PATH: target.path,
+    GIT_DIR: target.gitDir,
+    GIT_WORK_TREE: target.workTree,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: 'tole',
+    GIT_AUTHOR_EMAIL: 'tole@localhost',
+    GIT_COMMITTER_NAME: 'tole',
+    GIT_COMMITTER_EMAIL: 'tole@localhost',
+    LC_ALL: 'C',
+  };
+}
+
+export function runGit(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(target.binary, args, { cwd: target.workTree, env: gitEnv(target), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES) child.kill('SIGKILL');
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Runs git and returns its stdout; a non-zero exit throws a GitFailure naming git's message. */
+export async function git(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
+  const run = await runGit(target, args, input);
+  if (run.code !== 0) throw new GitFailure(args, run.code, run.stderr);
+  return run.stdout;
+}
+
+/** NUL-separated output as strings (the last, empty field dropped). */
+export function nulFields(out: Buffer): string[] {
+  const text = out.toString('utf8');
+  const fields = text.split('\0');
+  if (fields[fields.length - 1] === '') fields.pop();
+  return fields;
+}
