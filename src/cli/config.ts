@@ -143,6 +143,14 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'), mcpServerSchema).optional(),
+  checkpoints: z
+    .strictObject({
+      /** false: no checkpoints are taken (and restore is off). */
+      enabled: z.boolean().optional(),
+      /** Files larger than this are left out of checkpoints (default 10 MB). */
+      maxFileMB: z.number().positive().max(4096).optional(),
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -253,5 +261,6 @@ export function mergeConfig(base: Config, over: Config): Config {
     hooks: { ...base.hooks, ...over.hooks },
     ...(base.sync || over.sync ? { sync: { ...base.sync, ...over.sync } as NonNullable<Config['sync']> } : {}),
     mcpServers: { ...base.mcpServers, ...over.mcpServers },
+    checkpoints: { ...base.checkpoints, ...over.checkpoints },
   };
 }

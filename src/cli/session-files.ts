@@ -4,11 +4,15 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { SessionHeader } from '../core/storage/records';
 import { readSqliteHeader } from '../core/storage/sqlite-storage';
 
+/** tole's home: `$TOLE_HOME`, else `~/.tole`. */
+export function toleHome(env: NodeJS.ProcessEnv): string {
+  return env['TOLE_HOME'] || join(env['HOME'] || homedir(), '.tole');
+}
+
 /** Where sessions live: `sessionsDir` from config, else `$TOLE_HOME/sessions`, else `~/.tole/sessions`. */
 export function sessionsDirectory(env: NodeJS.ProcessEnv, configured?: string): string {
   if (configured) return resolve(configured.replace(/^~(?=$|\/)/, env['HOME'] || homedir()));
-  const home = env['TOLE_HOME'] || join(env['HOME'] || homedir(), '.tole');
-  return join(home, 'sessions');
+  return join(toleHome(env), 'sessions');
 }
 
 export interface SessionFileInfo {

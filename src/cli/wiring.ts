@@ -14,7 +14,9 @@ import { builtinTools } from '../core/tools/builtin/index';
 import { ToolRegistry } from '../core/tools/registry';
 import { costUsdMicros } from '../core/usage/pricing';
 import { HookRunner } from '../core/hooks/hook-runner';
+import { Checkpoints } from '../core/checkpoints/checkpoint-store';
 import type { CliArgs } from './args';
+import { toleHome } from './session-files';
 import { ConfigError, type Config } from './config';
 import type { ProviderSettings } from './settings';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
@@ -69,7 +71,7 @@ export function buildPolicy(args: CliArgs, config: Config, interactive: boolean,
   return new ApprovalPolicy({ rules, yes: args.yes, interactive });
 }
 
-/** `TOLE_CRASH_AT=after-intent|during-effect|before-settlement`: test-only, SIGKILLs this process there. */
+/** `TOLE_CRASH_AT=<fault point>` (after-checkpoint, after-intent, during-effect, before-settlement, during-restore): test-only, SIGKILLs this process there. */
 export function faultFromEnv(env: NodeJS.ProcessEnv): AgentDeps['fault'] {
   const at = env['TOLE_CRASH_AT'];
   if (!at) return undefined;
@@ -125,6 +127,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
     },
     fault: faultFromEnv(parts.env),
     ...(mcp ? { externalTools: mcp } : {}),
+    ...(parts.config.checkpoints?.enabled === false ? {} : { checkpoints: checkpointsFor(parts.env, parts.config, workspaceRoot) }),
     ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env: parts.env, clock }) } : {}),
     ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     compaction: {
@@ -134,6 +137,18 @@ export function buildSession(parts: AgentParts): BuiltSession {
     },
   };
   return { agent: new Agent(deps, parts.settings.model), mcp };
+}
+
+/** The workspace's checkpoints under tole's home (never in the user's repository). */
+export function checkpointsFor(env: NodeJS.ProcessEnv, config: Config, workspaceRoot: string): Checkpoints {
+  const maxFileMB = config.checkpoints?.maxFileMB;
+  return Checkpoints.create({
+    home: toleHome(env),
+    workspaceRoot,
+    path: env['PATH'] ?? '/usr/bin:/bin',
+    ...(maxFileMB === undefined ? {} : { maxFileBytes: Math.round(maxFileMB * 1024 * 1024) }),
+    ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
+  });
 }
 
 function hasHooks(config: Config): boolean {

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { Approver } from '../../src/core/approval/approver';
 import { seededRandom, systemClock, type Clock } from '../../src/core/clock';
@@ -49,6 +50,8 @@ export interface AgentOptions {
   readonly clock?: Clock;
   /** Tools from outside (an MCP hub), made over the agent's registry. */
   readonly externalTools?: (tools: ToolRegistry, interactive: boolean) => ExternalTools;
+  /** A temp tole home: checkpoints of the workspace are taken there (none without it). */
+  readonly checkpointHome?: string;
 }
 
 export interface BuiltAgent {
@@ -100,6 +103,7 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
     },
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.externalTools ? { externalTools: options.externalTools(tools, interactive) } : {}),
+    ...(options.checkpointHome ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: options.workspaceRoot }) } : {}),
   };
   return { agent: new Agent(deps, options.model ?? 'tole-test-model'), store, deps };
 }
@@ -111,6 +115,8 @@ export interface TempDirs {
   readonly sessions: string;
   /** A sibling of the workspace, outside it. */
   readonly outside: string;
+  /** A temp tole home (checkpoints), never the real one. */
+  readonly home: string;
   readonly parent: string;
   remove(): void;
 }
@@ -120,8 +126,9 @@ export function tempDirs(prefix = 'tole-loop-'): TempDirs {
   const root = join(parent, 'workspace');
   const sessions = join(parent, 'sessions');
   const outside = join(parent, 'outside');
-  for (const dir of [root, sessions, outside]) mkdirSync(dir);
-  return { root, sessions, outside, parent, remove: () => rmSync(parent, { recursive: true, force: true }) };
+  const home = join(parent, 'tole-home');
+  for (const dir of [root, sessions, outside, home]) mkdirSync(dir);
+  return { root, sessions, outside, home, parent, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
 /** An event sink that keeps everything. */

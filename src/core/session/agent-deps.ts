@@ -2,14 +2,19 @@ import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { HookRunner } from '../hooks/hook-runner';
 import type { Approver } from '../approval/approver';
 import type { AttemptReport, Provider } from '../provider/provider';
+import type { Checkpoints } from '../checkpoints/checkpoint-store';
 import type { SessionStore } from '../storage/session-store';
 import type { ToolRegistry } from '../tools/registry';
 import type { CompactionSettings } from './compaction';
 import type { LoopLimits } from './limits';
 
-/** Test-only fault injection points of the effect sandwich. */
-export type FaultPoint = 'after-intent' | 'during-effect' | 'before-settlement';
-export const FAULT_POINTS: readonly FaultPoint[] = ['after-intent', 'during-effect', 'before-settlement'];
+/**
+ * Test-only fault injection points of the effect sandwich: after the checkpoint is taken and
+ * before the line that names it is committed, after the intent, during the effect, before the
+ * settlement, and in the middle of a file restore (after its removals, before its writes).
+ */
+export type FaultPoint = 'after-checkpoint' | 'after-intent' | 'during-effect' | 'before-settlement' | 'during-restore';
+export const FAULT_POINTS: readonly FaultPoint[] = ['after-checkpoint', 'after-intent', 'during-effect', 'before-settlement', 'during-restore'];
 
 export interface PricedAttempt {
   readonly costUsdMicros: number;
@@ -45,6 +50,11 @@ export interface AgentDeps {
   readonly compaction?: CompactionSettings;
   /** MCP servers: started (or waited for) before the first turn and before a resume. */
   readonly externalTools?: ExternalTools;
+  /**
+   * Workspace checkpoints, taken before every call that can change files (any call that is not
+   * ReadOnly). Without it, no checkpoints are taken.
+   */
+  readonly checkpoints?: Checkpoints;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

@@ -13,7 +13,8 @@ import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
 import { NS } from '../registers/namespaces';
-import { Sandwich } from './tool-step';
+import { previewRestore, restoreFiles, type RestoreOutcome, type RestorePreview } from './restore-files';
+import { NO_CHECKPOINT, Sandwich } from './tool-step';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
 export interface TurnResult {
@@ -46,6 +47,25 @@ export class Agent {
     // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
     if (this.deps.store.registers.entries(NS.pending).length > 0) await this.deps.externalTools?.ready(signal);
     return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
+  }
+
+  /** What restoring the workspace files to an entry would change (nothing is changed). */
+  async previewRestore(entryId: string): Promise<RestorePreview> {
+    return previewRestore(this.deps, entryId);
+  }
+
+  /**
+   * Restores the workspace files to how they were at an entry: an effect of its own, with a
+   * checkpoint first, an intent and a settlement. Refused while a turn runs.
+   */
+  async restoreFiles(entryId: string, emit: EventSink): Promise<RestoreOutcome> {
+    if (this.running) return { ok: false, reason: 'a turn is running; restore files when it ends' };
+    this.running = true;
+    try {
+      return await restoreFiles(this.deps, entryId, emit);
+    } finally {
+      this.running = false;
+    }
   }
 
   /** Runs the sessionStart hooks; hosts call it when they open a session. Null when none are configured. */
@@ -233,13 +253,18 @@ export class Agent {
       emitNotices(preNotices, emit);
       return { state: next, ok: false };
     }
-    let current = sandwich.commitIntent(state, request, tool, known, prepared.value, preNotices);
-    emitNotices(preNotices, emit);
+    // The checkpoint comes after the approval and before the effect: with the intent when the
+    // approval is already known, else with the user's approval.
+    const early = known ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
+    let current = sandwich.commitIntent(state, request, tool, known, prepared.value, preNotices, early);
+    emitNotices([...preNotices, ...early.notices], emit);
     fault?.('after-intent');
     if (!known) {
       const decision = await this.ask(request, signal, emit);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
-      current = sandwich.commitApproval(current, request, tool, decision);
+      const late = decision.approved ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
+      current = sandwich.commitApproval(current, request, tool, decision, late);
+      emitNotices(late.notices, emit);
       if (!decision.approved) return { state: current, ok: false };
     }
     const result = await sandwich.execute(tool, input, call.id, signal);

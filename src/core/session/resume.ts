@@ -5,9 +5,11 @@ import type { AnyTool, ToolContext } from '../tools/tool';
 import type { Entry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { askApprover } from './ask-approver';
+import { resumeRestore } from './restore-files';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
-import type { PendingIntent, Sandwich } from './tool-step';
+import { NO_CHECKPOINT, type PendingIntent, type Sandwich } from './tool-step';
+import { emitNotices } from './turn-hooks';
 
 export const NEVER_REPLAY_TEXT =
   'interrupted: outcome unknown. tole stopped while this call may have been running, and a call of this kind is never run twice. Check whether its effect happened before you try it again.';
@@ -23,18 +25,21 @@ export async function resumePending(deps: AgentDeps, sandwich: Sandwich, signal:
   const { store } = deps;
   // A read-only view can settle nothing: the writer that opens the session resumes it.
   if (store.readOnly) return 0;
-  const pending = store.registers.entries(NS.pending).map(([, cell]) => cell.value as PendingIntent);
+  const all = store.registers.entries(NS.pending).map(([, cell]) => cell.value as PendingIntent);
+  // A restore runs between turns, outside the machine: it settles first, by running it again.
+  for (const restore of all.filter((intent) => intent.kind === 'restore')) await resumeRestore(deps, restore, emit);
+  const pending = all.filter((intent) => intent.kind !== 'restore');
   let state = machineState(store);
   if (pending.length === 0) {
-    if (state.pc === 'Idle' || state.pc === 'Final') return 0;
+    if (state.pc === 'Idle' || state.pc === 'Final') return all.length;
     closeInterruptedTurn(sandwich, state, store, emit);
-    return 0;
+    return all.length;
   }
   for (const intent of pending) {
     state = await resumeOne(deps, sandwich, state, intent, signal, emit);
   }
   closeInterruptedTurn(sandwich, state, store, emit);
-  return pending.length;
+  return all.length;
 }
 
 function closeInterruptedTurn(sandwich: Sandwich, state: MachineState, store: AgentDeps['store'], emit: EventSink): void {
@@ -58,7 +63,9 @@ async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineStat
   if (!intent.approved) {
     const request: ApprovalRequest = { callId: intent.callId, tool: tool.name, subject: payload.subject, input: payload.input, risk: payload.risk, reason: payload.reason };
     const decision = await askAgain(deps, request, signal, emit);
-    current = sandwich.commitApproval(current, request, tool, decision);
+    const checkpoint = decision.approved ? await sandwich.checkpoint(payload.risk) : NO_CHECKPOINT;
+    current = sandwich.commitApproval(current, request, tool, decision, checkpoint);
+    emitNotices(checkpoint.notices, emit);
     if (!decision.approved) return current;
     // No approval was committed before the crash, so the effect cannot have started: run it.
     return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');

@@ -3,7 +3,7 @@ import { transition, type MachineState, type MachineStateName } from '../machine
 import { NS } from '../registers/namespaces';
 import type { DraftRecord } from '../storage/records';
 import { capOutput } from '../tools/cap-output';
-import type { AnyTool, ToolOutput } from '../tools/tool';
+import type { AnyTool, Risk, ToolOutput } from '../tools/tool';
 import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
@@ -15,9 +15,19 @@ export interface PendingIntent {
   readonly callId: string;
   readonly tool: string;
   readonly approved: boolean;
+  /** Set for a file restore (the user's, not the model's): resumed by running it again. */
+  readonly kind?: 'restore';
 }
 
 type Result = EntryPayloads['tool_result'];
+
+/** A checkpoint taken before an effect (its id, when one was taken) and what to tell the user about it. */
+export interface TakenCheckpoint {
+  readonly id?: string;
+  readonly notices: readonly NoticePayload[];
+}
+
+export const NO_CHECKPOINT: TakenCheckpoint = { notices: [] };
 
 /** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
 export class Sandwich {
@@ -32,10 +42,35 @@ export class Sandwich {
     return next;
   }
 
-  /** Intent: the intent entry, the pending register and the op state in one line (after the notices of hooks that ran first). */
-  commitIntent(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision | null, prepared: unknown, notices: readonly NoticePayload[] = []): MachineState {
+  /**
+   * Before an effect that can change files, once it is approved: a checkpoint of the workspace.
+   * When none can be taken the effect still runs, and the user is told why, once.
+   */
+  async checkpoint(risk: Risk): Promise<TakenCheckpoint> {
+    const { checkpoints, fault } = this.deps;
+    if (!checkpoints || risk === 'ReadOnly') return NO_CHECKPOINT;
+    const taken = await checkpoints.take();
+    fault?.('after-checkpoint');
+    if (taken.ok) return { id: taken.id, notices: [] };
+    if (!taken.firstReport) return NO_CHECKPOINT;
+    return { notices: [{ level: 'warn', source: 'checkpoint', text: `checkpoints are off: ${taken.reason}. Calls still run, but their file changes cannot be restored.` }] };
+  }
+
+  /**
+   * Intent: the intent entry (with the checkpoint, when the approval was known and one was
+   * taken), the pending register and the op state in one line, after the notices of hooks that ran first.
+   */
+  commitIntent(
+    state: MachineState,
+    request: ApprovalRequest,
+    tool: AnyTool,
+    decision: Decision | null,
+    prepared: unknown,
+    notices: readonly NoticePayload[] = [],
+    checkpoint: TakenCheckpoint = NO_CHECKPOINT,
+  ): MachineState {
     const batch = new AppendBatch(this.deps.store);
-    addNotices(batch, notices);
+    addNotices(batch, [...notices, ...checkpoint.notices]);
     const entryId = batch.entry('tool_intent', {
       callId: request.callId,
       tool: tool.name,
@@ -46,6 +81,7 @@ export class Sandwich {
       replay: tool.replay,
       approval: decision,
       ...(prepared === undefined ? {} : { prepared }),
+      ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }),
     });
     const approved = decision?.approved === true;
     batch.register(NS.pending, request.callId, { entryId, callId: request.callId, tool: tool.name, approved } satisfies PendingIntent);
@@ -53,10 +89,11 @@ export class Sandwich {
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
   }
 
-  /** The interactive decision, committed before the effect runs (or with the denial's settlement). */
-  commitApproval(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision): MachineState {
+  /** The interactive decision with the checkpoint taken after it, committed before the effect runs (or with the denial's settlement). */
+  commitApproval(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision, checkpoint: TakenCheckpoint = NO_CHECKPOINT): MachineState {
     const batch = new AppendBatch(this.deps.store);
-    batch.entry('approval', { callId: request.callId, decision });
+    addNotices(batch, checkpoint.notices);
+    batch.entry('approval', { callId: request.callId, decision, ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }) });
     if (!decision.approved) {
       const outcome = decision.by === 'interrupted' ? 'interrupted' : 'denied';
       return this.settleInto(state, batch, request.callId, { callId: request.callId, tool: tool.name, outcome, content: denialText(decision), tier: 'hot' }, true);

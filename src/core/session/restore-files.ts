@@ -1,0 +1,168 @@
+import type { Checkpoints, RestorePlan } from '../checkpoints/checkpoint-store';
+import { planSize } from '../checkpoints/checkpoint-store';
+import { NS } from '../registers/namespaces';
+import type { SessionStore } from '../storage/session-store';
+import type { AnyEntry, Entry } from '../tree/entry-types';
+import type { FaultPoint } from './agent-deps';
+import { AppendBatch } from './cursor';
+import type { EventSink } from './events';
+import type { PendingIntent } from './tool-step';
+
+/** What a restore needs: the session, the workspace's checkpoints and the fault hook. */
+export interface RestoreDeps {
+  readonly store: SessionStore;
+  readonly checkpoints?: Checkpoints;
+  readonly fault?: (point: FaultPoint) => void;
+}
+
+/** The checkpoint an entry holds: taken before its effect (intent, approval) or before a restore. */
+export function checkpointOf(entry: AnyEntry): string | undefined {
+  switch (entry.type) {
+    case 'tool_intent':
+    case 'approval':
+    case 'restore':
+      return entry.payload.checkpoint;
+    default:
+      return undefined;
+  }
+}
+
+/** Every entry that names a checkpoint, in commit order. */
+export function checkpointedEntries(store: SessionStore): AnyEntry[] {
+  return [...store.tree.all()].filter((entry) => checkpointOf(entry) !== undefined).sort((a, b) => a.seq - b.seq);
+}
+
+export interface RestoreTarget {
+  /** The entry the user picked. */
+  readonly entryId: string;
+  /** The entry whose checkpoint holds the files as they were at `entryId`. */
+  readonly heldBy: string;
+  readonly checkpoint: string;
+}
+
+/**
+ * The files as they were at an entry are the first checkpoint taken at or after it (by commit
+ * order, on any branch): nothing tole ran changed the files between that entry and that
+ * checkpoint. Null when no call changed files after the entry.
+ */
+export function restoreTarget(store: SessionStore, entryId: string): RestoreTarget | null {
+  const entry = store.entry(entryId);
+  if (!entry) return null;
+  let best: AnyEntry | null = null;
+  for (const candidate of store.tree.all()) {
+    if (candidate.seq < entry.seq || checkpointOf(candidate) === undefined) continue;
+    if (best === null || candidate.seq < best.seq) best = candidate;
+  }
+  return best ? { entryId, heldBy: best.id, checkpoint: checkpointOf(best)! } : null;
+}
+
+export type RestorePreview =
+  | { readonly ok: true; readonly target: RestoreTarget; readonly plan: RestorePlan }
+  | { readonly ok: false; readonly reason: string };
+
+/** What restoring the files to `entryId` would change, as the workspace is now. Changes nothing. */
+export async function previewRestore(deps: RestoreDeps, entryId: string): Promise<RestorePreview> {
+  const found = findTarget(deps, entryId);
+  if (!found.ok) return found;
+  try {
+    return { ok: true, target: found.target, plan: await found.checkpoints.plan(found.target.checkpoint) };
+  } catch (error) {
+    return { ok: false, reason: (error as Error)?.message ?? String(error) };
+  }
+}
+
+export type RestoreOutcome = { readonly ok: true; readonly plan: RestorePlan; readonly entryId: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Restores the workspace files to how they were at `entryId`, as an effect of its own: a
+ * checkpoint of the files as they are now, then the intent (naming both checkpoints), then the
+ * file changes, then the settlement. The restore can itself be undone by restoring to its entry.
+ */
+export async function restoreFiles(deps: RestoreDeps, entryId: string, emit: EventSink = () => {}): Promise<RestoreOutcome> {
+  const { store } = deps;
+  if (store.readOnly) return { ok: false, reason: 'this session is open read-only; open it for writing to restore files' };
+  const found = findTarget(deps, entryId);
+  if (!found.ok) return found;
+  const { target, checkpoints } = found;
+  let plan: RestorePlan;
+  try {
+    plan = await checkpoints.plan(target.checkpoint);
+  } catch (error) {
+    return { ok: false, reason: (error as Error)?.message ?? String(error) };
+  }
+  const before = await checkpoints.take();
+  if (!before.ok) return { ok: false, reason: `the files as they are now could not be checkpointed first, so the restore could not be undone: ${before.reason}` };
+  deps.fault?.('after-checkpoint');
+  const restoreId = `restore_${store.lastSeq + 1}`;
+  const batch = new AppendBatch(store);
+  const intentId = batch.entry('restore', {
+    restoreId,
+    targetEntryId: entryId,
+    target: target.checkpoint,
+    checkpoint: before.id,
+    added: plan.added.length,
+    changed: plan.changed.length,
+    removed: plan.removed.length,
+  });
+  batch.register(NS.pending, restoreId, { entryId: intentId, callId: restoreId, tool: 'restore', approved: true, kind: 'restore' } satisfies PendingIntent);
+  store.commit(batch.build());
+  return applyAndSettle(deps, checkpoints, restoreId, entryId, target.checkpoint, false, emit);
+}
+
+/** Settles a restore a crash interrupted: restoring is idempotent, so it runs again to the end. */
+export async function resumeRestore(deps: RestoreDeps, intent: PendingIntent, emit: EventSink): Promise<void> {
+  const entry = deps.store.entry(intent.entryId) as Entry<'restore'> | undefined;
+  if (!entry || entry.type !== 'restore') throw new Error(`assert: pending restore ${intent.callId} names no restore entry`);
+  const { restoreId, targetEntryId, target } = entry.payload;
+  if (!deps.checkpoints) {
+    settle(deps.store, restoreId, targetEntryId, { ok: false, reason: 'interrupted by a stop, and checkpoints are not available now: the files may be partly restored' }, true, emit);
+    return;
+  }
+  await applyAndSettle(deps, deps.checkpoints, restoreId, targetEntryId, target, true, emit);
+}
+
+async function applyAndSettle(
+  deps: RestoreDeps,
+  checkpoints: Checkpoints,
+  restoreId: string,
+  entryId: string,
+  checkpoint: string,
+  resumed: boolean,
+  emit: EventSink,
+): Promise<RestoreOutcome> {
+  let outcome: RestoreOutcome;
+  try {
+    const plan = await checkpoints.restore(checkpoint, () => deps.fault?.('during-restore'));
+    outcome = { ok: true, plan, entryId };
+  } catch (error) {
+    outcome = { ok: false, reason: `the restore failed part way: ${(error as Error)?.message ?? String(error)}; restore again, or restore to the entry of this restore to undo it` };
+  }
+  settle(deps.store, restoreId, entryId, outcome, resumed, emit);
+  return outcome;
+}
+
+function settle(store: SessionStore, restoreId: string, entryId: string, outcome: RestoreOutcome, resumed: boolean, emit: EventSink): void {
+  const counts = outcome.ok ? { added: outcome.plan.added.length, changed: outcome.plan.changed.length, removed: outcome.plan.removed.length } : { added: 0, changed: 0, removed: 0 };
+  const content = outcome.ok ? restoredText(entryId, outcome.plan) : outcome.reason;
+  const batch = new AppendBatch(store);
+  batch.entry('restore_result', { restoreId, targetEntryId: entryId, outcome: outcome.ok ? 'ok' : 'error', content, ...counts, ...(resumed ? { resumed } : {}) });
+  batch.remove(NS.pending, restoreId);
+  store.commit(batch.build());
+  emit({ type: 'notice', level: outcome.ok ? 'info' : 'error', text: content });
+}
+
+export function restoredText(entryId: string, plan: RestorePlan): string {
+  if (planSize(plan) === 0) return `files already as they were at ${entryId}: nothing to change`;
+  const left = plan.leftOut.length > 0 ? `; ${plan.leftOut.length} left out (not in the checkpoint) and left as they are` : '';
+  return `files restored to ${entryId}: ${plan.added.length} created, ${plan.changed.length} overwritten, ${plan.removed.length} removed${left}`;
+}
+
+function findTarget(deps: RestoreDeps, entryId: string): { ok: true; target: RestoreTarget; checkpoints: Checkpoints } | { ok: false; reason: string } {
+  const { checkpoints, store } = deps;
+  if (!checkpoints) return { ok: false, reason: 'checkpoints are not set up for this session' };
+  if (checkpoints.offReason !== null) return { ok: false, reason: `checkpoints are off: ${checkpoints.offReason}` };
+  if (!store.tree.has(entryId)) return { ok: false, reason: `no entry ${entryId} in this session` };
+  const target = restoreTarget(store, entryId);
+  if (!target) return { ok: false, reason: `no call changed files after ${entryId}: the files are as they were there (apart from changes made outside tole)` };
+  return { ok: true, target, checkpoints };
+}
