@@ -48,7 +48,7 @@ async function crashChild(tool: MarkerToolName, crashAt: FaultPoint, interactive
   const dirs = tempDirs('tole-crash-');
   created.push(dirs);
   server.push({ toolCalls: [{ id: CALL_ID, name: tool, arguments: JSON.stringify({ key: KEY }) }] });
-  const config: ChildConfig = { baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, prompt: `run ${tool}`, interactive };
+  const config: ChildConfig = { baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, prompt: `run ${tool}`, interactive, checkpointHome: dirs.home };
   const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], { env: { ...process.env, TOLE_CRASH_AT: crashAt } });
   expect(run.signal, run.stderr).toBe('SIGKILL');
   expect(run.stdout).not.toContain('turn ');
@@ -56,7 +56,7 @@ async function crashChild(tool: MarkerToolName, crashAt: FaultPoint, interactive
 }
 
 /** Settlements and intents for the marker call, read from the file by a fresh read-only open. */
-function onDisk(path: string): { intents: number; settlements: number; pending: number; outcomes: string[] } {
+function onDisk(path: string): { intents: number; settlements: number; pending: number; outcomes: string[]; checkpoints: number } {
   const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(7), readOnly: true });
   try {
     const results = resultsFor(store, CALL_ID);
@@ -65,6 +65,7 @@ function onDisk(path: string): { intents: number; settlements: number; pending: 
       settlements: results.length,
       pending: store.registers.entries(NS.pending).length,
       outcomes: results.map((e) => e.payload.outcome),
+      checkpoints: [...entriesOfType(store, 'tool_intent'), ...entriesOfType(store, 'approval')].filter((e) => e.payload.checkpoint !== undefined).length,
     };
   } finally {
     store.close();
@@ -75,22 +76,33 @@ function toolMessagesFor(request: RecordedRequest | undefined, callId: string): 
   return (request?.body?.messages ?? []).filter((m) => m.role === 'tool' && m['tool_call_id'] === callId).map((m) => String(m.content));
 }
 
-/** Effect runs expected after the resume, by replay class and crash point. */
-const EXPECTED: Record<MarkerToolName, Record<FaultPoint, { runs: number | 'at-least-1'; outcome: string }>> = {
+/** The points of the matrix: the checkpoint's own point, then the three of the sandwich. */
+type MatrixPoint = Extract<FaultPoint, 'after-checkpoint' | 'after-intent' | 'during-effect' | 'before-settlement'>;
+
+/**
+ * Effect runs expected after the resume, by replay class and crash point. `after-checkpoint` is
+ * crashed with an interactive child: the checkpoint was taken after the user's approval and the
+ * process died before the approval line named it, so no approval is committed: the call is
+ * asked again, and with no approver on resume it is denied, never run.
+ */
+const EXPECTED: Record<MarkerToolName, Record<MatrixPoint, { runs: number | 'at-least-1'; outcome: string }>> = {
   // Runs again on resume: at least once in all, whatever the crash point.
   marker_idempotent: {
+    'after-checkpoint': { runs: 0, outcome: 'denied' },
     'after-intent': { runs: 'at-least-1', outcome: 'ok' },
     'during-effect': { runs: 'at-least-1', outcome: 'ok' },
     'before-settlement': { runs: 'at-least-1', outcome: 'ok' },
   },
   // The guard finds the effect or runs it: exactly once.
   marker_guarded: {
+    'after-checkpoint': { runs: 0, outcome: 'denied' },
     'after-intent': { runs: 1, outcome: 'ok' },
     'during-effect': { runs: 1, outcome: 'ok' },
     'before-settlement': { runs: 1, outcome: 'ok' },
   },
   // Never run twice: 0 when the crash came before the effect started, 1 once it had run.
   marker_never: {
+    'after-checkpoint': { runs: 0, outcome: 'denied' },
     'after-intent': { runs: 0, outcome: 'interrupted' },
     'during-effect': { runs: 1, outcome: 'interrupted' },
     'before-settlement': { runs: 1, outcome: 'interrupted' },
@@ -99,12 +111,15 @@ const EXPECTED: Record<MarkerToolName, Record<FaultPoint, { runs: number | 'at-l
 
 describe('a SIGKILL at any point of the effect sandwich resumes to exactly one settlement', () => {
   for (const tool of ['marker_idempotent', 'marker_guarded', 'marker_never'] as const) {
-    for (const crashAt of ['after-intent', 'during-effect', 'before-settlement'] as const) {
+    for (const crashAt of ['after-checkpoint', 'after-intent', 'during-effect', 'before-settlement'] as const) {
+      // Before any approval is committed the replay class plays no part: one class covers it.
+      if (crashAt === 'after-checkpoint' && tool !== 'marker_never') continue;
       it(`${tool}, killed ${crashAt}`, async () => {
-        const { dirs, path } = await crashChild(tool, crashAt);
+        const { dirs, path } = await crashChild(tool, crashAt, crashAt === 'after-checkpoint');
         const runsBeforeResume = markerCount(dirs.root, tool, KEY);
-        expect(runsBeforeResume).toBe(crashAt === 'after-intent' ? 0 : 1);
-        expect(onDisk(path)).toMatchObject({ intents: 1, settlements: 0, pending: 1 });
+        expect(runsBeforeResume).toBe(crashAt === 'after-intent' || crashAt === 'after-checkpoint' ? 0 : 1);
+        // The checkpoint is named in the intent's line; after-checkpoint died before any line named it.
+        expect(onDisk(path)).toMatchObject({ intents: 1, settlements: 0, pending: 1, checkpoints: crashAt === 'after-checkpoint' ? 0 : 1 });
 
         const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), policy: { rules: [tool] } });
         const log = eventLog();
@@ -118,7 +133,7 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         if (expected.runs === 'at-least-1') expect(runs).toBeGreaterThanOrEqual(1);
         else expect(runs).toBe(expected.runs);
         const disk = onDisk(path);
-        expect(disk).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: [expected.outcome] });
+        expect(disk).toMatchObject({ intents: 1, settlements: 1, pending: 0, outcomes: [expected.outcome] });
         expect(next).toEqual({ outcome: 'done', text: 'continued' });
         // The model reads exactly one result for the call.
         expect(chatRequests(server).length).toBe(requestsBefore + 1);
@@ -146,7 +161,7 @@ describe('a call that needed approval and has none committed never runs unapprov
     store.close();
 
     expect(markerCount(dirs.root, 'marker_idempotent')).toBe(0);
-    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['denied'] });
+    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['denied'], checkpoints: 0 });
     expect(settled!.payload.content).toMatch(/approv/);
   });
 
@@ -160,15 +175,17 @@ describe('a call that needed approval and has none committed never runs unapprov
       },
     };
 
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), approver });
+    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), approver, checkpointHome: dirs.home });
     await agent.resume(new AbortController().signal, () => {});
     const approvals = entriesOfType(store, 'approval');
     store.close();
 
     expect(asked.map((r) => [r.callId, r.tool, r.risk])).toEqual([[CALL_ID, 'marker_idempotent', 'Write']]);
     expect(approvals.map((e) => e.payload.decision)).toEqual([{ approved: true, by: 'user' }]);
+    expect(approvals[0]!.payload.checkpoint).toMatch(/^[0-9a-f]{40}$/);
     expect(markerCount(dirs.root, 'marker_idempotent')).toBe(1);
-    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['ok'] });
+    // Approved on resume: the checkpoint is taken then, and named in the approval's line.
+    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['ok'], checkpoints: 1 });
   });
 
   it('is asked again and not run when the user denies it', async () => {
@@ -180,6 +197,6 @@ describe('a call that needed approval and has none committed never runs unapprov
     store.close();
 
     expect(markerCount(dirs.root, 'marker_never')).toBe(0);
-    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['denied'] });
+    expect(onDisk(path)).toEqual({ intents: 1, settlements: 1, pending: 0, outcomes: ['denied'], checkpoints: 0 });
   });
 });

@@ -21,6 +21,8 @@ export interface ChildConfig {
    * in the intent itself.
    */
   readonly interactive: boolean;
+  /** A temp tole home: checkpoints are taken before each marker call. */
+  readonly checkpointHome?: string;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
@@ -34,6 +36,7 @@ const { agent, store } = buildAgent({
   policy: config.interactive ? { interactive: true } : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },
   approver: config.interactive ? approveAll : null,
   ...(fault ? { fault } : {}),
+  ...(config.checkpointHome ? { checkpointHome: config.checkpointHome } : {}),
 });
 process.stdout.write(`session ${store.path}\n`);
 const result = await agent.runTurn(config.prompt, new AbortController().signal, () => {});
