@@ -7,7 +7,7 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'help' | 'version';
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'help' | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -21,6 +21,8 @@ export interface CliArgs {
   readonly output: OutputFormat;
   readonly readOnly: boolean;
   readonly all: boolean;
+  /** `tole restore ... --dry-run`: show what would change, change nothing. */
+  readonly dryRun: boolean;
   readonly format?: string;
   readonly branch?: string;
   readonly entry?: string;
@@ -51,7 +53,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--storage': 'storage',
 };
 
-const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync']);
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync', 'restore']);
 
 /** What each value flag takes, for the error when the value is missing. */
 const METAVARS: Record<string, string> = {
@@ -73,13 +75,13 @@ const METAVARS: Record<string, string> = {
 };
 
 /** How many paths each subcommand takes after its name. */
-const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0 };
+const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1 };
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
   const allow: string[] = [];
   const positional: string[] = [];
-  const flags = { continueLast: false, yes: false, readOnly: false, all: false, help: false, version: false };
+  const flags = { continueLast: false, yes: false, readOnly: false, all: false, dryRun: false, help: false, version: false };
   let resume: string | undefined;
   let from: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -105,6 +107,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     else if (flag === '-y' || flag === '--yes') flags.yes = true;
     else if (flag === '--read-only') flags.readOnly = true;
     else if (flag === '--all') flags.all = true;
+    else if (flag === '--dry-run') flags.dryRun = true;
     else if (flag === '-h' || flag === '--help') flags.help = true;
     else if (flag === '-v' || flag === '--version') flags.version = true;
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown flag ${flag} (see tole --help)`);
@@ -134,6 +137,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     allow,
     readOnly: flags.readOnly,
     all: flags.all,
+    dryRun: flags.dryRun,
     positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,
     ...(resume !== undefined ? { resume } : {}),
     ...(from !== undefined ? { from } : {}),

@@ -15,6 +15,9 @@ Usage
   tole sessions --from [URL]    list the team's sessions on the server
   tole export ID --from [URL]   export a session the server holds (pulled into a local file first)
   tole --resume ID --from [URL] open a session the server holds (read-only while another machine has it)
+  tole restore ID|PATH --entry ENTRY [--dry-run]
+                                bring the workspace files back to how they were at an entry
+                                (checkpointed first, so it can be undone; --dry-run only shows)
 
 Options
   -p, --prompt PROMPT           run one turn headless and print the answer
@@ -35,8 +38,8 @@ Options
   -v, --version                 print the version
 
 Environment
-  OPENAI_API_KEY, OPENAI_BASE_URL, TOLE_HOME (sessions in $TOLE_HOME/sessions), NO_COLOR,
-  TOLE_SYNC_URL (the sync server), PGPASSWORD (its password)
+  OPENAI_API_KEY, OPENAI_BASE_URL, NO_COLOR, TOLE_SYNC_URL (the sync server), PGPASSWORD (its password),
+  TOLE_HOME (sessions in $TOLE_HOME/sessions, checkpoints in $TOLE_HOME/checkpoints)
 
 Examples
   tole --base-url http://127.0.0.1:11434/v1 --model llama3.1

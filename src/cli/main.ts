@@ -6,6 +6,7 @@ import { parseArgs, UsageError, type CliArgs } from './args';
 import { runCheck } from './check-command';
 import { runConvert } from './convert-command';
 import { runExport } from './export-command';
+import { runRestore } from './restore-command';
 import { runSessions } from './sessions-command';
 import { runSync, syncAfterHeadlessTurn } from './sync-command';
 import { resumeFromServer } from './team-read';
@@ -56,6 +57,8 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       return runConvert(args, io);
     case 'sync':
       return runSync(args, io);
+    case 'restore':
+      return runRestore(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':

@@ -2,6 +2,7 @@ import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry } from '../tree/entry-types';
 import { currentHead, laneLeaf, lanes } from './cursor';
+import { checkpointedEntries, checkpointOf } from './restore-files';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -52,6 +53,21 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
   }
 }
 
+/** Every checkpoint the session names, oldest first: which entry, and before what. */
+export function checkpointList(store: SessionStore): { entryId: string; checkpoint: string; what: string }[] {
+  return checkpointedEntries(store).map((entry) => ({ entryId: entry.id, checkpoint: checkpointOf(entry)!, what: checkpointWhat(entry, store) }));
+}
+
+function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
+  if (entry.type === 'tool_intent') return `before ${entry.payload.tool} ${entry.payload.subject}`;
+  if (entry.type === 'restore') return `before restoring files to ${entry.payload.targetEntryId}`;
+  if (entry.type === 'approval') {
+    const intent = [...store.tree.all()].find((e) => e.type === 'tool_intent' && e.payload.callId === entry.payload.callId);
+    return intent?.type === 'tool_intent' ? `before ${intent.payload.tool} ${intent.payload.subject}` : 'before an approved call';
+  }
+  return 'checkpoint';
+}
+
 /** Markdown of one path, root to `leafId`. */
 export function exportMarkdown(store: SessionStore, leafId: string | null): string {
   const header = store.header;
@@ -59,6 +75,11 @@ export function exportMarkdown(store: SessionStore, leafId: string | null): stri
   for (const entry of store.tree.pathTo(leafId)) {
     const md = entryMarkdown(entry, store);
     if (md) parts.push(md);
+  }
+  const checkpoints = checkpointList(store);
+  if (checkpoints.length > 0) {
+    const rows = checkpoints.map((c) => `- \`${c.checkpoint.slice(0, 12)}\` · entry ${c.entryId} · ${c.what}`);
+    parts.push(`## Checkpoints (every branch)\n\nThe workspace files as they were before each of these; \`tole restore ${header.id} --entry ENTRY\` brings them back.\n\n${rows.join('\n')}`);
   }
   return `${parts.join('\n\n')}\n`;
 }
@@ -76,6 +97,7 @@ export function exportJson(store: SessionStore): string {
     lanes: lanes(store),
     head: currentHead(store),
     usage: store.usage,
+    checkpoints: checkpointList(store),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

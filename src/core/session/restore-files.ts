@@ -71,7 +71,15 @@ export async function previewRestore(deps: RestoreDeps, entryId: string): Promis
   }
 }
 
-export type RestoreOutcome = { readonly ok: true; readonly plan: RestorePlan; readonly entryId: string } | { readonly ok: false; readonly reason: string };
+export type RestoreOutcome =
+  | {
+      readonly ok: true;
+      readonly plan: RestorePlan;
+      readonly entryId: string;
+      /** The restore's own entry: restoring to it undoes this restore. */
+      readonly undoEntryId: string;
+    }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * Restores the workspace files to how they were at `entryId`, as an effect of its own: a
@@ -106,7 +114,7 @@ export async function restoreFiles(deps: RestoreDeps, entryId: string, emit: Eve
   });
   batch.register(NS.pending, restoreId, { entryId: intentId, callId: restoreId, tool: 'restore', approved: true, kind: 'restore' } satisfies PendingIntent);
   store.commit(batch.build());
-  return applyAndSettle(deps, checkpoints, restoreId, entryId, target.checkpoint, false, emit);
+  return applyAndSettle(deps, checkpoints, { restoreId, intentId, entryId, checkpoint: target.checkpoint }, false, emit);
 }
 
 /** Settles a restore a crash interrupted: restoring is idempotent, so it runs again to the end. */
@@ -118,22 +126,21 @@ export async function resumeRestore(deps: RestoreDeps, intent: PendingIntent, em
     settle(deps.store, restoreId, targetEntryId, { ok: false, reason: 'interrupted by a stop, and checkpoints are not available now: the files may be partly restored' }, true, emit);
     return;
   }
-  await applyAndSettle(deps, deps.checkpoints, restoreId, targetEntryId, target, true, emit);
+  await applyAndSettle(deps, deps.checkpoints, { restoreId, intentId: entry.id, entryId: targetEntryId, checkpoint: target }, true, emit);
 }
 
 async function applyAndSettle(
   deps: RestoreDeps,
   checkpoints: Checkpoints,
-  restoreId: string,
-  entryId: string,
-  checkpoint: string,
+  restore: { readonly restoreId: string; readonly intentId: string; readonly entryId: string; readonly checkpoint: string },
   resumed: boolean,
   emit: EventSink,
 ): Promise<RestoreOutcome> {
+  const { restoreId, intentId, entryId, checkpoint } = restore;
   let outcome: RestoreOutcome;
   try {
     const plan = await checkpoints.restore(checkpoint, () => deps.fault?.('during-restore'));
-    outcome = { ok: true, plan, entryId };
+    outcome = { ok: true, plan, entryId, undoEntryId: intentId };
   } catch (error) {
     outcome = { ok: false, reason: `the restore failed part way: ${(error as Error)?.message ?? String(error)}; restore again, or restore to the entry of this restore to undo it` };
   }
