@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
+import { FilesDialogPrompt, filesDialogHeight } from './FilesDialogPrompt';
 import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
@@ -102,6 +103,8 @@ export function App(props: AppProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The files prompt waits behind an approval prompt: one prompt holds the keyboard at a time.
+  const dialog = pending === null ? ui.dialog : null;
   const prompt = promptLayout(ui.editor, live.queue, size.columns);
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
@@ -112,7 +115,7 @@ export function App(props: AppProps) {
     rows: size.rows,
     focus: ui.focus,
     promptHeight: prompt.height,
-    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : 0,
+    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : dialog ? filesDialogHeight(dialog, size.columns, maxApproval) : 0,
     flashHeight: flash.length,
     usageLines: content.usageLineCount,
   });
@@ -150,6 +153,7 @@ export function App(props: AppProps) {
     view,
     store,
     turns,
+    agent,
     approvals,
     policy,
     readOnly,
@@ -165,7 +169,7 @@ export function App(props: AppProps) {
   useKeyboard((input, key) => handleKey(keyContext, input, key));
 
   const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
-  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen), conditions, keymap);
+  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null), conditions, keymap);
   const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
   const syncAlert = useSyncAlert(props.sync, Date.now);
   const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : syncAlert;
@@ -183,7 +187,8 @@ export function App(props: AppProps) {
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
-        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !ui.helpOpen && !setupOpen} placeholder={placeholder} width={size.columns} />
+        {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
+        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen} placeholder={placeholder} width={size.columns} />
         <StatusBar
           pc={view.machine.pc}
           seq={store.lastSeq}

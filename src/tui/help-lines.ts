@@ -10,6 +10,8 @@ const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'transcript', title: 'transcript' },
   { scope: 'usage', title: 'usage and registers' },
   { scope: 'approval', title: 'approval prompt' },
+  { scope: 'restore', title: 'restore files prompt (u in the tree)' },
+  { scope: 'checkout', title: 'check out prompt (⏎ in the tree, when the files differ)' },
   { scope: 'help', title: 'this overlay' },
   { scope: 'setup', title: 'local servers panel (/connect)' },
 ];

@@ -5,7 +5,8 @@ import type { ApprovalQueue, PendingApproval } from './approval-queue';
 import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Binding, type Condition, type PaneId } from './keymap';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
-import type { TurnController } from './turn-controller';
+import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
+import type { TurnAgent, TurnController } from './turn-controller';
 import type { FirstRunKeys } from './use-first-run';
 import type { UiAction, UiState } from './ui-state';
 import type { SessionView } from './use-session-view';
@@ -23,6 +24,8 @@ export interface KeyContext {
   readonly view: SessionView;
   readonly store: SessionStore;
   readonly turns: TurnController;
+  /** The agent, for the files prompt (previews and restores of workspace checkpoints). */
+  readonly agent: TurnAgent;
   readonly approvals: ApprovalQueue;
   readonly pending: PendingApproval | null;
   readonly policy: SessionAllowance | null;
@@ -76,7 +79,7 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     return;
   }
   const chord = chordOf(input, key);
-  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null);
+  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null);
   const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
     runAction(ctx, binding.action);
@@ -103,6 +106,19 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'deny':
     case 'allow-for-session':
       answerApproval(ctx, action);
+      return;
+    case 'restore-files': {
+      const row = ctx.view.rows.rows[selectedIndex(ctx)];
+      if (row) askRestore(filesContext(ctx), row.id);
+      return;
+    }
+    case 'restore-confirm':
+      return confirmRestore(filesContext(ctx));
+    case 'checkout-conversation':
+    case 'checkout-with-files':
+      return answerCheckout(filesContext(ctx), action === 'checkout-with-files', (id) => checkoutEntry(ctx, id));
+    case 'close-dialog':
+      ctx.dispatch({ type: 'dialog', dialog: null });
       return;
     case 'focus-next':
     case 'focus-previous': {
@@ -218,16 +234,31 @@ function checkoutSelected(ctx: KeyContext): void {
     ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${row.id} (read-only: nothing is written)` } });
     return;
   }
-  try {
-    checkout(ctx.store, row.id);
-  } catch (error) {
-    // Storage that cannot commit (disk full, a failed fsync): the check-out did not happen; say so.
-    ctx.dispatch({ type: 'flash', flash: { level: 'error', text: `could not check out ${row.id}: ${(error as Error)?.message ?? String(error)}` } });
+  // When a checkpoint holds the files as they were there, the same prompt offers them too.
+  if (ctx.agent.hasCheckpointFor?.(row.id)) {
+    openFilesDialog(filesContext(ctx), 'checkout', row.id);
     return;
   }
+  checkoutEntry(ctx, row.id, leaf);
+}
+
+/** Checks out an entry (files untouched); false when storage could not commit it. */
+function checkoutEntry(ctx: KeyContext, entryId: string, leaf = ctx.store.tree.isLeaf(entryId)): boolean {
+  try {
+    checkout(ctx.store, entryId);
+  } catch (error) {
+    // Storage that cannot commit (disk full, a failed fsync): the check-out did not happen; say so.
+    ctx.dispatch({ type: 'flash', flash: { level: 'error', text: `could not check out ${entryId}: ${(error as Error)?.message ?? String(error)}` } });
+    return false;
+  }
   ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
-  const text = leaf ? `checked out ${row.id}: the next prompt continues this branch` : `checked out ${row.id}: the next prompt starts a new branch from here (Esc: to the prompt)`;
+  const text = leaf ? `checked out ${entryId}: the next prompt continues this branch` : `checked out ${entryId}: the next prompt starts a new branch from here (Esc: to the prompt)`;
   ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
+  return true;
+}
+
+function filesContext(ctx: KeyContext): FilesKeyContext {
+  return { dialog: ctx.ui.dialog, dispatch: ctx.dispatch, store: ctx.store, agent: ctx.agent, turns: ctx.turns, readOnly: ctx.readOnly };
 }
 
 function navigate(ctx: KeyContext, action: Action): void {

@@ -10,7 +10,7 @@ import type { EditAction } from './line-editor';
 
 export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
 /** `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`. */
-export type Scope = 'approval' | 'help' | 'setup' | 'picker' | PaneId | 'global';
+export type Scope = 'approval' | 'restore' | 'checkout' | 'help' | 'setup' | 'picker' | PaneId | 'global';
 
 export type Action =
   | 'focus-next'
@@ -48,7 +48,12 @@ export type Action =
   | 'rescan'
   | 'close-setup'
   | 'open-session'
-  | 'toggle-all';
+  | 'toggle-all'
+  | 'restore-files'
+  | 'restore-confirm'
+  | 'checkout-conversation'
+  | 'checkout-with-files'
+  | 'close-dialog';
 
 /** When a binding applies beyond its scope. */
 export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered';
@@ -69,6 +74,13 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'approval', keys: ['n'], action: 'deny', help: 'deny it (the model is told and replans)', hint: 'deny' },
   { scope: 'approval', keys: ['a'], action: 'allow-for-session', help: 'allow this tool for the rest of the session (Write only)', hint: 'allow tool', when: 'allow-offered' },
   { scope: 'approval', keys: ['escape', 'ctrl+c'], action: 'interrupt', help: 'stop the turn (the call is not run)', hint: 'stop' },
+
+  { scope: 'restore', keys: ['y'], action: 'restore-confirm', help: 'restore the files (the files as they are now are checkpointed first)', hint: 'restore' },
+  { scope: 'restore', keys: ['n', 'escape', 'ctrl+c'], action: 'close-dialog', help: 'leave the files as they are', hint: 'cancel' },
+
+  { scope: 'checkout', keys: ['c'], action: 'checkout-conversation', help: 'check out the entry, files stay as they are', hint: 'conversation only' },
+  { scope: 'checkout', keys: ['f'], action: 'checkout-with-files', help: 'check out the entry and restore the files to how they were there', hint: 'conversation and files' },
+  { scope: 'checkout', keys: ['escape', 'n', 'ctrl+c'], action: 'close-dialog', help: 'do not check out', hint: 'cancel' },
 
   { scope: 'help', keys: ['escape', '?', 'q', 'return', 'ctrl+c'], action: 'close-help', help: 'close this overlay', hint: 'close' },
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
@@ -122,7 +134,8 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'tree', keys: ['down', 'j'], action: 'select-down', help: 'next entry' },
   { scope: 'tree', keys: ['left', 'h'], action: 'sibling-previous', help: 'previous sibling branch at the nearest branch point', hint: 'branch' },
   { scope: 'tree', keys: ['right', 'l'], action: 'sibling-next', help: 'next sibling branch' },
-  { scope: 'tree', keys: ['return'], action: 'checkout', help: 'check out the entry: the transcript follows, the next prompt branches from it', hint: 'check out' },
+  { scope: 'tree', keys: ['return'], action: 'checkout', help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)', hint: 'check out' },
+  { scope: 'tree', keys: ['u'], action: 'restore-files', help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)', hint: 'restore files' },
   { scope: 'tree', keys: ['g', 'end'], action: 'select-newest', help: 'jump to the newest leaf', hint: 'newest' },
   { scope: 'tree', keys: ['c'], action: 'select-head', help: 'jump to the checked-out entry (◀)' },
   { scope: 'tree', keys: ['home'], action: 'select-first', help: 'jump to the first entry' },
@@ -217,8 +230,9 @@ export function keyConditions(state: { readonly running: boolean; readonly focus
 }
 
 /** The scopes that hold the keyboard, innermost first. */
-export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false): Scope[] {
+export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null): Scope[] {
   if (approvalOpen) return ['approval'];
+  if (dialog) return [dialog];
   if (helpOpen) return ['help'];
   if (setupOpen) return ['setup'];
   return [focus, 'global'];

@@ -1,5 +1,6 @@
 import type { AttemptReport } from '../core/provider/provider';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
+import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
 import type { Risk } from '../core/tools/tool';
 
 /** What the screen needs of the Agent: tests hand in a fake with the same shape. */
@@ -7,6 +8,11 @@ export interface TurnAgent {
   model: string;
   runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
   resume(signal: AbortSignal, emit: EventSink): Promise<number>;
+  /** Workspace checkpoints: what restoring the files to an entry would change, and the restore. */
+  previewRestore?(entryId: string): Promise<RestorePreview>;
+  restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
+  /** Whether a checkpoint holds the files as they were at the entry (none: nothing to restore). */
+  hasCheckpointFor?(entryId: string): boolean;
 }
 
 export interface ActiveTool {

@@ -1,4 +1,5 @@
 import type { LaneHead } from '../core/registers/namespaces';
+import type { RestorePreview } from '../core/session/restore-files';
 import type { PaneId } from './keymap';
 import { EMPTY_EDITOR, type EditorState } from './line-editor';
 import { FOLLOW, type ScrollAnchor } from './transcript-window';
@@ -15,6 +16,16 @@ export const FLASH_MS = 6000;
 
 /** Prompts kept for ↑/↓ recall. */
 export const MAX_HISTORY = 200;
+
+/**
+ * The files prompt: `restore` (u in the tree: y/n) or `checkout` (Enter on an entry whose files
+ * differ: conversation only, or conversation and files). `preview` is null while it is computed.
+ */
+export interface FilesDialog {
+  readonly kind: 'restore' | 'checkout';
+  readonly entryId: string;
+  readonly preview: RestorePreview | null;
+}
 
 /** Everything the screen remembers that is not in the session file. */
 export interface UiState {
@@ -36,6 +47,7 @@ export interface UiState {
   readonly viewHead: LaneHead | null;
   /** Inside a bracketed paste: Enter is a newline, not a send. */
   readonly pasting: boolean;
+  readonly dialog: FilesDialog | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -53,6 +65,7 @@ export const INITIAL_UI: UiState = {
   flash: null,
   viewHead: null,
   pasting: false,
+  dialog: null,
 };
 
 export type UiAction =
@@ -67,7 +80,9 @@ export type UiAction =
   | { readonly type: 'scroll-side'; readonly pane: 'usage' | 'registers'; readonly delta: number }
   | { readonly type: 'flash'; readonly flash: Flash | null }
   | { readonly type: 'view-head'; readonly head: LaneHead }
-  | { readonly type: 'pasting'; readonly on: boolean };
+  | { readonly type: 'pasting'; readonly on: boolean }
+  | { readonly type: 'dialog'; readonly dialog: FilesDialog | null }
+  | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -114,5 +129,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, viewHead: action.head, transcript: FOLLOW };
     case 'pasting':
       return { ...state, pasting: action.on };
+    case 'dialog':
+      return { ...state, dialog: action.dialog };
+    case 'dialog-preview':
+      // A preview that comes back after its prompt closed (or another opened) is dropped.
+      return state.dialog?.entryId === action.entryId ? { ...state, dialog: { ...state.dialog, preview: action.preview } } : state;
   }
 }

@@ -2,6 +2,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import { Agent } from '../../src/core/session/agent';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
@@ -19,7 +20,7 @@ export interface AgentFixture {
   readonly workspace: string;
 }
 
-export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], options: { yes?: boolean } = {}): AgentFixture {
+export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], options: { yes?: boolean; checkpointHome?: string } = {}): AgentFixture {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
   const approvals = createTuiApprover({ armMs: 0 });
   const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
@@ -37,6 +38,7 @@ export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], o
       systemPrompt: 'You are tole, in a test.',
       limits: DEFAULT_LIMITS,
       price: () => ({ costUsdMicros: 1500, priced: true }),
+      ...(options.checkpointHome ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: workspace }) } : {}),
     },
     'scripted-model',
   );

@@ -13,7 +13,7 @@ import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
 import { NS } from '../registers/namespaces';
-import { previewRestore, restoreFiles, type RestoreOutcome, type RestorePreview } from './restore-files';
+import { previewRestore, restoreFiles, restoreTarget, type RestoreOutcome, type RestorePreview } from './restore-files';
 import { NO_CHECKPOINT, Sandwich } from './tool-step';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
@@ -47,6 +47,12 @@ export class Agent {
     // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
     if (this.deps.store.registers.entries(NS.pending).length > 0) await this.deps.externalTools?.ready(signal);
     return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
+  }
+
+  /** Whether checkpoints are on and one holds the files as they were at the entry. */
+  hasCheckpointFor(entryId: string): boolean {
+    const { checkpoints, store } = this.deps;
+    return checkpoints !== undefined && checkpoints.enabled && restoreTarget(store, entryId) !== null;
   }
 
   /** What restoring the workspace files to an entry would change (nothing is changed). */
