@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runCheckpointBench } from './checkpoint';
 import { runMemoryBench, runRenderBench } from './render';
 import { runSqliteBench } from './sqlite';
 import { runStartupBench } from './startup';
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['render', runRenderBench],
   ['memory', runMemoryBench],
   ['sync', runSyncBench],
+  ['checkpoint', runCheckpointBench],
 ];
 
 const only = process.argv.slice(2);

@@ -56,6 +56,8 @@ export function planSize(plan: RestorePlan): number {
 export class Checkpoints {
   private initialized = false;
   private offReported = false;
+  /** The newest checkpoint this process made (the next one's parent): saves a git run per checkpoint. */
+  private newest: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -96,10 +98,13 @@ export class Checkpoints {
       return await this.serial(async () => {
         await this.init();
         const snap = await this.snapshot();
-        const parent = (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout.toString().trim();
+        const parent = this.newest ?? (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout.toString().trim();
         const message = JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut });
         const id = (await git(this.target, ['commit-tree', snap.tree, ...(parent ? ['-p', parent] : []), '-m', message])).toString().trim();
+        // The ref keeps every checkpoint reachable (the chain of parents); the old value is checked,
+        // so another tole on the same workspace is never overwritten: that checkpoint then fails.
         await git(this.target, ['update-ref', 'refs/tole/checkpoints', id, ...(parent ? [parent] : [])]);
+        this.newest = id;
         return { ok: true as const, id, leftOut: snap.leftOut };
       });
     } catch (error) {
