@@ -111,6 +111,35 @@ describe.skipIf(POSTGRES_BIN === null)('shipping sessions to PostgreSQL', () => 
     }
   });
 
+  it('a file that went on apart from the server\'s copy (continued on two machines) is not shipped, and says why', async () => {
+    const here = tempDir();
+    const there = tempDir();
+    try {
+      const path = writeTeamSession(here.path, 2);
+      await shipSessions(db, listSessionFiles(here.path), who);
+      const id = openStore(path, { readOnly: true });
+      const sessionId = id.header.id;
+      id.close();
+      // Another machine pulls it, goes on, and ships.
+      const copyPath = await pullSession(db, sessionId, there.path, { clock: systemClock, random: seededRandom(8) });
+      const copy = openStore(copyPath);
+      addTurn(copy, { prompt: 'on the other machine' });
+      copy.close();
+      expect((await shipSessions(db, listSessionFiles(there.path), who)).records).toBeGreaterThan(0);
+      // This machine goes on too, from the same seq.
+      const mine = openStore(path);
+      addTurn(mine, { prompt: 'here', tool: { name: 'delete_path', subject: 'x', risk: 'Destructive', by: 'user', approved: true } });
+      mine.close();
+      const result = await shipSessions(db, listSessionFiles(here.path), who);
+      expect(result.records).toBe(0);
+      expect(result.sessions[0]!.problem).toMatch(/this file and the server hold different records at seq \d+ \(the session was continued on another machine too\): not shipped/);
+      await expectServerCopyEquals(db, copyPath);
+    } finally {
+      here.remove();
+      there.remove();
+    }
+  });
+
   it('fills the query tables: entries with lanes, tool effects with approvals, usage, and the two views', async () => {
     const dir = tempDir();
     try {

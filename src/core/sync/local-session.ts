@@ -110,6 +110,11 @@ export interface LocalSession {
   readonly firstPrompt: string | null;
   /** The tole that has the file open now (its lock), or null. */
   readonly holder: { readonly host: string; readonly pid: number } | null;
+  /**
+   * The file's record at the cursor's seq and its last entry at or below it (entries carry
+   * content and time): the server must hold the same ones, or the session went two ways.
+   */
+  readonly atCursor: readonly StoredRecord[];
 }
 
 const inertClock: Clock = { nowMs: () => 0, nowNs: () => 0n };
@@ -123,6 +128,8 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
   let recordsAbove = 0;
   const commits: ShipCommit[] = [];
   let createdAt = 0;
+  let recordAtCursor: StoredRecord | null = null;
+  let entryAtCursor: StoredRecord | null = null;
 
   const onReplay = (records: readonly StoredRecord[]): void => {
     let leafLane: string | null = null;
@@ -130,6 +137,8 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
     const above = records[records.length - 1]!.seq > cursor;
     const rows = { entries: [] as EntryRow[], intents: [] as IntentRow[], approvals: [] as ApprovalRow[], settlements: [] as SettlementRow[], usage: [] as UsageQueryRow[] };
     for (const record of records) {
+      if (record.seq === cursor) recordAtCursor = record;
+      if (record.kind === 'entry' && record.seq <= cursor) entryAtCursor = record;
       const keep = record.seq > cursor;
       if (keep) recordsAbove++;
       if (record.kind === 'entry') {
@@ -166,6 +175,7 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
       liveRegisters,
       firstPrompt,
       holder: holderOf(path),
+      atCursor: ([recordAtCursor, entryAtCursor] as (StoredRecord | null)[]).filter((r, i, all): r is StoredRecord => r !== null && all.indexOf(r) === i),
     };
   } finally {
     store.close();

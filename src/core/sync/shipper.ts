@@ -72,6 +72,8 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
     return { id: file.header.id, path, records: 0, shippedSeq: cursor, problem: error.message };
   }
   const id = local.header.id;
+  const diverged = await divergence(db, local, cursor);
+  if (diverged) return { id, path, records: 0, shippedSeq: cursor, problem: diverged };
   let shipped = 0;
   let shippedSeq = cursor;
   const commits = local.commits.filter((c) => c.lastSeq > cursor);
@@ -98,6 +100,20 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
   if (commits.length === 0) shippedSeq = await settleSession(db, local, options);
   options.cache?.record(path, fingerprint, shippedSeq);
   return { id, path, records: shipped, shippedSeq };
+}
+
+/**
+ * Another machine continued this session from a pulled copy while this file went on too: both
+ * hold records above the same seq, and they differ. Nothing of this file is shipped then; it says
+ * so, and how to go on.
+ */
+async function divergence(db: Db, local: LocalSession, cursor: number): Promise<string | null> {
+  for (const record of local.atCursor) {
+    const { rows } = await db.query<{ same: boolean }>('SELECT body = $3::jsonb AS same FROM tole.records WHERE session_id = $1 AND seq = $2', [local.header.id, record.seq, JSON.stringify(record)]);
+    if (rows.length === 0 || rows[0]!.same) continue;
+    return `this file and the server hold different records at seq ${record.seq} (the session was continued on another machine too): not shipped; keep this file, move it away, and take the server's copy with tole --resume ${local.header.id} --from`;
+  }
+  return null;
 }
 
 async function serverCursor(db: Db, id: string): Promise<number> {
