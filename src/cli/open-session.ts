@@ -49,7 +49,7 @@ export function openNotices(store: SessionStore): string[] {
   const what = `${torn.bytes} byte${torn.bytes === 1 ? '' : 's'} at line ${torn.line} (${torn.reason})`;
   return [
     torn.repaired
-      ? `repaired a torn tail: ${what} was an incomplete write from a crash and was cut away; every committed line is intact`
+      ? `repaired a torn tail: ${what} was an incomplete write from a crash and was cut away (its bytes are kept in ${torn.savedTo ?? 'no file'}); every committed line is intact`
       : `this file ends in a torn tail: ${what}; it would be cut away on a writable open`,
   ];
 }

@@ -154,7 +154,7 @@ export function formatCheckReport(report: CheckReport): string {
   }
   if (report.tornTail) {
     const t = report.tornTail;
-    lines.push(`torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open cuts it away`);
+    lines.push(`torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open copies it to ${report.path}.torn-<time> and cuts it away`);
   }
   return lines.join('\n');
 }

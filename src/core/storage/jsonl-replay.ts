@@ -5,8 +5,8 @@
  */
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
-import { damagedNewlineAt, decodeCommit, headerCrc, looksWhole, storedCrcOf } from './line-codec';
-import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from './records';
+import { damagedNewlineAt, decodeCommit, headerCrc, LINE_PREFIX_BYTES, looksWhole, storedCrcOf } from './line-codec';
+import { LINE_CRC, MAX_COMMIT_BYTES, STORAGE_VERSION, type SessionHeader } from './records';
 import type { CommitSink, TornTail } from './storage';
 
 const READ_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -46,10 +46,10 @@ export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: Co
   const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
   for (let line = reader.next(); line !== null; line = reader.next()) {
     chain.lineNo++;
-    const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: 'last line has no newline (torn write)' } as const);
+    const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: unterminatedReason(line) } as const);
     if (!decoded.ok) {
       const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
-      assertOnlyTornAfter(reader, line, bad, chain, path);
+      assertOnlyTornAfter(ops, fd, totalBytes, line, bad, chain, path);
       assertNotRepeated(ops, fd, line, bad, path);
       const tornTail = { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false };
       return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
@@ -75,24 +75,52 @@ function assertNotRepeated(ops: FileOps, fd: number, line: RawLine, bad: BadLine
   }
 }
 
+function unterminatedReason(line: RawLine): string {
+  return line.bytes.length > MAX_TORN_LINE_BYTES ? 'a line longer than any commit, without a newline' : 'last line has no newline (torn write)';
+}
+
 function chainReason(reason: string, lineNo: number): string {
   return lineNo === 2 && reason.startsWith('checksum mismatch') ? `${reason}; the header (line 1) seeds this checksum, so either line may be damaged` : reason;
 }
 
 /**
- * A bad line is a torn tail only when nothing after it is a whole line and it does not hide a
- * whole commit (a damaged newline) or repeat an earlier line: a torn write only loses a suffix.
+ * A bad line is a torn tail only when it is the one partial final line a torn append can leave:
+ * no larger than the largest commit line tole writes, nothing after it, and it does not hide a
+ * whole commit (a damaged newline). Anything else is corruption, refused with its offset and size.
  */
-function assertOnlyTornAfter(reader: LineReader, line: RawLine, bad: BadLine, chain: Chain, path: string): void {
+function assertOnlyTornAfter(ops: FileOps, fd: number, totalBytes: number, line: RawLine, bad: BadLine, chain: Chain, path: string): void {
   const corrupt = (why: string): StorageError =>
     new StorageError('corrupt', `${path}: line ${bad.line}: ${why}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+  const tailBytes = totalBytes - bad.offset;
+  const what = `${bad.reason}; the ${tailBytes} bytes from offset ${bad.offset} to the end`;
+  if (tailBytes > MAX_TORN_LINE_BYTES) {
+    throw corrupt(`${what} are more than the largest commit line tole writes (${MAX_TORN_LINE_BYTES} bytes), so no torn write left them`);
+  }
+  const lineEnd = line.offset + line.bytes.length + (line.terminated ? 1 : 0);
+  if (lineEnd < totalBytes) {
+    throw corrupt(`${what} span ${linesIn(ops, fd, bad.offset, totalBytes)} lines, and a torn write leaves at most one partial line`);
+  }
   const damagedAt = damagedNewlineAt(line.bytes, chain.crc);
   if (damagedAt !== -1) {
     throw corrupt(`a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`);
   }
-  for (let next = reader.next(); next !== null; next = reader.next()) {
-    if (next.terminated && looksWhole(next.bytes)) throw corrupt(`${bad.reason}, and whole lines follow it`);
+}
+
+/** The largest line a single append writes: the checksum prefix, the largest commit, `}` and the newline. */
+export const MAX_TORN_LINE_BYTES = LINE_PREFIX_BYTES + MAX_COMMIT_BYTES + 2;
+
+/** Lines (terminated or not) in bytes [from, to) of the file: only called on a tail no larger than one commit. */
+function linesIn(ops: FileOps, fd: number, from: number, to: number): number {
+  const bytes = Buffer.allocUnsafe(to - from);
+  let got = 0;
+  while (got < bytes.length) {
+    const n = ops.readSync(fd, bytes, got, bytes.length - got, from + got);
+    if (n === 0) break;
+    got += n;
   }
+  let lines = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1 && at < got; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
+  return bytes[got - 1] === NEWLINE ? lines : lines + 1;
 }
 
 function parseHeader(bytes: Buffer, path: string): SessionHeader {
@@ -162,6 +190,13 @@ function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
         if (end !== -1) {
           const line = { bytes: buffer.subarray(cursor, end), offset: bufferStart + cursor, terminated: true };
           cursor = end + 1;
+          return line;
+        }
+        if (buffer.length - cursor > MAX_TORN_LINE_BYTES) {
+          // No line tole writes is this long: stop here instead of reading the rest in search of a newline.
+          const line = { bytes: buffer.subarray(cursor, cursor + MAX_TORN_LINE_BYTES + 1), offset: bufferStart + cursor, terminated: false };
+          cursor = buffer.length;
+          readOffset = totalBytes;
           return line;
         }
         if (!fill()) {

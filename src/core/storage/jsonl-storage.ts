@@ -78,10 +78,12 @@ export class JsonlStorage implements Storage {
       const scan = replayJsonl(ops, fd, path, options.onCommit ?? (() => {}));
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {
-        // A torn tail left in place would swallow the next commit: cut it away durably first.
+        // A torn tail left in place would swallow the next commit: cut it away durably first,
+        // once its bytes are safe in a file beside the session.
+        const savedTo = saveTornBytes(ops, fd, path, tornTail.offset, tornTail.bytes, options.nowMs, options.nonce);
         ops.ftruncateSync(fd, tornTail.offset);
         ops.fsyncSync(fd);
-        tornTail = { ...tornTail, repaired: true };
+        tornTail = { ...tornTail, repaired: true, savedTo };
       }
       const report: OpenReport = { commitLines: scan.commitLines, bytes: scan.goodBytes, tornTail };
       if (readOnly) {
@@ -206,6 +208,40 @@ export class JsonlStorage implements Storage {
       this.poisoned = cause as Error;
     }
   }
+}
+
+/**
+ * Copies the bytes about to be cut to `<file>.torn-<time>`, durably (the copy and its directory
+ * entry fsynced), and returns its path. The tail is at most one commit line, so it is read whole.
+ */
+function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, length: number, nowMs: number, nonce: string): string {
+  const bytes = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = ops.readSync(fd, bytes, got, length - got, offset + got);
+    if (n === 0) break;
+    got += n;
+  }
+  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '');
+  // The opener's nonce tells apart two repairs in the same millisecond (or under a fixed clock).
+  for (const aside of [`${path}.torn-${stamp}`, `${path}.torn-${stamp}-${nonce}`]) {
+    let asideFd: number;
+    try {
+      asideFd = ops.openSync(aside, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !aside.endsWith(nonce)) continue;
+      throw new StorageError('not-committed', `the torn tail of ${path} was left in place: its ${length} bytes could not be copied aside (${describe(error)})`, { path, cause: error });
+    }
+    try {
+      writeWhole(ops, asideFd, bytes.subarray(0, got), 0);
+      ops.fdatasyncSync(asideFd);
+    } finally {
+      ops.closeSync(asideFd);
+    }
+    fsyncDirectory(ops, dirname(path));
+    return aside;
+  }
+  throw new Error('assert: unreachable');
 }
 
 function describe(error: unknown): string {

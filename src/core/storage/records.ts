@@ -2,6 +2,8 @@
 
 export const STORAGE_VERSION = 1;
 export const LINE_CRC = 'crc32-chained';
+/** The largest commit the store writes (tool output is capped far below this). */
+export const MAX_COMMIT_BYTES = 16 * 1024 * 1024;
 
 export interface SessionHeader {
   readonly v: 1;

@@ -9,6 +9,7 @@ import { createStorage, extensionOf, openStorage, type StorageBackend } from './
 import {
   commitRecords,
   LINE_CRC,
+  MAX_COMMIT_BYTES,
   STORAGE_VERSION,
   type Commit,
   type DraftRecord,
@@ -41,8 +42,7 @@ export interface CreateOptions extends StoreOptions {
 /** Compaction runs only when dead register bytes pass both of these. */
 export const COMPACTION_MIN_DEAD_BYTES = 1024 * 1024;
 export const COMPACTION_MIN_DEAD_RATIO = 0.5;
-/** The largest commit line the store writes (tool output is capped far below this). */
-export const MAX_COMMIT_BYTES = 16 * 1024 * 1024;
+export { MAX_COMMIT_BYTES } from './records';
 
 export type CommitListener = (records: readonly StoredRecord[]) => void;
 

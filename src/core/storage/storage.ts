@@ -22,6 +22,8 @@ export interface TornTail {
   readonly reason: string;
   /** True when the file was truncated and fsynced; false on a read-only open. */
   readonly repaired: boolean;
+  /** Where the cut bytes were copied (`<file>.torn-<time>`) before the cut. */
+  readonly savedTo?: string;
 }
 
 /** Called for each good commit, in file order, with its line's size; throwing refuses the open. */
