@@ -26,6 +26,8 @@ export function readHeader(path: string): SessionHeader | null {
   if (path.endsWith('.db')) return readSqliteHeader(path);
   let fd: number | undefined;
   try {
+    // A FIFO would block the open until a writer came: only a regular file can be a session.
+    if (!statSync(path).isFile()) return null;
     fd = openSync(path, 'r');
     const buffer = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buffer, 0, buffer.length, 0);

@@ -1,4 +1,5 @@
-import type { FileOps } from './file-ops';
+import { StorageError } from './errors';
+import { nodeFileOps, type FileKind, type FileOps } from './file-ops';
 import { JsonlStorage } from './jsonl-storage';
 import type { SessionHeader } from './records';
 import { SqliteStorage } from './sqlite-storage';
@@ -32,5 +33,24 @@ export function createStorage(backend: StorageBackend, path: string, header: Ses
 
 /** Opens `path` with the backend its extension names. */
 export function openStorage(path: string, options: BackendOptions & { readonly readOnly?: boolean; readonly onCommit?: CommitSink }): Storage {
+  assertSessionFile(options.ops ?? nodeFileOps, path);
   return backendOfPath(path) === 'sqlite' ? SqliteStorage.open(path, options) : JsonlStorage.open(path, options);
+}
+
+const KIND_WORDS: Readonly<Record<Exclude<FileKind, 'file'>, string>> = {
+  directory: 'a directory',
+  fifo: 'a FIFO (named pipe)',
+  socket: 'a socket',
+  device: 'a device',
+  other: 'not a regular file',
+};
+
+/**
+ * A session is a regular file. Anything else is refused before it is opened: opening a FIFO
+ * blocks until a writer comes, and a directory cannot be read as lines.
+ */
+export function assertSessionFile(ops: FileOps, path: string): void {
+  const kind = ops.kindOf(path);
+  if (kind === null) throw new StorageError('not-found', `no session file at ${path}`, { path });
+  if (kind !== 'file') throw new StorageError('unreadable', `${path}: cannot be read as a session: it is ${KIND_WORDS[kind]}, not a session file`, { path });
 }

@@ -6,6 +6,8 @@ export type StorageErrorKind =
   | 'not-committed'
   | 'poisoned'
   | 'not-found'
+  /** Not a regular file (a FIFO, a directory, a device), or the OS refused to open it. */
+  | 'unreadable'
   | 'read-only'
   | 'invalid-commit'
   /** A file that would be overwritten (tole never overwrites a session file). */

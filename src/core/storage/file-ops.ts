@@ -18,6 +18,19 @@ export interface FileOps {
   readFileSync(path: string): Buffer;
   writeFileExclusive(path: string, data: string): void;
   existsSync(path: string): boolean;
+  /** What is at `path` (symlinks followed), without opening it; null when nothing is. */
+  kindOf(path: string): FileKind | null;
+}
+
+export type FileKind = 'file' | 'directory' | 'fifo' | 'socket' | 'device' | 'other';
+
+function kindOfStats(stats: fs.Stats): FileKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isBlockDevice() || stats.isCharacterDevice()) return 'device';
+  return 'other';
 }
 
 export const nodeFileOps: FileOps = {
@@ -34,6 +47,10 @@ export const nodeFileOps: FileOps = {
   readFileSync: (path) => fs.readFileSync(path),
   writeFileExclusive: (path, data) => fs.writeFileSync(path, data, { flag: 'wx', mode: 0o600 }),
   existsSync: (path) => fs.existsSync(path),
+  kindOf: (path) => {
+    const stats = fs.statSync(path, { throwIfNoEntry: false });
+    return stats ? kindOfStats(stats) : null;
+  },
 };
 
 /** Writes every byte of `buffer` at `position`, looping over short writes. */

@@ -74,7 +74,7 @@ export class JsonlStorage implements Storage {
     const lock = readOnly ? null : acquireLock(ops, path, options.nonce, options.nowMs);
     let fd: number | null = null;
     try {
-      fd = ops.openSync(path, readOnly ? 'r' : 'r+');
+      fd = openSessionFile(ops, path, readOnly ? 'r' : 'r+');
       const scan = replayJsonl(ops, fd, path, options.onCommit ?? (() => {}));
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {
@@ -242,6 +242,14 @@ function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, l
     return aside;
   }
   throw new Error('assert: unreachable');
+}
+
+function openSessionFile(ops: FileOps, path: string, flags: 'r' | 'r+'): number {
+  try {
+    return ops.openSync(path, flags);
+  } catch (error) {
+    throw new StorageError('unreadable', `${path}: cannot be read (${describe(error)})`, { path, cause: error });
+  }
 }
 
 function describe(error: unknown): string {
