@@ -7,7 +7,7 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'help' | 'version';
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'unlock' | 'help' | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -53,7 +53,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--storage': 'storage',
 };
 
-const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync', 'restore']);
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync', 'restore', 'unlock']);
 
 /** What each value flag takes, for the error when the value is missing. */
 const METAVARS: Record<string, string> = {
@@ -75,7 +75,7 @@ const METAVARS: Record<string, string> = {
 };
 
 /** How many paths each subcommand takes after its name. */
-const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1 };
+const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1, unlock: 1 };
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};

@@ -18,6 +18,8 @@ Usage
   tole restore ID|PATH --entry ENTRY [--dry-run]
                                 bring the workspace files back to how they were at an entry
                                 (checkpointed first, so it can be undone; --dry-run only shows)
+  tole unlock PATH              remove a session's lock left by a tole that is gone
+                                (refuses while the tole that holds it is running)
 
 Options
   -p, --prompt PROMPT           run one turn headless and print the answer

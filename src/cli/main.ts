@@ -11,6 +11,7 @@ import { runSessions } from './sessions-command';
 import { runSync, syncAfterHeadlessTurn } from './sync-command';
 import { resumeFromServer } from './team-read';
 import { SyncError } from '../core/sync/database';
+import { runUnlock } from './unlock-command';
 import { ConfigError, loadConfig } from './config';
 import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
@@ -59,6 +60,8 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       return runSync(args, io);
     case 'restore':
       return runRestore(args, io);
+    case 'unlock':
+      return runUnlock(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':

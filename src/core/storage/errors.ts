@@ -20,7 +20,15 @@ export class StorageError extends Error {
   constructor(
     readonly kind: StorageErrorKind,
     message: string,
-    readonly details: { readonly path?: string; readonly line?: number; readonly pid?: number; readonly host?: string; readonly cause?: unknown } = {},
+    readonly details: {
+      readonly path?: string;
+      readonly line?: number;
+      readonly pid?: number;
+      readonly host?: string;
+      /** For a lock: whether its holder is known to be running, or tole cannot tell (then `tole unlock` decides). */
+      readonly holder?: 'running' | 'unknown';
+      readonly cause?: unknown;
+    } = {},
   ) {
     super(message);
   }

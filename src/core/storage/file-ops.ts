@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import type { ProcessProbe } from './process-probe';
 
 /**
  * The few file operations the JSONL backend needs, behind an interface so that tests can inject
@@ -20,6 +21,8 @@ export interface FileOps {
   existsSync(path: string): boolean;
   /** What is at `path` (symlinks followed), without opening it; null when nothing is. */
   kindOf(path: string): FileKind | null;
+  /** Who this process is and which others are alive, for the lock; the real system's when absent. */
+  readonly processes?: ProcessProbe;
 }
 
 export type FileKind = 'file' | 'directory' | 'fifo' | 'socket' | 'device' | 'other';

@@ -1,13 +1,19 @@
-import { hostname } from 'node:os';
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
+import { systemProbe, type ProcessProbe } from './process-probe';
 
-/** One writer per session file: `<file>.lock`, created exclusively, holding pid, host and a nonce. */
+/**
+ * One writer per session file: `<file>.lock`, created exclusively. It names its holder in a way
+ * that survives pid reuse: pid, host, boot id, pid namespace and the process's start time.
+ */
 export interface LockOwner {
   readonly pid: number;
   readonly host: string;
   readonly nonce: string;
   readonly createdAt: number;
+  readonly startTime?: string | null;
+  readonly bootId?: string | null;
+  readonly pidNamespace?: string | null;
 }
 
 export interface HeldLock {
@@ -15,8 +21,22 @@ export interface HeldLock {
   release(): void;
 }
 
+/** Whether the holder a lock names still holds it: `stale` may be taken over, `unknown` needs the user. */
+export interface LockVerdict {
+  readonly state: 'held' | 'stale' | 'unknown';
+  /** Why, in words for the user. */
+  readonly reason: string;
+}
+
+/** Nonces of the locks this process holds: a lock naming this pid is live only when it is one of them. */
+const heldHere = new Set<string>();
+
 export function lockPathFor(sessionPath: string): string {
   return `${sessionPath}.lock`;
+}
+
+function probeOf(ops: FileOps): ProcessProbe {
+  return ops.processes ?? systemProbe;
 }
 
 export function readLockOwner(ops: FileOps, lockPath: string): LockOwner | null {
@@ -29,55 +49,132 @@ export function readLockOwner(ops: FileOps, lockPath: string): LockOwner | null 
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+/** Decides whether the process a lock names is still the one that took it. */
+export function judgeLock(owner: LockOwner | null, probe: ProcessProbe): LockVerdict {
+  if (owner === null) return { state: 'unknown', reason: 'the lock file cannot be read' };
+  const who = `pid ${owner.pid} on ${owner.host}`;
+  if (owner.host !== probe.host) return { state: 'unknown', reason: `it was taken on another host (${who}), whose processes cannot be checked from here` };
+  const bootId = probe.bootId();
+  if (owner.bootId && bootId && owner.bootId !== bootId) return { state: 'stale', reason: `it was taken by ${who} before the machine restarted` };
+  if (owner.pid === probe.pid) {
+    // This pid is this process: the lock is live only if this process took it and holds it still
+    // (a tole restarted in a container gets the same pid as the one that crashed).
+    return heldHere.has(owner.nonce) ? { state: 'held', reason: `this tole (${who}) holds it` } : { state: 'stale', reason: `it names this process's own pid (${owner.pid}), which took no such lock` };
   }
-}
-
-/** A lock is stale when it was taken on this host by a process that is gone. */
-export function isStale(owner: LockOwner | null): boolean {
-  if (owner === null) return false;
-  return owner.host === hostname() && !pidAlive(owner.pid);
+  const namespace = probe.pidNamespace();
+  if (owner.pidNamespace && namespace && owner.pidNamespace !== namespace) {
+    return { state: 'unknown', reason: `it was taken by ${who} in another pid namespace (another container?), whose pids cannot be checked from here` };
+  }
+  if (!probe.exists(owner.pid)) return { state: 'stale', reason: `${who} is gone` };
+  const now = probe.startTime(owner.pid);
+  if (owner.startTime && now) {
+    return owner.startTime === now ? { state: 'held', reason: `${who} is running` } : { state: 'stale', reason: `pid ${owner.pid} now belongs to another process` };
+  }
+  return { state: 'unknown', reason: `pid ${owner.pid} is running, but tole cannot tell whether it is the process that took the lock` };
 }
 
 export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, nowMs: number): HeldLock {
   const path = lockPathFor(sessionPath);
-  const owner: LockOwner = { pid: process.pid, host: hostname(), nonce, createdAt: nowMs };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      ops.writeFileExclusive(path, JSON.stringify(owner));
-      return { path, release: () => releaseIfOurs(ops, path, nonce) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const current = readLockOwner(ops, path);
-      if (attempt === 0 && isStale(current)) {
-        ops.unlinkSync(path);
-        continue;
-      }
-      throw lockedError(sessionPath, current);
-    }
-  }
-  throw lockedError(sessionPath, readLockOwner(ops, path));
+  const probe = probeOf(ops);
+  const owner: LockOwner = {
+    pid: probe.pid,
+    host: probe.host,
+    nonce,
+    createdAt: nowMs,
+    startTime: probe.startTime(probe.pid),
+    bootId: probe.bootId(),
+    pidNamespace: probe.pidNamespace(),
+  };
+  const held = (): HeldLock => {
+    heldHere.add(nonce);
+    return { path, release: () => releaseIfOurs(ops, path, nonce) };
+  };
+  if (createLock(ops, path, owner)) return held();
+  const current = readLockOwner(ops, path);
+  const verdict = judgeLock(current, probe);
+  if (verdict.state !== 'stale' || current === null) throw lockedError(sessionPath, current, verdict);
+  if (takeOver(ops, path, current, owner)) return held();
+  // Another opener took it over first (or is taking it over now): say who holds it now.
+  const now = readLockOwner(ops, path);
+  throw lockedError(sessionPath, now, now?.nonce === current.nonce ? { state: 'unknown', reason: 'another tole is taking over its stale lock right now' } : judgeLock(now, probe));
 }
 
-function lockedError(sessionPath: string, owner: LockOwner | null): StorageError {
-  const message = owner
-    ? `session is locked by pid ${owner.pid} on ${owner.host}: close that tole, or open this session read-only (--read-only)`
-    : `session is locked by another process (its lock file ${lockPathFor(sessionPath)} is unreadable): if no tole is using it, delete that file`;
-  return new StorageError('locked', message, { path: sessionPath, ...(owner ? { pid: owner.pid, host: owner.host } : {}) });
+function createLock(ops: FileOps, path: string, owner: LockOwner): boolean {
+  try {
+    ops.writeFileExclusive(path, JSON.stringify(owner));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+/**
+ * Replaces a stale lock so that of several openers taking it over at once exactly one wins:
+ * each must first create `<lock>.takeover-<stale nonce>` exclusively. The winner removes the
+ * stale lock only if it is still that one, then creates its own exclusively.
+ */
+function takeOver(ops: FileOps, path: string, stale: LockOwner, owner: LockOwner): boolean {
+  const marker = takeoverMarker(path, stale.nonce);
+  if (!createLock(ops, marker, owner)) return false;
+  try {
+    if (readLockOwner(ops, path)?.nonce === stale.nonce) unlinkQuietly(ops, path);
+    return createLock(ops, path, owner);
+  } finally {
+    unlinkQuietly(ops, marker);
+  }
+}
+
+export function takeoverMarker(lockPath: string, staleNonce: string): string {
+  return `${lockPath}.takeover-${String(staleNonce).replace(/[^0-9A-Za-z_-]/g, '_')}`;
+}
+
+function lockedError(sessionPath: string, owner: LockOwner | null, verdict: LockVerdict): StorageError {
+  const details = { path: sessionPath, holder: verdict.state === 'held' ? ('running' as const) : ('unknown' as const), ...(owner ? { pid: owner.pid, host: owner.host } : {}) };
+  if (verdict.state === 'held') {
+    return new StorageError('locked', `session is locked by pid ${owner!.pid} on ${owner!.host}, a running tole: close that tole, or open this session read-only (--read-only)`, details);
+  }
+  const who = owner ? `pid ${owner.pid} on ${owner.host}` : 'another process';
+  const why = owner ? verdict.reason : `its lock file ${lockPathFor(sessionPath)} cannot be read`;
+  return new StorageError(
+    'locked',
+    `session is locked by ${who}, and ${why}: if no tole is using this session, run tole unlock ${sessionPath} (it checks first); or open it read-only (--read-only)`,
+    details,
+  );
+}
+
+function unlinkQuietly(ops: FileOps, path: string): void {
+  try {
+    ops.unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
 }
 
 function releaseIfOurs(ops: FileOps, path: string, nonce: string): void {
+  heldHere.delete(nonce);
   const owner = readLockOwner(ops, path);
-  if (owner?.nonce === nonce) {
-    try {
-      ops.unlinkSync(path);
-    } catch {
-      // Already gone: nothing to release.
-    }
-  }
+  if (owner?.nonce === nonce) unlinkQuietly(ops, path);
+}
+
+/** What `tole unlock PATH` found and did. */
+export interface UnlockResult {
+  readonly removed: boolean;
+  readonly owner: LockOwner | null;
+  readonly verdict: LockVerdict | null;
+}
+
+/**
+ * Removes a session's lock unless its holder is provably running. A lock whose holder cannot be
+ * checked (another host, another container) is removed: the user asked, having been told why.
+ */
+export function unlockSession(ops: FileOps, sessionPath: string): UnlockResult {
+  const path = lockPathFor(sessionPath);
+  if (!ops.existsSync(path)) return { removed: false, owner: null, verdict: null };
+  const owner = readLockOwner(ops, path);
+  const verdict = judgeLock(owner, probeOf(ops));
+  if (verdict.state === 'held') return { removed: false, owner, verdict };
+  unlinkQuietly(ops, path);
+  if (owner) unlinkQuietly(ops, takeoverMarker(path, owner.nonce));
+  return { removed: true, owner, verdict };
 }
