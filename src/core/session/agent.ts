@@ -2,6 +2,8 @@ import type { ApprovalRequest, Decision } from '../approval/approver';
 import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
 import { machineState, type MachineState } from '../machine/machine';
 import { ProviderError } from '../provider/errors';
+import { isStorageError } from '../storage/errors';
+import type { DraftRecord } from '../storage/records';
 import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
 import { assessCall, type AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
@@ -164,14 +166,15 @@ export class Agent {
         model: result.model,
         finishReason: result.finishReason,
       });
+      const answered = this.commitAnswer(sandwich, state, result.toolCalls.length === 0 ? 'Final' : 'ToolCall', batch.build(), emit);
+      if ('failed' in answered) return answered.failed;
+      state = answered.state;
       if (result.toolCalls.length === 0) {
-        state = sandwich.move(state, 'Final', batch.build());
         // A refusal is the answer when it is all the model said.
         const answer = result.text === '' && result.refusal ? result.refusal : result.text;
         emit({ type: 'turn-ended', outcome: 'done', text: answer, ...(answer === result.text ? {} : { refused: true }) });
         return { outcome: 'done', text: answer };
       }
-      state = sandwich.move(state, 'ToolCall', batch.build());
       const round = await this.runRound(sandwich, state, result.toolCalls, signal, emit);
       state = round.state;
       if (signal.aborted) return this.finish(sandwich, state, 'aborted', 'interrupted by the user', emit);
@@ -183,6 +186,27 @@ export class Agent {
         emit({ type: 'notice', level: 'warn', text: verdict.text });
       }
       state = sandwich.move(state, 'Planning', next.build());
+    }
+  }
+
+  /**
+   * Commits the model's answer. One over the commit limit is not stored: the turn is settled as
+   * failed, with a notice that says so, so that the machine never stays in Planning while tole runs on.
+   */
+  private commitAnswer(sandwich: Sandwich, state: MachineState, to: 'Final' | 'ToolCall', records: readonly DraftRecord[], emit: EventSink): { state: MachineState } | { failed: TurnResult } {
+    try {
+      return { state: sandwich.move(state, to, records) };
+    } catch (error) {
+      if (!isStorageError(error, 'too-large')) throw error;
+      const message = `the model's answer is too large to store (${error.message.replace(/^not committed: /, '')}): it was not kept, and this turn failed`;
+      const hint = 'ask for a shorter answer, or for the work in parts';
+      const text = `${message} (${hint})`;
+      const batch = new AppendBatch(this.deps.store);
+      batch.entry('notice', { level: 'error', source: 'provider', text });
+      sandwich.move(state, 'Final', batch.build());
+      emit({ type: 'error', kind: 'too_large', message, hint });
+      emit({ type: 'turn-ended', outcome: 'error', text });
+      return { failed: { outcome: 'error', text } };
     }
   }
 

@@ -10,6 +10,8 @@ export type StorageErrorKind =
   | 'unreadable'
   | 'read-only'
   | 'invalid-commit'
+  /** A commit over MAX_COMMIT_BYTES: not written (nothing on disk or in memory changed). */
+  | 'too-large'
   /** A file that would be overwritten (tole never overwrites a session file). */
   | 'exists'
   /** An optional backend whose package is not installed (SQLite without better-sqlite3). */

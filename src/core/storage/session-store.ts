@@ -170,7 +170,7 @@ export class SessionStore {
     // A UTF-16 unit takes at most 3 bytes in UTF-8: only long commits need measuring.
     const bodyBytes = json.length * 3 > MAX_COMMIT_BYTES ? Buffer.byteLength(json, 'utf8') : 0;
     if (bodyBytes > MAX_COMMIT_BYTES) {
-      throw new StorageError('invalid-commit', `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`, { path: this.path });
+      throw new StorageError('too-large', `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`, { path: this.path });
     }
     const parsed = JSON.parse(json) as StoredRecord | StoredRecord[];
     return { records: Array.isArray(parsed) ? parsed : [parsed], json };
