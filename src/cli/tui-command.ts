@@ -1,5 +1,6 @@
 import { applyKeymapOverrides } from '../tui/keymap-overrides';
-import { runTui } from '../tui/run-tui';
+import { closeSync } from 'node:fs';
+import { runTui, type TuiExit } from '../tui/run-tui';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import type { MainIo } from './main';
@@ -42,13 +43,14 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   }
   const { store, notices } = openForTui(args, dir, io.cwd, random);
   let sync: BackgroundSync | null = null;
+  let exit: TuiExit | null = null;
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
     const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp });
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
       sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      const exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {
@@ -57,5 +59,24 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   } finally {
     store.close();
     sync?.finish();
+    if (exit?.reason === 'terminal-lost') letGoOfTheTerminal();
+  }
+}
+
+/**
+ * The terminal is gone and the session is closed: close the standard streams that were a TTY.
+ * On exit Node resets a TTY it found at start, and asserts (exit 134) when that fails with EIO;
+ * it skips a descriptor that is closed. Nothing is opened after this, so no file takes their place.
+ */
+function letGoOfTheTerminal(): void {
+  const streams: readonly (NodeJS.ReadStream | NodeJS.WriteStream)[] = [process.stdin, process.stdout, process.stderr];
+  for (const [fd, stream] of streams.entries()) {
+    if (!stream.isTTY) continue;
+    stream.on('error', () => {});
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
+    }
   }
 }

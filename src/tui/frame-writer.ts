@@ -53,6 +53,7 @@ export class FrameWriter {
   /** Bytes sent for frames so far (for the bench's bytes-per-frame figure). */
   bytesWritten = 0;
   framesWritten = 0;
+  private lost = false;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
@@ -84,7 +85,13 @@ export class FrameWriter {
     this.draw(lines);
   }
 
+  /** The terminal is gone: frames are dropped from now on. */
+  lose(): void {
+    this.lost = true;
+  }
+
   private write(data: string): void {
+    if (this.lost) return;
     if (data === SYNC_START || data === SYNC_END) return;
     let rest = data;
     const cleared = CLEAR_PREFIX.exec(rest);

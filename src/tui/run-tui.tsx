@@ -55,6 +55,8 @@ export interface RunTuiOptions {
 export type TuiExit =
   | { readonly reason: 'quit'; readonly exitCode: 0 }
   | { readonly reason: 'signal'; readonly signal: NodeJS.Signals; readonly exitCode: number }
+  /** A write to (or read from) the terminal failed (EIO, EPIPE): the window was closed while SIGHUP was ignored. */
+  | { readonly reason: 'terminal-lost'; readonly error: unknown; readonly exitCode: 129 }
   | { readonly reason: 'crash'; readonly error: unknown; readonly exitCode: 1 };
 
 /** A running turn gets this long to settle as interrupted before the screen closes anyway. */
@@ -86,7 +88,17 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const turns = new TurnController({ agent: options.agent, nowMs: () => options.store.now(), onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }), readOnly });
 
   const onSignal = (signal: NodeJS.Signals): void => void finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
-  const onError = (error: unknown): void => void finish({ reason: 'crash', error, exitCode: 1 });
+  // A terminal that is gone ends tole like a hangup: the turn is interrupted and settled, and
+  // nothing more is written to the terminal. The listeners stay, to swallow the failures of
+  // writes still queued.
+  const onTerminalError = (error: unknown): void => {
+    screen.lose();
+    frames.lose();
+    void finish({ reason: 'terminal-lost', error, exitCode: 129 });
+  };
+  stdout.on('error', onTerminalError);
+  stdin.on('error', onTerminalError);
+  const onError = (error: unknown): void => (isTerminalFailure(error) ? onTerminalError(error) : void finish({ reason: 'crash', error, exitCode: 1 }));
   const onProcessExit = (): void => screen.restore();
   const onResize = (): void => {
     screen.clear();
@@ -154,4 +166,10 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     process.on('exit', onProcessExit);
   }
   return exited;
+}
+
+/** EIO or EPIPE on a read or write: the terminal (or the pipe behind it) is gone. */
+export function isTerminalFailure(error: unknown): boolean {
+  const e = error as NodeJS.ErrnoException | null;
+  return (e?.code === 'EIO' || e?.code === 'EPIPE') && (e.syscall === 'write' || e.syscall === 'read');
 }

@@ -39,6 +39,14 @@ export class TerminalScreen {
     if (!this.restored) this.stdout.write(CLEAR_SCREEN);
   }
 
+  /**
+   * The terminal is gone (a write or read failed with EIO or EPIPE): nothing is written to it
+   * again, since every write would fail the same way.
+   */
+  lose(): void {
+    this.restored = true;
+  }
+
   /** Back to the shell's screen with the cursor shown and the line discipline restored. Idempotent. */
   restore(): void {
     if (this.restored) return;

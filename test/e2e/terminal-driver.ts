@@ -6,6 +6,8 @@ const { Terminal } = headless;
 type Terminal = InstanceType<typeof Terminal>;
 
 export interface DriverOptions {
+  /** What runs in the terminal: node by default (`args` are its arguments). */
+  readonly file?: string;
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
@@ -25,7 +27,7 @@ export class TerminalDriver {
     const rows = options.rows ?? 40;
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
     const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...options.env };
-    this.pty = spawn(process.execPath, [...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env });
+    this.pty = spawn(options.file ?? process.execPath, [...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env });
     this.pty.onData((data) => {
       this.raw += data;
       this.term.write(data);
@@ -60,6 +62,12 @@ export class TerminalDriver {
       if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${String(test)}; the screen:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** Closes the terminal's master side, as closing the window does (a SIGHUP goes to the process started in it). */
+  closeTerminal(): void {
+    // Not in IPty's typings; UnixTerminal has it: closes the master fd, then sends SIGHUP.
+    (this.pty as IPty & { destroy(): void }).destroy();
   }
 
   kill(signal = 'SIGTERM'): void {
