@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { ProcessProbe } from './process-probe';
 
@@ -17,6 +18,7 @@ export interface FileOps {
   renameSync(from: string, to: string): void;
   unlinkSync(path: string): void;
   readFileSync(path: string): Buffer;
+  /** Creates `path` holding `data`, failing with EEXIST when it exists; the content is never seen partial. */
   writeFileExclusive(path: string, data: string): void;
   existsSync(path: string): boolean;
   /** What is at `path` (symlinks followed), without opening it; null when nothing is. */
@@ -48,7 +50,23 @@ export const nodeFileOps: FileOps = {
   renameSync: (from, to) => fs.renameSync(from, to),
   unlinkSync: (path) => fs.unlinkSync(path),
   readFileSync: (path) => fs.readFileSync(path),
-  writeFileExclusive: (path, data) => fs.writeFileSync(path, data, { flag: 'wx', mode: 0o600 }),
+  writeFileExclusive: (path, data) => {
+    // Written whole under a temporary name, synced, then linked into place (link fails when the
+    // name exists): a crash never leaves the name with empty or partial content.
+    const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.linkSync(temp, path);
+    } finally {
+      fs.unlinkSync(temp);
+    }
+  },
   existsSync: (path) => fs.existsSync(path),
   kindOf: (path) => {
     const stats = fs.statSync(path, { throwIfNoEntry: false });

@@ -1,0 +1,263 @@
+/**
+ * An in-memory disk for the fault simulator, with the durability rules of a real one: written
+ * bytes are visible at once but durable only after fsync/fdatasync of their file; a created,
+ * renamed or removed name is durable only after fsync of its directory. A crash keeps what is
+ * durable, plus, for a file that grew since its last sync, a random prefix of the unsynced bytes
+ * (a torn write, sometimes zero-filled). Faults come from the schedule: EIO and ENOSPC on write
+ * (after part of it), short writes, EIO on fsync (fsyncgate: the unsynced bytes are then either
+ * kept or lost), and a crash at the N-th operation, after which every operation fails.
+ */
+import { dirname } from 'node:path';
+import type { Random } from '../../src/core/clock';
+import type { FileKind, FileOps } from '../../src/core/storage/file-ops';
+import type { ProcessProbe } from '../../src/core/storage/process-probe';
+
+/** Thrown by every operation once the simulated process has crashed. */
+export class SimCrash extends Error {
+  override readonly name = 'SimCrash';
+  constructor(readonly at: string) {
+    super(`simulated crash (${at})`);
+  }
+}
+
+interface Inode {
+  data: Buffer;
+  durable: Buffer;
+}
+
+interface OpenFile {
+  readonly inode: Inode | null;
+  readonly dir: string | null;
+}
+
+export interface DiskFaults {
+  /** Chance that a write to a session file fails (EIO or ENOSPC, after part of it). */
+  writeFailure: number;
+  /** Chance that a write is short (the caller must loop). */
+  shortWrite: number;
+  /** Chance that an fsync or fdatasync fails with EIO. */
+  syncFailure: number;
+  /** The operation count at which the process crashes (Infinity: never). */
+  crashAtOp: number;
+}
+
+export const NO_FAULTS: DiskFaults = { writeFailure: 0, shortWrite: 0, syncFailure: 0, crashAtOp: Infinity };
+
+/**
+ * A planted bug for the simulator's self-test: fdatasync returns without making anything durable,
+ * as if tole had left out the call, every time or once (at a call the seed picks).
+ */
+export type PlantedBug = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
+
+function errno(code: string, syscall: string, path = ''): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: simulated, ${syscall}${path ? ` '${path}'` : ''}`), { code, syscall });
+}
+
+export class SimDisk {
+  /** name -> inode, as processes see it. */
+  private names = new Map<string, Inode>();
+  /** name -> inode, as it survives a crash. */
+  private durableNames = new Map<string, Inode>();
+  private readonly dirs = new Set<string>();
+  private fds = new Map<number, OpenFile>();
+  private nextFd = 3;
+  private ops = 0;
+  private crashed: string | null = null;
+  faults: DiskFaults = NO_FAULTS;
+  planted: PlantedBug = null;
+  private fdatasyncs = 0;
+  /** With 'skip-one-fdatasync': which call (1-based, over the whole schedule) is skipped. */
+  private readonly skippedFdatasync: number;
+  /** The pid of the simulated process now running; a crash or a clean stop ends it. */
+  livePid = 0;
+  /** Stats for the report. */
+  readonly counts = { ops: 0, writeFailures: 0, shortWrites: 0, syncFailures: 0, tornCrashes: 0 };
+
+  constructor(private readonly random: Random) {
+    this.skippedFdatasync = 1 + Math.floor(random.float() * 40);
+  }
+
+  mkdir(dir: string): void {
+    this.dirs.add(dir);
+  }
+
+  get hasCrashed(): boolean {
+    return this.crashed !== null;
+  }
+
+  /** Crashes the running process now (from a fault point of the turn loop). */
+  crashNow(at: string): never {
+    this.crashed ??= at;
+    throw new SimCrash(at);
+  }
+
+  /** After a crash: the disk as it comes back (durable state plus torn tails); a new process may start. */
+  recover(): void {
+    const survivors = new Map<string, Inode>();
+    for (const [name, inode] of this.durableNames) {
+      const unsynced = inode.data.length > inode.durable.length && inode.data.subarray(0, inode.durable.length).equals(inode.durable);
+      let data = Buffer.from(inode.durable);
+      if (unsynced && this.random.float() < 0.5) {
+        const extra = inode.data.subarray(inode.durable.length);
+        const kept = Math.floor(this.random.float() * (extra.length + 1));
+        const torn = this.random.float() < 0.25 ? Buffer.alloc(kept) : extra.subarray(0, kept);
+        data = Buffer.concat([data, torn]);
+        if (kept > 0) this.counts.tornCrashes++;
+      }
+      const fresh: Inode = { data, durable: Buffer.from(data) };
+      survivors.set(name, fresh);
+    }
+    this.names = new Map(survivors);
+    this.durableNames = new Map(survivors);
+    this.fds = new Map();
+    this.crashed = null;
+    this.faults = NO_FAULTS;
+  }
+
+  /** A clean stop: open files are dropped, nothing is lost (the OS keeps what was written). */
+  endProcess(): void {
+    this.fds = new Map();
+    this.faults = NO_FAULTS;
+  }
+
+  fileNames(): string[] {
+    return [...this.names.keys()].sort();
+  }
+
+  read(path: string): Buffer | null {
+    const inode = this.names.get(path);
+    return inode ? Buffer.from(inode.data) : null;
+  }
+
+  /** The FileOps of one simulated process, with its identity for the lock. */
+  opsFor(pid: number): FileOps {
+    const disk = this;
+    const processes: ProcessProbe = {
+      pid,
+      host: 'sim',
+      bootId: () => 'sim-boot',
+      pidNamespace: () => null,
+      exists: (other) => other === disk.livePid,
+      startTime: (other) => (other === disk.livePid ? String(other) : null),
+    };
+    return {
+      processes,
+      openSync: (path, flags) => disk.open(path, flags),
+      writeSync: (fd, buffer, offset, length, position) => disk.write(fd, buffer, offset, length, position),
+      readSync: (fd, buffer, offset, length, position) => {
+        const inode = disk.fileOf(fd, 'read');
+        const n = Math.max(0, Math.min(length, inode.data.length - position));
+        inode.data.copy(buffer, offset, position, position + n);
+        return n;
+      },
+      fdatasyncSync: (fd) => disk.sync(fd, 'fdatasync'),
+      fsyncSync: (fd) => disk.sync(fd, 'fsync'),
+      ftruncateSync: (fd, length) => {
+        const inode = disk.fileOf(fd, 'ftruncate');
+        inode.data = length <= inode.data.length ? Buffer.from(inode.data.subarray(0, length)) : Buffer.concat([inode.data, Buffer.alloc(length - inode.data.length)]);
+      },
+      fstatSize: (fd) => disk.fileOf(fd, 'fstat').data.length,
+      closeSync: (fd) => {
+        disk.step('close');
+        disk.fds.delete(fd);
+      },
+      renameSync: (from, to) => {
+        disk.step('rename');
+        const inode = disk.names.get(from);
+        if (!inode) throw errno('ENOENT', 'rename', from);
+        disk.names.delete(from);
+        disk.names.set(to, inode);
+      },
+      unlinkSync: (path) => {
+        disk.step('unlink');
+        if (!disk.names.delete(path)) throw errno('ENOENT', 'unlink', path);
+      },
+      readFileSync: (path) => {
+        disk.step('readFile');
+        const inode = disk.names.get(path);
+        if (!inode) throw errno('ENOENT', 'open', path);
+        return Buffer.from(inode.data);
+      },
+      writeFileExclusive: (path, data) => {
+        // As the real one: content synced under a temporary name, then linked into place.
+        const fd = disk.open(path, 'wx');
+        const inode = disk.fileOf(fd, 'write');
+        inode.data = Buffer.from(data);
+        inode.durable = Buffer.from(data);
+        disk.fds.delete(fd);
+      },
+      existsSync: (path) => disk.names.has(path) || disk.dirs.has(path),
+      kindOf: (path): FileKind | null => (disk.dirs.has(path) ? 'directory' : disk.names.has(path) ? 'file' : null),
+    };
+  }
+
+  private step(what: string): void {
+    if (this.crashed !== null) throw new SimCrash(this.crashed);
+    this.counts.ops++;
+    if (++this.ops >= this.faults.crashAtOp) this.crashNow(`at operation ${this.ops} (${what})`);
+  }
+
+  private fileOf(fd: number, what: string): Inode {
+    this.step(what);
+    const open = this.fds.get(fd);
+    if (!open) throw errno('EBADF', what);
+    if (!open.inode) throw errno('EISDIR', what);
+    return open.inode;
+  }
+
+  private open(path: string, flags: string): number {
+    this.step('open');
+    if (this.dirs.has(path)) {
+      if (flags !== 'r') throw errno('EISDIR', 'open', path);
+      const fd = this.nextFd++;
+      this.fds.set(fd, { inode: null, dir: path });
+      return fd;
+    }
+    if (!this.dirs.has(dirname(path))) throw errno('ENOENT', 'open', path);
+    let inode = this.names.get(path);
+    if (flags === 'wx' && inode) throw errno('EEXIST', 'open', path);
+    if (flags === 'wx' || (flags === 'w+' && !inode)) {
+      inode = { data: Buffer.alloc(0), durable: Buffer.alloc(0) };
+      this.names.set(path, inode);
+    } else if (flags === 'w+') inode!.data = Buffer.alloc(0);
+    if (!inode) throw errno('ENOENT', 'open', path);
+    const fd = this.nextFd++;
+    this.fds.set(fd, { inode, dir: null });
+    return fd;
+  }
+
+  private write(fd: number, buffer: Buffer, offset: number, length: number, position: number): number {
+    const inode = this.fileOf(fd, 'write');
+    let n = length;
+    const fail = this.random.float() < this.faults.writeFailure;
+    if (fail || this.random.float() < this.faults.shortWrite) n = Math.floor(this.random.float() * length);
+    const end = position + n;
+    if (end > inode.data.length) inode.data = Buffer.concat([inode.data, Buffer.alloc(end - inode.data.length)]);
+    buffer.copy(inode.data, position, offset, offset + n);
+    if (fail) {
+      this.counts.writeFailures++;
+      throw errno(this.random.float() < 0.5 ? 'EIO' : 'ENOSPC', 'write');
+    }
+    if (n < length) this.counts.shortWrites++;
+    return n;
+  }
+
+  private sync(fd: number, syscall: 'fsync' | 'fdatasync'): void {
+    this.step(syscall);
+    const open = this.fds.get(fd);
+    if (!open) throw errno('EBADF', syscall);
+    if (this.random.float() < this.faults.syncFailure) {
+      this.counts.syncFailures++;
+      // fsyncgate: the pages are marked clean either way; whether they reached the disk is unknown.
+      if (open.inode && this.random.float() < 0.5) open.inode.durable = Buffer.from(open.inode.data);
+      else if (open.inode) open.inode.data = Buffer.from(open.inode.durable);
+      throw errno('EIO', syscall);
+    }
+    if (syscall === 'fdatasync') {
+      this.fdatasyncs++;
+      if (this.planted === 'skip-fdatasync' || (this.planted === 'skip-one-fdatasync' && this.fdatasyncs === this.skippedFdatasync)) return;
+    }
+    if (open.inode) open.inode.durable = Buffer.from(open.inode.data);
+    else this.durableNames = new Map([...this.names].filter(([name]) => dirname(name) === open.dir).concat([...this.durableNames].filter(([name]) => dirname(name) !== open.dir)));
+  }
+}
