@@ -73,6 +73,11 @@ export function judgeLock(owner: LockOwner | null, probe: ProcessProbe): LockVer
   return { state: 'unknown', reason: `pid ${owner.pid} is running, but tole cannot tell whether it is the process that took the lock` };
 }
 
+/** A lock whose holder is provably gone (as this process sees it). */
+export function isStale(owner: LockOwner | null, probe: ProcessProbe = systemProbe): boolean {
+  return owner !== null && judgeLock(owner, probe).state === 'stale';
+}
+
 export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, nowMs: number): HeldLock {
   const path = lockPathFor(sessionPath);
   const probe = probeOf(ops);
