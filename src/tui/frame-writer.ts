@@ -79,6 +79,7 @@ export class FrameWriter {
 
   /** Draws the last frame whole again (after the screen was cleared, on a resize). */
   repaint(): void {
+    if (this.lost) return;
     const lines = this.previous;
     this.previous = [];
     this.previousCells = [];
