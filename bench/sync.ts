@@ -103,8 +103,7 @@ async function commitRows(url: string, dir: string): Promise<Row[]> {
         store.commit(drafts);
         into.push(Number(process.hrtime.bigint() - started) / 1000);
         parent = id;
-        if (!syncing) continue;
-        // A turn's pace: a commit, then the event loop free for the sync's timers and child.
+        // A turn's pace: a commit, then the event loop free (for the sync's timers and child when on).
         await new Promise((r) => setImmediate(r));
       }
       if (!syncing) continue;
