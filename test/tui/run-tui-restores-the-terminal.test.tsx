@@ -119,6 +119,21 @@ describe('runTui', () => {
     restored(stdout);
   });
 
+  it('stops the running turn and writes nothing more when a write to the terminal fails with EIO', async () => {
+    const agent = hangingAgent();
+    const { stdout, stdin, exit } = start(agent);
+    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    stdin.write('go');
+    await pause();
+    stdin.write(KEYS.enter);
+    await vi.waitFor(() => expect(agent.signals).toHaveLength(1));
+    const written = stdout.frames.length;
+    stdout.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO', syscall: 'write' }));
+    await expect(exit).resolves.toMatchObject({ reason: 'terminal-lost', exitCode: 129 });
+    expect(agent.signals[0]!.aborted).toBe(true);
+    expect(stdout.frames.slice(written)).toEqual([]);
+  });
+
   it('restores the terminal and reports a crash when the turn loop throws', async () => {
     const agent: TurnAgent = { model: 'm', runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')), resume: async () => 0 };
     const { stdout, stdin, exit } = start(agent);
