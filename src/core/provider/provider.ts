@@ -77,12 +77,28 @@ export type CompletionEvent =
   | { readonly type: 'discard' }
   | { readonly type: 'attempt'; readonly report: AttemptReport };
 
+/** Sampling settings a request may carry (config `generation`, or an agent profile's). */
+export interface GenerationSettings {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxOutputTokens?: number;
+  /** For models that reason (`reasoning_effort`). */
+  readonly reasoningEffort?: ReasoningEffort;
+  readonly seed?: number;
+  readonly stop?: readonly string[];
+}
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
 export interface CompletionRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolDefinition[];
   readonly signal: AbortSignal;
+  /** Over `generation.maxOutputTokens` (a compaction summary asks for its own length). */
   readonly maxOutputTokens?: number;
+  readonly generation?: GenerationSettings;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
