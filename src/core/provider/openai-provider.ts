@@ -15,6 +15,8 @@ import { abortedError, classifyError, ProviderError, streamDroppedError } from '
 import type { AttemptReport, CompletionEvent, CompletionRequest, CompletionResult, Provider, TokenUsage } from './provider';
 import { assembleCompletionBody, StreamAssembly, toModelInfo, toWireMessage, toWireTool, type ModelInfo, type WireChunk, type WireModel } from './openai-wire';
 import { isEventStream, sawDoneMark, watchingFetch } from './sse-response';
+import { discoverWindow, type DiscoveredWindow } from './context-window';
+import { generationFields, nameRefusedSetting } from './generation-wire';
 import type { RetryPolicy, Sleep } from './retry';
 import { retryDelayMs, retryPolicy, timerSleep } from './retry';
 
@@ -124,7 +126,7 @@ export class OpenAIProvider implements Provider {
           ...(retryInMs === undefined ? {} : { retryInMs }),
         }),
       );
-      if (retryInMs === undefined) throw withAttempts(delayMs === undefined ? error : this.outOfTimeError(error), attempt);
+      if (retryInMs === undefined) throw withAttempts(nameRefusedSetting(delayMs === undefined ? error : this.outOfTimeError(error), request.generation, this.maxTokensField), attempt);
       await this.waitBeforeRetry(retryInMs, request.signal, attempt);
     }
   }
@@ -137,6 +139,12 @@ export class OpenAIProvider implements Provider {
     } catch (err) {
       throw classifyError(err, this.baseURL, { nowMs: this.options.clock.nowMs() });
     }
+  }
+
+  /** The model's context window as the server says it (model list, llama.cpp, Ollama, LM Studio APIs), or null. */
+  contextWindow(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null> {
+    const { apiKey, headers } = this.options;
+    return discoverWindow(model, { baseURL: this.baseURL, ...(apiKey ? { apiKey } : {}), ...(headers ? { headers } : {}), ...(signal ? { signal } : {}) });
   }
 
   private async waitBeforeRetry(waitMs: number, signal: AbortSignal, attempt: number): Promise<void> {
@@ -267,8 +275,8 @@ export class OpenAIProvider implements Provider {
       stream: true,
       stream_options: { include_usage: true },
       ...(request.tools.length > 0 ? { tools: request.tools.map(toWireTool) } : {}),
-      ...(request.maxOutputTokens === undefined ? {} : { [this.maxTokensField]: request.maxOutputTokens }),
-    };
+      ...generationFields(request.generation, this.maxTokensField, request.maxOutputTokens),
+    } as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
   }
 }
 

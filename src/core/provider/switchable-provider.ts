@@ -1,9 +1,11 @@
+import type { DiscoveredWindow } from './context-window';
 import { ProviderError } from './errors';
 import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from './provider';
 
 /** What a provider may offer beyond `complete`: its model list (compaction reads context windows from it). */
 interface ModelLister {
   listModels?(signal?: AbortSignal): Promise<readonly { readonly id: string; readonly contextWindowTokens?: number }[]>;
+  contextWindow?(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null>;
 }
 
 /**
@@ -41,6 +43,15 @@ export class SwitchableProvider implements Provider {
     const provider = this.current;
     if (provider === null) return Promise.reject(noProviderError());
     return provider.complete(request, onEvent);
+  }
+
+  /** The current provider's context window for `model`; null when it cannot say or none is set. */
+  async contextWindow(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null> {
+    const provider = this.current;
+    if (provider === null) return null;
+    if (typeof provider.contextWindow === 'function') return provider.contextWindow(model, signal);
+    const tokens = (await this.listModels(signal)).find((m) => m.id === model)?.contextWindowTokens;
+    return tokens === undefined ? null : { tokens, source: 'the model list' };
   }
 
   /** The current provider's model list; empty when it has none or none is set. */

@@ -1,5 +1,6 @@
 import type { HookOutcome } from '../hooks/hook-runner';
 import { ProviderError } from '../provider/errors';
+import type { DiscoveredWindow } from '../provider/context-window';
 import type { AttemptReport, ChatMessage, CompletionEvent, Provider, ToolDefinition } from '../provider/provider';
 import type { AnyEntry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
@@ -288,13 +289,21 @@ function insideRound(entries: readonly AnyEntry[]): boolean[] {
   return flags;
 }
 
-/** The context window a provider reports for a model (OpenAI-compatible `GET /models`), or null. */
-export async function discoverContextWindow(provider: Provider, model: string, signal: AbortSignal): Promise<number | null> {
-  const lister = provider as Provider & { listModels?: (signal?: AbortSignal) => Promise<readonly { id: string; contextWindowTokens?: number }[]> };
-  if (typeof lister.listModels !== 'function') return null;
+/**
+ * The context window the provider's server reports for a model: its own discovery (the model
+ * list, then llama.cpp, Ollama and LM Studio APIs) when it has one, else its model list; null
+ * when nothing says.
+ */
+export async function discoverContextWindow(provider: Provider, model: string, signal: AbortSignal): Promise<DiscoveredWindow | null> {
+  const asked = provider as Provider & {
+    contextWindow?: (model: string, signal?: AbortSignal) => Promise<DiscoveredWindow | null>;
+    listModels?: (signal?: AbortSignal) => Promise<readonly { id: string; contextWindowTokens?: number }[]>;
+  };
   try {
-    const models = await lister.listModels(signal);
-    return models.find((m) => m.id === model)?.contextWindowTokens ?? null;
+    if (typeof asked.contextWindow === 'function') return await asked.contextWindow(model, signal);
+    if (typeof asked.listModels !== 'function') return null;
+    const tokens = (await asked.listModels(signal)).find((m) => m.id === model)?.contextWindowTokens;
+    return tokens === undefined ? null : { tokens, source: 'the model list' };
   } catch {
     return null; // no list, no window: compaction then runs on overflow and by hand only
   }
