@@ -1,7 +1,7 @@
 import type { ApprovalPolicy } from '../approval/approval-policy';
 import type { HookRunner } from '../hooks/hook-runner';
 import type { Approver } from '../approval/approver';
-import type { AttemptReport, Provider } from '../provider/provider';
+import type { AttemptReport, GenerationSettings, Provider } from '../provider/provider';
 import type { Checkpoints } from '../checkpoints/checkpoint-store';
 import type { SessionStore } from '../storage/session-store';
 import type { ToolRegistry } from '../tools/registry';
@@ -38,6 +38,8 @@ export interface AgentDeps {
   readonly workspaceRoot: string;
   readonly systemPrompt: string;
   readonly limits: LoopLimits;
+  /** Sampling settings every model call of a turn carries (config `generation`). */
+  readonly generation?: GenerationSettings;
   readonly price: (report: AttemptReport) => PricedAttempt;
   /** Shell hooks from config (`HookRunner.create({ config, cwd })`); none when absent. */
   readonly hooks?: HookRunner;
@@ -55,6 +57,8 @@ export interface AgentDeps {
    * ReadOnly). Without it, no checkpoints are taken.
    */
   readonly checkpoints?: Checkpoints;
+  /** The most tool output the model reads from one call, in UTF-8 bytes (`limits.toolOutputCapBytes`; default 32 KiB). */
+  readonly toolOutputCapBytes?: number;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

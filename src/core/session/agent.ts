@@ -8,7 +8,10 @@ import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest 
 import { assessCall, type AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
 import { compactConversation, discoverContextWindow, type CompactionResult, type CompactionTrigger } from './compaction';
+import type { DiscoveredWindow } from '../provider/context-window';
+import type { ActiveProfile } from './agent-profile';
 import { buildMessages } from './context';
+import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
 import { askApprover } from './ask-approver';
 import { AppendBatch, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
@@ -17,7 +20,7 @@ import { resumePending } from './resume';
 import { NS } from '../registers/namespaces';
 import { previewRestore, restoreFiles, restoreTarget, type RestoreOutcome, type RestorePreview } from './restore-files';
 import { NO_CHECKPOINT, Sandwich } from './tool-step';
-import { addNotices, commitNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
+import { addNotices, commitNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from './turn-hooks';
 
 export interface TurnResult {
   readonly outcome: TurnOutcome;
@@ -26,18 +29,95 @@ export interface TurnResult {
 
 /** The turn loop: machine + effect sandwich + tools + provider, one turn at a time. */
 export class Agent {
-  model: string;
+  private currentModel: string;
+  private active: ActiveProfile;
+  /** The host's deps with the active profile applied: what turns and compaction use. */
+  private deps: AgentDeps;
   private running = false;
+  /** Notices the host announced and facts it noted, committed with the next prompt. */
+  private announcements: NoticePayload[] = [];
+  private readonly notedFacts = new Map<SessionFactKey, string | null>();
   /** Calls the user denied in the running turn (tool and input): a repeat is not asked again. */
   private readonly deniedByUser = new Set<string>();
-  /** Context windows the provider reported, per model (null: it did not say). */
-  private readonly windows = new Map<string, number | null>();
+  /** Context windows the provider's server reported, per model, for this session (null: it did not say). */
+  private readonly windows = new Map<string, DiscoveredWindow | null>();
 
   constructor(
-    private readonly deps: AgentDeps,
+    private readonly base: AgentDeps,
     model: string,
+    profile?: ActiveProfile,
   ) {
-    this.model = model;
+    this.currentModel = model;
+    this.active = profile ?? { name: null, systemPrompt: base.systemPrompt };
+    this.deps = applyProfile(base, this.active);
+  }
+
+  /** The model of the next call. Setting it records it in the session (`fact.session`), so resume keeps it. */
+  get model(): string {
+    return this.currentModel;
+  }
+
+  set model(name: string) {
+    this.currentModel = name;
+    this.notedFacts.delete('model');
+    recordSessionFact(this.base.store, 'model', name);
+  }
+
+  get profile(): ActiveProfile {
+    return this.active;
+  }
+
+  /** What the next call sends besides the conversation: system prompt, tools, settings, limits. */
+  get effective(): Pick<AgentDeps, 'systemPrompt' | 'tools' | 'generation' | 'limits' | 'compaction' | 'contextWindowTokens'> {
+    return this.deps;
+  }
+
+  /**
+   * Runs with `profile` from the next model call on (and `model`, when the profile names one),
+   * recorded in the session so that resume keeps it. Not while a turn runs.
+   */
+  useProfile(profile: ActiveProfile, model?: string): void {
+    if (this.running) throw new Error('a turn is running: switch agents once it ends');
+    this.active = profile;
+    this.deps = applyProfile(this.base, profile);
+    this.notedFacts.delete('agent');
+    recordSessionFact(this.base.store, 'agent', profile.name);
+    if (model !== undefined) this.model = model;
+  }
+
+  /**
+   * A notice for the transcript (which instruction files were loaded, say), committed with the
+   * next prompt, so that opening a session writes nothing by itself; `fact` is recorded with it.
+   */
+  announce(notice: NoticePayload): void {
+    this.announcements.push(notice);
+  }
+
+  /** A fact for the session (`fact.session`), recorded with the next prompt unless it holds it already. */
+  noteFact(key: SessionFactKey, value: string | null): void {
+    this.notedFacts.set(key, value);
+  }
+
+  /** The window as far as it is known now, without asking: undefined until the server was asked for this model. */
+  get knownWindow(): DiscoveredWindow | null | undefined {
+    const { compaction, contextWindowTokens } = this.deps;
+    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
+    if (fixed !== undefined) return { tokens: fixed, source: 'the config' };
+    if (!compaction) return null;
+    return this.windows.get(this.model);
+  }
+
+  /** The model's context window and where it came from: the config, else the server (null: unknown). */
+  async contextWindowOf(signal: AbortSignal): Promise<DiscoveredWindow | null> {
+    const { compaction, contextWindowTokens } = this.deps;
+    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
+    if (fixed !== undefined) return { tokens: fixed, source: 'the config' };
+    if (!compaction) return null;
+    const known = this.windows.get(this.model);
+    if (known !== undefined) return known;
+    const found = await discoverContextWindow(this.deps.provider, this.model, signal);
+    if (!signal.aborted) this.windows.set(this.model, found);
+    return found;
   }
 
   get isRunning(): boolean {
@@ -47,8 +127,9 @@ export class Agent {
   /** Settles every intent a crash left behind. Hosts call it on open, before anything else. */
   async resume(signal: AbortSignal, emit: EventSink): Promise<number> {
     // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
-    if (this.deps.store.registers.entries(NS.pending).length > 0) await this.deps.externalTools?.ready(signal);
-    return resumePending(this.deps, new Sandwich(this.deps, emit), signal, emit);
+    if (this.base.store.registers.entries(NS.pending).length > 0) await this.base.externalTools?.ready(signal);
+    // An intent from under another profile is settled with every tool the host has.
+    return resumePending(this.base, new Sandwich(this.base, emit), signal, emit);
   }
 
   /** Whether checkpoints are on and one holds the files as they were at the entry. */
@@ -103,15 +184,7 @@ export class Agent {
 
   /** The window from the compaction settings, the host, or (with compaction settings) the provider's model list. */
   private async contextWindow(signal: AbortSignal): Promise<number | null> {
-    const { compaction, contextWindowTokens, provider } = this.deps;
-    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
-    if (fixed !== undefined) return fixed;
-    if (!compaction) return null;
-    const known = this.windows.get(this.model);
-    if (known !== undefined) return known;
-    const found = await discoverContextWindow(provider, this.model, signal);
-    if (!signal.aborted) this.windows.set(this.model, found);
-    return found;
+    return (await this.contextWindowOf(signal))?.tokens ?? null;
   }
 
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
@@ -133,6 +206,14 @@ export class Agent {
     const promptHook = await runHooks(this.deps, this.model, 'userPrompt', { prompt }, { failClosed: false, signal });
     const blocked = promptHook?.verdict === 'block' ? (promptHook.blockReason ?? 'blocked by a hook') : null;
     const start = new AppendBatch(store);
+    for (const notice of this.announcements) start.entry('notice', notice);
+    for (const [key, value] of this.notedFacts) {
+      if (sessionFact(store, key) === (value ?? undefined)) continue;
+      if (value === null) start.remove(NS.session, key);
+      else start.register(NS.session, key, value);
+    }
+    this.announcements = [];
+    this.notedFacts.clear();
     const promptEntryId = start.entry('user', { text: prompt, ...(blocked === null ? {} : { blocked }) });
     addNotices(start, noticesOf(promptHook));
     let state = sandwich.move(readyState(store, sandwich), 'Planning', start.build());
@@ -345,7 +426,9 @@ export class Agent {
       }
     };
     try {
-      const result = await provider.complete({ model: this.model, messages, tools: tools.definitions(), signal }, onEvent);
+      const { generation } = this.deps;
+      const request = { model: this.model, messages, tools: tools.definitions(), signal, ...(generation ? { generation } : {}) };
+      const result = await provider.complete(request, onEvent);
       if (ledgerFailure) throw ledgerFailure;
       return { ok: true, result };
     } catch (error) {
@@ -417,6 +500,17 @@ export class Agent {
     emit({ type: 'turn-ended', outcome, text });
     return { outcome, text };
   }
+}
+
+function applyProfile(base: AgentDeps, profile: ActiveProfile): AgentDeps {
+  return {
+    ...base,
+    systemPrompt: profile.systemPrompt,
+    tools: profile.tools ? base.tools.only(profile.tools) : base.tools,
+    limits: profile.maxSteps === undefined ? base.limits : { ...base.limits, maxSteps: profile.maxSteps },
+    ...(profile.compactionModel === undefined ? {} : { compaction: { ...base.compaction, model: profile.compactionModel } }),
+    ...(profile.generation === undefined ? {} : { generation: profile.generation }),
+  };
 }
 
 /** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */

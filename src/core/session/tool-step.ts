@@ -141,7 +141,7 @@ export class Sandwich {
       callId,
       tool: tool.name,
       outcome,
-      content: capOutput(content),
+      content: capOutput(content, this.deps.toolOutputCapBytes),
       ...(output.display ? { display: output.display } : {}),
       tier: tool.tier,
       durationMs,

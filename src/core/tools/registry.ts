@@ -33,9 +33,12 @@ interface Registered {
 }
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, Registered>();
-
-  private constructor(private readonly options: ToolRegistryOptions) {}
+  private constructor(
+    private readonly options: ToolRegistryOptions,
+    private readonly tools = new Map<string, Registered>(),
+    /** Set on a view from `only`: the names it shows (null: every tool). */
+    private readonly allowed: ReadonlySet<string> | null = null,
+  ) {}
 
   static create(options: ToolRegistryOptions): ToolRegistry {
     return new ToolRegistry(options);
@@ -66,21 +69,33 @@ export class ToolRegistry {
     return this.tools.delete(name);
   }
 
+  /**
+   * A view of only the tools named (an agent profile's subset): it offers and parses calls of
+   * those alone, and follows this registry as tools come and go (MCP servers start late).
+   */
+  only(names: readonly string[]): ToolRegistry {
+    return new ToolRegistry(this.options, this.tools, new Set(names));
+  }
+
+  private lookup(name: string): Registered | undefined {
+    return this.allowed !== null && !this.allowed.has(name) ? undefined : this.tools.get(name);
+  }
+
   get(name: string): AnyTool | undefined {
-    return this.tools.get(name)?.tool;
+    return this.lookup(name)?.tool;
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return [...this.tools.keys()].filter((name) => this.allowed === null || this.allowed.has(name));
   }
 
   definitions(): ToolDefinition[] {
-    return [...this.tools.values()].map((registered) => registered.definition);
+    return [...this.tools.values()].filter((registered) => this.allowed === null || this.allowed.has(registered.tool.name)).map((registered) => registered.definition);
   }
 
   /** Checks a model's call against the tool's schema. Never throws: a bad call becomes a message for the model. */
   parseCall(name: string, rawArguments: string): ParsedCall {
-    const registered = this.tools.get(name);
+    const registered = this.lookup(name);
     if (!registered) {
       const known = this.names().join(', ') || '(none)';
       return { ok: false, message: `Unknown tool "${name}". Available tools: ${known}.` };

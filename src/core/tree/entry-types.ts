@@ -94,7 +94,7 @@ export interface EntryPayloads {
   /** Something the user (and, when `toModel`, the model) should know: hook output, nudges, errors. */
   notice: {
     readonly level: 'info' | 'warn' | 'error';
-    readonly source: 'hook' | 'loop' | 'resume' | 'provider' | 'user' | 'checkpoint';
+    readonly source: 'hook' | 'loop' | 'resume' | 'provider' | 'user' | 'checkpoint' | 'config';
     readonly text: string;
     readonly toModel?: boolean;
   };
