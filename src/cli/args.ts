@@ -13,6 +13,8 @@ export interface CliArgs {
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
   readonly resume?: string;
   readonly model?: string;
+  /** `--agent NAME`: the agent profile to run with. */
+  readonly agent?: string;
   readonly baseUrl?: string;
   readonly yes: boolean;
   readonly allow: readonly string[];
@@ -41,6 +43,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--prompt': 'prompt',
   '--model': 'model',
   '-m': 'model',
+  '--agent': 'agent',
   '--base-url': 'baseUrl',
   '--theme': 'theme',
   '--config': 'config',
@@ -61,6 +64,7 @@ const METAVARS: Record<string, string> = {
   '--prompt': 'PROMPT',
   '--model': 'NAME',
   '-m': 'NAME',
+  '--agent': 'NAME',
   '--base-url': 'URL',
   '--theme': 'NAME|PATH',
   '--config': 'FILE',

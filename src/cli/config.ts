@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { REASONING_EFFORTS } from '../core/provider/provider';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
 
 const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
@@ -16,6 +17,22 @@ const providerSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   contextWindow: z.number().int().positive().optional(),
 });
+
+/** Sampling settings, per config and per agent profile; they go out with every model call. */
+export const generationSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+  reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+  seed: z.number().int().optional(),
+  stop: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)])
+    .transform((stop) => (typeof stop === 'string' ? [stop] : stop))
+    .optional(),
+});
+
+/** A prompt: text as it is, or shell commands (trusted config only) whose output is joined. */
+export const promptSchema = z.union([z.string(), z.array(z.string().min(1)).min(1)]);
 
 const priceSchema = z.strictObject({
   inputUsdPerMTok: z.number().nonnegative(),
@@ -151,6 +168,11 @@ export const configSchema = z.strictObject({
       maxFileMB: z.number().positive().max(4096).optional(),
     })
     .optional(),
+  systemPrompt: promptSchema.optional(),
+  prompt: promptSchema.optional(),
+  generation: generationSchema.optional(),
+  /** The agent profile a new session starts with. */
+  agent: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -262,5 +284,6 @@ export function mergeConfig(base: Config, over: Config): Config {
     ...(base.sync || over.sync ? { sync: { ...base.sync, ...over.sync } as NonNullable<Config['sync']> } : {}),
     mcpServers: { ...base.mcpServers, ...over.mcpServers },
     checkpoints: { ...base.checkpoints, ...over.checkpoints },
+    generation: { ...base.generation, ...over.generation },
   };
 }

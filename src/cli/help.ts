@@ -26,6 +26,7 @@ Options
   -c, --continue                continue the newest session in this directory
   -r, --resume [ID|PATH]        open a session by id (a unique prefix will do) or by file
   -m, --model NAME              model to call
+  --agent NAME                  run with the agent profile NAME (agents/NAME.json in the config dir)
   --base-url URL                any OpenAI-compatible server (OpenAI, OpenRouter, Ollama, vLLM, ...)
   -y, --yes                     approve every Write call (never a Destructive one)
   --allow RULE                  approve calls matching TOOL or TOOL:GLOB, e.g. --allow 'bash:git status*'

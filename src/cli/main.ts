@@ -17,10 +17,12 @@ import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
-import { authHint, missingKey, resolveProvider } from './settings';
-import { buildPolicy, buildProvider, buildSession, systemRandom } from './wiring';
+import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
+import { buildPolicy, buildProvider, buildSession, clock, systemRandom } from './wiring';
 import { planMcpServers } from './mcp-setup';
 import { reportMcpEvents, skippedServerNotices } from '../core/mcp/mcp-notices';
+import { gateProjectConfig } from './project-gate';
+import { noteSessionStart, prepareSession } from './session-setup';
 import { realpathSync } from 'node:fs';
 
 export interface MainIo {
@@ -70,15 +72,15 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
 }
 
 async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
-  const { config, files, projectMcp } = loadConfig(io.cwd, io.env, args.config);
-  const configFile = files[files.length - 1] ?? 'tole.config.json';
-  const settings = resolveProvider(args, config, io.env, configFile);
-  if (missingKey(settings)) {
-    io.stderr.write(
-      `tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server that needs none (Ollama, llama.cpp, LM Studio), e.g. --base-url http://127.0.0.1:11434/v1\n`,
-    );
-    return 2;
-  }
+  const loaded = loadConfig(io.cwd, io.env, args.config);
+  const { projectMcp } = loaded;
+  const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config);
+  const { config } = gated;
+  const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
+  const configured = resolveProvider(args, config, io.env, configFile);
+  // Before a session is made: unless a profile may name another provider, a missing key is known now.
+  const profileMayChoose = args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
+  if (!profileMayChoose && missingKey(configured)) return noKey(configured, io);
   const random = systemRandom();
   const policy = buildPolicy(args, config, false, configFile);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
@@ -87,9 +89,14 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   let code: number;
   try {
     const workspace = sessionWorkspace(store, io.cwd);
+    const workspaceRoot = realpathSync(workspace.cwd);
+    const prepared = await prepareSession({ args, gated, configFile, store, settings: configured, env: io.env, workspaceRoot, nowIso: new Date(clock.nowMs()).toISOString() });
+    const { settings } = prepared;
+    if (missingKey(settings)) return noKey(settings, io);
     const provider = buildProvider(settings, config, random);
-    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted: false, env: io.env, workspaceRoot: realpathSync(workspace.cwd) });
-    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan });
+    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted: false, env: io.env, workspaceRoot });
+    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan, profile: prepared.resolved.active, model: prepared.model });
+    noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {
       if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);
       else io.stderr.write(`tole: ${text}\n`);
@@ -97,7 +104,7 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
     const unsubscribe = mcp ? reportMcpEvents(mcp, say) : () => {};
     try {
       const mcpNotices = mcp ? skippedServerNotices(mcp.statuses()) : [];
-      code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices, ...mcpNotices], authHint(settings, io.env));
+      code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...mcpNotices], authHint(settings, io.env));
     } finally {
       unsubscribe();
       await mcp?.close();
@@ -109,6 +116,13 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   // sync is told, never turned into a failed turn; the next sync ships what this one did not.
   await syncAfterHeadlessTurn(config, io);
   return code;
+}
+
+function noKey(settings: ProviderSettings, io: MainIo): number {
+  io.stderr.write(
+    `tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server that needs none (Ollama, llama.cpp, LM Studio), e.g. --base-url http://127.0.0.1:11434/v1\n`,
+  );
+  return 2;
 }
 
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {

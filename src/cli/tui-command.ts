@@ -13,12 +13,18 @@ import { wireTui } from './tui-wiring';
 import { startBackgroundSync, type BackgroundSync } from './background-sync';
 import { resumeFromServer } from './team-read';
 import { skippedServerNotices } from '../core/mcp/mcp-notices';
-import { buildPolicy, systemRandom } from './wiring';
+import { buildPolicy, clock, systemRandom } from './wiring';
+import { realpathSync } from 'node:fs';
+import { gateProjectConfig } from './project-gate';
+import { prepareSession } from './session-setup';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let args = given;
-  const { config, files, projectMcp } = loadConfig(io.cwd, io.env, args.config);
+  const loaded = loadConfig(io.cwd, io.env, args.config);
+  const { files, projectMcp } = loaded;
+  const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config);
+  const { config } = gated;
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
   const keymap = applyKeymapOverrides(config.keymap);
@@ -46,11 +52,12 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let exit: TuiExit | null = null;
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
-    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp });
+    const prepared = await prepareSession({ args, gated, configFile, store, settings, env: io.env, workspaceRoot: realpathSync(io.cwd), nowIso: new Date(clock.nowMs()).toISOString() });
+    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, prepared, args });
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
       sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {

@@ -8,7 +8,7 @@ import type { Provider } from '../core/provider/provider';
 import { Agent } from '../core/session/agent';
 import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../core/session/agent-deps';
 import { DEFAULT_LIMITS, type LoopLimits } from '../core/session/limits';
-import { defaultSystemPrompt } from '../core/session/system-prompt';
+import type { ActiveProfile } from '../core/session/agent-profile';
 import type { SessionStore } from '../core/storage/session-store';
 import { builtinTools } from '../core/tools/builtin/index';
 import { ToolRegistry } from '../core/tools/registry';
@@ -92,6 +92,10 @@ export interface AgentParts {
   readonly cwd: string;
   /** The MCP servers to offer tools from (`planMcpServers`); none when absent. */
   readonly mcp?: McpPlan;
+  /** The system prompt and agent profile to start with (`resolveProfile`). */
+  readonly profile: ActiveProfile;
+  /** The model to start with (`chooseProfileAndModel`). */
+  readonly model: string;
 }
 
 export interface BuiltSession {
@@ -119,8 +123,9 @@ export function buildSession(parts: AgentParts): BuiltSession {
     policy: parts.policy,
     approver: parts.approver,
     workspaceRoot,
-    systemPrompt: defaultSystemPrompt(workspaceRoot, new Date(clock.nowMs()).toISOString()),
+    systemPrompt: parts.profile.systemPrompt,
     limits: limitsFrom(parts.config),
+    ...(parts.config.limits?.toolOutputCapBytes ? { toolOutputCapBytes: parts.config.limits.toolOutputCapBytes } : {}),
     price: (report) => {
       const estimate = costUsdMicros(report.model, report.usage, pricing);
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
@@ -136,7 +141,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
       ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     },
   };
-  return { agent: new Agent(deps, parts.settings.model), mcp };
+  return { agent: new Agent(deps, parts.model, parts.profile), mcp };
 }
 
 /** The workspace's checkpoints under tole's home (never in the user's repository). */

@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, generationSchema, promptSchema, userConfigPath } from './config';
+
+/** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
+export const profileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  systemPrompt: promptSchema.optional(),
+  prompt: promptSchema.optional(),
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** The tools the model is offered, by name: a subset of tole's. */
+  tools: z.array(z.string().min(1)).optional(),
+  maxSteps: z.number().int().min(1).max(1000).optional(),
+  compactionModel: z.string().min(1).optional(),
+  generation: generationSchema.optional(),
+});
+
+export type AgentProfile = z.infer<typeof profileSchema>;
+
+export interface ProfileFile {
+  readonly name: string;
+  readonly file: string;
+  readonly from: 'user' | 'project';
+}
+
+export interface ProfilePlaces {
+  /** `agents/` in tole's config dir. */
+  readonly userDir: string;
+  /** `.tole/agents/` in the workspace; null while the project is not trusted. */
+  readonly projectDir: string | null;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function profilePlaces(env: NodeJS.ProcessEnv, workspaceRoot: string, projectTrusted: boolean): ProfilePlaces {
+  return { userDir: join(dirname(userConfigPath(env)), 'agents'), projectDir: projectTrusted ? join(workspaceRoot, '.tole', 'agents') : null };
+}
+
+/** Every profile, by name; a project's profile goes over the user's of the same name. */
+export function listProfiles(places: ProfilePlaces): ProfileFile[] {
+  const byName = new Map<string, ProfileFile>();
+  for (const [dir, from] of [
+    [places.userDir, 'user'],
+    [places.projectDir, 'project'],
+  ] as const) {
+    if (dir === null) continue;
+    for (const entry of safeList(dir)) {
+      const name = entry.replace(/\.json$/, '');
+      if (entry.endsWith('.json') && NAME.test(name)) byName.set(name, { name, file: join(dir, entry), from });
+    }
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Reads and checks one profile; a missing or bad one is an error naming the file and the field. */
+export function loadProfile(name: string, places: ProfilePlaces, knownTools: readonly string[]): { profile: AgentProfile; file: ProfileFile } {
+  const found = NAME.test(name) ? listProfiles(places).find((p) => p.name === name) : undefined;
+  if (!found) {
+    const known = listProfiles(places).map((p) => p.name);
+    throw new ConfigError(
+      join(places.userDir, `${name}.json`),
+      `no agent profile "${name}"${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}: put one in ${join(places.userDir, `${name}.json`)}${places.projectDir ? ` or ${join(places.projectDir, `${name}.json`)}` : ''}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(found.file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(found.file, `agent profile ${found.file}: not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = profileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!].join('.') : issue.path.join('.') || '(top level)';
+    const message = issue.code === 'unrecognized_keys' ? `is not a profile field (known: ${Object.keys(profileSchema.shape).join(', ')})` : issue.message;
+    throw new ConfigError(found.file, `agent profile ${found.file}: field "${field}": ${message}`);
+  }
+  const unknown = (parsed.data.tools ?? []).filter((tool) => !knownTools.includes(tool));
+  if (unknown.length > 0) {
+    throw new ConfigError(found.file, `agent profile ${found.file}: field "tools": unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} (tole's tools: ${knownTools.join(', ')})`);
+  }
+  return { profile: parsed.data, file: found };
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
