@@ -11,16 +11,22 @@ import type { Config } from './config';
 import { hostCommands } from './host-commands';
 import type { LOCAL_SERVERS } from './probe-local';
 import { providerSetup } from './provider-setup';
-import { missingKey, type ProviderSettings } from './settings';
-import { buildProvider, buildSession } from './wiring';
+import { missingKey, resolveProvider, type ProviderSettings } from './settings';
+import { buildProvider, buildSession, clock } from './wiring';
 import { realpathSync } from 'node:fs';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import type { ProjectMcpServers } from './config';
 import { mcpCommand } from './mcp-command';
 import { planMcpServers } from './mcp-setup';
+import { defaultSystemPrompt } from '../core/session/system-prompt';
+import { parseArgs, type CliArgs } from './args';
+import { agentCommands } from './agent-commands';
+import { noteSessionStart, promptContext, type PreparedSession } from './session-setup';
 
 export interface TuiWiringInput {
   readonly config: Config;
+  /** The command line, for a profile that names a provider (its flags still win). */
+  readonly args?: CliArgs;
   /** The config files read, the last one named in errors. */
   readonly files: readonly string[];
   readonly settings: ProviderSettings;
@@ -34,6 +40,11 @@ export interface TuiWiringInput {
   readonly policy: ApprovalPolicy;
   /** The project config's MCP servers (started only from a trusted project). */
   readonly projectMcp?: ProjectMcpServers | null;
+  /**
+   * The profile, prompt and model to open with (`prepareSession`); without it, tole's own system
+   * prompt with the AGENTS.md instructions, no profile, and the settings' model.
+   */
+  readonly prepared?: PreparedSession;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
   readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
 }
@@ -53,6 +64,16 @@ export interface TuiWiring {
   readonly mcp?: McpHub;
 }
 
+const NO_ARGS = parseArgs([]);
+
+/** Without a prepared session: no profile, tole's own prompt and the instructions, the settings' model. */
+function defaultPrepared(input: TuiWiringInput): PreparedSession {
+  const workspaceRoot = realpathSync(input.cwd);
+  const prompts = promptContext(input.config, input.files[input.files.length - 1] ?? 'tole.config.json', workspaceRoot, input.env, false, new Date(clock.nowMs()).toISOString());
+  const systemPrompt = [defaultSystemPrompt(workspaceRoot, prompts.nowIso), prompts.instructions.text].filter((part) => part !== '').join('\n\n');
+  return { prompts, resolved: { active: { name: null, systemPrompt }, profile: null, file: null }, model: input.settings.model, settings: input.settings, notices: prompts.instructions.notices };
+}
+
 function hasSessionStartHooks(config: Config): boolean {
   const commands = config.hooks?.sessionStart;
   return commands !== undefined && commands.length > 0;
@@ -64,20 +85,30 @@ function hasSessionStartHooks(config: Config): boolean {
  * first-run panel's host side, and the sessionStart hooks.
  */
 export function wireTui(input: TuiWiringInput): TuiWiring {
-  const { config, files, settings, store, env, cwd, random, policy } = input;
+  const { config, files, store, env, cwd, random, policy } = input;
+  const prepared = input.prepared ?? defaultPrepared(input);
+  const { settings } = prepared;
   const approvals = createTuiApprover();
   const provider = new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
   const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: false, env, workspaceRoot: realpathSync(cwd) });
   // A read-only view runs no turns: it starts no servers.
-  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
+  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, profile: prepared.resolved.active, model: prepared.model, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
   mcp?.startSessionServers();
+  noteSessionStart(agent, store, prepared);
+  const switchProvider = (name: string, file: string): string => {
+    const next = resolveProvider(input.args ?? NO_ARGS, { ...config, provider: name }, env, file);
+    if (missingKey(next)) throw new Error(`the provider "${name}" needs a key: set ${next.apiKeyEnv ?? 'OPENAI_API_KEY'}`);
+    provider.use(buildProvider(next, config, random), next.name);
+    return next.name;
+  };
+  const profileCommands = agentCommands({ agent, store, prompts: prepared.prompts, provider: () => ({ name: provider.name, usable: provider.usable }), switchProvider });
   const setup = providerSetup({ settings, config, files, env, cwd, provider, random, ...(input.probe ? { probeHost: input.probe.host, servers: input.probe.servers } : {}) });
   return {
     agent,
     approvals,
     policy,
     provider,
-    commands: [...hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }), ...(mcp ? [mcpCommand(mcp)] : [])],
+    commands: [...hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }), ...(mcp ? [mcpCommand(mcp)] : []), ...profileCommands],
     setup,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
     ...(mcp ? { mcp } : {}),

@@ -179,7 +179,7 @@ export function App(props: AppProps) {
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen ? (
-          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} {...(props.mcp ? { mcp: props.mcp } : {})} />
+          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} report={ui.report} {...(props.mcp ? { mcp: props.mcp } : {})} />
         ) : setupOpen && props.setup ? (
           <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
         ) : (

@@ -3,10 +3,10 @@ import { useMemo } from 'react';
 import { helpLines } from './help-lines';
 import { mcpHelpLines, type McpStatusSource } from './mcp-lines';
 import type { Binding } from './keymap';
-import type { SlashCommand } from './slash-commands';
+import type { CommandReport, SlashCommand } from './slash-commands';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
-import { truncateLine, type Line } from './styled-line';
+import { seg, truncateLine, wrapLine, type Line } from './styled-line';
 
 export interface HelpOverlayProps {
   readonly commands: readonly SlashCommand[];
@@ -17,6 +17,8 @@ export interface HelpOverlayProps {
   readonly keymap?: readonly Binding[];
   /** The session's MCP servers: their tools are listed with tier and replay class. */
   readonly mcp?: McpStatusSource;
+  /** A command's report, shown in place of the keys. */
+  readonly report?: CommandReport | null;
 }
 
 /** Splits lines into columns section by section (sections end at blank lines), so no section is cut in two. */
@@ -37,7 +39,28 @@ export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
 }
 
 /** Every key, as the keymap says, in as many columns as the width allows. */
-export function HelpOverlay({ commands, width, height, offset, keymap, mcp }: HelpOverlayProps) {
+export function HelpOverlay({ commands, width, height, offset, keymap, mcp, report }: HelpOverlayProps) {
+  if (report) return <ReportOverlay report={report} width={width} height={height} offset={offset} />;
+  return <KeysOverlay commands={commands} width={width} height={height} offset={offset} {...(keymap ? { keymap } : {})} {...(mcp ? { mcp } : {})} />;
+}
+
+/** A command's report, wrapped to the width, scrolled like the keys. */
+function ReportOverlay({ report, width, height, offset }: { readonly report: CommandReport; readonly width: number; readonly height: number; readonly offset: number }) {
+  const inner = innerSize(width, height);
+  const lines = useMemo(() => report.lines.flatMap((text) => wrapLine([seg(text)], inner.width - 1, [seg('    ')])), [report, inner.width]);
+  const top = Math.max(0, Math.min(offset, lines.length - inner.height));
+  return (
+    <PaneFrame title={`${report.title} · Esc closes`} note={lines.length > inner.height ? `${top + 1}-${Math.min(lines.length, top + inner.height)} of ${lines.length}` : undefined} width={width} height={height} focused>
+      <Box flexDirection="column">
+        {lines.slice(top, top + inner.height).map((line, i) => (
+          <StyledLine key={i} line={line} />
+        ))}
+      </Box>
+    </PaneFrame>
+  );
+}
+
+function KeysOverlay({ commands, width, height, offset, keymap, mcp }: Omit<HelpOverlayProps, 'report'>) {
   const inner = innerSize(width, height);
   const columnCount = Math.max(1, Math.min(3, Math.floor(inner.width / 56)));
   const columnWidth = Math.floor(inner.width / columnCount);

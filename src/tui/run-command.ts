@@ -50,7 +50,8 @@ function theme(ctx: CommandContext, spec: string): void {
 async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {
   try {
     const result = await command.run(args, { targetId: ctx.targetId, readOnly: ctx.readOnly, runTask: ctx.runTask });
-    if (result) flash(ctx, 'info', result);
+    if (typeof result === 'string') flash(ctx, 'info', result);
+    else if (result) ctx.dispatch({ type: 'report', report: result });
   } catch (error) {
     flash(ctx, 'error', `/${command.name}: ${(error as Error)?.message ?? String(error)}`);
   }

@@ -34,9 +34,15 @@ export interface HostCommandContext {
   runTask<T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>): Promise<T | null>;
 }
 
-/** A command the host adds. `run` returns the words to show, or throws an Error whose message is shown. */
+/** A report of several lines (`/context`): shown in an overlay that Esc closes. */
+export interface CommandReport {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
+
+/** A command the host adds. `run` returns the words to show (or a report), or throws an Error whose message is shown. */
 export interface HostCommand extends SlashCommand {
-  run(args: string, context: HostCommandContext): Promise<string | void> | string | void;
+  run(args: string, context: HostCommandContext): Promise<string | CommandReport | void> | string | CommandReport | void;
 }
 
 export interface ParsedCommand {

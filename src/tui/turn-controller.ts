@@ -1,3 +1,4 @@
+import type { KnownWindow } from './usage-lines';
 import type { AttemptReport } from '../core/provider/provider';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
@@ -6,6 +7,8 @@ import type { Risk } from '../core/tools/tool';
 /** What the screen needs of the Agent: tests hand in a fake with the same shape. */
 export interface TurnAgent {
   model: string;
+  /** The model's context window as far as it was learned (the usage pane shows it). */
+  readonly knownWindow?: KnownWindow;
   runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
   resume(signal: AbortSignal, emit: EventSink): Promise<number>;
   /** Workspace checkpoints: what restoring the files to an entry would change, and the restore. */

@@ -1,6 +1,7 @@
 import type { LaneHead } from '../core/registers/namespaces';
 import type { RestorePreview } from '../core/session/restore-files';
 import type { PaneId } from './keymap';
+import type { CommandReport } from './slash-commands';
 import { EMPTY_EDITOR, type EditorState } from './line-editor';
 import { FOLLOW, type ScrollAnchor } from './transcript-window';
 
@@ -32,6 +33,8 @@ export interface UiState {
   readonly focus: PaneId;
   readonly helpOpen: boolean;
   readonly helpOffset: number;
+  /** What a command reported (`/context`), shown in the help overlay's place while it is open. */
+  readonly report: CommandReport | null;
   readonly editor: EditorState;
   readonly history: readonly string[];
   /** Where ↑/↓ is in the history (null: editing a new prompt), and the prompt being typed before. */
@@ -54,6 +57,7 @@ export const INITIAL_UI: UiState = {
   focus: 'input',
   helpOpen: false,
   helpOffset: 0,
+  report: null,
   editor: EMPTY_EDITOR,
   history: [],
   historyIndex: null,
@@ -71,6 +75,7 @@ export const INITIAL_UI: UiState = {
 export type UiAction =
   | { readonly type: 'focus'; readonly pane: PaneId }
   | { readonly type: 'help'; readonly open: boolean }
+  | { readonly type: 'report'; readonly report: CommandReport }
   | { readonly type: 'help-scroll'; readonly delta: number }
   | { readonly type: 'edit'; readonly editor: EditorState }
   | { readonly type: 'history'; readonly direction: -1 | 1 }
@@ -104,7 +109,9 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'focus':
       return { ...state, focus: action.pane, selectedId: action.pane === 'tree' ? null : state.selectedId };
     case 'help':
-      return { ...state, helpOpen: action.open, helpOffset: 0 };
+      return { ...state, helpOpen: action.open, helpOffset: 0, report: null };
+    case 'report':
+      return { ...state, helpOpen: true, helpOffset: 0, report: action.report };
     case 'help-scroll':
       return { ...state, helpOffset: Math.max(0, state.helpOffset + action.delta) };
     case 'edit':

@@ -73,13 +73,27 @@ function modelLines(summary: UsageSummary, width: number): Line[] {
 }
 
 /** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
-export function usageLines(summary: UsageSummary, live: LiveUsage, width: number): Line[] {
+/**
+ * The model's context window: its size and where it came from, null when nothing says it (then
+ * automatic compaction is off), undefined while it has not been asked yet.
+ */
+export type KnownWindow = { readonly tokens: number; readonly source: string } | null | undefined;
+
+function windowLine(window: KnownWindow): Line | null {
+  if (window === undefined) return null;
+  if (window === null) return [seg('window'.padEnd(LABEL), 'muted'), seg('unknown: no auto-compact', 'warn')];
+  return [seg('window'.padEnd(LABEL), 'muted'), seg(formatTokens(window.tokens), 'text'), seg(` from ${window.source}`, 'faint')];
+}
+
+export function usageLines(summary: UsageSummary, live: LiveUsage, width: number, window?: KnownWindow): Line[] {
   const col = columns(width);
   const header: Segment[] = [seg(''.padEnd(LABEL)), seg(cell('in', col.input), 'faint'), seg(cell('out', col.output), 'faint'), seg(cell('cost', col.cost), 'faint')];
   const lines: Line[] = [header, totalsLine('turn', summary.turn, width, live.estimatedOutputTokens)];
   const liveRow = liveLine(live);
   if (liveRow) lines.push(liveRow);
   lines.push(totalsLine('branch', summary.branch, width), totalsLine('session', summary.session, width));
+  const windowRow = windowLine(window);
+  if (windowRow) lines.push(windowRow);
   if (summary.session.cachedInputTokens > 0) {
     lines.push([seg(''.padEnd(LABEL)), seg(`${formatTokens(summary.session.cachedInputTokens)} of the input was cached`, 'faint')]);
   }

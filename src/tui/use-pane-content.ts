@@ -61,7 +61,7 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
     elapsedMs: live.startedAtMs === null ? 0 : nowMs - live.startedAtMs,
     retry: live.retry ? { outcome: live.retry.outcome, remainingMs: retryRemainingMs(live, nowMs) } : null,
   };
-  const usage = usageLines(view.usage, liveUsage, usageWidth);
+  const usage = usageLines(view.usage, liveUsage, usageWidth, agent.knownWindow);
   const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
   const selectedId = ui.selectedId ?? view.head.entryId;
   const selected = selectedId === null ? view.rows.rows.length - 1 : (view.rows.indexOf.get(selectedId) ?? view.rows.rows.length - 1);

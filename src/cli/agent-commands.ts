@@ -1,0 +1,114 @@
+import type { GenerationSettings } from '../core/provider/provider';
+import type { Agent } from '../core/session/agent';
+import { DEFAULT_COMPACTION_THRESHOLD, estimateTokens } from '../core/session/compaction';
+import { contextView, renderView } from '../core/session/context';
+import { currentHead } from '../core/session/cursor';
+import type { SessionStore } from '../core/storage/session-store';
+import { formatTokens } from '../tui/format';
+import type { CommandReport, HostCommand } from '../tui/slash-commands';
+import { listProfiles } from './agent-profiles';
+import { resolveProfile, type PromptContext } from './session-setup';
+
+export interface AgentCommandParts {
+  readonly agent: Pick<Agent, 'model' | 'profile' | 'effective' | 'useProfile' | 'contextWindowOf' | 'isRunning'>;
+  readonly store: SessionStore;
+  readonly prompts: PromptContext;
+  /** The provider in use. */
+  readonly provider: () => { readonly name: string; readonly usable: boolean };
+  /** Uses the named provider from the next call on (a profile's `provider`); returns its name. Throws when it cannot. */
+  readonly switchProvider: (name: string, file: string) => string;
+}
+
+/** Profile names that go back to running without one. */
+const NO_PROFILE = new Set(['-', 'none']);
+
+/** `/agent [NAME]` and `/context`. */
+export function agentCommands(parts: AgentCommandParts): HostCommand[] {
+  const agentCommand: HostCommand = {
+    name: 'agent',
+    args: '[name]',
+    help: 'list the agent profiles, or run with one from the next model call on (- : none)',
+    run: async (args, ctx) => {
+      if (args === '') return profileList(parts);
+      if (ctx.readOnly) throw new Error('this session is open read-only: it cannot switch agents');
+      const name = NO_PROFILE.has(args) ? null : args;
+      const resolved = await ctx.runTask(`switching to ${name ?? 'no agent profile'}`, (signal) => resolveProfile(parts.prompts, name, signal));
+      if (resolved === null) throw new Error('a turn is running: switch agents once it ends');
+      const provider = resolved.profile?.provider;
+      if (provider !== undefined && resolved.file) parts.switchProvider(provider, resolved.file.file);
+      parts.agent.useProfile(resolved.active, resolved.profile?.model);
+      const tools = resolved.active.tools ? `tools ${resolved.active.tools.join(', ') || 'none'}` : 'every tool';
+      return `agent: ${name ?? 'none'} · model ${parts.agent.model}${provider ? ` on ${provider}` : ''} · ${tools} (from the next model call on; the session keeps it)`;
+    },
+  };
+  const contextCommand: HostCommand = {
+    name: 'context',
+    args: '',
+    help: 'how full the context is, what is loaded (AGENTS.md, agent profile) and the settings in force',
+    run: async () => contextReport(parts),
+  };
+  return [agentCommand, contextCommand];
+}
+
+function profileList(parts: AgentCommandParts): CommandReport {
+  const profiles = listProfiles(parts.prompts.places);
+  const current = parts.agent.profile.name;
+  const lines =
+    profiles.length === 0
+      ? [`No agent profiles yet. Put one in ${parts.prompts.places.userDir}/NAME.json (see examples/agents/ in tole's repository).`]
+      : profiles.map((p) => `${p.name === current ? '▸' : ' '} ${p.name.padEnd(16)} ${p.from === 'project' ? 'project' : 'user   '}  ${p.file}`);
+  return {
+    title: 'agents',
+    lines: [...lines, '', `running: ${current ?? 'no profile'}  ·  /agent NAME switches from the next model call on, /agent - goes back to none`],
+  };
+}
+
+/** `/context`: the estimated fill of the window, part by part, what is loaded, and the settings. */
+async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
+  const { agent, store, prompts } = parts;
+  const effective = agent.effective;
+  const view = contextView(store.tree.pathTo(currentHead(store).entryId));
+  const messages = renderView(effective.systemPrompt, view);
+  const tools = effective.tools.definitions();
+  const system = estimateTokens([messages[0]!]);
+  const instructions = prompts.instructions.text === '' ? 0 : estimateTokens([{ role: 'system', content: prompts.instructions.text }]);
+  const toolTokens = estimateTokens([], tools);
+  const conversation = estimateTokens(messages.slice(1));
+  const total = system + toolTokens + conversation;
+  const window = await agent.contextWindowOf(AbortSignal.timeout(10_000)).catch(() => null);
+  const threshold = effective.compaction?.threshold ?? DEFAULT_COMPACTION_THRESHOLD;
+  const fill =
+    window === null
+      ? `~${formatTokens(total)} tokens; the context window is not known, so automatic compaction is off (set "compaction": { "contextWindow": N } in the config)`
+      : `~${formatTokens(total)} of ${formatTokens(window.tokens)} tokens (${Math.round((total / window.tokens) * 100)}%) · window from ${window.source} · compacts at ${Math.round(threshold * 100)}%`;
+  const files = prompts.instructions.files;
+  const profile = agent.profile;
+  const provider = parts.provider();
+  return {
+    title: 'context',
+    lines: [
+      fill,
+      `  system prompt   ~${formatTokens(system)}${instructions > 0 ? ` (AGENTS.md ~${formatTokens(instructions)} of it)` : ''}`,
+      `  tools (${tools.length})       ~${formatTokens(toolTokens)}`,
+      `  conversation    ~${formatTokens(conversation)} (${messages.length - 1} messages${view.summary ? ', after a summary' : ''})`,
+      '',
+      'loaded',
+      ...(files.length === 0 ? ['  no AGENTS.md files'] : files.map((f) => `  ${f.path} (${f.bytes} bytes${f.cutBytes > 0 ? `, ${f.cutBytes} left out by the cap` : ''})`)),
+      ...prompts.instructions.notices.map((n) => `  ! ${n}`),
+      `  agent profile: ${profile.name ?? 'none'}`,
+      '',
+      'settings',
+      `  model ${agent.model} on ${provider.name}${provider.usable ? '' : ' (not set up)'}`,
+      `  tools ${tools.map((t) => t.name).join(', ') || 'none'}`,
+      `  max steps ${effective.limits.maxSteps} · compaction model ${effective.compaction?.model ?? agent.model}`,
+      `  generation ${describeGeneration(effective.generation)}`,
+    ],
+  };
+}
+
+export function describeGeneration(generation: GenerationSettings | undefined): string {
+  const parts = Object.entries(generation ?? {})
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} ${Array.isArray(value) ? JSON.stringify(value) : String(value)}`);
+  return parts.length === 0 ? "the server's defaults" : parts.join(', ');
+}
