@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/cli/agent-profiles';
 import { ConfigError, loadConfig, readConfigFile } from '../../src/cli/config';
+import { builtinTools } from '../../src/core/tools/builtin/index';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -19,6 +21,17 @@ describe('config files', () => {
     expect(config.provider).toBe('ollama');
     expect(config.limits?.maxSteps).toBe(50);
     expect(config.allow).toContain('bash:git status*');
+    expect(config.generation).toMatchObject({ temperature: 0.3, stop: ['<|end|>'] });
+    expect(Array.isArray(config.prompt)).toBe(true);
+  });
+
+  it('the example agent profile validates, its tools among tole\'s', () => {
+    const places = { userDir: join(root, 'examples', 'agents'), projectDir: null };
+    const known = builtinTools({ workspaceRoot: root, interactiveApprover: true }).map((tool) => tool.name);
+    const { profile } = loadProfile('reviewer', places, known);
+    expect(profile.tools).toContain('read_file');
+    expect(profile.tools).not.toContain('write_file');
+    expect(profile.generation?.temperature).toBe(0.2);
   });
 
   it('a wrong type is an error naming the file and the field', () => {

@@ -52,6 +52,8 @@ export interface AgentOptions {
   readonly externalTools?: (tools: ToolRegistry, interactive: boolean) => ExternalTools;
   /** A temp tole home: checkpoints of the workspace are taken there (none without it). */
   readonly checkpointHome?: string;
+  /** Deps over the ones built here (compaction settings, a tool-output cap, ...). */
+  readonly deps?: Partial<AgentDeps>;
 }
 
 export interface BuiltAgent {
@@ -104,6 +106,7 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.externalTools ? { externalTools: options.externalTools(tools, interactive) } : {}),
     ...(options.checkpointHome ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: options.workspaceRoot }) } : {}),
+    ...options.deps,
   };
   return { agent: new Agent(deps, options.model ?? 'tole-test-model'), store, deps };
 }

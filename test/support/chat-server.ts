@@ -119,6 +119,13 @@ export interface ChatServerOptions {
   readonly port?: number;
   /** Called with every request as it is recorded. */
   readonly onRequest?: (request: RecordedRequest) => void;
+  /**
+   * More routes, by `METHOD /path` (e.g. `GET /props`, `POST /api/show`): a server's own API
+   * beside the OpenAI-compatible one. A route that returns null answers 404.
+   */
+  readonly routes?: Readonly<Record<string, (request: RecordedRequest) => { readonly status?: number; readonly body: unknown } | null>>;
+  /** Answer `GET /v1/models` with 404, as a server without a model list does. */
+  readonly noModelList?: boolean;
 }
 
 export interface ChatServer {
@@ -164,6 +171,8 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       nextReply,
       models: options.models ?? defaultModels,
       closing: closing.signal,
+      routes: options.routes ?? {},
+      noModelList: options.noModelList ?? false,
     }).catch(() => res.destroy());
   });
   server.on('connection', (socket) => {
@@ -199,6 +208,8 @@ interface HandlerContext {
   readonly nextReply: (request: RecordedRequest) => ScriptedReply;
   readonly models: ReadonlyArray<Readonly<Record<string, unknown>>>;
   readonly closing: AbortSignal;
+  readonly routes: NonNullable<ChatServerOptions['routes']>;
+  readonly noModelList: boolean;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: HandlerContext): Promise<void> {
@@ -207,7 +218,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Handle
   const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: raw === undefined ? undefined : parseJson(raw) };
   context.record(request);
   if (raw === undefined) return sendJson(res, 413, errorBody('request body too large', 'invalid_request_error'));
-  if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+  const route = context.routes[`${request.method} ${path}`];
+  if (route !== undefined) {
+    const answer = route(request);
+    if (answer !== null) return sendJson(res, answer.status ?? 200, answer.body);
+    return sendJson(res, 404, errorBody(`no route for ${request.method} ${path}`, 'invalid_request_error'));
+  }
+  if (request.method === 'GET' && (path === '/v1/models' || path === '/models') && !context.noModelList) {
     return sendJson(res, 200, { object: 'list', data: context.models });
   }
   if (request.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {

@@ -1,0 +1,245 @@
+/**
+ * What a user sets (AGENTS.md files, `systemPrompt`/`prompt`, agent profiles, `generation`,
+ * `limits.toolOutputCapBytes`) as the model sees it: `tole -p` run in process through `main`,
+ * against the real local chat server, with HOME and the config dir in a temp directory. The
+ * request bodies the server recorded are the proof.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { INSTRUCTIONS_FILE_MAX_BYTES } from '../../src/cli/instructions';
+import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
+
+let server: ChatServer;
+const made: string[] = [];
+
+beforeAll(async () => {
+  server = await startChatServer({ defaultReply: { text: 'ok' } });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+interface Place {
+  /** A repository (it has .git) holding the workspace two levels down. */
+  readonly repo: string;
+  readonly workspace: string;
+  readonly home: string;
+  /** tole's config dir: config.json, AGENTS.md, agents/. */
+  readonly configDir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function place(): Place {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-shape-')));
+  made.push(parent);
+  const repo = join(parent, 'repo');
+  const workspace = join(repo, 'packages', 'app');
+  const home = join(parent, 'home');
+  const configDir = join(home, '.config', 'tole');
+  for (const dir of [join(repo, '.git'), workspace, configDir]) mkdirSync(dir, { recursive: true });
+  return { repo, workspace, home, configDir, env: { HOME: home, TOLE_HOME: join(home, '.tole'), PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } };
+}
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly sessionId: string | undefined;
+}
+
+async function tole(at: Place, args: readonly string[], replies: readonly ScriptedReply[] = []): Promise<Run> {
+  server.push(...replies);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const code = await main({ argv: [...args, '--base-url', server.url], env: at.env, cwd: at.workspace, stdout, stderr });
+  return { code, stdout: out, stderr: err, sessionId: /tole: session (\S+)/.exec(err)?.[1] };
+}
+
+function chats(): RecordedRequest[] {
+  return server.requests.filter((r) => r.path === '/v1/chat/completions');
+}
+
+function systemOf(request: RecordedRequest | undefined): string {
+  const first = request?.body?.messages?.[0];
+  expect(first?.role).toBe('system');
+  return String(first?.content);
+}
+
+function toolNames(request: RecordedRequest | undefined): string[] {
+  return ((request?.body?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
+}
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+}
+
+describe('AGENTS.md instructions', () => {
+  it('joins the global file and each AGENTS.md from the repository root down to the workspace, each under its path, and says so in the transcript', async () => {
+    const at = place();
+    writeFileSync(join(at.configDir, 'AGENTS.md'), 'GLOBAL: answer in English.');
+    writeFileSync(join(at.repo, 'AGENTS.md'), 'REPO: run npm test before you finish.');
+    writeFileSync(join(at.repo, 'packages', 'AGENTS.md'), 'PACKAGES: each package has its own tests.');
+    writeFileSync(join(at.workspace, 'AGENTS.md'), 'APP: the app is written in TypeScript.');
+    writeFileSync(join(at.repo, '..', 'AGENTS.md'), 'OUTSIDE: above the repository, never read.');
+    const run = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(run.code, run.stderr).toBe(0);
+    const system = systemOf(chats()[0]);
+    expect(system).toMatch(/^You are tole/);
+    const order = ['GLOBAL', 'REPO', 'PACKAGES', 'APP'].map((tag) => system.indexOf(`${tag}:`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(system).toContain(`## ${join(at.workspace, 'AGENTS.md')}`);
+    expect(system).not.toContain('OUTSIDE');
+    const session = readFileSync(join(at.env['TOLE_HOME']!, 'sessions', `${run.sessionId}.jsonl`), 'utf8');
+    expect(session).toContain(`instructions loaded: ${join(at.configDir, 'AGENTS.md')}`);
+  });
+
+  it('caps a large file and says how much was left out', async () => {
+    const at = place();
+    writeFileSync(join(at.workspace, 'AGENTS.md'), `START ${'x'.repeat(INSTRUCTIONS_FILE_MAX_BYTES * 2)} END`);
+    const run = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(run.code, run.stderr).toBe(0);
+    const system = systemOf(chats()[0]);
+    expect(system).toContain('START');
+    expect(system).not.toContain('END');
+    expect(system).toMatch(/\[\.\.\. \d+ more bytes of this file left out \.\.\.\]/);
+  });
+});
+
+describe('systemPrompt and prompt', () => {
+  it('systemPrompt replaces tole\'s, and prompt commands append their output, in order', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), { systemPrompt: 'You are a terse reviewer.', prompt: ['echo first-part', 'printf "second %s" "$HOME"'] });
+    const run = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(run.code, run.stderr).toBe(0);
+    const system = systemOf(chats()[0]);
+    expect(system).toMatch(/^You are a terse reviewer\./);
+    expect(system).not.toContain('You are tole');
+    expect(system).toMatch(new RegExp(`first-part\\nsecond ${at.home}$`));
+  });
+
+  it('a failing prompt command fails the start, naming the command and its stderr; nothing is sent', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), { prompt: ['echo fine', 'echo "no such template" >&2; exit 3'] });
+    const run = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('field "prompt": command "echo "no such template" >&2; exit 3" exited with 3: no such template');
+    expect(chats()).toHaveLength(0);
+  });
+
+  it("a project's tole.config.json cannot run prompt commands: they are ignored with a notice", async () => {
+    const at = place();
+    const marker = join(at.home, 'ran');
+    writeJson(join(at.workspace, 'tole.config.json'), { prompt: [`touch ${marker}; echo injected`] });
+    const run = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(systemOf(chats()[0])).not.toContain('injected');
+    expect(run.stderr).toContain('field "prompt" runs commands, and this project\'s config is not trusted: ignored');
+  });
+});
+
+describe('generation settings and the tool-output cap', () => {
+  it('config and profile settings go out in the request body, the profile\'s over the config\'s', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), { generation: { temperature: 0.2, topP: 0.9, maxOutputTokens: 1000, seed: 7, stop: 'END' } });
+    writeJson(join(at.configDir, 'agents', 'precise.json'), { generation: { temperature: 0, reasoningEffort: 'low' } });
+    expect((await tole(at, ['-p', 'hi', '--model', 'm'])).code).toBe(0);
+    expect(chats()[0]?.body).toMatchObject({ temperature: 0.2, top_p: 0.9, max_tokens: 1000, seed: 7, stop: ['END'] });
+    expect(chats()[0]?.body).not.toHaveProperty('reasoning_effort');
+    expect((await tole(at, ['-p', 'hi', '--model', 'm', '--agent', 'precise'])).code).toBe(0);
+    expect(chats()[1]?.body).toMatchObject({ temperature: 0, top_p: 0.9, max_tokens: 1000, seed: 7, stop: ['END'], reasoning_effort: 'low' });
+  });
+
+  it('a bad setting is a config error naming it; a setting the server refuses is named in the error', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), { generation: { temperature: 3 } });
+    const bad = await tole(at, ['-p', 'hi', '--model', 'm']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('field "generation.temperature"');
+    writeJson(join(at.configDir, 'config.json'), { generation: { temperature: 0.5 } });
+    const refusal: ScriptedReply = {
+      error: { status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } } },
+    };
+    const refused = await tole(at, ['-p', 'hi', '--model', 'm'], [refusal]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the server refused the generation setting temperature (sent as "temperature")');
+    expect(refused.stderr).toContain('remove "temperature" from "generation" in the config');
+  });
+
+  it('limits.toolOutputCapBytes caps what the model reads of one tool result', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), { limits: { toolOutputCapBytes: 2048 } });
+    writeFileSync(join(at.workspace, 'big.txt'), Array.from({ length: 2000 }, (_, i) => `line ${i} of a long file`).join('\n'));
+    const run = await tole(at, ['-p', 'read big.txt', '--model', 'm'], [{ toolCalls: [{ name: 'read_file', arguments: '{"path":"big.txt"}' }] }, { text: 'read it' }]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = chats()[1]?.body?.messages?.find((m) => m.role === 'tool');
+    expect(Buffer.byteLength(String(result?.content), 'utf8')).toBeLessThanOrEqual(2048);
+    expect(String(result?.content)).toMatch(/elided/);
+  });
+});
+
+describe('agent profiles', () => {
+  it('--agent limits the tools offered and sets the model; resume keeps the profile and the model', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'agents', 'reader.json'), { model: 'reader-model', tools: ['read_file', 'grep'], prompt: 'Only read; never change files.' });
+    const first = await tole(at, ['-p', 'look around', '--agent', 'reader']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(chats()[0]?.body?.model).toBe('reader-model');
+    expect(toolNames(chats()[0])).toEqual(['read_file', 'grep']);
+    expect(systemOf(chats()[0])).toMatch(/Only read; never change files\.$/);
+    const again = await tole(at, ['-p', 'and again', '--resume', first.sessionId!]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(chats()[1]?.body?.model).toBe('reader-model');
+    expect(toolNames(chats()[1])).toEqual(['read_file', 'grep']);
+    const plain = await tole(at, ['-p', 'new session']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(toolNames(chats()[2])).toContain('write_file');
+  });
+
+  it('a tool the profile leaves out is refused if the model calls it anyway', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'agents', 'reader.json'), { tools: ['read_file'] });
+    writeFileSync(join(at.workspace, 'a.txt'), 'x');
+    const run = await tole(at, ['-p', 'go', '--model', 'm', '--agent', 'reader'], [{ toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] }, { text: 'done' }]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = chats()[1]?.body?.messages?.find((m) => m.role === 'tool');
+    expect(String(result?.content)).toContain('Unknown tool "list_dir". Available tools: read_file.');
+  });
+
+  it('an unknown profile, or a profile naming a tool tole does not have, fails the start clearly', async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'agents', 'typo.json'), { tools: ['read_fil'] });
+    const missing = await tole(at, ['-p', 'hi', '--model', 'm', '--agent', 'nobody']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no agent profile "nobody" (known: typo)');
+    const typo = await tole(at, ['-p', 'hi', '--model', 'm', '--agent', 'typo']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('field "tools": unknown tool "read_fil"');
+    expect(chats()).toHaveLength(0);
+  });
+
+  it("a project's .tole/agents profiles are not loaded while the project is not trusted", async () => {
+    const at = place();
+    writeJson(join(at.workspace, '.tole', 'agents', 'sneaky.json'), { prompt: ['echo sneaky'] });
+    const run = await tole(at, ['-p', 'hi', '--model', 'm', '--agent', 'sneaky']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no agent profile "sneaky"');
+    expect(chats()).toHaveLength(0);
+  });
+});
