@@ -47,7 +47,7 @@ export function HelpOverlay({ commands, width, height, offset, keymap, mcp, repo
 /** A command's report, wrapped to the width, scrolled like the keys. */
 function ReportOverlay({ report, width, height, offset }: { readonly report: CommandReport; readonly width: number; readonly height: number; readonly offset: number }) {
   const inner = innerSize(width, height);
-  const lines = useMemo(() => report.lines.flatMap((text) => wrapLine([seg(text)], inner.width - 1, [seg('    ')])), [report, inner.width]);
+  const lines = useMemo(() => report.lines.flatMap((text) => wrapLine([seg(text === '' ? ' ' : text)], inner.width - 1, [seg('    ')])), [report, inner.width]);
   const top = Math.max(0, Math.min(offset, lines.length - inner.height));
   return (
     <PaneFrame title={`${report.title} · Esc closes`} note={lines.length > inner.height ? `${top + 1}-${Math.min(lines.length, top + inner.height)} of ${lines.length}` : undefined} width={width} height={height} focused>

@@ -87,7 +87,8 @@ export interface Screen {
   frame(): string;
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
-  waitFor(text: string | RegExp): Promise<string>;
+  /** Waits until the frame shows `text` (1 s unless told: a model call under load may take longer). */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
   unmount(): void;
   resize(columns: number, rows: number): void;
 }
@@ -129,11 +130,11 @@ export function renderScreen(options: ScreenOptions): Screen {
         await tick();
       }
     },
-    async waitFor(text) {
+    async waitFor(text, timeoutMs = 1000) {
       await vi.waitFor(() => {
         const current = frame();
         if (typeof text === 'string' ? !current.includes(text) : !text.test(current)) throw new Error(`screen does not show ${String(text)}:\n${current}`);
-      });
+      }, timeoutMs);
       return frame();
     },
     unmount: () => instance.unmount(),
