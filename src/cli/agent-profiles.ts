@@ -11,7 +11,7 @@ export const profileSchema = z.strictObject({
   prompt: promptSchema.optional(),
   provider: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
-  /** The tools the model is offered, by name: a subset of tole's. */
+  /** The tools the model is offered, by name: a subset of tole's (MCP tools as `server__tool`). */
   tools: z.array(z.string().min(1)).optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),
   compactionModel: z.string().min(1).optional(),
@@ -78,7 +78,8 @@ export function loadProfile(name: string, places: ProfilePlaces, knownTools: rea
     const message = issue.code === 'unrecognized_keys' ? `is not a profile field (known: ${Object.keys(profileSchema.shape).join(', ')})` : issue.message;
     throw new ConfigError(found.file, `agent profile ${found.file}: field "${field}": ${message}`);
   }
-  const unknown = (parsed.data.tools ?? []).filter((tool) => !knownTools.includes(tool));
+  // An MCP tool (`server__tool`) is only known once its server has started: it is taken on trust.
+  const unknown = (parsed.data.tools ?? []).filter((tool) => !knownTools.includes(tool) && !tool.includes('__'));
   if (unknown.length > 0) {
     throw new ConfigError(found.file, `agent profile ${found.file}: field "tools": unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} (tole's tools: ${knownTools.join(', ')})`);
   }
