@@ -63,9 +63,19 @@ export class Checkpoints {
   private constructor(
     private readonly target: GitTarget,
     private readonly maxFileBytes: number,
-    /** Set when checkpoints cannot work here at all: why. */
-    readonly offReason: string | null,
+    private readonly settings: CheckpointSettings,
   ) {}
+
+  private probed: { reason: string | null } | null = null;
+
+  /**
+   * Why checkpoints cannot work here at all (no git binary, a workspace that is / or the home
+   * directory), or null. Probed once, on first use, so that opening tole does not wait for git.
+   */
+  get offReason(): string | null {
+    this.probed ??= { reason: offReason(this.settings, this.target.binary, this.target.path) };
+    return this.probed.reason;
+  }
 
   /** Where a workspace's checkpoints live under tole's home. */
   static directoryFor(home: string, workspaceRoot: string): string {
@@ -77,7 +87,7 @@ export class Checkpoints {
     const binary = settings.gitBinary ?? 'git';
     const path = settings.path ?? process.env['PATH'] ?? '/usr/bin:/bin';
     const target: GitTarget = { gitDir: Checkpoints.directoryFor(settings.home, settings.workspaceRoot), workTree: settings.workspaceRoot, binary, path };
-    return new Checkpoints(target, settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, offReason(settings, binary, path));
+    return new Checkpoints(target, settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, settings);
   }
 
   get directory(): string {
