@@ -1,3 +1,5 @@
+import stringWidth from 'string-width';
+
 /**
  * Terminal cell widths. Every pane is cut to its width here, before Ink sees it, so that a wide
  * character or a long line can never push a border or wrap into the next pane.
@@ -5,43 +7,13 @@
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Code points that take two cells: East Asian wide and fullwidth ranges, and emoji. */
-function isWide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0x303e) ||
-    (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
-
-function isZeroWidth(cp: number): boolean {
-  return (
-    cp === 0x200b ||
-    cp === 0x200d ||
-    cp === 0xfeff ||
-    (cp >= 0x0300 && cp <= 0x036f) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0x20d0 && cp <= 0x20ff)
-  );
-}
-
-/** Cells one grapheme takes. Control characters are expected to be replaced before this. */
+/**
+ * Cells one grapheme takes, as Ink measures it (`string-width`, the same package and version Ink
+ * lays out with), so that tole and Ink never disagree about where a line ends. Control
+ * characters are expected to be replaced before this.
+ */
 export function graphemeWidth(grapheme: string): number {
-  const cp = grapheme.codePointAt(0) ?? 0;
-  if (isZeroWidth(cp)) return 0;
-  if (grapheme.length > 1 && grapheme.includes('\ufe0f')) return 2;
-  return isWide(cp) ? 2 : 1;
+  return stringWidth(grapheme);
 }
 
 function isPlainAscii(text: string): boolean {
