@@ -86,6 +86,11 @@ describe('glob', () => {
     expect(test('[!a]*.md', 'a.md')).toBe(false);
     expect(test('{src,test}/**/*.{ts,tsx}', 'test/x/y.tsx')).toBe(true);
     expect(test('a.b', 'axb')).toBe(false);
+    // "**" inside a segment is a "*": it never crosses "/".
+    expect(test('a/**b/c', 'a/xb/c')).toBe(true);
+    expect(test('a/**b/c', 'a/x/yb/c')).toBe(false);
+    expect(test('src/**.ts', 'src/a/b.ts')).toBe(false);
+    expect(test('*.ts', '.hidden.ts')).toBe(true);
     expect(staticPrefix('src/core/**/*.ts')).toBe('src/core');
     expect(staticPrefix('*.ts')).toBe('');
   });

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
@@ -87,45 +88,25 @@ export function staticPrefix(pattern: string): string {
 
 export type CompiledGlob = { readonly ok: true; readonly regExp: RegExp } | { readonly ok: false; readonly message: string };
 
-/** Translates a glob into an anchored regular expression over `/`-separated relative paths. */
+/**
+ * A glob as an anchored regular expression over `/`-separated relative paths, by picomatch
+ * (dot files included, as a walk of the workspace lists them; `[!a]` negates as in a shell). picomatch reads an unclosed `{` or
+ * `[` as a literal character; a model that typed one meant syntax, so it is told instead.
+ */
 export function globToRegExp(pattern: string): CompiledGlob {
-  let source = '';
-  let braceDepth = 0;
+  const unclosed = unclosedBracket(pattern);
+  if (unclosed !== null) return { ok: false, message: unclosed };
+  return { ok: true, regExp: picomatch.makeRe(pattern, { dot: true, posix: true }) };
+}
+
+function unclosedBracket(pattern: string): string | null {
+  let braces = 0;
   for (let index = 0; index < pattern.length; index += 1) {
     const char = pattern[index];
-    if (char === '*' && pattern[index + 1] === '*') {
-      const wholeSegment = (index === 0 || pattern[index - 1] === '/') && pattern[index + 2] === '/';
-      source += wholeSegment ? '(?:[^/]*/)*' : '.*';
-      index += wholeSegment ? 2 : 1;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else if (char === '{') {
-      braceDepth += 1;
-      source += '(?:';
-    } else if (char === '}' && braceDepth > 0) {
-      braceDepth -= 1;
-      source += ')';
-    } else if (char === ',' && braceDepth > 0) source += '|';
-    else if (char === '[') {
-      const end = pattern.indexOf(']', index + 2);
-      if (end === -1) return { ok: false, message: `"[" at position ${index + 1} has no closing "]"` };
-      source += characterClass(pattern.slice(index + 1, end));
-      index = end;
-    } else if (char === '\\' && index + 1 < pattern.length) {
-      index += 1;
-      source += escapeRegExp(pattern[index]);
-    } else source += escapeRegExp(char);
+    if (char === '\\') index += 1;
+    else if (char === '{') braces += 1;
+    else if (char === '}' && braces > 0) braces -= 1;
+    else if (char === '[' && pattern.indexOf(']', index + 2) === -1) return `"[" at position ${index + 1} has no closing "]"`;
   }
-  if (braceDepth > 0) return { ok: false, message: '"{" has no closing "}"' };
-  return { ok: true, regExp: new RegExp(`^${source}$`) };
-}
-
-function characterClass(body: string): string {
-  const negated = body.startsWith('!') || body.startsWith('^');
-  const members = (negated ? body.slice(1) : body).replace(/[\\\]]/g, '\\$&');
-  return negated ? `[^/${members}]` : `[${members}]`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return braces > 0 ? '"{" has no closing "}"' : null;
 }
