@@ -49,6 +49,21 @@ describe('unifiedDiff', () => {
     expect(diff).toContain('-line 100000\n+changed');
   });
 
+  it('gives a minimal diff of a 5,000-line file changed in many places', () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `row ${i}`);
+    const changed = lines.map((line, i) => (i % 100 === 50 ? `${line} edited` : line));
+    const diff = unifiedDiff('f', `${lines.join('\n')}\n`, `${changed.join('\n')}\n`).split('\n');
+    // 50 one-line changes: 50 removed and 50 added lines, not 5,000 of each.
+    expect(diff.filter((line) => line.startsWith('-row'))).toHaveLength(50);
+    expect(diff.filter((line) => line.startsWith('+row'))).toHaveLength(50);
+    expect(diff.filter((line) => line.startsWith('@@'))).toHaveLength(50);
+    expect(diff).toContain('@@ -48,7 +48,7 @@');
+  });
+
+  it('shows a file made from nothing as one hunk of additions', () => {
+    expect(unifiedDiff('f', null, 'a\nb')).toBe('--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file');
+  });
+
   it('falls back to remove-then-add when the changed middle is too large to compare', () => {
     const before = Array.from({ length: 3000 }, (_, i) => `a${i}`).join('\n') + '\n';
     const after = Array.from({ length: 3000 }, (_, i) => `b${i}`).join('\n') + '\n';
