@@ -1,8 +1,11 @@
-import { existsSync, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, openSync, readSync, closeSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { SessionHeader } from '../core/storage/records';
 import { readSqliteHeader } from '../core/storage/sqlite-storage';
+import { summariseSession } from '../core/session/session-summary';
+import type { SessionStore } from '../core/storage/session-store';
+import { clock } from './wiring';
 
 /** tole's home: `$TOLE_HOME`, else `~/.tole`. */
 export function toleHome(env: NodeJS.ProcessEnv): string {
@@ -75,6 +78,30 @@ export function resolveSessionRef(ref: string, dir: string, cwd: string): string
   return existsSync(asPath) ? asPath : null;
 }
 
+/**
+ * The newest session of `cwd` that holds something: one opened and left without a prompt is
+ * nothing to continue (a file that cannot be read is still taken, so opening it says why).
+ */
 export function newestSessionIn(dir: string, cwd: string): string | null {
-  return listSessionFiles(dir).find((s) => s.header.cwd === cwd)?.path ?? null;
+  for (const info of listSessionFiles(dir)) {
+    if (info.header.cwd !== cwd) continue;
+    const summary = summariseSession(info, clock);
+    if (summary.entries > 0 || summary.problem !== null) return info.path;
+  }
+  return null;
+}
+
+/** Nothing was ever committed to it but the header: no entry, no usage row. */
+export function isUnused(store: SessionStore): boolean {
+  return store.tree.size === 0 && store.usage.length === 0;
+}
+
+/**
+ * Removes a session this tole made and left unused (opened, quit without a prompt), so that
+ * such starts do not pile up empty files. The store must be closed already.
+ */
+export function discardUnused(store: SessionStore, created: boolean): boolean {
+  if (!created || store.readOnly || !isUnused(store)) return false;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${store.path}${suffix}`, { force: true });
+  return true;
 }

@@ -7,7 +7,7 @@ import type { MainIo } from './main';
 import { openForTui } from './open-for-tui';
 import { sessionPathFromArgs } from './open-session';
 import { pickSession } from './pick-session';
-import { sessionsDirectory } from './session-files';
+import { discardUnused, sessionsDirectory } from './session-files';
 import { resolveProvider } from './settings';
 import { wireTui } from './tui-wiring';
 import { startBackgroundSync, type BackgroundSync } from './background-sync';
@@ -47,7 +47,7 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
     if ('exitCode' in picked) return picked.exitCode;
     args = picked.args;
   }
-  const { store, notices } = openForTui(args, dir, io.cwd, random);
+  const { store, notices, created } = openForTui(args, dir, io.cwd, random);
   let sync: BackgroundSync | null = null;
   let exit: TuiExit | null = null;
   try {
@@ -66,6 +66,8 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   } finally {
     store.close();
     sync?.finish();
+    // A session shipped to a team server stays: the local file is its source of truth.
+    if (sync === null) discardUnused(store, created);
     if (exit?.reason === 'terminal-lost') letGoOfTheTerminal();
   }
 }

@@ -16,6 +16,7 @@ import { promptLayout, promptPlaceholder } from './prompt-layout';
 import { PromptLine } from './PromptLine';
 import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
+import { statusPhase } from './status-phase';
 import { StatusBar } from './StatusBar';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
@@ -190,7 +191,7 @@ export function App(props: AppProps) {
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
         <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen} placeholder={placeholder} width={size.columns} />
         <StatusBar
-          pc={view.machine.pc}
+          pc={statusPhase(view.machine.pc, live)}
           seq={store.lastSeq}
           model={firstRun.state.missing ? 'no model' : using ? `${agent.model} on ${using.name}` : agent.model}
           sessionId={store.header.id}

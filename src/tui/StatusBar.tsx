@@ -1,11 +1,11 @@
 import { Text } from 'ink';
-import type { MachineStateName } from '../core/machine/machine';
 import { cellWidth, truncate } from './cell-width';
 import { useTheme } from './use-theme';
 import { useTicker } from './use-ticker';
 
 export interface StatusBarProps {
-  readonly pc: MachineStateName;
+  /** The machine state, or what the live turn is doing in it (statusPhase). */
+  readonly pc: string;
   readonly seq: number;
   readonly model: string;
   readonly sessionId: string;

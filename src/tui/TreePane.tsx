@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { memo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
+import { counted } from './format';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
 import { seg } from './styled-line';
@@ -41,7 +42,7 @@ export const TreePane = memo(function TreePane({ store, rows, selected, headId, 
   topRef.current = top;
   const visible = rows.rows.slice(top, top + inner.height);
   const title = `tree${branches > 1 ? ` · ${branches} branches` : ''}`;
-  const note = rows.rows.length > inner.height ? `${selected + 1}/${rows.rows.length}` : `${rows.rows.length} entries`;
+  const note = rows.rows.length > inner.height ? `${selected + 1}/${rows.rows.length}` : counted(rows.rows.length, 'entry', 'entries');
   return (
     <PaneFrame title={title} note={note} width={width} height={height} focused={focused}>
       <Box flexDirection="column">

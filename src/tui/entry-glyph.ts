@@ -1,5 +1,5 @@
 import type { AnyEntry, EntryPayloads } from '../core/tree/entry-types';
-import { oneLine, plainPreview } from './format';
+import { counted, oneLine, plainPreview } from './format';
 import type { StyleName } from './styles';
 
 /** How one entry reads in a single line: a glyph in its role's style, and a short text. */
@@ -56,7 +56,7 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
     case 'summary':
       return entry.payload.kind === 'collapse'
         ? { glyph: 'Σ', style: 'accent', text: `collapsed ${entry.payload.collapsedResults ?? entry.payload.replacedEntries} tool results` }
-        : { glyph: 'Σ', style: 'accent', text: `summary of ${entry.payload.replacedEntries} entries` };
+        : { glyph: 'Σ', style: 'accent', text: `summary of ${counted(entry.payload.replacedEntries, 'entry', 'entries')}` };
     case 'notice':
       return { glyph: entry.payload.level === 'info' ? 'ℹ' : '!', style: noticeStyle(entry.payload.level), text: oneLine(entry.payload.text) };
     case 'restore':

@@ -1,7 +1,7 @@
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
 import { CHECKPOINT_MARK, resultGlyph } from './entry-glyph';
-import { formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
+import { counted, formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
 import { markdownLines } from './markdown-lines';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
 
@@ -110,7 +110,7 @@ function summaryLines(entry: Entry<'summary'>, width: number): Line[] {
   const body = markdownLines(text, width - 2, 'muted');
   const shown = body.slice(0, 8).map((l) => [seg('  '), ...l]);
   const more: Line[] = body.length > 8 ? [[seg(`  … ${body.length - 8} more lines`, 'faint')]] : [];
-  const head = wrapLine([seg(`Σ compacted: the ${replacedEntries} entries above go to the model as this summary`, 'accent'), seg(`${why}${saved}`, 'faint')], width);
+  const head = wrapLine([seg(`Σ compacted: the ${counted(replacedEntries, 'entry', 'entries')} above, sent to the model as this summary`, 'accent'), seg(`${why}${saved}`, 'faint')], width);
   return [[], ...head, ...shown, ...more];
 }
 

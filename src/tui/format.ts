@@ -49,3 +49,8 @@ export function plainPreview(text: string): string {
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/** `1 entry`, `2 entries`, `0 branches`: a count with its noun in the right number. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

@@ -1,6 +1,7 @@
 import { useMemo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ScreenLayout } from './layout';
+import { counted } from './format';
 import { liveLines, retryRemainingMs } from './live-lines';
 import { innerSize } from './PaneFrame';
 import type { PaneContent } from './Panes';
@@ -75,7 +76,7 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
     const atInnerEntry = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId);
     const branchNote = !atInnerEntry ? '' : readOnly ? ` · viewing ${view.head.entryId}` : ` · at ${view.head.entryId}, next prompt branches`;
     const transcript: PaneContent = {
-      title: `${view.head.lane} · ${view.path.length} entries${branchNote}`,
+      title: `${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
       lines: window.lines,
       ...(window.following ? {} : { note: window.atTop ? 'top · End follows' : '↑ scrolled · End follows' }),
     };
