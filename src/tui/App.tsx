@@ -7,6 +7,9 @@ import { FilesDialogPrompt, filesDialogHeight } from './FilesDialogPrompt';
 import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
+import { ListOverlay } from './ListOverlay';
+import { oneLine } from './format';
+import { seg } from './styled-line';
 import { handleKey, type KeyContext, type SessionAllowance } from './key-handler';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
@@ -106,7 +109,12 @@ export function App(props: AppProps) {
 
   // The files prompt waits behind an approval prompt: one prompt holds the keyboard at a time.
   const dialog = pending === null ? ui.dialog : null;
-  const prompt = promptLayout(ui.editor, live.queue, size.columns);
+    const prompt = promptLayout(ui.editor, live.queue, size.columns, live.steering);
+  const queueOpen = ui.queueOpen && live.queue.length > 0;
+  useEffect(() => {
+    // The list closes by itself once the queue has drained.
+    if (ui.queueOpen && live.queue.length === 0) dispatch({ type: 'queue-list', open: false });
+  }, [ui.queueOpen, live.queue.length, dispatch]);
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
@@ -162,7 +170,7 @@ export function App(props: AppProps) {
     transcriptPage: Math.max(1, panes.transcriptHeight - 2),
     scrollTranscript: panes.scrollTranscript,
     topOfTranscript: panes.topOfTranscript,
-    submit: (text) => submitPrompt(submitContext, text),
+    submit: (text, how) => submitPrompt(submitContext, text, how),
     quit,
     keymap,
     setup: setupOpen ? firstRun.keys : null,
@@ -170,7 +178,7 @@ export function App(props: AppProps) {
   useKeyboard((input, key) => handleKey(keyContext, input, key));
 
   const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
-  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null), conditions, keymap);
+  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null, queueOpen), conditions, keymap);
   const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
   const syncAlert = useSyncAlert(props.sync, Date.now);
   const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : syncAlert;
@@ -181,6 +189,8 @@ export function App(props: AppProps) {
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen ? (
           <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} report={ui.report} {...(props.mcp ? { mcp: props.mcp } : {})} />
+        ) : queueOpen ? (
+          <ListOverlay title={`queued prompts · ${live.queue.length} (sent in this order after the turn)`} rows={live.queue.map((text, i) => [seg(`${i + 1}. `, 'faint'), seg(oneLine(text), 'text')])} selected={Math.min(ui.queueIndex, live.queue.length - 1)} width={size.columns} height={layout.panesHeight} />
         ) : setupOpen && props.setup ? (
           <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
         ) : (
@@ -189,7 +199,7 @@ export function App(props: AppProps) {
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
-        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen} placeholder={placeholder} width={size.columns} />
+        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen} placeholder={placeholder} width={size.columns} />
         <StatusBar
           pc={statusPhase(view.machine.pc, live)}
           seq={store.lastSeq}

@@ -32,12 +32,18 @@ function RowText({ text, cursorColumn, focused }: { readonly text: string; reado
   );
 }
 
-/** Queued prompts, then the prompt itself (it grows to a few rows as it is typed). */
+/** Steering on its way into the running turn, queued prompts, then the prompt itself (it grows to a few rows as it is typed). */
 export function PromptLine({ layout, focused, placeholder, width }: PromptLineProps) {
   const theme = useTheme();
   const empty = layout.rows.length === 1 && layout.rows[0]!.text === '';
   return (
     <Box flexDirection="column" width={width} height={layout.height} flexShrink={0}>
+      {layout.steering !== null ? (
+        <Text wrap="truncate-end">
+          <Text {...theme.style('accent')}>{'  ↳ steering (next model call): '}</Text>
+          <Text {...theme.style('text')}>{truncate(layout.steering, Math.max(0, width - 34))}</Text>
+        </Text>
+      ) : null}
       {layout.queue.map((prompt, i) => (
         <Text key={`q${i}`} wrap="truncate-end">
           <Text {...theme.style('faint')}>{`  ⧗ queued ${i + 1}: `}</Text>

@@ -20,8 +20,9 @@ export function spread(left: readonly Segment[], right: readonly Segment[], widt
 }
 
 function userLines(entry: Entry<'user'>, width: number): Line[] {
-  const { text, blocked } = entry.payload;
-  const lines: Line[] = [[], [seg('● you', 'user')], ...markdownLines(text, width)];
+  const { text, blocked, steered } = entry.payload;
+  const who: Line = steered ? [seg('● you', 'user'), seg('  ↳ steered into the running turn', 'faint')] : [seg('● you', 'user')];
+  const lines: Line[] = [[], who, ...markdownLines(text, width)];
   if (blocked) lines.push(...wrapLine([seg('⊘ blocked by a hook, not sent to the model: ', 'warn'), seg(blocked, 'text')], width, [seg('  ')]));
   return lines;
 }

@@ -12,6 +12,7 @@ const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'approval', title: 'approval prompt' },
   { scope: 'restore', title: 'restore files prompt (u in the tree)' },
   { scope: 'checkout', title: 'check out prompt (⏎ in the tree, when the files differ)' },
+  { scope: 'queue', title: 'queued prompts (/queue)' },
   { scope: 'help', title: 'this overlay' },
   { scope: 'setup', title: 'local servers panel (/connect)' },
 ];

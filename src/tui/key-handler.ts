@@ -36,7 +36,8 @@ export interface KeyContext {
   /** The transcript's anchor after scrolling `delta` lines from where it is now. */
   readonly scrollTranscript: (delta: number) => ScrollAnchor;
   readonly topOfTranscript: () => ScrollAnchor;
-  readonly submit: (text: string) => void;
+  /** ⏎: send (while a turn runs: steer it); `queue`: after the running turn. */
+  readonly submit: (text: string, how?: 'queue') => void;
   readonly quit: () => void;
   /** The keymap in force: the defaults with the config's overrides. */
   readonly keymap: readonly Binding[];
@@ -73,13 +74,13 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'pasting', on: input === PASTE_START });
     return;
   }
-  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen && !ctx.setup;
+  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen && !ctx.setup && !ctx.ui.queueOpen;
   if (ctx.ui.pasting && typing) {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
   }
   const chord = chordOf(input, key);
-  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null);
+  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null, ctx.ui.queueOpen);
   const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
     runAction(ctx, binding.action);
@@ -146,8 +147,17 @@ function runAction(ctx: KeyContext, action: Action): void {
       ctx.dispatch({ type: 'help', open: action === 'help' });
       return;
     case 'submit':
+    case 'steer':
       ctx.submit(ctx.ui.editor.value);
       return;
+    case 'queue':
+      ctx.submit(ctx.ui.editor.value, 'queue');
+      return;
+    case 'queue-edit':
+    case 'queue-remove':
+      return queuedPrompt(ctx, action);
+    case 'close-queue':
+      return ctx.dispatch({ type: 'queue-list', open: false });
     case 'use-server':
       return ctx.setup?.use();
     case 'rescan':
@@ -157,6 +167,7 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'select-up':
     case 'select-down':
       if (ctx.setup) return ctx.setup.move(action === 'select-up' ? -1 : 1);
+      if (ctx.ui.queueOpen) return moveInQueue(ctx, action === 'select-up' ? -1 : 1);
       return navigate(ctx, action);
     case 'history-previous':
     case 'history-next': {
@@ -168,6 +179,30 @@ function runAction(ctx: KeyContext, action: Action): void {
     default:
       navigate(ctx, action);
   }
+}
+
+function moveInQueue(ctx: KeyContext, delta: -1 | 1): void {
+  const length = ctx.turns.getSnapshot().queue.length;
+  const index = Math.max(0, Math.min(length - 1, ctx.ui.queueIndex + delta));
+  ctx.dispatch({ type: 'queue-list', open: true, index });
+}
+
+/** In the `/queue` list: take the selected prompt out, to the editor (`queue-edit`) or away (`queue-remove`). */
+function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): void {
+  const index = ctx.ui.queueIndex;
+  const text = ctx.turns.takeQueued(index);
+  if (text === null) return ctx.dispatch({ type: 'queue-list', open: false });
+  const left = ctx.turns.getSnapshot().queue.length;
+  if (action === 'queue-edit') {
+    const value = [ctx.ui.editor.value, text].filter((t) => t !== '').join('\n');
+    ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
+    ctx.dispatch({ type: 'queue-list', open: false });
+    ctx.dispatch({ type: 'focus', pane: 'input' });
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: 'the queued prompt is in the editor: change it, then ⏎ (or Alt-⏎ to queue it again)' } });
+    return;
+  }
+  ctx.dispatch({ type: 'queue-list', open: left > 0, index: Math.min(index, left - 1) });
+  ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `removed from the queue: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` } });
 }
 
 function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {

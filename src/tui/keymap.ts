@@ -9,8 +9,11 @@
 import type { EditAction } from './line-editor';
 
 export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
-/** `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`. */
-export type Scope = 'approval' | 'restore' | 'checkout' | 'help' | 'setup' | 'picker' | PaneId | 'global';
+/**
+ * `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`.
+ * `queue`: the list of queued prompts (`/queue`).
+ */
+export type Scope = 'approval' | 'restore' | 'checkout' | 'help' | 'setup' | 'picker' | 'queue' | PaneId | 'global';
 
 export type Action =
   | 'focus-next'
@@ -21,6 +24,13 @@ export type Action =
   | 'help'
   | 'close-help'
   | 'submit'
+  | 'steer'
+  | 'queue'
+  | 'queue-remove'
+  | 'queue-edit'
+  | 'close-queue'
+  | 'retry'
+  | 'edit-prompt'
   | 'history-previous'
   | 'history-next'
   | EditAction
@@ -86,6 +96,12 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
   { scope: 'help', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
 
+  { scope: 'queue', keys: ['up', 'k'], action: 'select-up', help: 'previous queued prompt', hint: 'choose' },
+  { scope: 'queue', keys: ['down', 'j'], action: 'select-down', help: 'next queued prompt' },
+  { scope: 'queue', keys: ['e', 'return'], action: 'queue-edit', help: 'take the prompt out of the queue into the editor, to change it and send it again', hint: 'edit' },
+  { scope: 'queue', keys: ['d', 'delete', 'backspace'], action: 'queue-remove', help: 'remove the prompt from the queue (it is not sent)', hint: 'remove' },
+  { scope: 'queue', keys: ['escape', 'q'], action: 'close-queue', help: 'close the list', hint: 'close' },
+
   { scope: 'setup', keys: ['return'], action: 'use-server', help: 'use the server and its first model for this session', hint: 'use it' },
   { scope: 'setup', keys: ['escape', 'q'], action: 'close-setup', help: 'close the panel and browse without a model (/connect opens it again)', hint: 'browse' },
   { scope: 'setup', keys: ['up', 'k'], action: 'select-up', help: 'previous server', hint: 'choose' },
@@ -114,8 +130,10 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'global', keys: ['escape'], action: 'focus-input', help: 'back to the prompt', when: 'idle' },
   { scope: 'global', keys: ['?'], action: 'help', help: 'show every key (in the input: when it is empty)', hint: 'keys', when: 'not-typing' },
 
-  { scope: 'input', keys: ['return'], action: 'submit', help: 'send the prompt (queued while a turn runs); /help lists commands', hint: 'send' },
-  { scope: 'input', keys: ['ctrl+j', 'meta+return'], action: 'newline', help: 'new line in the prompt' },
+  { scope: 'input', keys: ['return'], action: 'steer', help: 'while a turn runs: steer it (the text goes in at its next model call; again before that: replaces it)', hint: 'steer', when: 'running' },
+  { scope: 'input', keys: ['meta+return'], action: 'queue', help: 'while a turn runs: queue the prompt for after the turn (/queue lists them)', hint: 'queue', when: 'running' },
+  { scope: 'input', keys: ['return', 'meta+return'], action: 'submit', help: 'send the prompt; /help lists commands', hint: 'send', when: 'idle' },
+  { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
   { scope: 'input', keys: ['up'], action: 'history-previous', help: 'previous prompt (or line up)' },
   { scope: 'input', keys: ['down'], action: 'history-next', help: 'next prompt (or line down)' },
   { scope: 'input', keys: ['left'], action: 'cursor-left', help: 'move the cursor' },
@@ -136,6 +154,8 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'tree', keys: ['right', 'l'], action: 'sibling-next', help: 'next sibling branch' },
   { scope: 'tree', keys: ['return'], action: 'checkout', help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)', hint: 'check out' },
   { scope: 'tree', keys: ['u'], action: 'restore-files', help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)', hint: 'restore files' },
+  { scope: 'tree', keys: ['r'], action: 'retry', help: 'on an answer: ask the model again from the same point, as a new sibling branch (the old answer stays)', hint: 'retry' },
+  { scope: 'tree', keys: ['e'], action: 'edit-prompt', help: 'on a prompt of yours: put its text in the editor; sending it makes a sibling branch', hint: 'edit' },
   { scope: 'tree', keys: ['g', 'end'], action: 'select-newest', help: 'jump to the newest leaf', hint: 'newest' },
   { scope: 'tree', keys: ['c'], action: 'select-head', help: 'jump to the checked-out entry (◀)' },
   { scope: 'tree', keys: ['home'], action: 'select-first', help: 'jump to the first entry' },
@@ -230,11 +250,12 @@ export function keyConditions(state: { readonly running: boolean; readonly focus
 }
 
 /** The scopes that hold the keyboard, innermost first. */
-export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null): Scope[] {
+export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null, queueOpen = false): Scope[] {
   if (approvalOpen) return ['approval'];
   if (dialog) return [dialog];
   if (helpOpen) return ['help'];
   if (setupOpen) return ['setup'];
+  if (queueOpen) return ['queue'];
   return [focus, 'global'];
 }
 

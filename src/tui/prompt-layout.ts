@@ -9,6 +9,8 @@ export const PROMPT_MARK = '❯ ';
 
 export interface PromptLayout {
   readonly rows: readonly EditorRow[];
+  /** Steering sent into the running turn that has not gone in yet. */
+  readonly steering: string | null;
   readonly queue: readonly string[];
   readonly moreQueued: number;
   readonly height: number;
@@ -19,18 +21,19 @@ export function promptPlaceholder(state: { readonly readOnly: boolean; readonly 
   if (state.setupOpen) return 'pick a server above, or Esc to browse without a model';
   if (state.readOnly) return 'read-only: browse with Tab and the arrows';
   if (state.approving) return 'answer the approval above: y, n or Esc';
-  if (state.running) return 'type to queue a prompt · Esc stops the turn';
+  if (state.running) return 'type to steer the turn (⏎) or queue a prompt (Alt-⏎) · Esc stops it';
   if (state.noProvider) return 'no model yet: /connect finds a local server · ? for keys';
   return 'type a prompt · / for commands · ? for keys';
 }
 
 /** What the prompt area shows and how many lines it takes, at a width. */
-export function promptLayout(editor: EditorState, queue: readonly string[], width: number): PromptLayout {
+export function promptLayout(editor: EditorState, queue: readonly string[], width: number, steering: string | null = null): PromptLayout {
   const all = editorRows(editor, Math.max(4, width - PROMPT_MARK.length));
   const cursorRow = Math.max(0, all.findIndex((r) => r.cursorColumn !== null));
   const start = Math.max(0, Math.min(cursorRow - MAX_PROMPT_ROWS + 1, all.length - MAX_PROMPT_ROWS));
   const rows = all.slice(start, start + MAX_PROMPT_ROWS);
   const shownQueue = queue.slice(0, MAX_QUEUE_ROWS).map(oneLine);
   const moreQueued = Math.max(0, queue.length - MAX_QUEUE_ROWS);
-  return { rows, queue: shownQueue, moreQueued, height: rows.length + shownQueue.length + (moreQueued > 0 ? 1 : 0) };
+  const shownSteering = steering === null ? null : oneLine(steering);
+  return { rows, steering: shownSteering, queue: shownQueue, moreQueued, height: rows.length + shownQueue.length + (moreQueued > 0 ? 1 : 0) + (shownSteering === null ? 0 : 1) };
 }

@@ -21,6 +21,8 @@ export interface CommandContext {
   readonly runTask: <T>(task: string, work: (signal: AbortSignal, emit: EventSink) => Promise<T>) => Promise<T | null>;
   /** Opens the local-server panel; null when the host offers none. */
   readonly openSetup: (() => void) | null;
+  /** The prompts waiting behind the running turn. */
+  readonly queued: readonly string[];
 }
 
 function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
@@ -81,6 +83,9 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       }
     case 'theme':
       return theme(ctx, args);
+    case 'queue':
+      if (ctx.queued.length === 0) return flash(ctx, 'info', 'nothing is queued (while a turn runs, Alt-⏎ queues a prompt for after it)');
+      return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });
     case 'connect':
       if (!ctx.openSetup) return flash(ctx, 'warn', 'this tole cannot look for local servers; start it with --base-url http://HOST:PORT/v1 instead');
       return ctx.openSetup();

@@ -4,7 +4,7 @@ import type { TurnController } from './turn-controller';
 import type { UiState } from './ui-state';
 
 /** What a slash command needs (its target comes from the selection or the head), and what sending a prompt needs. */
-export interface SubmitContext extends Omit<CommandContext, 'targetId'> {
+export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued'> {
   readonly turns: TurnController;
   readonly headId: string | null;
   readonly current: () => UiState;
@@ -12,8 +12,11 @@ export interface SubmitContext extends Omit<CommandContext, 'targetId'> {
   readonly refusal: string | null;
 }
 
-/** What ⏎ in the prompt does: a slash command runs here; a prompt is sent, or queued behind the running turn. */
-export function submitPrompt(ctx: SubmitContext, text: string): void {
+/**
+ * What ⏎ in the prompt does: a slash command runs here; a prompt is sent, or, while a turn runs,
+ * goes into that turn (steering). `queue` (Alt-⏎) puts it behind the running turn instead.
+ */
+export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): void {
   const { dispatch } = ctx;
   const trimmed = text.trim();
   if (trimmed === '') return;
@@ -22,7 +25,8 @@ export function submitPrompt(ctx: SubmitContext, text: string): void {
     dispatch({ type: 'submitted', text: trimmed });
     const targetId = ctx.current().selectedId ?? ctx.headId;
     const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup } = ctx;
-    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup }, command);
+    const queued = ctx.turns.getSnapshot().queue;
+    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup, queued }, command);
     return;
   }
   if (ctx.readOnly) {
@@ -34,10 +38,11 @@ export function submitPrompt(ctx: SubmitContext, text: string): void {
     dispatch({ type: 'flash', flash: { level: 'warn', text: ctx.refusal } });
     return;
   }
-  if (!ctx.turns.submit(text)) {
+  const taken = how === 'queue' ? ctx.turns.submit(text) && 'queued' : ctx.turns.steer(text);
+  if (!taken) {
     dispatch({ type: 'flash', flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' } });
     return;
   }
   dispatch({ type: 'submitted', text });
-  dispatch({ type: 'flash', flash: null });
+  dispatch({ type: 'flash', flash: taken === 'steered' ? { level: 'info', text: 'steering: it goes into the running turn at its next model call (⏎ again replaces it; Alt-⏎ queues for after the turn)' } : null });
 }

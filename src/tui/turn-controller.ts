@@ -16,6 +16,10 @@ export interface TurnAgent {
   restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
   /** Whether a checkpoint holds the files as they were at the entry (none: nothing to restore). */
   hasCheckpointFor?(entryId: string): boolean;
+  /** Sends text into the running turn, for its next model call (again: replaces it); false when no turn runs. */
+  steer(text: string): boolean;
+  /** Steering text the turn ended without sending, taken back (null when there is none). */
+  takeSteering(): string | null;
 }
 
 export interface ActiveTool {
@@ -54,6 +58,8 @@ export interface LiveTurn {
   readonly retryAtMs: number | null;
   readonly activeTool: ActiveTool | null;
   readonly queue: readonly string[];
+  /** Text sent into the running turn that has not gone in yet (it goes with the next model call). */
+  readonly steering: string | null;
   readonly interrupting: boolean;
   readonly lastOutcome: TurnOutcome | null;
   /** Work that runs in a turn's place (a `/compact`, the sessionStart hooks): "compacting the conversation". */
@@ -85,6 +91,7 @@ const IDLE: LiveTurn = {
   retryAtMs: null,
   activeTool: null,
   queue: [],
+  steering: null,
   interrupting: false,
   lastOutcome: null,
   task: null,
@@ -138,6 +145,29 @@ export class TurnController {
     return true;
   }
 
+  /**
+   * Enter while a turn runs: the text goes into the running turn at its next model call; sent
+   * again before that call, it replaces the first. With no turn running it is sent as a prompt;
+   * behind work that is not a turn (a `/compact`) it is queued. False when it could not be taken.
+   */
+  steer(text: string): 'sent' | 'steered' | 'queued' | false {
+    if (this.options.readOnly) return false;
+    if (!this.running) return this.submit(text) ? 'sent' : false;
+    if (this.state.phase === 'running' && this.state.task === null && this.options.agent.steer(text)) {
+      this.publish({ steering: text });
+      return 'steered';
+    }
+    return this.submit(text) ? 'queued' : false;
+  }
+
+  /** Takes the queued prompt at `index` out of the queue (to edit it, or to drop it); null when there is none. */
+  takeQueued(index: number): string | null {
+    const text = this.state.queue[index];
+    if (text === undefined) return null;
+    this.publish({ queue: this.state.queue.filter((_, i) => i !== index) });
+    return text;
+  }
+
   /** Settles what a crash left behind, before the first prompt. */
   resumeOnOpen(): Promise<void> {
     if (this.options.readOnly || this.running) return Promise.resolve();
@@ -167,9 +197,11 @@ export class TurnController {
    */
   interrupt(): string[] {
     if (!this.abort) return [];
-    const queued = [...this.state.queue];
+    this.options.agent.takeSteering();
+    const steering = this.state.steering;
+    const queued = [...(steering === null ? [] : [steering]), ...this.state.queue];
     this.abort.abort();
-    this.publish({ interrupting: true, queue: [] });
+    this.publish({ interrupting: true, queue: [], steering: null });
     return queued;
   }
 
@@ -217,7 +249,9 @@ export class TurnController {
   private settle(lastOutcome: TurnOutcome | null): void {
     this.abort = null;
     this.flushFrame();
-    const [next, ...rest] = this.state.queue;
+    // Steering the turn ended without sending (it failed, or hit a limit) goes first in the queue: it is not lost.
+    const unsent = this.options.agent.takeSteering();
+    const [next, ...rest] = unsent === null ? this.state.queue : [unsent, ...this.state.queue];
     this.publish({ ...IDLE, queue: rest, lastOutcome, lastError: this.state.lastError });
     if (next !== undefined && !this.disposed) this.submit(next);
   }
@@ -276,6 +310,9 @@ export class TurnController {
         return;
       case 'error':
         this.publish({ lastError: { kind: event.kind, message: event.message, hint: event.hint } });
+        return;
+      case 'steered':
+        this.publish({ steering: null });
         return;
       case 'turn-started':
       case 'usage':

@@ -35,6 +35,9 @@ export interface UiState {
   readonly helpOffset: number;
   /** What a command reported (`/context`), shown in the help overlay's place while it is open. */
   readonly report: CommandReport | null;
+  /** The queued-prompts list (`/queue`) is open, and which of them is selected. */
+  readonly queueOpen: boolean;
+  readonly queueIndex: number;
   readonly editor: EditorState;
   readonly history: readonly string[];
   /** Where ↑/↓ is in the history (null: editing a new prompt), and the prompt being typed before. */
@@ -58,6 +61,8 @@ export const INITIAL_UI: UiState = {
   helpOpen: false,
   helpOffset: 0,
   report: null,
+  queueOpen: false,
+  queueIndex: 0,
   editor: EMPTY_EDITOR,
   history: [],
   historyIndex: null,
@@ -77,6 +82,7 @@ export type UiAction =
   | { readonly type: 'help'; readonly open: boolean }
   | { readonly type: 'report'; readonly report: CommandReport }
   | { readonly type: 'help-scroll'; readonly delta: number }
+  | { readonly type: 'queue-list'; readonly open: boolean; readonly index?: number }
   | { readonly type: 'edit'; readonly editor: EditorState }
   | { readonly type: 'history'; readonly direction: -1 | 1 }
   | { readonly type: 'submitted'; readonly text: string }
@@ -112,6 +118,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, helpOpen: action.open, helpOffset: 0, report: null };
     case 'report':
       return { ...state, helpOpen: true, helpOffset: 0, report: action.report };
+    case 'queue-list':
+      return { ...state, queueOpen: action.open, queueIndex: Math.max(0, action.index ?? (action.open ? state.queueIndex : 0)) };
     case 'help-scroll':
       return { ...state, helpOffset: Math.max(0, state.helpOffset + action.delta) };
     case 'edit':

@@ -50,6 +50,8 @@ export const KEYS = {
   right: '\x1b[C',
   left: '\x1b[D',
   enter: '\r',
+  /** Alt-Enter, as terminals send it (ESC, then CR). */
+  altEnter: '\x1b\r',
   escape: '\x1b',
   ctrlC: '\x03',
   pageUp: '\x1b[5~',
@@ -58,26 +60,47 @@ export const KEYS = {
   end: '\x1b[F',
 } as const;
 
-/** An Agent-shaped object whose turn runs until aborted (or `finish` is called). */
-export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; finish: () => void } {
+/**
+ * An Agent-shaped object whose turn runs until aborted (or `finish` is called). Steering is
+ * held as the Agent holds it (a second replaces the first) and never sent: `steering` shows it.
+ */
+export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; steering: string | null; finish: () => void } {
   const signals: AbortSignal[] = [];
   const prompts: string[] = [];
   let finish = (): void => {};
-  return {
+  let running = false;
+  const agent = {
     model: 'fake-model',
     signals,
     prompts,
+    steering: null as string | null,
     finish: () => finish(),
-    runTurn: (prompt, signal) => {
+    runTurn: (prompt: string, signal: AbortSignal) => {
       prompts.push(prompt);
       signals.push(signal);
-      return new Promise((resolve) => {
-        finish = () => resolve({ outcome: 'done', text: '' });
-        signal.addEventListener('abort', () => resolve({ outcome: 'aborted', text: '' }), { once: true });
+      running = true;
+      return new Promise<unknown>((resolve) => {
+        const end = (outcome: string): void => {
+          running = false;
+          resolve({ outcome, text: '' });
+        };
+        finish = () => end('done');
+        signal.addEventListener('abort', () => end('aborted'), { once: true });
       });
     },
     resume: async () => 0,
+    steer: (text: string) => {
+      if (!running) return false;
+      agent.steering = text;
+      return true;
+    },
+    takeSteering: () => {
+      const text = agent.steering;
+      agent.steering = null;
+      return text;
+    },
   };
+  return agent;
 }
 
 export interface Screen {

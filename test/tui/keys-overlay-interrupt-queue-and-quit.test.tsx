@@ -58,16 +58,16 @@ describe('the keyboard', () => {
     expect(screen.quit).not.toHaveBeenCalled();
   });
 
-  it('queues prompts typed while a turn runs, shows them, and sends them in order after it ends', async () => {
+  it('queues prompts sent with Alt-Enter while a turn runs, shows them, and sends them in order after it ends', async () => {
     const agent = hangingAgent();
     screen = renderScreen({ store: emptyStore(), agent });
     await screen.type('one');
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(agent.prompts).toEqual(['one']));
     await screen.type('two');
-    await screen.press(KEYS.enter);
+    await screen.press(KEYS.altEnter);
     await screen.type('three');
-    await screen.press(KEYS.enter);
+    await screen.press(KEYS.altEnter);
     const frame = stripAnsi(await screen.waitFor('queued 2: three'));
     expect(frame).toContain('queued 1: two');
     expect(frame).toContain('2 queued');
@@ -84,7 +84,7 @@ describe('the keyboard', () => {
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(agent.prompts).toHaveLength(1));
     await screen.type('two');
-    await screen.press(KEYS.enter);
+    await screen.press(KEYS.altEnter);
     await screen.waitFor('queued 1: two');
     await screen.press(KEYS.escape);
     await screen.waitFor('back in the prompt');

@@ -19,8 +19,9 @@ export interface HookPayload {
   /** postToolUse: how the call settled, and what the model reads of its output. */
   readonly outcome?: string;
   readonly output?: string;
-  /** userPrompt. */
+  /** userPrompt (`steered`: sent into a running turn). */
   readonly prompt?: string;
+  readonly steered?: boolean;
   /** turnError. */
   readonly error?: string;
   readonly error_kind?: string;

@@ -39,6 +39,8 @@ export class Agent {
   private readonly notedFacts = new Map<SessionFactKey, string | null>();
   /** Calls the user denied in the running turn (tool and input): a repeat is not asked again. */
   private readonly deniedByUser = new Set<string>();
+  /** Text sent into the running turn, not yet committed: it goes in before the next model call. */
+  private steering: string | null = null;
   /** Context windows the provider's server reported, per model, for this session (null: it did not say). */
   private readonly windows = new Map<string, DiscoveredWindow | null>();
 
@@ -124,6 +126,25 @@ export class Agent {
     return this.running;
   }
 
+  /**
+   * Steers the running turn: the text is committed as a user entry and sent with the turn's
+   * next model call (after the tool calls in flight are settled; when the model has answered
+   * without a tool call, the turn goes on to answer it). Sending again before that call replaces
+   * the text. False when no turn runs (send it as a prompt instead).
+   */
+  steer(text: string): boolean {
+    if (!this.running || text.trim() === '') return false;
+    this.steering = text;
+    return true;
+  }
+
+  /** Takes back steering text the turn ended without sending (it stopped, failed or hit a limit). */
+  takeSteering(): string | null {
+    const text = this.steering;
+    this.steering = null;
+    return text;
+  }
+
   /** Settles every intent a crash left behind. Hosts call it on open, before anything else. */
   async resume(signal: AbortSignal, emit: EventSink): Promise<number> {
     // A pending MCP call resumes by its tool's replay class, so its server's tools must be there.
@@ -190,6 +211,7 @@ export class Agent {
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
     if (this.running) throw new Error('assert: one turn at a time');
     this.running = true;
+    this.steering = null;
     try {
       // MCP servers offer their tools before the model is asked (each start has its own timeout).
       await this.deps.externalTools?.ready(signal);
@@ -253,7 +275,20 @@ export class Agent {
       if (result.toolCalls.length === 0) {
         // A refusal is the answer when it is all the model said.
         const answer = result.text === '' && result.refusal ? result.refusal : result.text;
-        emit({ type: 'turn-ended', outcome: 'done', text: answer, ...(answer === result.text ? {} : { refused: true }) });
+        const ended = { type: 'turn-ended', outcome: 'done', text: answer, ...(answer === result.text ? {} : { refused: true as const }) } as const;
+        if (this.steering === null) {
+          emit(ended);
+          return { outcome: 'done', text: answer };
+        }
+        // Steering arrived while the model answered: the answer stays, and the turn goes on to the steering.
+        const steering = await this.steeringDraft(signal);
+        const next = new AppendBatch(store);
+        const steeredId = steering ? addSteering(next, steering) : null;
+        state = sandwich.move(state, 'Planning', next.build());
+        announceSteering(steering, steeredId, emit);
+        if (steering?.blocked === null) continue;
+        state = sandwich.move(state, 'Final');
+        emit(ended);
         return { outcome: 'done', text: answer };
       }
       const round = await this.runRound(sandwich, state, result.toolCalls, signal, emit);
@@ -261,12 +296,15 @@ export class Agent {
       if (signal.aborted) return this.finish(sandwich, state, 'aborted', 'interrupted by the user', emit);
       const verdict = guard.afterRound(round.calls);
       if (verdict.action === 'abort') return this.finish(sandwich, state, 'limit', verdict.text, emit);
+      const steering = await this.steeringDraft(signal);
       const next = new AppendBatch(store);
       if (verdict.action === 'nudge') {
         next.entry('notice', { level: 'warn', source: 'loop', text: verdict.text, toModel: true });
         emit({ type: 'notice', level: 'warn', text: verdict.text });
       }
+      const steeredId = steering ? addSteering(next, steering) : null;
       state = sandwich.move(state, 'Planning', next.build());
+      announceSteering(steering, steeredId, emit);
     }
   }
 
@@ -289,6 +327,15 @@ export class Agent {
       emit({ type: 'turn-ended', outcome: 'error', text });
       return { failed: { outcome: 'error', text } };
     }
+  }
+
+  /** Takes the pending steering text and runs it through the userPrompt hooks, like a prompt; null when there is none. */
+  private async steeringDraft(signal: AbortSignal): Promise<Steering | null> {
+    const text = this.takeSteering();
+    if (text === null) return null;
+    const hook = await runHooks(this.deps, this.model, 'userPrompt', { prompt: text, steered: true }, { failClosed: false, signal });
+    const blocked = hook?.verdict === 'block' ? (hook.blockReason ?? 'blocked by a hook') : null;
+    return { text, blocked, notices: noticesOf(hook) };
   }
 
   private async runRound(
@@ -529,6 +576,27 @@ const ALREADY_DENIED: Decision = {
   by: 'user',
   reason: 'the user already denied this exact call in this turn and is not asked again. Do not repeat it: explain what you need, or try another way',
 };
+
+interface Steering {
+  readonly text: string;
+  readonly blocked: string | null;
+  readonly notices: readonly NoticePayload[];
+}
+
+/** The steering message as a user entry (and its hooks' notices) in the batch that starts the next call. */
+function addSteering(batch: AppendBatch, steering: Steering): string {
+  const { text, blocked } = steering;
+  const entryId = batch.entry('user', { text, steered: true, ...(blocked === null ? {} : { blocked }) });
+  addNotices(batch, steering.notices);
+  return entryId;
+}
+
+function announceSteering(steering: Steering | null, entryId: string | null, emit: EventSink): void {
+  if (!steering || entryId === null) return;
+  emitNotices(steering.notices, emit);
+  if (steering.blocked === null) emit({ type: 'steered', entryId, text: steering.text });
+  else emit({ type: 'notice', level: 'warn', text: `a userPrompt hook blocked the steering message (it stays in the transcript, and is not sent): ${steering.blocked}` });
+}
 
 type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };
 type ModelReply = { readonly ok: true; readonly result: CompletionResult } | ModelFailure;

@@ -39,6 +39,8 @@ export type SessionEvent =
       readonly replacedEntries: number;
       readonly collapsedResults: number;
     }
+  /** A steering message was committed as a user entry and goes to the model with the next call. */
+  | { readonly type: 'steered'; readonly entryId: string; readonly text: string }
   /** `refused`: the text is the model's refusal (it declined to answer). */
   | { readonly type: 'turn-ended'; readonly outcome: TurnOutcome; readonly text: string; readonly refused?: true };
 

@@ -8,6 +8,8 @@ export interface EntryPayloads {
     readonly text: string;
     /** Set when a userPrompt hook blocked the prompt: kept in the transcript, never sent to the model. */
     readonly blocked?: string;
+    /** Sent into a running turn (steering): it went to the model at that turn's next call. */
+    readonly steered?: true;
   };
   assistant: {
     readonly text: string;
