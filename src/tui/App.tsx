@@ -109,7 +109,7 @@ export function App(props: AppProps) {
 
   // The files prompt waits behind an approval prompt: one prompt holds the keyboard at a time.
   const dialog = pending === null ? ui.dialog : null;
-    const prompt = promptLayout(ui.editor, live.queue, size.columns, live.steering);
+  const prompt = promptLayout(ui.editor, live.queue, size.columns, live.steering, ui.editing?.entryId ?? null);
   const queueOpen = ui.queueOpen && live.queue.length > 0;
   useEffect(() => {
     // The list closes by itself once the queue has drained.

@@ -51,6 +51,11 @@ export function PromptLine({ layout, focused, placeholder, width }: PromptLinePr
         </Text>
       ))}
       {layout.moreQueued > 0 ? <Text {...theme.style('faint')}>{`  ⧗ and ${layout.moreQueued} more queued`}</Text> : null}
+      {layout.editing !== null ? (
+        <Text wrap="truncate-end" {...theme.style('accent')}>
+          {truncate(`  ✎ editing ${layout.editing}: ⏎ sends it as a new branch beside it`, Math.max(0, width))}
+        </Text>
+      ) : null}
       {layout.rows.map((row, i) => (
         <Text key={`r${i}`} wrap="truncate-end">
           <Text {...theme.style(focused ? 'accentBold' : 'muted')}>{i === 0 ? PROMPT_MARK : ' '.repeat(cellWidth(PROMPT_MARK))}</Text>

@@ -3,6 +3,7 @@ import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
 import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Binding, type Condition, type PaneId } from './keymap';
+import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
 import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
@@ -135,7 +136,7 @@ function runAction(ctx: KeyContext, action: Action): void {
       interrupt(ctx);
       return;
     case 'quit':
-      if (ctx.ui.focus === 'input' && ctx.ui.editor.value !== '') ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 } });
+      if (ctx.ui.focus === 'input' && (ctx.ui.editor.value !== '' || ctx.ui.editing)) ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 }, drop: true });
       else ctx.quit();
       return;
     case 'quit-if-empty':
@@ -296,6 +297,21 @@ function filesContext(ctx: KeyContext): FilesKeyContext {
   return { dialog: ctx.ui.dialog, dispatch: ctx.dispatch, store: ctx.store, agent: ctx.agent, turns: ctx.turns, readOnly: ctx.readOnly };
 }
 
+/** `e` on a prompt of yours: its text goes to the editor; sending it makes a sibling branch beside it. */
+function editPrompt(ctx: KeyContext, entryId: string | null): void {
+  const entry = entryId === null ? undefined : ctx.store.entry(entryId);
+  if (!entry || entry.type !== 'user') {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'e edits a prompt of yours (● in the tree): select one first' } });
+    return;
+  }
+  if (ctx.readOnly) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'this session is open read-only: prompts cannot be sent here' } });
+    return;
+  }
+  ctx.dispatch({ type: 'edit-prompt', entryId: entry.id, parentId: entry.parentId, text: entry.payload.text });
+  ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `editing ${entry.id}: ⏎ sends it as a new branch beside it (the old one stays); ^C lets go of it` } });
+}
+
 function navigate(ctx: KeyContext, action: Action): void {
   const index = selectedIndex(ctx);
   switch (action) {
@@ -318,6 +334,10 @@ function navigate(ctx: KeyContext, action: Action): void {
       return selectIndex(ctx, siblingRow(ctx.store.tree, ctx.view.rows, index, action === 'sibling-previous' ? -1 : 1));
     case 'checkout':
       return checkoutSelected(ctx);
+    case 'retry':
+      return askAgain(ctx, ctx.view.rows.rows[index]?.id ?? null);
+    case 'edit-prompt':
+      return editPrompt(ctx, ctx.view.rows.rows[index]?.id ?? null);
     default:
       return scroll(ctx, action);
   }

@@ -11,6 +11,8 @@ export interface PromptLayout {
   readonly rows: readonly EditorRow[];
   /** Steering sent into the running turn that has not gone in yet. */
   readonly steering: string | null;
+  /** The earlier prompt being edited (its id), which the prompt will branch beside. */
+  readonly editing: string | null;
   readonly queue: readonly string[];
   readonly moreQueued: number;
   readonly height: number;
@@ -27,7 +29,7 @@ export function promptPlaceholder(state: { readonly readOnly: boolean; readonly 
 }
 
 /** What the prompt area shows and how many lines it takes, at a width. */
-export function promptLayout(editor: EditorState, queue: readonly string[], width: number, steering: string | null = null): PromptLayout {
+export function promptLayout(editor: EditorState, queue: readonly string[], width: number, steering: string | null = null, editing: string | null = null): PromptLayout {
   const all = editorRows(editor, Math.max(4, width - PROMPT_MARK.length));
   const cursorRow = Math.max(0, all.findIndex((r) => r.cursorColumn !== null));
   const start = Math.max(0, Math.min(cursorRow - MAX_PROMPT_ROWS + 1, all.length - MAX_PROMPT_ROWS));
@@ -35,5 +37,6 @@ export function promptLayout(editor: EditorState, queue: readonly string[], widt
   const shownQueue = queue.slice(0, MAX_QUEUE_ROWS).map(oneLine);
   const moreQueued = Math.max(0, queue.length - MAX_QUEUE_ROWS);
   const shownSteering = steering === null ? null : oneLine(steering);
-  return { rows, steering: shownSteering, queue: shownQueue, moreQueued, height: rows.length + shownQueue.length + (moreQueued > 0 ? 1 : 0) + (shownSteering === null ? 0 : 1) };
+  const extra = (moreQueued > 0 ? 1 : 0) + (shownSteering === null ? 0 : 1) + (editing === null ? 0 : 1);
+  return { rows, steering: shownSteering, editing, queue: shownQueue, moreQueued, height: rows.length + shownQueue.length + extra };
 }

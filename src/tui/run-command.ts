@@ -23,6 +23,8 @@ export interface CommandContext {
   readonly openSetup: (() => void) | null;
   /** The prompts waiting behind the running turn. */
   readonly queued: readonly string[];
+  /** `/retry`: ask again from the target entry as a sibling branch. */
+  readonly retry: (entryId: string | null) => void;
 }
 
 function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
@@ -83,6 +85,8 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       }
     case 'theme':
       return theme(ctx, args);
+    case 'retry':
+      return ctx.retry(ctx.targetId);
     case 'queue':
       if (ctx.queued.length === 0) return flash(ctx, 'info', 'nothing is queued (while a turn runs, Alt-⏎ queues a prompt for after it)');
       return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });

@@ -1,15 +1,33 @@
+import { checkout } from '../core/session/cursor';
+import { askAgain } from './ask-again';
 import { runCommand, type CommandContext } from './run-command';
 import { parseCommand } from './slash-commands';
 import type { TurnController } from './turn-controller';
 import type { UiState } from './ui-state';
 
 /** What a slash command needs (its target comes from the selection or the head), and what sending a prompt needs. */
-export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued'> {
+export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued' | 'retry'> {
   readonly turns: TurnController;
   readonly headId: string | null;
   readonly current: () => UiState;
   /** Why a prompt cannot be sent now (no provider yet, a sessionStart hook blocked): one line that says what to do. */
   readonly refusal: string | null;
+}
+
+/** Before an edited prompt is sent: its parent is checked out, so the prompt starts a sibling branch. */
+function branchBeside(ctx: SubmitContext, editing: NonNullable<UiState['editing']>): boolean {
+  const say = (text: string): void => ctx.dispatch({ type: 'flash', flash: { level: 'warn', text } });
+  if (ctx.turns.running) {
+    say(`a turn is running: send the edit of ${editing.entryId} once it ends (it stays in the editor)`);
+    return false;
+  }
+  try {
+    checkout(ctx.store, editing.parentId);
+    return true;
+  } catch (error) {
+    say(`could not branch beside ${editing.entryId}: ${(error as Error)?.message ?? String(error)}`);
+    return false;
+  }
 }
 
 /**
@@ -26,7 +44,8 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
     const targetId = ctx.current().selectedId ?? ctx.headId;
     const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
-    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup, queued }, command);
+    const retry = (entryId: string | null): void => askAgain(ctx, entryId);
+    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup, queued, retry }, command);
     return;
   }
   if (ctx.readOnly) {
@@ -38,6 +57,8 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
     dispatch({ type: 'flash', flash: { level: 'warn', text: ctx.refusal } });
     return;
   }
+  const editing = ctx.current().editing;
+  if (editing !== null && !branchBeside(ctx, editing)) return;
   const taken = how === 'queue' ? ctx.turns.submit(text) && 'queued' : ctx.turns.steer(text);
   if (!taken) {
     dispatch({ type: 'flash', flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' } });

@@ -16,6 +16,8 @@ export interface TurnAgent {
   restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
   /** Whether a checkpoint holds the files as they were at the entry (none: nothing to restore). */
   hasCheckpointFor?(entryId: string): boolean;
+  /** Asks the model again from an entry in the tree, as a new sibling branch. */
+  retry(fromEntryId: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
   /** Sends text into the running turn, for its next model call (again: replaces it); false when no turn runs. */
   steer(text: string): boolean;
   /** Steering text the turn ended without sending, taken back (null when there is none). */
@@ -158,6 +160,13 @@ export class TurnController {
       return 'steered';
     }
     return this.submit(text) ? 'queued' : false;
+  }
+
+  /** Asks again from an entry as a new sibling branch (`r` in the tree, `/retry`). False when a turn runs. */
+  retry(fromEntryId: string): boolean {
+    if (this.options.readOnly || this.running) return false;
+    void this.run('running', (signal, emit) => this.options.agent.retry(fromEntryId, signal, emit));
+    return true;
   }
 
   /** Takes the queued prompt at `index` out of the queue (to edit it, or to drop it); null when there is none. */

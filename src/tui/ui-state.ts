@@ -54,6 +54,8 @@ export interface UiState {
   /** Inside a bracketed paste: Enter is a newline, not a send. */
   readonly pasting: boolean;
   readonly dialog: FilesDialog | null;
+  /** An earlier prompt being edited (`e` in the tree): sending it branches beside it, from its parent. */
+  readonly editing: { readonly entryId: string; readonly parentId: string | null } | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -75,6 +77,7 @@ export const INITIAL_UI: UiState = {
   viewHead: null,
   pasting: false,
   dialog: null,
+  editing: null,
 };
 
 export type UiAction =
@@ -83,7 +86,8 @@ export type UiAction =
   | { readonly type: 'report'; readonly report: CommandReport }
   | { readonly type: 'help-scroll'; readonly delta: number }
   | { readonly type: 'queue-list'; readonly open: boolean; readonly index?: number }
-  | { readonly type: 'edit'; readonly editor: EditorState }
+  /** `drop`: also let go of the earlier prompt being edited (Ctrl-C clearing the editor). */
+  | { readonly type: 'edit'; readonly editor: EditorState; readonly drop?: boolean }
   | { readonly type: 'history'; readonly direction: -1 | 1 }
   | { readonly type: 'submitted'; readonly text: string }
   | { readonly type: 'select'; readonly id: string | null }
@@ -93,7 +97,8 @@ export type UiAction =
   | { readonly type: 'view-head'; readonly head: LaneHead }
   | { readonly type: 'pasting'; readonly on: boolean }
   | { readonly type: 'dialog'; readonly dialog: FilesDialog | null }
-  | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview };
+  | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
+  | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -123,12 +128,14 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'help-scroll':
       return { ...state, helpOffset: Math.max(0, state.helpOffset + action.delta) };
     case 'edit':
-      return { ...state, editor: action.editor };
+      return { ...state, editor: action.editor, editing: action.drop ? null : state.editing };
+    case 'edit-prompt':
+      return { ...state, focus: 'input', editing: { entryId: action.entryId, parentId: action.parentId }, editor: { value: action.text, cursor: action.text.length } };
     case 'history':
       return recall(state, action.direction);
     case 'submitted': {
       const history = state.history[state.history.length - 1] === action.text ? state.history : [...state.history, action.text].slice(-MAX_HISTORY);
-      return { ...state, history, historyIndex: null, draft: EMPTY_EDITOR, editor: EMPTY_EDITOR, transcript: FOLLOW };
+      return { ...state, history, historyIndex: null, draft: EMPTY_EDITOR, editor: EMPTY_EDITOR, transcript: FOLLOW, editing: null };
     }
     case 'select':
       return { ...state, selectedId: action.id };

@@ -64,7 +64,7 @@ export const KEYS = {
  * An Agent-shaped object whose turn runs until aborted (or `finish` is called). Steering is
  * held as the Agent holds it (a second replaces the first) and never sent: `steering` shows it.
  */
-export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; steering: string | null; finish: () => void } {
+export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; retries: string[]; steering: string | null; finish: () => void } {
   const signals: AbortSignal[] = [];
   const prompts: string[] = [];
   let finish = (): void => {};
@@ -74,9 +74,17 @@ export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: s
     signals,
     prompts,
     steering: null as string | null,
+    retries: [] as string[],
     finish: () => finish(),
+    retry: (fromEntryId: string, signal: AbortSignal) => {
+      agent.retries.push(fromEntryId);
+      return agent.hang(signal);
+    },
     runTurn: (prompt: string, signal: AbortSignal) => {
       prompts.push(prompt);
+      return agent.hang(signal);
+    },
+    hang: (signal: AbortSignal) => {
       signals.push(signal);
       running = true;
       return new Promise<unknown>((resolve) => {

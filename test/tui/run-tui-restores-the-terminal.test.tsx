@@ -135,7 +135,7 @@ describe('runTui', () => {
   });
 
   it('restores the terminal and reports a crash when the turn loop throws', async () => {
-    const agent: TurnAgent = { model: 'm', runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')), resume: async () => 0, steer: () => false, takeSteering: () => null };
+    const agent: TurnAgent = { model: 'm', runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
     const { stdout, stdin, exit } = start(agent);
     await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('go');

@@ -89,7 +89,7 @@ describe('slash commands', () => {
 
 describe('the prompt', () => {
   it('takes a bracketed paste with newlines as text, without sending it', async () => {
-    const agent = { model: 'm', prompts: [] as string[], runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null };
+    const agent = { model: 'm', prompts: [] as string[], runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
     screen = renderScreen({ store: emptyStore(), agent });
     await screen.press('\x1b[200~', 'line one\rline two', '\x1b[201~');
     await screen.waitFor('line two');
@@ -102,7 +102,7 @@ describe('the prompt', () => {
   });
 
   it('recalls earlier prompts with ↑ and edits with readline keys', async () => {
-    const agent = { model: 'm', runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null };
+    const agent = { model: 'm', runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
     screen = renderScreen({ store: emptyStore(), agent });
     await screen.type('first prompt');
     await screen.press(KEYS.enter);

@@ -13,7 +13,7 @@ import type { ActiveProfile } from './agent-profile';
 import { buildMessages } from './context';
 import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
 import { askApprover } from './ask-approver';
-import { AppendBatch, currentHead, laneForAppend } from './cursor';
+import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
@@ -209,6 +209,25 @@ export class Agent {
   }
 
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+    return this.exclusive(signal, emit, () => this.loop({ prompt }, signal, emit));
+  }
+
+  /**
+   * Asks the model again from an entry already in the tree, as a new sibling branch: the entry
+   * is checked out and the turn runs from it without a new prompt, so what was answered there
+   * before stays in the tree beside the new answer. `fromEntryId` is the entry the answer
+   * followed (a prompt, or a tool result), not the answer itself.
+   */
+  async retry(fromEntryId: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+    const from = this.deps.store.entry(fromEntryId);
+    if (!from) throw new Error(`assert: no entry ${fromEntryId} to retry from`);
+    return this.exclusive(signal, emit, () => {
+      checkout(this.deps.store, fromEntryId);
+      return this.loop({ from: fromEntryId }, signal, emit);
+    });
+  }
+
+  private async exclusive(signal: AbortSignal, emit: EventSink, work: () => Promise<TurnResult>): Promise<TurnResult> {
     if (this.running) throw new Error('assert: one turn at a time');
     this.running = true;
     this.steering = null;
@@ -216,33 +235,19 @@ export class Agent {
       // MCP servers offer their tools before the model is asked (each start has its own timeout).
       await this.deps.externalTools?.ready(signal);
       await this.resume(signal, emit);
-      return await this.loop(prompt, signal, emit);
+      return await work();
     } finally {
       this.running = false;
     }
   }
 
-  private async loop(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+  private async loop(start: { prompt: string } | { from: string }, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
     const { store, limits } = this.deps;
     const sandwich = new Sandwich(this.deps, emit);
-    const promptHook = await runHooks(this.deps, this.model, 'userPrompt', { prompt }, { failClosed: false, signal });
-    const blocked = promptHook?.verdict === 'block' ? (promptHook.blockReason ?? 'blocked by a hook') : null;
-    const start = new AppendBatch(store);
-    for (const notice of this.announcements) start.entry('notice', notice);
-    for (const [key, value] of this.notedFacts) {
-      if (sessionFact(store, key) === (value ?? undefined)) continue;
-      if (value === null) start.remove(NS.session, key);
-      else start.register(NS.session, key, value);
-    }
-    this.announcements = [];
-    this.notedFacts.clear();
-    const promptEntryId = start.entry('user', { text: prompt, ...(blocked === null ? {} : { blocked }) });
-    addNotices(start, noticesOf(promptHook));
-    let state = sandwich.move(readyState(store, sandwich), 'Planning', start.build());
-    emit({ type: 'turn-started', promptEntryId, lane: start.laneName });
-    emitNotices(noticesOf(promptHook), emit);
-    if (blocked !== null) {
-      return this.finish(sandwich, state, 'blocked', `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${blocked}`, emit);
+    const opened = await this.openTurn(sandwich, start, signal, emit);
+    let state = opened.state;
+    if (opened.blocked !== null) {
+      return this.finish(sandwich, state, 'blocked', `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${opened.blocked}`, emit);
     }
     const guard = new LoopGuard(limits);
     this.deniedByUser.clear();
@@ -327,6 +332,42 @@ export class Agent {
       emit({ type: 'turn-ended', outcome: 'error', text });
       return { failed: { outcome: 'error', text } };
     }
+  }
+
+  /** What was announced or noted since the last turn (model changes, session facts) goes in with its first commit. */
+  private addNoted(batch: AppendBatch): void {
+    const { store } = this.deps;
+    for (const notice of this.announcements) batch.entry('notice', notice);
+    for (const [key, value] of this.notedFacts) {
+      if (sessionFact(store, key) === (value ?? undefined)) continue;
+      if (value === null) batch.remove(NS.session, key);
+      else batch.register(NS.session, key, value);
+    }
+    this.announcements = [];
+    this.notedFacts.clear();
+  }
+
+  /** The turn's first commit: the prompt as a user entry (through the userPrompt hooks), or for a retry nothing new. */
+  private async openTurn(sandwich: Sandwich, start: { prompt: string } | { from: string }, signal: AbortSignal, emit: EventSink): Promise<{ state: MachineState; blocked: string | null }> {
+    const { store } = this.deps;
+    if ('from' in start) {
+      const batch = new AppendBatch(store);
+      this.addNoted(batch);
+      const state = sandwich.move(readyState(store, sandwich), 'Planning', batch.build());
+      emit({ type: 'turn-started', promptEntryId: start.from, lane: batch.laneName });
+      return { state, blocked: null };
+    }
+    const { prompt } = start;
+    const promptHook = await runHooks(this.deps, this.model, 'userPrompt', { prompt }, { failClosed: false, signal });
+    const blocked = promptHook?.verdict === 'block' ? (promptHook.blockReason ?? 'blocked by a hook') : null;
+    const batch = new AppendBatch(store);
+    this.addNoted(batch);
+    const promptEntryId = batch.entry('user', { text: prompt, ...(blocked === null ? {} : { blocked }) });
+    addNotices(batch, noticesOf(promptHook));
+    const state = sandwich.move(readyState(store, sandwich), 'Planning', batch.build());
+    emit({ type: 'turn-started', promptEntryId, lane: batch.laneName });
+    emitNotices(noticesOf(promptHook), emit);
+    return { state, blocked };
   }
 
   /** Takes the pending steering text and runs it through the userPrompt hooks, like a prompt; null when there is none. */

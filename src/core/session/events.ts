@@ -9,7 +9,8 @@ export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit' | 'blocked';
 
 /** What a running turn tells its host. Core never prints: hosts render these. */
 export type SessionEvent =
-  | { readonly type: 'turn-started'; readonly promptEntryId: string; readonly lane: string }
+  /** `promptEntryId`: the prompt the turn answers (a retry asks again from an entry already there; null at the root). */
+  | { readonly type: 'turn-started'; readonly promptEntryId: string | null; readonly lane: string }
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
   /** The model declines to answer: its words, apart from the text. */
