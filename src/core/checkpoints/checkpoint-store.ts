@@ -107,6 +107,7 @@ export class Checkpoints {
     try {
       return await this.serial(async () => {
         await this.init();
+        this.clearStaleLock();
         const snap = await this.snapshot();
         const parent = this.newest ?? (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout.toString().trim();
         const message = JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut });
@@ -235,6 +236,16 @@ export class Checkpoints {
     this.initialized = true;
   }
 
+  /**
+   * A tole killed while git held the index leaves `index.lock` behind, and every later checkpoint
+   * would fail on it. A git run here takes seconds at most, so a lock older than a minute is stale.
+   */
+  private clearStaleLock(): void {
+    const lock = join(this.target.gitDir, 'index.lock');
+    const stat = lstatOrNull(lock);
+    if (stat && Date.now() - stat.mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+  }
+
   private removeFile(path: string): void {
     const root = this.target.workTree;
     const full = join(root, path);
@@ -258,6 +269,9 @@ export class Checkpoints {
     return next;
   }
 }
+
+/** An index.lock older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 60_000;
 
 const CONFIG: readonly [string, string][] = [
   ['core.bare', 'false'],

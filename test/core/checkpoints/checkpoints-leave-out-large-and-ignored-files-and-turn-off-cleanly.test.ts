@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -60,6 +60,23 @@ describe('what a checkpoint holds', () => {
   });
 });
 
+describe('a git lock left by a killed tole', () => {
+  it('is cleared when it is stale, so checkpoints go on working', async () => {
+    writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
+    const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
+    expect((await checkpoints.take()).ok).toBe(true);
+    const lock = join(checkpoints.directory, 'index.lock');
+    writeFileSync(lock, '');
+    const fresh = await checkpoints.take();
+    // A fresh lock may belong to a live git: it is left alone, and this checkpoint fails.
+    expect(fresh.ok).toBe(false);
+    const old = new Date(Date.now() - 5 * 60_000);
+    utimesSync(lock, old, old);
+    writeFileSync(join(dirs.root, 'a.txt'), 'b\n');
+    expect((await checkpoints.take()).ok).toBe(true);
+  });
+});
+
 describe('without a usable git, checkpoints are off and everything else works', () => {
   let server: ChatServer;
   beforeEach(async () => {
@@ -70,9 +87,8 @@ describe('without a usable git, checkpoints are off and everything else works', 
   });
 
   it('says once why, and the calls still run', async () => {
-    const { agent, store, deps } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true } });
     const off = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, gitBinary: join(dirs.outside, 'no-such-git') });
-    Object.assign(deps, { checkpoints: off });
+    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true }, deps: { checkpoints: off } });
     server.push(
       { toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'a' }) }] },
       { toolCalls: [{ id: 'w2', name: 'write_file', arguments: JSON.stringify({ path: 'b.txt', content: 'b' }) }] },
