@@ -124,7 +124,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       if (last || schedule.float() < 0.5) checkReplay(opened, path, disk, problems);
     } catch (error) {
       if (error instanceof SimCrash || disk.hasCrashed) ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
-      else if ((isStorageError(error) || typeof (error as NodeJS.ErrnoException)?.code === 'string') && !last) ended = `stopped on an I/O error: ${(error as Error).message}`;
+      else if (isStorageError(error) && !last) ended = `stopped on a storage error: ${error.message}`;
       else problems.push(`life ${life}: unexpected ${(error as Error)?.stack ?? String(error)}`);
     }
     if (!disk.hasCrashed) {

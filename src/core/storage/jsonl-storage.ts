@@ -62,7 +62,8 @@ export class JsonlStorage implements Storage {
       return new JsonlStorage(path, header, false, report, ops, fd, lock, bytes.length, headerCrc(bytes.subarray(0, -1)));
     } catch (error) {
       lock.release();
-      throw error;
+      if (error instanceof StorageError) throw error;
+      throw new StorageError('not-committed', `the session ${path} could not be created: ${describe(error)}`, { path, cause: error });
     }
   }
 
@@ -81,8 +82,12 @@ export class JsonlStorage implements Storage {
         // A torn tail left in place would swallow the next commit: cut it away durably first,
         // once its bytes are safe in a file beside the session.
         const savedTo = saveTornBytes(ops, fd, path, tornTail.offset, tornTail.bytes, options.nowMs, options.nonce);
-        ops.ftruncateSync(fd, tornTail.offset);
-        ops.fsyncSync(fd);
+        try {
+          ops.ftruncateSync(fd, tornTail.offset);
+          ops.fsyncSync(fd);
+        } catch (error) {
+          throw new StorageError('not-committed', `the torn tail of ${path} (copied to ${savedTo}) could not be cut away: ${describe(error)}; open it again`, { path, cause: error });
+        }
         tornTail = { ...tornTail, repaired: true, savedTo };
       }
       const report: OpenReport = { commitLines: scan.commitLines, bytes: scan.goodBytes, tornTail };
@@ -235,10 +240,11 @@ function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, l
     try {
       writeWhole(ops, asideFd, bytes.subarray(0, got), 0);
       ops.fdatasyncSync(asideFd);
-    } finally {
       ops.closeSync(asideFd);
+      fsyncDirectory(ops, dirname(path));
+    } catch (error) {
+      throw new StorageError('not-committed', `the torn tail of ${path} was left in place: its ${length} bytes could not be copied to ${aside} (${describe(error)})`, { path, cause: error });
     }
-    fsyncDirectory(ops, dirname(path));
     return aside;
   }
   throw new Error('assert: unreachable');
