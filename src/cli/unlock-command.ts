@@ -4,7 +4,10 @@ import { lockPathFor, unlockSession } from '../core/storage/lock-file';
 import { UsageError, type CliArgs } from './args';
 
 /** `tole unlock PATH`: removes a session's lock unless the tole holding it is running. */
-export function runUnlock(args: CliArgs, io: { cwd: string; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): number {
+export function runUnlock(
+  args: CliArgs,
+  io: { cwd: string; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): number {
   const target = args.positional[0];
   if (!target) throw new UsageError('tole unlock needs a session file: tole unlock PATH');
   const path = resolve(io.cwd, target);
@@ -15,7 +18,9 @@ export function runUnlock(args: CliArgs, io: { cwd: string; stdout: NodeJS.Writa
     return 0;
   }
   if (!result.removed) {
-    io.stderr.write(`tole: not unlocked: ${result.verdict.reason}; close that tole first, or open the session read-only (--read-only)\n`);
+    io.stderr.write(
+      `tole: not unlocked: ${result.verdict.reason}; close that tole first, or open the session read-only (--read-only)\n`,
+    );
     return 1;
   }
   io.stdout.write(`tole: removed the lock of ${who} (${result.verdict.reason}); ${path} can be opened now\n`);

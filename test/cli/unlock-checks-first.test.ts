@@ -12,8 +12,13 @@ afterAll(() => dir.remove());
 function unlock(path: string): { code: number; out: string; err: string } {
   let out = '';
   let err = '';
-  const stream = (add: (text: string) => void) => ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
-  const code = runUnlock(parseArgs(['unlock', path]), { cwd: dir.path, stdout: stream((t) => (out += t)), stderr: stream((t) => (err += t)) });
+  const stream = (add: (text: string) => void) =>
+    ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
+  const code = runUnlock(parseArgs(['unlock', path]), {
+    cwd: dir.path,
+    stdout: stream((t) => (out += t)),
+    stderr: stream((t) => (err += t)),
+  });
   return { code, out, err };
 }
 
@@ -31,10 +36,16 @@ describe('tole unlock PATH', () => {
   it('removes a lock whose holder cannot be checked, naming it, so that the session opens again', () => {
     const store = createStore(dir.path);
     store.close();
-    writeFileSync(lockPathFor(store.path), JSON.stringify({ pid: 4242, host: 'elsewhere.example', nonce: 'n', createdAt: 1 }));
+    writeFileSync(
+      lockPathFor(store.path),
+      JSON.stringify({ pid: 4242, host: 'elsewhere.example', nonce: 'n', createdAt: 1 }),
+    );
     expect(() => openStore(store.path)).toThrow(`run tole unlock ${store.path}`);
     const run = unlock(store.path);
-    expect(run).toMatchObject({ code: 0, out: expect.stringContaining('removed the lock of pid 4242 on elsewhere.example') });
+    expect(run).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('removed the lock of pid 4242 on elsewhere.example'),
+    });
     openStore(store.path).close();
   });
 

@@ -22,7 +22,9 @@ let server: ChatServer;
 
 beforeAll(async () => {
   if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  server = await startChatServer({ replies: [{ text: Array.from({ length: 400 }, (_, i) => `word${i} `), delayMs: 50 }] });
+  server = await startChatServer({
+    replies: [{ text: Array.from({ length: 400 }, (_, i) => `word${i} `), delayMs: 50 }],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -45,7 +47,12 @@ describe('closing the terminal while SIGHUP is ignored', () => {
     const exitFile = join(root, 'exit');
     const stderrFile = join(root, 'stderr');
     const script = `trap '' HUP; node ${TOLE} --base-url ${server.url} --model m 2> ${stderrFile}; echo $? > ${exitFile}`;
-    const driver = new TerminalDriver({ file: 'bash', args: ['-c', script], cwd: root, env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' } });
+    const driver = new TerminalDriver({
+      file: 'bash',
+      args: ['-c', script],
+      cwd: root,
+      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+    });
     try {
       await driver.waitFor('type a prompt');
       driver.type('talk for a while\r');
@@ -57,7 +64,11 @@ describe('closing the terminal while SIGHUP is ignored', () => {
       const sessions = join(home, 'sessions');
       expect(readdirSync(sessions).filter((name) => name.endsWith('.lock'))).toEqual([]);
       const [file] = readdirSync(sessions).filter((name) => name.endsWith('.jsonl'));
-      const store = SessionStore.open(join(sessions, file!), { clock: systemClock, random: seededRandom(1), readOnly: true });
+      const store = SessionStore.open(join(sessions, file!), {
+        clock: systemClock,
+        random: seededRandom(1),
+        readOnly: true,
+      });
       expect(machineState(store).pc).toBe('Final');
       const answers = [...store.tree.all()].filter((entry) => entry.type === 'assistant');
       expect(answers.map((entry) => (entry.payload as { finishReason: string }).finishReason)).toEqual(['interrupted']);

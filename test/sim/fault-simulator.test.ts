@@ -16,7 +16,8 @@ describe('the fault simulator', () => {
       const result = await runSchedule(seed);
       totals.crashes += result.crashes;
       totals.commits += result.commits;
-      if (result.problems.length > 0) failed.push(`seed ${seed} (replay: npm run sim -- --seed ${seed}):\n${result.problems.join('\n')}`);
+      if (result.problems.length > 0)
+        failed.push(`seed ${seed} (replay: npm run sim -- --seed ${seed}):\n${result.problems.join('\n')}`);
     }
     expect(failed).toEqual([]);
     // The schedules did crash and commit: a simulator that never faults proves nothing.

@@ -17,7 +17,11 @@ const one = flag('--seed');
 
 if (one !== undefined) {
   const result = await runSchedule(Number(one), { planted, trace: (line) => console.log(line) });
-  console.log(result.problems.length === 0 ? `seed ${one}: ok (${result.lifetimes} lifetimes, ${result.crashes} crashes, ${result.turns} turns, ${result.commits} commits)` : `seed ${one}: FAILED\n${result.problems.join('\n')}`);
+  console.log(
+    result.problems.length === 0
+      ? `seed ${one}: ok (${result.lifetimes} lifetimes, ${result.crashes} crashes, ${result.turns} turns, ${result.commits} commits)`
+      : `seed ${one}: FAILED\n${result.problems.join('\n')}`,
+  );
   process.exit(result.problems.length === 0 ? 0 : 1);
 }
 
@@ -31,9 +35,13 @@ for (let seed = from; seed < from + count; seed++) {
   totals.turns += result.turns;
   totals.commits += result.commits;
   if (result.problems.length > 0) {
-    console.log(`seed ${seed}: FAILED\n${result.problems.join('\n')}\nreplay it: npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}`);
+    console.log(
+      `seed ${seed}: FAILED\n${result.problems.join('\n')}\nreplay it: npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}`,
+    );
     process.exit(1);
   }
 }
 const seconds = (performance.now() - started) / 1000;
-console.log(`${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits`);
+console.log(
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits`,
+);

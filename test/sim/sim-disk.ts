@@ -95,7 +95,8 @@ export class SimDisk {
   recover(): void {
     const survivors = new Map<string, Inode>();
     for (const [name, inode] of this.durableNames) {
-      const unsynced = inode.data.length > inode.durable.length && inode.data.subarray(0, inode.durable.length).equals(inode.durable);
+      const unsynced =
+        inode.data.length > inode.durable.length && inode.data.subarray(0, inode.durable.length).equals(inode.durable);
       let data = Buffer.from(inode.durable);
       if (unsynced && this.random.float() < 0.5) {
         const extra = inode.data.subarray(inode.durable.length);
@@ -131,63 +132,65 @@ export class SimDisk {
 
   /** The FileOps of one simulated process, with its identity for the lock. */
   opsFor(pid: number): FileOps {
-    const disk = this;
     const processes: ProcessProbe = {
       pid,
       host: 'sim',
       bootId: () => 'sim-boot',
       pidNamespace: () => null,
-      exists: (other) => other === disk.livePid,
-      startTime: (other) => (other === disk.livePid ? String(other) : null),
+      exists: (other) => other === this.livePid,
+      startTime: (other) => (other === this.livePid ? String(other) : null),
     };
     return {
       processes,
-      openSync: (path, flags) => disk.open(path, flags),
-      writeSync: (fd, buffer, offset, length, position) => disk.write(fd, buffer, offset, length, position),
+      openSync: (path, flags) => this.open(path, flags),
+      writeSync: (fd, buffer, offset, length, position) => this.write(fd, buffer, offset, length, position),
       readSync: (fd, buffer, offset, length, position) => {
-        const inode = disk.fileOf(fd, 'read');
+        const inode = this.fileOf(fd, 'read');
         const n = Math.max(0, Math.min(length, inode.data.length - position));
         inode.data.copy(buffer, offset, position, position + n);
         return n;
       },
-      fdatasyncSync: (fd) => disk.sync(fd, 'fdatasync'),
-      fsyncSync: (fd) => disk.sync(fd, 'fsync'),
+      fdatasyncSync: (fd) => this.sync(fd, 'fdatasync'),
+      fsyncSync: (fd) => this.sync(fd, 'fsync'),
       ftruncateSync: (fd, length) => {
-        const inode = disk.fileOf(fd, 'ftruncate');
-        inode.data = length <= inode.data.length ? Buffer.from(inode.data.subarray(0, length)) : Buffer.concat([inode.data, Buffer.alloc(length - inode.data.length)]);
+        const inode = this.fileOf(fd, 'ftruncate');
+        inode.data =
+          length <= inode.data.length
+            ? Buffer.from(inode.data.subarray(0, length))
+            : Buffer.concat([inode.data, Buffer.alloc(length - inode.data.length)]);
       },
-      fstatSize: (fd) => disk.fileOf(fd, 'fstat').data.length,
+      fstatSize: (fd) => this.fileOf(fd, 'fstat').data.length,
       closeSync: (fd) => {
-        disk.step('close');
-        disk.fds.delete(fd);
+        this.step('close');
+        this.fds.delete(fd);
       },
       renameSync: (from, to) => {
-        disk.step('rename');
-        const inode = disk.names.get(from);
+        this.step('rename');
+        const inode = this.names.get(from);
         if (!inode) throw errno('ENOENT', 'rename', from);
-        disk.names.delete(from);
-        disk.names.set(to, inode);
+        this.names.delete(from);
+        this.names.set(to, inode);
       },
       unlinkSync: (path) => {
-        disk.step('unlink');
-        if (!disk.names.delete(path)) throw errno('ENOENT', 'unlink', path);
+        this.step('unlink');
+        if (!this.names.delete(path)) throw errno('ENOENT', 'unlink', path);
       },
       readFileSync: (path) => {
-        disk.step('readFile');
-        const inode = disk.names.get(path);
+        this.step('readFile');
+        const inode = this.names.get(path);
         if (!inode) throw errno('ENOENT', 'open', path);
         return Buffer.from(inode.data);
       },
       writeFileExclusive: (path, data) => {
         // As the real one: content synced under a temporary name, then linked into place.
-        const fd = disk.open(path, 'wx');
-        const inode = disk.fileOf(fd, 'write');
+        const fd = this.open(path, 'wx');
+        const inode = this.fileOf(fd, 'write');
         inode.data = Buffer.from(data);
         inode.durable = Buffer.from(data);
-        disk.fds.delete(fd);
+        this.fds.delete(fd);
       },
-      existsSync: (path) => disk.names.has(path) || disk.dirs.has(path),
-      kindOf: (path): FileKind | null => (disk.dirs.has(path) ? 'directory' : disk.names.has(path) ? 'file' : null),
+      existsSync: (path) => this.names.has(path) || this.dirs.has(path),
+      kindOf: (path): FileKind | null => (this.dirs.has(path) ? 'directory' : this.names.has(path) ? 'file' : null),
     };
   }
 
@@ -255,9 +258,18 @@ export class SimDisk {
     }
     if (syscall === 'fdatasync') {
       this.fdatasyncs++;
-      if (this.planted === 'skip-fdatasync' || (this.planted === 'skip-one-fdatasync' && this.fdatasyncs === this.skippedFdatasync)) return;
+      if (
+        this.planted === 'skip-fdatasync' ||
+        (this.planted === 'skip-one-fdatasync' && this.fdatasyncs === this.skippedFdatasync)
+      )
+        return;
     }
     if (open.inode) open.inode.durable = Buffer.from(open.inode.data);
-    else this.durableNames = new Map([...this.names].filter(([name]) => dirname(name) === open.dir).concat([...this.durableNames].filter(([name]) => dirname(name) !== open.dir)));
+    else
+      this.durableNames = new Map(
+        [...this.names]
+          .filter(([name]) => dirname(name) === open.dir)
+          .concat([...this.durableNames].filter(([name]) => dirname(name) !== open.dir)),
+      );
   }
 }

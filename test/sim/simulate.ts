@@ -8,7 +8,7 @@
  */
 
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
-import { seededRandom, type Random } from '../../src/core/clock';
+import { seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import { Agent } from '../../src/core/session/agent';
@@ -67,7 +67,13 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     const pid = 1000 + life;
     disk.livePid = pid;
     const ops = disk.opsFor(pid);
-    const faultPoint = !last && schedule.float() < 0.3 ? { point: FAULT_POINTS[Math.floor(schedule.float() * FAULT_POINTS.length)]!, skip: Math.floor(schedule.float() * 3) } : null;
+    const faultPoint =
+      !last && schedule.float() < 0.3
+        ? {
+            point: FAULT_POINTS[Math.floor(schedule.float() * FAULT_POINTS.length)]!,
+            skip: Math.floor(schedule.float() * 3),
+          }
+        : null;
     if (!last) {
       disk.faults = {
         writeFailure: schedule.float() < 0.3 ? 0.03 : 0,
@@ -76,7 +82,9 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         crashAtOp: schedule.float() < 0.6 ? disk.counts.ops + 1 + Math.floor(schedule.float() * 400) : Infinity,
       };
     }
-    trace(`life ${life} (pid ${pid})${last ? ' without faults' : `: ${JSON.stringify({ ...disk.faults, crashAtOp: String(disk.faults.crashAtOp) })}${faultPoint ? `, crash at ${faultPoint.point} #${faultPoint.skip + 1}` : ''}`}`);
+    trace(
+      `life ${life} (pid ${pid})${last ? ' without faults' : `: ${JSON.stringify({ ...disk.faults, crashAtOp: String(disk.faults.crashAtOp) })}${faultPoint ? `, crash at ${faultPoint.point} #${faultPoint.skip + 1}` : ''}`}`,
+    );
     stats.lifetimes++;
     let store: SessionStore | null = null;
     let ended = 'stopped';
@@ -90,7 +98,8 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       opened.onCommit((records) => {
         stats.commits++;
         for (const record of records) {
-          if (record.kind !== 'register') acked.records.set(record.kind === 'entry' ? record.id : `usage ${record.id}`, record);
+          if (record.kind !== 'register')
+            acked.records.set(record.kind === 'entry' ? record.id : `usage ${record.id}`, record);
           acked.maxSeq = Math.max(acked.maxSeq, record.seq);
         }
       });
@@ -123,7 +132,8 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       if (last) checkSettled(opened, problems);
       if (last || schedule.float() < 0.5) checkReplay(opened, path, disk, problems);
     } catch (error) {
-      if (error instanceof SimCrash || disk.hasCrashed) ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
+      if (error instanceof SimCrash || disk.hasCrashed)
+        ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
       else if (isStorageError(error) && !last) ended = `stopped on a storage error: ${error.message}`;
       else problems.push(`life ${life}: unexpected ${(error as Error)?.stack ?? String(error)}`);
     }
@@ -151,7 +161,14 @@ function registry(world: SimWorld): ToolRegistry {
 }
 
 /** From a fresh process, read-only: the file is sound, every acknowledged commit is in it, no effect ran twice. */
-function checkAfter(path: string, disk: SimDisk, acked: Acked, world: SimWorld, problems: string[], life: number): void {
+function checkAfter(
+  path: string,
+  disk: SimDisk,
+  acked: Acked,
+  world: SimWorld,
+  problems: string[],
+  life: number,
+): void {
   const ops = disk.opsFor(9999);
   const report = checkSessionFile(path, ops);
   if (!report.ok) {
@@ -161,11 +178,17 @@ function checkAfter(path: string, disk: SimDisk, acked: Acked, world: SimWorld, 
   const store = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops });
   try {
     for (const [key, record] of acked.records) {
-      const found = key.startsWith('usage ') ? store.usage.find((row) => row.id === (record as { id: string }).id) : store.entry(key);
+      const found = key.startsWith('usage ')
+        ? store.usage.find((row) => row.id === (record as { id: string }).id)
+        : store.entry(key);
       if (!found) problems.push(`after life ${life}: acknowledged ${key} (seq ${record.seq}) is missing`);
-      else if (JSON.stringify(found) !== JSON.stringify(record)) problems.push(`after life ${life}: acknowledged ${key} differs: ${JSON.stringify(found)} vs ${JSON.stringify(record)}`);
+      else if (JSON.stringify(found) !== JSON.stringify(record))
+        problems.push(
+          `after life ${life}: acknowledged ${key} differs: ${JSON.stringify(found)} vs ${JSON.stringify(record)}`,
+        );
     }
-    if (store.lastSeq < acked.maxSeq) problems.push(`after life ${life}: last seq ${store.lastSeq} is below the acknowledged ${acked.maxSeq}`);
+    if (store.lastSeq < acked.maxSeq)
+      problems.push(`after life ${life}: last seq ${store.lastSeq} is below the acknowledged ${acked.maxSeq}`);
     const results = new Map<string, number>();
     for (const entry of store.tree.all() as Iterable<AnyEntry>) {
       if (entry.type === 'tool_result') results.set(entry.payload.callId, (results.get(entry.payload.callId) ?? 0) + 1);
@@ -176,15 +199,22 @@ function checkAfter(path: string, disk: SimDisk, acked: Acked, world: SimWorld, 
   }
   for (const [id, n] of world.effects) {
     const tool = id.split(' ')[0] as keyof typeof SIM_TOOLS;
-    if (n > 1 && SIM_TOOLS[tool] !== 'idempotent') problems.push(`after life ${life}: the ${SIM_TOOLS[tool]} effect ${id} ran ${n} times`);
+    if (n > 1 && SIM_TOOLS[tool] !== 'idempotent')
+      problems.push(`after life ${life}: the ${SIM_TOOLS[tool]} effect ${id} ran ${n} times`);
   }
 }
 
 /** The writer's registers, tree and ledger equal what a fresh replay of the file builds. */
 function checkReplay(store: SessionStore, path: string, disk: SimDisk, problems: string[]): void {
-  const fresh = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops: disk.opsFor(9998) });
+  const fresh = SessionStore.open(path, {
+    clock: steppingClock(),
+    random: seededRandom(1),
+    readOnly: true,
+    ops: disk.opsFor(9998),
+  });
   try {
-    if (JSON.stringify(snapshot(fresh)) !== JSON.stringify(snapshot(store))) problems.push('the live state differs from a fresh replay of the file');
+    if (JSON.stringify(snapshot(fresh)) !== JSON.stringify(snapshot(store)))
+      problems.push('the live state differs from a fresh replay of the file');
   } finally {
     fresh.close();
   }
@@ -193,14 +223,16 @@ function checkReplay(store: SessionStore, path: string, disk: SimDisk, problems:
 /** After a resume without faults: nothing pending, every intent settled exactly once, the machine at rest. */
 function checkSettled(store: SessionStore, problems: string[]): void {
   const pending = store.registers.entries(NS.pending);
-  if (pending.length > 0) problems.push(`intents still pending after the last resume: ${pending.map(([key]) => key).join(', ')}`);
+  if (pending.length > 0)
+    problems.push(`intents still pending after the last resume: ${pending.map(([key]) => key).join(', ')}`);
   const pc = machineState(store).pc;
   if (pc !== 'Final' && pc !== 'Idle') problems.push(`the machine rests in ${pc}`);
   const entries = [...store.tree.all()] as AnyEntry[];
   for (const intent of entries) {
     if (intent.type !== 'tool_intent') continue;
-    const settled = entries.filter((entry) => entry.type === 'tool_result' && entry.payload.callId === intent.payload.callId).length;
+    const settled = entries.filter(
+      (entry) => entry.type === 'tool_result' && entry.payload.callId === intent.payload.callId,
+    ).length;
     if (settled !== 1) problems.push(`intent ${intent.payload.callId} settled ${settled} times`);
   }
 }
-

@@ -53,24 +53,39 @@ export function readLockOwner(ops: FileOps, lockPath: string): LockOwner | null 
 export function judgeLock(owner: LockOwner | null, probe: ProcessProbe): LockVerdict {
   if (owner === null) return { state: 'unknown', reason: 'the lock file cannot be read' };
   const who = `pid ${owner.pid} on ${owner.host}`;
-  if (owner.host !== probe.host) return { state: 'unknown', reason: `it was taken on another host (${who}), whose processes cannot be checked from here` };
+  if (owner.host !== probe.host)
+    return {
+      state: 'unknown',
+      reason: `it was taken on another host (${who}), whose processes cannot be checked from here`,
+    };
   const bootId = probe.bootId();
-  if (owner.bootId && bootId && owner.bootId !== bootId) return { state: 'stale', reason: `it was taken by ${who} before the machine restarted` };
+  if (owner.bootId && bootId && owner.bootId !== bootId)
+    return { state: 'stale', reason: `it was taken by ${who} before the machine restarted` };
   if (owner.pid === probe.pid) {
     // This pid is this process: the lock is live only if this process took it and holds it still
     // (a tole restarted in a container gets the same pid as the one that crashed).
-    return heldHere.has(owner.nonce) ? { state: 'held', reason: `this tole (${who}) holds it` } : { state: 'stale', reason: `it names this process's own pid (${owner.pid}), which took no such lock` };
+    return heldHere.has(owner.nonce)
+      ? { state: 'held', reason: `this tole (${who}) holds it` }
+      : { state: 'stale', reason: `it names this process's own pid (${owner.pid}), which took no such lock` };
   }
   const namespace = probe.pidNamespace();
   if (owner.pidNamespace && namespace && owner.pidNamespace !== namespace) {
-    return { state: 'unknown', reason: `it was taken by ${who} in another pid namespace (another container?), whose pids cannot be checked from here` };
+    return {
+      state: 'unknown',
+      reason: `it was taken by ${who} in another pid namespace (another container?), whose pids cannot be checked from here`,
+    };
   }
   if (!probe.exists(owner.pid)) return { state: 'stale', reason: `${who} is gone` };
   const now = probe.startTime(owner.pid);
   if (owner.startTime && now) {
-    return owner.startTime === now ? { state: 'held', reason: `${who} is running` } : { state: 'stale', reason: `pid ${owner.pid} now belongs to another process` };
+    return owner.startTime === now
+      ? { state: 'held', reason: `${who} is running` }
+      : { state: 'stale', reason: `pid ${owner.pid} now belongs to another process` };
   }
-  return { state: 'unknown', reason: `pid ${owner.pid} is running, but tole cannot tell whether it is the process that took the lock` };
+  return {
+    state: 'unknown',
+    reason: `pid ${owner.pid} is running, but tole cannot tell whether it is the process that took the lock`,
+  };
 }
 
 /** A lock whose holder is provably gone (as this process sees it). */
@@ -101,7 +116,13 @@ export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, no
   if (takeOver(ops, path, current, owner)) return held();
   // Another opener took it over first (or is taking it over now): say who holds it now.
   const now = readLockOwner(ops, path);
-  throw lockedError(sessionPath, now, now?.nonce === current.nonce ? { state: 'unknown', reason: 'another tole is taking over its stale lock right now' } : judgeLock(now, probe));
+  throw lockedError(
+    sessionPath,
+    now,
+    now?.nonce === current.nonce
+      ? { state: 'unknown', reason: 'another tole is taking over its stale lock right now' }
+      : judgeLock(now, probe),
+  );
 }
 
 function createLock(ops: FileOps, path: string, owner: LockOwner): boolean {
@@ -135,9 +156,17 @@ export function takeoverMarker(lockPath: string, staleNonce: string): string {
 }
 
 function lockedError(sessionPath: string, owner: LockOwner | null, verdict: LockVerdict): StorageError {
-  const details = { path: sessionPath, holder: verdict.state === 'held' ? ('running' as const) : ('unknown' as const), ...(owner ? { pid: owner.pid, host: owner.host } : {}) };
+  const details = {
+    path: sessionPath,
+    holder: verdict.state === 'held' ? ('running' as const) : ('unknown' as const),
+    ...(owner ? { pid: owner.pid, host: owner.host } : {}),
+  };
   if (verdict.state === 'held') {
-    return new StorageError('locked', `session is locked by pid ${owner!.pid} on ${owner!.host}, a running tole: close that tole, or open this session read-only (--read-only)`, details);
+    return new StorageError(
+      'locked',
+      `session is locked by pid ${owner!.pid} on ${owner!.host}, a running tole: close that tole, or open this session read-only (--read-only)`,
+      details,
+    );
   }
   const who = owner ? `pid ${owner.pid} on ${owner.host}` : 'another process';
   const why = owner ? verdict.reason : `its lock file ${lockPathFor(sessionPath)} cannot be read`;

@@ -20,7 +20,10 @@ afterEach(async () => {
 describe('an answer larger than the largest commit', () => {
   it('settles the turn as failed with a notice, and the session goes on and reopens without "tole stopped"', async () => {
     const chunk = 'x'.repeat(1024 * 1024);
-    server.push({ text: Array.from({ length: MAX_COMMIT_BYTES / chunk.length + 1 }, () => chunk) }, { text: 'a short answer' });
+    server.push(
+      { text: Array.from({ length: MAX_COMMIT_BYTES / chunk.length + 1 }, () => chunk) },
+      { text: 'a short answer' },
+    );
     const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
     const log = eventLog();
 
@@ -32,14 +35,21 @@ describe('an answer larger than the largest commit', () => {
     expect(machineState(store).pc).toBe('Final');
     expect(entriesOfType(store, 'assistant')).toEqual([]);
     expect(entriesOfType(store, 'notice').map((entry) => entry.payload.text)).toEqual([result.text]);
-    expect(log.events.filter((event) => event.type === 'turn-ended')).toEqual([{ type: 'turn-ended', outcome: 'error', text: result.text }]);
+    expect(log.events.filter((event) => event.type === 'turn-ended')).toEqual([
+      { type: 'turn-ended', outcome: 'error', text: result.text },
+    ]);
 
     const next = await agent.runTurn('shorter, please', new AbortController().signal, () => {});
     expect(next).toEqual({ outcome: 'done', text: 'a short answer' });
     const path = store.path;
     store.close();
 
-    const reopened = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path });
+    const reopened = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+    });
     expect(await reopened.agent.resume(new AbortController().signal, () => {})).toBe(0);
     expect(entriesOfType(reopened.store, 'notice').filter((entry) => entry.payload.source === 'resume')).toEqual([]);
     reopened.store.close();

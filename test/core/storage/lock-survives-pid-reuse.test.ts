@@ -24,7 +24,9 @@ function unrelatedProcess(): number {
 }
 
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 function session(): string {
@@ -34,7 +36,14 @@ function session(): string {
 }
 
 function plantLock(path: string, owner: Partial<LockOwner>): void {
-  const base: LockOwner = { pid: deadPid(), host: hostname(), nonce: 'planted', createdAt: 1, bootId: systemProbe.bootId(), pidNamespace: systemProbe.pidNamespace() };
+  const base: LockOwner = {
+    pid: deadPid(),
+    host: hostname(),
+    nonce: 'planted',
+    createdAt: 1,
+    bootId: systemProbe.bootId(),
+    pidNamespace: systemProbe.pidNamespace(),
+  };
   writeFileSync(lockPathFor(path), JSON.stringify({ ...base, ...owner }));
 }
 
@@ -46,7 +55,12 @@ describe('a lock that names a pid now used by another process', () => {
   it('records the start time, boot id and pid namespace of its holder', () => {
     const path = session();
     const store = openStore(path);
-    expect(lockOwner(path)).toMatchObject({ pid: process.pid, startTime: systemProbe.startTime(process.pid), bootId: systemProbe.bootId(), pidNamespace: systemProbe.pidNamespace() });
+    expect(lockOwner(path)).toMatchObject({
+      pid: process.pid,
+      startTime: systemProbe.startTime(process.pid),
+      bootId: systemProbe.bootId(),
+      pidNamespace: systemProbe.pidNamespace(),
+    });
     expect(lockOwner(path).startTime).toMatch(/^\d+$/);
     store.close();
   });
@@ -76,10 +90,17 @@ describe('a lock that names a pid now used by another process', () => {
 
   it('is not taken over while the tole that took it runs, and says so', async () => {
     const path = session();
-    const holder = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(holder);
-    await new Promise<void>((resolve) => holder.stdout!.on('data', (chunk: Buffer) => String(chunk).startsWith('ready') && resolve()));
-    expect(() => openStore(path)).toThrow(`session is locked by pid ${holder.pid} on ${hostname()}, a running tole: close that tole`);
+    await new Promise<void>((resolve) =>
+      holder.stdout!.on('data', (chunk: Buffer) => String(chunk).startsWith('ready') && resolve()),
+    );
+    expect(() => openStore(path)).toThrow(
+      `session is locked by pid ${holder.pid} on ${hostname()}, a running tole: close that tole`,
+    );
     expect(unlockSession(nodeFileOps, path)).toMatchObject({ removed: false, verdict: { state: 'held' } });
     expect(existsSync(lockPathFor(path))).toBe(true);
     holder.kill('SIGKILL');
@@ -89,7 +110,9 @@ describe('a lock that names a pid now used by another process', () => {
     for (const owner of [{ pid: unrelatedProcess() }, { pid: unrelatedProcess(), pidNamespace: 'pid:[1]' }]) {
       const path = session();
       plantLock(path, owner);
-      expect(() => openStore(path)).toThrow(`if no tole is using this session, run tole unlock ${path} (it checks first)`);
+      expect(() => openStore(path)).toThrow(
+        `if no tole is using this session, run tole unlock ${path} (it checks first)`,
+      );
       expect(unlockSession(nodeFileOps, path)).toMatchObject({ removed: true, verdict: { state: 'unknown' } });
       openStore(path).close();
     }
@@ -135,18 +158,30 @@ describe('two openers taking over one stale lock at the same instant', () => {
       const go = join(dir.path, `go-${round}`);
       plantLock(path, { nonce: `stale-${round}` });
       const started = Array.from({ length: racers }, () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/stale-lock-racer.ts', path, go], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/stale-lock-racer.ts', path, go], {
+          cwd: REPO_ROOT,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
         children.push(child);
         let out = '';
-        const ready = new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => ((out += chunk), out.includes('ready') && resolve())));
-        const answered = new Promise<string>((resolve) => child.stdout!.on('data', () => /won|locked|error/.test(out) && resolve(out)));
+        const ready = new Promise<void>((resolve) =>
+          child.stdout!.on('data', (chunk: Buffer) => ((out += chunk), out.includes('ready') && resolve())),
+        );
+        const answered = new Promise<string>((resolve) =>
+          child.stdout!.on('data', () => /won|locked|error/.test(out) && resolve(out)),
+        );
         return { child, ready, answered };
       });
       await Promise.all(started.map((racer) => racer.ready));
       writeFileSync(go, '');
-      const answers = (await Promise.all(started.map((racer) => racer.answered))).map((out) => out.replace('ready\n', '').trim());
+      const answers = (await Promise.all(started.map((racer) => racer.answered))).map((out) =>
+        out.replace('ready\n', '').trim(),
+      );
       for (const racer of started) racer.child.stdin!.end();
-      expect(answers.filter((answer) => answer === 'won'), `round ${round}: ${answers.join(', ')}`).toHaveLength(1);
+      expect(
+        answers.filter((answer) => answer === 'won'),
+        `round ${round}: ${answers.join(', ')}`,
+      ).toHaveLength(1);
       expect(answers.filter((answer) => answer === 'locked')).toHaveLength(racers - 1);
     }
   }, 120_000);

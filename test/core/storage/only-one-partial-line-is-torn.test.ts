@@ -1,4 +1,13 @@
-import { appendFileSync, openSync, closeSync, ftruncateSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  openSync,
+  closeSync,
+  ftruncateSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSessionFile, formatCheckReport } from '../../../src/core/storage/check';
@@ -31,7 +40,9 @@ describe('a bad tail that no torn write could have left', () => {
     const report = checkSessionFile(file);
     expect(report.ok).toBe(false);
     expect(report.problem).toMatchObject({ kind: 'corrupt', line: whole.toString('latin1').split('\n').length });
-    expect(report.problem!.message).toContain(`the ${1024 ** 3} bytes from offset ${whole.length} to the end are more than the largest commit line`);
+    expect(report.problem!.message).toContain(
+      `the ${1024 ** 3} bytes from offset ${whole.length} to the end are more than the largest commit line`,
+    );
     expect(formatCheckReport(report)).not.toContain('sound');
     expect(() => openStore(file)).toThrow(/corrupt, not torn; nothing was changed/);
     expect(statSync(file).size).toBe(whole.length + 1024 ** 3);
@@ -39,14 +50,18 @@ describe('a bad tail that no torn write could have left', () => {
 
   it('refuses one line without a newline that is longer than the largest commit line', () => {
     const file = sessionWith('long.jsonl', Buffer.alloc(MAX_TORN_LINE_BYTES + 1, 0x78));
-    expect(() => openStore(file)).toThrow(`the ${MAX_TORN_LINE_BYTES + 1} bytes from offset ${whole.length} to the end are more than`);
+    expect(() => openStore(file)).toThrow(
+      `the ${MAX_TORN_LINE_BYTES + 1} bytes from offset ${whole.length} to the end are more than`,
+    );
     expect(statSync(file).size).toBe(whole.length + MAX_TORN_LINE_BYTES + 1);
   });
 
   it('refuses text lines appended by hand, and keeps every byte of them', () => {
     const added = Buffer.from('a note I typed\nand a second line\n');
     const file = sessionWith('typed.jsonl', added);
-    expect(checkSessionFile(file).problem?.message).toContain(`the ${added.length} bytes from offset ${whole.length} to the end span 2 lines`);
+    expect(checkSessionFile(file).problem?.message).toContain(
+      `the ${added.length} bytes from offset ${whole.length} to the end span 2 lines`,
+    );
     expect(() => openStore(file)).toThrow(/span 2 lines, and a torn write leaves at most one partial line/);
     expect(readFileSync(file)).toEqual(Buffer.concat([whole, added]));
     expect(readdirSync(dir.path).filter((name) => name.startsWith('typed.jsonl.torn-'))).toEqual([]);
