@@ -17,6 +17,7 @@ import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { resumePending } from './resume';
+import { retryRequested } from './turn-error-retry';
 import { NS } from '../registers/namespaces';
 import { previewRestore, restoreFiles, restoreTarget, type RestoreOutcome, type RestorePreview } from './restore-files';
 import { NO_CHECKPOINT, Sandwich } from './tool-step';
@@ -263,7 +264,19 @@ export class Agent {
       }
       let reply = await this.callModel(signal, emit);
       if (!reply.ok && reply.error.kind === 'context_overflow') reply = await this.retryAfterOverflow(reply, signal, emit);
-      if (!reply.ok) return await this.failModel(sandwich, state, reply, signal, emit);
+      let turnErrorHook: HookOutcome | null | undefined;
+      if (!reply.ok && reply.error.kind !== 'aborted') {
+        turnErrorHook = await runHooks(this.deps, this.model, 'turnError', { error: reply.error.message, error_kind: reply.error.kind }, { failClosed: false, signal });
+        const again = retryRequested(turnErrorHook);
+        if (again && !signal.aborted) {
+          // Once per failure: a second failure is settled, whatever the hook says then.
+          this.noteRetry(again.model, reply.error.message, emit);
+          emit({ type: 'discard' });
+          reply = await this.callModel(signal, emit);
+          turnErrorHook = undefined;
+        }
+      }
+      if (!reply.ok) return await this.failModel(sandwich, state, reply, signal, emit, turnErrorHook);
       const { result } = reply;
       const batch = new AppendBatch(store);
       batch.entry('assistant', {
@@ -560,9 +573,20 @@ export class Agent {
     return { ...second, error: overflowError(`the conversation is still too long for the model's context window after compaction: ${second.error.message}`, second.error) };
   }
 
-  private async failModel(sandwich: Sandwich, state: MachineState, reply: ModelFailure, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+  /** A turnError hook asked to try again: said in the transcript (and the model switched) before the call. */
+  private noteRetry(model: string | null, why: string, emit: EventSink): void {
+    if (model !== null) this.model = model;
+    const text = `a turnError hook asked to try again${model === null ? '' : ` with ${model}`} after: ${why}`;
+    const batch = new AppendBatch(this.deps.store);
+    batch.entry('notice', { level: 'info', source: 'hook', text });
+    this.deps.store.commit(batch.build());
+    emit({ type: 'notice', level: 'info', text });
+  }
+
+  /** `ran`: the turnError hook's outcome when it already ran for this failure (undefined: run it here). */
+  private async failModel(sandwich: Sandwich, state: MachineState, reply: ModelFailure, signal: AbortSignal, emit: EventSink, ran?: HookOutcome | null): Promise<TurnResult> {
     const { error, partial } = reply;
-    const hook = error.kind === 'aborted' ? null : await runHooks(this.deps, this.model, 'turnError', { error: error.message, error_kind: error.kind }, { failClosed: false, signal });
+    const hook = error.kind === 'aborted' ? null : ran !== undefined ? ran : await runHooks(this.deps, this.model, 'turnError', { error: error.message, error_kind: error.kind }, { failClosed: false, signal });
     const batch = new AppendBatch(this.deps.store);
     if (partial) batch.entry('assistant', { text: partial, toolCalls: [], model: this.model, finishReason: error.kind === 'aborted' ? 'interrupted' : 'error' });
     if (error.kind === 'aborted') {
