@@ -57,7 +57,7 @@ interface Run {
   readonly sessionId: string | undefined;
 }
 
-async function tole(at: Place, args: readonly string[], replies: readonly ScriptedReply[] = []): Promise<Run> {
+async function tole(at: Place, args: readonly string[], replies: readonly ScriptedReply[] = [], baseUrl: string | null = server.url): Promise<Run> {
   server.push(...replies);
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -65,7 +65,7 @@ async function tole(at: Place, args: readonly string[], replies: readonly Script
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await main({ argv: [...args, '--base-url', server.url], env: at.env, cwd: at.workspace, stdout, stderr });
+  const code = await main({ argv: [...args, ...(baseUrl === null ? [] : ['--base-url', baseUrl])], env: at.env, cwd: at.workspace, stdout, stderr });
   return { code, stdout: out, stderr: err, sessionId: /tole: session (\S+)/.exec(err)?.[1] };
 }
 
@@ -232,6 +232,28 @@ describe('agent profiles', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('field "tools": unknown tool "read_fil"');
     expect(chats()).toHaveLength(0);
+  });
+
+  it("a profile's provider is used in place of the config's, with that provider's model", async () => {
+    const other = await startChatServer({ defaultReply: { text: 'from the other server' } });
+    try {
+      const at = place();
+      writeJson(join(at.configDir, 'config.json'), {
+        provider: 'first',
+        providers: { first: { baseUrl: server.url, model: 'first-model' }, second: { baseUrl: other.url, model: 'second-model' } },
+      });
+      writeJson(join(at.configDir, 'agents', 'elsewhere.json'), { provider: 'second', model: 'second-model' });
+      const plain = await tole(at, ['-p', 'hi'], [], null);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(chats()[0]?.body?.model).toBe('first-model');
+      const moved = await tole(at, ['-p', 'hi', '--agent', 'elsewhere'], [], null);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stdout).toBe('from the other server\n');
+      expect(other.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body?.model).toBe('second-model');
+      expect(chats()).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it("a project's .tole/agents profiles are not loaded while the project is not trusted", async () => {
