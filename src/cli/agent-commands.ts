@@ -10,7 +10,7 @@ import { listProfiles } from './agent-profiles';
 import { resolveProfile, type PromptContext } from './session-setup';
 
 export interface AgentCommandParts {
-  readonly agent: Pick<Agent, 'model' | 'profile' | 'effective' | 'useProfile' | 'contextWindowOf' | 'isRunning'>;
+  readonly agent: Pick<Agent, 'model' | 'profile' | 'effective' | 'switchProfile' | 'contextWindowOf' | 'isRunning'>;
   readonly store: SessionStore;
   readonly prompts: PromptContext;
   /** The provider in use. */
@@ -32,11 +32,13 @@ export function agentCommands(parts: AgentCommandParts): HostCommand[] {
       if (args === '') return profileList(parts);
       if (ctx.readOnly) throw new Error('this session is open read-only: it cannot switch agents');
       const name = NO_PROFILE.has(args) ? null : args;
-      const resolved = await ctx.runTask(`switching to ${name ?? 'no agent profile'}`, (signal) => resolveProfile(parts.prompts, name, signal));
+      const resolved = await ctx.runTask(`switching to ${name ?? 'no agent profile'}`, (signal) =>
+        resolveProfile(parts.prompts, name, signal),
+      );
       if (resolved === null) throw new Error('a turn is running: switch agents once it ends');
       const provider = resolved.profile?.provider;
       if (provider !== undefined && resolved.file) parts.switchProvider(provider, resolved.file.file);
-      parts.agent.useProfile(resolved.active, resolved.profile?.model);
+      parts.agent.switchProfile(resolved.active, resolved.profile?.model);
       const tools = resolved.active.tools ? `tools ${resolved.active.tools.join(', ') || 'none'}` : 'every tool';
       return `agent: ${name ?? 'none'} · model ${parts.agent.model}${provider ? ` on ${provider}` : ''} · ${tools} (from the next model call on; the session keeps it)`;
     },
@@ -55,11 +57,20 @@ function profileList(parts: AgentCommandParts): CommandReport {
   const current = parts.agent.profile.name;
   const lines =
     profiles.length === 0
-      ? [`No agent profiles yet. Put one in ${parts.prompts.places.userDir}/NAME.json (see examples/agents/ in tole's repository).`]
-      : profiles.map((p) => `${p.name === current ? '▸' : ' '} ${p.name.padEnd(16)} ${p.from === 'project' ? 'project' : 'user   '}  ${p.file}`);
+      ? [
+          `No agent profiles yet. Put one in ${parts.prompts.places.userDir}/NAME.json (see examples/agents/ in tole's repository).`,
+        ]
+      : profiles.map(
+          (p) =>
+            `${p.name === current ? '▸' : ' '} ${p.name.padEnd(16)} ${p.from === 'project' ? 'project' : 'user   '}  ${p.file}`,
+        );
   return {
     title: 'agents',
-    lines: [...lines, '', `running: ${current ?? 'no profile'}  ·  /agent NAME switches from the next model call on, /agent - goes back to none`],
+    lines: [
+      ...lines,
+      '',
+      `running: ${current ?? 'no profile'}  ·  /agent NAME switches from the next model call on, /agent - goes back to none`,
+    ],
   };
 }
 
@@ -71,7 +82,8 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
   const messages = renderView(effective.systemPrompt, view);
   const tools = effective.tools.definitions();
   const system = estimateTokens([messages[0]!]);
-  const instructions = prompts.instructions.text === '' ? 0 : estimateTokens([{ role: 'system', content: prompts.instructions.text }]);
+  const instructions =
+    prompts.instructions.text === '' ? 0 : estimateTokens([{ role: 'system', content: prompts.instructions.text }]);
   const toolTokens = estimateTokens([], tools);
   const conversation = estimateTokens(messages.slice(1));
   const total = system + toolTokens + conversation;
@@ -93,7 +105,11 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
       `  conversation    ~${formatTokens(conversation)} (${messages.length - 1} messages${view.summary ? ', after a summary' : ''})`,
       '',
       'loaded',
-      ...(files.length === 0 ? ['  no AGENTS.md files'] : files.map((f) => `  ${f.path} (${f.bytes} bytes${f.cutBytes > 0 ? `, ${f.cutBytes} left out by the cap` : ''})`)),
+      ...(files.length === 0
+        ? ['  no AGENTS.md files']
+        : files.map(
+            (f) => `  ${f.path} (${f.bytes} bytes${f.cutBytes > 0 ? `, ${f.cutBytes} left out by the cap` : ''})`,
+          )),
       ...prompts.instructions.notices.map((n) => `  ! ${n}`),
       `  agent profile: ${profile.name ?? 'none'}`,
       '',

@@ -36,7 +36,10 @@ export interface ProfilePlaces {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function profilePlaces(env: NodeJS.ProcessEnv, workspaceRoot: string, projectTrusted: boolean): ProfilePlaces {
-  return { userDir: join(dirname(userConfigPath(env)), 'agents'), projectDir: projectTrusted ? join(workspaceRoot, '.tole', 'agents') : null };
+  return {
+    userDir: join(dirname(userConfigPath(env)), 'agents'),
+    projectDir: projectTrusted ? join(workspaceRoot, '.tole', 'agents') : null,
+  };
 }
 
 /** Every profile, by name; a project's profile goes over the user's of the same name. */
@@ -56,7 +59,11 @@ export function listProfiles(places: ProfilePlaces): ProfileFile[] {
 }
 
 /** Reads and checks one profile; a missing or bad one is an error naming the file and the field. */
-export function loadProfile(name: string, places: ProfilePlaces, knownTools: readonly string[]): { profile: AgentProfile; file: ProfileFile } {
+export function loadProfile(
+  name: string,
+  places: ProfilePlaces,
+  knownTools: readonly string[],
+): { profile: AgentProfile; file: ProfileFile } {
   const found = NAME.test(name) ? listProfiles(places).find((p) => p.name === name) : undefined;
   if (!found) {
     const known = listProfiles(places).map((p) => p.name);
@@ -74,14 +81,23 @@ export function loadProfile(name: string, places: ProfilePlaces, knownTools: rea
   const parsed = profileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!].join('.') : issue.path.join('.') || '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `is not a profile field (known: ${Object.keys(profileSchema.shape).join(', ')})` : issue.message;
+    const field =
+      issue.code === 'unrecognized_keys'
+        ? [...issue.path, issue.keys[0]!].join('.')
+        : issue.path.join('.') || '(top level)';
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `is not a profile field (known: ${Object.keys(profileSchema.shape).join(', ')})`
+        : issue.message;
     throw new ConfigError(found.file, `agent profile ${found.file}: field "${field}": ${message}`);
   }
   // An MCP tool (`server__tool`) is only known once its server has started: it is taken on trust.
   const unknown = (parsed.data.tools ?? []).filter((tool) => !knownTools.includes(tool) && !tool.includes('__'));
   if (unknown.length > 0) {
-    throw new ConfigError(found.file, `agent profile ${found.file}: field "tools": unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} (tole's tools: ${knownTools.join(', ')})`);
+    throw new ConfigError(
+      found.file,
+      `agent profile ${found.file}: field "tools": unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} (tole's tools: ${knownTools.join(', ')})`,
+    );
   }
   return { profile: parsed.data, file: found };
 }

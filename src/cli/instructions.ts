@@ -54,17 +54,30 @@ export function loadInstructions(workspaceRoot: string, configDir: string): Inst
     if (text === null || text.trim() === '') continue;
     const whole = Buffer.from(text, 'utf8');
     const take = Math.min(whole.length, INSTRUCTIONS_FILE_MAX_BYTES, room);
-    const kept = whole.subarray(0, take).toString('utf8').replace(/\uFFFD$/, '');
+    const kept = whole
+      .subarray(0, take)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     const cutBytes = whole.length - take;
     room -= take;
     files.push({ path, bytes: take, cutBytes });
-    if (cutBytes > 0) notices.push(`${path}: only the first ${take} of ${whole.length} bytes are in the prompt (instructions are capped at ${INSTRUCTIONS_FILE_MAX_BYTES} bytes a file, ${INSTRUCTIONS_TOTAL_MAX_BYTES} in all)`);
-    if (take > 0) sections.push(`## ${path}\n\n${kept.trimEnd()}${cutBytes > 0 ? `\n\n[... ${cutBytes} more bytes of this file left out ...]` : ''}`);
+    if (cutBytes > 0)
+      notices.push(
+        `${path}: only the first ${take} of ${whole.length} bytes are in the prompt (instructions are capped at ${INSTRUCTIONS_FILE_MAX_BYTES} bytes a file, ${INSTRUCTIONS_TOTAL_MAX_BYTES} in all)`,
+      );
+    if (take > 0)
+      sections.push(
+        `## ${path}\n\n${kept.trimEnd()}${cutBytes > 0 ? `\n\n[... ${cutBytes} more bytes of this file left out ...]` : ''}`,
+      );
   }
   const text =
     sections.length === 0
       ? ''
-      : ['# Project instructions', 'The user and the project give these instructions (AGENTS.md files, most general first; a nearer file goes over a farther one).', ...sections].join('\n\n');
+      : [
+          '# Project instructions',
+          'The user and the project give these instructions (AGENTS.md files, most general first; a nearer file goes over a farther one).',
+          ...sections,
+        ].join('\n\n');
   return { files, text, notices };
 }
 

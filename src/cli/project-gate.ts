@@ -18,7 +18,13 @@ export interface GatedConfig {
  * `.tole/agents` profiles are not loaded, each with a notice. The user's own config and a
  * `--config FILE` the user named are trusted.
  */
-export function gateProjectConfig(config: Config, files: readonly string[], cwd: string, env: NodeJS.ProcessEnv, explicit: string | undefined): GatedConfig {
+export function gateProjectConfig(
+  config: Config,
+  files: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  explicit: string | undefined,
+): GatedConfig {
   const notices: string[] = [];
   let gated = config;
   const projectFile = join(cwd, 'tole.config.json');
@@ -33,7 +39,8 @@ export function gateProjectConfig(config: Config, files: readonly string[], cwd:
     }
   }
   const projectAgents = join(cwd, '.tole', 'agents');
-  if (hasJson(projectAgents)) notices.push(`${projectAgents}: agent profiles in the project are not loaded, as the project is not trusted`);
+  if (hasJson(projectAgents))
+    notices.push(`${projectAgents}: agent profiles in the project are not loaded, as the project is not trusted`);
   return { config: gated, projectTrusted: false, notices };
 }
 

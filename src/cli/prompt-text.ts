@@ -25,11 +25,20 @@ export interface PromptRun {
  */
 export async function promptText(spec: PromptSpec, run: PromptRun): Promise<string> {
   if (typeof spec === 'string') return spec;
-  const env = Object.fromEntries(Object.entries(run.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const env = Object.fromEntries(
+    Object.entries(run.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   const timeoutMs = run.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const parts: string[] = [];
   for (const command of spec) {
-    const end = await runHookCommand({ command, cwd: run.cwd, env, stdin: '', timeoutMs, ...(run.signal ? { signal: run.signal } : {}) });
+    const end = await runHookCommand({
+      command,
+      cwd: run.cwd,
+      env,
+      stdin: '',
+      timeoutMs,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
     const how =
       end.spawnError !== null
         ? `could not start: ${end.spawnError}`
@@ -44,7 +53,9 @@ export async function promptText(spec: PromptSpec, run: PromptRun): Promise<stri
               : null;
     if (how !== null) {
       const stderr = end.stderr.trim();
-      throw new PromptCommandError(`${run.origin}: command "${command}" ${how}${stderr ? `: ${stderr.split('\n').slice(-5).join(' / ')}` : ''}`);
+      throw new PromptCommandError(
+        `${run.origin}: command "${command}" ${how}${stderr ? `: ${stderr.split('\n').slice(-5).join(' / ')}` : ''}`,
+      );
     }
     parts.push(end.stdout);
   }

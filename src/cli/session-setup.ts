@@ -5,7 +5,14 @@ import { sessionFact } from '../core/session/session-facts';
 import { defaultSystemPrompt } from '../core/session/system-prompt';
 import type { SessionStore } from '../core/storage/session-store';
 import { builtinTools } from '../core/tools/builtin/index';
-import { listProfiles, loadProfile, profilePlaces, type AgentProfile, type ProfileFile, type ProfilePlaces } from './agent-profiles';
+import {
+  listProfiles,
+  loadProfile,
+  profilePlaces,
+  type AgentProfile,
+  type ProfileFile,
+  type ProfilePlaces,
+} from './agent-profiles';
 import type { CliArgs } from './args';
 import { ConfigError, userConfigPath, type Config } from './config';
 import { loadInstructions, type Instructions } from './instructions';
@@ -33,7 +40,14 @@ export interface ResolvedProfile {
   readonly file: ProfileFile | null;
 }
 
-export function promptContext(config: Config, configFile: string, workspaceRoot: string, env: NodeJS.ProcessEnv, projectTrusted: boolean, nowIso: string): PromptContext {
+export function promptContext(
+  config: Config,
+  configFile: string,
+  workspaceRoot: string,
+  env: NodeJS.ProcessEnv,
+  projectTrusted: boolean,
+  nowIso: string,
+): PromptContext {
   return {
     config,
     configFile,
@@ -52,11 +66,16 @@ export function promptContext(config: Config, configFile: string, workspaceRoot:
  * the AGENTS.md instructions, then `prompt`. A prompt command that fails throws a ConfigError
  * naming it.
  */
-export async function resolveProfile(ctx: PromptContext, name: string | null, signal?: AbortSignal): Promise<ResolvedProfile> {
+export async function resolveProfile(
+  ctx: PromptContext,
+  name: string | null,
+  signal?: AbortSignal,
+): Promise<ResolvedProfile> {
   const loaded = name === null ? null : loadProfile(name, ctx.places, ctx.knownTools);
   const profile = loaded?.profile ?? null;
   const from = (field: 'systemPrompt' | 'prompt'): { spec: PromptSpec; origin: string } | null => {
-    if (profile?.[field] !== undefined) return { spec: profile[field]!, origin: `agent profile ${loaded!.file.file}: field "${field}"` };
+    if (profile?.[field] !== undefined)
+      return { spec: profile[field]!, origin: `agent profile ${loaded!.file.file}: field "${field}"` };
     const spec = ctx.config[field];
     return spec === undefined ? null : { spec, origin: `config ${ctx.configFile}: field "${field}"` };
   };
@@ -64,7 +83,10 @@ export async function resolveProfile(ctx: PromptContext, name: string | null, si
   const appended = from('prompt');
   const base = system === null ? defaultSystemPrompt(ctx.workspaceRoot, ctx.nowIso) : await run(ctx, system, signal);
   const extra = appended === null ? '' : await run(ctx, appended, signal);
-  const systemPrompt = [base, ctx.instructions.text, extra].map((part) => part.trim()).filter((part) => part !== '').join('\n\n');
+  const systemPrompt = [base, ctx.instructions.text, extra]
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join('\n\n');
   const generation = { ...ctx.config.generation, ...profile?.generation };
   const active: ActiveProfile = {
     name,
@@ -77,7 +99,11 @@ export async function resolveProfile(ctx: PromptContext, name: string | null, si
   return { active, profile, file: loaded?.file ?? null };
 }
 
-async function run(ctx: PromptContext, from: { spec: PromptSpec; origin: string }, signal: AbortSignal | undefined): Promise<string> {
+async function run(
+  ctx: PromptContext,
+  from: { spec: PromptSpec; origin: string },
+  signal: AbortSignal | undefined,
+): Promise<string> {
   try {
     return await promptText(from.spec, {
       origin: from.origin,
@@ -105,12 +131,21 @@ export interface SessionChoice {
  * recorded (`/agent`, `/model`: resume keeps them); else the config's `agent`, the profile's model,
  * the config's model.
  */
-export function chooseProfileAndModel(args: CliArgs, config: Config, store: SessionStore, configuredModel: string, places: ProfilePlaces, profileModel: (name: string) => string | undefined): SessionChoice {
+export function chooseProfileAndModel(
+  args: CliArgs,
+  config: Config,
+  store: SessionStore,
+  configuredModel: string,
+  places: ProfilePlaces,
+  profileModel: (name: string) => string | undefined,
+): SessionChoice {
   const notices: string[] = [];
   const recordedAgent = sessionFact(store, 'agent');
   let agent = args.agent ?? recordedAgent ?? config.agent ?? null;
   if (args.agent === undefined && agent !== null && agent === recordedAgent && !profileExists(places, agent)) {
-    notices.push(`this session ran with the agent profile "${agent}", which is no longer there: it goes on without one`);
+    notices.push(
+      `this session ran with the agent profile "${agent}", which is no longer there: it goes on without one`,
+    );
     agent = null;
   }
   const recordedModel = args.agent === undefined ? sessionFact(store, 'model') : undefined;
@@ -161,11 +196,27 @@ export async function prepareSession(input: PrepareInput): Promise<PreparedSessi
   const { args, gated, configFile, store, env, workspaceRoot } = input;
   const { config } = gated;
   const prompts = promptContext(config, configFile, workspaceRoot, env, gated.projectTrusted, input.nowIso);
-  const choice = chooseProfileAndModel(args, config, store, input.settings.model, prompts.places, (name) => loadProfile(name, prompts.places, prompts.knownTools).profile.model);
+  const choice = chooseProfileAndModel(
+    args,
+    config,
+    store,
+    input.settings.model,
+    prompts.places,
+    (name) => loadProfile(name, prompts.places, prompts.knownTools).profile.model,
+  );
   const resolved = await resolveProfile(prompts, choice.agent);
   const provider = resolved.profile?.provider;
-  const settings = provider === undefined ? input.settings : resolveProvider(args, { ...config, provider }, env, resolved.file?.file ?? configFile);
-  return { prompts, resolved, model: choice.model, settings, notices: [...gated.notices, ...prompts.instructions.notices, ...choice.notices] };
+  const settings =
+    provider === undefined
+      ? input.settings
+      : resolveProvider(args, { ...config, provider }, env, resolved.file?.file ?? configFile);
+  return {
+    prompts,
+    resolved,
+    model: choice.model,
+    settings,
+    notices: [...gated.notices, ...prompts.instructions.notices, ...choice.notices],
+  };
 }
 
 /** After the agent is built: the instruction files and the starting choices go into the session with the next prompt. */

@@ -47,7 +47,13 @@ function place(): Place {
   const home = join(parent, 'home');
   const configDir = join(home, '.config', 'tole');
   for (const dir of [join(repo, '.git'), workspace, configDir]) mkdirSync(dir, { recursive: true });
-  return { repo, workspace, home, configDir, env: { HOME: home, TOLE_HOME: join(home, '.tole'), PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } };
+  return {
+    repo,
+    workspace,
+    home,
+    configDir,
+    env: { HOME: home, TOLE_HOME: join(home, '.tole'), PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+  };
 }
 
 interface Run {
@@ -57,7 +63,12 @@ interface Run {
   readonly sessionId: string | undefined;
 }
 
-async function tole(at: Place, args: readonly string[], replies: readonly ScriptedReply[] = [], baseUrl: string | null = server.url): Promise<Run> {
+async function tole(
+  at: Place,
+  args: readonly string[],
+  replies: readonly ScriptedReply[] = [],
+  baseUrl: string | null = server.url,
+): Promise<Run> {
   server.push(...replies);
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -65,7 +76,13 @@ async function tole(at: Place, args: readonly string[], replies: readonly Script
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const code = await main({ argv: [...args, ...(baseUrl === null ? [] : ['--base-url', baseUrl])], env: at.env, cwd: at.workspace, stdout, stderr });
+  const code = await main({
+    argv: [...args, ...(baseUrl === null ? [] : ['--base-url', baseUrl])],
+    env: at.env,
+    cwd: at.workspace,
+    stdout,
+    stderr,
+  });
   return { code, stdout: out, stderr: err, sessionId: /tole: session (\S+)/.exec(err)?.[1] };
 }
 
@@ -122,9 +139,12 @@ describe('AGENTS.md instructions', () => {
 });
 
 describe('systemPrompt and prompt', () => {
-  it('systemPrompt replaces tole\'s, and prompt commands append their output, in order', async () => {
+  it("systemPrompt replaces tole's, and prompt commands append their output, in order", async () => {
     const at = place();
-    writeJson(join(at.configDir, 'config.json'), { systemPrompt: 'You are a terse reviewer.', prompt: ['echo first-part', 'printf "second %s" "$HOME"'] });
+    writeJson(join(at.configDir, 'config.json'), {
+      systemPrompt: 'You are a terse reviewer.',
+      prompt: ['echo first-part', 'printf "second %s" "$HOME"'],
+    });
     const run = await tole(at, ['-p', 'hi', '--model', 'm']);
     expect(run.code, run.stderr).toBe(0);
     const system = systemOf(chats()[0]);
@@ -138,7 +158,9 @@ describe('systemPrompt and prompt', () => {
     writeJson(join(at.configDir, 'config.json'), { prompt: ['echo fine', 'echo "no such template" >&2; exit 3'] });
     const run = await tole(at, ['-p', 'hi', '--model', 'm']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('field "prompt": command "echo "no such template" >&2; exit 3" exited with 3: no such template');
+    expect(run.stderr).toContain(
+      'field "prompt": command "echo "no such template" >&2; exit 3" exited with 3: no such template',
+    );
     expect(chats()).toHaveLength(0);
   });
 
@@ -155,15 +177,24 @@ describe('systemPrompt and prompt', () => {
 });
 
 describe('generation settings and the tool-output cap', () => {
-  it('config and profile settings go out in the request body, the profile\'s over the config\'s', async () => {
+  it("config and profile settings go out in the request body, the profile's over the config's", async () => {
     const at = place();
-    writeJson(join(at.configDir, 'config.json'), { generation: { temperature: 0.2, topP: 0.9, maxOutputTokens: 1000, seed: 7, stop: 'END' } });
+    writeJson(join(at.configDir, 'config.json'), {
+      generation: { temperature: 0.2, topP: 0.9, maxOutputTokens: 1000, seed: 7, stop: 'END' },
+    });
     writeJson(join(at.configDir, 'agents', 'precise.json'), { generation: { temperature: 0, reasoningEffort: 'low' } });
     expect((await tole(at, ['-p', 'hi', '--model', 'm'])).code).toBe(0);
     expect(chats()[0]?.body).toMatchObject({ temperature: 0.2, top_p: 0.9, max_tokens: 1000, seed: 7, stop: ['END'] });
     expect(chats()[0]?.body).not.toHaveProperty('reasoning_effort');
     expect((await tole(at, ['-p', 'hi', '--model', 'm', '--agent', 'precise'])).code).toBe(0);
-    expect(chats()[1]?.body).toMatchObject({ temperature: 0, top_p: 0.9, max_tokens: 1000, seed: 7, stop: ['END'], reasoning_effort: 'low' });
+    expect(chats()[1]?.body).toMatchObject({
+      temperature: 0,
+      top_p: 0.9,
+      max_tokens: 1000,
+      seed: 7,
+      stop: ['END'],
+      reasoning_effort: 'low',
+    });
   });
 
   it('a bad setting is a config error naming it; a setting the server refuses is named in the error', async () => {
@@ -174,7 +205,18 @@ describe('generation settings and the tool-output cap', () => {
     expect(bad.stderr).toContain('field "generation.temperature"');
     writeJson(join(at.configDir, 'config.json'), { generation: { temperature: 0.5 } });
     const refusal: ScriptedReply = {
-      error: { status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } } },
+      error: {
+        status: 400,
+        body: {
+          error: {
+            message:
+              "Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.",
+            type: 'invalid_request_error',
+            param: 'temperature',
+            code: 'unsupported_value',
+          },
+        },
+      },
     };
     const refused = await tole(at, ['-p', 'hi', '--model', 'm'], [refusal]);
     expect(refused.code).toBe(1);
@@ -185,8 +227,15 @@ describe('generation settings and the tool-output cap', () => {
   it('limits.toolOutputCapBytes caps what the model reads of one tool result', async () => {
     const at = place();
     writeJson(join(at.configDir, 'config.json'), { limits: { toolOutputCapBytes: 2048 } });
-    writeFileSync(join(at.workspace, 'big.txt'), Array.from({ length: 2000 }, (_, i) => `line ${i} of a long file`).join('\n'));
-    const run = await tole(at, ['-p', 'read big.txt', '--model', 'm'], [{ toolCalls: [{ name: 'read_file', arguments: '{"path":"big.txt"}' }] }, { text: 'read it' }]);
+    writeFileSync(
+      join(at.workspace, 'big.txt'),
+      Array.from({ length: 2000 }, (_, i) => `line ${i} of a long file`).join('\n'),
+    );
+    const run = await tole(
+      at,
+      ['-p', 'read big.txt', '--model', 'm'],
+      [{ toolCalls: [{ name: 'read_file', arguments: '{"path":"big.txt"}' }] }, { text: 'read it' }],
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = chats()[1]?.body?.messages?.find((m) => m.role === 'tool');
     expect(Buffer.byteLength(String(result?.content), 'utf8')).toBeLessThanOrEqual(2048);
@@ -197,7 +246,11 @@ describe('generation settings and the tool-output cap', () => {
 describe('agent profiles', () => {
   it('--agent limits the tools offered and sets the model; resume keeps the profile and the model', async () => {
     const at = place();
-    writeJson(join(at.configDir, 'agents', 'reader.json'), { model: 'reader-model', tools: ['read_file', 'grep'], prompt: 'Only read; never change files.' });
+    writeJson(join(at.configDir, 'agents', 'reader.json'), {
+      model: 'reader-model',
+      tools: ['read_file', 'grep'],
+      prompt: 'Only read; never change files.',
+    });
     const first = await tole(at, ['-p', 'look around', '--agent', 'reader']);
     expect(first.code, first.stderr).toBe(0);
     expect(chats()[0]?.body?.model).toBe('reader-model');
@@ -216,7 +269,11 @@ describe('agent profiles', () => {
     const at = place();
     writeJson(join(at.configDir, 'agents', 'reader.json'), { tools: ['read_file'] });
     writeFileSync(join(at.workspace, 'a.txt'), 'x');
-    const run = await tole(at, ['-p', 'go', '--model', 'm', '--agent', 'reader'], [{ toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] }, { text: 'done' }]);
+    const run = await tole(
+      at,
+      ['-p', 'go', '--model', 'm', '--agent', 'reader'],
+      [{ toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] }, { text: 'done' }],
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = chats()[1]?.body?.messages?.find((m) => m.role === 'tool');
     expect(String(result?.content)).toContain('Unknown tool "list_dir". Available tools: read_file.');
@@ -240,7 +297,10 @@ describe('agent profiles', () => {
       const at = place();
       writeJson(join(at.configDir, 'config.json'), {
         provider: 'first',
-        providers: { first: { baseUrl: server.url, model: 'first-model' }, second: { baseUrl: other.url, model: 'second-model' } },
+        providers: {
+          first: { baseUrl: server.url, model: 'first-model' },
+          second: { baseUrl: other.url, model: 'second-model' },
+        },
       });
       writeJson(join(at.configDir, 'agents', 'elsewhere.json'), { provider: 'second', model: 'second-model' });
       const plain = await tole(at, ['-p', 'hi'], [], null);

@@ -31,7 +31,15 @@ async function session(options: ChatServerOptions = {}): Promise<WiredSession> {
   const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model' });
   const agents = join(wired.home, '.config', 'tole', 'agents');
   mkdirSync(agents, { recursive: true });
-  writeFileSync(join(agents, 'reviewer.json'), JSON.stringify({ description: 'reads and reviews', model: 'review-model', tools: ['read_file', 'grep'], generation: { temperature: 0.1 } }));
+  writeFileSync(
+    join(agents, 'reviewer.json'),
+    JSON.stringify({
+      description: 'reads and reviews',
+      model: 'review-model',
+      tools: ['read_file', 'grep'],
+      generation: { temperature: 0.1 },
+    }),
+  );
   screen = renderScreen({ ...wired, columns: 140, rows: 40 });
   return wired;
 }
@@ -55,7 +63,10 @@ describe('/agent and /context', () => {
     await s.waitFor('echo: review this', 10_000);
     const request = chatRequests(server!).at(-1)!;
     expect(request.body?.model).toBe('review-model');
-    expect(((request.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['read_file', 'grep']);
+    expect(((request.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'read_file',
+      'grep',
+    ]);
     expect(request.body?.temperature).toBe(0.1);
     expect(sessionFact(wired.store, 'agent')).toBe('reviewer');
     expect(sessionFact(wired.store, 'model')).toBe('review-model');
@@ -71,7 +82,16 @@ describe('/agent and /context', () => {
       const env = { HOME: wired.home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
       const gated = gateProjectConfig({}, [], wired.root, env, undefined);
       const settings = resolveProvider(args, {}, env, 'tole.config.json');
-      const prepared = await prepareSession({ args, gated, configFile: 'tole.config.json', store, settings, env, workspaceRoot: wired.root, nowIso: new Date().toISOString() });
+      const prepared = await prepareSession({
+        args,
+        gated,
+        configFile: 'tole.config.json',
+        store,
+        settings,
+        env,
+        workspaceRoot: wired.root,
+        nowIso: new Date().toISOString(),
+      });
       expect(prepared.resolved.active.name).toBe('reviewer');
       expect(prepared.resolved.active.tools).toEqual(['read_file', 'grep']);
       expect(prepared.model).toBe('review-model');

@@ -31,10 +31,21 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 export async function discoverWindow(model: string, options: WindowProbeOptions): Promise<DiscoveredWindow | null> {
   const base = options.baseURL.replace(/\/+$/, '');
   const root = base.replace(/\/v1$/, '');
-  const ask = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> => requestJson(method, url, body, options);
+  const ask = (method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> =>
+    requestJson(method, url, body, options);
   const listed = await ask('GET', `${base}/models`);
   const entry = modelEntry(listed, model);
-  const fromList = entry === null ? 0 : firstCount(entry.context_length, entry.max_model_len, entry.context_window, entry.max_context_length, entry.loaded_context_length, (entry.top_provider as Record<string, unknown> | undefined)?.context_length);
+  const fromList =
+    entry === null
+      ? 0
+      : firstCount(
+          entry.context_length,
+          entry.max_model_len,
+          entry.context_window,
+          entry.max_context_length,
+          entry.loaded_context_length,
+          (entry.top_provider as Record<string, unknown> | undefined)?.context_length,
+        );
   if (fromList > 0) return { tokens: fromList, source: `GET ${pathOf(base)}/models` };
   const props = record(await ask('GET', `${root}/props`));
   const nCtx = props === null ? 0 : firstCount(record(props.default_generation_settings)?.n_ctx, props.n_ctx);
@@ -75,7 +86,12 @@ function modelEntry(listed: unknown, model: string): Record<string, unknown> | n
   return entries.find((e) => e.id === model) ?? entries.find((e) => e.id === `${model}:latest`) ?? null;
 }
 
-async function requestJson(method: 'GET' | 'POST', url: string, body: unknown, options: WindowProbeOptions): Promise<unknown> {
+async function requestJson(
+  method: 'GET' | 'POST',
+  url: string,
+  body: unknown,
+  options: WindowProbeOptions,
+): Promise<unknown> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
@@ -107,7 +123,9 @@ async function requestJson(method: 'GET' | 'POST', url: string, body: unknown, o
 }
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 function firstCount(...values: unknown[]): number {

@@ -38,14 +38,20 @@ export function generationFields(
  * `param` name one of them, the error says which setting and where to remove it. Other errors
  * come back as they were.
  */
-export function nameRefusedSetting(error: ProviderError, settings: GenerationSettings | undefined, maxTokensField: string): ProviderError {
+export function nameRefusedSetting(
+  error: ProviderError,
+  settings: GenerationSettings | undefined,
+  maxTokensField: string,
+): ProviderError {
   if (error.kind !== 'bad_request' || settings === undefined) return error;
   const sent = (Object.keys(settings) as SettingName[]).filter((name) => settings[name] !== undefined);
   if (sent.length === 0) return error;
   const cause = error.cause instanceof APIError ? error.cause : undefined;
   const param = typeof cause?.param === 'string' ? cause.param : '';
   const text = `${param} ${error.message}`;
-  const named = sent.find((name) => mentions(text, name === 'maxOutputTokens' ? maxTokensField : WIRE_NAMES[name]) || mentions(text, name));
+  const named = sent.find(
+    (name) => mentions(text, name === 'maxOutputTokens' ? maxTokensField : WIRE_NAMES[name]) || mentions(text, name),
+  );
   if (named === undefined) return error;
   const wire = named === 'maxOutputTokens' ? maxTokensField : WIRE_NAMES[named];
   return new ProviderError({

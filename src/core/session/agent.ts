@@ -79,7 +79,7 @@ export class Agent {
    * Runs with `profile` from the next model call on (and `model`, when the profile names one),
    * recorded in the session so that resume keeps it. Not while a turn runs.
    */
-  useProfile(profile: ActiveProfile, model?: string): void {
+  switchProfile(profile: ActiveProfile, model?: string): void {
     if (this.running) throw new Error('a turn is running: switch agents once it ends');
     this.active = profile;
     this.deps = applyProfile(this.base, profile);

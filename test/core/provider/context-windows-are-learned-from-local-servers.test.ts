@@ -37,7 +37,12 @@ function ollama(numCtx: number | null): ChatServerOptions {
                 parameters: `${numCtx === null ? '' : `num_ctx                        ${numCtx}\n`}stop                           "<|eot_id|>"`,
                 template: '{{ .Prompt }}',
                 details: { format: 'gguf', family: 'llama', parameter_size: '8.0B', quantization_level: 'Q4_K_M' },
-                model_info: { 'general.architecture': 'llama', 'general.parameter_count': 8030261248, 'llama.context_length': 131072, 'llama.embedding_length': 4096 },
+                model_info: {
+                  'general.architecture': 'llama',
+                  'general.parameter_count': 8030261248,
+                  'llama.context_length': 131072,
+                  'llama.embedding_length': 4096,
+                },
               },
             }
           : { status: 404, body: { error: `model '${String(request.body?.['model'])}' not found` } },
@@ -48,27 +53,76 @@ function ollama(numCtx: number | null): ChatServerOptions {
 describe('the context window, learned from the server', () => {
   it('Ollama: num_ctx from /api/show parameters, else the model_info context length', async () => {
     const withNumCtx = await serve(ollama(8192));
-    expect(await discoverWindow('llama3.1', { baseURL: withNumCtx.url })).toEqual({ tokens: 8192, source: 'POST /api/show (Ollama)' });
+    expect(await discoverWindow('llama3.1', { baseURL: withNumCtx.url })).toEqual({
+      tokens: 8192,
+      source: 'POST /api/show (Ollama)',
+    });
     const plain = await serve(ollama(null));
-    expect(await discoverWindow('llama3.1', { baseURL: plain.url })).toEqual({ tokens: 131072, source: 'POST /api/show (Ollama)' });
-    expect(plain.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'GET /props', 'POST /api/show']);
+    expect(await discoverWindow('llama3.1', { baseURL: plain.url })).toEqual({
+      tokens: 131072,
+      source: 'POST /api/show (Ollama)',
+    });
+    expect(plain.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v1/models',
+      'GET /props',
+      'POST /api/show',
+    ]);
   });
 
   it('llama.cpp: n_ctx from /props, not the larger n_ctx_train of the model list', async () => {
     const server = await serve({
-      models: [{ id: 'qwen2.5-7b-instruct-q4_k_m.gguf', object: 'model', created: 1733000000, owned_by: 'llamacpp', meta: { vocab_type: 2, n_vocab: 152064, n_ctx_train: 32768, n_embd: 3584, n_params: 7615616512, size: 4677120000 } }],
+      models: [
+        {
+          id: 'qwen2.5-7b-instruct-q4_k_m.gguf',
+          object: 'model',
+          created: 1733000000,
+          owned_by: 'llamacpp',
+          meta: {
+            vocab_type: 2,
+            n_vocab: 152064,
+            n_ctx_train: 32768,
+            n_embd: 3584,
+            n_params: 7615616512,
+            size: 4677120000,
+          },
+        },
+      ],
       routes: {
-        'GET /props': () => ({ body: { default_generation_settings: { n_ctx: 4096, params: { temperature: 0.8 } }, total_slots: 1, model_path: '/models/qwen2.5-7b-instruct-q4_k_m.gguf', chat_template: '' } }),
+        'GET /props': () => ({
+          body: {
+            default_generation_settings: { n_ctx: 4096, params: { temperature: 0.8 } },
+            total_slots: 1,
+            model_path: '/models/qwen2.5-7b-instruct-q4_k_m.gguf',
+            chat_template: '',
+          },
+        }),
       },
     });
-    expect(await discoverWindow('qwen2.5-7b-instruct-q4_k_m.gguf', { baseURL: server.url })).toEqual({ tokens: 4096, source: 'GET /props (llama.cpp n_ctx)' });
+    expect(await discoverWindow('qwen2.5-7b-instruct-q4_k_m.gguf', { baseURL: server.url })).toEqual({
+      tokens: 4096,
+      source: 'GET /props (llama.cpp n_ctx)',
+    });
   });
 
   it('vLLM: max_model_len in /v1/models, with nothing else asked', async () => {
     const server = await serve({
-      models: [{ id: 'Qwen/Qwen2.5-7B-Instruct', object: 'model', created: 1733000000, owned_by: 'vllm', root: 'Qwen/Qwen2.5-7B-Instruct', parent: null, max_model_len: 32768, permission: [] }],
+      models: [
+        {
+          id: 'Qwen/Qwen2.5-7B-Instruct',
+          object: 'model',
+          created: 1733000000,
+          owned_by: 'vllm',
+          root: 'Qwen/Qwen2.5-7B-Instruct',
+          parent: null,
+          max_model_len: 32768,
+          permission: [],
+        },
+      ],
     });
-    expect(await discoverWindow('Qwen/Qwen2.5-7B-Instruct', { baseURL: server.url })).toEqual({ tokens: 32768, source: 'GET /v1/models' });
+    expect(await discoverWindow('Qwen/Qwen2.5-7B-Instruct', { baseURL: server.url })).toEqual({
+      tokens: 32768,
+      source: 'GET /v1/models',
+    });
     expect(server.requests.map((r) => r.path)).toEqual(['/v1/models']);
   });
 
@@ -90,30 +144,56 @@ describe('the context window, learned from the server', () => {
         models: [{ id: 'qwen2.5-7b-instruct', object: 'model', owned_by: 'organization_owner' }],
         routes: { 'GET /api/v0/models/qwen2.5-7b-instruct': () => ({ body: model(loaded) }) },
       });
-      expect(await discoverWindow('qwen2.5-7b-instruct', { baseURL: server.url })).toEqual({ tokens: loaded ? 8192 : 32768, source: 'GET /api/v0/models (LM Studio)' });
+      expect(await discoverWindow('qwen2.5-7b-instruct', { baseURL: server.url })).toEqual({
+        tokens: loaded ? 8192 : 32768,
+        source: 'GET /api/v0/models (LM Studio)',
+      });
     }
   });
 
   it('OpenRouter: context_length in the model list', async () => {
     const server = await serve({
-      models: [{ id: 'openai/gpt-4.1-mini', name: 'OpenAI: GPT-4.1 Mini', context_length: 1047576, top_provider: { context_length: 1047576, max_completion_tokens: 32768 }, pricing: { prompt: '0.0000004', completion: '0.0000016' } }],
+      models: [
+        {
+          id: 'openai/gpt-4.1-mini',
+          name: 'OpenAI: GPT-4.1 Mini',
+          context_length: 1047576,
+          top_provider: { context_length: 1047576, max_completion_tokens: 32768 },
+          pricing: { prompt: '0.0000004', completion: '0.0000016' },
+        },
+      ],
     });
-    expect(await discoverWindow('openai/gpt-4.1-mini', { baseURL: server.url })).toEqual({ tokens: 1047576, source: 'GET /v1/models' });
+    expect(await discoverWindow('openai/gpt-4.1-mini', { baseURL: server.url })).toEqual({
+      tokens: 1047576,
+      source: 'GET /v1/models',
+    });
   });
 
   it('a server that says nothing: null, after asking each API once', async () => {
     const server = await serve({ noModelList: true });
     expect(await discoverWindow('anything', { baseURL: server.url })).toBeNull();
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'GET /props', 'POST /api/show', 'GET /api/v0/models/anything']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v1/models',
+      'GET /props',
+      'POST /api/show',
+      'GET /api/v0/models/anything',
+    ]);
   });
 
   it('a session on an Ollama-like server compacts at the threshold of the window /api/show gives', async () => {
     const server = await serve(ollama(6000));
     const d = tempDirs('tole-window-');
     dirs.push(d);
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: d.sessions, workspaceRoot: d.root, model: 'llama3.1', deps: { compaction: { threshold: 0.5 } } });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: d.sessions,
+      workspaceRoot: d.root,
+      model: 'llama3.1',
+      deps: { compaction: { threshold: 0.5 } },
+    });
     const word = 'lorem ipsum dolor sit amet '.repeat(40);
-    for (let turn = 1; turn <= 8; turn++) await agent.runTurn(`question ${turn}: ${word}`, new AbortController().signal, () => {});
+    for (let turn = 1; turn <= 8; turn++)
+      await agent.runTurn(`question ${turn}: ${word}`, new AbortController().signal, () => {});
     const summaries = entriesOfType(store, 'summary');
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries[0]!.payload.trigger).toBe('threshold');
