@@ -7,7 +7,7 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'unlock' | 'help' | 'version';
+  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'unlock' | 'trust' | 'help' | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -17,6 +17,8 @@ export interface CliArgs {
   readonly agent?: string;
   readonly baseUrl?: string;
   readonly yes: boolean;
+  /** `--trust`: apply the workspace's project config whole for this run. */
+  readonly trust: boolean;
   readonly allow: readonly string[];
   readonly theme?: string;
   readonly config?: string;
@@ -56,7 +58,7 @@ const VALUE_FLAGS: Record<string, keyof CliArgs> = {
   '--storage': 'storage',
 };
 
-const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync', 'restore', 'unlock']);
+const SUBCOMMANDS = new Set(['sessions', 'check', 'export', 'convert', 'sync', 'restore', 'unlock', 'trust']);
 
 /** What each value flag takes, for the error when the value is missing. */
 const METAVARS: Record<string, string> = {
@@ -79,13 +81,13 @@ const METAVARS: Record<string, string> = {
 };
 
 /** How many paths each subcommand takes after its name. */
-const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1, unlock: 1 };
+const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1, unlock: 1, trust: 1 };
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
   const allow: string[] = [];
   const positional: string[] = [];
-  const flags = { continueLast: false, yes: false, readOnly: false, all: false, dryRun: false, help: false, version: false };
+  const flags = { continueLast: false, yes: false, trust: false, readOnly: false, all: false, dryRun: false, help: false, version: false };
   let resume: string | undefined;
   let from: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -109,6 +111,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       from = inline ?? (next !== undefined && next.includes('://') ? (i++, next) : '');
     } else if (flag === '-c' || flag === '--continue') flags.continueLast = true;
     else if (flag === '-y' || flag === '--yes') flags.yes = true;
+    else if (flag === '--trust') flags.trust = true;
     else if (flag === '--read-only') flags.readOnly = true;
     else if (flag === '--all') flags.all = true;
     else if (flag === '--dry-run') flags.dryRun = true;
@@ -138,6 +141,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     command,
     continueLast: flags.continueLast,
     yes: flags.yes,
+    trust: flags.trust,
     allow,
     readOnly: flags.readOnly,
     all: flags.all,

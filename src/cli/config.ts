@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { REASONING_EFFORTS } from '../core/provider/provider';
+import { defaultRetryPolicy } from '../core/provider/retry';
+import { DEFAULT_LIMITS } from '../core/session/limits';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
+import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
 
 const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
 
@@ -173,6 +176,14 @@ export const configSchema = z.strictObject({
   generation: generationSchema.optional(),
   /** The agent profile a new session starts with. */
   agent: z.string().min(1).optional(),
+  /** Variables the model's commands and hooks may see although their names look secret (KEY, TOKEN, ...). */
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as GITHUB_TOKEN')).optional(),
+  sandbox: z
+    .strictObject({
+      /** Let sandboxed shell commands reach the network (default: no network). */
+      network: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -232,6 +243,31 @@ function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
 }
 
+/**
+ * The fields a project config (one found in the workspace, written by whoever wrote the
+ * repository) may set only once the user has trusted its folder: each one can run a command,
+ * send the user's key, conversation or sessions somewhere else, loosen approval, the sandbox
+ * or the checkpoints, or write outside the workspace. A field added to the config that can do any of these belongs here;
+ * every other field is applied from any config (limits only ever tighten, see `restrictLimits`).
+ */
+export const TRUST_GATED_FIELDS = ['hooks', 'allow', 'baseUrl', 'provider', 'providers', 'sessionsDir', 'sync', 'checkpoints', 'passEnv', 'sandbox'] as const satisfies readonly (keyof Config)[];
+
+export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
+
+/** What was decided about the workspace's project config. */
+export interface ProjectConfigTrust {
+  /** The project config file (`<cwd>/tole.config.json`). */
+  readonly file: string;
+  /** Its folder's real path and the hash of its bytes: what trust is keyed by. */
+  readonly fingerprint: FolderFingerprint;
+  /** True when the user trusted this folder with these very bytes, or `--trust` was given. */
+  readonly trusted: boolean;
+  /** The trust-gated fields it sets that were not applied (empty when trusted). */
+  readonly ignored: readonly TrustGatedField[];
+  /** The file as written, all of it: what trusting it would do. */
+  readonly asWritten: Config;
+}
+
 /** MCP servers a project's own config names, kept apart: they start only from a trusted project. */
 export interface ProjectMcpServers {
   readonly file: string;
@@ -239,35 +275,101 @@ export interface ProjectMcpServers {
 }
 
 export interface LoadedConfig {
-  /** The merged config; its `mcpServers` are the user's own (and those of `--config FILE`). */
-  config: Config;
-  files: string[];
-  /** `mcpServers` of the project's `tole.config.json`, when it has any. */
-  projectMcp: ProjectMcpServers | null;
+  /**
+   * The effective config: user config, then the project config over it (only its harmless
+   * fields when untrusted). Its `mcpServers` are the user's own (and those of `--config FILE`).
+   */
+  readonly config: Config;
+  /** The config files read, user first. */
+  readonly files: string[];
+  /** The workspace's project config and whether it was trusted; null when there is none (or `--config` named the file). */
+  readonly project: ProjectConfigTrust | null;
+  /**
+   * Whether configuration found in the workspace may act: true when the project config is
+   * trusted, or when there is no project config and the folder was trusted before. Anything
+   * else read from the workspace that can run commands or send data (agent profiles, MCP
+   * servers) is honoured only when this is true.
+   */
+  readonly projectTrusted: boolean;
+  /** `mcpServers` of the project's `tole.config.json`, when it has any (they start only when `projectTrusted`). */
+  readonly projectMcp: ProjectMcpServers | null;
 }
 
-/** User config, then the project's `tole.config.json` (or `--config FILE`) over it. */
-export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, explicit?: string): LoadedConfig {
+export interface LoadConfigOptions {
+  /** `--config FILE`: given on the command line, so trusted, and read in place of the project config. */
+  readonly explicit?: string | undefined;
+  /** `--trust`: trust the workspace's project config for this run. */
+  readonly trust?: boolean;
+}
+
+/**
+ * User config (always trusted), then the project's `tole.config.json` over it: all of it when
+ * the user trusted the folder, else only its harmless fields. `--config FILE` replaces the
+ * project config and is trusted (the user named it).
+ */
+export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadConfigOptions = {}): LoadedConfig {
   const files: string[] = [];
   let config: Config = {};
-  let projectMcp: ProjectMcpServers | null = null;
   const user = userConfigPath(env);
   if (existsSync(user)) {
     config = mergeConfig(config, readConfigFile(user));
     files.push(user);
   }
-  const project = explicit ? resolve(cwd, explicit) : join(cwd, 'tole.config.json');
-  if (explicit || existsSync(project)) {
-    const { mcpServers, ...rest } = readConfigFile(project);
-    // A file named with --config is the user's own choice; the workspace's file is not.
-    if (explicit) config = mergeConfig(config, { ...rest, ...(mcpServers ? { mcpServers } : {}) });
-    else {
-      config = mergeConfig(config, rest);
-      if (mcpServers && Object.keys(mcpServers).length > 0) projectMcp = { file: project, servers: mcpServers };
-    }
-    files.push(project);
+  if (options.explicit) {
+    const file = resolve(cwd, options.explicit);
+    config = mergeConfig(config, readConfigFile(file));
+    files.push(file);
+    return { config, files, project: null, projectTrusted: true, projectMcp: null };
   }
-  return { config, files, projectMcp };
+  const store = TrustStore.at(trustStorePath(user));
+  const file = join(cwd, 'tole.config.json');
+  if (!existsSync(file)) {
+    const print = fingerprint(cwd, Buffer.alloc(0));
+    return { config, files, project: null, projectTrusted: options.trust === true || store.isTrusted(print), projectMcp: null };
+  }
+  const asWritten = readConfigFile(file);
+  files.push(file);
+  const print = fingerprint(dirname(file), readFileSync(file));
+  const trusted = options.trust === true || store.isTrusted(print);
+  const ignored = trusted ? [] : TRUST_GATED_FIELDS.filter((field) => asWritten[field] !== undefined);
+  // The workspace's MCP servers stay apart whether trusted or not: they start only when trusted.
+  const { mcpServers, ...rest } = asWritten;
+  config = mergeConfig(config, trusted ? rest : harmlessPart(rest, config));
+  const projectMcp = mcpServers && Object.keys(mcpServers).length > 0 ? { file, servers: mcpServers } : null;
+  return { config, files, project: { file, fingerprint: print, trusted, ignored, asWritten }, projectTrusted: trusted, projectMcp };
+}
+
+/** Trusts a folder with its project config as it is now (`tole trust`, the `t` key of the trust prompt). */
+export function trustFolder(env: NodeJS.ProcessEnv, print: FolderFingerprint, nowIso: string): void {
+  TrustStore.at(trustStorePath(userConfigPath(env))).trust(print, nowIso);
+}
+
+/** `ignored from ./tole.config.json (this folder is not trusted): hooks, baseUrl; ...` */
+export function untrustedNotice(project: ProjectConfigTrust, how: string): string {
+  return `ignored from ${project.file} (this folder is not trusted): ${project.ignored.join(', ')}; ${how}`;
+}
+
+/** An untrusted project config without its trust-gated fields, its limits only tightening `base`'s. */
+function harmlessPart(project: Config, base: Config): Config {
+  const harmless: Record<string, unknown> = { ...project };
+  for (const field of TRUST_GATED_FIELDS) delete harmless[field];
+  if (project.limits) harmless['limits'] = restrictLimits(project.limits, base.limits ?? {});
+  return harmless as Config;
+}
+
+type Limits = NonNullable<Config['limits']>;
+
+const LIMIT_DEFAULTS: Readonly<Record<string, number>> = { ...DEFAULT_LIMITS, maxAttempts: defaultRetryPolicy.maxAttempts };
+
+/** Each limit of an untrusted config counts only where it is lower than the one it would replace. */
+function restrictLimits(project: Limits, base: Limits): Limits {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(project)) {
+    if (value === undefined) continue;
+    const current = (base as Record<string, number | undefined>)[name] ?? LIMIT_DEFAULTS[name];
+    if (current === undefined || value < current) out[name] = value;
+  }
+  return out as Limits;
 }
 
 export function mergeConfig(base: Config, over: Config): Config {

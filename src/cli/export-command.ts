@@ -18,7 +18,7 @@ export async function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.Pr
   if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}"`);
   if (args.branch !== undefined && args.entry !== undefined) throw new UsageError('use either --branch or --entry, not both');
   if (format === 'json' && (args.branch !== undefined || args.entry !== undefined)) throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
-  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   let path = args.from === undefined ? resolveSessionRef(ref, dir, io.cwd) : null;
   if (args.from !== undefined) {

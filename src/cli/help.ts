@@ -20,6 +20,8 @@ Usage
                                 (checkpointed first, so it can be undone; --dry-run only shows)
   tole unlock PATH              remove a session's lock left by a tole that is gone
                                 (refuses while the tole that holds it is running)
+  tole trust [DIR]              trust the folder's tole.config.json as it is now (hooks, allow
+                                rules, provider, base URL); an edit to it untrusts it again
 
 Options
   -p, --prompt PROMPT           run one turn headless and print the answer
@@ -35,7 +37,8 @@ Options
   --read-only                   open a session without taking its lock or writing to it
   --storage jsonl|sqlite        format of a new session (sqlite needs: npm install better-sqlite3@12.11.1)
   --theme NAME|PATH             dark, light, high-contrast, or a theme file
-  --config FILE                 config file to use in place of ./tole.config.json
+  --config FILE                 config file to use in place of ./tole.config.json (trusted: you named it)
+  --trust                       apply ./tole.config.json whole for this run, trusted or not
   --to URL, --from [URL]        the team's PostgreSQL (default: the config's sync.url)
   -h, --help                    this help
   -v, --version                 print the version

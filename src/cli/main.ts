@@ -12,7 +12,8 @@ import { runSync, syncAfterHeadlessTurn } from './sync-command';
 import { resumeFromServer } from './team-read';
 import { SyncError } from '../core/sync/database';
 import { runUnlock } from './unlock-command';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, untrustedNotice } from './config';
+import { runTrust } from './trust-command';
 import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
 import { openSession, sessionWorkspace } from './open-session';
@@ -64,6 +65,8 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       return runRestore(args, io);
     case 'unlock':
       return runUnlock(args, io);
+    case 'trust':
+      return runTrust(args, io);
     case 'headless':
       return runHeadlessCommand(args, io);
     case 'tui':
@@ -72,9 +75,10 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
 }
 
 async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
-  const loaded = loadConfig(io.cwd, io.env, args.config);
-  const { projectMcp } = loaded;
-  const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config);
+  const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
+  const { projectMcp, projectTrusted, project } = loaded;
+  if (project && project.ignored.length > 0) io.stderr.write(`tole: ${untrustedNotice(project, 'to apply them, trust this folder with tole trust (or run with --trust)')}\n`);
+  const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
   const configured = resolveProvider(args, config, io.env, configFile);
@@ -94,7 +98,7 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
     const { settings } = prepared;
     if (missingKey(settings)) return noKey(settings, io);
     const provider = buildProvider(settings, config, random);
-    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted: false, env: io.env, workspaceRoot });
+    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted, env: io.env, workspaceRoot });
     const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan, profile: prepared.resolved.active, model: prepared.model });
     noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {

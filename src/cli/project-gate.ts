@@ -15,8 +15,8 @@ export interface GatedConfig {
 /**
  * Keeps what is in the project folder from running anything: prompt commands set by the
  * project's `tole.config.json` are dropped (the user config's value stands), and its
- * `.tole/agents` profiles are not loaded, each with a notice. The user's own config and a
- * `--config FILE` the user named are trusted.
+ * `.tole/agents` profiles are not loaded, each with a notice, until the user trusts the folder.
+ * The user's own config and a `--config FILE` the user named are trusted.
  */
 export function gateProjectConfig(
   config: Config,
@@ -24,7 +24,10 @@ export function gateProjectConfig(
   cwd: string,
   env: NodeJS.ProcessEnv,
   explicit: string | undefined,
+  trusted = false,
 ): GatedConfig {
+  // A folder the user trusted (`tole trust`, `--trust`; see loadConfig) runs what it holds.
+  if (trusted) return { config, projectTrusted: true, notices: [] };
   const notices: string[] = [];
   let gated = config;
   const projectFile = join(cwd, 'tole.config.json');

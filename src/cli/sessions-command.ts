@@ -23,7 +23,7 @@ function oneLine(text: string, width: number): string {
 
 /** `tole sessions [--all]`: newest first. */
 export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream }): number | Promise<number> {
-  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   if (args.from !== undefined) return listFromServer(args.from, io.env, config, io.stdout);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const sessions = sessionsForListing(dir, io.cwd, args.all);

@@ -49,7 +49,7 @@ export async function syncSessionsDir(url: string, dir: string, identity: SyncId
 
 /** `tole sync [--to postgres://...]`: ships every committed record of every local session, once. */
 export async function runSync(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
-  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const url = syncUrlFor(args.to, io.env, config, '--to');
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const report = await syncSessionsDir(url, dir, syncIdentity(config, io.env));

@@ -2,7 +2,7 @@ import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
 import type { CliArgs } from './args';
-import { loadConfig } from './config';
+import { loadConfig, untrustedNotice } from './config';
 import type { MainIo } from './main';
 import { openForTui } from './open-for-tui';
 import { sessionPathFromArgs } from './open-session';
@@ -21,9 +21,10 @@ import { prepareSession } from './session-setup';
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let args = given;
-  const loaded = loadConfig(io.cwd, io.env, args.config);
-  const { files, projectMcp } = loaded;
-  const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config);
+  const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
+  const { files, projectMcp, projectTrusted, project } = loaded;
+  const trustNotices = project && project.ignored.length > 0 ? [untrustedNotice(project, 'to apply them, quit and run tole trust (or start tole with --trust)')] : [];
+  const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
@@ -53,11 +54,11 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
     const prepared = await prepareSession({ args, gated, configFile, store, settings, env: io.env, workspaceRoot: realpathSync(io.cwd), nowIso: new Date(clock.nowMs()).toISOString() });
-    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, prepared, args });
+    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, projectTrusted, prepared, args });
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
       sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      exit = await runTui({ store, ...parts, theme, noColor, notices: [...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {

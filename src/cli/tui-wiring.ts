@@ -45,6 +45,8 @@ export interface TuiWiringInput {
    * prompt with the AGENTS.md instructions, no profile, and the settings' model.
    */
   readonly prepared?: PreparedSession;
+  /** Whether the workspace's config was trusted (`loadConfig`): its MCP servers start only then. */
+  readonly projectTrusted?: boolean;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
   readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
 }
@@ -90,7 +92,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const { settings } = prepared;
   const approvals = createTuiApprover();
   const provider = new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
-  const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: false, env, workspaceRoot: realpathSync(cwd) });
+  const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: input.projectTrusted ?? false, env, workspaceRoot: realpathSync(cwd) });
   // A read-only view runs no turns: it starts no servers.
   const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, profile: prepared.resolved.active, model: prepared.model, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
   mcp?.startSessionServers();

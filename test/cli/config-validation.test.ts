@@ -50,14 +50,14 @@ describe('config files', () => {
     expect(() => readConfigFile(path)).toThrow(/not valid JSON/);
   });
 
-  it('the project file goes over the user file', () => {
+  it('a trusted project file goes over the user file', () => {
     const home = mkdtempSync(join(tmpdir(), 'tole-home-'));
     const userDir = join(home, '.config', 'tole');
     mkdirSync(userDir, { recursive: true });
     writeFileSync(join(userDir, 'config.json'), '{"model": "user-model", "theme": "light", "allow": ["bash:ls"]}');
     const project = mkdtempSync(join(tmpdir(), 'tole-project-'));
     writeFileSync(join(project, 'tole.config.json'), '{"model": "project-model", "allow": ["bash:npm test"]}');
-    const { config, files } = loadConfig(project, { HOME: home }, undefined);
+    const { config, files } = loadConfig(project, { HOME: home }, { trust: true });
     expect(files).toHaveLength(2);
     expect(config.model).toBe('project-model');
     expect(config.theme).toBe('light');

@@ -118,7 +118,7 @@ describe.concurrent('provider errors in headless mode', () => {
   it('no key for a preset provider names that provider’s variable', async () => {
     const at = place();
     writeFileSync(join(at.cwd, 'tole.config.json'), JSON.stringify({ provider: 'openrouter' }));
-    const run = await tole(at, ['-p', 'hi']);
+    const run = await tole(at, ['-p', 'hi', '--trust']);
 
     expect(run.code).toBe(2);
     expect(oneLine(run)).toContain('set OPENROUTER_API_KEY');
@@ -162,7 +162,7 @@ describe.concurrent('provider errors in headless mode', () => {
     const at = place();
     const config = { provider: 'corp', providers: { corp: { baseUrl: server.url, apiKeyEnv: 'CORP_KEY', model: 'keyed' } } };
     writeFileSync(join(at.cwd, 'tole.config.json'), JSON.stringify(config));
-    const run = await tole(at, ['-p', 'hi'], { CORP_KEY: 'sk-wrong' });
+    const run = await tole(at, ['-p', 'hi', '--trust'], { CORP_KEY: 'sk-wrong' });
 
     expect(run.code).toBe(1);
     expect(oneLine(run)).toContain('refused the key in CORP_KEY');
@@ -272,22 +272,22 @@ describe.concurrent('sessions that cannot be opened', () => {
 });
 
 describe.concurrent('config errors: exit 2, naming the file, the field and what was expected', () => {
-  const cases: readonly { name: string; content: string; expected: readonly (string | RegExp)[] }[] = [
+  const cases: readonly { name: string; content: string; expected: readonly (string | RegExp)[]; flags?: readonly string[] }[] = [
     { name: 'a wrong type', content: '{"limits": {"maxSteps": "many"}}', expected: ['field "limits.maxSteps"', 'expected number'] },
     { name: 'a number out of range', content: '{"limits": {"maxSteps": 0}}', expected: ['field "limits.maxSteps"', '>=1'] },
     { name: 'not JSON', content: '{"model": ', expected: ['not valid JSON'] },
-    { name: 'an unknown provider', content: '{"provider": "nope"}', expected: ['field "provider"', 'unknown provider "nope"', /known: .*ollama/] },
+    { name: 'an unknown provider', content: '{"provider": "nope"}', expected: ['field "provider"', 'unknown provider "nope"', /known: .*ollama/], flags: ['--trust'] },
     { name: 'a misspelt field', content: '{"modle": "x"}', expected: ['field "modle" is not a config field', /known here: .*\bmodel\b/] },
     { name: 'a misspelt nested field', content: '{"limits": {"maxStep": 3}}', expected: ['field "limits.maxStep" is not a config field', /known here: .*maxSteps/] },
     { name: 'a base URL that is not one', content: '{"baseUrl": "localhost:11434"}', expected: ['field "baseUrl"', 'expected an http(s) URL such as http://'] },
     { name: 'an array for the whole file', content: '[]', expected: ['expected object'] },
   ];
 
-  it.each(cases)('$name in tole.config.json', async ({ content, expected }) => {
+  it.each(cases)('$name in tole.config.json', async ({ content, expected, flags }) => {
     const at = place();
     const file = join(at.cwd, 'tole.config.json');
     writeFileSync(file, content);
-    const run = await tole(at, ['-p', 'hi', ...local()]);
+    const run = await tole(at, ['-p', 'hi', ...local(), ...(flags ?? [])]);
 
     expect(run.code).toBe(2);
     const line = oneLine(run);
