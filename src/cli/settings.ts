@@ -65,3 +65,10 @@ export function authHint(settings: ProviderSettings, env: NodeJS.ProcessEnv): st
   if (from === null || settings.apiKey === '') return `the server at ${settings.baseUrl} wants a key and none was sent: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}`;
   return `the server at ${settings.baseUrl} refused the key in ${from}: check that ${from} holds a valid key for this server`;
 }
+
+/** Every variable a provider key can come from: never given to the commands tole runs. */
+export function providerKeyVars(config: Config): string[] {
+  const fromPresets = Object.values(PROVIDER_PRESETS).map((preset) => preset.apiKeyEnv);
+  const fromConfig = Object.values(config.providers ?? {}).map((provider) => provider.apiKeyEnv);
+  return [...new Set([...fromPresets, ...fromConfig].filter((name): name is string => name !== undefined))];
+}

@@ -18,7 +18,8 @@ import { Checkpoints } from '../core/checkpoints/checkpoint-store';
 import type { CliArgs } from './args';
 import { toleHome } from './session-files';
 import { ConfigError, type Config } from './config';
-import type { ProviderSettings } from './settings';
+import { providerKeyVars, type ProviderSettings } from './settings';
+import { childEnv } from '../core/child-env';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import { MCP_NAME_SEPARATOR, sanitizeNamePart } from '../core/mcp/mcp-names';
@@ -111,8 +112,10 @@ export function buildAgent(parts: AgentParts): Agent {
 /** The Agent and, when servers are configured, the MCP hub whose tools it is offered. */
 export function buildSession(parts: AgentParts): BuiltSession {
   const workspaceRoot = realpathSync(parts.cwd);
+  // The model's commands and hooks run without the user's secrets (unless the user's config passes them).
+  const env = childEnv(parts.env, { passEnv: parts.config.passEnv ?? [], drop: providerKeyVars(parts.config) });
   const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
-  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null })) tools.register(tool);
+  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env })) tools.register(tool);
   const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;
   const pricing = parts.config.pricing ?? {};
   const contextWindow = parts.config.compaction?.contextWindow ?? parts.settings.contextWindow;
@@ -133,7 +136,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
     fault: faultFromEnv(parts.env),
     ...(mcp ? { externalTools: mcp } : {}),
     ...(parts.config.checkpoints?.enabled === false ? {} : { checkpoints: checkpointsFor(parts.env, parts.config, workspaceRoot) }),
-    ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env: parts.env, clock }) } : {}),
+    ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env, clock }) } : {}),
     ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     compaction: {
       ...(parts.config.compaction?.threshold !== undefined ? { threshold: parts.config.compaction.threshold } : {}),

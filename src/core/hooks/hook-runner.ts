@@ -1,3 +1,4 @@
+import { childEnv } from '../child-env';
 import { systemClock, type Clock } from '../clock';
 import type { Risk } from '../tools/tool';
 import type { EntryPayloads } from '../tree/entry-types';
@@ -47,7 +48,7 @@ export interface HookRunnerOptions {
   readonly config: HooksConfig;
   /** Where the commands run: the workspace root. */
   readonly cwd: string;
-  /** The environment hooks inherit (default: this process's). */
+  /** The environment hooks inherit, without secrets (default: this process's, through `childEnv`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly clock?: Clock;
   /** How long children may hold the output open after the hook's shell exits. */
@@ -77,7 +78,7 @@ export class HookRunner {
   async run(payload: HookPayload, options: HookRunOptions): Promise<HookOutcome> {
     const { event } = payload;
     const runs: HookRunReport[] = [];
-    const env = hookEnv(this.options.env ?? process.env, payload);
+    const env = hookEnv(this.options.env ?? childEnv(process.env), payload);
     const stdin = JSON.stringify(payload);
     const clock = this.options.clock ?? systemClock;
     for (const command of commandsFor(this.options.config, event)) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { classifyCommand } from '../../approval/command-risk';
+import { childEnv } from '../../child-env';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
@@ -32,6 +33,8 @@ export type BashInput = z.infer<typeof inputSchema>;
 export interface BashToolOptions {
   /** The workspace root: where commands run, and what relative paths in a command line refer to. */
   readonly workspaceRoot: string;
+  /** The commands' environment, without the user's secrets (`childEnv`); default: this process's, scrubbed. */
+  readonly env?: Readonly<Record<string, string>>;
   readonly killGraceMs?: number;
   readonly lingerMs?: number;
 }
@@ -78,19 +81,20 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
-  const run = await runCommand(input.command, ctx.workspaceRoot, limits, ctx.signal);
+  const env = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal);
   return present(run, limits);
 }
 
 /** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
-async function runCommand(command: string, cwd: string, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
+async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
   const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
   // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
   // so the two streams interleave in the order they were written, as in a terminal.
   const end = await runInProcessGroup({
     args: ['-c', 'exec bash -c "$1" 2>&1', 'bash', command],
     cwd,
-    env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+    env,
     stdin: null,
     timeoutMs: limits.timeoutMs,
     lingerMs: limits.lingerMs,

@@ -16,6 +16,8 @@ export interface BuiltinToolsOptions {
    * refuses a Destructive tool nobody can approve.
    */
   readonly interactiveApprover: boolean;
+  /** The environment of bash calls, without the user's secrets (`childEnv`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -27,7 +29,7 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
     grepTool,
     writeFileTool,
     editFileTool,
-    createBashTool({ workspaceRoot: options.workspaceRoot }),
+    createBashTool({ workspaceRoot: options.workspaceRoot, ...(options.env ? { env: options.env } : {}) }),
   ];
   return options.interactiveApprover ? [...tools, deletePathTool] : tools;
 }
