@@ -19,7 +19,7 @@ import { HELP_TEXT } from './help';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
-import { buildPolicy, buildProvider, buildSession, clock, systemRandom } from './wiring';
+import { buildPolicy, buildProvider, buildSession, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
 import { planMcpServers } from './mcp-setup';
 import { reportMcpEvents, skippedServerNotices } from '../core/mcp/mcp-notices';
 import { gateProjectConfig } from './project-gate';
@@ -86,7 +86,10 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   const profileMayChoose = args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
   if (!profileMayChoose && missingKey(configured)) return noKey(configured, io);
   const random = systemRandom();
-  const policy = buildPolicy(args, config, false, configFile);
+  const sandbox = findSandbox(io.env);
+  const unconfined = unconfinedNotice(args, config, sandbox);
+  if (unconfined) io.stderr.write(`tole: ${unconfined}\n`);
+  const policy = buildPolicy(args, config, false, configFile, sandbox);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
   const { store, notices } = openSession(pulled.args, dir, io.cwd, random);
@@ -99,7 +102,7 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
     if (missingKey(settings)) return noKey(settings, io);
     const provider = buildProvider(settings, config, random);
     const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted, env: io.env, workspaceRoot });
-    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan, profile: prepared.resolved.active, model: prepared.model });
+    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan, profile: prepared.resolved.active, model: prepared.model, sandbox });
     noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {
       if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);

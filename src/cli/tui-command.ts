@@ -13,7 +13,7 @@ import { wireTui } from './tui-wiring';
 import { startBackgroundSync, type BackgroundSync } from './background-sync';
 import { resumeFromServer } from './team-read';
 import { skippedServerNotices } from '../core/mcp/mcp-notices';
-import { buildPolicy, clock, systemRandom } from './wiring';
+import { buildPolicy, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
 import { realpathSync } from 'node:fs';
 import { gateProjectConfig } from './project-gate';
 import { prepareSession } from './session-setup';
@@ -32,7 +32,9 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   const theme = args.theme ?? config.theme ?? 'dark';
   const noColor = Boolean(io.env['NO_COLOR']);
   const random = systemRandom();
-  const policy = buildPolicy(args, config, true, configFile);
+  const sandbox = findSandbox(io.env);
+  const unconfined = unconfinedNotice(args, config, sandbox);
+  const policy = buildPolicy(args, config, true, configFile, sandbox);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   // A session only the team's server holds is pulled into a local file first.
   const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
@@ -54,11 +56,11 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
     const prepared = await prepareSession({ args, gated, configFile, store, settings, env: io.env, workspaceRoot: realpathSync(io.cwd), nowIso: new Date(clock.nowMs()).toISOString() });
-    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, projectTrusted, prepared, args });
+    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, projectTrusted, prepared, args, sandbox });
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
       sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...(unconfined ? [unconfined] : []), ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {

@@ -7,6 +7,7 @@ import type { ProviderSetup } from '../tui/provider-setup';
 import type { HostCommand } from '../tui/slash-commands';
 import type { SessionStartHook } from '../tui/use-session-start';
 import type { ApprovalPolicy } from '../core/approval/approval-policy';
+import type { Sandbox } from '../core/tools/sandbox';
 import type { Config } from './config';
 import { hostCommands } from './host-commands';
 import type { LOCAL_SERVERS } from './probe-local';
@@ -47,6 +48,8 @@ export interface TuiWiringInput {
   readonly prepared?: PreparedSession;
   /** Whether the workspace's config was trusted (`loadConfig`): its MCP servers start only then. */
   readonly projectTrusted?: boolean;
+  /** The sandbox the policy was built with (`findSandbox`). */
+  readonly sandbox?: Sandbox | null;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
   readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
 }
@@ -94,7 +97,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const provider = new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
   const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: input.projectTrusted ?? false, env, workspaceRoot: realpathSync(cwd) });
   // A read-only view runs no turns: it starts no servers.
-  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, profile: prepared.resolved.active, model: prepared.model, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
+  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, sandbox: input.sandbox ?? null, profile: prepared.resolved.active, model: prepared.model, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
   mcp?.startSessionServers();
   noteSessionStart(agent, store, prepared);
   const switchProvider = (name: string, file: string): string => {

@@ -1,4 +1,6 @@
 import { realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { detectSandbox, type Sandbox } from '../core/tools/sandbox';
 import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
 import { parseRule } from '../core/approval/allowlist';
@@ -54,7 +56,23 @@ function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
   return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k in DEFAULT_LIMITS)) as Partial<LoopLimits>;
 }
 
-export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string): ApprovalPolicy {
+/**
+ * The OS sandbox for shell commands run without a keypress, tried once; null where there is none
+ * (or TOLE_NO_SANDBOX=1 turns it off).
+ */
+export function findSandbox(env: NodeJS.ProcessEnv): Sandbox | null {
+  if (env['TOLE_NO_SANDBOX'] === '1') return null;
+  return detectSandbox(process.platform, env['PATH']);
+}
+
+/** Said once at start when calls may be approved without a key and nothing confines them. */
+export function unconfinedNotice(args: CliArgs, config: Config, sandbox: Sandbox | null): string | null {
+  if (sandbox !== null || (!args.yes && args.allow.length === 0 && (config.allow ?? []).length === 0)) return null;
+  const how = process.platform === 'darwin' ? 'sandbox-exec is missing' : 'install bubblewrap (apt-get install bubblewrap) and make sure user namespaces are enabled';
+  return `no sandbox on this machine: shell commands approved by --yes or an allow rule run unconfined, and code tole cannot see into (python3 -c, make, ./script.sh) needs a key or an exact allow rule; for the sandbox, ${how}`;
+}
+
+export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string, sandbox: Sandbox | null = null): ApprovalPolicy {
   // A rule for a tool that does not exist would allow nothing, silently: name the tools instead.
   const knownTools = builtinTools({ workspaceRoot: '/', interactiveApprover: true }).map((tool) => tool.name);
   // An MCP tool is named once its server has started; a rule may name any tool of a configured server.
@@ -69,7 +87,7 @@ export function buildPolicy(args: CliArgs, config: Config, interactive: boolean,
       throw new ConfigError(configFile, `${from}: ${(error as Error).message}`);
     }
   });
-  return new ApprovalPolicy({ rules, yes: args.yes, interactive });
+  return new ApprovalPolicy({ rules, yes: args.yes, interactive, sandbox: sandbox !== null });
 }
 
 /** `TOLE_CRASH_AT=<fault point>` (after-checkpoint, after-intent, during-effect, before-settlement, during-restore): test-only, SIGKILLs this process there. */
@@ -97,6 +115,8 @@ export interface AgentParts {
   readonly profile: ActiveProfile;
   /** The model to start with (`chooseProfileAndModel`). */
   readonly model: string;
+  /** Confines shell commands run without a keypress; the policy was built with the same. */
+  readonly sandbox?: Sandbox | null;
 }
 
 export interface BuiltSession {
@@ -115,7 +135,8 @@ export function buildSession(parts: AgentParts): BuiltSession {
   // The model's commands and hooks run without the user's secrets (unless the user's config passes them).
   const env = childEnv(parts.env, { passEnv: parts.config.passEnv ?? [], drop: providerKeyVars(parts.config) });
   const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
-  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env })) tools.register(tool);
+  const sandbox = parts.sandbox ? { sandbox: parts.sandbox, policy: { workspaceRoot, tempDir: realpathSync(tmpdir()), network: parts.config.sandbox?.network === true } } : null;
+  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env, sandbox })) tools.register(tool);
   const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;
   const pricing = parts.config.pricing ?? {};
   const contextWindow = parts.config.compaction?.contextWindow ?? parts.settings.contextWindow;

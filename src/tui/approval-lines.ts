@@ -36,6 +36,7 @@ export function approvalLines(pending: PendingApproval, width: number): Line[] {
     if (input.length > MAX_INPUT_LINES) lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
   }
   if (request.reason) lines.push(...wrapLine([seg('why: ', 'muted'), seg(request.reason, destructive ? 'danger' : 'text')], width, [seg('     ')]));
+  if (request.runs) lines.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
   lines.push([]);
   const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once    '), seg('n', 'accentBold'), seg(' deny    ')];
   if (offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${request.tool} for this session    `));

@@ -70,6 +70,12 @@ export function findAllowRule(rules: readonly AllowRule[], request: ApprovalRequ
   return rules.find((rule) => ruleMatches(rule, request));
 }
 
+/** A rule that names this very call: its tool, and its whole subject written out with no wildcard. */
+export function findExactRule(rules: readonly AllowRule[], request: ApprovalRequest): AllowRule | undefined {
+  if (request.risk === 'Destructive') return undefined;
+  return rules.find((rule) => rule.tool === request.tool && rule.glob === request.subject && !/[*?]/.test(rule.glob));
+}
+
 function globToRegExp(glob: string, shell: boolean): RegExp {
   const any = shell ? '[^;&|<>()$`\\n\\r]' : '[\\s\\S]';
   let source = '';

@@ -5,8 +5,11 @@
  *   asked, or, headless, it is denied with the flag that would allow it;
  * - Destructive is always asked; headless denies it, and no flag or rule can allow it.
  * Only an interactive user's keypress approves a Destructive call: anything else is a bug.
+ * Where no sandbox confines the calls approved without a key, a call running code tole cannot
+ * see into (`python3 -c`, `make`) needs a keypress or an allow rule naming that exact command;
+ * a call that asks to run outside the sandbox always needs a keypress.
  */
-import { findAllowRule, MAX_RULE_CHARS, parseRule, type AllowRule } from './allowlist';
+import { findAllowRule, findExactRule, MAX_RULE_CHARS, parseRule, SHELL_SUBJECT_TOOLS, type AllowRule } from './allowlist';
 import type { ApprovalRequest, Approver, Decision } from './approver';
 
 export interface ApprovalPolicyOptions {
@@ -16,6 +19,8 @@ export interface ApprovalPolicyOptions {
   readonly yes: boolean;
   /** Whether a user can be asked (a TUI with a keyboard). */
   readonly interactive: boolean;
+  /** Whether an OS sandbox confines shell commands approved without a keypress. */
+  readonly sandbox?: boolean;
 }
 
 export type PreDecision = Decision | { readonly ask: true };
@@ -32,11 +37,24 @@ export class ApprovalPolicy {
     return this.options.interactive;
   }
 
+  get sandboxed(): boolean {
+    return this.options.sandbox === true;
+  }
+
   /** Decides what it can without asking; `{ ask: true }` means the interactive approver decides. */
   preDecide(request: ApprovalRequest): PreDecision {
     const pre = this.decideWithoutAsking(request);
     if (!('ask' in pre)) this.check(request, pre);
     return pre;
+  }
+
+  /** Where a shell call approved at the prompt runs, said in the prompt; undefined for other tools. */
+  describeRun(request: ApprovalRequest): string | undefined {
+    if (!SHELL_SUBJECT_TOOLS.includes(request.tool)) return undefined;
+    if (request.outsideSandbox) return 'outside the sandbox, with your full access: the model asks for that because the sandbox stopped it';
+    if (this.sandboxed) return 'approved by a key, it runs unconfined, with your full access (calls run by --yes, a rule or a session allowance run in the sandbox)';
+    const opaque = request.opaque ? 'it runs code tole cannot see into, and ' : '';
+    return `${opaque}there is no sandbox on this machine: it runs with your full access`;
   }
 
   /** The TUI's "a" key: Write calls of this tool are approved for the rest of the session. */
@@ -71,6 +89,7 @@ export class ApprovalPolicy {
   private decideWithoutAsking(request: ApprovalRequest): PreDecision {
     switch (request.risk) {
       case 'ReadOnly':
+        if (request.outsideSandbox) return this.keypressOnly(request, 'it asks to run outside the sandbox', false);
         return { approved: true, by: 'policy' };
       case 'Write':
         return this.decideWrite(request);
@@ -85,6 +104,12 @@ export class ApprovalPolicy {
   }
 
   private decideWrite(request: ApprovalRequest): PreDecision {
+    if (request.outsideSandbox) return this.keypressOnly(request, 'it asks to run outside the sandbox', false);
+    if (request.opaque && !this.sandboxed) {
+      const exact = findExactRule(this.rules, request);
+      if (exact) return { approved: true, by: 'rule', rule: exact.source };
+      return this.keypressOnly(request, `it runs code tole cannot see into (${request.reason}) and no sandbox confines it here`, true);
+    }
     const rule = findAllowRule(this.rules, request);
     if (rule) return { approved: true, by: 'rule', rule: rule.source };
     if (this.options.yes) return { approved: true, by: 'yes' };
@@ -95,6 +120,15 @@ export class ApprovalPolicy {
       by: 'headless',
       reason: `${describeCall(request)} needs approval (${request.reason}); to allow it, run again with --allow ${shellQuote(suggestRule(request))} or --yes`,
     };
+  }
+
+  /** Asked when a user can be; headless, denied saying what would run it. --yes, wide rules and session allowances do not. */
+  private keypressOnly(request: ApprovalRequest, why: string, exactRuleHelps: boolean): PreDecision {
+    if (this.options.interactive) return { ask: true };
+    const how = exactRuleHelps
+      ? `--yes does not run it; to allow it, run again with --allow ${shellQuote(suggestRule(request))} (naming the exact command), or approve it with a key in the interactive tole`
+      : 'approve it with a key in the interactive tole';
+    return { approved: false, by: 'headless', reason: `${describeCall(request)} needs a keypress: ${why}; ${how}` };
   }
 }
 

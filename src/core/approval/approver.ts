@@ -10,6 +10,12 @@ export interface ApprovalRequest {
   readonly risk: Risk;
   /** Why it has that risk, in words the user reads. */
   readonly reason: string;
+  /** Runs code tole cannot see into (see RiskAssessment.opaque). */
+  readonly opaque?: boolean;
+  /** Asks to run outside the sandbox: only a keypress approves it. */
+  readonly outsideSandbox?: boolean;
+  /** What approving it with a key does, said in the prompt: where it will run. */
+  readonly runs?: string;
 }
 
 /**

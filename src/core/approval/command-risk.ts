@@ -69,6 +69,8 @@ interface Finding {
   readonly reason: string;
   /** For ReadOnly findings: the command that only reads. */
   readonly reader?: string;
+  /** For Write findings: it runs code tole cannot see into (a script, `python3 -c`, a Makefile). */
+  readonly opaque?: true;
 }
 
 type Stdin =
@@ -93,6 +95,7 @@ interface Ctx {
 
 const readOnly = (reason: string, reader: string): Finding => ({ risk: 'ReadOnly', reason, reader });
 const write = (reason: string): Finding => ({ risk: 'Write', reason });
+const opaqueWrite = (reason: string): Finding => ({ risk: 'Write', reason, opaque: true });
 const destructive = (reason: string): Finding => ({ risk: 'Destructive', reason });
 const unparseable = (detail: string): Finding => destructive(`the command cannot be parsed, so it is treated as Destructive: ${detail}`);
 
@@ -100,6 +103,10 @@ function decide(findings: readonly Finding[]): RiskAssessment {
   let top: Finding | undefined;
   for (const f of findings) if (!top || RISK_ORDER[f.risk] > RISK_ORDER[top.risk]) top = f;
   if (!top) return { risk: 'ReadOnly', reason: 'the command does nothing' };
+  if (top.risk === 'Write') {
+    const opaque = findings.find((f) => f.risk === 'Write' && f.opaque);
+    return opaque ? { risk: 'Write', reason: opaque.reason, opaque: true } : { risk: 'Write', reason: top.reason };
+  }
   if (top.risk !== 'ReadOnly') return { risk: top.risk, reason: top.reason };
   const readers = [...new Set(findings.flatMap((f) => (f.reader ? [f.reader] : [])))];
   if (readers.length < 2) return { risk: 'ReadOnly', reason: top.reason };
@@ -548,7 +555,7 @@ function scriptFindings(name: string, script: Word, ctx: Ctx, isShell: boolean):
   if (isDynamic(script)) return [destructive(`\`${name}\` runs a script whose name is only known when it runs`)];
   if (includes(STDIN_SCRIPT_PATHS, script.text)) return classifyStdinCode(name, ctx, isShell);
   if (OPAQUE_SCRIPT_PREFIXES.some((p) => script.text.startsWith(p))) return [destructive(`\`${name} ${script.text}\` runs code tole cannot inspect`)];
-  return [runsWrittenFile(ctx, script.text) ?? write(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`)];
+  return [runsWrittenFile(ctx, script.text) ?? opaqueWrite(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`)];
 }
 
 /** A shell or interpreter given no code on its command line runs whatever arrives on stdin. */
@@ -558,13 +565,13 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
     case 'pipe':
       return [destructive(stdin.download ? `piping a download into \`${name}\` runs code nobody has read` : `piping into \`${name}\` runs code tole cannot inspect`)];
     case 'text':
-      if (!isShell) return [write(`\`${name}\` runs code from a heredoc, which tole does not inspect`)];
+      if (!isShell) return [opaqueWrite(`\`${name}\` runs code from a heredoc, which tole does not inspect`)];
       if (stdin.expands) return [destructive(`\`${name}\` runs a heredoc whose text is only known when it runs`)];
       return classifyLine(stdin.text, deeper(ctx, { kind: 'terminal' }));
     case 'file':
-      return [write(`\`${name}\` runs commands from a file tole does not inspect`)];
+      return [opaqueWrite(`\`${name}\` runs commands from a file tole does not inspect`)];
     case 'terminal':
-      return [write(isShell ? `\`${name}\` starts an interactive shell` : `\`${name}\` runs code tole does not inspect`)];
+      return [isShell ? write(`\`${name}\` starts an interactive shell`) : opaqueWrite(`\`${name}\` runs code tole does not inspect`)];
   }
 }
 
@@ -579,13 +586,13 @@ function classifyInterpreter(name: string, args: readonly Word[], ctx: Ctx): Fin
   const script = args.find((w) => !w.text.startsWith('-') || w.text === '-');
   if (!code && (script === undefined || script.text === '-')) return classifyStdinCode(name, ctx, false);
   if (!code && script) return scriptFindings(name, script, ctx, false);
-  return [write(`\`${name}\` runs code tole does not inspect`)];
+  return [opaqueWrite(`\`${name}\` runs code tole does not inspect`)];
 }
 
 function classifySource(name: string, args: readonly Word[], ctx: Ctx): Finding[] {
   const script = args[0];
   if (script) return scriptFindings(name, script, ctx, true);
-  return [write(`\`${name}\` runs a script whose commands tole does not inspect`)];
+  return [opaqueWrite(`\`${name}\` runs a script whose commands tole does not inspect`)];
 }
 
 // ---- find, git, sed, awk ----
@@ -684,9 +691,9 @@ function classifySed(args: readonly Word[]): Finding[] {
   const sandboxed = parsed.options.some((o) => o.name === '--sandbox');
   const safeScripts = scriptWords.every((w) => w !== undefined && !w.expands && isSafeSedScript(w.text));
   if (!checkable || !(sandboxed || safeScripts)) {
-    return [write('the `sed` script is not a plain print or substitute, so it may write files or run commands')];
+    return [opaqueWrite('the `sed` script is not a plain print or substitute, so it may write files or run commands')];
   }
-  return [inPlace ? write('`sed -i` edits files in place') : readOnly('`sed` only reads', 'sed')];
+  return [inPlace ? opaqueWrite('`sed -i` edits files in place') : readOnly('`sed` only reads', 'sed')];
 }
 
 function isSafeSedScript(script: string): boolean {
@@ -702,7 +709,7 @@ function classifyAwk(name: string, args: readonly Word[]): Finding[] {
     program !== undefined &&
     !program.expands &&
     !AWK_RULES.unsafeProgram.test(program.text);
-  return [safe ? readOnly(`\`${name}\` only reads`, name) : write(`\`${name}\` programs can write files and run commands`)];
+  return [safe ? readOnly(`\`${name}\` only reads`, name) : opaqueWrite(`\`${name}\` programs can write files and run commands`)];
 }
 
 // ---- rules ----
@@ -808,6 +815,10 @@ function matches(p: ArgPattern, parsed: ParsedArgs, ctx: Ctx): boolean {
       return parsed.positionals.some((w) => !isDynamic(w) && (w.text === '.' || pathExists(ctx, w.text)));
     case 'positionals':
       return parsed.positionals.length >= p.min;
+    case 'text':
+      return parsed.all.some((w) => p.pattern.test(w.text)) || (ctx.stdin.kind === 'text' && p.pattern.test(ctx.stdin.text));
+    case 'unseenStdin':
+      return ctx.stdin.kind === 'pipe' || ctx.stdin.kind === 'file';
   }
 }
 
@@ -836,7 +847,7 @@ function applyRule(label: string, rule: CommandRule, args: readonly Word[], ctx:
   if (rule.changesDirectory) ctx.state.cwdUnknown = true;
   const listForm = rule.readOnlyWhen?.some((form) => matchesListForm(form, parsed)) ?? false;
   if (listForm || rule.risk === 'ReadOnly') findings.push(readOnly(listForm ? `\`${label}\` only reads` : rule.reason, label));
-  else findings.push({ risk: rule.risk, reason: rule.reason });
+  else findings.push({ risk: rule.risk, reason: rule.reason, ...(rule.opaque && rule.risk === 'Write' ? { opaque: true as const } : {}) });
   findings.push(...dynamicArgumentFindings(label, rule, parsed));
   return findings;
 }
@@ -927,7 +938,8 @@ function embeddedLine(text: string, ctx: Ctx): Finding | undefined {
 
 /** Unknown is Write; but `setsid rm -rf x` or `ssh host 'rm -rf /'` shows what it may run. */
 function classifyUnknown(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
-  const findings = [write(UNKNOWN_COMMAND_REASON(name))];
+  const byPath = words[0]!.text.includes('/');
+  const findings = [byPath ? opaqueWrite(`\`${words[0]!.text}\` runs a program from the workspace, whose code tole does not inspect`) : write(UNKNOWN_COMMAND_REASON(name))];
   let scans = 0;
   for (let i = 1; i < words.length && scans < MAX_EMBEDDED_SCANS; i++) {
     const w = words[i]!;

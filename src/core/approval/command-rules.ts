@@ -24,7 +24,11 @@ export type ArgPattern =
   /** A non-option argument names an existing path, or is `.` (`git checkout file`). */
   | { readonly kind: 'existingPath' }
   /** At least `min` non-option arguments (`hostname NAME`). */
-  | { readonly kind: 'positionals'; readonly min: number };
+  | { readonly kind: 'positionals'; readonly min: number }
+  /** Any argument, or the text given on stdin (heredoc, here-string), matches (`psql -c 'DROP …'`). */
+  | { readonly kind: 'text'; readonly pattern: RegExp }
+  /** Stdin comes from a pipe or a file, whose text tole cannot read (`cat q.sql | psql`). */
+  | { readonly kind: 'unseenStdin' };
 
 export interface RiskPattern {
   readonly when: ArgPattern;
@@ -51,6 +55,8 @@ export interface OverwriteSpec {
 export interface CommandRule {
   readonly risk: Risk;
   readonly reason: string;
+  /** A Write that runs code tole cannot see into (a Makefile, a project script): without a sandbox it needs a keypress. */
+  readonly opaque?: boolean;
   /** Exact option lists under which the command only reads (`git branch -a`). */
   readonly readOnlyWhen?: readonly ListForm[];
   /** Checked first; the highest match decides, ties go to the earlier pattern. */
@@ -91,6 +97,20 @@ const readOnly = (name: string, extra: Partial<CommandRule> = {}): CommandRule =
 });
 const write = (reason: string, extra: Partial<CommandRule> = {}): CommandRule => ({ risk: 'Write', reason, ...extra });
 const destructive = (reason: string, extra: Partial<CommandRule> = {}): CommandRule => ({ risk: 'Destructive', reason, ...extra });
+
+/** SQL that deletes data or schema, in any case. */
+const DESTRUCTIVE_SQL = /\b(drop|truncate|delete)\b/i;
+
+/** A database client: what it runs there is out of any sandbox's reach. */
+function sqlClient(name: string): CommandRule {
+  return write(`\`${name}\` talks to a database`, {
+    raise: [
+      { when: { kind: 'text', pattern: DESTRUCTIVE_SQL }, risk: 'Destructive', reason: `\`${name}\` runs DROP, TRUNCATE or DELETE against a database, which no sandbox protects` },
+      { when: { kind: 'unseenStdin' }, risk: 'Destructive', reason: `\`${name}\` runs SQL from stdin that tole cannot read, against a database no sandbox protects` },
+      { when: { kind: 'flag', short: 'f', long: ['--file'] }, risk: 'Destructive', reason: `\`${name} -f\` runs SQL from a file tole does not read, against a database no sandbox protects` },
+    ],
+  });
+}
 
 /** Commands that only read, print or test, with no option that writes. */
 const PLAIN_READERS = [
@@ -154,7 +174,44 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
   enable: write('`enable` switches shell builtins on or off', {
     raise: [{ when: { kind: 'flag', short: 'f' }, risk: 'Destructive', reason: '`enable -f` loads code tole cannot inspect into the shell' }],
   }),
-  make: write('`make` runs build commands from a Makefile'),
+  make: write('`make` runs build commands from a Makefile', { opaque: true }),
+
+  // Remote state: no sandbox protects it, so deleting there is Destructive whatever the flags.
+  kubectl: write('`kubectl` can change a cluster', {
+    raise: [
+      { when: { kind: 'positional', equals: ['delete', 'drain'] }, risk: 'Destructive', reason: '`kubectl delete` deletes cluster resources, which no sandbox protects' },
+      { when: { kind: 'flag', long: ['--prune', '--force'] }, risk: 'Destructive', reason: '`kubectl --prune` or `--force` deletes or replaces cluster resources' },
+    ],
+  }),
+  ...Object.fromEntries(['psql', 'mysql', 'mariadb', 'sqlcmd', 'clickhouse-client', 'cockroach'].map((name) => [name, sqlClient(name)])),
+  'redis-cli': write('`redis-cli` changes a Redis server', {
+    raise: [
+      { when: { kind: 'text', pattern: /^(flushall|flushdb|del|unlink)$/i }, risk: 'Destructive', reason: '`redis-cli flushall` deletes the keys of a Redis server, which no sandbox protects' },
+      { when: { kind: 'unseenStdin' }, risk: 'Destructive', reason: '`redis-cli` runs commands from stdin that tole cannot read, against a server no sandbox protects' },
+    ],
+  }),
+  aws: write('`aws` can change cloud resources', {
+    raise: [{ when: { kind: 'positional', equals: ['rm', 'rb'], prefix: ['delete', 'terminate', 'remove', 'deregister', 'purge'] }, risk: 'Destructive', reason: '`aws … rm` or `delete-…` deletes cloud resources, which no sandbox protects' }],
+  }),
+  gcloud: write('`gcloud` can change cloud resources', {
+    raise: [{ when: { kind: 'positional', equals: ['delete', 'remove', 'destroy', 'rm'] }, risk: 'Destructive', reason: '`gcloud … delete` deletes cloud resources, which no sandbox protects' }],
+  }),
+  az: write('`az` can change cloud resources', {
+    raise: [{ when: { kind: 'positional', equals: ['delete', 'remove', 'purge'] }, risk: 'Destructive', reason: '`az … delete` deletes cloud resources, which no sandbox protects' }],
+  }),
+  terraform: write('`terraform` can change infrastructure', {
+    raise: [
+      { when: { kind: 'positional', equals: ['destroy'] }, risk: 'Destructive', reason: '`terraform destroy` deletes the infrastructure it manages' },
+      { when: { kind: 'arg', equals: ['-destroy', '--destroy'] }, risk: 'Destructive', reason: '`terraform apply -destroy` deletes the infrastructure it manages' },
+      { when: { kind: 'arg', equals: ['rm'] }, risk: 'Destructive', reason: '`terraform state rm` forgets resources' },
+    ],
+  }),
+  docker: write('`docker` acts through its daemon, outside any sandbox', {
+    raise: [{ when: { kind: 'positional', equals: ['prune', 'rm', 'rmi', 'kill'] }, risk: 'Destructive', reason: '`docker … prune` or `rm` deletes containers, images or volumes' }],
+  }),
+  gh: write('`gh` changes GitHub', {
+    raise: [{ when: { kind: 'positional', equals: ['delete', 'delete-asset'] }, risk: 'Destructive', reason: '`gh … delete` deletes on GitHub, which no sandbox protects' }],
+  }),
   source: write('`source` runs a script whose commands tole does not inspect'),
   '.': write('`.` runs a script whose commands tole does not inspect'),
   curl: write('`curl` makes network requests', { outputOptions: ['-o', '--output'], valueOptions: ['-o', '--output', '-d', '--data', '-H', '--header', '-X', '--request', '-u', '--user', '-A', '-e', '-F', '--form', '-K', '--config', '-T', '--upload-file', '-x', '--proxy', '-m', '--max-time'] }),
@@ -257,8 +314,8 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       install: write('`npm install` changes node_modules and may run install scripts'),
       i: write('`npm install` changes node_modules and may run install scripts'),
       ci: write('`npm ci` deletes and reinstalls node_modules'),
-      test: write('`npm test` runs the project test script'),
-      run: write('`npm run` runs a project script'),
+      test: write('`npm test` runs the project test script', { opaque: true }),
+      run: write('`npm run` runs a project script', { opaque: true }),
       exec: write('`npm exec` runs a package that may be downloaded', { runsArguments: true, commandOptions: ['-c', '--call'], valueOptions: ['-c', '--call', '-p', '--package'] }),
       x: write('`npm exec` runs a package that may be downloaded', { runsArguments: true, commandOptions: ['-c', '--call'], valueOptions: ['-c', '--call', '-p', '--package'] }),
     },

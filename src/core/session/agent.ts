@@ -471,15 +471,17 @@ export class Agent {
     let current = sandwich.commitIntent(state, request, tool, known, prepared.value, preNotices, early);
     emitNotices([...preNotices, ...early.notices], emit);
     fault?.('after-intent');
-    if (!known) {
+    let approval = known;
+    if (!approval) {
       const decision = await this.ask(request, signal, emit);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
       const late = decision.approved ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
       current = sandwich.commitApproval(current, request, tool, decision, late);
       emitNotices(late.notices, emit);
       if (!decision.approved) return { state: current, ok: false };
+      approval = decision;
     }
-    const result = await sandwich.execute(tool, input, call.id, signal);
+    const result = await sandwich.execute(tool, input, call.id, signal, approval);
     fault?.('before-settlement');
     const settled = sandwich.settle(current, result, true);
     const postHook = await runHooks(this.deps, this.model, 'postToolUse', { ...toolFields, outcome: result.outcome, output: result.content }, { failClosed: false, signal });
@@ -629,7 +631,8 @@ function applyProfile(base: AgentDeps, profile: ActiveProfile): AgentDeps {
 function requestFor(tool: AnyTool, input: unknown, callId: string): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
   try {
     const assessment = assessCall(tool, input);
-    return { ok: true, request: { callId, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason } };
+    const flags = { ...(assessment.opaque ? { opaque: true } : {}), ...(assessment.outsideSandbox ? { outsideSandbox: true } : {}) };
+    return { ok: true, request: { callId, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason, ...flags } };
   } catch (error) {
     return { ok: false, message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}` };
   }

@@ -68,7 +68,7 @@ async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineStat
     emitNotices(checkpoint.notices, emit);
     if (!decision.approved) return current;
     // No approval was committed before the crash, so the effect cannot have started: run it.
-    return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+    return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun', decision);
   }
   switch (tool.replay) {
     case 'idempotent':
@@ -109,8 +109,9 @@ async function runAndSettle(
   callId: string,
   signal: AbortSignal,
   resumedBy: 'rerun',
+  approval: Decision | null = null,
 ): Promise<MachineState> {
-  const result = await sandwich.execute(tool, input, callId, signal);
+  const result = await sandwich.execute(tool, input, callId, signal, approval);
   deps.fault?.('before-settlement');
   return sandwich.settle(state, { ...result, resumedBy }, true);
 }

@@ -120,12 +120,13 @@ export class Sandwich {
     return next;
   }
 
-  /** Runs the effect; a thrown error or an abort becomes a result, never an exception. */
-  async execute(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal): Promise<Result> {
+  /** Runs the effect (confined unless `approval` is a keypress); a thrown error or an abort becomes a result, never an exception. */
+  async execute(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal, approval: Decision | null): Promise<Result> {
     const startedMs = this.deps.store.now();
     let output: ToolOutput;
     try {
-      const running = tool.execute(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId });
+      const keypress = approval?.approved === true && approval.by === 'user';
+      const running = tool.execute(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId, keypress });
       this.deps.fault?.('during-effect');
       output = await running;
     } catch (error) {

@@ -4,7 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export type GroupStopReason = 'timeout' | 'abort' | 'lingering';
 
 export interface GroupSpec {
-  /** Arguments to `bash`. */
+  /** The program run (default `bash`): a sandbox program that then runs bash. */
+  readonly program?: string;
+  /** Arguments to the program. */
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -40,7 +42,7 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn('bash', [...spec.args], {
+      child = spawn(spec.program ?? 'bash', [...spec.args], {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,

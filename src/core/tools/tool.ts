@@ -11,6 +11,10 @@ export interface RiskAssessment {
   readonly risk: Risk;
   /** Why, in words a user reads in the approval prompt: "`rm -r` removes a directory tree". */
   readonly reason: string;
+  /** It runs code tole cannot see into (`python3 -c`, `make`, `./script.sh`): without a sandbox, only a keypress or an exact allow rule runs it. */
+  readonly opaque?: boolean;
+  /** The call asks to run outside the sandbox: only a keypress approves it. */
+  readonly outsideSandbox?: boolean;
 }
 
 export interface ToolContext {
@@ -18,6 +22,8 @@ export interface ToolContext {
   readonly workspaceRoot: string;
   readonly signal: AbortSignal;
   readonly callId: string;
+  /** True when the user approved this very call with a keypress; a call run without one is confined where a sandbox exists. */
+  readonly keypress?: boolean;
 }
 
 export interface ToolOutput {
@@ -72,5 +78,5 @@ export function assessCall(tool: AnyTool, input: unknown): RiskAssessment {
   const assessed = tool.assess(input);
   const floor = tool.declaredRisk;
   if (floor === 'per-call' || RISK_ORDER[assessed.risk] >= RISK_ORDER[floor]) return assessed;
-  return { risk: floor, reason: assessed.reason };
+  return { ...assessed, risk: floor };
 }

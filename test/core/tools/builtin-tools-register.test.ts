@@ -34,7 +34,7 @@ describe('builtinTools', () => {
       grep: ['pattern', 'path'],
       write_file: ['path', 'content'],
       edit_file: ['path', 'old_text', 'new_text'],
-      bash: ['command', 'timeout_ms'],
+      bash: ['command', 'timeout_ms', 'outside_sandbox'],
       delete_path: ['path'],
     });
   });

@@ -5,6 +5,7 @@ import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
+import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
 
@@ -26,6 +27,10 @@ const inputSchema = z.strictObject({
     .max(BASH_MAX_TIMEOUT_MS)
     .optional()
     .describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`),
+  outside_sandbox: z
+    .boolean()
+    .optional()
+    .describe('Ask to run outside the sandbox (only after the sandbox stopped the command): the user must approve it with a key.'),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -35,6 +40,8 @@ export interface BashToolOptions {
   readonly workspaceRoot: string;
   /** The commands' environment, without the user's secrets (`childEnv`); default: this process's, scrubbed. */
   readonly env?: Readonly<Record<string, string>>;
+  /** The OS sandbox that confines a call run without a keypress, and what it lets through; none: unconfined. */
+  readonly sandbox?: { readonly sandbox: Sandbox; readonly policy: SandboxPolicy } | null;
   readonly killGraceMs?: number;
   readonly lingerMs?: number;
 }
@@ -68,7 +75,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     replay: 'never',
     tier: 'warm',
     declaredRisk: 'per-call',
-    assess: (input) => classifyCommand(input.command, { exists }),
+    assess: (input) => ({ ...classifyCommand(input.command, { exists }), ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}) }),
     subject: (input) => input.command,
     execute: (input, ctx) => runBash(input, ctx, options),
   };
@@ -82,17 +89,22 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
   const env = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
-  const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal);
-  return present(run, limits);
+  // Only a call the user approved with a key runs unconfined.
+  const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
+  const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
+  return present(run, limits, confined?.policy ?? null);
 }
 
 /** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
-async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, limits: RunLimits, signal: AbortSignal): Promise<CommandRun> {
+async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, limits: RunLimits, signal: AbortSignal, confined: BashToolOptions['sandbox']): Promise<CommandRun> {
   const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
   // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
   // so the two streams interleave in the order they were written, as in a terminal.
+  const bashArgs = ['-c', 'exec bash -c "$1" 2>&1', 'bash', command];
+  const { program, args } = confined ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs]) : { program: 'bash', args: bashArgs };
   const end = await runInProcessGroup({
-    args: ['-c', 'exec bash -c "$1" 2>&1', 'bash', command],
+    program,
+    args,
     cwd,
     env,
     stdin: null,
@@ -106,12 +118,22 @@ async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, 
   return { exitCode: end.exitCode, exitSignal: end.exitSignal, stoppedBy: end.stoppedBy, spawnError: end.spawnError, output, outputBytes: capture.totalBytes };
 }
 
-function present(run: CommandRun, limits: RunLimits): ToolOutput {
+function present(run: CommandRun, limits: RunLimits, sandbox: SandboxPolicy | null): ToolOutput {
   if (run.spawnError !== null) return { ok: false, content: `Could not start bash: ${run.spawnError}` };
   const body = run.outputBytes === 0 ? '(no output)' : run.output.replace(/\n$/, '');
   const status = statusLine(run, limits);
   const ok = run.exitCode === 0 && (run.stoppedBy === null || run.stoppedBy === 'lingering');
-  return { ok, content: `${body}\n${status}` };
+  const note = !ok && sandbox && mayBeSandboxFailure(run.output) ? `\n${sandboxNote(sandbox)}` : '';
+  return { ok, content: `${body}\n${status}${note}` };
+}
+
+/** Said when a confined command failed in a way the sandbox may have caused, so the model asks instead of retrying. */
+function sandboxNote(sandbox: SandboxPolicy): string {
+  return (
+    `[This command ran in tole's sandbox: only ${sandbox.workspaceRoot} and ${sandbox.tempDir} are writable, ` +
+    `${sandbox.network ? 'the network is open' : 'there is no network'}, and background processes end with it. If it failed ` +
+    'because of that, do not retry it as it is: call bash again with "outside_sandbox": true, which the user must approve with a key.]'
+  );
 }
 
 function statusLine(run: CommandRun, limits: RunLimits): string {

@@ -1,5 +1,5 @@
 import type { AnyTool } from '../tool';
-import { createBashTool } from './bash';
+import { createBashTool, type BashToolOptions } from './bash';
 import { deletePathTool } from './delete-path';
 import { editFileTool } from './edit-file';
 import { globTool } from './glob';
@@ -18,6 +18,8 @@ export interface BuiltinToolsOptions {
   readonly interactiveApprover: boolean;
   /** The environment of bash calls, without the user's secrets (`childEnv`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Confines bash calls run without a keypress. */
+  readonly sandbox?: BashToolOptions['sandbox'];
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -29,7 +31,7 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
     grepTool,
     writeFileTool,
     editFileTool,
-    createBashTool({ workspaceRoot: options.workspaceRoot, ...(options.env ? { env: options.env } : {}) }),
+    createBashTool({ workspaceRoot: options.workspaceRoot, ...(options.env ? { env: options.env } : {}), sandbox: options.sandbox ?? null }),
   ];
   return options.interactiveApprover ? [...tools, deletePathTool] : tools;
 }
