@@ -246,6 +246,14 @@ function classifyByStatus(err: APIError, status: number | undefined, baseURL: st
       hint: `the model name is not known to the server at ${baseURL}: check --model (and that the base URL ends in /v1)`,
     });
   }
+  if (status !== undefined && status >= 300 && status < 400) {
+    const to = err.headers?.get('location');
+    return new ProviderError({
+      ...base,
+      kind: 'bad_request',
+      hint: `the server at ${baseURL} redirects${to ? ` to ${to}` : ''}; tole does not follow a provider's redirects (they would take the conversation elsewhere): if that is the right server, give its URL with --base-url`,
+    });
+  }
   if (status === undefined || status === 408 || status === 409 || status >= 500) {
     return new ProviderError({
       ...base,

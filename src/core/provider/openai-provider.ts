@@ -91,7 +91,9 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       timeout: this.timeoutMs,
       logLevel: 'off',
-      fetch: watchingFetch(options.fetch),
+      // A redirect would carry the conversation (and, to the same host, the key) somewhere the
+      // user never named: it comes back as a 3xx error instead.
+      fetch: watchingFetch((input, init) => (options.fetch ?? fetch)(input, { ...init, redirect: 'manual' })),
     });
   }
 
