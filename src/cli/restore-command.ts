@@ -27,7 +27,7 @@ interface RestoreIo {
 export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> {
   const ref = args.positional[0];
   if (!ref || args.entry === undefined) throw new UsageError('tole restore needs a session and an entry: tole restore ID|PATH --entry ENTRY [--dry-run] (entry ids: tole export ID|PATH --format json)');
-  const { config } = loadConfig(io.cwd, io.env, args.config);
+  const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   if (config.checkpoints?.enabled === false) throw new UsageError('checkpoints are turned off in the config (checkpoints.enabled: false): there is nothing to restore from');
   const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
