@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runCheckpointBench } from './checkpoint';
 import { runMemoryBench, runRenderBench } from './render';
+import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
 import { runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
@@ -22,6 +23,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['memory', runMemoryBench],
   ['sync', runSyncBench],
   ['checkpoint', runCheckpointBench],
+  ['sandbox', runSandboxBench],
 ];
 
 const only = process.argv.slice(2);

@@ -42,7 +42,7 @@ describe('project config trust', () => {
     expect(loaded.config.providers).toEqual({});
     expect(loaded.config.sessionsDir).toBeUndefined();
     expect(loaded.config.sync).toBeUndefined();
-    expect(loaded.config.checkpoints).toBeUndefined();
+    expect(loaded.config.checkpoints).toEqual({});
     expect(loaded.config.passEnv).toBeUndefined();
     expect(loaded.config.sandbox).toBeUndefined();
     expect(loaded.config.theme).toBe('light');
