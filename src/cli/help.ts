@@ -46,6 +46,14 @@ Options
 Environment
   OPENAI_API_KEY, OPENAI_BASE_URL, NO_COLOR, TOLE_SYNC_URL (the sync server), PGPASSWORD (its password),
   TOLE_HOME (sessions in $TOLE_HOME/sessions, checkpoints in $TOLE_HOME/checkpoints)
+  TOLE_NO_SANDBOX=1 (run bash calls unconfined even where a sandbox exists)
+
+Safety
+  A project's tole.config.json applies only its harmless fields until you run tole trust.
+  bash calls not approved with a key run in a sandbox: on Linux install bubblewrap
+  (apt-get install bubblewrap, with user namespaces enabled); without one, --yes runs
+  commands unconfined and code tole cannot see into (python3 -c, make) needs a key.
+  The commands tole runs never see variables named *KEY*, *TOKEN*, *SECRET*, *PASSWORD*.
 
 Examples
   tole --base-url http://127.0.0.1:11434/v1 --model llama3.1
