@@ -2,7 +2,7 @@
  * A real PostgreSQL for tests: `initdb` in a temp dir, `postgres` on a random loopback port, and
  * stopped (and the dir removed) at the end. PostgreSQL refuses to run as root, and CI runs as
  * root: then the cluster belongs to `nobody` and its processes run under that uid (setpriv).
- * Where no server binaries are installed (.ci/run installs Debian's postgresql-15), the
+ * Where no server binaries are installed (`npm test` installs Debian's postgresql-15 where it can), the
  * tests that need one are skipped with the reason printed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -30,7 +30,7 @@ export function postgresBinDir(): string | null {
 }
 
 export const POSTGRES_BIN = postgresBinDir();
-export const NO_POSTGRES_REASON = 'skipped: no PostgreSQL server binaries (initdb, postgres) are installed; .ci/run installs postgresql-15';
+export const NO_POSTGRES_REASON = 'skipped: no PostgreSQL server binaries (initdb, postgres) are installed; npm test installs postgresql-15 when it runs as root with apt-get';
 if (POSTGRES_BIN === null) process.stderr.write(`postgres tests ${NO_POSTGRES_REASON}\n`);
 
 const asRoot = process.getuid?.() === 0;

@@ -2,7 +2,7 @@
  * A bash call run without a keypress runs in the OS sandbox (bubblewrap here): it cannot remove
  * a file outside the workspace and the temp directory, reach the network, or see tole's own
  * process; it can write in the workspace. A call the user approved with a key runs unconfined.
- * Needs a working bwrap: `.ci/run` installs it; without it these tests skip and say why.
+ * Needs a working bwrap: `npm test` installs it where it can (scripts/install-system-deps.sh); without it these tests skip and say why.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const hasPython = (() => {
     return false;
   }
 })();
-if (!sandbox) console.log('skipping the sandbox tests: no working bwrap here (install bubblewrap, as .ci/run does, with user namespaces enabled)');
+if (!sandbox) console.log('skipping the sandbox tests: no working bwrap here (install bubblewrap, as npm test does as root, with user namespaces enabled)');
 if (!hasPython) console.log('skipping the sandbox tests: python3 is not installed');
 
 let server: Server;
