@@ -52,6 +52,24 @@ describe('grep', () => {
     expect(out.content).toContain('Invalid regular expression "foo("');
   });
 
+  // With JavaScript's backtracking engine this pattern takes about a minute on one such line and
+  // holds the event loop (Esc and signals wait); the test's own time limit is the bound.
+  it('runs a catastrophic pattern in linear time, with the right answer', { timeout: 10_000 }, async () => {
+    const ws = await tempWorkspace();
+    await writeFile(path.join(ws.root, 'a.txt'), `${'a'.repeat(30)}!\n${'a'.repeat(5000)}!\naaa\n`);
+    const out = await grepTool.execute({ pattern: '(a+)+$' }, ws.ctx);
+    expect(out).toEqual({ ok: true, content: 'a.txt:3: aaa' });
+  });
+
+  it('refuses lookaround and backreferences, saying what grep accepts', async () => {
+    const ws = await tempWorkspace();
+    for (const pattern of ['foo(?=bar)', '(a)\\1']) {
+      const out = await grepTool.execute({ pattern }, ws.ctx);
+      expect(out.ok).toBe(false);
+      expect(out.content).toContain('RE2 syntax');
+    }
+  });
+
   it('says when nothing matches, and refuses paths outside the workspace', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'a.txt'), 'hay\n');

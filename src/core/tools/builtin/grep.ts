@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
@@ -12,14 +13,17 @@ export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 export const GREP_MAX_LINE_CHARS = 300;
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('JavaScript regular expression, e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Regular expression (RE2 syntax: like JavaScript, without lookaround or backreferences), e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".'),
   path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
 });
 
 export type GrepInput = z.infer<typeof inputSchema>;
 
 interface GrepState {
-  readonly regExp: RegExp;
+  readonly regExp: RE2JS;
   readonly matches: string[];
   skippedLarge: number;
   skippedBinary: number;
@@ -28,7 +32,8 @@ interface GrepState {
 export const grepTool: Tool<GrepInput> = {
   name: 'grep',
   description:
-    'Search file contents with a JavaScript regular expression. Prints "file:line: text" for each matching ' +
+    'Search file contents with a regular expression (RE2 syntax: JavaScript-like, no lookaround or backreferences). ' +
+    'Prints "file:line: text" for each matching ' +
     `line, files sorted by path. Skips binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MiB, .git ` +
     `and node_modules. At most ${GREP_MAX_MATCHES} matches.`,
   inputSchema,
@@ -60,11 +65,20 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   }
 }
 
-function compile(pattern: string): RegExp | string {
+/**
+ * The model's pattern, compiled for RE2JS: a linear-time engine, so no pattern (`(a+)+$` on a
+ * long line of `a`) can hold the event loop, and no deadline or cut-off is needed. Lookaround and
+ * backreferences, which need backtracking, are refused with a word on what to use instead.
+ */
+function compile(pattern: string): RE2JS | string {
   try {
-    return new RegExp(pattern);
+    return RE2JS.compile(pattern);
   } catch (error) {
-    return `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Escape special characters like ( [ { . * + ? with a backslash.`;
+    const why = (error as Error).message.replace(/^error parsing regexp: /, '');
+    return (
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${why}. grep uses RE2 syntax (linear time): no lookaround ` +
+      '((?=, (?!, (?<=) or backreferences (\\1); escape special characters like ( [ { . * + ? with a backslash.'
+    );
   }
 }
 
@@ -75,7 +89,7 @@ async function searchFile(entry: WalkEntry, state: GrepState): Promise<'continue
   const lines = bytes.toString('utf8').split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index].endsWith('\r') ? lines[index].slice(0, -1) : lines[index];
-    if (!state.regExp.test(line)) continue;
+    if (!state.regExp.matcher(line).find()) continue;
     state.matches.push(`${entry.relativePath}:${index + 1}: ${clip(line)}`);
     if (state.matches.length >= GREP_MAX_MATCHES) return 'stop';
   }
