@@ -10,7 +10,9 @@ import { HelpOverlay } from './HelpOverlay';
 import { ListOverlay } from './ListOverlay';
 import { oneLine } from './format';
 import { seg } from './styled-line';
-import { handleKey, type KeyContext, type SessionAllowance } from './key-handler';
+import { FieldLine } from './FieldLine';
+import { followSearch, handleKey, type KeyContext, type SessionAllowance } from './key-handler';
+import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
 import { innerSize } from './PaneFrame';
@@ -27,6 +29,7 @@ import type { TurnAgent, TurnController } from './turn-controller';
 import { useErrorFlash } from './use-error-flash';
 import { useFirstRun } from './use-first-run';
 import { useFlashFade } from './use-flash-fade';
+import { useFlushedEffects } from './use-flushed-effects';
 import { useKeyboard } from './use-keyboard';
 import type { McpStatusSource } from './mcp-lines';
 import { useMcpFlash } from './use-mcp-flash';
@@ -97,6 +100,8 @@ export function App(props: AppProps) {
   const setupOpen = firstRun.state.open && pending === null;
   const advice = useErrorFlash(live.lastError, agent.model, keyFor('history-previous', keymap, 'input') ?? '↑', dispatch);
   const view = useSessionView(store, version, ui.viewHead);
+  const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
+  const matches = finder.search(view.rows, view.labels, ui.find);
   const running = live.phase !== 'idle';
   useTicker(running, 1000);
   useFlashFade(ui.flash, current, dispatch);
@@ -124,7 +129,7 @@ export function App(props: AppProps) {
     rows: size.rows,
     focus: ui.focus,
     promptHeight: prompt.height,
-    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : dialog ? filesDialogHeight(dialog, size.columns, maxApproval) : 0,
+    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : dialog ? filesDialogHeight(dialog, size.columns, maxApproval) : ui.field ? 1 : 0,
     flashHeight: flash.length,
     usageLines: content.usageLineCount,
   });
@@ -174,11 +179,19 @@ export function App(props: AppProps) {
     quit,
     keymap,
     setup: setupOpen ? firstRun.keys : null,
+    matches,
+  };
+  const onFieldChange = (value: string): void => {
+    dispatch({ type: 'field-value', value });
+    const state = current();
+    if (state.field?.kind === 'find') followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
   };
   useKeyboard((input, key) => handleKey(keyContext, input, key));
+  // A closed field's text input lets go of the keyboard before the next key.
+  useFlushedEffects(ui.field === null);
 
   const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
-  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null, queueOpen), conditions, keymap);
+  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null, queueOpen, ui.field?.kind ?? null), conditions, keymap);
   const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
   const syncAlert = useSyncAlert(props.sync, Date.now);
   const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : syncAlert;
@@ -194,12 +207,13 @@ export function App(props: AppProps) {
         ) : setupOpen && props.setup ? (
           <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
         ) : (
-          <Panes layout={layout} focus={ui.focus} store={store} view={view} selected={panes.selected} transcript={panes.transcript} usage={panes.usage} registers={panes.registers} />
+          <Panes layout={layout} focus={ui.focus} store={store} view={view} selected={panes.selected} transcript={panes.transcript} usage={panes.usage} registers={panes.registers} matches={matches?.ids ?? null} />
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
-        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen} placeholder={placeholder} width={size.columns} />
+        {ui.field && !pending && !dialog ? <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} /> : null}
+        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field} placeholder={placeholder} width={size.columns} />
         <StatusBar
           pc={statusPhase(view.machine.pc, live)}
           seq={store.lastSeq}

@@ -22,10 +22,12 @@ export interface PanesProps {
   readonly transcript: PaneContent;
   readonly usage: PaneContent;
   readonly registers: PaneContent;
+  /** The tree rows the search found. */
+  readonly matches?: ReadonlySet<string> | null;
 }
 
 /** The four panes: side by side on a wide screen, one at a time on a narrow one. */
-export function Panes({ layout, focus, store, view, selected, transcript, usage, registers }: PanesProps) {
+export function Panes({ layout, focus, store, view, selected, transcript, usage, registers, matches = null }: PanesProps) {
   const { tree: treeRect, transcript: transcriptRect, usage: usageRect, registers: registersRect } = layout;
   const tree = treeRect ? (
     <TreePane
@@ -39,6 +41,7 @@ export function Panes({ layout, focus, store, view, selected, transcript, usage,
       width={treeRect.width}
       height={treeRect.height}
       focused={focus === 'tree'}
+      matches={matches}
     />
   ) : null;
   const pane = (id: PaneId, content: PaneContent, rect: { width: number; height: number } | null) =>

@@ -13,6 +13,8 @@ const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'restore', title: 'restore files prompt (u in the tree)' },
   { scope: 'checkout', title: 'check out prompt (⏎ in the tree, when the files differ)' },
   { scope: 'queue', title: 'queued prompts (/queue)' },
+  { scope: 'find', title: 'find field (/ in the tree)' },
+  { scope: 'label', title: 'label field (L in the tree)' },
   { scope: 'help', title: 'this overlay' },
   { scope: 'setup', title: 'local servers panel (/connect)' },
 ];

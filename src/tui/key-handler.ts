@@ -6,6 +6,9 @@ import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Bin
 import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
+import { nextMatch, type TreeMatches } from './tree-find';
+import { labelOf } from '../core/session/labels';
+import { labelEntry } from './run-command';
 import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
 import type { TurnAgent, TurnController } from './turn-controller';
 import type { FirstRunKeys } from './use-first-run';
@@ -44,6 +47,8 @@ export interface KeyContext {
   readonly keymap: readonly Binding[];
   /** The first-run panel's keys while it is open; null when it is not. */
   readonly setup: FirstRunKeys | null;
+  /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
+  readonly matches: TreeMatches | null;
 }
 
 export const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
@@ -81,7 +86,7 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     return;
   }
   const chord = chordOf(input, key);
-  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null, ctx.ui.queueOpen);
+  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null, ctx.ui.queueOpen, ctx.ui.field?.kind ?? null);
   const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
     runAction(ctx, binding.action);
@@ -122,6 +127,19 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'close-dialog':
       ctx.dispatch({ type: 'dialog', dialog: null });
       return;
+    case 'find-open':
+      ctx.dispatch({ type: 'field', field: { kind: 'find', entryId: null, value: '' } });
+      return;
+    case 'label-open':
+      return openLabel(ctx);
+    case 'field-submit':
+      return submitField(ctx);
+    case 'field-close':
+      ctx.dispatch({ type: 'field', field: null });
+      return;
+    case 'find-next':
+    case 'find-previous':
+      return jumpToMatch(ctx, action === 'find-next' ? 1 : -1);
     case 'focus-next':
     case 'focus-previous': {
       const at = FOCUS_ORDER.indexOf(ctx.ui.focus);
@@ -255,27 +273,30 @@ function selectIndex(ctx: KeyContext, index: number): void {
 
 function checkoutSelected(ctx: KeyContext): void {
   const row = ctx.view.rows.rows[selectedIndex(ctx)];
-  if (!row) return;
+  if (row) checkoutRow(ctx, row.id);
+}
+
+function checkoutRow(ctx: KeyContext, id: string): void {
   if (ctx.turns.running) {
     ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'a turn is running: wait for it to end (or Esc to stop it) before checking out' } });
     return;
   }
-  const leaf = ctx.store.tree.isLeaf(row.id);
-  if (row.id === ctx.view.head.entryId) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `${row.id} is already checked out (◀)` } });
+  const leaf = ctx.store.tree.isLeaf(id);
+  if (id === ctx.view.head.entryId) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `${id} is already checked out (◀)` } });
     return;
   }
   if (ctx.readOnly) {
-    ctx.dispatch({ type: 'view-head', head: { lane: ctx.view.head.lane, entryId: row.id } });
-    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${row.id} (read-only: nothing is written)` } });
+    ctx.dispatch({ type: 'view-head', head: { lane: ctx.view.head.lane, entryId: id } });
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${id} (read-only: nothing is written)` } });
     return;
   }
   // When a checkpoint holds the files as they were there, the same prompt offers them too.
-  if (ctx.agent.hasCheckpointFor?.(row.id)) {
-    openFilesDialog(filesContext(ctx), 'checkout', row.id);
+  if (ctx.agent.hasCheckpointFor?.(id)) {
+    openFilesDialog(filesContext(ctx), 'checkout', id);
     return;
   }
-  checkoutEntry(ctx, row.id, leaf);
+  checkoutEntry(ctx, id, leaf);
 }
 
 /** Checks out an entry (files untouched); false when storage could not commit it. */
@@ -291,6 +312,57 @@ function checkoutEntry(ctx: KeyContext, entryId: string, leaf = ctx.store.tree.i
   const text = leaf ? `checked out ${entryId}: the next prompt continues this branch` : `checked out ${entryId}: the next prompt starts a new branch from here (Esc: to the prompt)`;
   ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
   return true;
+}
+
+function openLabel(ctx: KeyContext): void {
+  const row = ctx.view.rows.rows[selectedIndex(ctx)];
+  if (ctx.readOnly) return ctx.dispatch({ type: 'flash', flash: { level: 'error', text: 'read-only session: labels cannot be written' } });
+  if (!row) return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'nothing to label yet: send a prompt first' } });
+  ctx.dispatch({ type: 'field', field: { kind: 'label', entryId: row.id, value: labelOf(ctx.store, row.id) ?? '' } });
+}
+
+/** Enter in a field: a label is saved as `/label` saves it; a search checks out its match. */
+function submitField(ctx: KeyContext): void {
+  const field = ctx.ui.field;
+  if (!field) return;
+  ctx.dispatch({ type: 'field', field: null });
+  if (field.kind === 'label') return labelEntry({ store: ctx.store, readOnly: ctx.readOnly, dispatch: ctx.dispatch }, field.entryId, field.value);
+  if (field.value === '') return;
+  const matches = ctx.matches;
+  if (!matches || matches.indexes.length === 0) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `no entry matches "${field.value}"` } });
+    return;
+  }
+  // The selection sits on a match (typing moved it there, ↑/↓ moved between them); else the first one after it.
+  const index = selectedIndex(ctx);
+  const target = matches.ids.has(ctx.view.rows.rows[index]?.id ?? '') ? index : nextMatch(matches, index, 1)!;
+  const row = ctx.view.rows.rows[target]!;
+  ctx.dispatch({ type: 'select', id: row.id });
+  checkoutRow(ctx, row.id);
+}
+
+/** n/N (and ↑/↓ in the find field): the next or previous match, wrapping around. */
+function jumpToMatch(ctx: KeyContext, direction: -1 | 1): void {
+  const matches = ctx.matches;
+  if (!matches) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: 'nothing searched yet: / in the tree finds entries by text' } });
+    return;
+  }
+  const target = nextMatch(matches, selectedIndex(ctx), direction);
+  if (target === null) {
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `no entry matches "${matches.query}"` } });
+    return;
+  }
+  selectIndex(ctx, target);
+}
+
+/** Typing in the find field: the selection moves to the first match at or after it. */
+export function followSearch(ctx: Pick<KeyContext, 'view' | 'dispatch' | 'ui'>, matches: TreeMatches | null): void {
+  const { rows, head } = ctx.view;
+  const id = ctx.ui.selectedId ?? head.entryId;
+  const from = id === null ? 0 : (rows.indexOf.get(id) ?? 0);
+  const target = nextMatch(matches, from, 1, true);
+  if (target !== null) ctx.dispatch({ type: 'select', id: rows.rows[target]!.id });
 }
 
 function filesContext(ctx: KeyContext): FilesKeyContext {
@@ -329,6 +401,11 @@ function navigate(ctx: KeyContext, action: Action): void {
       return ctx.dispatch({ type: 'select', id: newestLeaf(ctx.store.tree) });
     case 'select-head':
       return ctx.dispatch({ type: 'select', id: null });
+    case 'select-branch-tip': {
+      const row = ctx.view.rows.rows[index];
+      if (row) ctx.dispatch({ type: 'select', id: ctx.store.tree.newestLeafUnder(row.id) });
+      return;
+    }
     case 'sibling-previous':
     case 'sibling-next':
       return selectIndex(ctx, siblingRow(ctx.store.tree, ctx.view.rows, index, action === 'sibling-previous' ? -1 : 1));

@@ -13,7 +13,7 @@ export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
  * `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`.
  * `queue`: the list of queued prompts (`/queue`).
  */
-export type Scope = 'approval' | 'restore' | 'checkout' | 'help' | 'setup' | 'picker' | 'queue' | PaneId | 'global';
+export type Scope = 'approval' | 'restore' | 'checkout' | 'find' | 'label' | 'help' | 'setup' | 'picker' | 'queue' | PaneId | 'global';
 
 export type Action =
   | 'focus-next'
@@ -63,7 +63,14 @@ export type Action =
   | 'restore-confirm'
   | 'checkout-conversation'
   | 'checkout-with-files'
-  | 'close-dialog';
+  | 'close-dialog'
+  | 'find-open'
+  | 'find-next'
+  | 'find-previous'
+  | 'label-open'
+  | 'select-branch-tip'
+  | 'field-submit'
+  | 'field-close';
 
 /** When a binding applies beyond its scope. */
 export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered';
@@ -91,6 +98,14 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'checkout', keys: ['c'], action: 'checkout-conversation', help: 'check out the entry, files stay as they are', hint: 'conversation only' },
   { scope: 'checkout', keys: ['f'], action: 'checkout-with-files', help: 'check out the entry and restore the files to how they were there', hint: 'conversation and files' },
   { scope: 'checkout', keys: ['escape', 'n', 'ctrl+c'], action: 'close-dialog', help: 'do not check out', hint: 'cancel' },
+
+  { scope: 'find', keys: ['return'], action: 'field-submit', help: 'check out the match (the files prompt too, when they differ)', hint: 'check out' },
+  { scope: 'find', keys: ['down', 'ctrl+n'], action: 'find-next', help: 'next match', hint: 'matches' },
+  { scope: 'find', keys: ['up', 'ctrl+p'], action: 'find-previous', help: 'previous match' },
+  { scope: 'find', keys: ['escape', 'ctrl+c'], action: 'field-close', help: 'close the field (matches stay marked for n/N; an empty search clears them)', hint: 'close' },
+
+  { scope: 'label', keys: ['return'], action: 'field-submit', help: 'save the label (empty: remove it), as /label does', hint: 'save' },
+  { scope: 'label', keys: ['escape', 'ctrl+c'], action: 'field-close', help: 'leave the label as it was', hint: 'cancel' },
 
   { scope: 'help', keys: ['escape', '?', 'q', 'return', 'ctrl+c'], action: 'close-help', help: 'close this overlay', hint: 'close' },
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
@@ -156,6 +171,11 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'tree', keys: ['u'], action: 'restore-files', help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)', hint: 'restore files' },
   { scope: 'tree', keys: ['r'], action: 'retry', help: 'on an answer: ask the model again from the same point, as a new sibling branch (the old answer stays)', hint: 'retry' },
   { scope: 'tree', keys: ['e'], action: 'edit-prompt', help: 'on a prompt of yours: put its text in the editor; sending it makes a sibling branch', hint: 'edit' },
+  { scope: 'tree', keys: ['/'], action: 'find-open', help: 'find entries by text (prompts, answers, tools and subjects, labels): matches are marked as you type', hint: 'find' },
+  { scope: 'tree', keys: ['n'], action: 'find-next', help: 'next match of the last search' },
+  { scope: 'tree', keys: ['N'], action: 'find-previous', help: 'previous match of the last search' },
+  { scope: 'tree', keys: ['L'], action: 'label-open', help: 'label the entry (a field; Enter saves, Esc cancels)', hint: 'label' },
+  { scope: 'tree', keys: ['t'], action: 'select-branch-tip', help: "jump to the tip of the entry's branch (its newest entry): ← or → then t continues the other branch", hint: 'tip' },
   { scope: 'tree', keys: ['g', 'end'], action: 'select-newest', help: 'jump to the newest leaf', hint: 'newest' },
   { scope: 'tree', keys: ['c'], action: 'select-head', help: 'jump to the checked-out entry (◀)' },
   { scope: 'tree', keys: ['home'], action: 'select-first', help: 'jump to the first entry' },
@@ -250,9 +270,11 @@ export function keyConditions(state: { readonly running: boolean; readonly focus
 }
 
 /** The scopes that hold the keyboard, innermost first. */
-export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null, queueOpen = false): Scope[] {
+export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null, queueOpen = false, field: 'find' | 'label' | null = null): Scope[] {
   if (approvalOpen) return ['approval'];
   if (dialog) return [dialog];
+  // A field holds the keyboard: the rest of the keymap is suspended while it is open.
+  if (field) return [field];
   if (helpOpen) return ['help'];
   if (setupOpen) return ['setup'];
   if (queueOpen) return ['queue'];

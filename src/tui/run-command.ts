@@ -31,13 +31,26 @@ function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
   ctx.dispatch({ type: 'flash', flash: { level, text } });
 }
 
-function label(ctx: CommandContext, text: string): void {
-  if (ctx.readOnly) return flash(ctx, 'error', 'read-only session: labels cannot be written');
-  if (ctx.targetId === null) return flash(ctx, 'warn', 'nothing to label yet: send a prompt first');
-  const had = labelOf(ctx.store, ctx.targetId) !== undefined;
-  const stored = setLabel(ctx.store, ctx.targetId, text);
-  if (stored === null) return flash(ctx, 'info', had ? `label removed from ${ctx.targetId}` : `${ctx.targetId} has no label (/label TEXT sets one)`);
-  flash(ctx, 'info', `${ctx.targetId} labelled "${stored}"`);
+/** What a label needs: `/label` and the tree's label field (L) both go through `labelEntry`. */
+export interface LabelContext {
+  readonly store: SessionStore;
+  readonly readOnly: boolean;
+  readonly dispatch: (action: UiAction) => void;
+}
+
+/** Sets (or, with empty text, removes) an entry's label, and says what happened; a storage failure is flashed. */
+export function labelEntry(ctx: LabelContext, targetId: string | null, text: string): void {
+  const say = (level: Flash['level'], message: string): void => ctx.dispatch({ type: 'flash', flash: { level, text: message } });
+  if (ctx.readOnly) return say('error', 'read-only session: labels cannot be written');
+  if (targetId === null) return say('warn', 'nothing to label yet: send a prompt first');
+  try {
+    const had = labelOf(ctx.store, targetId) !== undefined;
+    const stored = setLabel(ctx.store, targetId, text);
+    if (stored === null) return say('info', had ? `label removed from ${targetId}` : `${targetId} has no label (/label TEXT sets one)`);
+    say('info', `${targetId} labelled "${stored}"`);
+  } catch (error) {
+    say('error', `could not label ${targetId}: ${(error as Error)?.message ?? String(error)}`);
+  }
 }
 
 function theme(ctx: CommandContext, spec: string): void {
@@ -78,11 +91,7 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       ctx.agent.model = args;
       return flash(ctx, 'info', `model: ${args} (from the next model call on)`);
     case 'label':
-      try {
-        return label(ctx, args);
-      } catch (error) {
-        return flash(ctx, 'error', `could not label ${ctx.targetId}: ${(error as Error)?.message ?? String(error)}`);
-      }
+      return labelEntry(ctx, ctx.targetId, args);
     case 'theme':
       return theme(ctx, args);
     case 'retry':

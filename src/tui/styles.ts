@@ -44,6 +44,8 @@ const STYLES = {
   path: { fg: 'pathHighlight', bold: true },
   head: { fg: 'head', bold: true },
   selected: { bg: 'selectionBackground', inverseWithoutColour: true },
+  /** A tree row that the search (`/`) found. */
+  match: { fg: 'warn', bold: true, underline: true },
   status: { fg: 'statusText', bg: 'statusBackground' },
   statusKey: { fg: 'accent', bg: 'statusBackground', bold: true },
   statusAlert: { fg: 'error', bg: 'statusBackground', bold: true },

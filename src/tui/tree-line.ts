@@ -11,6 +11,8 @@ export interface TreeLineInput {
   readonly onPath: boolean;
   readonly isHead: boolean;
   readonly width: number;
+  /** Found by the tree's search: its text is marked. */
+  readonly match?: boolean;
 }
 
 /** No tree row is wider than this: a longer preview is cut here once, not laid out whole per frame. */
@@ -35,6 +37,7 @@ interface Laid {
   readonly onPath: boolean;
   readonly isHead: boolean;
   readonly width: number;
+  readonly match: boolean;
   readonly line: Line;
 }
 
@@ -44,19 +47,21 @@ const laidOut = new WeakMap<TreeRow, Laid>();
 /** One row of the tree pane: guide, glyph, preview (or label), sibling place, head marker. The same input gives the same Line object. */
 export function treeLine(input: TreeLineInput): Line {
   const { row, entry, label, onPath, isHead, width } = input;
+  const match = input.match === true;
   const known = laidOut.get(row);
-  if (known && known.entry === entry && known.label === label && known.onPath === onPath && known.isHead === isHead && known.width === width) return known.line;
+  if (known && known.entry === entry && known.label === label && known.onPath === onPath && known.isHead === isHead && known.width === width && known.match === match)
+    return known.line;
   const line = layOut(input);
-  laidOut.set(row, { entry, label, onPath, isHead, width, line });
+  laidOut.set(row, { entry, label, onPath, isHead, width, match, line });
   return line;
 }
 
-function layOut({ row, entry, label, onPath, isHead, width }: TreeLineInput): Line {
+function layOut({ row, entry, label, onPath, isHead, width, match }: TreeLineInput): Line {
   const { glyph, style, text } = glyphOf(entry);
   const guide = treeGuide(row, Math.floor(width / 3));
   const left: Segment[] = [seg(guide, 'muted'), seg(glyph, onPath ? style : 'muted'), seg(' ')];
-  if (label) left.push(seg(`⚑ ${label}`, 'accentBold'));
-  else left.push(seg(text, onPath ? 'path' : 'muted'));
+  if (label) left.push(seg(`⚑ ${label}`, match ? 'match' : 'accentBold'));
+  else left.push(seg(text, match ? 'match' : onPath ? 'path' : 'muted'));
   const right: Segment[] = [];
   if (row.siblingCount > 1) right.push(seg(`[${row.siblingIndex}/${row.siblingCount}]`, onPath ? 'accent' : 'faint'));
   if (isHead) right.push(seg(' ◀', 'head'));
