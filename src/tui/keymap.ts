@@ -100,8 +100,8 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'checkout', keys: ['escape', 'n', 'ctrl+c'], action: 'close-dialog', help: 'do not check out', hint: 'cancel' },
 
   { scope: 'find', keys: ['return'], action: 'field-submit', help: 'check out the match (the files prompt too, when they differ)', hint: 'check out' },
-  { scope: 'find', keys: ['down', 'ctrl+n'], action: 'find-next', help: 'next match', hint: 'matches' },
-  { scope: 'find', keys: ['up', 'ctrl+p'], action: 'find-previous', help: 'previous match' },
+  { scope: 'find', keys: ['up', 'ctrl+p'], action: 'find-previous', help: 'previous match', hint: 'matches' },
+  { scope: 'find', keys: ['down', 'ctrl+n'], action: 'find-next', help: 'next match' },
   { scope: 'find', keys: ['escape', 'ctrl+c'], action: 'field-close', help: 'close the field (matches stay marked for n/N; an empty search clears them)', hint: 'close' },
 
   { scope: 'label', keys: ['return'], action: 'field-submit', help: 'save the label (empty: remove it), as /label does', hint: 'save' },

@@ -1,0 +1,78 @@
+/**
+ * The built tole in a real pseudo-terminal: `/` in the tree opens the find field, a query typed
+ * into it marks the matching entries (tree keys typed there are text), and Enter checks the match out.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { TerminalDriver } from './terminal-driver';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TOLE = join(ROOT, 'dist/tole.js');
+
+let server: ChatServer;
+let driver: TerminalDriver | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  server = await startChatServer({ replies: [{ text: 'The plan is a lock file.' }, { text: 'Zebras have stripes.' }, { text: 'Third answer.' }] });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.kill('SIGKILL');
+  await server?.close();
+});
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The tree pane's column of the screen (left of the transcript's border). */
+function treeColumn(screen: string): string {
+  return screen
+    .split('\n')
+    .map((line) => line.slice(0, line.indexOf('╮╭') + 1 || line.indexOf('││') + 1 || 0))
+    .join('\n');
+}
+
+describe('find in the tree, in a terminal', () => {
+  it('/ opens the field, the query marks its matches, Enter checks out the match', async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-find-ws-')));
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-find-home-'));
+    driver = new TerminalDriver({ args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'], cwd: workspace, env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' } });
+    await driver.waitFor('type a prompt');
+    for (const [prompt, answer] of [
+      ['what is the plan', 'The plan is a lock file.'],
+      ['tell me about zebras', 'Zebras have stripes.'],
+      ['one more', 'Third answer.'],
+    ] as const) {
+      driver.type(`${prompt}\r`);
+      await driver.waitFor(answer);
+      await driver.waitFor(/Final · seq/);
+    }
+
+    driver.type('\t');
+    await driver.waitFor('check out');
+    driver.type('/');
+    await driver.waitFor('find:');
+    // Typed as a person would: j, k, l are tree keys; in the field they are letters.
+    for (const ch of 'zebra') {
+      driver.type(ch);
+      await pause(60);
+    }
+    const found = await driver.waitFor('2 found');
+    expect(found).toContain('find: zebra');
+
+    driver.type('\r');
+    await driver.waitFor('next prompt starts a new branch');
+    const tree = treeColumn(await driver.screen());
+    const headRow = tree.split('\n').find((line) => line.includes('◀'));
+    expect(headRow).toContain('tell me about zebras');
+    expect(await driver.screen()).not.toContain('find:');
+
+    driver.type('\x03');
+    const exit = await driver.exit;
+    expect(exit.exitCode).toBe(0);
+  }, 90_000);
+});
