@@ -24,8 +24,14 @@ export function FieldLine({ field, matches, focus, width, onChange }: FieldLineP
   // ink-text-input subscribes again after each change of the value: the next key must find it.
   useFlushedEffects(field.value);
   const prompt = field.kind === 'find' ? 'find: ' : `label ${field.entryId}: `;
-  const count = field.kind === 'find' && field.value !== '' ? (matches && matches.indexes.length > 0 ? `${matches.indexes.length} found` : 'no match') : '';
-  const placeholder = field.kind === 'find' ? 'text in a prompt, an answer, a tool, a label' : 'a label (empty: remove it)';
+  const count =
+    field.kind === 'find' && field.value !== ''
+      ? matches && matches.indexes.length > 0
+        ? `${matches.indexes.length} found`
+        : 'no match'
+      : '';
+  const placeholder =
+    field.kind === 'find' ? 'text in a prompt, an answer, a tool, a label' : 'a label (empty: remove it)';
   return (
     <Box width={width} height={1} flexShrink={0}>
       <Box flexShrink={0}>

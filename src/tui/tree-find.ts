@@ -43,14 +43,15 @@ export class TreeFinder {
     const last = this.last;
     if (last && last.rows === rows && this.lastLabels === labels && last.query === needle) return last;
     // Narrowing (the query grew at its end) looks only at the rows that matched before.
-    const narrowing = last !== null && last.rows === rows && this.lastLabels === labels && needle.startsWith(last.query);
+    const narrowing =
+      last !== null && last.rows === rows && this.lastLabels === labels && needle.startsWith(last.query);
     const indexes: number[] = [];
     const ids = new Set<string>();
     const test = (i: number): void => {
       const row = rows.rows[i]!;
       const entry = this.entry(row.id);
       const label = labels.get(row.id);
-      if ((entry && textOf(entry).includes(needle)) || (label !== undefined && label.toLowerCase().includes(needle))) {
+      if ((entry && textOf(entry).includes(needle)) || label?.toLowerCase().includes(needle)) {
         indexes.push(i);
         ids.add(row.id);
       }
@@ -64,7 +65,12 @@ export class TreeFinder {
 }
 
 /** The match to move to from row `from`: the next one after it (or before it), wrapping around; null when none. */
-export function nextMatch(matches: TreeMatches | null, from: number, direction: -1 | 1, inclusive = false): number | null {
+export function nextMatch(
+  matches: TreeMatches | null,
+  from: number,
+  direction: -1 | 1,
+  inclusive = false,
+): number | null {
   if (!matches || matches.indexes.length === 0) return null;
   const list = matches.indexes;
   if (direction === 1) {

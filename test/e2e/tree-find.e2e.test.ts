@@ -18,7 +18,9 @@ let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
   if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  server = await startChatServer({ replies: [{ text: 'The plan is a lock file.' }, { text: 'Zebras have stripes.' }, { text: 'Third answer.' }] });
+  server = await startChatServer({
+    replies: [{ text: 'The plan is a lock file.' }, { text: 'Zebras have stripes.' }, { text: 'Third answer.' }],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -40,7 +42,11 @@ describe('find in the tree, in a terminal', () => {
   it('/ opens the field, the query marks its matches, Enter checks out the match', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-find-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-find-home-'));
-    driver = new TerminalDriver({ args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'], cwd: workspace, env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' } });
+    driver = new TerminalDriver({
+      args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: workspace,
+      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+    });
     await driver.waitFor('type a prompt');
     for (const [prompt, answer] of [
       ['what is the plan', 'The plan is a lock file.'],
