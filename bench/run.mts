@@ -13,6 +13,7 @@ import { runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
 import { runStreamBench } from './stream';
 import { runSyncBench } from './sync';
+import { runTreeFindBench } from './tree-find';
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['storage', runStorageBench],
@@ -21,6 +22,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['screen', runStartupBench],
   ['render', runRenderBench],
   ['memory', runMemoryBench],
+  ['find', runTreeFindBench],
   ['sync', runSyncBench],
   ['checkpoint', runCheckpointBench],
   ['sandbox', runSandboxBench],

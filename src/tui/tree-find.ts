@@ -33,6 +33,8 @@ function textOf(entry: AnyEntry): string {
  */
 export class TreeFinder {
   private last: TreeMatches | null = null;
+  /** The rows' texts in row order, for the rows they were made for: a search is one tight loop over them. */
+  private texts: { rows: TreeRows; texts: string[] } | null = null;
   private lastLabels: ReadonlyMap<string, string> | null = null;
 
   constructor(private readonly entry: (id: string) => AnyEntry | undefined) {}
@@ -47,11 +49,11 @@ export class TreeFinder {
       last !== null && last.rows === rows && this.lastLabels === labels && needle.startsWith(last.query);
     const indexes: number[] = [];
     const ids = new Set<string>();
+    const texts = this.textsOf(rows);
+    const labelled = labels.size > 0;
     const test = (i: number): void => {
       const row = rows.rows[i]!;
-      const entry = this.entry(row.id);
-      const label = labels.get(row.id);
-      if ((entry && textOf(entry).includes(needle)) || label?.toLowerCase().includes(needle)) {
+      if (texts[i]!.includes(needle) || (labelled && labels.get(row.id)?.toLowerCase().includes(needle))) {
         indexes.push(i);
         ids.add(row.id);
       }
@@ -61,6 +63,16 @@ export class TreeFinder {
     this.last = { query: needle, indexes, ids, rows };
     this.lastLabels = labels;
     return this.last;
+  }
+
+  private textsOf(rows: TreeRows): string[] {
+    if (this.texts?.rows === rows) return this.texts.texts;
+    const texts = rows.rows.map((row) => {
+      const entry = this.entry(row.id);
+      return entry ? textOf(entry) : '';
+    });
+    this.texts = { rows, texts };
+    return texts;
   }
 }
 
