@@ -65,14 +65,11 @@ export interface UiState {
   /** Inside a bracketed paste: Enter is a newline, not a send. */
   readonly pasting: boolean;
   readonly dialog: FilesDialog | null;
-<<<<<<< HEAD
   /** An earlier prompt being edited (`e` in the tree): sending it branches beside it, from its parent. */
   readonly editing: { readonly entryId: string; readonly parentId: string | null } | null;
-=======
   readonly field: TreeField | null;
   /** The tree's search (what `/` typed last): its matches stay marked for n/N after the field closes. */
   readonly find: string;
->>>>>>> c60ee3e (TUI: / in the tree finds entries by text (prompts, answers, tools and subjects, labels) in an ink-text-input field with the keymap suspended; n/N and the field's arrows move between the marked matches, Enter checks out the match; L labels the entry in a field through the same path as /label; t jumps to the tip of the entry's branch. A search keystroke only looks again at the rows that matched before, over lower-case previews kept per entry. Ink runs useInput's subscribe and unsubscribe in passive effects that React may hold back, so the field flushes them when it opens, closes and changes (else the next key is lost or goes to a closed field))
 }
 
 export const INITIAL_UI: UiState = {
@@ -94,12 +91,9 @@ export const INITIAL_UI: UiState = {
   viewHead: null,
   pasting: false,
   dialog: null,
-<<<<<<< HEAD
   editing: null,
-=======
   field: null,
   find: '',
->>>>>>> c60ee3e (TUI: / in the tree finds entries by text (prompts, answers, tools and subjects, labels) in an ink-text-input field with the keymap suspended; n/N and the field's arrows move between the marked matches, Enter checks out the match; L labels the entry in a field through the same path as /label; t jumps to the tip of the entry's branch. A search keystroke only looks again at the rows that matched before, over lower-case previews kept per entry. Ink runs useInput's subscribe and unsubscribe in passive effects that React may hold back, so the field flushes them when it opens, closes and changes (else the next key is lost or goes to a closed field))
 };
 
 export type UiAction =
@@ -120,12 +114,10 @@ export type UiAction =
   | { readonly type: 'pasting'; readonly on: boolean }
   | { readonly type: 'dialog'; readonly dialog: FilesDialog | null }
   | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
-<<<<<<< HEAD
-  | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string };
-=======
+  | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
+
   | { readonly type: 'field'; readonly field: TreeField | null }
   | { readonly type: 'field-value'; readonly value: string };
->>>>>>> c60ee3e (TUI: / in the tree finds entries by text (prompts, answers, tools and subjects, labels) in an ink-text-input field with the keymap suspended; n/N and the field's arrows move between the marked matches, Enter checks out the match; L labels the entry in a field through the same path as /label; t jumps to the tip of the entry's branch. A search keystroke only looks again at the rows that matched before, over lower-case previews kept per entry. Ink runs useInput's subscribe and unsubscribe in passive effects that React may hold back, so the field flushes them when it opens, closes and changes (else the next key is lost or goes to a closed field))
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
