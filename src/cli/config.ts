@@ -19,6 +19,8 @@ const providerSchema = z.strictObject({
   model: z.string().min(1).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   contextWindow: z.number().int().positive().optional(),
+  /** Send this provider's key even over plain http to a host that is not this machine. */
+  keyOverHttp: z.boolean().optional(),
 });
 
 /** Sampling settings, per config and per agent profile; they go out with every model call. */
@@ -94,6 +96,8 @@ export const configSchema = z.strictObject({
   providers: z.record(z.string(), providerSchema).optional(),
   model: z.string().min(1).optional(),
   baseUrl: httpUrl.optional(),
+  /** Send the key to `baseUrl` even over plain http to a host that is not this machine. */
+  keyOverHttp: z.boolean().optional(),
   pricing: z.record(z.string(), priceSchema).optional(),
   allow: z.array(z.string().min(1)).optional(),
   theme: z.string().min(1).optional(),
@@ -250,7 +254,7 @@ function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
  * or the checkpoints, or write outside the workspace. A field added to the config that can do any of these belongs here;
  * every other field is applied from any config (limits only ever tighten, see `restrictLimits`).
  */
-export const TRUST_GATED_FIELDS = ['hooks', 'allow', 'baseUrl', 'provider', 'providers', 'sessionsDir', 'sync', 'checkpoints', 'passEnv', 'sandbox'] as const satisfies readonly (keyof Config)[];
+export const TRUST_GATED_FIELDS = ['hooks', 'allow', 'baseUrl', 'keyOverHttp', 'provider', 'providers', 'sessionsDir', 'sync', 'checkpoints', 'passEnv', 'sandbox'] as const satisfies readonly (keyof Config)[];
 
 export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
 

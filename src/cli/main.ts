@@ -89,6 +89,7 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   const sandbox = findSandbox(io.env);
   const unconfined = unconfinedNotice(args, config, sandbox);
   if (unconfined) io.stderr.write(`tole: ${unconfined}\n`);
+  if (configured.keyWithheld) io.stderr.write(`tole: ${configured.keyWithheld}\n`);
   const policy = buildPolicy(args, config, false, configFile, sandbox);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);

@@ -18,7 +18,10 @@ export interface ProviderSettings {
   readonly name: string;
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** The variable the provider's key is read from (its own, or OPENAI_API_KEY where that applies). */
   readonly apiKeyEnv: string | null;
+  /** Why a key that is set was not given to this provider (said once at start), when it was not. */
+  readonly keyWithheld?: string;
   readonly model: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly contextWindow?: number;
@@ -35,14 +38,28 @@ export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.Proce
     const known = [...Object.keys(PROVIDER_PRESETS), ...Object.keys(config.providers ?? {})].join(', ');
     throw new ConfigError(configFile, `config ${configFile}: field "provider": unknown provider "${name}" (known: ${known})`);
   }
-  const apiKeyEnv = custom?.apiKeyEnv ?? (custom ? null : (preset?.apiKeyEnv ?? null));
-  const baseUrl = args.baseUrl ?? env['OPENAI_BASE_URL'] ?? config.baseUrl ?? custom?.baseUrl ?? preset!.baseUrl;
-  const apiKey = (apiKeyEnv ? env[apiKeyEnv] : undefined) ?? env['OPENAI_API_KEY'] ?? '';
+  const ownKeyEnv = custom?.apiKeyEnv ?? (custom ? null : (preset?.apiKeyEnv ?? null));
+  const givenUrl = args.baseUrl ?? env['OPENAI_BASE_URL'] ?? config.baseUrl;
+  const baseUrl = givenUrl ?? custom?.baseUrl ?? preset!.baseUrl;
+  // A provider with a key variable of its own gets only that key. OPENAI_API_KEY goes to the
+  // OpenAI preset, or to a base URL the user named (flag, their environment, their own config:
+  // a project's baseUrl counts only once its folder is trusted); a local preset gets none.
+  const apiKeyEnv = ownKeyEnv ?? (givenUrl !== undefined ? 'OPENAI_API_KEY' : null);
+  const key = apiKeyEnv ? (env[apiKeyEnv] ?? '') : '';
+  const plainRemote = key !== '' && isPlainHttpRemote(baseUrl) && !(custom?.keyOverHttp ?? (givenUrl !== undefined && config.keyOverHttp === true));
+  const apiKey = plainRemote ? '' : key;
   return {
     name,
     baseUrl,
     apiKey,
     apiKeyEnv,
+    ...(plainRemote
+      ? {
+          keyWithheld:
+            `the key in ${apiKeyEnv} is not sent to ${baseUrl}: plain http to a host that is not this machine would show it to the network; ` +
+            `use https, or set "keyOverHttp": true ${custom ? `for provider "${name}"` : 'beside "baseUrl"'} in your own config`,
+        }
+      : {}),
     model: args.model ?? config.model ?? custom?.model ?? preset?.model ?? 'default',
     headers: custom?.headers ?? {},
     ...(custom?.contextWindow ? { contextWindow: custom.contextWindow } : {}),
@@ -50,9 +67,23 @@ export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.Proce
   };
 }
 
+/** http:// to anything but this machine (loopback names and addresses). */
+export function isPlainHttpRemote(baseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1');
+}
+
 /** True when the provider needs a key that is not set (a local server needs none). */
 export function missingKey(settings: ProviderSettings): boolean {
-  return settings.apiKey === '' && !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl);
+  // A withheld key is said at start; the server may need none (a LAN Ollama), so tole goes on.
+  return settings.apiKey === '' && settings.keyWithheld === undefined && !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl);
 }
 
 /**

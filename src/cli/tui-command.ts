@@ -60,7 +60,7 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
       sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...(unconfined ? [unconfined] : []), ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...(unconfined ? [unconfined] : []), ...(settings.keyWithheld ? [settings.keyWithheld] : []), ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {
