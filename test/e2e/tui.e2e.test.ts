@@ -90,7 +90,11 @@ describe('tole in a terminal', () => {
     driver.type('\x1b[B');
     await new Promise((r) => setTimeout(r, 100));
     driver.type('\r');
+    // The entry is before the write's checkpoint: tole asks whether the files go back too.
+    await driver.waitFor('conversation only');
+    driver.type('c');
     await driver.waitFor('next prompt starts a new branch');
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('# Notes\n- ship the screen\n');
     driver.type('\x1b');
     await new Promise((r) => setTimeout(r, 100));
     driver.type('another idea\r');
