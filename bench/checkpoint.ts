@@ -44,11 +44,23 @@ export async function runCheckpointBench(): Promise<Row[]> {
     const workspace = join(root, 'workspace');
     for (let d = 0; d < DIRS; d++) {
       mkdirSync(join(workspace, `pkg${d}`, 'src'), { recursive: true });
-      for (let f = 0; f < FILES_PER_DIR; f++) writeFileSync(join(workspace, `pkg${d}`, 'src', `mod${f}.ts`), `export const value${f} = ${d * FILES_PER_DIR + f};\n`.repeat(12));
+      for (let f = 0; f < FILES_PER_DIR; f++)
+        writeFileSync(
+          join(workspace, `pkg${d}`, 'src', `mod${f}.ts`),
+          `export const value${f} = ${d * FILES_PER_DIR + f};\n`.repeat(12),
+        );
     }
-    const checkpoints = Checkpoints.create({ home: join(root, 'tole-home'), workspaceRoot: workspace, path: process.env['PATH'] ?? '/usr/bin:/bin' });
+    const checkpoints = Checkpoints.create({
+      home: join(root, 'tole-home'),
+      workspaceRoot: workspace,
+      path: process.env['PATH'] ?? '/usr/bin:/bin',
+    });
     const bareDir = join(root, 'bare.git');
-    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const env = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
     await run('git', ['init', '-q', '--bare', bareDir], { env });
     const bareEnv = { ...env, GIT_DIR: bareDir, GIT_WORK_TREE: workspace };
     const bare = async (): Promise<void> => {
@@ -86,7 +98,13 @@ export async function runCheckpointBench(): Promise<Row[]> {
         ratio: p50 / baseP50,
         target: '< 50 ms',
       },
-      { name: 'the same, p90', tole: percentile(tole, 0.9), baseline: percentile(base, 0.9), unit: 'ms', ratio: percentile(tole, 0.9) / percentile(base, 0.9) },
+      {
+        name: 'the same, p90',
+        tole: percentile(tole, 0.9),
+        baseline: percentile(base, 0.9),
+        unit: 'ms',
+        ratio: percentile(tole, 0.9) / percentile(base, 0.9),
+      },
       {
         name: `disk taken by the checkpoint directory after ${ROUNDS + 1} checkpoints (baseline: the workspace's own files on disk)`,
         tole: checkpointDisk,

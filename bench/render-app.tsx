@@ -34,7 +34,8 @@ export function replyTokens(tokens: number): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < tokens; i++) {
     const block = i % 6;
-    if (block === 2) out.push('\n\n- ', 'first ', 'item ', 'with `code` ', '\n- ', 'second ', '**bold** ', 'item', '\n\n');
+    if (block === 2)
+      out.push('\n\n- ', 'first ', 'item ', 'with `code` ', '\n- ', 'second ', '**bold** ', 'item', '\n\n');
     else if (block === 4) out.push('```ts\n', 'const ', `x${i} `, '= ', 'store.', 'commit(', 'records);', '\n```\n\n');
     else for (let w = 0; w < 40; w++) out.push(`word${(i * 40 + w) % 997}${w === 39 ? '.\n\n' : ' '}`);
   }
@@ -134,7 +135,12 @@ const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeou
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-export async function streamedReplyRun(dir: string, earlierTurns: number, tokens: number, delayMs = 0): Promise<RenderRun> {
+export async function streamedReplyRun(
+  dir: string,
+  earlierTurns: number,
+  tokens: number,
+  delayMs = 0,
+): Promise<RenderRun> {
   const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(earlierTurns + 1), cwd: dir });
   const provider = new StreamingProvider(replyTokens(tokens), delayMs);
   const approvals = createTuiApprover();
@@ -154,7 +160,11 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
   );
   const quiet = new AbortController().signal;
   for (let i = 0; i < earlierTurns; i++) {
-    const result = await agent.runTurn(`earlier question ${i}: how does the store replay a torn tail?`, quiet, () => {});
+    const result = await agent.runTurn(
+      `earlier question ${i}: how does the store replay a torn tail?`,
+      quiet,
+      () => {},
+    );
     if (result.outcome !== 'done') throw new Error(`bench: earlier turn ${i} ended ${result.outcome}`);
   }
   provider.streamTokens = true;
@@ -186,7 +196,13 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
       onQuit={() => {}}
       onCrash={(error) => (crashed = error)}
     />,
-    { stdout: tee, stdin: new NoKeys() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    {
+      stdout: tee,
+      stdin: new NoKeys() as unknown as NodeJS.ReadStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+    },
   );
   try {
     await settle(200);
@@ -211,7 +227,12 @@ export async function streamedReplyRun(dir: string, earlierTurns: number, tokens
     if (crashed) throw crashed;
     const last = store.tree.get(store.registers.get<{ entryId: string }>('lane.head', 'head')!.entryId);
     if (last?.type !== 'assistant') throw new Error('bench: the streamed turn did not commit a reply');
-    return { cpuMs: (used.user + used.system) / 1000, frames: terminal.writes - writesBefore, bytes: terminal.bytes - bytesBefore, rowBytes: rows.bytes };
+    return {
+      cpuMs: (used.user + used.system) / 1000,
+      frames: terminal.writes - writesBefore,
+      bytes: terminal.bytes - bytesBefore,
+      rowBytes: rows.bytes,
+    };
   } finally {
     turns.dispose();
     instance.unmount();

@@ -48,7 +48,9 @@ export async function bundledApp(): Promise<RenderModule> {
     plugins: [inkOutputPlugin],
     external: ['better-sqlite3'],
     define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as RenderModule;
@@ -76,10 +78,18 @@ export async function runRenderBench(): Promise<Row[]> {
     const paced = await run(FEW, PACED_DELAY_MS);
     const pacedMany = await run(MANY, PACED_DELAY_MS);
     const perFrame = (r: RenderRun, bytes: number): number => bytes / Math.max(1, r.frames);
-    const label = (n: number, r: RenderRun): string => `render ${TOKENS.toLocaleString('en')}-token reply, ${n} turn${n > 1 ? 's' : ''} before (${r.frames} frames)`;
+    const label = (n: number, r: RenderRun): string =>
+      `render ${TOKENS.toLocaleString('en')}-token reply, ${n} turn${n > 1 ? 's' : ''} before (${r.frames} frames)`;
     return [
       { name: label(FEW, a), tole: a.cpuMs, baseline: a.cpuMs, unit: 'ms CPU', ratio: 1 },
-      { name: label(MANY, b), tole: b.cpuMs, baseline: a.cpuMs, unit: 'ms CPU', ratio: b.cpuMs / a.cpuMs, target: '~1x (< 1.2x)' },
+      {
+        name: label(MANY, b),
+        tole: b.cpuMs,
+        baseline: a.cpuMs,
+        unit: 'ms CPU',
+        ratio: b.cpuMs / a.cpuMs,
+        target: '~1x (< 1.2x)',
+      },
       {
         name: `CPU per reply, ${TOKENS.toLocaleString('en')} tokens paced at ${PACED_DELAY_MS} ms (${paced.frames} frames; baseline: the same reply unpaced)`,
         tole: paced.cpuMs,
@@ -87,7 +97,14 @@ export async function runRenderBench(): Promise<Row[]> {
         unit: 'ms CPU',
         ratio: paced.cpuMs / a.cpuMs,
       },
-      { name: `the paced reply after ${MANY} turns (baseline: after ${FEW})`, tole: pacedMany.cpuMs, baseline: paced.cpuMs, unit: 'ms CPU', ratio: pacedMany.cpuMs / paced.cpuMs, target: '~1x' },
+      {
+        name: `the paced reply after ${MANY} turns (baseline: after ${FEW})`,
+        tole: pacedMany.cpuMs,
+        baseline: paced.cpuMs,
+        unit: 'ms CPU',
+        ratio: pacedMany.cpuMs / paced.cpuMs,
+        target: '~1x',
+      },
       {
         name: `bytes per frame, unpaced reply, ${FEW} turn before (baseline: the same frames a changed row at a time)`,
         tole: perFrame(a, a.bytes),
@@ -95,8 +112,20 @@ export async function runRenderBench(): Promise<Row[]> {
         unit: 'B',
         ratio: a.bytes / a.rowBytes,
       },
-      { name: `bytes per frame, paced reply (${(paced.bytes / 1024).toFixed(0)} KB in all, vs ${(paced.rowBytes / 1024).toFixed(0)} KB)`, tole: perFrame(paced, paced.bytes), baseline: perFrame(paced, paced.rowBytes), unit: 'B', ratio: paced.bytes / paced.rowBytes },
-      { name: `bytes per frame, paced reply after ${MANY} turns (transcript scrolling)`, tole: perFrame(pacedMany, pacedMany.bytes), baseline: perFrame(pacedMany, pacedMany.rowBytes), unit: 'B', ratio: pacedMany.bytes / pacedMany.rowBytes },
+      {
+        name: `bytes per frame, paced reply (${(paced.bytes / 1024).toFixed(0)} KB in all, vs ${(paced.rowBytes / 1024).toFixed(0)} KB)`,
+        tole: perFrame(paced, paced.bytes),
+        baseline: perFrame(paced, paced.rowBytes),
+        unit: 'B',
+        ratio: paced.bytes / paced.rowBytes,
+      },
+      {
+        name: `bytes per frame, paced reply after ${MANY} turns (transcript scrolling)`,
+        tole: perFrame(pacedMany, pacedMany.bytes),
+        baseline: perFrame(pacedMany, pacedMany.rowBytes),
+        unit: 'B',
+        ratio: pacedMany.bytes / pacedMany.rowBytes,
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -106,7 +135,12 @@ export async function runRenderBench(): Promise<Row[]> {
 /** Peak resident memory of the built tole once it has drawn a ~100 MB session. */
 export async function runMemoryBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-memory-'));
-  const env = { ...process.env, TOLE_HOME: join(dir, 'home'), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'bench' };
+  const env = {
+    ...process.env,
+    TOLE_HOME: join(dir, 'home'),
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'bench',
+  };
   try {
     const path = join(dir, 'session.jsonl');
     const bytes = writeReplayFile(path);

@@ -28,12 +28,23 @@ export async function runSandboxBench(): Promise<Row[]> {
   }
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-bench-sandbox-')));
   try {
-    const bash = createBashTool({ workspaceRoot: root, sandbox: { sandbox, policy: { workspaceRoot: root, tempDir: realpathSync(tmpdir()), network: false } } });
-    const ctx = (keypress: boolean): ToolContext => ({ workspaceRoot: root, signal: new AbortController().signal, callId: 'bench', keypress });
+    const bash = createBashTool({
+      workspaceRoot: root,
+      sandbox: { sandbox, policy: { workspaceRoot: root, tempDir: realpathSync(tmpdir()), network: false } },
+    });
+    const ctx = (keypress: boolean): ToolContext => ({
+      workspaceRoot: root,
+      signal: new AbortController().signal,
+      callId: 'bench',
+      keypress,
+    });
     const confined: number[] = [];
     const unconfined: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const [keypress, times] of [[false, confined], [true, unconfined]] as const) {
+      for (const [keypress, times] of [
+        [false, confined],
+        [true, unconfined],
+      ] as const) {
         const started = performance.now();
         const out = await bash.execute({ command: 'true' }, ctx(keypress));
         if (!out.ok) throw new Error(`bench: bash true failed: ${out.content}`);
@@ -42,7 +53,15 @@ export async function runSandboxBench(): Promise<Row[]> {
     }
     const tole = median(confined);
     const baseline = median(unconfined);
-    return [{ name: `one bash call (\`true\`) in the ${sandbox.kind} sandbox (baseline: the same call unconfined), median of ${ROUNDS}`, tole, baseline, unit: 'ms', ratio: tole / baseline }];
+    return [
+      {
+        name: `one bash call (\`true\`) in the ${sandbox.kind} sandbox (baseline: the same call unconfined), median of ${ROUNDS}`,
+        tole,
+        baseline,
+        unit: 'ms',
+        ratio: tole / baseline,
+      },
+    ];
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

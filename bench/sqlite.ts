@@ -63,7 +63,13 @@ function commitRows(dir: string): Row[] {
   ).map(([label, q]) => {
     const sqlite = quantile(times.sqlite, q);
     const jsonl = quantile(times.jsonl, q);
-    return { name: `commit entry + leaf ${label} (${COMMITS} commits)`, tole: sqlite, baseline: jsonl, unit: 'us', ratio: sqlite / jsonl };
+    return {
+      name: `commit entry + leaf ${label} (${COMMITS} commits)`,
+      tole: sqlite,
+      baseline: jsonl,
+      unit: 'us',
+      ratio: sqlite / jsonl,
+    };
   });
 }
 
@@ -83,7 +89,15 @@ function replayRows(dir: string): Row[] {
   const mb = (path: string): string => (statSync(path).size / 1e6).toFixed(0);
   const sqlite = quantile(times.sqlite, 0.5);
   const jsonl = quantile(times.jsonl, 0.5);
-  return [{ name: `open + replay ${entries / 1000}k entries (jsonl ${mb(jsonlPath)} MB, db ${mb(converted.to)} MB)`, tole: sqlite, baseline: jsonl, unit: 'ms', ratio: sqlite / jsonl }];
+  return [
+    {
+      name: `open + replay ${entries / 1000}k entries (jsonl ${mb(jsonlPath)} MB, db ${mb(converted.to)} MB)`,
+      tole: sqlite,
+      baseline: jsonl,
+      unit: 'ms',
+      ratio: sqlite / jsonl,
+    },
+  ];
 }
 
 function create(dir: string, backend: 'jsonl' | 'sqlite', seed: number): SessionStore {

@@ -29,12 +29,23 @@ interface Started {
 }
 
 /** Spawns `node args` in a 120x40 pseudo-terminal; resolves once a whole frame holding every mark has arrived. */
-export function startUntil(args: string[], marks: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Started> {
+export function startUntil(
+  args: string[],
+  marks: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<Started> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no frame with ${marks.map((m) => `"${m}"`).join(', ')} within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`no frame with ${marks.map((m) => `"${m}"`).join(', ')} within 30 s; saw: ${seen.slice(-400)}`),
+        ),
+      30_000,
+    );
     const sub = pty.onData((data) => {
       seen += data;
       const end = seen.lastIndexOf(FRAME_END);
@@ -59,7 +70,15 @@ async function medianOf(runs: number, once: () => Promise<number>): Promise<numb
 export function writeSession(dir: string, entries: number): string {
   const id = `1700000000000000000-${entries.toString(16).padStart(6, '0').slice(-6)}`;
   const path = join(dir, `${id}.jsonl`);
-  const header: SessionHeader = { v: 1, kind: 'header', id, storageVersion: STORAGE_VERSION, createdAt: 1_700_000_000_000, cwd: dir, lineCrc: LINE_CRC };
+  const header: SessionHeader = {
+    v: 1,
+    kind: 'header',
+    id,
+    storageVersion: STORAGE_VERSION,
+    createdAt: 1_700_000_000_000,
+    cwd: dir,
+    lineCrc: LINE_CRC,
+  };
   const fd = openSync(path, 'w');
   const headerBytes = encodeHeader(header);
   writeSync(fd, headerBytes);
@@ -70,12 +89,34 @@ export function writeSession(dir: string, entries: number): string {
   for (let i = 1; i <= entries; i++) {
     const id = `e_${i}`;
     const user = i % 2 === 1;
-    const payload = user ? { text: `question ${i}: how does the store replay a torn tail?` } : { text: `answer ${i}: it cuts the bad final line away and fsyncs. `.repeat(4), toolCalls: [], model: 'bench', finishReason: 'stop' };
+    const payload = user
+      ? { text: `question ${i}: how does the store replay a torn tail?` }
+      : {
+          text: `answer ${i}: it cuts the bad final line away and fsyncs. `.repeat(4),
+          toolCalls: [],
+          model: 'bench',
+          finishReason: 'stop',
+        };
     const line = encodeCommit(
       [
-        { kind: 'entry', seq: ++seq, timestamp: 1_700_000_000_000 + i, id, parentId: parent, type: user ? 'user' : 'assistant', payload },
+        {
+          kind: 'entry',
+          seq: ++seq,
+          timestamp: 1_700_000_000_000 + i,
+          id,
+          parentId: parent,
+          type: user ? 'user' : 'assistant',
+          payload,
+        },
         { kind: 'register', op: 'set', seq: ++seq, namespace: 'lane.leaf', key: 'main', value: id },
-        { kind: 'register', op: 'set', seq: ++seq, namespace: 'lane.head', key: 'head', value: { lane: 'main', entryId: id } },
+        {
+          kind: 'register',
+          op: 'set',
+          seq: ++seq,
+          namespace: 'lane.head',
+          key: 'head',
+          value: { lane: 'main', entryId: id },
+        },
       ],
       crc,
     );
@@ -125,23 +166,57 @@ async function keypressMs(path: string, env: NodeJS.ProcessEnv, cwd: string): Pr
 
 export async function runStartupBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-screen-'));
-  const env = { ...process.env, TOLE_HOME: join(dir, 'home'), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'bench' };
+  const env = {
+    ...process.env,
+    TOLE_HOME: join(dir, 'home'),
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'bench',
+  };
   try {
     const bare = await medianOf(RUNS, async () => {
-      const { pty, ms } = await startUntil(['-e', `process.stdout.write('ready${FRAME_END}\\n'); setTimeout(() => {}, 5000)`], ['ready'], env, dir);
+      const { pty, ms } = await startUntil(
+        ['-e', `process.stdout.write('ready${FRAME_END}\\n'); setTimeout(() => {}, 5000)`],
+        ['ready'],
+        env,
+        dir,
+      );
       pty.kill();
       return ms;
     });
     const rows: Row[] = [];
     const fresh = await medianOf(RUNS, () => firstFrameMs([], env, dir));
-    rows.push({ name: 'first frame, new session', tole: fresh, baseline: bare, unit: 'ms', ratio: fresh / bare, target: '< 400 ms' });
+    rows.push({
+      name: 'first frame, new session',
+      tole: fresh,
+      baseline: bare,
+      unit: 'ms',
+      ratio: fresh / bare,
+      target: '< 400 ms',
+    });
     const large = writeSession(dir, 100_000);
-    for (const [n, path] of [[10_000, writeSession(dir, 10_000)], [100_000, large]] as const) {
+    for (const [n, path] of [
+      [10_000, writeSession(dir, 10_000)],
+      [100_000, large],
+    ] as const) {
       const ms = await medianOf(3, () => firstFrameMs(['--resume', path, '--read-only'], env, dir));
-      rows.push({ name: `first frame, ${n.toLocaleString('en')}-entry session`, tole: ms, baseline: bare, unit: 'ms', ratio: ms / bare, target: n === 100_000 ? '< 2000 ms' : undefined });
+      rows.push({
+        name: `first frame, ${n.toLocaleString('en')}-entry session`,
+        tole: ms,
+        baseline: bare,
+        unit: 'ms',
+        ratio: ms / bare,
+        target: n === 100_000 ? '< 2000 ms' : undefined,
+      });
     }
     const key = await keypressMs(large, env, dir);
-    rows.push({ name: 'tree keypress to frame, 100k entries', tole: key, baseline: 16, unit: 'ms', ratio: key / 16, target: '< 16 ms' });
+    rows.push({
+      name: 'tree keypress to frame, 100k entries',
+      tole: key,
+      baseline: 16,
+      unit: 'ms',
+      ratio: key / 16,
+      target: '< 16 ms',
+    });
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

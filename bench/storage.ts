@@ -42,7 +42,15 @@ export async function runStorageBench(): Promise<Row[]> {
 
 /** ~100 MB: each line an entry of ~1 KB and the lane leaf it moves, as the turn loop writes them. */
 export function writeReplayFile(path: string): number {
-  const header: SessionHeader = { v: 1, kind: 'header', id: 'bench', storageVersion: STORAGE_VERSION, createdAt: 0, cwd: '/bench', lineCrc: LINE_CRC };
+  const header: SessionHeader = {
+    v: 1,
+    kind: 'header',
+    id: 'bench',
+    storageVersion: STORAGE_VERSION,
+    createdAt: 0,
+    cwd: '/bench',
+    lineCrc: LINE_CRC,
+  };
   const headerBytes = encodeHeader(header);
   let crc = headerCrc(headerBytes.subarray(0, -1));
   const fd = openSync(path, 'w');
@@ -55,7 +63,15 @@ export function writeReplayFile(path: string): number {
     const start = Math.floor(random.float() * 200);
     const text = (filler + filler + filler).slice(start, start + REPLAY_PAYLOAD_CHARS);
     const commit: Commit = [
-      { kind: 'entry', seq, timestamp: 1_700_000_000_000 + i, id: `e_${i}`, parentId: i === 1 ? null : `e_${i - 1}`, type: 'user', payload: { text } },
+      {
+        kind: 'entry',
+        seq,
+        timestamp: 1_700_000_000_000 + i,
+        id: `e_${i}`,
+        parentId: i === 1 ? null : `e_${i - 1}`,
+        type: 'user',
+        payload: { text },
+      },
       { kind: 'register', op: 'set', seq: seq + 1, namespace: 'lane.leaf', key: 'main', value: `e_${i}` },
     ];
     const line = encodeCommit(commit, crc);
@@ -104,7 +120,16 @@ function replayRows(dir: string): Row[] {
   const mbPerS = (ms: number): number => bytes / 1e6 / (ms / 1000);
   const toleMbs = mbPerS(median(tole));
   const baseMbs = mbPerS(median(baseline));
-  return [{ name: `replay ${(bytes / 1e6).toFixed(0)} MB (${REPLAY_ENTRIES / 1000}k entries)`, tole: toleMbs, baseline: baseMbs, unit: 'MB/s', ratio: baseMbs / toleMbs, target: '<= 1.5x' }];
+  return [
+    {
+      name: `replay ${(bytes / 1e6).toFixed(0)} MB (${REPLAY_ENTRIES / 1000}k entries)`,
+      tole: toleMbs,
+      baseline: baseMbs,
+      unit: 'MB/s',
+      ratio: baseMbs / toleMbs,
+      target: '<= 1.5x',
+    },
+  ];
 }
 
 // ---- commit latency ----------------------------------------------------------------------
@@ -117,12 +142,17 @@ function commitRows(dir: string): Row[] {
   const bare: number[] = [];
   const text = 'x'.repeat(200);
   let parent: string | null = null;
-  const line = encodeCommit({ kind: 'entry', seq: 1, timestamp: 0, id: 'e_1', parentId: null, type: 'user', payload: { text } }, 0).bytes;
+  const line = encodeCommit(
+    { kind: 'entry', seq: 1, timestamp: 0, id: 'e_1', parentId: null, type: 'user', payload: { text } },
+    0,
+  ).bytes;
   try {
     // Interleaved one by one, so that both see the same disk and page-cache state.
     for (let i = 0; i < COMMITS; i++) {
       const id = store.newEntryId();
-      const drafts = [{ kind: 'entry', timestamp: clock.nowMs(), id, parentId: parent, type: 'user', payload: { text } }] as const;
+      const drafts = [
+        { kind: 'entry', timestamp: clock.nowMs(), id, parentId: parent, type: 'user', payload: { text } },
+      ] as const;
       let started = process.hrtime.bigint();
       store.commit(drafts);
       tole.push(Number(process.hrtime.bigint() - started) / 1000);
@@ -140,10 +170,20 @@ function commitRows(dir: string): Row[] {
   }
   const lineBytes = Math.round((statSync(store.path).size - 200) / COMMITS);
   const rows: Row[] = [];
-  for (const [label, q, target] of [['p50', 0.5, '<= 1.2x'], ['p99', 0.99, undefined]] as const) {
+  for (const [label, q, target] of [
+    ['p50', 0.5, '<= 1.2x'],
+    ['p99', 0.99, undefined],
+  ] as const) {
     const t = quantile(tole, q);
     const b = quantile(bare, q);
-    rows.push({ name: `commit ~${lineBytes} B ${label} (${COMMITS} commits)`, tole: t, baseline: b, unit: 'us', ratio: t / b, ...(target ? { target } : {}) });
+    rows.push({
+      name: `commit ~${lineBytes} B ${label} (${COMMITS} commits)`,
+      tole: t,
+      baseline: b,
+      unit: 'us',
+      ratio: t / b,
+      ...(target ? { target } : {}),
+    });
   }
   return rows;
 }
@@ -167,9 +207,17 @@ function quantile(values: readonly number[], q: number): number {
 
 export function formatRows(rows: readonly Row[]): string {
   const header = ['benchmark', 'tole', 'baseline', 'unit', 'ratio', 'target'];
-  const cells = rows.map((r) => [r.name, r.tole.toFixed(1), r.baseline.toFixed(1), r.unit, `${r.ratio.toFixed(2)}x`, r.target ?? '']);
+  const cells = rows.map((r) => [
+    r.name,
+    r.tole.toFixed(1),
+    r.baseline.toFixed(1),
+    r.unit,
+    `${r.ratio.toFixed(2)}x`,
+    r.target ?? '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]): string => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  const line = (c: readonly string[]): string =>
+    c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 

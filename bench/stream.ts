@@ -40,7 +40,16 @@ export async function runStreamBench(): Promise<Row[]> {
     }
     const loopRate = TOKENS / (median(loop) / 1000);
     const bareRate = TOKENS / (median(bare) / 1000);
-    return [{ name: `stream ${TOKENS / 1000}k tokens (chunks), no delay`, tole: loopRate, baseline: bareRate, unit: 'tok/s', ratio: bareRate / loopRate, target: '<= 1.25x (>= 80%)' }];
+    return [
+      {
+        name: `stream ${TOKENS / 1000}k tokens (chunks), no delay`,
+        tole: loopRate,
+        baseline: bareRate,
+        unit: 'tok/s',
+        ratio: bareRate / loopRate,
+        target: '<= 1.25x (>= 80%)',
+      },
+    ];
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -51,7 +60,12 @@ export async function runStreamBench(): Promise<Row[]> {
 async function bareClientRun(server: ChatServer): Promise<number> {
   const client = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
   const started = process.hrtime.bigint();
-  const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'go' }], stream: true, stream_options: { include_usage: true } });
+  const stream = await client.chat.completions.create({
+    model: MODEL,
+    messages: [{ role: 'user', content: 'go' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   let text = '';
   for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -84,7 +98,8 @@ async function loopRun(server: ChatServer, dir: string): Promise<number> {
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   store.close();
-  if (result.outcome !== 'done' || result.text !== expectedText || streamed !== expectedText.length) throw new Error(`bench: the loop ended ${result.outcome} with a different text`);
+  if (result.outcome !== 'done' || result.text !== expectedText || streamed !== expectedText.length)
+    throw new Error(`bench: the loop ended ${result.outcome} with a different text`);
   return ms;
 }
 

@@ -35,7 +35,10 @@ export async function runSyncBench(): Promise<Row[]> {
   const server = await startPostgres({ durable: true });
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-sync-'));
   try {
-    return [...(await shipRows(server.createDatabase('ship'), join(dir, 'ship'))), ...(await commitRows(server.createDatabase('commits'), join(dir, 'commits')))];
+    return [
+      ...(await shipRows(server.createDatabase('ship'), join(dir, 'ship'))),
+      ...(await commitRows(server.createDatabase('commits'), join(dir, 'commits'))),
+    ];
   } finally {
     await server.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -49,7 +52,12 @@ async function shipRows(url: string, dir: string): Promise<Row[]> {
   mkdirSync(dir, { recursive: true });
   const store = SessionStore.create(dir, { clock, random: seededRandom(11), cwd: '/bench' });
   for (let i = 0; i < TURNS; i++) {
-    addTurn(store, { prompt: `task ${i} ${'x'.repeat(200)}`, ...(i % 3 === 1 ? { tool: { name: 'write_file', subject: `src/${i}.ts`, risk: 'Write', by: 'yes', approved: true } as const } : {}) });
+    addTurn(store, {
+      prompt: `task ${i} ${'x'.repeat(200)}`,
+      ...(i % 3 === 1
+        ? { tool: { name: 'write_file', subject: `src/${i}.ts`, risk: 'Write', by: 'yes', approved: true } as const }
+        : {}),
+    });
   }
   const records = store.lastSeq;
   store.close();
@@ -57,21 +65,41 @@ async function shipRows(url: string, dir: string): Promise<Row[]> {
   try {
     // Baseline: the same record bodies, the same batches, one bare INSERT each.
     const bodies: { seq: number; body: unknown }[] = [];
-    const replay = SessionStore.open(store.path, { clock, random: seededRandom(1), readOnly: true, onReplay: (rs) => rs.forEach((r) => bodies.push({ seq: r.seq, body: r })) });
+    const replay = SessionStore.open(store.path, {
+      clock,
+      random: seededRandom(1),
+      readOnly: true,
+      onReplay: (rs) => rs.forEach((r) => bodies.push({ seq: r.seq, body: r })),
+    });
     replay.close();
     await db.query('CREATE TABLE bare (session_id text, seq bigint, body jsonb, PRIMARY KEY (session_id, seq))');
     let started = process.hrtime.bigint();
     for (let i = 0; i < bodies.length; i += BATCH) {
       await db.transaction(() =>
-        db.query('INSERT INTO bare SELECT $1, x.seq, x.body FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, body jsonb)', ['s', JSON.stringify(bodies.slice(i, i + BATCH))]),
+        db.query(
+          'INSERT INTO bare SELECT $1, x.seq, x.body FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, body jsonb)',
+          ['s', JSON.stringify(bodies.slice(i, i + BATCH))],
+        ),
       );
     }
     const bareS = Number(process.hrtime.bigint() - started) / 1e9;
     started = process.hrtime.bigint();
-    const report = await shipSessions(db, listSessionFiles(dir), { person: 'bench', host: 'bench', batchRecords: BATCH });
+    const report = await shipSessions(db, listSessionFiles(dir), {
+      person: 'bench',
+      host: 'bench',
+      batchRecords: BATCH,
+    });
     const toleS = Number(process.hrtime.bigint() - started) / 1e9;
     if (report.records !== records) throw new Error(`shipped ${report.records} of ${records} records`);
-    return [{ name: `records shipped to local PostgreSQL (${records} records, ${BATCH}/transaction)`, tole: records / toleS, baseline: records / bareS, unit: 'rec/s', ratio: toleS / bareS }];
+    return [
+      {
+        name: `records shipped to local PostgreSQL (${records} records, ${BATCH}/transaction)`,
+        tole: records / toleS,
+        baseline: records / bareS,
+        unit: 'rec/s',
+        ratio: toleS / bareS,
+      },
+    ];
   } finally {
     await db.end();
   }
@@ -83,7 +111,10 @@ async function commitRows(url: string, dir: string): Promise<Row[]> {
   const store = SessionStore.create(sessions, { clock, random: seededRandom(7), cwd: '/bench' });
   const env = { ...process.env, TOLE_HOME: dir, TOLE_SYNC_URL: url };
   let syncs = 0;
-  const loop = new SyncLoop({ delayMs: 200, run: async () => (await runChildSync(process.execPath, [TOLE_JS, 'sync'], env, dir), void syncs++) });
+  const loop = new SyncLoop({
+    delayMs: 200,
+    run: async () => (await runChildSync(process.execPath, [TOLE_JS, 'sync'], env, dir), void syncs++),
+  });
   const on: number[] = [];
   const off: number[] = [];
   const text = 'x'.repeat(200);
@@ -119,10 +150,20 @@ async function commitRows(url: string, dir: string): Promise<Row[]> {
   }
   if (syncs === 0) throw new Error(`no sync ran: ${JSON.stringify(loop.current)}`);
   const rows: Row[] = [];
-  for (const [label, q] of [['p50', 0.5], ['p99', 0.99]] as const) {
+  for (const [label, q] of [
+    ['p50', 0.5],
+    ['p99', 0.99],
+  ] as const) {
     const t = quantile(on, q);
     const b = quantile(off, q);
-    rows.push({ name: `commit ${label} with background sync on vs off (${on.length} commits each, ${syncs} syncs)`, tole: t, baseline: b, unit: 'us', ratio: t / b, ...(label === 'p50' ? { target: '≈ 1x (noise)' } : {}) });
+    rows.push({
+      name: `commit ${label} with background sync on vs off (${on.length} commits each, ${syncs} syncs)`,
+      tole: t,
+      baseline: b,
+      unit: 'us',
+      ratio: t / b,
+      ...(label === 'p50' ? { target: '≈ 1x (noise)' } : {}),
+    });
   }
   return rows;
 }

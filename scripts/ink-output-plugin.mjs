@@ -12,10 +12,14 @@ export const inkOutputPlugin = {
   name: 'ink-output',
   setup(build) {
     let swapped = false;
-    build.onResolve({ filter: /^widest-line$/ }, (args) => (inkBuild.test(args.importer) ? { path: widestLine } : undefined));
+    build.onResolve({ filter: /^widest-line$/ }, (args) =>
+      inkBuild.test(args.importer) ? { path: widestLine } : undefined,
+    );
     // Ink's React devtools bridge (and the WebSocket library under it, ~130 KB) loads only with
     // DEV=true, which tole never needs: an empty module in its place keeps it out of the bundle.
-    build.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) => (inkBuild.test(args.importer) ? { path: 'ink-devtools', namespace: 'tole-empty' } : undefined));
+    build.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
+      inkBuild.test(args.importer) ? { path: 'ink-devtools', namespace: 'tole-empty' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'tole-empty' }, () => ({ contents: 'export {};\n', loader: 'js' }));
     build.onResolve({ filter: /^\.\/output\.js$/ }, (args) => {
       if (!/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer)) return undefined;
@@ -24,7 +28,13 @@ export const inkOutputPlugin = {
     });
     build.onEnd((result) => {
       if (result.errors.length === 0 && !swapped) {
-        return { errors: [{ text: "ink-output: Ink's renderer.js no longer imports './output.js'; check src/tui/ink-output.ts against the new Ink" }] };
+        return {
+          errors: [
+            {
+              text: "ink-output: Ink's renderer.js no longer imports './output.js'; check src/tui/ink-output.ts against the new Ink",
+            },
+          ],
+        };
       }
       return undefined;
     });

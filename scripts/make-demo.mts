@@ -45,17 +45,46 @@ const usage = (prompt: number, completion: number, cached = 0): Record<string, u
 });
 
 const replies: ScriptedReply[] = [
-  { error: { status: 429, headers: { 'retry-after-ms': '20' }, body: { error: { message: 'Rate limit reached for gpt-4.1-mini', type: 'rate_limit' } } } },
-  { text: ["I'll look ", 'at the test ', 'first.'], toolCalls: [{ name: 'read_file', arguments: '{"path":"test/flaky.test.js"}' }], usage: usage(1850, 40) },
+  {
+    error: {
+      status: 429,
+      headers: { 'retry-after-ms': '20' },
+      body: { error: { message: 'Rate limit reached for gpt-4.1-mini', type: 'rate_limit' } },
+    },
+  },
+  {
+    text: ["I'll look ", 'at the test ', 'first.'],
+    toolCalls: [{ name: 'read_file', arguments: '{"path":"test/flaky.test.js"}' }],
+    usage: usage(1850, 40),
+  },
   {
     text: 'The test races the timer: it checks the result before the write is flushed. I will await the write.',
-    toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'test/flaky.test.js', old_text: '  write(log);\n', new_text: '  await write(log);\n' }) }],
+    toolCalls: [
+      {
+        name: 'edit_file',
+        arguments: JSON.stringify({
+          path: 'test/flaky.test.js',
+          old_text: '  write(log);\n',
+          new_text: '  await write(log);\n',
+        }),
+      },
+    ],
     usage: usage(2400, 120, 1800),
   },
-  { text: 'Fixed: the test now awaits the write, so it no longer reads a half-written log.\n\n```js\nawait write(log);\n```', usage: usage(2700, 60, 2300) },
-  { text: 'I can delete the old snapshot tests as well.', toolCalls: [{ name: 'delete_path', arguments: '{"path":"test/old"}' }], usage: usage(2900, 30, 2600) },
+  {
+    text: 'Fixed: the test now awaits the write, so it no longer reads a half-written log.\n\n```js\nawait write(log);\n```',
+    usage: usage(2700, 60, 2300),
+  },
+  {
+    text: 'I can delete the old snapshot tests as well.',
+    toolCalls: [{ name: 'delete_path', arguments: '{"path":"test/old"}' }],
+    usage: usage(2900, 30, 2600),
+  },
   { text: 'Understood, the old tests stay. Anything else?', usage: usage(3000, 20, 2800) },
-  { text: 'A lock file would serialise writers, but a compare-and-set on the sequence number is simpler and needs no cleanup after a crash.', usage: usage(2300, 70, 1800) },
+  {
+    text: 'A lock file would serialise writers, but a compare-and-set on the sequence number is simpler and needs no cleanup after a crash.',
+    usage: usage(2300, 70, 1800),
+  },
 ];
 
 async function main(): Promise<void> {
@@ -64,7 +93,10 @@ async function main(): Promise<void> {
   try {
     const workspace = join(work, 'project');
     mkdirSync(join(workspace, 'test', 'old'), { recursive: true });
-    writeFileSync(join(workspace, 'test', 'flaky.test.js'), "test('log is written', async () => {\n  write(log);\n  expect(read()).toBe('done');\n});\n");
+    writeFileSync(
+      join(workspace, 'test', 'flaky.test.js'),
+      "test('log is written', async () => {\n  write(log);\n  expect(read()).toBe('done');\n});\n",
+    );
     writeFileSync(join(workspace, 'test', 'old', 'snap.test.js'), '// old snapshot tests\n');
     const clock = demoClock();
     const random = seededRandom(2026);
@@ -96,7 +128,9 @@ async function main(): Promise<void> {
     const firstPrompt = fixed.find((e) => e.type === 'user')!;
     checkout(store, firstPrompt.parentId);
     await agent.runTurn('would a lock file fix the race instead?', signal, quiet);
-    store.commit([{ kind: 'register', op: 'set', namespace: 'fact.label', key: firstPrompt.id, value: 'the flaky test' }]);
+    store.commit([
+      { kind: 'register', op: 'set', namespace: 'fact.label', key: firstPrompt.id, value: 'the flaky test' },
+    ]);
     store.close();
     copyFileSync(store.path, out);
     process.stdout.write(`wrote ${out}: ${store.tree.size} entries, ${store.usage.length} usage rows\n`);

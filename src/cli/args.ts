@@ -7,7 +7,19 @@ export class UsageError extends Error {
 export type OutputFormat = 'text' | 'json';
 
 export interface CliArgs {
-  readonly command: 'tui' | 'headless' | 'sessions' | 'check' | 'export' | 'convert' | 'sync' | 'restore' | 'unlock' | 'trust' | 'help' | 'version';
+  readonly command:
+    | 'tui'
+    | 'headless'
+    | 'sessions'
+    | 'check'
+    | 'export'
+    | 'convert'
+    | 'sync'
+    | 'restore'
+    | 'unlock'
+    | 'trust'
+    | 'help'
+    | 'version';
   readonly prompt?: string;
   readonly continueLast: boolean;
   /** `--resume` with a value; `''` when given without one (the TUI picker). */
@@ -81,22 +93,44 @@ const METAVARS: Record<string, string> = {
 };
 
 /** How many paths each subcommand takes after its name. */
-const SUBCOMMAND_ARITY: Record<string, number> = { sessions: 0, check: 1, export: 1, convert: 1, sync: 0, restore: 1, unlock: 1, trust: 1 };
+const SUBCOMMAND_ARITY: Record<string, number> = {
+  sessions: 0,
+  check: 1,
+  export: 1,
+  convert: 1,
+  sync: 0,
+  restore: 1,
+  unlock: 1,
+  trust: 1,
+};
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values: Record<string, string> = {};
   const allow: string[] = [];
   const positional: string[] = [];
-  const flags = { continueLast: false, yes: false, trust: false, readOnly: false, all: false, dryRun: false, help: false, version: false };
+  const flags = {
+    continueLast: false,
+    yes: false,
+    trust: false,
+    readOnly: false,
+    all: false,
+    dryRun: false,
+    help: false,
+    version: false,
+  };
   let resume: string | undefined;
   let from: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
-    const [flag, inline] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
+    const [flag, inline] =
+      raw.startsWith('--') && raw.includes('=')
+        ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)]
+        : [raw, undefined];
     const takeValue = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
-      if (next === undefined) throw new UsageError(`${flag} needs a value: ${flag} ${METAVARS[flag] ?? 'VALUE'} (see tole --help)`);
+      if (next === undefined)
+        throw new UsageError(`${flag} needs a value: ${flag} ${METAVARS[flag] ?? 'VALUE'} (see tole --help)`);
       i++;
       return next;
     };
@@ -123,20 +157,31 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const output = values['output'] ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json, not "${output}"`);
   const storage = values['storage'];
-  if (storage !== undefined && storage !== 'jsonl' && storage !== 'sqlite') throw new UsageError(`--storage must be jsonl or sqlite, not "${storage}"`);
+  if (storage !== undefined && storage !== 'jsonl' && storage !== 'sqlite')
+    throw new UsageError(`--storage must be jsonl or sqlite, not "${storage}"`);
   const command = pickCommand(positional, flags, values['prompt']);
-  if (command === 'tui' && positional.length > 0) throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
-  if (command === 'headless' && values['prompt']!.trim() === '') throw new UsageError('-p needs a prompt: tole -p "what to do"');
+  if (command === 'tui' && positional.length > 0)
+    throw new UsageError(`unknown command "${positional[0]}" (see tole --help)`);
+  if (command === 'headless' && values['prompt']!.trim() === '')
+    throw new UsageError('-p needs a prompt: tole -p "what to do"');
   if (command === 'headless' && positional.length > 0) {
-    throw new UsageError(`unexpected argument "${positional[0]}": a prompt of several words goes in quotes, tole -p "${[values['prompt'], ...positional].join(' ')}"`);
+    throw new UsageError(
+      `unexpected argument "${positional[0]}": a prompt of several words goes in quotes, tole -p "${[values['prompt'], ...positional].join(' ')}"`,
+    );
   }
-  if (command === 'headless' && resume === '') throw new UsageError('--resume with -p needs a session: tole -p PROMPT --resume ID|PATH (list them with tole sessions)');
+  if (command === 'headless' && resume === '')
+    throw new UsageError(
+      '--resume with -p needs a session: tole -p PROMPT --resume ID|PATH (list them with tole sessions)',
+    );
   const arity = SUBCOMMAND_ARITY[command];
   if (arity !== undefined && positional.length - 1 > arity) {
-    throw new UsageError(`unexpected argument "${positional[arity + 1]}" after tole ${command}${arity === 0 ? '' : ' PATH'} (see tole --help)`);
+    throw new UsageError(
+      `unexpected argument "${positional[arity + 1]}" after tole ${command}${arity === 0 ? '' : ' PATH'} (see tole --help)`,
+    );
   }
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
-  if (command === 'headless' && flags.readOnly) throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
+  if (command === 'headless' && flags.readOnly)
+    throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
   return {
     command,
     continueLast: flags.continueLast,
@@ -154,7 +199,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   } as CliArgs;
 }
 
-function pickCommand(positional: readonly string[], flags: { help: boolean; version: boolean }, prompt: string | undefined): CliArgs['command'] {
+function pickCommand(
+  positional: readonly string[],
+  flags: { help: boolean; version: boolean },
+  prompt: string | undefined,
+): CliArgs['command'] {
   if (flags.help) return 'help';
   if (flags.version) return 'version';
   const first = positional[0];

@@ -43,7 +43,12 @@ function childArgs(input: BackgroundSyncInput): { command: string; args: string[
 }
 
 /** Runs one `tole sync`; rejects with its last line of stderr. */
-export function runChildSync(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+export function runChildSync(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -56,7 +61,12 @@ export function runChildSync(command: string, args: readonly string[], env: Node
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve();
-      const last = stderr.trim().split('\n').pop()?.replace(/^tole: /, '') ?? '';
+      const last =
+        stderr
+          .trim()
+          .split('\n')
+          .pop()
+          ?.replace(/^tole: /, '') ?? '';
       reject(new Error(last || (signal ? `stopped by ${signal}` : `exit ${code}`)));
     });
   });
@@ -67,7 +77,10 @@ export function startBackgroundSync(input: BackgroundSyncInput): BackgroundSync 
   if (input.config.sync?.background === false) return null;
   const child = childArgs(input);
   if (child === null) return null;
-  const loop = new SyncLoop({ run: () => runChildSync(child.command, child.args, child.env, input.cwd), delayMs: input.config.sync?.intervalMs ?? 2000 });
+  const loop = new SyncLoop({
+    run: () => runChildSync(child.command, child.args, child.env, input.cwd),
+    delayMs: input.config.sync?.intervalMs ?? 2000,
+  });
   const unsubscribe = input.store.onCommit(() => loop.poke());
   loop.poke();
   return {

@@ -41,10 +41,14 @@ async function checkpointLines(path: string, io: CheckIo): Promise<string[]> {
     const missing: string[] = [];
     for (const entry of named) {
       const id = checkpointOf(entry)!;
-      if (!(await checkpoints.has(id))) missing.push(`  missing: checkpoint ${id.slice(0, 12)} named by entry ${entry.id} (${entry.type})`);
+      if (!(await checkpoints.has(id)))
+        missing.push(`  missing: checkpoint ${id.slice(0, 12)} named by entry ${entry.id} (${entry.type})`);
     }
     if (missing.length === 0) return [`checkpoints: ${named.length} named, all present in ${checkpoints.directory}`];
-    return [`checkpoints: ${named.length} named, ${missing.length} MISSING from ${checkpoints.directory} (files cannot be restored to those points; the session itself is sound)`, ...missing];
+    return [
+      `checkpoints: ${named.length} named, ${missing.length} MISSING from ${checkpoints.directory} (files cannot be restored to those points; the session itself is sound)`,
+      ...missing,
+    ];
   } finally {
     store.close();
   }

@@ -79,12 +79,18 @@ const mcpServerSchema = z
   })
   .superRefine((server, ctx) => {
     if ((server.command === undefined) === (server.url === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'give either "command" (a server tole starts, over stdio) or "url" (a Streamable HTTP server), not both' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'give either "command" (a server tole starts, over stdio) or "url" (a Streamable HTTP server), not both',
+      });
       return;
     }
-    const [kind, other] = server.command !== undefined ? (['command', HTTP_ONLY] as const) : (['url', STDIO_ONLY] as const);
+    const [kind, other] =
+      server.command !== undefined ? (['command', HTTP_ONLY] as const) : (['url', STDIO_ONLY] as const);
     for (const field of other) {
-      if (server[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `not a field of a server with "${kind}"` });
+      if (server[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `not a field of a server with "${kind}"` });
     }
   });
 
@@ -122,7 +128,12 @@ export const configSchema = z.strictObject({
       abortAfterFailingRounds: z.number().int().min(1).optional(),
       stallRounds: z.number().int().min(1).optional(),
       maxAttempts: z.number().int().min(1).max(20).optional(),
-      toolOutputCapBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
+      toolOutputCapBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(1024 * 1024)
+        .optional(),
       /** Silence allowed inside a model's stream once output has started (ms). */
       streamIdleTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
       /** Silence allowed between the stream opening and its first output (ms): a long prompt takes a while. */
@@ -166,7 +177,12 @@ export const configSchema = z.strictObject({
       background: z.boolean().optional(),
     })
     .optional(),
-  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'), mcpServerSchema).optional(),
+  mcpServers: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'),
+      mcpServerSchema,
+    )
+    .optional(),
   checkpoints: z
     .strictObject({
       /** false: no checkpoints are taken (and restore is off). */
@@ -181,7 +197,9 @@ export const configSchema = z.strictObject({
   /** The agent profile a new session starts with. */
   agent: z.string().min(1).optional(),
   /** Variables the model's commands and hooks may see although their names look secret (KEY, TOKEN, ...). */
-  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as GITHUB_TOKEN')).optional(),
+  passEnv: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as GITHUB_TOKEN'))
+    .optional(),
   sandbox: z
     .strictObject({
       /** Let sandboxed shell commands reach the network (default: no network). */
@@ -213,7 +231,10 @@ export function readConfigFile(file: string): Config {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON: ${(error as Error).message}`;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'file not found'
+        : `not valid JSON: ${(error as Error).message}`;
     throw new ConfigError(file, `config ${file}: ${reason}`);
   }
   const parsed = configSchema.safeParse(raw);
@@ -222,7 +243,10 @@ export function readConfigFile(file: string): Config {
   if (issue.code === 'unrecognized_keys') {
     const field = [...issue.path, issue.keys[0]!].join('.');
     const known = fieldsAt(configSchema, issue.path);
-    throw new ConfigError(file, `config ${file}: field "${field}" is not a config field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`);
+    throw new ConfigError(
+      file,
+      `config ${file}: field "${field}" is not a config field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`,
+    );
   }
   const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
   const message =
@@ -254,7 +278,19 @@ function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
  * or the checkpoints, or write outside the workspace. A field added to the config that can do any of these belongs here;
  * every other field is applied from any config (limits only ever tighten, see `restrictLimits`).
  */
-export const TRUST_GATED_FIELDS = ['hooks', 'allow', 'baseUrl', 'keyOverHttp', 'provider', 'providers', 'sessionsDir', 'sync', 'checkpoints', 'passEnv', 'sandbox'] as const satisfies readonly (keyof Config)[];
+export const TRUST_GATED_FIELDS = [
+  'hooks',
+  'allow',
+  'baseUrl',
+  'keyOverHttp',
+  'provider',
+  'providers',
+  'sessionsDir',
+  'sync',
+  'checkpoints',
+  'passEnv',
+  'sandbox',
+] as const satisfies readonly (keyof Config)[];
 
 export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
 
@@ -329,7 +365,13 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadCon
   const file = join(cwd, 'tole.config.json');
   if (!existsSync(file)) {
     const print = fingerprint(cwd, Buffer.alloc(0));
-    return { config, files, project: null, projectTrusted: options.trust === true || store.isTrusted(print), projectMcp: null };
+    return {
+      config,
+      files,
+      project: null,
+      projectTrusted: options.trust === true || store.isTrusted(print),
+      projectMcp: null,
+    };
   }
   const asWritten = readConfigFile(file);
   files.push(file);
@@ -340,7 +382,13 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadCon
   const { mcpServers, ...rest } = asWritten;
   config = mergeConfig(config, trusted ? rest : harmlessPart(rest, config));
   const projectMcp = mcpServers && Object.keys(mcpServers).length > 0 ? { file, servers: mcpServers } : null;
-  return { config, files, project: { file, fingerprint: print, trusted, ignored, asWritten }, projectTrusted: trusted, projectMcp };
+  return {
+    config,
+    files,
+    project: { file, fingerprint: print, trusted, ignored, asWritten },
+    projectTrusted: trusted,
+    projectMcp,
+  };
 }
 
 /** Trusts a folder with its project config as it is now (`tole trust`, the `t` key of the trust prompt). */
@@ -363,7 +411,10 @@ function harmlessPart(project: Config, base: Config): Config {
 
 type Limits = NonNullable<Config['limits']>;
 
-const LIMIT_DEFAULTS: Readonly<Record<string, number>> = { ...DEFAULT_LIMITS, maxAttempts: defaultRetryPolicy.maxAttempts };
+const LIMIT_DEFAULTS: Readonly<Record<string, number>> = {
+  ...DEFAULT_LIMITS,
+  maxAttempts: defaultRetryPolicy.maxAttempts,
+};
 
 /** Each limit of an untrusted config counts only where it is lower than the one it would replace. */
 function restrictLimits(project: Limits, base: Limits): Limits {

@@ -11,13 +11,18 @@ import { sessionFromServer } from './team-read';
 import { clock } from './wiring';
 
 /** `tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]`. */
-export async function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+export async function runExport(
+  args: CliArgs,
+  io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
   const ref = args.positional[0];
   if (!ref) throw new UsageError('tole export needs a session: tole export ID|PATH --format md|json');
   const format = args.format ?? 'md';
   if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}"`);
-  if (args.branch !== undefined && args.entry !== undefined) throw new UsageError('use either --branch or --entry, not both');
-  if (format === 'json' && (args.branch !== undefined || args.entry !== undefined)) throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
+  if (args.branch !== undefined && args.entry !== undefined)
+    throw new UsageError('use either --branch or --entry, not both');
+  if (format === 'json' && (args.branch !== undefined || args.entry !== undefined))
+    throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   let path = args.from === undefined ? resolveSessionRef(ref, dir, io.cwd) : null;
@@ -32,7 +37,10 @@ export async function runExport(args: CliArgs, io: { cwd: string; env: NodeJS.Pr
     let leaf: string | null = null;
     if (format === 'md') {
       try {
-        leaf = exportLeaf(store, { ...(args.branch !== undefined ? { branch: args.branch } : {}), ...(args.entry !== undefined ? { entry: args.entry } : {}) });
+        leaf = exportLeaf(store, {
+          ...(args.branch !== undefined ? { branch: args.branch } : {}),
+          ...(args.entry !== undefined ? { entry: args.entry } : {}),
+        });
       } catch (error) {
         // A lane or entry that is not in the session, like a session that is not there: exit 1.
         const how = args.entry !== undefined ? `: tole export ${ref} --format json lists every entry's id` : '';

@@ -42,7 +42,8 @@ export async function runHeadless(
     // Tool-call argument progress is for screens that show a wait; as JSON lines it is noise.
     if (output === 'json' && event.type !== 'stream-activity') print(event);
     else if (event.type === 'notice' && event.text) io.stderr.write(`tole: ${event.text}\n`);
-    else if (event.type === 'turn-ended' && event.refused) io.stderr.write('tole: the model declined to answer; its refusal is printed as the answer\n');
+    else if (event.type === 'turn-ended' && event.refused)
+      io.stderr.write('tole: the model declined to answer; its refusal is printed as the answer\n');
     // Nobody can approve headless: the user must learn what was refused and which flag allows it.
     const refusal = event.type === 'tool-result' ? refusalText(store, event.entryId) : null;
     if (refusal === null) return;
@@ -57,7 +58,8 @@ export async function runHeadless(
     const started = await agent.sessionStart(controller.signal, emit);
     if (started?.verdict === 'block') {
       const reason = `a sessionStart hook blocked the session: ${started.blockReason ?? 'no reason given'}`;
-      if (output === 'json') print({ type: 'result', outcome: 'blocked', text: reason, sessionId: store.header.id, path: store.path });
+      if (output === 'json')
+        print({ type: 'result', outcome: 'blocked', text: reason, sessionId: store.header.id, path: store.path });
       else io.stderr.write(`tole: ${reason}\n`);
       return 1;
     }

@@ -22,10 +22,16 @@ export function describeCompaction(result: CompactionResult): string {
   switch (result.kind) {
     case 'summarized':
     case 'collapsed': {
-      const what = result.kind === 'summarized' ? `${result.replacedEntries} entries into a summary` : `${result.collapsedResults} old tool results to a line each`;
+      const what =
+        result.kind === 'summarized'
+          ? `${result.replacedEntries} entries into a summary`
+          : `${result.collapsedResults} old tool results to a line each`;
       const before = formatTokens(result.estimatedTokensBefore);
       const after = formatTokens(result.estimatedTokensAfter);
-      const gain = result.estimatedTokensAfter < result.estimatedTokensBefore * 0.95 ? `~${before} → ~${after} tokens a turn` : `though it saves little yet (~${before} tokens)`;
+      const gain =
+        result.estimatedTokensAfter < result.estimatedTokensBefore * 0.95
+          ? `~${before} → ~${after} tokens a turn`
+          : `though it saves little yet (~${before} tokens)`;
       return `compacted ${what} (${result.entryId}): ${gain}; the tree keeps everything`;
     }
     case 'skipped':
@@ -44,8 +50,13 @@ export function hostCommands(parts: HostCommandParts): HostCommand[] {
     help: 'summarize the conversation so far, so the next turns send less (nothing is deleted)',
     run: async (_args, ctx) => {
       if (ctx.readOnly) throw new Error('this session is open read-only: nothing can be compacted here');
-      if (parts.providerUsable?.() === false) throw new Error('compacting asks the model for a summary, and there is no model yet: /connect finds a local server');
-      const result = await ctx.runTask('compacting the conversation', (signal, emit) => parts.agent.compact(signal, emit));
+      if (parts.providerUsable?.() === false)
+        throw new Error(
+          'compacting asks the model for a summary, and there is no model yet: /connect finds a local server',
+        );
+      const result = await ctx.runTask('compacting the conversation', (signal, emit) =>
+        parts.agent.compact(signal, emit),
+      );
       if (result === null) throw new Error('a turn is running: /compact once it ends');
       return describeCompaction(result);
     },

@@ -77,13 +77,17 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
 async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const { projectMcp, projectTrusted, project } = loaded;
-  if (project && project.ignored.length > 0) io.stderr.write(`tole: ${untrustedNotice(project, 'to apply them, trust this folder with tole trust (or run with --trust)')}\n`);
+  if (project && project.ignored.length > 0)
+    io.stderr.write(
+      `tole: ${untrustedNotice(project, 'to apply them, trust this folder with tole trust (or run with --trust)')}\n`,
+    );
   const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
   const configured = resolveProvider(args, config, io.env, configFile);
   // Before a session is made: unless a profile may name another provider, a missing key is known now.
-  const profileMayChoose = args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
+  const profileMayChoose =
+    args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
   if (!profileMayChoose && missingKey(configured)) return noKey(configured, io);
   const random = systemRandom();
   const sandbox = findSandbox(io.env);
@@ -98,12 +102,34 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   try {
     const workspace = sessionWorkspace(store, io.cwd);
     const workspaceRoot = realpathSync(workspace.cwd);
-    const prepared = await prepareSession({ args, gated, configFile, store, settings: configured, env: io.env, workspaceRoot, nowIso: new Date(clock.nowMs()).toISOString() });
+    const prepared = await prepareSession({
+      args,
+      gated,
+      configFile,
+      store,
+      settings: configured,
+      env: io.env,
+      workspaceRoot,
+      nowIso: new Date(clock.nowMs()).toISOString(),
+    });
     const { settings } = prepared;
     if (missingKey(settings)) return noKey(settings, io);
     const provider = buildProvider(settings, config, random);
     const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted, env: io.env, workspaceRoot });
-    const { agent, mcp } = buildSession({ store, provider, policy, approver: null, settings, config, env: io.env, cwd: workspace.cwd, mcp: mcpPlan, profile: prepared.resolved.active, model: prepared.model, sandbox });
+    const { agent, mcp } = buildSession({
+      store,
+      provider,
+      policy,
+      approver: null,
+      settings,
+      config,
+      env: io.env,
+      cwd: workspace.cwd,
+      mcp: mcpPlan,
+      profile: prepared.resolved.active,
+      model: prepared.model,
+      sandbox,
+    });
     noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {
       if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);
@@ -112,7 +138,15 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
     const unsubscribe = mcp ? reportMcpEvents(mcp, say) : () => {};
     try {
       const mcpNotices = mcp ? skippedServerNotices(mcp.statuses()) : [];
-      code = await runHeadless(agent, store, args.prompt ?? '', args.output, io, [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...mcpNotices], authHint(settings, io.env));
+      code = await runHeadless(
+        agent,
+        store,
+        args.prompt ?? '',
+        args.output,
+        io,
+        [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...mcpNotices],
+        authHint(settings, io.env),
+      );
     } finally {
       unsubscribe();
       await mcp?.close();
@@ -144,7 +178,8 @@ function storageHint(error: StorageError): string {
   if (error.kind === 'corrupt' && path && line && line > 1) {
     return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
   }
-  if (error.kind === 'locked' && path) return ` (to read it while it is open: tole export ${path}, or tole --resume ${path} --read-only)`;
+  if (error.kind === 'locked' && path)
+    return ` (to read it while it is open: tole export ${path}, or tole --resume ${path} --read-only)`;
   return '';
 }
 
@@ -174,12 +209,20 @@ function reportError(error: unknown, io: MainIo): number {
     return 1;
   }
   const e = error as Error;
-  io.stderr.write(`tole: internal error: ${e?.message ?? String(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`);
+  io.stderr.write(
+    `tole: internal error: ${e?.message ?? String(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`,
+  );
   return 1;
 }
 
 const isEntry = process.argv[1] !== undefined && /tole(\.js)?$|main\.ts$/.test(process.argv[1]);
 if (isEntry) {
-  const code = await main({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+  const code = await main({
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
   process.exit(code);
 }

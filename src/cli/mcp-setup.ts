@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import packageJson from '../../package.json';
 import { serverEnvironment } from '../core/mcp/mcp-env';
 import { McpHub } from '../core/mcp/mcp-hub';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type McpOrigin, type McpServerSpec, type McpTransportSpec } from '../core/mcp/mcp-server-spec';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  type McpOrigin,
+  type McpServerSpec,
+  type McpTransportSpec,
+} from '../core/mcp/mcp-server-spec';
 import type { ToolRegistry } from '../core/tools/registry';
 import type { Config, McpServerConfig, ProjectMcpServers } from './config';
 
@@ -35,9 +41,15 @@ export function planMcpServers(input: McpPlanInput): McpPlan {
   for (const [name, server] of Object.entries(user)) add(name, server, 'user');
   for (const [name, server] of Object.entries(input.projectMcp?.servers ?? {})) {
     if (name in user) {
-      skipped.push({ name: `${name} (project)`, reason: `your own config already names a server "${name}"; the project's is not started` });
+      skipped.push({
+        name: `${name} (project)`,
+        reason: `your own config already names a server "${name}"; the project's is not started`,
+      });
     } else if (!input.projectTrusted) {
-      skipped.push({ name, reason: `named by ${input.projectMcp!.file}, which is not trusted: a project's MCP servers never start from an untrusted config` });
+      skipped.push({
+        name,
+        reason: `named by ${input.projectMcp!.file}, which is not trusted: a project's MCP servers never start from an untrusted config`,
+      });
     } else add(name, server, 'project');
   }
   return { specs, skipped };
@@ -57,7 +69,11 @@ function specOf(name: string, server: McpServerConfig, origin: McpOrigin, transp
 }
 
 /** The transport, with the environment and headers resolved; a string says why it cannot start. */
-function transportOf(server: McpServerConfig, env: NodeJS.ProcessEnv, workspaceRoot: string): McpTransportSpec | string {
+function transportOf(
+  server: McpServerConfig,
+  env: NodeJS.ProcessEnv,
+  workspaceRoot: string,
+): McpTransportSpec | string {
   if (server.command !== undefined) {
     return {
       kind: 'stdio',
@@ -70,7 +86,8 @@ function transportOf(server: McpServerConfig, env: NodeJS.ProcessEnv, workspaceR
   const headers: Record<string, string> = { ...server.headers };
   for (const [header, variable] of Object.entries(server.headersFromEnv ?? {})) {
     const value = env[variable];
-    if (value === undefined || value === '') return `its header ${header} comes from the environment variable ${variable}, which is not set`;
+    if (value === undefined || value === '')
+      return `its header ${header} comes from the environment variable ${variable}, which is not set`;
     headers[header] = value;
   }
   return { kind: 'http', url: server.url!, headers };
@@ -79,5 +96,11 @@ function transportOf(server: McpServerConfig, env: NodeJS.ProcessEnv, workspaceR
 /** The session's MCP hub over `registry`, or null when no server is configured. */
 export function buildMcpHub(plan: McpPlan, registry: ToolRegistry, interactiveApprover: boolean): McpHub | null {
   if (plan.specs.length === 0 && plan.skipped.length === 0) return null;
-  return McpHub.create({ specs: plan.specs, skipped: plan.skipped, registry, interactiveApprover, version: packageJson.version });
+  return McpHub.create({
+    specs: plan.specs,
+    skipped: plan.skipped,
+    registry,
+    interactiveApprover,
+    version: packageJson.version,
+  });
 }

@@ -15,7 +15,13 @@ export function openForTui(args: CliArgs, dir: string, cwd: string, random: Rand
     const opened = openSession({ ...args, readOnly: true }, dir, cwd, random);
     const { pid, host } = error.details;
     const holder = pid === undefined ? 'another process' : `pid ${pid}${host ? ` on ${host}` : ''}`;
-    const then = error.details.holder === 'unknown' ? `if no tole is using it, quit and run tole unlock ${opened.store.path}` : 'close that tole to continue it here';
-    return { ...opened, notices: [`locked by ${holder}: showing it read-only, nothing will be written; ${then}`, ...opened.notices] };
+    const then =
+      error.details.holder === 'unknown'
+        ? `if no tole is using it, quit and run tole unlock ${opened.store.path}`
+        : 'close that tole to continue it here';
+    return {
+      ...opened,
+      notices: [`locked by ${holder}: showing it read-only, nothing will be written; ${then}`, ...opened.notices],
+    };
   }
 }

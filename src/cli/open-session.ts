@@ -17,13 +17,19 @@ export interface OpenedSession {
 /** A new session in `dir`, or the one `-c` / `--resume` names. */
 export function openSession(args: CliArgs, dir: string, cwd: string, random: Random): OpenedSession {
   if (args.storage !== undefined && (args.continueLast || args.resume !== undefined)) {
-    throw new UsageError('--storage sets the format of a new session; to change an existing one, use tole convert PATH --to jsonl|sqlite');
+    throw new UsageError(
+      '--storage sets the format of a new session; to change an existing one, use tole convert PATH --to jsonl|sqlite',
+    );
   }
   const path = sessionPathFromArgs(args, dir, cwd);
   if (path === null) {
     if (args.readOnly) throw new UsageError('--read-only needs a session: add --resume ID|PATH or -c');
     mkdirSync(dir, { recursive: true });
-    return { store: SessionStore.create(dir, { clock, random, cwd, backend: args.storage ?? 'jsonl' }), notices: [], created: true };
+    return {
+      store: SessionStore.create(dir, { clock, random, cwd, backend: args.storage ?? 'jsonl' }),
+      notices: [],
+      created: true,
+    };
   }
   const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly });
   return { store, notices: openNotices(store), created: false };
@@ -33,13 +39,20 @@ export function sessionPathFromArgs(args: CliArgs, dir: string, cwd: string): st
   if (args.continueLast) {
     const newest = newestSessionIn(dir, cwd);
     if (!newest) {
-      throw new StorageError('not-found', `no session to continue in ${cwd} (sessions live in ${dir}): start one with tole or tole -p PROMPT, or list every directory's with tole sessions --all`);
+      throw new StorageError(
+        'not-found',
+        `no session to continue in ${cwd} (sessions live in ${dir}): start one with tole or tole -p PROMPT, or list every directory's with tole sessions --all`,
+      );
     }
     return newest;
   }
   if (args.resume === undefined || args.resume === '') return null;
   const path = resolveSessionRef(args.resume, dir, cwd);
-  if (!path) throw new StorageError('not-found', `no session "${args.resume}" (looked for a file and for an id in ${dir}); list them with tole sessions`);
+  if (!path)
+    throw new StorageError(
+      'not-found',
+      `no session "${args.resume}" (looked for a file and for an id in ${dir}); list them with tole sessions`,
+    );
   return path;
 }
 
@@ -59,11 +72,18 @@ export function openNotices(store: SessionStore): string[] {
  * an unsettled call resumes where it was made and the paths in the transcript keep their meaning.
  * Only when that directory is gone do the tools work in `cwd`. Either way a move is told.
  */
-export function sessionWorkspace(store: SessionStore, cwd: string): { readonly cwd: string; readonly notices: readonly string[] } {
+export function sessionWorkspace(
+  store: SessionStore,
+  cwd: string,
+): { readonly cwd: string; readonly notices: readonly string[] } {
   const own = store.header.cwd;
   if (!own || realOrSelf(own) === realOrSelf(cwd)) return { cwd, notices: [] };
-  if (!isDirectory(own)) return { cwd, notices: [`this session was made in ${own}, which is gone: its tools work in ${cwd} now`] };
-  return { cwd: own, notices: [`this session works in ${own}, where it was made (not in ${cwd}): its tools run there`] };
+  if (!isDirectory(own))
+    return { cwd, notices: [`this session was made in ${own}, which is gone: its tools work in ${cwd} now`] };
+  return {
+    cwd: own,
+    notices: [`this session works in ${own}, where it was made (not in ${cwd}): its tools run there`],
+  };
 }
 
 function realOrSelf(path: string): string {

@@ -31,17 +31,29 @@ function shortPath(path: string, env: NodeJS.ProcessEnv, cwd: string): string {
 }
 
 /** The places a provider could have come from, each with what was there. */
-export function lookedFor(parts: Pick<ProviderSetupParts, 'settings' | 'config' | 'files' | 'env' | 'cwd'>): LookedFor[] {
+export function lookedFor(
+  parts: Pick<ProviderSetupParts, 'settings' | 'config' | 'files' | 'env' | 'cwd'>,
+): LookedFor[] {
   const { settings, config, files, env, cwd } = parts;
   const keyVars = [...new Set([settings.apiKeyEnv ?? 'OPENAI_API_KEY', 'OPENAI_API_KEY'])];
   const out: LookedFor[] = keyVars.map((name) => ({ what: name, found: env[name] ? 'set' : 'not set' }));
   const baseUrlGiven = !settings.defaulted && settings.baseUrl !== undefined;
-  out.push({ what: '--base-url, OPENAI_BASE_URL', found: baseUrlGiven ? `${settings.baseUrl} (needs a key)` : 'not given' });
+  out.push({
+    what: '--base-url, OPENAI_BASE_URL',
+    found: baseUrlGiven ? `${settings.baseUrl} (needs a key)` : 'not given',
+  });
   const user = userConfigPath(env);
   const project = files.find((f) => f !== user) ?? join(cwd, 'tole.config.json');
   for (const file of [user, project]) {
     const read = files.includes(file);
-    out.push({ what: shortPath(file, env, cwd), found: !read ? 'not there' : config.provider ? `provider "${config.provider}" (no key for it)` : 'names no provider' });
+    out.push({
+      what: shortPath(file, env, cwd),
+      found: !read
+        ? 'not there'
+        : config.provider
+          ? `provider "${config.provider}" (no key for it)`
+          : 'names no provider',
+    });
   }
   return out;
 }
@@ -55,8 +67,14 @@ export function setupHints(settings: ProviderSettings): SetupHint[] {
       : { text: `export ${keyVar}=...`, note: `for provider "${settings.name}"` };
   return [
     first,
-    { text: 'tole --base-url http://127.0.0.1:11434/v1 --model llama3.1', note: 'any OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM)' },
-    { text: '{ "provider": "openrouter" } in tole.config.json', note: 'with OPENROUTER_API_KEY; also gemini, anthropic' },
+    {
+      text: 'tole --base-url http://127.0.0.1:11434/v1 --model llama3.1',
+      note: 'any OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM)',
+    },
+    {
+      text: '{ "provider": "openrouter" } in tole.config.json',
+      note: 'with OPENROUTER_API_KEY; also gemini, anthropic',
+    },
   ];
 }
 
@@ -79,7 +97,16 @@ export function providerSetup(parts: ProviderSetupParts): ProviderSetup {
     },
     use(server: LocalServer, model: string): void {
       const preset = servers.find((s) => s.name === server.name)?.preset ?? 'local';
-      const settings: ProviderSettings = { ...parts.settings, name: preset, baseUrl: server.baseUrl, apiKey: '', apiKeyEnv: null, model, headers: {}, defaulted: false };
+      const settings: ProviderSettings = {
+        ...parts.settings,
+        name: preset,
+        baseUrl: server.baseUrl,
+        apiKey: '',
+        apiKeyEnv: null,
+        model,
+        headers: {},
+        defaulted: false,
+      };
       parts.provider.use(buildProvider(settings, parts.config, parts.random), server.name);
     },
   };

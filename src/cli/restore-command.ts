@@ -26,9 +26,15 @@ interface RestoreIo {
  */
 export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> {
   const ref = args.positional[0];
-  if (!ref || args.entry === undefined) throw new UsageError('tole restore needs a session and an entry: tole restore ID|PATH --entry ENTRY [--dry-run] (entry ids: tole export ID|PATH --format json)');
+  if (!ref || args.entry === undefined)
+    throw new UsageError(
+      'tole restore needs a session and an entry: tole restore ID|PATH --entry ENTRY [--dry-run] (entry ids: tole export ID|PATH --format json)',
+    );
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
-  if (config.checkpoints?.enabled === false) throw new UsageError('checkpoints are turned off in the config (checkpoints.enabled: false): there is nothing to restore from');
+  if (config.checkpoints?.enabled === false)
+    throw new UsageError(
+      'checkpoints are turned off in the config (checkpoints.enabled: false): there is nothing to restore from',
+    );
   const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
   const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: args.dryRun });
@@ -37,7 +43,11 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     const workspace = sessionWorkspace(store, io.cwd);
     for (const notice of workspace.notices) io.stderr.write(`tole: ${notice}\n`);
     const fault = faultFromEnv(io.env);
-    const deps = { store, checkpoints: checkpointsFor(io.env, config, realpathSync(workspace.cwd)), ...(fault ? { fault } : {}) };
+    const deps = {
+      store,
+      checkpoints: checkpointsFor(io.env, config, realpathSync(workspace.cwd)),
+      ...(fault ? { fault } : {}),
+    };
     const emit = (): void => {};
     // A restore a crash cut short is finished first: it is idempotent.
     if (!store.readOnly) {
@@ -52,14 +62,20 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
       return 1;
     }
     const head = `files at ${args.entry} (checkpoint ${preview.target.checkpoint.slice(0, 12)}, taken at ${preview.target.heldBy}) in ${workspace.cwd}`;
-    io.stdout.write(`${head}\n${planLines(preview.plan, 50).map((l) => `  ${l}`).join('\n')}\n`);
+    io.stdout.write(
+      `${head}\n${planLines(preview.plan, 50)
+        .map((l) => `  ${l}`)
+        .join('\n')}\n`,
+    );
     if (args.dryRun) return 0;
     const outcome = await restoreFiles(deps, args.entry, emit);
     if (!outcome.ok) {
       io.stderr.write(`tole: ${outcome.reason}\n`);
       return 1;
     }
-    io.stdout.write(`restored: ${outcome.plan.added.length} created, ${outcome.plan.changed.length} overwritten, ${outcome.plan.removed.length} removed (to undo it: tole restore ${ref} --entry ${outcome.undoEntryId})\n`);
+    io.stdout.write(
+      `restored: ${outcome.plan.added.length} created, ${outcome.plan.changed.length} overwritten, ${outcome.plan.removed.length} removed (to undo it: tole restore ${ref} --entry ${outcome.undoEntryId})\n`,
+    );
     return 0;
   } finally {
     store.close();

@@ -22,7 +22,10 @@ function oneLine(text: string, width: number): string {
 }
 
 /** `tole sessions [--all]`: newest first. */
-export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream }): number | Promise<number> {
+export function runSessions(
+  args: CliArgs,
+  io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream },
+): number | Promise<number> {
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   if (args.from !== undefined) return listFromServer(args.from, io.env, config, io.stdout);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
@@ -33,7 +36,9 @@ export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.Proces
       ? ''
       : `${unreadable.length} file${unreadable.length === 1 ? '' : 's'} in ${dir} could not be read as a session (tole check PATH says why):\n${unreadable.map((p) => `  ${p}`).join('\n')}\n`;
   if (sessions.length === 0) {
-    io.stdout.write(args.all ? `no sessions in ${dir}\n` : `no sessions for ${io.cwd} (tole sessions --all lists every directory)\n`);
+    io.stdout.write(
+      args.all ? `no sessions in ${dir}\n` : `no sessions for ${io.cwd} (tole sessions --all lists every directory)\n`,
+    );
     io.stdout.write(footnote);
     return 0;
   }
@@ -46,9 +51,18 @@ export function runSessions(args: CliArgs, io: { cwd: string; env: NodeJS.Proces
     s.problem ? `! ${oneLine(s.problem, 60)}` : oneLine(s.firstPrompt || '(no prompt yet)', 50),
     ...(args.all ? [s.cwd] : []),
   ]);
-  const header = ['id', 'when (UTC)', 'entries', 'branches', 'cost', 'first prompt', ...(args.all ? ['directory'] : [])];
+  const header = [
+    'id',
+    'when (UTC)',
+    'entries',
+    'branches',
+    'cost',
+    'first prompt',
+    ...(args.all ? ['directory'] : []),
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const format = (cells: string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n${footnote}`);
   return 0;
 }

@@ -5,12 +5,20 @@ import { ConfigError } from './config';
 /** Built-in provider presets: base URL, the variable holding the key, a default model. */
 export const PROVIDER_PRESETS: Readonly<Record<string, { baseUrl: string; apiKeyEnv?: string; model: string }>> = {
   openai: { baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', model: 'gpt-4.1-mini' },
-  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', model: 'openai/gpt-4.1-mini' },
+  openrouter: {
+    baseUrl: 'https://openrouter.ai/api/v1',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+    model: 'openai/gpt-4.1-mini',
+  },
   ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
   vllm: { baseUrl: 'http://127.0.0.1:8000/v1', model: 'default' },
   llamacpp: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'default' },
   lmstudio: { baseUrl: 'http://127.0.0.1:1234/v1', model: 'default' },
-  gemini: { baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', apiKeyEnv: 'GEMINI_API_KEY', model: 'gemini-2.5-flash' },
+  gemini: {
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    model: 'gemini-2.5-flash',
+  },
   anthropic: { baseUrl: 'https://api.anthropic.com/v1', apiKeyEnv: 'ANTHROPIC_API_KEY', model: 'claude-sonnet-4-5' },
 };
 
@@ -30,13 +38,21 @@ export interface ProviderSettings {
 }
 
 /** Flags over environment over config files over presets. */
-export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.ProcessEnv, configFile: string): ProviderSettings {
+export function resolveProvider(
+  args: CliArgs,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  configFile: string,
+): ProviderSettings {
   const name = config.provider ?? 'openai';
   const custom = config.providers?.[name];
   const preset = PROVIDER_PRESETS[name];
   if (!custom && !preset) {
     const known = [...Object.keys(PROVIDER_PRESETS), ...Object.keys(config.providers ?? {})].join(', ');
-    throw new ConfigError(configFile, `config ${configFile}: field "provider": unknown provider "${name}" (known: ${known})`);
+    throw new ConfigError(
+      configFile,
+      `config ${configFile}: field "provider": unknown provider "${name}" (known: ${known})`,
+    );
   }
   const ownKeyEnv = custom?.apiKeyEnv ?? (custom ? null : (preset?.apiKeyEnv ?? null));
   const givenUrl = args.baseUrl ?? env['OPENAI_BASE_URL'] ?? config.baseUrl;
@@ -46,7 +62,10 @@ export function resolveProvider(args: CliArgs, config: Config, env: NodeJS.Proce
   // a project's baseUrl counts only once its folder is trusted); a local preset gets none.
   const apiKeyEnv = ownKeyEnv ?? (givenUrl !== undefined ? 'OPENAI_API_KEY' : null);
   const key = apiKeyEnv ? (env[apiKeyEnv] ?? '') : '';
-  const plainRemote = key !== '' && isPlainHttpRemote(baseUrl) && !(custom?.keyOverHttp ?? (givenUrl !== undefined && config.keyOverHttp === true));
+  const plainRemote =
+    key !== '' &&
+    isPlainHttpRemote(baseUrl) &&
+    !(custom?.keyOverHttp ?? (givenUrl !== undefined && config.keyOverHttp === true));
   const apiKey = plainRemote ? '' : key;
   return {
     name,
@@ -83,7 +102,11 @@ export function isPlainHttpRemote(baseUrl: string): boolean {
 /** True when the provider needs a key that is not set (a local server needs none). */
 export function missingKey(settings: ProviderSettings): boolean {
   // A withheld key is said at start; the server may need none (a LAN Ollama), so tole goes on.
-  return settings.apiKey === '' && settings.keyWithheld === undefined && !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl);
+  return (
+    settings.apiKey === '' &&
+    settings.keyWithheld === undefined &&
+    !/^https?:\/\/(127\.|localhost|\[::1\])/.test(settings.baseUrl)
+  );
 }
 
 /**
@@ -92,8 +115,14 @@ export function missingKey(settings: ProviderSettings): boolean {
  */
 export function authHint(settings: ProviderSettings, env: NodeJS.ProcessEnv): string {
   // The same choice as resolveProvider's: the provider's variable, else OPENAI_API_KEY.
-  const from = settings.apiKeyEnv && env[settings.apiKeyEnv] !== undefined ? settings.apiKeyEnv : env['OPENAI_API_KEY'] !== undefined ? 'OPENAI_API_KEY' : null;
-  if (from === null || settings.apiKey === '') return `the server at ${settings.baseUrl} wants a key and none was sent: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}`;
+  const from =
+    settings.apiKeyEnv && env[settings.apiKeyEnv] !== undefined
+      ? settings.apiKeyEnv
+      : env['OPENAI_API_KEY'] !== undefined
+        ? 'OPENAI_API_KEY'
+        : null;
+  if (from === null || settings.apiKey === '')
+    return `the server at ${settings.baseUrl} wants a key and none was sent: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}`;
   return `the server at ${settings.baseUrl} refused the key in ${from}: check that ${from} holds a valid key for this server`;
 }
 

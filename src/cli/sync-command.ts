@@ -7,9 +7,17 @@ import { loadConfig, type Config } from './config';
 import { listSessionFiles, sessionsDirectory } from './session-files';
 
 /** The server for `tole sync` (`--to`) or a read (`--from`): the flag, else TOLE_SYNC_URL, else config's sync.url. */
-export function syncUrlFor(given: string | undefined, env: NodeJS.ProcessEnv, config: Config, flag: '--to' | '--from'): string {
+export function syncUrlFor(
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  flag: '--to' | '--from',
+): string {
   const url = given || env['TOLE_SYNC_URL'] || config.sync?.url;
-  if (!url) throw new UsageError(`${flag} needs a server: ${flag} postgres://USER@HOST:PORT/DATABASE, or set "sync": { "url": ... } in tole.config.json`);
+  if (!url)
+    throw new UsageError(
+      `${flag} needs a server: ${flag} postgres://USER@HOST:PORT/DATABASE, or set "sync": { "url": ... } in tole.config.json`,
+    );
   return url;
 }
 
@@ -28,7 +36,11 @@ export function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdenti
       login = 'unknown';
     }
   }
-  return { person: config.sync?.person ?? login, host: hostname(), ...(config.sync?.batchRecords ? { batchRecords: config.sync.batchRecords } : {}) };
+  return {
+    person: config.sync?.person ?? login,
+    host: hostname(),
+    ...(config.sync?.batchRecords ? { batchRecords: config.sync.batchRecords } : {}),
+  };
 }
 
 /** Connects, runs `body`, and always closes the connection. */
@@ -48,7 +60,10 @@ export async function syncSessionsDir(url: string, dir: string, identity: SyncId
 }
 
 /** `tole sync [--to postgres://...]`: ships every committed record of every local session, once. */
-export async function runSync(args: CliArgs, io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
+export async function runSync(
+  args: CliArgs,
+  io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const url = syncUrlFor(args.to, io.env, config, '--to');
   const dir = sessionsDirectory(io.env, config.sessionsDir);
@@ -56,7 +71,9 @@ export async function runSync(args: CliArgs, io: { cwd: string; env: NodeJS.Proc
   const problems = report.sessions.filter((s) => s.problem);
   for (const p of problems) io.stderr.write(`tole: not shipped: ${p.path}: ${p.problem}\n`);
   const shipped = report.sessions.filter((s) => s.records > 0).length;
-  io.stdout.write(`shipped ${report.records} record${report.records === 1 ? '' : 's'} of ${shipped} session${shipped === 1 ? '' : 's'} to ${redactUrl(url)} (${report.sessions.length - problems.length} up to date)\n`);
+  io.stdout.write(
+    `shipped ${report.records} record${report.records === 1 ? '' : 's'} of ${shipped} session${shipped === 1 ? '' : 's'} to ${redactUrl(url)} (${report.sessions.length - problems.length} up to date)\n`,
+  );
   return problems.length > 0 ? 1 : 0;
 }
 
@@ -64,7 +81,10 @@ export async function runSync(args: CliArgs, io: { cwd: string; env: NodeJS.Proc
  * The headless run's sync, when the config has a `sync` section: after the turn, bounded by
  * sync.timeoutMs (15 s by default). A failure is one line on stderr and changes no exit code.
  */
-export async function syncAfterHeadlessTurn(config: Config, io: { env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream }): Promise<void> {
+export async function syncAfterHeadlessTurn(
+  config: Config,
+  io: { env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream },
+): Promise<void> {
   const url = io.env['TOLE_SYNC_URL'] || config.sync?.url;
   if (!url || config.sync?.background === false) return;
   const dir = sessionsDirectory(io.env, config.sessionsDir);
@@ -76,7 +96,9 @@ export async function syncAfterHeadlessTurn(config: Config, io: { env: NodeJS.Pr
   try {
     await Promise.race([syncSessionsDir(url, dir, syncIdentity(config, io.env)), timeout]);
   } catch (error) {
-    io.stderr.write(`tole: sync to ${redactUrl(url)} failed: ${(error as Error).message} (the session is safe in ${dir}; the next sync ships it)\n`);
+    io.stderr.write(
+      `tole: sync to ${redactUrl(url)} failed: ${(error as Error).message} (the session is safe in ${dir}; the next sync ships it)\n`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -32,13 +32,23 @@ function holderText(session: TeamSession): string {
 }
 
 /** The local file for session `ref` from the server at `--from` (or the config's sync URL). */
-export async function sessionFromServer(ref: string, from: string, env: NodeJS.ProcessEnv, config: Config, dir: string, cwd: string): Promise<FromServer> {
+export async function sessionFromServer(
+  ref: string,
+  from: string,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  dir: string,
+  cwd: string,
+): Promise<FromServer> {
   const url = syncUrlFor(from, env, config, '--from');
   return withTeamDb(url, async (db) => {
     const session = await findTeamSession(db, ref);
     const heldElsewhere = session.holder !== null && session.holder.host !== hostname();
     const notices: string[] = [];
-    if (heldElsewhere) notices.push(`${holderText(session)} has this session open: showing the server's copy read-only, nothing will be written; it can be continued here once that tole is closed and has synced`);
+    if (heldElsewhere)
+      notices.push(
+        `${holderText(session)} has this session open: showing the server's copy read-only, nothing will be written; it can be continued here once that tole is closed and has synced`,
+      );
     const local = resolveSessionRef(session.id, dir, cwd);
     if (local) {
       const store = SessionStore.open(local, { clock, random: seededRandom(1), readOnly: true });
@@ -55,20 +65,39 @@ export async function sessionFromServer(ref: string, from: string, env: NodeJS.P
     }
     mkdirSync(dir, { recursive: true });
     const path = await pullSession(db, session.id, dir, { clock, random: systemRandom() });
-    notices.push(`pulled session ${session.id} (${session.person} on ${session.host}) from ${redactUrl(url)} into ${path}`);
+    notices.push(
+      `pulled session ${session.id} (${session.person} on ${session.host}) from ${redactUrl(url)} into ${path}`,
+    );
     return { path, heldElsewhere, notices };
   });
 }
 
 /** `tole --resume ID --from [URL]` and `tole -p ... --resume ID --from`: the args that open the pulled file. */
-export async function resumeFromServer(args: CliArgs, env: NodeJS.ProcessEnv, config: Config, dir: string, cwd: string): Promise<{ args: CliArgs; notices: readonly string[] }> {
+export async function resumeFromServer(
+  args: CliArgs,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  dir: string,
+  cwd: string,
+): Promise<{ args: CliArgs; notices: readonly string[] }> {
   if (args.from === undefined) return { args, notices: [] };
-  if (!args.resume) throw new StorageError('not-found', '--from opens a session the server holds: tole --resume ID --from postgres://... (list them with tole sessions --from URL)');
+  if (!args.resume)
+    throw new StorageError(
+      'not-found',
+      '--from opens a session the server holds: tole --resume ID --from postgres://... (list them with tole sessions --from URL)',
+    );
   const found = await sessionFromServer(args.resume, args.from, env, config, dir, cwd);
   if (found.heldElsewhere && args.command === 'headless') {
-    throw new StorageError('locked', `${found.notices[0]!.split(':')[0]}: a headless turn would write to it; wait until that tole is closed and has synced`, { path: found.path });
+    throw new StorageError(
+      'locked',
+      `${found.notices[0]!.split(':')[0]}: a headless turn would write to it; wait until that tole is closed and has synced`,
+      { path: found.path },
+    );
   }
-  return { args: { ...args, resume: found.path, readOnly: args.readOnly || found.heldElsewhere }, notices: found.notices };
+  return {
+    args: { ...args, resume: found.path, readOnly: args.readOnly || found.heldElsewhere },
+    notices: found.notices,
+  };
 }
 
 function when(ms: number): string {
@@ -81,7 +110,12 @@ function oneLine(text: string, width: number): string {
 }
 
 /** `tole sessions --from [URL]`: every session on the server, newest first. */
-export async function listFromServer(from: string, env: NodeJS.ProcessEnv, config: Config, stdout: NodeJS.WritableStream): Promise<number> {
+export async function listFromServer(
+  from: string,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  stdout: NodeJS.WritableStream,
+): Promise<number> {
   const url = syncUrlFor(from, env, config, '--from');
   const sessions = await withTeamDb(url, listTeamSessions);
   if (sessions.length === 0) {
@@ -89,9 +123,19 @@ export async function listFromServer(from: string, env: NodeJS.ProcessEnv, confi
     return 0;
   }
   const header = ['id', 'when (UTC)', 'person', 'host', 'entries', 'cost', 'open on', 'first prompt'];
-  const rows = sessions.map((s) => [s.id, when(s.createdAt), s.person, s.host, String(s.entries), formatUsd(s.costUsdMicros), s.holder ? s.holder.host : '-', oneLine(s.firstPrompt || '(no prompt yet)', 50)]);
+  const rows = sessions.map((s) => [
+    s.id,
+    when(s.createdAt),
+    s.person,
+    s.host,
+    String(s.entries),
+    formatUsd(s.costUsdMicros),
+    s.holder ? s.holder.host : '-',
+    oneLine(s.firstPrompt || '(no prompt yet)', 50),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const format = (cells: string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n`);
   return 0;
 }

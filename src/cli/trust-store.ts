@@ -44,7 +44,10 @@ export class TrustStore {
   /** Records the trust whole and durably (temp file, fsync, rename, fsync of the directory). */
   trust(print: FolderFingerprint, nowIso: string): void {
     const current = this.read();
-    const next: StoreFile = { version: 1, folders: { ...current.folders, [print.folder]: { sha256: print.sha256, trustedAt: nowIso } } };
+    const next: StoreFile = {
+      version: 1,
+      folders: { ...current.folders, [print.folder]: { sha256: print.sha256, trustedAt: nowIso } },
+    };
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w', 0o600);

@@ -23,7 +23,10 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let args = given;
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const { files, projectMcp, projectTrusted, project } = loaded;
-  const trustNotices = project && project.ignored.length > 0 ? [untrustedNotice(project, 'to apply them, quit and run tole trust (or start tole with --trust)')] : [];
+  const trustNotices =
+    project && project.ignored.length > 0
+      ? [untrustedNotice(project, 'to apply them, quit and run tole trust (or start tole with --trust)')]
+      : [];
   const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = files[files.length - 1] ?? 'tole.config.json';
@@ -42,7 +45,9 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   // A session that is not there is named first; then, without a terminal, nothing is made for nothing.
   sessionPathFromArgs(args, dir, io.cwd);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    io.stderr.write('tole: the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT\n');
+    io.stderr.write(
+      'tole: the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT\n',
+    );
     return 1;
   }
   if (args.resume === '') {
@@ -55,12 +60,58 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let exit: TuiExit | null = null;
   try {
     // Without a key the session opens all the same: the first-run panel offers local servers.
-    const prepared = await prepareSession({ args, gated, configFile, store, settings, env: io.env, workspaceRoot: realpathSync(io.cwd), nowIso: new Date(clock.nowMs()).toISOString() });
-    const { provider: _provider, ...parts } = wireTui({ config, files, settings, store, env: io.env, cwd: io.cwd, sessionsDir: dir, random, policy, projectMcp, projectTrusted, prepared, args, sandbox });
+    const prepared = await prepareSession({
+      args,
+      gated,
+      configFile,
+      store,
+      settings,
+      env: io.env,
+      workspaceRoot: realpathSync(io.cwd),
+      nowIso: new Date(clock.nowMs()).toISOString(),
+    });
+    const { provider: _provider, ...parts } = wireTui({
+      config,
+      files,
+      settings,
+      store,
+      env: io.env,
+      cwd: io.cwd,
+      sessionsDir: dir,
+      random,
+      policy,
+      projectMcp,
+      projectTrusted,
+      prepared,
+      args,
+      sandbox,
+    });
     const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
     try {
-      sync = startBackgroundSync({ config, env: io.env, cwd: io.cwd, store, ...(args.config ? { configFlag: args.config } : {}) });
-      exit = await runTui({ store, ...parts, theme, noColor, notices: [...trustNotices, ...(unconfined ? [unconfined] : []), ...(settings.keyWithheld ? [settings.keyWithheld] : []), ...pulled.notices, ...notices, ...prepared.notices, ...mcpNotices], keymap, ...(sync ? { sync: sync.loop } : {}) });
+      sync = startBackgroundSync({
+        config,
+        env: io.env,
+        cwd: io.cwd,
+        store,
+        ...(args.config ? { configFlag: args.config } : {}),
+      });
+      exit = await runTui({
+        store,
+        ...parts,
+        theme,
+        noColor,
+        notices: [
+          ...trustNotices,
+          ...(unconfined ? [unconfined] : []),
+          ...(settings.keyWithheld ? [settings.keyWithheld] : []),
+          ...pulled.notices,
+          ...notices,
+          ...prepared.notices,
+          ...mcpNotices,
+        ],
+        keymap,
+        ...(sync ? { sync: sync.loop } : {}),
+      });
       if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
       return exit.exitCode;
     } finally {

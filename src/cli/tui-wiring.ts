@@ -74,9 +74,24 @@ const NO_ARGS = parseArgs([]);
 /** Without a prepared session: no profile, tole's own prompt and the instructions, the settings' model. */
 function defaultPrepared(input: TuiWiringInput): PreparedSession {
   const workspaceRoot = realpathSync(input.cwd);
-  const prompts = promptContext(input.config, input.files[input.files.length - 1] ?? 'tole.config.json', workspaceRoot, input.env, false, new Date(clock.nowMs()).toISOString());
-  const systemPrompt = [defaultSystemPrompt(workspaceRoot, prompts.nowIso), prompts.instructions.text].filter((part) => part !== '').join('\n\n');
-  return { prompts, resolved: { active: { name: null, systemPrompt }, profile: null, file: null }, model: input.settings.model, settings: input.settings, notices: prompts.instructions.notices };
+  const prompts = promptContext(
+    input.config,
+    input.files[input.files.length - 1] ?? 'tole.config.json',
+    workspaceRoot,
+    input.env,
+    false,
+    new Date(clock.nowMs()).toISOString(),
+  );
+  const systemPrompt = [defaultSystemPrompt(workspaceRoot, prompts.nowIso), prompts.instructions.text]
+    .filter((part) => part !== '')
+    .join('\n\n');
+  return {
+    prompts,
+    resolved: { active: { name: null, systemPrompt }, profile: null, file: null },
+    model: input.settings.model,
+    settings: input.settings,
+    notices: prompts.instructions.notices,
+  };
 }
 
 function hasSessionStartHooks(config: Config): boolean {
@@ -94,26 +109,68 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const prepared = input.prepared ?? defaultPrepared(input);
   const { settings } = prepared;
   const approvals = createTuiApprover();
-  const provider = new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
-  const mcpPlan = planMcpServers({ config, projectMcp: input.projectMcp ?? null, projectTrusted: input.projectTrusted ?? false, env, workspaceRoot: realpathSync(cwd) });
+  const provider = new SwitchableProvider(
+    missingKey(settings) ? null : buildProvider(settings, config, random),
+    settings.name,
+  );
+  const mcpPlan = planMcpServers({
+    config,
+    projectMcp: input.projectMcp ?? null,
+    projectTrusted: input.projectTrusted ?? false,
+    env,
+    workspaceRoot: realpathSync(cwd),
+  });
   // A read-only view runs no turns: it starts no servers.
-  const { agent, mcp } = buildSession({ store, provider, policy, approver: approvals, settings, config, env, cwd, sandbox: input.sandbox ?? null, profile: prepared.resolved.active, model: prepared.model, ...(store.readOnly ? {} : { mcp: mcpPlan }) });
+  const { agent, mcp } = buildSession({
+    store,
+    provider,
+    policy,
+    approver: approvals,
+    settings,
+    config,
+    env,
+    cwd,
+    sandbox: input.sandbox ?? null,
+    profile: prepared.resolved.active,
+    model: prepared.model,
+    ...(store.readOnly ? {} : { mcp: mcpPlan }),
+  });
   mcp?.startSessionServers();
   noteSessionStart(agent, store, prepared);
   const switchProvider = (name: string, file: string): string => {
     const next = resolveProvider(input.args ?? NO_ARGS, { ...config, provider: name }, env, file);
-    if (missingKey(next)) throw new Error(`the provider "${name}" needs a key: set ${next.apiKeyEnv ?? 'OPENAI_API_KEY'}`);
+    if (missingKey(next))
+      throw new Error(`the provider "${name}" needs a key: set ${next.apiKeyEnv ?? 'OPENAI_API_KEY'}`);
     provider.use(buildProvider(next, config, random), next.name);
     return next.name;
   };
-  const profileCommands = agentCommands({ agent, store, prompts: prepared.prompts, provider: () => ({ name: provider.name, usable: provider.usable }), switchProvider });
-  const setup = providerSetup({ settings, config, files, env, cwd, provider, random, ...(input.probe ? { probeHost: input.probe.host, servers: input.probe.servers } : {}) });
+  const profileCommands = agentCommands({
+    agent,
+    store,
+    prompts: prepared.prompts,
+    provider: () => ({ name: provider.name, usable: provider.usable }),
+    switchProvider,
+  });
+  const setup = providerSetup({
+    settings,
+    config,
+    files,
+    env,
+    cwd,
+    provider,
+    random,
+    ...(input.probe ? { probeHost: input.probe.host, servers: input.probe.servers } : {}),
+  });
   return {
     agent,
     approvals,
     policy,
     provider,
-    commands: [...hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }), ...(mcp ? [mcpCommand(mcp)] : []), ...profileCommands],
+    commands: [
+      ...hostCommands({ agent, store, sessionsDir: input.sessionsDir, random, providerUsable: () => provider.usable }),
+      ...(mcp ? [mcpCommand(mcp)] : []),
+      ...profileCommands,
+    ],
     setup,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
     ...(mcp ? { mcp } : {}),

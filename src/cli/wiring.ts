@@ -42,8 +42,12 @@ export function buildProvider(settings: ProviderSettings, config: Config, random
     retry: config.limits?.maxAttempts ? { maxAttempts: config.limits.maxAttempts } : {},
     random,
     clock,
-    ...(config.limits?.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: config.limits.streamIdleTimeoutMs }),
-    ...(config.limits?.firstTokenTimeoutMs === undefined ? {} : { firstTokenTimeoutMs: config.limits.firstTokenTimeoutMs }),
+    ...(config.limits?.streamIdleTimeoutMs === undefined
+      ? {}
+      : { streamIdleTimeoutMs: config.limits.streamIdleTimeoutMs }),
+    ...(config.limits?.firstTokenTimeoutMs === undefined
+      ? {}
+      : { firstTokenTimeoutMs: config.limits.firstTokenTimeoutMs }),
     ...(config.limits?.modelCallTimeoutMs === undefined ? {} : { callTimeoutMs: config.limits.modelCallTimeoutMs }),
   });
 }
@@ -53,7 +57,9 @@ export function limitsFrom(config: Config): LoopLimits {
 }
 
 function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
-  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k in DEFAULT_LIMITS)) as Partial<LoopLimits>;
+  return Object.fromEntries(
+    Object.entries(o).filter(([k, v]) => v !== undefined && k in DEFAULT_LIMITS),
+  ) as Partial<LoopLimits>;
 }
 
 /**
@@ -68,15 +74,26 @@ export function findSandbox(env: NodeJS.ProcessEnv): Sandbox | null {
 /** Said once at start when calls may be approved without a key and nothing confines them. */
 export function unconfinedNotice(args: CliArgs, config: Config, sandbox: Sandbox | null): string | null {
   if (sandbox !== null || (!args.yes && args.allow.length === 0 && (config.allow ?? []).length === 0)) return null;
-  const how = process.platform === 'darwin' ? 'sandbox-exec is missing' : 'install bubblewrap (apt-get install bubblewrap) and make sure user namespaces are enabled';
+  const how =
+    process.platform === 'darwin'
+      ? 'sandbox-exec is missing'
+      : 'install bubblewrap (apt-get install bubblewrap) and make sure user namespaces are enabled';
   return `no sandbox on this machine: shell commands approved by --yes or an allow rule run unconfined, and code tole cannot see into (python3 -c, make, ./script.sh) needs a key or an exact allow rule; for the sandbox, ${how}`;
 }
 
-export function buildPolicy(args: CliArgs, config: Config, interactive: boolean, configFile: string, sandbox: Sandbox | null = null): ApprovalPolicy {
+export function buildPolicy(
+  args: CliArgs,
+  config: Config,
+  interactive: boolean,
+  configFile: string,
+  sandbox: Sandbox | null = null,
+): ApprovalPolicy {
   // A rule for a tool that does not exist would allow nothing, silently: name the tools instead.
   const knownTools = builtinTools({ workspaceRoot: '/', interactiveApprover: true }).map((tool) => tool.name);
   // An MCP tool is named once its server has started; a rule may name any tool of a configured server.
-  const mcpPrefixes = Object.keys(config.mcpServers ?? {}).map((server) => `${sanitizeNamePart(server)}${MCP_NAME_SEPARATOR}`);
+  const mcpPrefixes = Object.keys(config.mcpServers ?? {}).map(
+    (server) => `${sanitizeNamePart(server)}${MCP_NAME_SEPARATOR}`,
+  );
   const rules = [...(config.allow ?? []), ...args.allow].map((text) => {
     const tool = text.split(':')[0] ?? '';
     const isMcpTool = mcpPrefixes.some((prefix) => tool.startsWith(prefix) && tool.length > prefix.length);
@@ -94,7 +111,8 @@ export function buildPolicy(args: CliArgs, config: Config, interactive: boolean,
 export function faultFromEnv(env: NodeJS.ProcessEnv): AgentDeps['fault'] {
   const at = env['TOLE_CRASH_AT'];
   if (!at) return undefined;
-  if (!(FAULT_POINTS as readonly string[]).includes(at)) throw new ConfigError('TOLE_CRASH_AT', `TOLE_CRASH_AT must be one of ${FAULT_POINTS.join(', ')}`);
+  if (!(FAULT_POINTS as readonly string[]).includes(at))
+    throw new ConfigError('TOLE_CRASH_AT', `TOLE_CRASH_AT must be one of ${FAULT_POINTS.join(', ')}`);
   return (point: FaultPoint) => {
     if (point === at) process.kill(process.pid, 'SIGKILL');
   };
@@ -135,8 +153,14 @@ export function buildSession(parts: AgentParts): BuiltSession {
   // The model's commands and hooks run without the user's secrets (unless the user's config passes them).
   const env = childEnv(parts.env, { passEnv: parts.config.passEnv ?? [], drop: providerKeyVars(parts.config) });
   const tools = ToolRegistry.create({ interactiveApprover: parts.approver !== null });
-  const sandbox = parts.sandbox ? { sandbox: parts.sandbox, policy: { workspaceRoot, tempDir: realpathSync(tmpdir()), network: parts.config.sandbox?.network === true } } : null;
-  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env, sandbox })) tools.register(tool);
+  const sandbox = parts.sandbox
+    ? {
+        sandbox: parts.sandbox,
+        policy: { workspaceRoot, tempDir: realpathSync(tmpdir()), network: parts.config.sandbox?.network === true },
+      }
+    : null;
+  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env, sandbox }))
+    tools.register(tool);
   const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;
   const pricing = parts.config.pricing ?? {};
   const contextWindow = parts.config.compaction?.contextWindow ?? parts.settings.contextWindow;
@@ -156,8 +180,12 @@ export function buildSession(parts: AgentParts): BuiltSession {
     },
     fault: faultFromEnv(parts.env),
     ...(mcp ? { externalTools: mcp } : {}),
-    ...(parts.config.checkpoints?.enabled === false ? {} : { checkpoints: checkpointsFor(parts.env, parts.config, workspaceRoot) }),
-    ...(hasHooks(parts.config) ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env, clock }) } : {}),
+    ...(parts.config.checkpoints?.enabled === false
+      ? {}
+      : { checkpoints: checkpointsFor(parts.env, parts.config, workspaceRoot) }),
+    ...(hasHooks(parts.config)
+      ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env, clock }) }
+      : {}),
     ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     compaction: {
       ...(parts.config.compaction?.threshold !== undefined ? { threshold: parts.config.compaction.threshold } : {}),

@@ -23,7 +23,10 @@ export function isWithheld(name: string, drop: readonly string[] = []): boolean 
 }
 
 /** `env` without secrets and provider variables, except those named in `passEnv`. */
-export function childEnv(env: Readonly<Record<string, string | undefined>>, options: ChildEnvOptions = {}): Record<string, string> {
+export function childEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  options: ChildEnvOptions = {},
+): Record<string, string> {
   const pass = new Set(options.passEnv ?? []);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

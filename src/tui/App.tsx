@@ -91,14 +91,27 @@ export function App(props: AppProps) {
   const { ui, current, dispatch } = useUiState();
   const turnsRef = useRef<TurnController | null>(null);
   const sessionStart = useSessionStart(readOnly ? undefined : props.sessionStart, () => turnsRef.current!, dispatch);
-  const { turns, live } = useTurns({ store, agent, readOnly, given: props.turns, onCrash: props.onCrash, resumeOnOpen: props.resumeOnOpen ?? true, onOpen: sessionStart.start });
+  const { turns, live } = useTurns({
+    store,
+    agent,
+    readOnly,
+    given: props.turns,
+    onCrash: props.onCrash,
+    resumeOnOpen: props.resumeOnOpen ?? true,
+    onOpen: sessionStart.start,
+  });
   turnsRef.current = turns;
   const pending = useSyncExternalStore(approvals.subscribe, approvals.getSnapshot);
   const keymap = props.keymap ?? KEYMAP;
   // A session with something in it opens on its panes (it can be browsed); /connect brings the panel.
   const firstRun = useFirstRun(props.setup, props.setup?.missing === true && store.tree.size === 0, agent, dispatch);
   const setupOpen = firstRun.state.open && pending === null;
-  const advice = useErrorFlash(live.lastError, agent.model, keyFor('history-previous', keymap, 'input') ?? '↑', dispatch);
+  const advice = useErrorFlash(
+    live.lastError,
+    agent.model,
+    keyFor('history-previous', keymap, 'input') ?? '↑',
+    dispatch,
+  );
   const view = useSessionView(store, version, ui.viewHead);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
   const matches = finder.search(view.rows, view.labels, ui.find);
@@ -107,7 +120,8 @@ export function App(props: AppProps) {
   useFlashFade(ui.flash, current, dispatch);
   useMcpFlash(props.mcp, dispatch);
   useEffect(() => {
-    if (props.notices && props.notices.length > 0) dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
+    if (props.notices && props.notices.length > 0)
+      dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
     // Shown once, when the screen opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -123,13 +137,29 @@ export function App(props: AppProps) {
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
-  const content = usePaneContent({ store, agent, view, live, ui, awaitingApproval: pending !== null, nowMs: store.now(), usageWidth, readOnly });
+  const content = usePaneContent({
+    store,
+    agent,
+    view,
+    live,
+    ui,
+    awaitingApproval: pending !== null,
+    nowMs: store.now(),
+    usageWidth,
+    readOnly,
+  });
   const layout = screenLayout({
     columns: size.columns,
     rows: size.rows,
     focus: ui.focus,
     promptHeight: prompt.height,
-    approvalHeight: pending ? approvalHeight(pending, size.columns, maxApproval) : dialog ? filesDialogHeight(dialog, size.columns, maxApproval) : ui.field ? 1 : 0,
+    approvalHeight: pending
+      ? approvalHeight(pending, size.columns, maxApproval)
+      : dialog
+        ? filesDialogHeight(dialog, size.columns, maxApproval)
+        : ui.field
+          ? 1
+          : 0,
     flashHeight: flash.length,
     usageLines: content.usageLineCount,
   });
@@ -184,36 +214,103 @@ export function App(props: AppProps) {
   const onFieldChange = (value: string): void => {
     dispatch({ type: 'field-value', value });
     const state = current();
-    if (state.field?.kind === 'find') followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
+    if (state.field?.kind === 'find')
+      followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
   };
   useKeyboard((input, key) => handleKey(keyContext, input, key));
   // A closed field's text input lets go of the keyboard before the next key.
   useFlushedEffects(ui.field === null);
 
-  const conditions = keyConditions({ running, focus: ui.focus, editorEmpty: ui.editor.value === '', offersAllow: pending?.offersAllow === true });
-  const hints = hintsFor(activeScopes(ui.focus, pending !== null, ui.helpOpen, setupOpen, dialog?.kind ?? null, queueOpen, ui.field?.kind ?? null), conditions, keymap);
-  const placeholder = promptPlaceholder({ readOnly, approving: pending !== null, running, setupOpen, noProvider: firstRun.state.missing });
+  const conditions = keyConditions({
+    running,
+    focus: ui.focus,
+    editorEmpty: ui.editor.value === '',
+    offersAllow: pending?.offersAllow === true,
+  });
+  const hints = hintsFor(
+    activeScopes(
+      ui.focus,
+      pending !== null,
+      ui.helpOpen,
+      setupOpen,
+      dialog?.kind ?? null,
+      queueOpen,
+      ui.field?.kind ?? null,
+    ),
+    conditions,
+    keymap,
+  );
+  const placeholder = promptPlaceholder({
+    readOnly,
+    approving: pending !== null,
+    running,
+    setupOpen,
+    noProvider: firstRun.state.missing,
+  });
   const syncAlert = useSyncAlert(props.sync, Date.now);
-  const alert = firstRun.state.missing ? 'no provider' : advice ? advice.status : sessionStart.blocked ? 'blocked by a hook' : syncAlert;
+  const alert = firstRun.state.missing
+    ? 'no provider'
+    : advice
+      ? advice.status
+      : sessionStart.blocked
+        ? 'blocked by a hook'
+        : syncAlert;
   const using = firstRun.state.using;
 
   return (
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen ? (
-          <HelpOverlay commands={commands} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} keymap={keymap} report={ui.report} {...(props.mcp ? { mcp: props.mcp } : {})} />
+          <HelpOverlay
+            commands={commands}
+            width={size.columns}
+            height={layout.panesHeight}
+            offset={ui.helpOffset}
+            keymap={keymap}
+            report={ui.report}
+            {...(props.mcp ? { mcp: props.mcp } : {})}
+          />
         ) : queueOpen ? (
-          <ListOverlay title={`queued prompts · ${live.queue.length} (sent in this order after the turn)`} rows={live.queue.map((text, i) => [seg(`${i + 1}. `, 'faint'), seg(oneLine(text), 'text')])} selected={Math.min(ui.queueIndex, live.queue.length - 1)} width={size.columns} height={layout.panesHeight} />
+          <ListOverlay
+            title={`queued prompts · ${live.queue.length} (sent in this order after the turn)`}
+            rows={live.queue.map((text, i) => [seg(`${i + 1}. `, 'faint'), seg(oneLine(text), 'text')])}
+            selected={Math.min(ui.queueIndex, live.queue.length - 1)}
+            width={size.columns}
+            height={layout.panesHeight}
+          />
         ) : setupOpen && props.setup ? (
-          <FirstRunPanel setup={props.setup} state={firstRun.state} keymap={keymap} width={size.columns} height={layout.panesHeight} />
+          <FirstRunPanel
+            setup={props.setup}
+            state={firstRun.state}
+            keymap={keymap}
+            width={size.columns}
+            height={layout.panesHeight}
+          />
         ) : (
-          <Panes layout={layout} focus={ui.focus} store={store} view={view} selected={panes.selected} transcript={panes.transcript} usage={panes.usage} registers={panes.registers} matches={matches?.ids ?? null} />
+          <Panes
+            layout={layout}
+            focus={ui.focus}
+            store={store}
+            view={view}
+            selected={panes.selected}
+            transcript={panes.transcript}
+            usage={panes.usage}
+            registers={panes.registers}
+            matches={matches?.ids ?? null}
+          />
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
         {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
-        {ui.field && !pending && !dialog ? <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} /> : null}
-        <PromptLine layout={prompt} focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field} placeholder={placeholder} width={size.columns} />
+        {ui.field && !pending && !dialog ? (
+          <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} />
+        ) : null}
+        <PromptLine
+          layout={prompt}
+          focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field}
+          placeholder={placeholder}
+          width={size.columns}
+        />
         <StatusBar
           pc={statusPhase(view.machine.pc, live)}
           seq={store.lastSeq}

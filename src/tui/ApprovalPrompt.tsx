@@ -22,10 +22,17 @@ export function ApprovalPrompt({ pending, width, maxHeight }: ApprovalPromptProp
   const inner = innerSize(width, height);
   const lines = approvalLines(pending, inner.width);
   // When the input is too long for the screen, the keys (the last lines) stay visible.
-  const keep = lines.length > inner.height ? [...lines.slice(0, Math.max(0, inner.height - 3)), ...lines.slice(-3)] : lines;
+  const keep =
+    lines.length > inner.height ? [...lines.slice(0, Math.max(0, inner.height - 3)), ...lines.slice(-3)] : lines;
   const destructive = pending.request.risk === 'Destructive';
   return (
-    <PaneFrame title={destructive ? 'approve? · Destructive' : 'approve?'} width={width} height={height} focused tone={destructive ? 'danger' : pending.request.risk === 'Write' ? 'Write' : 'accent'}>
+    <PaneFrame
+      title={destructive ? 'approve? · Destructive' : 'approve?'}
+      width={width}
+      height={height}
+      focused
+      tone={destructive ? 'danger' : pending.request.risk === 'Write' ? 'Write' : 'accent'}
+    >
       <Box flexDirection="column">
         {keep.slice(0, inner.height).map((line, i) => (
           <StyledLine key={i} line={line} />

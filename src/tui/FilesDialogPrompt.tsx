@@ -20,9 +20,16 @@ export function FilesDialogPrompt({ dialog, width, maxHeight }: FilesDialogPromp
   const inner = innerSize(width, height);
   const lines = filesDialogLines(dialog, inner.width);
   // When the list is too long for the screen, the keys (the last line) stay visible.
-  const keep = lines.length > inner.height ? [...lines.slice(0, Math.max(0, inner.height - 1)), lines[lines.length - 1]!] : lines;
+  const keep =
+    lines.length > inner.height ? [...lines.slice(0, Math.max(0, inner.height - 1)), lines[lines.length - 1]!] : lines;
   return (
-    <PaneFrame title={dialog.kind === 'restore' ? 'restore files?' : 'check out: files too?'} width={width} height={height} focused tone="accent">
+    <PaneFrame
+      title={dialog.kind === 'restore' ? 'restore files?' : 'check out: files too?'}
+      width={width}
+      height={height}
+      focused
+      tone="accent"
+    >
       <Box flexDirection="column">
         {keep.slice(0, inner.height).map((line, i) => (
           <StyledLine key={i} line={line} />

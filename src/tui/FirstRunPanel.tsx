@@ -19,7 +19,12 @@ export function FirstRunPanel({ setup, state, keymap, width, height }: FirstRunP
   const inner = innerSize(width, height);
   const lines = firstRunLines(setup, state, keymap, inner.width);
   return (
-    <PaneFrame title={state.missing ? 'no model provider yet' : 'local model servers'} width={width} height={height} focused>
+    <PaneFrame
+      title={state.missing ? 'no model provider yet' : 'local model servers'}
+      width={width}
+      height={height}
+      focused
+    >
       <Box flexDirection="column">
         {lines.slice(0, inner.height).map((line, i) => (
           <StyledLine key={i} line={line} />

@@ -41,16 +41,48 @@ export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
 /** Every key, as the keymap says, in as many columns as the width allows. */
 export function HelpOverlay({ commands, width, height, offset, keymap, mcp, report }: HelpOverlayProps) {
   if (report) return <ReportOverlay report={report} width={width} height={height} offset={offset} />;
-  return <KeysOverlay commands={commands} width={width} height={height} offset={offset} {...(keymap ? { keymap } : {})} {...(mcp ? { mcp } : {})} />;
+  return (
+    <KeysOverlay
+      commands={commands}
+      width={width}
+      height={height}
+      offset={offset}
+      {...(keymap ? { keymap } : {})}
+      {...(mcp ? { mcp } : {})}
+    />
+  );
 }
 
 /** A command's report, wrapped to the width, scrolled like the keys. */
-function ReportOverlay({ report, width, height, offset }: { readonly report: CommandReport; readonly width: number; readonly height: number; readonly offset: number }) {
+function ReportOverlay({
+  report,
+  width,
+  height,
+  offset,
+}: {
+  readonly report: CommandReport;
+  readonly width: number;
+  readonly height: number;
+  readonly offset: number;
+}) {
   const inner = innerSize(width, height);
-  const lines = useMemo(() => report.lines.flatMap((text) => wrapLine([seg(text === '' ? ' ' : text)], inner.width - 1, [seg('    ')])), [report, inner.width]);
+  const lines = useMemo(
+    () => report.lines.flatMap((text) => wrapLine([seg(text === '' ? ' ' : text)], inner.width - 1, [seg('    ')])),
+    [report, inner.width],
+  );
   const top = Math.max(0, Math.min(offset, lines.length - inner.height));
   return (
-    <PaneFrame title={`${report.title} · Esc closes`} note={lines.length > inner.height ? `${top + 1}-${Math.min(lines.length, top + inner.height)} of ${lines.length}` : undefined} width={width} height={height} focused>
+    <PaneFrame
+      title={`${report.title} · Esc closes`}
+      note={
+        lines.length > inner.height
+          ? `${top + 1}-${Math.min(lines.length, top + inner.height)} of ${lines.length}`
+          : undefined
+      }
+      width={width}
+      height={height}
+      focused
+    >
       <Box flexDirection="column">
         {lines.slice(top, top + inner.height).map((line, i) => (
           <StyledLine key={i} line={line} />
@@ -67,12 +99,24 @@ function KeysOverlay({ commands, width, height, offset, keymap, mcp }: Omit<Help
   const keyLines = useMemo(() => helpLines(commands, columnWidth - 1, keymap), [commands, columnWidth, keymap]);
   // Servers come and go while the overlay is open: read them at every render. They follow the commands.
   const afterCommands = keyLines.findIndex((line) => line.length === 0) + 1;
-  const lines = mcp ? [...keyLines.slice(0, afterCommands), ...mcpHelpLines(mcp.statuses(), columnWidth - 1), ...keyLines.slice(afterCommands)] : keyLines;
+  const lines = mcp
+    ? [
+        ...keyLines.slice(0, afterCommands),
+        ...mcpHelpLines(mcp.statuses(), columnWidth - 1),
+        ...keyLines.slice(afterCommands),
+      ]
+    : keyLines;
   const columns = helpColumns(lines, columnCount);
   const rows = Math.max(...columns.map((c) => c.length));
   const top = Math.max(0, Math.min(offset, rows - inner.height));
   return (
-    <PaneFrame title="keys · Esc or ? closes" note={rows > inner.height ? `${top + 1}-${Math.min(rows, top + inner.height)} of ${rows}` : undefined} width={width} height={height} focused>
+    <PaneFrame
+      title="keys · Esc or ? closes"
+      note={rows > inner.height ? `${top + 1}-${Math.min(rows, top + inner.height)} of ${rows}` : undefined}
+      width={width}
+      height={height}
+      focused
+    >
       <Box flexDirection="row">
         {columns.map((column, c) => (
           <Box key={c} flexDirection="column" width={columnWidth} flexShrink={0}>

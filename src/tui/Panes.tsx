@@ -27,7 +27,17 @@ export interface PanesProps {
 }
 
 /** The four panes: side by side on a wide screen, one at a time on a narrow one. */
-export function Panes({ layout, focus, store, view, selected, transcript, usage, registers, matches = null }: PanesProps) {
+export function Panes({
+  layout,
+  focus,
+  store,
+  view,
+  selected,
+  transcript,
+  usage,
+  registers,
+  matches = null,
+}: PanesProps) {
   const { tree: treeRect, transcript: transcriptRect, usage: usageRect, registers: registersRect } = layout;
   const tree = treeRect ? (
     <TreePane
@@ -45,7 +55,16 @@ export function Panes({ layout, focus, store, view, selected, transcript, usage,
     />
   ) : null;
   const pane = (id: PaneId, content: PaneContent, rect: { width: number; height: number } | null) =>
-    rect ? <LinesPane title={content.title} {...(content.note ? { note: content.note } : {})} lines={content.lines} width={rect.width} height={rect.height} focused={focus === id} /> : null;
+    rect ? (
+      <LinesPane
+        title={content.title}
+        {...(content.note ? { note: content.note } : {})}
+        lines={content.lines}
+        width={rect.width}
+        height={rect.height}
+        focused={focus === id}
+      />
+    ) : null;
   if (layout.narrow) {
     return (
       <Box height={layout.panesHeight} flexShrink={0}>

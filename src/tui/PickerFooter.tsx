@@ -27,7 +27,9 @@ export function PickerFooter({ selected, hints, width }: PickerFooterProps) {
     shown.push(h);
     used += w;
   }
-  const broken = selected?.problem ? `cannot be opened (tole check ${selected.path} says more): ${problemText(selected)}` : '';
+  const broken = selected?.problem
+    ? `cannot be opened (tole check ${selected.path} says more): ${problemText(selected)}`
+    : '';
   const detail = selected ? ` ${selected.id} · ${selected.cwd}` : ' ';
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>

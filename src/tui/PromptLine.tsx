@@ -11,7 +11,15 @@ export interface PromptLineProps {
 }
 
 /** One row of the prompt with the cursor drawn as an inverse cell. */
-function RowText({ text, cursorColumn, focused }: { readonly text: string; readonly cursorColumn: number | null; readonly focused: boolean }) {
+function RowText({
+  text,
+  cursorColumn,
+  focused,
+}: {
+  readonly text: string;
+  readonly cursorColumn: number | null;
+  readonly focused: boolean;
+}) {
   if (!focused || cursorColumn === null) return <Text>{text}</Text>;
   let before = '';
   let at = ' ';
@@ -50,7 +58,9 @@ export function PromptLine({ layout, focused, placeholder, width }: PromptLinePr
           <Text {...theme.style('muted')}>{truncate(prompt, Math.max(0, width - 16))}</Text>
         </Text>
       ))}
-      {layout.moreQueued > 0 ? <Text {...theme.style('faint')}>{`  ⧗ and ${layout.moreQueued} more queued`}</Text> : null}
+      {layout.moreQueued > 0 ? (
+        <Text {...theme.style('faint')}>{`  ⧗ and ${layout.moreQueued} more queued`}</Text>
+      ) : null}
       {layout.editing !== null ? (
         <Text wrap="truncate-end" {...theme.style('accent')}>
           {truncate(`  ✎ editing ${layout.editing}: ⏎ sends it as a new branch beside it`, Math.max(0, width))}
@@ -58,9 +68,13 @@ export function PromptLine({ layout, focused, placeholder, width }: PromptLinePr
       ) : null}
       {layout.rows.map((row, i) => (
         <Text key={`r${i}`} wrap="truncate-end">
-          <Text {...theme.style(focused ? 'accentBold' : 'muted')}>{i === 0 ? PROMPT_MARK : ' '.repeat(cellWidth(PROMPT_MARK))}</Text>
+          <Text {...theme.style(focused ? 'accentBold' : 'muted')}>
+            {i === 0 ? PROMPT_MARK : ' '.repeat(cellWidth(PROMPT_MARK))}
+          </Text>
           <RowText text={row.text} cursorColumn={row.cursorColumn} focused={focused} />
-          {empty && i === 0 ? <Text {...theme.style('faint')}>{truncate(placeholder, Math.max(0, width - 4))}</Text> : null}
+          {empty && i === 0 ? (
+            <Text {...theme.style('faint')}>{truncate(placeholder, Math.max(0, width - 4))}</Text>
+          ) : null}
         </Text>
       ))}
     </Box>

@@ -29,9 +29,17 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 
 /** The body of the list: the filter, the column heads, and the rows around the highlighted one. */
-function listLines(props: SessionPickerProps, state: PickerState, shown: readonly PickerSession[], width: number, height: number): Line[] {
+function listLines(
+  props: SessionPickerProps,
+  state: PickerState,
+  shown: readonly PickerSession[],
+  width: number,
+  height: number,
+): Line[] {
   const keymap = props.keymap ?? KEYMAP;
-  const filter: Line = state.filter.value ? [seg('❯ ', 'accentBold'), seg(state.filter.value, 'strong'), seg('▍', 'accent')] : [seg('❯ ', 'accentBold'), seg('type to filter', 'faint')];
+  const filter: Line = state.filter.value
+    ? [seg('❯ ', 'accentBold'), seg(state.filter.value, 'strong'), seg('▍', 'accent')]
+    : [seg('❯ ', 'accentBold'), seg('type to filter', 'faint')];
   const lines: Line[] = [filter, []];
   if (shown.length === 0) {
     const toggle = keyFor('toggle-all', keymap, 'picker') ?? 'Tab';
@@ -46,7 +54,9 @@ function listLines(props: SessionPickerProps, state: PickerState, shown: readonl
   lines.push(pickerHeader(width, state.all));
   const room = Math.max(1, height - lines.length);
   const top = Math.max(0, Math.min(state.index - Math.floor(room / 2), shown.length - room));
-  shown.slice(top, top + room).forEach((s, i) => lines.push(pickerRow(s, top + i === state.index, width, state.all, props.nowMs, props.home)));
+  shown
+    .slice(top, top + room)
+    .forEach((s, i) => lines.push(pickerRow(s, top + i === state.index, width, state.all, props.nowMs, props.home)));
   return lines;
 }
 
@@ -77,7 +87,8 @@ export function SessionPicker(props: SessionPickerProps) {
   useKeyboard((input, key) => {
     const { shown, current } = listed(latest.current);
     const chord = chordOf(input, key);
-    const binding = chord === null ? null : resolveKey(chord, { scopes: ['picker'], conditions: NO_CONDITIONS }, keymap);
+    const binding =
+      chord === null ? null : resolveKey(chord, { scopes: ['picker'], conditions: NO_CONDITIONS }, keymap);
     if (binding?.action === 'quit') return props.onQuit();
     if (binding?.action === 'open-session') {
       const chosen = shown[current.index];

@@ -24,7 +24,18 @@ const MIN_HINTS = 3;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** Machine state, seq, model and session on the left; the focused pane's keys on the right. */
-export function StatusBar({ pc, seq, model, sessionId, running, readOnly, queued, alert, hints, width }: StatusBarProps) {
+export function StatusBar({
+  pc,
+  seq,
+  model,
+  sessionId,
+  running,
+  readOnly,
+  queued,
+  alert,
+  hints,
+  width,
+}: StatusBarProps) {
   const theme = useTheme();
   const tick = useTicker(running, 100);
   const mark = running ? SPINNER[tick % SPINNER.length]! : '●';

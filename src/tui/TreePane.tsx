@@ -37,14 +37,29 @@ export function viewportTop(previousTop: number, selected: number, height: numbe
 }
 
 /** The conversation tree: only the rows on screen are laid out, however large the tree; drawn again only when its props change. */
-export const TreePane = memo(function TreePane({ store, rows, selected, headId, pathIds, labels, branches, width, height, focused, matches = null }: TreePaneProps) {
+export const TreePane = memo(function TreePane({
+  store,
+  rows,
+  selected,
+  headId,
+  pathIds,
+  labels,
+  branches,
+  width,
+  height,
+  focused,
+  matches = null,
+}: TreePaneProps) {
   const inner = innerSize(width, height);
   const topRef = useRef(0);
   const top = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
   topRef.current = top;
   const visible = rows.rows.slice(top, top + inner.height);
   const title = `tree${branches > 1 ? ` · ${branches} branches` : ''}`;
-  const note = rows.rows.length > inner.height ? `${selected + 1}/${rows.rows.length}` : counted(rows.rows.length, 'entry', 'entries');
+  const note =
+    rows.rows.length > inner.height
+      ? `${selected + 1}/${rows.rows.length}`
+      : counted(rows.rows.length, 'entry', 'entries');
   const found = matches ? `${matches.size} found · ` : '';
   return (
     <PaneFrame title={title} note={`${found}${note}`} width={width} height={height} focused={focused}>
@@ -52,8 +67,22 @@ export const TreePane = memo(function TreePane({ store, rows, selected, headId, 
         {rows.rows.length === 0 ? <StyledLine line={[seg('no entries yet', 'faint')]} /> : null}
         {visible.map((row, i) => {
           const entry = store.entry(row.id)!;
-          const line = treeLine({ row, entry, label: labels.get(row.id), onPath: pathIds.has(row.id), isHead: row.id === headId, width: inner.width, match: matches?.has(row.id) === true });
-          return <StyledLine key={row.id} line={line} {...(focused && top + i === selected ? { base: 'selected' as const } : {})} />;
+          const line = treeLine({
+            row,
+            entry,
+            label: labels.get(row.id),
+            onPath: pathIds.has(row.id),
+            isHead: row.id === headId,
+            width: inner.width,
+            match: matches?.has(row.id) === true,
+          });
+          return (
+            <StyledLine
+              key={row.id}
+              line={line}
+              {...(focused && top + i === selected ? { base: 'selected' as const } : {})}
+            />
+          );
         })}
       </Box>
     </PaneFrame>

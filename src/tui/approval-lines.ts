@@ -33,15 +33,21 @@ export function approvalLines(pending: PendingApproval, width: number): Line[] {
   const input = inputText(request.input).split('\n');
   if (addsToSubject(request.input, request.subject)) {
     for (const text of input.slice(0, MAX_INPUT_LINES)) lines.push(truncateLine([seg(text, 'codeBlock')], width));
-    if (input.length > MAX_INPUT_LINES) lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
+    if (input.length > MAX_INPUT_LINES)
+      lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
   }
-  if (request.reason) lines.push(...wrapLine([seg('why: ', 'muted'), seg(request.reason, destructive ? 'danger' : 'text')], width, [seg('     ')]));
-  if (request.runs) lines.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
+  if (request.reason)
+    lines.push(
+      ...wrapLine([seg('why: ', 'muted'), seg(request.reason, destructive ? 'danger' : 'text')], width, [seg('     ')]),
+    );
+  if (request.runs)
+    lines.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
   lines.push([]);
   const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once    '), seg('n', 'accentBold'), seg(' deny    ')];
   if (offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${request.tool} for this session    `));
   keys.push(seg('Esc', 'accentBold'), seg(' stop the turn'));
   lines.push(truncateLine(keys, width));
-  if (destructive) lines.push(truncateLine([seg('Destructive: always asked; --yes and allow rules do not apply', 'danger')], width));
+  if (destructive)
+    lines.push(truncateLine([seg('Destructive: always asked; --yes and allow rules do not apply', 'danger')], width));
   return lines;
 }

@@ -86,7 +86,14 @@ export class ApprovalQueue implements Approver {
     const decision: Decision =
       answer === 'deny'
         ? { approved: false, by: 'user', reason: 'denied at the prompt' }
-        : { approved: true, by: 'user', reason: answer === 'approve' ? 'approved once at the prompt' : `${waiter.pending.request.tool} allowed for this session at the prompt` };
+        : {
+            approved: true,
+            by: 'user',
+            reason:
+              answer === 'approve'
+                ? 'approved once at the prompt'
+                : `${waiter.pending.request.tool} allowed for this session at the prompt`,
+          };
     this.settle(waiter, decision);
     return decision;
   }

@@ -20,8 +20,12 @@ export function askAgain(ctx: AskAgainContext, entryId: string | null): void {
   if (entryId === null) return say('warn', 'nothing to ask again yet: send a prompt first');
   if (ctx.turns.running) return say('warn', 'a turn is running: ask again once it ends (or Esc to stop it)');
   const from = retryPoint(ctx.store.tree, entryId);
-  if (from === null) return say('warn', `${entryId} has no prompt above it to ask again (a prompt a hook blocked is never sent)`);
+  if (from === null)
+    return say('warn', `${entryId} has no prompt above it to ask again (a prompt a hook blocked is never sent)`);
   if (!ctx.turns.retry(from)) return say('warn', 'could not ask again now: a turn is running');
   ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
-  say('info', `asking again from ${from}: the new answer is a sibling branch, the old one stays in the tree (←→ moves between them)`);
+  say(
+    'info',
+    `asking again from ${from}: the new answer is a sibling branch, the old one stays in the tree (←→ moves between them)`,
+  );
 }

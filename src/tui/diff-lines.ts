@@ -20,7 +20,8 @@ export function diffLines(diff: string, width: number, indent = '    '): Line[] 
   for (const text of shown) {
     out.push(...wrapLine([seg(indent), seg(text, diffStyle(text))], width, [seg(`${indent} `)]));
   }
-  if (source.length > shown.length) out.push([seg(`${indent}… ${source.length - shown.length} more diff lines`, 'muted')]);
+  if (source.length > shown.length)
+    out.push([seg(`${indent}… ${source.length - shown.length} more diff lines`, 'muted')]);
   return out;
 }
 

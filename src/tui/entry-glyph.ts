@@ -34,7 +34,11 @@ function noticeStyle(level: EntryPayloads['notice']['level']): StyleName {
 export function entryGlyph(entry: AnyEntry): EntryGlyph {
   switch (entry.type) {
     case 'user':
-      return { glyph: entry.payload.blocked ? '⊘' : '●', style: entry.payload.blocked ? 'warn' : 'user', text: plainPreview(entry.payload.text) };
+      return {
+        glyph: entry.payload.blocked ? '⊘' : '●',
+        style: entry.payload.blocked ? 'warn' : 'user',
+        text: plainPreview(entry.payload.text),
+      };
     case 'assistant': {
       const { text, toolCalls, refusal } = entry.payload;
       const calls = toolCalls.length > 0 ? `→ ${toolCalls.map((c) => c.name).join(', ')}` : '';
@@ -47,7 +51,11 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       const { decision } = entry.payload;
       return decision.approved
         ? { glyph: '✔', style: 'ok', text: `approved (${decision.by})` }
-        : { glyph: '✘', style: 'warn', text: `${decision.by === 'interrupted' ? 'interrupted' : 'denied'} (${decision.by})` };
+        : {
+            glyph: '✘',
+            style: 'warn',
+            text: `${decision.by === 'interrupted' ? 'interrupted' : 'denied'} (${decision.by})`,
+          };
     }
     case 'tool_result': {
       const { glyph, style } = resultGlyph(entry.payload.outcome);
@@ -55,13 +63,29 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
     }
     case 'summary':
       return entry.payload.kind === 'collapse'
-        ? { glyph: 'Σ', style: 'accent', text: `collapsed ${entry.payload.collapsedResults ?? entry.payload.replacedEntries} tool results` }
-        : { glyph: 'Σ', style: 'accent', text: `summary of ${counted(entry.payload.replacedEntries, 'entry', 'entries')}` };
+        ? {
+            glyph: 'Σ',
+            style: 'accent',
+            text: `collapsed ${entry.payload.collapsedResults ?? entry.payload.replacedEntries} tool results`,
+          }
+        : {
+            glyph: 'Σ',
+            style: 'accent',
+            text: `summary of ${counted(entry.payload.replacedEntries, 'entry', 'entries')}`,
+          };
     case 'notice':
-      return { glyph: entry.payload.level === 'info' ? 'ℹ' : '!', style: noticeStyle(entry.payload.level), text: oneLine(entry.payload.text) };
+      return {
+        glyph: entry.payload.level === 'info' ? 'ℹ' : '!',
+        style: noticeStyle(entry.payload.level),
+        text: oneLine(entry.payload.text),
+      };
     case 'restore':
       return { glyph: CHECKPOINT_MARK, style: 'accent', text: `restore files to ${entry.payload.targetEntryId}` };
     case 'restore_result':
-      return { glyph: entry.payload.outcome === 'ok' ? CHECKPOINT_MARK : '✗', style: entry.payload.outcome === 'ok' ? 'ok' : 'error', text: oneLine(entry.payload.content) };
+      return {
+        glyph: entry.payload.outcome === 'ok' ? CHECKPOINT_MARK : '✗',
+        style: entry.payload.outcome === 'ok' ? 'ok' : 'error',
+        text: oneLine(entry.payload.content),
+      };
   }
 }

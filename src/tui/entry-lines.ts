@@ -21,9 +21,16 @@ export function spread(left: readonly Segment[], right: readonly Segment[], widt
 
 function userLines(entry: Entry<'user'>, width: number): Line[] {
   const { text, blocked, steered } = entry.payload;
-  const who: Line = steered ? [seg('● you', 'user'), seg('  ↳ steered into the running turn', 'faint')] : [seg('● you', 'user')];
+  const who: Line = steered
+    ? [seg('● you', 'user'), seg('  ↳ steered into the running turn', 'faint')]
+    : [seg('● you', 'user')];
   const lines: Line[] = [[], who, ...markdownLines(text, width)];
-  if (blocked) lines.push(...wrapLine([seg('⊘ blocked by a hook, not sent to the model: ', 'warn'), seg(blocked, 'text')], width, [seg('  ')]));
+  if (blocked)
+    lines.push(
+      ...wrapLine([seg('⊘ blocked by a hook, not sent to the model: ', 'warn'), seg(blocked, 'text')], width, [
+        seg('  '),
+      ]),
+    );
   return lines;
 }
 
@@ -52,19 +59,26 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   const { tool, subject, risk, reason, approval, checkpoint } = entry.payload;
   const right: Segment[] = [seg(risk === 'Destructive' ? ' Destructive ' : risk, risk)];
   if (checkpoint) right.unshift(seg(`${CHECKPOINT_MARK} `, 'accent'));
-  if (approval?.approved && approval.by !== 'policy') right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
+  if (approval?.approved && approval.by !== 'policy')
+    right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
   const subjectLines = wrapLine([seg(subject, 'text')], Math.max(10, width - 4));
-  const first = spread([seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])], right, width);
+  const first = spread(
+    [seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])],
+    right,
+    width,
+  );
   const out: Line[] = [first];
   if (subjectLines.length > 1) out.push(...subjectLines.map((l) => [seg(INDENT), ...l]));
-  if (risk === 'Destructive') out.push(...wrapLine([seg(INDENT), seg(`why: ${reason}`, 'muted')], width, [seg(INDENT)]));
+  if (risk === 'Destructive')
+    out.push(...wrapLine([seg(INDENT), seg(`why: ${reason}`, 'muted')], width, [seg(INDENT)]));
   return out;
 }
 
 function approvalLines(entry: Entry<'approval'>): Line[] {
   const { decision, checkpoint } = entry.payload;
   const mark: Segment[] = checkpoint ? [seg(`  ${CHECKPOINT_MARK} checkpoint`, 'accent')] : [];
-  if (decision.approved) return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark]];
+  if (decision.approved)
+    return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark]];
   const by = decision.by === 'user' ? 'you' : decision.by;
   return [[seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn')]];
 }
@@ -72,8 +86,10 @@ function approvalLines(entry: Entry<'approval'>): Line[] {
 function outputLines(content: string, width: number): Line[] {
   const source = content.replace(/\n+$/, '').split('\n');
   const out: Line[] = [];
-  for (const text of source.slice(0, MAX_OUTPUT_LINES)) out.push(truncateLine([seg(INDENT), seg(text, 'muted')], width));
-  if (source.length > MAX_OUTPUT_LINES) out.push([seg(`${INDENT}… ${source.length - MAX_OUTPUT_LINES} more lines`, 'faint')]);
+  for (const text of source.slice(0, MAX_OUTPUT_LINES))
+    out.push(truncateLine([seg(INDENT), seg(text, 'muted')], width));
+  if (source.length > MAX_OUTPUT_LINES)
+    out.push([seg(`${INDENT}… ${source.length - MAX_OUTPUT_LINES} more lines`, 'faint')]);
   return out;
 }
 
@@ -87,7 +103,10 @@ function resultLines(entry: Entry<'tool_result'>, width: number): Line[] {
     facts.push(`+${added} −${removed}`);
   }
   if (resumedBy) facts.push(`after restart: ${resumedBy}`);
-  const head: Line = truncateLine([seg(`  ${glyph} `, style), seg(tool, 'tool'), seg(`  ${facts.join(' · ')}`, style === 'ok' ? 'muted' : style)], width);
+  const head: Line = truncateLine(
+    [seg(`  ${glyph} `, style), seg(tool, 'tool'), seg(`  ${facts.join(' · ')}`, style === 'ok' ? 'muted' : style)],
+    width,
+  );
   if (display?.kind === 'diff') return [head, ...diffLines(display.diff, width)];
   if (display?.kind === 'text') return [head, ...outputLines(display.text, width)];
   if (outcome === 'ok' && tool === 'read_file') return [head];
@@ -102,29 +121,73 @@ function noticeLines(entry: Entry<'notice'>, width: number): Line[] {
 }
 
 function summaryLines(entry: Entry<'summary'>, width: number): Line[] {
-  const { text, replacedEntries, kind, collapsedResults, trigger, estimatedTokensBefore, estimatedTokensAfter } = entry.payload;
-  const saved = estimatedTokensBefore !== undefined && estimatedTokensAfter !== undefined ? ` · ~${formatTokens(estimatedTokensBefore)} → ~${formatTokens(estimatedTokensAfter)} tokens` : '';
+  const { text, replacedEntries, kind, collapsedResults, trigger, estimatedTokensBefore, estimatedTokensAfter } =
+    entry.payload;
+  const saved =
+    estimatedTokensBefore !== undefined && estimatedTokensAfter !== undefined
+      ? ` · ~${formatTokens(estimatedTokensBefore)} → ~${formatTokens(estimatedTokensAfter)} tokens`
+      : '';
   const why = trigger ? ` · ${trigger}` : '';
   if (kind === 'collapse') {
-    return [[], ...wrapLine([seg(`Σ compacted: ${collapsedResults ?? replacedEntries} older tool results go to the model as one line each`, 'accent'), seg(`${why}${saved}`, 'faint')], width)];
+    return [
+      [],
+      ...wrapLine(
+        [
+          seg(
+            `Σ compacted: ${collapsedResults ?? replacedEntries} older tool results go to the model as one line each`,
+            'accent',
+          ),
+          seg(`${why}${saved}`, 'faint'),
+        ],
+        width,
+      ),
+    ];
   }
   const body = markdownLines(text, width - 2, 'muted');
   const shown = body.slice(0, 8).map((l) => [seg('  '), ...l]);
   const more: Line[] = body.length > 8 ? [[seg(`  … ${body.length - 8} more lines`, 'faint')]] : [];
-  const head = wrapLine([seg(`Σ compacted: the ${counted(replacedEntries, 'entry', 'entries')} above, sent to the model as this summary`, 'accent'), seg(`${why}${saved}`, 'faint')], width);
+  const head = wrapLine(
+    [
+      seg(
+        `Σ compacted: the ${counted(replacedEntries, 'entry', 'entries')} above, sent to the model as this summary`,
+        'accent',
+      ),
+      seg(`${why}${saved}`, 'faint'),
+    ],
+    width,
+  );
   return [[], ...head, ...shown, ...more];
 }
 
 function restoreLines(entry: Entry<'restore'>, width: number): Line[] {
   const { targetEntryId, added, changed, removed } = entry.payload;
   const counts = `${added} to create · ${changed} to overwrite · ${removed} to remove`;
-  return [[], ...wrapLine([seg(`${CHECKPOINT_MARK} `, 'accent'), seg(`restore files to ${targetEntryId}`, 'text'), seg(`  ${counts}`, 'faint')], width, [seg('  ')])];
+  return [
+    [],
+    ...wrapLine(
+      [
+        seg(`${CHECKPOINT_MARK} `, 'accent'),
+        seg(`restore files to ${targetEntryId}`, 'text'),
+        seg(`  ${counts}`, 'faint'),
+      ],
+      width,
+      [seg('  ')],
+    ),
+  ];
 }
 
 function restoreResultLines(entry: Entry<'restore_result'>, width: number): Line[] {
   const { outcome, content, resumed } = entry.payload;
   const style = outcome === 'ok' ? 'ok' : 'error';
-  return wrapLine([seg(`  ${outcome === 'ok' ? '✓' : '✗'} `, style), seg(content, outcome === 'ok' ? 'muted' : 'error'), seg(resumed ? '  (after restart)' : '', 'faint')], width, [seg(INDENT)]);
+  return wrapLine(
+    [
+      seg(`  ${outcome === 'ok' ? '✓' : '✗'} `, style),
+      seg(content, outcome === 'ok' ? 'muted' : 'error'),
+      seg(resumed ? '  (after restart)' : '', 'faint'),
+    ],
+    width,
+    [seg(INDENT)],
+  );
 }
 
 /** The transcript lines of one entry at a width. Entries never change, so callers cache these. */

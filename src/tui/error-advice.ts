@@ -15,9 +15,15 @@ export function errorAdvice(error: TurnError, model: string, recall: string): Er
   const again = `${recall} brings the prompt back`;
   switch (error.kind) {
     case 'auth':
-      return { status: 'key refused', text: "the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect" };
+      return {
+        status: 'key refused',
+        text: "the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect",
+      };
     case 'not_found':
-      return { status: 'model not found', text: `no model "${model}" on this server: /model NAME picks another, then ${again}` };
+      return {
+        status: 'model not found',
+        text: `no model "${model}" on this server: /model NAME picks another, then ${again}`,
+      };
     case 'transient':
       return /could not reach/.test(error.message)
         ? { status: 'server unreachable', text: `${error.hint}; once it answers, ${again}` }

@@ -24,7 +24,12 @@ export function openFilesDialog(ctx: FilesKeyContext, kind: FilesDialog['kind'],
   ctx.dispatch({ type: 'dialog', dialog: { kind, entryId, preview: null } });
   void preview.call(ctx.agent, entryId).then(
     (result) => ctx.dispatch({ type: 'dialog-preview', entryId, preview: result }),
-    (error: unknown) => ctx.dispatch({ type: 'dialog-preview', entryId, preview: { ok: false, reason: (error as Error)?.message ?? String(error) } }),
+    (error: unknown) =>
+      ctx.dispatch({
+        type: 'dialog-preview',
+        entryId,
+        preview: { ok: false, reason: (error as Error)?.message ?? String(error) },
+      }),
   );
 }
 
@@ -47,10 +52,15 @@ export function confirmRestore(ctx: FilesKeyContext): void {
 }
 
 /** c or f in the check-out prompt: check out, and with f restore the files too. */
-export function answerCheckout(ctx: FilesKeyContext, withFiles: boolean, checkoutEntry: (entryId: string) => boolean): void {
+export function answerCheckout(
+  ctx: FilesKeyContext,
+  withFiles: boolean,
+  checkoutEntry: (entryId: string) => boolean,
+): void {
   const { dialog } = ctx;
   if (!dialog || dialog.kind !== 'checkout') return;
-  if (withFiles && !dialog.preview) return flash(ctx, 'info', 'still looking at what would change: press f again in a moment');
+  if (withFiles && !dialog.preview)
+    return flash(ctx, 'info', 'still looking at what would change: press f again in a moment');
   ctx.dispatch({ type: 'dialog', dialog: null });
   if (!checkoutEntry(dialog.entryId)) return;
   // Checked out first: the restore's entries start the new branch from there.
@@ -67,5 +77,7 @@ function runRestore(ctx: FilesKeyContext, entryId: string): void {
       else if (!outcome.ok) flash(ctx, 'error', `files not restored: ${outcome.reason}`);
       else flash(ctx, 'info', `files restored to ${entryId} (undo: u on the restore entry, ${outcome.undoEntryId})`);
     })
-    .catch((error: unknown) => flash(ctx, 'error', `files not restored: ${(error as Error)?.message ?? String(error)}`));
+    .catch((error: unknown) =>
+      flash(ctx, 'error', `files not restored: ${(error as Error)?.message ?? String(error)}`),
+    );
 }

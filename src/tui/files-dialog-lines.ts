@@ -25,7 +25,8 @@ export function filesDialogLines(dialog: FilesDialog, width: number): Line[] {
   const lines: Line[] = [spread([seg(title, 'strong')], [seg(checkpoint, 'faint')], width)];
   if (!preview) lines.push([seg('looking at what would change…', 'muted')]);
   else if (!preview.ok) lines.push(...wrapLine([seg(preview.reason, 'warn')], width, [seg('  ')]));
-  else if (planSize(preview.plan) === 0) lines.push([seg('the files are already as they were there: nothing to change', 'muted')]);
+  else if (planSize(preview.plan) === 0)
+    lines.push([seg('the files are already as they were there: nothing to change', 'muted')]);
   else {
     const [counts, ...rest] = planLines(preview.plan, PROMPT_PATHS);
     lines.push([seg(counts!, 'text')]);
@@ -37,9 +38,28 @@ export function filesDialogLines(dialog: FilesDialog, width: number): Line[] {
   lines.push([]);
   if (kind === 'restore') {
     const canRestore = preview?.ok === true && planSize(preview.plan) > 0;
-    lines.push(keyLine(canRestore ? [['y', 'restore (the files as they are now are checkpointed first)'], ['n', 'cancel']] : [['n', 'close']], width));
+    lines.push(
+      keyLine(
+        canRestore
+          ? [
+              ['y', 'restore (the files as they are now are checkpointed first)'],
+              ['n', 'cancel'],
+            ]
+          : [['n', 'close']],
+        width,
+      ),
+    );
   } else {
-    lines.push(keyLine([['c', 'conversation only'], ['f', 'conversation and files'], ['Esc', 'cancel']], width));
+    lines.push(
+      keyLine(
+        [
+          ['c', 'conversation only'],
+          ['f', 'conversation and files'],
+          ['Esc', 'cancel'],
+        ],
+        width,
+      ),
+    );
   }
   return lines;
 }

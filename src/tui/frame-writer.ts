@@ -10,7 +10,6 @@
 import { rowCells, type RowCells } from './row-cells';
 import { diffRow, Pen } from './row-diff';
 
-
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 /** Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. */
@@ -126,7 +125,13 @@ export class FrameWriter {
       }
       const now = rowCells(line, columns);
       cells.push(now);
-      out += diffRow(this.pen, i, this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns)), now, line);
+      out += diffRow(
+        this.pen,
+        i,
+        this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns)),
+        now,
+        line,
+      );
     }
     this.previous = lines;
     this.previousCells = cells;

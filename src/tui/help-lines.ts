@@ -39,9 +39,14 @@ function bindingLines(binding: Binding, width: number): Line[] {
  * The slash commands, then every binding of the screen's keymap (the config's overrides applied)
  * by where it works, wrapped to `width`. The session picker lists its own keys on its own screen.
  */
-export function helpLines(commands: readonly SlashCommand[], width: number, keymap: readonly Binding[] = KEYMAP): Line[] {
+export function helpLines(
+  commands: readonly SlashCommand[],
+  width: number,
+  keymap: readonly Binding[] = KEYMAP,
+): Line[] {
   const lines: Line[] = [[seg('commands (type them in the prompt)', 'heading')]];
-  for (const command of commands) lines.push(...entryLines(`/${command.name}${command.args ? ` ${command.args}` : ''}`, command.help, width));
+  for (const command of commands)
+    lines.push(...entryLines(`/${command.name}${command.args ? ` ${command.args}` : ''}`, command.help, width));
   lines.push([]);
   for (const { scope, title } of SECTIONS) {
     const bindings = keymap.filter((b) => b.scope === scope);

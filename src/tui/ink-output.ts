@@ -11,7 +11,14 @@
  * builds two rows. The output is the same string Ink's own Output makes: test/tui checks this
  * against Ink's class on random writes.
  */
-import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, type AnsiCode, type StyledChar } from '@alcalzone/ansi-tokenize';
+import {
+  ansiCodesToString,
+  diffAnsiCodes,
+  styledCharsFromTokens,
+  tokenize,
+  type AnsiCode,
+  type StyledChar,
+} from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import { rememberRow } from './row-cells';
 import widestLine, { clearWidths, widthOf } from './text-width';
@@ -26,7 +33,13 @@ interface Clip {
 }
 
 type Operation =
-  | { readonly type: 'write'; readonly x: number; readonly y: number; readonly text: string; readonly transformers: readonly Transformer[] }
+  | {
+      readonly type: 'write';
+      readonly x: number;
+      readonly y: number;
+      readonly text: string;
+      readonly transformers: readonly Transformer[];
+    }
   | { readonly type: 'clip'; readonly clip: Clip }
   | { readonly type: 'unclip' };
 
@@ -94,7 +107,12 @@ export function clearOutputCaches(): void {
 }
 
 /** An empty cell: one shared object, never changed (a row of 120 needs no 120 new ones). */
-const BLANK: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) as unknown as AnsiCode[] }) as StyledChar;
+const BLANK: StyledChar = Object.freeze({
+  type: 'char',
+  value: ' ',
+  fullWidth: false,
+  styles: Object.freeze([]) as unknown as AnsiCode[],
+}) as StyledChar;
 
 function sameCodes(a: readonly AnsiCode[], b: readonly AnsiCode[]): boolean {
   if (a === b) return true;
@@ -112,7 +130,8 @@ function charsToString(chars: readonly StyledChar[]): string {
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i]!;
     if (i === 0) out += ansiCodesToString(char.styles);
-    else if (!sameCodes(chars[i - 1]!.styles, char.styles)) out += ansiCodesToString(diffAnsiCodes(chars[i - 1]!.styles, char.styles));
+    else if (!sameCodes(chars[i - 1]!.styles, char.styles))
+      out += ansiCodesToString(diffAnsiCodes(chars[i - 1]!.styles, char.styles));
     out += char.value;
     if (i === chars.length - 1 && char.styles.length > 0) out += ansiCodesToString(diffAnsiCodes(char.styles, []));
   }
@@ -227,7 +246,8 @@ export default class Output {
       for (const character of styledChars(writes[i + 1] as string)) {
         cells[offsetX] = character;
         const characterWidth = Math.max(1, widthOf(character.value));
-        for (let k = 1; k < characterWidth; k++) cells[offsetX + k] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
+        for (let k = 1; k < characterWidth; k++)
+          cells[offsetX + k] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
         offsetX += characterWidth;
       }
     }

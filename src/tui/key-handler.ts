@@ -2,7 +2,16 @@ import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
-import { activeScopes, chordOf, keyConditions, resolveKey, type Action, type Binding, type Condition, type PaneId } from './keymap';
+import {
+  activeScopes,
+  chordOf,
+  keyConditions,
+  resolveKey,
+  type Action,
+  type Binding,
+  type Condition,
+  type PaneId,
+} from './keymap';
 import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
@@ -71,7 +80,12 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 
 function conditions(ctx: KeyContext): Set<Condition> {
-  return keyConditions({ running: ctx.turns.running, focus: ctx.ui.focus, editorEmpty: ctx.ui.editor.value === '', offersAllow: ctx.pending?.offersAllow === true });
+  return keyConditions({
+    running: ctx.turns.running,
+    focus: ctx.ui.focus,
+    editorEmpty: ctx.ui.editor.value === '',
+    offersAllow: ctx.pending?.offersAllow === true,
+  });
 }
 
 /** Routes one key: bracketed paste first, then the keymap, then (in the prompt) plain typing. */
@@ -86,7 +100,15 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     return;
   }
   const chord = chordOf(input, key);
-  const scopes = activeScopes(ctx.ui.focus, ctx.pending !== null, ctx.ui.helpOpen, ctx.setup !== null, ctx.ui.dialog?.kind ?? null, ctx.ui.queueOpen, ctx.ui.field?.kind ?? null);
+  const scopes = activeScopes(
+    ctx.ui.focus,
+    ctx.pending !== null,
+    ctx.ui.helpOpen,
+    ctx.setup !== null,
+    ctx.ui.dialog?.kind ?? null,
+    ctx.ui.queueOpen,
+    ctx.ui.field?.kind ?? null,
+  );
   const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
     runAction(ctx, binding.action);
@@ -154,7 +176,8 @@ function runAction(ctx: KeyContext, action: Action): void {
       interrupt(ctx);
       return;
     case 'quit':
-      if (ctx.ui.focus === 'input' && (ctx.ui.editor.value !== '' || ctx.ui.editing)) ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 }, drop: true });
+      if (ctx.ui.focus === 'input' && (ctx.ui.editor.value !== '' || ctx.ui.editing))
+        ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 }, drop: true });
       else ctx.quit();
       return;
     case 'quit-if-empty':
@@ -217,11 +240,20 @@ function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): v
     ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
     ctx.dispatch({ type: 'queue-list', open: false });
     ctx.dispatch({ type: 'focus', pane: 'input' });
-    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: 'the queued prompt is in the editor: change it, then ⏎ (or Alt-⏎ to queue it again)' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: {
+        level: 'info',
+        text: 'the queued prompt is in the editor: change it, then ⏎ (or Alt-⏎ to queue it again)',
+      },
+    });
     return;
   }
   ctx.dispatch({ type: 'queue-list', open: left > 0, index: Math.min(index, left - 1) });
-  ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `removed from the queue: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` } });
+  ctx.dispatch({
+    type: 'flash',
+    flash: { level: 'info', text: `removed from the queue: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` },
+  });
 }
 
 function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {
@@ -229,7 +261,13 @@ function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for
   if (!pending) return;
   if (action === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
   if (action !== 'deny' && !ctx.approvals.armed()) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'that key came before the prompt was on screen long enough to read: press it again to approve' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: {
+        level: 'warn',
+        text: 'that key came before the prompt was on screen long enough to read: press it again to approve',
+      },
+    });
     return;
   }
   const decision = ctx.approvals.answer(pending, action);
@@ -247,14 +285,23 @@ function interrupt(ctx: KeyContext): void {
   if (!ctx.turns.running) return;
   const queued = ctx.turns.interrupt();
   if (queued.length === 0) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'interrupted: the running stream or tool is being stopped' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: 'interrupted: the running stream or tool is being stopped' },
+    });
     return;
   }
   const current = ctx.ui.editor.value;
   const value = [current, ...queued].filter((t) => t !== '').join('\n');
   ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
   ctx.dispatch({ type: 'focus', pane: 'input' });
-  ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `interrupted; ${queued.length} queued prompt${queued.length > 1 ? 's are' : ' is'} back in the prompt, not sent` } });
+  ctx.dispatch({
+    type: 'flash',
+    flash: {
+      level: 'warn',
+      text: `interrupted; ${queued.length} queued prompt${queued.length > 1 ? 's are' : ' is'} back in the prompt, not sent`,
+    },
+  });
 }
 
 function selectedIndex(ctx: KeyContext): number {
@@ -278,7 +325,10 @@ function checkoutSelected(ctx: KeyContext): void {
 
 function checkoutRow(ctx: KeyContext, id: string): void {
   if (ctx.turns.running) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'a turn is running: wait for it to end (or Esc to stop it) before checking out' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: 'a turn is running: wait for it to end (or Esc to stop it) before checking out' },
+    });
     return;
   }
   const leaf = ctx.store.tree.isLeaf(id);
@@ -305,19 +355,29 @@ function checkoutEntry(ctx: KeyContext, entryId: string, leaf = ctx.store.tree.i
     checkout(ctx.store, entryId);
   } catch (error) {
     // Storage that cannot commit (disk full, a failed fsync): the check-out did not happen; say so.
-    ctx.dispatch({ type: 'flash', flash: { level: 'error', text: `could not check out ${entryId}: ${(error as Error)?.message ?? String(error)}` } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'error', text: `could not check out ${entryId}: ${(error as Error)?.message ?? String(error)}` },
+    });
     return false;
   }
   ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
-  const text = leaf ? `checked out ${entryId}: the next prompt continues this branch` : `checked out ${entryId}: the next prompt starts a new branch from here (Esc: to the prompt)`;
+  const text = leaf
+    ? `checked out ${entryId}: the next prompt continues this branch`
+    : `checked out ${entryId}: the next prompt starts a new branch from here (Esc: to the prompt)`;
   ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
   return true;
 }
 
 function openLabel(ctx: KeyContext): void {
   const row = ctx.view.rows.rows[selectedIndex(ctx)];
-  if (ctx.readOnly) return ctx.dispatch({ type: 'flash', flash: { level: 'error', text: 'read-only session: labels cannot be written' } });
-  if (!row) return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'nothing to label yet: send a prompt first' } });
+  if (ctx.readOnly)
+    return ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'error', text: 'read-only session: labels cannot be written' },
+    });
+  if (!row)
+    return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'nothing to label yet: send a prompt first' } });
   ctx.dispatch({ type: 'field', field: { kind: 'label', entryId: row.id, value: labelOf(ctx.store, row.id) ?? '' } });
 }
 
@@ -326,7 +386,8 @@ function submitField(ctx: KeyContext): void {
   const field = ctx.ui.field;
   if (!field) return;
   ctx.dispatch({ type: 'field', field: null });
-  if (field.kind === 'label') return labelEntry({ store: ctx.store, readOnly: ctx.readOnly, dispatch: ctx.dispatch }, field.entryId, field.value);
+  if (field.kind === 'label')
+    return labelEntry({ store: ctx.store, readOnly: ctx.readOnly, dispatch: ctx.dispatch }, field.entryId, field.value);
   if (field.value === '') return;
   const matches = ctx.matches;
   if (!matches || matches.indexes.length === 0) {
@@ -345,7 +406,10 @@ function submitField(ctx: KeyContext): void {
 function jumpToMatch(ctx: KeyContext, direction: -1 | 1): void {
   const matches = ctx.matches;
   if (!matches) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: 'nothing searched yet: / in the tree finds entries by text' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'info', text: 'nothing searched yet: / in the tree finds entries by text' },
+    });
     return;
   }
   const target = nextMatch(matches, selectedIndex(ctx), direction);
@@ -366,22 +430,41 @@ export function followSearch(ctx: Pick<KeyContext, 'view' | 'dispatch' | 'ui'>, 
 }
 
 function filesContext(ctx: KeyContext): FilesKeyContext {
-  return { dialog: ctx.ui.dialog, dispatch: ctx.dispatch, store: ctx.store, agent: ctx.agent, turns: ctx.turns, readOnly: ctx.readOnly };
+  return {
+    dialog: ctx.ui.dialog,
+    dispatch: ctx.dispatch,
+    store: ctx.store,
+    agent: ctx.agent,
+    turns: ctx.turns,
+    readOnly: ctx.readOnly,
+  };
 }
 
 /** `e` on a prompt of yours: its text goes to the editor; sending it makes a sibling branch beside it. */
 function editPrompt(ctx: KeyContext, entryId: string | null): void {
   const entry = entryId === null ? undefined : ctx.store.entry(entryId);
   if (!entry || entry.type !== 'user') {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'e edits a prompt of yours (● in the tree): select one first' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: 'e edits a prompt of yours (● in the tree): select one first' },
+    });
     return;
   }
   if (ctx.readOnly) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'this session is open read-only: prompts cannot be sent here' } });
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: 'this session is open read-only: prompts cannot be sent here' },
+    });
     return;
   }
   ctx.dispatch({ type: 'edit-prompt', entryId: entry.id, parentId: entry.parentId, text: entry.payload.text });
-  ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `editing ${entry.id}: ⏎ sends it as a new branch beside it (the old one stays); ^C lets go of it` } });
+  ctx.dispatch({
+    type: 'flash',
+    flash: {
+      level: 'info',
+      text: `editing ${entry.id}: ⏎ sends it as a new branch beside it (the old one stays); ^C lets go of it`,
+    },
+  });
 }
 
 function navigate(ctx: KeyContext, action: Action): void {
@@ -431,7 +514,12 @@ function scroll(ctx: KeyContext, action: Action): void {
     return;
   }
   const page = ctx.transcriptPage;
-  const deltas: Partial<Record<Action, number>> = { 'scroll-up': -1, 'scroll-down': 1, 'page-up': -page, 'page-down': page };
+  const deltas: Partial<Record<Action, number>> = {
+    'scroll-up': -1,
+    'scroll-down': 1,
+    'page-up': -page,
+    'page-down': page,
+  };
   const delta = deltas[action];
   if (delta !== undefined) ctx.dispatch({ type: 'transcript', anchor: ctx.scrollTranscript(delta) });
   else if (action === 'scroll-top') ctx.dispatch({ type: 'transcript', anchor: ctx.topOfTranscript() });

@@ -13,7 +13,18 @@ export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
  * `setup`: the first-run panel (no provider yet). `picker`: the session picker of `tole --resume`.
  * `queue`: the list of queued prompts (`/queue`).
  */
-export type Scope = 'approval' | 'restore' | 'checkout' | 'find' | 'label' | 'help' | 'setup' | 'picker' | 'queue' | PaneId | 'global';
+export type Scope =
+  | 'approval'
+  | 'restore'
+  | 'checkout'
+  | 'find'
+  | 'label'
+  | 'help'
+  | 'setup'
+  | 'picker'
+  | 'queue'
+  | PaneId
+  | 'global';
 
 export type Action =
   | 'focus-next'
@@ -89,36 +100,133 @@ export interface Binding {
 export const KEYMAP: readonly Binding[] = [
   { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
   { scope: 'approval', keys: ['n'], action: 'deny', help: 'deny it (the model is told and replans)', hint: 'deny' },
-  { scope: 'approval', keys: ['a'], action: 'allow-for-session', help: 'allow this tool for the rest of the session (Write only)', hint: 'allow tool', when: 'allow-offered' },
-  { scope: 'approval', keys: ['escape', 'ctrl+c'], action: 'interrupt', help: 'stop the turn (the call is not run)', hint: 'stop' },
+  {
+    scope: 'approval',
+    keys: ['a'],
+    action: 'allow-for-session',
+    help: 'allow this tool for the rest of the session (Write only)',
+    hint: 'allow tool',
+    when: 'allow-offered',
+  },
+  {
+    scope: 'approval',
+    keys: ['escape', 'ctrl+c'],
+    action: 'interrupt',
+    help: 'stop the turn (the call is not run)',
+    hint: 'stop',
+  },
 
-  { scope: 'restore', keys: ['y'], action: 'restore-confirm', help: 'restore the files (the files as they are now are checkpointed first)', hint: 'restore' },
-  { scope: 'restore', keys: ['n', 'escape', 'ctrl+c'], action: 'close-dialog', help: 'leave the files as they are', hint: 'cancel' },
+  {
+    scope: 'restore',
+    keys: ['y'],
+    action: 'restore-confirm',
+    help: 'restore the files (the files as they are now are checkpointed first)',
+    hint: 'restore',
+  },
+  {
+    scope: 'restore',
+    keys: ['n', 'escape', 'ctrl+c'],
+    action: 'close-dialog',
+    help: 'leave the files as they are',
+    hint: 'cancel',
+  },
 
-  { scope: 'checkout', keys: ['c'], action: 'checkout-conversation', help: 'check out the entry, files stay as they are', hint: 'conversation only' },
-  { scope: 'checkout', keys: ['f'], action: 'checkout-with-files', help: 'check out the entry and restore the files to how they were there', hint: 'conversation and files' },
-  { scope: 'checkout', keys: ['escape', 'n', 'ctrl+c'], action: 'close-dialog', help: 'do not check out', hint: 'cancel' },
+  {
+    scope: 'checkout',
+    keys: ['c'],
+    action: 'checkout-conversation',
+    help: 'check out the entry, files stay as they are',
+    hint: 'conversation only',
+  },
+  {
+    scope: 'checkout',
+    keys: ['f'],
+    action: 'checkout-with-files',
+    help: 'check out the entry and restore the files to how they were there',
+    hint: 'conversation and files',
+  },
+  {
+    scope: 'checkout',
+    keys: ['escape', 'n', 'ctrl+c'],
+    action: 'close-dialog',
+    help: 'do not check out',
+    hint: 'cancel',
+  },
 
-  { scope: 'find', keys: ['return'], action: 'field-submit', help: 'check out the match (the files prompt too, when they differ)', hint: 'check out' },
+  {
+    scope: 'find',
+    keys: ['return'],
+    action: 'field-submit',
+    help: 'check out the match (the files prompt too, when they differ)',
+    hint: 'check out',
+  },
   { scope: 'find', keys: ['up', 'ctrl+p'], action: 'find-previous', help: 'previous match', hint: 'matches' },
   { scope: 'find', keys: ['down', 'ctrl+n'], action: 'find-next', help: 'next match' },
-  { scope: 'find', keys: ['escape', 'ctrl+c'], action: 'field-close', help: 'close the field (matches stay marked for n/N; an empty search clears them)', hint: 'close' },
+  {
+    scope: 'find',
+    keys: ['escape', 'ctrl+c'],
+    action: 'field-close',
+    help: 'close the field (matches stay marked for n/N; an empty search clears them)',
+    hint: 'close',
+  },
 
-  { scope: 'label', keys: ['return'], action: 'field-submit', help: 'save the label (empty: remove it), as /label does', hint: 'save' },
-  { scope: 'label', keys: ['escape', 'ctrl+c'], action: 'field-close', help: 'leave the label as it was', hint: 'cancel' },
+  {
+    scope: 'label',
+    keys: ['return'],
+    action: 'field-submit',
+    help: 'save the label (empty: remove it), as /label does',
+    hint: 'save',
+  },
+  {
+    scope: 'label',
+    keys: ['escape', 'ctrl+c'],
+    action: 'field-close',
+    help: 'leave the label as it was',
+    hint: 'cancel',
+  },
 
-  { scope: 'help', keys: ['escape', '?', 'q', 'return', 'ctrl+c'], action: 'close-help', help: 'close this overlay', hint: 'close' },
+  {
+    scope: 'help',
+    keys: ['escape', '?', 'q', 'return', 'ctrl+c'],
+    action: 'close-help',
+    help: 'close this overlay',
+    hint: 'close',
+  },
   { scope: 'help', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
   { scope: 'help', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
 
   { scope: 'queue', keys: ['up', 'k'], action: 'select-up', help: 'previous queued prompt', hint: 'choose' },
   { scope: 'queue', keys: ['down', 'j'], action: 'select-down', help: 'next queued prompt' },
-  { scope: 'queue', keys: ['e', 'return'], action: 'queue-edit', help: 'take the prompt out of the queue into the editor, to change it and send it again', hint: 'edit' },
-  { scope: 'queue', keys: ['d', 'delete', 'backspace'], action: 'queue-remove', help: 'remove the prompt from the queue (it is not sent)', hint: 'remove' },
+  {
+    scope: 'queue',
+    keys: ['e', 'return'],
+    action: 'queue-edit',
+    help: 'take the prompt out of the queue into the editor, to change it and send it again',
+    hint: 'edit',
+  },
+  {
+    scope: 'queue',
+    keys: ['d', 'delete', 'backspace'],
+    action: 'queue-remove',
+    help: 'remove the prompt from the queue (it is not sent)',
+    hint: 'remove',
+  },
   { scope: 'queue', keys: ['escape', 'q'], action: 'close-queue', help: 'close the list', hint: 'close' },
 
-  { scope: 'setup', keys: ['return'], action: 'use-server', help: 'use the server and its first model for this session', hint: 'use it' },
-  { scope: 'setup', keys: ['escape', 'q'], action: 'close-setup', help: 'close the panel and browse without a model (/connect opens it again)', hint: 'browse' },
+  {
+    scope: 'setup',
+    keys: ['return'],
+    action: 'use-server',
+    help: 'use the server and its first model for this session',
+    hint: 'use it',
+  },
+  {
+    scope: 'setup',
+    keys: ['escape', 'q'],
+    action: 'close-setup',
+    help: 'close the panel and browse without a model (/connect opens it again)',
+    hint: 'browse',
+  },
   { scope: 'setup', keys: ['up', 'k'], action: 'select-up', help: 'previous server', hint: 'choose' },
   { scope: 'setup', keys: ['down', 'j'], action: 'select-down', help: 'next server' },
   { scope: 'setup', keys: ['r'], action: 'rescan', help: 'look for local servers again', hint: 'look again' },
@@ -129,25 +237,78 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'picker', keys: ['pageup'], action: 'select-page-up', help: 'a page up' },
   { scope: 'picker', keys: ['pagedown'], action: 'select-page-down', help: 'a page down' },
   { scope: 'picker', keys: ['return'], action: 'open-session', help: 'open the session', hint: 'open' },
-  { scope: 'picker', keys: ['tab'], action: 'toggle-all', help: 'sessions of this directory, or of every directory', hint: 'all dirs' },
+  {
+    scope: 'picker',
+    keys: ['tab'],
+    action: 'toggle-all',
+    help: 'sessions of this directory, or of every directory',
+    hint: 'all dirs',
+  },
   { scope: 'picker', keys: ['backspace', 'delete'], action: 'delete-back', help: 'delete a character of the filter' },
   { scope: 'picker', keys: ['ctrl+w', 'meta+backspace'], action: 'delete-word', help: 'delete a word of the filter' },
   { scope: 'picker', keys: ['ctrl+u'], action: 'delete-to-start', help: 'clear the filter' },
   { scope: 'picker', keys: ['escape', 'ctrl+c'], action: 'quit', help: 'quit without opening a session', hint: 'quit' },
 
-  { scope: 'global', keys: ['tab'], action: 'focus-next', help: 'focus the next pane (narrow screens: show it)', hint: 'panes' },
+  {
+    scope: 'global',
+    keys: ['tab'],
+    action: 'focus-next',
+    help: 'focus the next pane (narrow screens: show it)',
+    hint: 'panes',
+  },
   { scope: 'global', keys: ['shift+tab'], action: 'focus-previous', help: 'focus the previous pane' },
-  { scope: 'global', keys: ['escape'], action: 'interrupt', help: 'stop the running turn (stream or tool is cancelled)', hint: 'stop', when: 'running' },
+  {
+    scope: 'global',
+    keys: ['escape'],
+    action: 'interrupt',
+    help: 'stop the running turn (stream or tool is cancelled)',
+    hint: 'stop',
+    when: 'running',
+  },
   { scope: 'global', keys: ['ctrl+c'], action: 'interrupt', help: 'stop the running turn', when: 'running' },
-  { scope: 'global', keys: ['ctrl+c'], action: 'quit', help: 'quit (when idle; clears typed text first)', hint: 'quit' },
+  {
+    scope: 'global',
+    keys: ['ctrl+c'],
+    action: 'quit',
+    help: 'quit (when idle; clears typed text first)',
+    hint: 'quit',
+  },
   { scope: 'global', keys: ['pageup'], action: 'page-up', help: 'scroll the transcript up a page' },
   { scope: 'global', keys: ['pagedown'], action: 'page-down', help: 'scroll the transcript down a page' },
   { scope: 'global', keys: ['escape'], action: 'focus-input', help: 'back to the prompt', when: 'idle' },
-  { scope: 'global', keys: ['?'], action: 'help', help: 'show every key (in the input: when it is empty)', hint: 'keys', when: 'not-typing' },
+  {
+    scope: 'global',
+    keys: ['?'],
+    action: 'help',
+    help: 'show every key (in the input: when it is empty)',
+    hint: 'keys',
+    when: 'not-typing',
+  },
 
-  { scope: 'input', keys: ['return'], action: 'steer', help: 'while a turn runs: steer it (the text goes in at its next model call; again before that: replaces it)', hint: 'steer', when: 'running' },
-  { scope: 'input', keys: ['meta+return'], action: 'queue', help: 'while a turn runs: queue the prompt for after the turn (/queue lists them)', hint: 'queue', when: 'running' },
-  { scope: 'input', keys: ['return', 'meta+return'], action: 'submit', help: 'send the prompt; /help lists commands', hint: 'send', when: 'idle' },
+  {
+    scope: 'input',
+    keys: ['return'],
+    action: 'steer',
+    help: 'while a turn runs: steer it (the text goes in at its next model call; again before that: replaces it)',
+    hint: 'steer',
+    when: 'running',
+  },
+  {
+    scope: 'input',
+    keys: ['meta+return'],
+    action: 'queue',
+    help: 'while a turn runs: queue the prompt for after the turn (/queue lists them)',
+    hint: 'queue',
+    when: 'running',
+  },
+  {
+    scope: 'input',
+    keys: ['return', 'meta+return'],
+    action: 'submit',
+    help: 'send the prompt; /help lists commands',
+    hint: 'send',
+    when: 'idle',
+  },
   { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
   { scope: 'input', keys: ['up'], action: 'history-previous', help: 'previous prompt (or line up)' },
   { scope: 'input', keys: ['down'], action: 'history-next', help: 'next prompt (or line down)' },
@@ -157,25 +318,88 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'input', keys: ['end', 'ctrl+e'], action: 'line-end', help: 'end of the line' },
   { scope: 'input', keys: ['meta+b', 'ctrl+left'], action: 'word-left', help: 'word left' },
   { scope: 'input', keys: ['meta+f', 'ctrl+right'], action: 'word-right', help: 'word right' },
-  { scope: 'input', keys: ['backspace', 'delete'], action: 'delete-back', help: 'delete the character before the cursor' },
-  { scope: 'input', keys: ['ctrl+d'], action: 'quit-if-empty', help: 'delete under the cursor; on an empty idle line, quit' },
-  { scope: 'input', keys: ['ctrl+w', 'meta+backspace', 'meta+delete'], action: 'delete-word', help: 'delete the word before the cursor' },
+  {
+    scope: 'input',
+    keys: ['backspace', 'delete'],
+    action: 'delete-back',
+    help: 'delete the character before the cursor',
+  },
+  {
+    scope: 'input',
+    keys: ['ctrl+d'],
+    action: 'quit-if-empty',
+    help: 'delete under the cursor; on an empty idle line, quit',
+  },
+  {
+    scope: 'input',
+    keys: ['ctrl+w', 'meta+backspace', 'meta+delete'],
+    action: 'delete-word',
+    help: 'delete the word before the cursor',
+  },
   { scope: 'input', keys: ['ctrl+u'], action: 'delete-to-start', help: 'delete to the start of the line' },
   { scope: 'input', keys: ['ctrl+k'], action: 'delete-to-end', help: 'delete to the end of the line' },
 
   { scope: 'tree', keys: ['up', 'k'], action: 'select-up', help: 'previous entry', hint: 'entries' },
   { scope: 'tree', keys: ['down', 'j'], action: 'select-down', help: 'next entry' },
-  { scope: 'tree', keys: ['left', 'h'], action: 'sibling-previous', help: 'previous sibling branch at the nearest branch point', hint: 'branch' },
+  {
+    scope: 'tree',
+    keys: ['left', 'h'],
+    action: 'sibling-previous',
+    help: 'previous sibling branch at the nearest branch point',
+    hint: 'branch',
+  },
   { scope: 'tree', keys: ['right', 'l'], action: 'sibling-next', help: 'next sibling branch' },
-  { scope: 'tree', keys: ['return'], action: 'checkout', help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)', hint: 'check out' },
-  { scope: 'tree', keys: ['u'], action: 'restore-files', help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)', hint: 'restore files' },
-  { scope: 'tree', keys: ['r'], action: 'retry', help: 'on an answer: ask the model again from the same point, as a new sibling branch (the old answer stays)', hint: 'retry' },
-  { scope: 'tree', keys: ['e'], action: 'edit-prompt', help: 'on a prompt of yours: put its text in the editor; sending it makes a sibling branch', hint: 'edit' },
-  { scope: 'tree', keys: ['/'], action: 'find-open', help: 'find entries by text (prompts, answers, tools and subjects, labels): matches are marked as you type', hint: 'find' },
+  {
+    scope: 'tree',
+    keys: ['return'],
+    action: 'checkout',
+    help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)',
+    hint: 'check out',
+  },
+  {
+    scope: 'tree',
+    keys: ['u'],
+    action: 'restore-files',
+    help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)',
+    hint: 'restore files',
+  },
+  {
+    scope: 'tree',
+    keys: ['r'],
+    action: 'retry',
+    help: 'on an answer: ask the model again from the same point, as a new sibling branch (the old answer stays)',
+    hint: 'retry',
+  },
+  {
+    scope: 'tree',
+    keys: ['e'],
+    action: 'edit-prompt',
+    help: 'on a prompt of yours: put its text in the editor; sending it makes a sibling branch',
+    hint: 'edit',
+  },
+  {
+    scope: 'tree',
+    keys: ['/'],
+    action: 'find-open',
+    help: 'find entries by text (prompts, answers, tools and subjects, labels): matches are marked as you type',
+    hint: 'find',
+  },
   { scope: 'tree', keys: ['n'], action: 'find-next', help: 'next match of the last search' },
   { scope: 'tree', keys: ['N'], action: 'find-previous', help: 'previous match of the last search' },
-  { scope: 'tree', keys: ['L'], action: 'label-open', help: 'label the entry (a field; Enter saves, Esc cancels)', hint: 'label' },
-  { scope: 'tree', keys: ['t'], action: 'select-branch-tip', help: "jump to the tip of the entry's branch (its newest entry): ← or → then t continues the other branch", hint: 'tip' },
+  {
+    scope: 'tree',
+    keys: ['L'],
+    action: 'label-open',
+    help: 'label the entry (a field; Enter saves, Esc cancels)',
+    hint: 'label',
+  },
+  {
+    scope: 'tree',
+    keys: ['t'],
+    action: 'select-branch-tip',
+    help: "jump to the tip of the entry's branch (its newest entry): ← or → then t continues the other branch",
+    hint: 'tip',
+  },
   { scope: 'tree', keys: ['g', 'end'], action: 'select-newest', help: 'jump to the newest leaf', hint: 'newest' },
   { scope: 'tree', keys: ['c'], action: 'select-head', help: 'jump to the checked-out entry (◀)' },
   { scope: 'tree', keys: ['home'], action: 'select-first', help: 'jump to the first entry' },
@@ -185,7 +409,13 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'transcript', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up a line', hint: 'scroll' },
   { scope: 'transcript', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down a line' },
   { scope: 'transcript', keys: ['home', 'g'], action: 'scroll-top', help: 'top of the transcript', hint: 'top' },
-  { scope: 'transcript', keys: ['end', 'G'], action: 'scroll-bottom', help: 'bottom (follows new output)', hint: 'bottom' },
+  {
+    scope: 'transcript',
+    keys: ['end', 'G'],
+    action: 'scroll-bottom',
+    help: 'bottom (follows new output)',
+    hint: 'bottom',
+  },
 
   { scope: 'usage', keys: ['up', 'k'], action: 'scroll-up', help: 'scroll up', hint: 'scroll' },
   { scope: 'usage', keys: ['down', 'j'], action: 'scroll-down', help: 'scroll down' },
@@ -262,7 +492,12 @@ export function resolveKey(chord: string, context: KeyContext, keymap: readonly 
 }
 
 /** The conditions bindings may ask for, from the state of the screen. */
-export function keyConditions(state: { readonly running: boolean; readonly focus: PaneId; readonly editorEmpty: boolean; readonly offersAllow: boolean }): Set<Condition> {
+export function keyConditions(state: {
+  readonly running: boolean;
+  readonly focus: PaneId;
+  readonly editorEmpty: boolean;
+  readonly offersAllow: boolean;
+}): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
   if (state.offersAllow) set.add('allow-offered');
@@ -270,7 +505,15 @@ export function keyConditions(state: { readonly running: boolean; readonly focus
 }
 
 /** The scopes that hold the keyboard, innermost first. */
-export function activeScopes(focus: PaneId, approvalOpen: boolean, helpOpen: boolean, setupOpen = false, dialog: 'restore' | 'checkout' | null = null, queueOpen = false, field: 'find' | 'label' | null = null): Scope[] {
+export function activeScopes(
+  focus: PaneId,
+  approvalOpen: boolean,
+  helpOpen: boolean,
+  setupOpen = false,
+  dialog: 'restore' | 'checkout' | null = null,
+  queueOpen = false,
+  field: 'find' | 'label' | null = null,
+): Scope[] {
   if (approvalOpen) return ['approval'];
   if (dialog) return [dialog];
   // A field holds the keyboard: the rest of the keymap is suspended while it is open.
@@ -307,7 +550,11 @@ export function keyLabel(chord: string): string {
 }
 
 /** Status-bar hints for a set of scopes: `↑↓ entries  ←→ branch  ⏎ check out`. */
-export function hintsFor(scopes: readonly Scope[], conditions: ReadonlySet<Condition>, keymap: readonly Binding[] = KEYMAP): { keys: string; hint: string }[] {
+export function hintsFor(
+  scopes: readonly Scope[],
+  conditions: ReadonlySet<Condition>,
+  keymap: readonly Binding[] = KEYMAP,
+): { keys: string; hint: string }[] {
   const hints: { keys: string; hint: string }[] = [];
   const seen = new Set<string>();
   for (const scope of scopes) {
@@ -324,7 +571,9 @@ export function hintsFor(scopes: readonly Scope[], conditions: ReadonlySet<Condi
 
 /** The label of the first key bound to an action (in a scope, when given): `Tab`, `^N`; null when none is. */
 export function keyFor(action: Action, keymap: readonly Binding[] = KEYMAP, scope?: Scope): string | null {
-  const binding = keymap.find((b) => b.action === action && b.keys.length > 0 && (scope === undefined || b.scope === scope));
+  const binding = keymap.find(
+    (b) => b.action === action && b.keys.length > 0 && (scope === undefined || b.scope === scope),
+  );
   return binding ? keyLabel(binding.keys[0]!) : null;
 }
 
@@ -333,6 +582,7 @@ function pairedLabel(binding: Binding, keymap: readonly Binding[]): string {
   const first = binding.keys[0]!;
   const pairs: Readonly<Record<string, string>> = { up: 'down', left: 'right' };
   const other = pairs[first];
-  if (other && keymap.some((b) => b.scope === binding.scope && b.keys[0] === other)) return `${keyLabel(first)}${keyLabel(other)}`;
+  if (other && keymap.some((b) => b.scope === binding.scope && b.keys[0] === other))
+    return `${keyLabel(first)}${keyLabel(other)}`;
   return keyLabel(first);
 }

@@ -80,7 +80,10 @@ export function insertText(state: EditorState, text: string): EditorState {
   const room = MAX_PROMPT_CHARS - state.value.length;
   if (room <= 0) return state;
   const piece = clean.slice(0, room);
-  return { value: state.value.slice(0, state.cursor) + piece + state.value.slice(state.cursor), cursor: state.cursor + piece.length };
+  return {
+    value: state.value.slice(0, state.cursor) + piece + state.value.slice(state.cursor),
+    cursor: state.cursor + piece.length,
+  };
 }
 
 export function applyEdit(state: EditorState, action: EditAction): EditorState {

@@ -36,7 +36,13 @@ export function streamWaitLine(live: LiveTurn, nowMs: number): Line | null {
  * The transcript's live tail: what is happening now and is not in the session file yet: the
  * reply as it streams (markdown, with a cursor), its reasoning, a retry, a running tool.
  */
-export function liveLines(live: LiveTurn, model: string, nowMs: number, awaitingApproval: boolean, width: number): Line[] {
+export function liveLines(
+  live: LiveTurn,
+  model: string,
+  nowMs: number,
+  awaitingApproval: boolean,
+  width: number,
+): Line[] {
   if (live.phase === 'idle') return [];
   const elapsed = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
   const out: Line[] = [];
@@ -54,7 +60,11 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
   }
   if (live.refusal) out.push(...refusalLines(live.refusal, width));
   if (!live.text && !live.refusal && !live.reasoning && !live.activeTool && !awaitingApproval) {
-    const doing = live.task ? `${live.task}…` : live.phase === 'resuming' ? 'settling what the last run left unfinished…' : 'thinking…';
+    const doing = live.task
+      ? `${live.task}…`
+      : live.phase === 'resuming'
+        ? 'settling what the last run left unfinished…'
+        : 'thinking…';
     out.push([seg(doing, 'muted'), seg(`  ${formatMs(elapsed)}`, 'faint')]);
   }
   const waiting = streamWaitLine(live, nowMs);
@@ -63,10 +73,24 @@ export function liveLines(live: LiveTurn, model: string, nowMs: number, awaiting
     const remaining = retryRemainingMs(live, nowMs);
     const wait = remaining !== null ? `; retrying in ${formatMs(remaining)}` : '; retrying';
     const why = live.retry.error ? `: ${live.retry.error}` : '';
-    out.push(...wrapLine([seg(`↻ attempt ${live.retry.attempt} failed (${live.retry.outcome}${why})${wait}`, 'warn')], width, [seg('  ')]));
+    out.push(
+      ...wrapLine([seg(`↻ attempt ${live.retry.attempt} failed (${live.retry.outcome}${why})${wait}`, 'warn')], width, [
+        seg('  '),
+      ]),
+    );
   }
   if (live.activeTool && !awaitingApproval) {
-    out.push(truncateLine([seg('  ⏵ running ', 'accent'), seg(live.activeTool.tool, 'toolName'), seg(` ${formatMs(nowMs - live.activeTool.startedAtMs)}`, 'faint'), seg('  Esc stops it', 'faint')], width));
+    out.push(
+      truncateLine(
+        [
+          seg('  ⏵ running ', 'accent'),
+          seg(live.activeTool.tool, 'toolName'),
+          seg(` ${formatMs(nowMs - live.activeTool.startedAtMs)}`, 'faint'),
+          seg('  Esc stops it', 'faint'),
+        ],
+        width,
+      ),
+    );
   }
   if (awaitingApproval) out.push([seg('  ⏸ waiting for your approval (below)', 'warn')]);
   if (live.interrupting) out.push([seg('  stopping…', 'warn')]);

@@ -48,7 +48,10 @@ function proseLine(raw: string, base: StyleName): BlockLine {
   const numbered = /^(\s*)(\d+[.)])\s+(.*)$/.exec(raw);
   if (numbered) {
     const marker = `${numbered[1]}${numbered[2]} `;
-    return { line: [seg(marker, 'accent'), ...inlineSegments(numbered[3]!, base)], indent: [seg(' '.repeat(marker.length))] };
+    return {
+      line: [seg(marker, 'accent'), ...inlineSegments(numbered[3]!, base)],
+      indent: [seg(' '.repeat(marker.length))],
+    };
   }
   return { line: inlineSegments(raw, base), indent: [] };
 }
@@ -74,7 +77,13 @@ export function clearMarkdownMemo(): void {
   recent.length = 0;
 }
 
-function layOut(raws: readonly string[], fence: string | null, width: number, base: StyleName, out: Line[]): string | null {
+function layOut(
+  raws: readonly string[],
+  fence: string | null,
+  width: number,
+  base: StyleName,
+  out: Line[],
+): string | null {
   for (const raw of raws) {
     const fenceMatch = /^\s*(```+|~~~+)\s*([\w+#.-]*)\s*$/.exec(raw);
     if (fenceMatch && (fence === null || raw.trim().startsWith(fence))) {
@@ -104,7 +113,14 @@ export function markdownLines(text: string, width: number, base: StyleName = 'te
   let out: Line[] = [];
   let known: Parsed | undefined;
   for (const parsed of recent) {
-    if (parsed.width === width && parsed.base === base && parsed.prefix.length <= cut && (!known || parsed.prefix.length > known.prefix.length) && text.startsWith(parsed.prefix)) known = parsed;
+    if (
+      parsed.width === width &&
+      parsed.base === base &&
+      parsed.prefix.length <= cut &&
+      (!known || parsed.prefix.length > known.prefix.length) &&
+      text.startsWith(parsed.prefix)
+    )
+      known = parsed;
   }
   if (known) {
     from = known.prefix.length;

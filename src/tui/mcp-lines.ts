@@ -19,22 +19,42 @@ export function mcpHelpLines(statuses: readonly McpServerStatus[], width: number
   for (const { name, state } of statuses) {
     switch (state.kind) {
       case 'ready':
-        lines.push([seg(`  ${name}`, 'accentBold'), seg(`  ${state.tools.length} ${state.tools.length === 1 ? 'tool' : 'tools'}`, 'muted')]);
+        lines.push([
+          seg(`  ${name}`, 'accentBold'),
+          seg(`  ${state.tools.length} ${state.tools.length === 1 ? 'tool' : 'tools'}`, 'muted'),
+        ]);
         for (const tool of state.tools) {
-          lines.push([seg(`    ${tool.name}`.padEnd(NAME_COLUMN), 'toolName'), seg(tool.risk, tool.risk), seg(` · ${tool.replay}`, 'muted')]);
+          lines.push([
+            seg(`    ${tool.name}`.padEnd(NAME_COLUMN), 'toolName'),
+            seg(tool.risk, tool.risk),
+            seg(` · ${tool.replay}`, 'muted'),
+          ]);
         }
-        for (const refused of state.refused) lines.push(...wrapLine([seg(`    not offered: ${refused}`, 'warn')], width, [seg('      ')]));
+        for (const refused of state.refused)
+          lines.push(...wrapLine([seg(`    not offered: ${refused}`, 'warn')], width, [seg('      ')]));
         break;
       case 'failed':
-        lines.push(...wrapLine([seg(`  ${name}`, 'accentBold'), seg(`  failed: ${state.message}`, 'error')], width, [seg('    ')]));
-        if (state.stderr) lines.push(...wrapLine([seg(`    stderr: ${lastLine(state.stderr)}`, 'muted')], width, [seg('      ')]));
+        lines.push(
+          ...wrapLine([seg(`  ${name}`, 'accentBold'), seg(`  failed: ${state.message}`, 'error')], width, [
+            seg('    '),
+          ]),
+        );
+        if (state.stderr)
+          lines.push(...wrapLine([seg(`    stderr: ${lastLine(state.stderr)}`, 'muted')], width, [seg('      ')]));
         break;
       case 'skipped':
-        lines.push(...wrapLine([seg(`  ${name}`, 'accentBold'), seg(`  not started: ${state.reason}`, 'warn')], width, [seg('    ')]));
+        lines.push(
+          ...wrapLine([seg(`  ${name}`, 'accentBold'), seg(`  not started: ${state.reason}`, 'warn')], width, [
+            seg('    '),
+          ]),
+        );
         break;
       case 'waiting':
       case 'starting':
-        lines.push([seg(`  ${name}`, 'accentBold'), seg(state.kind === 'waiting' ? '  starts with the first prompt' : '  starting…', 'muted')]);
+        lines.push([
+          seg(`  ${name}`, 'accentBold'),
+          seg(state.kind === 'waiting' ? '  starts with the first prompt' : '  starting…', 'muted'),
+        ]);
         break;
     }
   }
@@ -43,5 +63,10 @@ export function mcpHelpLines(statuses: readonly McpServerStatus[], width: number
 }
 
 function lastLine(text: string): string {
-  return text.split('\n').filter((line) => line.trim() !== '').at(-1) ?? '';
+  return (
+    text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1) ?? ''
+  );
 }

@@ -6,7 +6,10 @@ function colour(base: ChalkInstance, value: string, background: boolean): ChalkI
   const ansi = /^ansi256\(\s?(\d+)\s?\)$/.exec(value);
   if (ansi) return background ? base.bgAnsi256(Number(ansi[1])) : base.ansi256(Number(ansi[1]));
   const rgb = /^rgb\(\s?(\d+),\s?(\d+),\s?(\d+)\s?\)$/.exec(value);
-  if (rgb) return background ? base.bgRgb(Number(rgb[1]), Number(rgb[2]), Number(rgb[3])) : base.rgb(Number(rgb[1]), Number(rgb[2]), Number(rgb[3]));
+  if (rgb)
+    return background
+      ? base.bgRgb(Number(rgb[1]), Number(rgb[2]), Number(rgb[3]))
+      : base.rgb(Number(rgb[1]), Number(rgb[2]), Number(rgb[3]));
   const name = background ? `bg${value[0]!.toUpperCase()}${value.slice(1)}` : value;
   return (base as unknown as Record<string, ChalkInstance>)[name] ?? base;
 }

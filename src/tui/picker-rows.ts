@@ -25,8 +25,16 @@ export function relativeTime(ms: number, nowMs: number): string {
 }
 
 /** The sessions shown: this directory's (or all), newest first, whose prompt, id or directory holds every word typed. */
-export function filterSessions(sessions: readonly PickerSession[], query: string, cwd: string, all: boolean): PickerSession[] {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+export function filterSessions(
+  sessions: readonly PickerSession[],
+  query: string,
+  cwd: string,
+  all: boolean,
+): PickerSession[] {
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   return sessions
     .filter((s) => all || s.cwd === cwd)
     .filter((s) => {
@@ -62,7 +70,14 @@ function shortDir(dir: string, home: string, width: number): string {
   return short.length <= width ? short : `…${short.slice(short.length - width + 1)}`;
 }
 
-export function pickerRow(session: PickerSession, selected: boolean, width: number, all: boolean, nowMs: number, home: string): Line {
+export function pickerRow(
+  session: PickerSession,
+  selected: boolean,
+  width: number,
+  all: boolean,
+  nowMs: number,
+  home: string,
+): Line {
   const c = columns(width, all);
   const prompt = session.problem ? '! cannot be opened' : oneLine(session.firstPrompt) || '(no prompt yet)';
   const promptStyle = session.problem ? 'warn' : session.firstPrompt ? (selected ? 'strong' : 'text') : 'faint';

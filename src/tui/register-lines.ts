@@ -46,7 +46,12 @@ function opLines(store: SessionStore): Line[] {
   const out: Line[] = [[label('op'), seg(state.pc, 'accentBold'), seg(`  seq ${state.seq}`, 'faint')]];
   for (const [callId, cell] of store.registers.entries(NS.opState)) {
     const value = cell.value as { tool?: string; status?: string };
-    out.push([label(''), seg(value.tool ?? '?', 'tool'), seg(` ${value.status ?? compactJson(value)}`, 'text'), seg(` ${callId}`, 'faint')]);
+    out.push([
+      label(''),
+      seg(value.tool ?? '?', 'tool'),
+      seg(` ${value.status ?? compactJson(value)}`, 'text'),
+      seg(` ${callId}`, 'faint'),
+    ]);
   }
   return out;
 }
@@ -76,7 +81,11 @@ function factLines(store: SessionStore): Line[] {
     if (familyOf(namespace) !== 'fact') continue;
     const short = namespace.slice('fact.'.length);
     for (const [key, cell] of store.registers.entries(namespace)) {
-      out.push([label(out.length === 0 ? 'fact' : ''), seg(`${short}.${key}`, 'accent'), seg(` = ${compactJson(cell.value)}`, 'text')]);
+      out.push([
+        label(out.length === 0 ? 'fact' : ''),
+        seg(`${short}.${key}`, 'accent'),
+        seg(` = ${compactJson(cell.value)}`, 'text'),
+      ]);
     }
   }
   return out.length > 0 ? out : [[label('fact'), seg('none', 'faint')]];
@@ -84,5 +93,7 @@ function factLines(store: SessionStore): Line[] {
 
 /** The registers pane: pending intents first (what a crash would resume), then op state, lanes, facts. */
 export function registerLines(store: SessionStore, width: number): Line[] {
-  return [...pendingLines(store), ...opLines(store), ...laneLines(store), ...factLines(store)].map((line) => truncateLine(line, width));
+  return [...pendingLines(store), ...opLines(store), ...laneLines(store), ...factLines(store)].map((line) =>
+    truncateLine(line, width),
+  );
 }

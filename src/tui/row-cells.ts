@@ -84,8 +84,15 @@ const MAX_KNOWN = 300;
 
 /** Intensity (bold 1, dim 2) share their end code: a row whose text drops one and keeps the other renders as neither. */
 function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): boolean {
-  const dropped = from.some((code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && !to.some((kept) => kept.code === code.code));
-  return dropped && to.some((code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && from.some((had) => had.code === code.code));
+  const dropped = from.some(
+    (code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && !to.some((kept) => kept.code === code.code),
+  );
+  return (
+    dropped &&
+    to.some(
+      (code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && from.some((had) => had.code === code.code),
+    )
+  );
 }
 
 /**

@@ -40,13 +40,15 @@ export interface LabelContext {
 
 /** Sets (or, with empty text, removes) an entry's label, and says what happened; a storage failure is flashed. */
 export function labelEntry(ctx: LabelContext, targetId: string | null, text: string): void {
-  const say = (level: Flash['level'], message: string): void => ctx.dispatch({ type: 'flash', flash: { level, text: message } });
+  const say = (level: Flash['level'], message: string): void =>
+    ctx.dispatch({ type: 'flash', flash: { level, text: message } });
   if (ctx.readOnly) return say('error', 'read-only session: labels cannot be written');
   if (targetId === null) return say('warn', 'nothing to label yet: send a prompt first');
   try {
     const had = labelOf(ctx.store, targetId) !== undefined;
     const stored = setLabel(ctx.store, targetId, text);
-    if (stored === null) return say('info', had ? `label removed from ${targetId}` : `${targetId} has no label (/label TEXT sets one)`);
+    if (stored === null)
+      return say('info', had ? `label removed from ${targetId}` : `${targetId} has no label (/label TEXT sets one)`);
     say('info', `${targetId} labelled "${stored}"`);
   } catch (error) {
     say('error', `could not label ${targetId}: ${(error as Error)?.message ?? String(error)}`);
@@ -97,10 +99,16 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
     case 'retry':
       return ctx.retry(ctx.targetId);
     case 'queue':
-      if (ctx.queued.length === 0) return flash(ctx, 'info', 'nothing is queued (while a turn runs, Alt-⏎ queues a prompt for after it)');
+      if (ctx.queued.length === 0)
+        return flash(ctx, 'info', 'nothing is queued (while a turn runs, Alt-⏎ queues a prompt for after it)');
       return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });
     case 'connect':
-      if (!ctx.openSetup) return flash(ctx, 'warn', 'this tole cannot look for local servers; start it with --base-url http://HOST:PORT/v1 instead');
+      if (!ctx.openSetup)
+        return flash(
+          ctx,
+          'warn',
+          'this tole cannot look for local servers; start it with --base-url http://HOST:PORT/v1 instead',
+        );
       return ctx.openSetup();
   }
   const hosted = ctx.hostCommands.find((c) => c.name === name);

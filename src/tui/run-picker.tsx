@@ -41,7 +41,8 @@ export function runPicker(options: RunPickerOptions): Promise<PickerExit> {
   let resolveExit!: (exit: PickerExit) => void;
   const exited = new Promise<PickerExit>((resolve) => (resolveExit = resolve));
   let done = false;
-  const onSignal = (signal: NodeJS.Signals): void => finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
+  const onSignal = (signal: NodeJS.Signals): void =>
+    finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
   const onResize = (): void => {
     screen.clear();
     frames.repaint();

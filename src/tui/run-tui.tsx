@@ -73,7 +73,9 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   if (!stdin.isTTY || !stdout.isTTY) {
-    const error = new Error('the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT');
+    const error = new Error(
+      'the full-screen session needs a terminal (stdin and stdout are not both a TTY); for a pipe or a script, use tole -p PROMPT',
+    );
     return Promise.resolve({ reason: 'crash', error, exitCode: 1 });
   }
   const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
@@ -85,9 +87,15 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   let resolveExit!: (exit: TuiExit) => void;
   const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));
 
-  const turns = new TurnController({ agent: options.agent, nowMs: () => options.store.now(), onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }), readOnly });
+  const turns = new TurnController({
+    agent: options.agent,
+    nowMs: () => options.store.now(),
+    onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }),
+    readOnly,
+  });
 
-  const onSignal = (signal: NodeJS.Signals): void => void finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
+  const onSignal = (signal: NodeJS.Signals): void =>
+    void finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
   // A terminal that is gone ends tole like a hangup: the turn is interrupted and settled, and
   // nothing more is written to the terminal. The listeners stay, to swallow the failures of
   // writes still queued.
@@ -98,7 +106,8 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   };
   stdout.on('error', onTerminalError);
   stdin.on('error', onTerminalError);
-  const onError = (error: unknown): void => (isTerminalFailure(error) ? onTerminalError(error) : void finish({ reason: 'crash', error, exitCode: 1 }));
+  const onError = (error: unknown): void =>
+    isTerminalFailure(error) ? onTerminalError(error) : void finish({ reason: 'crash', error, exitCode: 1 });
   const onProcessExit = (): void => screen.restore();
   const onResize = (): void => {
     screen.clear();

@@ -15,7 +15,11 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   { name: 'help', args: '', help: 'show every key and command' },
   { name: 'model', args: '[name]', help: 'show the model, or use another from the next call on' },
   { name: 'label', args: '[text]', help: 'label the selected entry in the tree (no text: remove the label)' },
-  { name: 'retry', args: '', help: 'ask the model again from the selected answer (or the last one), as a new sibling branch; the old answer stays' },
+  {
+    name: 'retry',
+    args: '',
+    help: 'ask the model again from the selected answer (or the last one), as a new sibling branch; the old answer stays',
+  },
   { name: 'queue', args: '', help: 'list the prompts queued behind the running turn, to edit or remove one' },
   { name: 'tree', args: '', help: 'focus the conversation tree' },
   { name: 'usage', args: '', help: 'focus the usage pane' },
@@ -44,7 +48,10 @@ export interface CommandReport {
 
 /** A command the host adds. `run` returns the words to show (or a report), or throws an Error whose message is shown. */
 export interface HostCommand extends SlashCommand {
-  run(args: string, context: HostCommandContext): Promise<string | CommandReport | void> | string | CommandReport | void;
+  run(
+    args: string,
+    context: HostCommandContext,
+  ): Promise<string | CommandReport | void> | string | CommandReport | void;
 }
 
 export interface ParsedCommand {

@@ -7,7 +7,10 @@ import type { LiveTurn } from './turn-controller';
  * live turn says what is happening: streaming the answer, reasoning, or waiting for a retry
  * (before the first token it is still Planning).
  */
-export function statusPhase(pc: MachineStateName, live: Pick<LiveTurn, 'phase' | 'text' | 'reasoning' | 'retry' | 'task'>): string {
+export function statusPhase(
+  pc: MachineStateName,
+  live: Pick<LiveTurn, 'phase' | 'text' | 'reasoning' | 'retry' | 'task'>,
+): string {
   if (live.phase === 'idle') return pc;
   if (live.task !== null) return pc;
   if (live.retry !== null) return 'Retrying';

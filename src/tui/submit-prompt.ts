@@ -45,11 +45,34 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
     const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
-    runCommand({ store, agent, readOnly, targetId, hostCommands, dispatch, setTheme, loadTheme, quit, runTask, openSetup, queued, retry }, command);
+    runCommand(
+      {
+        store,
+        agent,
+        readOnly,
+        targetId,
+        hostCommands,
+        dispatch,
+        setTheme,
+        loadTheme,
+        quit,
+        runTask,
+        openSetup,
+        queued,
+        retry,
+      },
+      command,
+    );
     return;
   }
   if (ctx.readOnly) {
-    dispatch({ type: 'flash', flash: { level: 'error', text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)' } });
+    dispatch({
+      type: 'flash',
+      flash: {
+        level: 'error',
+        text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)',
+      },
+    });
     return;
   }
   if (ctx.refusal !== null) {
@@ -61,9 +84,21 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
   if (editing !== null && !branchBeside(ctx, editing)) return;
   const taken = how === 'queue' ? ctx.turns.submit(text) && 'queued' : ctx.turns.steer(text);
   if (!taken) {
-    dispatch({ type: 'flash', flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' } });
+    dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' },
+    });
     return;
   }
   dispatch({ type: 'submitted', text });
-  dispatch({ type: 'flash', flash: taken === 'steered' ? { level: 'info', text: 'steering: it goes into the running turn at its next model call (⏎ again replaces it; Alt-⏎ queues for after the turn)' } : null });
+  dispatch({
+    type: 'flash',
+    flash:
+      taken === 'steered'
+        ? {
+            level: 'info',
+            text: 'steering: it goes into the running turn at its next model call (⏎ again replaces it; Alt-⏎ queues for after the turn)',
+          }
+        : null,
+  });
 }

@@ -12,11 +12,14 @@ import light from '../../themes/light.json';
  * its colour. `NO_COLOR` drops every colour and keeps only bold, dim and inverse.
  */
 
-const colourPattern = /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|ansi256\(\s?\d{1,3}\s?\)|rgb\(\s?\d{1,3},\s?\d{1,3},\s?\d{1,3}\s?\))$/;
+const colourPattern =
+  /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|ansi256\(\s?\d{1,3}\s?\)|rgb\(\s?\d{1,3},\s?\d{1,3},\s?\d{1,3}\s?\))$/;
 
-const colour = z.string().refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {
-  message: 'expected a colour: a name such as "red" or "cyanBright", "#rrggbb", "ansi256(n)" or "rgb(r,g,b)"',
-});
+const colour = z
+  .string()
+  .refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {
+    message: 'expected a colour: a name such as "red" or "cyanBright", "#rrggbb", "ansi256(n)" or "rgb(r,g,b)"',
+  });
 
 export const PALETTE_KEYS = [
   'text',
@@ -82,13 +85,17 @@ export function loadTheme(nameOrPath: string): Theme {
   const builtIn = BUILT_IN[nameOrPath];
   if (builtIn !== undefined) return parseTheme(builtIn, `${nameOrPath} (built in)`);
   if (!nameOrPath.includes('/') && !nameOrPath.endsWith('.json')) {
-    throw new ThemeError(`theme "${nameOrPath}" is not a built-in theme (${BUILT_IN_THEMES.join(', ')}) nor a path to a .json file`);
+    throw new ThemeError(
+      `theme "${nameOrPath}" is not a built-in theme (${BUILT_IN_THEMES.join(', ')}) nor a path to a .json file`,
+    );
   }
   let text: string;
   try {
     text = readFileSync(nameOrPath, 'utf8');
   } catch (error) {
-    throw new ThemeError(`theme ${nameOrPath}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new ThemeError(
+      `theme ${nameOrPath}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   let data: unknown;
   try {

@@ -91,7 +91,11 @@ export function transcriptWindow(
   if (height <= 0) return { lines: [], top: { index: 0, line: 0 }, following: true, atTop: true };
   if (anchor.kind === 'follow' || blocks.id(anchor.index) !== anchor.entryId) return bottomWindow(blocks, height);
   const collected: Line[] = [];
-  for (let index = anchor.index, line = anchor.line; index < blocks.count && collected.length < height; index++, line = 0) {
+  for (
+    let index = anchor.index, line = anchor.line;
+    index < blocks.count && collected.length < height;
+    index++, line = 0
+  ) {
     const lines = blocks.lines(index);
     for (; line < lines.length && collected.length < height; line++) collected.push(lines[line]!);
   }

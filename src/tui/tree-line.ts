@@ -49,7 +49,15 @@ export function treeLine(input: TreeLineInput): Line {
   const { row, entry, label, onPath, isHead, width } = input;
   const match = input.match === true;
   const known = laidOut.get(row);
-  if (known && known.entry === entry && known.label === label && known.onPath === onPath && known.isHead === isHead && known.width === width && known.match === match)
+  if (
+    known &&
+    known.entry === entry &&
+    known.label === label &&
+    known.onPath === onPath &&
+    known.isHead === isHead &&
+    known.width === width &&
+    known.match === match
+  )
     return known.line;
   const line = layOut(input);
   laidOut.set(row, { entry, label, onPath, isHead, width, match, line });

@@ -35,7 +35,8 @@ function pushChildren(stack: TreeRow[], kids: readonly string[], depth: number):
   const n = kids.length;
   // The newest child continues in this column; it is read last, so it is pushed first.
   if (n > 0) stack.push({ id: kids[n - 1]!, depth, branchStart: false, siblingIndex: n, siblingCount: n });
-  for (let i = n - 2; i >= 0; i--) stack.push({ id: kids[i]!, depth: depth + 1, branchStart: true, siblingIndex: i + 1, siblingCount: n });
+  for (let i = n - 2; i >= 0; i--)
+    stack.push({ id: kids[i]!, depth: depth + 1, branchStart: true, siblingIndex: i + 1, siblingCount: n });
 }
 
 /** Flattens the whole tree: O(entries), no recursion (a chain can be 100,000 deep). */
@@ -70,7 +71,10 @@ export class TreeRowIndex {
     if (!this.current) {
       // A copy: the rows a render was given never change under it.
       const rows = this.rows.slice();
-      const snapshot: TreeRows = { rows, indexOf: { get: (id) => (this.current === snapshot ? this.find(id) : scan(rows, id)) } };
+      const snapshot: TreeRows = {
+        rows,
+        indexOf: { get: (id) => (this.current === snapshot ? this.find(id) : scan(rows, id)) },
+      };
       this.current = snapshot;
     }
     return this.current;

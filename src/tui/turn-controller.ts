@@ -192,7 +192,14 @@ export class TurnController {
     if (this.options.readOnly || this.running || this.disposed) return null;
     const abort = new AbortController();
     this.abort = abort;
-    this.publish({ ...IDLE, phase: 'running', task, startedAtMs: this.options.nowMs(), queue: this.state.queue, lastError: this.state.lastError });
+    this.publish({
+      ...IDLE,
+      phase: 'running',
+      task,
+      startedAtMs: this.options.nowMs(),
+      queue: this.state.queue,
+      lastError: this.state.lastError,
+    });
     try {
       return await work(abort.signal, this.onEvent);
     } finally {
@@ -238,7 +245,10 @@ export class TurnController {
     this.listeners.clear();
   }
 
-  private async run(phase: 'resuming' | 'running', work: (signal: AbortSignal, emit: EventSink) => Promise<unknown>): Promise<void> {
+  private async run(
+    phase: 'resuming' | 'running',
+    work: (signal: AbortSignal, emit: EventSink) => Promise<unknown>,
+  ): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
     this.publish({ ...IDLE, phase, startedAtMs: this.options.nowMs(), queue: this.state.queue });
@@ -288,7 +298,12 @@ export class TurnController {
         return;
       case 'stream-open':
         this.publish({
-          stream: { openedAtMs: this.options.nowMs(), lastDataAtMs: null, firstTokenLimitMs: event.firstTokenLimitMs, idleLimitMs: event.idleLimitMs },
+          stream: {
+            openedAtMs: this.options.nowMs(),
+            lastDataAtMs: null,
+            firstTokenLimitMs: event.firstTokenLimitMs,
+            idleLimitMs: event.idleLimitMs,
+          },
         });
         return;
       case 'discard':
@@ -298,7 +313,8 @@ export class TurnController {
         return;
       case 'attempt':
         this.flushFrame();
-        if (event.report.outcome === 'ok' || event.report.outcome === 'aborted') this.publish({ retry: null, retryAtMs: null, stream: null });
+        if (event.report.outcome === 'ok' || event.report.outcome === 'aborted')
+          this.publish({ retry: null, retryAtMs: null, stream: null });
         else this.publish({ retry: event.report, retryAtMs: this.options.nowMs(), stream: null });
         return;
       case 'state':
@@ -308,7 +324,15 @@ export class TurnController {
         this.publish({ text: '', reasoning: '', refusal: '', stream: null, retry: null, retryAtMs: null });
         return;
       case 'tool-call':
-        this.publish({ activeTool: { callId: event.callId, tool: event.tool, subject: event.subject, risk: event.risk, startedAtMs: this.options.nowMs() } });
+        this.publish({
+          activeTool: {
+            callId: event.callId,
+            tool: event.tool,
+            subject: event.subject,
+            risk: event.risk,
+            startedAtMs: this.options.nowMs(),
+          },
+        });
         return;
       case 'tool-result':
         this.publish({ activeTool: null });

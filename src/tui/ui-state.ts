@@ -115,7 +115,6 @@ export type UiAction =
   | { readonly type: 'dialog'; readonly dialog: FilesDialog | null }
   | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
   | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
-
   | { readonly type: 'field'; readonly field: TreeField | null }
   | { readonly type: 'field-value'; readonly value: string };
 
@@ -125,7 +124,12 @@ function recall(state: UiState, direction: -1 | 1): UiState {
   if (historyIndex === null) {
     if (direction === 1) return state;
     const text = history[history.length - 1]!;
-    return { ...state, historyIndex: history.length - 1, draft: state.editor, editor: { value: text, cursor: text.length } };
+    return {
+      ...state,
+      historyIndex: history.length - 1,
+      draft: state.editor,
+      editor: { value: text, cursor: text.length },
+    };
   }
   const next = historyIndex + direction;
   if (next < 0) return state;
@@ -143,18 +147,38 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'report':
       return { ...state, helpOpen: true, helpOffset: 0, report: action.report };
     case 'queue-list':
-      return { ...state, queueOpen: action.open, queueIndex: Math.max(0, action.index ?? (action.open ? state.queueIndex : 0)) };
+      return {
+        ...state,
+        queueOpen: action.open,
+        queueIndex: Math.max(0, action.index ?? (action.open ? state.queueIndex : 0)),
+      };
     case 'help-scroll':
       return { ...state, helpOffset: Math.max(0, state.helpOffset + action.delta) };
     case 'edit':
       return { ...state, editor: action.editor, editing: action.drop ? null : state.editing };
     case 'edit-prompt':
-      return { ...state, focus: 'input', editing: { entryId: action.entryId, parentId: action.parentId }, editor: { value: action.text, cursor: action.text.length } };
+      return {
+        ...state,
+        focus: 'input',
+        editing: { entryId: action.entryId, parentId: action.parentId },
+        editor: { value: action.text, cursor: action.text.length },
+      };
     case 'history':
       return recall(state, action.direction);
     case 'submitted': {
-      const history = state.history[state.history.length - 1] === action.text ? state.history : [...state.history, action.text].slice(-MAX_HISTORY);
-      return { ...state, history, historyIndex: null, draft: EMPTY_EDITOR, editor: EMPTY_EDITOR, transcript: FOLLOW, editing: null };
+      const history =
+        state.history[state.history.length - 1] === action.text
+          ? state.history
+          : [...state.history, action.text].slice(-MAX_HISTORY);
+      return {
+        ...state,
+        history,
+        historyIndex: null,
+        draft: EMPTY_EDITOR,
+        editor: EMPTY_EDITOR,
+        transcript: FOLLOW,
+        editing: null,
+      };
     }
     case 'select':
       return { ...state, selectedId: action.id };
@@ -174,11 +198,17 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, dialog: action.dialog };
     case 'dialog-preview':
       // A preview that comes back after its prompt closed (or another opened) is dropped.
-      return state.dialog?.entryId === action.entryId ? { ...state, dialog: { ...state.dialog, preview: action.preview } } : state;
+      return state.dialog?.entryId === action.entryId
+        ? { ...state, dialog: { ...state.dialog, preview: action.preview } }
+        : state;
     case 'field':
       return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
     case 'field-value':
       if (!state.field) return state;
-      return { ...state, field: { ...state.field, value: action.value }, find: state.field.kind === 'find' ? action.value : state.find };
+      return {
+        ...state,
+        field: { ...state.field, value: action.value },
+        find: state.field.kind === 'find' ? action.value : state.find,
+      };
   }
 }

@@ -48,7 +48,9 @@ function retryLines(retries: RetryTotals): Line[] {
   const out: Line[] = [];
   if (retries.retried.size > 0) out.push([seg('retries'.padEnd(LABEL), 'muted'), seg(causes(retries.retried), 'warn')]);
   if (retries.failed.size > 0) out.push([seg('failed'.padEnd(LABEL), 'muted'), seg(causes(retries.failed), 'error')]);
-  const details = [retries.waitedMs > 0 ? `waited ${formatMs(retries.waitedMs)}` : '', retries.lastError ?? ''].filter(Boolean).join(' · ');
+  const details = [retries.waitedMs > 0 ? `waited ${formatMs(retries.waitedMs)}` : '', retries.lastError ?? '']
+    .filter(Boolean)
+    .join(' · ');
   if (out.length > 0 && details) out.push([seg(' '.repeat(LABEL)), seg(details, 'faint')]);
   return out;
 }
@@ -63,13 +65,20 @@ function liveLine(live: LiveUsage): Line | null {
 }
 
 function modelLines(summary: UsageSummary, width: number): Line[] {
-  return summary.perModel.slice(0, 6).map(({ model, totals }, i): Line =>
-    spread(
-      [seg((i === 0 ? 'models' : '').padEnd(LABEL), 'muted'), seg(model, 'text'), seg(` ×${totals.attempts}`, 'faint')],
-      [seg(cost(totals), totals.costUsdMicros > 0 ? 'accent' : 'muted')],
-      width,
-    ),
-  );
+  return summary.perModel
+    .slice(0, 6)
+    .map(
+      ({ model, totals }, i): Line =>
+        spread(
+          [
+            seg((i === 0 ? 'models' : '').padEnd(LABEL), 'muted'),
+            seg(model, 'text'),
+            seg(` ×${totals.attempts}`, 'faint'),
+          ],
+          [seg(cost(totals), totals.costUsdMicros > 0 ? 'accent' : 'muted')],
+          width,
+        ),
+    );
 }
 
 /** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
@@ -82,12 +91,21 @@ export type KnownWindow = { readonly tokens: number; readonly source: string } |
 function windowLine(window: KnownWindow): Line | null {
   if (window === undefined) return null;
   if (window === null) return [seg('window'.padEnd(LABEL), 'muted'), seg('unknown: no auto-compact', 'warn')];
-  return [seg('window'.padEnd(LABEL), 'muted'), seg(formatTokens(window.tokens), 'text'), seg(` from ${window.source}`, 'faint')];
+  return [
+    seg('window'.padEnd(LABEL), 'muted'),
+    seg(formatTokens(window.tokens), 'text'),
+    seg(` from ${window.source}`, 'faint'),
+  ];
 }
 
 export function usageLines(summary: UsageSummary, live: LiveUsage, width: number, window?: KnownWindow): Line[] {
   const col = columns(width);
-  const header: Segment[] = [seg(''.padEnd(LABEL)), seg(cell('in', col.input), 'faint'), seg(cell('out', col.output), 'faint'), seg(cell('cost', col.cost), 'faint')];
+  const header: Segment[] = [
+    seg(''.padEnd(LABEL)),
+    seg(cell('in', col.input), 'faint'),
+    seg(cell('out', col.output), 'faint'),
+    seg(cell('cost', col.cost), 'faint'),
+  ];
   const lines: Line[] = [header, totalsLine('turn', summary.turn, width, live.estimatedOutputTokens)];
   const liveRow = liveLine(live);
   if (liveRow) lines.push(liveRow);
@@ -95,7 +113,10 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
   const windowRow = windowLine(window);
   if (windowRow) lines.push(windowRow);
   if (summary.session.cachedInputTokens > 0) {
-    lines.push([seg(''.padEnd(LABEL)), seg(`${formatTokens(summary.session.cachedInputTokens)} of the input was cached`, 'faint')]);
+    lines.push([
+      seg(''.padEnd(LABEL)),
+      seg(`${formatTokens(summary.session.cachedInputTokens)} of the input was cached`, 'faint'),
+    ]);
   }
   lines.push(...modelLines(summary, width));
   lines.push(...retryLines(summary.retries));

@@ -37,7 +37,12 @@ class RetryBuilder {
   }
 
   build(): RetryTotals {
-    return { retried: new Map(this.retried), failed: new Map(this.failed), waitedMs: this.waitedMs, lastError: this.lastError };
+    return {
+      retried: new Map(this.retried),
+      failed: new Map(this.failed),
+      waitedMs: this.waitedMs,
+      lastError: this.lastError,
+    };
   }
 }
 
@@ -57,7 +62,11 @@ export function turnIds(path: readonly AnyEntry[]): Set<string> {
  * Sums the usage ledger: the whole session, the branch (rows made on the current path), the
  * turn (rows made since the path's last prompt), and per model. O(rows).
  */
-export function summarizeUsage(rows: readonly UsageRecord[], branchIds: { has(id: string): boolean }, turn: ReadonlySet<string>): UsageSummary {
+export function summarizeUsage(
+  rows: readonly UsageRecord[],
+  branchIds: { has(id: string): boolean },
+  turn: ReadonlySet<string>,
+): UsageSummary {
   const session = emptyTotals();
   const branch = emptyTotals();
   const turnTotals = emptyTotals();

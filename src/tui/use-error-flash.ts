@@ -4,7 +4,12 @@ import type { TurnError } from './turn-controller';
 import type { UiAction } from './ui-state';
 
 /** A failed model call, said once in the flash (what to do) and kept in the status bar until the next turn. */
-export function useErrorFlash(error: TurnError | null, model: string, recallKey: string, dispatch: (action: UiAction) => void): ErrorAdvice | null {
+export function useErrorFlash(
+  error: TurnError | null,
+  model: string,
+  recallKey: string,
+  dispatch: (action: UiAction) => void,
+): ErrorAdvice | null {
   const advice = error ? errorAdvice(error, model, recallKey) : null;
   useEffect(() => {
     if (advice) dispatch({ type: 'flash', flash: { level: 'error', text: advice.text, sticky: true } });

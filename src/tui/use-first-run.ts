@@ -34,8 +34,20 @@ export function answering(servers: readonly LocalServer[] | null): LocalServer[]
  * The first-run panel: probes when it opens, and switches the Agent to the server a key picks.
  * `openAtStart`: it opens with the screen (no provider, and nothing in the session to browse).
  */
-export function useFirstRun(setup: ProviderSetup | undefined, openAtStart: boolean, agent: TurnAgent, dispatch: (action: UiAction) => void): { state: FirstRunState; keys: FirstRunKeys | null } {
-  const [state, setState] = useState<FirstRunState>(() => ({ missing: setup?.missing ?? false, open: openAtStart, scanning: false, servers: null, index: 0, using: null }));
+export function useFirstRun(
+  setup: ProviderSetup | undefined,
+  openAtStart: boolean,
+  agent: TurnAgent,
+  dispatch: (action: UiAction) => void,
+): { state: FirstRunState; keys: FirstRunKeys | null } {
+  const [state, setState] = useState<FirstRunState>(() => ({
+    missing: setup?.missing ?? false,
+    open: openAtStart,
+    scanning: false,
+    servers: null,
+    index: 0,
+    using: null,
+  }));
   const latest = useRef(state);
   latest.current = state;
   const alive = useRef(true);
@@ -48,7 +60,12 @@ export function useFirstRun(setup: ProviderSetup | undefined, openAtStart: boole
     if (!setup || latest.current.scanning) return;
     change({ scanning: true });
     setup.probe().then(
-      (servers) => change({ scanning: false, servers, index: Math.min(latest.current.index, Math.max(0, answering(servers).length - 1)) }),
+      (servers) =>
+        change({
+          scanning: false,
+          servers,
+          index: Math.min(latest.current.index, Math.max(0, answering(servers).length - 1)),
+        }),
       () => change({ scanning: false, servers: [] }),
     );
   };
@@ -71,18 +88,38 @@ export function useFirstRun(setup: ProviderSetup | undefined, openAtStart: boole
     use: () => {
       const server = answering(latest.current.servers)[latest.current.index];
       if (!server) {
-        dispatch({ type: 'flash', flash: { level: 'warn', text: latest.current.scanning ? 'still looking: wait a moment' : 'no local server answered: start one (ollama serve), then r looks again' } });
+        dispatch({
+          type: 'flash',
+          flash: {
+            level: 'warn',
+            text: latest.current.scanning
+              ? 'still looking: wait a moment'
+              : 'no local server answered: start one (ollama serve), then r looks again',
+          },
+        });
         return;
       }
       const model = server.models?.[0];
       if (model === undefined) {
-        dispatch({ type: 'flash', flash: { level: 'warn', text: `${server.name} answers but lists no model: load or pull one (ollama pull llama3.1), then r looks again` } });
+        dispatch({
+          type: 'flash',
+          flash: {
+            level: 'warn',
+            text: `${server.name} answers but lists no model: load or pull one (ollama pull llama3.1), then r looks again`,
+          },
+        });
         return;
       }
       setup.use(server, model);
       agent.model = model;
       change({ missing: false, open: false, using: server });
-      dispatch({ type: 'flash', flash: { level: 'info', text: `using ${server.name} at ${server.baseUrl} with ${model} (/model NAME picks another)` } });
+      dispatch({
+        type: 'flash',
+        flash: {
+          level: 'info',
+          text: `using ${server.name} at ${server.baseUrl} with ${model} (/model NAME picks another)`,
+        },
+      });
     },
     rescan,
     close: () => change({ open: false }),

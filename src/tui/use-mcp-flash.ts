@@ -9,7 +9,8 @@ export function useMcpFlash(mcp: McpStatusSource | undefined, dispatch: (action:
     if (!mcp) return undefined;
     return mcp.subscribe((event) => {
       const text = mcpEventText(event);
-      if (text !== null) dispatch({ type: 'flash', flash: { level: event.type === 'failed' ? 'error' : 'warn', text, sticky: true } });
+      if (text !== null)
+        dispatch({ type: 'flash', flash: { level: event.type === 'failed' ? 'error' : 'warn', text, sticky: true } });
     });
   }, [mcp, dispatch]);
 }

@@ -53,7 +53,10 @@ function activity(live: LiveTurn, awaitingApproval: boolean): string | null {
 }
 
 /** The content of every pane: only what is on screen is laid out. */
-export function usePaneContent(input: PaneContentInput): { usageLineCount: number; forLayout: (layout: ScreenLayout) => LaidOutContent } {
+export function usePaneContent(input: PaneContentInput): {
+  usageLineCount: number;
+  forLayout: (layout: ScreenLayout) => LaidOutContent;
+} {
   const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth, readOnly } = input;
   const cache = useRef(new LineCache()).current;
   const liveUsage = {
@@ -65,16 +68,26 @@ export function usePaneContent(input: PaneContentInput): { usageLineCount: numbe
   const usage = usageLines(view.usage, liveUsage, usageWidth, agent.knownWindow);
   const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
   const selectedId = ui.selectedId ?? view.head.entryId;
-  const selected = selectedId === null ? view.rows.rows.length - 1 : (view.rows.indexOf.get(selectedId) ?? view.rows.rows.length - 1);
+  const selected =
+    selectedId === null ? view.rows.rows.length - 1 : (view.rows.indexOf.get(selectedId) ?? view.rows.rows.length - 1);
 
   const forLayout = (layout: ScreenLayout): LaidOutContent => {
-    const rect = layout.transcript ?? { width: layout.narrow ? layout.usage?.width ?? 80 : 80, height: layout.panesHeight };
+    const rect = layout.transcript ?? {
+      width: layout.narrow ? (layout.usage?.width ?? 80) : 80,
+      height: layout.panesHeight,
+    };
     const inner = innerSize(rect.width, rect.height);
     const empty = view.path.length === 0 && live.phase === 'idle';
-    const tail = empty ? welcomeLines(store.path, readOnly, inner.width) : liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
+    const tail = empty
+      ? welcomeLines(store.path, readOnly, inner.width)
+      : liveLines(live, agent.model, nowMs, awaitingApproval, inner.width);
     const window = transcriptWindow(view.path, tail, cache, inner.width, inner.height, ui.transcript);
     const atInnerEntry = view.head.entryId !== null && !store.tree.isLeaf(view.head.entryId);
-    const branchNote = !atInnerEntry ? '' : readOnly ? ` · viewing ${view.head.entryId}` : ` · at ${view.head.entryId}, next prompt branches`;
+    const branchNote = !atInnerEntry
+      ? ''
+      : readOnly
+        ? ` · viewing ${view.head.entryId}`
+        : ` · at ${view.head.entryId}, next prompt branches`;
     const transcript: PaneContent = {
       title: `${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
       lines: window.lines,

@@ -28,7 +28,14 @@ export function useTurns(options: TurnsOptions): { turns: TurnController; live: 
   const onCrash = useRef(options.onCrash);
   onCrash.current = options.onCrash;
   const [owned] = useState(() =>
-    options.given ? null : new TurnController({ agent: options.agent, nowMs: () => options.store.now(), onCrash: (e) => onCrash.current(e), readOnly: options.readOnly }),
+    options.given
+      ? null
+      : new TurnController({
+          agent: options.agent,
+          nowMs: () => options.store.now(),
+          onCrash: (e) => onCrash.current(e),
+          readOnly: options.readOnly,
+        }),
   );
   const turns = options.given ?? owned!;
   const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);

@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Approver } from '../../src/core/approval/approver';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
-import { chatRequests, buildAgent, entriesOfType, tempDirs, type AgentOptions, type TempDirs } from '../support/agent-fixtures';
+import {
+  chatRequests,
+  buildAgent,
+  entriesOfType,
+  tempDirs,
+  type AgentOptions,
+  type TempDirs,
+} from '../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -33,7 +40,9 @@ function agentHere(options: Partial<AgentOptions> = {}) {
 
 /** `[tole] ...` notices the model was sent, per request. */
 function nudgesPerRequest(): number[] {
-  return chatRequests(server).map((r) => (r.body?.messages ?? []).filter((m) => m.role === 'user' && String(m.content).startsWith('[tole] ')).length);
+  return chatRequests(server).map(
+    (r) => (r.body?.messages ?? []).filter((m) => m.role === 'user' && String(m.content).startsWith('[tole] ')).length,
+  );
 }
 
 describe('approval spam', () => {
@@ -104,7 +113,9 @@ describe('approval spam', () => {
   });
 
   it('varied denied calls (no stall) are still stopped by the failing-round limit', async () => {
-    spam((i) => [{ id: `call_${i}`, name: 'write_file', arguments: JSON.stringify({ path: `evil-${i}.txt`, content: 'x' }) }]);
+    spam((i) => [
+      { id: `call_${i}`, name: 'write_file', arguments: JSON.stringify({ path: `evil-${i}.txt`, content: 'x' }) },
+    ]);
     const { agent, store } = agentHere();
 
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});

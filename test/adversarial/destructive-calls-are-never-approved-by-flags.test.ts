@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { buildAgent, entriesOfType, resultsFor, tempDirs, type AgentOptions, type TempDirs } from '../support/agent-fixtures';
+import {
+  buildAgent,
+  entriesOfType,
+  resultsFor,
+  tempDirs,
+  type AgentOptions,
+  type TempDirs,
+} from '../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -54,15 +61,23 @@ const FLAGS: readonly { readonly name: string; readonly policy: NonNullable<Agen
 describe('headless, a Destructive call is denied whatever the flags say', () => {
   for (const flag of FLAGS) {
     it(`${flag.name}: every wrapping of rm -rf x is denied and x is untouched`, async () => {
-      WRAPPED.forEach((command, i) => server.push({ toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command }) }] }));
-      const { agent, store } = agentHere({ policy: flag.policy, limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100, stallRounds: 100 } });
+      WRAPPED.forEach((command, i) =>
+        server.push({ toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command }) }] }),
+      );
+      const { agent, store } = agentHere({
+        policy: flag.policy,
+        limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100, stallRounds: 100 },
+      });
 
       const result = await agent.runTurn('clean up', new AbortController().signal, () => {});
 
       expect(result.outcome).toBe('done');
       WRAPPED.forEach((command, i) => {
         const settled = resultsFor(store, `call_${i}`);
-        expect(settled.map((e) => e.payload.outcome), command).toEqual(['denied']);
+        expect(
+          settled.map((e) => e.payload.outcome),
+          command,
+        ).toEqual(['denied']);
         expect(settled[0]!.payload.content, command).toMatch(/Destructive/);
       });
       expect(entriesOfType(store, 'tool_intent')).toEqual([]);

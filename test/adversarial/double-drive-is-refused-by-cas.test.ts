@@ -49,11 +49,24 @@ describe('double drive', () => {
     const { store, deps } = agentHere();
     const sandwich = new Sandwich(deps, () => {});
     const tool = deps.tools.get('list_dir')!;
-    const request = { callId: 'call_twice', tool: 'list_dir', subject: '.', input: { path: '.' }, risk: 'ReadOnly' as const, reason: 'lists a directory' };
+    const request = {
+      callId: 'call_twice',
+      tool: 'list_dir',
+      subject: '.',
+      input: { path: '.' },
+      risk: 'ReadOnly' as const,
+      reason: 'lists a directory',
+    };
     let state = sandwich.move(machineState(store), 'Planning');
     state = sandwich.move(state, 'ToolCall');
     state = sandwich.commitIntent(state, request, tool, { approved: true, by: 'policy' }, undefined);
-    const result = { callId: 'call_twice', tool: 'list_dir', outcome: 'ok' as const, content: 'a listing', tier: 'cold' as const };
+    const result = {
+      callId: 'call_twice',
+      tool: 'list_dir',
+      outcome: 'ok' as const,
+      content: 'a listing',
+      tier: 'cold' as const,
+    };
 
     sandwich.settle(state, result, true);
     expect(() => sandwich.settle(state, result, true)).toThrow(CasConflictError);

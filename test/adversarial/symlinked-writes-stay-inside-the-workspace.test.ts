@@ -28,15 +28,26 @@ const ATTEMPTS = [
   { id: 'call_dir_link', name: 'write_file', arguments: { path: 'door/victim.txt', content: 'owned\n' } },
   { id: 'call_file_link', name: 'write_file', arguments: { path: 'victim-link.txt', content: 'owned\n' } },
   { id: 'call_new_file', name: 'write_file', arguments: { path: 'door/new.txt', content: 'owned\n' } },
-  { id: 'call_edit_link', name: 'edit_file', arguments: { path: 'victim-link.txt', old_text: 'original', new_text: 'owned' } },
+  {
+    id: 'call_edit_link',
+    name: 'edit_file',
+    arguments: { path: 'victim-link.txt', old_text: 'original', new_text: 'owned' },
+  },
   { id: 'call_dots', name: 'write_file', arguments: { path: '../outside/victim.txt', content: 'owned\n' } },
 ];
 
 describe('writes through symlinks out of the workspace', () => {
   for (const policy of [{ yes: true }, { rules: ['write_file:*', 'edit_file:*'] }]) {
     it(`are refused with ${JSON.stringify(policy)}, and the outside file is untouched`, async () => {
-      for (const call of ATTEMPTS) server.push({ toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) }] });
-      const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy, limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100 } });
+      for (const call of ATTEMPTS)
+        server.push({ toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) }] });
+      const { agent, store } = buildAgent({
+        baseURL: server.url,
+        sessionsDir: dirs.sessions,
+        workspaceRoot: dirs.root,
+        policy,
+        limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100 },
+      });
 
       const result = await agent.runTurn('write there', new AbortController().signal, () => {});
 
@@ -46,7 +57,11 @@ describe('writes through symlinks out of the workspace', () => {
         expect(settled, call.id).toHaveLength(1);
         // A rule never matches a `..` path, so headless that one is denied before it is resolved.
         if (call.id === 'call_dots' && 'rules' in policy) expect(settled[0]!.payload.outcome).toBe('denied');
-        else expect(settled[0]!.payload, call.id).toMatchObject({ outcome: 'error', content: expect.stringMatching(/outside the workspace/) });
+        else
+          expect(settled[0]!.payload, call.id).toMatchObject({
+            outcome: 'error',
+            content: expect.stringMatching(/outside the workspace/),
+          });
       }
       // Refused before any intent: nothing was about to run.
       expect(entriesOfType(store, 'tool_intent')).toEqual([]);

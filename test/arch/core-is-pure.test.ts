@@ -13,7 +13,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const FORBIDDEN_MODULES = [/^ink(\/|$)/, /^ink-/, /^react(\/|$|-)/, /^chalk(\/|$)/, /(^|\/)tui(\/|$)/, /(^|\/)cli(\/|$)/];
+const FORBIDDEN_MODULES = [
+  /^ink(\/|$)/,
+  /^ink-/,
+  /^react(\/|$|-)/,
+  /^chalk(\/|$)/,
+  /(^|\/)tui(\/|$)/,
+  /(^|\/)cli(\/|$)/,
+];
 const FORBIDDEN_CODE: [RegExp, string][] = [
   [/\bprocess\.stdout\b/, 'process.stdout'],
   [/\bprocess\.stdin\b/, 'process.stdin'],
@@ -25,7 +32,12 @@ const FORBIDDEN_CODE: [RegExp, string][] = [
 /** Module specifiers of static imports, re-exports, dynamic imports and require calls. */
 export function importsOf(source: string): string[] {
   const specs: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const pattern of patterns) for (const m of source.matchAll(pattern)) specs.push(m[1]!);
   return specs;
 }
@@ -55,13 +67,15 @@ describe('src/core stays pure', () => {
     const offences: string[] = [];
     for (const file of files) {
       const code = withoutComments(readFileSync(file, 'utf8'));
-      for (const [pattern, name] of FORBIDDEN_CODE) if (pattern.test(code)) offences.push(`${relative(root, file)} uses ${name}`);
+      for (const [pattern, name] of FORBIDDEN_CODE)
+        if (pattern.test(code)) offences.push(`${relative(root, file)} uses ${name}`);
     }
     expect(offences).toEqual([]);
   });
 
   it('the checker itself catches a forbidden import and a console call', () => {
-    const sample = "import { render } from 'ink';\nimport x from '../../tui/app';\nconst c = await import('chalk');\nconsole.log(1);";
+    const sample =
+      "import { render } from 'ink';\nimport x from '../../tui/app';\nconst c = await import('chalk');\nconsole.log(1);";
     const specs = importsOf(sample);
     expect(specs).toEqual(expect.arrayContaining(['ink', '../../tui/app', 'chalk']));
     expect(specs.filter((s) => FORBIDDEN_MODULES.some((re) => re.test(s)))).toHaveLength(3);

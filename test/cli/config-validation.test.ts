@@ -25,7 +25,7 @@ describe('config files', () => {
     expect(Array.isArray(config.prompt)).toBe(true);
   });
 
-  it('the example agent profile validates, its tools among tole\'s', () => {
+  it("the example agent profile validates, its tools among tole's", () => {
     const places = { userDir: join(root, 'examples', 'agents'), projectDir: null };
     const known = builtinTools({ workspaceRoot: root, interactiveApprover: true }).map((tool) => tool.name);
     const { profile } = loadProfile('reviewer', places, known);

@@ -25,17 +25,28 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 
 describe('tole convert PATH --to sqlite|jsonl', () => {
   it('is a usage error (exit 2) without a path, without --to, with an unknown format, or to the format it already has', async () => {
-    expect(await run('convert', '--to', 'sqlite')).toMatchObject({ code: 2, err: expect.stringContaining('tole convert PATH --to sqlite|jsonl') });
+    expect(await run('convert', '--to', 'sqlite')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('tole convert PATH --to sqlite|jsonl'),
+    });
     expect(await run('convert', 'demo.jsonl')).toMatchObject({ code: 2 });
-    expect(await run('convert', 'demo.jsonl', '--to', 'csv')).toMatchObject({ code: 2, err: expect.stringContaining('--to must be sqlite or jsonl, not "csv"') });
-    expect(await run('convert', 'demo.jsonl', '--to', 'jsonl')).toMatchObject({ code: 2, err: expect.stringContaining('is already a jsonl session') });
+    expect(await run('convert', 'demo.jsonl', '--to', 'csv')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--to must be sqlite or jsonl, not "csv"'),
+    });
+    expect(await run('convert', 'demo.jsonl', '--to', 'jsonl')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('is already a jsonl session'),
+    });
   });
 
   it('accepts --storage jsonl|sqlite for a new session only', () => {
     expect(parseArgs(['--storage', 'sqlite']).storage).toBe('sqlite');
     expect(() => parseArgs(['--storage', 'mysql'])).toThrowError('--storage must be jsonl or sqlite, not "mysql"');
     const path = join(dir, 'x.jsonl');
-    expect(() => openSession(parseArgs(['--resume', path, '--storage', 'sqlite']), dir, dir, seededRandom(1))).toThrowError(/--storage sets the format of a new session/);
+    expect(() =>
+      openSession(parseArgs(['--resume', path, '--storage', 'sqlite']), dir, dir, seededRandom(1)),
+    ).toThrowError(/--storage sets the format of a new session/);
   });
 
   describe('with better-sqlite3', () => {
@@ -50,7 +61,10 @@ describe('tole convert PATH --to sqlite|jsonl', () => {
       expect(first.out).toMatch(/17 entries, 5 register cells, 7 usage rows, last seq 91/);
       expect(existsSync(join(dir, 'demo.db'))).toBe(true);
       expect(await run('check', 'demo.db')).toMatchObject({ code: 0, out: expect.stringContaining('sound') });
-      expect(await run('convert', 'demo.jsonl', '--to', 'sqlite')).toMatchObject({ code: 1, err: expect.stringContaining('already exists') });
+      expect(await run('convert', 'demo.jsonl', '--to', 'sqlite')).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('already exists'),
+      });
     });
 
     it('creates a new session as a .db with --storage sqlite', () => {

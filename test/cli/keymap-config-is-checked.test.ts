@@ -32,7 +32,9 @@ describe('the keymap field of the config', () => {
   it('an unknown action is a config error naming the field and the action meant', () => {
     const dir = project({ keymap: { 'focus-nxt': 'tab' } });
     expect(() => readConfigFile(join(dir, 'tole.config.json'))).toThrow(ConfigError);
-    expect(() => readConfigFile(join(dir, 'tole.config.json'))).toThrow(/field "keymap\.focus-nxt": "focus-nxt" is not an action; did you mean "focus-next"\?/);
+    expect(() => readConfigFile(join(dir, 'tole.config.json'))).toThrow(
+      /field "keymap\.focus-nxt": "focus-nxt" is not an action; did you mean "focus-next"\?/,
+    );
   });
 
   it('an unparseable chord is a config error naming the field; tole exits 2 before opening anything', async () => {

@@ -17,7 +17,10 @@ function resolve(argv: string[], config: Config, environment: NodeJS.ProcessEnv 
 describe('a key goes only where it belongs', () => {
   it('OPENAI_API_KEY goes to the OpenAI preset and to a base URL the user named', () => {
     expect(resolve([], {}).apiKey).toBe('sk-openai-secret');
-    expect(resolve(['--base-url', 'https://llm.example.com/v1'], {})).toMatchObject({ apiKey: 'sk-openai-secret', apiKeyEnv: 'OPENAI_API_KEY' });
+    expect(resolve(['--base-url', 'https://llm.example.com/v1'], {})).toMatchObject({
+      apiKey: 'sk-openai-secret',
+      apiKeyEnv: 'OPENAI_API_KEY',
+    });
     expect(resolve([], { baseUrl: 'https://llm.example.com/v1' }).apiKey).toBe('sk-openai-secret');
     expect(resolve([], {}, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:4000/v1' }).apiKey).toBe('sk-openai-secret');
   });
@@ -30,11 +33,16 @@ describe('a key goes only where it belongs', () => {
   });
 
   it('a provider with its own key variable never falls back to OPENAI_API_KEY', () => {
-    const corp: Config = { provider: 'corp', providers: { corp: { baseUrl: 'https://corp.example.com/v1', apiKeyEnv: 'CORP_KEY' } } };
+    const corp: Config = {
+      provider: 'corp',
+      providers: { corp: { baseUrl: 'https://corp.example.com/v1', apiKeyEnv: 'CORP_KEY' } },
+    };
     expect(resolve([], corp)).toMatchObject({ apiKey: 'corp-secret', apiKeyEnv: 'CORP_KEY' });
     expect(resolve([], corp, { OPENAI_API_KEY: 'sk-openai-secret' }).apiKey).toBe('');
     expect(resolve([], { provider: 'openrouter' }).apiKey).toBe('');
-    expect(resolve([], { provider: 'openrouter' }, { ...env, OPENROUTER_API_KEY: 'or-secret' }).apiKey).toBe('or-secret');
+    expect(resolve([], { provider: 'openrouter' }, { ...env, OPENROUTER_API_KEY: 'or-secret' }).apiKey).toBe(
+      'or-secret',
+    );
   });
 
   it('no key over plain http to another host unless the user config says so for it; the notice names the variable, never the key', () => {
@@ -45,8 +53,13 @@ describe('a key goes only where it belongs', () => {
     expect(plain.keyWithheld).not.toContain('sk-openai-secret');
     // Sent without a key: a server on the LAN may need none.
     expect(missingKey(plain)).toBe(false);
-    expect(resolve([], { baseUrl: 'http://llm.example.com:8000/v1', keyOverHttp: true }).apiKey).toBe('sk-openai-secret');
-    const corp: Config = { provider: 'corp', providers: { corp: { baseUrl: 'http://10.1.2.3/v1', apiKeyEnv: 'CORP_KEY', keyOverHttp: true } } };
+    expect(resolve([], { baseUrl: 'http://llm.example.com:8000/v1', keyOverHttp: true }).apiKey).toBe(
+      'sk-openai-secret',
+    );
+    const corp: Config = {
+      provider: 'corp',
+      providers: { corp: { baseUrl: 'http://10.1.2.3/v1', apiKeyEnv: 'CORP_KEY', keyOverHttp: true } },
+    };
     expect(resolve([], corp).apiKey).toBe('corp-secret');
     for (const local of ['http://127.0.0.1:8080/v1', 'http://localhost:1234/v1', 'http://[::1]:8000/v1']) {
       expect(resolve(['--base-url', local], {}).apiKey, local).toBe('sk-openai-secret');

@@ -32,9 +32,18 @@ beforeAll(async () => {
   project = join(root, 'project');
   toleHomeDir = join(root, 'tole-home');
   mkdirSync(project);
-  env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: join(root, 'home'), TOLE_HOME: toleHomeDir, OPENAI_API_KEY: 'sk-test' };
+  env = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: join(root, 'home'),
+    TOLE_HOME: toleHomeDir,
+    OPENAI_API_KEY: 'sk-test',
+  };
   writeFileSync(join(project, 'notes.txt'), 'the original notes\n');
-  server.push({ toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'overwritten\n' }) }] });
+  server.push({
+    toolCalls: [
+      { id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'overwritten\n' }) },
+    ],
+  });
   const run = await tole(['-p', 'rewrite the notes', '--yes', '--base-url', server.url, '--model', 'm']);
   expect(run.code, run.stderr).toBe(0);
   const id = /tole: session (\S+)/.exec(run.stderr)![1]!;

@@ -40,7 +40,12 @@ async function turn(cwd: string, args: readonly string[]): Promise<{ id: string;
 beforeAll(async () => {
   ensureBuilt();
   // Every answer costs 1000 input and 500 output tokens: at 10 and 20 USD per million, $0.02.
-  server = await startChatServer({ respond: (request) => ({ ...echoReply(request), usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } }) });
+  server = await startChatServer({
+    respond: (request) => ({
+      ...echoReply(request),
+      usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+    }),
+  });
   root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-listing-')));
   project = join(root, 'project');
   other = join(root, 'other');
@@ -64,7 +69,14 @@ beforeAll(async () => {
     const first = [...store.tree.all()].find((entry) => entry.type === 'user')!;
     const id = store.newEntryId();
     store.commit([
-      { kind: 'entry', timestamp: store.now(), id, parentId: first.id, type: 'user', payload: { text: 'the road not taken' } },
+      {
+        kind: 'entry',
+        timestamp: store.now(),
+        id,
+        parentId: first.id,
+        type: 'user',
+        payload: { text: 'the road not taken' },
+      },
       { kind: 'register', op: 'set', namespace: 'lane.leaf', key: 'side', value: id },
     ]);
   } finally {
@@ -122,7 +134,8 @@ describe.concurrent('tole export', () => {
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`# tole session ${older.id}`);
-    for (const text of ['the first question', 'echo: the first question', 'a follow-up', 'echo: a follow-up']) expect(run.stdout).toContain(text);
+    for (const text of ['the first question', 'echo: the first question', 'a follow-up', 'echo: a follow-up'])
+      expect(run.stdout).toContain(text);
     expect(run.stdout).not.toContain('the road not taken');
   });
 
@@ -139,7 +152,12 @@ describe.concurrent('tole export', () => {
     const run = await tole(['export', older.path, '--format', 'json']);
 
     expect(run.code, run.stderr).toBe(0);
-    const document = JSON.parse(run.stdout) as { header: { id: string }; entries: { id: string }[]; lanes: { lane: string }[]; usage: unknown[] };
+    const document = JSON.parse(run.stdout) as {
+      header: { id: string };
+      entries: { id: string }[];
+      lanes: { lane: string }[];
+      usage: unknown[];
+    };
     expect(document.header.id).toBe(older.id);
     const store = SessionStore.open(older.path, { clock: systemClock, random: seededRandom(1), readOnly: true });
     try {
@@ -154,7 +172,10 @@ describe.concurrent('tole export', () => {
   });
 
   it('-o FILE writes the file, says so on stderr, and prints nothing', async () => {
-    const [toFile, toStdout] = await Promise.all([tole(['export', newer.id, '--format', 'json', '-o', 'out.json']), tole(['export', newer.id, '--format', 'json'])]);
+    const [toFile, toStdout] = await Promise.all([
+      tole(['export', newer.id, '--format', 'json', '-o', 'out.json']),
+      tole(['export', newer.id, '--format', 'json']),
+    ]);
 
     expect(toFile.code, toFile.stderr).toBe(0);
     expect(toFile.stdout).toBe('');
@@ -173,14 +194,22 @@ describe.concurrent('tole --help and --version', () => {
     expect(flags.size).toBeGreaterThan(20);
     const commands = /SUBCOMMANDS = new Set\(\[([^\]]*)\]/.exec(source)![1]!.match(/[a-z]+/g)!;
     expect(commands).toEqual(expect.arrayContaining(['sessions', 'check', 'export', 'convert']));
-    const missing = [...[...flags].map((flag) => ({ flag, pattern: new RegExp(`(^|[\\s,\\[])${flag}(?=[\\s,=\\]]|$)`, 'm') })), ...commands.map((command) => ({ flag: command, pattern: new RegExp(`^ +tole ${command}\\b`, 'm') }))]
+    const missing = [
+      ...[...flags].map((flag) => ({ flag, pattern: new RegExp(`(^|[\\s,\\[])${flag}(?=[\\s,=\\]]|$)`, 'm') })),
+      ...commands.map((command) => ({ flag: command, pattern: new RegExp(`^ +tole ${command}\\b`, 'm') })),
+    ]
       .filter(({ pattern }) => !pattern.test(run.stdout))
       .map(({ flag }) => flag);
     expect(missing).toEqual([]);
   });
 
   it('-h is --help; --version and -v print the package version', async () => {
-    const [long, short, version, v] = await Promise.all([tole(['--help']), tole(['-h']), tole(['--version']), tole(['-v'])]);
+    const [long, short, version, v] = await Promise.all([
+      tole(['--help']),
+      tole(['-h']),
+      tole(['--version']),
+      tole(['-v']),
+    ]);
 
     expect(short.stdout).toBe(long.stdout);
     for (const run of [version, v]) {

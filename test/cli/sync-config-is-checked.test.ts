@@ -21,10 +21,17 @@ function configWith(sync: unknown): string {
 
 describe('the config sync section and --to / --from', () => {
   it('takes a PostgreSQL URL and names the field when it is not one', () => {
-    expect(readConfigFile(configWith({ url: 'postgres://tole@db:5432/team', person: 'ada' })).sync).toEqual({ url: 'postgres://tole@db:5432/team', person: 'ada' });
+    expect(readConfigFile(configWith({ url: 'postgres://tole@db:5432/team', person: 'ada' })).sync).toEqual({
+      url: 'postgres://tole@db:5432/team',
+      person: 'ada',
+    });
     expect(() => readConfigFile(configWith({ url: 'http://db:5432' }))).toThrow(ConfigError);
-    expect(() => readConfigFile(configWith({ url: 'http://db:5432' }))).toThrow(/field "sync.url": expected a PostgreSQL URL such as postgres:\/\/tole@db.example:5432\/tole/);
-    expect(() => readConfigFile(configWith({ url: 'postgres://x@y/z', every: 3 }))).toThrow(/field "sync.every" is not a config field/);
+    expect(() => readConfigFile(configWith({ url: 'http://db:5432' }))).toThrow(
+      /field "sync.url": expected a PostgreSQL URL such as postgres:\/\/tole@db.example:5432\/tole/,
+    );
+    expect(() => readConfigFile(configWith({ url: 'postgres://x@y/z', every: 3 }))).toThrow(
+      /field "sync.every" is not a config field/,
+    );
   });
 
   it('--from takes a URL only when one follows; without one the config or TOLE_SYNC_URL names the server', () => {
@@ -33,8 +40,12 @@ describe('the config sync section and --to / --from', () => {
     expect(bare.from).toBe('');
     expect(bare.positional).toEqual(['ID']);
     expect(syncUrlFor('', {}, { sync: { url: 'postgres://cfg@h/d' } }, '--from')).toBe('postgres://cfg@h/d');
-    expect(syncUrlFor('', { TOLE_SYNC_URL: 'postgres://env@h/d' }, { sync: { url: 'postgres://cfg@h/d' } }, '--from')).toBe('postgres://env@h/d');
-    expect(() => syncUrlFor(undefined, {}, {}, '--to')).toThrow(/--to needs a server: --to postgres:\/\/USER@HOST:PORT\/DATABASE/);
+    expect(
+      syncUrlFor('', { TOLE_SYNC_URL: 'postgres://env@h/d' }, { sync: { url: 'postgres://cfg@h/d' } }, '--from'),
+    ).toBe('postgres://env@h/d');
+    expect(() => syncUrlFor(undefined, {}, {}, '--to')).toThrow(
+      /--to needs a server: --to postgres:\/\/USER@HOST:PORT\/DATABASE/,
+    );
     expect(parseArgs(['sync', '--to', 'postgres://a@b/c'])).toMatchObject({ command: 'sync', to: 'postgres://a@b/c' });
   });
 });

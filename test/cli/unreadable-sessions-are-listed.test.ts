@@ -18,7 +18,11 @@ describe('tole sessions', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '1700000000000000000-abcdef.jsonl'), '\u0000\u0000garbage with no header');
     const out = capture();
-    const code = runSessions(parseArgs(['sessions', '--all']), { cwd: home, env: { TOLE_HOME: home, HOME: home }, stdout: out.stream });
+    const code = runSessions(parseArgs(['sessions', '--all']), {
+      cwd: home,
+      env: { TOLE_HOME: home, HOME: home },
+      stdout: out.stream,
+    });
     expect(code).toBe(0);
     expect(out.text()).toContain('no sessions in');
     expect(out.text()).toContain('1 file in');

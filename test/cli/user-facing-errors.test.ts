@@ -6,13 +6,28 @@
  * What a command names that is not there (a session, a lane, an entry) exits 1, like any other
  * runtime failure; a command line or config that is wrong in itself exits 2.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
-import { echoReply, startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
+import {
+  echoReply,
+  startChatServer,
+  type ChatServer,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../support/chat-server';
 import { startTs, type ChildRun } from '../support/spawn-node';
 
 let server: ChatServer;
@@ -22,10 +37,28 @@ const made: string[] = [];
 function respond(request: RecordedRequest): ScriptedReply {
   const model = request.body?.model;
   if (model === 'missing-model') {
-    return { error: { status: 404, body: { error: { message: 'The model `missing-model` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } } };
+    return {
+      error: {
+        status: 404,
+        body: {
+          error: {
+            message: 'The model `missing-model` does not exist',
+            type: 'invalid_request_error',
+            code: 'model_not_found',
+          },
+        },
+      },
+    };
   }
   if (model === 'keyed' && request.headers['authorization'] !== 'Bearer sk-good') {
-    return { error: { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } } };
+    return {
+      error: {
+        status: 401,
+        body: {
+          error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+        },
+      },
+    };
   }
   return echoReply(request);
 }
@@ -57,7 +90,12 @@ function place(): Place {
   mkdirSync(cwd);
   mkdirSync(home);
   const toleHome = join(root, 'tole-home');
-  return { cwd, home, sessions: join(toleHome, 'sessions'), env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: toleHome, LANG: 'C.UTF-8' } };
+  return {
+    cwd,
+    home,
+    sessions: join(toleHome, 'sessions'),
+    env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: toleHome, LANG: 'C.UTF-8' },
+  };
 }
 
 function tole(at: Place, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ChildRun> {
@@ -87,7 +125,11 @@ function sessionFiles(at: Place): string[] {
 }
 
 /** One headless turn that must succeed; returns the session's id and file. */
-async function madeSession(at: Place, prompt: string, extra: readonly string[] = []): Promise<{ id: string; path: string }> {
+async function madeSession(
+  at: Place,
+  prompt: string,
+  extra: readonly string[] = [],
+): Promise<{ id: string; path: string }> {
   const run = await tole(at, ['-p', prompt, ...extra, ...local()]);
   expect(run.code, run.stderr).toBe(0);
   const id = /tole: session (\S+)/.exec(run.stderr)![1]!;
@@ -160,7 +202,10 @@ describe.concurrent('provider errors in headless mode', () => {
 
   it("401 from a configured provider names that provider's key variable", async () => {
     const at = place();
-    const config = { provider: 'corp', providers: { corp: { baseUrl: server.url, apiKeyEnv: 'CORP_KEY', model: 'keyed' } } };
+    const config = {
+      provider: 'corp',
+      providers: { corp: { baseUrl: server.url, apiKeyEnv: 'CORP_KEY', model: 'keyed' } },
+    };
     writeFileSync(join(at.cwd, 'tole.config.json'), JSON.stringify(config));
     const run = await tole(at, ['-p', 'hi', '--trust'], { CORP_KEY: 'sk-wrong' });
 
@@ -233,7 +278,11 @@ describe.concurrent('sessions that cannot be opened', () => {
     lines[2] = lines[2]!.replace('"kind"', '"kinD"');
     writeFileSync(path, lines.join('\n'));
 
-    const [turn, check, exported] = await Promise.all([tole(at, ['-p', 'three', '--resume', id, ...local()]), tole(at, ['check', path]), tole(at, ['export', id])]);
+    const [turn, check, exported] = await Promise.all([
+      tole(at, ['-p', 'three', '--resume', id, ...local()]),
+      tole(at, ['check', path]),
+      tole(at, ['export', id]),
+    ]);
 
     expect(turn.code).toBe(1);
     const line = oneLine(turn);
@@ -260,7 +309,10 @@ describe.concurrent('sessions that cannot be opened', () => {
     lines[0] = lines[0]!.replace(/"storageVersion":\d+/, '"storageVersion":99');
     writeFileSync(path, lines.join('\n'));
 
-    const [turn, check] = await Promise.all([tole(at, ['-p', 'more', '--resume', id, ...local()]), tole(at, ['check', path])]);
+    const [turn, check] = await Promise.all([
+      tole(at, ['-p', 'more', '--resume', id, ...local()]),
+      tole(at, ['check', path]),
+    ]);
 
     expect(turn.code).toBe(1);
     const line = oneLine(turn);
@@ -272,14 +324,44 @@ describe.concurrent('sessions that cannot be opened', () => {
 });
 
 describe.concurrent('config errors: exit 2, naming the file, the field and what was expected', () => {
-  const cases: readonly { name: string; content: string; expected: readonly (string | RegExp)[]; flags?: readonly string[] }[] = [
-    { name: 'a wrong type', content: '{"limits": {"maxSteps": "many"}}', expected: ['field "limits.maxSteps"', 'expected number'] },
-    { name: 'a number out of range', content: '{"limits": {"maxSteps": 0}}', expected: ['field "limits.maxSteps"', '>=1'] },
+  const cases: readonly {
+    name: string;
+    content: string;
+    expected: readonly (string | RegExp)[];
+    flags?: readonly string[];
+  }[] = [
+    {
+      name: 'a wrong type',
+      content: '{"limits": {"maxSteps": "many"}}',
+      expected: ['field "limits.maxSteps"', 'expected number'],
+    },
+    {
+      name: 'a number out of range',
+      content: '{"limits": {"maxSteps": 0}}',
+      expected: ['field "limits.maxSteps"', '>=1'],
+    },
     { name: 'not JSON', content: '{"model": ', expected: ['not valid JSON'] },
-    { name: 'an unknown provider', content: '{"provider": "nope"}', expected: ['field "provider"', 'unknown provider "nope"', /known: .*ollama/], flags: ['--trust'] },
-    { name: 'a misspelt field', content: '{"modle": "x"}', expected: ['field "modle" is not a config field', /known here: .*\bmodel\b/] },
-    { name: 'a misspelt nested field', content: '{"limits": {"maxStep": 3}}', expected: ['field "limits.maxStep" is not a config field', /known here: .*maxSteps/] },
-    { name: 'a base URL that is not one', content: '{"baseUrl": "localhost:11434"}', expected: ['field "baseUrl"', 'expected an http(s) URL such as http://'] },
+    {
+      name: 'an unknown provider',
+      content: '{"provider": "nope"}',
+      expected: ['field "provider"', 'unknown provider "nope"', /known: .*ollama/],
+      flags: ['--trust'],
+    },
+    {
+      name: 'a misspelt field',
+      content: '{"modle": "x"}',
+      expected: ['field "modle" is not a config field', /known here: .*\bmodel\b/],
+    },
+    {
+      name: 'a misspelt nested field',
+      content: '{"limits": {"maxStep": 3}}',
+      expected: ['field "limits.maxStep" is not a config field', /known here: .*maxSteps/],
+    },
+    {
+      name: 'a base URL that is not one',
+      content: '{"baseUrl": "localhost:11434"}',
+      expected: ['field "baseUrl"', 'expected an http(s) URL such as http://'],
+    },
     { name: 'an array for the whole file', content: '[]', expected: ['expected object'] },
   ];
 
@@ -292,7 +374,8 @@ describe.concurrent('config errors: exit 2, naming the file, the field and what 
     expect(run.code).toBe(2);
     const line = oneLine(run);
     expect(line).toContain(`config ${file}:`);
-    for (const part of expected) expect(line).toMatch(typeof part === 'string' ? new RegExp(part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : part);
+    for (const part of expected)
+      expect(line).toMatch(typeof part === 'string' ? new RegExp(part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : part);
     expect(sessionFiles(at)).toEqual([]);
   });
 
@@ -326,7 +409,10 @@ describe.concurrent('usage errors: exit 2 with the right form of the command', (
     { args: ['-p', 'hi', '--output', 'xml'], says: '--output must be text or json, not "xml"' },
     { args: ['-p', 'hi', '--output=xml'], says: '--output must be text or json, not "xml"' },
     { args: ['-p', ''], says: '-p needs a prompt: tole -p "what to do"' },
-    { args: ['-p', 'fix', 'the', 'tests'], says: 'unexpected argument "the": a prompt of several words goes in quotes, tole -p "fix the tests"' },
+    {
+      args: ['-p', 'fix', 'the', 'tests'],
+      says: 'unexpected argument "the": a prompt of several words goes in quotes, tole -p "fix the tests"',
+    },
     { args: ['-p', 'hi', '--resume'], says: '--resume with -p needs a session: tole -p PROMPT --resume ID|PATH' },
     { args: ['-p', 'hi', '-c', '--resume', 'x'], says: 'use either -c or --resume, not both' },
     { args: ['-p', 'hi', '--read-only', '--resume', 'x'], says: 'leave out --read-only' },
@@ -337,7 +423,10 @@ describe.concurrent('usage errors: exit 2 with the right form of the command', (
     { args: ['sessions', 'extra'], says: 'unexpected argument "extra" after tole sessions' },
     { args: ['export'], says: 'tole export needs a session: tole export ID|PATH --format md|json' },
     { args: ['export', 'some-id', '--format', 'pdf'], says: '--format must be md or json, not "pdf"' },
-    { args: ['export', 'some-id', '--format', 'json', '--branch', 'main'], says: '--branch and --entry go with --format md' },
+    {
+      args: ['export', 'some-id', '--format', 'json', '--branch', 'main'],
+      says: '--branch and --entry go with --format md',
+    },
     { args: ['convert', 'x.jsonl'], says: 'tole convert PATH --to sqlite|jsonl' },
     { args: ['convert', 'x.jsonl', '--to', 'csv'], says: '--to must be sqlite or jsonl, not "csv"' },
   ];
@@ -367,7 +456,10 @@ describe.concurrent('usage errors: exit 2 with the right form of the command', (
 describe.concurrent('what a command names is not there: exit 1, saying how to list what is', () => {
   it('--resume of a missing session, headless and full screen, makes no session', async () => {
     const at = place();
-    const [headless, screen] = await Promise.all([tole(at, ['-p', 'hi', '--resume', 'nosuch', ...local()]), tole(at, ['--resume', 'nosuch'])]);
+    const [headless, screen] = await Promise.all([
+      tole(at, ['-p', 'hi', '--resume', 'nosuch', ...local()]),
+      tole(at, ['--resume', 'nosuch']),
+    ]);
 
     for (const run of [headless, screen]) {
       expect(run.code).toBe(1);
@@ -406,7 +498,9 @@ describe.concurrent('what a command names is not there: exit 1, saying how to li
     expect(lane.code).toBe(1);
     expect(oneLine(lane)).toBe('tole: no lane "nolane" (lanes: main)');
     expect(entry.code).toBe(1);
-    expect(oneLine(entry)).toBe(`tole: no entry noentry in this session: tole export ${id} --format json lists every entry's id`);
+    expect(oneLine(entry)).toBe(
+      `tole: no entry noentry in this session: tole export ${id} --format json lists every entry's id`,
+    );
   });
 
   it('tole check of a file that is not there', async () => {

@@ -18,9 +18,17 @@ describe('tole with no provider, in a terminal', () => {
   it('shows the first-run panel (what it looked for, local servers, how to set a key), then quits cleanly', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-empty-home-'));
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-first-')));
-    driver = new TerminalDriver({ args: [TOLE_JS], cwd: workspace, env: { HOME: home, TOLE_HOME: join(home, '.tole') }, columns: 120, rows: 40 });
+    driver = new TerminalDriver({
+      args: [TOLE_JS],
+      cwd: workspace,
+      env: { HOME: home, TOLE_HOME: join(home, '.tole') },
+      columns: 120,
+      rows: 40,
+    });
 
-    const screen = await driver.waitFor((s) => s.includes('no model provider yet') && /Ollama\s+127\.0\.0\.1:11434/.test(s));
+    const screen = await driver.waitFor(
+      (s) => s.includes('no model provider yet') && /Ollama\s+127\.0\.0\.1:11434/.test(s),
+    );
     expect(driver.onAlternateScreen).toBe(true);
     expect(screen).toMatch(/✗ OPENAI_API_KEY\s+not set/);
     expect(screen).toMatch(/✗ --base-url, OPENAI_BASE_URL\s+not given/);

@@ -33,7 +33,12 @@ let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
   ensureBuilt();
-  server = await startChatServer({ replies: [{ toolCalls: [{ id: 'call_wipe', name: 'notes__wipe_notes', arguments: '{}' }] }, { text: 'The notes are wiped.' }] });
+  server = await startChatServer({
+    replies: [
+      { toolCalls: [{ id: 'call_wipe', name: 'notes__wipe_notes', arguments: '{}' }] },
+      { text: 'The notes are wiped.' },
+    ],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -48,7 +53,10 @@ describe('MCP servers in the terminal', () => {
     const notes = join(parent, 'notes');
     mkdirSync(join(parent, 'config', 'tole'), { recursive: true });
     mkdirSync(workspace);
-    const servers = { notes: { ...notesCommand(notes), trustAnnotations: true }, broken: notesCommand(join(parent, 'broken'), ['--fail-start']) };
+    const servers = {
+      notes: { ...notesCommand(notes), trustAnnotations: true },
+      broken: notesCommand(join(parent, 'broken'), ['--fail-start']),
+    };
     writeFileSync(join(parent, 'config', 'tole', 'config.json'), JSON.stringify({ mcpServers: servers }));
     driver = new TerminalDriver({
       args: [TOLE_JS, '--base-url', server.url, '--model', 'm'],

@@ -35,14 +35,20 @@ afterAll(async () => {
 });
 
 function start(workspace: string, home: string): TerminalDriver {
-  return new TerminalDriver({ args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'], cwd: workspace, env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' } });
+  return new TerminalDriver({
+    args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+    cwd: workspace,
+    env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+  });
 }
 
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The user messages of each chat request, in order. */
 function userMessages(): string[][] {
-  return server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => (r.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content)));
+  return server.requests
+    .filter((r) => r.path.endsWith('/chat/completions'))
+    .map((r) => (r.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content)));
 }
 
 describe('driving a running session in a terminal', () => {

@@ -26,8 +26,20 @@ export class TerminalDriver {
     const cols = options.columns ?? 120;
     const rows = options.rows ?? 40;
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
-    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', LANG: 'C.UTF-8', TERM: 'xterm-256color', ...options.env };
-    this.pty = spawn(options.file ?? process.execPath, [...options.args], { name: 'xterm-256color', cols, rows, cwd: options.cwd, env });
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '/tmp',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm-256color',
+      ...options.env,
+    };
+    this.pty = spawn(options.file ?? process.execPath, [...options.args], {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.cwd,
+      env,
+    });
     this.pty.onData((data) => {
       this.raw += data;
       this.term.write(data);
@@ -40,7 +52,8 @@ export class TerminalDriver {
     await new Promise<void>((resolve) => this.term.write('', resolve));
     const buffer = this.term.buffer.active;
     const lines: string[] = [];
-    for (let i = 0; i < this.term.rows; i++) lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    for (let i = 0; i < this.term.rows; i++)
+      lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
     return lines.join('\n');
   }
 
@@ -55,11 +68,13 @@ export class TerminalDriver {
   /** Polls the screen until `test` holds, or fails with the screen as it was. */
   async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
     const started = Date.now();
-    const check = typeof test === 'function' ? test : (s: string) => (typeof test === 'string' ? s.includes(test) : test.test(s));
+    const check =
+      typeof test === 'function' ? test : (s: string) => (typeof test === 'string' ? s.includes(test) : test.test(s));
     for (;;) {
       const screen = await this.screen();
       if (check(screen)) return screen;
-      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${String(test)}; the screen:\n${screen}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`timed out waiting for ${String(test)}; the screen:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

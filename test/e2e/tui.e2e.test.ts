@@ -21,8 +21,25 @@ beforeAll(async () => {
   if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   server = await startChatServer({
     replies: [
-      { text: ['Here is ', 'the plan:\n\n', '1. read the notes\n', '2. **write** them\n\n', 'Then I ask before writing.'], delayMs: 150 },
-      { text: "I'll write the notes file.", toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'notes.md', content: '# Notes\n- ship the screen\n' }) }] },
+      {
+        text: [
+          'Here is ',
+          'the plan:\n\n',
+          '1. read the notes\n',
+          '2. **write** them\n\n',
+          'Then I ask before writing.',
+        ],
+        delayMs: 150,
+      },
+      {
+        text: "I'll write the notes file.",
+        toolCalls: [
+          {
+            name: 'write_file',
+            arguments: JSON.stringify({ path: 'notes.md', content: '# Notes\n- ship the screen\n' }),
+          },
+        ],
+      },
       { text: 'Done: notes.md is written.' },
       { text: 'A different idea, on its own branch.' },
     ],
@@ -120,7 +137,9 @@ describe('tole in a terminal', () => {
 
   it('restores the terminal when killed with SIGTERM mid-turn, settling the turn', async () => {
     await server.close();
-    server = await startChatServer({ replies: [{ text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], delayMs: 800 }] });
+    server = await startChatServer({
+      replies: [{ text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], delayMs: 800 }],
+    });
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'));
     driver = start(workspace, home);

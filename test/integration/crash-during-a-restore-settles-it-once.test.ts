@@ -33,9 +33,19 @@ describe('a crash in the middle of a restore', () => {
     writeFileSync(join(dirs.root, 'x.txt'), 'x0\n');
     writeFileSync(join(dirs.root, 'y.txt'), 'y0\n');
     const expected = treeState(dirs.root);
-    const first = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true }, checkpointHome: dirs.home });
+    const first = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      policy: { yes: true },
+      checkpointHome: dirs.home,
+    });
     server.push(
-      { toolCalls: [{ id: 'w_new', name: 'write_file', arguments: JSON.stringify({ path: 'new.txt', content: 'new\n' }) }] },
+      {
+        toolCalls: [
+          { id: 'w_new', name: 'write_file', arguments: JSON.stringify({ path: 'new.txt', content: 'new\n' }) },
+        ],
+      },
       { toolCalls: [{ id: 'w_x', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x1\n' }) }] },
     );
     await first.agent.runTurn('change files', new AbortController().signal, () => {});
@@ -44,14 +54,29 @@ describe('a crash in the middle of a restore', () => {
     rmSync(join(dirs.root, 'y.txt'));
     const path = onlySessionFile(dirs.sessions);
 
-    const config: RestoreChildConfig = { baseURL: server.url, sessionsDir: dirs.sessions, sessionPath: path, workspaceRoot: dirs.root, checkpointHome: dirs.home, entryId };
-    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], { env: { ...process.env, TOLE_CRASH_AT: 'during-restore' } });
+    const config: RestoreChildConfig = {
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      sessionPath: path,
+      workspaceRoot: dirs.root,
+      checkpointHome: dirs.home,
+      entryId,
+    };
+    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], {
+      env: { ...process.env, TOLE_CRASH_AT: 'during-restore' },
+    });
     expect(run.signal, run.stderr).toBe('SIGKILL');
     // Half done: the removal happened, the writes did not.
     expect(existsSync(join(dirs.root, 'new.txt'))).toBe(false);
     expect(readFileSync(join(dirs.root, 'x.txt'), 'utf8')).toBe('x1\n');
 
-    const resumed = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, checkpointHome: dirs.home });
+    const resumed = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+      checkpointHome: dirs.home,
+    });
     expect(resumed.store.registers.entries(NS.pending)).toHaveLength(1);
     expect(await resumed.agent.resume(new AbortController().signal, () => {})).toBe(1);
     expect(treeState(dirs.root)).toEqual(expected);
@@ -67,19 +92,42 @@ describe('a crash in the middle of a restore', () => {
     const dirs = tempDirs('tole-restore-crash-');
     created.push(dirs);
     writeFileSync(join(dirs.root, 'x.txt'), 'x0\n');
-    const first = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true }, checkpointHome: dirs.home });
-    server.push({ toolCalls: [{ id: 'w_x', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x1\n' }) }] });
+    const first = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      policy: { yes: true },
+      checkpointHome: dirs.home,
+    });
+    server.push({
+      toolCalls: [{ id: 'w_x', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x1\n' }) }],
+    });
     await first.agent.runTurn('change x', new AbortController().signal, () => {});
     const entryId = entriesOfType(first.store, 'user')[0]!.id;
     first.store.close();
     const path = onlySessionFile(dirs.sessions);
 
-    const config: RestoreChildConfig = { baseURL: server.url, sessionsDir: dirs.sessions, sessionPath: path, workspaceRoot: dirs.root, checkpointHome: dirs.home, entryId };
-    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], { env: { ...process.env, TOLE_CRASH_AT: 'after-checkpoint' } });
+    const config: RestoreChildConfig = {
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      sessionPath: path,
+      workspaceRoot: dirs.root,
+      checkpointHome: dirs.home,
+      entryId,
+    };
+    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], {
+      env: { ...process.env, TOLE_CRASH_AT: 'after-checkpoint' },
+    });
     expect(run.signal, run.stderr).toBe('SIGKILL');
     expect(readFileSync(join(dirs.root, 'x.txt'), 'utf8')).toBe('x1\n');
 
-    const resumed = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, checkpointHome: dirs.home });
+    const resumed = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+      checkpointHome: dirs.home,
+    });
     expect(await resumed.agent.resume(new AbortController().signal, () => {})).toBe(0);
     expect(entriesOfType(resumed.store, 'restore')).toHaveLength(0);
     expect(readFileSync(join(dirs.root, 'x.txt'), 'utf8')).toBe('x1\n');

@@ -44,19 +44,38 @@ afterAll(async () => {
 });
 
 /** Runs the child turn (one marker call, then an answer) until the fault point kills it. */
-async function crashChild(tool: MarkerToolName, crashAt: FaultPoint, interactive = false): Promise<{ dirs: TempDirs; path: string }> {
+async function crashChild(
+  tool: MarkerToolName,
+  crashAt: FaultPoint,
+  interactive = false,
+): Promise<{ dirs: TempDirs; path: string }> {
   const dirs = tempDirs('tole-crash-');
   created.push(dirs);
   server.push({ toolCalls: [{ id: CALL_ID, name: tool, arguments: JSON.stringify({ key: KEY }) }] });
-  const config: ChildConfig = { baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, prompt: `run ${tool}`, interactive, checkpointHome: dirs.home };
-  const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], { env: { ...process.env, TOLE_CRASH_AT: crashAt } });
+  const config: ChildConfig = {
+    baseURL: server.url,
+    sessionsDir: dirs.sessions,
+    workspaceRoot: dirs.root,
+    prompt: `run ${tool}`,
+    interactive,
+    checkpointHome: dirs.home,
+  };
+  const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+    env: { ...process.env, TOLE_CRASH_AT: crashAt },
+  });
   expect(run.signal, run.stderr).toBe('SIGKILL');
   expect(run.stdout).not.toContain('turn ');
   return { dirs, path: onlySessionFile(dirs.sessions) };
 }
 
 /** Settlements and intents for the marker call, read from the file by a fresh read-only open. */
-function onDisk(path: string): { intents: number; settlements: number; pending: number; outcomes: string[]; checkpoints: number } {
+function onDisk(path: string): {
+  intents: number;
+  settlements: number;
+  pending: number;
+  outcomes: string[];
+  checkpoints: number;
+} {
   const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(7), readOnly: true });
   try {
     const results = resultsFor(store, CALL_ID);
@@ -65,7 +84,9 @@ function onDisk(path: string): { intents: number; settlements: number; pending: 
       settlements: results.length,
       pending: store.registers.entries(NS.pending).length,
       outcomes: results.map((e) => e.payload.outcome),
-      checkpoints: [...entriesOfType(store, 'tool_intent'), ...entriesOfType(store, 'approval')].filter((e) => e.payload.checkpoint !== undefined).length,
+      checkpoints: [...entriesOfType(store, 'tool_intent'), ...entriesOfType(store, 'approval')].filter(
+        (e) => e.payload.checkpoint !== undefined,
+      ).length,
     };
   } finally {
     store.close();
@@ -73,7 +94,9 @@ function onDisk(path: string): { intents: number; settlements: number; pending: 
 }
 
 function toolMessagesFor(request: RecordedRequest | undefined, callId: string): string[] {
-  return (request?.body?.messages ?? []).filter((m) => m.role === 'tool' && m['tool_call_id'] === callId).map((m) => String(m.content));
+  return (request?.body?.messages ?? [])
+    .filter((m) => m.role === 'tool' && m['tool_call_id'] === callId)
+    .map((m) => String(m.content));
 }
 
 /** The points of the matrix: the checkpoint's own point, then the three of the sandwich. */
@@ -119,9 +142,21 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         const runsBeforeResume = markerCount(dirs.root, tool, KEY);
         expect(runsBeforeResume).toBe(crashAt === 'after-intent' || crashAt === 'after-checkpoint' ? 0 : 1);
         // The checkpoint is named in the intent's line; after-checkpoint died before any line named it.
-        expect(onDisk(path)).toMatchObject({ intents: 1, settlements: 0, pending: 1, checkpoints: crashAt === 'after-checkpoint' ? 0 : 1 });
+        expect(onDisk(path)).toMatchObject({
+          intents: 1,
+          settlements: 0,
+          pending: 1,
+          checkpoints: crashAt === 'after-checkpoint' ? 0 : 1,
+        });
 
-        const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), policy: { rules: [tool] } });
+        const { agent, store } = buildAgent({
+          baseURL: server.url,
+          sessionsDir: dirs.sessions,
+          workspaceRoot: dirs.root,
+          sessionPath: path,
+          extraTools: markerTools(),
+          policy: { rules: [tool] },
+        });
         const log = eventLog();
         expect(await agent.resume(new AbortController().signal, log.emit)).toBe(1);
         const requestsBefore = chatRequests(server).length;
@@ -140,7 +175,14 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         expect(toolMessagesFor(chatRequests(server).at(-1), CALL_ID)).toHaveLength(1);
 
         // A second resume finds nothing left to do, and runs nothing again.
-        const again = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), policy: { rules: [tool] } });
+        const again = buildAgent({
+          baseURL: server.url,
+          sessionsDir: dirs.sessions,
+          workspaceRoot: dirs.root,
+          sessionPath: path,
+          extraTools: markerTools(),
+          policy: { rules: [tool] },
+        });
         expect(await again.agent.resume(new AbortController().signal, () => {})).toBe(0);
         expect(machineState(again.store).pc).toBe('Final');
         again.store.close();
@@ -155,7 +197,14 @@ describe('a call that needed approval and has none committed never runs unapprov
     const { dirs, path } = await crashChild('marker_idempotent', 'after-intent', true);
     expect(onDisk(path)).toMatchObject({ intents: 1, settlements: 0, pending: 1 });
 
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), approver: null });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+      extraTools: markerTools(),
+      approver: null,
+    });
     await agent.resume(new AbortController().signal, () => {});
     const [settled] = resultsFor(store, CALL_ID);
     store.close();
@@ -175,7 +224,15 @@ describe('a call that needed approval and has none committed never runs unapprov
       },
     };
 
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), approver, checkpointHome: dirs.home });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+      extraTools: markerTools(),
+      approver,
+      checkpointHome: dirs.home,
+    });
     await agent.resume(new AbortController().signal, () => {});
     const approvals = entriesOfType(store, 'approval');
     store.close();
@@ -192,7 +249,14 @@ describe('a call that needed approval and has none committed never runs unapprov
     const { dirs, path } = await crashChild('marker_never', 'after-intent', true);
     const approver: Approver = { decide: async () => ({ approved: false, by: 'user', reason: 'not now' }) };
 
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, sessionPath: path, extraTools: markerTools(), approver });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      sessionPath: path,
+      extraTools: markerTools(),
+      approver,
+    });
     await agent.resume(new AbortController().signal, () => {});
     store.close();
 

@@ -32,7 +32,12 @@ interface Run extends ChildRun {
 }
 
 /** A fresh workspace (with `notes.txt`), a user config with `limits`, and one headless turn. */
-async function turn(replies: readonly ScriptedReply[], limits: Record<string, number> = {}, extra: readonly string[] = [], dirs?: TempDirs): Promise<Run> {
+async function turn(
+  replies: readonly ScriptedReply[],
+  limits: Record<string, number> = {},
+  extra: readonly string[] = [],
+  dirs?: TempDirs,
+): Promise<Run> {
   const d = dirs ?? tempDirs('tole-loose-');
   if (dirs === undefined) {
     all.push(d);
@@ -55,7 +60,10 @@ interface Row {
 
 function records(d: TempDirs): Row[] {
   const file = onlySessionFile(join(d.parent, 'tole-home', 'sessions'));
-  const lines = readFileSync(file, 'utf8').split('\n').slice(1).filter((line) => line !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((line) => line !== '');
   return lines.flatMap((line) => (JSON.parse(line) as { r: Row[] }).r);
 }
 
@@ -69,7 +77,12 @@ function usageOutcomes(d: TempDirs): unknown[] {
     .map((row) => (row as { usage?: { outcome?: unknown } }).usage?.outcome);
 }
 
-type WireMessage = { role: string; content?: unknown; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string } }> };
+type WireMessage = {
+  role: string;
+  content?: unknown;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; function: { name: string } }>;
+};
 
 function messagesOf(index: number): WireMessage[] {
   return (chatRequests(server)[index]?.body?.messages ?? []) as WireMessage[];
@@ -92,7 +105,11 @@ describe('tole -p against loosely compatible servers', () => {
 
   it('a tool-call reply with no finish_reason (the stream ends with [DONE]) runs its calls', async () => {
     const run = await turn([
-      { toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"notes.txt"}' }], finishReason: null, usageInFinalChunk: true },
+      {
+        toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"notes.txt"}' }],
+        finishReason: null,
+        usageInFinalChunk: true,
+      },
       { text: 'read it', finishReason: null },
     ]);
     expect(run.code, run.stderr).toBe(0);
@@ -104,10 +121,18 @@ describe('tole -p against loosely compatible servers', () => {
   });
 
   it('a legacy function_call is run like any call, under an id tole makes and records', async () => {
-    const run = await turn([{ legacyFunctionCall: { name: 'read_file', arguments: '{"path":"notes.txt"}', fragments: 3 } }, { text: 'done' }]);
+    const run = await turn([
+      { legacyFunctionCall: { name: 'read_file', arguments: '{"path":"notes.txt"}', fragments: 3 } },
+      { text: 'done' },
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const [assistant] = entries(run.dirs, 'assistant');
-    const calls = assistant?.payload?.toolCalls as Array<{ id: string; name: string; legacy?: boolean; idFixed?: string }>;
+    const calls = assistant?.payload?.toolCalls as Array<{
+      id: string;
+      name: string;
+      legacy?: boolean;
+      idFixed?: string;
+    }>;
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ name: 'read_file', legacy: true, idFixed: 'missing' });
     const sent = messagesOf(1);
@@ -129,7 +154,10 @@ describe('tole -p against loosely compatible servers', () => {
   });
 
   it('a stream that opens and never sends a token is dropped at the first-token limit', async () => {
-    const run = await turn([{ text: 'late', stallAfterChunks: 1 }, { text: 'second try' }], { streamIdleTimeoutMs: 1000, firstTokenTimeoutMs: 1500 });
+    const run = await turn([{ text: 'late', stallAfterChunks: 1 }, { text: 'second try' }], {
+      streamIdleTimeoutMs: 1000,
+      firstTokenTimeoutMs: 1500,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('second try\n');
     expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
@@ -138,7 +166,11 @@ describe('tole -p against loosely compatible servers', () => {
   it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async () => {
     const stalled: ScriptedReply = { text: 'x', stallAfterChunks: 1 };
     const started = Date.now();
-    const run = await turn([stalled, stalled, stalled, stalled, stalled], { streamIdleTimeoutMs: 1000, firstTokenTimeoutMs: 1000, modelCallTimeoutMs: 2500 });
+    const run = await turn([stalled, stalled, stalled, stalled, stalled], {
+      streamIdleTimeoutMs: 1000,
+      firstTokenTimeoutMs: 1000,
+      modelCallTimeoutMs: 2500,
+    });
     const tookMs = Date.now() - started;
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('limits.modelCallTimeoutMs');
@@ -166,7 +198,9 @@ describe('tole -p against loosely compatible servers', () => {
     expect(calls[0]).toEqual(expect.objectContaining({ id: 'dup' }));
     expect(calls[1]?.idFixed).toBe('duplicate');
     expect(calls[2]?.idFixed).toBe('missing');
-    const results = entries(run.dirs, 'tool_result').map((row) => row.payload as { callId: string; outcome: string; content: string });
+    const results = entries(run.dirs, 'tool_result').map(
+      (row) => row.payload as { callId: string; outcome: string; content: string },
+    );
     expect(results.map((r) => r.callId)).toEqual(ids);
     expect(results.map((r) => r.outcome)).toEqual(['ok', 'error', 'error', 'error']);
     expect(results[1]?.content).toContain('not valid JSON');

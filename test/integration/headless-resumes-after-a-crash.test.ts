@@ -28,7 +28,11 @@ function setUp(): { dirs: TempDirs; env: NodeJS.ProcessEnv; sessions: string } {
   const dirs = tempDirs('tole-headless-crash-');
   all.push(dirs);
   const home = join(dirs.parent, 'tole-home');
-  return { dirs, env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home }, sessions: join(home, 'sessions') };
+  return {
+    dirs,
+    env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
+    sessions: join(home, 'sessions'),
+  };
 }
 
 function results(path: string, callId: string): { outcome: string; content: string }[] {
@@ -43,15 +47,26 @@ function results(path: string, callId: string): { outcome: string; content: stri
 describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   it('a guarded write_file killed during its effect is settled once, and the file holds the content once', async () => {
     const { dirs, env, sessions } = setUp();
-    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }] };
+    const write: ScriptedReply = {
+      toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }],
+    };
     server.push(write);
-    const crashed = await runTole(['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'during-effect' } });
+    const crashed = await runTole(
+      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'during-effect' } },
+    );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
     expect(results(path, 'call_w')).toEqual([]);
 
-    const id = path.split('/').at(-1)!.replace(/\.jsonl$/, '');
-    const resumed = await runTole(['-p', 'go on', '--resume', id, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env });
+    const id = path
+      .split('/')
+      .at(-1)!
+      .replace(/\.jsonl$/, '');
+    const resumed = await runTole(
+      ['-p', 'go on', '--resume', id, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.root, env },
+    );
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe('carried on\n');
@@ -61,15 +76,25 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(check.code, check.stdout).toBe(0);
   });
 
-  it('resumed from another directory, the pending write runs in the session\'s own workspace, not the current one', async () => {
+  it("resumed from another directory, the pending write runs in the session's own workspace, not the current one", async () => {
     const { dirs, env, sessions } = setUp();
-    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"in the session workspace\\n"}' }] };
+    const write: ScriptedReply = {
+      toolCalls: [
+        { id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"in the session workspace\\n"}' },
+      ],
+    };
     server.push(write);
-    const crashed = await runTole(['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'after-intent' } });
+    const crashed = await runTole(
+      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'after-intent' } },
+    );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], { cwd: dirs.outside, env });
+    const resumed = await runTole(
+      ['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.outside, env },
+    );
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(existsSync(join(dirs.outside, 'out.txt'))).toBe(false);
@@ -88,29 +113,55 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect((await tole.done).signal).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'], { cwd: dirs.root, env });
+    const resumed = await runTole(['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'], {
+      cwd: dirs.root,
+      env,
+    });
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe('carried on\n');
-    const users = (chatRequests(server).at(-1)?.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
+    const users = (chatRequests(server).at(-1)?.body?.messages ?? [])
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
     expect(users).toEqual(['first prompt', 'second prompt']);
   });
 
   it('a bash call (never replayed) killed before its settlement is settled as outcome unknown, not run again', async () => {
     const { dirs, env, sessions } = setUp();
     writeFileSync(join(dirs.root, 'count.txt'), '');
-    const bash: ScriptedReply = { toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command":"echo run >> count.txt"}' }] };
+    const bash: ScriptedReply = {
+      toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command":"echo run >> count.txt"}' }],
+    };
     server.push(bash);
-    const crashed = await runTole(['-p', 'count', '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'], { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } });
+    const crashed = await runTole(
+      ['-p', 'count', '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'],
+      { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } },
+    );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
     expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8')).toBe('run\n');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'], { cwd: dirs.root, env });
+    const resumed = await runTole(
+      [
+        '-p',
+        'go on',
+        '--resume',
+        path,
+        '--base-url',
+        server.url,
+        '--model',
+        'm',
+        '--allow',
+        'bash:echo run >> count.txt',
+      ],
+      { cwd: dirs.root, env },
+    );
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8')).toBe('run\n');
-    expect(results(path, 'call_b')).toEqual([{ outcome: 'interrupted', content: expect.stringMatching(/outcome unknown/) }]);
+    expect(results(path, 'call_b')).toEqual([
+      { outcome: 'interrupted', content: expect.stringMatching(/outcome unknown/) },
+    ]);
     const lastRequest = chatRequests(server).at(-1)?.body?.messages ?? [];
     expect(lastRequest.filter((m) => m.role === 'tool' && m['tool_call_id'] === 'call_b')).toHaveLength(1);
   });

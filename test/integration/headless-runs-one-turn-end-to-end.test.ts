@@ -70,7 +70,12 @@ describe('tole -p (headless) end to end', () => {
     expect(run.stdout).toBe('hi there\n');
     expect(chatRequests(server).at(-1)?.body?.model).toBe('m');
     const file = onlySessionFile(sessionsDir(dirs));
-    expect(run.stderr).toContain(`session ${file.split('/').at(-1)!.replace(/\.jsonl$/, '')}`);
+    expect(run.stderr).toContain(
+      `session ${file
+        .split('/')
+        .at(-1)!
+        .replace(/\.jsonl$/, '')}`,
+    );
 
     const check = await runTole(['check', file], { cwd: dirs.root, env: env(dirs) });
     expect(check.code, check.stdout + check.stderr).toBe(0);
@@ -78,13 +83,18 @@ describe('tole -p (headless) end to end', () => {
 
   it('--output json prints one JSON event per line, ending with a result line', async () => {
     fresh();
-    const run = await tole(['-p', 'say hi', '--base-url', server.url, '--model', 'm', '--output', 'json'], [{ text: ['json ', 'answer'] }]);
+    const run = await tole(
+      ['-p', 'say hi', '--base-url', server.url, '--model', 'm', '--output', 'json'],
+      [{ text: ['json ', 'answer'] }],
+    );
 
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     const events = lines.map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
     expect(events[0]!.type).toBe('state');
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['turn-started', 'text', 'attempt', 'usage', 'turn-ended']));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['turn-started', 'text', 'attempt', 'usage', 'turn-ended']),
+    );
     const result = events.at(-1)!;
     expect(result).toMatchObject({ type: 'result', outcome: 'done', text: 'json answer' });
     expect(events.filter((e) => e.type === 'result')).toHaveLength(1);
@@ -97,7 +107,9 @@ describe('tole -p (headless) end to end', () => {
   it('exits 1 with a one-line reason when the server returns 500 on every attempt', async () => {
     fresh();
     writeFileSync(join(dirs.root, 'tole.config.json'), JSON.stringify({ limits: { maxAttempts: 2 } }));
-    const failure: ScriptedReply = { error: { status: 500, body: { error: { message: 'the upstream is on fire', type: 'server_error', code: null } } } };
+    const failure: ScriptedReply = {
+      error: { status: 500, body: { error: { message: 'the upstream is on fire', type: 'server_error', code: null } } },
+    };
     const run = await tole(['-p', 'hi', '--base-url', server.url, '--model', 'm'], [failure, failure]);
 
     expect(run.code).toBe(1);
@@ -128,7 +140,17 @@ describe('tole -p (headless) end to end', () => {
 
   it('exits 2 for -p with --read-only, which could not commit the turn', async () => {
     fresh();
-    const run = await tole(['-p', 'hi', '--read-only', '--resume', 'whatever', '--base-url', server.url, '--model', 'm']);
+    const run = await tole([
+      '-p',
+      'hi',
+      '--read-only',
+      '--resume',
+      'whatever',
+      '--base-url',
+      server.url,
+      '--model',
+      'm',
+    ]);
 
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--read-only/);
@@ -147,8 +169,13 @@ describe('tole -p (headless) end to end', () => {
 
   it('denies a Write without a rule and says which --allow rule or --yes would allow it', async () => {
     fresh();
-    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"hello"}' }] };
-    const run = await tole(['-p', 'write it', '--base-url', server.url, '--model', 'm'], [write, { text: 'I could not write it.' }]);
+    const write: ScriptedReply = {
+      toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"hello"}' }],
+    };
+    const run = await tole(
+      ['-p', 'write it', '--base-url', server.url, '--model', 'm'],
+      [write, { text: 'I could not write it.' }],
+    );
 
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(dirs.root, 'out.txt'))).toBe(false);
@@ -160,8 +187,13 @@ describe('tole -p (headless) end to end', () => {
 
   it("--allow 'write_file:*' lets the write run", async () => {
     fresh();
-    const write: ScriptedReply = { toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"hello"}' }] };
-    const run = await tole(['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'], [write, { text: 'written' }]);
+    const write: ScriptedReply = {
+      toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"hello"}' }],
+    };
+    const run = await tole(
+      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      [write, { text: 'written' }],
+    );
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('written\n');
@@ -173,7 +205,10 @@ describe('tole -p (headless) end to end', () => {
     mkdirSync(join(dirs.root, 'x'));
     writeFileSync(join(dirs.root, 'x', 'keep.txt'), 'keep');
     const rm: ScriptedReply = { toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] };
-    const run = await tole(['-p', 'clean up', '--base-url', server.url, '--model', 'm', '--yes'], [rm, { text: 'could not' }]);
+    const run = await tole(
+      ['-p', 'clean up', '--base-url', server.url, '--model', 'm', '--yes'],
+      [rm, { text: 'could not' }],
+    );
 
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(dirs.root, 'x', 'keep.txt'), 'utf8')).toBe('keep');

@@ -35,9 +35,16 @@ describe('tole -p stopped by a signal while a tool runs', () => {
       const dirs = tempDirs('tole-signal-');
       all.push(dirs);
       const pidFile = join(dirs.root, 'bash.pid');
-      server.push({ toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command: 'echo $$ > bash.pid; sleep 30' }) }] });
+      server.push({
+        toolCalls: [
+          { id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command: 'echo $$ > bash.pid; sleep 30' }) },
+        ],
+      });
       const home = join(dirs.parent, 'tole-home');
-      const tole = startTole(['-p', 'wait', '--base-url', server.url, '--model', 'm', '--yes'], { cwd: dirs.root, env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home } });
+      const tole = startTole(['-p', 'wait', '--base-url', server.url, '--model', 'm', '--yes'], {
+        cwd: dirs.root,
+        env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
+      });
 
       await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the command to start');
       const pgid = Number(readFileSync(pidFile, 'utf8').trim());
@@ -46,7 +53,11 @@ describe('tole -p stopped by a signal while a tool runs', () => {
 
       expect(run.code, run.stderr).toBe(code);
       expect(liveProcessesInGroup(pgid)).toEqual([]);
-      const store = SessionStore.open(onlySessionFile(join(home, 'sessions')), { clock: systemClock, random: seededRandom(8), readOnly: true });
+      const store = SessionStore.open(onlySessionFile(join(home, 'sessions')), {
+        clock: systemClock,
+        random: seededRandom(8),
+        readOnly: true,
+      });
       expect(resultsFor(store, 'call_sleep').map((e) => e.payload.outcome)).toEqual(['interrupted']);
       expect(store.registers.entries(NS.pending)).toEqual([]);
       store.close();

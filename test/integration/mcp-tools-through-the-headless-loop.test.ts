@@ -41,20 +41,31 @@ function setUp(server: Record<string, unknown> = {}): Setup {
   const notes = join(dirs.parent, 'notes');
   const config = join(dirs.parent, 'config');
   mkdirSync(join(config, 'tole'), { recursive: true });
-  writeFileSync(join(config, 'tole', 'config.json'), JSON.stringify({ mcpServers: { notes: { ...notesCommand(notes), trustAnnotations: true, ...server } } }));
+  writeFileSync(
+    join(config, 'tole', 'config.json'),
+    JSON.stringify({ mcpServers: { notes: { ...notesCommand(notes), trustAnnotations: true, ...server } } }),
+  );
   const home = join(dirs.parent, 'tole-home');
   const env = { PATH: process.env.PATH, HOME: dirs.parent, XDG_CONFIG_HOME: config, TOLE_HOME: home };
   return { dirs, env, notes, sessions: join(home, 'sessions') };
 }
 
 function tole(setup: Setup, args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  return runBuiltTole([...args, '--base-url', server.url, '--model', 'm'], { cwd: setup.dirs.root, env: { ...setup.env, ...extraEnv }, timeoutMs: 30_000 });
+  return runBuiltTole([...args, '--base-url', server.url, '--model', 'm'], {
+    cwd: setup.dirs.root,
+    env: { ...setup.env, ...extraEnv },
+    timeoutMs: 30_000,
+  });
 }
 
 function results(path: string, callId: string): { outcome: string; content: string; resumedBy?: string }[] {
   const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(5), readOnly: true });
   try {
-    return resultsFor(store, callId).map((e) => ({ outcome: e.payload.outcome, content: e.payload.content, ...(e.payload.resumedBy ? { resumedBy: e.payload.resumedBy } : {}) }));
+    return resultsFor(store, callId).map((e) => ({
+      outcome: e.payload.outcome,
+      content: e.payload.content,
+      ...(e.payload.resumedBy ? { resumedBy: e.payload.resumedBy } : {}),
+    }));
   } finally {
     store.close();
   }
@@ -68,21 +79,31 @@ function toolNamesOffered(index: number): string[] {
 describe('MCP tools in the headless turn loop', () => {
   it('offers the server’s tools to the model and runs a Write call that --yes approves', async () => {
     const setup = setUp();
-    server.push({ toolCalls: [{ id: 'call_set', name: 'notes__set_note', arguments: '{"key":"plan","value":"ship it"}' }] });
+    server.push({
+      toolCalls: [{ id: 'call_set', name: 'notes__set_note', arguments: '{"key":"plan","value":"ship it"}' }],
+    });
     const before = chatRequests(server).length;
     const run = await tole(setup, ['-p', 'note the plan', '--yes']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('done\n');
     expect(notesIn(setup.notes)).toEqual({ plan: 'ship it' });
-    expect(toolNamesOffered(before)).toEqual(expect.arrayContaining(['read_file', 'notes__read_note', 'notes__set_note', 'notes__append_note']));
-    const toolMessage = chatRequests(server).at(-1)?.body?.messages?.find((m) => m.role === 'tool');
+    expect(toolNamesOffered(before)).toEqual(
+      expect.arrayContaining(['read_file', 'notes__read_note', 'notes__set_note', 'notes__append_note']),
+    );
+    const toolMessage = chatRequests(server)
+      .at(-1)
+      ?.body?.messages?.find((m) => m.role === 'tool');
     expect(String(toolMessage?.content)).toContain('set plan');
-    expect(results(onlySessionFile(setup.sessions), 'call_set')).toEqual([{ outcome: 'ok', content: expect.stringContaining('set plan') }]);
+    expect(results(onlySessionFile(setup.sessions), 'call_set')).toEqual([
+      { outcome: 'ok', content: expect.stringContaining('set plan') },
+    ]);
   });
 
   it('headless, a Write call without --yes is denied with the flag that allows it, and never reaches the server', async () => {
     const setup = setUp();
-    server.push({ toolCalls: [{ id: 'call_append', name: 'notes__append_note', arguments: '{"key":"a","text":"x"}' }] });
+    server.push({
+      toolCalls: [{ id: 'call_append', name: 'notes__append_note', arguments: '{"key":"a","text":"x"}' }],
+    });
     const run = await tole(setup, ['-p', 'append']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/notes__append_note denied: .*--yes/);
@@ -91,7 +112,9 @@ describe('MCP tools in the headless turn loop', () => {
 
   it('an --allow rule naming an MCP tool approves its Write calls headless', async () => {
     const setup = setUp();
-    server.push({ toolCalls: [{ id: 'call_append', name: 'notes__append_note', arguments: '{"key":"a","text":"x"}' }] });
+    server.push({
+      toolCalls: [{ id: 'call_append', name: 'notes__append_note', arguments: '{"key":"a","text":"x"}' }],
+    });
     const run = await tole(setup, ['-p', 'append', '--allow', 'notes__append_note']);
     expect(run.code, run.stderr).toBe(0);
     expect(notesIn(setup.notes)).toEqual({ a: 'x' });
@@ -106,7 +129,9 @@ describe('MCP tools in the headless turn loop', () => {
     expect(run.stderr).toMatch(/notes__wipe_notes: Destructive .*keypress/);
     expect(toolNamesOffered(before)).not.toContain('notes__wipe_notes');
     expect(notesLog(setup.notes).map((line) => line.tool)).not.toContain('wipe_notes');
-    expect(results(onlySessionFile(setup.sessions), 'call_wipe')).toEqual([{ outcome: 'error', content: expect.stringContaining('Unknown tool') }]);
+    expect(results(onlySessionFile(setup.sessions), 'call_wipe')).toEqual([
+      { outcome: 'error', content: expect.stringContaining('Unknown tool') },
+    ]);
   });
 
   it('without trustAnnotations every tool of the server is Destructive, so --yes runs none of them headless', async () => {
@@ -137,14 +162,22 @@ describe('MCP tools in the headless turn loop', () => {
       expect(notesLog(setup.notes).filter((line) => line.tool === crash.tool)).toHaveLength(crash.runs);
       const settled = results(path, callId);
       expect(settled).toHaveLength(1);
-      expect(settled[0]).toMatchObject({ outcome: crash.outcome, ...(crash.replay === 'never' ? { content: expect.stringContaining('outcome unknown') } : { resumedBy: 'rerun' }) });
+      expect(settled[0]).toMatchObject({
+        outcome: crash.outcome,
+        ...(crash.replay === 'never'
+          ? { content: expect.stringContaining('outcome unknown') }
+          : { resumedBy: 'rerun' }),
+      });
     });
   }
 
   it("a project config's server is never started from an untrusted project, and says so", async () => {
     const setup = setUp();
     const projectNotes = join(setup.dirs.parent, 'project-notes');
-    writeFileSync(join(setup.dirs.root, 'tole.config.json'), JSON.stringify({ mcpServers: { evil: notesCommand(projectNotes) } }));
+    writeFileSync(
+      join(setup.dirs.root, 'tole.config.json'),
+      JSON.stringify({ mcpServers: { evil: notesCommand(projectNotes) } }),
+    );
     const before = chatRequests(server).length;
     const run = await tole(setup, ['-p', 'hello']);
     expect(run.code, run.stderr).toBe(0);

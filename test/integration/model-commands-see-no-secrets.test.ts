@@ -33,7 +33,10 @@ describe('secrets stay out of the commands tole runs', () => {
     const userDir = join(d.parent, '.config', 'tole');
     mkdirSync(userDir, { recursive: true });
     // The user's own config: a hook, and one variable passed through on purpose.
-    writeFileSync(join(userDir, 'config.json'), JSON.stringify({ hooks: { sessionStart: 'env > hook-env.txt' }, passEnv: ['PASSED_TOKEN'] }));
+    writeFileSync(
+      join(userDir, 'config.json'),
+      JSON.stringify({ hooks: { sessionStart: 'env > hook-env.txt' }, passEnv: ['PASSED_TOKEN'] }),
+    );
     const env = {
       PATH: process.env.PATH,
       HOME: d.parent,
@@ -43,8 +46,22 @@ describe('secrets stay out of the commands tole runs', () => {
       GITHUB_TOKEN: TOKEN,
       PASSED_TOKEN: 'passed-on-purpose',
     };
-    server.push({ toolCalls: [{ id: 'call_env', name: 'bash', arguments: JSON.stringify({ command: 'env; cat /proc/self/environ | tr "\\0" "\\n"' }) }] }, { text: 'done' });
-    const run = await runBuiltTole(['-p', 'show me the environment', '--yes', '--base-url', server.url, '--model', 'm'], { cwd: d.root, env });
+    server.push(
+      {
+        toolCalls: [
+          {
+            id: 'call_env',
+            name: 'bash',
+            arguments: JSON.stringify({ command: 'env; cat /proc/self/environ | tr "\\0" "\\n"' }),
+          },
+        ],
+      },
+      { text: 'done' },
+    );
+    const run = await runBuiltTole(
+      ['-p', 'show me the environment', '--yes', '--base-url', server.url, '--model', 'm'],
+      { cwd: d.root, env },
+    );
 
     expect(run.code, run.stderr).toBe(0);
     const session = readFileSync(onlySessionFile(join(d.parent, 'tole-home', 'sessions')), 'utf8');

@@ -3,7 +3,16 @@
  * the real OpenAIProvider aimed at the local chat server, the real ToolRegistry with the
  * built-ins (plus any extra tools), and the real ApprovalPolicy. Retry waits are recorded, not spent.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -80,7 +89,8 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
   const approver = options.approver ?? null;
   const interactive = options.policy?.interactive ?? approver !== null;
   const tools = ToolRegistry.create({ interactiveApprover: interactive });
-  for (const tool of builtinTools({ workspaceRoot: options.workspaceRoot, interactiveApprover: interactive })) tools.register(tool);
+  for (const tool of builtinTools({ workspaceRoot: options.workspaceRoot, interactiveApprover: interactive }))
+    tools.register(tool);
   for (const tool of options.extraTools ?? []) tools.register(tool);
   const provider = new OpenAIProvider({
     baseURL: options.baseURL,
@@ -105,7 +115,9 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
     },
     ...(options.fault ? { fault: options.fault } : {}),
     ...(options.externalTools ? { externalTools: options.externalTools(tools, interactive) } : {}),
-    ...(options.checkpointHome ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: options.workspaceRoot }) } : {}),
+    ...(options.checkpointHome
+      ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: options.workspaceRoot }) }
+      : {}),
     ...options.deps,
   };
   return { agent: new Agent(deps, options.model ?? 'tole-test-model'), store, deps };
@@ -180,7 +192,9 @@ export function markerFile(workspaceRoot: string, tool: string): string {
 export function markerCount(workspaceRoot: string, tool: string, key?: string): number {
   const file = markerFile(workspaceRoot, tool);
   if (!existsSync(file)) return 0;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   return key === undefined ? lines.length : lines.filter((line) => line === key).length;
 }
 

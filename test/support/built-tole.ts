@@ -21,7 +21,11 @@ function newestMtimeMs(path: string): number {
 
 function isFresh(): boolean {
   if (!existsSync(TOLE_JS)) return false;
-  const sources = Math.max(newestMtimeMs(join(REPO_ROOT, 'src')), newestMtimeMs(join(REPO_ROOT, 'package.json')), newestMtimeMs(join(REPO_ROOT, 'scripts')));
+  const sources = Math.max(
+    newestMtimeMs(join(REPO_ROOT, 'src')),
+    newestMtimeMs(join(REPO_ROOT, 'package.json')),
+    newestMtimeMs(join(REPO_ROOT, 'scripts')),
+  );
   return statSync(TOLE_JS).mtimeMs >= sources;
 }
 

@@ -98,7 +98,11 @@ export interface RecordedRequest {
 
 export interface ChatRequestBody {
   readonly model?: string;
-  readonly messages?: ReadonlyArray<{ readonly role: string; readonly content?: unknown; readonly [key: string]: unknown }>;
+  readonly messages?: ReadonlyArray<{
+    readonly role: string;
+    readonly content?: unknown;
+    readonly [key: string]: unknown;
+  }>;
   readonly tools?: readonly unknown[];
   readonly stream?: boolean;
   readonly stream_options?: { readonly include_usage?: boolean };
@@ -123,7 +127,9 @@ export interface ChatServerOptions {
    * More routes, by `METHOD /path` (e.g. `GET /props`, `POST /api/show`): a server's own API
    * beside the OpenAI-compatible one. A route that returns null answers 404.
    */
-  readonly routes?: Readonly<Record<string, (request: RecordedRequest) => { readonly status?: number; readonly body: unknown } | null>>;
+  readonly routes?: Readonly<
+    Record<string, (request: RecordedRequest) => { readonly status?: number; readonly body: unknown } | null>
+  >;
   /** Answer `GET /v1/models` with 404, as a server without a model list does. */
   readonly noModelList?: boolean;
 }
@@ -189,7 +195,8 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
     port,
     requests,
     push: (...replies) => {
-      if (queue.length + replies.length > maxQueuedReplies) throw new Error(`chat-server: more than ${maxQueuedReplies} queued replies`);
+      if (queue.length + replies.length > maxQueuedReplies)
+        throw new Error(`chat-server: more than ${maxQueuedReplies} queued replies`);
       queue.push(...replies);
     },
     clear: () => {
@@ -215,7 +222,12 @@ interface HandlerContext {
 async function handle(req: IncomingMessage, res: ServerResponse, context: HandlerContext): Promise<void> {
   const raw = await readBody(req);
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-  const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: raw === undefined ? undefined : parseJson(raw) };
+  const request: RecordedRequest = {
+    method: req.method ?? 'GET',
+    path,
+    headers: req.headers,
+    body: raw === undefined ? undefined : parseJson(raw),
+  };
   context.record(request);
   if (raw === undefined) return sendJson(res, 413, errorBody('request body too large', 'invalid_request_error'));
   const route = context.routes[`${request.method} ${path}`];
@@ -228,7 +240,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Handle
     return sendJson(res, 200, { object: 'list', data: context.models });
   }
   if (request.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
-    if (request.body === undefined) return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error'));
+    if (request.body === undefined)
+      return sendJson(res, 400, errorBody('the body is not valid JSON', 'invalid_request_error'));
     return serveReply(res, request.body, context.nextReply(request), stopSignal(res, context.closing));
   }
   return sendJson(res, 404, errorBody(`no route for ${request.method} ${path}`, 'invalid_request_error'));
@@ -271,7 +284,12 @@ function errorBody(message: string, type: string, code: string | null = null): u
   return { error: { message, type, param: null, code } };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
   res.end(text);
@@ -290,12 +308,22 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function serveReply(res: ServerResponse, body: ChatRequestBody, reply: ScriptedReply, stop: AbortSignal): Promise<void> {
+async function serveReply(
+  res: ServerResponse,
+  body: ChatRequestBody,
+  reply: ScriptedReply,
+  stop: AbortSignal,
+): Promise<void> {
   if (reply.hangMs !== undefined) await wait(reply.hangMs, stop);
   if (stop.aborted) return;
   if (reply.error !== undefined) {
     const { status, headers } = reply.error;
-    return sendJson(res, status, reply.error.body ?? errorBody('scripted error', status >= 500 ? 'server_error' : 'invalid_request_error'), headers);
+    return sendJson(
+      res,
+      status,
+      reply.error.body ?? errorBody('scripted error', status >= 500 ? 'server_error' : 'invalid_request_error'),
+      headers,
+    );
   }
   if (body.stream === true && reply.nonStream === 'json') return sendJson(res, 200, completionBody(body, reply));
   if (body.stream === true && reply.nonStream === 'html') return sendHtmlPage(res);
@@ -306,7 +334,9 @@ async function serveReply(res: ServerResponse, body: ChatRequestBody, reply: Scr
 /** What a reverse proxy answers when its upstream is down, with status 200 (a captive portal, a login page). */
 function sendHtmlPage(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end('<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Sign in to continue</h1></body></html>\n');
+  res.end(
+    '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Sign in to continue</h1></body></html>\n',
+  );
 }
 
 /** Sends nothing but comments until `ms` pass (forever without it) or the client goes. */
@@ -319,7 +349,12 @@ async function stall(res: ServerResponse, reply: ScriptedReply, stop: AbortSigna
   }
 }
 
-async function streamReply(res: ServerResponse, body: ChatRequestBody, reply: ScriptedReply, stop: AbortSignal): Promise<void> {
+async function streamReply(
+  res: ServerResponse,
+  body: ChatRequestBody,
+  reply: ScriptedReply,
+  stop: AbortSignal,
+): Promise<void> {
   const chunks = streamChunks(body, reply);
   const contentType = reply.nonStream === 'sse-as-text' ? 'text/plain; charset=utf-8' : 'text/event-stream';
   res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -377,16 +412,29 @@ function toolCallId(call: ScriptedToolCall, index: number): string | undefined {
   return call.id ?? `call_srv_${index}`;
 }
 
-function usageFor(body: ChatRequestBody, reply: ScriptedReply, streaming: boolean): Record<string, unknown> | undefined {
+function usageFor(
+  body: ChatRequestBody,
+  reply: ScriptedReply,
+  streaming: boolean,
+): Record<string, unknown> | undefined {
   if (reply.usage === null) return undefined;
   if (reply.usage !== undefined) return { ...reply.usage };
   if (streaming && body.stream_options?.include_usage !== true) return undefined;
   const promptTokens = estimateTokens(JSON.stringify(body.messages ?? []));
-  const legacy = reply.legacyFunctionCall === undefined ? '' : reply.legacyFunctionCall.name + reply.legacyFunctionCall.arguments;
+  const legacy =
+    reply.legacyFunctionCall === undefined ? '' : reply.legacyFunctionCall.name + reply.legacyFunctionCall.arguments;
   const output =
-    pieces(reply.text).join('') + pieces(reply.reasoning).join('') + pieces(reply.refusal).join('') + legacy + (reply.toolCalls ?? []).map((c) => c.name + c.arguments).join('');
+    pieces(reply.text).join('') +
+    pieces(reply.reasoning).join('') +
+    pieces(reply.refusal).join('') +
+    legacy +
+    (reply.toolCalls ?? []).map((c) => c.name + c.arguments).join('');
   const completionTokens = estimateTokens(output);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 }
 
 interface ChunkChoice {
@@ -407,8 +455,16 @@ interface Chunk {
 
 /** Every SSE data object of a streamed reply, in order. */
 export function streamChunks(body: ChatRequestBody, reply: ScriptedReply): Chunk[] {
-  const meta = { id: 'chatcmpl-tole-test', object: 'chat.completion.chunk' as const, created: 0, model: body.model ?? 'unknown' };
-  const chunk = (delta: Record<string, unknown>): Chunk => ({ ...meta, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] });
+  const meta = {
+    id: 'chatcmpl-tole-test',
+    object: 'chat.completion.chunk' as const,
+    created: 0,
+    model: body.model ?? 'unknown',
+  };
+  const chunk = (delta: Record<string, unknown>): Chunk => ({
+    ...meta,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+  });
   const chunks: Chunk[] = [chunk({ role: 'assistant', content: '' })];
   const reasoningField = reply.reasoningField ?? 'reasoning_content';
   for (const piece of pieces(reply.reasoning)) chunks.push(chunk({ [reasoningField]: piece }));
@@ -438,10 +494,20 @@ export function streamChunks(body: ChatRequestBody, reply: ScriptedReply): Chunk
   return chunks;
 }
 
-function toolFragment(call: ScriptedToolCall, index: number, fragment: number, argumentsPiece: string): Record<string, unknown> {
+function toolFragment(
+  call: ScriptedToolCall,
+  index: number,
+  fragment: number,
+  argumentsPiece: string,
+): Record<string, unknown> {
   if (fragment > 0) return { index, function: { arguments: argumentsPiece } };
   const id = toolCallId(call, index);
-  return { index, ...(id === undefined ? {} : { id }), type: 'function', function: { name: call.name, arguments: argumentsPiece } };
+  return {
+    index,
+    ...(id === undefined ? {} : { id }),
+    type: 'function',
+    function: { name: call.name, arguments: argumentsPiece },
+  };
 }
 
 export function completionBody(body: ChatRequestBody, reply: ScriptedReply): Record<string, unknown> {
@@ -488,7 +554,8 @@ async function main(args: readonly string[]): Promise<void> {
   const server = await startChatServer({
     replies: replies as ScriptedReply[],
     port: Number(argValue(args, '--port') ?? 0),
-    onRequest: recordPath === undefined ? undefined : (request) => appendFileSync(recordPath, `${JSON.stringify(request)}\n`),
+    onRequest:
+      recordPath === undefined ? undefined : (request) => appendFileSync(recordPath, `${JSON.stringify(request)}\n`),
   });
   const stop = (): void => {
     void server.close().then(() => process.exit(0));

@@ -33,7 +33,9 @@ const { agent, store } = buildAgent({
   sessionsDir: config.sessionsDir,
   workspaceRoot: config.workspaceRoot,
   extraTools: markerTools(),
-  policy: config.interactive ? { interactive: true } : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },
+  policy: config.interactive
+    ? { interactive: true }
+    : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },
   approver: config.interactive ? approveAll : null,
   ...(fault ? { fault } : {}),
   ...(config.checkpointHome ? { checkpointHome: config.checkpointHome } : {}),

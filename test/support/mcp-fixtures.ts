@@ -18,7 +18,15 @@ export function notesServerBundle(): string {
   if (existsSync(NOTES_BUNDLE) && statSync(NOTES_BUNDLE).mtimeMs >= statSync(NOTES_SCRIPT).mtimeMs) return NOTES_BUNDLE;
   mkdirSync(BUNDLE_DIR, { recursive: true });
   const aside = `${NOTES_BUNDLE}.${process.pid}.${Date.now()}`;
-  buildSync({ entryPoints: [NOTES_SCRIPT], outfile: aside, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  buildSync({
+    entryPoints: [NOTES_SCRIPT],
+    outfile: aside,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   renameSync(aside, NOTES_BUNDLE);
   return NOTES_BUNDLE;
 }
@@ -29,7 +37,11 @@ export function notesCommand(dir: string, extraArgs: readonly string[] = []): { 
   return { command: process.execPath, args: [notesServerBundle(), '--dir', dir, ...extraArgs] };
 }
 
-export function notesStdioSpec(dir: string, over: Partial<McpServerSpec> = {}, extraArgs: readonly string[] = []): McpServerSpec {
+export function notesStdioSpec(
+  dir: string,
+  over: Partial<McpServerSpec> = {},
+  extraArgs: readonly string[] = [],
+): McpServerSpec {
   const { command, args } = notesCommand(dir, extraArgs);
   return {
     name: 'notes',

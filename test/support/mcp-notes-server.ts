@@ -29,7 +29,11 @@ export interface NotesLogLine {
 export function notesLog(dir: string): NotesLogLine[] {
   const file = join(dir, 'calls.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as NotesLogLine);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as NotesLogLine);
 }
 
 /** The notes a server holds in `dir`. */
@@ -48,14 +52,22 @@ export function buildNotesServer(dir: string, options: { canDie: boolean }): Mcp
   const log = (line: NotesLogLine): void => appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify(line)}\n`);
   const save = (notes: Record<string, string>): void => writeFileSync(join(dir, 'notes.json'), JSON.stringify(notes));
 
-  server.registerTool('read_note', { description: 'Read one note.', inputSchema: { key: z.string() }, annotations: { readOnlyHint: true } }, async ({ key }) => {
-    log({ event: 'call', tool: 'read_note', args: { key } });
-    const value = notesIn(dir)[key];
-    return value === undefined ? { ...text(`no note "${key}"`), isError: true } : text(value);
-  });
+  server.registerTool(
+    'read_note',
+    { description: 'Read one note.', inputSchema: { key: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ key }) => {
+      log({ event: 'call', tool: 'read_note', args: { key } });
+      const value = notesIn(dir)[key];
+      return value === undefined ? { ...text(`no note "${key}"`), isError: true } : text(value);
+    },
+  );
   server.registerTool(
     'set_note',
-    { description: 'Set a note to a value.', inputSchema: { key: z.string(), value: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true } },
+    {
+      description: 'Set a note to a value.',
+      inputSchema: { key: z.string(), value: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
     async ({ key, value }) => {
       log({ event: 'call', tool: 'set_note', args: { key, value } });
       save({ ...notesIn(dir), [key]: value });
@@ -64,7 +76,11 @@ export function buildNotesServer(dir: string, options: { canDie: boolean }): Mcp
   );
   server.registerTool(
     'append_note',
-    { description: 'Append text to a note.', inputSchema: { key: z.string(), text: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false } },
+    {
+      description: 'Append text to a note.',
+      inputSchema: { key: z.string(), text: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
     async ({ key, text: more }) => {
       log({ event: 'call', tool: 'append_note', args: { key, text: more } });
       const notes = notesIn(dir);
@@ -77,13 +93,25 @@ export function buildNotesServer(dir: string, options: { canDie: boolean }): Mcp
     rmSync(join(dir, 'notes.json'), { force: true });
     return text('wiped');
   });
-  server.registerTool('show_env', { description: 'Names of the variables in the server environment.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
-    log({ event: 'call', tool: 'show_env', args: {} });
-    return text(Object.keys(process.env).sort().join(' '));
-  });
+  server.registerTool(
+    'show_env',
+    {
+      description: 'Names of the variables in the server environment.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      log({ event: 'call', tool: 'show_env', args: {} });
+      return text(Object.keys(process.env).sort().join(' '));
+    },
+  );
   server.registerTool(
     'wait',
-    { description: 'Wait ms milliseconds (without ms: never answer), unless cancelled.', inputSchema: { ms: z.number().int().optional() }, annotations: { readOnlyHint: true } },
+    {
+      description: 'Wait ms milliseconds (without ms: never answer), unless cancelled.',
+      inputSchema: { ms: z.number().int().optional() },
+      annotations: { readOnlyHint: true },
+    },
     async ({ ms }, extra) => {
       log({ event: 'call', tool: 'wait', args: ms === undefined ? {} : { ms } });
       await new Promise<void>((resolve) => {
@@ -97,19 +125,35 @@ export function buildNotesServer(dir: string, options: { canDie: boolean }): Mcp
       return text('waited');
     },
   );
-  server.registerTool('add_tool', { description: 'Offer one more tool (echo_NAME), as a server whose tools change does.', inputSchema: { name: z.string() }, annotations: { readOnlyHint: true } }, async ({ name }) => {
-    log({ event: 'call', tool: 'add_tool', args: { name } });
-    // Registered while connected: the SDK sends notifications/tools/list_changed.
-    server.registerTool(`echo_${name}`, { description: 'Echo a text.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text: said }) => text(said));
-    return text(`added echo_${name}`);
-  });
+  server.registerTool(
+    'add_tool',
+    {
+      description: 'Offer one more tool (echo_NAME), as a server whose tools change does.',
+      inputSchema: { name: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ name }) => {
+      log({ event: 'call', tool: 'add_tool', args: { name } });
+      // Registered while connected: the SDK sends notifications/tools/list_changed.
+      server.registerTool(
+        `echo_${name}`,
+        { description: 'Echo a text.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+        async ({ text: said }) => text(said),
+      );
+      return text(`added echo_${name}`);
+    },
+  );
   if (options.canDie) {
-    server.registerTool('die', { description: 'Exit the server process mid-call.', inputSchema: {}, annotations: { readOnlyHint: true } }, async () => {
-      log({ event: 'call', tool: 'die', args: {} });
-      process.stderr.write('notes server: dying on purpose in the middle of a call\n');
-      setTimeout(() => process.exit(3), 20);
-      return new Promise(() => {});
-    });
+    server.registerTool(
+      'die',
+      { description: 'Exit the server process mid-call.', inputSchema: {}, annotations: { readOnlyHint: true } },
+      async () => {
+        log({ event: 'call', tool: 'die', args: {} });
+        process.stderr.write('notes server: dying on purpose in the middle of a call\n');
+        setTimeout(() => process.exit(3), 20);
+        return new Promise(() => {});
+      },
+    );
   }
   return server;
 }

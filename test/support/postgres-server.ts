@@ -30,7 +30,8 @@ export function postgresBinDir(): string | null {
 }
 
 export const POSTGRES_BIN = postgresBinDir();
-export const NO_POSTGRES_REASON = 'skipped: no PostgreSQL server binaries (initdb, postgres) are installed; npm test installs postgresql-15 when it runs as root with apt-get';
+export const NO_POSTGRES_REASON =
+  'skipped: no PostgreSQL server binaries (initdb, postgres) are installed; npm test installs postgresql-15 when it runs as root with apt-get';
 if (POSTGRES_BIN === null) process.stderr.write(`postgres tests ${NO_POSTGRES_REASON}\n`);
 
 const asRoot = process.getuid?.() === 0;
@@ -77,16 +78,41 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   if (bin === null) throw new Error(NO_POSTGRES_REASON);
   const dataDir = mkdtempSync(join(tmpdir(), 'tole-pg-'));
   if (asRoot) chownSync(dataDir, NOBODY, NOBODY);
-  const [initCmd, initArgs] = asOwner(join(bin, 'initdb'), ['-D', dataDir, '-U', 'tole', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const [initCmd, initArgs] = asOwner(join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'tole',
+    '-A',
+    'trust',
+    '-E',
+    'UTF8',
+    '--no-locale',
+    '--no-sync',
+  ]);
   execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: dataDir });
   const port = await freePort();
   let child: ChildProcess | null = null;
   let stopping: Promise<void> = Promise.resolve();
-  const settings = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const settings = options.durable
+    ? []
+    : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
   const start = async (): Promise<void> => {
     await stopping;
-    const [cmd, args] = asOwner(join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', dataDir, '-c', 'max_connections=40', ...settings]);
+    const [cmd, args] = asOwner(join(bin, 'postgres'), [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      dataDir,
+      '-c',
+      'max_connections=40',
+      ...settings,
+    ]);
     const started = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dataDir });
     let log = '';
     started.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log = (log + chunk).slice(-4000)));

@@ -9,7 +9,8 @@ import { SessionStore } from '../../src/core/storage/session-store';
 
 const [dir, path] = process.argv.slice(2);
 const options = { clock: systemClock, random: seededRandom(process.pid) };
-const store = path && existsSync(path) ? SessionStore.open(path, options) : SessionStore.create(dir!, { ...options, cwd: dir! });
+const store =
+  path && existsSync(path) ? SessionStore.open(path, options) : SessionStore.create(dir!, { ...options, cwd: dir! });
 process.stdout.write(`session ${store.path}\n`);
 
 let parent = store.registers.get<string>('lane.leaf', 'main') ?? null;

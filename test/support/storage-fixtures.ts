@@ -20,7 +20,12 @@ export function tempDir(prefix = 'tole-store-'): { path: string; remove(): void 
 let opener = 1;
 
 export function createStore(dir: string, ops?: FileOps): SessionStore {
-  return SessionStore.create(dir, { clock: steppingClock(), random: seededRandom(opener++), cwd: '/work/project', ...(ops ? { ops } : {}) });
+  return SessionStore.create(dir, {
+    clock: steppingClock(),
+    random: seededRandom(opener++),
+    cwd: '/work/project',
+    ...(ops ? { ops } : {}),
+  });
 }
 
 export function openStore(path: string, options: { readOnly?: boolean; ops?: FileOps } = {}): SessionStore {
@@ -38,7 +43,9 @@ export interface StoreSnapshot {
 export function snapshot(store: SessionStore): StoreSnapshot {
   const registers: Record<string, [string, unknown, number][]> = {};
   for (const namespace of [...store.registers.namespaces()].sort()) {
-    const cells = store.registers.entries(namespace).map(([key, cell]): [string, unknown, number] => [key, cell.value, cell.seq]);
+    const cells = store.registers
+      .entries(namespace)
+      .map(([key, cell]): [string, unknown, number] => [key, cell.value, cell.seq]);
     if (cells.length > 0) registers[namespace] = cells.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
   return {
@@ -49,7 +56,15 @@ export function snapshot(store: SessionStore): StoreSnapshot {
   };
 }
 
-export const UNICODE_SAMPLES = ['plain ascii', 'héllo wörld', '日本語のテキスト', 'emoji 🦀🧪👩‍👩‍👧', 'rtl שלום مرحبا', 'quote " backslash \\ newline \n tab \t', '\u0000 nul and \u2028 separator'];
+export const UNICODE_SAMPLES = [
+  'plain ascii',
+  'héllo wörld',
+  '日本語のテキスト',
+  'emoji 🦀🧪👩‍👩‍👧',
+  'rtl שלום مرحبا',
+  'quote " backslash \\ newline \n tab \t',
+  '\u0000 nul and \u2028 separator',
+];
 
 /** A user entry on `lane`, moving the lane's leaf, in one transaction. */
 export function entryCommit(store: SessionStore, parentId: string | null, text: string, lane = 'main'): DraftRecord[] {
@@ -64,7 +79,10 @@ export function entryCommit(store: SessionStore, parentId: string | null, text: 
  * A session of several commits, single records and arrays, unicode payloads. Returns the file
  * path and the snapshot after each commit (`states[n]` = after n commits).
  */
-export function buildSession(dir: string, options: { endWithArray?: boolean } = {}): { path: string; states: StoreSnapshot[]; store: SessionStore } {
+export function buildSession(
+  dir: string,
+  options: { endWithArray?: boolean } = {},
+): { path: string; states: StoreSnapshot[]; store: SessionStore } {
   const store = createStore(dir);
   const states: StoreSnapshot[] = [snapshot(store)];
   const step = (drafts: DraftRecord[]): void => {
@@ -76,20 +94,48 @@ export function buildSession(dir: string, options: { endWithArray?: boolean } = 
     const drafts = entryCommit(store, parent, text);
     parent = (drafts[0] as { id: string }).id;
     step(drafts);
-    if (i % 3 === 1) step([{ kind: 'usage', id: store.newUsageId(), entryId: parent, usage: { model: 'gpt-5-mini', inputTokens: 10 * i, outputTokens: i } }]);
-    if (i % 3 === 2) step([{ kind: 'register', op: 'set', namespace: 'fact.label', key: parent, value: `label ${text}` }]);
+    if (i % 3 === 1)
+      step([
+        {
+          kind: 'usage',
+          id: store.newUsageId(),
+          entryId: parent,
+          usage: { model: 'gpt-5-mini', inputTokens: 10 * i, outputTokens: i },
+        },
+      ]);
+    if (i % 3 === 2)
+      step([{ kind: 'register', op: 'set', namespace: 'fact.label', key: parent, value: `label ${text}` }]);
   }
-  step([{ kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_1', value: { tool: 'bash', input: { cmd: 'ls é' } } }]);
+  step([
+    {
+      kind: 'register',
+      op: 'set',
+      namespace: 'pending.intent',
+      key: 'call_1',
+      value: { tool: 'bash', input: { cmd: 'ls é' } },
+    },
+  ]);
   step([{ kind: 'register', op: 'delete', namespace: 'pending.intent', key: 'call_1' }]);
   if (options.endWithArray) step(entryCommit(store, parent, 'the last commit: an array ✓'));
-  else step([{ kind: 'entry', timestamp: store.now(), id: store.newEntryId(), parentId: parent, type: 'notice', payload: { level: 'info', source: 'user', text: 'the last commit: one record ✓' } }]);
+  else
+    step([
+      {
+        kind: 'entry',
+        timestamp: store.now(),
+        id: store.newEntryId(),
+        parentId: parent,
+        type: 'notice',
+        payload: { level: 'info', source: 'user', text: 'the last commit: one record ✓' },
+      },
+    ]);
   return { path: store.path, states, store };
 }
 
 /** Byte offsets where each line starts (index 0 = line 1), and the file length. */
 export function lineStarts(bytes: Buffer): number[] {
   const starts = [0];
-  for (let i = bytes.indexOf(0x0a); i !== -1 && i + 1 < bytes.length; i = bytes.indexOf(0x0a, i + 1)) starts.push(i + 1);
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i + 1 < bytes.length; i = bytes.indexOf(0x0a, i + 1))
+    starts.push(i + 1);
   return starts;
 }
 

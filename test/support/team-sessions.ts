@@ -11,7 +11,13 @@ import { createStore } from './storage-fixtures';
 export interface TurnShape {
   readonly prompt: string;
   /** A tool call in the turn, with its risk and decision. */
-  readonly tool?: { readonly name: string; readonly subject: string; readonly risk: 'ReadOnly' | 'Write' | 'Destructive'; readonly by: 'user' | 'policy' | 'yes' | 'headless'; readonly approved: boolean };
+  readonly tool?: {
+    readonly name: string;
+    readonly subject: string;
+    readonly risk: 'ReadOnly' | 'Write' | 'Destructive';
+    readonly by: 'user' | 'policy' | 'yes' | 'headless';
+    readonly approved: boolean;
+  };
   readonly model?: string;
   readonly costUsdMicros?: number;
   readonly lane?: string;
@@ -22,13 +28,25 @@ function leafOf(store: SessionStore, lane: string): string | null {
 }
 
 /** Appends entries to `lane` as one commit, moving its leaf and the head: what the turn loop commits. */
-function append(store: SessionStore, lane: string, entries: { type: string; payload: unknown }[], extra: DraftRecord[] = []): string[] {
+function append(
+  store: SessionStore,
+  lane: string,
+  entries: { type: string; payload: unknown }[],
+  extra: DraftRecord[] = [],
+): string[] {
   let parent = leafOf(store, lane);
   const ids: string[] = [];
   const drafts: DraftRecord[] = [];
   for (const e of entries) {
     const id = store.newEntryId();
-    drafts.push({ kind: 'entry', timestamp: store.now(), id, parentId: parent, type: e.type, payload: e.payload } as DraftRecord);
+    drafts.push({
+      kind: 'entry',
+      timestamp: store.now(),
+      id,
+      parentId: parent,
+      type: e.type,
+      payload: e.payload,
+    } as DraftRecord);
     parent = id;
     ids.push(id);
   }
@@ -47,37 +65,100 @@ export function addTurn(store: SessionStore, turn: TurnShape): void {
   const model = turn.model ?? 'gpt-4.1-mini';
   append(store, lane, [{ type: 'user', payload: { text: turn.prompt } }]);
   const callId = `call_${callNumber++}`;
-  const toolCalls = turn.tool ? [{ id: callId, name: turn.tool.name, arguments: JSON.stringify({ path: turn.tool.subject }) }] : [];
-  const [assistant] = append(store, lane, [{ type: 'assistant', payload: { text: 'on it', toolCalls, model, finishReason: turn.tool ? 'tool_calls' : 'stop' } }]);
+  const toolCalls = turn.tool
+    ? [{ id: callId, name: turn.tool.name, arguments: JSON.stringify({ path: turn.tool.subject }) }]
+    : [];
+  const [assistant] = append(store, lane, [
+    {
+      type: 'assistant',
+      payload: { text: 'on it', toolCalls, model, finishReason: turn.tool ? 'tool_calls' : 'stop' },
+    },
+  ]);
   store.commit([
     {
       kind: 'usage',
       id: store.newUsageId(),
       entryId: assistant!,
-      usage: { model, attempt: 1, outcome: 'ok', inputTokens: 1000, outputTokens: 50, cachedInputTokens: 0, cacheWriteTokens: 0, costUsdMicros: turn.costUsdMicros ?? 1234, priced: true, latencyMs: 20, lane },
+      usage: {
+        model,
+        attempt: 1,
+        outcome: 'ok',
+        inputTokens: 1000,
+        outputTokens: 50,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        costUsdMicros: turn.costUsdMicros ?? 1234,
+        priced: true,
+        latencyMs: 20,
+        lane,
+      },
     },
   ]);
   if (!turn.tool) return;
   const t = turn.tool;
-  const atIntent = t.by === 'user' ? null : t.approved ? { approved: true, by: t.by } : { approved: false, by: t.by, reason: 'headless mode never approves a Destructive call' };
+  const atIntent =
+    t.by === 'user'
+      ? null
+      : t.approved
+        ? { approved: true, by: t.by }
+        : { approved: false, by: t.by, reason: 'headless mode never approves a Destructive call' };
   const [intent] = append(
     store,
     lane,
-    [{ type: 'tool_intent', payload: { callId, tool: t.name, input: { path: t.subject }, subject: t.subject, risk: t.risk, reason: `${t.name} ${t.subject}`, replay: 'guarded', approval: atIntent } }],
+    [
+      {
+        type: 'tool_intent',
+        payload: {
+          callId,
+          tool: t.name,
+          input: { path: t.subject },
+          subject: t.subject,
+          risk: t.risk,
+          reason: `${t.name} ${t.subject}`,
+          replay: 'guarded',
+          approval: atIntent,
+        },
+      },
+    ],
     [
       { kind: 'register', op: 'set', namespace: NS.pending, key: callId, value: { tool: t.name } },
-      { kind: 'register', op: 'set', namespace: NS.opState, key: callId, value: { state: t.by === 'user' ? 'awaiting-approval' : 'executing' } },
+      {
+        kind: 'register',
+        op: 'set',
+        namespace: NS.opState,
+        key: callId,
+        value: { state: t.by === 'user' ? 'awaiting-approval' : 'executing' },
+      },
     ],
   );
   if (t.by === 'user') {
-    const decision = t.approved ? { approved: true, by: 'user', reason: 'approved once at the prompt' } : { approved: false, by: 'user', reason: 'denied at the prompt' };
-    append(store, lane, [{ type: 'approval', payload: { callId, decision } }], [{ kind: 'register', op: 'set', namespace: NS.opState, key: callId, value: { state: 'executing' } }]);
+    const decision = t.approved
+      ? { approved: true, by: 'user', reason: 'approved once at the prompt' }
+      : { approved: false, by: 'user', reason: 'denied at the prompt' };
+    append(
+      store,
+      lane,
+      [{ type: 'approval', payload: { callId, decision } }],
+      [{ kind: 'register', op: 'set', namespace: NS.opState, key: callId, value: { state: 'executing' } }],
+    );
   }
   void intent;
   append(
     store,
     lane,
-    [{ type: 'tool_result', payload: { callId, tool: t.name, outcome: t.approved ? 'ok' : 'denied', content: t.approved ? 'done' : 'denied', tier: 'full', durationMs: 7 } }],
+    [
+      {
+        type: 'tool_result',
+        payload: {
+          callId,
+          tool: t.name,
+          outcome: t.approved ? 'ok' : 'denied',
+          content: t.approved ? 'done' : 'denied',
+          tier: 'full',
+          durationMs: 7,
+        },
+      },
+    ],
     [
       { kind: 'register', op: 'delete', namespace: NS.pending, key: callId },
       { kind: 'register', op: 'delete', namespace: NS.opState, key: callId },
@@ -90,7 +171,18 @@ export function writeTeamSession(dir: string, turns: number, lane = 'main'): str
   const store = createStore(dir);
   try {
     for (let i = 0; i < turns; i++) {
-      const tool = i % 3 === 1 ? ({ name: 'delete_path', subject: `build/${i}`, risk: 'Destructive', by: 'user', approved: i % 2 === 1 } as const) : i % 3 === 2 ? ({ name: 'write_file', subject: `src/${i}.ts`, risk: 'Write', by: 'yes', approved: true } as const) : undefined;
+      const tool =
+        i % 3 === 1
+          ? ({
+              name: 'delete_path',
+              subject: `build/${i}`,
+              risk: 'Destructive',
+              by: 'user',
+              approved: i % 2 === 1,
+            } as const)
+          : i % 3 === 2
+            ? ({ name: 'write_file', subject: `src/${i}.ts`, risk: 'Write', by: 'yes', approved: true } as const)
+            : undefined;
       addTurn(store, { prompt: `task ${i}`, lane, ...(tool ? { tool } : {}) });
     }
     return store.path;

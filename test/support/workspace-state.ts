@@ -35,7 +35,12 @@ export function userGit(root: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=user', '-c', 'user.email=user@example.com', ...args], {
     cwd: root,
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    env: {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: root,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    },
   });
 }
 
@@ -45,7 +50,9 @@ export function userRepoState(root: string): Record<string, string> {
   return {
     head: userGit(root, 'rev-parse', 'HEAD'),
     branch: userGit(root, 'symbolic-ref', '-q', 'HEAD'),
-    index: createHash('sha256').update(readFileSync(join(root, '.git', 'index'))).digest('hex'),
+    index: createHash('sha256')
+      .update(readFileSync(join(root, '.git', 'index')))
+      .digest('hex'),
     stash: userGit(root, 'stash', 'list', '--format=%H %s'),
     untracked: userGit(root, 'ls-files', '--others', '--exclude-standard'),
     gitDir: JSON.stringify(gitDir),

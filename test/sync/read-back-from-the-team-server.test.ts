@@ -34,9 +34,23 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     const workspace = join(home, 'work');
     mkdirSync(join(home, 'tole', 'sessions'), { recursive: true });
     mkdirSync(workspace, { recursive: true });
-    writeFileSync(join(workspace, 'tole.config.json'), JSON.stringify({ baseUrl: chat.url, model: 'm', sync: { url: syncUrl ?? url, person, timeoutMs: 5000 } }));
-    const env = { PATH: process.env.PATH, HOME: home, TOLE_HOME: join(home, 'tole'), LANG: 'C.UTF-8', OPENAI_API_KEY: 'k' };
-    return { home, sessions: join(home, 'tole', 'sessions'), workspace, tole: (args) => runBuiltTole(args, { cwd: workspace, env, timeoutMs: 30_000 }) };
+    writeFileSync(
+      join(workspace, 'tole.config.json'),
+      JSON.stringify({ baseUrl: chat.url, model: 'm', sync: { url: syncUrl ?? url, person, timeoutMs: 5000 } }),
+    );
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      TOLE_HOME: join(home, 'tole'),
+      LANG: 'C.UTF-8',
+      OPENAI_API_KEY: 'k',
+    };
+    return {
+      home,
+      sessions: join(home, 'tole', 'sessions'),
+      workspace,
+      tole: (args) => runBuiltTole(args, { cwd: workspace, env, timeoutMs: 30_000 }),
+    };
   }
 
   beforeAll(async () => {
@@ -51,7 +65,7 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     temp.remove();
   });
 
-  it('tole sync ships a machine\'s sessions; another machine lists them, exports one and continues it headless, which syncs after the turn', async () => {
+  it("tole sync ships a machine's sessions; another machine lists them, exports one and continues it headless, which syncs after the turn", async () => {
     const ada = machine('ada', 'ada');
     const path = writeTeamSession(ada.sessions, 4);
     const original = openStore(path, { readOnly: true });
@@ -84,13 +98,19 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     expect(turn.code, turn.stderr).toBe(0);
     expect(turn.stdout).toBe('continued on bob\n');
     expect(turn.stderr).not.toMatch(/sync .* failed/);
-    const after = await db.query<{ shipped_seq: string; holder_host: string | null }>('SELECT shipped_seq, holder_host FROM tole.sessions WHERE id = $1', [id]);
+    const after = await db.query<{ shipped_seq: string; holder_host: string | null }>(
+      'SELECT shipped_seq, holder_host FROM tole.sessions WHERE id = $1',
+      [id],
+    );
     const bobFile = openStore(pulled, { readOnly: true });
     expect(Number(after.rows[0]!.shipped_seq)).toBe(bobFile.lastSeq);
     bobFile.close();
     expect(Number(after.rows[0]!.shipped_seq)).toBeGreaterThan(lastSeq);
     expect(after.rows[0]!.holder_host).toBeNull();
-    const prompts = await db.query("SELECT payload->>'text' AS text FROM tole.entries WHERE session_id = $1 AND type = 'user' ORDER BY seq DESC LIMIT 1", [id]);
+    const prompts = await db.query(
+      "SELECT payload->>'text' AS text FROM tole.entries WHERE session_id = $1 AND type = 'user' ORDER BY seq DESC LIMIT 1",
+      [id],
+    );
     expect(prompts.rows[0]).toEqual({ text: 'carry on' });
   });
 
@@ -108,9 +128,17 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('pid 4242 on carols-laptop has this session open');
 
-    const forScreen = await resumeFromServer(parseArgs(['--resume', id, '--from', url]), {}, {}, dave.sessions, dave.workspace);
+    const forScreen = await resumeFromServer(
+      parseArgs(['--resume', id, '--from', url]),
+      {},
+      {},
+      dave.sessions,
+      dave.workspace,
+    );
     expect(forScreen.args.readOnly).toBe(true);
-    expect(forScreen.notices.join('\n')).toMatch(/pid 4242 on carols-laptop has this session open: showing the server's copy read-only/);
+    expect(forScreen.notices.join('\n')).toMatch(
+      /pid 4242 on carols-laptop has this session open: showing the server's copy read-only/,
+    );
     expect(existsSync(forScreen.args.resume!)).toBe(true);
   });
 
@@ -120,7 +148,9 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     const run = await erin.tole(['-p', 'hello']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('fine\n');
-    expect(run.stderr).toMatch(/sync to postgres:\/\/tole@127\.0\.0\.1:1\/none failed: cannot reach PostgreSQL .* \(the session is safe in .*sessions; the next sync ships it\)/);
+    expect(run.stderr).toMatch(
+      /sync to postgres:\/\/tole@127\.0\.0\.1:1\/none failed: cannot reach PostgreSQL .* \(the session is safe in .*sessions; the next sync ships it\)/,
+    );
     expect(readdirSync(erin.sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 

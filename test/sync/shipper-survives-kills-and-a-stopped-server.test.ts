@@ -31,8 +31,17 @@ async function expectAllShippedOnce(db: Db, sessionsDir: string): Promise<void> 
           'SELECT s.shipped_seq, count(r.seq) AS n, count(DISTINCT r.seq) AS d, min(r.seq) AS lo, max(r.seq) AS hi FROM tole.sessions s JOIN tole.records r ON r.session_id = s.id WHERE s.id = $1 GROUP BY s.shipped_seq',
           [id],
         );
-        expect(rows[0], id).toEqual({ shipped_seq: String(local.lastSeq), n: String(local.lastSeq), d: String(local.lastSeq), lo: '1', hi: String(local.lastSeq) });
-        const copy = openStore(await pullSession(db, id, pulled.path, { clock: systemClock, random: seededRandom(9) }), { readOnly: true });
+        expect(rows[0], id).toEqual({
+          shipped_seq: String(local.lastSeq),
+          n: String(local.lastSeq),
+          d: String(local.lastSeq),
+          lo: '1',
+          hi: String(local.lastSeq),
+        });
+        const copy = openStore(
+          await pullSession(db, id, pulled.path, { clock: systemClock, random: seededRandom(9) }),
+          { readOnly: true },
+        );
         expect(snapshot(copy)).toEqual(snapshot(local));
         copy.close();
       } finally {
@@ -66,9 +75,15 @@ describe.skipIf(POSTGRES_BIN === null)('the shipper under faults', () => {
     mkdirSync(sessions, { recursive: true });
     mkdirSync(cwd, { recursive: true });
     writeFileSync(join(cwd, 'tole.config.json'), JSON.stringify({ sync: { url, batchRecords: 12 } }));
-    const paths = [writeTeamSession(sessions, 30), writeTeamSession(sessions, 20, 'side'), writeTeamSession(sessions, 10)];
+    const paths = [
+      writeTeamSession(sessions, 30),
+      writeTeamSession(sessions, 20, 'side'),
+      writeTeamSession(sessions, 10),
+    ];
     const env = { PATH: process.env.PATH, HOME: home, TOLE_HOME: home, LANG: 'C.UTF-8' };
-    const syncOnce = (killAfterMs: number | null): Promise<{ code: number | null; signal: string | null; stderr: string }> =>
+    const syncOnce = (
+      killAfterMs: number | null,
+    ): Promise<{ code: number | null; signal: string | null; stderr: string }> =>
       new Promise((resolve) => {
         const child = spawn(process.execPath, [TOLE_JS, 'sync'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
@@ -87,7 +102,10 @@ describe.skipIf(POSTGRES_BIN === null)('the shipper under faults', () => {
       else expect(run.code, `seed ${seed}: ${run.stderr}`).toBe(0);
       // The sessions go on between the kills.
       const store = openStore(paths[round % paths.length]!);
-      addTurn(store, { prompt: `round ${round}`, tool: { name: 'delete_path', subject: `r${round}`, risk: 'Destructive', by: 'user', approved: true } });
+      addTurn(store, {
+        prompt: `round ${round}`,
+        tool: { name: 'delete_path', subject: `r${round}`, risk: 'Destructive', by: 'user', approved: true },
+      });
       store.close();
     }
     const last = await syncOnce(null);
@@ -96,7 +114,7 @@ describe.skipIf(POSTGRES_BIN === null)('the shipper under faults', () => {
     const db = await connect(url);
     try {
       await expectAllShippedOnce(db, sessions);
-      const calls = await db.query<{ n: string }>("SELECT count(*) AS n FROM tole.tool_effects WHERE outcome IS NULL");
+      const calls = await db.query<{ n: string }>('SELECT count(*) AS n FROM tole.tool_effects WHERE outcome IS NULL');
       expect(calls.rows[0]!.n, `seed ${seed}: every shipped intent has its settlement`).toBe('0');
     } finally {
       await db.end();

@@ -20,7 +20,11 @@ export interface AgentFixture {
   readonly workspace: string;
 }
 
-export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], options: { yes?: boolean; checkpointHome?: string } = {}): AgentFixture {
+export function realAgent(
+  store: SessionStore,
+  turns: readonly ScriptedTurn[],
+  options: { yes?: boolean; checkpointHome?: string } = {},
+): AgentFixture {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
   const approvals = createTuiApprover({ armMs: 0 });
   const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
@@ -38,7 +42,9 @@ export function realAgent(store: SessionStore, turns: readonly ScriptedTurn[], o
       systemPrompt: 'You are tole, in a test.',
       limits: DEFAULT_LIMITS,
       price: () => ({ costUsdMicros: 1500, priced: true }),
-      ...(options.checkpointHome ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: workspace }) } : {}),
+      ...(options.checkpointHome
+        ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: workspace }) }
+        : {}),
     },
     'scripted-model',
   );

@@ -86,7 +86,10 @@ describe('the approval prompt', () => {
     const fixture = realAgent(
       store,
       [
-        { chunks: ['Removing the build directory.'], toolCalls: [{ id: 'call_rm', name: 'delete_path', arguments: JSON.stringify({ path: 'build' }) }] },
+        {
+          chunks: ['Removing the build directory.'],
+          toolCalls: [{ id: 'call_rm', name: 'delete_path', arguments: JSON.stringify({ path: 'build' }) }],
+        },
         { chunks: ['Done: build/ is gone.'] },
       ],
       { yes: true },

@@ -23,7 +23,12 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function firstRun(models = [{ id: 'qwen-local', object: 'model' }, { id: 'llama-local', object: 'model' }]) {
+async function firstRun(
+  models = [
+    { id: 'qwen-local', object: 'model' },
+    { id: 'llama-local', object: 'model' },
+  ],
+) {
   server = await startChatServer({ models });
   const servers = [
     { name: 'Ollama', preset: 'ollama', port: server.port },

@@ -67,7 +67,10 @@ function render(writes: readonly Write[]): string {
   return output.get().output;
 }
 
-function frames(base: readonly Write[], steps: readonly { drop: readonly number[]; add: readonly Write[]; shift: number }[]): string[] {
+function frames(
+  base: readonly Write[],
+  steps: readonly { drop: readonly number[]; add: readonly Write[]; shift: number }[],
+): string[] {
   const out = [render(base)];
   let writes = [...base];
   for (const step of steps) {
@@ -98,9 +101,22 @@ function cells(term: Terminal): string[] {
     const row: string[] = [];
     for (let x = 0; x < WIDTH; x++) {
       const c = line.getCell(x)!;
-      const attributes = [c.isBold(), c.isDim(), c.isItalic(), c.isUnderline(), c.isInverse(), c.isStrikethrough(), c.isInvisible(), c.isBlink()].map(Number).join('');
+      const attributes = [
+        c.isBold(),
+        c.isDim(),
+        c.isItalic(),
+        c.isUnderline(),
+        c.isInverse(),
+        c.isStrikethrough(),
+        c.isInvisible(),
+        c.isBlink(),
+      ]
+        .map(Number)
+        .join('');
       // A cell never written and a cell holding an unstyled space look the same.
-      row.push(`${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${attributes}`);
+      row.push(
+        `${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${attributes}`,
+      );
     }
     rows.push(`${y}: ${row.join(' ')}`);
   }
@@ -122,7 +138,14 @@ async function wholeDraw(frame: string): Promise<string[]> {
  * taking the cells Ink's output remembered for it; both ways must agree with the terminal.
  */
 async function check(frames: readonly string[], parse: boolean): Promise<void> {
-  const sequence = parse ? frames.map((frame) => frame.split('\n').map((line) => `${line}\x1b[0m`).join('\n')) : frames;
+  const sequence = parse
+    ? frames.map((frame) =>
+        frame
+          .split('\n')
+          .map((line) => `${line}\x1b[0m`)
+          .join('\n'),
+      )
+    : frames;
   const out = new FakeStdout(WIDTH, HEIGHT);
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
   const term = terminal();
@@ -141,9 +164,14 @@ async function check(frames: readonly string[], parse: boolean): Promise<void> {
 describe('the frame writer sends cell diffs', () => {
   it('that leave the terminal as drawing each frame whole would, for any sequence of frames', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(writeArb, { maxLength: 10 }), fc.array(stepArb, { minLength: 1, maxLength: 6 }), fc.boolean(), async (base, steps, parse) => {
-        await check(frames(base, steps), parse);
-      }),
+      fc.asyncProperty(
+        fc.array(writeArb, { maxLength: 10 }),
+        fc.array(stepArb, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (base, steps, parse) => {
+          await check(frames(base, steps), parse);
+        },
+      ),
       { numRuns: Number(process.env.FRAME_DIFF_RUNS ?? 60) },
     );
   });
@@ -151,7 +179,8 @@ describe('the frame writer sends cell diffs', () => {
   it('sends a streamed token that extends the last line as a cursor move and the token alone', () => {
     const out = new FakeStdout(40, 4);
     const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
-    const pane = (text: string): string => ['╭ tree ─╮╭ transcript ──────╮', `│ a     ││ ${text}`, '╰───────╯╰──────────────────╯'].join('\n');
+    const pane = (text: string): string =>
+      ['╭ tree ─╮╭ transcript ──────╮', `│ a     ││ ${text}`, '╰───────╯╰──────────────────╯'].join('\n');
     writer.stream.write(pane(colour.green('the reply')));
     out.frames.length = 0;
     writer.stream.write(pane(colour.green('the reply grows')));
@@ -160,6 +189,8 @@ describe('the frame writer sends cell diffs', () => {
     expect(sent).not.toContain('the reply');
     expect(sent).not.toContain('tree');
     // The synchronized-update markers (16 bytes), a cursor move, a colour, ' grows', a reset.
-    expect(JSON.stringify(sent)).toBe('"\\u001b[?2026h\\u001b[2;21H\\u001b[0m\\u001b[32m grows\\u001b[0m\\u001b[?2026l"');
+    expect(JSON.stringify(sent)).toBe(
+      '"\\u001b[?2026h\\u001b[2;21H\\u001b[0m\\u001b[32m grows\\u001b[0m\\u001b[?2026l"',
+    );
   });
 });

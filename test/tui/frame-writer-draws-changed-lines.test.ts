@@ -36,7 +36,7 @@ describe('the frame writer', () => {
     expect(rows(out.frames.join(''))).toEqual([1]);
   });
 
-  it('passes cursor and mode sequences through and drops Ink\'s own synchronized-update markers', () => {
+  it("passes cursor and mode sequences through and drops Ink's own synchronized-update markers", () => {
     const { out, frames } = writer();
     frames.stream.write('\x1b[?2026h');
     frames.stream.write('\x1b[?25l');

@@ -64,7 +64,13 @@ export const KEYS = {
  * An Agent-shaped object whose turn runs until aborted (or `finish` is called). Steering is
  * held as the Agent holds it (a second replaces the first) and never sent: `steering` shows it.
  */
-export function hangingAgent(): TurnAgent & { signals: AbortSignal[]; prompts: string[]; retries: string[]; steering: string | null; finish: () => void } {
+export function hangingAgent(): TurnAgent & {
+  signals: AbortSignal[];
+  prompts: string[];
+  retries: string[];
+  steering: string | null;
+  finish: () => void;
+} {
   const signals: AbortSignal[] = [];
   const prompts: string[] = [];
   let finish = (): void => {};
@@ -140,8 +146,24 @@ export function renderScreen(options: ScreenOptions): Screen {
   const crash = vi.fn();
   const { columns: _c, rows: _r, ...props } = options;
   const instance = render(
-    <App agent={hangingAgent()} policy={null} theme={loadTheme('dark')} noColor={false} resumeOnOpen={false} {...props} approvals={approvals} onQuit={quit} onCrash={crash} />,
-    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+    <App
+      agent={hangingAgent()}
+      policy={null}
+      theme={loadTheme('dark')}
+      noColor={false}
+      resumeOnOpen={false}
+      {...props}
+      approvals={approvals}
+      onQuit={quit}
+      onCrash={crash}
+    />,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   const frame = (): string => stdout.frames[stdout.frames.length - 1] ?? '';
   return {
@@ -164,7 +186,8 @@ export function renderScreen(options: ScreenOptions): Screen {
     async waitFor(text, timeoutMs = 1000) {
       await vi.waitFor(() => {
         const current = frame();
-        if (typeof text === 'string' ? !current.includes(text) : !text.test(current)) throw new Error(`screen does not show ${String(text)}:\n${current}`);
+        if (typeof text === 'string' ? !current.includes(text) : !text.test(current))
+          throw new Error(`screen does not show ${String(text)}:\n${current}`);
       }, timeoutMs);
       return frame();
     },
@@ -182,7 +205,9 @@ export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/
 
 /** The text inside one pane of a frame, found by a word of its title (the border's columns bound it). */
 export function pane(frame: string, title: string): string {
-  const lines = stripAnsi(frame).split('\n').map((l) => [...l]);
+  const lines = stripAnsi(frame)
+    .split('\n')
+    .map((l) => [...l]);
   const top = lines.findIndex((l) => l.join('').includes(title));
   if (top === -1) return '';
   const row = lines[top]!;
@@ -192,6 +217,7 @@ export function pane(frame: string, title: string): string {
   let end = titleAt;
   while (end < row.length && row[end] !== '╮') end++;
   const out: string[] = [];
-  for (let i = top + 1; i < lines.length && lines[i]![start] !== '╰'; i++) out.push(lines[i]!.slice(start + 1, end).join(''));
+  for (let i = top + 1; i < lines.length && lines[i]![start] !== '╰'; i++)
+    out.push(lines[i]!.slice(start + 1, end).join(''));
   return out.join('\n');
 }

@@ -20,7 +20,10 @@ afterEach(async () => {
   await server.close();
 });
 
-async function withTurns(prompts: readonly string[], options: Parameters<typeof wiredSession>[0] = {}): Promise<WiredSession> {
+async function withTurns(
+  prompts: readonly string[],
+  options: Parameters<typeof wiredSession>[0] = {},
+): Promise<WiredSession> {
   const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model', ...options });
   for (const prompt of prompts) await wired.agent.runTurn(prompt, new AbortController().signal, () => {});
   return wired;
@@ -47,11 +50,15 @@ describe('host slash commands, through a real Agent', () => {
     await command(s, 'and now?');
     await s.waitFor('⧗ queued 1: and now?');
     const done = stripAnsi(await s.waitFor(/compacted \d+ entries into a summary \(e_\w+\)/));
-    expect(done.replace(/\s+/g, ' ')).toMatch(/: (~[\d.k]+ → ~[\d.k]+ tokens a turn|though it saves little yet \(~[\d.k]+ tokens\)); the tree keeps everything/);
+    expect(done.replace(/\s+/g, ' ')).toMatch(
+      /: (~[\d.k]+ → ~[\d.k]+ tokens a turn|though it saves little yet \(~[\d.k]+ tokens\)); the tree keeps everything/,
+    );
     await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: and now?'));
     expect(pane(s.frame(), 'main ·')).toContain('Σ compacted');
     const requests = chatRequests(server);
-    expect(JSON.stringify(requests[requests.length - 1]!.body?.messages)).toContain('SUMMARY: five small questions, all echoed.');
+    expect(JSON.stringify(requests[requests.length - 1]!.body?.messages)).toContain(
+      'SUMMARY: five small questions, all echoed.',
+    );
   });
 
   it('/compact with too little to summarize says so, and writes nothing', async () => {
@@ -70,13 +77,19 @@ describe('host slash commands, through a real Agent', () => {
     await s.press(KEYS.tab, KEYS.home, KEYS.down, KEYS.tab, KEYS.tab, KEYS.tab, KEYS.tab);
     await command(s, '/fork');
     const frame = stripAnsi(await s.waitFor('forked at'));
-    const said = /forked at (e_\w+) into session (\S+): open it with tole --resume (\S+)/.exec(frame.replace(/\s+/g, ' '));
+    const said = /forked at (e_\w+) into session (\S+): open it with tole --resume (\S+)/.exec(
+      frame.replace(/\s+/g, ' '),
+    );
     expect(said, frame).not.toBeNull();
     const [, entryId, id, again] = said!;
     expect(again).toBe(id);
     const file = readdirSync(wired.sessionsDir).find((name) => name.startsWith(id!));
     expect(file).toBeDefined();
-    const fork = SessionStore.open(join(wired.sessionsDir, file!), { clock: systemClock, random: seededRandom(1), readOnly: true });
+    const fork = SessionStore.open(join(wired.sessionsDir, file!), {
+      clock: systemClock,
+      random: seededRandom(1),
+      readOnly: true,
+    });
     expect(fork.header.parent).toMatchObject({ sessionId: wired.store.header.id, entryId });
     expect(wired.store.tree.get(entryId!)?.type).toBe('assistant');
     expect(fork.tree.size).toBe(2);
@@ -89,7 +102,11 @@ describe('host slash commands, through a real Agent', () => {
     await command(s, '/label   the   start  ');
     await s.waitFor('labelled "the start"');
     expect(pane(s.frame(), 'tree')).toContain('⚑ the start');
-    const reopened = SessionStore.open(wired.store.path, { clock: systemClock, random: seededRandom(1), readOnly: true });
+    const reopened = SessionStore.open(wired.store.path, {
+      clock: systemClock,
+      random: seededRandom(1),
+      readOnly: true,
+    });
     const labelled = [...reopened.tree.all()].find((e) => labelOf(reopened, e.id) !== undefined);
     expect(labelled && labelOf(reopened, labelled.id)).toBe('the start');
     reopened.close();
@@ -128,7 +145,9 @@ describe('host slash commands, through a real Agent', () => {
   });
 
   it('runs the sessionStart hooks on open; a blocking one shows its reason and keeps prompts from being sent', async () => {
-    const wired = await withTurns([], { config: { hooks: { sessionStart: 'echo "the working tree is dirty: commit first" >&2; exit 2' } } });
+    const wired = await withTurns([], {
+      config: { hooks: { sessionStart: 'echo "the working tree is dirty: commit first" >&2; exit 2' } },
+    });
     expect(wired.sessionStart).toBeDefined();
     const s = open(wired);
     const frame = stripAnsi(await s.waitFor('a sessionStart hook blocked this session: the working tree is dirty'));
@@ -140,7 +159,9 @@ describe('host slash commands, through a real Agent', () => {
   });
 
   it('a sessionStart hook that passes runs once, and the session goes on', async () => {
-    const wired = await withTurns([], { config: { hooks: { sessionStart: 'touch started-once; echo "on branch main"' } } });
+    const wired = await withTurns([], {
+      config: { hooks: { sessionStart: 'touch started-once; echo "on branch main"' } },
+    });
     const s = open(wired);
     await vi.waitFor(() => expect(existsSync(join(wired.root, 'started-once'))).toBe(true));
     await command(s, 'hello');

@@ -6,12 +6,16 @@ import { REPO_ROOT } from '../support/spawn-node';
 
 describe('the installed Ink', () => {
   it('is the version the output swap and the frame writer were checked against', () => {
-    const installed = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'ink', 'package.json'), 'utf8')) as { version: string }).version;
-    const declared = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['ink'];
+    const installed = (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'ink', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    const declared = (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    ).dependencies['ink'];
     const advice =
       `Ink ${installed} is installed but tole's renderer was checked against Ink ${INK_CHECKED_VERSION}: re-check ` +
       "scripts/ink-output-plugin.mjs and src/tui/ink-output.ts against Ink's build/output.js, src/tui/text-width.ts " +
-      "against widest-line, the devtools stub, and the erase sequences src/tui/frame-writer.ts reads, then update " +
+      'against widest-line, the devtools stub, and the erase sequences src/tui/frame-writer.ts reads, then update ' +
       'INK_CHECKED_VERSION in src/tui/ink-coupling.ts';
     expect(installed, advice).toBe(INK_CHECKED_VERSION);
     expect(declared, 'package.json must pin Ink exactly (no range) to the checked version').toBe(INK_CHECKED_VERSION);

@@ -25,11 +25,18 @@ const TEXTS = [
   `${colour.cyan('⠋')} running · seq 12 · model`,
 ];
 
-const TRANSFORMERS: readonly Transformer[] = [(line) => line, (line) => colour.yellow(line), (line, index) => (index === 0 ? colour.bold(line) : line)];
+const TRANSFORMERS: readonly Transformer[] = [
+  (line) => line,
+  (line) => colour.yellow(line),
+  (line, index) => (index === 0 ? colour.bold(line) : line),
+];
 
 type Op =
   | { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] }
-  | { type: 'clip'; clip: { x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined } }
+  | {
+      type: 'clip';
+      clip: { x1: number | undefined; x2: number | undefined; y1: number | undefined; y2: number | undefined };
+    }
   | { type: 'unclip' };
 
 const maybe = (arb: fc.Arbitrary<number>) => fc.option(arb, { nil: undefined });
@@ -48,7 +55,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       type: fc.constant('clip' as const),
-      clip: fc.record({ x1: maybe(fc.integer({ min: -2, max: 20 })), x2: maybe(fc.integer({ min: 0, max: 30 })), y1: maybe(fc.integer({ min: -2, max: 8 })), y2: maybe(fc.integer({ min: 0, max: 12 })) }),
+      clip: fc.record({
+        x1: maybe(fc.integer({ min: -2, max: 20 })),
+        x2: maybe(fc.integer({ min: 0, max: 30 })),
+        y1: maybe(fc.integer({ min: -2, max: 8 })),
+        y2: maybe(fc.integer({ min: 0, max: 12 })),
+      }),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ type: 'unclip' as const }) },
@@ -67,20 +79,33 @@ function frame(Kind: typeof InkOutput | typeof Output, width: number, height: nu
 describe("the bundle's Ink output", () => {
   it("makes the same frame as Ink's own Output, cold and from its caches", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 10 }), fc.array(opArb, { maxLength: 25, size: 'max' }), fc.boolean(), (width, height, ops, cold) => {
-        if (cold) clearOutputCaches();
-        const expected = frame(InkOutput, width, height, ops);
-        expect(frame(Output, width, height, ops)).toBe(expected);
-        // The same frame again comes from the row cache.
-        expect(frame(Output, width, height, ops)).toBe(expected);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(opArb, { maxLength: 25, size: 'max' }),
+        fc.boolean(),
+        (width, height, ops, cold) => {
+          if (cold) clearOutputCaches();
+          const expected = frame(InkOutput, width, height, ops);
+          expect(frame(Output, width, height, ops)).toBe(expected);
+          // The same frame again comes from the row cache.
+          expect(frame(Output, width, height, ops)).toBe(expected);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
 
   it('builds a changed row again and keeps the rest', () => {
     const ops = (selected: number): Op[] =>
-      Array.from({ length: 8 }, (_, y) => ({ type: 'write' as const, x: 1, y, text: y === selected ? colour.inverse(`row ${y}`) : `row ${y}`, transformers: [] }));
-    for (const selected of [0, 3, 3, 7, 0]) expect(frame(Output, 20, 8, ops(selected))).toBe(frame(InkOutput, 20, 8, ops(selected)));
+      Array.from({ length: 8 }, (_, y) => ({
+        type: 'write' as const,
+        x: 1,
+        y,
+        text: y === selected ? colour.inverse(`row ${y}`) : `row ${y}`,
+        transformers: [],
+      }));
+    for (const selected of [0, 3, 3, 7, 0])
+      expect(frame(Output, 20, 8, ops(selected))).toBe(frame(InkOutput, 20, 8, ops(selected)));
   });
 });

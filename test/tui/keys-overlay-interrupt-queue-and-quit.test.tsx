@@ -13,8 +13,13 @@ describe('the keyboard', () => {
     await screen.waitFor('⏎ send');
     await screen.press('?');
     const overlay = pane(await screen.waitFor('keys · Esc or ? closes'), 'keys ·');
-    const text = overlay.split('\n').map((line) => line.trim()).join(' ').replace(/\s+/g, ' ');
-    for (const binding of KEYMAP.filter((b) => b.scope !== 'picker')) expect(text, binding.help).toContain(binding.help);
+    const text = overlay
+      .split('\n')
+      .map((line) => line.trim())
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    for (const binding of KEYMAP.filter((b) => b.scope !== 'picker'))
+      expect(text, binding.help).toContain(binding.help);
     expect(text).toContain('/label [text]');
     expect(text).toContain('y approve this call once');
     await screen.press(KEYS.escape);
@@ -95,7 +100,9 @@ describe('the keyboard', () => {
 
   it('Esc stops a real turn mid-stream: the partial reply is kept and settled as interrupted', async () => {
     const store = emptyStore();
-    const fixture = realAgent(store, [{ chunks: ['Reading ', 'the ', 'whole ', 'repository '], delayMs: 5, hang: true }]);
+    const fixture = realAgent(store, [
+      { chunks: ['Reading ', 'the ', 'whole ', 'repository '], delayMs: 5, hang: true },
+    ]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await screen.type('summarise the repo');
     await screen.press(KEYS.enter);

@@ -17,7 +17,13 @@ function hugeSession(): { store: SessionStore; branchPoints: string[] } {
     for (let i = 0; i < 1000; i++) {
       const n = written + i;
       if (n % 2 === 0) batch.entry('user', { text: `prompt number ${n}: please look at file_${n}.ts` });
-      else batch.entry('assistant', { text: `answer ${n}\n\n- one\n- two\n\n\`code ${n}\``, toolCalls: [], model: 'gpt-4.1', finishReason: 'stop' });
+      else
+        batch.entry('assistant', {
+          text: `answer ${n}\n\n- one\n- two\n\n\`code ${n}\``,
+          toolCalls: [],
+          model: 'gpt-4.1',
+          finishReason: 'stop',
+        });
     }
     store.commit(batch.build());
     if (written % 5000 === 0) branchPoints.push(batch.lastId!);
@@ -84,7 +90,9 @@ describe('a 100,000-entry session', () => {
       await vi.waitFor(() => expect(pane(screen.frame(), 'branch-')).toContain('side answer'));
       const checkoutMs = performance.now() - checkoutStarted;
       expect(checkoutMs).toBeLessThan(2000);
-      console.log(`100k entries: open ${openMs.toFixed(0)} ms, tree key ${(keysMs / 21).toFixed(1)} ms, checkout ${checkoutMs.toFixed(0)} ms`);
+      console.log(
+        `100k entries: open ${openMs.toFixed(0)} ms, tree key ${(keysMs / 21).toFixed(1)} ms, checkout ${checkoutMs.toFixed(0)} ms`,
+      );
     } finally {
       screen.unmount();
     }

@@ -49,7 +49,9 @@ describe('a session another tole holds', () => {
 
     const { store, notices } = openForTui(parseArgs(['--resume', id]), dir, dir, seededRandom(5));
     expect(store.readOnly).toBe(true);
-    expect(notices[0]).toBe(`locked by pid ${pid} on ${hostname()}: showing it read-only, nothing will be written; close that tole to continue it here`);
+    expect(notices[0]).toBe(
+      `locked by pid ${pid} on ${hostname()}: showing it read-only, nothing will be written; close that tole to continue it here`,
+    );
 
     screen = renderScreen({ store, notices, columns: 120, rows: 30 });
     const frame = stripAnsi(await screen.waitFor(`locked by pid ${pid}`));

@@ -2,7 +2,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clearMarkdownMemo, markdownLines } from '../../src/tui/markdown-lines';
 
-const PIECES = ['word ', 'longer words here ', '\n', '\n\n', '- item ', '1. first ', '> quote ', '# Heading\n', '\n```ts\n', '\n```\n', '\n~~~\n', '**bold** ', '`code` ', '[link](http://x.y) ', 'ünï ✓ 宽 ', '\t', '   '];
+const PIECES = [
+  'word ',
+  'longer words here ',
+  '\n',
+  '\n\n',
+  '- item ',
+  '1. first ',
+  '> quote ',
+  '# Heading\n',
+  '\n```ts\n',
+  '\n```\n',
+  '\n~~~\n',
+  '**bold** ',
+  '`code` ',
+  '[link](http://x.y) ',
+  'ünï ✓ 宽 ',
+  '\t',
+  '   ',
+];
 
 describe('markdown laid out as a reply streams in', () => {
   it('gives the lines a fresh layout of the whole text gives, at every step', () => {

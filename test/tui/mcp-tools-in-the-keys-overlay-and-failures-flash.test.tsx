@@ -20,7 +20,10 @@ afterAll(() => dirs.remove());
 describe('MCP servers on the screen', () => {
   it('flashes a server that fails to start, with its stderr, and ? lists the tools of the others', async () => {
     const registry = ToolRegistry.create({ interactiveApprover: true });
-    const specs = [notesStdioSpec(`${dirs.root}/notes`), notesStdioSpec(`${dirs.root}/broken`, { name: 'broken' }, ['--fail-start'])];
+    const specs = [
+      notesStdioSpec(`${dirs.root}/notes`),
+      notesStdioSpec(`${dirs.root}/broken`, { name: 'broken' }, ['--fail-start']),
+    ];
     hub = McpHub.create({ specs, registry, interactiveApprover: true, version: 't' });
     screen = renderScreen({ store: emptyStore(), mcp: hub, columns: 140, rows: 60 });
     hub.startSessionServers();

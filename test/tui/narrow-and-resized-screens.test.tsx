@@ -38,7 +38,17 @@ describe('narrow and resized screens', () => {
     screen = renderScreen({ store: prepareSession().store, columns: 80, rows: 14 });
     await screen.waitFor('branch-2 ·');
     const content = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
-    void screen.approvals.decide({ callId: 'c', tool: 'write_file', subject: 'big.txt', input: { path: 'big.txt', content }, risk: 'Write', reason: 'writes a file' }, new AbortController().signal);
+    void screen.approvals.decide(
+      {
+        callId: 'c',
+        tool: 'write_file',
+        subject: 'big.txt',
+        input: { path: 'big.txt', content },
+        risk: 'Write',
+        reason: 'writes a file',
+      },
+      new AbortController().signal,
+    );
     const frame = await screen.waitFor('approve?');
     fits(frame, 80, 14);
     expect(stripAnsi(frame)).toContain('y approve once');

@@ -63,12 +63,21 @@ describe('the panes of a prepared session', () => {
 
   it('never draws more than rows-1 lines nor a line wider than the terminal', async () => {
     const { store } = prepareSession();
-    for (const [columns, rows] of [[140, 40], [100, 24], [120, 12], [80, 30], [60, 16], [40, 8], [24, 6]] as const) {
+    for (const [columns, rows] of [
+      [140, 40],
+      [100, 24],
+      [120, 12],
+      [80, 30],
+      [60, 16],
+      [40, 8],
+      [24, 6],
+    ] as const) {
       screen = renderScreen({ store, columns, rows });
       const frame = await screen.waitFor('seq');
       const lines = frame.split('\n');
       expect(lines.length, `${columns}x${rows}`).toBeLessThanOrEqual(rows - 1);
-      for (const line of lines) expect(stripAnsi(line).length, `${columns}x${rows}: ${line}`).toBeLessThanOrEqual(columns);
+      for (const line of lines)
+        expect(stripAnsi(line).length, `${columns}x${rows}: ${line}`).toBeLessThanOrEqual(columns);
       screen.unmount();
       screen = undefined;
     }

@@ -35,11 +35,15 @@ async function failingServer(status: number, body?: unknown): Promise<Screen> {
 
 describe('provider errors in the screen: one line that says what to do, and the session goes on', () => {
   it('401: the key was refused', async () => {
-    const s = await failingServer(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    const s = await failingServer(401, {
+      error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+    });
     await send(s, 'hello');
     const frame = stripAnsi(await s.waitFor('✗ key refused'));
     const flash = flashOf(frame);
-    expect(flash.trim()).toBe("! the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect");
+    expect(flash.trim()).toBe(
+      "! the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect",
+    );
     expect(pane(frame, 'main ·')).toContain('Incorrect API key provided');
     expect(pane(frame, 'main ·').replace(/\s+/g, ' ')).toContain(`the server at ${server!.url} refused the key`);
 
@@ -50,10 +54,14 @@ describe('provider errors in the screen: one line that says what to do, and the 
   });
 
   it('404: the model is not found; /model picks another and ↑ brings the prompt back', async () => {
-    const s = await failingServer(404, { error: { message: 'model "tole-test-model" not found', type: 'invalid_request_error', code: 'model_not_found' } });
+    const s = await failingServer(404, {
+      error: { message: 'model "tole-test-model" not found', type: 'invalid_request_error', code: 'model_not_found' },
+    });
     await send(s, 'count to three');
     const frame = stripAnsi(await s.waitFor('✗ model not found'));
-    expect(flashOf(frame).trim()).toBe('! no model "tole-test-model" on this server: /model NAME picks another, then ↑ brings the prompt back');
+    expect(flashOf(frame).trim()).toBe(
+      '! no model "tole-test-model" on this server: /model NAME picks another, then ↑ brings the prompt back',
+    );
     await send(s, '/model llama-local');
     await s.waitFor('model: llama-local');
     await s.press(KEYS.up);
@@ -62,7 +70,10 @@ describe('provider errors in the screen: one line that says what to do, and the 
     await s.waitFor('❯ count to three');
     await s.press(KEYS.enter);
     await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: count to three'));
-    expect(server!.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body?.model)).toEqual(['tole-test-model', 'llama-local']);
+    expect(server!.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body?.model)).toEqual([
+      'tole-test-model',
+      'llama-local',
+    ]);
   });
 
   it('server down: it says to start the server, and the screen stays up', async () => {
@@ -95,6 +106,8 @@ describe('provider errors in the screen: one line that says what to do, and the 
     expect(frame).toContain('❯ hello?');
     await screen.press('\x15');
     await send(screen, '/compact');
-    await screen.waitFor('/compact: compacting asks the model for a summary, and there is no model yet: /connect finds a local server');
+    await screen.waitFor(
+      '/compact: compacting asks the model for a summary, and there is no model yet: /connect finds a local server',
+    );
   });
 });

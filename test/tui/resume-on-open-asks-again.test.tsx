@@ -12,7 +12,11 @@ afterEach(() => screen?.unmount());
 describe('opening a session a crash left mid-call', () => {
   it('settles the unfinished call first: a call never approved is asked again, and runs only after y', async () => {
     const store = emptyStore();
-    const write = { id: 'call_w', name: 'write_file', arguments: JSON.stringify({ path: 'todo.md', content: '- resume\n' }) };
+    const write = {
+      id: 'call_w',
+      name: 'write_file',
+      arguments: JSON.stringify({ path: 'todo.md', content: '- resume\n' }),
+    };
     const first = realAgent(store, [{ chunks: ['Writing it.'], toolCalls: [write] }]);
     // The first tole asks and dies before an answer: the intent is committed, no approval is.
     void first.agent.runTurn('note it', new AbortController().signal, () => {});
@@ -20,7 +24,13 @@ describe('opening a session a crash left mid-call', () => {
     expect(store.registers.entries(NS.pending)).toHaveLength(1);
 
     const second = realAgent(store, [{ chunks: ['Written after the restart.'] }]);
-    screen = renderScreen({ store, agent: second.agent, approvals: second.approvals, policy: second.policy, resumeOnOpen: true });
+    screen = renderScreen({
+      store,
+      agent: second.agent,
+      approvals: second.approvals,
+      policy: second.policy,
+      resumeOnOpen: true,
+    });
     const asked = pane(await screen.waitFor('approve?'), 'approve?');
     expect(asked).toContain('write_file');
     expect(asked).toContain('todo.md');

@@ -13,7 +13,10 @@ function ofType(entries: Iterable<AnyEntry>, type: AnyEntry['type']): AnyEntry[]
 
 async function asked(answers: string[]) {
   const store = emptyStore();
-  const fixture = realAgent(store, answers.map((a) => ({ chunks: [a] })));
+  const fixture = realAgent(
+    store,
+    answers.map((a) => ({ chunks: [a] })),
+  );
   screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
   await screen.type('favourite colour?');
   await screen.press(KEYS.enter);

@@ -10,7 +10,12 @@ const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
 const SHOW_CURSOR = '\x1b[?25h';
 
-function start(agent: TurnAgent = hangingAgent()): { stdout: FakeStdout; stdin: FakeStdin; exit: ReturnType<typeof runTui>; options: RunTuiOptions } {
+function start(agent: TurnAgent = hangingAgent()): {
+  stdout: FakeStdout;
+  stdin: FakeStdin;
+  exit: ReturnType<typeof runTui>;
+  options: RunTuiOptions;
+} {
   const stdout = new FakeStdout(120, 30);
   stdout.isTTY = true;
   const stdin = new FakeStdin();
@@ -135,7 +140,14 @@ describe('runTui', () => {
   });
 
   it('restores the terminal and reports a crash when the turn loop throws', async () => {
-    const agent: TurnAgent = { model: 'm', runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
+    const agent: TurnAgent = {
+      model: 'm',
+      runTurn: () => Promise.reject(new Error('storage poisoned: reopen the session')),
+      resume: async () => 0,
+      steer: () => false,
+      takeSteering: () => null,
+      retry: async () => ({}),
+    };
     const { stdout, stdin, exit } = start(agent);
     await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('go');

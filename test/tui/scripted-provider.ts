@@ -1,6 +1,12 @@
 /** A Provider that plays scripted replies in memory: text in chunks, tool calls, waits that an abort cuts short. */
 import { ProviderError } from '../../src/core/provider/errors';
-import type { CompletionEvent, CompletionRequest, CompletionResult, Provider, ToolCallRequest } from '../../src/core/provider/provider';
+import type {
+  CompletionEvent,
+  CompletionRequest,
+  CompletionResult,
+  Provider,
+  ToolCallRequest,
+} from '../../src/core/provider/provider';
 
 export interface ScriptedTurn {
   readonly chunks?: readonly string[];
@@ -13,7 +19,8 @@ export interface ScriptedTurn {
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ProviderError({ kind: 'aborted', message: 'the request was cancelled', hint: 'cancelled' }));
+    if (signal.aborted)
+      return reject(new ProviderError({ kind: 'aborted', message: 'the request was cancelled', hint: 'cancelled' }));
     const timer = setTimeout(resolve, ms);
     signal.addEventListener(
       'abort',
@@ -43,9 +50,21 @@ export class ScriptedProvider implements Provider {
       onEvent({ type: 'text', delta: chunk });
     }
     if (turn.hang) await wait(60_000, request.signal);
-    const usage = { inputTokens: 1000, outputTokens: Math.ceil(text.length / 4), cachedInputTokens: 0, cacheWriteTokens: 0 };
+    const usage = {
+      inputTokens: 1000,
+      outputTokens: Math.ceil(text.length / 4),
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+    };
     onEvent({ type: 'attempt', report: { model: request.model, attempt: 1, outcome: 'ok', usage, latencyMs: 5 } });
     const toolCalls = turn.toolCalls ?? [];
-    return { model: request.model, text, reasoning: '', toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', usage };
+    return {
+      model: request.model,
+      text,
+      reasoning: '',
+      toolCalls,
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      usage,
+    };
   }
 }

@@ -22,7 +22,12 @@ export const fastOps: FileOps = { ...nodeFileOps, fdatasyncSync: () => {}, fsync
 
 export function emptyStore(ops?: FileOps): SessionStore {
   const dir = mkdtempSync(join(tmpdir(), 'tole-tui-'));
-  return SessionStore.create(dir, { clock: fixedClock(), random: seededRandom(7), cwd: '/work/project', ...(ops ? { ops } : {}) });
+  return SessionStore.create(dir, {
+    clock: fixedClock(),
+    random: seededRandom(7),
+    cwd: '/work/project',
+    ...(ops ? { ops } : {}),
+  });
 }
 
 /** Appends one entry under the head (moving the lane leaf and the head), committed on its own. */
@@ -51,11 +56,32 @@ export function usageRow(store: SessionStore, entryId: string, row: Partial<Usag
   store.commit([{ kind: 'usage', id: store.newUsageId(), entryId, usage }]);
 }
 
-export const DIFF = ['--- a/src/storage/jsonl.ts', '+++ b/src/storage/jsonl.ts', '@@ -10,3 +10,3 @@', '   append(record) {', '-    const seq = this.seq', '+    const seq = this.state.seq', '   }'].join('\n');
+export const DIFF = [
+  '--- a/src/storage/jsonl.ts',
+  '+++ b/src/storage/jsonl.ts',
+  '@@ -10,3 +10,3 @@',
+  '   append(record) {',
+  '-    const seq = this.seq',
+  '+    const seq = this.state.seq',
+  '   }',
+].join('\n');
 
 export interface Fixture {
   readonly store: SessionStore;
-  readonly ids: Record<'prompt' | 'look' | 'readIntent' | 'readResult' | 'race' | 'editIntent' | 'editApproval' | 'editResult' | 'fixed' | 'lockPrompt' | 'lockAnswer', string>;
+  readonly ids: Record<
+    | 'prompt'
+    | 'look'
+    | 'readIntent'
+    | 'readResult'
+    | 'race'
+    | 'editIntent'
+    | 'editApproval'
+    | 'editResult'
+    | 'fixed'
+    | 'lockPrompt'
+    | 'lockAnswer',
+    string
+  >;
 }
 
 /**
@@ -66,7 +92,14 @@ export interface Fixture {
 export function prepareSession(): Fixture {
   const store = emptyStore();
   const prompt = append(store, 'user', { text: 'fix the flaky test in storage' });
-  usageRow(store, prompt, { outcome: 'rate_limit', inputTokens: 0, outputTokens: 0, costUsdMicros: 0, error: '429 Too Many Requests', retryInMs: 2000 });
+  usageRow(store, prompt, {
+    outcome: 'rate_limit',
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsdMicros: 0,
+    error: '429 Too Many Requests',
+    retryInMs: 2000,
+  });
   usageRow(store, prompt, { attempt: 2 });
   const look = append(store, 'assistant', {
     text: "I'll look at the test first.",
@@ -84,7 +117,14 @@ export function prepareSession(): Fixture {
     replay: 'idempotent',
     approval: { approved: true, by: 'policy' },
   });
-  const readResult = append(store, 'tool_result', { callId: 'call_1', tool: 'read_file', outcome: 'ok', content: 'export class JsonlStorage {\n'.repeat(150), tier: 'warm', durationMs: 4 });
+  const readResult = append(store, 'tool_result', {
+    callId: 'call_1',
+    tool: 'read_file',
+    outcome: 'ok',
+    content: 'export class JsonlStorage {\n'.repeat(150),
+    tier: 'warm',
+    durationMs: 4,
+  });
   usageRow(store, readResult, { model: 'o4-mini', inputTokens: 20_000, outputTokens: 1_500, costUsdMicros: 28_600 });
   const race = append(store, 'assistant', {
     text: 'The race is between the replay and the first append:\n```ts\nif (seq !== expected) return casConflict(seq)\n```\nI will make the append read the **replayed** seq.',
@@ -103,11 +143,44 @@ export function prepareSession(): Fixture {
     approval: null,
   });
   const editApproval = append(store, 'approval', { callId: 'call_2', decision: { approved: true, by: 'user' } });
-  const editResult = append(store, 'tool_result', { callId: 'call_2', tool: 'edit_file', outcome: 'ok', content: 'edited src/storage/jsonl.ts', display: { kind: 'diff', path: 'src/storage/jsonl.ts', diff: DIFF }, tier: 'hot', durationMs: 12 });
-  const fixed = append(store, 'assistant', { text: 'Fixed: the test passes now.', toolCalls: [], model: 'o4-mini', finishReason: 'stop' });
+  const editResult = append(store, 'tool_result', {
+    callId: 'call_2',
+    tool: 'edit_file',
+    outcome: 'ok',
+    content: 'edited src/storage/jsonl.ts',
+    display: { kind: 'diff', path: 'src/storage/jsonl.ts', diff: DIFF },
+    tier: 'hot',
+    durationMs: 12,
+  });
+  const fixed = append(store, 'assistant', {
+    text: 'Fixed: the test passes now.',
+    toolCalls: [],
+    model: 'o4-mini',
+    finishReason: 'stop',
+  });
   checkout(store, readResult);
   const lockPrompt = append(store, 'user', { text: 'try a lock file instead' });
-  const lockAnswer = append(store, 'assistant', { text: 'A lock file would serialise the writers.', toolCalls: [], model: 'gpt-4.1', finishReason: 'stop' });
+  const lockAnswer = append(store, 'assistant', {
+    text: 'A lock file would serialise the writers.',
+    toolCalls: [],
+    model: 'gpt-4.1',
+    finishReason: 'stop',
+  });
   usageRow(store, lockPrompt, { lane: 'branch-2', inputTokens: 30_000, outputTokens: 400, costUsdMicros: 63_200 });
-  return { store, ids: { prompt, look, readIntent, readResult, race, editIntent, editApproval, editResult, fixed, lockPrompt, lockAnswer } };
+  return {
+    store,
+    ids: {
+      prompt,
+      look,
+      readIntent,
+      readResult,
+      race,
+      editIntent,
+      editApproval,
+      editResult,
+      fixed,
+      lockPrompt,
+      lockAnswer,
+    },
+  };
 }

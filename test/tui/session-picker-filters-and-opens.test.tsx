@@ -49,9 +49,23 @@ function renderPicker(listed: readonly PickerSession[], cwd: string, keymap = ap
   const quit = vi.fn();
   const instance = render(
     <ThemeContext.Provider value={themeView(loadTheme('dark'), true)}>
-      <SessionPicker sessions={listed} cwd={cwd} home="/home/nobody" nowMs={NOW_MS} keymap={keymap} onChoose={chosen} onQuit={quit} />
+      <SessionPicker
+        sessions={listed}
+        cwd={cwd}
+        home="/home/nobody"
+        nowMs={NOW_MS}
+        keymap={keymap}
+        onChoose={chosen}
+        onQuit={quit}
+      />
     </ThemeContext.Provider>,
-    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   unmount = () => instance.unmount();
   const frame = (): string => stripAnsi(stdout.frames[stdout.frames.length - 1] ?? '');

@@ -19,7 +19,11 @@ afterEach(async () => {
 
 async function open(replies: ScriptedReply[], limits: Record<string, number>): Promise<Screen> {
   server = await startChatServer({ replies });
-  const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model', config: { limits: { maxAttempts: 2, ...limits } } });
+  const wired = wiredSession({
+    baseUrl: server.url,
+    model: 'tole-test-model',
+    config: { limits: { maxAttempts: 2, ...limits } },
+  });
   store = wired.store;
   screen = renderScreen({ ...wired, columns: 140, rows: 40 });
   await screen.type('go');
@@ -29,7 +33,9 @@ async function open(replies: ScriptedReply[], limits: Record<string, number>): P
 
 describe('a silent stream and a refusal on screen', () => {
   it('a stalled stream shows how long it has been silent and when tole retries, then the retry answers', async () => {
-    const s = await open([{ text: ['par', 'tial'], stallAfterChunks: 2, keepAliveMs: 100 }, { text: 'whole answer' }], { streamIdleTimeoutMs: 4000 });
+    const s = await open([{ text: ['par', 'tial'], stallAfterChunks: 2, keepAliveMs: 100 }, { text: 'whole answer' }], {
+      streamIdleTimeoutMs: 4000,
+    });
     await vi.waitFor(() => expect(stripAnsi(s.frame())).toContain('no data for'), { timeout: 10_000 });
     const waiting = stripAnsi(s.frame());
     expect(waiting).toMatch(/⧗ no data for [\d.]+ m?s · gives up in [\d.]+ m?s · Esc stops/);
@@ -39,12 +45,17 @@ describe('a silent stream and a refusal on screen', () => {
 
   it('Esc stops a stalled stream at once', async () => {
     // The wait shows after a quarter of the limit (or 5 s) of silence.
-    const s = await open([{ text: 'x', stallAfterChunks: 1 }], { streamIdleTimeoutMs: 6000, firstTokenTimeoutMs: 6000 });
+    const s = await open([{ text: 'x', stallAfterChunks: 1 }], {
+      streamIdleTimeoutMs: 6000,
+      firstTokenTimeoutMs: 6000,
+    });
     await vi.waitFor(() => expect(stripAnsi(s.frame())).toContain('no first token for'), { timeout: 10_000 });
     await s.press(KEYS.escape);
     await vi.waitFor(() => expect(stripAnsi(s.frame())).not.toContain('no first token for'), { timeout: 10_000 });
     // Stopped by the key, not by the limit: the attempt is not retried.
-    await vi.waitFor(() => expect(store!.usage.at(-1)?.usage).toMatchObject({ outcome: 'aborted' }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(store!.usage.at(-1)?.usage).toMatchObject({ outcome: 'aborted' }), {
+      timeout: 10_000,
+    });
     expect(server!.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
   });
 

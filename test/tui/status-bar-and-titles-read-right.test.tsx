@@ -6,7 +6,6 @@ import { append, emptyStore } from './session-fixture';
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
 
-
 describe('the status bar and pane titles', () => {
   it('count one entry as "1 entry", in the transcript title and the tree', async () => {
     const store = emptyStore();

@@ -34,9 +34,12 @@ describe('steering a running turn', () => {
     expect(stripAnsi(screen.frame())).not.toContain('↳ steering');
   });
 
-  it('through a real Agent: the steering goes to the model with the same turn\'s next call and shows in the transcript', async () => {
+  it("through a real Agent: the steering goes to the model with the same turn's next call and shows in the transcript", async () => {
     const store = emptyStore();
-    const fixture = realAgent(store, [{ chunks: ['First ', 'answer, ', 'and ', 'slow.'], delayMs: 150 }, { chunks: ['Steered answer.'] }]);
+    const fixture = realAgent(store, [
+      { chunks: ['First ', 'answer, ', 'and ', 'slow.'], delayMs: 150 },
+      { chunks: ['Steered answer.'] },
+    ]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await send(screen, 'hello');
     await screen.waitFor('First');

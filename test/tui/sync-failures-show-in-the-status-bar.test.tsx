@@ -14,7 +14,12 @@ afterEach(() => {
 
 describe('the background sync in the status bar', () => {
   it('words a failure with the seconds until the retry', () => {
-    expect(syncAlertText({ kind: 'failed', error: 'cannot reach PostgreSQL at postgres://x', failures: 2, retryAtMs: 9_500 }, 1_000)).toBe('sync failed: cannot reach PostgreSQL at postgres://x · retry in 9s');
+    expect(
+      syncAlertText(
+        { kind: 'failed', error: 'cannot reach PostgreSQL at postgres://x', failures: 2, retryAtMs: 9_500 },
+        1_000,
+      ),
+    ).toBe('sync failed: cannot reach PostgreSQL at postgres://x · retry in 9s');
     expect(syncAlertText({ kind: 'ok', atMs: 1 }, 1_000)).toBeNull();
   });
 
@@ -35,7 +40,9 @@ describe('the background sync in the status bar', () => {
     loop.poke();
     const frame = stripAnsi(await screen.waitFor(/sync failed: cannot reach PostgreSQL/));
     const status = frame.split('\n').find((l) => l.includes('sync failed'))!;
-    expect(status).toMatch(/✗ sync failed: cannot reach PostgreSQL at postgres:\/\/tole@db:5432\/team: connect ECONNREFUSED · retry in [12]s/);
+    expect(status).toMatch(
+      /✗ sync failed: cannot reach PostgreSQL at postgres:\/\/tole@db:5432\/team: connect ECONNREFUSED · retry in [12]s/,
+    );
     expect(status).toContain(`seq ${store.lastSeq}`);
     fail = false;
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('sync failed'), { timeout: 5000 });

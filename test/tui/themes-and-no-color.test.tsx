@@ -60,7 +60,17 @@ describe('themes', () => {
     const frame = await screen.waitFor('check out');
     expect(frame).not.toMatch(COLOUR_CODE);
     expect(frame).toContain('\x1b[7m');
-    screen.approvals.decide({ callId: 'c', tool: 'bash', subject: 'rm -rf /tmp/x', input: { command: 'rm -rf /tmp/x' }, risk: 'Destructive', reason: 'removes a tree' }, new AbortController().signal);
+    screen.approvals.decide(
+      {
+        callId: 'c',
+        tool: 'bash',
+        subject: 'rm -rf /tmp/x',
+        input: { command: 'rm -rf /tmp/x' },
+        risk: 'Destructive',
+        reason: 'removes a tree',
+      },
+      new AbortController().signal,
+    );
     const asked = await screen.waitFor('approve?');
     expect(asked).not.toMatch(COLOUR_CODE);
     expect(asked).toMatch(/\x1b\[7m[^\n]*Destructive/);

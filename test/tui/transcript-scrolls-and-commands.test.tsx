@@ -89,7 +89,15 @@ describe('slash commands', () => {
 
 describe('the prompt', () => {
   it('takes a bracketed paste with newlines as text, without sending it', async () => {
-    const agent = { model: 'm', prompts: [] as string[], runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
+    const agent = {
+      model: 'm',
+      prompts: [] as string[],
+      runTurn: vi.fn(async () => ({})),
+      resume: async () => 0,
+      steer: () => false,
+      takeSteering: () => null,
+      retry: async () => ({}),
+    };
     screen = renderScreen({ store: emptyStore(), agent });
     await screen.press('\x1b[200~', 'line one\rline two', '\x1b[201~');
     await screen.waitFor('line two');
@@ -98,11 +106,20 @@ describe('the prompt', () => {
     expect(frame).toMatch(/\n\s+line two/);
     expect(agent.runTurn).not.toHaveBeenCalled();
     await screen.press(KEYS.enter);
-    await vi.waitFor(() => expect(agent.runTurn).toHaveBeenCalledWith('line one\nline two', expect.anything(), expect.anything()));
+    await vi.waitFor(() =>
+      expect(agent.runTurn).toHaveBeenCalledWith('line one\nline two', expect.anything(), expect.anything()),
+    );
   });
 
   it('recalls earlier prompts with ↑ and edits with readline keys', async () => {
-    const agent = { model: 'm', runTurn: vi.fn(async () => ({})), resume: async () => 0, steer: () => false, takeSteering: () => null, retry: async () => ({}) };
+    const agent = {
+      model: 'm',
+      runTurn: vi.fn(async () => ({})),
+      resume: async () => 0,
+      steer: () => false,
+      takeSteering: () => null,
+      retry: async () => ({}),
+    };
     screen = renderScreen({ store: emptyStore(), agent });
     await screen.type('first prompt');
     await screen.press(KEYS.enter);

@@ -48,7 +48,8 @@ afterEach(() => {
   rmSync(fixture.workspace, { recursive: true, force: true });
 });
 
-const file = (name: string): string | null => (existsSync(join(fixture.workspace, name)) ? readFileSync(join(fixture.workspace, name), 'utf8') : null);
+const file = (name: string): string | null =>
+  existsSync(join(fixture.workspace, name)) ? readFileSync(join(fixture.workspace, name), 'utf8') : null;
 
 /** Checkpoints and restores run git: slower than a frame, so these waits are longer than the harness's. */
 async function shows(text: string): Promise<string> {
@@ -57,7 +58,13 @@ async function shows(text: string): Promise<string> {
 }
 
 function open(): Screen {
-  return renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy, noColor: true });
+  return renderScreen({
+    store,
+    agent: fixture.agent,
+    approvals: fixture.approvals,
+    policy: fixture.policy,
+    noColor: true,
+  });
 }
 
 describe('u in the tree restores the files after a preview and a y', () => {
@@ -83,7 +90,9 @@ describe('u in the tree restores the files after a preview and a y', () => {
     expect(file('a.txt')).toBe('original\n');
     expect(file('b.txt')).toBeNull();
     // The restore is in the tree: an intent with its own checkpoint, then its settlement.
-    expect([...store.tree.all()].filter((e) => e.type === 'restore' || e.type === 'restore_result').map((e) => e.type)).toEqual(['restore', 'restore_result']);
+    expect(
+      [...store.tree.all()].filter((e) => e.type === 'restore' || e.type === 'restore_result').map((e) => e.type),
+    ).toEqual(['restore', 'restore_result']);
   });
 });
 

@@ -12,7 +12,8 @@ function reference(tree: TreeIndex): TreeRow[] {
   const push = (kids: readonly string[], depth: number): void => {
     const n = kids.length;
     if (n > 0) stack.push({ id: kids[n - 1]!, depth, branchStart: false, siblingIndex: n, siblingCount: n });
-    for (let i = n - 2; i >= 0; i--) stack.push({ id: kids[i]!, depth: depth + 1, branchStart: true, siblingIndex: i + 1, siblingCount: n });
+    for (let i = n - 2; i >= 0; i--)
+      stack.push({ id: kids[i]!, depth: depth + 1, branchStart: true, siblingIndex: i + 1, siblingCount: n });
   };
   push(tree.roots(), 0);
   while (stack.length > 0) {
@@ -23,11 +24,15 @@ function reference(tree: TreeIndex): TreeRow[] {
   return rows;
 }
 
-const entry = (id: string, parentId: string | null): AnyEntry => ({ id, parentId, seq: 0, timestamp: 0, type: 'user', payload: { text: id } }) as AnyEntry;
+const entry = (id: string, parentId: string | null): AnyEntry =>
+  ({ id, parentId, seq: 0, timestamp: 0, type: 'user', payload: { text: id } }) as AnyEntry;
 
 /** Commits of 1-3 entries; each entry's parent is picked among those before it (or none: a new root), biased to the newest. */
 const commitsArb = fc.array(
-  fc.array(fc.record({ pick: fc.nat(), newest: fc.boolean(), root: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 3 }),
+  fc.array(fc.record({ pick: fc.nat(), newest: fc.boolean(), root: fc.integer({ min: 0, max: 30 }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
   { minLength: 1, maxLength: 60, size: 'max' },
 );
 
@@ -42,7 +47,8 @@ describe('tree rows kept up to date as entries append', () => {
           const added: string[] = [];
           for (const { pick, newest, root } of commit) {
             const id = `e_${ids.length + 1}`;
-            const parent = ids.length === 0 || root === 0 ? null : newest ? ids[ids.length - 1]! : ids[pick % ids.length]!;
+            const parent =
+              ids.length === 0 || root === 0 ? null : newest ? ids[ids.length - 1]! : ids[pick % ids.length]!;
             tree.add(entry(id, parent));
             ids.push(id);
             added.push(id);
@@ -54,7 +60,8 @@ describe('tree rows kept up to date as entries append', () => {
           expect(rows[indexOf.get(asked)!]!.id).toBe(asked);
           expect(rows[indexOf.get(ids[ids.length - 1]!)!]!.id).toBe(ids[ids.length - 1]);
         }
-        for (let i = 0; i < ids.length; i++) expect(index.snapshot().rows[index.snapshot().indexOf.get(ids[i]!)!]!.id).toBe(ids[i]);
+        for (let i = 0; i < ids.length; i++)
+          expect(index.snapshot().rows[index.snapshot().indexOf.get(ids[i]!)!]!.id).toBe(ids[i]);
         expect(index.snapshot().indexOf.get('missing')).toBeUndefined();
       }),
       { numRuns: 400 },

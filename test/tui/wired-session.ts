@@ -40,7 +40,10 @@ export function wiredSession(options: WireOptions = {}): WiredSession {
   const home = join(parent, 'home');
   const sessionsDir = join(home, '.tole', 'sessions');
   for (const dir of [root, home, sessionsDir]) mkdirSync(dir, { recursive: true });
-  const argv = [...(options.baseUrl ? ['--base-url', options.baseUrl] : []), ...(options.model ? ['--model', options.model] : [])];
+  const argv = [
+    ...(options.baseUrl ? ['--base-url', options.baseUrl] : []),
+    ...(options.model ? ['--model', options.model] : []),
+  ];
   const args = parseArgs(argv);
   const config: Config = { limits: { maxAttempts: 1 }, ...options.config };
   const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
@@ -50,6 +53,17 @@ export function wiredSession(options: WireOptions = {}): WiredSession {
     ? SessionStore.open(options.sessionPath, { clock: systemClock, random })
     : SessionStore.create(sessionsDir, { clock: systemClock, random, cwd: root });
   const policy = buildPolicy(args, config, true, 'tole.config.json');
-  const wiring = wireTui({ config, files: [], settings, store, env, cwd: root, sessionsDir, random, policy, ...(options.probe ? { probe: options.probe } : {}) });
+  const wiring = wireTui({
+    config,
+    files: [],
+    settings,
+    store,
+    env,
+    cwd: root,
+    sessionsDir,
+    random,
+    policy,
+    ...(options.probe ? { probe: options.probe } : {}),
+  });
   return { ...wiring, store, root, sessionsDir, home };
 }

@@ -47,8 +47,10 @@ export function parseRule(text: string, knownTools?: readonly string[]): AllowRu
   const colon = text.indexOf(':');
   const tool = colon < 0 ? text : text.slice(0, colon);
   if (tool === '') fail(`the tool name before ':' is missing; write TOOL:GLOB, e.g. 'bash:${text.slice(colon + 1)}'`);
-  if (!TOOL_NAME.test(tool)) fail(`${JSON.stringify(tool)} is not a tool name (letters, digits, '_', '-', '.'; or '*')`);
-  if (knownTools && tool !== '*' && !knownTools.includes(tool)) fail(`there is no tool named ${JSON.stringify(tool)}; known tools: ${knownTools.join(', ')}`);
+  if (!TOOL_NAME.test(tool))
+    fail(`${JSON.stringify(tool)} is not a tool name (letters, digits, '_', '-', '.'; or '*')`);
+  if (knownTools && tool !== '*' && !knownTools.includes(tool))
+    fail(`there is no tool named ${JSON.stringify(tool)}; known tools: ${knownTools.join(', ')}`);
   if (colon < 0) return { source: text, tool };
   const glob = text.slice(colon + 1);
   if (glob === '') fail(`nothing follows ':'; write '${tool}' to allow every ${tool} call, or '${tool}:GLOB'`);
@@ -98,7 +100,12 @@ export class AllowlistApprover implements Approver {
     const rule = findAllowRule(this.rules, request);
     if (rule) return { approved: true, by: 'rule', rule: rule.source };
     if (this.next) return this.next.decide(request, signal);
-    const why = request.risk === 'Destructive' ? 'Destructive calls need an interactive keypress' : 'no allow rule covers it';
-    return { approved: false, by: 'headless', reason: `${request.tool} \`${request.subject}\` was not approved: ${why}` };
+    const why =
+      request.risk === 'Destructive' ? 'Destructive calls need an interactive keypress' : 'no allow rule covers it';
+    return {
+      approved: false,
+      by: 'headless',
+      reason: `${request.tool} \`${request.subject}\` was not approved: ${why}`,
+    };
   }
 }

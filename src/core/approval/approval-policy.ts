@@ -9,7 +9,14 @@
  * see into (`python3 -c`, `make`) needs a keypress or an allow rule naming that exact command;
  * a call that asks to run outside the sandbox always needs a keypress.
  */
-import { findAllowRule, findExactRule, MAX_RULE_CHARS, parseRule, SHELL_SUBJECT_TOOLS, type AllowRule } from './allowlist';
+import {
+  findAllowRule,
+  findExactRule,
+  MAX_RULE_CHARS,
+  parseRule,
+  SHELL_SUBJECT_TOOLS,
+  type AllowRule,
+} from './allowlist';
 import type { ApprovalRequest, Approver, Decision } from './approver';
 
 export interface ApprovalPolicyOptions {
@@ -51,8 +58,10 @@ export class ApprovalPolicy {
   /** Where a shell call approved at the prompt runs, said in the prompt; undefined for other tools. */
   describeRun(request: ApprovalRequest): string | undefined {
     if (!SHELL_SUBJECT_TOOLS.includes(request.tool)) return undefined;
-    if (request.outsideSandbox) return 'outside the sandbox, with your full access: the model asks for that because the sandbox stopped it';
-    if (this.sandboxed) return 'approved by a key, it runs unconfined, with your full access (calls run by --yes, a rule or a session allowance run in the sandbox)';
+    if (request.outsideSandbox)
+      return 'outside the sandbox, with your full access: the model asks for that because the sandbox stopped it';
+    if (this.sandboxed)
+      return 'approved by a key, it runs unconfined, with your full access (calls run by --yes, a rule or a session allowance run in the sandbox)';
     const opaque = request.opaque ? 'it runs code tole cannot see into, and ' : '';
     return `${opaque}there is no sandbox on this machine: it runs with your full access`;
   }
@@ -73,7 +82,9 @@ export class ApprovalPolicy {
   check(request: ApprovalRequest, decision: Decision): Decision {
     if (request.risk !== 'Destructive' || !decision.approved) return decision;
     if (decision.by !== 'user' || !this.options.interactive) {
-      throw new Error(`assert: Destructive ${request.tool} call ${request.callId} was approved by '${decision.by}'${this.options.interactive ? '' : ' in a headless session'}; only an interactive user may approve it`);
+      throw new Error(
+        `assert: Destructive ${request.tool} call ${request.callId} was approved by '${decision.by}'${this.options.interactive ? '' : ' in a headless session'}; only an interactive user may approve it`,
+      );
     }
     return decision;
   }
@@ -108,7 +119,11 @@ export class ApprovalPolicy {
     if (request.opaque && !this.sandboxed) {
       const exact = findExactRule(this.rules, request);
       if (exact) return { approved: true, by: 'rule', rule: exact.source };
-      return this.keypressOnly(request, `it runs code tole cannot see into (${request.reason}) and no sandbox confines it here`, true);
+      return this.keypressOnly(
+        request,
+        `it runs code tole cannot see into (${request.reason}) and no sandbox confines it here`,
+        true,
+      );
     }
     const rule = findAllowRule(this.rules, request);
     if (rule) return { approved: true, by: 'rule', rule: rule.source };

@@ -24,7 +24,12 @@ export interface ApprovalRequest {
  * carry a `reason` for the record ("approved once at the prompt").
  */
 export type Decision =
-  | { readonly approved: true; readonly by: 'policy' | 'rule' | 'yes' | 'user' | 'session'; readonly rule?: string; readonly reason?: string }
+  | {
+      readonly approved: true;
+      readonly by: 'policy' | 'rule' | 'yes' | 'user' | 'session';
+      readonly rule?: string;
+      readonly reason?: string;
+    }
   | { readonly approved: false; readonly by: 'user' | 'headless' | 'hook' | 'interrupted'; readonly reason: string };
 
 /** Decides one request; the interactive one lives in the TUI host, not in core. */

@@ -35,7 +35,16 @@ import {
   type OverwriteSpec,
   type WrapperRule,
 } from './command-rules';
-import { literalWord, MAX_SHELL_DEPTH, parseShell, type Command, type Redirect, type Script, type SimpleCommand, type Word } from './shell-parse';
+import {
+  literalWord,
+  MAX_SHELL_DEPTH,
+  parseShell,
+  type Command,
+  type Redirect,
+  type Script,
+  type SimpleCommand,
+  type Word,
+} from './shell-parse';
 
 export interface ClassifyOptions {
   /**
@@ -97,7 +106,8 @@ const readOnly = (reason: string, reader: string): Finding => ({ risk: 'ReadOnly
 const write = (reason: string): Finding => ({ risk: 'Write', reason });
 const opaqueWrite = (reason: string): Finding => ({ risk: 'Write', reason, opaque: true });
 const destructive = (reason: string): Finding => ({ risk: 'Destructive', reason });
-const unparseable = (detail: string): Finding => destructive(`the command cannot be parsed, so it is treated as Destructive: ${detail}`);
+const unparseable = (detail: string): Finding =>
+  destructive(`the command cannot be parsed, so it is treated as Destructive: ${detail}`);
 
 function decide(findings: readonly Finding[]): RiskAssessment {
   let top: Finding | undefined;
@@ -169,7 +179,10 @@ function classifyNode(command: Command, ctx: Ctx): Finding[] {
     case 'function': {
       const findings = classifyNode(command.body, ctx);
       if (!commandNames(command.body).includes(command.name)) return findings;
-      return [destructive(`\`${command.name}\` is defined to call itself (a fork bomb), which can exhaust the machine`), ...findings];
+      return [
+        destructive(`\`${command.name}\` is defined to call itself (a fork bomb), which can exhaust the machine`),
+        ...findings,
+      ];
     }
   }
 }
@@ -204,10 +217,18 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   for (const w of command.words) findings.push(...classifySubstitutions(w, inner));
   for (const r of command.redirects) findings.push(...classifyRedirect(r, inner));
   if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
-  if (isReader(command) && inner.stdin.kind === 'text' && !inner.stdin.expands && isArmed(literalWord(inner.stdin.text))) {
-    findings.push(destructive('`read` stores text holding `$(…)` or a backtick, a command bash runs if it ever evaluates the variable'));
-  }
-  else if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
+  if (
+    isReader(command) &&
+    inner.stdin.kind === 'text' &&
+    !inner.stdin.expands &&
+    isArmed(literalWord(inner.stdin.text))
+  ) {
+    findings.push(
+      destructive(
+        '`read` stores text holding `$(…)` or a backtick, a command bash runs if it ever evaluates the variable',
+      ),
+    );
+  } else if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
   return findings;
 }
 
@@ -258,7 +279,11 @@ function targetFinding(label: string, target: Word, mode: WriteMode, ctx: Ctx): 
   if (mode === 'append') return write(`${label} appends to ${path}`);
   if (mode === 'open') return write(`${label} opens ${path} for writing`);
   if (!pathExists(ctx, path)) return write(`${label} creates ${path}`);
-  return destructive(mode === 'replace' ? `${label} replaces the existing ${path}` : `${label} empties the existing file ${path} before writing`);
+  return destructive(
+    mode === 'replace'
+      ? `${label} replaces the existing ${path}`
+      : `${label} empties the existing file ${path} before writing`,
+  );
 }
 
 function normalizePath(path: string): string {
@@ -295,7 +320,11 @@ function classifyAssignment(name: string, value: Word, ctx: Ctx): Finding[] {
   }
   if (name === 'PATH') findings.push(write('setting `PATH` changes which programs run'));
   if (isArmed(value)) {
-    findings.push(destructive(`\`${name}\` holds the text \`${value.text}\`, a command bash runs if it ever evaluates the variable (arithmetic, prompts, \`\${${name}@P}\`)`));
+    findings.push(
+      destructive(
+        `\`${name}\` holds the text \`${value.text}\`, a command bash runs if it ever evaluates the variable (arithmetic, prompts, \`\${${name}@P}\`)`,
+      ),
+    );
   }
   return findings;
 }
@@ -319,7 +348,8 @@ function builtinArgumentFindings(name: string, args: readonly Word[], ctx: Ctx):
       return eq > 0 ? classifyCommandString({ ...w, text: w.text.slice(eq + 1) }, ctx, 'alias') : [];
     });
   }
-  if (name === 'trap' && args.length > 1 && !args[0]!.text.startsWith('-')) return classifyCommandString(args[0]!, ctx, 'trap');
+  if (name === 'trap' && args.length > 1 && !args[0]!.text.startsWith('-'))
+    return classifyCommandString(args[0]!, ctx, 'trap');
   return [];
 }
 
@@ -388,22 +418,34 @@ interface WrapperArgs {
 function classifyWrapped(name: string, spec: WrapperRule, args: readonly Word[], ctx: Ctx): Finding[] {
   const parsed = parseWrapperArgs(spec, args);
   if (typeof parsed === 'string') {
-    return [destructive(`\`${name}\` is given \`${parsed}\`, an option tole does not know, so the command it runs cannot be found`)];
+    return [
+      destructive(
+        `\`${name}\` is given \`${parsed}\`, an option tole does not know, so the command it runs cannot be found`,
+      ),
+    ];
   }
   const findings: Finding[] = spec.floor ? [{ risk: spec.floor.risk, reason: spec.floor.reason }] : [];
-  for (const w of parsed.outputs) findings.push(...optional(targetFinding(`\`${name} -o ${w.text}\``, w, 'truncate', ctx)));
+  for (const w of parsed.outputs)
+    findings.push(...optional(targetFinding(`\`${name} -o ${w.text}\``, w, 'truncate', ctx)));
   for (const w of parsed.strings) findings.push(...classifyCommandString(w, ctx, name));
   for (const a of parsed.assignments) findings.push(...classifyAssignment(a.name, a.value, ctx));
   let command = parsed.command;
   if (command.length === 0 && spec.defaultCommand && !parsed.noRun) command = [literalWord(spec.defaultCommand)];
   if (parsed.noRun || command.length === 0) {
     const alone = parsed.noRun ? 'ReadOnly' : spec.aloneRisk;
-    findings.push(alone === 'ReadOnly' ? readOnly(`\`${name}\` runs no command here`, name) : write(`\`${name}\` without a command`));
+    findings.push(
+      alone === 'ReadOnly'
+        ? readOnly(`\`${name}\` runs no command here`, name)
+        : write(`\`${name}\` without a command`),
+    );
     return findings;
   }
   if (spec.joinsArguments || parsed.viaShell) return [...findings, ...classifyJoined(name, command, ctx)];
   if (!spec.appendsArguments) return [...findings, ...classifyArgv(command, deeper(ctx))];
-  const marked = parsed.replace === undefined ? command : command.map((w) => (w.text.includes(parsed.replace!) ? { ...w, expands: true } : w));
+  const marked =
+    parsed.replace === undefined
+      ? command
+      : command.map((w) => (w.text.includes(parsed.replace!) ? { ...w, expands: true } : w));
   return [...findings, ...classifyArgv([...marked, STDIN_ARGUMENTS], deeper(ctx, { kind: 'terminal' }))];
 }
 
@@ -433,7 +475,8 @@ function parseWrapperArgs(spec: WrapperRule, args: readonly Word[]): WrapperArgs
       break;
     }
     const assignment = spec.assignments ? /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t) : null;
-    if (assignment) out.assignments.push({ name: assignment[1]!, value: { ...w, text: t.slice(assignment[0].length) } });
+    if (assignment)
+      out.assignments.push({ name: assignment[1]!, value: { ...w, text: t.slice(assignment[0].length) } });
     else if (t === '-' && spec.assignments) continue;
     else if (t.startsWith('--')) {
       const used = wrapperLongOption(spec, args, i, out);
@@ -515,7 +558,11 @@ function classifyShell(name: string, args: readonly Word[], ctx: Ctx): Finding[]
       i += used;
     } else if ((t.startsWith('-') || t.startsWith('+')) && t.length > 1) {
       const letters = t.slice(1);
-      if ([...letters].some((c) => c !== 'c' && !SHELL_OPTIONS.shortFlags.includes(c) && !SHELL_OPTIONS.shortValues.includes(c))) {
+      if (
+        [...letters].some(
+          (c) => c !== 'c' && !SHELL_OPTIONS.shortFlags.includes(c) && !SHELL_OPTIONS.shortValues.includes(c),
+        )
+      ) {
         return [destructive(`\`${name} ${t}\` is an option tole does not know`)];
       }
       commandMode ||= letters.includes('c');
@@ -541,7 +588,8 @@ function shellLongOption(name: string, args: readonly Word[], i: number, ctx: Ct
   if (!takesValue) return -1;
   const value = eq < 0 ? args[i + 1] : { ...args[i]!, text: t.slice(eq + 1) };
   if (value === undefined) return -1;
-  if (includes(SHELL_OPTIONS.stringOptions, option)) findings.push(...classifyCommandString(value, ctx, `${name} ${option}`));
+  if (includes(SHELL_OPTIONS.stringOptions, option))
+    findings.push(...classifyCommandString(value, ctx, `${name} ${option}`));
   else findings.push(...scriptFindings(`${name} ${option}`, value, ctx, true));
   return eq < 0 ? 1 : 0;
 }
@@ -549,13 +597,19 @@ function shellLongOption(name: string, args: readonly Word[], i: number, ctx: Ct
 /** `bash script.sh`, `bash <(curl …)`, `source /dev/stdin`. */
 function scriptFindings(name: string, script: Word, ctx: Ctx, isShell: boolean): Finding[] {
   if (script.processSubstitution) {
-    const what = script.substitutions.some(scriptDownloads) ? 'a downloaded script nobody has read' : 'a script tole cannot inspect';
+    const what = script.substitutions.some(scriptDownloads)
+      ? 'a downloaded script nobody has read'
+      : 'a script tole cannot inspect';
     return [destructive(`\`${name} <(…)\` runs ${what}`)];
   }
   if (isDynamic(script)) return [destructive(`\`${name}\` runs a script whose name is only known when it runs`)];
   if (includes(STDIN_SCRIPT_PATHS, script.text)) return classifyStdinCode(name, ctx, isShell);
-  if (OPAQUE_SCRIPT_PREFIXES.some((p) => script.text.startsWith(p))) return [destructive(`\`${name} ${script.text}\` runs code tole cannot inspect`)];
-  return [runsWrittenFile(ctx, script.text) ?? opaqueWrite(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`)];
+  if (OPAQUE_SCRIPT_PREFIXES.some((p) => script.text.startsWith(p)))
+    return [destructive(`\`${name} ${script.text}\` runs code tole cannot inspect`)];
+  return [
+    runsWrittenFile(ctx, script.text) ??
+      opaqueWrite(`\`${name} ${script.text}\` runs a script whose commands tole does not inspect`),
+  ];
 }
 
 /** A shell or interpreter given no code on its command line runs whatever arrives on stdin. */
@@ -563,7 +617,13 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
   const stdin = ctx.stdin;
   switch (stdin.kind) {
     case 'pipe':
-      return [destructive(stdin.download ? `piping a download into \`${name}\` runs code nobody has read` : `piping into \`${name}\` runs code tole cannot inspect`)];
+      return [
+        destructive(
+          stdin.download
+            ? `piping a download into \`${name}\` runs code nobody has read`
+            : `piping into \`${name}\` runs code tole cannot inspect`,
+        ),
+      ];
     case 'text':
       if (!isShell) return [opaqueWrite(`\`${name}\` runs code from a heredoc, which tole does not inspect`)];
       if (stdin.expands) return [destructive(`\`${name}\` runs a heredoc whose text is only known when it runs`)];
@@ -571,7 +631,11 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
     case 'file':
       return [opaqueWrite(`\`${name}\` runs commands from a file tole does not inspect`)];
     case 'terminal':
-      return [isShell ? write(`\`${name}\` starts an interactive shell`) : opaqueWrite(`\`${name}\` runs code tole does not inspect`)];
+      return [
+        isShell
+          ? write(`\`${name}\` starts an interactive shell`)
+          : opaqueWrite(`\`${name}\` runs code tole does not inspect`),
+      ];
   }
 }
 
@@ -602,13 +666,17 @@ function classifyFind(args: readonly Word[], ctx: Ctx): Finding[] {
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const t = w.text;
-    if (mayBeOption(w)) findings.push(destructive(`\`find\` is given \`${t}\`, only known when it runs, which could be \`-delete\``));
-    else if (includes(FIND_ACTIONS.delete, t)) findings.push(destructive('`find -delete` deletes every file it matches'));
+    if (mayBeOption(w))
+      findings.push(destructive(`\`find\` is given \`${t}\`, only known when it runs, which could be \`-delete\``));
+    else if (includes(FIND_ACTIONS.delete, t))
+      findings.push(destructive('`find -delete` deletes every file it matches'));
     else if (includes(FIND_ACTIONS.exec, t)) {
       const end = findExecEnd(args, i + 1);
       if (end <= i + 1) return [...findings, unparseable(`\`find ${t}\` has no command ending in \`;\` or \`+\``)];
       // `{}` becomes a file name, only known when find runs (and a name can hold anything).
-      const command = args.slice(i + 1, end).map((word) => (word.text.includes('{}') ? { ...word, expands: true } : word));
+      const command = args
+        .slice(i + 1, end)
+        .map((word) => (word.text.includes('{}') ? { ...word, expands: true } : word));
       findings.push(...classifyArgv(command, deeper(ctx, { kind: 'terminal' })));
       i = end;
     } else if (own(FIND_ACTIONS.output, t) !== undefined) {
@@ -640,7 +708,8 @@ function classifyGit(args: readonly Word[], ctx: Ctx): Finding[] {
     const eq = w.text.indexOf('=');
     const option = eq < 0 ? w.text : w.text.slice(0, eq);
     const attached = eq < 0 ? undefined : { ...w, text: w.text.slice(eq + 1) };
-    if (option === '--exec-path' && attached) return [...findings, destructive('`git --exec-path=DIR` makes git run programs from DIR')];
+    if (option === '--exec-path' && attached)
+      return [...findings, destructive('`git --exec-path=DIR` makes git run programs from DIR')];
     if (includes(GIT_GLOBAL_OPTIONS.flags, option) && !attached) {
       i++;
       continue;
@@ -657,8 +726,12 @@ function classifyGit(args: readonly Word[], ctx: Ctx): Finding[] {
   }
   const sub = args[i];
   if (!sub) return [...findings, readOnly('`git` alone only prints help', 'git')];
-  if (isDynamic(sub)) return [...findings, destructive(`\`git\` runs a subcommand only known when it runs (\`${sub.text}\`)`)];
-  const rule = own(GIT_SUBCOMMANDS, sub.text) ?? { risk: 'Write', reason: `\`git ${sub.text}\` is not a git command tole knows to be read-only` };
+  if (isDynamic(sub))
+    return [...findings, destructive(`\`git\` runs a subcommand only known when it runs (\`${sub.text}\`)`)];
+  const rule = own(GIT_SUBCOMMANDS, sub.text) ?? {
+    risk: 'Write',
+    reason: `\`git ${sub.text}\` is not a git command tole knows to be read-only`,
+  };
   return [...findings, ...applyRule(`git ${sub.text}`, rule, args.slice(i + 1), { ...ctx, elsewhere })];
 }
 
@@ -670,7 +743,9 @@ function isSafeGitConfigKey(key: string): boolean {
 function gitConfigFindings(value: Word): Finding[] {
   if (value.expands) return [destructive(`\`git -c ${value.text}\` sets configuration only known when it runs`)];
   const key = value.text.split('=')[0]!;
-  return isSafeGitConfigKey(key) ? [] : [destructive(`\`git -c ${key}\` can make git run a program named on the command line`)];
+  return isSafeGitConfigKey(key)
+    ? []
+    : [destructive(`\`git -c ${key}\` can make git run a program named on the command line`)];
 }
 
 /** `git config alias.x '!rm -rf x'`: the value of a key that names a program is a command line. */
@@ -687,7 +762,9 @@ function classifySed(args: readonly Word[]): Finding[] {
   const inPlace = parsed.options.some((o) => flagMatches(o.name, SED_RULES.inPlace));
   const scriptWords = parsed.options.filter((o) => optionIs(o.name, SED_RULES.scriptOptions)).map((o) => o.value);
   if (scriptWords.length === 0) scriptWords.push(parsed.positionals[0]);
-  const checkable = parsed.dynamic.length === 0 && parsed.options.every((o) => includes(known, o.name) || flagMatches(o.name, SED_RULES.inPlace));
+  const checkable =
+    parsed.dynamic.length === 0 &&
+    parsed.options.every((o) => includes(known, o.name) || flagMatches(o.name, SED_RULES.inPlace));
   const sandboxed = parsed.options.some((o) => o.name === '--sandbox');
   const safeScripts = scriptWords.every((w) => w !== undefined && !w.expands && isSafeSedScript(w.text));
   if (!checkable || !(sandboxed || safeScripts)) {
@@ -709,7 +786,11 @@ function classifyAwk(name: string, args: readonly Word[]): Finding[] {
     program !== undefined &&
     !program.expands &&
     !AWK_RULES.unsafeProgram.test(program.text);
-  return [safe ? readOnly(`\`${name}\` only reads`, name) : opaqueWrite(`\`${name}\` programs can write files and run commands`)];
+  return [
+    safe
+      ? readOnly(`\`${name}\` only reads`, name)
+      : opaqueWrite(`\`${name}\` programs can write files and run commands`),
+  ];
 }
 
 // ---- rules ----
@@ -751,7 +832,12 @@ function splitArgs(args: readonly Word[], valueOptions: readonly string[]): Pars
   return parsed;
 }
 
-function splitLongOption(args: readonly Word[], i: number, valueOptions: readonly string[], parsed: ParsedArgs): number {
+function splitLongOption(
+  args: readonly Word[],
+  i: number,
+  valueOptions: readonly string[],
+  parsed: ParsedArgs,
+): number {
   const w = args[i]!;
   const eq = w.text.indexOf('=');
   const name = eq < 0 ? w.text : w.text.slice(0, eq);
@@ -764,7 +850,12 @@ function splitLongOption(args: readonly Word[], i: number, valueOptions: readonl
   return takesValue ? 1 : 0;
 }
 
-function splitShortOptions(args: readonly Word[], i: number, valueOptions: readonly string[], parsed: ParsedArgs): number {
+function splitShortOptions(
+  args: readonly Word[],
+  i: number,
+  valueOptions: readonly string[],
+  parsed: ParsedArgs,
+): number {
   const w = args[i]!;
   if (includes(valueOptions, w.text)) {
     parsed.options.push({ name: w.text, value: args[i + 1], index: i });
@@ -785,7 +876,9 @@ function splitShortOptions(args: readonly Word[], i: number, valueOptions: reado
 
 /** Exact, or an unambiguous-looking abbreviation of a long option (`--forc` for `--force`). */
 function optionIs(name: string, list: readonly string[]): boolean {
-  return list.some((option) => option === name || (name.startsWith('--') && name.length > 2 && option.startsWith(name)));
+  return list.some(
+    (option) => option === name || (name.startsWith('--') && name.length > 2 && option.startsWith(name)),
+  );
 }
 
 function flagMatches(name: string, flag: { readonly short?: string; readonly long?: readonly string[] }): boolean {
@@ -793,7 +886,10 @@ function flagMatches(name: string, flag: { readonly short?: string; readonly lon
   return name.startsWith('--') && flag.long !== undefined && optionIs(name, flag.long);
 }
 
-function textMatches(text: string, p: { readonly equals?: readonly string[]; readonly prefix?: readonly string[] }): boolean {
+function textMatches(
+  text: string,
+  p: { readonly equals?: readonly string[]; readonly prefix?: readonly string[] },
+): boolean {
   return (p.equals ?? []).includes(text) || (p.prefix ?? []).some((prefix) => text.startsWith(prefix));
 }
 
@@ -808,7 +904,12 @@ function matches(p: ArgPattern, parsed: ParsedArgs, ctx: Ctx): boolean {
     case 'positional':
       return parsed.positionals.some((w) => textMatches(w.text, p));
     case 'optionValue':
-      return parsed.options.some((o) => optionIs(o.name, p.options) && o.value !== undefined && p.values.some((v) => v.toLowerCase() === o.value!.text.toLowerCase()));
+      return parsed.options.some(
+        (o) =>
+          optionIs(o.name, p.options) &&
+          o.value !== undefined &&
+          p.values.some((v) => v.toLowerCase() === o.value!.text.toLowerCase()),
+      );
     case 'afterDoubleDash':
       return parsed.afterDoubleDash.length > 0;
     case 'existingPath':
@@ -816,7 +917,9 @@ function matches(p: ArgPattern, parsed: ParsedArgs, ctx: Ctx): boolean {
     case 'positionals':
       return parsed.positionals.length >= p.min;
     case 'text':
-      return parsed.all.some((w) => p.pattern.test(w.text)) || (ctx.stdin.kind === 'text' && p.pattern.test(ctx.stdin.text));
+      return (
+        parsed.all.some((w) => p.pattern.test(w.text)) || (ctx.stdin.kind === 'text' && p.pattern.test(ctx.stdin.text))
+      );
     case 'unseenStdin':
       return ctx.stdin.kind === 'pipe' || ctx.stdin.kind === 'file';
   }
@@ -836,7 +939,8 @@ function applyRule(label: string, rule: CommandRule, args: readonly Word[], ctx:
   for (const p of rule.raise ?? []) if (matches(p.when, parsed, ctx)) findings.push({ risk: p.risk, reason: p.reason });
   findings.push(...outputFindings(label, rule, parsed, ctx));
   for (const o of parsed.options) {
-    if (o.value && optionIs(o.name, rule.commandOptions ?? [])) findings.push(...classifyCommandString(o.value, ctx, `${label} ${o.name}`));
+    if (o.value && optionIs(o.name, rule.commandOptions ?? []))
+      findings.push(...classifyCommandString(o.value, ctx, `${label} ${o.name}`));
     if (o.value && optionIs(o.name, rule.configOptions ?? [])) findings.push(...gitConfigFindings(o.value));
   }
   if (rule.runsArguments && parsed.positionals.length > 0) {
@@ -846,8 +950,14 @@ function applyRule(label: string, rule: CommandRule, args: readonly Word[], ctx:
   if (rule.overwrites) findings.push(...destinationFindings(label, rule.overwrites, parsed, ctx));
   if (rule.changesDirectory) ctx.state.cwdUnknown = true;
   const listForm = rule.readOnlyWhen?.some((form) => matchesListForm(form, parsed)) ?? false;
-  if (listForm || rule.risk === 'ReadOnly') findings.push(readOnly(listForm ? `\`${label}\` only reads` : rule.reason, label));
-  else findings.push({ risk: rule.risk, reason: rule.reason, ...(rule.opaque && rule.risk === 'Write' ? { opaque: true as const } : {}) });
+  if (listForm || rule.risk === 'ReadOnly')
+    findings.push(readOnly(listForm ? `\`${label}\` only reads` : rule.reason, label));
+  else
+    findings.push({
+      risk: rule.risk,
+      reason: rule.reason,
+      ...(rule.opaque && rule.risk === 'Write' ? { opaque: true as const } : {}),
+    });
   findings.push(...dynamicArgumentFindings(label, rule, parsed));
   return findings;
 }
@@ -860,9 +970,13 @@ function applySubcommand(label: string, rule: CommandRule, args: readonly Word[]
   if (isDynamic(sub)) return [destructive(`\`${label}\` runs a subcommand only known when it runs (\`${sub.text}\`)`)];
   const index = args.indexOf(sub);
   const findings: Finding[] = [];
-  const unknownOption = parsed.options.find((o) => o.index < index && !includes(rule.globalFlags ?? [], o.name) && !includes(rule.valueOptions ?? [], o.name));
-  if (unknownOption && rule.globalFlags) findings.push(write(`\`${label} ${unknownOption.name}\` is an option tole does not know`));
-  const subRule = own(rule.subcommands ?? {}, sub.text) ?? rule.otherSubcommand ?? { risk: 'Write', reason: UNKNOWN_COMMAND_REASON(`${label} ${sub.text}`) };
+  const unknownOption = parsed.options.find(
+    (o) => o.index < index && !includes(rule.globalFlags ?? [], o.name) && !includes(rule.valueOptions ?? [], o.name),
+  );
+  if (unknownOption && rule.globalFlags)
+    findings.push(write(`\`${label} ${unknownOption.name}\` is an option tole does not know`));
+  const subRule = own(rule.subcommands ?? {}, sub.text) ??
+    rule.otherSubcommand ?? { risk: 'Write', reason: UNKNOWN_COMMAND_REASON(`${label} ${sub.text}`) };
   return [...findings, ...applyRule(`${label} ${sub.text}`, subRule, args.slice(index + 1), ctx)];
 }
 
@@ -872,9 +986,17 @@ function dynamicArgumentFindings(label: string, rule: CommandRule, parsed: Parse
   if (!unknown) return [];
   const risks: Risk[] = (rule.raise ?? []).map((p) => p.risk);
   if (rule.outputOptions || rule.commandOptions || rule.overwrites) risks.push('Destructive');
-  const ceiling = risks.reduce<Risk | undefined>((a, b) => (a === undefined || RISK_ORDER[b] > RISK_ORDER[a] ? b : a), undefined);
+  const ceiling = risks.reduce<Risk | undefined>(
+    (a, b) => (a === undefined || RISK_ORDER[b] > RISK_ORDER[a] ? b : a),
+    undefined,
+  );
   if (ceiling === undefined || ceiling === 'ReadOnly') return [];
-  return [{ risk: ceiling, reason: `\`${label}\` is given \`${unknown.text}\`, only known when it runs, which could change what it does` }];
+  return [
+    {
+      risk: ceiling,
+      reason: `\`${label}\` is given \`${unknown.text}\`, only known when it runs, which could change what it does`,
+    },
+  ];
 }
 
 function outputFindings(label: string, rule: CommandRule, parsed: ParsedArgs, ctx: Ctx): Finding[] {
@@ -894,7 +1016,9 @@ function outputFindings(label: string, rule: CommandRule, parsed: ParsedArgs, ct
 /** mv / cp / ln / install: Destructive when the path they write already exists. */
 function destinationFindings(label: string, spec: OverwriteSpec, parsed: ParsedArgs, ctx: Ctx): Finding[] {
   if (spec.onlyWith && !matches(spec.onlyWith, parsed, ctx)) return [];
-  const safe = parsed.options.some((o) => optionIs(o.name, spec.safeOptions) || includes(spec.safeOptions, `${o.name}=${o.value?.text}`));
+  const safe = parsed.options.some(
+    (o) => optionIs(o.name, spec.safeOptions) || includes(spec.safeOptions, `${o.name}=${o.value?.text}`),
+  );
   if (safe) return [];
   const directory = parsed.options.find((o) => optionIs(o.name, spec.targetDirectoryOptions));
   let targets: Word[];
@@ -939,7 +1063,11 @@ function embeddedLine(text: string, ctx: Ctx): Finding | undefined {
 /** Unknown is Write; but `setsid rm -rf x` or `ssh host 'rm -rf /'` shows what it may run. */
 function classifyUnknown(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   const byPath = words[0]!.text.includes('/');
-  const findings = [byPath ? opaqueWrite(`\`${words[0]!.text}\` runs a program from the workspace, whose code tole does not inspect`) : write(UNKNOWN_COMMAND_REASON(name))];
+  const findings = [
+    byPath
+      ? opaqueWrite(`\`${words[0]!.text}\` runs a program from the workspace, whose code tole does not inspect`)
+      : write(UNKNOWN_COMMAND_REASON(name)),
+  ];
   let scans = 0;
   for (let i = 1; i < words.length && scans < MAX_EMBEDDED_SCANS; i++) {
     const w = words[i]!;

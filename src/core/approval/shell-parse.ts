@@ -84,7 +84,9 @@ export interface Script {
   readonly pipelines: readonly Pipeline[];
 }
 
-export type ParseResult = { readonly ok: true; readonly script: Script } | { readonly ok: false; readonly error: string };
+export type ParseResult =
+  | { readonly ok: true; readonly script: Script }
+  | { readonly ok: false; readonly error: string };
 
 /** Parses `line`; `depth` is how deeply the line is already nested (a `bash -c` string is 1). */
 export function parseShell(line: string, depth = 0): ParseResult {
@@ -216,8 +218,19 @@ class WordBuilder {
 }
 
 const ANSI_SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Decodes one `$'…'` escape at `src[pos]` (a backslash): the text and how many characters it used. */
@@ -226,7 +239,9 @@ function decodeAnsiEscape(src: string, pos: number): [string, number] {
   if (c === undefined) throw new ShellParseError("a $'…' string is never closed");
   const simple = ANSI_SIMPLE_ESCAPES[c];
   if (simple !== undefined) return [simple, 2];
-  const numeric = /^(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))/.exec(src.slice(pos + 1, pos + 10));
+  const numeric = /^(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))/.exec(
+    src.slice(pos + 1, pos + 10),
+  );
   if (numeric) {
     const [all, octal, hex2, hex4, hex8] = numeric;
     const code = octal !== undefined ? parseInt(octal, 8) : parseInt((hex2 ?? hex4 ?? hex8)!, 16);
@@ -429,7 +444,8 @@ class ShellParser {
     if (isOp(t, '(') && words.length === 1 && assignments.length === 0 && redirects.length === 0) {
       return this.parseFunction(words[0]!);
     }
-    if (words.length + assignments.length + redirects.length === 0) this.fail(`a command is missing before ${describe(t)}`);
+    if (words.length + assignments.length + redirects.length === 0)
+      this.fail(`a command is missing before ${describe(t)}`);
     return { kind: 'simple', assignments, words, redirects };
   }
 
@@ -482,7 +498,11 @@ class ShellParser {
     return redirects;
   }
 
-  private readRedirectTarget(token: { readonly op: RedirectOp; readonly fd?: number; readonly fdName?: string }): Redirect {
+  private readRedirectTarget(token: {
+    readonly op: RedirectOp;
+    readonly fd?: number;
+    readonly fdName?: string;
+  }): Redirect {
     const { op } = token;
     const fd = token.fdName === undefined ? { fd: token.fd } : { fdName: token.fdName };
     this.skipBlanks(false);

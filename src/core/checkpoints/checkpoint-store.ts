@@ -34,7 +34,9 @@ export interface LeftOut {
   readonly bytes?: number;
 }
 
-export type TakeResult = { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] } | { readonly ok: false; readonly reason: string };
+export type TakeResult =
+  | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] }
+  | { readonly ok: false; readonly reason: string };
 
 /** What restoring a checkpoint would do to the workspace as it is now. */
 export interface RestorePlan {
@@ -86,7 +88,12 @@ export class Checkpoints {
   static create(settings: CheckpointSettings): Checkpoints {
     const binary = settings.gitBinary ?? 'git';
     const path = settings.path ?? process.env['PATH'] ?? '/usr/bin:/bin';
-    const target: GitTarget = { gitDir: Checkpoints.directoryFor(settings.home, settings.workspaceRoot), workTree: settings.workspaceRoot, binary, path };
+    const target: GitTarget = {
+      gitDir: Checkpoints.directoryFor(settings.home, settings.workspaceRoot),
+      workTree: settings.workspaceRoot,
+      binary,
+      path,
+    };
     return new Checkpoints(target, settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, settings);
   }
 
@@ -109,9 +116,17 @@ export class Checkpoints {
         await this.init();
         this.clearStaleLock();
         const snap = await this.snapshot();
-        const parent = this.newest ?? (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout.toString().trim();
+        const parent =
+          this.newest ??
+          (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout
+            .toString()
+            .trim();
         const message = JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut });
-        const id = (await git(this.target, ['commit-tree', snap.tree, ...(parent ? ['-p', parent] : []), '-m', message])).toString().trim();
+        const id = (
+          await git(this.target, ['commit-tree', snap.tree, ...(parent ? ['-p', parent] : []), '-m', message])
+        )
+          .toString()
+          .trim();
         // The ref keeps every checkpoint reachable (the chain of parents); the old value is checked,
         // so another tole on the same workspace is never overwritten: that checkpoint then fails.
         await git(this.target, ['update-ref', 'refs/tole/checkpoints', id, ...(parent ? [parent] : [])]);
@@ -198,7 +213,11 @@ export class Checkpoints {
 
   /** Stages the workspace into tole's index (only what changed since the last time) and writes a tree. */
   private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const candidates = new Set(nulFields(await git(this.target, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'])));
+    const candidates = new Set(
+      nulFields(
+        await git(this.target, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']),
+      ),
+    );
     const stage: string[] = [];
     const drop: string[] = [];
     const leftOut: LeftOut[] = [];
@@ -215,7 +234,8 @@ export class Checkpoints {
         stage.push(path);
       }
     }
-    if (stage.length > 0) await git(this.target, ['update-index', '-z', '--add', '--remove', '--stdin'], nulList(stage));
+    if (stage.length > 0)
+      await git(this.target, ['update-index', '-z', '--add', '--remove', '--stdin'], nulList(stage));
     if (drop.length > 0) await git(this.target, ['update-index', '-z', '--force-remove', '--stdin'], nulList(drop));
     const tree = (await git(this.target, ['write-tree'])).toString().trim();
     return { tree, leftOut };
@@ -226,7 +246,9 @@ export class Checkpoints {
     const dir = this.target.gitDir;
     if (!existsSync(join(dir, 'HEAD'))) {
       mkdirSync(dir, { recursive: true });
-      const run = spawnSync(this.target.binary, ['init', '-q', '--bare', dir], { env: { PATH: this.target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+      const run = spawnSync(this.target.binary, ['init', '-q', '--bare', dir], {
+        env: { PATH: this.target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
       if (run.status !== 0) throw new GitFailure(['init'], run.status ?? -1, String(run.stderr));
       for (const [key, value] of CONFIG) await git(this.target, ['config', key, value]);
       writeFileSync(join(dir, 'tole-workspace'), `${this.target.workTree}\n`);
@@ -284,8 +306,10 @@ const CONFIG: readonly [string, string][] = [
 
 function offReason(settings: CheckpointSettings, binary: string, path: string): string | null {
   const root = settings.workspaceRoot;
-  if (root === '/' || relative(root, '/') === '') return 'the workspace is the filesystem root; start tole in a project folder';
-  if (settings.userHome && root === settings.userHome) return 'the workspace is your home directory; start tole in a project folder';
+  if (root === '/' || relative(root, '/') === '')
+    return 'the workspace is the filesystem root; start tole in a project folder';
+  if (settings.userHome && root === settings.userHome)
+    return 'the workspace is your home directory; start tole in a project folder';
   const probe = spawnSync(binary, ['--version'], { env: { PATH: path }, encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return `no usable git binary (${binary}): install git to get checkpoints`;
   return null;

@@ -27,7 +27,9 @@ export class GitFailure extends Error {
     readonly code: number,
     readonly stderr: string,
   ) {
-    super(`git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().split('\n').slice(-2).join(' ') || 'no message'}`);
+    super(
+      `git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().split('\n').slice(-2).join(' ') || 'no message'}`,
+    );
   }
 }
 
@@ -53,7 +55,11 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
 
 export function runGit(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<GitRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(target.binary, args, { cwd: target.workTree, env: gitEnv(target), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(target.binary, args, {
+      cwd: target.workTree,
+      env: gitEnv(target),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -64,7 +70,9 @@ export function runGit(target: GitTarget, args: readonly string[], input?: Buffe
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });

@@ -18,7 +18,10 @@ export function planLines(plan: RestorePlan, limit = PREVIEW_PATHS): string[] {
   list('~', plan.changed);
   list('-', plan.removed);
   list('+', plan.added);
-  if (plan.leftOut.length > 0) lines.push(`left as they are (not in the checkpoint): ${plan.leftOut.slice(0, limit).map(leftOutText).join(', ')}${plan.leftOut.length > limit ? ', …' : ''}`);
+  if (plan.leftOut.length > 0)
+    lines.push(
+      `left as they are (not in the checkpoint): ${plan.leftOut.slice(0, limit).map(leftOutText).join(', ')}${plan.leftOut.length > limit ? ', …' : ''}`,
+    );
   lines.push(`never in checkpoints: paths your .gitignore names, and ${BUILTIN_IGNORES.join(' ')}`);
   return lines;
 }

@@ -1,6 +1,13 @@
 /** Shell hooks from config: which commands run on which lifecycle event. */
 
-export const HOOK_EVENTS = ['sessionStart', 'userPrompt', 'preToolUse', 'postToolUse', 'turnError', 'preCompact'] as const;
+export const HOOK_EVENTS = [
+  'sessionStart',
+  'userPrompt',
+  'preToolUse',
+  'postToolUse',
+  'turnError',
+  'preCompact',
+] as const;
 
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -23,7 +30,9 @@ export function commandsFor(config: HooksConfig, event: HookEvent): readonly str
   const list = typeof value === 'string' ? [value] : value;
   const commands = list.filter((command) => command.trim() !== '');
   if (commands.length > MAX_COMMANDS_PER_EVENT) {
-    throw new RangeError(`hooks.${event} lists ${commands.length} commands; at most ${MAX_COMMANDS_PER_EVENT} are allowed`);
+    throw new RangeError(
+      `hooks.${event} lists ${commands.length} commands; at most ${MAX_COMMANDS_PER_EVENT} are allowed`,
+    );
   }
   return commands;
 }

@@ -38,14 +38,18 @@ export const MAX_ENV_VALUE_CHARS = 16 * 1024;
  * The hook's environment: the host's, without any inherited `TOLE_*` variable (a stale one would
  * lie), plus `TOLE_<FIELD>` for each field of the payload.
  */
-export function hookEnv(base: Readonly<Record<string, string | undefined>>, payload: HookPayload): Record<string, string> {
+export function hookEnv(
+  base: Readonly<Record<string, string | undefined>>,
+  payload: HookPayload,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(base)) {
     if (value !== undefined && !key.startsWith('TOLE_')) env[key] = value;
   }
   for (const [key, value] of Object.entries(payload)) {
     const text = envText(value);
-    if (text !== null) env[`TOLE_${key.toUpperCase()}`] = text.length > MAX_ENV_VALUE_CHARS ? text.slice(0, MAX_ENV_VALUE_CHARS) : text;
+    if (text !== null)
+      env[`TOLE_${key.toUpperCase()}`] = text.length > MAX_ENV_VALUE_CHARS ? text.slice(0, MAX_ENV_VALUE_CHARS) : text;
   }
   return env;
 }

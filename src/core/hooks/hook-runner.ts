@@ -65,7 +65,8 @@ export class HookRunner {
   /** Throws RangeError for a config no zod schema should have let through (a bad timeout, too many commands). */
   static create(options: HookRunnerOptions): HookRunner {
     const timeoutMs = options.config.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw new RangeError(`hooks.timeoutMs must be a positive integer, not ${String(timeoutMs)}`);
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+      throw new RangeError(`hooks.timeoutMs must be a positive integer, not ${String(timeoutMs)}`);
     for (const event of HOOK_EVENTS) commandsFor(options.config, event);
     return new HookRunner(options, timeoutMs);
   }
@@ -106,11 +107,35 @@ export function failsClosed(risk: Risk): boolean {
   return risk !== 'ReadOnly';
 }
 
-function reportOf(event: HookEvent, command: string, end: CommandEnd, failClosed: boolean, timeoutMs: number, durationMs: number): HookRunReport {
+function reportOf(
+  event: HookEvent,
+  command: string,
+  end: CommandEnd,
+  failClosed: boolean,
+  timeoutMs: number,
+  durationMs: number,
+): HookRunReport {
   const failure = failureOf(end, timeoutMs);
   const verdict: HookVerdict =
-    failure !== null ? (failClosed ? 'block' : 'warn') : end.exitCode === 0 ? 'ok' : end.exitCode === HOOK_BLOCK_EXIT ? 'block' : 'warn';
-  return { event, command, verdict, exitCode: end.exitCode, failure, stdout: end.stdout, stderr: end.stderr, durationMs };
+    failure !== null
+      ? failClosed
+        ? 'block'
+        : 'warn'
+      : end.exitCode === 0
+        ? 'ok'
+        : end.exitCode === HOOK_BLOCK_EXIT
+          ? 'block'
+          : 'warn';
+  return {
+    event,
+    command,
+    verdict,
+    exitCode: end.exitCode,
+    failure,
+    stdout: end.stdout,
+    stderr: end.stderr,
+    durationMs,
+  };
 }
 
 function failureOf(end: CommandEnd, timeoutMs: number): string | null {
@@ -138,7 +163,8 @@ export function hookContext(report: HookRunReport): string | null {
 export function hookNotice(report: HookRunReport): EntryPayloads['notice'] {
   const head = `hook ${report.event} \`${clip(report.command, SHORT_COMMAND_CHARS)}\``;
   const context = hookContext(report);
-  if (context !== null) return { level: 'info', source: 'hook', text: `${head} (exit 0) adds:\n${context}`, toModel: true };
+  if (context !== null)
+    return { level: 'info', source: 'hook', text: `${head} (exit 0) adds:\n${context}`, toModel: true };
   if (report.verdict === 'ok') return { level: 'info', source: 'hook', text: `${head}: exit 0` };
   const how = report.failure ?? `exit ${String(report.exitCode)}`;
   const said = clip(report.stderr.trim() || report.stdout.trim(), SHORT_OUTPUT_CHARS);

@@ -49,7 +49,14 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   });
   // A stop after the hook's shell exited (its children lingering) does not change how the hook ended.
   const stoppedBy = end.stoppedBy === 'lingering' || end.stoppedAfterExit ? null : end.stoppedBy;
-  return { exitCode: end.exitCode, exitSignal: end.exitSignal, stoppedBy, spawnError: end.spawnError, stdout: out.text(), stderr: err.text() };
+  return {
+    exitCode: end.exitCode,
+    exitSignal: end.exitSignal,
+    stoppedBy,
+    spawnError: end.spawnError,
+    stdout: out.text(),
+    stderr: err.text(),
+  };
 }
 
 /** The first `limitBytes` of a stream as UTF-8 text, with a note of how much was dropped. */

@@ -3,7 +3,14 @@ import type { DraftRecord, StoredRecord } from '../storage/records';
 import type { SessionStore } from '../storage/session-store';
 
 /** The program counter's states (a turn runs Planning -> ... -> Final). */
-export type MachineStateName = 'Idle' | 'Planning' | 'ToolCall' | 'AwaitingApproval' | 'Executing' | 'Settling' | 'Final';
+export type MachineStateName =
+  | 'Idle'
+  | 'Planning'
+  | 'ToolCall'
+  | 'AwaitingApproval'
+  | 'Executing'
+  | 'Settling'
+  | 'Final';
 
 /**
  * Allowed moves. A call that is denied, refused or fails validation goes from ToolCall or
@@ -59,6 +66,9 @@ export function transition(
   const current = machineState(store);
   if (current.seq !== expectedSeq) throw new CasConflictError(expectedSeq, current.seq);
   if (!canMove(current.pc, to)) throw new Error(`assert: no transition ${current.pc} -> ${to}`);
-  const records = store.commit([...withRecords, { kind: 'register', op: 'set', namespace: NS.machine, key: MACHINE_KEY, value: { pc: to } }]);
+  const records = store.commit([
+    ...withRecords,
+    { kind: 'register', op: 'set', namespace: NS.machine, key: MACHINE_KEY, value: { pc: to } },
+  ]);
   return { state: { pc: to, seq: records[records.length - 1]!.seq }, records };
 }

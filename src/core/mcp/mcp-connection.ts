@@ -40,7 +40,12 @@ export class McpConnection {
     private readonly stderr: StderrTail,
   ) {}
 
-  static async open(spec: McpServerSpec, version: string, onExit: (error: McpServerError) => void, onToolsChanged: () => void): Promise<McpConnection> {
+  static async open(
+    spec: McpServerSpec,
+    version: string,
+    onExit: (error: McpServerError) => void,
+    onToolsChanged: () => void,
+  ): Promise<McpConnection> {
     const stderr = new StderrTail();
     const transport = makeTransport(spec, stderr);
     // The server says when its tools change (`notifications/tools/list_changed`): the hub lists them again.
@@ -49,7 +54,18 @@ export class McpConnection {
     const connection = new McpConnection(spec, client, transport, stderr);
     const timer = { id: undefined as NodeJS.Timeout | undefined };
     const timedOut = new Promise<never>((_, reject) => {
-      timer.id = setTimeout(() => reject(new McpServerError(spec.name, 'start-timeout', `did not finish starting within ${spec.startupTimeoutMs} ms`, stderr.text())), spec.startupTimeoutMs);
+      timer.id = setTimeout(
+        () =>
+          reject(
+            new McpServerError(
+              spec.name,
+              'start-timeout',
+              `did not finish starting within ${spec.startupTimeoutMs} ms`,
+              stderr.text(),
+            ),
+          ),
+        spec.startupTimeoutMs,
+      );
     });
     try {
       await Promise.race([client.connect(transport, { timeout: spec.startupTimeoutMs }), timedOut]);
@@ -82,13 +98,20 @@ export class McpConnection {
     let cursor: string | undefined;
     try {
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.spec.startupTimeoutMs });
+        const result = await this.client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: this.spec.startupTimeoutMs,
+        });
         tools.push(...result.tools);
         cursor = result.nextCursor;
         if (cursor === undefined) break;
       }
     } catch (error) {
-      throw new McpServerError(this.spec.name, 'list-failed', `could not list its tools: ${describeError(error)}`, this.stderr.text());
+      throw new McpServerError(
+        this.spec.name,
+        'list-failed',
+        `could not list its tools: ${describeError(error)}`,
+        this.stderr.text(),
+      );
     }
     return tools;
   }
@@ -98,7 +121,10 @@ export class McpConnection {
    * `notifications/cancelled` (the SDK does) and reject.
    */
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    return this.client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.spec.callTimeoutMs }) as Promise<CallToolResult>;
+    return this.client.callTool({ name, arguments: args }, undefined, {
+      signal,
+      timeout: this.spec.callTimeoutMs,
+    }) as Promise<CallToolResult>;
   }
 
   async close(): Promise<void> {
@@ -118,9 +144,17 @@ export class McpConnection {
 function makeTransport(spec: McpServerSpec, stderr: StderrTail): Transport {
   const { transport } = spec;
   if (transport.kind === 'http') {
-    return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: { ...transport.headers } } });
+    return new StreamableHTTPClientTransport(new URL(transport.url), {
+      requestInit: { headers: { ...transport.headers } },
+    });
   }
-  const stdio = new StdioClientTransport({ command: transport.command, args: [...transport.args], env: { ...transport.env }, cwd: transport.cwd, stderr: 'pipe' });
+  const stdio = new StdioClientTransport({
+    command: transport.command,
+    args: [...transport.args],
+    env: { ...transport.env },
+    cwd: transport.cwd,
+    stderr: 'pipe',
+  });
   stdio.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   return stdio;
 }

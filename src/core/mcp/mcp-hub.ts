@@ -76,7 +76,10 @@ export class McpHub {
       await Promise.all(all);
       return;
     }
-    await Promise.race([Promise.all(all), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+    await Promise.race([
+      Promise.all(all),
+      new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+    ]);
   }
 
   statuses(): McpServerStatus[] {
@@ -109,7 +112,12 @@ export class McpHub {
   private async connect(spec: McpServerSpec): Promise<void> {
     this.states.set(spec.name, { kind: 'starting' });
     try {
-      const connection = await McpConnection.open(spec, this.options.version, (error) => this.fail(spec.name, error), () => this.refresh(spec));
+      const connection = await McpConnection.open(
+        spec,
+        this.options.version,
+        (error) => this.fail(spec.name, error),
+        () => this.refresh(spec),
+      );
       if (this.closed) {
         await connection.close();
         return;
@@ -121,7 +129,10 @@ export class McpHub {
       this.states.set(spec.name, { kind: 'ready', tools, refused });
       this.tell({ type: 'ready', server: spec.name, tools: tools.length, refused });
     } catch (error) {
-      const failure = error instanceof McpServerError ? error : new McpServerError(spec.name, 'start-failed', describeError(error), '');
+      const failure =
+        error instanceof McpServerError
+          ? error
+          : new McpServerError(spec.name, 'start-failed', describeError(error), '');
       this.fail(spec.name, failure);
     }
   }
@@ -140,14 +151,22 @@ export class McpHub {
         this.states.set(spec.name, { kind: 'ready', tools, refused });
         this.tell({ type: 'ready', server: spec.name, tools: tools.length, refused });
       } catch (error) {
-        this.fail(spec.name, error instanceof McpServerError ? error : new McpServerError(spec.name, 'list-failed', describeError(error), connection.stderrTail()));
+        this.fail(
+          spec.name,
+          error instanceof McpServerError
+            ? error
+            : new McpServerError(spec.name, 'list-failed', describeError(error), connection.stderrTail()),
+        );
       }
     });
     this.refreshing.set(spec.name, next);
   }
 
   /** Registers the server's tools; returns what was offered and, in words, what was refused. */
-  private offer(spec: McpServerSpec, definitions: readonly McpToolDefinition[]): { tools: McpToolInfo[]; refused: string[] } {
+  private offer(
+    spec: McpServerSpec,
+    definitions: readonly McpToolDefinition[],
+  ): { tools: McpToolInfo[]; refused: string[] } {
     const tools: McpToolInfo[] = [];
     const refused: string[] = [];
     for (const definition of definitions) {
@@ -155,7 +174,9 @@ export class McpHub {
       if (settings.disabled) continue;
       const name = mcpToolName(spec.name, definition.name);
       if (name === null) {
-        refused.push(`${definition.name}: "${spec.name}__${definition.name}" is longer than the 64 characters a tool name may have`);
+        refused.push(
+          `${definition.name}: "${spec.name}__${definition.name}" is longer than the 64 characters a tool name may have`,
+        );
         continue;
       }
       const klass = classifyMcpTool(definition.annotations, {
@@ -165,16 +186,22 @@ export class McpHub {
         mayLower: spec.origin === 'user',
       });
       if (klass.risk === 'Destructive' && !this.options.interactiveApprover) {
-        refused.push(`${name}: Destructive (${klass.reason}); left out here, since only a keypress in the interactive tole can approve it`);
+        refused.push(
+          `${name}: Destructive (${klass.reason}); left out here, since only a keypress in the interactive tole can approve it`,
+        );
         continue;
       }
       if (this.options.registry.get(name)) {
-        refused.push(`${name}: a tool of that name is already offered (a built-in tool or another server's); rename the server in your config`);
+        refused.push(
+          `${name}: a tool of that name is already offered (a built-in tool or another server's); rename the server in your config`,
+        );
         continue;
       }
       const info: McpToolInfo = { name, server: spec.name, remoteName: definition.name, ...klass };
       try {
-        this.options.registry.register(makeMcpTool(definition, info, (remote, input, signal) => this.call(spec, remote, input, signal)));
+        this.options.registry.register(
+          makeMcpTool(definition, info, (remote, input, signal) => this.call(spec, remote, input, signal)),
+        );
       } catch (error) {
         refused.push(`${name}: ${describeError(error)}`);
         continue;
@@ -184,7 +211,12 @@ export class McpHub {
     return { tools, refused };
   }
 
-  private async call(spec: McpServerSpec, remoteName: string, input: McpArguments, signal: AbortSignal): Promise<ToolOutput> {
+  private async call(
+    spec: McpServerSpec,
+    remoteName: string,
+    input: McpArguments,
+    signal: AbortSignal,
+  ): Promise<ToolOutput> {
     const connection = this.connections.get(spec.name);
     if (!connection || !connection.alive) {
       return { ok: false, content: `the MCP server "${spec.name}" is not running; its tools are withdrawn. Not run.` };
@@ -193,7 +225,8 @@ export class McpHub {
       return resultOutput(await connection.callTool(remoteName, input, signal));
     } catch (error) {
       // A process that died mid-call may still have its last stderr lines in the pipe.
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       return { ok: false, content: callFailure(spec, error, signal, connection) };
     }
   }
@@ -219,7 +252,8 @@ export class McpHub {
 /** Words for the model about a call that did not come back with a result. */
 function callFailure(spec: McpServerSpec, error: unknown, signal: AbortSignal, connection: McpConnection): string {
   const unknown = 'Whether its effect happened is unknown: check before you try it again.';
-  if (signal.aborted) return `cancelled: the MCP server "${spec.name}" was sent the protocol's cancel notification. ${unknown}`;
+  if (signal.aborted)
+    return `cancelled: the MCP server "${spec.name}" was sent the protocol's cancel notification. ${unknown}`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `timed out: the MCP server "${spec.name}" did not answer within ${spec.callTimeoutMs} ms and was sent the protocol's cancel notification. ${unknown}`;
   }

@@ -20,7 +20,9 @@ function stderrNote(stderr: string): string {
 
 /** Servers that are configured but were not started, one line each. */
 export function skippedServerNotices(statuses: readonly McpServerStatus[]): string[] {
-  return statuses.flatMap((status) => (status.state.kind === 'skipped' ? [`MCP server "${status.name}" not started: ${status.state.reason}`] : []));
+  return statuses.flatMap((status) =>
+    status.state.kind === 'skipped' ? [`MCP server "${status.name}" not started: ${status.state.reason}`] : [],
+  );
 }
 
 /** Tells `say` of every failure and refusal from now on; returns the unsubscribe. */

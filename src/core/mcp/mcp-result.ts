@@ -31,7 +31,8 @@ function describeBlock(block: Block): string {
     case 'resource': {
       const resource = block.resource;
       const mime = resource.mimeType ? `, ${resource.mimeType}` : '';
-      if ('text' in resource && typeof resource.text === 'string') return `[resource ${resource.uri}${mime}]\n${resource.text}`;
+      if ('text' in resource && typeof resource.text === 'string')
+        return `[resource ${resource.uri}${mime}]\n${resource.text}`;
       const blob = 'blob' in resource && typeof resource.blob === 'string' ? resource.blob : '';
       return `[resource ${resource.uri}${mime}: ${formatBytes(base64Bytes(blob))} of binary data; not shown]`;
     }

@@ -56,7 +56,10 @@ export function classifyMcpTool(hints: McpToolHints | undefined, settings: McpTo
   const base = trusted ? riskFromHints(hints ?? {}) : UNTRUSTED;
   let risk = base.risk;
   let replay = base.replay;
-  let why = trusted && saysSomething(hints) ? `the server's annotations (trusted by your config) say ${describeHints(hints)}` : hintsNote(hints);
+  let why =
+    trusted && saysSomething(hints)
+      ? `the server's annotations (trusted by your config) say ${describeHints(hints)}`
+      : hintsNote(hints);
   if (settings.risk !== undefined && (settings.mayLower || RISK_ORDER[settings.risk] > RISK_ORDER[risk])) {
     risk = settings.risk;
     why = `your config sets ${risk}`;
@@ -66,7 +69,10 @@ export function classifyMcpTool(hints: McpToolHints | undefined, settings: McpTo
 }
 
 function saysSomething(hints: McpToolHints | undefined): hints is McpToolHints {
-  return hints !== undefined && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined || hints.idempotentHint !== undefined);
+  return (
+    hints !== undefined &&
+    (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined || hints.idempotentHint !== undefined)
+  );
 }
 
 function hintsNote(hints: McpToolHints | undefined): string {

@@ -36,9 +36,14 @@ export function makeMcpTool(definition: McpToolDefinition, info: McpToolInfo, ca
   const validate = validators.getValidator<McpArguments>(parameters as never);
   const inputSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const checked = validate(value);
-    if (!checked.valid) ctx.addIssue({ code: 'custom', message: `does not match the tool's schema: ${checked.errorMessage}` });
+    if (!checked.valid)
+      ctx.addIssue({ code: 'custom', message: `does not match the tool's schema: ${checked.errorMessage}` });
   });
-  const description = `${definition.description ?? definition.title ?? info.remoteName} (from the MCP server "${info.server}")`.slice(0, MAX_DESCRIPTION_CHARS);
+  const description =
+    `${definition.description ?? definition.title ?? info.remoteName} (from the MCP server "${info.server}")`.slice(
+      0,
+      MAX_DESCRIPTION_CHARS,
+    );
   return {
     name: info.name,
     description,

@@ -16,6 +16,9 @@ export class StderrTail {
   text(): string {
     let buffer = Buffer.concat(this.chunks);
     if (buffer.length > this.limitBytes) buffer = buffer.subarray(buffer.length - this.limitBytes);
-    return buffer.toString('utf8').replace(/^[^\n]*\uFFFD[^\n]*\n/, '').trim();
+    return buffer
+      .toString('utf8')
+      .replace(/^[^\n]*\uFFFD[^\n]*\n/, '')
+      .trim();
   }
 }

@@ -158,7 +158,8 @@ function connectionError(err: unknown, baseURL: string): ProviderError {
 function isNetworkError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const text = `${err.message} ${describeCause(err)}`;
-  if (/ECONN(REFUSED|RESET|ABORTED)|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(text)) return true;
+  if (/ECONN(REFUSED|RESET|ABORTED)|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(text))
+    return true;
   return err instanceof TypeError && /fetch failed|terminated|socket|network/i.test(text);
 }
 
@@ -166,7 +167,8 @@ function describeCause(err: unknown): string {
   // The SDK wraps the socket's error in generic ones ("Connection error.", "fetch failed"): the
   // innermost error with a code ("connect ECONNREFUSED 127.0.0.1:9") is the one that explains.
   const chain: Error[] = [];
-  for (let current: unknown = err; chain.length < 6 && current instanceof Error; current = current.cause) chain.push(current);
+  for (let current: unknown = err; chain.length < 6 && current instanceof Error; current = current.cause)
+    chain.push(current);
   if (chain.length === 0) return String(err);
   const withCode = [...chain].reverse().find((e) => typeof (e as { code?: unknown }).code === 'string');
   const chosen = withCode ?? chain[chain.length - 1]!;
@@ -213,7 +215,10 @@ function classifyApiError(err: APIError, baseURL: string, nowMs: number | undefi
       hint: "the conversation is longer than the model's context window: /compact it or pick a model with a larger window",
     });
   }
-  if ((status === undefined || status === 400 || status === 404 || status === 422 || status >= 500) && isToolUnsupportedText(text)) {
+  if (
+    (status === undefined || status === 400 || status === 404 || status === 422 || status >= 500) &&
+    isToolUnsupportedText(text)
+  ) {
     return new ProviderError({
       ...base,
       kind: 'tool_unsupported',

@@ -12,8 +12,24 @@ import OpenAI from 'openai';
 import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
 import { abortedError, classifyError, ProviderError, streamDroppedError } from './errors';
-import type { AttemptReport, CompletionEvent, CompletionRequest, CompletionResult, Provider, TokenUsage } from './provider';
-import { assembleCompletionBody, StreamAssembly, toModelInfo, toWireMessage, toWireTool, type ModelInfo, type WireChunk, type WireModel } from './openai-wire';
+import type {
+  AttemptReport,
+  CompletionEvent,
+  CompletionRequest,
+  CompletionResult,
+  Provider,
+  TokenUsage,
+} from './provider';
+import {
+  assembleCompletionBody,
+  StreamAssembly,
+  toModelInfo,
+  toWireMessage,
+  toWireTool,
+  type ModelInfo,
+  type WireChunk,
+  type WireModel,
+} from './openai-wire';
 import { isEventStream, sawDoneMark, watchingFetch } from './sse-response';
 import { discoverWindow, type DiscoveredWindow } from './context-window';
 import { generationFields, nameRefusedSetting } from './generation-wire';
@@ -57,7 +73,12 @@ const maxListedModels = 10_000;
 
 type AttemptOutcomeData =
   | { readonly ok: true; readonly result: CompletionResult }
-  | { readonly ok: false; readonly error: ProviderError; readonly usage: TokenUsage | null; readonly emittedOutput: boolean };
+  | {
+      readonly ok: false;
+      readonly error: ProviderError;
+      readonly usage: TokenUsage | null;
+      readonly emittedOutput: boolean;
+    };
 
 export class OpenAIProvider implements Provider {
   readonly name: string;
@@ -78,7 +99,10 @@ export class OpenAIProvider implements Provider {
     this.sleep = options.sleep ?? timerSleep;
     this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.streamIdleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
-    this.firstTokenTimeoutMs = Math.max(options.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS, this.streamIdleTimeoutMs);
+    this.firstTokenTimeoutMs = Math.max(
+      options.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+      this.streamIdleTimeoutMs,
+    );
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.maxTokensField = options.maxTokensField ?? defaultMaxTokensField(options.baseURL);
     this.client = new OpenAI({
@@ -101,7 +125,11 @@ export class OpenAIProvider implements Provider {
     const model = request.model || this.options.defaultModel || '';
     if (model === '') {
       // A failure of the call, like any other: the turn settles it as an error entry.
-      throw new ProviderError({ kind: 'bad_request', message: `no model named for ${this.baseURL}`, hint: 'name one with --model NAME or the config field "model"' });
+      throw new ProviderError({
+        kind: 'bad_request',
+        message: `no model named for ${this.baseURL}`,
+        hint: 'name one with --model NAME or the config field "model"',
+      });
     }
     const deadline = performance.now() + this.callTimeoutMs;
     for (let attempt = 1; ; attempt += 1) {
@@ -113,7 +141,8 @@ export class OpenAIProvider implements Provider {
         return outcome.result;
       }
       const { error } = outcome;
-      const delayMs = error.kind === 'aborted' ? undefined : retryDelayMs(this.policy, attempt, error, this.options.random);
+      const delayMs =
+        error.kind === 'aborted' ? undefined : retryDelayMs(this.policy, attempt, error, this.options.random);
       // No retry that could not start before the call's time is up.
       const retryInMs = delayMs !== undefined && performance.now() + delayMs < deadline ? delayMs : undefined;
       if (outcome.emittedOutput && error.kind !== 'aborted') onEvent({ type: 'discard' });
@@ -128,7 +157,15 @@ export class OpenAIProvider implements Provider {
           ...(retryInMs === undefined ? {} : { retryInMs }),
         }),
       );
-      if (retryInMs === undefined) throw withAttempts(nameRefusedSetting(delayMs === undefined ? error : this.outOfTimeError(error), request.generation, this.maxTokensField), attempt);
+      if (retryInMs === undefined)
+        throw withAttempts(
+          nameRefusedSetting(
+            delayMs === undefined ? error : this.outOfTimeError(error),
+            request.generation,
+            this.maxTokensField,
+          ),
+          attempt,
+        );
       await this.waitBeforeRetry(retryInMs, request.signal, attempt);
     }
   }
@@ -146,7 +183,12 @@ export class OpenAIProvider implements Provider {
   /** The model's context window as the server says it (model list, llama.cpp, Ollama, LM Studio APIs), or null. */
   contextWindow(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null> {
     const { apiKey, headers } = this.options;
-    return discoverWindow(model, { baseURL: this.baseURL, ...(apiKey ? { apiKey } : {}), ...(headers ? { headers } : {}), ...(signal ? { signal } : {}) });
+    return discoverWindow(model, {
+      baseURL: this.baseURL,
+      ...(apiKey ? { apiKey } : {}),
+      ...(headers ? { headers } : {}),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   private async waitBeforeRetry(waitMs: number, signal: AbortSignal, attempt: number): Promise<void> {
@@ -164,7 +206,11 @@ export class OpenAIProvider implements Provider {
     onEvent: (event: CompletionEvent) => void,
     deadline: number,
   ): Promise<AttemptOutcomeData> {
-    const watchdog = new AttemptWatchdog(request.signal, { firstTokenMs: this.firstTokenTimeoutMs, idleMs: this.streamIdleTimeoutMs, deadline });
+    const watchdog = new AttemptWatchdog(request.signal, {
+      firstTokenMs: this.firstTokenTimeoutMs,
+      idleMs: this.streamIdleTimeoutMs,
+      deadline,
+    });
     const assembly = new StreamAssembly((index) => `call_${index}_${randomHex(this.options.random, 4)}`);
     let streamStarted = false;
     try {
@@ -174,10 +220,15 @@ export class OpenAIProvider implements Provider {
           .withResponse(),
         watchdog.signal,
       );
-      if (!isEventStream(response.headers.get('content-type'))) return await this.wholeBody(response, assembly, model, onEvent, watchdog);
+      if (!isEventStream(response.headers.get('content-type')))
+        return await this.wholeBody(response, assembly, model, onEvent, watchdog);
       streamStarted = true;
       watchdog.open();
-      onEvent({ type: 'stream-open', firstTokenLimitMs: this.firstTokenTimeoutMs, idleLimitMs: this.streamIdleTimeoutMs });
+      onEvent({
+        type: 'stream-open',
+        firstTokenLimitMs: this.firstTokenTimeoutMs,
+        idleLimitMs: this.streamIdleTimeoutMs,
+      });
       await drain(stream, watchdog, (chunk) => {
         const events = assembly.add(chunk);
         if (events.length > 0) watchdog.output();
@@ -186,7 +237,10 @@ export class OpenAIProvider implements Provider {
       this.throwIfStopped(request.signal, watchdog);
       // A server that never sends finish_reason still ends its stream with [DONE]; a cut one does not.
       if (assembly.finishReason === undefined && !(sawDoneMark(response) && assembly.hasAnswer)) {
-        throw streamDroppedError(this.baseURL, sawDoneMark(response) ? 'the stream ended with no answer in it' : 'no finish_reason was sent');
+        throw streamDroppedError(
+          this.baseURL,
+          sawDoneMark(response) ? 'the stream ended with no answer in it' : 'no finish_reason was sent',
+        );
       }
       return { ok: true, result: assembly.result(model) };
     } catch (err) {
@@ -245,11 +299,17 @@ export class OpenAIProvider implements Provider {
   private watchdogError(watchdog: AttemptWatchdog): ProviderError {
     switch (watchdog.fired) {
       case 'first-token':
-        return streamDroppedError(this.baseURL, `no answer for ${formatSeconds(this.firstTokenTimeoutMs)} after the stream opened (limits.firstTokenTimeoutMs)`);
+        return streamDroppedError(
+          this.baseURL,
+          `no answer for ${formatSeconds(this.firstTokenTimeoutMs)} after the stream opened (limits.firstTokenTimeoutMs)`,
+        );
       case 'deadline':
         return this.outOfTimeError(streamDroppedError(this.baseURL, 'the model call ran out of time'));
       default:
-        return streamDroppedError(this.baseURL, `no data for ${formatSeconds(this.streamIdleTimeoutMs)} (limits.streamIdleTimeoutMs)`);
+        return streamDroppedError(
+          this.baseURL,
+          `no data for ${formatSeconds(this.streamIdleTimeoutMs)} (limits.streamIdleTimeoutMs)`,
+        );
     }
   }
 
@@ -264,7 +324,12 @@ export class OpenAIProvider implements Provider {
     });
   }
 
-  private attemptError(err: unknown, signal: AbortSignal, watchdog: AttemptWatchdog, midStream: boolean): ProviderError {
+  private attemptError(
+    err: unknown,
+    signal: AbortSignal,
+    watchdog: AttemptWatchdog,
+    midStream: boolean,
+  ): ProviderError {
     if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
     if (watchdog.fired !== null) return this.watchdogError(watchdog);
     return classifyError(err, this.baseURL, { nowMs: this.options.clock.nowMs(), midStream });

@@ -4,7 +4,15 @@
  * and the assembly of one attempt's streamed chunks into a result.
  */
 import type OpenAI from 'openai';
-import type { ChatMessage, CompletionEvent, CompletionResult, FinishReason, TokenUsage, ToolCallRequest, ToolDefinition } from './provider';
+import type {
+  ChatMessage,
+  CompletionEvent,
+  CompletionResult,
+  FinishReason,
+  TokenUsage,
+  ToolCallRequest,
+  ToolDefinition,
+} from './provider';
 
 export interface ModelInfo {
   readonly id: string;
@@ -133,9 +141,12 @@ function count(value: unknown): number {
 export function parseUsage(wire: WireUsage | null | undefined): TokenUsage | null {
   if (wire === null || wire === undefined || typeof wire !== 'object') return null;
   const cachedInputTokens = count(wire.prompt_tokens_details?.cached_tokens) || count(wire.cache_read_input_tokens);
-  const cacheWriteTokens = count(wire.cache_creation_input_tokens) || count(wire.prompt_tokens_details?.cache_write_tokens);
+  const cacheWriteTokens =
+    count(wire.cache_creation_input_tokens) || count(wire.prompt_tokens_details?.cache_write_tokens);
   const inputTokens =
-    wire.prompt_tokens !== undefined ? count(wire.prompt_tokens) : count(wire.input_tokens) + cachedInputTokens + cacheWriteTokens;
+    wire.prompt_tokens !== undefined
+      ? count(wire.prompt_tokens)
+      : count(wire.input_tokens) + cachedInputTokens + cacheWriteTokens;
   const outputTokens = count(wire.completion_tokens) || count(wire.output_tokens);
   const costUsd = wire.cost;
   return {
@@ -194,7 +205,8 @@ export class StreamAssembly {
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       this.addDelta(choice.delta ?? {}, events);
-      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') this.finishReason = choice.finish_reason;
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
+        this.finishReason = choice.finish_reason;
     }
     if (events.length > 0) this.emittedOutput = true;
     return events;
@@ -217,7 +229,12 @@ export class StreamAssembly {
       ...(slot.idFixed === undefined ? {} : { idFixed: slot.idFixed }),
       ...(slot.legacy ? { legacy: true as const } : {}),
     }));
-    const finishReason = this.finishReason === undefined ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : toFinishReason(this.finishReason, toolCalls.length > 0);
+    const finishReason =
+      this.finishReason === undefined
+        ? toolCalls.length > 0
+          ? 'tool_calls'
+          : 'stop'
+        : toFinishReason(this.finishReason, toolCalls.length > 0);
     return {
       model,
       text: this.text,
@@ -260,7 +277,8 @@ export class StreamAssembly {
     const argumentsDelta = fragment.function?.arguments ?? '';
     const known = this.slotByWireIndex.get(wireIndex);
     const startsNewCall =
-      known === undefined || (serverId !== undefined && this.slots[known].idFromServer && this.slots[known].id !== serverId);
+      known === undefined ||
+      (serverId !== undefined && this.slots[known].idFromServer && this.slots[known].id !== serverId);
     if (startsNewCall) {
       const index = this.openSlot(serverId, name ?? '', argumentsDelta, false);
       this.slotByWireIndex.set(wireIndex, index);
@@ -318,7 +336,13 @@ export class StreamAssembly {
 
   private openedEvent(index: number): CompletionEvent {
     const slot = this.slots[index];
-    return { type: 'tool_call', index, id: slot.id, argumentsDelta: slot.arguments, ...(slot.name === '' ? {} : { name: slot.name }) };
+    return {
+      type: 'tool_call',
+      index,
+      id: slot.id,
+      argumentsDelta: slot.arguments,
+      ...(slot.name === '' ? {} : { name: slot.name }),
+    };
   }
 }
 
@@ -342,7 +366,9 @@ export function assembleCompletionBody(body: unknown, assembly: StreamAssembly):
   if (typeof body !== 'object' || body === null) return undefined;
   const choices = (body as { choices?: unknown }).choices;
   if (!Array.isArray(choices)) return undefined;
-  const first = choices.find((c: { index?: unknown }) => (c?.index ?? 0) === 0) as { message?: WireMessage; finish_reason?: unknown } | undefined;
+  const first = choices.find((c: { index?: unknown }) => (c?.index ?? 0) === 0) as
+    | { message?: WireMessage; finish_reason?: unknown }
+    | undefined;
   if (first === undefined || typeof first.message !== 'object' || first.message === null) return undefined;
   const message = first.message;
   const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -352,7 +378,8 @@ export function assembleCompletionBody(body: unknown, assembly: StreamAssembly):
     refusal: text(message.refusal),
     reasoning_content: text(message.reasoning_content) ?? text(message.reasoning),
     tool_calls: calls.map((call, index) => ({ ...call, index })),
-    function_call: typeof message.function_call === 'object' ? (message.function_call as WireFunctionCall | null) : null,
+    function_call:
+      typeof message.function_call === 'object' ? (message.function_call as WireFunctionCall | null) : null,
   };
   return assembly.add({
     choices: [{ index: 0, delta, finish_reason: typeof first.finish_reason === 'string' ? first.finish_reason : null }],

@@ -19,7 +19,12 @@ export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
   | { readonly role: 'user'; readonly content: string }
   /** `refusal`: the model declined (OpenAI's `refusal` field); its words are the assistant's answer. */
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCallRequest[]; readonly refusal?: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly ToolCallRequest[];
+      readonly refusal?: string;
+    }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
 export interface ToolDefinition {
@@ -72,7 +77,13 @@ export type CompletionEvent =
    * `firstTokenLimitMs`) ends the attempt as a dropped stream. Hosts use it to show the wait.
    */
   | { readonly type: 'stream-open'; readonly firstTokenLimitMs: number; readonly idleLimitMs: number }
-  | { readonly type: 'tool_call'; readonly index: number; readonly id?: string; readonly name?: string; readonly argumentsDelta: string }
+  | {
+      readonly type: 'tool_call';
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly argumentsDelta: string;
+    }
   /** The attempt's partial output is void: a retry starts from scratch. */
   | { readonly type: 'discard' }
   | { readonly type: 'attempt'; readonly report: AttemptReport };

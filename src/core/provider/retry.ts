@@ -32,7 +32,9 @@ export const maxAttemptsLimit = 20;
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...defaultRetryPolicy, ...overrides };
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1 || policy.maxAttempts > maxAttemptsLimit) {
-    throw new RangeError(`retry maxAttempts must be an integer from 1 to ${maxAttemptsLimit}, got ${policy.maxAttempts}`);
+    throw new RangeError(
+      `retry maxAttempts must be an integer from 1 to ${maxAttemptsLimit}, got ${policy.maxAttempts}`,
+    );
   }
   for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     if (!Number.isFinite(policy[key]) || policy[key] < 0) {

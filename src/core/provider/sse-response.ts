@@ -39,7 +39,11 @@ export function watchingFetch(base: Fetch = fetch): Fetch {
     if (!isStreamingRequest(init)) return response;
     const text = await readCapped(response.body, init?.signal ?? undefined);
     if (!looksLikeSse(text)) {
-      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     }
     const headers = new Headers(response.headers);
     headers.set('content-type', 'text/event-stream');

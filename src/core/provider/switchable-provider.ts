@@ -55,7 +55,9 @@ export class SwitchableProvider implements Provider {
   }
 
   /** The current provider's model list; empty when it has none or none is set. */
-  async listModels(signal?: AbortSignal): Promise<readonly { readonly id: string; readonly contextWindowTokens?: number }[]> {
+  async listModels(
+    signal?: AbortSignal,
+  ): Promise<readonly { readonly id: string; readonly contextWindowTokens?: number }[]> {
     const provider = this.current;
     if (provider === null || typeof provider.listModels !== 'function') return [];
     return provider.listModels(signal);

@@ -31,7 +31,11 @@ const FAMILIES: readonly RegisterFamily[] = ['lane', 'op', 'pending', 'fact'];
 export function familyOf(namespace: string): RegisterFamily | null {
   // Runs for every register record on replay: no allocation.
   for (const family of FAMILIES) {
-    if (namespace.startsWith(family) && (namespace.length === family.length || namespace.charCodeAt(family.length) === 0x2e)) return family;
+    if (
+      namespace.startsWith(family) &&
+      (namespace.length === family.length || namespace.charCodeAt(family.length) === 0x2e)
+    )
+      return family;
   }
   return null;
 }

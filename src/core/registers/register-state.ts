@@ -17,9 +17,11 @@ export class RegisterState {
 
   /** Returns a reason when the record is not a valid register record. */
   static invalid(record: RegisterRecord): string | null {
-    if (typeof record.namespace !== 'string' || familyOf(record.namespace) === null) return `unknown register namespace "${String(record.namespace)}"`;
+    if (typeof record.namespace !== 'string' || familyOf(record.namespace) === null)
+      return `unknown register namespace "${String(record.namespace)}"`;
     if (typeof record.key !== 'string' || record.key === '') return 'register key must be a non-empty string';
-    if (record.op !== 'set' && record.op !== 'delete') return `unknown register op "${String((record as { op: unknown }).op)}"`;
+    if (record.op !== 'set' && record.op !== 'delete')
+      return `unknown register op "${String((record as { op: unknown }).op)}"`;
     return null;
   }
 

@@ -14,7 +14,13 @@ import type { LoopLimits } from './limits';
  * settlement, and in the middle of a file restore (after its removals, before its writes).
  */
 export type FaultPoint = 'after-checkpoint' | 'after-intent' | 'during-effect' | 'before-settlement' | 'during-restore';
-export const FAULT_POINTS: readonly FaultPoint[] = ['after-checkpoint', 'after-intent', 'during-effect', 'before-settlement', 'during-restore'];
+export const FAULT_POINTS: readonly FaultPoint[] = [
+  'after-checkpoint',
+  'after-intent',
+  'during-effect',
+  'before-settlement',
+  'during-restore',
+];
 
 export interface PricedAttempt {
   readonly costUsdMicros: number;

@@ -7,7 +7,12 @@ import type { DraftRecord } from '../storage/records';
 import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
 import { assessCall, type AnyTool } from '../tools/tool';
 import type { AgentDeps, UsageRow } from './agent-deps';
-import { compactConversation, discoverContextWindow, type CompactionResult, type CompactionTrigger } from './compaction';
+import {
+  compactConversation,
+  discoverContextWindow,
+  type CompactionResult,
+  type CompactionTrigger,
+} from './compaction';
 import type { DiscoveredWindow } from '../provider/context-window';
 import type { ActiveProfile } from './agent-profile';
 import { buildMessages } from './context';
@@ -71,7 +76,10 @@ export class Agent {
   }
 
   /** What the next call sends besides the conversation: system prompt, tools, settings, limits. */
-  get effective(): Pick<AgentDeps, 'systemPrompt' | 'tools' | 'generation' | 'limits' | 'compaction' | 'contextWindowTokens'> {
+  get effective(): Pick<
+    AgentDeps,
+    'systemPrompt' | 'tools' | 'generation' | 'limits' | 'compaction' | 'contextWindowTokens'
+  > {
     return this.deps;
   }
 
@@ -189,7 +197,8 @@ export class Agent {
 
   /** `/compact`: summarizes the conversation under the head now (a preCompact hook may prevent it). */
   async compact(signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
-    if (this.running) return { kind: 'skipped', reason: 'a turn is running; compact when it ends', estimatedTokensBefore: 0 };
+    if (this.running)
+      return { kind: 'skipped', reason: 'a turn is running; compact when it ends', estimatedTokensBefore: 0 };
     this.running = true;
     try {
       return await this.compactNow('manual', signal, emit);
@@ -198,10 +207,20 @@ export class Agent {
     }
   }
 
-  private async compactNow(trigger: CompactionTrigger, signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+  private async compactNow(
+    trigger: CompactionTrigger,
+    signal: AbortSignal,
+    emit: EventSink,
+  ): Promise<CompactionResult> {
     const windowTokens = await this.contextWindow(signal);
-    const recordAttempt = (report: AttemptReport, entryId: string | null): void => this.recordAttempt(report, entryId, emit);
-    return compactConversation({ deps: this.deps, model: this.model, windowTokens, recordAttempt }, trigger, signal, emit);
+    const recordAttempt = (report: AttemptReport, entryId: string | null): void =>
+      this.recordAttempt(report, entryId, emit);
+    return compactConversation(
+      { deps: this.deps, model: this.model, windowTokens, recordAttempt },
+      trigger,
+      signal,
+      emit,
+    );
   }
 
   /** The window from the compaction settings, the host, or (with compaction settings) the provider's model list. */
@@ -242,20 +261,36 @@ export class Agent {
     }
   }
 
-  private async loop(start: { prompt: string } | { from: string }, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+  private async loop(
+    start: { prompt: string } | { from: string },
+    signal: AbortSignal,
+    emit: EventSink,
+  ): Promise<TurnResult> {
     const { store, limits } = this.deps;
     const sandwich = new Sandwich(this.deps, emit);
     const opened = await this.openTurn(sandwich, start, signal, emit);
     let state = opened.state;
     if (opened.blocked !== null) {
-      return this.finish(sandwich, state, 'blocked', `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${opened.blocked}`, emit);
+      return this.finish(
+        sandwich,
+        state,
+        'blocked',
+        `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${opened.blocked}`,
+        emit,
+      );
     }
     const guard = new LoopGuard(limits);
     this.deniedByUser.clear();
     let autoCompact = true;
     for (let step = 1; ; step++) {
       if (step > limits.maxSteps) {
-        return this.finish(sandwich, state, 'limit', `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`, emit);
+        return this.finish(
+          sandwich,
+          state,
+          'limit',
+          `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`,
+          emit,
+        );
       }
       if (autoCompact) {
         const compacted = await this.compactNow('threshold', signal, emit);
@@ -263,10 +298,17 @@ export class Agent {
         if (compacted.kind === 'blocked' || compacted.kind === 'failed') autoCompact = false;
       }
       let reply = await this.callModel(signal, emit);
-      if (!reply.ok && reply.error.kind === 'context_overflow') reply = await this.retryAfterOverflow(reply, signal, emit);
+      if (!reply.ok && reply.error.kind === 'context_overflow')
+        reply = await this.retryAfterOverflow(reply, signal, emit);
       let turnErrorHook: HookOutcome | null | undefined;
       if (!reply.ok && reply.error.kind !== 'aborted') {
-        turnErrorHook = await runHooks(this.deps, this.model, 'turnError', { error: reply.error.message, error_kind: reply.error.kind }, { failClosed: false, signal });
+        turnErrorHook = await runHooks(
+          this.deps,
+          this.model,
+          'turnError',
+          { error: reply.error.message, error_kind: reply.error.kind },
+          { failClosed: false, signal },
+        );
         const again = retryRequested(turnErrorHook);
         if (again && !signal.aborted) {
           // Once per failure: a second failure is settled, whatever the hook says then.
@@ -287,13 +329,24 @@ export class Agent {
         model: result.model,
         finishReason: result.finishReason,
       });
-      const answered = this.commitAnswer(sandwich, state, result.toolCalls.length === 0 ? 'Final' : 'ToolCall', batch.build(), emit);
+      const answered = this.commitAnswer(
+        sandwich,
+        state,
+        result.toolCalls.length === 0 ? 'Final' : 'ToolCall',
+        batch.build(),
+        emit,
+      );
       if ('failed' in answered) return answered.failed;
       state = answered.state;
       if (result.toolCalls.length === 0) {
         // A refusal is the answer when it is all the model said.
         const answer = result.text === '' && result.refusal ? result.refusal : result.text;
-        const ended = { type: 'turn-ended', outcome: 'done', text: answer, ...(answer === result.text ? {} : { refused: true as const }) } as const;
+        const ended = {
+          type: 'turn-ended',
+          outcome: 'done',
+          text: answer,
+          ...(answer === result.text ? {} : { refused: true as const }),
+        } as const;
         if (this.steering === null) {
           emit(ended);
           return { outcome: 'done', text: answer };
@@ -330,7 +383,13 @@ export class Agent {
    * Commits the model's answer. One over the commit limit is not stored: the turn is settled as
    * failed, with a notice that says so, so that the machine never stays in Planning while tole runs on.
    */
-  private commitAnswer(sandwich: Sandwich, state: MachineState, to: 'Final' | 'ToolCall', records: readonly DraftRecord[], emit: EventSink): { state: MachineState } | { failed: TurnResult } {
+  private commitAnswer(
+    sandwich: Sandwich,
+    state: MachineState,
+    to: 'Final' | 'ToolCall',
+    records: readonly DraftRecord[],
+    emit: EventSink,
+  ): { state: MachineState } | { failed: TurnResult } {
     try {
       return { state: sandwich.move(state, to, records) };
     } catch (error) {
@@ -361,7 +420,12 @@ export class Agent {
   }
 
   /** The turn's first commit: the prompt as a user entry (through the userPrompt hooks), or for a retry nothing new. */
-  private async openTurn(sandwich: Sandwich, start: { prompt: string } | { from: string }, signal: AbortSignal, emit: EventSink): Promise<{ state: MachineState; blocked: string | null }> {
+  private async openTurn(
+    sandwich: Sandwich,
+    start: { prompt: string } | { from: string },
+    signal: AbortSignal,
+    emit: EventSink,
+  ): Promise<{ state: MachineState; blocked: string | null }> {
     const { store } = this.deps;
     if ('from' in start) {
       const batch = new AppendBatch(store);
@@ -387,7 +451,13 @@ export class Agent {
   private async steeringDraft(signal: AbortSignal): Promise<Steering | null> {
     const text = this.takeSteering();
     if (text === null) return null;
-    const hook = await runHooks(this.deps, this.model, 'userPrompt', { prompt: text, steered: true }, { failClosed: false, signal });
+    const hook = await runHooks(
+      this.deps,
+      this.model,
+      'userPrompt',
+      { prompt: text, steered: true },
+      { failClosed: false, signal },
+    );
     const blocked = hook?.verdict === 'block' ? (hook.blockReason ?? 'blocked by a hook') : null;
     return { text, blocked, notices: noticesOf(hook) };
   }
@@ -405,7 +475,17 @@ export class Agent {
       if (i > 0) state = sandwich.move(state, 'ToolCall');
       const outcome = signal.aborted ? null : await this.runCall(sandwich, state, call, signal, emit);
       if (outcome === null) {
-        state = sandwich.settle(state, { callId: call.id, tool: call.name, outcome: 'interrupted', content: 'not run: the turn was interrupted by the user', tier: 'hot' }, false);
+        state = sandwich.settle(
+          state,
+          {
+            callId: call.id,
+            tool: call.name,
+            outcome: 'interrupted',
+            content: 'not run: the turn was interrupted by the user',
+            tier: 'hot',
+          },
+          false,
+        );
         done.push({ name: call.name, arguments: call.arguments, ok: false });
         continue;
       }
@@ -426,13 +506,21 @@ export class Agent {
     const { tools, policy, fault } = this.deps;
     const parsed = tools.parseCall(call.name, call.arguments);
     if (!parsed.ok) {
-      const next = sandwich.settle(state, { callId: call.id, tool: call.name, outcome: 'error', content: parsed.message, tier: 'hot' }, false);
+      const next = sandwich.settle(
+        state,
+        { callId: call.id, tool: call.name, outcome: 'error', content: parsed.message, tier: 'hot' },
+        false,
+      );
       return { state: next, ok: false };
     }
     const { tool, input } = parsed;
     const described = requestFor(tool, input, call.id);
     if (!described.ok) {
-      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'error', content: described.message, tier: 'hot' }, false);
+      const next = sandwich.settle(
+        state,
+        { callId: call.id, tool: tool.name, outcome: 'error', content: described.message, tier: 'hot' },
+        false,
+      );
       return { state: next, ok: false };
     }
     const { request } = described;
@@ -441,27 +529,54 @@ export class Agent {
     const signature = `${tool.name}\n${JSON.stringify(input)}`;
     const known: Decision | null = 'ask' in pre ? (this.deniedByUser.has(signature) ? ALREADY_DENIED : null) : pre;
     if (known && !known.approved) {
-      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, tier: 'hot' }, false);
+      const next = sandwich.settle(
+        state,
+        { callId: call.id, tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, tier: 'hot' },
+        false,
+      );
       return { state: next, ok: false };
     }
     const prepared = await this.prepare(tool, input, call.id, signal);
     if (!prepared.ok) {
-      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'error', content: prepared.message, tier: 'hot' }, false);
+      const next = sandwich.settle(
+        state,
+        { callId: call.id, tool: tool.name, outcome: 'error', content: prepared.message, tier: 'hot' },
+        false,
+      );
       return { state: next, ok: false };
     }
     // preToolUse runs once the policy has decided and before the intent: a block settles the call
     // without an intent, and a call the user must approve is blocked before anyone is asked.
     const toolFields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
-    const preHook = await runHooks(this.deps, this.model, 'preToolUse', toolFields, { failClosed: failsClosed(request.risk), signal });
+    const preHook = await runHooks(this.deps, this.model, 'preToolUse', toolFields, {
+      failClosed: failsClosed(request.risk),
+      signal,
+    });
     const preNotices = noticesOf(preHook);
     if (signal.aborted) {
-      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'interrupted', content: 'not run: the turn was interrupted by the user', tier: 'hot' }, false, preNotices);
+      const next = sandwich.settle(
+        state,
+        {
+          callId: call.id,
+          tool: tool.name,
+          outcome: 'interrupted',
+          content: 'not run: the turn was interrupted by the user',
+          tier: 'hot',
+        },
+        false,
+        preNotices,
+      );
       emitNotices(preNotices, emit);
       return { state: next, ok: false };
     }
     if (preHook?.verdict === 'block') {
       const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
-      const next = sandwich.settle(state, { callId: call.id, tool: tool.name, outcome: 'blocked', content, tier: 'hot' }, false, preNotices);
+      const next = sandwich.settle(
+        state,
+        { callId: call.id, tool: tool.name, outcome: 'blocked', content, tier: 'hot' },
+        false,
+        preNotices,
+      );
       emitNotices(preNotices, emit);
       return { state: next, ok: false };
     }
@@ -484,12 +599,23 @@ export class Agent {
     const result = await sandwich.execute(tool, input, call.id, signal, approval);
     fault?.('before-settlement');
     const settled = sandwich.settle(current, result, true);
-    const postHook = await runHooks(this.deps, this.model, 'postToolUse', { ...toolFields, outcome: result.outcome, output: result.content }, { failClosed: false, signal });
+    const postHook = await runHooks(
+      this.deps,
+      this.model,
+      'postToolUse',
+      { ...toolFields, outcome: result.outcome, output: result.content },
+      { failClosed: false, signal },
+    );
     commitNotices(this.deps, noticesOf(postHook), emit);
     return { state: settled, ok: result.outcome === 'ok' };
   }
 
-  private async prepare(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  private async prepare(
+    tool: AnyTool,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
     if (tool.replay !== 'guarded' || !tool.prepare) return { ok: true, value: undefined };
     try {
       return { ok: true, value: await tool.prepare(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId }) };
@@ -530,7 +656,13 @@ export class Agent {
     };
     try {
       const { generation } = this.deps;
-      const request = { model: this.model, messages, tools: tools.definitions(), signal, ...(generation ? { generation } : {}) };
+      const request = {
+        model: this.model,
+        messages,
+        tools: tools.definitions(),
+        signal,
+        ...(generation ? { generation } : {}),
+      };
       const result = await provider.complete(request, onEvent);
       if (ledgerFailure) throw ledgerFailure;
       return { ok: true, result };
@@ -568,11 +700,20 @@ export class Agent {
   private async retryAfterOverflow(first: ModelFailure, signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
     const compacted = await this.compactNow('overflow', signal, emit);
     if ('reason' in compacted) {
-      return { ...first, error: overflowError(`${first.error.message}; compaction could not help (${compacted.reason})`, first.error) };
+      return {
+        ...first,
+        error: overflowError(`${first.error.message}; compaction could not help (${compacted.reason})`, first.error),
+      };
     }
     const second = await this.callModel(signal, emit);
     if (second.ok || second.error.kind !== 'context_overflow') return second;
-    return { ...second, error: overflowError(`the conversation is still too long for the model's context window after compaction: ${second.error.message}`, second.error) };
+    return {
+      ...second,
+      error: overflowError(
+        `the conversation is still too long for the model's context window after compaction: ${second.error.message}`,
+        second.error,
+      ),
+    };
   }
 
   /** A turnError hook asked to try again: said in the transcript (and the model switched) before the call. */
@@ -586,11 +727,35 @@ export class Agent {
   }
 
   /** `ran`: the turnError hook's outcome when it already ran for this failure (undefined: run it here). */
-  private async failModel(sandwich: Sandwich, state: MachineState, reply: ModelFailure, signal: AbortSignal, emit: EventSink, ran?: HookOutcome | null): Promise<TurnResult> {
+  private async failModel(
+    sandwich: Sandwich,
+    state: MachineState,
+    reply: ModelFailure,
+    signal: AbortSignal,
+    emit: EventSink,
+    ran?: HookOutcome | null,
+  ): Promise<TurnResult> {
     const { error, partial } = reply;
-    const hook = error.kind === 'aborted' ? null : ran !== undefined ? ran : await runHooks(this.deps, this.model, 'turnError', { error: error.message, error_kind: error.kind }, { failClosed: false, signal });
+    const hook =
+      error.kind === 'aborted'
+        ? null
+        : ran !== undefined
+          ? ran
+          : await runHooks(
+              this.deps,
+              this.model,
+              'turnError',
+              { error: error.message, error_kind: error.kind },
+              { failClosed: false, signal },
+            );
     const batch = new AppendBatch(this.deps.store);
-    if (partial) batch.entry('assistant', { text: partial, toolCalls: [], model: this.model, finishReason: error.kind === 'aborted' ? 'interrupted' : 'error' });
+    if (partial)
+      batch.entry('assistant', {
+        text: partial,
+        toolCalls: [],
+        model: this.model,
+        finishReason: error.kind === 'aborted' ? 'interrupted' : 'error',
+      });
     if (error.kind === 'aborted') {
       sandwich.move(state, 'Final', batch.build());
       emit({ type: 'turn-ended', outcome: 'aborted', text: partial });
@@ -606,7 +771,13 @@ export class Agent {
     return { outcome: 'error', text };
   }
 
-  private finish(sandwich: Sandwich, state: MachineState, outcome: TurnOutcome, text: string, emit: EventSink): TurnResult {
+  private finish(
+    sandwich: Sandwich,
+    state: MachineState,
+    outcome: TurnOutcome,
+    text: string,
+    emit: EventSink,
+  ): TurnResult {
     const batch = new AppendBatch(this.deps.store);
     batch.entry('notice', { level: outcome === 'aborted' ? 'info' : 'warn', source: 'loop', text });
     sandwich.move(state, 'Final', batch.build());
@@ -622,19 +793,42 @@ function applyProfile(base: AgentDeps, profile: ActiveProfile): AgentDeps {
     systemPrompt: profile.systemPrompt,
     tools: profile.tools ? base.tools.only(profile.tools) : base.tools,
     limits: profile.maxSteps === undefined ? base.limits : { ...base.limits, maxSteps: profile.maxSteps },
-    ...(profile.compactionModel === undefined ? {} : { compaction: { ...base.compaction, model: profile.compactionModel } }),
+    ...(profile.compactionModel === undefined
+      ? {}
+      : { compaction: { ...base.compaction, model: profile.compactionModel } }),
     ...(profile.generation === undefined ? {} : { generation: profile.generation }),
   };
 }
 
 /** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */
-function requestFor(tool: AnyTool, input: unknown, callId: string): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
+function requestFor(
+  tool: AnyTool,
+  input: unknown,
+  callId: string,
+): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
   try {
     const assessment = assessCall(tool, input);
-    const flags = { ...(assessment.opaque ? { opaque: true } : {}), ...(assessment.outsideSandbox ? { outsideSandbox: true } : {}) };
-    return { ok: true, request: { callId, tool: tool.name, subject: tool.subject(input), input, risk: assessment.risk, reason: assessment.reason, ...flags } };
+    const flags = {
+      ...(assessment.opaque ? { opaque: true } : {}),
+      ...(assessment.outsideSandbox ? { outsideSandbox: true } : {}),
+    };
+    return {
+      ok: true,
+      request: {
+        callId,
+        tool: tool.name,
+        subject: tool.subject(input),
+        input,
+        risk: assessment.risk,
+        reason: assessment.reason,
+        ...flags,
+      },
+    };
   } catch (error) {
-    return { ok: false, message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}` };
+    return {
+      ok: false,
+      message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}`,
+    };
   }
 }
 
@@ -642,7 +836,8 @@ function requestFor(tool: AnyTool, input: unknown, callId: string): { ok: true; 
 const ALREADY_DENIED: Decision = {
   approved: false,
   by: 'user',
-  reason: 'the user already denied this exact call in this turn and is not asked again. Do not repeat it: explain what you need, or try another way',
+  reason:
+    'the user already denied this exact call in this turn and is not asked again. Do not repeat it: explain what you need, or try another way',
 };
 
 interface Steering {
@@ -663,7 +858,12 @@ function announceSteering(steering: Steering | null, entryId: string | null, emi
   if (!steering || entryId === null) return;
   emitNotices(steering.notices, emit);
   if (steering.blocked === null) emit({ type: 'steered', entryId, text: steering.text });
-  else emit({ type: 'notice', level: 'warn', text: `a userPrompt hook blocked the steering message (it stays in the transcript, and is not sent): ${steering.blocked}` });
+  else
+    emit({
+      type: 'notice',
+      level: 'warn',
+      text: `a userPrompt hook blocked the steering message (it stays in the transcript, and is not sent): ${steering.blocked}`,
+    });
 }
 
 type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };

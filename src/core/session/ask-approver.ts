@@ -7,7 +7,13 @@ import type { EventSink } from './events';
  * after the abort counts as interrupted; the policy checks the rest (a Destructive call approved
  * by anything but an interactive user's keypress is a bug, and throws).
  */
-export async function askApprover(deps: AgentDeps, approver: Approver, asked: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {
+export async function askApprover(
+  deps: AgentDeps,
+  approver: Approver,
+  asked: ApprovalRequest,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<Decision> {
   const runs = deps.policy.describeRun(asked);
   const request = runs === undefined ? asked : { ...asked, runs };
   emit({ type: 'approval-needed', request });

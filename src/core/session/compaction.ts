@@ -54,7 +54,11 @@ export type CompactionResult =
       readonly replacedEntries: number;
       readonly collapsedResults: number;
     }
-  | { readonly kind: 'skipped' | 'blocked' | 'failed'; readonly reason: string; readonly estimatedTokensBefore: number };
+  | {
+      readonly kind: 'skipped' | 'blocked' | 'failed';
+      readonly reason: string;
+      readonly estimatedTokensBefore: number;
+    };
 
 export interface CompactionContext {
   readonly deps: AgentDeps;
@@ -71,7 +75,9 @@ export function estimateTokens(messages: readonly ChatMessage[], tools: readonly
   let chars = 0;
   for (const message of messages) {
     chars += message.content.length + 8;
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length + call.id.length + 16;
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? [])
+        chars += call.name.length + call.arguments.length + call.id.length + 16;
     if (message.role === 'tool') chars += message.toolCallId.length;
   }
   for (const tool of tools) chars += JSON.stringify(tool).length;
@@ -107,42 +113,88 @@ interface CompactionPlan {
 }
 
 /** Compacts the conversation under the head: cold results first, then a summary. Never throws for the world's failures. */
-export async function compactConversation(ctx: CompactionContext, trigger: CompactionTrigger, signal: AbortSignal, emit: EventSink): Promise<CompactionResult> {
+export async function compactConversation(
+  ctx: CompactionContext,
+  trigger: CompactionTrigger,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<CompactionResult> {
   const plan = planCompaction(ctx, trigger);
   if (!('mode' in plan)) return plan;
   const { deps } = ctx;
   const window = ctx.windowTokens === null ? {} : { context_window_tokens: ctx.windowTokens };
-  const hook = await runHooks(deps, ctx.model, 'preCompact', { trigger, estimated_tokens: plan.before, ...window }, { failClosed: false, signal });
-  if (hook?.verdict === 'block') return refuse(ctx, hook, 'blocked', `a preCompact hook prevented the compaction: ${hook.blockReason ?? ''}`, plan.before, emit);
+  const hook = await runHooks(
+    deps,
+    ctx.model,
+    'preCompact',
+    { trigger, estimated_tokens: plan.before, ...window },
+    { failClosed: false, signal },
+  );
+  if (hook?.verdict === 'block')
+    return refuse(
+      ctx,
+      hook,
+      'blocked',
+      `a preCompact hook prevented the compaction: ${hook.blockReason ?? ''}`,
+      plan.before,
+      emit,
+    );
   if (plan.mode === 'collapse') {
     const text = `collapsed ${plan.collapsible} cold tool results older than the last messages to one line each`;
-    return commitCompaction(ctx, plan, hook, { kind: 'collapse', text, model: '', replacedEntries: plan.collapsible }, plan.afterCollapse, emit);
+    return commitCompaction(
+      ctx,
+      plan,
+      hook,
+      { kind: 'collapse', text, model: '', replacedEntries: plan.collapsible },
+      plan.afterCollapse,
+      emit,
+    );
   }
   const summary = await summarize(ctx, plan.view, plan.tailStart, signal, emit);
   if (!summary.ok) return refuse(ctx, hook, 'failed', `compaction failed: ${summary.reason}`, plan.before, emit);
   const kept = renderEntries(plan.view.entries.slice(plan.tailStart));
-  const after = estimateTokens([{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...kept], deps.tools.definitions());
-  return commitCompaction(ctx, plan, hook, { kind: 'summary', text: summary.text, model: summary.model, replacedEntries: plan.tailStart }, after, emit);
+  const after = estimateTokens(
+    [{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...kept],
+    deps.tools.definitions(),
+  );
+  return commitCompaction(
+    ctx,
+    plan,
+    hook,
+    { kind: 'summary', text: summary.text, model: summary.model, replacedEntries: plan.tailStart },
+    after,
+    emit,
+  );
 }
 
 /** Collapse when that alone brings a threshold compaction under the limit; else summarize, when there is enough to. */
 function planCompaction(ctx: CompactionContext, trigger: CompactionTrigger): CompactionPlan | CompactionResult {
   const { deps } = ctx;
   const settings = deps.compaction ?? {};
-  if (trigger === 'threshold' && ctx.windowTokens === null) return { kind: 'skipped', reason: 'the context window is not known', estimatedTokensBefore: 0 };
+  if (trigger === 'threshold' && ctx.windowTokens === null)
+    return { kind: 'skipped', reason: 'the context window is not known', estimatedTokensBefore: 0 };
   const view = contextView(deps.store.tree.pathTo(currentHead(deps.store).entryId));
   const tools = deps.tools.definitions();
   const before = estimateTokens(renderView(deps.systemPrompt, view), tools);
-  const limit = ctx.windowTokens === null ? null : Math.floor(ctx.windowTokens * (settings.threshold ?? DEFAULT_COMPACTION_THRESHOLD));
-  if (trigger === 'threshold' && limit !== null && before < limit) return { kind: 'skipped', reason: 'under the threshold', estimatedTokensBefore: before };
+  const limit =
+    ctx.windowTokens === null
+      ? null
+      : Math.floor(ctx.windowTokens * (settings.threshold ?? DEFAULT_COMPACTION_THRESHOLD));
+  if (trigger === 'threshold' && limit !== null && before < limit)
+    return { kind: 'skipped', reason: 'under the threshold', estimatedTokensBefore: before };
   const tailMessages = settings.tailMessages ?? DEFAULT_TAIL_MESSAGES;
   const tailStart = hotTailStart(view.entries, tailMessages);
   const collapsible = countCollapsible(view, tailStart);
   const afterCollapse = estimateTokens(renderView(deps.systemPrompt, view, tailStart), tools);
-  const mode = trigger === 'threshold' && collapsible > 0 && limit !== null && afterCollapse < limit ? 'collapse' : 'summary';
+  const mode =
+    trigger === 'threshold' && collapsible > 0 && limit !== null && afterCollapse < limit ? 'collapse' : 'summary';
   const older = view.entries.slice(0, tailStart).filter(sendsMessage).length;
   if (mode === 'summary' && older < (trigger === 'threshold' ? MIN_AUTO_SUMMARY_MESSAGES : 1)) {
-    return { kind: 'skipped', reason: `nothing to summarize: the conversation is not longer than its ${tailMessages}-message tail`, estimatedTokensBefore: before };
+    return {
+      kind: 'skipped',
+      reason: `nothing to summarize: the conversation is not longer than its ${tailMessages}-message tail`,
+      estimatedTokensBefore: before,
+    };
   }
   return { trigger, mode, view, tailStart, before, afterCollapse, collapsible };
 }
@@ -155,7 +207,14 @@ interface SummaryDraft {
 }
 
 /** The summary entry (after the preCompact hook's notices) in one commit, under the head. */
-function commitCompaction(ctx: CompactionContext, plan: CompactionPlan, hook: HookOutcome | null, draft: SummaryDraft, after: number, emit: EventSink): CompactionResult {
+function commitCompaction(
+  ctx: CompactionContext,
+  plan: CompactionPlan,
+  hook: HookOutcome | null,
+  draft: SummaryDraft,
+  after: number,
+  emit: EventSink,
+): CompactionResult {
   const notices = noticesOf(hook);
   const batch = new AppendBatch(ctx.deps.store);
   addNotices(batch, notices);
@@ -172,13 +231,25 @@ function commitCompaction(ctx: CompactionContext, plan: CompactionPlan, hook: Ho
   ctx.deps.store.commit(batch.build());
   emitNotices(notices, emit);
   const kind = draft.kind === 'collapse' ? 'collapsed' : 'summarized';
-  const counts = { estimatedTokensBefore: before, estimatedTokensAfter: after, replacedEntries: draft.replacedEntries, collapsedResults: collapsible };
+  const counts = {
+    estimatedTokensBefore: before,
+    estimatedTokensAfter: after,
+    replacedEntries: draft.replacedEntries,
+    collapsedResults: collapsible,
+  };
   emit({ type: 'compacted', kind, trigger, entryId, ...counts });
   return { kind, entryId, ...counts };
 }
 
 /** A compaction that did not happen: the hook notices and the reason go into the transcript. */
-function refuse(ctx: CompactionContext, hook: HookOutcome | null, kind: 'blocked' | 'failed', reason: string, before: number, emit: EventSink): CompactionResult {
+function refuse(
+  ctx: CompactionContext,
+  hook: HookOutcome | null,
+  kind: 'blocked' | 'failed',
+  reason: string,
+  before: number,
+  emit: EventSink,
+): CompactionResult {
   const notices = [...noticesOf(hook), { level: 'warn' as const, source: 'loop' as const, text: reason }];
   if (!ctx.deps.store.readOnly) {
     const batch = new AppendBatch(ctx.deps.store);
@@ -189,16 +260,27 @@ function refuse(ctx: CompactionContext, hook: HookOutcome | null, kind: 'blocked
   return { kind, reason, estimatedTokensBefore: before };
 }
 
-type SummaryReply = { readonly ok: true; readonly text: string; readonly model: string } | { readonly ok: false; readonly reason: string };
+type SummaryReply =
+  | { readonly ok: true; readonly text: string; readonly model: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** Asks the model for the task state of everything before the tail. Every attempt writes a ledger row. */
-async function summarize(ctx: CompactionContext, view: ContextView, tailStart: number, signal: AbortSignal, emit: EventSink): Promise<SummaryReply> {
+async function summarize(
+  ctx: CompactionContext,
+  view: ContextView,
+  tailStart: number,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<SummaryReply> {
   const { deps } = ctx;
   const model = deps.compaction?.model ?? ctx.model;
   const headId = currentHead(deps.store).entryId;
   const older = renderEntries(view.entries.slice(0, tailStart), tailStart);
-  const maxChars = ctx.windowTokens === null ? TRANSCRIPT_DEFAULT_CHARS : Math.max(4_000, Math.floor(ctx.windowTokens * 4 * 0.6));
-  const earlier = view.summary ? `Summary of the conversation before this transcript:\n${view.summary.payload.text}\n\n` : '';
+  const maxChars =
+    ctx.windowTokens === null ? TRANSCRIPT_DEFAULT_CHARS : Math.max(4_000, Math.floor(ctx.windowTokens * 4 * 0.6));
+  const earlier = view.summary
+    ? `Summary of the conversation before this transcript:\n${view.summary.payload.text}\n\n`
+    : '';
   const transcript = clipMiddle(`${earlier}Transcript:\n${transcriptOf(older)}`, maxChars);
   let ledgerFailure: unknown = null;
   const onEvent = (event: CompletionEvent): void => {
@@ -212,15 +294,27 @@ async function summarize(ctx: CompactionContext, view: ContextView, tailStart: n
   };
   try {
     const result = await deps.provider.complete(
-      { model, messages: [{ role: 'system', content: COMPACTION_PROMPT }, { role: 'user', content: transcript }], tools: [], signal, maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS },
+      {
+        model,
+        messages: [
+          { role: 'system', content: COMPACTION_PROMPT },
+          { role: 'user', content: transcript },
+        ],
+        tools: [],
+        signal,
+        maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+      },
       onEvent,
     );
     if (ledgerFailure) throw ledgerFailure;
     const text = result.text.trim();
-    return text === '' ? { ok: false, reason: `${model} returned an empty summary` } : { ok: true, text, model: result.model };
+    return text === ''
+      ? { ok: false, reason: `${model} returned an empty summary` }
+      : { ok: true, text, model: result.model };
   } catch (error) {
     if (ledgerFailure) throw ledgerFailure;
-    if (error instanceof ProviderError) return { ok: false, reason: `${error.message}${error.hint ? ` (${error.hint})` : ''}` };
+    if (error instanceof ProviderError)
+      return { ok: false, reason: `${error.message}${error.hint ? ` (${error.hint})` : ''}` };
     throw error;
   }
 }
@@ -237,7 +331,8 @@ export function transcriptOf(messages: readonly ChatMessage[]): string {
         break;
       case 'assistant':
         if (message.content !== '') lines.push(`ASSISTANT: ${clipMiddle(message.content, TRANSCRIPT_MESSAGE_CHARS)}`);
-        for (const call of message.toolCalls ?? []) lines.push(`ASSISTANT CALLS ${call.name} ${clipMiddle(call.arguments, TRANSCRIPT_MESSAGE_CHARS)}`);
+        for (const call of message.toolCalls ?? [])
+          lines.push(`ASSISTANT CALLS ${call.name} ${clipMiddle(call.arguments, TRANSCRIPT_MESSAGE_CHARS)}`);
         break;
       case 'tool':
         lines.push(`RESULT: ${clipMiddle(message.content, TRANSCRIPT_MESSAGE_CHARS)}`);
@@ -294,7 +389,11 @@ function insideRound(entries: readonly AnyEntry[]): boolean[] {
  * list, then llama.cpp, Ollama and LM Studio APIs) when it has one, else its model list; null
  * when nothing says.
  */
-export async function discoverContextWindow(provider: Provider, model: string, signal: AbortSignal): Promise<DiscoveredWindow | null> {
+export async function discoverContextWindow(
+  provider: Provider,
+  model: string,
+  signal: AbortSignal,
+): Promise<DiscoveredWindow | null> {
   const asked = provider as Provider & {
     contextWindow?: (model: string, signal?: AbortSignal) => Promise<DiscoveredWindow | null>;
     listModels?: (signal?: AbortSignal) => Promise<readonly { id: string; contextWindowTokens?: number }[]>;

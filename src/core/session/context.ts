@@ -38,7 +38,11 @@ export function contextView(path: readonly AnyEntry[]): ContextView {
 }
 
 /** Renders a view; `collapseBefore` overrides the view's own horizon when it reaches further. */
-export function renderView(systemPrompt: string, view: ContextView, collapseBefore = view.collapseBefore): ChatMessage[] {
+export function renderView(
+  systemPrompt: string,
+  view: ContextView,
+  collapseBefore = view.collapseBefore,
+): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
   if (view.summary) messages.push({ role: 'user', content: `${SUMMARY_HEADING}\n${view.summary.payload.text}` });
   return [...messages, ...renderEntries(view.entries, Math.max(collapseBefore, view.collapseBefore))];
@@ -96,7 +100,10 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
         const index = open.findIndex((c) => c.id === entry.payload.callId);
         if (index === -1) break;
         open.splice(index, 1);
-        const content = i < collapseBefore && isCollapsible(entry) ? collapsedLine(entry, subjects.get(entry.payload.callId)) : entry.payload.content;
+        const content =
+          i < collapseBefore && isCollapsible(entry)
+            ? collapsedLine(entry, subjects.get(entry.payload.callId))
+            : entry.payload.content;
         messages.push({ role: 'tool', toolCallId: entry.payload.callId, content });
         if (open.length === 0) flushWaiting();
         break;
@@ -150,7 +157,10 @@ function collapseHorizon(path: readonly AnyEntry[], entries: readonly AnyEntry[]
     const tailId = entry.payload.tailFromEntryId;
     if (tailId === undefined) return indexAfter(entries, entry.seq);
     // Not in view: a newer summary replaced everything up to it.
-    return Math.max(0, entries.findIndex((e) => e.id === tailId));
+    return Math.max(
+      0,
+      entries.findIndex((e) => e.id === tailId),
+    );
   }
   return 0;
 }

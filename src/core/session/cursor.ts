@@ -69,7 +69,13 @@ export class AppendBatch {
     return [
       ...this.records,
       { kind: 'register', op: 'set', namespace: NS.laneLeaf, key: this.lane, value: this.lastId },
-      { kind: 'register', op: 'set', namespace: NS.laneHead, key: HEAD_KEY, value: { lane: this.lane, entryId: this.lastId } satisfies LaneHead },
+      {
+        kind: 'register',
+        op: 'set',
+        namespace: NS.laneHead,
+        key: HEAD_KEY,
+        value: { lane: this.lane, entryId: this.lastId } satisfies LaneHead,
+      },
     ];
   }
 
@@ -84,5 +90,7 @@ export function checkout(store: SessionStore, entryId: string | null): void {
   const owner = lanes(store).find((l) => l.leaf === entryId);
   const head = currentHead(store);
   const lane = owner?.lane ?? head.lane;
-  store.commit([{ kind: 'register', op: 'set', namespace: NS.laneHead, key: HEAD_KEY, value: { lane, entryId } satisfies LaneHead }]);
+  store.commit([
+    { kind: 'register', op: 'set', namespace: NS.laneHead, key: HEAD_KEY, value: { lane, entryId } satisfies LaneHead },
+  ]);
 }

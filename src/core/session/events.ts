@@ -23,9 +23,21 @@ export type SessionEvent =
   | { readonly type: 'discard' }
   | { readonly type: 'attempt'; readonly report: AttemptReport }
   | { readonly type: 'usage'; readonly row: UsageRecord }
-  | { readonly type: 'tool-call'; readonly callId: string; readonly tool: string; readonly subject: string; readonly risk: Risk }
+  | {
+      readonly type: 'tool-call';
+      readonly callId: string;
+      readonly tool: string;
+      readonly subject: string;
+      readonly risk: Risk;
+    }
   | { readonly type: 'approval-needed'; readonly request: ApprovalRequest }
-  | { readonly type: 'tool-result'; readonly callId: string; readonly tool: string; readonly outcome: string; readonly entryId: string }
+  | {
+      readonly type: 'tool-result';
+      readonly callId: string;
+      readonly tool: string;
+      readonly outcome: string;
+      readonly entryId: string;
+    }
   | { readonly type: 'state'; readonly state: MachineState }
   | { readonly type: 'notice'; readonly level: 'info' | 'warn' | 'error'; readonly text: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly hint: string }

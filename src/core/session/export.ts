@@ -12,7 +12,14 @@ export function exportLeaf(store: SessionStore, options: { branch?: string; entr
   }
   if (options.branch !== undefined) {
     const leaf = laneLeaf(store, options.branch);
-    if (leaf === null) throw new Error(`no lane "${options.branch}" (lanes: ${lanes(store).map((l) => l.lane).join(', ') || 'none'})`);
+    if (leaf === null)
+      throw new Error(
+        `no lane "${options.branch}" (lanes: ${
+          lanes(store)
+            .map((l) => l.lane)
+            .join(', ') || 'none'
+        })`,
+      );
     return leaf;
   }
   return currentHead(store).entryId;
@@ -29,12 +36,18 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
     case 'assistant': {
       const calls = entry.payload.toolCalls.map((c) => `- calls \`${c.name}\` ${c.arguments}`).join('\n');
       const { refusal } = entry.payload;
-      const refused = refusal ? `${entry.payload.text ? '\n\n' : ''}> **refused:** ${refusal.replace(/\n/g, '\n> ')}` : '';
+      const refused = refusal
+        ? `${entry.payload.text ? '\n\n' : ''}> **refused:** ${refusal.replace(/\n/g, '\n> ')}`
+        : '';
       return `## tole (${entry.payload.model})${tag}\n\n${entry.payload.text}${refused}${calls ? `\n\n${calls}` : ''}`;
     }
     case 'tool_intent': {
       const approval = entry.payload.approval;
-      const how = approval ? (approval.approved ? `approved by ${approval.by}` : `denied (${approval.by})`) : 'asked the user';
+      const how = approval
+        ? approval.approved
+          ? `approved by ${approval.by}`
+          : `denied (${approval.by})`
+        : 'asked the user';
       const checkpoint = entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : '';
       return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
     }
@@ -55,15 +68,23 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
 
 /** Every checkpoint the session names, oldest first: which entry, and before what. */
 export function checkpointList(store: SessionStore): { entryId: string; checkpoint: string; what: string }[] {
-  return checkpointedEntries(store).map((entry) => ({ entryId: entry.id, checkpoint: checkpointOf(entry)!, what: checkpointWhat(entry, store) }));
+  return checkpointedEntries(store).map((entry) => ({
+    entryId: entry.id,
+    checkpoint: checkpointOf(entry)!,
+    what: checkpointWhat(entry, store),
+  }));
 }
 
 function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
   if (entry.type === 'tool_intent') return `before ${entry.payload.tool} ${entry.payload.subject}`;
   if (entry.type === 'restore') return `before restoring files to ${entry.payload.targetEntryId}`;
   if (entry.type === 'approval') {
-    const intent = [...store.tree.all()].find((e) => e.type === 'tool_intent' && e.payload.callId === entry.payload.callId);
-    return intent?.type === 'tool_intent' ? `before ${intent.payload.tool} ${intent.payload.subject}` : 'before an approved call';
+    const intent = [...store.tree.all()].find(
+      (e) => e.type === 'tool_intent' && e.payload.callId === entry.payload.callId,
+    );
+    return intent?.type === 'tool_intent'
+      ? `before ${intent.payload.tool} ${intent.payload.subject}`
+      : 'before an approved call';
   }
   return 'checkpoint';
 }
@@ -71,7 +92,10 @@ function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
 /** Markdown of one path, root to `leafId`. */
 export function exportMarkdown(store: SessionStore, leafId: string | null): string {
   const header = store.header;
-  const parts = [`# tole session ${header.id}`, `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`];
+  const parts = [
+    `# tole session ${header.id}`,
+    `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`,
+  ];
   for (const entry of store.tree.pathTo(leafId)) {
     const md = entryMarkdown(entry, store);
     if (md) parts.push(md);
@@ -79,7 +103,9 @@ export function exportMarkdown(store: SessionStore, leafId: string | null): stri
   const checkpoints = checkpointList(store);
   if (checkpoints.length > 0) {
     const rows = checkpoints.map((c) => `- \`${c.checkpoint.slice(0, 12)}\` · entry ${c.entryId} · ${c.what}`);
-    parts.push(`## Checkpoints (every branch)\n\nThe workspace files as they were before each of these; \`tole restore ${header.id} --entry ENTRY\` brings them back.\n\n${rows.join('\n')}`);
+    parts.push(
+      `## Checkpoints (every branch)\n\nThe workspace files as they were before each of these; \`tole restore ${header.id} --entry ENTRY\` brings them back.\n\n${rows.join('\n')}`,
+    );
   }
   return `${parts.join('\n\n')}\n`;
 }

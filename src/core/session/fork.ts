@@ -27,7 +27,14 @@ export function forkSession(store: SessionStore, entryId: string, dir: string, o
     let batch: DraftRecord[] = [];
     let batchBytes = 0;
     for (const entry of path) {
-      const draft: DraftRecord = { kind: 'entry', timestamp: entry.timestamp, id: entry.id, parentId: entry.parentId, type: entry.type, payload: entry.payload };
+      const draft: DraftRecord = {
+        kind: 'entry',
+        timestamp: entry.timestamp,
+        id: entry.id,
+        parentId: entry.parentId,
+        type: entry.type,
+        payload: entry.payload,
+      };
       const bytes = JSON.stringify(draft).length;
       if (batch.length > 0 && batchBytes + bytes > FORK_COMMIT_BYTES) {
         fork.commit(batch);
@@ -39,10 +46,17 @@ export function forkSession(store: SessionStore, entryId: string, dir: string, o
     }
     for (const entry of path) {
       const label = labelOf(store, entry.id);
-      if (label !== undefined) batch.push({ kind: 'register', op: 'set', namespace: NS.label, key: entry.id, value: label });
+      if (label !== undefined)
+        batch.push({ kind: 'register', op: 'set', namespace: NS.label, key: entry.id, value: label });
     }
     batch.push({ kind: 'register', op: 'set', namespace: NS.laneLeaf, key: MAIN_LANE, value: entryId });
-    batch.push({ kind: 'register', op: 'set', namespace: NS.laneHead, key: HEAD_KEY, value: { lane: MAIN_LANE, entryId } satisfies LaneHead });
+    batch.push({
+      kind: 'register',
+      op: 'set',
+      namespace: NS.laneHead,
+      key: HEAD_KEY,
+      value: { lane: MAIN_LANE, entryId } satisfies LaneHead,
+    });
     fork.commit(batch);
   } catch (error) {
     fork.close();

@@ -12,10 +12,12 @@ export function setLabel(store: SessionStore, entryId: string, text: string): st
   if (!store.tree.has(entryId)) throw new Error(`assert: no entry ${entryId} to label`);
   const label = text.replace(/\s+/g, ' ').trim().slice(0, MAX_LABEL_CHARS);
   if (label === '') {
-    if (labelOf(store, entryId) !== undefined) store.commit([{ kind: 'register', op: 'delete', namespace: NS.label, key: entryId }]);
+    if (labelOf(store, entryId) !== undefined)
+      store.commit([{ kind: 'register', op: 'delete', namespace: NS.label, key: entryId }]);
     return null;
   }
-  if (labelOf(store, entryId) !== label) store.commit([{ kind: 'register', op: 'set', namespace: NS.label, key: entryId, value: label }]);
+  if (labelOf(store, entryId) !== label)
+    store.commit([{ kind: 'register', op: 'set', namespace: NS.label, key: entryId, value: label }]);
   return label;
 }
 

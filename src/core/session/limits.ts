@@ -50,10 +50,16 @@ export class LoopGuard {
       return { action: 'abort', text: `stopped: the same tool calls were made ${this.sameRounds} rounds running` };
     }
     if (this.failingRounds === nudgeAt) {
-      return { action: 'nudge', text: `The last ${nudgeAt} tool rounds all failed or were denied. Stop repeating them: explain the problem or try a different approach.` };
+      return {
+        action: 'nudge',
+        text: `The last ${nudgeAt} tool rounds all failed or were denied. Stop repeating them: explain the problem or try a different approach.`,
+      };
     }
     if (this.sameRounds === stallRounds) {
-      return { action: 'nudge', text: `You have made the same tool calls ${stallRounds} rounds running. They will not give a different answer: change approach or answer with what you have.` };
+      return {
+        action: 'nudge',
+        text: `You have made the same tool calls ${stallRounds} rounds running. They will not give a different answer: change approach or answer with what you have.`,
+      };
     }
     return { action: 'continue' };
   }

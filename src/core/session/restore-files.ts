@@ -86,9 +86,14 @@ export type RestoreOutcome =
  * checkpoint of the files as they are now, then the intent (naming both checkpoints), then the
  * file changes, then the settlement. The restore can itself be undone by restoring to its entry.
  */
-export async function restoreFiles(deps: RestoreDeps, entryId: string, emit: EventSink = () => {}): Promise<RestoreOutcome> {
+export async function restoreFiles(
+  deps: RestoreDeps,
+  entryId: string,
+  emit: EventSink = () => {},
+): Promise<RestoreOutcome> {
   const { store } = deps;
-  if (store.readOnly) return { ok: false, reason: 'this session is open read-only; open it for writing to restore files' };
+  if (store.readOnly)
+    return { ok: false, reason: 'this session is open read-only; open it for writing to restore files' };
   const found = findTarget(deps, entryId);
   if (!found.ok) return found;
   const { target, checkpoints } = found;
@@ -99,7 +104,11 @@ export async function restoreFiles(deps: RestoreDeps, entryId: string, emit: Eve
     return { ok: false, reason: (error as Error)?.message ?? String(error) };
   }
   const before = await checkpoints.take();
-  if (!before.ok) return { ok: false, reason: `the files as they are now could not be checkpointed first, so the restore could not be undone: ${before.reason}` };
+  if (!before.ok)
+    return {
+      ok: false,
+      reason: `the files as they are now could not be checkpointed first, so the restore could not be undone: ${before.reason}`,
+    };
   deps.fault?.('after-checkpoint');
   const restoreId = `restore_${store.lastSeq + 1}`;
   const batch = new AppendBatch(store);
@@ -112,27 +121,61 @@ export async function restoreFiles(deps: RestoreDeps, entryId: string, emit: Eve
     changed: plan.changed.length,
     removed: plan.removed.length,
   });
-  batch.register(NS.pending, restoreId, { entryId: intentId, callId: restoreId, tool: 'restore', approved: true, kind: 'restore' } satisfies PendingIntent);
+  batch.register(NS.pending, restoreId, {
+    entryId: intentId,
+    callId: restoreId,
+    tool: 'restore',
+    approved: true,
+    kind: 'restore',
+  } satisfies PendingIntent);
   store.commit(batch.build());
-  return applyAndSettle(deps, checkpoints, { restoreId, intentId, entryId, checkpoint: target.checkpoint }, false, emit);
+  return applyAndSettle(
+    deps,
+    checkpoints,
+    { restoreId, intentId, entryId, checkpoint: target.checkpoint },
+    false,
+    emit,
+  );
 }
 
 /** Settles a restore a crash interrupted: restoring is idempotent, so it runs again to the end. */
 export async function resumeRestore(deps: RestoreDeps, intent: PendingIntent, emit: EventSink): Promise<void> {
   const entry = deps.store.entry(intent.entryId) as Entry<'restore'> | undefined;
-  if (!entry || entry.type !== 'restore') throw new Error(`assert: pending restore ${intent.callId} names no restore entry`);
+  if (!entry || entry.type !== 'restore')
+    throw new Error(`assert: pending restore ${intent.callId} names no restore entry`);
   const { restoreId, targetEntryId, target } = entry.payload;
   if (!deps.checkpoints) {
-    settle(deps.store, restoreId, targetEntryId, { ok: false, reason: 'interrupted by a stop, and checkpoints are not available now: the files may be partly restored' }, true, emit);
+    settle(
+      deps.store,
+      restoreId,
+      targetEntryId,
+      {
+        ok: false,
+        reason: 'interrupted by a stop, and checkpoints are not available now: the files may be partly restored',
+      },
+      true,
+      emit,
+    );
     return;
   }
-  await applyAndSettle(deps, deps.checkpoints, { restoreId, intentId: entry.id, entryId: targetEntryId, checkpoint: target }, true, emit);
+  await applyAndSettle(
+    deps,
+    deps.checkpoints,
+    { restoreId, intentId: entry.id, entryId: targetEntryId, checkpoint: target },
+    true,
+    emit,
+  );
 }
 
 async function applyAndSettle(
   deps: RestoreDeps,
   checkpoints: Checkpoints,
-  restore: { readonly restoreId: string; readonly intentId: string; readonly entryId: string; readonly checkpoint: string },
+  restore: {
+    readonly restoreId: string;
+    readonly intentId: string;
+    readonly entryId: string;
+    readonly checkpoint: string;
+  },
   resumed: boolean,
   emit: EventSink,
 ): Promise<RestoreOutcome> {
@@ -142,17 +185,36 @@ async function applyAndSettle(
     const plan = await checkpoints.restore(checkpoint, () => deps.fault?.('during-restore'));
     outcome = { ok: true, plan, entryId, undoEntryId: intentId };
   } catch (error) {
-    outcome = { ok: false, reason: `the restore failed part way: ${(error as Error)?.message ?? String(error)}; restore again, or restore to the entry of this restore to undo it` };
+    outcome = {
+      ok: false,
+      reason: `the restore failed part way: ${(error as Error)?.message ?? String(error)}; restore again, or restore to the entry of this restore to undo it`,
+    };
   }
   settle(deps.store, restoreId, entryId, outcome, resumed, emit);
   return outcome;
 }
 
-function settle(store: SessionStore, restoreId: string, entryId: string, outcome: RestoreOutcome, resumed: boolean, emit: EventSink): void {
-  const counts = outcome.ok ? { added: outcome.plan.added.length, changed: outcome.plan.changed.length, removed: outcome.plan.removed.length } : { added: 0, changed: 0, removed: 0 };
+function settle(
+  store: SessionStore,
+  restoreId: string,
+  entryId: string,
+  outcome: RestoreOutcome,
+  resumed: boolean,
+  emit: EventSink,
+): void {
+  const counts = outcome.ok
+    ? { added: outcome.plan.added.length, changed: outcome.plan.changed.length, removed: outcome.plan.removed.length }
+    : { added: 0, changed: 0, removed: 0 };
   const content = outcome.ok ? restoredText(entryId, outcome.plan) : outcome.reason;
   const batch = new AppendBatch(store);
-  batch.entry('restore_result', { restoreId, targetEntryId: entryId, outcome: outcome.ok ? 'ok' : 'error', content, ...counts, ...(resumed ? { resumed } : {}) });
+  batch.entry('restore_result', {
+    restoreId,
+    targetEntryId: entryId,
+    outcome: outcome.ok ? 'ok' : 'error',
+    content,
+    ...counts,
+    ...(resumed ? { resumed } : {}),
+  });
   batch.remove(NS.pending, restoreId);
   store.commit(batch.build());
   emit({ type: 'notice', level: outcome.ok ? 'info' : 'error', text: content });
@@ -160,16 +222,24 @@ function settle(store: SessionStore, restoreId: string, entryId: string, outcome
 
 export function restoredText(entryId: string, plan: RestorePlan): string {
   if (planSize(plan) === 0) return `files already as they were at ${entryId}: nothing to change`;
-  const left = plan.leftOut.length > 0 ? `; ${plan.leftOut.length} left out (not in the checkpoint) and left as they are` : '';
+  const left =
+    plan.leftOut.length > 0 ? `; ${plan.leftOut.length} left out (not in the checkpoint) and left as they are` : '';
   return `files restored to ${entryId}: ${plan.added.length} created, ${plan.changed.length} overwritten, ${plan.removed.length} removed${left}`;
 }
 
-function findTarget(deps: RestoreDeps, entryId: string): { ok: true; target: RestoreTarget; checkpoints: Checkpoints } | { ok: false; reason: string } {
+function findTarget(
+  deps: RestoreDeps,
+  entryId: string,
+): { ok: true; target: RestoreTarget; checkpoints: Checkpoints } | { ok: false; reason: string } {
   const { checkpoints, store } = deps;
   if (!checkpoints) return { ok: false, reason: 'checkpoints are not set up for this session' };
   if (checkpoints.offReason !== null) return { ok: false, reason: `checkpoints are off: ${checkpoints.offReason}` };
   if (!store.tree.has(entryId)) return { ok: false, reason: `no entry ${entryId} in this session` };
   const target = restoreTarget(store, entryId);
-  if (!target) return { ok: false, reason: `no call changed files after ${entryId}: the files are as they were there (apart from changes made outside tole)` };
+  if (!target)
+    return {
+      ok: false,
+      reason: `no call changed files after ${entryId}: the files are as they were there (apart from changes made outside tole)`,
+    };
   return { ok: true, target, checkpoints };
 }

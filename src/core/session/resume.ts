@@ -21,7 +21,12 @@ export const NEVER_REPLAY_TEXT =
  * again (or denied when no interactive approver is wired); it never runs unapproved.
  * Returns how many intents were settled.
  */
-export async function resumePending(deps: AgentDeps, sandwich: Sandwich, signal: AbortSignal, emit: EventSink): Promise<number> {
+export async function resumePending(
+  deps: AgentDeps,
+  sandwich: Sandwich,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<number> {
   const { store } = deps;
   // A read-only view can settle nothing: the writer that opens the session resumes it.
   if (store.readOnly) return 0;
@@ -42,7 +47,12 @@ export async function resumePending(deps: AgentDeps, sandwich: Sandwich, signal:
   return all.length;
 }
 
-function closeInterruptedTurn(sandwich: Sandwich, state: MachineState, store: AgentDeps['store'], emit: EventSink): void {
+function closeInterruptedTurn(
+  sandwich: Sandwich,
+  state: MachineState,
+  store: AgentDeps['store'],
+  emit: EventSink,
+): void {
   const batch = new AppendBatch(store);
   const text = 'the previous turn was interrupted (tole stopped during it); its unfinished calls are settled above';
   batch.entry('notice', { level: 'warn', source: 'resume', text });
@@ -50,18 +60,41 @@ function closeInterruptedTurn(sandwich: Sandwich, state: MachineState, store: Ag
   emit({ type: 'notice', level: 'warn', text });
 }
 
-async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineState, intent: PendingIntent, signal: AbortSignal, emit: EventSink): Promise<MachineState> {
+async function resumeOne(
+  deps: AgentDeps,
+  sandwich: Sandwich,
+  state: MachineState,
+  intent: PendingIntent,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<MachineState> {
   const entry = deps.store.entry(intent.entryId) as Entry<'tool_intent'> | undefined;
   if (!entry || entry.type !== 'tool_intent') throw new Error(`assert: pending ${intent.callId} names no intent entry`);
   const payload = entry.payload;
   const tool = deps.tools.get(payload.tool);
   const base = { callId: intent.callId, tool: payload.tool, tier: tool?.tier ?? 'hot' } as const;
   if (!tool) {
-    return sandwich.settle(state, { ...base, outcome: 'interrupted', content: `interrupted: tool ${payload.tool} is not available now; not run again`, resumedBy: 'never-replay' }, true);
+    return sandwich.settle(
+      state,
+      {
+        ...base,
+        outcome: 'interrupted',
+        content: `interrupted: tool ${payload.tool} is not available now; not run again`,
+        resumedBy: 'never-replay',
+      },
+      true,
+    );
   }
   let current = state;
   if (!intent.approved) {
-    const request: ApprovalRequest = { callId: intent.callId, tool: tool.name, subject: payload.subject, input: payload.input, risk: payload.risk, reason: payload.reason };
+    const request: ApprovalRequest = {
+      callId: intent.callId,
+      tool: tool.name,
+      subject: payload.subject,
+      input: payload.input,
+      risk: payload.risk,
+      reason: payload.reason,
+    };
     const decision = await askAgain(deps, request, signal, emit);
     const checkpoint = decision.approved ? await sandwich.checkpoint(payload.risk) : NO_CHECKPOINT;
     current = sandwich.commitApproval(current, request, tool, decision, checkpoint);
@@ -78,15 +111,32 @@ async function resumeOne(deps: AgentDeps, sandwich: Sandwich, state: MachineStat
       const happened = await askGuard(tool, payload.input, payload.prepared, ctx);
       if (typeof happened === 'string') {
         // The guard cannot tell: running again could do the effect twice, so settle as unknown.
-        return sandwich.settle(current, { ...base, outcome: 'interrupted', content: `${NEVER_REPLAY_TEXT} (${happened})`, resumedBy: 'never-replay' }, true);
+        return sandwich.settle(
+          current,
+          { ...base, outcome: 'interrupted', content: `${NEVER_REPLAY_TEXT} (${happened})`, resumedBy: 'never-replay' },
+          true,
+        );
       }
       if (happened) {
-        return sandwich.settle(current, { ...base, outcome: 'ok', content: `done: ${payload.subject} (the effect had happened before tole stopped; not run again)`, resumedBy: 'guard' }, true);
+        return sandwich.settle(
+          current,
+          {
+            ...base,
+            outcome: 'ok',
+            content: `done: ${payload.subject} (the effect had happened before tole stopped; not run again)`,
+            resumedBy: 'guard',
+          },
+          true,
+        );
       }
       return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
     }
     case 'never':
-      return sandwich.settle(current, { ...base, outcome: 'interrupted', content: NEVER_REPLAY_TEXT, resumedBy: 'never-replay' }, true);
+      return sandwich.settle(
+        current,
+        { ...base, outcome: 'interrupted', content: NEVER_REPLAY_TEXT, resumedBy: 'never-replay' },
+        true,
+      );
   }
 }
 
@@ -116,9 +166,18 @@ async function runAndSettle(
   return sandwich.settle(state, { ...result, resumedBy }, true);
 }
 
-async function askAgain(deps: AgentDeps, request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {
+async function askAgain(
+  deps: AgentDeps,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+  emit: EventSink,
+): Promise<Decision> {
   if (!deps.approver) {
-    return { approved: false, by: 'headless', reason: `${request.tool} needed approval and none was committed before tole stopped; run it again in the interactive tole to approve it` };
+    return {
+      approved: false,
+      by: 'headless',
+      reason: `${request.tool} needed approval and none was committed before tole stopped; run it again in the interactive tole to approve it`,
+    };
   }
   return askApprover(deps, deps.approver, request, signal, emit);
 }

@@ -19,7 +19,10 @@ export interface SessionSummary {
 }
 
 /** Opens a session read-only (no lock, no writes) and sums it up; a file that cannot be read says why in `problem`. */
-export function summariseSession(file: { readonly path: string; readonly header: SessionHeader }, clock: Clock): SessionSummary {
+export function summariseSession(
+  file: { readonly path: string; readonly header: SessionHeader },
+  clock: Clock,
+): SessionSummary {
   const base = { id: file.header.id, path: file.path, cwd: file.header.cwd, createdAt: file.header.createdAt };
   try {
     const store = SessionStore.open(file.path, { clock, random: seededRandom(1), readOnly: true });
@@ -30,7 +33,14 @@ export function summariseSession(file: { readonly path: string; readonly header:
         if (!firstPrompt && entry.type === 'user') firstPrompt = entry.payload.text;
         if (store.tree.isLeaf(entry.id)) leaves++;
       }
-      return { ...base, firstPrompt, entries: store.tree.size, branches: leaves, costUsdMicros: totalsOf(store.usage).costUsdMicros, problem: null };
+      return {
+        ...base,
+        firstPrompt,
+        entries: store.tree.size,
+        branches: leaves,
+        costUsdMicros: totalsOf(store.usage).costUsdMicros,
+        problem: null,
+      };
     } finally {
       store.close();
     }

@@ -53,7 +53,15 @@ export class Sandwich {
     fault?.('after-checkpoint');
     if (taken.ok) return { id: taken.id, notices: [] };
     if (!taken.firstReport) return NO_CHECKPOINT;
-    return { notices: [{ level: 'warn', source: 'checkpoint', text: `checkpoints are off: ${taken.reason}. Calls still run, but their file changes cannot be restored.` }] };
+    return {
+      notices: [
+        {
+          level: 'warn',
+          source: 'checkpoint',
+          text: `checkpoints are off: ${taken.reason}. Calls still run, but their file changes cannot be restored.`,
+        },
+      ],
+    };
   }
 
   /**
@@ -84,19 +92,43 @@ export class Sandwich {
       ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }),
     });
     const approved = decision?.approved === true;
-    batch.register(NS.pending, request.callId, { entryId, callId: request.callId, tool: tool.name, approved } satisfies PendingIntent);
-    batch.register(NS.opState, request.callId, { tool: tool.name, status: approved ? 'executing' : 'awaiting_approval' });
+    batch.register(NS.pending, request.callId, {
+      entryId,
+      callId: request.callId,
+      tool: tool.name,
+      approved,
+    } satisfies PendingIntent);
+    batch.register(NS.opState, request.callId, {
+      tool: tool.name,
+      status: approved ? 'executing' : 'awaiting_approval',
+    });
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
   }
 
   /** The interactive decision with the checkpoint taken after it, committed before the effect runs (or with the denial's settlement). */
-  commitApproval(state: MachineState, request: ApprovalRequest, tool: AnyTool, decision: Decision, checkpoint: TakenCheckpoint = NO_CHECKPOINT): MachineState {
+  commitApproval(
+    state: MachineState,
+    request: ApprovalRequest,
+    tool: AnyTool,
+    decision: Decision,
+    checkpoint: TakenCheckpoint = NO_CHECKPOINT,
+  ): MachineState {
     const batch = new AppendBatch(this.deps.store);
     addNotices(batch, checkpoint.notices);
-    batch.entry('approval', { callId: request.callId, decision, ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }) });
+    batch.entry('approval', {
+      callId: request.callId,
+      decision,
+      ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }),
+    });
     if (!decision.approved) {
       const outcome = decision.by === 'interrupted' ? 'interrupted' : 'denied';
-      return this.settleInto(state, batch, request.callId, { callId: request.callId, tool: tool.name, outcome, content: denialText(decision), tier: 'hot' }, true);
+      return this.settleInto(
+        state,
+        batch,
+        request.callId,
+        { callId: request.callId, tool: tool.name, outcome, content: denialText(decision), tier: 'hot' },
+        true,
+      );
     }
     const pending = this.deps.store.registers.get<PendingIntent>(NS.pending, request.callId);
     if (!pending) throw new Error(`assert: approval for ${request.callId} without a pending intent`);
@@ -106,13 +138,24 @@ export class Sandwich {
   }
 
   /** Settlement: result entry, pending cleared, pc advanced, in one line (after the notices of hooks that ran first). */
-  settle(state: MachineState, result: Result, hadIntent: boolean, notices: readonly NoticePayload[] = []): MachineState {
+  settle(
+    state: MachineState,
+    result: Result,
+    hadIntent: boolean,
+    notices: readonly NoticePayload[] = [],
+  ): MachineState {
     const batch = new AppendBatch(this.deps.store);
     addNotices(batch, notices);
     return this.settleInto(state, batch, result.callId, result, hadIntent);
   }
 
-  private settleInto(state: MachineState, batch: AppendBatch, callId: string, result: Result, hadIntent: boolean): MachineState {
+  private settleInto(
+    state: MachineState,
+    batch: AppendBatch,
+    callId: string,
+    result: Result,
+    hadIntent: boolean,
+  ): MachineState {
     const entryId = batch.entry('tool_result', result);
     if (hadIntent) batch.remove(NS.pending, callId).remove(NS.opState, callId);
     const next = this.move(state, 'Settling', batch.build());
@@ -121,7 +164,13 @@ export class Sandwich {
   }
 
   /** Runs the effect (confined unless `approval` is a keypress); a thrown error or an abort becomes a result, never an exception. */
-  async execute(tool: AnyTool, input: unknown, callId: string, signal: AbortSignal, approval: Decision | null): Promise<Result> {
+  async execute(
+    tool: AnyTool,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal,
+    approval: Decision | null,
+  ): Promise<Result> {
     const startedMs = this.deps.store.now();
     let output: ToolOutput;
     try {

@@ -27,12 +27,22 @@ export interface BackendOptions {
   readonly nowMs: number;
 }
 
-export function createStorage(backend: StorageBackend, path: string, header: SessionHeader, options: BackendOptions): Storage {
-  return backend === 'sqlite' ? SqliteStorage.create(path, header, options) : JsonlStorage.create(path, header, options);
+export function createStorage(
+  backend: StorageBackend,
+  path: string,
+  header: SessionHeader,
+  options: BackendOptions,
+): Storage {
+  return backend === 'sqlite'
+    ? SqliteStorage.create(path, header, options)
+    : JsonlStorage.create(path, header, options);
 }
 
 /** Opens `path` with the backend its extension names. */
-export function openStorage(path: string, options: BackendOptions & { readonly readOnly?: boolean; readonly onCommit?: CommitSink }): Storage {
+export function openStorage(
+  path: string,
+  options: BackendOptions & { readonly readOnly?: boolean; readonly onCommit?: CommitSink },
+): Storage {
   assertSessionFile(options.ops ?? nodeFileOps, path);
   return backendOfPath(path) === 'sqlite' ? SqliteStorage.open(path, options) : JsonlStorage.open(path, options);
 }
@@ -52,5 +62,10 @@ const KIND_WORDS: Readonly<Record<Exclude<FileKind, 'file'>, string>> = {
 export function assertSessionFile(ops: FileOps, path: string): void {
   const kind = ops.kindOf(path);
   if (kind === null) throw new StorageError('not-found', `no session file at ${path}`, { path });
-  if (kind !== 'file') throw new StorageError('unreadable', `${path}: cannot be read as a session: it is ${KIND_WORDS[kind]}, not a session file`, { path });
+  if (kind !== 'file')
+    throw new StorageError(
+      'unreadable',
+      `${path}: cannot be read as a session: it is ${KIND_WORDS[kind]}, not a session file`,
+      { path },
+    );
 }

@@ -23,7 +23,12 @@ export interface CheckReport {
   readonly seq: { readonly first: number; readonly last: number } | null;
   readonly usageRows: number;
   /** A bad final line that the next writable open would cut away. */
-  readonly tornTail: { readonly line: number; readonly offset: number; readonly bytes: number; readonly reason: string } | null;
+  readonly tornTail: {
+    readonly line: number;
+    readonly offset: number;
+    readonly bytes: number;
+    readonly reason: string;
+  } | null;
 }
 
 export type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable';
@@ -57,7 +62,13 @@ export function checkSessionFile(path: string, ops?: FileOps): CheckReport {
   };
   let store: SessionStore;
   try {
-    store = SessionStore.open(path, { readOnly: true, clock: inertClock, random: seededRandom(1), onReplay, ...(ops ? { ops } : {}) });
+    store = SessionStore.open(path, {
+      readOnly: true,
+      clock: inertClock,
+      random: seededRandom(1),
+      onReplay,
+      ...(ops ? { ops } : {}),
+    });
   } catch (error) {
     return failedReport(path, toProblem(path, error), seen);
   }
@@ -104,7 +115,12 @@ function laneSummaries(store: SessionStore): LaneSummary[] {
 
 function toProblem(path: string, error: unknown): CheckProblem {
   if (isStorageError(error)) {
-    const kind: CheckProblemKind = error.kind === 'version' || error.kind === 'not-found' ? error.kind : error.kind === 'corrupt' ? 'corrupt' : 'unreadable';
+    const kind: CheckProblemKind =
+      error.kind === 'version' || error.kind === 'not-found'
+        ? error.kind
+        : error.kind === 'corrupt'
+          ? 'corrupt'
+          : 'unreadable';
     return { file: path, line: error.details.line ?? null, kind, message: error.message };
   }
   const e = error as NodeJS.ErrnoException;
@@ -113,7 +129,11 @@ function toProblem(path: string, error: unknown): CheckProblem {
   return { file: path, line: null, kind: 'unreadable', message: `${path}: cannot be read (${cause})` };
 }
 
-function failedReport(path: string, problem: CheckProblem, seen: { commitLines: number; first: number; last: number }): CheckReport {
+function failedReport(
+  path: string,
+  problem: CheckProblem,
+  seen: { commitLines: number; first: number; last: number },
+): CheckReport {
   return {
     path,
     ok: false,
@@ -137,24 +157,33 @@ export function formatCheckReport(report: CheckReport): string {
   if (report.problem) {
     const where = report.problem.line === null ? '' : ` at line ${report.problem.line}`;
     lines.push(`PROBLEM (${report.problem.kind})${where}: ${report.problem.message}`);
-    if (report.commitLines > 0) lines.push(`verified before it: ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
+    if (report.commitLines > 0)
+      lines.push(`verified before it: ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
     return lines.join('\n');
   }
   const header = report.header!;
   lines.push(report.tornTail ? 'sound, with a torn tail (a write cut short by a crash)' : 'sound');
-  lines.push(`session:   ${header.id} (storage version ${header.storageVersion}, created ${new Date(header.createdAt).toISOString()})`);
+  lines.push(
+    `session:   ${header.id} (storage version ${header.storageVersion}, created ${new Date(header.createdAt).toISOString()})`,
+  );
   lines.push(`cwd:       ${header.cwd}`);
   if (header.parent) lines.push(`forked:    from ${header.parent.sessionId} at entry ${header.parent.entryId}`);
   lines.push(`size:      ${report.bytes} bytes in ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
   lines.push(`entries:   ${report.entries}${formatCounts(report.entriesByType)}`);
   lines.push(`usage:     ${report.usageRows} rows`);
-  lines.push(`registers: ${Object.keys(report.registers).length === 0 ? 'none' : formatCounts(report.registers).slice(2, -1)}`);
+  lines.push(
+    `registers: ${Object.keys(report.registers).length === 0 ? 'none' : formatCounts(report.registers).slice(2, -1)}`,
+  );
   for (const lane of report.lanes) {
-    lines.push(`lane:      ${lane.lane} -> ${lane.leaf} (${lane.leafExists ? `${lane.pathLength} entries from the root` : 'MISSING entry'})`);
+    lines.push(
+      `lane:      ${lane.lane} -> ${lane.leaf} (${lane.leafExists ? `${lane.pathLength} entries from the root` : 'MISSING entry'})`,
+    );
   }
   if (report.tornTail) {
     const t = report.tornTail;
-    lines.push(`torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open copies it to ${report.path}.torn-<time> and cuts it away`);
+    lines.push(
+      `torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open copies it to ${report.path}.torn-<time> and cuts it away`,
+    );
   }
   return lines.join('\n');
 }

@@ -45,7 +45,10 @@ export function convertSession(path: string, to: StorageBackend, options: Conver
   const source = readSession(path, options);
   const temp = join(dirname(target), `.${randomHex(options.random, 6)}-${basename(target)}`);
   try {
-    const storage = createStorage(to, temp, source.header, { nonce: randomHex(options.random, 8), nowMs: options.clock.nowMs() });
+    const storage = createStorage(to, temp, source.header, {
+      nonce: randomHex(options.random, 8),
+      nowMs: options.clock.nowMs(),
+    });
     try {
       storage.rewrite(source.commits, source.header);
     } finally {
@@ -108,12 +111,21 @@ function assertSameContent(path: string, source: Source, options: ConvertOptions
   try {
     const counts = countsOf(copy);
     const same = copy.header.id === source.header.id && JSON.stringify(counts) === JSON.stringify(source.counts);
-    if (!same) throw new StorageError('not-committed', `not converted: the copy read back ${JSON.stringify(counts)}, not ${JSON.stringify(source.counts)}`, { path });
+    if (!same)
+      throw new StorageError(
+        'not-committed',
+        `not converted: the copy read back ${JSON.stringify(counts)}, not ${JSON.stringify(source.counts)}`,
+        { path },
+      );
   } finally {
     copy.close();
   }
 }
 
 function exists(target: string): StorageError {
-  return new StorageError('exists', `${target} already exists: tole convert never overwrites a file; move it away first`, { path: target });
+  return new StorageError(
+    'exists',
+    `${target} already exists: tole convert never overwrites a file; move it away first`,
+    { path: target },
+  );
 }

@@ -80,7 +80,9 @@ export function writeWhole(ops: FileOps, fd: number, buffer: Buffer, position: n
   while (written < buffer.length) {
     const n = ops.writeSync(fd, buffer, written, buffer.length - written, position + written);
     if (n <= 0) {
-      throw Object.assign(new Error(`write made no progress after ${written} of ${buffer.length} bytes`), { code: 'ENOSPC' });
+      throw Object.assign(new Error(`write made no progress after ${written} of ${buffer.length} bytes`), {
+        code: 'ENOSPC',
+      });
     }
     written += n;
   }

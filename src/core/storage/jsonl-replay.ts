@@ -46,12 +46,20 @@ export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: Co
   const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
   for (let line = reader.next(); line !== null; line = reader.next()) {
     chain.lineNo++;
-    const decoded = line.terminated ? decodeCommit(line.bytes, chain.crc) : ({ ok: false, reason: unterminatedReason(line) } as const);
+    const decoded = line.terminated
+      ? decodeCommit(line.bytes, chain.crc)
+      : ({ ok: false, reason: unterminatedReason(line) } as const);
     if (!decoded.ok) {
       const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
       assertOnlyTornAfter(ops, fd, totalBytes, line, bad, chain, path);
       assertNotRepeated(ops, fd, line, bad, path);
-      const tornTail = { line: bad.line, offset: bad.offset, bytes: totalBytes - bad.offset, reason: bad.reason, repaired: false };
+      const tornTail = {
+        line: bad.line,
+        offset: bad.offset,
+        bytes: totalBytes - bad.offset,
+        reason: bad.reason,
+        repaired: false,
+      };
       return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
     }
     onCommit(decoded.commit, chain.lineNo, line.bytes.length + 1);
@@ -70,17 +78,25 @@ function assertNotRepeated(ops: FileOps, fd: number, line: RawLine, bad: BadLine
   reader.next(); // the header
   for (let lineNo = 2, earlier = reader.next(); earlier !== null; lineNo++, earlier = reader.next()) {
     if (storedCrcOf(earlier.bytes) === stored) {
-      throw new StorageError('corrupt', `${path}: line ${bad.line}: it repeats line ${lineNo}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+      throw new StorageError(
+        'corrupt',
+        `${path}: line ${bad.line}: it repeats line ${lineNo}: the file is corrupt, not torn; nothing was changed`,
+        { path, line: bad.line },
+      );
     }
   }
 }
 
 function unterminatedReason(line: RawLine): string {
-  return line.bytes.length > MAX_TORN_LINE_BYTES ? 'a line longer than any commit, without a newline' : 'last line has no newline (torn write)';
+  return line.bytes.length > MAX_TORN_LINE_BYTES
+    ? 'a line longer than any commit, without a newline'
+    : 'last line has no newline (torn write)';
 }
 
 function chainReason(reason: string, lineNo: number): string {
-  return lineNo === 2 && reason.startsWith('checksum mismatch') ? `${reason}; the header (line 1) seeds this checksum, so either line may be damaged` : reason;
+  return lineNo === 2 && reason.startsWith('checksum mismatch')
+    ? `${reason}; the header (line 1) seeds this checksum, so either line may be damaged`
+    : reason;
 }
 
 /**
@@ -88,21 +104,39 @@ function chainReason(reason: string, lineNo: number): string {
  * no larger than the largest commit line tole writes, nothing after it, and it does not hide a
  * whole commit (a damaged newline). Anything else is corruption, refused with its offset and size.
  */
-function assertOnlyTornAfter(ops: FileOps, fd: number, totalBytes: number, line: RawLine, bad: BadLine, chain: Chain, path: string): void {
+function assertOnlyTornAfter(
+  ops: FileOps,
+  fd: number,
+  totalBytes: number,
+  line: RawLine,
+  bad: BadLine,
+  chain: Chain,
+  path: string,
+): void {
   const corrupt = (why: string): StorageError =>
-    new StorageError('corrupt', `${path}: line ${bad.line}: ${why}: the file is corrupt, not torn; nothing was changed`, { path, line: bad.line });
+    new StorageError(
+      'corrupt',
+      `${path}: line ${bad.line}: ${why}: the file is corrupt, not torn; nothing was changed`,
+      { path, line: bad.line },
+    );
   const tailBytes = totalBytes - bad.offset;
   const what = `${bad.reason}; the ${tailBytes} bytes from offset ${bad.offset} to the end`;
   if (tailBytes > MAX_TORN_LINE_BYTES) {
-    throw corrupt(`${what} are more than the largest commit line tole writes (${MAX_TORN_LINE_BYTES} bytes), so no torn write left them`);
+    throw corrupt(
+      `${what} are more than the largest commit line tole writes (${MAX_TORN_LINE_BYTES} bytes), so no torn write left them`,
+    );
   }
   const lineEnd = line.offset + line.bytes.length + (line.terminated ? 1 : 0);
   if (lineEnd < totalBytes) {
-    throw corrupt(`${what} span ${linesIn(ops, fd, bad.offset, totalBytes)} lines, and a torn write leaves at most one partial line`);
+    throw corrupt(
+      `${what} span ${linesIn(ops, fd, bad.offset, totalBytes)} lines, and a torn write leaves at most one partial line`,
+    );
   }
   const damagedAt = damagedNewlineAt(line.bytes, chain.crc);
   if (damagedAt !== -1) {
-    throw corrupt(`a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`);
+    throw corrupt(
+      `a whole commit ends at byte ${line.offset + damagedAt} where a newline should be, and more data follows it`,
+    );
   }
 }
 
@@ -128,13 +162,20 @@ function parseHeader(bytes: Buffer, path: string): SessionHeader {
   try {
     header = JSON.parse(bytes.toString('utf8')) as Partial<SessionHeader>;
   } catch {
-    throw new StorageError('corrupt', `${path}: line 1: the header is not JSON; this is not a tole session file`, { path, line: 1 });
+    throw new StorageError('corrupt', `${path}: line 1: the header is not JSON; this is not a tole session file`, {
+      path,
+      line: 1,
+    });
   }
   if (header?.kind !== 'header' || typeof header.id !== 'string') {
     throw new StorageError('corrupt', `${path}: line 1: not a tole session header`, { path, line: 1 });
   }
   if (typeof header.storageVersion !== 'number') {
-    throw new StorageError('corrupt', `${path}: line 1: the header has no storage version; this is not a tole session file`, { path, line: 1 });
+    throw new StorageError(
+      'corrupt',
+      `${path}: line 1: the header has no storage version; this is not a tole session file`,
+      { path, line: 1 },
+    );
   }
   if (header.storageVersion !== STORAGE_VERSION) {
     const newer = header.storageVersion > STORAGE_VERSION;
@@ -145,7 +186,11 @@ function parseHeader(bytes: Buffer, path: string): SessionHeader {
     );
   }
   if (header.lineCrc !== LINE_CRC) {
-    throw new StorageError('version', `${path}: line 1: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`, { path, line: 1 });
+    throw new StorageError(
+      'version',
+      `${path}: line 1: line checksum format ${String(header.lineCrc)} is not supported (expected ${LINE_CRC})`,
+      { path, line: 1 },
+    );
   }
   return header as SessionHeader;
 }
@@ -194,7 +239,11 @@ function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
         }
         if (buffer.length - cursor > MAX_TORN_LINE_BYTES) {
           // No line tole writes is this long: stop here instead of reading the rest in search of a newline.
-          const line = { bytes: buffer.subarray(cursor, cursor + MAX_TORN_LINE_BYTES + 1), offset: bufferStart + cursor, terminated: false };
+          const line = {
+            bytes: buffer.subarray(cursor, cursor + MAX_TORN_LINE_BYTES + 1),
+            offset: bufferStart + cursor,
+            terminated: false,
+          };
           cursor = buffer.length;
           readOffset = totalBytes;
           return line;

@@ -41,9 +41,14 @@ export class JsonlStorage implements Storage {
   }
 
   /** Creates a new session file holding only its header, durably, and takes its lock. */
-  static create(path: string, header: SessionHeader, options: Omit<JsonlOpenOptions, 'readOnly' | 'onCommit'>): JsonlStorage {
+  static create(
+    path: string,
+    header: SessionHeader,
+    options: Omit<JsonlOpenOptions, 'readOnly' | 'onCommit'>,
+  ): JsonlStorage {
     const ops = options.ops ?? nodeFileOps;
-    if (ops.existsSync(path)) throw new StorageError('invalid-commit', `a session file already exists at ${path}`, { path });
+    if (ops.existsSync(path))
+      throw new StorageError('invalid-commit', `a session file already exists at ${path}`, { path });
     const lock = acquireLock(ops, path, options.nonce, options.nowMs);
     try {
       const bytes = encodeHeader(header);
@@ -59,11 +64,24 @@ export class JsonlStorage implements Storage {
       fsyncDirectory(ops, dirname(path));
       const fd = ops.openSync(path, 'r+');
       const report: OpenReport = { commitLines: 0, bytes: bytes.length, tornTail: null };
-      return new JsonlStorage(path, header, false, report, ops, fd, lock, bytes.length, headerCrc(bytes.subarray(0, -1)));
+      return new JsonlStorage(
+        path,
+        header,
+        false,
+        report,
+        ops,
+        fd,
+        lock,
+        bytes.length,
+        headerCrc(bytes.subarray(0, -1)),
+      );
     } catch (error) {
       lock.release();
       if (error instanceof StorageError) throw error;
-      throw new StorageError('not-committed', `the session ${path} could not be created: ${describe(error)}`, { path, cause: error });
+      throw new StorageError('not-committed', `the session ${path} could not be created: ${describe(error)}`, {
+        path,
+        cause: error,
+      });
     }
   }
 
@@ -86,7 +104,11 @@ export class JsonlStorage implements Storage {
           ops.ftruncateSync(fd, tornTail.offset);
           ops.fsyncSync(fd);
         } catch (error) {
-          throw new StorageError('not-committed', `the torn tail of ${path} (copied to ${savedTo}) could not be cut away: ${describe(error)}; open it again`, { path, cause: error });
+          throw new StorageError(
+            'not-committed',
+            `the torn tail of ${path} (copied to ${savedTo}) could not be cut away: ${describe(error)}; open it again`,
+            { path, cause: error },
+          );
         }
         tornTail = { ...tornTail, repaired: true, savedTo };
       }
@@ -110,7 +132,10 @@ export class JsonlStorage implements Storage {
       writeWhole(this.ops, fd, line.bytes, this.size);
     } catch (error) {
       this.undoPartialWrite(fd, error);
-      throw new StorageError('not-committed', `not committed: ${describe(error)} while writing ${this.path}`, { path: this.path, cause: error });
+      throw new StorageError('not-committed', `not committed: ${describe(error)} while writing ${this.path}`, {
+        path: this.path,
+        cause: error,
+      });
     }
     try {
       this.ops.fdatasyncSync(fd);
@@ -140,7 +165,11 @@ export class JsonlStorage implements Storage {
       this.ops.renameSync(temp, this.path);
     } catch (error) {
       this.ops.unlinkSync(temp);
-      throw new StorageError('not-committed', `compaction not done, the session file is unchanged: ${describe(error)}`, { path: this.path, cause: error });
+      throw new StorageError(
+        'not-committed',
+        `compaction not done, the session file is unchanged: ${describe(error)}`,
+        { path: this.path, cause: error },
+      );
     }
     this.fd = null;
     this.ops.closeSync(fd);
@@ -149,14 +178,22 @@ export class JsonlStorage implements Storage {
       this.fd = this.ops.openSync(this.path, 'r+');
     } catch (error) {
       this.poisoned = error as Error;
-      throw new StorageError('poisoned', `compaction of ${this.path} could not be made durable (${describe(error)}): reopen the session`, { path: this.path, cause: error });
+      throw new StorageError(
+        'poisoned',
+        `compaction of ${this.path} could not be made durable (${describe(error)}): reopen the session`,
+        { path: this.path, cause: error },
+      );
     }
     this.currentHeader = header;
     this.size = written.size;
     this.lastCrc = written.crc;
   }
 
-  private writeVerifiedTemp(temp: string, commits: readonly Commit[], header: SessionHeader): { size: number; crc: number } {
+  private writeVerifiedTemp(
+    temp: string,
+    commits: readonly Commit[],
+    header: SessionHeader,
+  ): { size: number; crc: number } {
     const headerBytes = encodeHeader(header);
     let crc = headerCrc(headerBytes.subarray(0, -1));
     let size = 0;
@@ -173,12 +210,18 @@ export class JsonlStorage implements Storage {
       this.ops.fdatasyncSync(tempFd);
       const check = replayJsonl(this.ops, tempFd, temp, () => {});
       if (check.tornTail || check.commitLines !== commits.length || check.lastCrc !== crc) {
-        throw new Error(`read back ${check.commitLines} of ${commits.length} commits${check.tornTail ? ` (${check.tornTail.reason})` : ''}`);
+        throw new Error(
+          `read back ${check.commitLines} of ${commits.length} commits${check.tornTail ? ` (${check.tornTail.reason})` : ''}`,
+        );
       }
     } catch (error) {
       this.ops.closeSync(tempFd);
       this.ops.unlinkSync(temp);
-      throw new StorageError('not-committed', `compaction not done, the session file is unchanged: ${describe(error)}`, { path: this.path, cause: error });
+      throw new StorageError(
+        'not-committed',
+        `compaction not done, the session file is unchanged: ${describe(error)}`,
+        { path: this.path, cause: error },
+      );
     }
     this.ops.closeSync(tempFd);
     return { size, crc };
@@ -194,12 +237,19 @@ export class JsonlStorage implements Storage {
   }
 
   private writableFd(): number {
-    if (this.closed) throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, { path: this.path });
+    if (this.closed)
+      throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, {
+        path: this.path,
+      });
     if (this.readOnly || this.fd === null) {
-      throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, { path: this.path });
+      throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, {
+        path: this.path,
+      });
     }
     if (this.poisoned) {
-      throw new StorageError('poisoned', `an earlier fsync failed on ${this.path}: reopen the session to continue`, { path: this.path });
+      throw new StorageError('poisoned', `an earlier fsync failed on ${this.path}: reopen the session to continue`, {
+        path: this.path,
+      });
     }
     return this.fd;
   }
@@ -219,7 +269,15 @@ export class JsonlStorage implements Storage {
  * Copies the bytes about to be cut to `<file>.torn-<time>`, durably (the copy and its directory
  * entry fsynced), and returns its path. The tail is at most one commit line, so it is read whole.
  */
-function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, length: number, nowMs: number, nonce: string): string {
+function saveTornBytes(
+  ops: FileOps,
+  fd: number,
+  path: string,
+  offset: number,
+  length: number,
+  nowMs: number,
+  nonce: string,
+): string {
   const bytes = Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
@@ -235,7 +293,11 @@ function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, l
       asideFd = ops.openSync(aside, 'wx', 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !aside.endsWith(nonce)) continue;
-      throw new StorageError('not-committed', `the torn tail of ${path} was left in place: its ${length} bytes could not be copied aside (${describe(error)})`, { path, cause: error });
+      throw new StorageError(
+        'not-committed',
+        `the torn tail of ${path} was left in place: its ${length} bytes could not be copied aside (${describe(error)})`,
+        { path, cause: error },
+      );
     }
     try {
       writeWhole(ops, asideFd, bytes.subarray(0, got), 0);
@@ -243,7 +305,11 @@ function saveTornBytes(ops: FileOps, fd: number, path: string, offset: number, l
       ops.closeSync(asideFd);
       fsyncDirectory(ops, dirname(path));
     } catch (error) {
-      throw new StorageError('not-committed', `the torn tail of ${path} was left in place: its ${length} bytes could not be copied to ${aside} (${describe(error)})`, { path, cause: error });
+      throw new StorageError(
+        'not-committed',
+        `the torn tail of ${path} was left in place: its ${length} bytes could not be copied to ${aside} (${describe(error)})`,
+        { path, cause: error },
+      );
     }
     return aside;
   }

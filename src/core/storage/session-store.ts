@@ -165,12 +165,20 @@ export class SessionStore {
     try {
       json = JSON.stringify(stamped.length === 1 ? stamped[0] : stamped);
     } catch (error) {
-      throw new StorageError('invalid-commit', `not committed: a record cannot be stored as JSON (${String((error as Error).message)})`, { path: this.path, cause: error });
+      throw new StorageError(
+        'invalid-commit',
+        `not committed: a record cannot be stored as JSON (${String((error as Error).message)})`,
+        { path: this.path, cause: error },
+      );
     }
     // A UTF-16 unit takes at most 3 bytes in UTF-8: only long commits need measuring.
     const bodyBytes = json.length * 3 > MAX_COMMIT_BYTES ? Buffer.byteLength(json, 'utf8') : 0;
     if (bodyBytes > MAX_COMMIT_BYTES) {
-      throw new StorageError('too-large', `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`, { path: this.path });
+      throw new StorageError(
+        'too-large',
+        `not committed: the commit is ${bodyBytes} bytes, over the limit of ${MAX_COMMIT_BYTES}`,
+        { path: this.path },
+      );
     }
     const parsed = JSON.parse(json) as StoredRecord | StoredRecord[];
     return { records: Array.isArray(parsed) ? parsed : [parsed], json };
@@ -207,7 +215,15 @@ export class SessionStore {
   private liveRecords(): StoredRecord[] {
     const live: StoredRecord[] = [];
     for (const e of this.tree.all()) {
-      live.push({ kind: 'entry', seq: e.seq, timestamp: e.timestamp, id: e.id, parentId: e.parentId, type: e.type, payload: e.payload });
+      live.push({
+        kind: 'entry',
+        seq: e.seq,
+        timestamp: e.timestamp,
+        id: e.id,
+        parentId: e.parentId,
+        type: e.type,
+        payload: e.payload,
+      });
     }
     for (const row of this.usage) live.push(row);
     for (const namespace of this.registers.namespaces()) {
@@ -229,7 +245,9 @@ export class SessionStore {
   private applyAll(records: readonly StoredRecord[], lineBytes: number): void {
     // A lone record owns its whole line; inside a transaction a register's share is estimated.
     if (records.length === 1) this.apply(records[0]!, lineBytes);
-    else for (const record of records) this.apply(record, record.kind === 'register' ? RegisterState.estimateBytes(record) : 0);
+    else
+      for (const record of records)
+        this.apply(record, record.kind === 'register' ? RegisterState.estimateBytes(record) : 0);
   }
 
   /** Checks records against the state and each other; returns what is wrong, or null. */
@@ -238,7 +256,8 @@ export class SessionStore {
     const newIds = new Set<string>();
     for (const record of records) {
       if (!record || typeof record !== 'object') return 'a record is not an object';
-      if (!Number.isSafeInteger(record.seq) || record.seq <= seq) return `seq ${String(record.seq)} does not increase (after ${seq})`;
+      if (!Number.isSafeInteger(record.seq) || record.seq <= seq)
+        return `seq ${String(record.seq)} does not increase (after ${seq})`;
       seq = record.seq;
       const problem = this.validateRecord(record, newIds);
       if (problem) return problem;
@@ -250,11 +269,13 @@ export class SessionStore {
     switch (record.kind) {
       case 'entry': {
         if (typeof record.id !== 'string') return 'entry without an id';
-        if (this.tree.has(record.id) || newIds.has(record.id)) return `entry ${record.id} written twice (entries are immutable)`;
+        if (this.tree.has(record.id) || newIds.has(record.id))
+          return `entry ${record.id} written twice (entries are immutable)`;
         if (record.parentId !== null && !this.tree.has(record.parentId) && !newIds.has(record.parentId)) {
           return `entry ${record.id} names parent ${String(record.parentId)}, which does not exist`;
         }
-        if (!isEntryType(record.type)) return `entry ${record.id} has unknown type "${String(record.type)}" (written by a newer tole?)`;
+        if (!isEntryType(record.type))
+          return `entry ${record.id} has unknown type "${String(record.type)}" (written by a newer tole?)`;
         newIds.add(record.id);
         return null;
       }

@@ -51,7 +51,9 @@ function requireDriver(): unknown {
 function unavailable(error: unknown): StorageError {
   const e = error as NodeJS.ErrnoException;
   const missing = e?.code === 'MODULE_NOT_FOUND' && String(e.message).includes('better-sqlite3');
-  const why = missing ? 'better-sqlite3 is not installed' : `better-sqlite3 could not be loaded (${String(e?.message ?? error).split('\n')[0]})`;
+  const why = missing
+    ? 'better-sqlite3 is not installed'
+    : `better-sqlite3 could not be loaded (${String(e?.message ?? error).split('\n')[0]})`;
   return new StorageError(
     'unavailable',
     `the SQLite session backend needs better-sqlite3, and ${why}: enable it with \`npm install ${SQLITE_PACKAGE}\` where tole is installed, or use the default JSONL backend (--storage jsonl)`,

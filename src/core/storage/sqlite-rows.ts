@@ -38,10 +38,30 @@ export type ReplayRow = [0 | 1 | 2, number, number, string, string | null, strin
 
 /** One record as the statements take it; `json` is the payload, value or usage as JSON text. */
 export type RecordRow =
-  | { readonly kind: 'entry'; readonly seq: number; readonly id: string; readonly parentId: string | null; readonly type: string; readonly timestamp: number; readonly json: string }
-  | { readonly kind: 'set'; readonly seq: number; readonly namespace: string; readonly key: string; readonly json: string }
+  | {
+      readonly kind: 'entry';
+      readonly seq: number;
+      readonly id: string;
+      readonly parentId: string | null;
+      readonly type: string;
+      readonly timestamp: number;
+      readonly json: string;
+    }
+  | {
+      readonly kind: 'set';
+      readonly seq: number;
+      readonly namespace: string;
+      readonly key: string;
+      readonly json: string;
+    }
   | { readonly kind: 'delete'; readonly seq: number; readonly namespace: string; readonly key: string }
-  | { readonly kind: 'usage'; readonly seq: number; readonly id: string; readonly entryId: string | null; readonly json: string };
+  | {
+      readonly kind: 'usage';
+      readonly seq: number;
+      readonly id: string;
+      readonly entryId: string | null;
+      readonly json: string;
+    };
 
 const FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
   entry: new Set(['kind', 'seq', 'timestamp', 'id', 'parentId', 'type', 'payload']),
@@ -56,7 +76,8 @@ export function rowsOf(commit: Commit, path: string): RecordRow[] {
     try {
       const row = rowOf(record);
       for (const field in record) {
-        if (!FIELDS[row.kind]!.has(field)) throw refused(`field "${field}" of a ${record.kind} record has no column in the SQLite backend`);
+        if (!FIELDS[row.kind]!.has(field))
+          throw refused(`field "${field}" of a ${record.kind} record has no column in the SQLite backend`);
       }
       if (!Number.isSafeInteger(row.seq)) throw refused(`seq ${String(row.seq)} is not an integer`);
       return row;
@@ -70,12 +91,33 @@ function rowOf(record: StoredRecord): RecordRow {
   switch (record.kind) {
     case 'entry':
       if (typeof record.timestamp !== 'number') throw refused(`entry ${record.id} has no numeric timestamp`);
-      return { kind: 'entry', seq: record.seq, id: text(record.id), parentId: textOrNull(record.parentId), type: text(record.type), timestamp: record.timestamp, json: json(record.payload, 'entry payload') };
+      return {
+        kind: 'entry',
+        seq: record.seq,
+        id: text(record.id),
+        parentId: textOrNull(record.parentId),
+        type: text(record.type),
+        timestamp: record.timestamp,
+        json: json(record.payload, 'entry payload'),
+      };
     case 'register':
-      if (record.op === 'delete') return { kind: 'delete', seq: record.seq, namespace: text(record.namespace), key: text(record.key) };
-      return { kind: 'set', seq: record.seq, namespace: text(record.namespace), key: text(record.key), json: json(record.value, 'register value') };
+      if (record.op === 'delete')
+        return { kind: 'delete', seq: record.seq, namespace: text(record.namespace), key: text(record.key) };
+      return {
+        kind: 'set',
+        seq: record.seq,
+        namespace: text(record.namespace),
+        key: text(record.key),
+        json: json(record.value, 'register value'),
+      };
     case 'usage':
-      return { kind: 'usage', seq: record.seq, id: text(record.id), entryId: textOrNull(record.entryId), json: json(record.usage, 'usage row') };
+      return {
+        kind: 'usage',
+        seq: record.seq,
+        id: text(record.id),
+        entryId: textOrNull(record.entryId),
+        json: json(record.usage, 'usage row'),
+      };
     default:
       throw refused(`unknown record kind "${String((record as { kind: unknown }).kind)}"`);
   }

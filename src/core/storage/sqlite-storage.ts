@@ -5,7 +5,17 @@ import { fsyncDirectory, nodeFileOps, type FileOps } from './file-ops';
 import { acquireLock, type HeldLock } from './lock-file';
 import { STORAGE_VERSION, type Commit, type SessionHeader } from './records';
 import { loadSqliteDriver, type SqliteDatabase, type SqliteDriver } from './sqlite-driver';
-import { REPLAY_SQL, SCHEMA_SQL, SQLITE_FORMAT, SQLITE_SCHEMA, recordOfRow, rowBytes, rowsOf, type RecordRow, type ReplayRow } from './sqlite-rows';
+import {
+  REPLAY_SQL,
+  SCHEMA_SQL,
+  SQLITE_FORMAT,
+  SQLITE_SCHEMA,
+  recordOfRow,
+  rowBytes,
+  rowsOf,
+  type RecordRow,
+  type ReplayRow,
+} from './sqlite-rows';
 import type { CommitSink, OpenReport, Storage } from './storage';
 
 export interface SqliteOpenOptions {
@@ -58,7 +68,11 @@ export class SqliteStorage implements Storage {
   }
 
   /** Builds the database under a temp name, then renames it into place: a session never exists without its header. */
-  static create(path: string, header: SessionHeader, options: Omit<SqliteOpenOptions, 'readOnly' | 'onCommit'>): SqliteStorage {
+  static create(
+    path: string,
+    header: SessionHeader,
+    options: Omit<SqliteOpenOptions, 'readOnly' | 'onCommit'>,
+  ): SqliteStorage {
     const Driver = options.driver ?? loadSqliteDriver();
     const ops = options.ops ?? nodeFileOps;
     if (existsSync(path)) throw new StorageError('exists', `a session file already exists at ${path}`, { path });
@@ -103,7 +117,11 @@ export class SqliteStorage implements Storage {
       const scan = replay(db, path, options.onCommit ?? (() => {}));
       const lastSeq = Math.max(meta.lastSeq, scan.lastSeq);
       const report: OpenReport = { commitLines: scan.commits, bytes: statSync(path).size, tornTail: null, lastSeq };
-      return new SqliteStorage(path, meta.header, readOnly, report, db, lock, { lastSeq, commitNo: scan.lastCommitNo, sizeBytes: scan.bytes });
+      return new SqliteStorage(path, meta.header, readOnly, report, db, lock, {
+        lastSeq,
+        commitNo: scan.lastCommitNo,
+        sizeBytes: scan.bytes,
+      });
     } catch (error) {
       db?.close();
       lock?.release();
@@ -155,11 +173,19 @@ export class SqliteStorage implements Storage {
   }
 
   private writable(): Statements {
-    if (this.db === null) throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, { path: this.path });
+    if (this.db === null)
+      throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, {
+        path: this.path,
+      });
     if (this.readOnly || this.insert === null) {
-      throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, { path: this.path });
+      throw new StorageError('read-only', `session ${this.path} is open read-only: nothing can be written`, {
+        path: this.path,
+      });
     }
-    if (this.poisoned) throw new StorageError('poisoned', `an earlier write failed on ${this.path}: reopen the session to continue`, { path: this.path });
+    if (this.poisoned)
+      throw new StorageError('poisoned', `an earlier write failed on ${this.path}: reopen the session to continue`, {
+        path: this.path,
+      });
     return this.insert;
   }
 
@@ -171,9 +197,17 @@ export class SqliteStorage implements Storage {
       const code = String((error as { code?: unknown }).code ?? '');
       if (/^SQLITE_(IOERR|CORRUPT|NOTADB|CANTOPEN)/.test(code)) {
         this.poisoned = error as Error;
-        throw new StorageError('poisoned', `not acknowledged: ${code} on ${this.path}; reopen the session before writing more (the commit may or may not be there)`, { path: this.path, cause: error });
+        throw new StorageError(
+          'poisoned',
+          `not acknowledged: ${code} on ${this.path}; reopen the session before writing more (the commit may or may not be there)`,
+          { path: this.path, cause: error },
+        );
       }
-      throw new StorageError('not-committed', `not committed: ${code || (error as Error).message} while writing ${this.path}`, { path: this.path, cause: error });
+      throw new StorageError(
+        'not-committed',
+        `not committed: ${code || (error as Error).message} while writing ${this.path}`,
+        { path: this.path, cause: error },
+      );
     }
   }
 }
@@ -184,8 +218,12 @@ interface Statements {
 }
 
 function prepare(db: SqliteDatabase): Statements {
-  const entry = db.prepare('INSERT INTO entries (seq, commit_no, id, parent_id, type, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const set = db.prepare('INSERT OR REPLACE INTO registers (namespace, key, seq, commit_no, value) VALUES (?, ?, ?, ?, ?)');
+  const entry = db.prepare(
+    'INSERT INTO entries (seq, commit_no, id, parent_id, type, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const set = db.prepare(
+    'INSERT OR REPLACE INTO registers (namespace, key, seq, commit_no, value) VALUES (?, ?, ?, ?, ?)',
+  );
   const del = db.prepare('DELETE FROM registers WHERE namespace = ? AND key = ?');
   const usage = db.prepare('INSERT INTO usage_ledger (seq, commit_no, id, entry_id, usage) VALUES (?, ?, ?, ?, ?)');
   const setMeta = db.prepare('UPDATE meta SET value = ? WHERE key = ?');
@@ -241,7 +279,10 @@ function readMeta(db: SqliteDatabase, path: string): Meta {
     throw sqliteFailure(path, 'this is not a tole session database', error);
   }
   const meta = new Map(rows.map((row) => [row.key, row.value]));
-  if (meta.get('format') !== SQLITE_FORMAT) throw new StorageError('corrupt', `${path}: not a tole session database (no "${SQLITE_FORMAT}" format mark)`, { path });
+  if (meta.get('format') !== SQLITE_FORMAT)
+    throw new StorageError('corrupt', `${path}: not a tole session database (no "${SQLITE_FORMAT}" format mark)`, {
+      path,
+    });
   const version = Number(meta.get('storageVersion'));
   if (version !== STORAGE_VERSION) {
     const newer = version > STORAGE_VERSION;
@@ -252,7 +293,11 @@ function readMeta(db: SqliteDatabase, path: string): Meta {
     );
   }
   if (meta.get('schema') !== String(SQLITE_SCHEMA)) {
-    throw new StorageError('version', `${path}: SQLite schema ${String(meta.get('schema'))} is not supported (this tole reads schema ${SQLITE_SCHEMA}): upgrade tole to open it`, { path });
+    throw new StorageError(
+      'version',
+      `${path}: SQLite schema ${String(meta.get('schema'))} is not supported (this tole reads schema ${SQLITE_SCHEMA}): upgrade tole to open it`,
+      { path },
+    );
   }
   let header: SessionHeader;
   try {
@@ -261,10 +306,15 @@ function readMeta(db: SqliteDatabase, path: string): Meta {
     throw new StorageError('corrupt', `${path}: the session header is not JSON`, { path });
   }
   if (header?.kind !== 'header' || typeof header.id !== 'string' || header.storageVersion !== version) {
-    throw new StorageError('corrupt', `${path}: not a tole session header, or its storage version disagrees with the database's`, { path });
+    throw new StorageError(
+      'corrupt',
+      `${path}: not a tole session header, or its storage version disagrees with the database's`,
+      { path },
+    );
   }
   const lastSeq = Number(meta.get('lastSeq'));
-  if (!Number.isSafeInteger(lastSeq) || lastSeq < 0) throw new StorageError('corrupt', `${path}: last seq "${meta.get('lastSeq')}" is not a seq`, { path });
+  if (!Number.isSafeInteger(lastSeq) || lastSeq < 0)
+    throw new StorageError('corrupt', `${path}: last seq "${meta.get('lastSeq')}" is not a seq`, { path });
   return { header, lastSeq };
 }
 
@@ -294,14 +344,22 @@ function replay(db: SqliteDatabase, path: string, sink: CommitSink): Scan {
   for (const row of statement.iterate() as IterableIterator<ReplayRow>) {
     const commitNo = row[2];
     if (commitNo !== groupNo) {
-      if (commitNo < groupNo) throw new StorageError('corrupt', `${path}: commit ${commitNo} holds seq ${row[1]}, after seqs of commit ${groupNo}`, { path, line: commitNo });
+      if (commitNo < groupNo)
+        throw new StorageError(
+          'corrupt',
+          `${path}: commit ${commitNo} holds seq ${row[1]}, after seqs of commit ${groupNo}`,
+          { path, line: commitNo },
+        );
       flush();
       groupNo = commitNo;
     }
     try {
       group.push(recordOfRow(row));
     } catch {
-      throw new StorageError('corrupt', `${path}: commit ${commitNo}: the row with seq ${row[1]} does not hold JSON`, { path, line: commitNo });
+      throw new StorageError('corrupt', `${path}: commit ${commitNo}: the row with seq ${row[1]} does not hold JSON`, {
+        path,
+        line: commitNo,
+      });
     }
     const rowSize = 48 + row[7].length;
     groupBytes += rowSize;
@@ -316,7 +374,10 @@ function assertIncreasing(rows: readonly RecordRow[], after: number, path: strin
   if (rows.length === 0) throw new StorageError('invalid-commit', 'not committed: an empty commit', { path });
   let previous = after;
   for (const row of rows) {
-    if (row.seq <= previous) throw new StorageError('invalid-commit', `not committed: seq ${row.seq} does not increase (after ${previous})`, { path });
+    if (row.seq <= previous)
+      throw new StorageError('invalid-commit', `not committed: seq ${row.seq} does not increase (after ${previous})`, {
+        path,
+      });
     previous = row.seq;
   }
 }
@@ -327,8 +388,12 @@ function sqliteFailure(path: string, what: string, error: unknown): StorageError
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT') || /no such table/.test(message)) {
     return new StorageError('corrupt', `${path}: ${what}: ${message}`, { path, cause: error });
   }
-  if (code === 'SQLITE_BUSY') return new StorageError('locked', `${path}: ${what}: the database is busy (${message})`, { path, cause: error });
-  return new StorageError('not-committed', `${path}: ${what}: ${code ? `${code} ` : ''}${message}`, { path, cause: error });
+  if (code === 'SQLITE_BUSY')
+    return new StorageError('locked', `${path}: ${what}: the database is busy (${message})`, { path, cause: error });
+  return new StorageError('not-committed', `${path}: ${what}: ${code ? `${code} ` : ''}${message}`, {
+    path,
+    cause: error,
+  });
 }
 
 /** The header of a session database, or null when it is not one this tole reads (listing sessions). */

@@ -37,7 +37,10 @@ export function checkSyncUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new SyncError('url', `"${redactUrl(url)}" is not a URL: give postgres://USER@HOST:PORT/DATABASE (the password goes in PGPASSWORD or ~/.pgpass, not in a file)`);
+    throw new SyncError(
+      'url',
+      `"${redactUrl(url)}" is not a URL: give postgres://USER@HOST:PORT/DATABASE (the password goes in PGPASSWORD or ~/.pgpass, not in a file)`,
+    );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new SyncError('url', `"${redactUrl(url)}" is not a PostgreSQL URL: give postgres://USER@HOST:PORT/DATABASE`);
@@ -128,7 +131,10 @@ export async function migrate(db: Db): Promise<number> {
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       await db.query(migration.sql);
-      await db.query('INSERT INTO tole.schema_migrations (version, description) VALUES ($1, $2)', [migration.version, migration.description]);
+      await db.query('INSERT INTO tole.schema_migrations (version, description) VALUES ($1, $2)', [
+        migration.version,
+        migration.description,
+      ]);
     }
     return SCHEMA_VERSION;
   });

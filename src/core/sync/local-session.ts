@@ -133,9 +133,16 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
 
   const onReplay = (records: readonly StoredRecord[]): void => {
     let leafLane: string | null = null;
-    for (const r of records) if (r.kind === 'register' && r.op === 'set' && r.namespace === NS.laneLeaf) leafLane = r.key;
+    for (const r of records)
+      if (r.kind === 'register' && r.op === 'set' && r.namespace === NS.laneLeaf) leafLane = r.key;
     const above = records[records.length - 1]!.seq > cursor;
-    const rows = { entries: [] as EntryRow[], intents: [] as IntentRow[], approvals: [] as ApprovalRow[], settlements: [] as SettlementRow[], usage: [] as UsageQueryRow[] };
+    const rows = {
+      entries: [] as EntryRow[],
+      intents: [] as IntentRow[],
+      approvals: [] as ApprovalRow[],
+      settlements: [] as SettlementRow[],
+      usage: [] as UsageQueryRow[],
+    };
     for (const record of records) {
       if (record.seq === cursor) recordAtCursor = record;
       if (record.kind === 'entry' && record.seq <= cursor) entryAtCursor = record;
@@ -158,12 +165,18 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
     commits.push({ firstSeq: kept[0]!.seq, lastSeq: kept[kept.length - 1]!.seq, records: kept, ...rows });
   };
 
-  const store = SessionStore.open(path, { clock: inertClock, random: seededRandom(1), readOnly: true, onReplay: (records) => onReplay(records) });
+  const store = SessionStore.open(path, {
+    clock: inertClock,
+    random: seededRandom(1),
+    readOnly: true,
+    onReplay: (records) => onReplay(records),
+  });
   try {
     createdAt = store.header.createdAt;
     const liveRegisters: LiveCell[] = [];
     for (const namespace of store.registers.namespaces()) {
-      for (const [key, cell] of store.registers.entries(namespace)) liveRegisters.push({ namespace, key, seq: cell.seq, value: cell.value });
+      for (const [key, cell] of store.registers.entries(namespace))
+        liveRegisters.push({ namespace, key, seq: cell.seq, value: cell.value });
     }
     const lastSeq = store.lastSeq;
     return {
@@ -175,15 +188,30 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
       liveRegisters,
       firstPrompt,
       holder: holderOf(path),
-      atCursor: ([recordAtCursor, entryAtCursor] as (StoredRecord | null)[]).filter((r, i, all): r is StoredRecord => r !== null && all.indexOf(r) === i),
+      atCursor: ([recordAtCursor, entryAtCursor] as (StoredRecord | null)[]).filter(
+        (r, i, all): r is StoredRecord => r !== null && all.indexOf(r) === i,
+      ),
     };
   } finally {
     store.close();
   }
 }
 
-function addEntryRows(rows: { entries: EntryRow[]; intents: IntentRow[]; approvals: ApprovalRow[]; settlements: SettlementRow[] }, entry: AnyEntry, lane: string | null, intentOf: Map<string, string>): void {
-  rows.entries.push({ seq: entry.seq, id: entry.id, parent_id: entry.parentId, type: entry.type, lane, at_ms: entry.timestamp, payload: entry.payload });
+function addEntryRows(
+  rows: { entries: EntryRow[]; intents: IntentRow[]; approvals: ApprovalRow[]; settlements: SettlementRow[] },
+  entry: AnyEntry,
+  lane: string | null,
+  intentOf: Map<string, string>,
+): void {
+  rows.entries.push({
+    seq: entry.seq,
+    id: entry.id,
+    parent_id: entry.parentId,
+    type: entry.type,
+    lane,
+    at_ms: entry.timestamp,
+    payload: entry.payload,
+  });
   if (entry.type === 'tool_intent') {
     const p: EntryPayloads['tool_intent'] = entry.payload;
     rows.intents.push({
@@ -207,13 +235,27 @@ function addEntryRows(rows: { entries: EntryRow[]; intents: IntentRow[]; approva
     const intent = intentOf.get(entry.payload.callId);
     const d = entry.payload.decision;
     if (intent) {
-      rows.approvals.push({ intent_entry_id: intent, approval_entry_id: entry.id, approved: d.approved, approved_by: d.by, approval_rule: 'rule' in d ? (d.rule ?? null) : null, approval_reason: d.reason ?? null });
+      rows.approvals.push({
+        intent_entry_id: intent,
+        approval_entry_id: entry.id,
+        approved: d.approved,
+        approved_by: d.by,
+        approval_rule: 'rule' in d ? (d.rule ?? null) : null,
+        approval_reason: d.reason ?? null,
+      });
     }
   } else if (entry.type === 'tool_result') {
     const intent = intentOf.get(entry.payload.callId);
     const p = entry.payload;
     if (intent) {
-      rows.settlements.push({ intent_entry_id: intent, settlement_entry_id: entry.id, outcome: p.outcome, resumed_by: p.resumedBy ?? null, duration_ms: p.durationMs ?? null, at_ms: entry.timestamp });
+      rows.settlements.push({
+        intent_entry_id: intent,
+        settlement_entry_id: entry.id,
+        outcome: p.outcome,
+        resumed_by: p.resumedBy ?? null,
+        duration_ms: p.durationMs ?? null,
+        at_ms: entry.timestamp,
+      });
     }
   }
 }

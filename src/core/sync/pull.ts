@@ -70,12 +70,19 @@ export async function listTeamSessions(db: Db): Promise<TeamSession[]> {
 
 /** The session whose id is `ref` or starts with it (unique), or a SyncError that says what to do. */
 export async function findTeamSession(db: Db, ref: string): Promise<TeamSession> {
-  const { rows } = await db.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM tole.sessions s WHERE s.id = $1 OR starts_with(s.id, $1) ORDER BY s.id LIMIT 3`, [ref]);
+  const { rows } = await db.query<SessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM tole.sessions s WHERE s.id = $1 OR starts_with(s.id, $1) ORDER BY s.id LIMIT 3`,
+    [ref],
+  );
   const exact = rows.find((r) => r.id === ref);
   if (exact) return toTeamSession(exact);
   if (rows.length === 1) return toTeamSession(rows[0]!);
-  if (rows.length === 0) throw new SyncError('not-found', `no session "${ref}" on the server; list them with tole sessions --from URL`);
-  throw new SyncError('not-found', `"${ref}" names more than one session on the server (${rows.map((r) => r.id).join(', ')}): give more of the id`);
+  if (rows.length === 0)
+    throw new SyncError('not-found', `no session "${ref}" on the server; list them with tole sessions --from URL`);
+  throw new SyncError(
+    'not-found',
+    `"${ref}" names more than one session on the server (${rows.map((r) => r.id).join(', ')}): give more of the id`,
+  );
 }
 
 export interface PullOptions {
@@ -86,24 +93,50 @@ export interface PullOptions {
 /** Writes the server's copy of session `id` to `<dir>/<id>.jsonl`; returns its path. */
 export async function pullSession(db: Db, id: string, dir: string, options: PullOptions): Promise<string> {
   const target = join(dir, `${id}.jsonl`);
-  if (existsSync(target)) throw new StorageError('exists', `${target} already exists: tole never overwrites a session file; open it, or move it away to pull the server's copy`, { path: target });
+  if (existsSync(target))
+    throw new StorageError(
+      'exists',
+      `${target} already exists: tole never overwrites a session file; open it, or move it away to pull the server's copy`,
+      { path: target },
+    );
   // One snapshot: the rows and the cursor as one transaction saw them.
   const { header, records } = await db.transaction(async () => {
     await db.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    const s = await db.query<{ header: SessionHeader; shipped_seq: string }>('SELECT header, shipped_seq FROM tole.sessions WHERE id = $1', [id]);
+    const s = await db.query<{ header: SessionHeader; shipped_seq: string }>(
+      'SELECT header, shipped_seq FROM tole.sessions WHERE id = $1',
+      [id],
+    );
     if (!s.rows[0]) throw new SyncError('not-found', `no session "${id}" on the server`);
-    const kept = await db.query<{ body: StoredRecord }>(`SELECT body FROM tole.records WHERE session_id = $1 AND kind IN ('entry', 'usage') ORDER BY seq`, [id]);
-    const cells = await db.query<{ namespace: string; key: string; seq: string; value: unknown }>('SELECT namespace, key, seq, value FROM tole.registers WHERE session_id = $1', [id]);
+    const kept = await db.query<{ body: StoredRecord }>(
+      `SELECT body FROM tole.records WHERE session_id = $1 AND kind IN ('entry', 'usage') ORDER BY seq`,
+      [id],
+    );
+    const cells = await db.query<{ namespace: string; key: string; seq: string; value: unknown }>(
+      'SELECT namespace, key, seq, value FROM tole.registers WHERE session_id = $1',
+      [id],
+    );
     const shippedSeq = Number(s.rows[0].shipped_seq);
     const all: StoredRecord[] = [
       ...kept.rows.map((r) => r.body),
-      ...cells.rows.map((c): StoredRecord => ({ kind: 'register', op: 'set', seq: Number(c.seq), namespace: c.namespace, key: c.key, value: c.value })),
+      ...cells.rows.map(
+        (c): StoredRecord => ({
+          kind: 'register',
+          op: 'set',
+          seq: Number(c.seq),
+          namespace: c.namespace,
+          key: c.key,
+          value: c.value,
+        }),
+      ),
     ].sort((a, b) => a.seq - b.seq);
     return { header: { ...s.rows[0].header, compactedAtSeq: shippedSeq }, records: all };
   });
   const temp = join(dir, `.${randomHex(options.random, 6)}-${id}.jsonl`);
   try {
-    const storage = createStorage('jsonl', temp, header, { nonce: randomHex(options.random, 8), nowMs: options.clock.nowMs() });
+    const storage = createStorage('jsonl', temp, header, {
+      nonce: randomHex(options.random, 8),
+      nowMs: options.clock.nowMs(),
+    });
     try {
       storage.rewrite(records, header);
     } finally {
@@ -114,7 +147,10 @@ export async function pullSession(db: Db, id: string, dir: string, options: Pull
     try {
       linkSync(temp, target);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new StorageError('exists', `${target} already exists: tole never overwrites a session file`, { path: target });
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new StorageError('exists', `${target} already exists: tole never overwrites a session file`, {
+          path: target,
+        });
       throw error;
     }
   } finally {

@@ -62,7 +62,8 @@ export async function shipSessions(db: Db, files: readonly SessionFile[], option
 export async function shipSession(db: Db, file: SessionFile, options: ShipOptions): Promise<SessionShipResult> {
   const { path } = file;
   const cursor = await serverCursor(db, file.header.id);
-  if (options.cache?.unchanged(path, cursor)) return { id: file.header.id, path, records: 0, shippedSeq: cursor, unchanged: true };
+  if (options.cache?.unchanged(path, cursor))
+    return { id: file.header.id, path, records: 0, shippedSeq: cursor, unchanged: true };
   const fingerprint = fingerprintOf(path);
   let local: LocalSession;
   try {
@@ -109,7 +110,10 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
  */
 async function divergence(db: Db, local: LocalSession, cursor: number): Promise<string | null> {
   for (const record of local.atCursor) {
-    const { rows } = await db.query<{ same: boolean }>('SELECT body = $3::jsonb AS same FROM tole.records WHERE session_id = $1 AND seq = $2', [local.header.id, record.seq, JSON.stringify(record)]);
+    const { rows } = await db.query<{ same: boolean }>(
+      'SELECT body = $3::jsonb AS same FROM tole.records WHERE session_id = $1 AND seq = $2',
+      [local.header.id, record.seq, JSON.stringify(record)],
+    );
     if (rows.length === 0 || rows[0]!.same) continue;
     return `this file and the server hold different records at seq ${record.seq} (the session was continued on another machine too): not shipped; keep this file, move it away, and take the server's copy with tole --resume ${local.header.id} --from`;
   }
@@ -129,21 +133,47 @@ async function lockSession(db: Db, local: LocalSession, options: ShipIdentity): 
      VALUES ($1, to_timestamp($2 / 1000.0), $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (id) DO UPDATE SET holder_host = EXCLUDED.holder_host, holder_pid = EXCLUDED.holder_pid,
        first_prompt = COALESCE(tole.sessions.first_prompt, EXCLUDED.first_prompt), updated_at = now()`,
-    [h.id, h.createdAt, h.cwd, options.person, options.host, JSON.stringify(h), h.parent?.sessionId ?? null, h.parent?.entryId ?? null, local.firstPrompt, local.holder?.host ?? null, local.holder?.pid ?? null],
+    [
+      h.id,
+      h.createdAt,
+      h.cwd,
+      options.person,
+      options.host,
+      JSON.stringify(h),
+      h.parent?.sessionId ?? null,
+      h.parent?.entryId ?? null,
+      local.firstPrompt,
+      local.holder?.host ?? null,
+      local.holder?.pid ?? null,
+    ],
   );
-  const { rows } = await db.query<{ shipped_seq: string }>('SELECT shipped_seq FROM tole.sessions WHERE id = $1 FOR UPDATE', [h.id]);
+  const { rows } = await db.query<{ shipped_seq: string }>(
+    'SELECT shipped_seq FROM tole.sessions WHERE id = $1 FOR UPDATE',
+    [h.id],
+  );
   return Number(rows[0]!.shipped_seq);
 }
 
-async function shipBatch(db: Db, local: LocalSession, batch: readonly ShipCommit[], options: ShipIdentity, reconcile: boolean): Promise<{ records: number; shippedSeq: number }> {
+async function shipBatch(
+  db: Db,
+  local: LocalSession,
+  batch: readonly ShipCommit[],
+  options: ShipIdentity,
+  reconcile: boolean,
+): Promise<{ records: number; shippedSeq: number }> {
   const id = local.header.id;
   return db.transaction(async () => {
     const cursor = await lockSession(db, local, options);
     // Another shipper may have moved the cursor since this one read it: keep only what is above.
     const commits = batch.filter((c) => c.lastSeq > cursor);
     if (commits.length === 0) return { records: 0, shippedSeq: cursor };
-    const above = <T extends { seq?: number; intent_seq?: number }>(rows: readonly T[]): T[] => rows.filter((r) => (r.seq ?? r.intent_seq ?? Infinity) > cursor);
-    const records = commits.flatMap((c) => c.records.filter((r) => r.seq > cursor).map((r) => ({ seq: r.seq, commit_seq: c.firstSeq, kind: r.kind, body: r })));
+    const above = <T extends { seq?: number; intent_seq?: number }>(rows: readonly T[]): T[] =>
+      rows.filter((r) => (r.seq ?? r.intent_seq ?? Infinity) > cursor);
+    const records = commits.flatMap((c) =>
+      c.records
+        .filter((r) => r.seq > cursor)
+        .map((r) => ({ seq: r.seq, commit_seq: c.firstSeq, kind: r.kind, body: r })),
+    );
     await db.query(
       `INSERT INTO tole.records (session_id, seq, commit_seq, kind, body)
        SELECT $1, x.seq, x.commit_seq, x.kind, x.body FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, commit_seq bigint, kind text, body jsonb)
@@ -172,7 +202,11 @@ async function shipBatch(db: Db, local: LocalSession, batch: readonly ShipCommit
         [id, JSON.stringify(usage)],
       );
     }
-    await shipRegisters(db, id, records.map((r) => r.body));
+    await shipRegisters(
+      db,
+      id,
+      records.map((r) => r.body),
+    );
     const shippedSeq = commits[commits.length - 1]!.lastSeq;
     await db.query('UPDATE tole.sessions SET shipped_seq = $2, updated_at = now() WHERE id = $1', [id, shippedSeq]);
     if (reconcile) return { records: records.length, shippedSeq: await reconcileRegisters(db, local) };
@@ -215,13 +249,33 @@ async function shipEffects(db: Db, id: string, commits: readonly ShipCommit[], c
 
 /** Applies the batch's register records to the live cells: the last op per cell wins. */
 async function shipRegisters(db: Db, id: string, records: readonly unknown[]): Promise<void> {
-  const last = new Map<string, { namespace: string; key: string; seq: number; op: 'set' | 'delete'; value?: unknown }>();
-  for (const r of records as { kind: string; op?: 'set' | 'delete'; namespace?: string; key?: string; seq: number; value?: unknown }[]) {
+  const last = new Map<
+    string,
+    { namespace: string; key: string; seq: number; op: 'set' | 'delete'; value?: unknown }
+  >();
+  for (const r of records as {
+    kind: string;
+    op?: 'set' | 'delete';
+    namespace?: string;
+    key?: string;
+    seq: number;
+    value?: unknown;
+  }[]) {
     if (r.kind !== 'register') continue;
-    last.set(JSON.stringify([r.namespace, r.key]), { namespace: r.namespace!, key: r.key!, seq: r.seq, op: r.op!, value: r.value });
+    last.set(JSON.stringify([r.namespace, r.key]), {
+      namespace: r.namespace!,
+      key: r.key!,
+      seq: r.seq,
+      op: r.op!,
+      value: r.value,
+    });
   }
-  const sets = [...last.values()].filter((c) => c.op === 'set').map((c) => ({ namespace: c.namespace, key: c.key, seq: c.seq, value: c.value ?? null }));
-  const deletes = [...last.values()].filter((c) => c.op === 'delete').map((c) => ({ namespace: c.namespace, key: c.key }));
+  const sets = [...last.values()]
+    .filter((c) => c.op === 'set')
+    .map((c) => ({ namespace: c.namespace, key: c.key, seq: c.seq, value: c.value ?? null }));
+  const deletes = [...last.values()]
+    .filter((c) => c.op === 'delete')
+    .map((c) => ({ namespace: c.namespace, key: c.key }));
   if (sets.length > 0) await upsertCells(db, id, sets);
   if (deletes.length > 0) {
     await db.query(
@@ -260,6 +314,9 @@ async function reconcileRegisters(db: Db, local: LocalSession): Promise<number> 
   const id = local.header.id;
   await db.query('DELETE FROM tole.registers WHERE session_id = $1', [id]);
   if (local.liveRegisters.length > 0) await upsertCells(db, id, local.liveRegisters);
-  await db.query('UPDATE tole.sessions SET shipped_seq = greatest(shipped_seq, $2), compacted_at_seq = $3, updated_at = now() WHERE id = $1', [id, local.lastSeq, local.header.compactedAtSeq ?? null]);
+  await db.query(
+    'UPDATE tole.sessions SET shipped_seq = greatest(shipped_seq, $2), compacted_at_seq = $3, updated_at = now() WHERE id = $1',
+    [id, local.lastSeq, local.header.compactedAtSeq ?? null],
+  );
   return local.lastSeq;
 }

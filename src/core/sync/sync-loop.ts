@@ -110,7 +110,12 @@ export class SyncLoop {
     } catch (error) {
       this.failures++;
       const wait = backoffDelay(this.failures, this.options.backoffMs ?? 1000, this.options.maxBackoffMs ?? 60_000);
-      this.set({ kind: 'failed', error: (error as Error)?.message ?? String(error), failures: this.failures, retryAtMs: this.timers.nowMs() + wait });
+      this.set({
+        kind: 'failed',
+        error: (error as Error)?.message ?? String(error),
+        failures: this.failures,
+        retryAtMs: this.timers.nowMs() + wait,
+      });
       this.running = false;
       if (!this.stopped) this.schedule(wait);
     }

@@ -37,7 +37,11 @@ export function capClippedOutput(clipped: ClippedOutput, capBytes: number = MODE
   const bytes = clipped.tail.length === 0 ? clipped.head : Buffer.concat([clipped.head, clipped.tail]);
   if (!hasGap && bytes.length <= capBytes) return decode(bytes);
   if (hasGap && bytes.length <= capBytes - MARKER_RESERVE_BYTES) {
-    return joinAroundMarker(decode(clipped.head), elisionMarker(clipped.elidedBytes, clipped.elidedLines), decode(clipped.tail));
+    return joinAroundMarker(
+      decode(clipped.head),
+      elisionMarker(clipped.elidedBytes, clipped.elidedLines),
+      decode(clipped.tail),
+    );
   }
   const [headLimit, tailFrom] = cutPoints(bytes.length, capBytes - MARKER_RESERVE_BYTES, hasGap ? gapAt : null);
   const headEnd = snapHeadEnd(bytes, headLimit);

@@ -49,7 +49,13 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
         stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
     } catch (error) {
-      resolve({ exitCode: null, exitSignal: null, stoppedBy: null, stoppedAfterExit: false, spawnError: (error as Error).message });
+      resolve({
+        exitCode: null,
+        exitSignal: null,
+        stoppedBy: null,
+        stoppedAfterExit: false,
+        spawnError: (error as Error).message,
+      });
       return;
     }
     const timers: NodeJS.Timeout[] = [];
@@ -62,7 +68,13 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
       settled = true;
       timers.forEach(clearTimeout);
       spec.signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, stoppedBy, stoppedAfterExit, spawnError });
+      resolve({
+        exitCode: exit?.code ?? null,
+        exitSignal: exit?.signal ?? null,
+        stoppedBy,
+        stoppedAfterExit,
+        spawnError,
+      });
     };
     const stop = (reason: GroupStopReason): void => {
       if (stoppedBy !== null || settled) return;

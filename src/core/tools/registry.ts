@@ -90,7 +90,9 @@ export class ToolRegistry {
   }
 
   definitions(): ToolDefinition[] {
-    return [...this.tools.values()].filter((registered) => this.allowed === null || this.allowed.has(registered.tool.name)).map((registered) => registered.definition);
+    return [...this.tools.values()]
+      .filter((registered) => this.allowed === null || this.allowed.has(registered.tool.name))
+      .map((registered) => registered.definition);
   }
 
   /** Checks a model's call against the tool's schema. Never throws: a bad call becomes a message for the model. */
@@ -111,7 +113,11 @@ export class ToolRegistry {
     const checked = tool.inputSchema.safeParse(withoutNulls(json.value));
     if (!checked.success) {
       // "" stands for "no arguments": fine for a tool that needs none, never filled in for one that does.
-      if (rawArguments.trim() === '') return { ok: false, message: `The call to ${name} came with no arguments. Send one JSON object: ${signature}.` };
+      if (rawArguments.trim() === '')
+        return {
+          ok: false,
+          message: `The call to ${name} came with no arguments. Send one JSON object: ${signature}.`,
+        };
       const problems = checked.error.issues.map((issue) => `- ${describeIssue(issue)}`).join('\n');
       return { ok: false, message: `Invalid arguments for ${name}:\n${problems}\nExpected: ${signature}.` };
     }

@@ -49,13 +49,21 @@ export function detectSandbox(platform: NodeJS.Platform, pathEnv: string | undef
   const program = findProgram(kind, pathEnv);
   if (program === null) return null;
   const sandbox: Sandbox = { kind, program };
-  const probe = confinedCommand(sandbox, { workspaceRoot: '/', tempDir: '/tmp', network: false }, ['/bin/sh', '-c', 'exit 0']);
+  const probe = confinedCommand(sandbox, { workspaceRoot: '/', tempDir: '/tmp', network: false }, [
+    '/bin/sh',
+    '-c',
+    'exit 0',
+  ]);
   const run = spawnSync(probe.program, probe.args, { stdio: 'ignore', timeout: 5_000 });
   return run.status === 0 ? sandbox : null;
 }
 
 /** The program and arguments that run `argv` confined by `policy`. */
-export function confinedCommand(sandbox: Sandbox, policy: SandboxPolicy, argv: readonly string[]): { program: string; args: string[] } {
+export function confinedCommand(
+  sandbox: Sandbox,
+  policy: SandboxPolicy,
+  argv: readonly string[],
+): { program: string; args: string[] } {
   switch (sandbox.kind) {
     case 'bwrap':
       return { program: sandbox.program, args: [...bwrapArgs(policy), '--', ...argv] };
@@ -88,8 +96,12 @@ function sbString(text: string): string {
 }
 
 function seatbeltProfile(policy: SandboxPolicy): string {
-  const writable = [policy.workspaceRoot, policy.tempDir, '/private/tmp', '/private/var/folders'].map((dir) => `(subpath ${sbString(dir)})`);
-  const protectedPaths = PROTECTED_IN_WORKSPACE.map((inside) => `(subpath ${sbString(path.join(policy.workspaceRoot, inside))})`);
+  const writable = [policy.workspaceRoot, policy.tempDir, '/private/tmp', '/private/var/folders'].map(
+    (dir) => `(subpath ${sbString(dir)})`,
+  );
+  const protectedPaths = PROTECTED_IN_WORKSPACE.map(
+    (inside) => `(subpath ${sbString(path.join(policy.workspaceRoot, inside))})`,
+  );
   return [
     '(version 1)',
     '(allow default)',
@@ -101,7 +113,8 @@ function seatbeltProfile(policy: SandboxPolicy): string {
 }
 
 /** Words in a failed command's output that say the sandbox may have stopped it. */
-const SANDBOX_FAILURE = /Read-only file system|EROFS|Operation not permitted|EPERM|Permission denied|EACCES|Could not resolve|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENOTFOUND|Network is unreachable|ENETUNREACH|Connection refused|ECONNREFUSED|No address associated/;
+const SANDBOX_FAILURE =
+  /Read-only file system|EROFS|Operation not permitted|EPERM|Permission denied|EACCES|Could not resolve|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENOTFOUND|Network is unreachable|ENETUNREACH|Connection refused|ECONNREFUSED|No address associated/;
 
 export function mayBeSandboxFailure(output: string): boolean {
   return SANDBOX_FAILURE.test(output);

@@ -115,7 +115,17 @@ export interface Entry<T extends EntryType = EntryType> {
 
 export type AnyEntry = { [T in EntryType]: Entry<T> }[EntryType];
 
-export const ENTRY_TYPES: readonly EntryType[] = ['user', 'assistant', 'tool_intent', 'approval', 'tool_result', 'summary', 'notice', 'restore', 'restore_result'];
+export const ENTRY_TYPES: readonly EntryType[] = [
+  'user',
+  'assistant',
+  'tool_intent',
+  'approval',
+  'tool_result',
+  'summary',
+  'notice',
+  'restore',
+  'restore_result',
+];
 
 export function isEntryType(type: string): type is EntryType {
   return (ENTRY_TYPES as readonly string[]).includes(type);

@@ -94,7 +94,10 @@ export interface CostEstimate {
 export function findPricing(model: string, overrides: PricingTable = {}): PricingMatch | undefined {
   const name = model.trim().toLowerCase();
   const lastSlash = name.lastIndexOf('/');
-  return longestPrefixMatch(name, overrides) ?? (lastSlash >= 0 ? longestPrefixMatch(name.slice(lastSlash + 1), overrides) : undefined);
+  return (
+    longestPrefixMatch(name, overrides) ??
+    (lastSlash >= 0 ? longestPrefixMatch(name.slice(lastSlash + 1), overrides) : undefined)
+  );
 }
 
 function longestPrefixMatch(name: string, overrides: PricingTable): PricingMatch | undefined {
@@ -120,7 +123,12 @@ export function costUsdMicros(model: string, usage: TokenUsage | null, overrides
   }
   const match = findPricing(model, overrides);
   if (match === undefined) return { costUsdMicros: 0, priced: false, source: 'unpriced' };
-  return { costUsdMicros: tableCostUsdMicros(match.pricing, usage), priced: true, source: 'table', matchedPrefix: match.prefix };
+  return {
+    costUsdMicros: tableCostUsdMicros(match.pricing, usage),
+    priced: true,
+    source: 'table',
+    matchedPrefix: match.prefix,
+  };
 }
 
 /** Tokens times dollars per million tokens is micro-dollars. */

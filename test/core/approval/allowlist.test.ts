@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AllowlistApprover, AllowRuleError, findAllowRule, parseRule, ruleMatches } from '../../../src/core/approval/allowlist';
+import {
+  AllowlistApprover,
+  AllowRuleError,
+  findAllowRule,
+  parseRule,
+  ruleMatches,
+} from '../../../src/core/approval/allowlist';
 import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
 import type { Risk } from '../../../src/core/tools/tool';
 
@@ -41,7 +47,9 @@ describe('parseRule', () => {
   });
 
   it('refuses an unknown tool when the known tools are given', () => {
-    expect(() => parseRule('bsh:ls', ['bash', 'write_file'])).toThrow(/no tool named "bsh"; known tools: bash, write_file/);
+    expect(() => parseRule('bsh:ls', ['bash', 'write_file'])).toThrow(
+      /no tool named "bsh"; known tools: bash, write_file/,
+    );
     expect(parseRule('*', ['bash']).tool).toBe('*');
   });
 });
@@ -58,7 +66,14 @@ describe('ruleMatches', () => {
 
   it('does not let a shell wildcard swallow a second command', () => {
     const rule = parseRule('bash:git status*');
-    for (const subject of ['git status; npm publish', 'git status && curl x', 'git status | sh', 'git status > f', 'git status $(npm publish)', 'git status\nnpm publish']) {
+    for (const subject of [
+      'git status; npm publish',
+      'git status && curl x',
+      'git status | sh',
+      'git status > f',
+      'git status $(npm publish)',
+      'git status\nnpm publish',
+    ]) {
       expect(ruleMatches(rule, request('bash', subject)), subject).toBe(false);
     }
     expect(ruleMatches(parseRule('bash:make && make test'), request('bash', 'make && make test'))).toBe(true);
@@ -88,14 +103,24 @@ describe('findAllowRule and AllowlistApprover', () => {
 
   it('approves a covered Write call by rule, naming the rule', async () => {
     const approver = new AllowlistApprover([parseRule('bash:npm test')]);
-    expect(await approver.decide(request('bash', 'npm test'), signal)).toEqual({ approved: true, by: 'rule', rule: 'bash:npm test' });
+    expect(await approver.decide(request('bash', 'npm test'), signal)).toEqual({
+      approved: true,
+      by: 'rule',
+      rule: 'bash:npm test',
+    });
   });
 
   it('passes everything else on, and denies when there is no one to pass to', async () => {
     const asked: string[] = [];
-    const next: Approver = { decide: async (r) => (asked.push(r.subject), { approved: false, by: 'user', reason: 'no' }) };
+    const next: Approver = {
+      decide: async (r) => (asked.push(r.subject), { approved: false, by: 'user', reason: 'no' }),
+    };
     const approver = new AllowlistApprover(everything, next);
-    expect(await approver.decide(request('bash', 'rm -rf x', 'Destructive'), signal)).toEqual({ approved: false, by: 'user', reason: 'no' });
+    expect(await approver.decide(request('bash', 'rm -rf x', 'Destructive'), signal)).toEqual({
+      approved: false,
+      by: 'user',
+      reason: 'no',
+    });
     expect(asked).toEqual(['rm -rf x']);
     const alone = await new AllowlistApprover(everything).decide(request('bash', 'rm -rf x', 'Destructive'), signal);
     expect(alone).toMatchObject({ approved: false, by: 'headless' });

@@ -20,8 +20,16 @@ describe('ApprovalPolicy.preDecide', () => {
   });
 
   it('approves a Write call by an allow rule, then --yes, then a session allowance', () => {
-    expect(policy({ rules: ['bash:npm test'], yes: true }).preDecide(request('Write'))).toEqual({ approved: true, by: 'rule', rule: 'bash:npm test' });
-    expect(policy({ rules: [parseRule('bash:npm t*')] }).preDecide(request('Write'))).toEqual({ approved: true, by: 'rule', rule: 'bash:npm t*' });
+    expect(policy({ rules: ['bash:npm test'], yes: true }).preDecide(request('Write'))).toEqual({
+      approved: true,
+      by: 'rule',
+      rule: 'bash:npm test',
+    });
+    expect(policy({ rules: [parseRule('bash:npm t*')] }).preDecide(request('Write'))).toEqual({
+      approved: true,
+      by: 'rule',
+      rule: 'bash:npm t*',
+    });
     expect(policy({ yes: true }).preDecide(request('Write'))).toEqual({ approved: true, by: 'yes' });
     const session = policy({ interactive: true });
     expect(session.preDecide(request('Write'))).toEqual({ ask: true });
@@ -51,7 +59,9 @@ describe('ApprovalPolicy.preDecide', () => {
     lax.allowForSession('bash');
     const decision = lax.preDecide(request('Destructive', 'rm -rf x'));
     expect(decision).toMatchObject({ approved: false, by: 'headless' });
-    expect('reason' in decision ? decision.reason : '').toMatch(/Destructive calls need an interactive keypress, and no flag or --allow rule allows them/);
+    expect('reason' in decision ? decision.reason : '').toMatch(
+      /Destructive calls need an interactive keypress, and no flag or --allow rule allows them/,
+    );
   });
 
   it('a session allowance never covers a Destructive call', () => {
@@ -82,8 +92,13 @@ describe('only an interactive user approves a Destructive call', () => {
 
   it('accepts the user, and any denial', () => {
     const interactive = policy({ interactive: true });
-    expect(interactive.check(request('Destructive'), { approved: true, by: 'user' })).toEqual({ approved: true, by: 'user' });
-    expect(interactive.check(request('Destructive'), { approved: false, by: 'hook', reason: 'blocked' }).approved).toBe(false);
+    expect(interactive.check(request('Destructive'), { approved: true, by: 'user' })).toEqual({
+      approved: true,
+      by: 'user',
+    });
+    expect(interactive.check(request('Destructive'), { approved: false, by: 'hook', reason: 'blocked' }).approved).toBe(
+      false,
+    );
   });
 
   it('treats a user approval in a headless session as a bug', () => {
@@ -95,8 +110,14 @@ describe('only an interactive user approves a Destructive call', () => {
     const honest: Approver = { decide: async () => ({ approved: true, by: 'user' }) };
     const interactive = policy({ interactive: true });
     await expect(interactive.decide(request('Destructive'), liar, signal)).rejects.toThrow(/assert/);
-    await expect(interactive.decide(request('Destructive'), honest, signal)).resolves.toEqual({ approved: true, by: 'user' });
-    await expect(interactive.decide(request('ReadOnly'), undefined, signal)).resolves.toEqual({ approved: true, by: 'policy' });
+    await expect(interactive.decide(request('Destructive'), honest, signal)).resolves.toEqual({
+      approved: true,
+      by: 'user',
+    });
+    await expect(interactive.decide(request('ReadOnly'), undefined, signal)).resolves.toEqual({
+      approved: true,
+      by: 'policy',
+    });
   });
 });
 

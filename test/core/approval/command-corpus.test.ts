@@ -51,7 +51,9 @@ describe('the command corpus', () => {
   it('classifies every command line at its expected tier', () => {
     const mismatches = corpus.cases.flatMap((c) => {
       const got = classifyCommand(c.command, opts);
-      return got.risk === c.risk ? [] : [`${JSON.stringify(c.command)}: expected ${c.risk}, got ${got.risk} (${got.reason})`];
+      return got.risk === c.risk
+        ? []
+        : [`${JSON.stringify(c.command)}: expected ${c.risk}, got ${got.risk} (${got.reason})`];
     });
     expect(mismatches, `${mismatches.length} mismatches:\n${mismatches.join('\n')}`).toEqual([]);
   });

@@ -7,24 +7,37 @@ const nothingExists = { exists: () => false };
 
 describe('classifyCommand', () => {
   it('gives the reason of the part that decided', () => {
-    expect(classifyCommand('ls; rm -rf build; git push')).toEqual({ risk: 'Destructive', reason: '`rm -r` removes a directory tree' });
-    expect(classifyCommand('git status && npm install').reason).toBe('`npm install` changes node_modules and may run install scripts');
+    expect(classifyCommand('ls; rm -rf build; git push')).toEqual({
+      risk: 'Destructive',
+      reason: '`rm -r` removes a directory tree',
+    });
+    expect(classifyCommand('git status && npm install').reason).toBe(
+      '`npm install` changes node_modules and may run install scripts',
+    );
     expect(classifyCommand('git push --force').reason).toBe('`git push --force` overwrites the remote branch history');
   });
 
   it('names every reader when the whole line only reads', () => {
-    expect(classifyCommand('cat a | grep b | wc -l')).toEqual({ risk: 'ReadOnly', reason: '`cat`, `grep`, `wc` only read' });
+    expect(classifyCommand('cat a | grep b | wc -l')).toEqual({
+      risk: 'ReadOnly',
+      reason: '`cat`, `grep`, `wc` only read',
+    });
   });
 
   it('says why an unparseable line is Destructive', () => {
     const result = classifyCommand("echo 'unterminated");
     expect(result.risk).toBe('Destructive');
-    expect(result.reason).toMatch(/^the command cannot be parsed, so it is treated as Destructive: a single quote is never closed/);
+    expect(result.reason).toMatch(
+      /^the command cannot be parsed, so it is treated as Destructive: a single quote is never closed/,
+    );
   });
 
   it('treats a redirect target as existing unless told otherwise', () => {
     expect(classifyCommand('echo hi > notes.txt').risk).toBe('Destructive');
-    expect(classifyCommand('echo hi > notes.txt', nothingExists)).toEqual({ risk: 'Write', reason: '`> notes.txt` creates notes.txt' });
+    expect(classifyCommand('echo hi > notes.txt', nothingExists)).toEqual({
+      risk: 'Write',
+      reason: '`> notes.txt` creates notes.txt',
+    });
     expect(classifyCommand('echo hi > notes.txt', { exists: (p) => p === 'notes.txt' }).reason).toBe(
       '`> notes.txt` empties the existing file notes.txt before writing',
     );
@@ -43,9 +56,15 @@ describe('classifyCommand', () => {
   });
 
   it('moves into a directory: only the path inside it counts', () => {
-    const opts = { exists: (p: string) => p === 'dest' || p === 'dest/b.txt', isDirectory: (p: string) => p === 'dest' };
+    const opts = {
+      exists: (p: string) => p === 'dest' || p === 'dest/b.txt',
+      isDirectory: (p: string) => p === 'dest',
+    };
     expect(classifyCommand('mv a.txt dest', opts).risk).toBe('Write');
-    expect(classifyCommand('mv b.txt dest', opts)).toEqual({ risk: 'Destructive', reason: '`mv` replaces the existing dest/b.txt' });
+    expect(classifyCommand('mv b.txt dest', opts)).toEqual({
+      risk: 'Destructive',
+      reason: '`mv` replaces the existing dest/b.txt',
+    });
   });
 
   it('stops trusting relative paths after cd', () => {
@@ -89,7 +108,19 @@ const doubleQuoted = (text: string): string => `"${text.replace(/["\\$`]/g, '\\$
  * Commands each Destructive on its own, and ways to hide them inside another line. Spaces keep
  * `$( (…) )` from reading as arithmetic `$((…))`, which bash does not run as a command.
  */
-const DESTRUCTIVE = ['rm -rf x', '\\rm -rf x', "r''m -rf x", '"rm" -r x', 'git push --force', 'git reset --hard', 'find . -delete', 'dd if=a of=b', 'git clean -fdx', 'shred f', 'chmod -R 0 .'];
+const DESTRUCTIVE = [
+  'rm -rf x',
+  '\\rm -rf x',
+  "r''m -rf x",
+  '"rm" -r x',
+  'git push --force',
+  'git reset --hard',
+  'find . -delete',
+  'dd if=a of=b',
+  'git clean -fdx',
+  'shred f',
+  'chmod -R 0 .',
+];
 const SAFE = ['ls', 'git status', 'cat a', 'echo hi', 'true', 'grep x y'];
 const HIDERS: readonly ((d: string, s: string) => string)[] = [
   (d, s) => `${s}; ${d}`,
@@ -126,7 +157,9 @@ describe('hiding a Destructive command (property)', () => {
       line: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         fc.constantFrom(...DESTRUCTIVE),
-        fc.tuple(tie('line') as fc.Arbitrary<string>, fc.constantFrom(...HIDERS), fc.constantFrom(...SAFE)).map(([d, hide, s]) => hide(d, s)),
+        fc
+          .tuple(tie('line') as fc.Arbitrary<string>, fc.constantFrom(...HIDERS), fc.constantFrom(...SAFE))
+          .map(([d, hide, s]) => hide(d, s)),
       ),
     })).line;
     fc.assert(

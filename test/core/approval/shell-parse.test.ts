@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COMMAND_LINE_CHARS, parseShell, type Command, type Script, type SimpleCommand } from '../../../src/core/approval/shell-parse';
+import {
+  MAX_COMMAND_LINE_CHARS,
+  parseShell,
+  type Command,
+  type Script,
+  type SimpleCommand,
+} from '../../../src/core/approval/shell-parse';
 
 function parsed(line: string): Script {
   const result = parseShell(line);
@@ -97,7 +103,16 @@ describe('structure', () => {
   it('reads redirections with or without spaces, with fds', () => {
     const cmd = simple(parsed('cmd >a 2>&1 >> b 2>/dev/null &>c <d >|e 3<>f').pipelines[0]!.commands[0]);
     expect(cmd.words.map((w) => w.text)).toEqual(['cmd']);
-    expect(cmd.redirects.map((r) => `${r.fd ?? ''}${r.op}${r.target.text}`)).toEqual(['>a', '2>&1', '>>b', '2>/dev/null', '&>c', '<d', '>|e', '3<>f']);
+    expect(cmd.redirects.map((r) => `${r.fd ?? ''}${r.op}${r.target.text}`)).toEqual([
+      '>a',
+      '2>&1',
+      '>>b',
+      '2>/dev/null',
+      '&>c',
+      '<d',
+      '>|e',
+      '3<>f',
+    ]);
   });
 
   it('reads a heredoc body and does not parse it as commands', () => {

@@ -38,7 +38,12 @@ describe('what a checkpoint holds', () => {
     rmSync(join(dirs.root, 'build'), { recursive: true });
     const plan = await checkpoints.plan(taken.id);
     // Only what the checkpoint holds comes back: the ignored build output and node_modules never were in it.
-    expect(plan).toMatchObject({ added: ['small.txt'], changed: [], removed: [], leftOut: [{ path: 'big.bin', why: 'too-large' }] });
+    expect(plan).toMatchObject({
+      added: ['small.txt'],
+      changed: [],
+      removed: [],
+      leftOut: [{ path: 'big.bin', why: 'too-large' }],
+    });
     await checkpoints.restore(taken.id);
     expect(readFileSync(join(dirs.root, 'small.txt'), 'utf8')).toBe('small\n');
     expect(existsSync(join(dirs.root, 'big.bin'))).toBe(false);
@@ -87,8 +92,18 @@ describe('without a usable git, checkpoints are off and everything else works', 
   });
 
   it('says once why, and the calls still run', async () => {
-    const off = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, gitBinary: join(dirs.outside, 'no-such-git') });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true }, deps: { checkpoints: off } });
+    const off = Checkpoints.create({
+      home: dirs.home,
+      workspaceRoot: dirs.root,
+      gitBinary: join(dirs.outside, 'no-such-git'),
+    });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      policy: { yes: true },
+      deps: { checkpoints: off },
+    });
     server.push(
       { toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'a' }) }] },
       { toolCalls: [{ id: 'w2', name: 'write_file', arguments: JSON.stringify({ path: 'b.txt', content: 'b' }) }] },

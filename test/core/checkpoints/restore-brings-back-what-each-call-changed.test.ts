@@ -79,12 +79,16 @@ describe('restoring to the entry before a call brings back the files as they wer
       server.push({ toolCalls: [{ id: `call_${i}`, ...call }] });
       const result = await agent.runTurn(`step ${i}`, new AbortController().signal, () => {});
       expect(result.outcome).toBe('done');
-      const [asked] = entriesOfType(store, 'assistant').filter((e) => e.payload.toolCalls.some((c) => c.id === `call_${i}`));
+      const [asked] = entriesOfType(store, 'assistant').filter((e) =>
+        e.payload.toolCalls.some((c) => c.id === `call_${i}`),
+      );
       askedAt.push(asked!.id);
     }
     // Every call ran and every one named a checkpoint, in its intent or in the approval it waited for.
     expect(entriesOfType(store, 'tool_result').map((e) => e.payload.outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
-    const named = [...entriesOfType(store, 'tool_intent'), ...entriesOfType(store, 'approval')].filter((e) => e.payload.checkpoint !== undefined);
+    const named = [...entriesOfType(store, 'tool_intent'), ...entriesOfType(store, 'approval')].filter(
+      (e) => e.payload.checkpoint !== undefined,
+    );
     expect(named).toHaveLength(4);
     expect(treeState(dirs.root)['src']).toBeUndefined();
     expect(before[0]!['src/deep/tool.sh']).toMatch(/^file 755 /);
@@ -114,21 +118,45 @@ describe('restoring to the entry before a call brings back the files as they wer
     const restores = entriesOfType(store, 'restore');
     expect(restores).toHaveLength(5);
     expect(restores.every((e) => typeof e.payload.checkpoint === 'string')).toBe(true);
-    expect(entriesOfType(store, 'restore_result').map((e) => e.payload.outcome)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(entriesOfType(store, 'restore_result').map((e) => e.payload.outcome)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+    ]);
     store.close();
   });
 
   it('moves between branches: to an entry of another branch, then back to the newest entry of the first', async () => {
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: { yes: true }, checkpointHome: dirs.home });
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      policy: { yes: true },
+      checkpointHome: dirs.home,
+    });
     writeFileSync(join(dirs.root, 'shared.txt'), 'v0\n');
-    server.push({ toolCalls: [{ id: 'call_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'branch one\n' }) }] });
+    server.push({
+      toolCalls: [
+        { id: 'call_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'branch one\n' }) },
+      ],
+    });
     await agent.runTurn('make a', new AbortController().signal, () => {});
     const firstLeaf = store.registers.get<string>(NS.laneLeaf, 'main')!;
     const onFirst = treeState(dirs.root);
 
     // Branch from the first prompt's parent (the root): a second branch that writes other files.
     checkout(store, null);
-    server.push({ toolCalls: [{ id: 'call_b', name: 'write_file', arguments: JSON.stringify({ path: 'shared.txt', content: 'v1 from branch two\n' }) }] });
+    server.push({
+      toolCalls: [
+        {
+          id: 'call_b',
+          name: 'write_file',
+          arguments: JSON.stringify({ path: 'shared.txt', content: 'v1 from branch two\n' }),
+        },
+      ],
+    });
     await agent.runTurn('make b', new AbortController().signal, () => {});
     const secondLeaf = store.registers.get<string>(NS.laneLeaf, 'branch-2')!;
     const onSecond = treeState(dirs.root);

@@ -82,7 +82,10 @@ export function tempRoot(): { root: string; sessionsDir: string } {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const { root, sessionsDir } = tempRoot();
-  const server = await startChatServer({ replies: options.replies ?? [], ...(options.models ? { models: options.models } : {}) });
+  const server = await startChatServer({
+    replies: options.replies ?? [],
+    ...(options.models ? { models: options.models } : {}),
+  });
   cleanups.push(() => server.close());
   const store = SessionStore.create(sessionsDir, { clock: systemClock, random: seededRandom(7), cwd: root });
   cleanups.push(() => store.close());
@@ -90,7 +93,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** An agent on an existing store and server (a fork, a reopened session). */
-export function harnessOn(store: SessionStore, server: ChatServer, root: string, sessionsDir: string, options: HarnessOptions = {}): Harness {
+export function harnessOn(
+  store: SessionStore,
+  server: ChatServer,
+  root: string,
+  sessionsDir: string,
+  options: HarnessOptions = {},
+): Harness {
   const interactive = options.approver !== undefined;
   const tools = ToolRegistry.create({ interactiveApprover: interactive });
   for (const tool of builtinTools({ workspaceRoot: root, interactiveApprover: interactive })) tools.register(tool);
@@ -113,7 +122,15 @@ export function harnessOn(store: SessionStore, server: ChatServer, root: string,
     systemPrompt: SYSTEM_PROMPT,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     price: () => ({ costUsdMicros: 7, priced: true }),
-    ...(options.hooks ? { hooks: HookRunner.create({ config: options.hooks, cwd: root, ...(options.hookEnv ? { env: options.hookEnv } : {}) }) } : {}),
+    ...(options.hooks
+      ? {
+          hooks: HookRunner.create({
+            config: options.hooks,
+            cwd: root,
+            ...(options.hookEnv ? { env: options.hookEnv } : {}),
+          }),
+        }
+      : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.contextWindowTokens !== undefined ? { contextWindowTokens: options.contextWindowTokens } : {}),
   };
@@ -136,7 +153,9 @@ export function harnessOn(store: SessionStore, server: ChatServer, root: string,
 }
 
 /** The messages of one recorded request, as the server got them. */
-export function messagesOf(request: RecordedRequest): { role: string; content?: unknown; tool_call_id?: unknown; tool_calls?: unknown }[] {
+export function messagesOf(
+  request: RecordedRequest,
+): { role: string; content?: unknown; tool_call_id?: unknown; tool_calls?: unknown }[] {
   return [...(request.body?.messages ?? [])] as { role: string; content?: unknown }[];
 }
 
@@ -148,7 +167,9 @@ export function textOf(request: RecordedRequest): string {
 }
 
 /** An approver that records what it was asked and answers with `decide`. */
-export function recordingApprover(decide: (request: ApprovalRequest) => Decision): Approver & { asked: ApprovalRequest[] } {
+export function recordingApprover(
+  decide: (request: ApprovalRequest) => Decision,
+): Approver & { asked: ApprovalRequest[] } {
   const asked: ApprovalRequest[] = [];
   return {
     asked,

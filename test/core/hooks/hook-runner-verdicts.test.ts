@@ -7,7 +7,16 @@ import { HookRunner, hookNotice } from '../../../src/core/hooks/hook-runner';
 import { HOOK_OUTPUT_MAX_BYTES } from '../../../src/core/hooks/run-hook-command';
 import { eventuallyDead, killLater, tempRoot } from './agent-harness';
 
-const payload: HookPayload = { event: 'preToolUse', session_id: 's-1', cwd: '/w', model: 'm', tool: 'write_file', risk: 'Write', subject: 'a.txt', input: { path: 'a.txt' } };
+const payload: HookPayload = {
+  event: 'preToolUse',
+  session_id: 's-1',
+  cwd: '/w',
+  model: 'm',
+  tool: 'write_file',
+  risk: 'Write',
+  subject: 'a.txt',
+  input: { path: 'a.txt' },
+};
 
 function runner(config: HooksConfig, root = tempRoot().root): HookRunner {
   return HookRunner.create({ config, cwd: root, env: { ...process.env, TOLE_TOOL: 'stale' }, lingerMs: 100 });
@@ -19,17 +28,26 @@ describe('hook runner', () => {
     expect(ok).toMatchObject({ verdict: 'ok', blockReason: null });
     expect(ok.runs[0]).toMatchObject({ exitCode: 0, stdout: 'fine\n', failure: null });
 
-    const blocked = await runner({ preToolUse: 'echo out; echo "not in prod" >&2; exit 2' }).run(payload, { failClosed: false });
+    const blocked = await runner({ preToolUse: 'echo out; echo "not in prod" >&2; exit 2' }).run(payload, {
+      failClosed: false,
+    });
     expect(blocked).toMatchObject({ verdict: 'block', blockReason: 'not in prod' });
 
     const warned = await runner({ preToolUse: 'echo odd >&2; exit 3' }).run(payload, { failClosed: true });
     expect(warned.verdict).toBe('warn');
-    expect(hookNotice(warned.runs[0]!)).toMatchObject({ level: 'warn', source: 'hook', text: expect.stringContaining('exit 3: odd') });
+    expect(hookNotice(warned.runs[0]!)).toMatchObject({
+      level: 'warn',
+      source: 'hook',
+      text: expect.stringContaining('exit 3: odd'),
+    });
   });
 
   it('runs the commands of one event in order and stops at the first that blocks', async () => {
     const { root } = tempRoot();
-    const hooks = runner({ preToolUse: ['echo one >> order.txt', 'echo two >> order.txt; exit 2', 'echo three >> order.txt'] }, root);
+    const hooks = runner(
+      { preToolUse: ['echo one >> order.txt', 'echo two >> order.txt; exit 2', 'echo three >> order.txt'] },
+      root,
+    );
     const outcome = await hooks.run(payload, { failClosed: false });
     expect(outcome.verdict).toBe('block');
     expect(outcome.runs.map((r) => r.exitCode)).toEqual([0, 2]);
@@ -64,7 +82,9 @@ describe('hook runner', () => {
   });
 
   it('keeps a bounded part of a flood of output', async () => {
-    const outcome = await runner({ preToolUse: 'head -c 1000000 /dev/zero | tr "\\0" x' }).run(payload, { failClosed: false });
+    const outcome = await runner({ preToolUse: 'head -c 1000000 /dev/zero | tr "\\0" x' }).run(payload, {
+      failClosed: false,
+    });
     const { stdout } = outcome.runs[0]!;
     expect(stdout.length).toBeLessThan(HOOK_OUTPUT_MAX_BYTES + 100);
     expect(stdout).toMatch(/more bytes dropped/);
@@ -73,9 +93,24 @@ describe('hook runner', () => {
   it('passes the payload on stdin and as TOLE_* variables, never an inherited TOLE_* one', async () => {
     const { root } = tempRoot();
     const hooks = runner({ userPrompt: 'cat > payload.json; env | grep "^TOLE_" | sort > env.txt' }, root);
-    await hooks.run({ event: 'userPrompt', session_id: 's-9', cwd: root, model: 'm', prompt: 'hello there' }, { failClosed: false });
-    expect(JSON.parse(readFileSync(path.join(root, 'payload.json'), 'utf8'))).toEqual({ event: 'userPrompt', session_id: 's-9', cwd: root, model: 'm', prompt: 'hello there' });
-    expect(readFileSync(path.join(root, 'env.txt'), 'utf8').trim().split('\n')).toEqual([`TOLE_CWD=${root}`, 'TOLE_EVENT=userPrompt', 'TOLE_MODEL=m', 'TOLE_PROMPT=hello there', 'TOLE_SESSION_ID=s-9']);
+    await hooks.run(
+      { event: 'userPrompt', session_id: 's-9', cwd: root, model: 'm', prompt: 'hello there' },
+      { failClosed: false },
+    );
+    expect(JSON.parse(readFileSync(path.join(root, 'payload.json'), 'utf8'))).toEqual({
+      event: 'userPrompt',
+      session_id: 's-9',
+      cwd: root,
+      model: 'm',
+      prompt: 'hello there',
+    });
+    expect(readFileSync(path.join(root, 'env.txt'), 'utf8').trim().split('\n')).toEqual([
+      `TOLE_CWD=${root}`,
+      'TOLE_EVENT=userPrompt',
+      'TOLE_MODEL=m',
+      'TOLE_PROMPT=hello there',
+      'TOLE_SESSION_ID=s-9',
+    ]);
   });
 
   it('no event without commands runs anything', async () => {

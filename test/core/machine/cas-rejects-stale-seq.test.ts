@@ -30,8 +30,14 @@ describe('machine transitions are a compare-and-set on the state seq', () => {
     const seenByA = machineState(store);
     const seenByB = machineState(store);
     const outcomes = [
-      () => transition(store, seenByA.seq, 'ToolCall', [{ kind: 'register', op: 'set', namespace: 'op.state', key: 'call_a', value: { by: 'A' } }]),
-      () => transition(store, seenByB.seq, 'Final', [{ kind: 'register', op: 'set', namespace: 'op.state', key: 'call_b', value: { by: 'B' } }]),
+      () =>
+        transition(store, seenByA.seq, 'ToolCall', [
+          { kind: 'register', op: 'set', namespace: 'op.state', key: 'call_a', value: { by: 'A' } },
+        ]),
+      () =>
+        transition(store, seenByB.seq, 'Final', [
+          { kind: 'register', op: 'set', namespace: 'op.state', key: 'call_b', value: { by: 'B' } },
+        ]),
     ].map((drive) => {
       try {
         return drive().state.pc;

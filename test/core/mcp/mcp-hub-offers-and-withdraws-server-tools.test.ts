@@ -30,7 +30,10 @@ afterAll(async () => {
   dirs.remove();
 });
 
-function hubOf(specs: McpServerSpec[], interactive = true): { hub: McpHub; registry: ToolRegistry; events: McpHubEvent[] } {
+function hubOf(
+  specs: McpServerSpec[],
+  interactive = true,
+): { hub: McpHub; registry: ToolRegistry; events: McpHubEvent[] } {
   const registry = ToolRegistry.create({ interactiveApprover: interactive });
   const hub = McpHub.create({ specs, registry, interactiveApprover: interactive, version: '0.0.0-test' });
   hubs.push(hub);
@@ -42,7 +45,10 @@ function hubOf(specs: McpServerSpec[], interactive = true): { hub: McpHub; regis
 async function run(registry: ToolRegistry, name: string, args: unknown, signal = new AbortController().signal) {
   const parsed = registry.parseCall(name, JSON.stringify(args));
   if (!parsed.ok) return { ok: false, content: parsed.message, parsed: false };
-  return { ...(await parsed.tool.execute(parsed.input, { workspaceRoot: dirs.root, signal, callId: 'c1' })), parsed: true };
+  return {
+    ...(await parsed.tool.execute(parsed.input, { workspaceRoot: dirs.root, signal, callId: 'c1' })),
+    parsed: true,
+  };
 }
 
 describe('an MCP hub over real servers', () => {
@@ -60,27 +66,45 @@ describe('an MCP hub over real servers', () => {
     });
     expect(byName).not.toHaveProperty('remote__die');
     const definition = registry.definitions().find((d) => d.name === 'notes__set_note');
-    expect(definition?.parameters).toMatchObject({ type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } }, required: ['key', 'value'] });
+    expect(definition?.parameters).toMatchObject({
+      type: 'object',
+      properties: { key: { type: 'string' }, value: { type: 'string' } },
+      required: ['key', 'value'],
+    });
   });
 
   it('calls tools over both transports, and checks arguments against the server’s schema before any call', async () => {
     const dir = `${dirs.root}/stdio-call`;
     const { hub, registry } = hubOf([notesStdioSpec(dir), notesHttpSpec(http.url)]);
     await hub.ready();
-    expect(await run(registry, 'notes__set_note', { key: 'a', value: 'one' })).toMatchObject({ ok: true, content: expect.stringContaining('set a') });
+    expect(await run(registry, 'notes__set_note', { key: 'a', value: 'one' })).toMatchObject({
+      ok: true,
+      content: expect.stringContaining('set a'),
+    });
     expect(await run(registry, 'notes__read_note', { key: 'a' })).toMatchObject({ ok: true, content: 'one' });
     expect(await run(registry, 'remote__set_note', { key: 'b', value: 'two' })).toMatchObject({ ok: true });
     expect(await run(registry, 'remote__read_note', { key: 'b' })).toMatchObject({ ok: true, content: 'two' });
 
     const bad = await run(registry, 'notes__set_note', { key: 'a', value: 7 });
-    expect(bad).toMatchObject({ ok: false, parsed: false, content: expect.stringContaining("does not match the tool's schema") });
+    expect(bad).toMatchObject({
+      ok: false,
+      parsed: false,
+      content: expect.stringContaining("does not match the tool's schema"),
+    });
     expect(notesLog(dir).filter((line) => line.tool === 'set_note')).toHaveLength(1);
   });
 
   it('starts a stdio server with only the environment its config names, plus PATH and the like', async () => {
     const spec = notesStdioSpec(`${dirs.root}/stdio-env`);
-    const env = serverEnvironment({ ...process.env, TOLE_TEST_SECRET_KEY: 'sk-never' }, ['TOLE_TEST_PASSED'], { NOTES_MODE: 'test' });
-    const { hub, registry } = hubOf([{ ...spec, transport: { ...spec.transport, env: { ...env, TOLE_TEST_PASSED: 'yes' } } as McpServerSpec['transport'] }]);
+    const env = serverEnvironment({ ...process.env, TOLE_TEST_SECRET_KEY: 'sk-never' }, ['TOLE_TEST_PASSED'], {
+      NOTES_MODE: 'test',
+    });
+    const { hub, registry } = hubOf([
+      {
+        ...spec,
+        transport: { ...spec.transport, env: { ...env, TOLE_TEST_PASSED: 'yes' } } as McpServerSpec['transport'],
+      },
+    ]);
     await hub.ready();
     const names = (await run(registry, 'notes__show_env', {})).content.split(' ');
     expect(names).toEqual(expect.arrayContaining(['PATH', 'NOTES_MODE', 'TOLE_TEST_PASSED']));
@@ -92,7 +116,12 @@ describe('an MCP hub over real servers', () => {
     const failing = notesStdioSpec(`${dirs.root}/stdio-fail`, { name: 'broken' }, ['--fail-start']);
     const { hub, events } = hubOf([failing, notesHttpSpec(http.url)]);
     await hub.ready();
-    expect(events).toContainEqual({ type: 'failed', server: 'broken', message: expect.stringMatching(/could not start/), stderr: expect.stringContaining('NOTES_DB is not set') });
+    expect(events).toContainEqual({
+      type: 'failed',
+      server: 'broken',
+      message: expect.stringMatching(/could not start/),
+      stderr: expect.stringContaining('NOTES_DB is not set'),
+    });
     expect(hub.statuses().find((s) => s.name === 'broken')?.state.kind).toBe('failed');
     expect(hub.tools().some((tool) => tool.server === 'remote')).toBe(true);
   });
@@ -108,10 +137,19 @@ describe('an MCP hub over real servers', () => {
   });
 
   it('a server that never answers at start is given up after its startup timeout, with its stderr', async () => {
-    const hanging = notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 3000 }, ['--hang-start']);
+    const hanging = notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 3000 }, [
+      '--hang-start',
+    ]);
     const { hub, events } = hubOf([hanging]);
     await hub.ready();
-    expect(events).toEqual([{ type: 'failed', server: 'stuck', message: 'did not finish starting within 3000 ms', stderr: expect.stringContaining('never comes') }]);
+    expect(events).toEqual([
+      {
+        type: 'failed',
+        server: 'stuck',
+        message: 'did not finish starting within 3000 ms',
+        stderr: expect.stringContaining('never comes'),
+      },
+    ]);
   });
 
   it('a server that dies mid-call fails the call with its stderr, and its tools are withdrawn', async () => {
@@ -121,7 +159,10 @@ describe('an MCP hub over real servers', () => {
     expect(result.ok).toBe(false);
     expect(result.content).toMatch(/exited during the call[\s\S]*unknown[\s\S]*dying on purpose/);
     await waitFor(() => events.some((e) => e.type === 'failed'), 'the failure event');
-    expect(events.find((e) => e.type === 'failed')).toMatchObject({ server: 'notes', stderr: expect.stringContaining('dying on purpose') });
+    expect(events.find((e) => e.type === 'failed')).toMatchObject({
+      server: 'notes',
+      stderr: expect.stringContaining('dying on purpose'),
+    });
     expect(registry.names().filter((name) => name.startsWith('notes__'))).toEqual([]);
   });
 
@@ -130,7 +171,10 @@ describe('an MCP hub over real servers', () => {
     const { hub, registry } = hubOf([notesStdioSpec(dir, { callTimeoutMs: 400 })]);
     await hub.ready();
     const result = await run(registry, 'notes__wait', {});
-    expect(result).toMatchObject({ ok: false, content: expect.stringMatching(/timed out[\s\S]*400 ms[\s\S]*cancel notification/) });
+    expect(result).toMatchObject({
+      ok: false,
+      content: expect.stringMatching(/timed out[\s\S]*400 ms[\s\S]*cancel notification/),
+    });
     await waitFor(() => notesLog(dir).some((line) => line.event === 'cancelled'), 'the server to see the cancel');
   });
 
@@ -148,13 +192,21 @@ describe('an MCP hub over real servers', () => {
 
   it('headless, Destructive tools are left out and said so; a name already taken is refused', async () => {
     const registry = ToolRegistry.create({ interactiveApprover: false });
-    const hub = McpHub.create({ specs: [notesHttpSpec(http.url), notesHttpSpec(http.url, { name: 'remote' })], registry, interactiveApprover: false, version: 't' });
+    const hub = McpHub.create({
+      specs: [notesHttpSpec(http.url), notesHttpSpec(http.url, { name: 'remote' })],
+      registry,
+      interactiveApprover: false,
+      version: 't',
+    });
     hubs.push(hub);
     const events: McpHubEvent[] = [];
     hub.subscribe((event) => events.push(event));
     await hub.ready();
     expect(registry.names()).toContain('remote__set_note');
     expect(registry.names()).not.toContain('remote__wipe_notes');
-    expect(events[0]).toMatchObject({ type: 'ready', refused: [expect.stringMatching(/remote__wipe_notes: Destructive.*keypress/)] });
+    expect(events[0]).toMatchObject({
+      type: 'ready',
+      refused: [expect.stringMatching(/remote__wipe_notes: Destructive.*keypress/)],
+    });
   });
 });

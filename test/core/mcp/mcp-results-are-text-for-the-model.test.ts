@@ -7,7 +7,14 @@ describe('an MCP tool result, as the model reads it', () => {
       content: [
         { type: 'text', text: 'found 2 rows' },
         { type: 'image', data: Buffer.alloc(3000).toString('base64'), mimeType: 'image/png' },
-        { type: 'resource', resource: { uri: 'file:///r.bin', mimeType: 'application/octet-stream', blob: Buffer.alloc(12).toString('base64') } },
+        {
+          type: 'resource',
+          resource: {
+            uri: 'file:///r.bin',
+            mimeType: 'application/octet-stream',
+            blob: Buffer.alloc(12).toString('base64'),
+          },
+        },
         { type: 'resource', resource: { uri: 'file:///r.txt', text: 'inline text' } },
         { type: 'resource_link', uri: 'db://rows/1', name: 'row 1' },
       ],
@@ -28,8 +35,13 @@ describe('an MCP tool result, as the model reads it', () => {
   });
 
   it('shows structured content once when the text already is that JSON, and an isError result is a failure', () => {
-    expect(resultOutput({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } }).content).toBe('{"a":1}');
-    expect(resultOutput({ content: [{ type: 'text', text: 'no such row' }], isError: true })).toEqual({ ok: false, content: 'no such row' });
+    expect(resultOutput({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } }).content).toBe(
+      '{"a":1}',
+    );
+    expect(resultOutput({ content: [{ type: 'text', text: 'no such row' }], isError: true })).toEqual({
+      ok: false,
+      content: 'no such row',
+    });
     expect(resultOutput({ content: [] }).content).toBe('(the tool returned nothing)');
   });
 });

@@ -43,17 +43,24 @@ describe('chat server as a process', () => {
     const script = join(dir, 'script.json');
     const record = join(dir, 'requests.jsonl');
     writeFileSync(script, JSON.stringify([{ text: ['first ', 'scripted'] }]));
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/support/chat-server.ts', '--script', script, '--record', record], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/chat-server.ts', '--script', script, '--record', record],
+      {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
 
     const url = await listeningUrl(child);
 
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect((await chat(url, 'one')).choices[0].message.content).toBe('first scripted');
     expect((await chat(url, 'two')).choices[0].message.content).toBe('echo: two');
-    const recorded = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const recorded = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(recorded.map((request) => request.body.messages[0].content)).toEqual(['one', 'two']);
   });
 });

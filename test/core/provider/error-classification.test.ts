@@ -36,12 +36,19 @@ describe('classifyError', () => {
   }
 
   it('reads a context overflow from the error code alone', () => {
-    const error = APIError.generate(400, { error: { message: 'bad', code: 'context_length_exceeded' } }, undefined, new Headers());
+    const error = APIError.generate(
+      400,
+      { error: { message: 'bad', code: 'context_length_exceeded' } },
+      undefined,
+      new Headers(),
+    );
     expect(classifyError(error, baseURL).kind).toBe('context_overflow');
   });
 
   it('reads a context overflow even when the server answers 500 (older llama.cpp)', () => {
-    expect(classifyError(apiError(500, 'the request exceeds the available context size'), baseURL).kind).toBe('context_overflow');
+    expect(classifyError(apiError(500, 'the request exceeds the available context size'), baseURL).kind).toBe(
+      'context_overflow',
+    );
   });
 
   const toolPhrasings: ReadonlyArray<[number, string]> = [
@@ -83,13 +90,19 @@ describe('classifyError', () => {
   });
 
   it('tells a used-up quota apart in the hint', () => {
-    const error = classifyError(apiError(429, 'You exceeded your current quota, please check your plan and billing details.'), baseURL);
+    const error = classifyError(
+      apiError(429, 'You exceeded your current quota, please check your plan and billing details.'),
+      baseURL,
+    );
     expect(error.kind).toBe('rate_limit');
     expect(error.hint).toMatch(/billing/);
   });
 
   it('reads connection failures and timeouts as transient, naming the server', () => {
-    const refused = new APIConnectionError({ message: 'Connection error.', cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const refused = new APIConnectionError({
+      message: 'Connection error.',
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     const error = classifyError(refused, baseURL);
     expect(error.kind).toBe('transient');
     expect(error.hint).toContain(`is the server at ${baseURL} running?`);
@@ -103,17 +116,27 @@ describe('classifyError', () => {
   });
 
   it('reads a broken socket in the middle of a stream as stream_dropped', () => {
-    const terminated = new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const terminated = new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     expect(classifyError(terminated, baseURL).kind).toBe('transient');
     expect(classifyError(terminated, baseURL, { midStream: true }).kind).toBe('stream_dropped');
-    expect(classifyError(new SyntaxError('Unexpected token'), baseURL, { midStream: true }).kind).toBe('stream_dropped');
+    expect(classifyError(new SyntaxError('Unexpected token'), baseURL, { midStream: true }).kind).toBe(
+      'stream_dropped',
+    );
   });
 
   it('reads an error event inside a stream by the code and message it carries', () => {
     const inStream = (error: object) => new APIError(undefined, error, undefined, new Headers());
-    expect(classifyError(inStream({ message: 'Rate limit exceeded', code: 429 }), baseURL, { midStream: true }).kind).toBe('rate_limit');
-    expect(classifyError(inStream({ message: 'prompt is too long' }), baseURL, { midStream: true }).kind).toBe('context_overflow');
-    expect(classifyError(inStream({ message: 'upstream went away' }), baseURL, { midStream: true }).kind).toBe('stream_dropped');
+    expect(
+      classifyError(inStream({ message: 'Rate limit exceeded', code: 429 }), baseURL, { midStream: true }).kind,
+    ).toBe('rate_limit');
+    expect(classifyError(inStream({ message: 'prompt is too long' }), baseURL, { midStream: true }).kind).toBe(
+      'context_overflow',
+    );
+    expect(classifyError(inStream({ message: 'upstream went away' }), baseURL, { midStream: true }).kind).toBe(
+      'stream_dropped',
+    );
   });
 
   it('does not retry an unknown error by default', () => {
@@ -142,6 +165,8 @@ describe('parseRetryAfterMs', () => {
     expect(parseRetryAfterMs(new Headers())).toBeUndefined();
     expect(parseRetryAfterMs(new Headers({ 'retry-after': 'soon' }), 0)).toBeUndefined();
     expect(parseRetryAfterMs(new Headers({ 'retry-after': 'Wed, 01 May 2030 12:00:45 GMT' }))).toBeUndefined();
-    expect(parseRetryAfterMs(new Headers({ 'retry-after': 'Wed, 01 May 2030 12:00:45 GMT' }), Date.parse('2031-01-01'))).toBe(0);
+    expect(
+      parseRetryAfterMs(new Headers({ 'retry-after': 'Wed, 01 May 2030 12:00:45 GMT' }), Date.parse('2031-01-01')),
+    ).toBe(0);
   });
 });

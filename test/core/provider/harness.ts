@@ -2,7 +2,12 @@
 import type { Clock } from '../../../src/core/clock';
 import { seededRandom } from '../../../src/core/clock';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/core/provider/openai-provider';
-import type { AttemptReport, CompletionEvent, CompletionRequest, CompletionResult } from '../../../src/core/provider/provider';
+import type {
+  AttemptReport,
+  CompletionEvent,
+  CompletionRequest,
+  CompletionResult,
+} from '../../../src/core/provider/provider';
 import type { Sleep } from '../../../src/core/provider/retry';
 
 /** A clock that moves `stepMs` forward every time it is read. */

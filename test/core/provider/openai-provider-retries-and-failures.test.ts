@@ -30,7 +30,11 @@ async function closedPort(): Promise<number> {
 }
 
 const rateLimited = (headers: Record<string, string> = {}) => ({
-  error: { status: 429, headers, body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } } },
+  error: {
+    status: 429,
+    headers,
+    body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+  },
 });
 
 describe('OpenAIProvider retries', () => {
@@ -53,7 +57,11 @@ describe('OpenAIProvider retries', () => {
 
   it('reads Retry-After as an HTTP date against the injected clock, and retry-after-ms', async () => {
     const nowMs = Date.parse('2030-01-01T00:00:00Z');
-    server.push(rateLimited({ 'retry-after': new Date(nowMs + 12_000).toUTCString() }), rateLimited({ 'retry-after-ms': '1500' }), { text: 'ok' });
+    server.push(
+      rateLimited({ 'retry-after': new Date(nowMs + 12_000).toUTCString() }),
+      rateLimited({ 'retry-after-ms': '1500' }),
+      { text: 'ok' },
+    );
     const { sleep, waitsMs } = recordingSleep();
     const provider = makeProvider(server.url, { sleep, clock: steppingClock(nowMs, 0) });
 
@@ -87,10 +95,16 @@ describe('OpenAIProvider retries', () => {
   it('jitters the backoff from the injected randomness, within the exponential ceiling', async () => {
     server.push(rateLimited(), rateLimited(), { text: 'ok' });
     const first = recordingSleep();
-    await run(makeProvider(server.url, { sleep: first.sleep, random: seededRandom(7), retry: { jitter: 'full' } }), userRequest('x'));
+    await run(
+      makeProvider(server.url, { sleep: first.sleep, random: seededRandom(7), retry: { jitter: 'full' } }),
+      userRequest('x'),
+    );
     server.push(rateLimited(), rateLimited(), { text: 'ok' });
     const second = recordingSleep();
-    await run(makeProvider(server.url, { sleep: second.sleep, random: seededRandom(7), retry: { jitter: 'full' } }), userRequest('x'));
+    await run(
+      makeProvider(server.url, { sleep: second.sleep, random: seededRandom(7), retry: { jitter: 'full' } }),
+      userRequest('x'),
+    );
 
     expect(first.waitsMs).toHaveLength(2);
     expect(first.waitsMs[0]).toBeLessThan(500);
@@ -133,7 +147,17 @@ describe('OpenAIProvider retries', () => {
     const { events, result } = await run(provider, userRequest('x'));
 
     const shape = events.map((event) => (event.type === 'attempt' ? `attempt:${event.report.outcome}` : event.type));
-    expect(shape).toEqual(['stream-open', 'text', 'text', 'discard', 'attempt:stream_dropped', 'stream-open', 'text', 'text', 'attempt:ok']);
+    expect(shape).toEqual([
+      'stream-open',
+      'text',
+      'text',
+      'discard',
+      'attempt:stream_dropped',
+      'stream-open',
+      'text',
+      'text',
+      'attempt:ok',
+    ]);
     expect(textOf(events.slice(0, 3))).toBe('Hello ');
     expect(result?.text).toBe('second try');
     const dropped = events.find((event) => event.type === 'attempt' && event.report.outcome === 'stream_dropped');
@@ -155,7 +179,8 @@ describe('OpenAIProvider retries', () => {
 
   it('gives up after maxAttempts with one attempt event per attempt', async () => {
     const maxAttempts = 4;
-    for (let i = 0; i < maxAttempts + 2; i += 1) server.push({ error: { status: 503, body: { error: { message: 'overloaded' } } } });
+    for (let i = 0; i < maxAttempts + 2; i += 1)
+      server.push({ error: { status: 503, body: { error: { message: 'overloaded' } } } });
     const { sleep, waitsMs } = recordingSleep();
     const provider = makeProvider(server.url, { sleep, retry: { maxAttempts, jitter: 'none' } });
 
@@ -214,7 +239,8 @@ describe('OpenAIProvider failures that are not retried', () => {
         status: 400,
         body: {
           error: {
-            message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.",
+            message:
+              "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.",
             type: 'invalid_request_error',
             code: 'context_length_exceeded',
           },
@@ -226,26 +252,42 @@ describe('OpenAIProvider failures that are not retried', () => {
       name: 'context overflow (llama.cpp)',
       reply: {
         status: 400,
-        body: { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } },
+        body: {
+          error: {
+            code: 400,
+            message: 'the request exceeds the available context size, try increasing it',
+            type: 'exceed_context_size_error',
+          },
+        },
       },
       kind: 'context_overflow',
     },
     {
       name: 'tools unsupported (Ollama)',
-      reply: { status: 400, body: { error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' } } },
+      reply: {
+        status: 400,
+        body: { error: { message: 'registry.ollama.ai/library/gemma:2b does not support tools', type: 'api_error' } },
+      },
       kind: 'tool_unsupported',
     },
     {
       name: 'tools unsupported (vLLM)',
       reply: {
         status: 400,
-        body: { object: 'error', message: 'x', error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' } },
+        body: {
+          object: 'error',
+          message: 'x',
+          error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' },
+        },
       },
       kind: 'tool_unsupported',
     },
     {
       name: 'bad request',
-      reply: { status: 400, body: { error: { message: "Invalid value for 'temperature'", type: 'invalid_request_error' } } },
+      reply: {
+        status: 400,
+        body: { error: { message: "Invalid value for 'temperature'", type: 'invalid_request_error' } },
+      },
       kind: 'bad_request',
     },
   ] as const;
@@ -269,7 +311,18 @@ describe('OpenAIProvider failures that are not retried', () => {
   }
 
   it('reports 401 as auth with a hint about the key', async () => {
-    server.push({ error: { status: 401, body: { error: { message: 'Incorrect API key provided: sk-test', type: 'invalid_request_error', code: 'invalid_api_key' } } } });
+    server.push({
+      error: {
+        status: 401,
+        body: {
+          error: {
+            message: 'Incorrect API key provided: sk-test',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        },
+      },
+    });
     const provider = makeProvider(server.url, { sleep: recordingSleep().sleep });
 
     const { attempts, error } = await run(provider, userRequest('x'));
@@ -282,7 +335,14 @@ describe('OpenAIProvider failures that are not retried', () => {
   });
 
   it('reports an unknown model as not_found with a hint naming the server and --model', async () => {
-    server.push({ error: { status: 404, body: { error: { message: 'The model `nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' } } } });
+    server.push({
+      error: {
+        status: 404,
+        body: {
+          error: { message: 'The model `nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' },
+        },
+      },
+    });
     const provider = makeProvider(server.url, { sleep: recordingSleep().sleep });
 
     const { error } = await run(provider, userRequest('x', { model: 'nope' }));

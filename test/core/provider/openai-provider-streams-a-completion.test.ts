@@ -20,11 +20,9 @@ describe('OpenAIProvider streaming', () => {
 
     const { events, attempts, result } = await run(provider, userRequest('hi'));
 
-    expect(events.filter((event) => event.type === 'text').map((event) => (event.type === 'text' ? event.delta : ''))).toEqual([
-      'Hel',
-      'lo',
-      ', world',
-    ]);
+    expect(
+      events.filter((event) => event.type === 'text').map((event) => (event.type === 'text' ? event.delta : '')),
+    ).toEqual(['Hel', 'lo', ', world']);
     expect(result?.text).toBe('Hello, world');
     expect(result?.finishReason).toBe('stop');
     expect(result?.usage).toEqual({ inputTokens: 12, outputTokens: 3, cachedInputTokens: 0, cacheWriteTokens: 0 });
@@ -41,7 +39,13 @@ describe('OpenAIProvider streaming', () => {
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'ls', arguments: '{"path":"."}' }] },
       { role: 'tool', toolCallId: 'call_1', content: 'a.txt' },
     ];
-    const tools = [{ name: 'ls', description: 'list a directory', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'ls',
+        description: 'list a directory',
+        parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      },
+    ];
     const provider = makeProvider(server.url);
 
     await run(provider, userRequest('', { messages, tools, maxOutputTokens: 256 }));
@@ -95,7 +99,12 @@ describe('OpenAIProvider streaming', () => {
     expect(toolEvents[1]).not.toHaveProperty('id');
     expect(toolEvents[1]).not.toHaveProperty('name');
     expect(toolEvents[6]).toMatchObject({ index: 1, name: 'run' });
-    expect(toolEvents.filter((event) => event.index === 0).map((event) => event.argumentsDelta).join('')).toBe(readArgs);
+    expect(
+      toolEvents
+        .filter((event) => event.index === 0)
+        .map((event) => event.argumentsDelta)
+        .join(''),
+    ).toBe(readArgs);
     expect(result?.text).toBe('Let me look.');
     expect(result?.finishReason).toBe('tool_calls');
     expect(result?.toolCalls).toHaveLength(2);

@@ -19,7 +19,9 @@ afterAll(async () => {
 
 describe('a redirect from the provider', () => {
   it('is not followed: the conversation never reaches the other host, and the error says why and what to do', async () => {
-    provider.push({ error: { status: 307, headers: { location: `${elsewhere.url}/chat/completions` }, body: 'moved' } });
+    provider.push({
+      error: { status: 307, headers: { location: `${elsewhere.url}/chat/completions` }, body: 'moved' },
+    });
     const p = makeProvider(provider.url, { sleep: recordingSleep().sleep });
     const error = await p.complete(userRequest('the secret plan'), () => {}).catch((e: unknown) => e);
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, type Random } from '../../../src/core/clock';
-import { backoffMs, defaultRetryPolicy, isRetriedByProvider, retryDelayMs, retryPolicy, timerSleep } from '../../../src/core/provider/retry';
+import {
+  backoffMs,
+  defaultRetryPolicy,
+  isRetriedByProvider,
+  retryDelayMs,
+  retryPolicy,
+  timerSleep,
+} from '../../../src/core/provider/retry';
 
 const fixed = (value: number): Random => ({ float: () => value, bytes: (n) => new Uint8Array(n) });
 
@@ -41,7 +48,14 @@ describe('retry policy', () => {
       expect(isRetriedByProvider(kind)).toBe(true);
       expect(retryDelayMs(policy, 1, { kind }, fixed(0.5))).toBeTypeOf('number');
     }
-    for (const kind of ['context_overflow', 'tool_unsupported', 'auth', 'bad_request', 'not_found', 'aborted'] as const) {
+    for (const kind of [
+      'context_overflow',
+      'tool_unsupported',
+      'auth',
+      'bad_request',
+      'not_found',
+      'aborted',
+    ] as const) {
       expect(isRetriedByProvider(kind)).toBe(false);
       expect(retryDelayMs(policy, 1, { kind }, fixed(0.5))).toBeUndefined();
     }

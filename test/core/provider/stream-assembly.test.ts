@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseUsage, StreamAssembly, toFinishReason } from '../../../src/core/provider/openai-wire';
 
-const chunk = (delta: object, finish_reason: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason }] });
+const chunk = (delta: object, finish_reason: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason }],
+});
 
 describe('StreamAssembly', () => {
   it('opens a new call when a server reuses index 0 with a new id', () => {
     const assembly = new StreamAssembly((index) => `invented_${index}`);
     assembly.add(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'one', arguments: '{}' } }] }));
-    const events = assembly.add(chunk({ tool_calls: [{ index: 0, id: 'b', function: { name: 'two', arguments: '{"x":1}' } }] }));
+    const events = assembly.add(
+      chunk({ tool_calls: [{ index: 0, id: 'b', function: { name: 'two', arguments: '{"x":1}' } }] }),
+    );
     assembly.add(chunk({}, 'tool_calls'));
 
     expect(events).toEqual([{ type: 'tool_call', index: 1, id: 'b', name: 'two', argumentsDelta: '{"x":1}' }]);
@@ -19,8 +23,14 @@ describe('StreamAssembly', () => {
 
   it('places fragments without an index by their position and invents missing ids', () => {
     const assembly = new StreamAssembly((index) => `invented_${index}`);
-    assembly.add(chunk({ tool_calls: [{ function: { name: 'a', arguments: '{"p":' } }, { function: { name: 'b', arguments: '[' } }] }));
-    assembly.add(chunk({ tool_calls: [{ function: { arguments: '1}' } }, { function: { arguments: ']' } }] }, 'tool_calls'));
+    assembly.add(
+      chunk({
+        tool_calls: [{ function: { name: 'a', arguments: '{"p":' } }, { function: { name: 'b', arguments: '[' } }],
+      }),
+    );
+    assembly.add(
+      chunk({ tool_calls: [{ function: { arguments: '1}' } }, { function: { arguments: ']' } }] }, 'tool_calls'),
+    );
 
     expect(assembly.result('m').toolCalls).toEqual([
       { id: 'invented_0', name: 'a', arguments: '{"p":1}', idFixed: 'missing' },
@@ -55,7 +65,12 @@ describe('StreamAssembly', () => {
   it('ignores choices other than the first, and chunks with no choices', () => {
     const assembly = new StreamAssembly(() => 'x');
     assembly.add({ choices: [] });
-    assembly.add({ choices: [{ index: 1, delta: { content: 'other' } }, { index: 0, delta: { content: 'mine' } }] });
+    assembly.add({
+      choices: [
+        { index: 1, delta: { content: 'other' } },
+        { index: 0, delta: { content: 'mine' } },
+      ],
+    });
     expect(assembly.text).toBe('mine');
     expect(assembly.finishReason).toBeUndefined();
   });
@@ -71,7 +86,14 @@ describe('StreamAssembly', () => {
 
 describe('parseUsage', () => {
   it('counts Anthropic-style usage without prompt_tokens as all prompt tokens', () => {
-    expect(parseUsage({ input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 50 })).toEqual({
+    expect(
+      parseUsage({
+        input_tokens: 100,
+        output_tokens: 7,
+        cache_read_input_tokens: 900,
+        cache_creation_input_tokens: 50,
+      }),
+    ).toEqual({
       inputTokens: 1050,
       outputTokens: 7,
       cachedInputTokens: 900,
@@ -82,6 +104,8 @@ describe('parseUsage', () => {
   it('returns null for no usage and ignores a cost that is not a number', () => {
     expect(parseUsage(null)).toBeNull();
     expect(parseUsage(undefined)).toBeNull();
-    expect(parseUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 'free' as unknown as number })).not.toHaveProperty('serverCostUsdMicros');
+    expect(
+      parseUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 'free' as unknown as number }),
+    ).not.toHaveProperty('serverCostUsdMicros');
   });
 });

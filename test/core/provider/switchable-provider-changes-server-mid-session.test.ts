@@ -12,7 +12,12 @@ afterEach(async () => {
 });
 
 function request(model: string) {
-  return { model, messages: [{ role: 'user' as const, content: 'hi' }], tools: [], signal: new AbortController().signal };
+  return {
+    model,
+    messages: [{ role: 'user' as const, content: 'hi' }],
+    tools: [],
+    signal: new AbortController().signal,
+  };
 }
 
 function openai(url: string): OpenAIProvider {
@@ -34,8 +39,14 @@ describe('SwitchableProvider', () => {
   });
 
   it('use switches where the next call goes, and its model list follows', async () => {
-    const first = await startChatServer({ defaultReply: { text: 'from the first' }, models: [{ id: 'one', context_length: 4096 }] });
-    const second = await startChatServer({ defaultReply: { text: 'from the second' }, models: [{ id: 'two', context_length: 8192 }] });
+    const first = await startChatServer({
+      defaultReply: { text: 'from the first' },
+      models: [{ id: 'one', context_length: 4096 }],
+    });
+    const second = await startChatServer({
+      defaultReply: { text: 'from the second' },
+      models: [{ id: 'two', context_length: 8192 }],
+    });
     servers.push(first, second);
     const provider = new SwitchableProvider(openai(first.url), 'first');
     expect((await provider.complete(request('one'), () => {})).text).toBe('from the first');

@@ -14,7 +14,9 @@ describe('registers', () => {
         { kind: 'register', op: 'set', namespace: ns, key: 'kept', value: { ns, v: 1 } },
         { kind: 'register', op: 'set', namespace: ns, key: 'gone', value: 'soon deleted' },
       ]);
-      store.commit([{ kind: 'register', op: 'set', namespace: ns, key: 'kept', value: { ns, v: 2, text: 'ünïcödé ✓' } }]);
+      store.commit([
+        { kind: 'register', op: 'set', namespace: ns, key: 'kept', value: { ns, v: 2, text: 'ünïcödé ✓' } },
+      ]);
       store.commit([{ kind: 'register', op: 'delete', namespace: ns, key: 'gone' }]);
     }
     // The same key in two namespaces is two cells.
@@ -25,7 +27,10 @@ describe('registers', () => {
     for (const ns of NAMESPACES) {
       expect(reopened.registers.get(ns, 'kept'), ns).toEqual({ ns, v: 2, text: 'ünïcödé ✓' });
       expect(reopened.registers.get(ns, 'gone'), ns).toBeUndefined();
-      expect(reopened.registers.entries(ns).map(([key]) => key), ns).toEqual(['kept']);
+      expect(
+        reopened.registers.entries(ns).map(([key]) => key),
+        ns,
+      ).toEqual(['kept']);
     }
     // pending.intent is the fifth namespace: seqs 17-20, its second set of 'kept' is 19.
     expect(reopened.registers.cell('pending.intent', 'kept')!.seq).toBe(19);
@@ -35,9 +40,9 @@ describe('registers', () => {
   it('refuse a namespace outside lane, op, pending and fact, writing nothing', () => {
     const store = createStore(dir.path);
     const size = store.sizeBytes;
-    expect(() => store.commit([{ kind: 'register', op: 'set', namespace: 'misc.thing', key: 'k', value: 1 }])).toThrowError(
-      expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining('misc.thing') }),
-    );
+    expect(() =>
+      store.commit([{ kind: 'register', op: 'set', namespace: 'misc.thing', key: 'k', value: 1 }]),
+    ).toThrowError(expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining('misc.thing') }));
     expect(store.sizeBytes).toBe(size);
     expect(store.lastSeq).toBe(0);
     store.close();

@@ -37,8 +37,16 @@ const brokenTool: AnyTool = {
 
 describe('a tool whose assess throws', () => {
   it('settles the call as an error the model reads, does not run it, and the turn goes on', async () => {
-    server.push({ toolCalls: [{ id: 'call_broken', name: 'broken', arguments: '{}' }] }, { text: ['I could not run it.'] });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, extraTools: [brokenTool] });
+    server.push(
+      { toolCalls: [{ id: 'call_broken', name: 'broken', arguments: '{}' }] },
+      { text: ['I could not run it.'] },
+    );
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      extraTools: [brokenTool],
+    });
 
     const result = await agent.runTurn('use the broken tool', new AbortController().signal, eventLog().emit);
 

@@ -45,8 +45,16 @@ describe('conversation compaction', () => {
 
     const [summary] = h.pathOf('summary');
     const answer3 = h.pathOf('assistant')[2]!;
-    expect(summary!.payload).toMatchObject({ kind: 'summary', text: SUMMARY, model: 'tole-test-model', tailFromEntryId: answer3.id, trigger: 'threshold' });
-    expect(h.events).toContainEqual(expect.objectContaining({ type: 'compacted', kind: 'summarized', entryId: summary!.id }));
+    expect(summary!.payload).toMatchObject({
+      kind: 'summary',
+      text: SUMMARY,
+      model: 'tole-test-model',
+      tailFromEntryId: answer3.id,
+      trigger: 'threshold',
+    });
+    expect(h.events).toContainEqual(
+      expect.objectContaining({ type: 'compacted', kind: 'summarized', entryId: summary!.id }),
+    );
 
     const requests = h.chatRequests();
     expect(requests).toHaveLength(5);
@@ -65,7 +73,12 @@ describe('conversation compaction', () => {
 
     // Nothing in the tree is deleted: the early turns are still there, and the summary was added.
     expect(h.store.tree.size).toBe(entriesBefore + 3); // the prompt, the summary, the answer
-    expect(h.path().filter((e) => e.type === 'user').map((e) => (e.payload as { text: string }).text.slice(0, 8))).toEqual(['prompt-1', 'prompt-2', 'prompt-3', 'prompt-4']);
+    expect(
+      h
+        .path()
+        .filter((e) => e.type === 'user')
+        .map((e) => (e.payload as { text: string }).text.slice(0, 8)),
+    ).toEqual(['prompt-1', 'prompt-2', 'prompt-3', 'prompt-4']);
     // The ledger only grows: every earlier row is kept as it was, and the summary call added one.
     expect(h.store.usage.slice(0, rowsBefore.length)).toEqual(rowsBefore);
     expect(h.store.usage).toHaveLength(rowsBefore.length + 2);
@@ -133,7 +146,10 @@ describe('conversation compaction', () => {
     await h.run('second');
     const requestsBefore = h.chatRequests().length;
     const result = await h.agent.compact(new AbortController().signal, () => {});
-    expect(result).toMatchObject({ kind: 'blocked', reason: expect.stringContaining('keep everything: audit in progress') });
+    expect(result).toMatchObject({
+      kind: 'blocked',
+      reason: expect.stringContaining('keep everything: audit in progress'),
+    });
     expect(h.pathOf('summary')).toEqual([]);
     expect(h.chatRequests()).toHaveLength(requestsBefore);
     expect(h.pathOf('notice').map((n) => n.payload.source)).toEqual(['hook', 'loop']);

@@ -5,12 +5,23 @@ import { messagesOf, MODEL, startHarness, textOf } from '../hooks/agent-harness'
 const OVERFLOW = {
   error: {
     status: 400,
-    body: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+    body: {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    },
   },
 };
 
 async function threeTurns(extra: Parameters<typeof startHarness>[0] = {}) {
-  const h = await startHarness({ compaction: { tailMessages: 2, contextWindowTokens: 1_000_000 }, replies: [{ text: 'one' }, { text: 'two' }, { text: 'three' }], ...extra });
+  const h = await startHarness({
+    compaction: { tailMessages: 2, contextWindowTokens: 1_000_000 },
+    replies: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
+    ...extra,
+  });
   for (const p of ['first question', 'second question', 'third question']) await h.run(p);
   return h;
 }
@@ -31,7 +42,11 @@ describe('context overflow', () => {
     expect(textOf(requests[2]!)).not.toContain('first question');
     expect(h.pathOf('summary')[0]!.payload).toMatchObject({ trigger: 'overflow', kind: 'summary' });
     // Every attempt has its ledger row, the failed one too.
-    expect(h.store.usage.slice(rows).map((r) => (r.usage as { outcome: string }).outcome)).toEqual(['context_overflow', 'ok', 'ok']);
+    expect(h.store.usage.slice(rows).map((r) => (r.usage as { outcome: string }).outcome)).toEqual([
+      'context_overflow',
+      'ok',
+      'ok',
+    ]);
   });
 
   it('a second overflow after compacting ends the turn with a clear error', async () => {
@@ -56,7 +71,13 @@ describe('context overflow', () => {
     const h = await startHarness({
       models: [{ id: MODEL, object: 'model', context_length: 1_200 }],
       compaction: { tailMessages: 2 },
-      replies: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: '## Goal\nlisted-window' }, { text: 'four' }],
+      replies: [
+        { text: 'one' },
+        { text: 'two' },
+        { text: 'three' },
+        { text: '## Goal\nlisted-window' },
+        { text: 'four' },
+      ],
     });
     for (const p of ['a'.repeat(800), 'b'.repeat(800), 'c'.repeat(800)]) await h.run(p);
     // The tool definitions alone pass 600 tokens, half of 1,200: once there is enough to summarize, a summary is made.

@@ -21,13 +21,22 @@ describe('fork', () => {
 
     const fork = forkSession(h.store, second.id, h.sessionsDir, storeOptions);
     expect(fork.path).not.toBe(h.store.path);
-    expect(fork.header).toMatchObject({ cwd: h.store.header.cwd, parent: { sessionId: h.store.header.id, entryId: second.id, path: h.store.path } });
+    expect(fork.header).toMatchObject({
+      cwd: h.store.header.cwd,
+      parent: { sessionId: h.store.header.id, entryId: second.id, path: h.store.path },
+    });
     fork.close();
 
     // The copy replays: same ids and payloads along the path, lane main and the head on the copy of the entry.
     const reopened = SessionStore.open(fork.path, storeOptions);
-    const expected = h.store.tree.pathTo(second.id).map(({ id, parentId, type, payload, timestamp }) => ({ id, parentId, type, payload, timestamp }));
-    expect(reopened.tree.pathTo(second.id).map(({ id, parentId, type, payload, timestamp }) => ({ id, parentId, type, payload, timestamp }))).toEqual(expected);
+    const expected = h.store.tree
+      .pathTo(second.id)
+      .map(({ id, parentId, type, payload, timestamp }) => ({ id, parentId, type, payload, timestamp }));
+    expect(
+      reopened.tree
+        .pathTo(second.id)
+        .map(({ id, parentId, type, payload, timestamp }) => ({ id, parentId, type, payload, timestamp })),
+    ).toEqual(expected);
     expect(reopened.tree.size).toBe(expected.length);
     expect(laneLeaf(reopened, MAIN_LANE)).toBe(second.id);
     expect(reopened.registers.get(NS.laneHead, HEAD_KEY)).toEqual({ lane: MAIN_LANE, entryId: second.id });
@@ -56,13 +65,10 @@ describe('fork', () => {
     await h.run('second, differently');
     const branchTip = currentHead(h.store).entryId!;
     const fork = forkSession(h.store, branchTip, h.sessionsDir, storeOptions);
-    const texts = fork.tree.pathTo(branchTip).map((e) => (e.type === 'user' || e.type === 'assistant' ? e.payload.text : e.type));
-    expect(texts).toEqual([
-      'first',
-      'one',
-      'second, differently',
-      'two, again',
-    ]);
+    const texts = fork.tree
+      .pathTo(branchTip)
+      .map((e) => (e.type === 'user' || e.type === 'assistant' ? e.payload.text : e.type));
+    expect(texts).toEqual(['first', 'one', 'second, differently', 'two, again']);
     expect(fork.tree.size).toBe(4); // the other branch stays behind
     fork.close();
   });

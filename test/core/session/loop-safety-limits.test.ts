@@ -10,7 +10,8 @@ function failingRound(n: number): ScriptedReply {
   return toolCall('read_file', { path: `missing-${n}.txt` });
 }
 
-const rounds = (count: number, make: (n: number) => ScriptedReply): ScriptedReply[] => Array.from({ length: count }, (_, i) => make(i + 1));
+const rounds = (count: number, make: (n: number) => ScriptedReply): ScriptedReply[] =>
+  Array.from({ length: count }, (_, i) => make(i + 1));
 
 describe('loop safety', () => {
   it('nudges after 5 failing tool rounds in a row (in the next request) and aborts after 10', async () => {
@@ -28,7 +29,10 @@ describe('loop safety', () => {
   });
 
   it('takes the failing-round limits from the limits object', async () => {
-    const h = await startHarness({ limits: { nudgeAfterFailingRounds: 2, abortAfterFailingRounds: 3 }, replies: rounds(5, failingRound) });
+    const h = await startHarness({
+      limits: { nudgeAfterFailingRounds: 2, abortAfterFailingRounds: 3 },
+      replies: rounds(5, failingRound),
+    });
     const result = await h.run('read the files');
     expect(result).toEqual({ outcome: 'limit', text: 'stopped: 3 tool rounds in a row failed or were denied' });
     const requests = h.chatRequests();
@@ -38,13 +42,25 @@ describe('loop safety', () => {
   });
 
   it('a round that works resets the failure count', async () => {
-    const h = await startHarness({ limits: { nudgeAfterFailingRounds: 2, abortAfterFailingRounds: 3 }, replies: [failingRound(1), failingRound(2), toolCall('read_file', { path: 'a.txt' }), failingRound(3), failingRound(4), { text: 'gave up' }] });
+    const h = await startHarness({
+      limits: { nudgeAfterFailingRounds: 2, abortAfterFailingRounds: 3 },
+      replies: [
+        failingRound(1),
+        failingRound(2),
+        toolCall('read_file', { path: 'a.txt' }),
+        failingRound(3),
+        failingRound(4),
+        { text: 'gave up' },
+      ],
+    });
     writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n');
     expect(await h.run('read')).toEqual({ outcome: 'done', text: 'gave up' });
   });
 
   it('nudges when the same call is made 5 rounds running', async () => {
-    const h = await startHarness({ replies: [...rounds(5, () => toolCall('read_file', { path: 'a.txt' })), { text: 'fine' }] });
+    const h = await startHarness({
+      replies: [...rounds(5, () => toolCall('read_file', { path: 'a.txt' })), { text: 'fine' }],
+    });
     writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n');
     expect((await h.run('read a.txt')).outcome).toBe('done');
     const requests = h.chatRequests();
@@ -55,16 +71,25 @@ describe('loop safety', () => {
   });
 
   it('takes the stall limit from the limits object, and stops at twice it', async () => {
-    const h = await startHarness({ limits: { stallRounds: 2 }, replies: rounds(6, () => toolCall('list_dir', { path: '.' })) });
+    const h = await startHarness({
+      limits: { stallRounds: 2 },
+      replies: rounds(6, () => toolCall('list_dir', { path: '.' })),
+    });
     const result = await h.run('list');
     expect(result).toEqual({ outcome: 'limit', text: 'stopped: the same tool calls were made 4 rounds running' });
     expect(textOf(h.chatRequests()[2]!)).toContain('the same tool calls 2 rounds running');
   });
 
   it('stops softly at max steps: the turn ends with a notice, and the next prompt goes on from there', async () => {
-    const h = await startHarness({ limits: { maxSteps: 3 }, replies: rounds(3, (n) => toolCall('glob', { pattern: `*.${n}` })) });
+    const h = await startHarness({
+      limits: { maxSteps: 3 },
+      replies: rounds(3, (n) => toolCall('glob', { pattern: `*.${n}` })),
+    });
     const stopped = await h.run('explore');
-    expect(stopped).toEqual({ outcome: 'limit', text: 'stopped after 3 model calls (max steps); send another prompt to continue' });
+    expect(stopped).toEqual({
+      outcome: 'limit',
+      text: 'stopped after 3 model calls (max steps); send another prompt to continue',
+    });
     expect(h.chatRequests()).toHaveLength(3);
     expect(h.pathOf('tool_result').map((r) => r.payload.outcome)).toEqual(['ok', 'ok', 'ok']);
     expect(machineState(h.store).pc).toBe('Final');

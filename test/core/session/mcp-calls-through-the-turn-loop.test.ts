@@ -48,7 +48,12 @@ function agentWithNotes(approver: Approver, spec?: (notes: string) => McpServerS
     workspaceRoot: dirs.root,
     approver,
     externalTools: (registry, interactive) => {
-      const hub = McpHub.create({ specs: [spec ? spec(notes) : notesStdioSpec(notes)], registry, interactiveApprover: interactive, version: 't' });
+      const hub = McpHub.create({
+        specs: [spec ? spec(notes) : notesStdioSpec(notes)],
+        registry,
+        interactiveApprover: interactive,
+        version: 't',
+      });
       hubs.push(hub);
       return hub;
     },
@@ -60,7 +65,10 @@ describe('MCP calls in the turn loop', () => {
   it('a Destructive MCP call commits its intent, asks the user, and runs only once approved', async () => {
     const approver = approverSaying({ approved: true, by: 'user' });
     const { agent, store, notes } = agentWithNotes(approver);
-    server.push({ toolCalls: [{ id: 'call_set', name: 'notes__set_note', arguments: '{"key":"a","value":"1"}' }] }, { toolCalls: [{ id: 'call_wipe', name: 'notes__wipe_notes', arguments: '{}' }] });
+    server.push(
+      { toolCalls: [{ id: 'call_set', name: 'notes__set_note', arguments: '{"key":"a","value":"1"}' }] },
+      { toolCalls: [{ id: 'call_wipe', name: 'notes__wipe_notes', arguments: '{}' }] },
+    );
     const result = await agent.runTurn('set then wipe', new AbortController().signal, () => {});
     expect(result.outcome).toBe('done');
     expect(approver.asked.map((r) => [r.tool, r.risk])).toEqual([
@@ -88,12 +96,17 @@ describe('MCP calls in the turn loop', () => {
   it('calls a tool of a Streamable HTTP server through the loop, with its result sent back to the model', async () => {
     const approver = approverSaying({ approved: true, by: 'user' });
     const { agent, store } = agentWithNotes(approver, () => notesHttpSpec(http.url));
-    server.push({ toolCalls: [{ id: 'call_remote', name: 'remote__set_note', arguments: '{"key":"over","value":"http"}' }] });
+    server.push({
+      toolCalls: [{ id: 'call_remote', name: 'remote__set_note', arguments: '{"key":"over","value":"http"}' }],
+    });
     const before = server.requests.length;
     expect((await agent.runTurn('remote', new AbortController().signal, () => {})).outcome).toBe('done');
     expect(approver.asked.map((r) => [r.tool, r.risk])).toEqual([['remote__set_note', 'Write']]);
     expect(notesIn(httpNotes.root)).toEqual({ over: 'http' });
-    const sent = server.requests.slice(before).at(-1)?.body?.messages?.find((m) => m.role === 'tool');
+    const sent = server.requests
+      .slice(before)
+      .at(-1)
+      ?.body?.messages?.find((m) => m.role === 'tool');
     expect(String(sent?.content)).toContain('set over');
     expect(resultsFor(store, 'call_remote').map((e) => e.payload.outcome)).toEqual(['ok']);
     store.close();
@@ -110,7 +123,9 @@ describe('MCP calls in the turn loop', () => {
     const result = await turn;
     expect(result.outcome).toBe('aborted');
     await waitFor(() => notesLog(notes).some((line) => line.event === 'cancelled'), 'the server to see the cancel');
-    expect(resultsFor(store, 'call_wait').map((e) => [e.payload.outcome, e.payload.content])).toEqual([['interrupted', expect.stringContaining('cancel notification')]]);
+    expect(resultsFor(store, 'call_wait').map((e) => [e.payload.outcome, e.payload.content])).toEqual([
+      ['interrupted', expect.stringContaining('cancel notification')],
+    ]);
     store.close();
   });
 });

@@ -8,7 +8,15 @@ import { NS } from '../../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../../src/core/session/agent-deps';
 import type { Tool } from '../../../src/core/tools/tool';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, markerCount, markerTools, resultsFor, tempDirs, type AgentOptions, type TempDirs } from '../../support/agent-fixtures';
+import {
+  buildAgent,
+  markerCount,
+  markerTools,
+  resultsFor,
+  tempDirs,
+  type AgentOptions,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -26,7 +34,14 @@ afterEach(async () => {
 const RULES = ['marker_idempotent', 'marker_guarded', 'marker_never'];
 
 function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, extraTools: markerTools(), policy: { rules: RULES }, ...options });
+  return buildAgent({
+    baseURL: server.url,
+    sessionsDir: dirs.sessions,
+    workspaceRoot: dirs.root,
+    extraTools: markerTools(),
+    policy: { rules: RULES },
+    ...options,
+  });
 }
 
 /** Runs a turn whose one marker call "crashes" at `at`; returns the closed session's path. */

@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { currentHead } from '../../../src/core/session/cursor';
 import { retryPoint } from '../../../src/core/session/retry-point';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, chatRequests, entriesOfType, eventLog, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import {
+  buildAgent,
+  chatRequests,
+  entriesOfType,
+  eventLog,
+  tempDirs,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -43,8 +50,12 @@ describe('asking again as a branch', () => {
   });
 
   it('the point to ask again from: a prompt is itself, a tool result goes up to the answer that called it, a blocked prompt has none', () => {
-    const tree = new Map<string, { id: string; parentId: string | null; type: string; payload: Record<string, unknown> }>();
-    const add = (id: string, parentId: string | null, type: string, payload: Record<string, unknown> = {}): void => void tree.set(id, { id, parentId, type, payload });
+    const tree = new Map<
+      string,
+      { id: string; parentId: string | null; type: string; payload: Record<string, unknown> }
+    >();
+    const add = (id: string, parentId: string | null, type: string, payload: Record<string, unknown> = {}): void =>
+      void tree.set(id, { id, parentId, type, payload });
     add('u1', null, 'user', { text: 'q' });
     add('a1', 'u1', 'assistant', { text: '' });
     add('i1', 'a1', 'tool_intent');

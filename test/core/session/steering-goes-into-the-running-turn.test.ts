@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session/events';
 import { startChatServer, type ChatServer, type RecordedRequest } from '../../support/chat-server';
-import { buildAgent, chatRequests, entriesOf, entriesOfType, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import {
+  buildAgent,
+  chatRequests,
+  entriesOf,
+  entriesOfType,
+  tempDirs,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -23,9 +30,12 @@ function roles(request: RecordedRequest | undefined): string[] {
 }
 
 describe('steering a running turn', () => {
-  it('goes in after the tool results in flight, as a user entry, with the same turn\'s next call; a second one before that call replaces the first', async () => {
+  it("goes in after the tool results in flight, as a user entry, with the same turn's next call; a second one before that call replaces the first", async () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'alpha\n');
-    server.push({ toolCalls: [{ id: 'call_read', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: ['Short answer, as you asked.'] });
+    server.push(
+      { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: '{"path":"a.txt"}' }] },
+      { text: ['Short answer, as you asked.'] },
+    );
     const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
     const events: SessionEvent[] = [];
     const emit = (event: SessionEvent): void => {
@@ -39,12 +49,21 @@ describe('steering a running turn', () => {
     const result = await agent.runTurn('read a.txt', new AbortController().signal, emit);
 
     expect(result.outcome).toBe('done');
-    expect(entriesOf(store).map((e) => e.type)).toEqual(['user', 'assistant', 'tool_intent', 'tool_result', 'user', 'assistant']);
+    expect(entriesOf(store).map((e) => e.type)).toEqual([
+      'user',
+      'assistant',
+      'tool_intent',
+      'tool_result',
+      'user',
+      'assistant',
+    ]);
     const steered = entriesOfType(store, 'user')[1]!;
     expect(steered.payload).toEqual({ text: 'keep it short', steered: true });
     const [, second] = chatRequests(server);
     expect(roles(second)).toEqual(['system', 'user:read a.txt', 'assistant', 'tool', 'user:keep it short']);
-    expect(events.filter((e) => e.type === 'steered')).toEqual([{ type: 'steered', entryId: steered.id, text: 'keep it short' }]);
+    expect(events.filter((e) => e.type === 'steered')).toEqual([
+      { type: 'steered', entryId: steered.id, text: 'keep it short' },
+    ]);
     expect(agent.steer('too late')).toBe(false);
   });
 
@@ -59,7 +78,12 @@ describe('steering a running turn', () => {
     const result = await agent.runTurn('hello', new AbortController().signal, emit);
 
     expect(result).toEqual({ outcome: 'done', text: 'Second answer.' });
-    expect(entriesOf(store).map((e) => `${e.type}:${'text' in e.payload ? e.payload.text : ''}`)).toEqual(['user:hello', 'assistant:First answer.', 'user:and in French?', 'assistant:Second answer.']);
+    expect(entriesOf(store).map((e) => `${e.type}:${'text' in e.payload ? e.payload.text : ''}`)).toEqual([
+      'user:hello',
+      'assistant:First answer.',
+      'user:and in French?',
+      'assistant:Second answer.',
+    ]);
     expect(chatRequests(server)).toHaveLength(2);
   });
 

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sleep } from '../../../src/core/provider/retry';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../../support/chat-server';
-import { chatRequests, buildAgent, entriesOfType, eventLog, ledger, tempDirs, type AgentOptions, type TempDirs } from '../../support/agent-fixtures';
+import {
+  chatRequests,
+  buildAgent,
+  entriesOfType,
+  eventLog,
+  ledger,
+  tempDirs,
+  type AgentOptions,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -20,9 +29,17 @@ function agentHere(options: Partial<AgentOptions> = {}) {
   return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
 }
 
-
-const apiError = (status: number, message: string, code: string | null = null, headers?: Record<string, string>): ScriptedReply => ({
-  error: { status, body: { error: { message, type: 'invalid_request_error', param: null, code } }, ...(headers ? { headers } : {}) },
+const apiError = (
+  status: number,
+  message: string,
+  code: string | null = null,
+  headers?: Record<string, string>,
+): ScriptedReply => ({
+  error: {
+    status,
+    body: { error: { message, type: 'invalid_request_error', param: null, code } },
+    ...(headers ? { headers } : {}),
+  },
 });
 
 interface Case {
@@ -34,18 +51,54 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: '429 with Retry-After, then ok', replies: [apiError(429, 'Rate limit reached', 'rate_limit_exceeded', { 'retry-after': '2' }), { text: 'fine' }], outcomes: ['rate_limit', 'ok'], turn: 'done' },
-  { name: '500, then ok', replies: [apiError(500, 'upstream exploded'), { text: 'fine' }], outcomes: ['transient', 'ok'], turn: 'done' },
-  { name: 'a dropped stream, then ok', replies: [{ text: ['partial ', 'answer ', 'lost'], dropAfterChunks: 2 }, { text: 'fine' }], outcomes: ['stream_dropped', 'ok'], turn: 'done' },
+  {
+    name: '429 with Retry-After, then ok',
+    replies: [apiError(429, 'Rate limit reached', 'rate_limit_exceeded', { 'retry-after': '2' }), { text: 'fine' }],
+    outcomes: ['rate_limit', 'ok'],
+    turn: 'done',
+  },
+  {
+    name: '500, then ok',
+    replies: [apiError(500, 'upstream exploded'), { text: 'fine' }],
+    outcomes: ['transient', 'ok'],
+    turn: 'done',
+  },
+  {
+    name: 'a dropped stream, then ok',
+    replies: [{ text: ['partial ', 'answer ', 'lost'], dropAfterChunks: 2 }, { text: 'fine' }],
+    outcomes: ['stream_dropped', 'ok'],
+    turn: 'done',
+  },
   {
     name: 'context overflow',
-    replies: [apiError(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", 'context_length_exceeded')],
+    replies: [
+      apiError(
+        400,
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+        'context_length_exceeded',
+      ),
+    ],
     outcomes: ['context_overflow'],
     turn: 'error',
   },
-  { name: 'tools unsupported', replies: [apiError(400, 'this model does not support tools')], outcomes: ['tool_unsupported'], turn: 'error' },
-  { name: '401', replies: [apiError(401, 'Incorrect API key provided', 'invalid_api_key')], outcomes: ['auth'], turn: 'error' },
-  { name: '404', replies: [apiError(404, 'The model `nope` does not exist', 'model_not_found')], outcomes: ['not_found'], turn: 'error' },
+  {
+    name: 'tools unsupported',
+    replies: [apiError(400, 'this model does not support tools')],
+    outcomes: ['tool_unsupported'],
+    turn: 'error',
+  },
+  {
+    name: '401',
+    replies: [apiError(401, 'Incorrect API key provided', 'invalid_api_key')],
+    outcomes: ['auth'],
+    turn: 'error',
+  },
+  {
+    name: '404',
+    replies: [apiError(404, 'The model `nope` does not exist', 'model_not_found')],
+    outcomes: ['not_found'],
+    turn: 'error',
+  },
 ];
 
 describe('every provider attempt writes exactly one usage ledger row', () => {
@@ -107,7 +160,12 @@ describe('every provider attempt writes exactly one usage ledger row', () => {
 });
 
 describe('ledger rows carry what the attempt cost', () => {
-  const usage = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 400 } };
+  const usage = {
+    prompt_tokens: 1000,
+    completion_tokens: 500,
+    total_tokens: 1500,
+    prompt_tokens_details: { cached_tokens: 400 },
+  };
 
   it('prices a known model prefix from the pricing table, cached input discounted', async () => {
     server.push({ text: 'priced', usage });
@@ -116,7 +174,16 @@ describe('ledger rows carry what the attempt cost', () => {
     await agent.runTurn('hello', new AbortController().signal, () => {});
 
     // gpt-4o-mini: $0.15 input, $0.075 cached input, $0.60 output per million tokens.
-    expect(ledger(store)).toEqual([expect.objectContaining({ outcome: 'ok', inputTokens: 1000, cachedInputTokens: 400, outputTokens: 500, costUsdMicros: 600 * 0.15 + 400 * 0.075 + 500 * 0.6, priced: true })]);
+    expect(ledger(store)).toEqual([
+      expect.objectContaining({
+        outcome: 'ok',
+        inputTokens: 1000,
+        cachedInputTokens: 400,
+        outputTokens: 500,
+        costUsdMicros: 600 * 0.15 + 400 * 0.075 + 500 * 0.6,
+        priced: true,
+      }),
+    ]);
     store.close();
   });
 

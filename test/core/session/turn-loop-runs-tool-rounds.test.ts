@@ -5,7 +5,17 @@ import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
 import { startChatServer, type ChatServer, type RecordedRequest } from '../../support/chat-server';
-import { chatRequests, buildAgent, type AgentOptions, entriesOf, entriesOfType, eventLog, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import {
+  chatRequests,
+  buildAgent,
+  type AgentOptions,
+  entriesOf,
+  entriesOfType,
+  eventLog,
+  resultsFor,
+  tempDirs,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -26,7 +36,9 @@ function agentHere(options: Partial<AgentOptions> = {}) {
 
 /** The `tool` messages of a recorded request, as [id, content]. */
 function toolMessages(request: RecordedRequest | undefined): [string, string][] {
-  return (request?.body?.messages ?? []).filter((m) => m.role === 'tool').map((m) => [String(m['tool_call_id']), String(m.content)]);
+  return (request?.body?.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => [String(m['tool_call_id']), String(m.content)]);
 }
 
 describe('the turn loop runs tool rounds through the effect sandwich', () => {
@@ -43,7 +55,16 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
     const result = await agent.runTurn('what is in notes.txt?', new AbortController().signal, log.emit);
 
     expect(result).toEqual({ outcome: 'done', text: 'The file has two lines.' });
-    expect(entriesOf(store).map((e) => e.type)).toEqual(['user', 'assistant', 'tool_intent', 'tool_result', 'assistant', 'tool_intent', 'tool_result', 'assistant']);
+    expect(entriesOf(store).map((e) => e.type)).toEqual([
+      'user',
+      'assistant',
+      'tool_intent',
+      'tool_result',
+      'assistant',
+      'tool_intent',
+      'tool_result',
+      'assistant',
+    ]);
     for (const callId of ['call_read', 'call_list']) {
       expect(entriesOfType(store, 'tool_intent').filter((e) => e.payload.callId === callId)).toHaveLength(1);
       expect(resultsFor(store, callId)).toHaveLength(1);
@@ -58,11 +79,16 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
     const [read] = toolMessages(second);
     expect(read![0]).toBe('call_read');
     expect(read![1]).toContain('first line');
-    const secondAssistant = second!.body!.messages!.find((m) => m.role === 'assistant') as { tool_calls?: { id: string; function: { name: string } }[] };
+    const secondAssistant = second!.body!.messages!.find((m) => m.role === 'assistant') as {
+      tool_calls?: { id: string; function: { name: string } }[];
+    };
     expect(secondAssistant.tool_calls?.map((c) => [c.id, c.function.name])).toEqual([['call_read', 'read_file']]);
     expect(toolMessages(third).map(([id]) => id)).toEqual(['call_read', 'call_list']);
     expect(toolMessages(third)[1]![1]).toContain('notes.txt');
-    expect(log.events.filter((e) => e.type === 'tool-result').map((e) => (e as { callId: string }).callId)).toEqual(['call_read', 'call_list']);
+    expect(log.events.filter((e) => e.type === 'tool-result').map((e) => (e as { callId: string }).callId)).toEqual([
+      'call_read',
+      'call_list',
+    ]);
     store.close();
   });
 
@@ -82,7 +108,10 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
     const [, afterJson, afterType, afterUnknown] = chatRequests(server);
     expect(toolMessages(afterJson)).toEqual([['call_bad_json', expect.stringMatching(/not valid JSON/)]]);
     expect(toolMessages(afterType).at(-1)).toEqual(['call_bad_type', expect.stringMatching(/"path".*string/s)]);
-    expect(toolMessages(afterUnknown).at(-1)).toEqual(['call_unknown', expect.stringMatching(/Unknown tool "launch_rocket"/)]);
+    expect(toolMessages(afterUnknown).at(-1)).toEqual([
+      'call_unknown',
+      expect.stringMatching(/Unknown tool "launch_rocket"/),
+    ]);
     for (const id of ['call_bad_json', 'call_bad_type', 'call_unknown']) {
       expect(resultsFor(store, id).map((e) => e.payload.outcome)).toEqual(['error']);
     }
@@ -94,7 +123,15 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
     const big = `${'x'.repeat(999)}\n`.repeat(1000);
     writeFileSync(join(dirs.root, 'big.txt'), big);
     server.push(
-      { toolCalls: [{ id: 'call_bash_big', name: 'bash', arguments: JSON.stringify({ command: "head -c 1000000 /dev/zero | tr '\\0' 'a'" }) }] },
+      {
+        toolCalls: [
+          {
+            id: 'call_bash_big',
+            name: 'bash',
+            arguments: JSON.stringify({ command: "head -c 1000000 /dev/zero | tr '\\0' 'a'" }),
+          },
+        ],
+      },
       { toolCalls: [{ id: 'call_read_big', name: 'read_file', arguments: '{"path":"big.txt"}' }] },
       { text: 'done' },
     );

@@ -7,7 +7,16 @@ import type { SessionEvent } from '../../../src/core/session/events';
 import type { Tool } from '../../../src/core/tools/tool';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { liveProcessesInGroup, waitFor } from '../../support/process-groups';
-import { buildAgent, chatRequests, markerTools, entriesOfType, ledger, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import {
+  buildAgent,
+  chatRequests,
+  markerTools,
+  entriesOfType,
+  ledger,
+  resultsFor,
+  tempDirs,
+  type TempDirs,
+} from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -53,7 +62,18 @@ describe('an interrupted turn is settled, never left pending', () => {
 
   it('mid-tool: a running `sleep 30` is killed with its process group and settled as interrupted', async () => {
     const pidFile = join(dirs.root, 'bash.pid');
-    server.push({ toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command: `echo $$ > ${pidFile}; sleep 30; echo never` }) }] }, { text: 'not reached' });
+    server.push(
+      {
+        toolCalls: [
+          {
+            id: 'call_sleep',
+            name: 'bash',
+            arguments: JSON.stringify({ command: `echo $$ > ${pidFile}; sleep 30; echo never` }),
+          },
+        ],
+      },
+      { text: 'not reached' },
+    );
     const { agent, store } = agentHere({ policy: { yes: true } });
     const controller = new AbortController();
 
@@ -94,7 +114,9 @@ describe('an interrupted turn is settled, never left pending', () => {
 
     expect(result.outcome).toBe('aborted');
     expect(readFileSync(join(dirs.root, 'done.log'), 'utf8')).toBe('k\n');
-    expect(resultsFor(store, 'call_done').map((e) => [e.payload.outcome, e.payload.content])).toEqual([['ok', 'wrote k']]);
+    expect(resultsFor(store, 'call_done').map((e) => [e.payload.outcome, e.payload.content])).toEqual([
+      ['ok', 'wrote k'],
+    ]);
     store.close();
   });
 

@@ -44,7 +44,9 @@ describe('a single flipped bit anywhere in a session file', () => {
         if (!isStorageError(error)) throw error;
         expect(['corrupt', 'version'], where).toContain(error.kind);
         const named = line === 1 ? [1, 2] : [line];
-        expect(named, `${where}: refusal names line ${error.details.line}: ${error.message}`).toContain(error.details.line);
+        expect(named, `${where}: refusal names line ${error.details.line}: ${error.message}`).toContain(
+          error.details.line,
+        );
         expect(error.message).toContain(`line ${error.details.line}`);
         expect(readFileSync(file).equals(flipped), `${where}: a refused file is left untouched`).toBe(true);
         outcomes.refused++;
@@ -68,7 +70,9 @@ describe('a single flipped bit anywhere in a session file', () => {
       flipped[newlineOfSecondLast]! ^= 1 << bit;
       const file = join(dir.path, `newline-${bit}.jsonl`);
       writeFileSync(file, flipped);
-      expect(() => openStore(file), `bit ${bit}`).toThrowError(expect.objectContaining({ kind: 'corrupt', details: expect.objectContaining({ line: lastLine - 1 }) }));
+      expect(() => openStore(file), `bit ${bit}`).toThrowError(
+        expect.objectContaining({ kind: 'corrupt', details: expect.objectContaining({ line: lastLine - 1 }) }),
+      );
     }
   });
 });

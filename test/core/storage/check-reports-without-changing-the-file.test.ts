@@ -16,13 +16,27 @@ const readOnlyOps: FileOps = {
     if (flags !== 'r') throw new Error(`check opened ${path} with flags ${flags}`);
     return nodeFileOps.openSync(path, flags, mode);
   },
-  writeSync: () => { throw new Error('check wrote'); },
-  ftruncateSync: () => { throw new Error('check truncated'); },
-  fdatasyncSync: () => { throw new Error('check synced'); },
-  fsyncSync: () => { throw new Error('check synced'); },
-  renameSync: () => { throw new Error('check renamed'); },
-  unlinkSync: () => { throw new Error('check unlinked'); },
-  writeFileExclusive: () => { throw new Error('check took a lock'); },
+  writeSync: () => {
+    throw new Error('check wrote');
+  },
+  ftruncateSync: () => {
+    throw new Error('check truncated');
+  },
+  fdatasyncSync: () => {
+    throw new Error('check synced');
+  },
+  fsyncSync: () => {
+    throw new Error('check synced');
+  },
+  renameSync: () => {
+    throw new Error('check renamed');
+  },
+  unlinkSync: () => {
+    throw new Error('check unlinked');
+  },
+  writeFileExclusive: () => {
+    throw new Error('check took a lock');
+  },
 };
 
 describe('checkSessionFile', () => {
@@ -60,7 +74,12 @@ describe('checkSessionFile', () => {
     writeFileSync(file, torn);
     const report = checkSessionFile(file, readOnlyOps);
     expect(report.ok).toBe(true);
-    expect(report.tornTail).toMatchObject({ line: lineStarts(whole).length + 1, offset: whole.length, bytes: 31, reason: expect.stringContaining('no newline') });
+    expect(report.tornTail).toMatchObject({
+      line: lineStarts(whole).length + 1,
+      offset: whole.length,
+      bytes: 31,
+      reason: expect.stringContaining('no newline'),
+    });
     expect(formatCheckReport(report)).toContain(`torn tail: line ${lineStarts(whole).length + 1}, 31 bytes`);
     expect(readFileSync(file).equals(torn)).toBe(true);
   });
@@ -73,7 +92,12 @@ describe('checkSessionFile', () => {
     writeFileSync(file, bad);
     const report = checkSessionFile(file, readOnlyOps);
     expect(report.ok).toBe(false);
-    expect(report.problem).toMatchObject({ file, line: 4, kind: 'corrupt', message: expect.stringContaining('line 4: checksum mismatch') });
+    expect(report.problem).toMatchObject({
+      file,
+      line: 4,
+      kind: 'corrupt',
+      message: expect.stringContaining('line 4: checksum mismatch'),
+    });
     expect(report.commitLines).toBe(2);
     expect(formatCheckReport(report)).toContain('PROBLEM (corrupt) at line 4:');
     expect(readFileSync(file).equals(bad)).toBe(true);

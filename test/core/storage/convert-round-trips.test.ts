@@ -4,7 +4,14 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/core/clock';
 import { convertedPath, convertSession } from '../../../src/core/storage/convert';
-import { openStore, snapshot, steppingClock, tempDir, testSeed, type StoreSnapshot } from '../../support/storage-fixtures';
+import {
+  openStore,
+  snapshot,
+  steppingClock,
+  tempDir,
+  testSeed,
+  type StoreSnapshot,
+} from '../../support/storage-fixtures';
 import { commitsArb, createIn, Model, skipUnavailable } from './conformance/backends';
 
 const dir = tempDir();
@@ -30,7 +37,11 @@ function roundTrip(path: string): void {
   const there = convertSession(path, path.endsWith('.db') ? 'jsonl' : 'sqlite', options());
   expect(readFileSync(path).equals(bytes)).toBe(true);
   expect(content(there.to)).toEqual(original);
-  expect(there).toMatchObject({ entries: original.state.entries.length, usageRows: original.state.usage.length, lastSeq: original.state.lastSeq });
+  expect(there).toMatchObject({
+    entries: original.state.entries.length,
+    usageRows: original.state.usage.length,
+    lastSeq: original.state.lastSeq,
+  });
   renameSync(path, `${path}.original`);
   const back = convertSession(there.to, path.endsWith('.db') ? 'sqlite' : 'jsonl', options());
   expect(back.to).toBe(path);
@@ -75,7 +86,9 @@ describe('tole convert', () => {
     store.close();
     const target = convertedPath(store.path, 'sqlite');
     writeFileSync(target, 'not mine to overwrite');
-    expect(() => convertSession(store.path, 'sqlite', options())).toThrowError(expect.objectContaining({ kind: 'exists', message: expect.stringContaining(`${target} already exists`) }));
+    expect(() => convertSession(store.path, 'sqlite', options())).toThrowError(
+      expect.objectContaining({ kind: 'exists', message: expect.stringContaining(`${target} already exists`) }),
+    );
     expect(readFileSync(target, 'utf8')).toBe('not mine to overwrite');
     expect(readdirSync(dir.path).filter((name) => name.startsWith('.') || name.endsWith('.lock'))).toEqual([]);
   });

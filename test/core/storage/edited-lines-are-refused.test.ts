@@ -29,16 +29,26 @@ describe('a session file whose lines were edited', () => {
     { name: 'an earlier line repeated at the end', edit: (ls) => [...ls, ls[3]!], line: n + 1 },
     { name: 'a middle line deleted', edit: (ls) => [...ls.slice(0, 4), ...ls.slice(5)], line: 5 },
     { name: 'the first commit deleted', edit: (ls) => [ls[0]!, ...ls.slice(2)], line: 2 },
-    { name: 'two middle lines swapped', edit: (ls) => [...ls.slice(0, 3), ls[5]!, ls[4]!, ls[3]!, ...ls.slice(6)], line: 4 },
+    {
+      name: 'two middle lines swapped',
+      edit: (ls) => [...ls.slice(0, 3), ls[5]!, ls[4]!, ls[3]!, ...ls.slice(6)],
+      line: 4,
+    },
     { name: 'the last two lines swapped', edit: (ls) => [...ls.slice(0, n - 2), ls[n - 1]!, ls[n - 2]!], line: n - 1 },
-    { name: 'a line copied from another session', edit: (ls) => [...ls.slice(0, 3), otherSessionLine(), ...ls.slice(3)], line: 4 },
+    {
+      name: 'a line copied from another session',
+      edit: (ls) => [...ls.slice(0, 3), otherSessionLine(), ...ls.slice(3)],
+      line: 4,
+    },
   ];
 
   it.each(cases)('is refused, naming the line: $name', ({ edit, line }) => {
     const file = join(dir.path, `edited-${line}.jsonl`);
     const edited = Buffer.concat(edit(lines));
     writeFileSync(file, edited);
-    expect(() => openStore(file)).toThrowError(expect.objectContaining({ kind: 'corrupt', details: expect.objectContaining({ line }) }));
+    expect(() => openStore(file)).toThrowError(
+      expect.objectContaining({ kind: 'corrupt', details: expect.objectContaining({ line }) }),
+    );
     expect(() => openStore(file)).toThrowError(`line ${line}:`);
     expect(readFileSync(file).equals(edited), 'the refused file is left as it was').toBe(true);
   });

@@ -13,8 +13,14 @@ describe('entries are immutable', () => {
     const before = snapshot(store);
     const bytes = readFileSync(store.path);
 
-    const again = (): unknown => store.commit([{ kind: 'entry', timestamp: 1, id, parentId: null, type: 'user', payload: { text: 'a rewrite' } }]);
-    expect(again).toThrowError(expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining(`entry ${id} written twice`) }));
+    const again = (): unknown =>
+      store.commit([{ kind: 'entry', timestamp: 1, id, parentId: null, type: 'user', payload: { text: 'a rewrite' } }]);
+    expect(again).toThrowError(
+      expect.objectContaining({
+        kind: 'invalid-commit',
+        message: expect.stringContaining(`entry ${id} written twice`),
+      }),
+    );
     const inOneCommit = (): unknown =>
       store.commit([
         { kind: 'entry', timestamp: 1, id: 'e_99', parentId: null, type: 'user', payload: { text: 'one' } },
@@ -37,9 +43,18 @@ describe('entries are immutable', () => {
     store.close();
   });
 
-  it('holds in memory what replay will read back, not the caller\'s objects', () => {
+  it("holds in memory what replay will read back, not the caller's objects", () => {
     const store = createStore(dir.path);
-    store.commit([{ kind: 'entry', timestamp: 1, id: 'e_1', parentId: null, type: 'user', payload: { text: 'x', dropped: undefined, when: new Date(0) } }]);
+    store.commit([
+      {
+        kind: 'entry',
+        timestamp: 1,
+        id: 'e_1',
+        parentId: null,
+        type: 'user',
+        payload: { text: 'x', dropped: undefined, when: new Date(0) },
+      },
+    ]);
     const live = snapshot(store);
     store.close();
     const reopened = openStore(store.path);
@@ -50,9 +65,11 @@ describe('entries are immutable', () => {
 
   it('refuses a parent that does not exist', () => {
     const store = createStore(dir.path);
-    expect(() => store.commit([{ kind: 'entry', timestamp: 1, id: 'e_1', parentId: 'e_404', type: 'user', payload: { text: '' } }])).toThrowError(
-      expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining('e_404') }),
-    );
+    expect(() =>
+      store.commit([
+        { kind: 'entry', timestamp: 1, id: 'e_1', parentId: 'e_404', type: 'user', payload: { text: '' } },
+      ]),
+    ).toThrowError(expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining('e_404') }));
     expect(store.tree.size).toBe(0);
     store.close();
   });

@@ -13,13 +13,17 @@ describe('an fdatasync that fails', () => {
     const before = snapshot(store);
 
     ops.failFdatasync = true;
-    expect(() => store.commit(entryCommit(store, 'e_1', 'fsync fails'))).toThrowError(expect.objectContaining({ kind: 'poisoned', message: expect.stringContaining('EIO') }));
+    expect(() => store.commit(entryCommit(store, 'e_1', 'fsync fails'))).toThrowError(
+      expect.objectContaining({ kind: 'poisoned', message: expect.stringContaining('EIO') }),
+    );
     expect(snapshot(store)).toEqual(before);
 
     ops.failFdatasync = false;
     const writes = ops.writes;
     const fsyncs = ops.fdatasyncs;
-    expect(() => store.commit(entryCommit(store, 'e_1', 'after the failure'))).toThrowError(expect.objectContaining({ kind: 'poisoned', message: expect.stringContaining('reopen') }));
+    expect(() => store.commit(entryCommit(store, 'e_1', 'after the failure'))).toThrowError(
+      expect.objectContaining({ kind: 'poisoned', message: expect.stringContaining('reopen') }),
+    );
     expect(ops.writes, 'no write after poisoning').toBe(writes);
     expect(ops.fdatasyncs, 'no fsync retried').toBe(fsyncs);
     expect(() => store.compactStorage(true)).toThrowError(expect.objectContaining({ kind: 'poisoned' }));

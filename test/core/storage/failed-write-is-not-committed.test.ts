@@ -40,11 +40,11 @@ describe.each<{ fault: WriteFault; what: string }>([
     store.close();
     const reopened = openStore(store.path);
     expect(snapshot(reopened)).toEqual(after);
-    expect(reopened.tree.pathTo(reopened.registers.get<string>('lane.leaf', 'main')!).map((e) => (e.payload as { text: string }).text)).toEqual([
-      'first',
-      'second ✓',
-      'third, once space was freed',
-    ]);
+    expect(
+      reopened.tree
+        .pathTo(reopened.registers.get<string>('lane.leaf', 'main')!)
+        .map((e) => (e.payload as { text: string }).text),
+    ).toEqual(['first', 'second ✓', 'third, once space was freed']);
     reopened.close();
   });
 });

@@ -31,9 +31,24 @@ describe('a session file with a tail of zeros or garbage after its last whole li
     { name: '4096 zero bytes', bytes: () => Buffer.alloc(4096), base: whole, expected: committed },
     { name: 'a newline alone', bytes: () => Buffer.from('\n'), base: whole, expected: committed },
     { name: 'random garbage without newlines', bytes: () => randomBytes(777, false), base: whole, expected: committed },
-    { name: 'zeros after a half-written last line', bytes: () => Buffer.alloc(512), base: whole.subarray(0, lastLineStart + 30), expected: committed - 1 },
-    { name: 'garbage without newlines after a half-written last line', bytes: () => randomBytes(900, false), base: whole.subarray(0, lastLineStart + 30), expected: committed - 1 },
-    { name: 'a prefix of a commit line', bytes: () => Buffer.from('{"c":"0123abcd","r":{"kind":"entry","se'), base: whole, expected: committed },
+    {
+      name: 'zeros after a half-written last line',
+      bytes: () => Buffer.alloc(512),
+      base: whole.subarray(0, lastLineStart + 30),
+      expected: committed - 1,
+    },
+    {
+      name: 'garbage without newlines after a half-written last line',
+      bytes: () => randomBytes(900, false),
+      base: whole.subarray(0, lastLineStart + 30),
+      expected: committed - 1,
+    },
+    {
+      name: 'a prefix of a commit line',
+      bytes: () => Buffer.from('{"c":"0123abcd","r":{"kind":"entry","se'),
+      base: whole,
+      expected: committed,
+    },
   ];
 
   it.each(tails)('treats it as torn and repairs it: $name (seed printed above)', ({ bytes, base, expected }) => {
@@ -45,7 +60,11 @@ describe('a session file with a tail of zeros or garbage after its last whole li
 
     const store = openStore(file);
     expect(snapshot(store)).toEqual(built.states[expected]);
-    expect(store.report.tornTail).toMatchObject({ offset: goodBytes, bytes: base.length - goodBytes + tail.length, repaired: true });
+    expect(store.report.tornTail).toMatchObject({
+      offset: goodBytes,
+      bytes: base.length - goodBytes + tail.length,
+      repaired: true,
+    });
     expect(statSync(file).size).toBe(goodBytes);
     expect(readFileSync(store.report.tornTail!.savedTo!)).toEqual(Buffer.concat([base.subarray(goodBytes), tail]));
 
@@ -62,15 +81,24 @@ describe('a session file with a tail of zeros or garbage after its last whole li
   const severalLines: { name: string; bytes: () => Buffer; base: Buffer }[] = [
     { name: 'zeros with newlines', bytes: () => Buffer.from('\0\0\0\n\0\0\n\0\0\0\n'), base: whole },
     { name: 'random garbage with newlines', bytes: () => randomBytes(3000, true), base: whole },
-    { name: 'garbage with newlines after a half-written last line', bytes: () => randomBytes(900, true), base: whole.subarray(0, lastLineStart + 30) },
+    {
+      name: 'garbage with newlines after a half-written last line',
+      bytes: () => randomBytes(900, true),
+      base: whole.subarray(0, lastLineStart + 30),
+    },
   ];
 
-  it.each(severalLines)('refuses a bad tail of several lines as corruption and changes nothing: $name', ({ bytes, base }) => {
+  it.each(severalLines)('refuses a bad tail of several lines as corruption and changes nothing: $name', ({
+    bytes,
+    base,
+  }) => {
     const file = join(dir.path, 'lines.jsonl');
     writeFileSync(file, Buffer.concat([base, bytes()]));
     const before = readFileSync(file);
     const goodBytes = base.lastIndexOf(0x0a) + 1;
-    expect(() => openStore(file)).toThrow(new RegExp(`the ${before.length - goodBytes} bytes from offset ${goodBytes} to the end span \\d+ lines`));
+    expect(() => openStore(file)).toThrow(
+      new RegExp(`the ${before.length - goodBytes} bytes from offset ${goodBytes} to the end span \\d+ lines`),
+    );
     expect(readFileSync(file)).toEqual(before);
   });
 

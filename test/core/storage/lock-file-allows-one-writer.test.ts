@@ -20,7 +20,10 @@ describe('the lock file', () => {
   it('refuses a second writable opener in the same process, naming the pid', () => {
     const store = createStore(dir.path);
     expect(() => openStore(store.path)).toThrowError(
-      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: process.pid, host: hostname() }) }),
+      expect.objectContaining({
+        kind: 'locked',
+        details: expect.objectContaining({ pid: process.pid, host: hostname() }),
+      }),
     );
     expect(() => openStore(store.path)).toThrowError(`locked by pid ${process.pid}`);
     store.close();
@@ -31,7 +34,9 @@ describe('the lock file', () => {
     store.commit(entryCommit(store, null, 'seen by the reader'));
     const reader = openStore(store.path, { readOnly: true });
     expect(snapshot(reader)).toEqual(snapshot(store));
-    expect(() => reader.commit(entryCommit(reader, null, 'no'))).toThrowError(expect.objectContaining({ kind: 'read-only' }));
+    expect(() => reader.commit(entryCommit(reader, null, 'no'))).toThrowError(
+      expect.objectContaining({ kind: 'read-only' }),
+    );
     store.commit(entryCommit(store, 'e_1', 'the writer is not disturbed'));
     reader.close();
     store.close();
@@ -53,21 +58,31 @@ describe('the lock file', () => {
     const pid = deadPid();
     writeFileSync(lockPathFor(store.path), JSON.stringify({ pid, host: hostname(), nonce: 'dead', createdAt: 1 }));
     const opened = openStore(store.path);
-    expect(JSON.parse(readFileSync(lockPathFor(store.path), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(readFileSync(lockPathFor(store.path), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
     opened.close();
   });
 
   it('is not taken over when it was written on another host, whose pids cannot be checked', () => {
     const store = createStore(dir.path);
     store.close();
-    writeFileSync(lockPathFor(store.path), JSON.stringify({ pid: deadPid(), host: 'elsewhere.example', nonce: 'x', createdAt: 1 }));
-    expect(() => openStore(store.path)).toThrowError(expect.objectContaining({ kind: 'locked', message: expect.stringContaining('elsewhere.example') }));
+    writeFileSync(
+      lockPathFor(store.path),
+      JSON.stringify({ pid: deadPid(), host: 'elsewhere.example', nonce: 'x', createdAt: 1 }),
+    );
+    expect(() => openStore(store.path)).toThrowError(
+      expect.objectContaining({ kind: 'locked', message: expect.stringContaining('elsewhere.example') }),
+    );
   });
 
   it('names the lock file to delete when it cannot be read', () => {
     const store = createStore(dir.path);
     store.close();
     writeFileSync(lockPathFor(store.path), '');
-    expect(() => openStore(store.path)).toThrowError(expect.objectContaining({ kind: 'locked', message: expect.stringContaining(lockPathFor(store.path)) }));
+    expect(() => openStore(store.path)).toThrowError(
+      expect.objectContaining({ kind: 'locked', message: expect.stringContaining(lockPathFor(store.path)) }),
+    );
   });
 });

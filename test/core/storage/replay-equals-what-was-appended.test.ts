@@ -23,7 +23,12 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ t: fc.constant('entry' as const), parentPick: fc.nat(), root: fc.boolean(), text: unicodeText }),
-  fc.record({ t: fc.constant('set' as const), ns: fc.constantFrom(...NAMESPACES), key: fc.constantFrom(...KEYS), value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), unicodeText) }),
+  fc.record({
+    t: fc.constant('set' as const),
+    ns: fc.constantFrom(...NAMESPACES),
+    key: fc.constantFrom(...KEYS),
+    value: fc.oneof(fc.jsonValue({ maxDepth: 3 }), unicodeText),
+  }),
   fc.record({ t: fc.constant('delete' as const), ns: fc.constantFrom(...NAMESPACES), key: fc.constantFrom(...KEYS) }),
   fc.record({ t: fc.constant('usage' as const), model: unicodeText, inputTokens: fc.nat() }),
 );
@@ -49,7 +54,14 @@ class Model {
       case 'entry': {
         const id = `e_${this.nextId++}`;
         const parentId = o.root || this.ids.length === 0 ? null : this.ids[o.parentPick % this.ids.length]!;
-        const record = { kind: 'entry', timestamp: 1000 + seq, id, parentId, type: 'user', payload: { text: o.text } } as const;
+        const record = {
+          kind: 'entry',
+          timestamp: 1000 + seq,
+          id,
+          parentId,
+          type: 'user',
+          payload: { text: o.text },
+        } as const;
         this.ids.push(id);
         this.entries.push(json({ ...record, seq }));
         return record;
@@ -63,7 +75,12 @@ class Model {
         this.registers.get(o.ns)?.delete(o.key);
         return { kind: 'register', op: 'delete', namespace: o.ns, key: o.key };
       case 'usage': {
-        const record = { kind: 'usage', id: `u_${this.nextId++}`, entryId: this.ids.at(-1) ?? null, usage: { model: o.model, inputTokens: o.inputTokens } } as const;
+        const record = {
+          kind: 'usage',
+          id: `u_${this.nextId++}`,
+          entryId: this.ids.at(-1) ?? null,
+          usage: { model: o.model, inputTokens: o.inputTokens },
+        } as const;
         this.usage.push(json({ kind: 'usage', seq, id: record.id, entryId: record.entryId, usage: record.usage }));
         return record;
       }
@@ -73,7 +90,11 @@ class Model {
   snapshot(): StoreSnapshot {
     const registers: Record<string, [string, unknown, number][]> = {};
     for (const ns of [...this.registers.keys()].sort()) {
-      const cells = [...this.registers.get(ns)!].map(([key, [value, seq]]): [string, unknown, number] => [key, value, seq]);
+      const cells = [...this.registers.get(ns)!].map(([key, [value, seq]]): [string, unknown, number] => [
+        key,
+        value,
+        seq,
+      ]);
       if (cells.length > 0) registers[ns] = cells.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     }
     return { lastSeq: this.seq, entries: this.entries, usage: this.usage, registers };

@@ -12,14 +12,18 @@ afterAll(() => {
 
 /** Starts a process that opens `path` for writing and holds it; resolves once it has. */
 async function holder(path: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   child.stdout!.setEncoding('utf8');
   while (!out.includes('\n')) {
-    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [string | null];
+    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [
+      string | null,
+    ];
     if (chunk === null) throw new Error(`holder exited: ${err}`);
     out += chunk;
   }
@@ -35,7 +39,9 @@ describe('two processes opening one session', () => {
     store.close();
 
     const first = await holder(store.path);
-    expect(() => openStore(store.path)).toThrowError(expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.pid }) }));
+    expect(() => openStore(store.path)).toThrowError(
+      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.pid }) }),
+    );
     expect(() => openStore(store.path)).toThrowError(`session is locked by pid ${first.pid}`);
     const view = openStore(store.path, { readOnly: true });
     expect(snapshot(view)).toEqual(state);

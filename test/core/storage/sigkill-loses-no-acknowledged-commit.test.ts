@@ -21,7 +21,9 @@ interface Run {
  */
 function runUntilKilled(path: string | null, target: number, extraTurns: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir.path, ...(path ? [path] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir.path, ...(path ? [path] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let killed = false;
@@ -43,7 +45,10 @@ function runUntilKilled(path: string | null, target: number, extraTurns: number)
       const complete = out.slice(0, out.lastIndexOf('\n') + 1).split('\n');
       const session = complete.find((line) => line.startsWith('session '))?.slice('session '.length);
       if (!session) return reject(new Error(`writer printed no session path: ${err}`));
-      resolve({ path: session, acked: complete.filter((line) => line.startsWith('ack ')).map((line) => Number(line.slice(4))) });
+      resolve({
+        path: session,
+        acked: complete.filter((line) => line.startsWith('ack ')).map((line) => Number(line.slice(4))),
+      });
     });
   });
 }
@@ -73,8 +78,12 @@ describe('a writer killed with SIGKILL at random moments', () => {
     const seed = testSeed('sigkill');
     const random = seededRandom(seed);
     const stats = { kills: 0, torn: 0, acked: 0 };
-    await Promise.all(Array.from({ length: LANES }, () => lane(seededRandom(Math.floor(random.float() * 0x7fffffff)), stats)));
-    console.log(`sigkill: ${stats.kills} kills, ${stats.acked} acknowledged commits checked, ${stats.torn} torn tails repaired`);
+    await Promise.all(
+      Array.from({ length: LANES }, () => lane(seededRandom(Math.floor(random.float() * 0x7fffffff)), stats)),
+    );
+    console.log(
+      `sigkill: ${stats.kills} kills, ${stats.acked} acknowledged commits checked, ${stats.torn} torn tails repaired`,
+    );
     expect(stats.kills).toBe(LANES * KILLS_PER_LANE);
   }, 60_000);
 });

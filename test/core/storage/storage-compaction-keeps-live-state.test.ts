@@ -16,12 +16,17 @@ describe('storage compaction', () => {
       store.commit(drafts);
       store.commit([{ kind: 'usage', id: store.newUsageId(), entryId: parent, usage: { model: 'm', inputTokens: i } }]);
     }
-    store.commit([{ kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_9', value: { tool: 'bash' } }]);
+    store.commit([
+      { kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_9', value: { tool: 'bash' } },
+    ]);
     const big = 'ü'.repeat(1000);
     let overwrites = 0;
     while (store.registers.deadBytes < COMPACTION_MIN_DEAD_BYTES) {
       expect(store.compactStorage(), `below the thresholds after ${overwrites} overwrites`).toBe(false);
-      for (let j = 0; j < 50; j++) store.commit([{ kind: 'register', op: 'set', namespace: 'op.state', key: 'hot', value: { n: overwrites++, big } }]);
+      for (let j = 0; j < 50; j++)
+        store.commit([
+          { kind: 'register', op: 'set', namespace: 'op.state', key: 'hot', value: { n: overwrites++, big } },
+        ]);
     }
     store.commit([{ kind: 'register', op: 'delete', namespace: 'pending.intent', key: 'call_9' }]);
     expect(store.deadRatio()).toBeGreaterThan(0.5);

@@ -31,7 +31,12 @@ describe.each([
       const partial = cut > lastLineStart && cut < whole.length;
       expect(store.report.tornTail !== null, `torn tail reported at cut ${cut}`).toBe(partial);
       if (partial) {
-        expect(store.report.tornTail).toMatchObject({ line: lineStarts(whole).length, offset: lastLineStart, bytes: cut - lastLineStart, repaired: true });
+        expect(store.report.tornTail).toMatchObject({
+          line: lineStarts(whole).length,
+          offset: lastLineStart,
+          bytes: cut - lastLineStart,
+          repaired: true,
+        });
         expect(statSync(file).size, `file truncated at cut ${cut}`).toBe(lastLineStart);
       }
       const leaf = store.registers.get<string>('lane.leaf', 'main')!;

@@ -30,7 +30,9 @@ function manualTimers(): SyncTimers & { advance(ms: number): Promise<void>; pend
 
 describe('the background sync schedule', () => {
   it('doubles the wait after each failure up to the cap', () => {
-    expect([1, 2, 3, 4, 8, 20].map((n) => backoffDelay(n, 1000, 60_000))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000]);
+    expect([1, 2, 3, 4, 8, 20].map((n) => backoffDelay(n, 1000, 60_000))).toEqual([
+      1000, 2000, 4000, 8000, 60_000, 60_000,
+    ]);
   });
 
   it('ships a moment after a commit, retries a failure with backoff, and clears the failure once it works', async () => {
@@ -53,7 +55,12 @@ describe('the background sync schedule', () => {
     expect(timers.pending()).toEqual([500]);
     await timers.advance(500);
     expect(runs).toBe(1);
-    expect(loop.current).toMatchObject({ kind: 'failed', error: 'cannot reach PostgreSQL', failures: 1, retryAtMs: 1500 });
+    expect(loop.current).toMatchObject({
+      kind: 'failed',
+      error: 'cannot reach PostgreSQL',
+      failures: 1,
+      retryAtMs: 1500,
+    });
     // A commit during the backoff does not cut it short.
     loop.poke();
     expect(timers.pending()).toEqual([1000]);

@@ -18,7 +18,10 @@ function tool(declaredRisk: Risk | 'per-call', assessed: Risk): AnyTool {
 
 describe('assessCall', () => {
   it('raises an assessment below the declared tier to that tier, keeping the reason', () => {
-    expect(assessCall(tool('Destructive', 'ReadOnly'), {})).toEqual({ risk: 'Destructive', reason: 'what the tool says' });
+    expect(assessCall(tool('Destructive', 'ReadOnly'), {})).toEqual({
+      risk: 'Destructive',
+      reason: 'what the tool says',
+    });
     expect(assessCall(tool('Write', 'ReadOnly'), {})).toEqual({ risk: 'Write', reason: 'what the tool says' });
   });
 

@@ -22,7 +22,10 @@ const hasPython = (() => {
     return false;
   }
 })();
-if (!sandbox) console.log('skipping the sandbox tests: no working bwrap here (install bubblewrap, as npm test does as root, with user namespaces enabled)');
+if (!sandbox)
+  console.log(
+    'skipping the sandbox tests: no working bwrap here (install bubblewrap, as npm test does as root, with user namespaces enabled)',
+  );
 if (!hasPython) console.log('skipping the sandbox tests: python3 is not installed');
 
 let server: Server;
@@ -44,7 +47,11 @@ async function setup() {
   mkdirSync(tempDir);
   const keep = path.join(ws.outside, 'keep.txt');
   writeFileSync(keep, 'still here');
-  const bash = createBashTool({ workspaceRoot: ws.root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } } });
+  const bash = createBashTool({
+    workspaceRoot: ws.root,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
+  });
   return { ws, tempDir, keep, bash };
 }
 
@@ -61,7 +68,10 @@ describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {
 
   it('one that writes inside the workspace and the temp directory works', async () => {
     const { ws, tempDir, bash } = await setup();
-    const out = await bash.execute({ command: `python3 -c "open('made.txt','w').write('ok'); open('${tempDir}/t.txt','w').write('ok')"` }, ws.ctx);
+    const out = await bash.execute(
+      { command: `python3 -c "open('made.txt','w').write('ok'); open('${tempDir}/t.txt','w').write('ok')"` },
+      ws.ctx,
+    );
     expect(out.ok, out.content).toBe(true);
     expect(readFileSync(path.join(ws.root, 'made.txt'), 'utf8')).toBe('ok');
     expect(existsSync(path.join(tempDir, 't.txt'))).toBe(true);
@@ -69,7 +79,10 @@ describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {
 
   it('has no network, loopback included, and cannot see tole or its environment', async () => {
     const { ws, bash } = await setup();
-    const net = await bash.execute({ command: `python3 -c "import socket; print(socket.create_connection(('127.0.0.1', ${port}), 2).recv(10))"` }, ws.ctx);
+    const net = await bash.execute(
+      { command: `python3 -c "import socket; print(socket.create_connection(('127.0.0.1', ${port}), 2).recv(10))"` },
+      ws.ctx,
+    );
     expect(net.ok).toBe(false);
     const proc = await bash.execute({ command: `cat /proc/${process.pid}/environ` }, ws.ctx);
     expect(proc.ok).toBe(false);
@@ -78,7 +91,12 @@ describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {
   it('a call approved with a key runs unconfined', async () => {
     const { ws, bash } = await setup();
     const outsideFile = path.join(ws.outside, 'written.txt');
-    const out = await bash.execute({ command: `python3 -c "open('${outsideFile}','w').write('ok')" && python3 -c "import socket; print(socket.create_connection(('127.0.0.1', ${port}), 2).recv(10))"` }, { ...ws.ctx, keypress: true });
+    const out = await bash.execute(
+      {
+        command: `python3 -c "open('${outsideFile}','w').write('ok')" && python3 -c "import socket; print(socket.create_connection(('127.0.0.1', ${port}), 2).recv(10))"`,
+      },
+      { ...ws.ctx, keypress: true },
+    );
     expect(out.ok, out.content).toBe(true);
     expect(readFileSync(outsideFile, 'utf8')).toBe('ok');
     expect(out.content).toContain('hello');
@@ -89,7 +107,10 @@ describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {
     const out = await bash.execute({ command: 'sleep 317 & sleep 317', timeout_ms: 500 }, ws.ctx);
     expect(out.ok).toBe(false);
     expect(out.content).toContain('timed out');
-    const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.trim() === 'sleep 317');
+    const left = execFileSync('ps', ['-eo', 'args'])
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim() === 'sleep 317');
     expect(left).toEqual([]);
   });
 });

@@ -72,7 +72,10 @@ describe('bash', () => {
   it('runs in the workspace root with stdin closed, stdout and stderr interleaved, and reports exit code 0', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root });
-    const out = await bash.execute({ command: 'pwd; echo to-stderr >&2; cat; echo after-cat; echo e2 >&2; echo o2' }, ws.ctx);
+    const out = await bash.execute(
+      { command: 'pwd; echo to-stderr >&2; cat; echo after-cat; echo e2 >&2; echo o2' },
+      ws.ctx,
+    );
     expect(out).toEqual({ ok: true, content: `${ws.root}\nto-stderr\nafter-cat\ne2\no2\n[exit code 0]` });
   });
 
@@ -81,17 +84,25 @@ describe('bash', () => {
     const bash = createBashTool({ workspaceRoot: ws.root });
     const out = await bash.execute({ command: 'echo partial; exit 3' }, ws.ctx);
     expect(out).toEqual({ ok: false, content: 'partial\n[exit code 3]' });
-    expect(await bash.execute({ command: 'true' }, ws.ctx)).toEqual({ ok: true, content: '(no output)\n[exit code 0]' });
+    expect(await bash.execute({ command: 'true' }, ws.ctx)).toEqual({
+      ok: true,
+      content: '(no output)\n[exit code 0]',
+    });
   });
 
   it('on timeout kills the whole process group, background children included, and keeps the partial output', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 500 });
     const startedMs = Date.now();
-    const out = await bash.execute({ command: 'echo before; sleep 300 & echo $! > child.pid; sleep 300', timeout_ms: 400 }, ws.ctx);
+    const out = await bash.execute(
+      { command: 'echo before; sleep 300 & echo $! > child.pid; sleep 300', timeout_ms: 400 },
+      ws.ctx,
+    );
     expect(Date.now() - startedMs).toBeLessThan(5_000);
     expect(out.ok).toBe(false);
-    expect(out.content).toMatch(/^before\n\[timed out after 400 ms: the command and every process it started were killed/);
+    expect(out.content).toMatch(
+      /^before\n\[timed out after 400 ms: the command and every process it started were killed/,
+    );
     expect(await eventuallyDead(await childPid(ws))).toBe(true);
   });
 
@@ -115,7 +126,9 @@ describe('bash', () => {
     setTimeout(abort, 300);
     const out = await running;
     expect(out.ok).toBe(false);
-    expect(out.content).toMatch(/^started\n\[interrupted by the user: the command and every process it started were killed/);
+    expect(out.content).toMatch(
+      /^started\n\[interrupted by the user: the command and every process it started were killed/,
+    );
     expect(await eventuallyDead(await childPid(ws))).toBe(true);
   });
 

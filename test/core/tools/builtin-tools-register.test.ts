@@ -8,7 +8,16 @@ describe('builtinTools', () => {
     const ws = await tempWorkspace();
     const registry = ToolRegistry.create({ interactiveApprover: true });
     for (const tool of builtinTools({ workspaceRoot: ws.root, interactiveApprover: true })) registry.register(tool);
-    expect(registry.names()).toEqual(['read_file', 'list_dir', 'glob', 'grep', 'write_file', 'edit_file', 'bash', 'delete_path']);
+    expect(registry.names()).toEqual([
+      'read_file',
+      'list_dir',
+      'glob',
+      'grep',
+      'write_file',
+      'edit_file',
+      'bash',
+      'delete_path',
+    ]);
     for (const definition of registry.definitions()) expect(definition.parameters).toMatchObject({ type: 'object' });
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { capClippedOutput, capOutput, formatBytes, formatCount, MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
+import {
+  capClippedOutput,
+  capOutput,
+  formatBytes,
+  formatCount,
+  MODEL_OUTPUT_CAP_BYTES,
+} from '../../../src/core/tools/cap-output';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -57,7 +63,12 @@ describe('capOutput', () => {
   });
 
   it('marks a gap from capture even when what is left fits', () => {
-    const capped = capClippedOutput({ head: Buffer.from('a\n'), tail: Buffer.from('z\n'), elidedBytes: 1500, elidedLines: 3 });
+    const capped = capClippedOutput({
+      head: Buffer.from('a\n'),
+      tail: Buffer.from('z\n'),
+      elidedBytes: 1500,
+      elidedLines: 3,
+    });
     expect(capped).toBe('a\n[... 1.5 KB elided: 3 lines ...]\nz\n');
   });
 

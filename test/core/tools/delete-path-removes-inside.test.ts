@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { deletePathTool } from '../../../src/core/tools/builtin/delete-path';
 import { tempWorkspace } from './temp-workspace';
 
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('delete_path', () => {
   it('is Destructive, guarded and hot', () => {
@@ -44,8 +48,13 @@ describe('delete_path', () => {
 
   it('refuses the workspace root and a missing path', async () => {
     const ws = await tempWorkspace();
-    expect((await deletePathTool.execute({ path: '.' }, ws.ctx)).content).toContain('Refusing to delete the workspace root');
+    expect((await deletePathTool.execute({ path: '.' }, ws.ctx)).content).toContain(
+      'Refusing to delete the workspace root',
+    );
     expect(await exists(ws.root)).toBe(true);
-    expect(await deletePathTool.execute({ path: 'gone' }, ws.ctx)).toEqual({ ok: false, content: 'gone does not exist.' });
+    expect(await deletePathTool.execute({ path: 'gone' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'gone does not exist.',
+    });
   });
 });

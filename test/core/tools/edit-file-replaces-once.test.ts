@@ -14,7 +14,11 @@ describe('edit_file', () => {
     expect(out.ok).toBe(true);
     expect(out.content).toBe('Edited a.ts: replaced 1 occurrence.');
     expect(await readFile(file, 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
-    expect(out.display).toEqual({ kind: 'diff', path: 'a.ts', diff: '--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;' });
+    expect(out.display).toEqual({
+      kind: 'diff',
+      path: 'a.ts',
+      diff: '--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;',
+    });
   });
 
   it('inserts new_text literally, "$&" and all', async () => {
@@ -69,8 +73,12 @@ describe('edit_file', () => {
     expect((await editFileTool.execute({ path: 'nope.txt', old_text: 'a', new_text: 'b' }, ws.ctx)).content).toBe(
       'nope.txt does not exist. To create it, use write_file.',
     );
-    expect((await editFileTool.execute({ path: 'a.txt', old_text: '', new_text: 'b' }, ws.ctx)).content).toContain('old_text is empty');
-    expect((await editFileTool.execute({ path: 'a.txt', old_text: 'x', new_text: 'x' }, ws.ctx)).content).toContain('identical');
+    expect((await editFileTool.execute({ path: 'a.txt', old_text: '', new_text: 'b' }, ws.ctx)).content).toContain(
+      'old_text is empty',
+    );
+    expect((await editFileTool.execute({ path: 'a.txt', old_text: 'x', new_text: 'x' }, ws.ctx)).content).toContain(
+      'identical',
+    );
   });
 
   it('refuses a binary file', async () => {

@@ -32,7 +32,9 @@ describe('glob', () => {
     const out = await globTool.execute({ pattern: '**/*.ts' }, ws.ctx);
     expect(out).toEqual({
       ok: true,
-      content: ['src/core/a.ts', 'src/core/deep/c.ts', 'src/index.ts', 'test/a1.test.ts', 'test/a22.test.ts'].join('\n'),
+      content: ['src/core/a.ts', 'src/core/deep/c.ts', 'src/index.ts', 'test/a1.test.ts', 'test/a22.test.ts'].join(
+        '\n',
+      ),
     });
   });
 
@@ -41,19 +43,26 @@ describe('glob', () => {
     await makeFiles(ws.root, FILES);
     expect((await globTool.execute({ pattern: '*.{json,md}' }, ws.ctx)).content).toBe('README.md\npackage.json');
     expect((await globTool.execute({ pattern: 'test/a?.test.ts' }, ws.ctx)).content).toBe('test/a1.test.ts');
-    expect((await globTool.execute({ pattern: 'src/core/*.{ts,tsx}' }, ws.ctx)).content).toBe('src/core/a.ts\nsrc/core/b.tsx');
+    expect((await globTool.execute({ pattern: 'src/core/*.{ts,tsx}' }, ws.ctx)).content).toBe(
+      'src/core/a.ts\nsrc/core/b.tsx',
+    );
     expect((await globTool.execute({ pattern: 'src/**' }, ws.ctx)).content.split('\n')).toHaveLength(4);
   });
 
   it('says when nothing matches', async () => {
     const ws = await tempWorkspace();
-    expect(await globTool.execute({ pattern: 'nothing/**/*.rs' }, ws.ctx)).toEqual({ ok: true, content: 'No files match nothing/**/*.rs.' });
+    expect(await globTool.execute({ pattern: 'nothing/**/*.rs' }, ws.ctx)).toEqual({
+      ok: true,
+      content: 'No files match nothing/**/*.rs.',
+    });
   });
 
   it(`stops at ${GLOB_MAX_RESULTS} results and says so`, async () => {
     const ws = await tempWorkspace();
     await mkdir(path.join(ws.root, 'many'));
-    await Promise.all(Array.from({ length: GLOB_MAX_RESULTS + 50 }, (_, i) => writeFile(path.join(ws.root, 'many', `f${i}.txt`), '')));
+    await Promise.all(
+      Array.from({ length: GLOB_MAX_RESULTS + 50 }, (_, i) => writeFile(path.join(ws.root, 'many', `f${i}.txt`), '')),
+    );
     const out = await globTool.execute({ pattern: 'many/*.txt' }, ws.ctx);
     const lines = out.content.split('\n');
     expect(lines).toHaveLength(GLOB_MAX_RESULTS + 1);

@@ -33,7 +33,11 @@ describe('grep', () => {
     await writeFile(path.join(ws.root, 'big.log'), `needle\n${'z'.repeat(GREP_MAX_FILE_BYTES)}`);
     await writeFile(path.join(ws.root, 'real.txt'), 'a needle here\n');
     const out = await grepTool.execute({ pattern: 'needle' }, ws.ctx);
-    expect(out.content.split('\n')).toEqual(['real.txt:1: a needle here', `[skipped 1 files over ${GREP_MAX_FILE_BYTES} bytes]`, '[skipped 1 binary files]']);
+    expect(out.content.split('\n')).toEqual([
+      'real.txt:1: a needle here',
+      `[skipped 1 files over ${GREP_MAX_FILE_BYTES} bytes]`,
+      '[skipped 1 binary files]',
+    ]);
   });
 
   it(`stops at ${GREP_MAX_MATCHES} matches and says so`, async () => {
@@ -73,8 +77,14 @@ describe('grep', () => {
   it('says when nothing matches, and refuses paths outside the workspace', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'a.txt'), 'hay\n');
-    expect(await grepTool.execute({ pattern: 'needle' }, ws.ctx)).toEqual({ ok: true, content: 'No matches for "needle" in the workspace.' });
+    expect(await grepTool.execute({ pattern: 'needle' }, ws.ctx)).toEqual({
+      ok: true,
+      content: 'No matches for "needle" in the workspace.',
+    });
     expect((await grepTool.execute({ pattern: 'root', path: '/etc' }, ws.ctx)).ok).toBe(false);
-    expect(await grepTool.execute({ pattern: 'x', path: 'missing' }, ws.ctx)).toEqual({ ok: false, content: 'missing does not exist.' });
+    expect(await grepTool.execute({ pattern: 'x', path: 'missing' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'missing does not exist.',
+    });
   });
 });

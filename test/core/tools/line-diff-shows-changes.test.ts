@@ -32,7 +32,9 @@ describe('unifiedDiff', () => {
   });
 
   it('marks a missing newline at the end of the file', () => {
-    expect(unifiedDiff('f', 'a\nb', 'a\nb\n')).toBe('--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b');
+    expect(unifiedDiff('f', 'a\nb', 'a\nb\n')).toBe(
+      '--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b',
+    );
   });
 
   it('shows a deletion of everything', () => {
@@ -61,7 +63,9 @@ describe('unifiedDiff', () => {
   });
 
   it('shows a file made from nothing as one hunk of additions', () => {
-    expect(unifiedDiff('f', null, 'a\nb')).toBe('--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file');
+    expect(unifiedDiff('f', null, 'a\nb')).toBe(
+      '--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n\\ No newline at end of file',
+    );
   });
 
   it('falls back to remove-then-add when the changed middle is too large to compare', () => {

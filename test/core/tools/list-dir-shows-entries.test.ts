@@ -12,7 +12,10 @@ describe('list_dir', () => {
     await writeFile(path.join(ws.root, 'a.txt'), '');
     await symlink('b.txt', path.join(ws.root, 'c-link'));
     const out = await listDirTool.execute({ path: '.' }, ws.ctx);
-    expect(out).toEqual({ ok: true, content: ['./ (4 entries)', 'a.txt  0 bytes', 'b.txt  5 bytes', 'c-link -> b.txt', 'src/'].join('\n') });
+    expect(out).toEqual({
+      ok: true,
+      content: ['./ (4 entries)', 'a.txt  0 bytes', 'b.txt  5 bytes', 'c-link -> b.txt', 'src/'].join('\n'),
+    });
   });
 
   it('lists a subdirectory', async () => {
@@ -25,7 +28,10 @@ describe('list_dir', () => {
   it('refuses a file and a missing path with words the model can act on', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'a.txt'), 'x');
-    expect(await listDirTool.execute({ path: 'a.txt' }, ws.ctx)).toEqual({ ok: false, content: 'a.txt is a file, not a directory. Use read_file to read it.' });
+    expect(await listDirTool.execute({ path: 'a.txt' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'a.txt is a file, not a directory. Use read_file to read it.',
+    });
     expect(await listDirTool.execute({ path: 'gone' }, ws.ctx)).toEqual({ ok: false, content: 'gone does not exist.' });
   });
 

@@ -9,7 +9,12 @@ const lines = (count: number): string => Array.from({ length: count }, (_, i) =>
 
 describe('read_file', () => {
   it('is a cold, idempotent, read-only tool whose subject is the path', () => {
-    expect(readFileTool).toMatchObject({ name: 'read_file', declaredRisk: 'ReadOnly', replay: 'idempotent', tier: 'cold' });
+    expect(readFileTool).toMatchObject({
+      name: 'read_file',
+      declaredRisk: 'ReadOnly',
+      replay: 'idempotent',
+      tier: 'cold',
+    });
     expect(readFileTool.subject({ path: 'a.ts' })).toBe('a.ts');
     expect(readFileTool.assess({ path: 'a.ts' }).risk).toBe('ReadOnly');
   });
@@ -42,7 +47,10 @@ describe('read_file', () => {
 
   it('stops before the output cap rather than losing the middle of a file', async () => {
     const ws = await tempWorkspace();
-    await writeFile(path.join(ws.root, 'wide.txt'), Array.from({ length: 500 }, (_, i) => `${i + 1} ${'w'.repeat(200)}`).join('\n'));
+    await writeFile(
+      path.join(ws.root, 'wide.txt'),
+      Array.from({ length: 500 }, (_, i) => `${i + 1} ${'w'.repeat(200)}`).join('\n'),
+    );
     const out = await readFileTool.execute({ path: 'wide.txt' }, ws.ctx);
     expect(Buffer.byteLength(out.content)).toBeLessThanOrEqual(MODEL_OUTPUT_CAP_BYTES);
     expect(out.content).not.toContain('elided');
@@ -61,7 +69,10 @@ describe('read_file', () => {
   it('says when a file is empty', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'empty.txt'), '');
-    expect(await readFileTool.execute({ path: 'empty.txt' }, ws.ctx)).toEqual({ ok: true, content: 'empty.txt is empty.' });
+    expect(await readFileTool.execute({ path: 'empty.txt' }, ws.ctx)).toEqual({
+      ok: true,
+      content: 'empty.txt is empty.',
+    });
   });
 
   it('refuses a binary file', async () => {
@@ -82,7 +93,10 @@ describe('read_file', () => {
 
   it('reports a missing file as a result, not an exception', async () => {
     const ws = await tempWorkspace();
-    expect(await readFileTool.execute({ path: 'nope.txt' }, ws.ctx)).toEqual({ ok: false, content: 'nope.txt does not exist.' });
+    expect(await readFileTool.execute({ path: 'nope.txt' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'nope.txt does not exist.',
+    });
   });
 
   it.skipIf(process.getuid?.() === 0)('reports an unreadable file as a result', async () => {
@@ -90,7 +104,10 @@ describe('read_file', () => {
     const file = path.join(ws.root, 'locked.txt');
     await writeFile(file, 'x');
     await chmod(file, 0o000);
-    expect(await readFileTool.execute({ path: 'locked.txt' }, ws.ctx)).toEqual({ ok: false, content: 'Permission denied for locked.txt.' });
+    expect(await readFileTool.execute({ path: 'locked.txt' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'Permission denied for locked.txt.',
+    });
   });
 
   it('cuts one enormous line instead of returning all of it', async () => {

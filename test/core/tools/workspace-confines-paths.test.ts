@@ -9,7 +9,10 @@ describe('resolveWorkspacePath', () => {
     const { root } = await tempWorkspace();
     await mkdir(path.join(root, 'src'));
     const result = await resolveWorkspacePath(root, 'src/../src/app.ts');
-    expect(result).toEqual({ ok: true, path: { absolutePath: path.join(root, 'src/app.ts'), relativePath: 'src/app.ts', root } });
+    expect(result).toEqual({
+      ok: true,
+      path: { absolutePath: path.join(root, 'src/app.ts'), relativePath: 'src/app.ts', root },
+    });
   });
 
   it('resolves the root itself as "."', async () => {

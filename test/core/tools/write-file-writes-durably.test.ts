@@ -18,7 +18,11 @@ describe('write_file', () => {
     expect(out.content).toBe('Created deep/er/new.txt (8 bytes, 2 lines).');
     expect(await readFile(path.join(ws.root, 'deep/er/new.txt'), 'utf8')).toBe('one\ntwo\n');
     expect(await readdir(path.join(ws.root, 'deep/er'))).toEqual(['new.txt']);
-    expect(out.display).toEqual({ kind: 'diff', path: 'deep/er/new.txt', diff: '--- /dev/null\n+++ b/deep/er/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two' });
+    expect(out.display).toEqual({
+      kind: 'diff',
+      path: 'deep/er/new.txt',
+      diff: '--- /dev/null\n+++ b/deep/er/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two',
+    });
   });
 
   it('replaces an existing file, keeps its permission bits, and shows a diff against the old content', async () => {
@@ -29,7 +33,11 @@ describe('write_file', () => {
     expect(out.content).toBe('Wrote run.sh (6 bytes, 3 lines).');
     expect(await readFile(file, 'utf8')).toBe('a\nB\nc\n');
     expect((await stat(file)).mode & 0o777).toBe(0o751);
-    expect(out.display).toEqual({ kind: 'diff', path: 'run.sh', diff: '--- a/run.sh\n+++ b/run.sh\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c' });
+    expect(out.display).toEqual({
+      kind: 'diff',
+      path: 'run.sh',
+      diff: '--- a/run.sh\n+++ b/run.sh\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c',
+    });
   });
 
   it('prepares the hash of the intended content; the guard is true once written and false when the file changed', async () => {
@@ -49,8 +57,13 @@ describe('write_file', () => {
     const ws = await tempWorkspace();
     await mkdir(path.join(ws.root, 'dir'));
     const input = { path: 'dir', content: 'x' };
-    await expect(writeFileTool.prepare?.(input, ws.ctx)).rejects.toThrow('dir is a directory; write_file needs a file path.');
-    expect(await writeFileTool.execute(input, ws.ctx)).toEqual({ ok: false, content: 'dir is a directory; write_file needs a file path.' });
+    await expect(writeFileTool.prepare?.(input, ws.ctx)).rejects.toThrow(
+      'dir is a directory; write_file needs a file path.',
+    );
+    expect(await writeFileTool.execute(input, ws.ctx)).toEqual({
+      ok: false,
+      content: 'dir is a directory; write_file needs a file path.',
+    });
   });
 
   it('reports a path through a file as a result', async () => {

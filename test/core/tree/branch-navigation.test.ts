@@ -13,7 +13,8 @@ afterAll(() => dir.remove());
  */
 function branchedTree(): SessionStore {
   const store = createStore(dir.path);
-  const add = (parent: string | null, lane: string): string => (store.commit(entryCommit(store, parent, `on ${lane}`, lane))[0] as { id: string }).id;
+  const add = (parent: string | null, lane: string): string =>
+    (store.commit(entryCommit(store, parent, `on ${lane}`, lane))[0] as { id: string }).id;
   const e1 = add(null, 'main');
   const e2 = add(e1, 'main');
   const e3 = add(e2, 'main');
@@ -60,6 +61,11 @@ describe.each([
     expect(store.tree.isLeaf('e_4')).toBe(true);
     expect(store.tree.isLeaf('e_2')).toBe(false);
     expect(store.tree.roots()).toEqual(['e_1', 'e_8']);
-    expect(Object.fromEntries(store.registers.entries('lane.leaf').map(([lane, cell]) => [lane, cell.value]))).toEqual({ main: 'e_4', b1: 'e_6', b2: 'e_7', other: 'e_8' });
+    expect(Object.fromEntries(store.registers.entries('lane.leaf').map(([lane, cell]) => [lane, cell.value]))).toEqual({
+      main: 'e_4',
+      b1: 'e_6',
+      b2: 'e_7',
+      other: 'e_8',
+    });
   });
 });

@@ -30,7 +30,12 @@ describe('pricing', () => {
     expect(costUsdMicros('gpt-4.1', usage(1_000_000, 0)).costUsdMicros).toBe(2_000_000);
     expect(costUsdMicros('gpt-4.1', usage(0, 1_000_000)).costUsdMicros).toBe(8_000_000);
     const cached = costUsdMicros('gpt-4.1', usage(1_000_000, 1000, 600_000));
-    expect(cached).toEqual({ costUsdMicros: 400_000 * 2 + 600_000 * 0.5 + 1000 * 8, priced: true, source: 'table', matchedPrefix: 'gpt-4.1' });
+    expect(cached).toEqual({
+      costUsdMicros: 400_000 * 2 + 600_000 * 0.5 + 1000 * 8,
+      priced: true,
+      source: 'table',
+      matchedPrefix: 'gpt-4.1',
+    });
   });
 
   it('prices cache writes at their premium', () => {
@@ -51,11 +56,18 @@ describe('pricing', () => {
       priced: true,
       source: 'server',
     });
-    expect(costUsdMicros('some/free-model', { ...usage(1000, 10), serverCostUsdMicros: 0 })).toMatchObject({ costUsdMicros: 0, priced: true });
+    expect(costUsdMicros('some/free-model', { ...usage(1000, 10), serverCostUsdMicros: 0 })).toMatchObject({
+      costUsdMicros: 0,
+      priced: true,
+    });
   });
 
   it('costs unknown and local models 0 and says they are unpriced', () => {
-    expect(costUsdMicros('llama3.1:8b', usage(5000, 500))).toEqual({ costUsdMicros: 0, priced: false, source: 'unpriced' });
+    expect(costUsdMicros('llama3.1:8b', usage(5000, 500))).toEqual({
+      costUsdMicros: 0,
+      priced: false,
+      source: 'unpriced',
+    });
     expect(costUsdMicros('qwen2.5-coder-32b-instruct', usage(5000, 500)).priced).toBe(false);
     expect(costUsdMicros('gpt-4.1', null)).toEqual({ costUsdMicros: 0, priced: false, source: 'unpriced' });
   });
@@ -65,7 +77,10 @@ describe('pricing', () => {
       'llama3.1': { inputUsdPerMTok: 1, outputUsdPerMTok: 2 },
       'gpt-4.1': { inputUsdPerMTok: 10, outputUsdPerMTok: 10 },
     };
-    expect(costUsdMicros('llama3.1:8b', usage(1000, 1000), overrides)).toMatchObject({ costUsdMicros: 3000, priced: true });
+    expect(costUsdMicros('llama3.1:8b', usage(1000, 1000), overrides)).toMatchObject({
+      costUsdMicros: 3000,
+      priced: true,
+    });
     // No cached price in the override: cached input is charged at the input price.
     expect(costUsdMicros('gpt-4.1', usage(1000, 0, 500), overrides).costUsdMicros).toBe(10_000);
     // A longer table prefix still wins over a shorter override.

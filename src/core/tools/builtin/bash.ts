@@ -26,11 +26,15 @@ const inputSchema = z.strictObject({
     .positive()
     .max(BASH_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`),
+    .describe(
+      `Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
+    ),
   outside_sandbox: z
     .boolean()
     .optional()
-    .describe('Ask to run outside the sandbox (only after the sandbox stopped the command): the user must approve it with a key.'),
+    .describe(
+      'Ask to run outside the sandbox (only after the sandbox stopped the command): the user must approve it with a key.',
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -75,14 +79,18 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     replay: 'never',
     tier: 'warm',
     declaredRisk: 'per-call',
-    assess: (input) => ({ ...classifyCommand(input.command, { exists }), ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}) }),
+    assess: (input) => ({
+      ...classifyCommand(input.command, { exists }),
+      ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}),
+    }),
     subject: (input) => input.command,
     execute: (input, ctx) => runBash(input, ctx, options),
   };
 }
 
 async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOptions): Promise<ToolOutput> {
-  if (ctx.signal.aborted) return { ok: false, content: 'Not run: the call was interrupted before the command started.' };
+  if (ctx.signal.aborted)
+    return { ok: false, content: 'Not run: the call was interrupted before the command started.' };
   const limits: RunLimits = {
     timeoutMs: input.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
     killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
@@ -96,12 +104,21 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
 }
 
 /** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
-async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, limits: RunLimits, signal: AbortSignal, confined: BashToolOptions['sandbox']): Promise<CommandRun> {
+async function runCommand(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  limits: RunLimits,
+  signal: AbortSignal,
+  confined: BashToolOptions['sandbox'],
+): Promise<CommandRun> {
   const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
   // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
   // so the two streams interleave in the order they were written, as in a terminal.
   const bashArgs = ['-c', 'exec bash -c "$1" 2>&1', 'bash', command];
-  const { program, args } = confined ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs]) : { program: 'bash', args: bashArgs };
+  const { program, args } = confined
+    ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs])
+    : { program: 'bash', args: bashArgs };
   const end = await runInProcessGroup({
     program,
     args,
@@ -115,7 +132,14 @@ async function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, 
     onOutput: (chunk) => capture.push(chunk),
   });
   const output = capClippedOutput(capture.result());
-  return { exitCode: end.exitCode, exitSignal: end.exitSignal, stoppedBy: end.stoppedBy, spawnError: end.spawnError, output, outputBytes: capture.totalBytes };
+  return {
+    exitCode: end.exitCode,
+    exitSignal: end.exitSignal,
+    stoppedBy: end.stoppedBy,
+    spawnError: end.spawnError,
+    output,
+    outputBytes: capture.totalBytes,
+  };
 }
 
 function present(run: CommandRun, limits: RunLimits, sandbox: SandboxPolicy | null): ToolOutput {

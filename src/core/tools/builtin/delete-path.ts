@@ -6,7 +6,12 @@ import { resolveWorkspacePath } from '../workspace';
 import { errorCode, failure, fsFailure, workspacePathOrFailure } from './file-io';
 
 const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File or directory to delete, relative to the workspace root. Directories are deleted with everything in them.'),
+  path: z
+    .string()
+    .min(1)
+    .describe(
+      'File or directory to delete, relative to the workspace root. Directories are deleted with everything in them.',
+    ),
 });
 
 export type DeletePathInput = z.infer<typeof inputSchema>;
@@ -20,7 +25,10 @@ export const deletePathTool: Tool<DeletePathInput> = {
   replay: 'guarded',
   tier: 'hot',
   declaredRisk: 'Destructive',
-  assess: (input) => ({ risk: 'Destructive', reason: `deletes ${input.path} (a directory is removed with everything in it)` }),
+  assess: (input) => ({
+    risk: 'Destructive',
+    reason: `deletes ${input.path} (a directory is removed with everything in it)`,
+  }),
   subject: (input) => input.path,
   guard: (input, _prepared, ctx) => pathIsGone(input.path, ctx),
   execute: deletePath,
@@ -42,7 +50,8 @@ async function deletePath(input: DeletePathInput, ctx: ToolContext): Promise<Too
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return resolved.output;
   const { absolutePath, relativePath } = resolved.path;
-  if (relativePath === '.') return failure('Refusing to delete the workspace root itself. Delete the entries inside it one by one.');
+  if (relativePath === '.')
+    return failure('Refusing to delete the workspace root itself. Delete the entries inside it one by one.');
   try {
     const link = await symlinkItself(ctx.workspaceRoot, input.path);
     if (link !== null) {

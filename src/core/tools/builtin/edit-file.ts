@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
-import { failure, fsFailure, PrepareError, readTextFile, sha256Hex, workspacePathOrFailure, writeFileDurably } from './file-io';
+import {
+  failure,
+  fsFailure,
+  PrepareError,
+  readTextFile,
+  sha256Hex,
+  workspacePathOrFailure,
+  writeFileDurably,
+} from './file-io';
 import { changeDisplay, fileHasPreparedHash, type PreparedFileWrite } from './write-file';
 
 const inputSchema = z.strictObject({
@@ -12,7 +20,13 @@ const inputSchema = z.strictObject({
 export type EditFileInput = z.infer<typeof inputSchema>;
 
 type PlannedEdit =
-  | { readonly ok: true; readonly relativePath: string; readonly absolutePath: string; readonly before: string; readonly after: string }
+  | {
+      readonly ok: true;
+      readonly relativePath: string;
+      readonly absolutePath: string;
+      readonly before: string;
+      readonly after: string;
+    }
   | { readonly ok: false; readonly message: string };
 
 export const editFileTool: Tool<EditFileInput> = {
@@ -55,8 +69,10 @@ async function editFile(input: EditFileInput, ctx: ToolContext): Promise<ToolOut
 
 /** Reads the file and applies the edit in memory, or says why it cannot apply. Never throws for the world's failures. */
 async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<PlannedEdit> {
-  if (input.old_text === '') return { ok: false, message: 'old_text is empty. To create a file or replace all of it, use write_file.' };
-  if (input.old_text === input.new_text) return { ok: false, message: 'old_text and new_text are identical: nothing would change.' };
+  if (input.old_text === '')
+    return { ok: false, message: 'old_text is empty. To create a file or replace all of it, use write_file.' };
+  if (input.old_text === input.new_text)
+    return { ok: false, message: 'old_text and new_text are identical: nothing would change.' };
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return { ok: false, message: resolved.output.content };
   const { absolutePath, relativePath } = resolved.path;
@@ -66,12 +82,16 @@ async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<Planned
   } catch (error) {
     return { ok: false, message: fsFailure(error, relativePath).content };
   }
-  if (read.kind === 'missing') return { ok: false, message: `${relativePath} does not exist. To create it, use write_file.` };
+  if (read.kind === 'missing')
+    return { ok: false, message: `${relativePath} does not exist. To create it, use write_file.` };
   if (read.kind === 'directory') return { ok: false, message: `${relativePath} is a directory, not a file.` };
   if (read.kind === 'refused') return { ok: false, message: `${read.reason} edit_file only edits text files.` };
   const positions = occurrences(read.text, input.old_text);
   if (positions.length === 0) {
-    return { ok: false, message: `old_text was not found in ${relativePath}. Read the file again and copy the text exactly, whitespace included.` };
+    return {
+      ok: false,
+      message: `old_text was not found in ${relativePath}. Read the file again and copy the text exactly, whitespace included.`,
+    };
   }
   if (positions.length > 1) {
     return {

@@ -84,7 +84,10 @@ export async function readTextFile(absolutePath: string, shownPath: string): Pro
     throw error;
   }
   if (size > MAX_TEXT_FILE_BYTES) {
-    return { kind: 'refused', reason: `${shownPath} is ${size} bytes, more than the ${MAX_TEXT_FILE_BYTES}-byte limit for editing.` };
+    return {
+      kind: 'refused',
+      reason: `${shownPath} is ${size} bytes, more than the ${MAX_TEXT_FILE_BYTES}-byte limit for editing.`,
+    };
   }
   const bytes = await readAll(absolutePath);
   if (looksBinary(bytes)) return { kind: 'refused', reason: `${shownPath} is a binary file.` };

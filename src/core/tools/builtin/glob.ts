@@ -36,7 +36,9 @@ export const globTool: Tool<GlobInput> = {
 async function glob(input: GlobInput, ctx: ToolContext): Promise<ToolOutput> {
   const pattern = relativePattern(input.pattern, ctx.workspaceRoot);
   if (pattern === null) {
-    return failure(`Pattern "${input.pattern}" is absolute and outside the workspace; use a pattern relative to the workspace root.`);
+    return failure(
+      `Pattern "${input.pattern}" is absolute and outside the workspace; use a pattern relative to the workspace root.`,
+    );
   }
   const compiled = globToRegExp(pattern);
   if (!compiled.ok) return failure(`Invalid glob "${input.pattern}": ${compiled.message}.`);
@@ -44,7 +46,10 @@ async function glob(input: GlobInput, ctx: ToolContext): Promise<ToolOutput> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, prefix || '.');
   if (!resolved.ok) return resolved.output;
   try {
-    const isDirectory = await stat(resolved.path.absolutePath).then((s) => s.isDirectory(), () => false);
+    const isDirectory = await stat(resolved.path.absolutePath).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (!isDirectory) return { ok: true, content: `No files match ${input.pattern}.` };
     const matches: string[] = [];
     const walk = await walkWorkspace(resolved.path.absolutePath, resolved.path.absolutePath, ctx.signal, (entry) => {
@@ -61,8 +66,10 @@ async function glob(input: GlobInput, ctx: ToolContext): Promise<ToolOutput> {
 function present(pattern: string, matches: string[], complete: boolean, hitEntryLimit: boolean): ToolOutput {
   if (matches.length === 0 && complete) return { ok: true, content: `No files match ${pattern}.` };
   const notes: string[] = [];
-  if (matches.length >= GLOB_MAX_RESULTS) notes.push(`[stopped at ${formatCount(GLOB_MAX_RESULTS)} matches; narrow the pattern to see the rest]`);
-  else if (hitEntryLimit) notes.push('[the workspace is too large to search whole; results are partial, narrow the pattern]');
+  if (matches.length >= GLOB_MAX_RESULTS)
+    notes.push(`[stopped at ${formatCount(GLOB_MAX_RESULTS)} matches; narrow the pattern to see the rest]`);
+  else if (hitEntryLimit)
+    notes.push('[the workspace is too large to search whole; results are partial, narrow the pattern]');
   else if (!complete) notes.push('[search interrupted; results are partial]');
   return { ok: true, content: [...matches, ...notes].join('\n') };
 }
@@ -86,7 +93,9 @@ export function staticPrefix(pattern: string): string {
   return fixed.filter((part) => part !== '' && part !== '.').join('/');
 }
 
-export type CompiledGlob = { readonly ok: true; readonly regExp: RegExp } | { readonly ok: false; readonly message: string };
+export type CompiledGlob =
+  | { readonly ok: true; readonly regExp: RegExp }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * A glob as an anchored regular expression over `/`-separated relative paths, by picomatch
@@ -106,7 +115,8 @@ function unclosedBracket(pattern: string): string | null {
     if (char === '\\') index += 1;
     else if (char === '{') braces += 1;
     else if (char === '}' && braces > 0) braces -= 1;
-    else if (char === '[' && pattern.indexOf(']', index + 2) === -1) return `"[" at position ${index + 1} has no closing "]"`;
+    else if (char === '[' && pattern.indexOf(']', index + 2) === -1)
+      return `"[" at position ${index + 1} has no closing "]"`;
   }
   return braces > 0 ? '"{" has no closing "}"' : null;
 }

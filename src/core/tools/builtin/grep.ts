@@ -16,8 +16,13 @@ const inputSchema = z.strictObject({
   pattern: z
     .string()
     .min(1)
-    .describe('Regular expression (RE2 syntax: like JavaScript, without lookaround or backreferences), e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".'),
-  path: z.string().optional().describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
+    .describe(
+      'Regular expression (RE2 syntax: like JavaScript, without lookaround or backreferences), e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".',
+    ),
+  path: z
+    .string()
+    .optional()
+    .describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
 });
 
 export type GrepInput = z.infer<typeof inputSchema>;
@@ -125,9 +130,11 @@ function present(input: GrepInput, state: GrepState, complete: boolean): ToolOut
   if (state.matches.length >= GREP_MAX_MATCHES) {
     notes.push(`[stopped at ${GREP_MAX_MATCHES} matches; narrow the pattern or the path to see the rest]`);
   } else if (!complete) notes.push('[search stopped early (workspace too large or interrupted); results are partial]');
-  if (state.skippedLarge > 0) notes.push(`[skipped ${formatCount(state.skippedLarge)} files over ${GREP_MAX_FILE_BYTES} bytes]`);
+  if (state.skippedLarge > 0)
+    notes.push(`[skipped ${formatCount(state.skippedLarge)} files over ${GREP_MAX_FILE_BYTES} bytes]`);
   if (state.skippedBinary > 0) notes.push(`[skipped ${formatCount(state.skippedBinary)} binary files]`);
   const where = input.path === undefined ? 'the workspace' : input.path;
-  const body = state.matches.length === 0 ? [`No matches for ${JSON.stringify(input.pattern)} in ${where}.`] : state.matches;
+  const body =
+    state.matches.length === 0 ? [`No matches for ${JSON.stringify(input.pattern)} in ${where}.`] : state.matches;
   return { ok: true, content: capOutput([...body, ...notes].join('\n')) };
 }

@@ -31,7 +31,11 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
     grepTool,
     writeFileTool,
     editFileTool,
-    createBashTool({ workspaceRoot: options.workspaceRoot, ...(options.env ? { env: options.env } : {}), sandbox: options.sandbox ?? null }),
+    createBashTool({
+      workspaceRoot: options.workspaceRoot,
+      ...(options.env ? { env: options.env } : {}),
+      sandbox: options.sandbox ?? null,
+    }),
   ];
   return options.interactiveApprover ? [...tools, deletePathTool] : tools;
 }

@@ -46,5 +46,7 @@ function markedLines(text: string, mark: '-' | '+'): string[] {
 /** An empty range names the line before it (`-0,0` for an insertion at the top). */
 function renderHunk(hunk: StructuredPatchHunk): string {
   const range = (start: number, count: number): string => `${count === 0 ? start - 1 : start},${count}`;
-  return [`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines].join('\n');
+  return [`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines].join(
+    '\n',
+  );
 }

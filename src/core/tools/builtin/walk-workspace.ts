@@ -29,7 +29,12 @@ export type WalkVisitor = (entry: WalkEntry) => Promise<'continue' | 'stop'> | '
  * skipping `.git` and `node_modules`. Symlinks are reported, never followed: a link cannot lead
  * the walk out of the workspace or round a loop.
  */
-export async function walkWorkspace(root: string, start: string, signal: AbortSignal, visit: WalkVisitor): Promise<WalkSummary> {
+export async function walkWorkspace(
+  root: string,
+  start: string,
+  signal: AbortSignal,
+  visit: WalkVisitor,
+): Promise<WalkSummary> {
   const state = { entries: 0, unreadableDirectories: 0 };
   const summary = (complete: boolean): WalkSummary => ({
     complete,

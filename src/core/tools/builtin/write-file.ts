@@ -47,7 +47,10 @@ export const writeFileTool: Tool<WriteFileInput> = {
 async function prepareWrite(input: WriteFileInput, ctx: ToolContext): Promise<PreparedFileWrite> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) throw new PrepareError(resolved.output.content);
-  const isDirectory = await stat(resolved.path.absolutePath).then((stats) => stats.isDirectory(), () => false);
+  const isDirectory = await stat(resolved.path.absolutePath).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
   if (isDirectory) throw new PrepareError(directoryMessage(resolved.path.relativePath));
   return { sha256: sha256Hex(input.content) };
 }
@@ -65,7 +68,9 @@ export async function fileHasPreparedHash(requested: string, prepared: unknown, 
 }
 
 function isPreparedHash(prepared: unknown): prepared is PreparedFileWrite {
-  return typeof prepared === 'object' && prepared !== null && typeof (prepared as { sha256?: unknown }).sha256 === 'string';
+  return (
+    typeof prepared === 'object' && prepared !== null && typeof (prepared as { sha256?: unknown }).sha256 === 'string'
+  );
 }
 
 async function writeFile(input: WriteFileInput, ctx: ToolContext): Promise<ToolOutput> {
@@ -78,7 +83,11 @@ async function writeFile(input: WriteFileInput, ctx: ToolContext): Promise<ToolO
     await writeFileDurably(absolutePath, input.content, ctx.callId);
     const verb = before.kind === 'missing' ? 'Created' : 'Wrote';
     const size = `${formatCount(Buffer.byteLength(input.content))} bytes, ${formatCount(lineCount(input.content))} lines`;
-    return { ok: true, content: `${verb} ${relativePath} (${size}).`, display: changeDisplay(relativePath, before, input.content) };
+    return {
+      ok: true,
+      content: `${verb} ${relativePath} (${size}).`,
+      display: changeDisplay(relativePath, before, input.content),
+    };
   } catch (error) {
     return fsFailure(error, relativePath);
   }
@@ -86,7 +95,8 @@ async function writeFile(input: WriteFileInput, ctx: ToolContext): Promise<ToolO
 
 /** What the screen shows for a file change: a unified diff, or a summary when there is no text to diff. */
 export function changeDisplay(relativePath: string, before: TextFileRead, after: string): ToolDisplay {
-  if (before.kind === 'refused' || before.kind === 'directory') return { kind: 'text', text: `Replaced ${relativePath}.` };
+  if (before.kind === 'refused' || before.kind === 'directory')
+    return { kind: 'text', text: `Replaced ${relativePath}.` };
   const diff = unifiedDiff(relativePath, before.kind === 'missing' ? null : before.text, after);
   if (diff === '') return { kind: 'text', text: `${relativePath}: content unchanged.` };
   return { kind: 'diff', path: relativePath, diff: capOutput(diff) };

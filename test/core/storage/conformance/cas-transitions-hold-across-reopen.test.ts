@@ -14,13 +14,23 @@ describe.each(BACKENDS)('%s backend: machine transitions are a compare-and-set o
     expect(transition(store, 0, 'Planning').state).toEqual({ pc: 'Planning', seq: 1 });
     const before = snapshot(store);
     const disk = diskState(store.path);
-    expect(() => transition(store, 0, 'Final')).toThrowError(expect.objectContaining({ kind: 'cas-conflict', expectedSeq: 0, actualSeq: 1 }));
+    expect(() => transition(store, 0, 'Final')).toThrowError(
+      expect.objectContaining({ kind: 'cas-conflict', expectedSeq: 0, actualSeq: 1 }),
+    );
     expect(snapshot(store)).toEqual(before);
     expect(diskState(store.path)).toEqual(disk);
 
     const seen = machineState(store);
-    expect(transition(store, seen.seq, 'ToolCall', [{ kind: 'register', op: 'set', namespace: 'op.state', key: 'call_a', value: { by: 'A' } }]).state.pc).toBe('ToolCall');
-    expect(() => transition(store, seen.seq, 'Final', [{ kind: 'register', op: 'set', namespace: 'op.state', key: 'call_b', value: { by: 'B' } }])).toThrow(CasConflictError);
+    expect(
+      transition(store, seen.seq, 'ToolCall', [
+        { kind: 'register', op: 'set', namespace: 'op.state', key: 'call_a', value: { by: 'A' } },
+      ]).state.pc,
+    ).toBe('ToolCall');
+    expect(() =>
+      transition(store, seen.seq, 'Final', [
+        { kind: 'register', op: 'set', namespace: 'op.state', key: 'call_b', value: { by: 'B' } },
+      ]),
+    ).toThrow(CasConflictError);
     store.close();
 
     const reopened = openStore(store.path);

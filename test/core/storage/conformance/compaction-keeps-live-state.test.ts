@@ -16,9 +16,14 @@ describe.each(BACKENDS)('%s backend: storage compaction', (backend) => {
       parent = (drafts[0] as { id: string }).id;
       store.commit(drafts);
       store.commit([{ kind: 'usage', id: store.newUsageId(), entryId: parent, usage: { model: 'm', inputTokens: i } }]);
-      for (let j = 0; j < 20; j++) store.commit([{ kind: 'register', op: 'set', namespace: 'op.state', key: 'hot', value: { i, j, pad: 'ü'.repeat(200) } }]);
+      for (let j = 0; j < 20; j++)
+        store.commit([
+          { kind: 'register', op: 'set', namespace: 'op.state', key: 'hot', value: { i, j, pad: 'ü'.repeat(200) } },
+        ]);
     }
-    store.commit([{ kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_9', value: { tool: 'bash' } }]);
+    store.commit([
+      { kind: 'register', op: 'set', namespace: 'pending.intent', key: 'call_9', value: { tool: 'bash' } },
+    ]);
     store.commit([{ kind: 'register', op: 'delete', namespace: 'pending.intent', key: 'call_9' }]);
     const before = snapshot(store);
 

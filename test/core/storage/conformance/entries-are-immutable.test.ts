@@ -15,8 +15,13 @@ describe.each(BACKENDS)('%s backend: entries are immutable', (backend) => {
     const before = snapshot(store);
     const disk = diskState(store.path);
 
-    expect(() => store.commit([{ kind: 'entry', timestamp: 1, id, parentId: null, type: 'user', payload: { text: 'a rewrite' } }])).toThrowError(
-      expect.objectContaining({ kind: 'invalid-commit', message: expect.stringContaining(`entry ${id} written twice`) }),
+    expect(() =>
+      store.commit([{ kind: 'entry', timestamp: 1, id, parentId: null, type: 'user', payload: { text: 'a rewrite' } }]),
+    ).toThrowError(
+      expect.objectContaining({
+        kind: 'invalid-commit',
+        message: expect.stringContaining(`entry ${id} written twice`),
+      }),
     );
     expect(() =>
       store.commit([
@@ -34,7 +39,7 @@ describe.each(BACKENDS)('%s backend: entries are immutable', (backend) => {
     reopened.close();
   });
 
-  it('holds what was committed, not the caller\'s object mutated afterwards', () => {
+  it("holds what was committed, not the caller's object mutated afterwards", () => {
     const store = createIn(dir.path, backend);
     const payload = { text: 'as committed', when: new Date(0) as unknown };
     store.commit([{ kind: 'entry', timestamp: 1, id: 'e_1', parentId: null, type: 'user', payload }]);

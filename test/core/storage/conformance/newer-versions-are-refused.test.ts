@@ -21,7 +21,9 @@ function sessionWithVersion(backend: StorageBackend, version: number): string {
     db.close();
     return store.path;
   }
-  const [headerLine, ...lines] = readFileSync(store.path, 'utf8').split('\n').filter((line) => line !== '');
+  const [headerLine, ...lines] = readFileSync(store.path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   const head = encodeHeader({ ...(JSON.parse(headerLine!) as SessionHeader), storageVersion: version });
   let crc = headerCrc(head.subarray(0, -1));
   const out = [head];
@@ -41,14 +43,21 @@ describe.each(BACKENDS)('%s backend: a storage version this tole does not read',
     const path = sessionWithVersion(backend, 2);
     const disk = diskState(path);
     expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'version' }));
-    expect(() => openStore(path)).toThrowError(/storage version 2 is newer than this tole \(which reads version 1\): upgrade tole/);
+    expect(() => openStore(path)).toThrowError(
+      /storage version 2 is newer than this tole \(which reads version 1\): upgrade tole/,
+    );
     expect(() => openStore(path, { readOnly: true })).toThrowError(expect.objectContaining({ kind: 'version' }));
     expect(diskState(path)).toEqual(disk);
   });
 
   it('is refused when unknown (older than any tole wrote)', () => {
     const path = sessionWithVersion(backend, 0);
-    expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'version', message: expect.stringContaining('storage version 0 is unknown to this tole') }));
+    expect(() => openStore(path)).toThrowError(
+      expect.objectContaining({
+        kind: 'version',
+        message: expect.stringContaining('storage version 0 is unknown to this tole'),
+      }),
+    );
   });
 
   it('opens when it is the version this tole writes (the refusals above are for the version)', () => {

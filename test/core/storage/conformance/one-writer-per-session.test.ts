@@ -13,14 +13,18 @@ afterAll(() => {
 
 /** A process that opens `path` for writing and holds it; resolves once it has. */
 async function holder(path: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   child.stdout!.setEncoding('utf8');
   while (!out.includes('\n')) {
-    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [string | null];
+    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [
+      string | null,
+    ];
     if (chunk === null) throw new Error(`holder exited: ${err}`);
     out += chunk;
   }
@@ -33,7 +37,9 @@ describe.each(BACKENDS)('%s backend: one writer per session', (backend) => {
   it('refuses a second writer in the same process with kind "locked", and lets one in after close', () => {
     const store = createIn(dir.path, backend);
     store.commit(entryCommit(store, null, 'held'));
-    expect(() => openStore(store.path)).toThrowError(expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: process.pid }) }));
+    expect(() => openStore(store.path)).toThrowError(
+      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: process.pid }) }),
+    );
     store.close();
     const next = openStore(store.path);
     expect(next.tree.size).toBe(1);
@@ -47,7 +53,9 @@ describe.each(BACKENDS)('%s backend: one writer per session', (backend) => {
     store.close();
 
     const first = await holder(store.path);
-    expect(() => openStore(store.path)).toThrowError(expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.pid }) }));
+    expect(() => openStore(store.path)).toThrowError(
+      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.pid }) }),
+    );
     expect(() => openStore(store.path)).toThrowError(`session is locked by pid ${first.pid}`);
     const view = openStore(store.path, { readOnly: true });
     expect(snapshot(view)).toEqual(state);

@@ -21,7 +21,9 @@ describe.each(BACKENDS)('%s backend: a read-only open', (backend) => {
     writer.commit(entryCommit(writer, 'e_1', 'second'));
     const later = openStore(writer.path, { readOnly: true });
     expect(snapshot(later)).toEqual(snapshot(writer));
-    expect(() => later.commit(entryCommit(later, 'e_2', 'from the view'))).toThrowError(expect.objectContaining({ kind: 'read-only' }));
+    expect(() => later.commit(entryCommit(later, 'e_2', 'from the view'))).toThrowError(
+      expect.objectContaining({ kind: 'read-only' }),
+    );
     later.close();
     writer.close();
 

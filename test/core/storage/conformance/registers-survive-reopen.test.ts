@@ -10,7 +10,8 @@ describe.each(BACKENDS)('%s backend: registers', (backend) => {
 
   it('keep each namespace apart across a reopen: the same key in two namespaces, overwrites, deletes, the seq of the last set', () => {
     const store = createIn(dir.path, backend);
-    const set = (namespace: string, key: string, value: unknown) => store.commit([{ kind: 'register', op: 'set', namespace, key, value }]);
+    const set = (namespace: string, key: string, value: unknown) =>
+      store.commit([{ kind: 'register', op: 'set', namespace, key, value }]);
     set('op.state', 'k', { phase: 'intent' });
     set('pending.intent', 'k', { tool: 'bash' });
     set('fact.session', 'k', 'model-a');
@@ -34,7 +35,9 @@ describe.each(BACKENDS)('%s backend: registers', (backend) => {
 
   it('refuse an unknown namespace before anything is written', () => {
     const store = createIn(dir.path, backend);
-    expect(() => store.commit([{ kind: 'register', op: 'set', namespace: 'cache.x', key: 'k', value: 1 }])).toThrowError(expect.objectContaining({ kind: 'invalid-commit' }));
+    expect(() =>
+      store.commit([{ kind: 'register', op: 'set', namespace: 'cache.x', key: 'k', value: 1 }]),
+    ).toThrowError(expect.objectContaining({ kind: 'invalid-commit' }));
     expect(store.lastSeq).toBe(0);
     store.close();
     const reopened = openStore(store.path);

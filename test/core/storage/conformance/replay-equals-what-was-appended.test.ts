@@ -35,14 +35,30 @@ describe.each(BACKENDS)('%s backend: replay of a session', (backend) => {
     const model = new Model();
     const store = createIn(dir.path, backend);
     const appended = [
-      store.commit(model.drafts([{ t: 'entry', parentPick: 0, root: true, text: 'one' }, { t: 'set', ns: 'lane.leaf', key: 'main', value: 'e_1' }])),
+      store.commit(
+        model.drafts([
+          { t: 'entry', parentPick: 0, root: true, text: 'one' },
+          { t: 'set', ns: 'lane.leaf', key: 'main', value: 'e_1' },
+        ]),
+      ),
       store.commit(model.drafts([{ t: 'usage', model: 'm', inputTokens: 3 }])),
-      store.commit(model.drafts([{ t: 'entry', parentPick: 0, root: false, text: 'two' }, { t: 'usage', model: 'm', inputTokens: 4 }, { t: 'set', ns: 'fact.label', key: 'e_3', value: 'x' }])),
+      store.commit(
+        model.drafts([
+          { t: 'entry', parentPick: 0, root: false, text: 'two' },
+          { t: 'usage', model: 'm', inputTokens: 4 },
+          { t: 'set', ns: 'fact.label', key: 'e_3', value: 'x' },
+        ]),
+      ),
     ];
     store.close();
     const seen: number[][] = [];
     const onReplay = (records: readonly StoredRecord[]): number => seen.push(records.map((r) => r.seq));
-    SessionStore.open(store.path, { clock: steppingClock(), random: seededRandom(99), readOnly: true, onReplay }).close();
+    SessionStore.open(store.path, {
+      clock: steppingClock(),
+      random: seededRandom(99),
+      readOnly: true,
+      onReplay,
+    }).close();
     expect(seen).toEqual(appended.map((records) => records.map((r) => r.seq)));
   });
 });

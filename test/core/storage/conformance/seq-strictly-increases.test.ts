@@ -29,10 +29,19 @@ describe.each(BACKENDS)('%s backend: seq', (backend) => {
   });
 
   it('is never accepted going backwards: the backend refuses the commit, or the next open refuses the session', () => {
-    const header: SessionHeader = { v: 1, kind: 'header', id: `backwards-${backend}`, storageVersion: STORAGE_VERSION, createdAt: 1, cwd: '/w', lineCrc: LINE_CRC };
+    const header: SessionHeader = {
+      v: 1,
+      kind: 'header',
+      id: `backwards-${backend}`,
+      storageVersion: STORAGE_VERSION,
+      createdAt: 1,
+      cwd: '/w',
+      lineCrc: LINE_CRC,
+    };
     const path = `${dir.path}/backwards${extensionOf(backend)}`;
     const storage = createStorage(backend, path, header, { nonce: 'n1', nowMs: 1 });
-    const entry = (seq: number, id: string) => ({ kind: 'entry', seq, timestamp: 1, id, parentId: null, type: 'user', payload: { text: id } }) as const;
+    const entry = (seq: number, id: string) =>
+      ({ kind: 'entry', seq, timestamp: 1, id, parentId: null, type: 'user', payload: { text: id } }) as const;
     storage.append(entry(5, 'e_1'));
     let refusedAtAppend = false;
     try {
@@ -48,7 +57,9 @@ describe.each(BACKENDS)('%s backend: seq', (backend) => {
       expect(reopened.tree.size).toBe(1);
       reopened.close();
     } else {
-      expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'corrupt', message: expect.stringContaining('seq 5 does not increase') }));
+      expect(() => openStore(path)).toThrowError(
+        expect.objectContaining({ kind: 'corrupt', message: expect.stringContaining('seq 5 does not increase') }),
+      );
     }
   });
 });
