@@ -103,7 +103,6 @@ export interface RenderRun {
   readonly rowBytes: number;
 }
 
-// eslint-disable-next-line no-control-regex
 const ERASE_PREFIX = /^(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/;
 
 /**

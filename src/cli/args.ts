@@ -142,7 +142,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     } else if (flag === '--from') {
       // The URL is optional (the config's sync URL is the default): taken only when it looks like one.
       const next = argv[i + 1];
-      from = inline ?? (next !== undefined && next.includes('://') ? (i++, next) : '');
+      from = inline ?? (next?.includes('://') ? (i++, next) : '');
     } else if (flag === '-c' || flag === '--continue') flags.continueLast = true;
     else if (flag === '-y' || flag === '--yes') flags.yes = true;
     else if (flag === '--trust') flags.trust = true;

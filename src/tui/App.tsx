@@ -123,7 +123,6 @@ export function App(props: AppProps) {
     if (props.notices && props.notices.length > 0)
       dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
     // Shown once, when the screen opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // The files prompt waits behind an approval prompt: one prompt holds the keyboard at a time.

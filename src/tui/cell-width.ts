@@ -40,13 +40,11 @@ export function graphemes(text: string): { text: string; width: number }[] {
 
 /** Replaces what would move the cursor or change the terminal (tabs, escapes, control bytes). */
 export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\t/g, '  ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
 }
 
 /** Drops control bytes (but not newlines) and expands tabs: for text typed or pasted into the prompt. */
 export function stripControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\t/g, '  ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
 }
 

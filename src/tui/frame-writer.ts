@@ -13,11 +13,8 @@ import { diffRow, Pen } from './row-diff';
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 /** Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. */
-// eslint-disable-next-line no-control-regex
 const ERASE_PREFIX = /^(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/;
-// eslint-disable-next-line no-control-regex
 const CLEAR_PREFIX = /^(?:\x1b\[2J|\x1b\[3J|\x1b\[H|\x1b\[0f|\x1bc)+/;
-// eslint-disable-next-line no-control-regex
 const ONLY_CONTROL = /^(?:\x1b\[[0-9;?]*[A-Za-z])*$/;
 
 /** SGR parameters that set a colour: 30-39, 40-49, 90-97, 100-107, and the 38/48 extended forms. */
@@ -38,7 +35,6 @@ function dropColours(sgr: string): string {
 
 /** A line with every colour code taken out (bold, dim, inverse and the rest stay): `NO_COLOR`. */
 export function withoutColour(line: string): string {
-  // eslint-disable-next-line no-control-regex
   return line.replace(/\x1b\[([0-9;]*)m/g, (_, params: string) => (params === '' ? '\x1b[m' : dropColours(params)));
 }
 

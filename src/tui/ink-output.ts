@@ -81,7 +81,6 @@ function styledChars(line: string): readonly StyledChar[] {
 }
 
 /** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */
-// eslint-disable-next-line no-control-regex
 const PLAIN = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
 
 function plainAscii(line: string): boolean {

@@ -37,7 +37,7 @@ export class Pen {
     if (styles.length === 0) return '\x1b[0m';
     // Only codes added on top of the pen's: send those. Anything taken away resets first, since
     // ending one code can end another (bold and dim share their end code).
-    if (from !== null && from.every((code) => styles.some((kept) => kept.code === code.code))) {
+    if (from?.every((code) => styles.some((kept) => kept.code === code.code))) {
       return ansiCodesToString(styles.filter((code) => !from.some((had) => had.code === code.code)));
     }
     return `\x1b[0m${ansiCodesToString([...styles])}`;

@@ -14,7 +14,6 @@ export function useErrorFlash(
   useEffect(() => {
     if (advice) dispatch({ type: 'flash', flash: { level: 'error', text: advice.text, sticky: true } });
     // Once per error: the advice is rebuilt each render, the error object only when a turn fails.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [error]);
   return advice;
 }

@@ -76,7 +76,6 @@ export function useFirstRun(
       alive.current = false;
     };
     // Probes once when the screen opens with the panel up.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (!setup) return { state, keys: null };

@@ -111,7 +111,6 @@ export function useSessionView(store: SessionStore, version: number, headOverrid
   const usage = useMemo(() => summarizeUsage(store.usage, pathIds, turnIds(path)), [store, usageCount, path, pathIds]);
   const labels = useMemo(
     () => new Map(store.registers.entries(NS.label).map(([id, cell]) => [id, String(cell.value)] as const)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [store, version],
   );
   const laneCount = useMemo(() => lanes(store).length, [store, version]);

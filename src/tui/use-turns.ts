@@ -44,7 +44,6 @@ export function useTurns(options: TurnsOptions): { turns: TurnController; live: 
     void settled.then(() => options.onOpen?.());
     return () => owned?.dispose();
     // The controller lives as long as the screen: this runs once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return { turns, live };
 }

@@ -30,7 +30,7 @@ const FORBIDDEN_CODE: [RegExp, string][] = [
 ];
 
 /** Module specifiers of static imports, re-exports, dynamic imports and require calls. */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   const specs: string[] = [];
   const patterns = [
     /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,

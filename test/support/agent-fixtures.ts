@@ -222,7 +222,7 @@ export function markerTools(): Tool<MarkerInput>[] {
   const guarded: Tool<MarkerInput> = {
     ...make('marker_guarded', 'guarded'),
     prepare: async (input) => ({ key: input.key }),
-    guard: async (input, prepared, ctx) => {
+    guard: async (_input, prepared, ctx) => {
       const key = (prepared as { key?: unknown } | undefined)?.key;
       return typeof key === 'string' && markerCount(ctx.workspaceRoot, 'marker_guarded', key) > 0;
     },

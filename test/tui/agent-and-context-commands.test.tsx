@@ -101,7 +101,7 @@ describe('/agent and /context', () => {
   });
 
   it('/context shows the fill against the window the server gave, what is loaded and the settings', async () => {
-    const wired = await session();
+    await session();
     const s = screen!;
     await command(s, 'hello');
     await s.waitFor('echo: hello', 10_000);

@@ -24,6 +24,7 @@ export class FakeStdout extends EventEmitter {
 
 export class FakeStdin extends EventEmitter {
   isTTY = true;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read() takes it (through `this`)
   private data: string | null = null;
   write(data: string): void {
     this.data = data;
@@ -200,7 +201,6 @@ export function renderScreen(options: ScreenOptions): Screen {
   };
 }
 
-// eslint-disable-next-line no-control-regex
 export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 /** The text inside one pane of a frame, found by a word of its title (the border's columns bound it). */

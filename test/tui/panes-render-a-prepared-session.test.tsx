@@ -85,6 +85,5 @@ describe('the panes of a prepared session', () => {
 });
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;]*m/g, '');
 }

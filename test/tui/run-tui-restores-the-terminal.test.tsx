@@ -79,7 +79,6 @@ describe('runTui', () => {
       stdin.write(KEYS.tab);
       await vi.waitFor(() => expect(stdout.frames.join('')).toContain('check out'));
       const all = stdout.frames.join('');
-      // eslint-disable-next-line no-control-regex
       const sgr = [...all.matchAll(/\x1b\[([0-9;]*)m/g)].map((m) => m[1]!);
       const colours = sgr.filter((params) => params.split(';').some((p) => /^(3\d|4\d|9[0-7]|10[0-7])$/.test(p)));
       expect(colours).toEqual([]);

@@ -18,7 +18,6 @@ afterAll(() => {
 afterEach(() => screen?.unmount());
 
 /** SGR colour parameters: 30-37, 38;…, 39, 40-47, 48;…, 49, 90-97, 100-107. */
-// eslint-disable-next-line no-control-regex
 const COLOUR_CODE = /\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
 
 function themeFile(data: unknown): string {

@@ -15,7 +15,6 @@ afterAll(() => {
 });
 afterEach(() => screen?.unmount());
 
-// eslint-disable-next-line no-control-regex
 const strip = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 /** The tree row drawn in inverse video (the selection, with NO_COLOR on). */

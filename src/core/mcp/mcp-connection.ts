@@ -36,7 +36,6 @@ export class McpConnection {
   private constructor(
     readonly spec: McpServerSpec,
     private readonly client: Client,
-    private readonly transport: Transport,
     private readonly stderr: StderrTail,
   ) {}
 
@@ -51,7 +50,7 @@ export class McpConnection {
     // The server says when its tools change (`notifications/tools/list_changed`): the hub lists them again.
     const listChanged = { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } };
     const client = new Client({ name: 'tole', version }, { capabilities: {}, listChanged });
-    const connection = new McpConnection(spec, client, transport, stderr);
+    const connection = new McpConnection(spec, client, stderr);
     const timer = { id: undefined as NodeJS.Timeout | undefined };
     const timedOut = new Promise<never>((_, reject) => {
       timer.id = setTimeout(

@@ -165,7 +165,7 @@ export class Agent {
   /** Whether checkpoints are on and one holds the files as they were at the entry. */
   hasCheckpointFor(entryId: string): boolean {
     const { checkpoints, store } = this.deps;
-    return checkpoints !== undefined && checkpoints.enabled && restoreTarget(store, entryId) !== null;
+    return checkpoints?.enabled === true && restoreTarget(store, entryId) !== null;
   }
 
   /** What restoring the workspace files to an entry would change (nothing is changed). */

@@ -73,7 +73,7 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
     return { id: file.header.id, path, records: 0, shippedSeq: cursor, problem: error.message };
   }
   const id = local.header.id;
-  const diverged = await divergence(db, local, cursor);
+  const diverged = await divergence(db, local);
   if (diverged) return { id, path, records: 0, shippedSeq: cursor, problem: diverged };
   let shipped = 0;
   let shippedSeq = cursor;
@@ -108,7 +108,7 @@ export async function shipSession(db: Db, file: SessionFile, options: ShipOption
  * hold records above the same seq, and they differ. Nothing of this file is shipped then; it says
  * so, and how to go on.
  */
-async function divergence(db: Db, local: LocalSession, cursor: number): Promise<string | null> {
+async function divergence(db: Db, local: LocalSession): Promise<string | null> {
   for (const record of local.atCursor) {
     const { rows } = await db.query<{ same: boolean }>(
       'SELECT body = $3::jsonb AS same FROM tole.records WHERE session_id = $1 AND seq = $2',

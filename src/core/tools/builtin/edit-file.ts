@@ -76,7 +76,7 @@ async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<Planned
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return { ok: false, message: resolved.output.content };
   const { absolutePath, relativePath } = resolved.path;
-  let read;
+  let read: Awaited<ReturnType<typeof readTextFile>>;
   try {
     read = await readTextFile(absolutePath, relativePath);
   } catch (error) {
