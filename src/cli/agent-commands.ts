@@ -49,7 +49,13 @@ export function agentCommands(parts: AgentCommandParts): HostCommand[] {
     help: 'how full the context is, what is loaded (AGENTS.md, agent profile) and the settings in force',
     run: async () => contextReport(parts),
   };
-  return [agentCommand, contextCommand];
+  const toolsCommand: HostCommand = {
+    name: 'tools',
+    args: '',
+    help: 'each tool offered to the model: its risk tier, replay class, and whether this agent profile allows it',
+    run: () => toolsReport(parts),
+  };
+  return [agentCommand, contextCommand, toolsCommand];
 }
 
 function profileList(parts: AgentCommandParts): CommandReport {
@@ -70,6 +76,26 @@ function profileList(parts: AgentCommandParts): CommandReport {
       ...lines,
       '',
       `running: ${current ?? 'no profile'}  ·  /agent NAME switches from the next model call on, /agent - goes back to none`,
+    ],
+  };
+}
+
+/** `/tools`: every registered tool (MCP ones included), its tier and replay class, and whether the profile allows it. */
+function toolsReport(parts: AgentCommandParts): CommandReport {
+  const listing = parts.agent.effective.tools.listing();
+  const profile = parts.agent.profile.name;
+  const lines = listing.map(
+    ({ tool, offered }) =>
+      `${offered ? '✓' : '✗'} ${tool.name.padEnd(28)} ${String(tool.declaredRisk).padEnd(12)} ${tool.replay.padEnd(12)} ${offered ? 'allowed' : `not allowed by ${profile ?? 'the profile'}`}`,
+  );
+  const allowed = listing.filter((t) => t.offered).length;
+  return {
+    title: 'tools',
+    lines: [
+      `  ${'tool'.padEnd(28)} ${'risk'.padEnd(12)} ${'replay'.padEnd(12)} profile`,
+      ...(lines.length === 0 ? ['  no tools are registered'] : lines),
+      '',
+      `${allowed} of ${listing.length} offered to the model · agent profile: ${profile ?? 'none (every tool)'}`,
     ],
   };
 }

@@ -89,6 +89,14 @@ export class ToolRegistry {
     return [...this.tools.keys()].filter((name) => this.allowed === null || this.allowed.has(name));
   }
 
+  /** Every registered tool, each with whether this registry (an agent profile's view) offers it. */
+  listing(): { readonly tool: AnyTool; readonly offered: boolean }[] {
+    return [...this.tools.values()].map(({ tool }) => ({
+      tool,
+      offered: this.allowed === null || this.allowed.has(tool.name),
+    }));
+  }
+
   definitions(): ToolDefinition[] {
     return [...this.tools.values()]
       .filter((registered) => this.allowed === null || this.allowed.has(registered.tool.name))
