@@ -1,9 +1,10 @@
 import { seg, wrapLine, type Line, type Segment } from './styled-line';
+import { delimiterAligns, isPipeLine, tableCells, tableLines } from './markdown-table';
 import type { StyleName } from './styles';
 
 /**
  * Light markdown for the transcript: headings, lists, quotes, rules, fenced code and inline
- * `code`, **bold**, *emphasis* and links. Text that is not markdown reads as it was written.
+ * `code`, **bold**, *emphasis*, links and pipe tables. Text that is not markdown reads as it was written.
  * An unclosed fence (a reply still streaming) shows the rest as code.
  */
 
@@ -84,7 +85,22 @@ function layOut(
   base: StyleName,
   out: Line[],
 ): string | null {
-  for (const raw of raws) {
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i]!;
+    const aligns =
+      fence === null && isPipeLine(raw) && i + 1 < raws.length
+        ? delimiterAligns(raws[i + 1]!, tableCells(raw).length)
+        : null;
+    if (aligns) {
+      let end = i + 2;
+      while (end < raws.length && isPipeLine(raws[end]!)) end++;
+      const table = tableLines(raw, aligns, raws.slice(i + 2, end), width, inlineSegments);
+      if (table) {
+        out.push(...table);
+        i = end - 1;
+        continue;
+      }
+    }
     const fenceMatch = /^\s*(```+|~~~+)\s*([\w+#.-]*)\s*$/.exec(raw);
     if (fenceMatch && (fence === null || raw.trim().startsWith(fence))) {
       fence = fence === null ? fenceMatch[1]! : null;
@@ -127,15 +143,20 @@ export function markdownLines(text: string, width: number, base: StyleName = 'te
     fence = known.fence;
     out = known.lines.slice();
   }
-  if (cut > from) {
-    // The complete source lines after what was known (the slice ends with the newline before the last line).
-    fence = layOut(text.slice(from, cut - 1).split('\n'), fence, width, base, out);
-    if (cut >= MIN_REMEMBERED) {
+  // A table needs all its rows to size its columns, so lines that may belong to one (a run of
+  // lines with pipes at the end of the complete ones) are laid out with the last line each time.
+  const complete = cut > from ? text.slice(from, cut - 1).split('\n') : [];
+  let stable = complete.length;
+  while (stable > 0 && isPipeLine(complete[stable - 1]!)) stable--;
+  if (stable > 0) {
+    fence = layOut(complete.slice(0, stable), fence, width, base, out);
+    const end = from + complete.slice(0, stable).join('\n').length + 1;
+    if (end >= MIN_REMEMBERED) {
       if (known) recent.splice(recent.indexOf(known), 1);
       else if (recent.length >= MAX_RECENT) recent.shift();
-      recent.push({ width, base, prefix: text.slice(0, cut), fence, lines: out.slice() });
+      recent.push({ width, base, prefix: text.slice(0, end), fence, lines: out.slice() });
     }
   }
-  layOut([text.slice(cut)], fence, width, base, out);
+  layOut([...complete.slice(stable), text.slice(cut)], fence, width, base, out);
   return out;
 }

@@ -20,6 +20,12 @@ const PIECES = [
   'ünï ✓ 宽 ',
   '\t',
   '   ',
+  '\n| a | b |\n',
+  '|---|:-:|\n',
+  '| x \\| y | 宽 ✓ |',
+  '| long cell text here ',
+  ' | ',
+  '\n|:--|--:|\n',
 ];
 
 describe('markdown laid out as a reply streams in', () => {
