@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolOutput } from '../tool';
 import { resolveWorkspacePath, type WorkspacePath } from '../workspace';
@@ -42,11 +42,42 @@ export async function hashFileIfPresent(absolutePath: string): Promise<string | 
   try {
     if (!(await stat(absolutePath)).isFile()) return null;
     const hash = createHash('sha256');
-    for await (const chunk of createReadStream(absolutePath)) hash.update(chunk as Buffer);
+    const handle = await openResolved(absolutePath, constants.O_RDONLY);
+    for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch (error) {
     if (isFsError(error)) return null;
     throw error;
+  }
+}
+
+/**
+ * Opens a path `resolveWorkspacePath` resolved (every symlink in it already followed and checked)
+ * so that a symlink swapped in since cannot lead outside the workspace: the last component is
+ * opened without following a link (O_NOFOLLOW: a link there now fails with ELOOP), and where the
+ * system names what a descriptor opened (`/proc/self/fd`), that must be the path that was checked
+ * (a directory on the way swapped for a link fails with ESWAPPED). Without /proc only the last
+ * component is guarded.
+ */
+export async function openResolved(absolutePath: string, flags: number, mode?: number): Promise<FileHandle> {
+  const handle = await open(absolutePath, flags | constants.O_NOFOLLOW, mode);
+  try {
+    const opened = await openedPath(handle);
+    if (opened !== null && opened !== absolutePath) {
+      throw Object.assign(new Error(`${absolutePath} led to ${opened} when opened`), { code: 'ESWAPPED' });
+    }
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+async function openedPath(handle: FileHandle): Promise<string | null> {
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return null;
   }
 }
 
@@ -56,7 +87,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 export async function readStart(absolutePath: string, length: number = BINARY_SNIFF_BYTES): Promise<Buffer> {
-  const handle = await open(absolutePath, 'r');
+  const handle = await openResolved(absolutePath, constants.O_RDONLY);
   try {
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, 0);
@@ -95,7 +126,7 @@ export async function readTextFile(absolutePath: string, shownPath: string): Pro
 }
 
 async function readAll(absolutePath: string): Promise<Buffer> {
-  const handle = await open(absolutePath, 'r');
+  const handle = await openResolved(absolutePath, constants.O_RDONLY);
   try {
     return await handle.readFile();
   } finally {
@@ -115,7 +146,14 @@ export async function writeFileDurably(target: string, content: string, tag: str
   const mode = await existingMode(target);
   const temporary = path.join(directory, `.${path.basename(target).slice(0, 100)}.${safeTag(tag)}.tole-tmp`);
   try {
-    const handle = await open(temporary, 'w', mode ?? 0o666);
+    // A new file (O_EXCL), in the directory that was checked: a directory swapped for a link
+    // since then fails here, before anything is written or renamed.
+    await rm(temporary, { force: true }); // one a crash left behind on an earlier run of this call
+    const handle = await openResolved(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      mode ?? 0o666,
+    );
     try {
       await handle.writeFile(content, 'utf8');
       if (mode !== null) await handle.chmod(mode);
@@ -191,6 +229,9 @@ export function describeFsError(error: NodeJS.ErrnoException, shownPath: string)
       return `No space left on the device while writing ${shownPath}.`;
     case 'EROFS':
       return `${shownPath} is on a read-only file system.`;
+    case 'ELOOP':
+    case 'ESWAPPED':
+      return `${shownPath} changed while tole opened it (a symlink was put in its path after the workspace check); refused, nothing read or written outside the workspace.`;
     default:
       return `${shownPath}: ${error.code}: ${error.message}`;
   }

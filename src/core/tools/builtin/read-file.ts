@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { MODEL_OUTPUT_CAP_BYTES } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
-import { failure, fsFailure, looksBinary, readStart, workspacePathOrFailure } from './file-io';
+import { failure, fsFailure, looksBinary, openResolved, readStart, workspacePathOrFailure } from './file-io';
 
 export const READ_FILE_DEFAULT_LIMIT_LINES = 2000;
 export const READ_FILE_MAX_LINE_CHARS = 2000;
@@ -67,7 +67,7 @@ async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOut
 
 /** Streams the file, keeping lines `offset..offset+limit-1` while they fit the byte budget. */
 async function readLines(absolutePath: string, offset: number, limit: number, signal: AbortSignal): Promise<LinesRead> {
-  const stream = createReadStream(absolutePath, { encoding: 'utf8' });
+  const stream = (await openResolved(absolutePath, constants.O_RDONLY)).createReadStream({ encoding: 'utf8' });
   const reader = createInterface({ input: stream, crlfDelay: Infinity });
   const lines: string[] = [];
   let lineNumber = 0;
