@@ -75,6 +75,8 @@ export interface AppProps {
   readonly sync?: SyncStatusSource;
   /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
   readonly mcp?: McpStatusSource;
+  /** Writes control sequences straight to the terminal (`/copy`'s OSC 52); absent, /copy says it cannot. */
+  readonly writeTerminal?: (data: string) => void;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -183,6 +185,7 @@ export function App(props: AppProps) {
     quit,
     runTask: (task, work) => turns.runTask(task, work),
     openSetup: firstRun.keys ? firstRun.keys.open : null,
+    writeTerminal: props.writeTerminal ?? null,
     refusal,
   };
   const keyContext: KeyContext = {

@@ -1,6 +1,7 @@
 import type { EventSink } from '../core/session/events';
 import { labelOf, setLabel } from '../core/session/labels';
 import type { SessionStore } from '../core/storage/session-store';
+import { lastAnswer, osc52 } from './copy-answer';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
 import type { Theme } from './theme';
 import type { TurnAgent } from './turn-controller';
@@ -23,6 +24,8 @@ export interface CommandContext {
   readonly openSetup: (() => void) | null;
   /** The prompts waiting behind the running turn. */
   readonly queued: readonly string[];
+  /** Writes control sequences to the terminal the screen draws on (`/copy`); null when there is none. */
+  readonly writeTerminal: ((data: string) => void) | null;
   /** `/retry`: ask again from the target entry as a sibling branch. */
   readonly retry: (entryId: string | null) => void;
 }
@@ -66,6 +69,21 @@ function theme(ctx: CommandContext, spec: string): void {
   }
 }
 
+/** `/copy`: the last answer on the checked-out path goes to the clipboard through OSC 52. */
+function copy(ctx: CommandContext): void {
+  const text = lastAnswer(ctx.store);
+  if (text === null) return flash(ctx, 'info', 'nothing to copy: there is no answer on this path yet');
+  if (!ctx.writeTerminal) return flash(ctx, 'warn', 'this tole has no terminal to copy through');
+  ctx.writeTerminal(osc52(text));
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const lines = text.split('\n').length;
+  flash(
+    ctx,
+    'info',
+    `copied the last answer (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}) with OSC 52; a terminal that does not allow it ignores it`,
+  );
+}
+
 async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {
   try {
     const result = await command.run(args, { targetId: ctx.targetId, readOnly: ctx.readOnly, runTask: ctx.runTask });
@@ -102,6 +120,8 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       if (ctx.queued.length === 0)
         return flash(ctx, 'info', 'nothing is queued (while a turn runs, Alt-⏎ queues a prompt for after it)');
       return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });
+    case 'copy':
+      return copy(ctx);
     case 'connect':
       if (!ctx.openSetup)
         return flash(

@@ -158,6 +158,10 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       {...(options.sessionStart ? { sessionStart: options.sessionStart } : {})}
       {...(options.sync ? { sync: options.sync } : {})}
       {...(options.mcp ? { mcp: options.mcp } : {})}
+      writeTerminal={(data) => {
+        // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
+        if (!finished) stdout.write(data);
+      }}
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,

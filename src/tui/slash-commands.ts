@@ -20,6 +20,7 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
     args: '',
     help: 'ask the model again from the selected answer (or the last one), as a new sibling branch; the old answer stays',
   },
+  { name: 'copy', args: '', help: 'copy the last answer on this path to the clipboard (OSC 52)' },
   { name: 'queue', args: '', help: 'list the prompts queued behind the running turn, to edit or remove one' },
   { name: 'tree', args: '', help: 'focus the conversation tree' },
   { name: 'usage', args: '', help: 'focus the usage pane' },

@@ -42,7 +42,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
     const targetId = ctx.current().selectedId ?? ctx.headId;
-    const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup } = ctx;
+    const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup, writeTerminal } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
     runCommand(
@@ -58,6 +58,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
         quit,
         runTask,
         openSetup,
+        writeTerminal,
         queued,
         retry,
       },
