@@ -5,6 +5,9 @@ import type { SessionStore } from '../core/storage/session-store';
 import { formatTokens } from '../tui/format';
 import type { HostCommand } from '../tui/slash-commands';
 import type { Agent } from '../core/session/agent';
+import { formatUsd } from '../core/usage/totals';
+import type { CommandReport } from '../tui/slash-commands';
+import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';
 
 export interface HostCommandParts {
@@ -73,5 +76,34 @@ export function hostCommands(parts: HostCommandParts): HostCommand[] {
       return `forked at ${ctx.targetId} into session ${id}: open it with tole --resume ${id}`;
     },
   };
-  return [compact, fork];
+  const sessions: HostCommand = {
+    name: 'sessions',
+    args: '',
+    help: "this directory's sessions, newest first (tole --resume ID opens one)",
+    run: () => sessionsReport(parts),
+  };
+  return [compact, fork, sessions];
+}
+
+/** `/sessions`: what `tole sessions` lists for the session's directory, the open one marked. */
+function sessionsReport(parts: HostCommandParts): CommandReport {
+  const cwd = parts.store.header.cwd;
+  const here = parts.store.header.id;
+  const sessions = sessionsForListing(parts.sessionsDir, cwd, false);
+  const flat = (text: string, width: number): string => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+  };
+  const lines = sessions.map(
+    (s) =>
+      `${s.id === here ? '▸' : ' '} ${s.id.padEnd(28)} ${new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16)}  ${`${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}`.padEnd(12)} ${formatUsd(s.costUsdMicros).padEnd(8)} ${s.problem ? `! ${flat(s.problem, 50)}` : flat(s.firstPrompt || '(no prompt yet)', 50)}`,
+  );
+  return {
+    title: 'sessions',
+    lines: [
+      ...(lines.length === 0 ? [`no sessions for ${cwd} yet`] : lines),
+      '',
+      `${sessions.length} in ${cwd} · ▸ is this one · tole --resume ID opens another (tole sessions --all lists every directory)`,
+    ],
+  };
 }
