@@ -2,7 +2,9 @@ import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
 import type { CliArgs } from './args';
-import { loadConfig, untrustedNotice } from './config';
+import { runTrustPrompt } from '../tui/run-trust-prompt';
+import { loadConfig, trustFolder, untrustedNotice } from './config';
+import { trustSummary } from './trust-summary';
 import type { MainIo } from './main';
 import { openForTui } from './open-for-tui';
 import { sessionPathFromArgs } from './open-session';
@@ -23,6 +25,25 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   let args = given;
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const { files, projectMcp, projectTrusted, project } = loaded;
+  // An untrusted project config that would do something: ask once, before anything of it runs.
+  if (
+    project &&
+    !projectTrusted &&
+    (project.ignored.length > 0 || projectMcp) &&
+    process.stdin.isTTY &&
+    !args.readOnly
+  ) {
+    const answer = await runTrustPrompt({
+      summary: trustSummary(project, projectMcp ?? undefined),
+      theme: args.theme ?? loaded.config.theme ?? 'dark',
+      noColor: Boolean(io.env['NO_COLOR']),
+    });
+    if (answer === 'quit') return 0;
+    if (answer === 'trust') {
+      trustFolder(io.env, project.fingerprint, new Date(clock.nowMs()).toISOString());
+      return startTui(given, io);
+    }
+  }
   const trustNotices =
     project && project.ignored.length > 0
       ? [untrustedNotice(project, 'to apply them, quit and run tole trust (or start tole with --trust)')]
