@@ -34,8 +34,10 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     const workspace = join(home, 'work');
     mkdirSync(join(home, 'tole', 'sessions'), { recursive: true });
     mkdirSync(workspace, { recursive: true });
+    // The user's own config (trusted): a project config's sync and baseUrl wait for the folder's trust.
+    mkdirSync(join(home, '.config', 'tole'), { recursive: true });
     writeFileSync(
-      join(workspace, 'tole.config.json'),
+      join(home, '.config', 'tole', 'config.json'),
       JSON.stringify({ baseUrl: chat.url, model: 'm', sync: { url: syncUrl ?? url, person, timeoutMs: 5000 } }),
     );
     const env = {

@@ -74,7 +74,9 @@ describe.skipIf(POSTGRES_BIN === null)('the shipper under faults', () => {
     const cwd = join(home, 'work');
     mkdirSync(sessions, { recursive: true });
     mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(cwd, 'tole.config.json'), JSON.stringify({ sync: { url, batchRecords: 12 } }));
+    // The user's own config (trusted): a project config's sync waits for the folder's trust.
+    mkdirSync(join(home, '.config', 'tole'), { recursive: true });
+    writeFileSync(join(home, '.config', 'tole', 'config.json'), JSON.stringify({ sync: { url, batchRecords: 12 } }));
     const paths = [
       writeTeamSession(sessions, 30),
       writeTeamSession(sessions, 20, 'side'),
