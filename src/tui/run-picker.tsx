@@ -1,13 +1,8 @@
-import './ci-env-hide';
-import { render } from 'ink';
-import './ci-env-restore';
-import { FrameWriter } from './frame-writer';
 import type { Binding } from './keymap';
 import type { PickerSession } from './picker-rows';
+import { runAlone } from './run-alone';
 import { SessionPicker } from './SessionPicker';
-import { TerminalScreen } from './terminal-screen';
-import { loadTheme, type Theme } from './theme';
-import { ThemeContext, themeView } from './theme-context';
+import type { Theme } from './theme';
 
 export interface RunPickerOptions {
   readonly sessions: readonly PickerSession[];
@@ -33,31 +28,10 @@ const SIGNAL_CODES: Readonly<Record<string, number>> = { SIGHUP: 129, SIGTERM: 1
  * chosen (the caller then opens it) or with how it was left; the terminal is restored either way.
  */
 export function runPicker(options: RunPickerOptions): Promise<PickerExit> {
-  const stdout = options.stdout ?? process.stdout;
-  const stdin = options.stdin ?? process.stdin;
-  const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
-  const screen = TerminalScreen.enter(stdout, stdin);
-  const frames = new FrameWriter(stdout, options.noColor);
-  let resolveExit!: (exit: PickerExit) => void;
-  const exited = new Promise<PickerExit>((resolve) => (resolveExit = resolve));
-  let done = false;
-  const onSignal = (signal: NodeJS.Signals): void =>
-    finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
-  const onResize = (): void => {
-    screen.clear();
-    frames.repaint();
-  };
-  function finish(exit: PickerExit): void {
-    if (done) return;
-    done = true;
-    instance.unmount();
-    screen.restore();
-    stdout.off('resize', onResize);
-    for (const signal of Object.keys(SIGNAL_CODES)) process.off(signal, onSignal);
-    resolveExit(exit);
-  }
-  const instance = render(
-    <ThemeContext.Provider value={themeView(theme, options.noColor)}>
+  return runAlone<PickerExit>(
+    options,
+    (signal) => ({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 }),
+    (finish) => (
       <SessionPicker
         sessions={options.sessions}
         cwd={options.cwd}
@@ -67,10 +41,6 @@ export function runPicker(options: RunPickerOptions): Promise<PickerExit> {
         onChoose={(session) => finish({ reason: 'chosen', session })}
         onQuit={() => finish({ reason: 'quit' })}
       />
-    </ThemeContext.Provider>,
-    { stdout: frames.stream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    ),
   );
-  stdout.on('resize', onResize);
-  for (const signal of Object.keys(SIGNAL_CODES)) process.on(signal, onSignal);
-  return exited;
 }

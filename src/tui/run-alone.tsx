@@ -1,0 +1,58 @@
+import './ci-env-hide';
+import { render } from 'ink';
+import './ci-env-restore';
+import type { ReactElement } from 'react';
+import { FrameWriter } from './frame-writer';
+import { TerminalScreen } from './terminal-screen';
+import { loadTheme, type Theme } from './theme';
+import { ThemeContext, themeView } from './theme-context';
+
+export interface RunAloneOptions {
+  readonly theme: Theme | string;
+  readonly noColor: boolean;
+  readonly stdout?: NodeJS.WriteStream;
+  readonly stdin?: NodeJS.ReadStream;
+}
+
+const SIGNALS = ['SIGHUP', 'SIGTERM'] as const;
+
+/**
+ * One screen shown full screen on its own before a session opens (the session picker, the
+ * trust question): resolves with what `body` finishes with, or what `onSignal` makes of a hangup
+ * or SIGTERM; the terminal is restored either way.
+ */
+export function runAlone<T>(
+  options: RunAloneOptions,
+  onSignal: (signal: NodeJS.Signals) => T,
+  body: (finish: (result: T) => void) => ReactElement,
+): Promise<T> {
+  const stdout = options.stdout ?? process.stdout;
+  const stdin = options.stdin ?? process.stdin;
+  const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
+  const screen = TerminalScreen.enter(stdout, stdin);
+  const frames = new FrameWriter(stdout, options.noColor);
+  let resolveResult!: (result: T) => void;
+  const finished = new Promise<T>((resolve) => (resolveResult = resolve));
+  let done = false;
+  const signalled = (signal: NodeJS.Signals): void => finish(onSignal(signal));
+  const onResize = (): void => {
+    screen.clear();
+    frames.repaint();
+  };
+  function finish(result: T): void {
+    if (done) return;
+    done = true;
+    instance.unmount();
+    screen.restore();
+    stdout.off('resize', onResize);
+    for (const signal of SIGNALS) process.off(signal, signalled);
+    resolveResult(result);
+  }
+  const instance = render(
+    <ThemeContext.Provider value={themeView(theme, options.noColor)}>{body(finish)}</ThemeContext.Provider>,
+    { stdout: frames.stream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+  );
+  stdout.on('resize', onResize);
+  for (const signal of SIGNALS) process.on(signal, signalled);
+  return finished;
+}
