@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { childEnv } from '../core/child-env';
 import type { ActiveProfile } from '../core/session/agent-profile';
 import type { Agent } from '../core/session/agent';
 import { sessionFact } from '../core/session/session-facts';
@@ -18,7 +19,7 @@ import { ConfigError, userConfigPath, type Config } from './config';
 import { loadInstructions, type Instructions } from './instructions';
 import { PromptCommandError, promptText, type PromptSpec } from './prompt-text';
 import type { GatedConfig } from './project-gate';
-import { resolveProvider, type ProviderSettings } from './settings';
+import { providerKeyVars, resolveProvider, type ProviderSettings } from './settings';
 
 /** What a session's prompts and profiles are built from: fixed for the life of the process. */
 export interface PromptContext {
@@ -108,7 +109,8 @@ async function run(
     return await promptText(from.spec, {
       origin: from.origin,
       cwd: ctx.workspaceRoot,
-      env: ctx.env,
+      // Prompt commands get what hooks and the model's commands get: no secrets unless passed.
+      env: childEnv(ctx.env, { passEnv: ctx.config.passEnv ?? [], drop: providerKeyVars(ctx.config) }),
       ...(ctx.config.hooks?.timeoutMs ? { timeoutMs: ctx.config.hooks.timeoutMs } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -153,6 +153,20 @@ describe('systemPrompt and prompt', () => {
     expect(system).toMatch(new RegExp(`first-part\\nsecond ${at.home}$`));
   });
 
+  it("prompt commands do not see the user's secrets or tole's provider key, unless the user's config passes one", async () => {
+    const at = place();
+    writeJson(join(at.configDir, 'config.json'), {
+      prompt: ['printf "[%s|%s|%s]" "$OPENAI_API_KEY" "$GITHUB_TOKEN" "$MY_PASSWORD"'],
+      passEnv: ['MY_PASSWORD'],
+    });
+    const env = { ...at.env, OPENAI_API_KEY: 'sk-secret-1', GITHUB_TOKEN: 'ghp-secret-2', MY_PASSWORD: 'passed-3' };
+    const run = await tole({ ...at, env }, ['-p', 'hi', '--model', 'm']);
+    expect(run.code, run.stderr).toBe(0);
+    const system = systemOf(chats()[0]);
+    expect(system).toContain('[||passed-3]');
+    expect(system).not.toContain('secret');
+  });
+
   it('a failing prompt command fails the start, naming the command and its stderr; nothing is sent', async () => {
     const at = place();
     writeJson(join(at.configDir, 'config.json'), { prompt: ['echo fine', 'echo "no such template" >&2; exit 3'] });
