@@ -2,7 +2,7 @@ import type { KnownWindow } from './usage-lines';
 import type { AttemptReport } from '../core/provider/provider';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
-import type { Risk } from '../core/tools/tool';
+import type { Risk } from '../core/approval/risk';
 
 /** What the screen needs of the Agent: tests hand in a fake with the same shape. */
 export interface TurnAgent {

@@ -1,4 +1,4 @@
-import type { Risk } from '../tools/tool';
+import type { Risk } from './risk';
 
 /** One tool call waiting for a decision. */
 export interface ApprovalRequest {

@@ -3,7 +3,7 @@
  * (lists, pipes, substitutions, `bash -c` strings, wrappers like `sudo` or `xargs`), with the
  * reason of the part that decided. What cannot be understood is Destructive.
  */
-import { RISK_ORDER, type Risk, type RiskAssessment } from '../tools/tool';
+import { RISK_ORDER, type Risk, type RiskAssessment } from './risk';
 import {
   AWK_RULES,
   CODE_LOADING_VARIABLE_PREFIXES,

@@ -5,7 +5,7 @@
  * its patterns (or lowered to ReadOnly by an exact `readOnlyWhen` list form). Reasons are read
  * by the user in the approval prompt: short, concrete, in backticks where they quote a command.
  */
-import type { Risk } from '../tools/tool';
+import type { Risk } from './risk';
 
 /** A test over a command's parsed arguments. */
 export type ArgPattern =

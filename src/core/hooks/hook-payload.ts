@@ -1,4 +1,4 @@
-import type { Risk } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 import type { HookEvent } from './hook-config';
 
 /**

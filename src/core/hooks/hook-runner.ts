@@ -1,6 +1,6 @@
 import { childEnv } from '../child-env';
 import { systemClock, type Clock } from '../clock';
-import type { Risk } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 import type { EntryPayloads } from '../tree/entry-types';
 import { commandsFor, DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, type HooksConfig } from './hook-config';
 import { hookEnv, type HookPayload } from './hook-payload';

@@ -1,4 +1,5 @@
-import { RISK_ORDER, type ReplaySafety, type Risk } from '../tools/tool';
+import type { ReplaySafety } from '../tools/tool';
+import { RISK_ORDER, type Risk } from '../approval/risk';
 
 /** The hints of an MCP tool's `annotations` that tole reads (the spec's names). */
 export interface McpToolHints {

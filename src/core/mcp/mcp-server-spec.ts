@@ -1,4 +1,4 @@
-import type { Risk } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 import type { McpReplay } from './mcp-risk';
 
 /** Where a server's config came from: only the user's own config may lower a tool's tier. */

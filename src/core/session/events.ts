@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../approval/approver';
 import type { MachineState } from '../machine/machine';
 import type { AttemptReport } from '../provider/provider';
 import type { UsageRecord } from '../storage/records';
-import type { Risk } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 
 /** `blocked`: a userPrompt hook blocked the prompt; the model was not called. */
 export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit' | 'blocked';

@@ -3,7 +3,8 @@ import { transition, type MachineState, type MachineStateName } from '../machine
 import { NS } from '../registers/namespaces';
 import type { DraftRecord } from '../storage/records';
 import { capOutput } from '../tools/cap-output';
-import type { AnyTool, Risk, ToolOutput } from '../tools/tool';
+import type { AnyTool, ToolOutput } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';

@@ -1,21 +1,9 @@
 import type { z } from 'zod';
+import { RISK_ORDER, type Risk, type RiskAssessment } from '../approval/risk';
 
-export type Risk = 'ReadOnly' | 'Write' | 'Destructive';
 export type ReplaySafety = 'idempotent' | 'guarded' | 'never';
 /** How compaction treats a result: cold ones are collapsed first, hot ones stay verbatim. */
 export type ResultTier = 'hot' | 'warm' | 'cold';
-
-export const RISK_ORDER: Record<Risk, number> = { ReadOnly: 0, Write: 1, Destructive: 2 };
-
-export interface RiskAssessment {
-  readonly risk: Risk;
-  /** Why, in words a user reads in the approval prompt: "`rm -r` removes a directory tree". */
-  readonly reason: string;
-  /** It runs code tole cannot see into (`python3 -c`, `make`, `./script.sh`): without a sandbox, only a keypress or an exact allow rule runs it. */
-  readonly opaque?: boolean;
-  /** The call asks to run outside the sandbox: only a keypress approves it. */
-  readonly outsideSandbox?: boolean;
-}
 
 export interface ToolContext {
   /** Absolute, symlink-resolved directory the file tools are confined to. */

@@ -1,6 +1,7 @@
 import type { Decision } from '../approval/approver';
 import type { ToolCallRequest } from '../provider/provider';
-import type { ReplaySafety, ResultTier, Risk, ToolDisplay } from '../tools/tool';
+import type { ReplaySafety, ResultTier, ToolDisplay } from '../tools/tool';
+import type { Risk } from '../approval/risk';
 
 /** The payload of each entry type. Entries are immutable: corrections are new entries. */
 export interface EntryPayloads {

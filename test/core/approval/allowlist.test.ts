@@ -7,7 +7,7 @@ import {
   ruleMatches,
 } from '../../../src/core/approval/allowlist';
 import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
-import type { Risk } from '../../../src/core/tools/tool';
+import type { Risk } from '../../../src/core/approval/risk';
 
 function request(tool: string, subject: string, risk: Risk = 'Write'): ApprovalRequest {
   return { callId: 'c1', tool, subject, input: {}, risk, reason: 'because' };

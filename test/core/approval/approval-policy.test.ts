@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy, suggestRule, type ApprovalPolicyOptions } from '../../../src/core/approval/approval-policy';
 import { AllowRuleError, parseRule } from '../../../src/core/approval/allowlist';
 import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
-import type { Risk } from '../../../src/core/tools/tool';
+import type { Risk } from '../../../src/core/approval/risk';
 
 function request(risk: Risk, subject = 'npm test', tool = 'bash'): ApprovalRequest {
   return { callId: 'c1', tool, subject, input: { command: subject }, risk, reason: `it is ${risk}` };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../../src/core/approval/command-risk';
-import type { Risk } from '../../../src/core/tools/tool';
+import type { Risk } from '../../../src/core/approval/risk';
 
 interface Corpus {
   /** Paths that exist for every case (relative to an imaginary workspace). */

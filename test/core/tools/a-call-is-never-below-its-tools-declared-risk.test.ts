@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { assessCall, type AnyTool, type Risk } from '../../../src/core/tools/tool';
+import { assessCall, type AnyTool } from '../../../src/core/tools/tool';
+import type { Risk } from '../../../src/core/approval/risk';
 
 function tool(declaredRisk: Risk | 'per-call', assessed: Risk): AnyTool {
   return {
