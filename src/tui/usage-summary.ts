@@ -1,4 +1,4 @@
-import type { UsageRow } from '../core/session/agent-deps';
+import type { UsageRow } from '../core/usage/usage-row';
 import type { UsageRecord } from '../core/storage/records';
 import type { AnyEntry } from '../core/tree/entry-types';
 import { addRow, emptyTotals, type UsageTotals as CoreUsageTotals } from '../core/usage/totals';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { seededRandom, type Clock } from '../../src/core/clock';
 import { nodeFileOps, type FileOps } from '../../src/core/storage/file-ops';
 import { AppendBatch, checkout } from '../../src/core/session/cursor';
-import type { UsageRow } from '../../src/core/session/agent-deps';
+import type { UsageRow } from '../../src/core/usage/usage-row';
 import { SessionStore } from '../../src/core/storage/session-store';
 import type { EntryPayloads, EntryType } from '../../src/core/tree/entry-types';
 

@@ -68,20 +68,3 @@ export interface AgentDeps {
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }
-
-/** What a usage ledger row holds (the `usage` field of a usage record). */
-export interface UsageRow {
-  readonly model: string;
-  readonly attempt: number;
-  readonly outcome: AttemptReport['outcome'];
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cachedInputTokens: number;
-  readonly cacheWriteTokens: number;
-  readonly costUsdMicros: number;
-  readonly priced: boolean;
-  readonly latencyMs: number;
-  readonly lane: string;
-  readonly error?: string;
-  readonly retryInMs?: number;
-}

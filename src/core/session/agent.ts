@@ -6,7 +6,8 @@ import { isStorageError } from '../storage/errors';
 import type { DraftRecord } from '../storage/records';
 import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
 import { assessCall, type AnyTool } from '../tools/tool';
-import type { AgentDeps, UsageRow } from './agent-deps';
+import type { AgentDeps } from './agent-deps';
+import type { UsageRow } from '../usage/usage-row';
 import {
   compactConversation,
   discoverContextWindow,

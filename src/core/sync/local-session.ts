@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { seededRandom, type Clock } from '../clock';
 import { NS } from '../registers/namespaces';
-import type { UsageRow } from '../session/agent-deps';
+import type { UsageRow } from '../usage/usage-row';
 import { nodeFileOps } from '../storage/file-ops';
 import { isStale, lockPathFor, readLockOwner } from '../storage/lock-file';
 import type { EntryRecord, SessionHeader, StoredRecord, UsageRecord } from '../storage/records';

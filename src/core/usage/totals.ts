@@ -1,4 +1,4 @@
-import type { UsageRow } from '../session/agent-deps';
+import type { UsageRow } from './usage-row';
 import type { UsageRecord } from '../storage/records';
 
 /** What a set of provider attempts used and cost. */
