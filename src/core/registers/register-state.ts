@@ -1,4 +1,4 @@
-import type { RegisterRecord } from '../storage/records';
+import type { RegisterRecord } from './register-record';
 import { familyOf } from './namespaces';
 
 export interface RegisterCell {

@@ -1,4 +1,5 @@
 /** The logical content of a session file: a header, then commits of records. */
+import type { RegisterRecord } from '../registers/register-record';
 
 export const STORAGE_VERSION = 1;
 export const LINE_CRC = 'crc32-chained';
@@ -31,25 +32,6 @@ export interface EntryRecord {
   readonly type: string;
   readonly payload: unknown;
 }
-
-export interface RegisterSetRecord {
-  readonly kind: 'register';
-  readonly op: 'set';
-  readonly seq: number;
-  readonly namespace: string;
-  readonly key: string;
-  readonly value: unknown;
-}
-
-export interface RegisterDeleteRecord {
-  readonly kind: 'register';
-  readonly op: 'delete';
-  readonly seq: number;
-  readonly namespace: string;
-  readonly key: string;
-}
-
-export type RegisterRecord = RegisterSetRecord | RegisterDeleteRecord;
 
 export interface UsageRecord {
   readonly kind: 'usage';
