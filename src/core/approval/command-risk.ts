@@ -38,13 +38,13 @@ import {
 import {
   literalWord,
   MAX_SHELL_DEPTH,
-  parseShell,
   type Command,
   type Redirect,
   type Script,
   type SimpleCommand,
   type Word,
-} from './shell-parse';
+} from './shell/syntax';
+import { parseShell } from './shell/parser';
 
 export interface ClassifyOptions {
   /**

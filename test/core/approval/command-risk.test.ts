@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../../src/core/approval/command-risk';
-import { MAX_COMMAND_LINE_CHARS } from '../../../src/core/approval/shell-parse';
+import { MAX_COMMAND_LINE_CHARS } from '../../../src/core/approval/shell/syntax';
 
 const nothingExists = { exists: () => false };
 

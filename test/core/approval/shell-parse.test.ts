@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_COMMAND_LINE_CHARS,
-  parseShell,
   type Command,
   type Script,
   type SimpleCommand,
-} from '../../../src/core/approval/shell-parse';
+} from '../../../src/core/approval/shell/syntax';
+import { parseShell } from '../../../src/core/approval/shell/parser';
 
 function parsed(line: string): Script {
   const result = parseShell(line);
