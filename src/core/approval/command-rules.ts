@@ -1,5 +1,5 @@
 /**
- * What the bash classifier knows about commands, as data. `command-risk.ts` applies it.
+ * What the bash classifier knows about commands, as data. `command-risk.ts` (with `classify/`) applies it.
  *
  * Anything not listed here is Write. A rule starts at its `risk` and is only ever raised by
  * its patterns (or lowered to ReadOnly by an exact `readOnlyWhen` list form). Reasons are read

@@ -1,0 +1,68 @@
+/** One command: its name decides which classifier reads its arguments. */
+import {
+  AWK_RULES,
+  COMMAND_RULES,
+  DESTRUCTIVE_NAME_PREFIXES,
+  INTERPRETERS,
+  SHELLS,
+  UNKNOWN_COMMAND_REASON,
+  VERSION_QUERIES,
+  VERSION_QUERY_ARGS,
+  WRAPPERS,
+} from '../command-rules';
+import { MAX_SHELL_DEPTH, type Word } from '../shell/syntax';
+import type { Ctx } from './context';
+import { classifyFind } from './find';
+import { type Finding, destructive, readOnly, unparseable, write } from './findings';
+import { classifyGit } from './git';
+import { applyRule } from './rules';
+import { classifyAwk, classifySed } from './sed-awk';
+import { classifyEval, classifyInterpreter, classifyShell, classifySource } from './shells';
+import { classifyUnknown } from './unknown';
+import { builtinArgumentFindings } from './variables';
+import { basename, includes, isDynamic, own } from './words';
+import { classifyWrapped } from './wrappers';
+import { runsWrittenFile } from './written-paths';
+
+export function classifyArgv(words: readonly Word[], ctx: Ctx): Finding[] {
+  ctx.state.steps--;
+  if (ctx.state.steps < 0) return [destructive('the command is too complex to check, so it is treated as Destructive')];
+  if (ctx.depth > MAX_SHELL_DEPTH) return [unparseable(`it nests commands more than ${MAX_SHELL_DEPTH} levels deep`)];
+  const first = words[0]!;
+  if (isDynamic(first)) return [destructive(`the command name \`${first.text}\` is only known when it runs`)];
+  if (first.text.includes('/')) {
+    const written = runsWrittenFile(ctx, first.text);
+    if (written) return [written];
+  }
+  const exact = basename(first.text);
+  const name = exact.toLowerCase();
+  const findings = dispatch(name, words, ctx);
+  if (exact === name) return findings;
+  return findings.map((f) => (f.risk === 'ReadOnly' ? write(UNKNOWN_COMMAND_REASON(exact)) : f));
+}
+
+function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
+  const args = words.slice(1);
+  const wrapper = own(WRAPPERS, name);
+  if (wrapper) return classifyWrapped(name, wrapper, args, ctx);
+  if (isVersionQuery(name, args, ctx)) return [readOnly(`\`${name} ${args[0]!.text}\` only prints`, name)];
+  if (includes(SHELLS, name)) return classifyShell(name, args, ctx);
+  if (name === 'eval') return classifyEval(args, ctx);
+  if (name === 'find') return classifyFind(args, ctx);
+  if (name === 'git') return classifyGit(args, ctx);
+  if (name === 'sed') return classifySed(args);
+  if (includes(AWK_RULES.names, name)) return classifyAwk(name, args);
+  if (name === 'source' || name === '.') return classifySource(name, args, ctx);
+  const prefix = DESTRUCTIVE_NAME_PREFIXES.find((p) => name.startsWith(p.prefix));
+  if (prefix) return [destructive(prefix.reason)];
+  if (includes(INTERPRETERS, name)) return classifyInterpreter(name, args, ctx);
+  const rule = own(COMMAND_RULES, name);
+  if (rule) return [...builtinArgumentFindings(name, args, ctx), ...applyRule(name, rule, args, ctx)];
+  return classifyUnknown(name, words, ctx);
+}
+
+function isVersionQuery(name: string, args: readonly Word[], ctx: Ctx): boolean {
+  const extra = own(VERSION_QUERIES, name);
+  if (!extra || args.length !== 1 || isDynamic(args[0]!) || ctx.stdin.kind === 'pipe') return false;
+  return includes(VERSION_QUERY_ARGS, args[0]!.text) || extra.includes(args[0]!.text);
+}

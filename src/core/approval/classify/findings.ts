@@ -1,0 +1,36 @@
+/** What the classifier finds about each part of a line, and how the findings decide the risk. */
+import { RISK_ORDER, type Risk, type RiskAssessment } from '../risk';
+
+export interface Finding {
+  readonly risk: Risk;
+  readonly reason: string;
+  /** For ReadOnly findings: the command that only reads. */
+  readonly reader?: string;
+  /** For Write findings: it runs code tole cannot see into (a script, `python3 -c`, a Makefile). */
+  readonly opaque?: true;
+}
+
+export const readOnly = (reason: string, reader: string): Finding => ({ risk: 'ReadOnly', reason, reader });
+export const write = (reason: string): Finding => ({ risk: 'Write', reason });
+export const opaqueWrite = (reason: string): Finding => ({ risk: 'Write', reason, opaque: true });
+export const destructive = (reason: string): Finding => ({ risk: 'Destructive', reason });
+export const unparseable = (detail: string): Finding =>
+  destructive(`the command cannot be parsed, so it is treated as Destructive: ${detail}`);
+
+export function decide(findings: readonly Finding[]): RiskAssessment {
+  let top: Finding | undefined;
+  for (const f of findings) if (!top || RISK_ORDER[f.risk] > RISK_ORDER[top.risk]) top = f;
+  if (!top) return { risk: 'ReadOnly', reason: 'the command does nothing' };
+  if (top.risk === 'Write') {
+    const opaque = findings.find((f) => f.risk === 'Write' && f.opaque);
+    return opaque ? { risk: 'Write', reason: opaque.reason, opaque: true } : { risk: 'Write', reason: top.reason };
+  }
+  if (top.risk !== 'ReadOnly') return { risk: top.risk, reason: top.reason };
+  const readers = [...new Set(findings.flatMap((f) => (f.reader ? [f.reader] : [])))];
+  if (readers.length < 2) return { risk: 'ReadOnly', reason: top.reason };
+  return { risk: 'ReadOnly', reason: `${readers.map((r) => `\`${r}\``).join(', ')} only read` };
+}
+
+export function optional(finding: Finding | undefined): Finding[] {
+  return finding ? [finding] : [];
+}

@@ -1,0 +1,124 @@
+/** Lines, pipelines, commands and their redirections: the walk over a parsed line, and what stdin each command gets. */
+import { DOWNLOADERS } from '../command-rules';
+import { parseShell } from '../shell/parser';
+import { type Command, type Redirect, type Script, type SimpleCommand, type Word, literalWord } from '../shell/syntax';
+import type { Ctx, Stdin } from './context';
+import { classifyArgv } from './dispatch';
+import { type Finding, destructive, readOnly, unparseable } from './findings';
+import { classifyAssignment, isArmed } from './variables';
+import { basename, includes } from './words';
+import { targetFinding } from './written-paths';
+
+export function classifyLine(line: string, ctx: Ctx): Finding[] {
+  const parsed = parseShell(line, ctx.depth);
+  if (!parsed.ok) return [unparseable(parsed.error)];
+  return classifyScript(parsed.script, ctx);
+}
+
+export function classifyScript(script: Script, ctx: Ctx): Finding[] {
+  const findings: Finding[] = [];
+  for (const pipeline of script.pipelines) {
+    let stdin = ctx.stdin;
+    let download = false;
+    for (const command of pipeline.commands) {
+      findings.push(...classifyNode(command, { ...ctx, stdin }));
+      download ||= downloads(command);
+      stdin = { kind: 'pipe', download };
+    }
+  }
+  return findings;
+}
+
+function classifyNode(command: Command, ctx: Ctx): Finding[] {
+  switch (command.kind) {
+    case 'simple':
+      return classifySimple(command, ctx);
+    case 'group':
+      return [...classifyScript(command.body, ctx), ...command.redirects.flatMap((r) => classifyRedirect(r, ctx))];
+    case 'function': {
+      const findings = classifyNode(command.body, ctx);
+      if (!commandNames(command.body).includes(command.name)) return findings;
+      return [
+        destructive(`\`${command.name}\` is defined to call itself (a fork bomb), which can exhaust the machine`),
+        ...findings,
+      ];
+    }
+  }
+}
+
+/** First words of every simple command inside `command`. */
+function commandNames(command: Command): string[] {
+  switch (command.kind) {
+    case 'simple':
+      return command.words.length > 0 ? [command.words[0]!.text] : [];
+    case 'group':
+      return command.body.pipelines.flatMap((p) => p.commands.flatMap(commandNames));
+    case 'function':
+      return commandNames(command.body);
+  }
+}
+
+function downloads(command: Command): boolean {
+  if (command.kind === 'simple') {
+    return command.words.some((w) => includes(DOWNLOADERS, basename(w.text)) || w.substitutions.some(scriptDownloads));
+  }
+  return command.kind === 'group' ? scriptDownloads(command.body) : downloads(command.body);
+}
+
+export function scriptDownloads(script: Script): boolean {
+  return script.pipelines.some((p) => p.commands.some(downloads));
+}
+
+function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
+  const inner: Ctx = { ...ctx, stdin: stdinOf(command.redirects, ctx.stdin) };
+  const findings: Finding[] = [];
+  for (const a of command.assignments) findings.push(...classifyAssignment(a.name, a.value, inner));
+  for (const w of command.words) findings.push(...classifySubstitutions(w, inner));
+  for (const r of command.redirects) findings.push(...classifyRedirect(r, inner));
+  if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
+  if (
+    isReader(command) &&
+    inner.stdin.kind === 'text' &&
+    !inner.stdin.expands &&
+    isArmed(literalWord(inner.stdin.text))
+  ) {
+    findings.push(
+      destructive(
+        '`read` stores text holding `$(…)` or a backtick, a command bash runs if it ever evaluates the variable',
+      ),
+    );
+  } else if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
+  return findings;
+}
+
+/** `read`, `mapfile`: they store stdin in variables. */
+function isReader(command: SimpleCommand): boolean {
+  const name = command.words[0] && basename(command.words[0].text);
+  return name === 'read' || name === 'mapfile' || name === 'readarray';
+}
+
+function stdinOf(redirects: readonly Redirect[], inherited: Stdin): Stdin {
+  let stdin = inherited;
+  for (const r of redirects) {
+    if ((r.fd !== undefined && r.fd !== 0) || r.fdName !== undefined) continue;
+    if (r.op === '<' || r.op === '<>') stdin = { kind: 'file' };
+    if (r.heredoc) stdin = { kind: 'text', text: r.heredoc.body, expands: r.heredoc.expands };
+    if (r.op === '<<<') stdin = { kind: 'text', text: r.target.text, expands: r.target.expands };
+  }
+  return stdin;
+}
+
+export function classifySubstitutions(w: Word, ctx: Ctx): Finding[] {
+  return w.substitutions.flatMap((script) => classifyScript(script, ctx));
+}
+
+function classifyRedirect(r: Redirect, ctx: Ctx): Finding[] {
+  const findings = classifySubstitutions(r.target, ctx);
+  for (const script of r.heredoc?.substitutions ?? []) findings.push(...classifyScript(script, ctx));
+  const label = `\`${r.fdName ? `{${r.fdName}}` : (r.fd ?? '')}${r.op} ${r.target.text}\``;
+  const isDup = (r.op === '>&' || r.op === '<&') && /^(?:\d+-?|-)$/.test(r.target.text);
+  if (isDup || r.op === '<' || r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<&') return findings;
+  const mode = r.op === '>>' || r.op === '&>>' ? 'append' : r.op === '<>' ? 'open' : 'truncate';
+  const finding = targetFinding(label, r.target, mode, ctx);
+  return finding ? [...findings, finding] : findings;
+}
