@@ -42,12 +42,15 @@ export function runSessions(
     io.stdout.write(footnote);
     return 0;
   }
+  const named = sessions.some((s) => s.name !== null);
   const rows = sessions.map((s) => [
     s.id,
     when(s.createdAt),
     String(s.entries),
     String(s.branches),
     formatUsd(s.costUsdMicros),
+    // The name column is there when a session has a name (/name in the full screen).
+    ...(named ? [s.problem ? '-' : oneLine(s.name ?? '', 30)] : []),
     s.problem ? `! ${oneLine(s.problem, 60)}` : oneLine(s.firstPrompt || '(no prompt yet)', 50),
     ...(args.all ? [s.cwd] : []),
   ]);
@@ -57,6 +60,7 @@ export function runSessions(
     'entries',
     'branches',
     'cost',
+    ...(named ? ['name'] : []),
     'first prompt',
     ...(args.all ? ['directory'] : []),
   ];

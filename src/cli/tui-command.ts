@@ -6,19 +6,14 @@ import { runTrustPrompt } from '../tui/run-trust-prompt';
 import { loadConfig, trustFolder, untrustedNotice } from './config';
 import { trustSummary } from './trust-summary';
 import type { MainIo } from './main';
-import { openForTui } from './open-for-tui';
 import { sessionPathFromArgs } from './open-session';
 import { pickSession } from './pick-session';
-import { discardUnused, sessionsDirectory } from './session-files';
+import { sessionsDirectory } from './session-files';
+import { ScreenSessions } from './screen-sessions';
 import { resolveProvider } from './settings';
-import { wireTui } from './tui-wiring';
-import { startBackgroundSync, type BackgroundSync } from './background-sync';
 import { resumeFromServer } from './team-read';
-import { skippedServerNotices } from '../core/mcp/mcp-notices';
 import { buildPolicy, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
-import { realpathSync } from 'node:fs';
 import { gateProjectConfig } from './project-gate';
-import { prepareSession } from './session-setup';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
@@ -76,73 +71,40 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
     if ('exitCode' in picked) return picked.exitCode;
     args = picked.args;
   }
-  const { store, notices, created } = openForTui(args, dir, io.cwd, random);
-  let sync: BackgroundSync | null = null;
+  const sessions = new ScreenSessions({
+    args,
+    env: io.env,
+    cwd: io.cwd,
+    config,
+    files,
+    gated,
+    configFile,
+    settings,
+    random,
+    projectMcp: projectMcp ?? null,
+    projectTrusted,
+    sandbox,
+    dir,
+  });
   let exit: TuiExit | null = null;
   try {
-    // Without a key the session opens all the same: the first-run panel offers local servers.
-    const prepared = await prepareSession({
+    const first = await sessions.first(
       args,
-      gated,
-      configFile,
-      store,
-      settings,
-      env: io.env,
-      workspaceRoot: realpathSync(io.cwd),
-      nowIso: new Date(clock.nowMs()).toISOString(),
-    });
-    const { provider: _provider, ...parts } = wireTui({
-      config,
-      files,
-      settings,
-      store,
-      env: io.env,
-      cwd: io.cwd,
-      sessionsDir: dir,
-      random,
+      [
+        ...trustNotices,
+        ...(unconfined ? [unconfined] : []),
+        ...(settings.keyWithheld ? [settings.keyWithheld] : []),
+        ...pulled.notices,
+      ],
       policy,
-      projectMcp,
-      projectTrusted,
-      prepared,
-      args,
-      sandbox,
-    });
-    const mcpNotices = parts.mcp ? skippedServerNotices(parts.mcp.statuses()) : [];
-    try {
-      sync = startBackgroundSync({
-        config,
-        env: io.env,
-        cwd: io.cwd,
-        store,
-        ...(args.config ? { configFlag: args.config } : {}),
-      });
-      exit = await runTui({
-        store,
-        ...parts,
-        theme,
-        noColor,
-        notices: [
-          ...trustNotices,
-          ...(unconfined ? [unconfined] : []),
-          ...(settings.keyWithheld ? [settings.keyWithheld] : []),
-          ...pulled.notices,
-          ...notices,
-          ...prepared.notices,
-          ...mcpNotices,
-        ],
-        keymap,
-        ...(sync ? { sync: sync.loop } : {}),
-      });
-      if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
-      return exit.exitCode;
-    } finally {
-      await parts.mcp?.close();
-    }
+    );
+    const { opened: _opened, ...shown } = first;
+    exit = await runTui({ ...shown, theme, noColor, keymap, switcher: sessions });
+    if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
+    return exit.exitCode;
   } finally {
-    store.close();
-    sync?.finish();
-    // A session shipped to a team server stays: the local file is its source of truth.
-    if (sync === null) discardUnused(store, created);
+    // The session on screen at the end (and one half opened by a switch cut short) is let go.
+    await sessions.releaseAll();
     if (exit?.reason === 'terminal-lost') letGoOfTheTerminal();
   }
 }

@@ -50,6 +50,8 @@ export interface TuiWiringInput {
   readonly projectTrusted?: boolean;
   /** The sandbox the policy was built with (`findSandbox`). */
   readonly sandbox?: Sandbox | null;
+  /** The provider to go on with (`/new`: the one in use, as /connect or /agent left it); else one from the settings. */
+  readonly provider?: SwitchableProvider;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
   readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
 }
@@ -109,10 +111,9 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const prepared = input.prepared ?? defaultPrepared(input);
   const { settings } = prepared;
   const approvals = createTuiApprover();
-  const provider = new SwitchableProvider(
-    missingKey(settings) ? null : buildProvider(settings, config, random),
-    settings.name,
-  );
+  const provider =
+    input.provider ??
+    new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
   const mcpPlan = planMcpServers({
     config,
     projectMcp: input.projectMcp ?? null,

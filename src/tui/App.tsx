@@ -39,6 +39,10 @@ import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
 import { useTicker } from './use-ticker';
 import { submitPrompt, type SubmitContext } from './submit-prompt';
+import type { PickerSession } from './picker-rows';
+import { switchSession } from './run-command';
+import { SessionPicker } from './SessionPicker';
+import { switchBlocker, type SessionSwitching } from './session-switch';
 import { useTurns } from './use-turns';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
@@ -77,6 +81,10 @@ export interface AppProps {
   readonly mcp?: McpStatusSource;
   /** Writes control sequences straight to the terminal (`/copy`'s OSC 52); absent, /copy says it cannot. */
   readonly writeTerminal?: (data: string) => void;
+  /** `/new` and `/resume`: the host changes sessions without leaving the screen; absent, they say they cannot. */
+  readonly sessions?: SessionSwitching;
+  /** Said (info) when the screen opens and there are no notices: "switched to session …". */
+  readonly opened?: string;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -124,6 +132,7 @@ export function App(props: AppProps) {
   useEffect(() => {
     if (props.notices && props.notices.length > 0)
       dispatch({ type: 'flash', flash: { level: 'warn', text: props.notices.join(' · '), sticky: true } });
+    else if (props.opened) dispatch({ type: 'flash', flash: { level: 'info', text: props.opened } });
     // Shown once, when the screen opens.
   }, []);
 
@@ -187,6 +196,14 @@ export function App(props: AppProps) {
     openSetup: firstRun.keys ? firstRun.keys.open : null,
     writeTerminal: props.writeTerminal ?? null,
     refusal,
+    sessions: props.sessions ?? null,
+    busy: () =>
+      switchBlocker({
+        running: turns.running,
+        approving: approvals.getSnapshot() !== null,
+        queued: turns.getSnapshot().queue.length,
+        dialogOpen: current().dialog !== null,
+      }),
   };
   const keyContext: KeyContext = {
     get ui() {
@@ -219,9 +236,21 @@ export function App(props: AppProps) {
     if (state.field?.kind === 'find')
       followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
   };
-  useKeyboard((input, key) => handleKey(keyContext, input, key));
-  // A closed field's text input lets go of the keyboard before the next key.
+  useKeyboard((input, key) => {
+    // The session picker (/resume) reads the keys itself while it is open.
+    if (current().picker === null) handleKey(keyContext, input, key);
+  });
+  // A closed field's text input lets go of the keyboard before the next key; so does the picker.
   useFlushedEffects(ui.field === null);
+  useFlushedEffects(ui.picker === null);
+  const choose = (chosen: PickerSession): void => {
+    dispatch({ type: 'picker', picker: null });
+    if (chosen.path === store.path)
+      return dispatch({ type: 'flash', flash: { level: 'info', text: `${chosen.id} is the session open here` } });
+    const busy = submitContext.busy();
+    if (busy) return dispatch({ type: 'flash', flash: { level: 'warn', text: `/resume: ${busy}` } });
+    switchSession(submitContext, { kind: 'resume', ref: chosen.path }, `opening ${chosen.id}…`);
+  };
 
   const conditions = keyConditions({
     running,
@@ -258,6 +287,23 @@ export function App(props: AppProps) {
         ? 'blocked by a hook'
         : syncAlert;
   const using = firstRun.state.using;
+
+  if (ui.picker)
+    return (
+      <ThemeContext.Provider value={themeValue}>
+        <SessionPicker
+          sessions={ui.picker.sessions}
+          cwd={ui.picker.cwd}
+          home={ui.picker.home}
+          nowMs={ui.picker.nowMs}
+          keymap={keymap}
+          size={size}
+          leaveHint="back"
+          onChoose={choose}
+          onQuit={() => dispatch({ type: 'picker', picker: null })}
+        />
+      </ThemeContext.Provider>
+    );
 
   return (
     <ThemeContext.Provider value={themeValue}>

@@ -17,13 +17,15 @@ export interface FieldLineProps {
 }
 
 /**
- * The one-line field the tree opens over the prompt: `/` finds entries, `L` labels one. The text
- * is edited by ink-text-input; Enter and Esc go through the keymap (its `find` and `label` scopes).
+ * The one-line field opened over the prompt: `/` finds entries, `L` labels one, `R` (or `/name`)
+ * names the session. The text is edited by ink-text-input; Enter and Esc go through the keymap
+ * (its `find`, `label` and `name` scopes).
  */
 export function FieldLine({ field, matches, focus, width, onChange }: FieldLineProps) {
   // ink-text-input subscribes again after each change of the value: the next key must find it.
   useFlushedEffects(field.value);
-  const prompt = field.kind === 'find' ? 'find: ' : `label ${field.entryId}: `;
+  const prompt =
+    field.kind === 'find' ? 'find: ' : field.kind === 'name' ? 'session name: ' : `label ${field.entryId}: `;
   const count =
     field.kind === 'find' && field.value !== ''
       ? matches && matches.indexes.length > 0
@@ -31,7 +33,11 @@ export function FieldLine({ field, matches, focus, width, onChange }: FieldLineP
         : 'no match'
       : '';
   const placeholder =
-    field.kind === 'find' ? 'text in a prompt, an answer, a tool, a label' : 'a label (empty: remove it)';
+    field.kind === 'find'
+      ? 'text in a prompt, an answer, a tool, a label'
+      : field.kind === 'name'
+        ? 'a name for this session (empty: remove it)'
+        : 'a label (empty: remove it)';
   return (
     <Box width={width} height={1} flexShrink={0}>
       <Box flexShrink={0}>

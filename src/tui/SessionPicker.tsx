@@ -22,6 +22,8 @@ export interface SessionPickerProps {
   readonly size?: TerminalSize;
   readonly onChoose: (session: PickerSession) => void;
   readonly onQuit: () => void;
+  /** What Esc is called in the footer: `quit` before a session opens, `back` over a running one (`/resume`). */
+  readonly leaveHint?: string;
 }
 
 const NO_CONDITIONS = new Set<never>();
@@ -103,7 +105,10 @@ export function SessionPicker(props: SessionPickerProps) {
 
   const where = state.all ? 'every directory' : props.cwd;
   const title = `resume a session · ${where} · ${shown.length} of ${state.all ? props.sessions.length : here}`;
-  const hints = hintsFor(['picker'], NO_CONDITIONS, keymap);
+  const leave = props.leaveHint;
+  const hints = hintsFor(['picker'], NO_CONDITIONS, keymap).map((h) =>
+    leave && h.hint === 'quit' ? { ...h, hint: leave } : h,
+  );
   return (
     <Box flexDirection="column" width={size.columns} height={lines} overflow="hidden">
       <PaneFrame title={title} width={size.columns} height={paneHeight} focused>

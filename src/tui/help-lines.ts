@@ -15,6 +15,7 @@ const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'queue', title: 'queued prompts (/queue)' },
   { scope: 'find', title: 'find field (/ in the tree)' },
   { scope: 'label', title: 'label field (L in the tree)' },
+  { scope: 'name', title: 'session name field (R in the tree, /name)' },
   { scope: 'help', title: 'this overlay' },
   { scope: 'setup', title: 'local servers panel (/connect)' },
 ];

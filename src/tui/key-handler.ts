@@ -17,7 +17,7 @@ import { applyEdit, insertText, verticalMove, type EditAction } from './line-edi
 import { newestLeaf, siblingRow } from './tree-rows';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
-import { labelEntry } from './run-command';
+import { labelEntry, nameTheSession, openNameField } from './run-command';
 import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
 import type { TurnAgent, TurnController } from './turn-controller';
 import type { FirstRunKeys } from './use-first-run';
@@ -94,7 +94,9 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'pasting', on: input === PASTE_START });
     return;
   }
-  const typing = ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen && !ctx.setup && !ctx.ui.queueOpen;
+  // An open field (find, label, name: `/name` opens one from the prompt) takes the typing itself.
+  const typing =
+    ctx.ui.focus === 'input' && !ctx.pending && !ctx.ui.helpOpen && !ctx.setup && !ctx.ui.queueOpen && !ctx.ui.field;
   if (ctx.ui.pasting && typing) {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
@@ -154,6 +156,8 @@ function runAction(ctx: KeyContext, action: Action): void {
       return;
     case 'label-open':
       return openLabel(ctx);
+    case 'rename-open':
+      return openNameField(ctx);
     case 'field-submit':
       return submitField(ctx);
     case 'field-close':
@@ -381,13 +385,14 @@ function openLabel(ctx: KeyContext): void {
   ctx.dispatch({ type: 'field', field: { kind: 'label', entryId: row.id, value: labelOf(ctx.store, row.id) ?? '' } });
 }
 
-/** Enter in a field: a label is saved as `/label` saves it; a search checks out its match. */
+/** Enter in a field: a label is saved as `/label` saves it, a name as `/name` does; a search checks out its match. */
 function submitField(ctx: KeyContext): void {
   const field = ctx.ui.field;
   if (!field) return;
   ctx.dispatch({ type: 'field', field: null });
   if (field.kind === 'label')
     return labelEntry({ store: ctx.store, readOnly: ctx.readOnly, dispatch: ctx.dispatch }, field.entryId, field.value);
+  if (field.kind === 'name') return nameTheSession(ctx, field.value);
   if (field.value === '') return;
   const matches = ctx.matches;
   if (!matches || matches.indexes.length === 0) {

@@ -19,6 +19,7 @@ export type Scope =
   | 'checkout'
   | 'find'
   | 'label'
+  | 'name'
   | 'help'
   | 'setup'
   | 'picker'
@@ -79,6 +80,7 @@ export type Action =
   | 'find-next'
   | 'find-previous'
   | 'label-open'
+  | 'rename-open'
   | 'select-branch-tip'
   | 'field-submit'
   | 'field-close';
@@ -182,6 +184,21 @@ export const KEYMAP: readonly Binding[] = [
     keys: ['escape', 'ctrl+c'],
     action: 'field-close',
     help: 'leave the label as it was',
+    hint: 'cancel',
+  },
+
+  {
+    scope: 'name',
+    keys: ['return'],
+    action: 'field-submit',
+    help: 'save the session name (empty: remove it), as /name TEXT does',
+    hint: 'save',
+  },
+  {
+    scope: 'name',
+    keys: ['escape', 'ctrl+c'],
+    action: 'field-close',
+    help: 'leave the name as it was',
     hint: 'cancel',
   },
 
@@ -395,6 +412,13 @@ export const KEYMAP: readonly Binding[] = [
   },
   {
     scope: 'tree',
+    keys: ['R'],
+    action: 'rename-open',
+    help: 'name the session (a field; Enter saves, Esc cancels): the picker and tole sessions show it',
+    hint: 'name session',
+  },
+  {
+    scope: 'tree',
     keys: ['t'],
     action: 'select-branch-tip',
     help: "jump to the tip of the entry's branch (its newest entry): ← or → then t continues the other branch",
@@ -512,7 +536,7 @@ export function activeScopes(
   setupOpen = false,
   dialog: 'restore' | 'checkout' | null = null,
   queueOpen = false,
-  field: 'find' | 'label' | null = null,
+  field: 'find' | 'label' | 'name' | null = null,
 ): Scope[] {
   if (approvalOpen) return ['approval'];
   if (dialog) return [dialog];

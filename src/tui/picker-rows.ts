@@ -24,7 +24,7 @@ export function relativeTime(ms: number, nowMs: number): string {
   return date.getFullYear() === new Date(nowMs).getFullYear() ? day : `${day} ${date.getFullYear()}`;
 }
 
-/** The sessions shown: this directory's (or all), newest first, whose prompt, id or directory holds every word typed. */
+/** The sessions shown: this directory's (or all), newest first, whose name, prompt, id or directory holds every word typed. */
 export function filterSessions(
   sessions: readonly PickerSession[],
   query: string,
@@ -38,7 +38,7 @@ export function filterSessions(
   return sessions
     .filter((s) => all || s.cwd === cwd)
     .filter((s) => {
-      const text = `${s.firstPrompt}\n${s.id}\n${s.cwd}`.toLowerCase();
+      const text = `${s.name ?? ''}\n${s.firstPrompt}\n${s.id}\n${s.cwd}`.toLowerCase();
       return words.every((w) => text.includes(w));
     })
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
@@ -60,7 +60,7 @@ const right = (text: string, width: number): string => `${' '.repeat(Math.max(0,
 
 export function pickerHeader(width: number, all: boolean): Line {
   const c = columns(width, all);
-  const text = `  ${fit('when', WHEN)}${fit('first prompt', c.prompt)}${c.dir ? fit(' directory', c.dir) : ''}${right('entries', ENTRIES)}${right('branches', BRANCHES)}${right('cost', COST)}`;
+  const text = `  ${fit('when', WHEN)}${fit('name · first prompt', c.prompt)}${c.dir ? fit(' directory', c.dir) : ''}${right('entries', ENTRIES)}${right('branches', BRANCHES)}${right('cost', COST)}`;
   return truncateLine([seg(text, 'faint')], width);
 }
 
@@ -81,10 +81,14 @@ export function pickerRow(
   const c = columns(width, all);
   const prompt = session.problem ? '! cannot be opened' : oneLine(session.firstPrompt) || '(no prompt yet)';
   const promptStyle = session.problem ? 'warn' : session.firstPrompt ? (selected ? 'strong' : 'text') : 'faint';
+  // A named session shows its name first, then as much of the first prompt as fits.
+  const name = session.name && !session.problem ? `${oneLine(session.name)} · ` : '';
+  const nameWidth = Math.min(cellWidth(name), c.prompt - 1);
   const line = [
     seg(selected ? '▸ ' : '  ', 'accentBold'),
     seg(fit(relativeTime(session.createdAt, nowMs), WHEN), 'muted'),
-    seg(fit(prompt, c.prompt - 1), promptStyle),
+    ...(name ? [seg(fit(name, nameWidth), 'accentBold')] : []),
+    seg(fit(prompt, c.prompt - 1 - nameWidth), promptStyle),
     seg(' '),
     ...(c.dir ? [seg(fit(` ${shortDir(session.cwd, home, c.dir - 2)}`, c.dir), 'faint')] : []),
     seg(right(session.problem ? '-' : String(session.entries), ENTRIES), 'text'),

@@ -1,8 +1,10 @@
 import type { EventSink } from '../core/session/events';
 import { labelOf, setLabel } from '../core/session/labels';
+import { nameSession, sessionName } from '../core/session/session-name';
 import type { SessionStore } from '../core/storage/session-store';
 import { lastAnswer, osc52 } from './copy-answer';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
+import type { SessionSwitching, SwitchRequest } from './session-switch';
 import type { Theme } from './theme';
 import type { TurnAgent } from './turn-controller';
 import type { Flash, UiAction } from './ui-state';
@@ -28,9 +30,13 @@ export interface CommandContext {
   readonly writeTerminal: ((data: string) => void) | null;
   /** `/retry`: ask again from the target entry as a sibling branch. */
   readonly retry: (entryId: string | null) => void;
+  /** `/new` and `/resume`: the host's way to change sessions in the screen; null when it has none. */
+  readonly sessions: SessionSwitching | null;
+  /** Why the session cannot be left now (a turn runs, an approval waits), or null. */
+  readonly busy: string | null;
 }
 
-function flash(ctx: CommandContext, level: Flash['level'], text: string): void {
+function flash(ctx: Pick<CommandContext, 'dispatch'>, level: Flash['level'], text: string): void {
   ctx.dispatch({ type: 'flash', flash: { level, text } });
 }
 
@@ -58,6 +64,35 @@ export function labelEntry(ctx: LabelContext, targetId: string | null, text: str
   }
 }
 
+/** Names the session (empty text: removes the name) and says what happened: `/name TEXT` and the name field (R). */
+export function nameTheSession(ctx: LabelContext, text: string): void {
+  const say = (level: Flash['level'], message: string): void =>
+    ctx.dispatch({ type: 'flash', flash: { level, text: message } });
+  if (ctx.readOnly) return say('error', 'read-only session: its name cannot be written');
+  try {
+    const had = sessionName(ctx.store);
+    const stored = nameSession(ctx.store, text);
+    if (stored === null)
+      return say(
+        'info',
+        had !== null ? 'the session has no name now' : 'the session has no name (/name TEXT gives it one)',
+      );
+    say('info', `session named "${stored}": the picker, tole sessions and /sessions show it`);
+  } catch (error) {
+    say('error', `could not name the session: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** `/name` without text: the name field, holding the current name. */
+export function openNameField(ctx: LabelContext): void {
+  if (ctx.readOnly)
+    return ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'error', text: 'read-only session: its name cannot be written' },
+    });
+  ctx.dispatch({ type: 'field', field: { kind: 'name', entryId: null, value: sessionName(ctx.store) ?? '' } });
+}
+
 function theme(ctx: CommandContext, spec: string): void {
   if (!spec) return flash(ctx, 'warn', 'usage: /theme dark | light | high-contrast | path/to/theme.json');
   try {
@@ -82,6 +117,50 @@ function copy(ctx: CommandContext): void {
     'info',
     `copied the last answer (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}) with OSC 52; a terminal that does not allow it ignores it`,
   );
+}
+
+/** Asks the host to change sessions; the screen says what it does, and why when it cannot. */
+export function switchSession(
+  ctx: Pick<CommandContext, 'dispatch' | 'sessions'>,
+  request: SwitchRequest,
+  opening: string,
+): void {
+  if (!ctx.sessions) return;
+  const command = request.kind === 'new' ? '/new' : '/resume';
+  flash(ctx, 'info', opening);
+  ctx.sessions
+    .open(request)
+    .catch((error: unknown) => flash(ctx, 'error', `${command}: ${(error as Error)?.message ?? String(error)}`));
+}
+
+/** Why `/new` or `/resume` cannot run here and now, said as a flash; true when it can. */
+function canSwitch(ctx: CommandContext, command: string): ctx is CommandContext & { sessions: SessionSwitching } {
+  if (!ctx.sessions) {
+    flash(ctx, 'warn', `${command}: this screen cannot change sessions; quit and start tole again (tole -r picks one)`);
+    return false;
+  }
+  if (ctx.busy) {
+    flash(ctx, 'warn', `${command}: ${ctx.busy}; nothing in flight is dropped`);
+    return false;
+  }
+  return true;
+}
+
+/** `/new`: a new session with this one's settings (model, profile, provider, trust); this one is kept whole. */
+function newSession(ctx: CommandContext): void {
+  if (!canSwitch(ctx, '/new')) return;
+  if (!ctx.readOnly && ctx.store.tree.size === 0 && ctx.store.usage.length === 0)
+    return flash(ctx, 'info', 'this session is new and still empty: type a prompt to start it');
+  switchSession(ctx, { kind: 'new' }, 'opening a new session with the same settings…');
+}
+
+/** `/resume`: the session picker in the screen; `/resume ID` opens that one straight away. */
+function resume(ctx: CommandContext, ref: string): void {
+  if (!canSwitch(ctx, '/resume')) return;
+  if (ref) return switchSession(ctx, { kind: 'resume', ref }, `opening ${ref}…`);
+  const list = ctx.sessions.list();
+  if (list.sessions.length === 0) return flash(ctx, 'info', 'no sessions to resume yet: /new starts another one');
+  ctx.dispatch({ type: 'picker', picker: list });
 }
 
 async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {
@@ -112,6 +191,9 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       return flash(ctx, 'info', `model: ${args} (from the next model call on)`);
     case 'label':
       return labelEntry(ctx, ctx.targetId, args);
+    case 'name':
+    case 'rename':
+      return args ? nameTheSession(ctx, args) : openNameField(ctx);
     case 'theme':
       return theme(ctx, args);
     case 'retry':
@@ -122,6 +204,10 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });
     case 'copy':
       return copy(ctx);
+    case 'new':
+      return newSession(ctx);
+    case 'resume':
+      return resume(ctx, args);
     case 'connect':
       if (!ctx.openSetup)
         return flash(

@@ -2,7 +2,7 @@ import './ci-env-hide';
 import { render } from 'ink';
 import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
-import { App } from './App';
+import { SessionScreen, type ScreenSession, type SessionSwitcher } from './SessionScreen';
 import type { ApprovalQueue } from './approval-queue';
 import type { SessionAllowance } from './key-handler';
 import type { HostCommand } from './slash-commands';
@@ -50,6 +50,8 @@ export interface RunTuiOptions {
   readonly handleProcessEvents?: boolean;
   /** Called once, after the terminal is restored, with how the session ended. */
   readonly onExit?: (exit: TuiExit) => void;
+  /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
+  readonly switcher?: SessionSwitcher;
 }
 
 export type TuiExit =
@@ -79,7 +81,6 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     return Promise.resolve({ reason: 'crash', error, exitCode: 1 });
   }
   const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
-  const readOnly = options.readOnly ?? options.store.readOnly;
   const handleProcess = options.handleProcessEvents ?? true;
   const screen = TerminalScreen.enter(stdout, stdin);
   const frames = new FrameWriter(stdout, options.noColor);
@@ -87,12 +88,28 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   let resolveExit!: (exit: TuiExit) => void;
   const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));
 
-  const turns = new TurnController({
+  const first: ScreenSession = {
+    store: options.store,
     agent: options.agent,
-    nowMs: () => options.store.now(),
-    onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }),
-    readOnly,
-  });
+    approvals: options.approvals,
+    policy: options.policy,
+    readOnly: options.readOnly ?? options.store.readOnly,
+    ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.commands ? { commands: options.commands } : {}),
+    ...(options.setup ? { setup: options.setup } : {}),
+    ...(options.sessionStart ? { sessionStart: options.sessionStart } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  };
+  // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).
+  const turnsFor = (session: ScreenSession): TurnController =>
+    new TurnController({
+      agent: session.agent,
+      nowMs: () => session.store.now(),
+      onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }),
+      readOnly: session.readOnly ?? session.store.readOnly,
+    });
+  let turns = turnsFor(first);
 
   const onSignal = (signal: NodeJS.Signals): void =>
     void finish({ reason: 'signal', signal, exitCode: SIGNAL_CODES[signal] ?? 1 });
@@ -142,22 +159,16 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   }
 
   const instance = render(
-    <App
-      store={options.store}
-      agent={options.agent}
-      approvals={options.approvals}
-      policy={options.policy}
+    <SessionScreen
+      session={first}
+      turnsFor={(session) => (session === first ? turns : turnsFor(session))}
+      onSwitched={(_session, next) => {
+        if (next) turns = next;
+      }}
+      {...(options.switcher ? { switcher: options.switcher } : {})}
       theme={theme}
       noColor={options.noColor}
-      readOnly={readOnly}
-      turns={turns}
-      {...(options.notices ? { notices: options.notices } : {})}
-      {...(options.commands ? { commands: options.commands } : {})}
       {...(options.keymap ? { keymap: options.keymap } : {})}
-      {...(options.setup ? { setup: options.setup } : {})}
-      {...(options.sessionStart ? { sessionStart: options.sessionStart } : {})}
-      {...(options.sync ? { sync: options.sync } : {})}
-      {...(options.mcp ? { mcp: options.mcp } : {})}
       writeTerminal={(data) => {
         // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
         if (!finished) stdout.write(data);

@@ -16,12 +16,27 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   { name: 'model', args: '[name]', help: 'show the model, or use another from the next call on' },
   { name: 'label', args: '[text]', help: 'label the selected entry in the tree (no text: remove the label)' },
   {
+    name: 'name',
+    args: '[text]',
+    help: 'name this session (no text: a field to edit the name, empty removes it); /rename is the same',
+  },
+  {
     name: 'retry',
     args: '',
     help: 'ask the model again from the selected answer (or the last one), as a new sibling branch; the old answer stays',
   },
   { name: 'copy', args: '', help: 'copy the last answer on this path to the clipboard (OSC 52)' },
   { name: 'queue', args: '', help: 'list the prompts queued behind the running turn, to edit or remove one' },
+  {
+    name: 'new',
+    args: '',
+    help: 'start a new session with the same model, profile, provider and trust; this one is kept (/resume goes back)',
+  },
+  {
+    name: 'resume',
+    args: '[id]',
+    help: 'pick another session and switch to it here (this one is saved and let go); with an id, open that one',
+  },
   { name: 'tree', args: '', help: 'focus the conversation tree' },
   { name: 'usage', args: '', help: 'focus the usage pane' },
   { name: 'theme', args: '<name|path>', help: 'switch the colour theme (dark, light, high-contrast or a .json file)' },

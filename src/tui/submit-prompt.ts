@@ -6,12 +6,14 @@ import type { TurnController } from './turn-controller';
 import type { UiState } from './ui-state';
 
 /** What a slash command needs (its target comes from the selection or the head), and what sending a prompt needs. */
-export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued' | 'retry'> {
+export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued' | 'retry' | 'busy'> {
   readonly turns: TurnController;
   readonly headId: string | null;
   readonly current: () => UiState;
   /** Why a prompt cannot be sent now (no provider yet, a sessionStart hook blocked): one line that says what to do. */
   readonly refusal: string | null;
+  /** Why the session cannot be left now (`/new`, `/resume`), read when the command runs. */
+  readonly busy: () => string | null;
 }
 
 /** Before an edited prompt is sent: its parent is checked out, so the prompt starts a sibling branch. */
@@ -42,7 +44,19 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
     const targetId = ctx.current().selectedId ?? ctx.headId;
-    const { store, agent, readOnly, hostCommands, setTheme, loadTheme, quit, runTask, openSetup, writeTerminal } = ctx;
+    const {
+      store,
+      agent,
+      readOnly,
+      hostCommands,
+      setTheme,
+      loadTheme,
+      quit,
+      runTask,
+      openSetup,
+      writeTerminal,
+      sessions,
+    } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
     runCommand(
@@ -61,6 +75,8 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
         writeTerminal,
         queued,
         retry,
+        sessions,
+        busy: ctx.busy(),
       },
       command,
     );

@@ -2,6 +2,7 @@ import type { LaneHead } from '../core/registers/namespaces';
 import type { RestorePreview } from '../core/session/restore-files';
 import type { PaneId } from './keymap';
 import type { CommandReport } from './slash-commands';
+import type { PickerList } from './session-switch';
 import { EMPTY_EDITOR, type EditorState } from './line-editor';
 import { FOLLOW, type ScrollAnchor } from './transcript-window';
 
@@ -29,11 +30,12 @@ export interface FilesDialog {
 }
 
 /**
- * A one-line field over the prompt, opened from the tree: `find` (`/`: the query) or `label`
- * (`L`: the selected entry's label). While one is open it holds the keyboard.
+ * A one-line field over the prompt: `find` (`/` in the tree: the query), `label` (`L` in the
+ * tree: the selected entry's label) or `name` (`R` in the tree, `/name`: the session's name).
+ * While one is open it holds the keyboard.
  */
 export interface TreeField {
-  readonly kind: 'find' | 'label';
+  readonly kind: 'find' | 'label' | 'name';
   /** The entry a label goes on (null for find). */
   readonly entryId: string | null;
   readonly value: string;
@@ -70,6 +72,8 @@ export interface UiState {
   readonly field: TreeField | null;
   /** The tree's search (what `/` typed last): its matches stay marked for n/N after the field closes. */
   readonly find: string;
+  /** `/resume`: the session picker, shown in the screen's place, with the sessions it lists. */
+  readonly picker: PickerList | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -94,6 +98,7 @@ export const INITIAL_UI: UiState = {
   editing: null,
   field: null,
   find: '',
+  picker: null,
 };
 
 export type UiAction =
@@ -116,7 +121,8 @@ export type UiAction =
   | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
   | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
   | { readonly type: 'field'; readonly field: TreeField | null }
-  | { readonly type: 'field-value'; readonly value: string };
+  | { readonly type: 'field-value'; readonly value: string }
+  | { readonly type: 'picker'; readonly picker: PickerList | null };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -203,6 +209,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         : state;
     case 'field':
       return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
+    case 'picker':
+      return { ...state, picker: action.picker };
     case 'field-value':
       if (!state.field) return state;
       return {

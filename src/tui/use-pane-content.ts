@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ScreenLayout } from './layout';
 import { counted } from './format';
+import { sessionName } from '../core/session/session-name';
 import { liveLines, retryRemainingMs } from './live-lines';
 import { innerSize } from './PaneFrame';
 import type { PaneContent } from './Panes';
@@ -88,8 +89,10 @@ export function usePaneContent(input: PaneContentInput): {
       : readOnly
         ? ` · viewing ${view.head.entryId}`
         : ` · at ${view.head.entryId}, next prompt branches`;
+    // A named session carries its name at the head of the screen (/name, R in the tree).
+    const name = sessionName(store);
     const transcript: PaneContent = {
-      title: `${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
+      title: `${name === null ? '' : `${name} · `}${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
       lines: window.lines,
       ...(window.following ? {} : { note: window.atTop ? 'top · End follows' : '↑ scrolled · End follows' }),
     };

@@ -12,7 +12,8 @@
  * - `pending.intent` call id -> an intent committed without a settlement yet: what a crash
  *                would resume. Set at the intent commit, deleted in the settlement commit.
  * - `fact.*`     durable facts about the session (`fact.label`: entry id -> label;
- *                `fact.session`: model and other settings). Overwritten freely, never expire.
+ *                `fact.session`: model and other settings, and the name `/name` gives the
+ *                session). Overwritten freely, never expire.
  */
 export const NS = {
   laneLeaf: 'lane.leaf',

@@ -1,4 +1,5 @@
 import { NS } from '../registers/namespaces';
+import { sessionName } from './session-name';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry } from '../tree/entry-types';
 import { currentHead, laneLeaf, lanes } from './cursor';
@@ -92,8 +93,9 @@ function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
 /** Markdown of one path, root to `leafId`. */
 export function exportMarkdown(store: SessionStore, leafId: string | null): string {
   const header = store.header;
+  const name = sessionName(store);
   const parts = [
-    `# tole session ${header.id}`,
+    `# tole session ${header.id}${name ? `: ${name}` : ''}`,
     `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`,
   ];
   for (const entry of store.tree.pathTo(leafId)) {

@@ -1,8 +1,11 @@
 import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 
-/** What a session remembers of how it was run (register `fact.session`), restored on resume. */
-export type SessionFactKey = 'model' | 'agent' | 'instructions';
+/**
+ * What a session remembers of how it was run (register `fact.session`), restored on resume; and
+ * its name (`name`, set by `/name`: see session-name.ts).
+ */
+export type SessionFactKey = 'model' | 'agent' | 'instructions' | 'name';
 
 export function sessionFact(store: SessionStore, key: SessionFactKey): string | undefined {
   const value = store.registers.get<unknown>(NS.session, key);

@@ -3,6 +3,7 @@ import { isStorageError } from '../storage/errors';
 import type { SessionHeader } from '../storage/records';
 import { SessionStore } from '../storage/session-store';
 import { totalsOf } from '../usage/totals';
+import { sessionName } from './session-name';
 
 /** A session as `tole sessions` and the session picker list it. */
 export interface SessionSummary {
@@ -11,6 +12,8 @@ export interface SessionSummary {
   readonly cwd: string;
   readonly createdAt: number;
   readonly firstPrompt: string;
+  /** What `/name` called it, or null. */
+  readonly name: string | null;
   readonly entries: number;
   readonly branches: number;
   readonly costUsdMicros: number;
@@ -36,6 +39,7 @@ export function summariseSession(
       return {
         ...base,
         firstPrompt,
+        name: sessionName(store),
         entries: store.tree.size,
         branches: leaves,
         costUsdMicros: totalsOf(store.usage).costUsdMicros,
@@ -46,6 +50,6 @@ export function summariseSession(
     }
   } catch (error) {
     if (!isStorageError(error)) throw error;
-    return { ...base, firstPrompt: '', entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
+    return { ...base, firstPrompt: '', name: null, entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
   }
 }

@@ -1,0 +1,309 @@
+/**
+ * `/new` and `/resume` change the session the screen shows without leaving it, through the host
+ * tole really uses (src/cli/screen-sessions.ts: openForTui, prepareSession, wireTui, a real Agent
+ * over the OpenAI client and the local chat server). The session left is kept whole and let go
+ * (its lock too); nothing is switched while a turn runs.
+ */
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseArgs } from '../../src/cli/args';
+import type { Config } from '../../src/cli/config';
+import { ScreenSessions } from '../../src/cli/screen-sessions';
+import { newestSessionIn } from '../../src/cli/session-files';
+import { resolveProvider } from '../../src/cli/settings';
+import { buildPolicy } from '../../src/cli/wiring';
+import { seededRandom, systemClock } from '../../src/core/clock';
+import { nameSession } from '../../src/core/session/session-name';
+import { SessionStore } from '../../src/core/storage/session-store';
+import { SessionScreen } from '../../src/tui/SessionScreen';
+import type { SessionSwitching } from '../../src/tui/session-switch';
+import { loadTheme } from '../../src/tui/theme';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { FakeStdin, FakeStdout, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
+import { append, prepareSession } from './session-fixture';
+
+let server: ChatServer;
+let cleanup: (() => Promise<void>)[] = [];
+beforeEach(async () => {
+  server = await startChatServer();
+});
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+  await server.close();
+});
+
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** The full-screen tole's host and screen, with every part real but the terminal. */
+async function openTole(): Promise<{
+  sessions: ScreenSessions;
+  dir: string;
+  root: string;
+  frame: () => string;
+  type: (text: string) => Promise<void>;
+  press: (...keys: string[]) => Promise<void>;
+  shows: (text: string | RegExp, timeoutMs?: number) => Promise<string>;
+  quit: ReturnType<typeof vi.fn>;
+}> {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-')));
+  const root = join(parent, 'workspace');
+  const home = join(parent, 'home');
+  const dir = join(home, '.tole', 'sessions');
+  for (const d of [root, home, dir]) mkdirSync(d, { recursive: true });
+  const args = parseArgs(['--base-url', server.url, '--model', 'tole-test-model']);
+  const config: Config = { limits: { maxAttempts: 1 } };
+  const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const settings = resolveProvider(args, config, env, 'tole.config.json');
+  const sessions = new ScreenSessions({
+    args,
+    env,
+    cwd: root,
+    config,
+    files: [],
+    gated: { config, projectTrusted: false, notices: [] },
+    configFile: 'tole.config.json',
+    settings,
+    random: seededRandom(17),
+    projectMcp: null,
+    projectTrusted: false,
+    sandbox: null,
+    dir,
+  });
+  const first = await sessions.first(args, [], buildPolicy(args, config, true, 'tole.config.json'));
+  const stdout = new FakeStdout(140, 40);
+  const stdin = new FakeStdin();
+  const quit = vi.fn();
+  const instance = render(
+    <SessionScreen
+      session={first}
+      switcher={sessions}
+      theme={loadTheme('dark')}
+      noColor
+      onQuit={quit}
+      onCrash={(error) => {
+        throw error;
+      }}
+    />,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  cleanup.push(async () => {
+    instance.unmount();
+    await sessions.releaseAll();
+  });
+  const frame = (): string => stripAnsi(stdout.frames[stdout.frames.length - 1] ?? '');
+  return {
+    sessions,
+    dir,
+    root,
+    frame,
+    quit,
+    async type(text) {
+      for (const ch of text) {
+        stdin.write(ch);
+        await tick();
+      }
+    },
+    async press(...keys) {
+      for (const key of keys) {
+        stdin.write(key);
+        await tick();
+      }
+    },
+    async shows(text, timeoutMs = 5000) {
+      await vi.waitFor(() => {
+        const current = frame();
+        if (typeof text === 'string' ? !current.includes(text) : !text.test(current))
+          throw new Error(`screen does not show ${String(text)}:\n${current}`);
+      }, timeoutMs);
+      return frame();
+    },
+  };
+}
+
+/** Opens a session file for writing: this fails while another open holds its lock. */
+function lockIsFree(path: string): boolean {
+  try {
+    SessionStore.open(path, { clock: systemClock, random: seededRandom(2) }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function entriesOnDisk(path: string): number {
+  const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(4), readOnly: true });
+  try {
+    return store.tree.size;
+  } finally {
+    store.close();
+  }
+}
+
+describe('/new', () => {
+  it('starts a new session with the model in use, keeps the old one whole and lets it go; -c then opens the new one', async () => {
+    const tole = await openTole();
+    await tole.shows('type a prompt');
+    await tole.type('what is in this repo');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: what is in this repo');
+    await tole.shows(/Final · seq/);
+    const oldPath = newestSessionIn(tole.dir, tole.root)!;
+    expect(lockIsFree(oldPath)).toBe(false);
+
+    await tole.type('/model other-model');
+    await tole.press(KEYS.enter);
+    await tole.type('/new');
+    await tole.press(KEYS.enter);
+    const opened = await tole.shows('the one before is kept whole');
+    expect(opened).not.toContain('echo: what is in this repo');
+    expect(opened).toContain('other-model');
+
+    // The old session: whole on disk, and its lock let go.
+    expect(entriesOnDisk(oldPath)).toBeGreaterThanOrEqual(2);
+    expect(lockIsFree(oldPath)).toBe(true);
+
+    // An empty new session is not left for another /new.
+    await tole.type('/new');
+    await tole.press(KEYS.enter);
+    await tole.shows('this session is new and still empty');
+
+    await tole.type('second session');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: second session');
+    expect(server.requests.at(-1)?.body?.model).toBe('other-model');
+    const newPath = newestSessionIn(tole.dir, tole.root)!;
+    expect(newPath).not.toBe(oldPath);
+    expect(entriesOnDisk(newPath)).toBeGreaterThanOrEqual(2);
+    expect(tole.quit).not.toHaveBeenCalled();
+  });
+});
+
+describe('/resume', () => {
+  it('shows the picker in the screen, with names; Esc goes back; Enter switches and lets the other session go', async () => {
+    const tole = await openTole();
+    await tole.shows('type a prompt');
+    await tole.type('first topic');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: first topic');
+    await tole.type('/name the first one');
+    await tole.press(KEYS.enter);
+    await tole.shows('the first one · main');
+    const firstPath = newestSessionIn(tole.dir, tole.root)!;
+    await tole.type('/new');
+    await tole.press(KEYS.enter);
+    await tole.shows('the one before is kept whole');
+    await tole.type('second topic');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: second topic');
+    const secondPath = newestSessionIn(tole.dir, tole.root)!;
+
+    await tole.type('/resume');
+    await tole.press(KEYS.enter);
+    const picker = await tole.shows('resume a session');
+    expect(picker).toContain('the first one · first topic');
+    expect(picker).toContain('second topic');
+    expect(picker).toMatch(/Esc back/);
+    await tole.press(KEYS.escape);
+    await tole.shows('echo: second topic');
+    expect(tole.frame()).not.toContain('resume a session');
+
+    await tole.type('/resume');
+    await tole.press(KEYS.enter);
+    await tole.shows('resume a session');
+    await tole.type('first');
+    await tole.shows('❯ first');
+    await tole.press(KEYS.enter);
+    const back = await tole.shows('echo: first topic');
+    expect(back).toContain('the first one · main');
+    expect(back).not.toContain('echo: second topic');
+    expect(lockIsFree(secondPath)).toBe(true);
+    expect(lockIsFree(firstPath)).toBe(false);
+
+    // The session goes on where it was.
+    await tole.type('more on it');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: more on it');
+    expect(entriesOnDisk(firstPath)).toBeGreaterThanOrEqual(4);
+    expect(tole.quit).not.toHaveBeenCalled();
+  });
+
+  it('opens a session another tole holds read-only, saying who holds it; /resume ID of the open one says so', async () => {
+    const tole = await openTole();
+    await tole.shows('type a prompt');
+    await tole.type('mine');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: mine');
+    const mine = newestSessionIn(tole.dir, tole.root)!;
+    // Another holder: a writable open with its lock live (this process, alive).
+    const held = SessionStore.create(tole.dir, { clock: systemClock, random: seededRandom(77), cwd: tole.root });
+    append(held, 'user', { text: 'held elsewhere' });
+    nameSession(held, 'busy one');
+    cleanup.push(async () => held.close());
+
+    await tole.type(`/resume ${held.header.id}`);
+    await tole.press(KEYS.enter);
+    const frame = await tole.shows('locked by pid');
+    expect(frame).toContain('held elsewhere');
+    expect(frame).toContain('read-only');
+    expect(lockIsFree(mine)).toBe(true);
+    // The holder still writes: the read-only view took nothing from it.
+    append(held, 'user', { text: 'still mine' });
+
+    await tole.type(`/resume ${held.header.id}`);
+    await tole.press(KEYS.enter);
+    await tole.shows('is the session open here');
+  });
+});
+
+describe('while something is in flight', () => {
+  let screen: Screen | undefined;
+  afterEach(() => screen?.unmount());
+
+  it('/new and /resume are refused while a turn runs, and nothing of it is dropped', async () => {
+    const { store } = prepareSession();
+    const agent = hangingAgent();
+    const open = vi.fn(async () => {});
+    const list = vi.fn(() => ({ sessions: [], cwd: '/work/project', home: '/home/x', nowMs: 0 }));
+    const sessions: SessionSwitching = { open, list };
+    screen = renderScreen({ store, agent, sessions, noColor: true });
+    await screen.waitFor('branch-2 · 6 entries');
+    await screen.type('keep working');
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(agent.prompts).toEqual(['keep working']));
+    await screen.type('/new');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('/new: a turn is running');
+    await screen.type('/resume');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('/resume: a turn is running');
+    expect(open).not.toHaveBeenCalled();
+    expect(list).not.toHaveBeenCalled();
+    expect(agent.signals[0]!.aborted).toBe(false);
+
+    // Once it ends, they go through.
+    agent.finish();
+    await screen.waitFor(/Idle|Final/);
+    await screen.type('/new');
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(open).toHaveBeenCalledWith({ kind: 'new' }));
+  });
+
+  it('without a host that can switch, they say what to do instead', async () => {
+    const { store } = prepareSession();
+    screen = renderScreen({ store, noColor: true });
+    await screen.waitFor('branch-2 · 6 entries');
+    await screen.type('/resume');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('tole -r picks one');
+  });
+});
