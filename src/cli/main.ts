@@ -1,30 +1,11 @@
 import packageJson from '../../package.json';
-import { ProviderError } from '../core/provider/errors';
-import { StorageError } from '../core/storage/errors';
-import { ToolRegistrationError } from '../core/tools/registry';
 import { parseArgs, UsageError, type CliArgs } from './args';
-import { runCheck } from './check-command';
-import { runConvert } from './convert-command';
-import { runExport } from './export-command';
-import { runRestore } from './restore-command';
-import { runSessions } from './sessions-command';
-import { runSync, syncAfterHeadlessTurn } from './sync-command';
-import { resumeFromServer } from './team-read';
-import { SyncError } from '../core/sync/database';
-import { runUnlock } from './unlock-command';
-import { ConfigError, loadConfig, untrustedNotice } from './config';
-import { runTrust } from './trust-command';
-import { runHeadless } from './headless';
 import { HELP_TEXT } from './help';
-import { openSession, sessionWorkspace } from './open-session';
-import { sessionsDirectory } from './session-files';
-import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
-import { buildPolicy, buildProvider, buildSession, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
-import { planMcpServers } from './mcp-setup';
-import { reportMcpEvents, skippedServerNotices } from '../core/mcp/mcp-notices';
-import { gateProjectConfig } from './project-gate';
-import { noteSessionStart, prepareSession } from './session-setup';
-import { realpathSync } from 'node:fs';
+import type { StorageError as StorageErrorType } from '../core/storage/errors';
+
+// Only what every start needs is imported here: each command's code (the session, the provider
+// client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
+// first frame do not compile it (the build puts each in its own chunk).
 
 export interface MainIo {
   readonly argv: readonly string[];
@@ -39,7 +20,7 @@ export async function main(io: MainIo): Promise<number> {
     const args = parseArgs(io.argv);
     return await dispatch(args, io);
   } catch (error) {
-    return reportError(error, io);
+    return await reportError(error, io);
   }
 }
 
@@ -52,119 +33,26 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
       io.stdout.write(`tole ${packageJson.version}\n`);
       return 0;
     case 'check':
-      return runCheck(args, io);
+      return (await import('./check-command')).runCheck(args, io);
     case 'sessions':
-      return runSessions(args, io);
+      return (await import('./sessions-command')).runSessions(args, io);
     case 'export':
-      return runExport(args, io);
+      return (await import('./export-command')).runExport(args, io);
     case 'convert':
-      return runConvert(args, io);
+      return (await import('./convert-command')).runConvert(args, io);
     case 'sync':
-      return runSync(args, io);
+      return (await import('./sync-command')).runSync(args, io);
     case 'restore':
-      return runRestore(args, io);
+      return (await import('./restore-command')).runRestore(args, io);
     case 'unlock':
-      return runUnlock(args, io);
+      return (await import('./unlock-command')).runUnlock(args, io);
     case 'trust':
-      return runTrust(args, io);
+      return (await import('./trust-command')).runTrust(args, io);
     case 'headless':
-      return runHeadlessCommand(args, io);
+      return (await import('./headless-command')).runHeadlessCommand(args, io);
     case 'tui':
       return runTuiCommand(args, io);
   }
-}
-
-async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
-  const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
-  const { projectMcp, projectTrusted, project } = loaded;
-  if (project && project.ignored.length > 0)
-    io.stderr.write(
-      `tole: ${untrustedNotice(project, 'to apply them, trust this folder with tole trust (or run with --trust)')}\n`,
-    );
-  const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config, projectTrusted);
-  const { config } = gated;
-  const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
-  const configured = resolveProvider(args, config, io.env, configFile);
-  // Before a session is made: unless a profile may name another provider, a missing key is known now.
-  const profileMayChoose =
-    args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
-  if (!profileMayChoose && missingKey(configured)) return noKey(configured, io);
-  const random = systemRandom();
-  const sandbox = findSandbox(io.env);
-  const unconfined = unconfinedNotice(args, config, sandbox);
-  if (unconfined) io.stderr.write(`tole: ${unconfined}\n`);
-  if (configured.keyWithheld) io.stderr.write(`tole: ${configured.keyWithheld}\n`);
-  const policy = buildPolicy(args, config, false, configFile, sandbox);
-  const dir = sessionsDirectory(io.env, config.sessionsDir);
-  const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
-  const { store, notices } = openSession(pulled.args, dir, io.cwd, random);
-  let code: number;
-  try {
-    const workspace = sessionWorkspace(store, io.cwd);
-    const workspaceRoot = realpathSync(workspace.cwd);
-    const prepared = await prepareSession({
-      args,
-      gated,
-      configFile,
-      store,
-      settings: configured,
-      env: io.env,
-      workspaceRoot,
-      nowIso: new Date(clock.nowMs()).toISOString(),
-    });
-    const { settings } = prepared;
-    if (missingKey(settings)) return noKey(settings, io);
-    const provider = buildProvider(settings, config, random);
-    const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted, env: io.env, workspaceRoot });
-    const { agent, mcp } = buildSession({
-      store,
-      provider,
-      policy,
-      approver: null,
-      settings,
-      config,
-      env: io.env,
-      cwd: workspace.cwd,
-      mcp: mcpPlan,
-      profile: prepared.resolved.active,
-      model: prepared.model,
-      sandbox,
-    });
-    noteSessionStart(agent, store, prepared);
-    const say = (text: string): void => {
-      if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);
-      else io.stderr.write(`tole: ${text}\n`);
-    };
-    const unsubscribe = mcp ? reportMcpEvents(mcp, say) : () => {};
-    try {
-      const mcpNotices = mcp ? skippedServerNotices(mcp.statuses()) : [];
-      code = await runHeadless(
-        agent,
-        store,
-        args.prompt ?? '',
-        args.output,
-        io,
-        [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...mcpNotices],
-        authHint(settings, io.env),
-      );
-    } finally {
-      unsubscribe();
-      await mcp?.close();
-    }
-  } finally {
-    store.close();
-  }
-  // After the turn, with the session closed (so the server learns nobody holds it): a failed
-  // sync is told, never turned into a failed turn; the next sync ships what this one did not.
-  await syncAfterHeadlessTurn(config, io);
-  return code;
-}
-
-function noKey(settings: ProviderSettings, io: MainIo): number {
-  io.stderr.write(
-    `tole: no API key for ${settings.baseUrl}: set ${settings.apiKeyEnv ?? 'OPENAI_API_KEY'}, or point --base-url at a local server that needs none (Ollama, llama.cpp, LM Studio), e.g. --base-url http://127.0.0.1:11434/v1\n`,
-  );
-  return 2;
 }
 
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
@@ -173,7 +61,7 @@ async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
 }
 
 /** What to do next, for the storage failures a user meets. */
-function storageHint(error: StorageError): string {
+function storageHint(error: StorageErrorType): string {
   const { path, line } = error.details;
   if (error.kind === 'corrupt' && path && line && line > 1) {
     return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
@@ -183,11 +71,24 @@ function storageHint(error: StorageError): string {
   return '';
 }
 
-function reportError(error: unknown, io: MainIo): number {
+/**
+ * The message and exit code for a failure. The error classes are loaded here, after the failure:
+ * a command that threw one has loaded its module already (the same instance), and no start pays
+ * for them otherwise.
+ */
+async function reportError(error: unknown, io: MainIo): Promise<number> {
   if (error instanceof UsageError) {
     io.stderr.write(`tole: ${error.message}\n`);
     return 2;
   }
+  const [{ ConfigError }, { StorageError }, { ProviderError }, { SyncError }, { ToolRegistrationError }] =
+    await Promise.all([
+      import('./config'),
+      import('../core/storage/errors'),
+      import('../core/provider/errors'),
+      import('../core/sync/database'),
+      import('../core/tools/registry'),
+    ]);
   if (error instanceof ConfigError) {
     io.stderr.write(`tole: ${error.message}\n`);
     return 2;

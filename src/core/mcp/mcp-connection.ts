@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSpec } from './mcp-server-spec';
+import { loadMcpSdk, type McpSdk } from './mcp-sdk';
 import { StderrTail } from './stderr-tail';
 
 export type { CallToolResult, McpToolDefinition };
@@ -45,11 +44,12 @@ export class McpConnection {
     onExit: (error: McpServerError) => void,
     onToolsChanged: () => void,
   ): Promise<McpConnection> {
+    const sdk = await loadMcpSdk();
     const stderr = new StderrTail();
-    const transport = makeTransport(spec, stderr);
+    const transport = makeTransport(sdk, spec, stderr);
     // The server says when its tools change (`notifications/tools/list_changed`): the hub lists them again.
     const listChanged = { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } };
-    const client = new Client({ name: 'tole', version }, { capabilities: {}, listChanged });
+    const client = new sdk.Client({ name: 'tole', version }, { capabilities: {}, listChanged });
     const connection = new McpConnection(spec, client, stderr);
     const timer = { id: undefined as NodeJS.Timeout | undefined };
     const timedOut = new Promise<never>((_, reject) => {
@@ -140,14 +140,14 @@ export class McpConnection {
   }
 }
 
-function makeTransport(spec: McpServerSpec, stderr: StderrTail): Transport {
+function makeTransport(sdk: McpSdk, spec: McpServerSpec, stderr: StderrTail): Transport {
   const { transport } = spec;
   if (transport.kind === 'http') {
-    return new StreamableHTTPClientTransport(new URL(transport.url), {
+    return new sdk.StreamableHTTPClientTransport(new URL(transport.url), {
       requestInit: { headers: { ...transport.headers } },
     });
   }
-  const stdio = new StdioClientTransport({
+  const stdio = new sdk.StdioClientTransport({
     command: transport.command,
     args: [...transport.args],
     env: { ...transport.env },

@@ -1,8 +1,8 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolOutput } from '../tools/tool';
 import { describeError, McpConnection, McpServerError, type McpToolDefinition } from './mcp-connection';
 import { mcpToolName } from './mcp-names';
+import { isMcpError } from './mcp-sdk';
 import { resultOutput } from './mcp-result';
 import { classifyMcpTool } from './mcp-risk';
 import type { McpServerSpec } from './mcp-server-spec';
@@ -225,8 +225,7 @@ export class McpHub {
       return resultOutput(await connection.callTool(remoteName, input, signal));
     } catch (error) {
       // A process that died mid-call may still have its last stderr lines in the pipe.
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      if (isMcpError(error, 'ConnectionClosed')) await new Promise((resolve) => setTimeout(resolve, 50));
       return { ok: false, content: callFailure(spec, error, signal, connection) };
     }
   }
@@ -254,10 +253,10 @@ function callFailure(spec: McpServerSpec, error: unknown, signal: AbortSignal, c
   const unknown = 'Whether its effect happened is unknown: check before you try it again.';
   if (signal.aborted)
     return `cancelled: the MCP server "${spec.name}" was sent the protocol's cancel notification. ${unknown}`;
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (isMcpError(error, 'RequestTimeout')) {
     return `timed out: the MCP server "${spec.name}" did not answer within ${spec.callTimeoutMs} ms and was sent the protocol's cancel notification. ${unknown}`;
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (isMcpError(error, 'ConnectionClosed')) {
     const stderr = connection.stderrTail();
     return `the MCP server "${spec.name}" exited during the call, and its tools are withdrawn. ${unknown}${stderr ? `\nIts stderr ended with:\n${stderr}` : ''}`;
   }

@@ -1,7 +1,7 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import type { Tool, ToolOutput } from '../tools/tool';
 import type { McpToolDefinition } from './mcp-connection';
+import { loadedMcpSdk } from './mcp-sdk';
 import type { McpToolClass } from './mcp-risk';
 
 export type McpArguments = Record<string, unknown>;
@@ -21,7 +21,6 @@ export interface McpToolInfo {
 /** Runs one call on the tool's server; never throws (a failure is an output the model reads). */
 export type McpCall = (remoteName: string, input: McpArguments, signal: AbortSignal) => Promise<ToolOutput>;
 
-const validators = new AjvJsonSchemaValidator();
 /** A description the model reads is cut here: servers are not trusted to keep them short. */
 const MAX_DESCRIPTION_CHARS = 2000;
 const MAX_SUBJECT_CHARS = 160;
@@ -33,7 +32,8 @@ const MAX_SUBJECT_CHARS = 160;
  */
 export function makeMcpTool(definition: McpToolDefinition, info: McpToolInfo, call: McpCall): Tool<McpArguments> {
   const parameters = { ...definition.inputSchema, type: 'object' } as Record<string, unknown>;
-  const validate = validators.getValidator<McpArguments>(parameters as never);
+  // Its server has started, so the SDK (and its validator) is loaded.
+  const validate = loadedMcpSdk().validators.getValidator<McpArguments>(parameters as never);
   const inputSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const checked = validate(value);
     if (!checked.valid)

@@ -11,7 +11,8 @@
 import OpenAI from 'openai';
 import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
-import { abortedError, classifyError, ProviderError, streamDroppedError } from './errors';
+import { classifyError } from './classify-error';
+import { abortedError, ProviderError, streamDroppedError } from './errors';
 import type {
   AttemptReport,
   CompletionEvent,

@@ -10,7 +10,8 @@ import {
   UnprocessableEntityError,
 } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { classifyError, parseRetryAfterMs, ProviderError } from '../../../src/core/provider/errors';
+import { classifyError } from '../../../src/core/provider/classify-error';
+import { parseRetryAfterMs, ProviderError } from '../../../src/core/provider/errors';
 
 const baseURL = 'http://127.0.0.1:11434/v1';
 

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
@@ -51,7 +51,7 @@ export const grepTool: Tool<GrepInput> = {
 };
 
 async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
-  const regExp = compile(input.pattern);
+  const regExp = await compile(input.pattern);
   if (typeof regExp === 'string') return failure(regExp);
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path ?? '.');
   if (!resolved.ok) return resolved.output;
@@ -74,8 +74,10 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
  * The model's pattern, compiled for RE2JS: a linear-time engine, so no pattern (`(a+)+$` on a
  * long line of `a`) can hold the event loop, and no deadline or cut-off is needed. Lookaround and
  * backreferences, which need backtracking, are refused with a word on what to use instead.
+ * RE2JS is loaded on the first search, not at start (it is a large module).
  */
-function compile(pattern: string): RE2JS | string {
+async function compile(pattern: string): Promise<RE2JS | string> {
+  const { RE2JS } = await import('re2js');
   try {
     return RE2JS.compile(pattern);
   } catch (error) {
