@@ -1,6 +1,7 @@
 import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
+import { multiplexerOf } from '../tui/copy-answer';
 import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
 import { loadConfig, trustFolder, untrustedNotice } from './config';
@@ -99,7 +100,14 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
       policy,
     );
     const { opened: _opened, ...shown } = first;
-    exit = await runTui({ ...shown, theme, noColor, keymap, switcher: sessions });
+    exit = await runTui({
+      ...shown,
+      theme,
+      noColor,
+      keymap,
+      switcher: sessions,
+      multiplexer: multiplexerOf(io.env),
+    });
     if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
     return exit.exitCode;
   } finally {

@@ -8,6 +8,7 @@ import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
 import { HelpOverlay } from './HelpOverlay';
 import { ListOverlay } from './ListOverlay';
+import type { Multiplexer } from './copy-answer';
 import { oneLine } from './format';
 import { seg } from './styled-line';
 import { FieldLine } from './FieldLine';
@@ -85,6 +86,8 @@ export interface AppProps {
   readonly sessions?: SessionSwitching;
   /** Said (info) when the screen opens and there are no notices: "switched to session …". */
   readonly opened?: string;
+  /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
+  readonly multiplexer?: Multiplexer;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -195,6 +198,7 @@ export function App(props: AppProps) {
     runTask: (task, work) => turns.runTask(task, work),
     openSetup: firstRun.keys ? firstRun.keys.open : null,
     writeTerminal: props.writeTerminal ?? null,
+    multiplexer: props.multiplexer ?? null,
     refusal,
     sessions: props.sessions ?? null,
     busy: () =>

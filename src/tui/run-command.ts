@@ -2,7 +2,7 @@ import type { EventSink } from '../core/session/events';
 import { labelOf, setLabel } from '../core/session/labels';
 import { nameSession, sessionName } from '../core/session/session-name';
 import type { SessionStore } from '../core/storage/session-store';
-import { lastAnswer, osc52 } from './copy-answer';
+import { clipboardSequence, lastAnswer, type Multiplexer } from './copy-answer';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
 import type { SessionSwitching, SwitchRequest } from './session-switch';
 import type { Theme } from './theme';
@@ -28,6 +28,8 @@ export interface CommandContext {
   readonly queued: readonly string[];
   /** Writes control sequences to the terminal the screen draws on (`/copy`); null when there is none. */
   readonly writeTerminal: ((data: string) => void) | null;
+  /** The multiplexer tole runs in (tmux, GNU screen): `/copy` passes its sequence through it. */
+  readonly multiplexer: Multiplexer;
   /** `/retry`: ask again from the target entry as a sibling branch. */
   readonly retry: (entryId: string | null) => void;
   /** `/new` and `/resume`: the host's way to change sessions in the screen; null when it has none. */
@@ -109,13 +111,19 @@ function copy(ctx: CommandContext): void {
   const text = lastAnswer(ctx.store);
   if (text === null) return flash(ctx, 'info', 'nothing to copy: there is no answer on this path yet');
   if (!ctx.writeTerminal) return flash(ctx, 'warn', 'this tole has no terminal to copy through');
-  ctx.writeTerminal(osc52(text));
+  ctx.writeTerminal(clipboardSequence(text, ctx.multiplexer));
   const bytes = Buffer.byteLength(text, 'utf8');
   const lines = text.split('\n').length;
+  const through =
+    ctx.multiplexer === 'tmux'
+      ? ' through tmux (it passes it on with `set -g allow-passthrough on`)'
+      : ctx.multiplexer === 'screen'
+        ? ' through GNU screen'
+        : '';
   flash(
     ctx,
     'info',
-    `copied the last answer (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}) with OSC 52; a terminal that does not allow it ignores it`,
+    `copied the last answer (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}) with OSC 52${through}; a terminal that does not allow it ignores it`,
   );
 }
 

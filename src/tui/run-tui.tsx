@@ -4,6 +4,7 @@ import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
 import { SessionScreen, type ScreenSession, type SessionSwitcher } from './SessionScreen';
 import type { ApprovalQueue } from './approval-queue';
+import type { Multiplexer } from './copy-answer';
 import type { SessionAllowance } from './key-handler';
 import type { HostCommand } from './slash-commands';
 import { FrameWriter } from './frame-writer';
@@ -44,6 +45,8 @@ export interface RunTuiOptions {
   readonly sync?: SyncStatusSource;
   /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
   readonly mcp?: McpStatusSource;
+  /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
+  readonly multiplexer?: Multiplexer;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
@@ -169,6 +172,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       theme={theme}
       noColor={options.noColor}
       {...(options.keymap ? { keymap: options.keymap } : {})}
+      {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
       writeTerminal={(data) => {
         // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
         if (!finished) stdout.write(data);

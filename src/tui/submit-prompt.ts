@@ -56,6 +56,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
       openSetup,
       writeTerminal,
       sessions,
+      multiplexer,
     } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
@@ -73,6 +74,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
         runTask,
         openSetup,
         writeTerminal,
+        multiplexer,
         queued,
         retry,
         sessions,

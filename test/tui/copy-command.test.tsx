@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
+import { multiplexerOf } from '../../src/tui/copy-answer';
 import { KEYS, renderScreen, type Screen } from './harness';
 import { wiredSession } from './wired-session';
 
@@ -44,5 +45,48 @@ describe('/copy', () => {
     await command(screen, '/copy');
     await screen.waitFor('nothing to copy: there is no answer on this path yet');
     expect(written).toEqual([]);
+  });
+
+  it('inside tmux wraps the sequence in its passthrough: ESC P tmux; with every ESC doubled, then ESC \\', async () => {
+    const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model' });
+    server.push({ text: ['hi'] });
+    await wired.agent.runTurn('first', new AbortController().signal, () => {});
+    const written: string[] = [];
+    screen = renderScreen({
+      ...wired,
+      columns: 140,
+      rows: 40,
+      multiplexer: multiplexerOf({ TMUX: '/tmp/tmux-0/default,123,0', STY: '' }),
+      writeTerminal: (data) => written.push(data),
+    });
+    await command(screen, '/copy');
+    await screen.waitFor('through tmux');
+    // "hi" is aGk= in base64.
+    expect(written).toEqual(['\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\']);
+  });
+
+  it('inside GNU screen sends the sequence in ESC P … ESC \\ pieces of at most 252 bytes', async () => {
+    const answer = 'x'.repeat(300);
+    const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model' });
+    server.push({ text: [answer] });
+    await wired.agent.runTurn('first', new AbortController().signal, () => {});
+    const written: string[] = [];
+    screen = renderScreen({
+      ...wired,
+      columns: 140,
+      rows: 40,
+      multiplexer: multiplexerOf({ STY: '4242.pts-0.host' }),
+      writeTerminal: (data) => written.push(data),
+    });
+    await command(screen, '/copy');
+    await screen.waitFor('through GNU screen');
+    const whole = `\x1b]52;c;${Buffer.from(answer).toString('base64')}\x07`;
+    expect(whole.length).toBe(408);
+    expect(written).toEqual([`\x1bP${whole.slice(0, 252)}\x1b\\\x1bP${whole.slice(252)}\x1b\\`]);
+  });
+
+  it('finds no multiplexer without TMUX or STY', () => {
+    expect(multiplexerOf({ TERM: 'xterm-256color' })).toBeNull();
+    expect(multiplexerOf({ TMUX: '', STY: '' })).toBeNull();
   });
 });
