@@ -24,6 +24,7 @@ import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
 import { statusPhase } from './status-phase';
 import { StatusBar } from './StatusBar';
+import { statusUsage } from './status-usage';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
 import type { TurnAgent, TurnController } from './turn-controller';
@@ -374,6 +375,7 @@ export function App(props: AppProps) {
           alert={alert}
           hints={hints}
           width={size.columns}
+          usage={layout.narrow ? statusUsage(content.cost) : null}
         />
       </Box>
     </ThemeContext.Provider>

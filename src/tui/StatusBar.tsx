@@ -16,6 +16,11 @@ export interface StatusBarProps {
   readonly alert?: string | null;
   readonly hints: readonly { readonly keys: string; readonly hint: string }[];
   readonly width: number;
+  /**
+   * The session's cost and context fill, on a screen too narrow for the usage pane
+   * (`~$0.0123 · ctx 41k/128k 32%`); `alert` when the window is nearly full.
+   */
+  readonly usage?: { readonly text: string; readonly alert: boolean } | null;
 }
 
 /** Keys the status bar keeps in sight before it gives room to the session id. */
@@ -35,14 +40,18 @@ export function StatusBar({
   alert,
   hints,
   width,
+  usage,
 }: StatusBarProps) {
   const theme = useTheme();
   const tick = useTicker(running, 100);
   const mark = running ? SPINNER[tick % SPINNER.length]! : '●';
-  const facts = [pc, `seq ${seq}`, model];
+  const facts = [`seq ${seq}`, model];
   if (readOnly) facts.push('read-only');
   if (queued > 0) facts.push(`${queued} queued`);
-  const lead = ` ${mark} ${facts.join(' · ')}`;
+  // The cost comes right after the state: on a narrow screen the end of this line is what gets cut.
+  const head = ` ${mark} ${pc} · `;
+  const costPart = usage ? `${usage.text} · ` : '';
+  const lead = `${head}${costPart}${facts.join(' · ')}`;
   const flag = alert ? ` ✗ ${alert} ` : '';
   // The first few keys come before the session id: on a narrow screen the id goes (whole: a cut id is no use).
   const id = `${flag ? ' ' : ' · '}${sessionId}`;
@@ -69,7 +78,15 @@ export function StatusBar({
   const status = theme.style('status');
   return (
     <Text wrap="truncate-end">
-      <Text {...status}>{leadShown}</Text>
+      {usage?.alert && leadShown.startsWith(head + costPart) ? (
+        <>
+          <Text {...status}>{head}</Text>
+          <Text {...theme.style('statusAlert')}>{usage.text}</Text>
+          <Text {...status}>{leadShown.slice(head.length + usage.text.length)}</Text>
+        </>
+      ) : (
+        <Text {...status}>{leadShown}</Text>
+      )}
       {flagShown ? <Text {...theme.style('statusAlert')}>{flagShown}</Text> : null}
       <Text {...status}>{idShown}</Text>
       <Text {...status}>{' '.repeat(gap)}</Text>

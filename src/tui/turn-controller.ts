@@ -1,5 +1,5 @@
 import type { KnownWindow } from './usage-lines';
-import type { AttemptReport } from '../core/provider/provider';
+import type { AttemptReport, TokenUsage } from '../core/provider/provider';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
 import type { Risk } from '../core/approval/risk';
@@ -9,6 +9,10 @@ export interface TurnAgent {
   model: string;
   /** The model's context window as far as it was learned (the usage pane shows it). */
   readonly knownWindow?: KnownWindow;
+  /** Tokens the next model call would send, estimated (the usage pane's context fill and live input). */
+  requestTokensEstimate?(): number;
+  /** What a call of the current model with this usage costs (the live cost while a reply streams). */
+  priceUsage?(usage: TokenUsage): { readonly costUsdMicros: number; readonly priced: boolean };
   runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
   resume(signal: AbortSignal, emit: EventSink): Promise<number>;
   /** Workspace checkpoints: what restoring the files to an entry would change, and the restore. */
@@ -55,6 +59,11 @@ export interface LiveTurn {
   readonly refusal: string;
   /** The open stream, while one is open. */
   readonly stream: StreamWait | null;
+  /**
+   * A model call is under way whose usage has not come back: from its stream opening (or its
+   * first streamed text) to its attempt's end. Its cost is estimated meanwhile.
+   */
+  readonly callOpen: boolean;
   /** The last failed attempt of the current model call, while it is being retried, and when it was reported. */
   readonly retry: AttemptReport | null;
   readonly retryAtMs: number | null;
@@ -89,6 +98,7 @@ const IDLE: LiveTurn = {
   reasoning: '',
   refusal: '',
   stream: null,
+  callOpen: false,
   retry: null,
   retryAtMs: null,
   activeTool: null,
@@ -291,13 +301,14 @@ export class TurnController {
       case 'refusal':
         this.noteData();
         this.flushFrame();
-        this.publish({ refusal: this.state.refusal + event.delta });
+        this.publish({ refusal: this.state.refusal + event.delta, callOpen: true });
         return;
       case 'stream-activity':
         this.noteData();
         return;
       case 'stream-open':
         this.publish({
+          callOpen: true,
           stream: {
             openedAtMs: this.options.nowMs(),
             lastDataAtMs: null,
@@ -313,15 +324,24 @@ export class TurnController {
         return;
       case 'attempt':
         this.flushFrame();
+        // The attempt's usage row lands right after this: from here it is counted, not estimated.
         if (event.report.outcome === 'ok' || event.report.outcome === 'aborted')
-          this.publish({ retry: null, retryAtMs: null, stream: null });
-        else this.publish({ retry: event.report, retryAtMs: this.options.nowMs(), stream: null });
+          this.publish({ retry: null, retryAtMs: null, stream: null, callOpen: false });
+        else this.publish({ retry: event.report, retryAtMs: this.options.nowMs(), stream: null, callOpen: false });
         return;
       case 'state':
         // The model's reply is committed with this move: the store now shows it, so the live copy goes.
         this.pendingText = '';
         this.pendingReasoning = '';
-        this.publish({ text: '', reasoning: '', refusal: '', stream: null, retry: null, retryAtMs: null });
+        this.publish({
+          text: '',
+          reasoning: '',
+          refusal: '',
+          stream: null,
+          callOpen: false,
+          retry: null,
+          retryAtMs: null,
+        });
         return;
       case 'tool-call':
         this.publish({
@@ -379,7 +399,7 @@ export class TurnController {
     const reasoning = this.state.reasoning + this.pendingReasoning;
     this.pendingText = '';
     this.pendingReasoning = '';
-    this.publish({ text, reasoning });
+    this.publish({ text, reasoning, callOpen: true });
   }
 
   private publish(change: Partial<LiveTurn>): void {

@@ -1,13 +1,25 @@
 import { formatMs, formatTokens, formatUsd } from './format';
 import { spread } from './entry-lines';
 import { seg, truncateLine, type Line, type Segment } from './styled-line';
+import {
+  costText,
+  fillStyle,
+  fillText,
+  withEstimate,
+  type CallEstimate,
+  type ContextFill,
+  type LiveTotals,
+} from './live-cost';
 import type { RetryTotals, UsageSummary, UsageTotals } from './usage-summary';
 
 /** What is streaming right now, estimated: the ledger row only lands when the attempt ends. */
 export interface LiveUsage {
   /** What the turn is doing now ("streaming", "running bash", "awaiting approval"), or null when idle. */
   readonly activity: string | null;
-  readonly estimatedOutputTokens: number;
+  /** The model call in flight, estimated until its usage lands (its figures are marked `~`). */
+  readonly estimate: CallEstimate | null;
+  /** Tokens sent against the model's context window. */
+  readonly fill: ContextFill | null;
   readonly elapsedMs: number;
   /** The failed attempt being retried, and how long until the next one starts. */
   readonly retry: { readonly outcome: string; readonly remainingMs: number | null } | null;
@@ -23,20 +35,32 @@ function cost(totals: UsageTotals): string {
   return `${formatUsd(totals.costUsdMicros)}${totals.unpriced ? '+?' : ''}`;
 }
 
-/** Column widths for tokens in, tokens out and cost; the cost column takes what is left. */
-function columns(width: number): { input: number; output: number; cost: number } {
-  return { input: 6, output: 7, cost: Math.max(8, width - LABEL - 13) };
+/** A token figure, marked `~` when it holds an estimate, unless the mark would leave no space before it (the cost keeps its mark). */
+function marked(totals: LiveTotals, tokens: number, width: number): string {
+  const text = formatTokens(tokens);
+  return totals.estimated && text.length + 1 < width ? `~${text}` : text;
 }
 
-function totalsLine(name: string, totals: UsageTotals, width: number, extraOut = 0): Line {
+/** Column widths for tokens in, tokens out and cost; the cost column takes what is left. */
+function columns(width: number): { input: number; output: number; cost: number } {
+  return { input: 6, output: 6, cost: Math.max(9, width - LABEL - 12) };
+}
+
+/** A totals row; with the open call's estimate added, each figure it moves is marked `~`. */
+function totalsLine(name: string, counted: UsageTotals, width: number, estimate: CallEstimate | null): Line {
   const col = columns(width);
-  const out = totals.outputTokens + extraOut;
+  const totals = withEstimate(counted, estimate);
   return [
     seg(name.padEnd(LABEL), 'muted'),
-    seg(cell(formatTokens(totals.inputTokens), col.input), 'text'),
-    seg(cell(`${extraOut > 0 ? '~' : ''}${formatTokens(out)}`, col.output), 'text'),
-    seg(cell(cost(totals), col.cost), totals.costUsdMicros > 0 ? 'accent' : 'muted'),
+    seg(cell(marked(totals, totals.inputTokens, col.input), col.input), 'text'),
+    seg(cell(marked(totals, totals.outputTokens, col.output), col.output), 'text'),
+    seg(cell(costText(totals), col.cost), totals.costUsdMicros > 0 ? 'accent' : 'muted'),
   ];
+}
+
+function fillLine(fill: ContextFill | null): Line | null {
+  if (fill === null) return null;
+  return [seg('context'.padEnd(LABEL), 'muted'), seg(fillText(fill), fillStyle(fill))];
 }
 
 function causes(counts: ReadonlyMap<string, number>): string {
@@ -106,10 +130,15 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
     seg(cell('out', col.output), 'faint'),
     seg(cell('cost', col.cost), 'faint'),
   ];
-  const lines: Line[] = [header, totalsLine('turn', summary.turn, width, live.estimatedOutputTokens)];
+  const lines: Line[] = [header, totalsLine('turn', summary.turn, width, live.estimate)];
   const liveRow = liveLine(live);
   if (liveRow) lines.push(liveRow);
-  lines.push(totalsLine('branch', summary.branch, width), totalsLine('session', summary.session, width));
+  lines.push(
+    totalsLine('branch', summary.branch, width, live.estimate),
+    totalsLine('session', summary.session, width, live.estimate),
+  );
+  const fillRow = fillLine(live.fill);
+  if (fillRow) lines.push(fillRow);
   const windowRow = windowLine(window);
   if (windowRow) lines.push(windowRow);
   if (summary.session.cachedInputTokens > 0) {

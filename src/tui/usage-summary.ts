@@ -20,6 +20,8 @@ export interface UsageSummary {
   readonly session: UsageTotals;
   readonly perModel: readonly { readonly model: string; readonly totals: UsageTotals }[];
   readonly retries: RetryTotals;
+  /** Prompt tokens of the last call made on the branch that reported any: what it sent of the window. */
+  readonly lastRequestTokens: number | null;
 }
 
 class RetryBuilder {
@@ -72,6 +74,7 @@ export function summarizeUsage(
   const turnTotals = emptyTotals();
   const byModel = new Map<string, CoreUsageTotals>();
   const retries = new RetryBuilder();
+  let lastRequestTokens: number | null = null;
   for (const record of rows) {
     const row = record.usage as UsageRow;
     addRow(session, row);
@@ -79,7 +82,10 @@ export function summarizeUsage(
     let model = byModel.get(row.model);
     if (!model) byModel.set(row.model, (model = emptyTotals()));
     addRow(model, row);
-    if (record.entryId !== null && branchIds.has(record.entryId)) addRow(branch, row);
+    if (record.entryId !== null && branchIds.has(record.entryId)) {
+      addRow(branch, row);
+      if (row.inputTokens > 0) lastRequestTokens = row.inputTokens;
+    }
     if (record.entryId !== null && turn.has(record.entryId)) addRow(turnTotals, row);
   }
   const perModel = [...byModel.entries()]
@@ -91,5 +97,6 @@ export function summarizeUsage(
     session,
     perModel,
     retries: retries.build(),
+    lastRequestTokens,
   };
 }

@@ -1,8 +1,9 @@
 import { useMemo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ScreenLayout } from './layout';
-import { counted } from './format';
+import { counted, formatMs } from './format';
 import { sessionName } from '../core/session/session-name';
+import { useLiveCost } from './use-live-cost';
 import { liveLines, retryRemainingMs } from './live-lines';
 import { innerSize } from './PaneFrame';
 import type { PaneContent } from './Panes';
@@ -10,6 +11,7 @@ import { registerLines } from './register-lines';
 import type { Line } from './styled-line';
 import { LineCache, scrollToTop, scrollTranscript, transcriptWindow, type ScrollAnchor } from './transcript-window';
 import type { LiveTurn, TurnAgent } from './turn-controller';
+import type { LiveCost } from './use-live-cost';
 import type { UiState } from './ui-state';
 import { usageLines } from './usage-lines';
 import { welcomeLines } from './welcome-lines';
@@ -37,6 +39,18 @@ export interface LaidOutContent {
   readonly topOfTranscript: () => ScrollAnchor;
 }
 
+/** `windowed`, remembering its last answer: the same lines, offset and height give the same object. */
+function useMemoWindow(title: string): (lines: readonly Line[], offset: number, height: number) => PaneContent {
+  const last = useRef<{ lines: readonly Line[]; offset: number; height: number; content: PaneContent } | null>(null);
+  return (lines, offset, height) => {
+    const held = last.current;
+    if (held && held.lines === lines && held.offset === offset && held.height === height) return held.content;
+    const content = windowed(title, lines, offset, height);
+    last.current = { lines, offset, height, content };
+    return content;
+  };
+}
+
 /** Cuts a pane's lines to its height from a scroll offset, and says where it is when it does not all fit. */
 function windowed(title: string, lines: readonly Line[], offset: number, height: number): PaneContent {
   const top = Math.max(0, Math.min(offset, lines.length - height));
@@ -56,17 +70,35 @@ function activity(live: LiveTurn, awaitingApproval: boolean): string | null {
 /** The content of every pane: only what is on screen is laid out. */
 export function usePaneContent(input: PaneContentInput): {
   usageLineCount: number;
+  cost: LiveCost;
   forLayout: (layout: ScreenLayout) => LaidOutContent;
 } {
   const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth, readOnly } = input;
   const cache = useRef(new LineCache()).current;
-  const liveUsage = {
-    activity: activity(live, awaitingApproval),
-    estimatedOutputTokens: Math.ceil((live.text.length + live.reasoning.length) / 4),
-    elapsedMs: live.startedAtMs === null ? 0 : nowMs - live.startedAtMs,
-    retry: live.retry ? { outcome: live.retry.outcome, remainingMs: retryRemainingMs(live, nowMs) } : null,
-  };
-  const usage = usageLines(view.usage, liveUsage, usageWidth, agent.knownWindow);
+  const cost = useLiveCost(store, agent, view, live);
+  const doing = activity(live, awaitingApproval);
+  const elapsedMs = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
+  const remainingMs = live.retry ? retryRemainingMs(live, nowMs) : null;
+  const window = agent.knownWindow;
+  // Laid out again only when a figure it shows moved: streamed text moves it once a frame at most.
+  const usage = useMemo(
+    () =>
+      usageLines(
+        view.usage,
+        {
+          activity: doing,
+          estimate: cost.estimate,
+          fill: cost.fill,
+          elapsedMs,
+          retry: live.retry ? { outcome: live.retry.outcome, remainingMs } : null,
+        },
+        usageWidth,
+        window,
+      ),
+    [view.usage, doing, cost, formatMs(elapsedMs), live.retry, remainingMs, usageWidth, window],
+  );
+  // The same window of the same lines is the same content: the usage pane is not drawn again for nothing.
+  const usagePane = useMemoWindow('usage');
   const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
   const selectedId = ui.selectedId ?? view.head.entryId;
   const selected =
@@ -100,7 +132,7 @@ export function usePaneContent(input: PaneContentInput): {
     const registersRect = innerSize(layout.registers?.width ?? usageWidth + 3, layout.registers?.height ?? 0);
     return {
       transcript,
-      usage: windowed('usage', usage, ui.usageOffset, usageRect.height),
+      usage: usagePane(usage, ui.usageOffset, usageRect.height),
       registers: windowed('registers', registersAll, ui.registersOffset, registersRect.height),
       selected: Math.max(0, selected),
       transcriptHeight: inner.height,
@@ -108,5 +140,5 @@ export function usePaneContent(input: PaneContentInput): {
       topOfTranscript: () => scrollToTop(view.path),
     };
   };
-  return { usageLineCount: usage.length, forLayout };
+  return { usageLineCount: usage.length, cost, forLayout };
 }

@@ -73,7 +73,7 @@ describe('the panes of a prepared session', () => {
       [24, 6],
     ] as const) {
       screen = renderScreen({ store, columns, rows });
-      const frame = await screen.waitFor('seq');
+      const frame = await screen.waitFor('●');
       const lines = frame.split('\n');
       expect(lines.length, `${columns}x${rows}`).toBeLessThanOrEqual(rows - 1);
       for (const line of lines)

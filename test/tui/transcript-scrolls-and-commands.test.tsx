@@ -142,7 +142,7 @@ describe('the prompt', () => {
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await screen.type('go');
     await screen.press(KEYS.enter);
-    await vi.waitFor(() => expect(pane(screen!.frame(), 'usage')).toMatch(/turn\s+0\s+~100/));
+    await vi.waitFor(() => expect(pane(screen!.frame(), 'usage')).toMatch(/turn\s+~[\d.]+k?\s+~100\s+~\$/));
     expect(pane(screen.frame(), 'usage')).toContain('▸ streaming');
     await vi.waitFor(() => expect(pane(screen!.frame(), 'usage')).toMatch(/turn\s+1\.0k\s+200/));
   });

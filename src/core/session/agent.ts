@@ -4,13 +4,20 @@ import { machineState, type MachineState } from '../machine/machine';
 import { ProviderError } from '../provider/errors';
 import { isStorageError } from '../storage/errors';
 import type { DraftRecord } from '../storage/records';
-import type { AttemptReport, CompletionEvent, CompletionResult, ToolCallRequest } from '../provider/provider';
+import type {
+  AttemptReport,
+  CompletionEvent,
+  CompletionResult,
+  TokenUsage,
+  ToolCallRequest,
+} from '../provider/provider';
 import { assessCall, type AnyTool } from '../tools/tool';
 import type { AgentDeps } from './agent-deps';
 import type { UsageRow } from '../usage/usage-row';
 import {
   compactConversation,
   discoverContextWindow,
+  estimateTokens,
   type CompactionResult,
   type CompactionTrigger,
 } from './compaction';
@@ -130,6 +137,21 @@ export class Agent {
     const found = await discoverContextWindow(this.deps.provider, this.model, signal);
     if (!signal.aborted) this.windows.set(this.model, found);
     return found;
+  }
+
+  /**
+   * What the next model call sends from the checked-out entry, estimated as compaction estimates
+   * it (characters / 4): the system prompt, the tool definitions and the conversation.
+   */
+  requestTokensEstimate(): number {
+    const { store, systemPrompt, tools } = this.deps;
+    const messages = buildMessages(systemPrompt, store.tree.pathTo(currentHead(store).entryId));
+    return estimateTokens(messages, tools.definitions());
+  }
+
+  /** What a call of the current model that used `usage` costs, priced as its usage row will be. */
+  priceUsage(usage: TokenUsage): { readonly costUsdMicros: number; readonly priced: boolean } {
+    return this.deps.price({ model: this.model, attempt: 0, outcome: 'ok', usage, latencyMs: 0 });
   }
 
   get isRunning(): boolean {
