@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import { memo } from 'react';
 import { PaneFrame } from './PaneFrame';
 import { StyledLine } from './StyledLine';
 import type { Line } from './styled-line';
@@ -13,8 +14,12 @@ export interface LinesPaneProps {
   readonly focused: boolean;
 }
 
-/** A pane that shows prepared lines: the transcript, usage and registers panes. */
-export function LinesPane({ title, note, lines, width, height, focused }: LinesPaneProps) {
+/**
+ * A pane that shows prepared lines: the transcript, usage and registers panes. Memoized: a pane
+ * whose lines object, title and size are the same is not drawn again (a streamed token redraws
+ * the transcript, not the registers).
+ */
+export const LinesPane = memo(function LinesPane({ title, note, lines, width, height, focused }: LinesPaneProps) {
   return (
     <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
       <Box flexDirection="column">
@@ -24,4 +29,4 @@ export function LinesPane({ title, note, lines, width, height, focused }: LinesP
       </Box>
     </PaneFrame>
   );
-}
+});

@@ -99,6 +99,7 @@ export function usePaneContent(input: PaneContentInput): {
   );
   // The same window of the same lines is the same content: the usage pane is not drawn again for nothing.
   const usagePane = useMemoWindow('usage');
+  const registersPane = useMemoWindow('registers');
   const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
   const selectedId = ui.selectedId ?? view.head.entryId;
   const selected =
@@ -133,7 +134,7 @@ export function usePaneContent(input: PaneContentInput): {
     return {
       transcript,
       usage: usagePane(usage, ui.usageOffset, usageRect.height),
-      registers: windowed('registers', registersAll, ui.registersOffset, registersRect.height),
+      registers: registersPane(registersAll, ui.registersOffset, registersRect.height),
       selected: Math.max(0, selected),
       transcriptHeight: inner.height,
       scrollTranscript: (delta) => scrollTranscript(window, delta, view.path, tail, cache, inner.width, inner.height),
