@@ -79,7 +79,7 @@ export function hostCommands(parts: HostCommandParts): HostCommand[] {
   const sessions: HostCommand = {
     name: 'sessions',
     args: '',
-    help: "this directory's sessions, newest first (tole --resume ID opens one)",
+    help: "this directory's sessions, newest first (/resume opens one here)",
     run: () => sessionsReport(parts),
   };
   return [compact, fork, sessions];
@@ -103,7 +103,7 @@ function sessionsReport(parts: HostCommandParts): CommandReport {
     lines: [
       ...(lines.length === 0 ? [`no sessions for ${cwd} yet`] : lines),
       '',
-      `${sessions.length} in ${cwd} · ▸ is this one · tole --resume ID opens another (tole sessions --all lists every directory)`,
+      `${sessions.length} in ${cwd} · ▸ is this one · /resume switches to another here (tole sessions --all lists every directory)`,
     ],
   };
 }

@@ -89,6 +89,10 @@ export interface AppProps {
   readonly opened?: string;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
+  /** True while the host opens another session (`/new`, `/resume`): prompts wait, so none lands in the one left. */
+  readonly switching?: boolean;
+  /** Told of a `/theme` change, so that the next session's screen keeps it. */
+  readonly onTheme?: (theme: Theme) => void;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -181,9 +185,11 @@ export function App(props: AppProps) {
   const commands = useMemo(() => [...BUILT_IN_COMMANDS, ...(props.commands ?? [])], [props.commands]);
 
   const quit = (): void => props.onQuit();
-  const refusal = firstRun.state.missing
-    ? `no model provider yet: /connect finds a local server, or set OPENAI_API_KEY (or --base-url) and start tole again; your prompt stays here`
-    : sessionStart.blocked;
+  const refusal = props.switching
+    ? 'another session is being opened: send this once it shows (your prompt stays here)'
+    : firstRun.state.missing
+      ? `no model provider yet: /connect finds a local server, or set OPENAI_API_KEY (or --base-url) and start tole again; your prompt stays here`
+      : sessionStart.blocked;
   const submitContext: SubmitContext = {
     store,
     agent,
@@ -193,7 +199,10 @@ export function App(props: AppProps) {
     hostCommands: props.commands ?? [],
     current,
     dispatch,
-    setTheme,
+    setTheme: (next) => {
+      setTheme(next);
+      props.onTheme?.(next);
+    },
     loadTheme: props.loadTheme ?? loadThemeFile,
     quit,
     runTask: (task, work) => turns.runTask(task, work),

@@ -32,7 +32,8 @@ export interface SessionSwitcher {
   release(session: ScreenSession): Promise<void>;
 }
 
-export interface SessionScreenProps extends Omit<AppProps, keyof ScreenSession | 'turns' | 'sessions'> {
+export interface SessionScreenProps
+  extends Omit<AppProps, keyof ScreenSession | 'turns' | 'sessions' | 'switching' | 'onTheme'> {
   readonly session: ScreenSession;
   readonly switcher?: SessionSwitcher;
   /** A turn controller for each session the screen shows (runTui's, to stop a turn on a signal); else the App makes its own. */
@@ -59,6 +60,9 @@ export function SessionScreen(props: SessionScreenProps) {
   const latest = useRef(shown);
   latest.current = shown;
   const switching = useRef(false);
+  const [busy, setBusy] = useState(false);
+  // A /theme choice carries over to the next session's screen.
+  const theme = useRef(look.theme);
   const sessions = useMemo<SessionSwitching | undefined>(
     () =>
       switcher && {
@@ -66,6 +70,7 @@ export function SessionScreen(props: SessionScreenProps) {
         open: async (request) => {
           if (switching.current) throw new Error('a session is being opened already');
           switching.current = true;
+          setBusy(true);
           try {
             const old = latest.current;
             const next = await switcher.open(request, old.session);
@@ -78,6 +83,7 @@ export function SessionScreen(props: SessionScreenProps) {
             await switcher.release(old.session);
           } finally {
             switching.current = false;
+            setBusy(false);
           }
         },
       },
@@ -87,6 +93,11 @@ export function SessionScreen(props: SessionScreenProps) {
     <App
       key={shown.serial}
       {...look}
+      theme={theme.current}
+      onTheme={(next) => {
+        theme.current = next;
+      }}
+      switching={busy}
       {...shown.session}
       {...(shown.turns ? { turns: shown.turns } : {})}
       {...(sessions ? { sessions } : {})}

@@ -166,9 +166,11 @@ function newSession(ctx: CommandContext): void {
 function resume(ctx: CommandContext, ref: string): void {
   if (!canSwitch(ctx, '/resume')) return;
   if (ref) return switchSession(ctx, { kind: 'resume', ref }, `opening ${ref}…`);
-  const list = ctx.sessions.list();
-  if (list.sessions.length === 0) return flash(ctx, 'info', 'no sessions to resume yet: /new starts another one');
-  ctx.dispatch({ type: 'picker', picker: list });
+  const listed = ctx.sessions.list();
+  // The session open here is not one to switch to.
+  const sessions = listed.sessions.filter((s) => s.path !== ctx.store.path);
+  if (sessions.length === 0) return flash(ctx, 'info', 'no other session to resume yet: /new starts another one');
+  ctx.dispatch({ type: 'picker', picker: { ...listed, sessions } });
 }
 
 async function host(ctx: CommandContext, command: HostCommand, args: string): Promise<void> {

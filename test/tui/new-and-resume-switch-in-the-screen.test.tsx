@@ -4,9 +4,10 @@
  * over the OpenAI client and the local chat server). The session left is kept whole and let go
  * (its lock too); nothing is switched while a turn runs.
  */
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import chalk from 'chalk';
 import { render } from 'ink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
@@ -18,12 +19,13 @@ import { buildPolicy } from '../../src/cli/wiring';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { nameSession } from '../../src/core/session/session-name';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { SessionScreen } from '../../src/tui/SessionScreen';
 import type { SessionSwitching } from '../../src/tui/session-switch';
+import { SessionScreen, type SessionSwitcher } from '../../src/tui/SessionScreen';
+import { createTuiApprover } from '../../src/tui/approval-queue';
 import { loadTheme } from '../../src/tui/theme';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
-import { append, prepareSession } from './session-fixture';
+import { append, emptyStore, prepareSession } from './session-fixture';
 
 let server: ChatServer;
 let cleanup: (() => Promise<void>)[] = [];
@@ -198,6 +200,12 @@ describe('/resume', () => {
     await tole.type('/name the first one');
     await tole.press(KEYS.enter);
     await tole.shows('the first one · main');
+    await tole.type('/sessions');
+    await tole.press(KEYS.enter);
+    const listed = await tole.shows('▸ is this one');
+    expect(listed).toMatch(/▸ \S+ .* the first one · first topic/);
+    expect(listed).toContain('/resume switches to another here');
+    await tole.press(KEYS.escape);
     const firstPath = newestSessionIn(tole.dir, tole.root)!;
     await tole.type('/new');
     await tole.press(KEYS.enter);
@@ -211,7 +219,8 @@ describe('/resume', () => {
     await tole.press(KEYS.enter);
     const picker = await tole.shows('resume a session');
     expect(picker).toContain('the first one · first topic');
-    expect(picker).toContain('second topic');
+    // The session open here is not offered.
+    expect(picker).not.toContain('second topic');
     expect(picker).toMatch(/Esc back/);
     await tole.press(KEYS.escape);
     await tole.shows('echo: second topic');
@@ -235,6 +244,25 @@ describe('/resume', () => {
     await tole.shows('echo: more on it');
     expect(entriesOnDisk(firstPath)).toBeGreaterThanOrEqual(4);
     expect(tole.quit).not.toHaveBeenCalled();
+  });
+
+  it('leaves no empty session behind: a start that resumes another at once removes the one it made', async () => {
+    const tole = await openTole();
+    await tole.shows('type a prompt');
+    const made = readdirSync(tole.dir).filter((f) => f.endsWith('.jsonl'));
+    expect(made).toHaveLength(1);
+    const earlier = SessionStore.create(tole.dir, { clock: systemClock, random: seededRandom(78), cwd: tole.root });
+    append(earlier, 'user', { text: 'an earlier question' });
+    earlier.close();
+    await tole.type('/resume');
+    await tole.press(KEYS.enter);
+    const picker = await tole.shows('resume a session');
+    expect(picker).toContain('an earlier question');
+    expect(picker).toContain('1 of 1');
+    await tole.press(KEYS.enter);
+    await tole.shows(`opened session ${earlier.header.id}`);
+    await vi.waitFor(() => expect(existsSync(join(tole.dir, made[0]!))).toBe(false));
+    expect(readdirSync(tole.dir).filter((f) => f.endsWith('.jsonl'))).toEqual([`${earlier.header.id}.jsonl`]);
   });
 
   it('opens a session another tole holds read-only, saying who holds it; /resume ID of the open one says so', async () => {
@@ -262,6 +290,92 @@ describe('/resume', () => {
     await tole.type(`/resume ${held.header.id}`);
     await tole.press(KEYS.enter);
     await tole.shows('is the session open here');
+  });
+});
+
+describe('the screen while it switches', () => {
+  it('holds prompts while the other session opens, draws it in place, then lets the old one go; /theme carries over', async () => {
+    const level = chalk.level;
+    chalk.level = 3;
+    cleanup.push(async () => {
+      chalk.level = level;
+    });
+    const { store: first } = prepareSession();
+    const second = emptyStore();
+    append(second, 'user', { text: 'the other session' });
+    const firstAgent = hangingAgent();
+    const secondAgent = hangingAgent();
+    let opened!: () => void;
+    const released: unknown[] = [];
+    const switcher: SessionSwitcher = {
+      list: () => ({ sessions: [], cwd: '/work/project', home: '/home/x', nowMs: 0 }),
+      open: (request) =>
+        new Promise((resolve) => {
+          expect(request).toEqual({ kind: 'new' });
+          opened = () =>
+            resolve({ store: second, agent: secondAgent, approvals: createTuiApprover({ armMs: 0 }), policy: null });
+        }),
+      release: async (session) => {
+        released.push(session.store);
+      },
+    };
+    const stdout = new FakeStdout(140, 40);
+    const stdin = new FakeStdin();
+    const instance = render(
+      <SessionScreen
+        session={{ store: first, agent: firstAgent, approvals: createTuiApprover({ armMs: 0 }), policy: null }}
+        switcher={switcher}
+        theme={loadTheme('dark')}
+        noColor={false}
+        resumeOnOpen={false}
+        onQuit={() => {}}
+        onCrash={(error) => {
+          throw error;
+        }}
+      />,
+      { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true },
+    );
+    cleanup.push(async () => instance.unmount());
+    const frame = (): string => stripAnsi(stdout.frames.at(-1) ?? '');
+    /** The colour codes of the status bar: they differ from theme to theme. */
+    const statusColours = (): string =>
+      [
+        ...new Set(
+          (stdout.frames.at(-1) ?? '')
+            .split('\n')
+            .find((l) => l.includes(' · seq '))
+            ?.match(/\x1b\[[0-9;]*m/g),
+        ),
+      ]
+        .sort()
+        .join('');
+    const type = async (text: string): Promise<void> => {
+      for (const ch of text) {
+        stdin.write(ch);
+        await tick();
+      }
+    };
+    await vi.waitFor(() => expect(frame()).toContain('branch-2 · 6 entries'));
+    const dark = statusColours();
+    await type('/theme light\r');
+    await vi.waitFor(() => expect(frame()).toContain('theme: light'));
+    const light = statusColours();
+    expect(light).not.toBe(dark);
+    await type('/new\r');
+    await vi.waitFor(() => expect(frame()).toContain('opening a new session'));
+    await type('too early\r');
+    await vi.waitFor(() => expect(frame()).toContain('another session is being opened'));
+    expect(firstAgent.prompts).toEqual([]);
+    expect(frame()).toContain('too early');
+
+    opened();
+    await vi.waitFor(() => expect(frame()).toContain('the other session'));
+    expect(frame()).not.toContain('branch-2 · 6 entries');
+    await vi.waitFor(() => expect(released).toEqual([first]));
+    expect(statusColours()).toBe(light);
+    await type('hello there\r');
+    await vi.waitFor(() => expect(secondAgent.prompts).toEqual(['hello there']));
+    expect(firstAgent.prompts).toEqual([]);
   });
 });
 

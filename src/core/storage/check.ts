@@ -16,6 +16,8 @@ export interface CheckReport {
   /** Commit lines that verified, up to the problem if there is one. */
   readonly commitLines: number;
   readonly entries: number;
+  /** The session's name (register `fact.session` / `name`, set by `/name`), or null. */
+  readonly name: string | null;
   readonly entriesByType: Readonly<Record<string, number>>;
   /** Namespace -> live cells. */
   readonly registers: Readonly<Record<string, number>>;
@@ -96,6 +98,7 @@ function soundReport(store: SessionStore, seen: { commitLines: number; first: nu
     bytes: store.report.bytes,
     commitLines: store.report.commitLines,
     entries: store.tree.size,
+    name: nameOf(store),
     entriesByType,
     registers,
     lanes: laneSummaries(store),
@@ -103,6 +106,11 @@ function soundReport(store: SessionStore, seen: { commitLines: number; first: nu
     usageRows: store.usage.length,
     tornTail: torn ? { line: torn.line, offset: torn.offset, bytes: torn.bytes, reason: torn.reason } : null,
   };
+}
+
+function nameOf(store: SessionStore): string | null {
+  const value = store.registers.get<unknown>(NS.session, 'name');
+  return typeof value === 'string' ? value : null;
 }
 
 function laneSummaries(store: SessionStore): LaneSummary[] {
@@ -142,6 +150,7 @@ function failedReport(
     bytes: 0,
     commitLines: seen.commitLines,
     entries: 0,
+    name: null,
     entriesByType: {},
     registers: {},
     lanes: [],
@@ -166,6 +175,7 @@ export function formatCheckReport(report: CheckReport): string {
   lines.push(
     `session:   ${header.id} (storage version ${header.storageVersion}, created ${new Date(header.createdAt).toISOString()})`,
   );
+  if (report.name !== null) lines.push(`name:      ${report.name}`);
   lines.push(`cwd:       ${header.cwd}`);
   if (header.parent) lines.push(`forked:    from ${header.parent.sessionId} at entry ${header.parent.entryId}`);
   lines.push(`size:      ${report.bytes} bytes in ${report.commitLines} commit lines, seq ${formatSeq(report)}`);

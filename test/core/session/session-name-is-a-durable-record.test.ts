@@ -13,7 +13,7 @@ import { seededRandom, systemClock } from '../../../src/core/clock';
 import { exportJson, exportMarkdown } from '../../../src/core/session/export';
 import { summariseSession } from '../../../src/core/session/session-summary';
 import { MAX_NAME_CHARS, nameSession, sessionName } from '../../../src/core/session/session-name';
-import { checkSessionFile } from '../../../src/core/storage/check';
+import { checkSessionFile, formatCheckReport } from '../../../src/core/storage/check';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { AppendBatch } from '../../../src/core/session/cursor';
 
@@ -71,6 +71,8 @@ describe('the session name', () => {
     expect(checked.ok).toBe(true);
     expect(checked.tornTail).not.toBeNull();
     expect(checked.registers['fact.session']).toBe(1);
+    expect(checked.name).toBe('kept name');
+    expect(formatCheckReport(checked)).toContain('name:      kept name');
 
     const repaired = reopen(store.path);
     expect(repaired.report.tornTail?.repaired).toBe(true);
