@@ -122,7 +122,19 @@ export async function listFromServer(
     stdout.write(`no sessions on ${redactUrl(url)} (tole sync --to URL ships this machine's)\n`);
     return 0;
   }
-  const header = ['id', 'when (UTC)', 'person', 'host', 'entries', 'cost', 'open on', 'first prompt'];
+  // The name column is there when a session has a name (/name in the full screen).
+  const named = sessions.some((s) => s.name !== null);
+  const header = [
+    'id',
+    'when (UTC)',
+    'person',
+    'host',
+    'entries',
+    'cost',
+    'open on',
+    ...(named ? ['name'] : []),
+    'first prompt',
+  ];
   const rows = sessions.map((s) => [
     s.id,
     when(s.createdAt),
@@ -131,6 +143,7 @@ export async function listFromServer(
     String(s.entries),
     formatUsd(s.costUsdMicros),
     s.holder ? s.holder.host : '-',
+    ...(named ? [oneLine(s.name ?? '', 30)] : []),
     oneLine(s.firstPrompt || '(no prompt yet)', 50),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../src/core/sync/database';
 import { resumeFromServer } from '../../src/cli/team-read';
+import { nameSession } from '../../src/core/session/session-name';
 import { parseArgs } from '../../src/cli/args';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 import { startChatServer, type ChatServer } from '../support/chat-server';
@@ -70,6 +71,9 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
   it("tole sync ships a machine's sessions; another machine lists them, exports one and continues it headless, which syncs after the turn", async () => {
     const ada = machine('ada', 'ada');
     const path = writeTeamSession(ada.sessions, 4);
+    const named = openStore(path);
+    nameSession(named, 'ada release work');
+    named.close();
     const original = openStore(path, { readOnly: true });
     const id = original.header.id;
     const lastSeq = original.lastSeq;
@@ -85,6 +89,9 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
     expect(listed.stdout).toContain(id);
     expect(listed.stdout).toMatch(/ada/);
     expect(listed.stdout).toContain('task 0');
+    // The session's name (a register record, shipped like the others) is listed too.
+    expect(listed.stdout.split('\n')[0]).toMatch(/open on +name +first prompt/);
+    expect(listed.stdout).toMatch(/ada release work +task 0/);
 
     // --from without a URL takes the config's sync.url; a unique prefix of the id will do.
     const exported = await bob.tole(['export', id.slice(0, 22), '--from', '--format', 'json']);

@@ -22,6 +22,8 @@ export interface TeamSession {
   readonly host: string;
   readonly cwd: string;
   readonly firstPrompt: string;
+  /** What `/name` called it (its `fact.session` / `name` register, as shipped), or null. */
+  readonly name: string | null;
   readonly entries: number;
   readonly costUsdMicros: number;
   readonly shippedSeq: number;
@@ -35,6 +37,7 @@ interface SessionRow {
   host: string;
   cwd: string;
   first_prompt: string | null;
+  name: string | null;
   entries: string;
   cost: string | null;
   shipped_seq: string;
@@ -45,6 +48,8 @@ interface SessionRow {
 const SESSION_COLUMNS = `s.id, (extract(epoch FROM s.created_at) * 1000)::bigint AS created_ms, s.person, s.host, s.cwd, s.first_prompt,
   (SELECT count(*) FROM tole.entries e WHERE e.session_id = s.id) AS entries,
   (SELECT sum(u.cost_usd_micros) FROM tole.usage u WHERE u.session_id = s.id) AS cost,
+  (SELECT r.value #>> '{}' FROM tole.registers r
+    WHERE r.session_id = s.id AND r.namespace = 'fact.session' AND r.key = 'name' AND jsonb_typeof(r.value) = 'string') AS name,
   s.shipped_seq, s.holder_host, s.holder_pid`;
 
 function toTeamSession(row: SessionRow): TeamSession {
@@ -55,6 +60,7 @@ function toTeamSession(row: SessionRow): TeamSession {
     host: row.host,
     cwd: row.cwd,
     firstPrompt: row.first_prompt ?? '',
+    name: row.name,
     entries: Number(row.entries),
     costUsdMicros: Number(row.cost ?? 0),
     shippedSeq: Number(row.shipped_seq),
