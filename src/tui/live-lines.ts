@@ -2,7 +2,7 @@ import { formatMs } from './format';
 import { refusalLines } from './entry-lines';
 import { markdownLines } from './markdown-lines';
 import { seg, truncateLine, wrapLine, type Line } from './styled-line';
-import type { LiveTurn } from './turn-controller';
+import type { ActiveTool, LiveTurn } from './turn-controller';
 
 /** How many lines of streamed reasoning show (the newest ones). */
 const REASONING_LINES = 3;
@@ -46,7 +46,7 @@ export function liveLines(
   if (live.phase === 'idle') return [];
   const elapsed = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
   const out: Line[] = [];
-  if (live.text || live.reasoning || live.refusal || (!live.activeTool && !awaitingApproval)) {
+  if (live.text || live.reasoning || live.refusal || (live.activeTools.length === 0 && !awaitingApproval)) {
     out.push([], [seg('◆ tole', 'assistant'), seg(`  ${model}`, 'faint')]);
   }
   if (live.reasoning) {
@@ -59,7 +59,7 @@ export function liveLines(
     out.push(...lines.slice(0, -1), [...last, seg('▍', 'accent')]);
   }
   if (live.refusal) out.push(...refusalLines(live.refusal, width));
-  if (!live.text && !live.refusal && !live.reasoning && !live.activeTool && !awaitingApproval) {
+  if (!live.text && !live.refusal && !live.reasoning && live.activeTools.length === 0 && !awaitingApproval) {
     const doing = live.task
       ? `${live.task}…`
       : live.phase === 'resuming'
@@ -79,20 +79,34 @@ export function liveLines(
       ]),
     );
   }
-  if (live.activeTool && !awaitingApproval) {
-    out.push(
-      truncateLine(
-        [
-          seg('  ⏵ running ', 'accent'),
-          seg(live.activeTool.tool, 'toolName'),
-          seg(` ${formatMs(nowMs - live.activeTool.startedAtMs)}`, 'faint'),
-          seg('  Esc stops it', 'faint'),
-        ],
-        width,
-      ),
-    );
-  }
+  if (live.activeTools.length > 0 && !awaitingApproval) out.push(...runningLines(live.activeTools, nowMs, width));
   if (awaitingApproval) out.push([seg('  ⏸ waiting for your approval (below)', 'warn')]);
   if (live.interrupting) out.push([seg('  stopping…', 'warn')]);
+  return out;
+}
+
+/** Calls shown one a line before they fold into a count. */
+const RUNNING_LINES = 8;
+
+/**
+ * The tool calls in flight: one line each (tool, subject, time), several when ReadOnly calls run
+ * side by side, and past a few of them a count of the rest.
+ */
+function runningLines(active: readonly ActiveTool[], nowMs: number, width: number): Line[] {
+  const stop = active.length === 1 ? 'Esc stops it' : 'Esc stops them';
+  const shown = active.length > RUNNING_LINES ? active.slice(0, RUNNING_LINES - 1) : active;
+  const out = shown.map((call, i) =>
+    truncateLine(
+      [
+        seg('  ⏵ running ', 'accent'),
+        seg(call.tool, 'toolName'),
+        ...(active.length > 1 && call.subject ? [seg(` ${call.subject}`, 'muted')] : []),
+        seg(` ${formatMs(nowMs - call.startedAtMs)}`, 'faint'),
+        ...(i === 0 ? [seg(`  ${stop}`, 'faint')] : []),
+      ],
+      width,
+    ),
+  );
+  if (shown.length < active.length) out.push([seg(`  ⏵ … and ${active.length - shown.length} more`, 'accent')]);
   return out;
 }

@@ -67,7 +67,8 @@ export interface LiveTurn {
   /** The last failed attempt of the current model call, while it is being retried, and when it was reported. */
   readonly retry: AttemptReport | null;
   readonly retryAtMs: number | null;
-  readonly activeTool: ActiveTool | null;
+  /** The tool calls in flight, in the calls' order: several at once when ReadOnly calls run side by side. */
+  readonly activeTools: readonly ActiveTool[];
   readonly queue: readonly string[];
   /** Text sent into the running turn that has not gone in yet (it goes with the next model call). */
   readonly steering: string | null;
@@ -101,7 +102,7 @@ const IDLE: LiveTurn = {
   callOpen: false,
   retry: null,
   retryAtMs: null,
-  activeTool: null,
+  activeTools: [],
   queue: [],
   steering: null,
   interrupting: false,
@@ -345,17 +346,20 @@ export class TurnController {
         return;
       case 'tool-call':
         this.publish({
-          activeTool: {
-            callId: event.callId,
-            tool: event.tool,
-            subject: event.subject,
-            risk: event.risk,
-            startedAtMs: this.options.nowMs(),
-          },
+          activeTools: [
+            ...this.state.activeTools.filter((active) => active.callId !== event.callId),
+            {
+              callId: event.callId,
+              tool: event.tool,
+              subject: event.subject,
+              risk: event.risk,
+              startedAtMs: this.options.nowMs(),
+            },
+          ],
         });
         return;
       case 'tool-result':
-        this.publish({ activeTool: null });
+        this.publish({ activeTools: this.state.activeTools.filter((active) => active.callId !== event.callId) });
         return;
       case 'turn-ended':
         this.flushFrame();

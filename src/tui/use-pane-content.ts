@@ -61,7 +61,8 @@ function windowed(title: string, lines: readonly Line[], offset: number, height:
 function activity(live: LiveTurn, awaitingApproval: boolean): string | null {
   if (live.phase === 'idle') return null;
   if (awaitingApproval) return 'awaiting approval';
-  if (live.activeTool) return `running ${live.activeTool.tool}`;
+  const [first, ...others] = live.activeTools;
+  if (first) return others.length === 0 ? `running ${first.tool}` : `running ${live.activeTools.length} tools`;
   if (live.task) return live.task;
   if (live.text || live.reasoning) return 'streaming';
   return live.phase === 'resuming' ? 'resuming' : 'waiting for the model';

@@ -65,6 +65,12 @@ export interface AgentDeps {
   readonly checkpoints?: Checkpoints;
   /** The most tool output the model reads from one call, in UTF-8 bytes (`limits.toolOutputCapBytes`; default 32 KiB). */
   readonly toolOutputCapBytes?: number;
+  /**
+   * How many ReadOnly calls of one model reply run at once (default 8). Consecutive calls that
+   * are ReadOnly and allowed without asking run side by side; their intents and settlements are
+   * still committed in the calls' order. 1 runs every call one at a time.
+   */
+  readonly readConcurrency?: number;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

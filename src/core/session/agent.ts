@@ -11,7 +11,9 @@ import type {
   TokenUsage,
   ToolCallRequest,
 } from '../provider/provider';
-import { assessCall, type AnyTool } from '../tools/tool';
+import type { AnyTool } from '../tools/tool';
+import { requestFor } from './call-request';
+import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import type { AgentDeps } from './agent-deps';
 import type { UsageRow } from '../usage/usage-row';
 import {
@@ -494,8 +496,19 @@ export class Agent {
   ): Promise<{ state: MachineState; calls: RoundCall[] }> {
     let state = initial;
     const done: RoundCall[] = [];
-    for (const [i, call] of calls.entries()) {
+    const fanOut = (this.deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY) > 1;
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
       if (i > 0) state = sandwich.move(state, 'ToolCall');
+      // Consecutive ReadOnly calls the policy allows run side by side; the rest one at a time, in order.
+      const run = fanOut && !signal.aborted ? readRun(this.deps, calls, i) : [];
+      if (run.length > 1) {
+        const ran = await runFanOut({ deps: this.deps, model: this.model, sandwich, emit }, state, run, signal);
+        state = ran.state;
+        done.push(...ran.calls);
+        i += run.length - 1;
+        continue;
+      }
       const outcome = signal.aborted ? null : await this.runCall(sandwich, state, call, signal, emit);
       if (outcome === null) {
         state = sandwich.settle(
@@ -821,38 +834,6 @@ function applyProfile(base: AgentDeps, profile: ActiveProfile): AgentDeps {
       : { compaction: { ...base.compaction, model: profile.compactionModel } }),
     ...(profile.generation === undefined ? {} : { generation: profile.generation }),
   };
-}
-
-/** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */
-function requestFor(
-  tool: AnyTool,
-  input: unknown,
-  callId: string,
-): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
-  try {
-    const assessment = assessCall(tool, input);
-    const flags = {
-      ...(assessment.opaque ? { opaque: true } : {}),
-      ...(assessment.outsideSandbox ? { outsideSandbox: true } : {}),
-    };
-    return {
-      ok: true,
-      request: {
-        callId,
-        tool: tool.name,
-        subject: tool.subject(input),
-        input,
-        risk: assessment.risk,
-        reason: assessment.reason,
-        ...flags,
-      },
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}`,
-    };
-  }
 }
 
 /** A repeat of a call the user denied earlier in the turn: denied without asking again (no approval spam). */

@@ -33,7 +33,10 @@ export async function resumePending(
   const all = store.registers.entries(NS.pending).map(([, cell]) => cell.value as PendingIntent);
   // A restore runs between turns, outside the machine: it settles first, by running it again.
   for (const restore of all.filter((intent) => intent.kind === 'restore')) await resumeRestore(deps, restore, emit);
-  const pending = all.filter((intent) => intent.kind !== 'restore');
+  // In the calls' order (the order of their intents), so that a batch of calls that ran side by
+  // side settles on resume as it would have in the turn.
+  const seqOf = (intent: PendingIntent): number => store.entry(intent.entryId)?.seq ?? Number.MAX_SAFE_INTEGER;
+  const pending = all.filter((intent) => intent.kind !== 'restore').sort((a, b) => seqOf(a) - seqOf(b));
   let state = machineState(store);
   if (pending.length === 0) {
     if (state.pc === 'Idle' || state.pc === 'Final') return all.length;
@@ -41,6 +44,8 @@ export async function resumePending(
     return all.length;
   }
   for (const intent of pending) {
+    // A batch's intents are settled one by one: after the first, the machine is back at ToolCall for each.
+    if (state.pc === 'Settling') state = sandwich.move(state, 'ToolCall');
     state = await resumeOne(deps, sandwich, state, intent, signal, emit);
   }
   closeInterruptedTurn(sandwich, state, store, emit);

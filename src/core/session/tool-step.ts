@@ -28,6 +28,15 @@ export interface TakenCheckpoint {
   readonly notices: readonly NoticePayload[];
 }
 
+/** One intent of a batch of calls that run side by side (see `commitIntents`). */
+export interface BatchIntent {
+  readonly request: ApprovalRequest;
+  readonly tool: AnyTool;
+  readonly decision: Decision;
+  readonly prepared: unknown;
+  readonly notices: readonly NoticePayload[];
+}
+
 export const NO_CHECKPOINT: TakenCheckpoint = { notices: [] };
 
 /** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
@@ -104,6 +113,38 @@ export class Sandwich {
       status: approved ? 'executing' : 'awaiting_approval',
     });
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
+  }
+
+  /**
+   * The intents of calls that run side by side (ReadOnly, approved by the policy), in the calls'
+   * order, in one line: each after the notices of its own preToolUse hooks, with its pending
+   * register and op state. The machine goes to Executing once, for all of them.
+   */
+  commitIntents(state: MachineState, intents: readonly BatchIntent[]): MachineState {
+    const batch = new AppendBatch(this.deps.store);
+    for (const { request, tool, decision, prepared, notices } of intents) {
+      if (!decision.approved) throw new Error(`assert: ${request.callId} runs beside others without an approval`);
+      addNotices(batch, notices);
+      const entryId = batch.entry('tool_intent', {
+        callId: request.callId,
+        tool: tool.name,
+        input: request.input,
+        subject: request.subject,
+        risk: request.risk,
+        reason: request.reason,
+        replay: tool.replay,
+        approval: decision,
+        ...(prepared === undefined ? {} : { prepared }),
+      });
+      batch.register(NS.pending, request.callId, {
+        entryId,
+        callId: request.callId,
+        tool: tool.name,
+        approved: true,
+      } satisfies PendingIntent);
+      batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
+    }
+    return this.move(state, 'Executing', batch.build());
   }
 
   /** The interactive decision with the checkpoint taken after it, committed before the effect runs (or with the denial's settlement). */

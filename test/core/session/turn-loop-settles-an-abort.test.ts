@@ -127,7 +127,8 @@ describe('an interrupted turn is settled, never left pending', () => {
         { id: 'call_two', name: 'list_dir', arguments: '{"path":"."}' },
       ],
     });
-    const { agent, store } = agentHere();
+    // One at a time: two ReadOnly calls would otherwise run side by side (read-only-calls-fan-out covers that).
+    const { agent, store } = agentHere({ deps: { readConcurrency: 1 } });
     const controller = new AbortController();
     const emit = (event: SessionEvent): void => {
       if (event.type === 'tool-result' && event.callId === 'call_one') controller.abort();

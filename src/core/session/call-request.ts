@@ -1,0 +1,34 @@
+import type { ApprovalRequest } from '../approval/approver';
+import { assessCall, type AnyTool } from '../tools/tool';
+
+/** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */
+export function requestFor(
+  tool: AnyTool,
+  input: unknown,
+  callId: string,
+): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
+  try {
+    const assessment = assessCall(tool, input);
+    const flags = {
+      ...(assessment.opaque ? { opaque: true } : {}),
+      ...(assessment.outsideSandbox ? { outsideSandbox: true } : {}),
+    };
+    return {
+      ok: true,
+      request: {
+        callId,
+        tool: tool.name,
+        subject: tool.subject(input),
+        input,
+        risk: assessment.risk,
+        reason: assessment.reason,
+        ...flags,
+      },
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `tool ${tool.name} could not assess the call: ${(error as Error)?.message ?? String(error)}`,
+    };
+  }
+}

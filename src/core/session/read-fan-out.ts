@@ -1,0 +1,211 @@
+import type { ApprovalRequest, Decision } from '../approval/approver';
+import { failsClosed } from '../hooks/hook-runner';
+import type { MachineState } from '../machine/machine';
+import type { ToolCallRequest } from '../provider/provider';
+import type { AnyTool } from '../tools/tool';
+import type { EntryPayloads } from '../tree/entry-types';
+import type { AgentDeps } from './agent-deps';
+import { requestFor } from './call-request';
+import type { EventSink } from './events';
+import type { RoundCall } from './limits';
+import type { Sandwich } from './tool-step';
+import { commitNotices, emitNotices, noticesOf, runHooks, type HookFields, type NoticePayload } from './turn-hooks';
+
+/** How many ReadOnly calls of one reply run at once when the host does not say (`AgentDeps.readConcurrency`). */
+export const DEFAULT_READ_CONCURRENCY = 8;
+
+type Result = EntryPayloads['tool_result'];
+
+/** A call that may run beside others of its reply: ReadOnly, and allowed by the policy without asking anyone. */
+export interface FanOutCall {
+  readonly call: ToolCallRequest;
+  readonly tool: AnyTool;
+  readonly input: unknown;
+  readonly request: ApprovalRequest;
+  readonly decision: Decision;
+}
+
+/** The call as a fan-out candidate, or null when it takes the one-at-a-time path (bad input, not ReadOnly, needs asking, denied). */
+export function fanOutCandidate(deps: AgentDeps, call: ToolCallRequest): FanOutCall | null {
+  const parsed = deps.tools.parseCall(call.name, call.arguments);
+  if (!parsed.ok) return null;
+  const described = requestFor(parsed.tool, parsed.input, call.id);
+  if (!described.ok || described.request.risk !== 'ReadOnly') return null;
+  const pre = deps.policy.preDecide(described.request);
+  if ('ask' in pre || !pre.approved) return null;
+  return { call, tool: parsed.tool, input: parsed.input, request: described.request, decision: pre };
+}
+
+/**
+ * The longest run of consecutive fan-out candidates from `calls[from]` on; empty when that call
+ * takes the one-at-a-time path. A run of one is returned too: the caller runs it alone.
+ */
+export function readRun(deps: AgentDeps, calls: readonly ToolCallRequest[], from: number): FanOutCall[] {
+  const run: FanOutCall[] = [];
+  for (let i = from; i < calls.length; i++) {
+    const candidate = fanOutCandidate(deps, calls[i]!);
+    if (!candidate) break;
+    run.push(candidate);
+  }
+  return run;
+}
+
+/** A call of the batch: settled without an intent (blocked, interrupted, failed to prepare), or run. */
+type Slot =
+  | { readonly kind: 'settle'; readonly item: FanOutCall; readonly result: Result; readonly notices: NoticePayload[] }
+  | {
+      readonly kind: 'run';
+      readonly item: FanOutCall;
+      readonly prepared: unknown;
+      readonly notices: NoticePayload[];
+      readonly fields: HookFields;
+    };
+
+export interface FanOutContext {
+  readonly deps: AgentDeps;
+  readonly model: string;
+  readonly sandwich: Sandwich;
+  readonly emit: EventSink;
+}
+
+/**
+ * Runs a batch of ReadOnly calls side by side, with the effect sandwich kept in the calls' order:
+ * each call's preToolUse hook in order, then every intent in one line, then the effects (at most
+ * `readConcurrency` at once), then each settlement in order, each followed by its postToolUse
+ * hook. A call that finishes early waits, buffered, for the ones before it to be settled, so the
+ * session file and its replay read the same whatever order the effects end in. An abort reaches
+ * every effect in flight; each is settled as an aborted call is, and one not started yet is
+ * settled as not run.
+ */
+export async function runFanOut(
+  ctx: FanOutContext,
+  initial: MachineState,
+  batch: readonly FanOutCall[],
+  signal: AbortSignal,
+): Promise<{ state: MachineState; calls: RoundCall[] }> {
+  const { deps, sandwich, emit } = ctx;
+  const slots: Slot[] = [];
+  for (const item of batch) slots.push(await beforeIntent(ctx, item, signal));
+
+  let state = initial;
+  const runs = slots.filter((slot): slot is Extract<Slot, { kind: 'run' }> => slot.kind === 'run');
+  if (runs.length > 0) {
+    state = sandwich.commitIntents(
+      state,
+      runs.map(({ item, prepared, notices }) => ({
+        request: item.request,
+        tool: item.tool,
+        decision: item.decision,
+        prepared,
+        notices,
+      })),
+    );
+    emitNotices(
+      runs.flatMap((slot) => slot.notices),
+      emit,
+    );
+    deps.fault?.('after-intent');
+  }
+
+  const results = startEffects(ctx, runs, signal);
+  const done: RoundCall[] = [];
+  for (const slot of slots) {
+    const { call } = slot.item;
+    if (state.pc === 'Settling') state = sandwich.move(state, 'ToolCall');
+    if (slot.kind === 'settle') {
+      state = sandwich.settle(state, slot.result, false, slot.notices);
+      emitNotices(slot.notices, emit);
+      done.push({ name: call.name, arguments: call.arguments, ok: false });
+      continue;
+    }
+    const result = await results.get(slot)!;
+    deps.fault?.('before-settlement');
+    state = sandwich.settle(state, result, true);
+    const postHook = await runHooks(
+      deps,
+      ctx.model,
+      'postToolUse',
+      { ...slot.fields, outcome: result.outcome, output: result.content },
+      { failClosed: false, signal },
+    );
+    commitNotices(deps, noticesOf(postHook), emit);
+    done.push({ name: call.name, arguments: call.arguments, ok: result.outcome === 'ok' });
+  }
+  return { state, calls: done };
+}
+
+/** What comes before a call's intent, as on the one-at-a-time path: the event, `prepare`, the preToolUse hooks. */
+async function beforeIntent(ctx: FanOutContext, item: FanOutCall, signal: AbortSignal): Promise<Slot> {
+  const { deps, emit } = ctx;
+  const { tool, input, request, call } = item;
+  emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
+  const base = { callId: call.id, tool: tool.name, tier: 'hot' } as const;
+  if (signal.aborted) return { kind: 'settle', item, result: { ...base, ...NOT_RUN }, notices: [] };
+  let prepared: unknown;
+  if (tool.replay === 'guarded' && tool.prepare) {
+    try {
+      prepared = await tool.prepare(input, { workspaceRoot: deps.workspaceRoot, signal, callId: call.id });
+    } catch (error) {
+      const content = (error as Error)?.message ?? String(error);
+      return { kind: 'settle', item, result: { ...base, outcome: 'error', content }, notices: [] };
+    }
+  }
+  const fields: HookFields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
+  const preHook = await runHooks(deps, ctx.model, 'preToolUse', fields, {
+    failClosed: failsClosed(request.risk),
+    signal,
+  });
+  const notices = noticesOf(preHook);
+  if (signal.aborted) return { kind: 'settle', item, result: { ...base, ...NOT_RUN }, notices };
+  if (preHook?.verdict === 'block') {
+    const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
+    return { kind: 'settle', item, result: { ...base, outcome: 'blocked', content }, notices };
+  }
+  return { kind: 'run', item, prepared, notices, fields };
+}
+
+const NOT_RUN = { outcome: 'interrupted', content: 'not run: the turn was interrupted by the user' } as const;
+
+/**
+ * Starts the effects, at most `readConcurrency` at a time, in the calls' order; each promise
+ * resolves to its call's result (the sandwich turns a throw or an abort into a result). Written
+ * here rather than taken from a pool library: it is a dozen lines, and the one thing it must do
+ * beyond a pool (settle a call the abort kept from starting as not run) is tole's own.
+ */
+function startEffects(
+  ctx: FanOutContext,
+  runs: readonly Extract<Slot, { kind: 'run' }>[],
+  signal: AbortSignal,
+): Map<Slot, Promise<Result>> {
+  const { deps, sandwich } = ctx;
+  const limit = Math.max(1, deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY);
+  const results = new Map<Slot, Promise<Result>>();
+  let free = limit;
+  const waiting: (() => void)[] = [];
+  const turn = (): Promise<void> => {
+    if (free > 0) {
+      free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  for (const slot of runs) {
+    const { tool, input, call, decision } = slot.item;
+    const run = async (): Promise<Result> => {
+      await turn();
+      try {
+        if (signal.aborted) return { callId: call.id, tool: tool.name, tier: tool.tier, ...NOT_RUN };
+        return await sandwich.execute(tool, input, call.id, signal, decision);
+      } finally {
+        release();
+      }
+    };
+    results.set(slot, run());
+  }
+  return results;
+}
