@@ -231,6 +231,29 @@ export function markerTools(): Tool<MarkerInput>[] {
   return [make('marker_idempotent', 'idempotent'), guarded, make('marker_never', 'never')];
 }
 
+/**
+ * A ReadOnly marker (replay idempotent, like the built-in reads): each run appends the key to
+ * markers/marker_read.log, so a test counts runs of calls that run side by side.
+ */
+export function readMarkerTool(): Tool<MarkerInput> {
+  return {
+    name: 'marker_read',
+    description:
+      'Reads the key, and notes the run in markers/marker_read.log (test tool, ReadOnly, replay idempotent).',
+    inputSchema: markerInput,
+    replay: 'idempotent',
+    tier: 'cold',
+    declaredRisk: 'ReadOnly',
+    assess: () => ({ risk: 'ReadOnly', reason: 'reads a key' }),
+    subject: (input) => input.key,
+    execute: (input, ctx) => {
+      mkdirSync(join(ctx.workspaceRoot, 'markers'), { recursive: true });
+      appendFileSync(markerFile(ctx.workspaceRoot, 'marker_read'), `${input.key}\n`);
+      return Promise.resolve({ ok: true, content: `read ${input.key}` });
+    },
+  };
+}
+
 /** The chat completion requests a server received, in order (model-list lookups left out). */
 export function chatRequests(server: { readonly requests: readonly RecordedRequest[] }): RecordedRequest[] {
   return server.requests.filter((request) => request.path.endsWith('/chat/completions'));

@@ -1,6 +1,6 @@
 /**
- * A child process for the crash-resume tests: builds the Agent with the built-ins plus the three
- * marker tools and the fault hook of the CLI (`TOLE_CRASH_AT` SIGKILLs this process at that point
+ * A child process for the crash-resume tests: builds the Agent with the built-ins plus the four
+ * marker tools (three Write, one ReadOnly) and the fault hook of the CLI (`TOLE_CRASH_AT` SIGKILLs this process at that point
  * of the next tool call), then runs one turn against the given chat server.
  *
  * Usage: node --import tsx test/support/crash-turn-child.ts '<json ChildConfig>'
@@ -8,7 +8,7 @@
  */
 import type { Approver } from '../../src/core/approval/approver';
 import { faultFromEnv } from '../../src/cli/wiring';
-import { buildAgent, markerTools } from './agent-fixtures';
+import { buildAgent, markerTools, readMarkerTool } from './agent-fixtures';
 
 export interface ChildConfig {
   readonly baseURL: string;
@@ -32,7 +32,7 @@ const { agent, store } = buildAgent({
   baseURL: config.baseURL,
   sessionsDir: config.sessionsDir,
   workspaceRoot: config.workspaceRoot,
-  extraTools: markerTools(),
+  extraTools: [...markerTools(), readMarkerTool()],
   policy: config.interactive
     ? { interactive: true }
     : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },

@@ -111,8 +111,8 @@ export async function runFanOut(
   const done: RoundCall[] = [];
   for (const slot of slots) {
     const { call } = slot.item;
-    if (state.pc === 'Settling') state = sandwich.move(state, 'ToolCall');
     if (slot.kind === 'settle') {
+      if (state.pc === 'Settling') state = sandwich.move(state, 'ToolCall');
       state = sandwich.settle(state, slot.result, false, slot.notices);
       emitNotices(slot.notices, emit);
       done.push({ name: call.name, arguments: call.arguments, ok: false });
@@ -120,6 +120,8 @@ export async function runFanOut(
     }
     const result = await results.get(slot)!;
     deps.fault?.('before-settlement');
+    // Each settlement is a move of its own, as when calls run one at a time: back to ToolCall first.
+    if (state.pc === 'Settling') state = sandwich.move(state, 'ToolCall');
     state = sandwich.settle(state, result, true);
     const postHook = await runHooks(
       deps,
