@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS } from '../../src/core/session/limits';
 import type { SessionStore } from '../../src/core/storage/session-store';
 import { builtinTools } from '../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../src/core/tools/registry';
+import type { AnyTool } from '../../src/core/tools/tool';
 import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
 import { ScriptedProvider, type ScriptedTurn } from './scripted-provider';
 
@@ -23,13 +24,14 @@ export interface AgentFixture {
 export function realAgent(
   store: SessionStore,
   turns: readonly ScriptedTurn[],
-  options: { yes?: boolean; checkpointHome?: string } = {},
+  options: { yes?: boolean; checkpointHome?: string; extraTools?: readonly AnyTool[] } = {},
 ): AgentFixture {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
   const approvals = createTuiApprover({ armMs: 0 });
   const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
   const tools = ToolRegistry.create({ interactiveApprover: true });
   for (const tool of builtinTools({ workspaceRoot: workspace, interactiveApprover: true })) tools.register(tool);
+  for (const tool of options.extraTools ?? []) tools.register(tool);
   const provider = new ScriptedProvider(turns);
   const agent = new Agent(
     {
