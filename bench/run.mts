@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runCheckpointBench } from './checkpoint';
+import { runReadFanOutBench } from './read-fan-out';
 import { runMemoryBench, runRenderBench } from './render';
 import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
@@ -19,6 +20,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['storage', runStorageBench],
   ['sqlite', runSqliteBench],
   ['stream', runStreamBench],
+  ['reads', runReadFanOutBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],
   ['memory', runMemoryBench],
