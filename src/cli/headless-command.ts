@@ -6,7 +6,9 @@ import { runHeadless } from './headless';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
-import { buildPolicy, buildProvider, buildSession, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
+import { buildPolicy, buildProvider, buildSession, clock, systemRandom, unconfinedNotice } from './wiring';
+import { findSandboxSoon } from './sandbox-soon';
+import type { Sandbox } from '../core/tools/sandbox';
 import { planMcpServers } from './mcp-setup';
 import { reportMcpEvents, skippedServerNotices } from '../core/mcp/mcp-notices';
 import { gateProjectConfig } from './project-gate';
@@ -15,7 +17,11 @@ import { realpathSync } from 'node:fs';
 import type { CliArgs } from './args';
 import type { MainIo } from './main';
 
-export async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
+export async function runHeadlessCommand(
+  args: CliArgs,
+  io: MainIo,
+  sandboxSoon: Promise<Sandbox | null> = findSandboxSoon(io.env),
+): Promise<number> {
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const { projectMcp, projectTrusted, project } = loaded;
   if (project && project.ignored.length > 0)
@@ -31,7 +37,7 @@ export async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<num
     args.agent !== undefined || config.agent !== undefined || args.resume !== undefined || args.continueLast;
   if (!profileMayChoose && missingKey(configured)) return noKey(configured, io);
   const random = systemRandom();
-  const sandbox = findSandbox(io.env);
+  const sandbox = await sandboxSoon;
   const unconfined = unconfinedNotice(args, config, sandbox);
   if (unconfined) io.stderr.write(`tole: ${unconfined}\n`);
   if (configured.keyWithheld) io.stderr.write(`tole: ${configured.keyWithheld}\n`);

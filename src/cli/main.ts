@@ -1,6 +1,7 @@
 import packageJson from '../../package.json';
 import { parseArgs, UsageError, type CliArgs } from './args';
 import { HELP_TEXT } from './help';
+import { findSandboxSoon } from './sandbox-soon';
 import type { StorageError as StorageErrorType } from '../core/storage/errors';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
@@ -49,15 +50,24 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
     case 'trust':
       return (await import('./trust-command')).runTrust(args, io);
     case 'headless':
-      return (await import('./headless-command')).runHeadlessCommand(args, io);
+      return runHeadlessCommand(args, io);
     case 'tui':
       return runTuiCommand(args, io);
   }
 }
 
+async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
+  // As for the screen: the sandbox is tried while the command's code loads.
+  const sandbox = findSandboxSoon(io.env);
+  const { runHeadlessCommand } = await import('./headless-command');
+  return runHeadlessCommand(args, io, sandbox);
+}
+
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
+  // The sandbox is tried (a child process) while the session's code loads.
+  const sandbox = findSandboxSoon(io.env);
   const { startTui } = await import('./tui-command');
-  return startTui(args, io);
+  return startTui(args, io, sandbox);
 }
 
 /** What to do next, for the storage failures a user meets. */

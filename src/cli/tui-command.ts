@@ -13,11 +13,17 @@ import { sessionsDirectory } from './session-files';
 import { ScreenSessions } from './screen-sessions';
 import { resolveProvider } from './settings';
 import { resumeFromServer } from './team-read';
-import { buildPolicy, clock, findSandbox, systemRandom, unconfinedNotice } from './wiring';
+import { buildPolicy, clock, systemRandom, unconfinedNotice } from './wiring';
+import { findSandboxSoon } from './sandbox-soon';
+import type { Sandbox } from '../core/tools/sandbox';
 import { gateProjectConfig } from './project-gate';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
-export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
+export async function startTui(
+  given: CliArgs,
+  io: MainIo,
+  sandboxSoon: Promise<Sandbox | null> = findSandboxSoon(io.env),
+): Promise<number> {
   let args = given;
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
   const { files, projectMcp, projectTrusted, project } = loaded;
@@ -37,7 +43,7 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
     if (answer === 'quit') return 0;
     if (answer === 'trust') {
       trustFolder(io.env, project.fingerprint, new Date(clock.nowMs()).toISOString());
-      return startTui(given, io);
+      return startTui(given, io, sandboxSoon);
     }
   }
   const trustNotices =
@@ -52,7 +58,7 @@ export async function startTui(given: CliArgs, io: MainIo): Promise<number> {
   const theme = args.theme ?? config.theme ?? 'dark';
   const noColor = Boolean(io.env['NO_COLOR']);
   const random = systemRandom();
-  const sandbox = findSandbox(io.env);
+  const sandbox = await sandboxSoon;
   const unconfined = unconfinedNotice(args, config, sandbox);
   const policy = buildPolicy(args, config, true, configFile, sandbox);
   const dir = sessionsDirectory(io.env, config.sessionsDir);

@@ -48,7 +48,7 @@ export interface TuiWiringInput {
   readonly prepared?: PreparedSession;
   /** Whether the workspace's config was trusted (`loadConfig`): its MCP servers start only then. */
   readonly projectTrusted?: boolean;
-  /** The sandbox the policy was built with (`findSandbox`). */
+  /** The sandbox the policy was built with (`findSandboxSoon`). */
   readonly sandbox?: Sandbox | null;
   /** The provider to go on with (`/new`: the one in use, as /connect or /agent left it); else one from the settings. */
   readonly provider?: SwitchableProvider;

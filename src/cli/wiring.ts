@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { detectSandbox, type Sandbox } from '../core/tools/sandbox';
+import type { Sandbox } from '../core/tools/sandbox';
 import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
 import { parseRule } from '../core/approval/allowlist';
@@ -60,15 +60,6 @@ function stripUndefined<T extends object>(o: T): Partial<LoopLimits> {
   return Object.fromEntries(
     Object.entries(o).filter(([k, v]) => v !== undefined && k in DEFAULT_LIMITS),
   ) as Partial<LoopLimits>;
-}
-
-/**
- * The OS sandbox for shell commands run without a keypress, tried once; null where there is none
- * (or TOLE_NO_SANDBOX=1 turns it off).
- */
-export function findSandbox(env: NodeJS.ProcessEnv): Sandbox | null {
-  if (env['TOLE_NO_SANDBOX'] === '1') return null;
-  return detectSandbox(process.platform, env['PATH']);
 }
 
 /** Said once at start when calls may be approved without a key and nothing confines them. */

@@ -4,7 +4,7 @@
  * line that asks the OS for one: the workspace and the temp directory writable, everything else
  * read-only, no network unless the user's config allows it, no view of other processes.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -39,11 +39,11 @@ function findProgram(name: string, pathEnv: string | undefined): string | null {
   return null;
 }
 
-/**
- * The sandbox this machine offers, tried once with a command that must succeed inside it (a
- * kernel without user namespaces refuses bwrap even when it is installed); null when none works.
- */
-export function detectSandbox(platform: NodeJS.Platform, pathEnv: string | undefined): Sandbox | null {
+/** The sandbox program found on this machine and the command that must succeed inside it, or null. */
+function sandboxProbe(
+  platform: NodeJS.Platform,
+  pathEnv: string | undefined,
+): { sandbox: Sandbox; probe: { program: string; args: string[] } } | null {
   const kind: SandboxKind | null = platform === 'linux' ? 'bwrap' : platform === 'darwin' ? 'sandbox-exec' : null;
   if (kind === null) return null;
   const program = findProgram(kind, pathEnv);
@@ -54,8 +54,29 @@ export function detectSandbox(platform: NodeJS.Platform, pathEnv: string | undef
     '-c',
     'exit 0',
   ]);
-  const run = spawnSync(probe.program, probe.args, { stdio: 'ignore', timeout: 5_000 });
-  return run.status === 0 ? sandbox : null;
+  return { sandbox, probe };
+}
+
+/**
+ * The sandbox this machine offers, tried once with a command that must succeed inside it (a
+ * kernel without user namespaces refuses bwrap even when it is installed); null when none works.
+ */
+export function detectSandbox(platform: NodeJS.Platform, pathEnv: string | undefined): Sandbox | null {
+  const found = sandboxProbe(platform, pathEnv);
+  if (found === null) return null;
+  const run = spawnSync(found.probe.program, found.probe.args, { stdio: 'ignore', timeout: 5_000 });
+  return run.status === 0 ? found.sandbox : null;
+}
+
+/** `detectSandbox` without blocking: the try runs while the caller goes on (tole loads its screen meanwhile). */
+export function detectSandboxSoon(platform: NodeJS.Platform, pathEnv: string | undefined): Promise<Sandbox | null> {
+  const found = sandboxProbe(platform, pathEnv);
+  if (found === null) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const child = spawn(found.probe.program, found.probe.args, { stdio: 'ignore', timeout: 5_000 });
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => resolve(code === 0 ? found.sandbox : null));
+  });
 }
 
 /** The program and arguments that run `argv` confined by `policy`. */

@@ -1,0 +1,44 @@
+/**
+ * The sandbox try that tole starts while it loads (detectSandboxSoon) finds what the blocking try
+ * finds: the machine's sandbox when it works, nothing when the program is there but refuses.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectSandbox, detectSandboxSoon } from '../../../src/core/tools/sandbox';
+
+const dir = mkdtempSync(join(tmpdir(), 'tole-sandbox-soon-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A directory whose sandbox program (first on PATH) exits with `code`. */
+function fakeSandbox(code: number): string {
+  const bin = join(dir, `exits-${code}`);
+  mkdirSync(bin, { recursive: true });
+  for (const name of ['bwrap', 'sandbox-exec']) {
+    const path = join(bin, name);
+    writeFileSync(path, `#!/bin/sh\nexit ${code}\n`);
+    chmodSync(path, 0o755);
+  }
+  return bin;
+}
+
+describe('detectSandboxSoon', () => {
+  it('finds the same sandbox as detectSandbox on this machine', async () => {
+    expect(await detectSandboxSoon(process.platform, process.env['PATH'])).toEqual(
+      detectSandbox(process.platform, process.env['PATH']),
+    );
+  });
+
+  it('finds none when the sandbox program refuses the try, and one when it runs it', async () => {
+    const refuses = fakeSandbox(1);
+    expect(await detectSandboxSoon('linux', refuses)).toBeNull();
+    expect(detectSandbox('linux', refuses)).toBeNull();
+    const runs = fakeSandbox(0);
+    expect(await detectSandboxSoon('linux', runs)).toEqual({ kind: 'bwrap', program: join(runs, 'bwrap') });
+  });
+
+  it('finds none on a platform without one', async () => {
+    expect(await detectSandboxSoon('win32', process.env['PATH'])).toBeNull();
+  });
+});
