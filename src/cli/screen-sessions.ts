@@ -91,7 +91,9 @@ export class ScreenSessions implements SessionSwitcher {
     const path = resolveSessionRef(request.ref, this.input.dir, this.input.cwd);
     if (path === null) throw new Error(`no session "${request.ref}" (tole sessions lists them)`);
     if (path === from.store.path) throw new Error(`${from.store.header.id} is the session open here`);
-    return this.openWith({ ...base, resume: path }, [], null);
+    // --storage names the format of a new session only: an existing one opens in its own.
+    const { storage: _storage, ...existing } = base;
+    return this.openWith({ ...existing, resume: path }, [], null);
   }
 
   /** Lets go of a session the screen has left (or shows at the end): MCP servers, sync, store and lock. */

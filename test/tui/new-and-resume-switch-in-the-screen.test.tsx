@@ -4,7 +4,8 @@
  * over the OpenAI client and the local chat server). The session left is kept whole and let go
  * (its lock too); nothing is switched while a turn runs.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chalk from 'chalk';
@@ -24,6 +25,7 @@ import { SessionScreen, type SessionSwitcher } from '../../src/tui/SessionScreen
 import { createTuiApprover } from '../../src/tui/approval-queue';
 import { loadTheme } from '../../src/tui/theme';
 import { startChatServer, type ChatServer } from '../support/chat-server';
+import { notesCommand } from '../support/mcp-fixtures';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
 import { append, emptyStore, prepareSession } from './session-fixture';
 
@@ -41,7 +43,9 @@ afterEach(async () => {
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** The full-screen tole's host and screen, with every part real but the terminal. */
-async function openTole(): Promise<{
+async function openTole(
+  setup: { config?: Config; home?: (home: string) => void; argv?: readonly string[] } = {},
+): Promise<{
   sessions: ScreenSessions;
   dir: string;
   root: string;
@@ -56,8 +60,9 @@ async function openTole(): Promise<{
   const home = join(parent, 'home');
   const dir = join(home, '.tole', 'sessions');
   for (const d of [root, home, dir]) mkdirSync(d, { recursive: true });
-  const args = parseArgs(['--base-url', server.url, '--model', 'tole-test-model']);
-  const config: Config = { limits: { maxAttempts: 1 } };
+  setup.home?.(home);
+  const args = parseArgs(['--base-url', server.url, '--model', 'tole-test-model', ...(setup.argv ?? [])]);
+  const config: Config = { limits: { maxAttempts: 1 }, ...setup.config };
   const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
   const settings = resolveProvider(args, config, env, 'tole.config.json');
   const sessions = new ScreenSessions({
@@ -190,6 +195,57 @@ describe('/new', () => {
   });
 });
 
+describe('/new carries the settings over, and restarts what a session owns', () => {
+  it('keeps the agent profile in use; the MCP servers of the session left are closed, the new one gets its own', async () => {
+    const notesDir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-notes-')));
+    const notes = notesCommand(notesDir);
+    const tole = await openTole({
+      config: { mcpServers: { notes: { command: notes.command, args: notes.args } } },
+      home: (home) => {
+        mkdirSync(join(home, '.config', 'tole', 'agents'), { recursive: true });
+        writeFileSync(
+          join(home, '.config', 'tole', 'agents', 'reviewer.json'),
+          JSON.stringify({ model: 'reviewer-model', tools: ['read_file'] }),
+        );
+      },
+    });
+    await tole.shows('type a prompt');
+    /** The notes servers running now: their pids (the unique --dir tells them from any other). */
+    const servers = (): number[] =>
+      execFileSync('pgrep', ['-f', notesDir], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map(Number);
+    await vi.waitFor(() => expect(servers()).toHaveLength(1), 20_000);
+    const before = servers()[0]!;
+
+    await tole.type('/agent reviewer');
+    await tole.press(KEYS.enter);
+    await tole.shows('agent: reviewer · model reviewer-model');
+    await tole.type('as the reviewer');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: as the reviewer');
+    await tole.type('/new');
+    await tole.press(KEYS.enter);
+    await tole.shows('the one before is kept whole');
+    await tole.type('still the reviewer');
+    await tole.press(KEYS.enter);
+    await tole.shows('echo: still the reviewer');
+    const body = server.requests.at(-1)?.body;
+    expect(body?.model).toBe('reviewer-model');
+    const tools = (body?.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(tools).toEqual(['read_file']);
+
+    // The old session's server was closed; the new session started its own.
+    await vi.waitFor(() => {
+      const now = servers();
+      expect(now).toHaveLength(1);
+      expect(now[0]).not.toBe(before);
+    }, 20_000);
+  });
+});
+
 describe('/resume', () => {
   it('shows the picker in the screen, with names; Esc goes back; Enter switches and lets the other session go', async () => {
     const tole = await openTole();
@@ -247,7 +303,8 @@ describe('/resume', () => {
   });
 
   it('leaves no empty session behind: a start that resumes another at once removes the one it made', async () => {
-    const tole = await openTole();
+    // --storage names the format of new sessions: it does not stand in the way of resuming one.
+    const tole = await openTole({ argv: ['--storage', 'jsonl'] });
     await tole.shows('type a prompt');
     const made = readdirSync(tole.dir).filter((f) => f.endsWith('.jsonl'));
     expect(made).toHaveLength(1);
