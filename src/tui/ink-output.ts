@@ -8,8 +8,10 @@
  * differences: what is derived from a line's text (its cells, its width, its cut) is kept across
  * frames, and each screen row is built only when what was written into it differs from a row
  * built before (a key of the row's writes: column and text). A key press that changes two rows
- * builds two rows. The output is the same string Ink's own Output makes: test/tui checks this
- * against Ink's class on random writes.
+ * builds two rows. A row whose lines sit side by side (tole's panes: no line covers another) is
+ * not built cell by cell at all: it is joined from each line's text, kept with its end styles,
+ * so a scrolling transcript, which changes every row, costs a join per row. The output is the
+ * same string Ink's own Output makes: test/tui checks this against Ink's class on random writes.
  */
 import {
   ansiCodesToString,
@@ -20,7 +22,7 @@ import {
   type StyledChar,
 } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
-import { rememberRow } from './row-cells';
+import { BLANK as BLANK_CELL, cellsOf, intensityTrap, rememberRow, rememberRowCells, type Cell } from './row-cells';
 import widestLine, { clearWidths, widthOf } from './text-width';
 
 type Transformer = (line: string, index: number) => string;
@@ -43,24 +45,33 @@ type Operation =
   | { readonly type: 'clip'; readonly clip: Clip }
   | { readonly type: 'unclip' };
 
-/** Least recently used first out, past `limit` keys: a long stream cannot grow it without end. */
+/**
+ * Bounded by generations: when the newer map is full it becomes the older one and the oldest is
+ * dropped; a key found only in the older map moves to the newer. What a frame keeps using stays,
+ * and a long stream cannot grow it without end (at most twice `limit` keys). Cheaper than a
+ * strict least-recently-used order, which reinserts a key on every hit.
+ */
 class BoundedCache<V> {
-  private readonly map = new Map<string, V>();
+  private newer = new Map<string, V>();
+  private older = new Map<string, V>();
   constructor(private readonly limit: number) {}
   get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    const value = this.newer.get(key);
+    if (value !== undefined) return value;
+    const old = this.older.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
   }
   set(key: string, value: V): void {
-    if (this.map.size >= this.limit) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
+    if (this.newer.size >= this.limit) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, value);
   }
   clear(): void {
-    this.map.clear();
+    this.newer.clear();
+    this.older.clear();
   }
 }
 
@@ -70,6 +81,60 @@ const styledCharsCache = new BoundedCache<readonly StyledChar[]>(2_000);
 const sliceCache = new BoundedCache<string>(4_000);
 /** A built row's text, and its cells (handed to the frame writer again whenever the row is reused). */
 const rowCache = new BoundedCache<{ readonly line: string; readonly chars: readonly StyledChar[] }>(1_000);
+
+/**
+ * One line as written into a row, ready to be joined with its neighbours: its cells' styles at
+ * either end, and its text between them (the first character's opening codes and the last
+ * one's closing codes are the row's to write: they depend on the neighbours).
+ */
+interface Piece {
+  readonly chars: readonly StyledChar[];
+  /** Columns it covers: each character takes its width, at least 1 (as in Ink). */
+  readonly width: number;
+  readonly first: AnsiCode[];
+  readonly last: AnsiCode[];
+  /** The characters and the style changes between them, without the first opening or the last closing. */
+  readonly inner: string;
+  /** For the frame writer, made when a row holding the piece is first remembered. */
+  cells?: { readonly cells: readonly Cell[]; readonly uncertain: boolean; readonly trapped: boolean };
+}
+
+const pieceCache = new BoundedCache<Piece>(4_000);
+
+function pieceOf(line: string): Piece {
+  let piece = pieceCache.get(line);
+  if (piece === undefined) {
+    const chars = styledChars(line);
+    let width = 0;
+    let inner = '';
+    for (let i = 0; i < chars.length; i++) {
+      const char = chars[i]!;
+      width += Math.max(1, widthOf(char.value));
+      if (i > 0) inner += change(chars[i - 1]!.styles, char.styles);
+      inner += char.value;
+    }
+    const none = BLANK.styles;
+    piece = { chars, width, first: chars[0]?.styles ?? none, last: chars.at(-1)?.styles ?? none, inner };
+    pieceCache.set(line, piece);
+  }
+  return piece;
+}
+
+function pieceCells(piece: Piece): NonNullable<Piece['cells']> {
+  if (piece.cells === undefined) {
+    const { cells, uncertain } = cellsOf(piece.chars);
+    let trapped = false;
+    const chars = piece.chars;
+    for (let i = 1; i < chars.length && !trapped; i++) trapped = intensityTrap(chars[i - 1]!.styles, chars[i]!.styles);
+    piece.cells = { cells, uncertain, trapped };
+  }
+  return piece.cells;
+}
+
+/** The codes between two neighbouring cells, as ansi-tokenize's `styledCharsToString` writes them. */
+function change(from: AnsiCode[], to: AnsiCode[]): string {
+  return sameCodes(from, to) ? '' : ansiCodesToString(diffAnsiCodes(from, to));
+}
 
 function styledChars(line: string): readonly StyledChar[] {
   let chars = styledCharsCache.get(line);
@@ -103,6 +168,7 @@ export function clearOutputCaches(): void {
   clearWidths();
   sliceCache.clear();
   rowCache.clear();
+  pieceCache.clear();
 }
 
 /** An empty cell: one shared object, never changed (a row of 120 needs no 120 new ones). */
@@ -227,6 +293,8 @@ export default class Output {
   /** One row: built from its writes, or the same row built before from the same writes. */
   private row(writes: readonly (number | string)[]): string {
     if (writes.length === 0) return '';
+    const joined = this.joinedRow(writes);
+    if (joined !== null) return joined;
     const key = `${this.width}\n${writes.join('\n')}`;
     let built = rowCache.get(key);
     if (built === undefined) {
@@ -235,6 +303,70 @@ export default class Output {
     }
     rememberRow(built.line, built.chars);
     return built.line;
+  }
+
+  /**
+   * The row joined from its lines' pieces, when no line covers another and all fit in the row
+   * (side-by-side panes, always): the same string as building the row cell by cell, without
+   * touching a cell. Null otherwise: the row is built cell by cell, as Ink does.
+   */
+  private joinedRow(writes: readonly (number | string)[]): string | null {
+    const count = writes.length / 2;
+    const xs: number[] = [];
+    const pieces: Piece[] = [];
+    for (let i = 0; i < count; i++) {
+      const x = writes[2 * i] as number;
+      const piece = pieceOf(writes[2 * i + 1] as string);
+      if (piece.width === 0) continue;
+      if (x < 0 || x + piece.width > this.width) return null;
+      // In order of column (a few lines a row: insertion sort).
+      let at = xs.length;
+      while (at > 0 && xs[at - 1]! > x) at--;
+      xs.splice(at, 0, x);
+      pieces.splice(at, 0, piece);
+    }
+    const none = BLANK.styles;
+    let out = '';
+    let previous: AnsiCode[] | null = null;
+    let column = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      const x = xs[i]!;
+      if (x < column) return null;
+      const piece = pieces[i]!;
+      if (x > column) {
+        out += (previous === null ? '' : change(previous, none)) + ' '.repeat(x - column);
+        previous = none;
+      }
+      out += (previous === null ? ansiCodesToString(piece.first) : change(previous, piece.first)) + piece.inner;
+      previous = piece.last;
+      column = x + piece.width;
+    }
+    if (column < this.width) {
+      out += (previous === null ? '' : change(previous, none)) + ' '.repeat(this.width - column);
+      previous = none;
+    }
+    if (previous !== null && previous.length > 0) out += ansiCodesToString(diffAnsiCodes(previous, []));
+    const line = out.trimEnd();
+    rememberRowCells(line, () => {
+      const cells: Cell[] = [];
+      let uncertain = false;
+      let at = 0;
+      let before: readonly AnsiCode[] = none;
+      for (let i = 0; i < pieces.length; i++) {
+        // Bold and dim share their end code: a row that drops one beside the other is parsed instead.
+        if (at === xs[i] && intensityTrap(before, pieces[i]!.first)) return null;
+        for (; at < xs[i]!; at++) cells.push(BLANK_CELL);
+        const made = pieceCells(pieces[i]!);
+        if (made.trapped) return null;
+        for (const cell of made.cells) cells.push(cell);
+        uncertain ||= made.uncertain;
+        at += pieces[i]!.width;
+        before = pieces[i]!.last;
+      }
+      for (; at < this.width; at++) cells.push(BLANK_CELL);
+      return { cells, uncertain };
+    });
+    return line;
   }
 
   private buildRow(writes: readonly (number | string)[]): { line: string; chars: readonly StyledChar[] } {

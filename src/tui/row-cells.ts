@@ -61,7 +61,7 @@ function charCells(char: StyledChar): readonly Cell[] {
 }
 
 /** Cells of the characters of a row, in order ('' values, the right halves Ink keeps, skipped). */
-function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: boolean } {
+export function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: boolean } {
   const cells: Cell[] = [];
   let uncertain = false;
   for (const char of chars) {
@@ -83,7 +83,7 @@ const known = new Map<string, { cells: Cell[]; uncertain: boolean } | null>();
 const MAX_KNOWN = 300;
 
 /** Intensity (bold 1, dim 2) share their end code: a row whose text drops one and keeps the other renders as neither. */
-function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): boolean {
+export function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): boolean {
   const dropped = from.some(
     (code) => (code.code === '\x1b[1m' || code.code === '\x1b[2m') && !to.some((kept) => kept.code === code.code),
   );
@@ -101,6 +101,17 @@ function intensityTrap(from: readonly AnsiCode[], to: readonly AnsiCode[]): bool
  * they are is not remembered: it is parsed from its text like any other.
  */
 export function rememberRow(line: string, chars: readonly StyledChar[]): void {
+  rememberRowCells(line, () => {
+    for (let i = 1; i < chars.length; i++) if (intensityTrap(chars[i - 1]!.styles, chars[i]!.styles)) return null;
+    return cellsOf(chars);
+  });
+}
+
+/**
+ * Remembers the cells of `line` as `make` builds them (called only for a line not known yet);
+ * null from `make`: the line is parsed from its text when the frame writer needs it.
+ */
+export function rememberRowCells(line: string, make: () => { cells: Cell[]; uncertain: boolean } | null): void {
   if (line === '') return;
   const had = known.get(line);
   if (had !== undefined) {
@@ -109,11 +120,11 @@ export function rememberRow(line: string, chars: readonly StyledChar[]): void {
     known.set(line, had);
     return;
   }
-  let trapped = false;
-  for (let i = 1; i < chars.length && !trapped; i++) trapped = intensityTrap(chars[i - 1]!.styles, chars[i]!.styles);
   if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value!);
-  // null: parse this row from its text.
-  known.set(line, trapped ? null : cellsOf(chars));
+  const made = make();
+  // Unstyled spaces past the last character are the row's padding, not its text (as parsed from it).
+  if (made) while (made.cells.length > 0 && isBlank(made.cells.at(-1)!)) made.cells.pop();
+  known.set(line, made);
 }
 
 /**
