@@ -9,6 +9,8 @@ export interface LinesPaneProps {
   readonly note?: string;
   /** The lines on screen, already windowed and cut to the pane's inner width. */
   readonly lines: readonly Line[];
+  /** A key per line that moves with it as the pane scrolls (else lines are keyed by place). */
+  readonly keys?: readonly string[];
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;
@@ -19,12 +21,12 @@ export interface LinesPaneProps {
  * whose lines object, title and size are the same is not drawn again (a streamed token redraws
  * the transcript, not the registers).
  */
-export const LinesPane = memo(function LinesPane({ title, note, lines, width, height, focused }: LinesPaneProps) {
+export const LinesPane = memo(function LinesPane({ title, note, lines, keys, width, height, focused }: LinesPaneProps) {
   return (
     <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
       <Box flexDirection="column">
         {lines.map((line, i) => (
-          <StyledLine key={i} line={line} />
+          <StyledLine key={keys?.[i] ?? i} line={line} />
         ))}
       </Box>
     </PaneFrame>

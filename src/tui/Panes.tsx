@@ -11,6 +11,8 @@ export interface PaneContent {
   readonly title: string;
   readonly note?: string;
   readonly lines: readonly Line[];
+  /** A key per line that moves with it when the pane scrolls; by place when absent. */
+  readonly keys?: readonly string[];
 }
 
 export interface PanesProps {
@@ -60,6 +62,7 @@ export function Panes({
         title={content.title}
         {...(content.note ? { note: content.note } : {})}
         lines={content.lines}
+        {...(content.keys ? { keys: content.keys } : {})}
         width={rect.width}
         height={rect.height}
         focused={focus === id}

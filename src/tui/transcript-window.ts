@@ -53,24 +53,38 @@ function blocksOf(path: readonly AnyEntry[], tail: readonly Line[], cache: LineC
 
 export interface TranscriptWindow {
   readonly lines: readonly Line[];
+  /**
+   * A key per line that stays with the line while it scrolls (its entry's id and its place in
+   * the entry; the live tail's lines by place): the screen keeps a line's drawing as it moves.
+   */
+  readonly keys: readonly string[];
   /** Where the top line on screen sits: what scrolling moves from. */
   readonly top: { readonly index: number; readonly line: number };
   readonly following: boolean;
   readonly atTop: boolean;
 }
 
+/** The key of line `line` of block `index` (the live tail's id is ''). */
+function lineKey(blocks: Blocks, index: number, line: number): string {
+  return `${blocks.id(index)}:${line}`;
+}
+
 function bottomWindow(blocks: Blocks, height: number): TranscriptWindow {
   const collected: Line[] = [];
+  const keys: string[] = [];
   let index = blocks.count - 1;
   let line = 0;
   for (; index >= 0; index--) {
     const lines = blocks.lines(index);
-    for (line = lines.length - 1; line >= 0 && collected.length < height; line--) collected.push(lines[line]!);
+    for (line = lines.length - 1; line >= 0 && collected.length < height; line--) {
+      collected.push(lines[line]!);
+      keys.push(lineKey(blocks, index, line));
+    }
     if (collected.length >= height) break;
   }
   const top = index < 0 ? { index: 0, line: 0 } : { index, line: line + 1 };
   const atTop = index < 0 || (top.line === 0 && isEmptyBefore(blocks, top.index));
-  return { lines: collected.reverse(), top, following: true, atTop };
+  return { lines: collected.reverse(), keys: keys.reverse(), top, following: true, atTop };
 }
 
 function isEmptyBefore(blocks: Blocks, index: number): boolean {
@@ -88,21 +102,25 @@ export function transcriptWindow(
   anchor: ScrollAnchor,
 ): TranscriptWindow {
   const blocks = blocksOf(path, tail, cache, width);
-  if (height <= 0) return { lines: [], top: { index: 0, line: 0 }, following: true, atTop: true };
+  if (height <= 0) return { lines: [], keys: [], top: { index: 0, line: 0 }, following: true, atTop: true };
   if (anchor.kind === 'follow' || blocks.id(anchor.index) !== anchor.entryId) return bottomWindow(blocks, height);
   const collected: Line[] = [];
+  const keys: string[] = [];
   for (
     let index = anchor.index, line = anchor.line;
     index < blocks.count && collected.length < height;
     index++, line = 0
   ) {
     const lines = blocks.lines(index);
-    for (; line < lines.length && collected.length < height; line++) collected.push(lines[line]!);
+    for (; line < lines.length && collected.length < height; line++) {
+      collected.push(lines[line]!);
+      keys.push(lineKey(blocks, index, line));
+    }
   }
   // Scrolled down to the end: follow new output again.
   if (collected.length < height) return bottomWindow(blocks, height);
   const atTop = anchor.line === 0 && isEmptyBefore(blocks, anchor.index);
-  return { lines: collected, top: { index: anchor.index, line: anchor.line }, following: false, atTop };
+  return { lines: collected, keys, top: { index: anchor.index, line: anchor.line }, following: false, atTop };
 }
 
 /** The anchor after scrolling `delta` lines (negative: up) from a window. */

@@ -128,6 +128,7 @@ export function usePaneContent(input: PaneContentInput): {
     const transcript: PaneContent = {
       title: `${name === null ? '' : `${name} · `}${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
       lines: window.lines,
+      keys: window.keys,
       ...(window.following ? {} : { note: window.atTop ? 'top · End follows' : '↑ scrolled · End follows' }),
     };
     const usageRect = innerSize(layout.usage?.width ?? usageWidth + 3, layout.usage?.height ?? 0);
