@@ -6,6 +6,7 @@ import type { ApprovalQueue } from './approval-queue';
 import { FilesDialogPrompt, filesDialogHeight } from './FilesDialogPrompt';
 import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
+import { CostOverlay } from './CostOverlay';
 import { HelpOverlay } from './HelpOverlay';
 import { ListOverlay } from './ListOverlay';
 import type { Multiplexer } from './copy-answer';
@@ -322,7 +323,20 @@ export function App(props: AppProps) {
   return (
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
-        {ui.helpOpen ? (
+        {ui.helpOpen && ui.costOpen ? (
+          <CostOverlay
+            input={{
+              rows: store.usage,
+              pathIds: view.pathIds,
+              lane: view.head.lane,
+              model: agent.model,
+              estimate: content.cost.estimate,
+            }}
+            width={size.columns}
+            height={layout.panesHeight}
+            offset={ui.helpOffset}
+          />
+        ) : ui.helpOpen ? (
           <HelpOverlay
             commands={commands}
             width={size.columns}

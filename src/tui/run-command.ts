@@ -214,6 +214,8 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       return ctx.dispatch({ type: 'queue-list', open: true, index: 0 });
     case 'copy':
       return copy(ctx);
+    case 'cost':
+      return ctx.dispatch({ type: 'cost' });
     case 'new':
       return newSession(ctx);
     case 'resume':

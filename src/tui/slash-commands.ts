@@ -25,6 +25,11 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
     args: '',
     help: 'ask the model again from the selected answer (or the last one), as a new sibling branch; the old answer stays',
   },
+  {
+    name: 'cost',
+    args: '',
+    help: 'what the calls cost: session, priced and unpriced, per model, per branch; ~ marks the estimate of a call in flight',
+  },
   { name: 'copy', args: '', help: 'copy the last answer on this path to the clipboard (OSC 52)' },
   { name: 'queue', args: '', help: 'list the prompts queued behind the running turn, to edit or remove one' },
   {

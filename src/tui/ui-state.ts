@@ -48,6 +48,8 @@ export interface UiState {
   readonly helpOffset: number;
   /** What a command reported (`/context`), shown in the help overlay's place while it is open. */
   readonly report: CommandReport | null;
+  /** `/cost` is open, in the help overlay's place (live: it follows the ledger and the call in flight). */
+  readonly costOpen: boolean;
   /** The queued-prompts list (`/queue`) is open, and which of them is selected. */
   readonly queueOpen: boolean;
   readonly queueIndex: number;
@@ -81,6 +83,7 @@ export const INITIAL_UI: UiState = {
   helpOpen: false,
   helpOffset: 0,
   report: null,
+  costOpen: false,
   queueOpen: false,
   queueIndex: 0,
   editor: EMPTY_EDITOR,
@@ -105,6 +108,7 @@ export type UiAction =
   | { readonly type: 'focus'; readonly pane: PaneId }
   | { readonly type: 'help'; readonly open: boolean }
   | { readonly type: 'report'; readonly report: CommandReport }
+  | { readonly type: 'cost' }
   | { readonly type: 'help-scroll'; readonly delta: number }
   | { readonly type: 'queue-list'; readonly open: boolean; readonly index?: number }
   /** `drop`: also let go of the earlier prompt being edited (Ctrl-C clearing the editor). */
@@ -149,9 +153,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'focus':
       return { ...state, focus: action.pane, selectedId: action.pane === 'tree' ? null : state.selectedId };
     case 'help':
-      return { ...state, helpOpen: action.open, helpOffset: 0, report: null };
+      return { ...state, helpOpen: action.open, helpOffset: 0, report: null, costOpen: false };
     case 'report':
-      return { ...state, helpOpen: true, helpOffset: 0, report: action.report };
+      return { ...state, helpOpen: true, helpOffset: 0, report: action.report, costOpen: false };
+    case 'cost':
+      return { ...state, helpOpen: true, helpOffset: 0, report: null, costOpen: true };
     case 'queue-list':
       return {
         ...state,

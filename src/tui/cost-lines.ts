@@ -1,0 +1,156 @@
+import type { UsageRecord } from '../core/storage/records';
+import { addRow, emptyTotals, type UsageTotals } from '../core/usage/totals';
+import type { UsageRow } from '../core/usage/usage-row';
+import { formatTokens } from './format';
+import { costText, withEstimate, type CallEstimate, type LiveTotals } from './live-cost';
+import { seg, truncateLine, type Line } from './styled-line';
+
+/** What `/cost` is drawn from: the ledger, where the screen is, and the call in flight. */
+export interface CostInput {
+  readonly rows: readonly UsageRecord[];
+  /** The checked-out path's entries (the usage pane's "branch"). */
+  readonly pathIds: { has(id: string): boolean };
+  /** The checked-out branch, where the call in flight is made. */
+  readonly lane: string;
+  /** The model of the call in flight. */
+  readonly model: string;
+  readonly estimate: CallEstimate | null;
+}
+
+const NAME = 18;
+const CALLS = 6;
+const TOKENS = 9;
+const COST = 12;
+
+/** A call that used tokens and had no price: its cost is unknown, not zero. */
+function unpriced(row: UsageRow): boolean {
+  return !row.priced && row.inputTokens + row.outputTokens > 0;
+}
+
+/** A failed attempt the server counted nothing for. */
+function uncounted(row: UsageRow): boolean {
+  return row.inputTokens + row.outputTokens === 0;
+}
+
+function header(title: string): Line {
+  return [
+    seg(title.padEnd(NAME), 'accent'),
+    seg('calls'.padStart(CALLS), 'faint'),
+    seg('in'.padStart(TOKENS), 'faint'),
+    seg('out'.padStart(TOKENS), 'faint'),
+    seg('cost'.padStart(COST), 'faint'),
+  ];
+}
+
+function tokens(totals: LiveTotals, n: number): string {
+  return `${totals.estimated ? '~' : ''}${formatTokens(n)}`;
+}
+
+/** One row of figures; `note` after the cost (why a cost is unknown, what is estimated). */
+function row(name: string, counted: UsageTotals, estimate: CallEstimate | null, note = '', mark = ' '): Line {
+  const totals = withEstimate(counted, estimate);
+  const calls = `${counted.attempts}${estimate ? '+1' : ''}`;
+  return [
+    seg(mark, 'accent'),
+    seg(` ${name}`.padEnd(NAME - 1).slice(0, NAME - 1), mark === ' ' ? 'text' : 'accent'),
+    seg(calls.padStart(CALLS), 'muted'),
+    seg(tokens(totals, totals.inputTokens).padStart(TOKENS), 'text'),
+    seg(tokens(totals, totals.outputTokens).padStart(TOKENS), 'text'),
+    // Calls that all had no price cost an unknown amount, not $0.
+    seg(
+      (totals.costUsdMicros === 0 && totals.unpriced ? '?' : costText(totals)).padStart(COST),
+      totals.costUsdMicros > 0 ? 'accent' : 'muted',
+    ),
+    ...(note ? [seg(`  ${note}`, 'faint')] : []),
+  ];
+}
+
+function grouped(rows: readonly UsageRecord[], key: (row: UsageRow) => string): Map<string, UsageTotals> {
+  const out = new Map<string, UsageTotals>();
+  for (const record of rows) {
+    const usage = record.usage as UsageRow;
+    const name = key(usage);
+    let totals = out.get(name);
+    if (!totals) out.set(name, (totals = emptyTotals()));
+    addRow(totals, usage);
+  }
+  return out;
+}
+
+function byCost(map: Map<string, UsageTotals>): [string, UsageTotals][] {
+  return [...map.entries()].sort((a, b) => b[1].costUsdMicros - a[1].costUsdMicros || b[1].attempts - a[1].attempts);
+}
+
+/**
+ * `/cost`: the session's calls and what they cost, whole and split: priced against unpriced
+ * (a call whose model has no price counts its tokens, not its cost), per model, per branch (where
+ * each call was made) and the checked-out path. The call in flight is added, marked `~`.
+ */
+export function costLines(input: CostInput, width: number): Line[] {
+  const { rows, estimate } = input;
+  const session = emptyTotals();
+  const priced = emptyTotals();
+  const withoutPrice = emptyTotals();
+  const path = emptyTotals();
+  const failed = emptyTotals();
+  const unpricedModels = new Set<string>();
+  for (const record of rows) {
+    const usage = record.usage as UsageRow;
+    addRow(session, usage);
+    if (unpriced(usage)) {
+      addRow(withoutPrice, usage);
+      unpricedModels.add(usage.model);
+    } else if (uncounted(usage)) addRow(failed, usage);
+    else addRow(priced, usage);
+    if (record.entryId !== null && input.pathIds.has(record.entryId)) addRow(path, usage);
+  }
+  const flight = estimate;
+  const flightPriced = flight?.priced ? flight : null;
+  const flightUnpriced = flight !== null && !flight.priced ? flight : null;
+  const lines: Line[] = [header('session'), row('all calls', session, flight)];
+  lines.push(row('priced', priced, flightPriced));
+  const names = [...unpricedModels, ...(flightUnpriced ? [input.model] : [])];
+  const unique = [...new Set(names)];
+  lines.push(
+    row(
+      'unpriced',
+      withoutPrice,
+      flightUnpriced,
+      unique.length > 0 ? `no price for ${unique.join(', ')}: set "pricing" in the config` : '',
+    ),
+  );
+  if (failed.attempts > 0) lines.push(row('nothing counted', failed, null, 'failed before the server counted tokens'));
+  if (flight) {
+    lines.push(row('in flight', emptyTotals(), flight, "estimated (~) until the server's usage arrives"));
+  }
+
+  lines.push([], header('per model'));
+  const models = grouped(rows, (r) => r.model);
+  if (flight && !models.has(input.model)) models.set(input.model, emptyTotals());
+  for (const [model, totals] of byCost(models)) {
+    const open = flight && model === input.model ? flight : null;
+    const some = rows.some((r) => (r.usage as UsageRow).model === model && unpriced(r.usage as UsageRow));
+    lines.push(row(model, totals, open, some || (open && !open.priced) ? 'unpriced' : ''));
+  }
+
+  lines.push([], header('per branch'));
+  const branches = grouped(rows, (r) => r.lane);
+  if (flight && !branches.has(input.lane)) branches.set(input.lane, emptyTotals());
+  for (const [lane, totals] of byCost(branches)) {
+    const here = lane === input.lane;
+    lines.push(row(lane, totals, here ? flight : null, here ? 'checked out' : '', here ? '▸' : ' '));
+  }
+  lines.push(row('this path', path, flight, 'the calls on the checked-out path, from the root'));
+
+  lines.push(
+    [],
+    [
+      seg(
+        '~ estimated: the prompt and the streamed text at four characters a token, list price, no cache discount',
+        'faint',
+      ),
+    ],
+    [seg('+? some calls had no price: the cost shown is what the priced ones cost', 'faint')],
+  );
+  return lines.map((line) => truncateLine(line, width));
+}
