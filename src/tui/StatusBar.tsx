@@ -45,7 +45,8 @@ export function StatusBar({
   const theme = useTheme();
   const tick = useTicker(running, 100);
   const mark = running ? SPINNER[tick % SPINNER.length]! : '●';
-  const facts = [`seq ${seq}`, model];
+  // With the cost carried (a narrow screen), the seq gives its room to the keys: the registers pane has it.
+  const facts = usage ? [model] : [`seq ${seq}`, model];
   if (readOnly) facts.push('read-only');
   if (queued > 0) facts.push(`${queued} queued`);
   // The cost comes right after the state: on a narrow screen the end of this line is what gets cut.

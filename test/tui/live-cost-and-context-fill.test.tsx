@@ -126,7 +126,7 @@ describe('a narrow screen', () => {
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toContain('$0.056 · ctx 5.0k/128k 4%'), 5000);
     const status = stripAnsi(screen.frame()).split('\n').filter(Boolean).at(-1)!;
-    expect(status).toMatch(/^ ● \w+ · \$0\.056 · ctx 5\.0k\/128k 4% · seq \d+/);
+    expect(status).toMatch(/^ ● \w+ · \$0\.056 · ctx 5\.0k\/128k 4% · tole-test-model +⏎ send +Tab panes/);
     // The usage pane is off screen: only the transcript shows.
     expect(pane(screen.frame(), 'usage')).toBe('');
   });
