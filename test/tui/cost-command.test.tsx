@@ -93,7 +93,13 @@ describe('/cost', () => {
 
   it('adds the call in flight as an estimate marked ~, then the real figure; q closes it', async () => {
     const session = wired();
-    server.push({ text: ['a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)], delayMs: 250, usage: usage(5000, 300) });
+    // The first chunk of text (after the role's), then nothing for 2.5 s (the call stays open while /cost is typed), then the rest.
+    server.push({
+      text: ['a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)],
+      stallAfterChunks: 2,
+      stallMs: 2500,
+      usage: usage(5000, 300),
+    });
     screen = renderScreen({ ...session, columns: 120, rows: 40 });
     await command(screen, 'go');
     await screen.waitFor('aaaa', 3000);

@@ -41,11 +41,12 @@ function wired(contextWindow: number, pricing: Record<string, { inputUsdPerMTok:
   });
 }
 
-/** A reply of 1,200 characters in three chunks 250 ms apart, then the server's usage. */
+/** A reply of 1,200 characters: one chunk of text (after the role's), 1.5 s of silence (the call stays open), two more, then the server's usage. */
 function pacedReply(): void {
   server.push({
     text: ['a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)],
-    delayMs: 250,
+    stallAfterChunks: 2,
+    stallMs: 1500,
     usage: { prompt_tokens: 5000, completion_tokens: 300, total_tokens: 5300 },
   });
 }
