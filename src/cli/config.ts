@@ -134,6 +134,8 @@ export const configSchema = z.strictObject({
         .min(1024)
         .max(1024 * 1024)
         .optional(),
+      /** How many ReadOnly calls of one model reply run at once (1: one at a time). */
+      readConcurrency: z.number().int().min(1).max(32).optional(),
       /** Silence allowed inside a model's stream once output has started (ms). */
       streamIdleTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
       /** Silence allowed between the stream opening and its first output (ms): a long prompt takes a while. */

@@ -165,6 +165,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
     systemPrompt: parts.profile.systemPrompt,
     limits: limitsFrom(parts.config),
     ...(parts.config.limits?.toolOutputCapBytes ? { toolOutputCapBytes: parts.config.limits.toolOutputCapBytes } : {}),
+    ...(parts.config.limits?.readConcurrency ? { readConcurrency: parts.config.limits.readConcurrency } : {}),
     price: (report) => {
       const estimate = costUsdMicros(report.model, report.usage, pricing);
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };

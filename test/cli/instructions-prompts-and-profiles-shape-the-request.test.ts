@@ -4,12 +4,23 @@
  * against the real local chat server, with HOME and the config dir in a temp directory. The
  * request bodies the server recorded are the proof.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
+import { seededRandom, systemClock } from '../../src/core/clock';
+import { SessionStore } from '../../src/core/storage/session-store';
 import { INSTRUCTIONS_FILE_MAX_BYTES } from '../../src/cli/instructions';
 import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
 
@@ -254,6 +265,58 @@ describe('generation settings and the tool-output cap', () => {
     const result = chats()[1]?.body?.messages?.find((m) => m.role === 'tool');
     expect(Buffer.byteLength(String(result?.content), 'utf8')).toBeLessThanOrEqual(2048);
     expect(String(result?.content)).toMatch(/elided/);
+  });
+});
+
+describe('limits.readConcurrency', () => {
+  /** `type callId` of the tool records of the run's session file, in file order (a read-only open replays it). */
+  function toolRecords(at: Place, sessionId: string): string[] {
+    const dir = join(at.home, '.tole', 'sessions');
+    const file = readdirSync(dir).find((name) => name.includes(sessionId));
+    const store = SessionStore.open(join(dir, file!), { clock: systemClock, random: seededRandom(5), readOnly: true });
+    try {
+      return [...store.tree.all()]
+        .sort((x, y) => x.seq - y.seq)
+        .flatMap((e) =>
+          e.type === 'tool_intent' || e.type === 'tool_result' ? [`${e.type} ${e.payload.callId}`] : [],
+        );
+    } finally {
+      store.close();
+    }
+  }
+
+  const twoReads: ScriptedReply[] = [
+    {
+      toolCalls: [
+        { id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' },
+        { id: 'call_b', name: 'read_file', arguments: '{"path":"b.txt"}' },
+      ],
+    },
+    { text: 'read both' },
+  ];
+
+  it('two reads of one reply run side by side by default, and one at a time with 1', async () => {
+    const at = place();
+    writeFileSync(join(at.workspace, 'a.txt'), 'a');
+    writeFileSync(join(at.workspace, 'b.txt'), 'b');
+    const side = await tole(at, ['-p', 'read both', '--model', 'm'], twoReads);
+    expect(side.code, side.stderr).toBe(0);
+    expect(toolRecords(at, side.sessionId!)).toEqual([
+      'tool_intent call_a',
+      'tool_intent call_b',
+      'tool_result call_a',
+      'tool_result call_b',
+    ]);
+
+    writeJson(join(at.configDir, 'config.json'), { limits: { readConcurrency: 1 } });
+    const alone = await tole(at, ['-p', 'read both', '--model', 'm'], twoReads);
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(toolRecords(at, alone.sessionId!)).toEqual([
+      'tool_intent call_a',
+      'tool_result call_a',
+      'tool_intent call_b',
+      'tool_result call_b',
+    ]);
   });
 });
 
