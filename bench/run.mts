@@ -10,7 +10,7 @@ import { runReadFanOutBench } from './read-fan-out';
 import { runMemoryBench, runRenderBench } from './render';
 import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
-import { runStartupBench } from './startup';
+import { runStartBench, runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
 import { runStreamBench } from './stream';
 import { runSyncBench } from './sync';
@@ -21,6 +21,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['sqlite', runSqliteBench],
   ['stream', runStreamBench],
   ['reads', runReadFanOutBench],
+  ['start', runStartBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],
   ['memory', runMemoryBench],

@@ -1,9 +1,11 @@
 /**
  * Screen benchmarks through a real pseudo-terminal: time to the first frame of the built `tole`
- * beside a bare Node process printing one line, the same for sessions of 10,000 and 100,000
- * entries, and keypress-to-frame latency in the tree of the large one.
+ * beside a bare Node process printing one line (`runStartBench`, with `tole --version`), the same
+ * for sessions of 10,000 and 100,000 entries, and keypress-to-frame latency in the tree of the
+ * large one.
  * Run alone with `npm run build && node --import tsx bench/startup.ts`.
  */
+import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,8 @@ import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from '../src/core/stora
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { formatRows, type Row } from './storage';
 
-export const TOLE = join(import.meta.dirname, '..', 'dist', 'tole.js');
+/** The built tole; TOLE_BIN points the start-up rows at another build (an earlier one, for a before/after). */
+export const TOLE = process.env['TOLE_BIN'] ?? join(import.meta.dirname, '..', 'dist', 'tole.js');
 const RUNS = 5;
 /** The status bar: in every whole frame. */
 const STATUS_MARK = 'seq ';
@@ -130,10 +133,10 @@ export function writeSession(dir: string, entries: number): string {
   return path;
 }
 
-async function firstFrameMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+async function firstFrameMs(args: string[], env: NodeJS.ProcessEnv, cwd: string, bin = TOLE): Promise<number> {
   // A resumed session's first frame counts once its tree is drawn, not before.
   const marks = args.includes('--resume') ? [STATUS_MARK, HEAD_MARK] : [STATUS_MARK];
-  const { pty, ms } = await startUntil([TOLE, ...args], marks, env, cwd);
+  const { pty, ms } = await startUntil([bin, ...args], marks, env, cwd);
   pty.kill('SIGTERM');
   return ms;
 }
@@ -164,6 +167,82 @@ async function keypressMs(path: string, env: NodeJS.ProcessEnv, cwd: string): Pr
   return latencies[Math.floor(latencies.length / 2)]!;
 }
 
+/** Spawns `node args` without a terminal; resolves with the time until it exits. */
+function exitMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawnChild(process.execPath, args, { cwd, env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
+  });
+}
+
+/** Medians of `runs` rounds; each round runs every measure once, in turn, so that load drift hits all alike. */
+async function interleavedMedians(runs: number, measures: readonly (() => Promise<number>)[]): Promise<number[]> {
+  const values = measures.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) for (const [j, measure] of measures.entries()) values[j]!.push(await measure());
+  return values.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!);
+}
+
+/**
+ * Start-up: the first frame of a new session in a pseudo-terminal beside a bare Node process
+ * printing one line there, and `tole --version` from start to exit beside `node -e 0`.
+ * Run alone with `npm run build && node --import tsx bench/run.mts start`.
+ */
+export async function runStartBench(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tole-bench-start-'));
+  const env = {
+    ...process.env,
+    TOLE_HOME: join(dir, 'home'),
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'bench',
+  };
+  try {
+    // TOLE_BEFORE=<an earlier build's tole.js> adds its rows, measured in the same rounds.
+    const before = process.env['TOLE_BEFORE'];
+    const builds = before ? [TOLE, before] : [TOLE];
+    const [bare, ...frames] = await interleavedMedians(9, [
+      async () => {
+        const { pty, ms } = await startUntil(
+          ['-e', `process.stdout.write('ready${FRAME_END}\\n'); setTimeout(() => {}, 5000)`],
+          ['ready'],
+          env,
+          dir,
+        );
+        pty.kill();
+        return ms;
+      },
+      ...builds.map((bin) => () => firstFrameMs([], env, dir, bin)),
+    ]);
+    const [bareExit, ...versions] = await interleavedMedians(9, [
+      () => exitMs(['-e', '0'], env, dir),
+      ...builds.map((bin) => () => exitMs([bin, '--version'], env, dir)),
+    ]);
+    return builds.flatMap((_bin, i): Row[] => {
+      const which = i === 0 ? '' : ' (TOLE_BEFORE)';
+      return [
+        {
+          name: `first frame, new session${which}`,
+          tole: frames[i]!,
+          baseline: bare!,
+          unit: 'ms',
+          ratio: frames[i]! / bare!,
+          ...(i === 0 ? { target: '≤ 150 ms' } : {}),
+        },
+        {
+          name: `tole --version, start to exit${which}`,
+          tole: versions[i]!,
+          baseline: bareExit!,
+          unit: 'ms',
+          ratio: versions[i]! / bareExit!,
+        },
+      ];
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function runStartupBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-screen-'));
   const env = {
@@ -184,15 +263,6 @@ export async function runStartupBench(): Promise<Row[]> {
       return ms;
     });
     const rows: Row[] = [];
-    const fresh = await medianOf(RUNS, () => firstFrameMs([], env, dir));
-    rows.push({
-      name: 'first frame, new session',
-      tole: fresh,
-      baseline: bare,
-      unit: 'ms',
-      ratio: fresh / bare,
-      target: '< 400 ms',
-    });
     const large = writeSession(dir, 100_000);
     for (const [n, path] of [
       [10_000, writeSession(dir, 10_000)],
