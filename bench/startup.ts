@@ -177,6 +177,25 @@ function exitMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<nu
   });
 }
 
+const CPU_PRELOAD = join(import.meta.dirname, 'cpu-at-first-frame.mjs');
+
+/** CPU time (user + system) of `node args` until it prints it: cpu-at-first-frame.mjs or the bare line. */
+function cpuMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no CPU figure within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
+    pty.onData((data) => {
+      seen += data;
+      const found = /cpu-at-first-frame ([\d.]+) ms/.exec(seen);
+      if (!found) return;
+      clearTimeout(timer);
+      pty.kill();
+      resolve(Number(found[1]));
+    });
+  });
+}
+
 /** Medians of `runs` rounds; each round runs every measure once, in turn, so that load drift hits all alike. */
 async function interleavedMedians(runs: number, measures: readonly (() => Promise<number>)[]): Promise<number[]> {
   const values = measures.map(() => [] as number[]);
@@ -214,6 +233,11 @@ export async function runStartBench(): Promise<Row[]> {
       },
       ...builds.map((bin) => () => firstFrameMs([], env, dir, bin)),
     ]);
+    const bareCpuScript = `const { user, system } = process.cpuUsage(); console.log('cpu-at-first-frame ' + ((user + system) / 1000).toFixed(1) + ' ms'); setTimeout(() => {}, 5000)`;
+    const [bareCpu, ...cpus] = await interleavedMedians(9, [
+      () => cpuMs(['-e', bareCpuScript], env, dir),
+      ...builds.map((bin) => () => cpuMs(['--import', CPU_PRELOAD, bin], env, dir)),
+    ]);
     const [bareExit, ...versions] = await interleavedMedians(9, [
       () => exitMs(['-e', '0'], env, dir),
       ...builds.map((bin) => () => exitMs([bin, '--version'], env, dir)),
@@ -228,6 +252,13 @@ export async function runStartBench(): Promise<Row[]> {
           unit: 'ms',
           ratio: frames[i]! / bare!,
           ...(i === 0 ? { target: '≤ 150 ms' } : {}),
+        },
+        {
+          name: `CPU time to that first frame (baseline: bare node's at its line)${which}`,
+          tole: cpus[i]!,
+          baseline: bareCpu!,
+          unit: 'ms CPU',
+          ratio: cpus[i]! / bareCpu!,
         },
         {
           name: `tole --version, start to exit${which}`,
