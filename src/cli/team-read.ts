@@ -5,6 +5,7 @@
  * read-only here.
  */
 import { mkdirSync } from 'node:fs';
+import { plainName } from '../core/session/session-name';
 import { hostname } from 'node:os';
 import { seededRandom } from '../core/clock';
 import { StorageError } from '../core/storage/errors';
@@ -143,7 +144,7 @@ export async function listFromServer(
     String(s.entries),
     formatUsd(s.costUsdMicros),
     s.holder ? s.holder.host : '-',
-    ...(named ? [oneLine(s.name ?? '', 30)] : []),
+    ...(named ? [oneLine(plainName(s.name ?? ''), 30)] : []),
     oneLine(s.firstPrompt || '(no prompt yet)', 50),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

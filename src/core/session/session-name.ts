@@ -5,9 +5,21 @@ import { sessionFact } from './session-facts';
 /** The longest session name kept; longer text is cut. */
 export const MAX_NAME_CHARS = 80;
 
-/** The session's name (register `fact.session`, key `name`), or null when it has none. */
+/**
+ * One line of plain text: whitespace runs become one space, and control characters (escape
+ * sequences a hostile file could carry to a terminal) are dropped.
+ */
+export function plainName(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The session's name (register `fact.session`, key `name`), or null when it has none. Read as plain text. */
 export function sessionName(store: SessionStore): string | null {
-  return sessionFact(store, 'name') ?? null;
+  const name = sessionFact(store, 'name');
+  return name === undefined ? null : plainName(name);
 }
 
 /**
@@ -17,7 +29,7 @@ export function sessionName(store: SessionStore): string | null {
  */
 export function nameSession(store: SessionStore, text: string): string | null {
   if (store.readOnly) throw new Error('this session is open read-only: its name cannot be written');
-  const name = text.replace(/\s+/g, ' ').trim().slice(0, MAX_NAME_CHARS);
+  const name = plainName(text).slice(0, MAX_NAME_CHARS);
   const had = sessionName(store);
   if (name === '') {
     if (had !== null) store.commit([{ kind: 'register', op: 'delete', namespace: NS.session, key: 'name' }]);

@@ -110,7 +110,8 @@ function soundReport(store: SessionStore, seen: { commitLines: number; first: nu
 
 function nameOf(store: SessionStore): string | null {
   const value = store.registers.get<unknown>(NS.session, 'name');
-  return typeof value === 'string' ? value : null;
+  // Printed to a terminal: control characters a hostile file could carry are dropped.
+  return typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim() : null;
 }
 
 function laneSummaries(store: SessionStore): LaneSummary[] {

@@ -90,6 +90,18 @@ describe('the session name', () => {
     last.close();
   });
 
+  it('is read back as plain text: escape sequences in a hostile file do not reach the terminal', () => {
+    const store = newSession();
+    prompt(store, 'first');
+    expect(nameSession(store, 'a\x1b]0;pwned\x07 b\x9b2J')).toBe('a]0;pwned b2J');
+    // Written by something else than /name: the register holds the raw text, the readers clean it.
+    store.commit([{ kind: 'register', op: 'set', namespace: 'fact.session', key: 'name', value: 'x\x1b[2Jy\nz' }]);
+    expect(sessionName(store)).toBe('x[2Jy z');
+    store.close();
+    expect(summariseSession({ path: store.path, header: store.header }, systemClock).name).toBe('x[2Jy z');
+    expect(formatCheckReport(checkSessionFile(store.path))).toContain('name:      x [2Jy z');
+  });
+
   it('a torn garbage line after the name does not take it', () => {
     const store = newSession();
     prompt(store, 'first');
