@@ -80,7 +80,7 @@ function resumeHere(dirs: TempDirs, path: string) {
 }
 
 describe('a SIGKILL between the intents and the settlements of a read batch resumes each read once, in order', () => {
-  for (const crashAt of ['after-intent', 'before-settlement'] as const) {
+  for (const crashAt of ['after-intent', 'during-effect', 'before-settlement'] as const) {
     it(`killed ${crashAt}`, async () => {
       const dirs = tempDirs('tole-crash-batch-');
       created.push(dirs);
@@ -100,9 +100,11 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
 
       // Every intent of the batch is in the file before any effect; no settlement is.
       expect(onDisk(path)).toEqual({ records: INTENTS, pending: 3, pc: 'Executing' });
-      // after-intent: nothing ran. before-settlement: the first read ran (the kill came before its settlement).
+      // after-intent: nothing ran. during-effect: the first read had started (its marker is written
+      // at once) and the others not. before-settlement: the first read ran (the kill came before its settlement).
       const before = runs(dirs.root);
       if (crashAt === 'after-intent') expect(before).toEqual([0, 0, 0]);
+      else if (crashAt === 'during-effect') expect(before).toEqual([1, 0, 0]);
       else expect(before[0]).toBe(1);
 
       const { agent, store } = resumeHere(dirs, path);
@@ -136,6 +138,52 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
       expect(runs(dirs.root)).toEqual(after);
     });
   }
+
+  it('a batch with a ReadOnly bash call: each resumes by its own replay class (bash is never run twice)', async () => {
+    const dirs = tempDirs('tole-crash-batch-');
+    created.push(dirs);
+    server.push({
+      toolCalls: [
+        { id: 'call_a', name: 'marker_read', arguments: JSON.stringify({ key: 'a' }) },
+        { id: 'call_sh', name: 'bash', arguments: JSON.stringify({ command: 'echo hi' }) },
+        { id: 'call_c', name: 'marker_read', arguments: JSON.stringify({ key: 'c' }) },
+      ],
+    });
+    const config: ChildConfig = {
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      prompt: 'read and echo',
+      interactive: false,
+    };
+    const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+      env: { ...process.env, TOLE_CRASH_AT: 'after-intent' },
+    });
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    const path = onlySessionFile(dirs.sessions);
+    expect(onDisk(path)).toEqual({
+      records: ['intent call_a', 'intent call_sh', 'intent call_c'],
+      pending: 3,
+      pc: 'Executing',
+    });
+
+    const { agent, store } = resumeHere(dirs, path);
+    expect(await agent.resume(new AbortController().signal, () => {})).toBe(3);
+    store.close();
+    expect(onDisk(path)).toEqual({
+      records: [
+        'intent call_a',
+        'intent call_sh',
+        'intent call_c',
+        'result call_a ok rerun',
+        'result call_sh interrupted never-replay',
+        'result call_c ok rerun',
+      ],
+      pending: 0,
+      pc: 'Final',
+    });
+    expect(markerCount(dirs.root, 'marker_read')).toBe(2);
+  });
 
   it('a crash between two settlements of the batch: the settled read stays, the others are run again in order', async () => {
     const dirs = tempDirs('tole-crash-batch-');
