@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { decodeCommitBody, NOT_JSON } from './lazy-commit';
 import type { Commit, SessionHeader } from './records';
 
 /**
@@ -49,18 +50,17 @@ export type DecodedLine =
   | { readonly ok: true; readonly commit: Commit; readonly crc: number }
   | { readonly ok: false; readonly reason: string };
 
-/** Checks one line (without its newline) against the chain and parses its commit. */
+/** Checks one line (without its newline) against the chain and reads its commit. */
 export function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
   const stored = frameCrc(line);
   if (stored < 0) return { ok: false, reason: FRAME_PROBLEMS[stored]! };
   const body = line.subarray(LINE_PREFIX_BYTES, line.length - 1);
   const crc = crc32(body, previousCrc);
   if (crc !== stored) return { ok: false, reason: `checksum mismatch (stored ${hex8(stored)}, computed ${hex8(crc)})` };
-  try {
-    return { ok: true, commit: JSON.parse(body.toString('utf8')) as Commit, crc };
-  } catch {
-    return { ok: false, reason: 'checksum matches but the commit is not JSON' };
-  }
+  // Checked to be JSON in full, but entry payloads stay as bytes until read (lazy-commit.ts).
+  const commit = decodeCommitBody(line, LINE_PREFIX_BYTES, line.length - 1);
+  if (commit === NOT_JSON) return { ok: false, reason: 'checksum matches but the commit is not JSON' };
+  return { ok: true, commit, crc };
 }
 
 /** True when a line has the shape of a whole commit line, whatever the chain says. */

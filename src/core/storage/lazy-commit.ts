@@ -1,0 +1,283 @@
+/**
+ * Reading a commit's JSON without building its entry payloads. A replay needs every record's
+ * envelope (kind, seq, ids, type: what the tree, the registers and the checks use) but the
+ * payloads (the text of prompts, answers and tool output, nearly all of a session's bytes) only
+ * when they are shown. So the commit is scanned once, byte by byte, and checked to be JSON as
+ * strictly as `JSON.parse` checks it (json-skip.ts); an entry written the way tole writes it
+ * (its keys in tole's order, plain envelope values) becomes a ReplayedEntry whose payload stays
+ * as the bytes in the file until it is first read. Other records of known keys are built key by
+ * key (values other than plain strings and integers parsed on their own).
+ *
+ * Anything else (a commit that is not an object or an array of objects, an unknown or escaped
+ * key) is parsed whole by `JSON.parse`, so the records always equal what `JSON.parse` of the
+ * line gives, key order included; a property test holds the two together.
+ */
+import { NS } from '../registers/namespaces';
+import { ENTRY_TYPES } from '../tree/entry-types';
+import {
+  at,
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipSpace,
+  skipString,
+  skipValue,
+  ZERO,
+} from './json-skip';
+import type { Commit } from './records';
+import { ReplayedEntry } from './replayed-entry';
+
+/** `JSON.parse` of the commit text would throw: the line is not JSON. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+/** The scan gives up on this shape and the caller parses the text whole. */
+const FALLBACK: unique symbol = Symbol('fallback');
+
+/**
+ * The commit in `line[start, end)` (a line between its checksum prefix and its closing `}`),
+ * with entry payloads left unparsed, or NOT_JSON.
+ */
+export function decodeCommitBody(line: Buffer, start = 0, end = line.length): Commit | typeof NOT_JSON {
+  // Entries keep the whole read chunk and offsets into it, not a Buffer object each.
+  const whole = wholeBufferOf(line);
+  const offset = line.byteOffset - whole.byteOffset;
+  let fast: Commit | typeof FALLBACK;
+  try {
+    fast = scanCommit(whole, offset + start, offset + end);
+  } catch {
+    fast = FALLBACK;
+  }
+  if (fast !== FALLBACK) return fast;
+  try {
+    return JSON.parse(line.toString('utf8', start, end)) as Commit;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+let lastWhole: Buffer = Buffer.alloc(0);
+
+function wholeBufferOf(line: Buffer): Buffer {
+  if (lastWhole.buffer !== line.buffer) lastWhole = Buffer.from(line.buffer, 0, line.buffer.byteLength);
+  return lastWhole;
+}
+
+function scanCommit(body: Buffer, start: number, end: number): Commit | typeof FALLBACK {
+  let i = skipSpace(body, start, end);
+  if (at(body, i, end) === OPEN_BRACE) {
+    const record = scanRecord(body, i, end);
+    if (record === FALLBACK || skipSpace(body, cursor, end) !== end) return FALLBACK;
+    return record as Commit;
+  }
+  if (at(body, i, end) !== OPEN_BRACKET) return FALLBACK;
+  const records: unknown[] = [];
+  i = skipSpace(body, i + 1, end);
+  for (;;) {
+    if (at(body, i, end) !== OPEN_BRACE) return FALLBACK;
+    const record = scanRecord(body, i, end);
+    if (record === FALLBACK) return FALLBACK;
+    records.push(record);
+    i = skipSpace(body, cursor, end);
+    if (at(body, i, end) === COMMA) {
+      i = skipSpace(body, i + 1, end);
+      continue;
+    }
+    if (at(body, i, end) !== CLOSE_BRACKET) return FALLBACK;
+    break;
+  }
+  return skipSpace(body, i + 1, end) === end ? (records as Commit) : FALLBACK;
+}
+
+/** Where the last scan stopped (one past what it read). Module state: the scan never nests. */
+let cursor = 0;
+
+/** Where each key and value of the record being scanned lies: [keyStart, keyEnd, valueStart, valueEnd]. */
+const MAX_KEYS = 16;
+const spans = new Int32Array(MAX_KEYS * 4);
+
+/** One object at `body[start]`: an entry written the way tole writes them keeps its payload as bytes. */
+function scanRecord(body: Buffer, start: number, end: number): unknown {
+  let i = skipSpace(body, start + 1, end);
+  if (at(body, i, end) === CLOSE_BRACE) return FALLBACK;
+  let keys = 0;
+  for (;;) {
+    if (at(body, i, end) !== QUOTE) return FALLBACK;
+    const keyStart = i;
+    i = skipString(body, i, end);
+    if (i < 0) return FALLBACK;
+    const keyEnd = i;
+    i = skipSpace(body, i, end);
+    if (at(body, i, end) !== COLON) return FALLBACK;
+    const valueStart = skipSpace(body, i + 1, end);
+    const valueEnd = skipValue(body, valueStart, end);
+    if (valueEnd < 0) return FALLBACK;
+    if (keys < MAX_KEYS) {
+      spans[keys * 4] = keyStart;
+      spans[keys * 4 + 1] = keyEnd;
+      spans[keys * 4 + 2] = valueStart;
+      spans[keys * 4 + 3] = valueEnd;
+    }
+    keys++;
+    i = skipSpace(body, valueEnd, end);
+    if (at(body, i, end) === COMMA) {
+      i = skipSpace(body, i + 1, end);
+      continue;
+    }
+    if (at(body, i, end) !== CLOSE_BRACE) return FALLBACK;
+    break;
+  }
+  cursor = i + 1;
+  if (keys > MAX_KEYS) return JSON.parse(body.toString('utf8', start, cursor));
+  return (
+    (keys === ENTRY_KEYS.length && replayedEntry(body)) ||
+    flatRecord(body, keys) ||
+    JSON.parse(body.toString('utf8', start, cursor))
+  );
+}
+
+/** Key names of the records tole writes, by length: a record with other keys is parsed whole. */
+const KNOWN_KEYS: (readonly [Buffer, string])[][] = [];
+for (const key of [
+  'kind',
+  'seq',
+  'op',
+  'namespace',
+  'key',
+  'value',
+  'id',
+  'entryId',
+  'usage',
+  'timestamp',
+  'parentId',
+  'type',
+  'payload',
+]) {
+  const quoted = Buffer.from(JSON.stringify(key), 'latin1');
+  (KNOWN_KEYS[quoted.length] ??= []).push([quoted, key]);
+}
+
+function knownKey(body: Buffer, at: number): string | null {
+  for (const [bytes, key] of KNOWN_KEYS[spans[at + 1]! - spans[at]!] ?? []) if (spanIs(body, at, bytes)) return key;
+  return null;
+}
+
+/**
+ * A record of known keys built key by key in the file's order, as `JSON.parse` builds it (a
+ * repeated key keeps its first place and its last value there too); values that are not plain
+ * strings or integers are parsed on their own. Null when a key is not known.
+ */
+function flatRecord(body: Buffer, keys: number): Record<string, unknown> | null {
+  const record: Record<string, unknown> = {};
+  for (let k = 0; k < keys; k++) {
+    const key = knownKey(body, k * 4);
+    if (key === null) return null;
+    const from = spans[k * 4 + 2]!;
+    const to = spans[k * 4 + 3]!;
+    record[key] =
+      plainString(body, from, to) ?? plainInteger(body, from, to) ?? JSON.parse(body.toString('utf8', from, to));
+  }
+  return record;
+}
+
+/** The keys of an entry record, in the order tole writes them (kind and seq first, payload last). */
+const ENTRY_KEYS = ['kind', 'seq', 'timestamp', 'id', 'parentId', 'type', 'payload'].map((key) =>
+  Buffer.from(JSON.stringify(key), 'latin1'),
+);
+const ENTRY_KIND = Buffer.from('"entry"', 'latin1');
+const NULL_BYTES = Buffer.from('null', 'latin1');
+
+/**
+ * The scanned record as a ReplayedEntry, when it has exactly the keys of an entry in tole's order
+ * with plain values; null for anything else (which `JSON.parse` then reads whole).
+ */
+function replayedEntry(body: Buffer): ReplayedEntry | null {
+  for (let k = 0; k < ENTRY_KEYS.length; k++) if (!spanIs(body, k * 4, ENTRY_KEYS[k]!)) return null;
+  if (!spanIs(body, 2, ENTRY_KIND)) return null;
+  const seq = plainInteger(body, spans[6]!, spans[7]!);
+  const timestamp = plainInteger(body, spans[10]!, spans[11]!);
+  const id = plainString(body, spans[14]!, spans[15]!);
+  if (id === null) return null;
+  const root = spanIs(body, 18, NULL_BYTES);
+  const parentId = root ? null : plainString(body, spans[18]!, spans[19]!);
+  const type = plainString(body, spans[22]!, spans[23]!);
+  if (seq === null || timestamp === null || (!root && parentId === null) || type === null) return null;
+  lastId = id;
+  lastIdBytes = body;
+  lastIdFrom = spans[14]!;
+  lastIdTo = spans[15]!;
+  return new ReplayedEntry(seq, timestamp, id, parentId, type, body, spans[26]!, spans[27]!);
+}
+
+function spanIs(body: Buffer, at: number, bytes: Buffer): boolean {
+  return spans[at + 1]! - spans[at]! === bytes.length && sameBytes(body, spans[at]!, bytes);
+}
+
+/** Byte by byte: these are a few bytes each, shorter than a call into Buffer#compare. */
+function sameBytes(body: Buffer, from: number, bytes: Buffer): boolean {
+  for (let k = 0; k < bytes.length; k++) if (body[from + k] !== bytes[k]) return false;
+  return true;
+}
+
+/** A JSON integer of up to 15 digits (exact as a double), or null for any other number or value. */
+function plainInteger(body: Buffer, from: number, to: number): number | null {
+  if (to - from > 15 || to === from) return null;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = body[i]!;
+    if (c < ZERO || c > NINE) return null;
+    n = n * 10 + (c - ZERO);
+  }
+  return body[from] === ZERO && to - from > 1 ? null : n;
+}
+
+/** Short strings every record repeats (kinds, types, namespaces, the main lane): one string each. */
+const KNOWN_VALUES: (readonly [Buffer, string])[][] = [];
+for (const value of [
+  'entry',
+  'register',
+  'usage',
+  'set',
+  'delete',
+  'main',
+  'head',
+  'state',
+  ...ENTRY_TYPES,
+  ...Object.values(NS),
+]) {
+  const quoted = Buffer.from(JSON.stringify(value), 'utf8');
+  (KNOWN_VALUES[quoted.length] ??= []).push([quoted, value]);
+}
+
+/** The id of the entry read last, and where its bytes are: its child names it next. */
+let lastId = '';
+let lastIdBytes: Buffer = Buffer.alloc(0);
+let lastIdFrom = 0;
+let lastIdTo = 0;
+
+function sameAsLastId(body: Buffer, from: number, to: number): boolean {
+  if (to - from !== lastIdTo - lastIdFrom) return false;
+  for (let k = 0; k < to - from; k++) if (body[from + k] !== lastIdBytes[lastIdFrom + k]) return false;
+  return true;
+}
+
+/** A JSON string without escapes, as its text; null for anything else. */
+function plainString(body: Buffer, from: number, to: number): string | null {
+  if (body[from] !== QUOTE) return null;
+  const known = KNOWN_VALUES[to - from];
+  if (known !== undefined) {
+    for (const [bytes, value] of known) if (sameBytes(body, from, bytes)) return value;
+  }
+  if (sameAsLastId(body, from, to)) return lastId;
+  let ascii = true;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = body[i]!;
+    if (c === BACKSLASH) return null;
+    if (c >= 0x80) ascii = false;
+  }
+  return body.toString(ascii ? 'latin1' : 'utf8', from + 1, to - 1);
+}

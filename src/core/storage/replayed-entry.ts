@@ -1,0 +1,111 @@
+/**
+ * An entry read back from a session file whose payload is still the bytes there, parsed on first
+ * read and dropped back to bytes when too many are parsed at once (or on `dropPayloads`).
+ */
+const UNPARSED: unique symbol = Symbol('unparsed');
+
+/**
+ * An entry read back from the file, its payload still the bytes there. Its fields, payload
+ * included, are own enumerable properties in the order `JSON.parse` gives them, so spreading it,
+ * `JSON.stringify` and deep equality see the same object eager parsing would have made. The
+ * payload is a getter shared by every instance (so they share one hidden class): parsed on first
+ * read, and kept until dropped.
+ */
+export class ReplayedEntry {
+  declare readonly kind: 'entry';
+  declare readonly seq: number;
+  declare readonly timestamp: number;
+  declare readonly id: string;
+  declare readonly parentId: string | null;
+  declare readonly type: string;
+  declare readonly payload: unknown;
+  #bytes: Buffer;
+  #start: number;
+  #end: number;
+  #value: unknown = UNPARSED;
+
+  constructor(
+    seq: number,
+    timestamp: number,
+    id: string,
+    parentId: string | null,
+    type: string,
+    bytes: Buffer,
+    start: number,
+    end: number,
+  ) {
+    const self = this as { -readonly [K in 'kind' | 'seq' | 'timestamp' | 'id' | 'parentId' | 'type']: unknown };
+    self.kind = 'entry';
+    self.seq = seq;
+    self.timestamp = timestamp;
+    self.id = id;
+    self.parentId = parentId;
+    self.type = type;
+    Object.defineProperty(this, 'payload', ReplayedEntry.payloadProperty);
+    this.#bytes = bytes;
+    this.#start = start;
+    this.#end = end;
+  }
+
+  static readonly payloadProperty: PropertyDescriptor = {
+    get(this: ReplayedEntry): unknown {
+      return this.#payload();
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  #payload(): unknown {
+    if (this.#value === UNPARSED) {
+      this.#value = JSON.parse(this.#bytes.toString('utf8', this.#start, this.#end));
+      noteParsed(this, this.#end - this.#start);
+    }
+    return this.#value;
+  }
+
+  static isUnparsed(entry: ReplayedEntry): boolean {
+    return entry.#value === UNPARSED;
+  }
+
+  static drop(entry: ReplayedEntry): number {
+    entry.#value = UNPARSED;
+    return entry.#end - entry.#start;
+  }
+}
+
+/** Parsed payloads kept, oldest first; past the budget the oldest go back to bytes. */
+let parsed: ReplayedEntry[] = [];
+let parsedBytes = 0;
+let parsedHead = 0;
+/** Bytes of payload text kept parsed at once (their values take a few times this). */
+export const PARSED_PAYLOAD_BUDGET = 8 * 1024 * 1024;
+
+function noteParsed(entry: ReplayedEntry, bytes: number): void {
+  parsed.push(entry);
+  parsedBytes += bytes;
+  if (parsedBytes > PARSED_PAYLOAD_BUDGET) dropOldest(parsedBytes - PARSED_PAYLOAD_BUDGET / 2);
+}
+
+/** Sends parsed payloads back to their bytes, oldest first, until `bytes` of them went. */
+function dropOldest(bytes: number): void {
+  let dropped = 0;
+  while (parsedHead < parsed.length && dropped < bytes) dropped += ReplayedEntry.drop(parsed[parsedHead++]!);
+  parsedBytes -= dropped;
+  if (parsedHead === parsed.length) {
+    parsed = [];
+    parsedHead = 0;
+  } else if (parsedHead > 1024 && parsedHead * 2 > parsed.length) {
+    parsed = parsed.slice(parsedHead);
+    parsedHead = 0;
+  }
+}
+
+/** Every parsed payload goes back to its bytes (each is parsed again when next read). */
+export function dropPayloads(): void {
+  dropOldest(Number.POSITIVE_INFINITY);
+}
+
+/** True when `record` is a replayed entry whose payload is not parsed now. */
+export function payloadIsUnparsed(record: object): boolean {
+  return record instanceof ReplayedEntry && ReplayedEntry.isUnparsed(record);
+}
