@@ -1,0 +1,183 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AnyEntry } from '../../src/core/tree/entry-types';
+import { entryGlyph } from '../../src/tui/entry-glyph';
+import { TreeFinder, type TreeMatches } from '../../src/tui/tree-find';
+import type { TreeRow, TreeRows } from '../../src/tui/tree-rows';
+
+/**
+ * The finder keeps matches per query, narrows from kept queries, looks only at new entries when
+ * the rows grow, and rules texts out with trigram filters filled in between keys. Whatever path a
+ * keystroke takes, its matches must be exactly the rows a plain scan finds: every row whose
+ * preview (lower case) or label holds the query.
+ */
+
+const LETTERS = ['a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', ' ', 'ab', 'bc', 'é', 'İ', '\n'];
+
+function entryOf(id: string, text: string, n: number): AnyEntry {
+  return (
+    n % 3 === 0
+      ? { id, parentId: null, seq: n, timestamp: n, type: 'user', payload: { text } }
+      : n % 3 === 1
+        ? {
+            id,
+            parentId: null,
+            seq: n,
+            timestamp: n,
+            type: 'assistant',
+            payload: { text, toolCalls: [], model: 'm', finishReason: 'stop' },
+          }
+        : {
+            id,
+            parentId: null,
+            seq: n,
+            timestamp: n,
+            type: 'tool_intent',
+            payload: { tool: 'read_file', subject: text, callId: `c${n}`, input: {} },
+          }
+  ) as AnyEntry;
+}
+
+function rowsOf(ids: readonly string[]): TreeRows {
+  const rows: TreeRow[] = ids.map((id) => ({ id, depth: 0, branchStart: false, siblingIndex: 1, siblingCount: 1 }));
+  const index = new Map(rows.map((r, i) => [r.id, i]));
+  return { rows, indexOf: { get: (id) => index.get(id) } };
+}
+
+function plainScan(
+  rows: TreeRows,
+  entries: ReadonlyMap<string, AnyEntry>,
+  labels: ReadonlyMap<string, string>,
+  query: string,
+): number[] {
+  const needle = query.toLowerCase();
+  const out: number[] = [];
+  rows.rows.forEach((row, i) => {
+    const text = entryGlyph(entries.get(row.id)!).text.slice(0, 1000).toLowerCase();
+    if (text.includes(needle) || labels.get(row.id)?.toLowerCase().includes(needle)) out.push(i);
+  });
+  return out;
+}
+
+function expectSame(found: TreeMatches | null, rows: TreeRows, expected: number[]): void {
+  expect(found).not.toBeNull();
+  expect(found!.indexes).toEqual(expected);
+  expect(found!.ids.size).toBe(expected.length);
+  expect([...found!.ids]).toEqual(expected.map((i) => rows.rows[i]!.id));
+  const marked = new Set(expected);
+  expect(rows.rows.map((row) => found!.ids.has(row.id))).toEqual(rows.rows.map((_, i) => marked.has(i)));
+  expect(found!.ids.has('no-such-entry')).toBe(false);
+}
+
+const text = fc.array(fc.constantFrom(...LETTERS), { maxLength: 24 }).map((parts) => parts.join(''));
+const query = fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'A', ' ', 'é', 'i̇', 'İ'), {
+  minLength: 1,
+  maxLength: 5,
+});
+
+type Step =
+  | { readonly kind: 'type'; readonly query: string[] }
+  | { readonly kind: 'backspace' }
+  | { readonly kind: 'paste'; readonly query: string[] }
+  | { readonly kind: 'delete-inside'; readonly at: number }
+  | { readonly kind: 'append'; readonly texts: string[]; readonly at: number }
+  | { readonly kind: 'label'; readonly entry: number; readonly label: string }
+  | { readonly kind: 'idle' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('type' as const), query }),
+  fc.constant({ kind: 'backspace' as const }),
+  fc.record({ kind: fc.constant('paste' as const), query }),
+  fc.record({ kind: fc.constant('delete-inside' as const), at: fc.nat(6) }),
+  fc.record({
+    kind: fc.constant('append' as const),
+    texts: fc.array(text, { minLength: 1, maxLength: 4 }),
+    at: fc.nat(40),
+  }),
+  fc.record({ kind: fc.constant('label' as const), entry: fc.nat(40), label: text }),
+  fc.constant({ kind: 'idle' as const }),
+);
+
+describe('find in the tree matches what a plain scan of every row finds', () => {
+  it('after any run of typing, backspaces, pastes, edits inside the query, new entries and labels', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 1, maxLength: 60 }),
+        fc.array(step, { maxLength: 25 }),
+        async (initial, steps) => {
+          const entries = new Map<string, AnyEntry>();
+          const order: string[] = [];
+          const add = (t: string, at: number): void => {
+            const id = `e${entries.size}`;
+            entries.set(id, entryOf(id, t, entries.size));
+            order.splice(Math.min(at, order.length), 0, id);
+          };
+          initial.forEach((t, i) => add(t, i % 2 === 0 ? order.length : 0));
+          let rows = rowsOf(order);
+          let labels: ReadonlyMap<string, string> = new Map();
+          const finder = new TreeFinder((id) => entries.get(id));
+          let typed: string[] = [];
+          for (const s of steps) {
+            if (s.kind === 'type') typed = [...typed, ...s.query];
+            else if (s.kind === 'backspace') typed = typed.slice(0, -1);
+            else if (s.kind === 'paste') typed = [...s.query];
+            else if (s.kind === 'delete-inside') typed = typed.filter((_, i) => i !== s.at % Math.max(1, typed.length));
+            else if (s.kind === 'append') {
+              for (const t of s.texts) add(t, s.at);
+              rows = rowsOf(order);
+            } else if (s.kind === 'label') {
+              const id = order[s.entry % order.length]!;
+              labels = new Map([...labels, [id, s.label]]);
+            } else await finder.idle();
+            const q = typed.join('');
+            const found = finder.search(rows, labels, q);
+            if (q === '') expect(found).toBeNull();
+            else expectSame(found, rows, plainScan(rows, entries, labels, q));
+            // The same search again is the same object (the screen asks on every render).
+            if (q !== '') expect(finder.search(rows, labels, q)).toBe(found);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rules texts out with the filters once they are filled, and still finds every match', async () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const id = `e${i}`;
+      ids.push(id);
+      entries.set(id, entryOf(id, i % 500 === 0 ? `the Needle number ${i}` : `hay ${i} and more hay`, i));
+    }
+    const rows = rowsOf(ids);
+    const finder = new TreeFinder((id) => entries.get(id));
+    const labels = new Map([['e7', 'a needle in a label']]);
+    expectSame(finder.search(rows, labels, 'h'), rows, plainScan(rows, entries, labels, 'h'));
+    await finder.idle();
+    for (const q of ['needle', 'eedle number 1', 'NEEDLE', 'hay 49', 'not there at all', 'ne'])
+      expectSame(finder.search(rows, labels, q), rows, plainScan(rows, entries, labels, q));
+  });
+  it('searches the entries added since a kept query, when narrowing from it and when it is asked again', () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const add = (t: string): void => {
+      const id = `e${ids.length}`;
+      entries.set(id, entryOf(id, t, ids.length));
+      ids.push(id);
+    };
+    for (let i = 0; i < 200; i++) add(i === 50 ? 'a needle here' : `hay ${i}`);
+    const finder = new TreeFinder((id) => entries.get(id));
+    const labels = new Map<string, string>();
+    let rows = rowsOf(ids);
+    expect(finder.search(rows, labels, 'need')?.indexes).toEqual([50]);
+    add('another needle');
+    add('hay again');
+    add('needles and pins');
+    rows = rowsOf([...ids].reverse());
+    const expected = plainScan(rows, entries, labels, 'needl');
+    expect(expected).toHaveLength(3);
+    expectSame(finder.search(rows, labels, 'needl'), rows, expected);
+    expectSame(finder.search(rows, labels, 'need'), rows, plainScan(rows, entries, labels, 'need'));
+  });
+});
