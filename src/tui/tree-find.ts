@@ -309,18 +309,21 @@ export class TreeFinder {
   private toRows(view: RowsView, needle: string, hits: readonly number[]): TreeMatches {
     const { rows, rowOf } = view;
     const marked = new Uint8Array(rows.rows.length);
-    for (const ordinal of hits) {
-      const row = rowOf[ordinal]!;
-      if (row >= 0) marked[row] = 1;
-    }
+    let count = 0;
+    const mark = (row: number): void => {
+      if (row >= 0 && marked[row] === 0) {
+        marked[row] = 1;
+        count++;
+      }
+    };
+    for (const ordinal of hits) mark(rowOf[ordinal]!);
     for (const [id, label] of view.labels) {
       if (!label.toLowerCase().includes(needle)) continue;
       const ordinal = this.texts.ordinalOf.get(id);
-      const row = ordinal === undefined || ordinal >= rowOf.length ? -1 : rowOf[ordinal]!;
-      if (row >= 0) marked[row] = 1;
+      mark(ordinal === undefined || ordinal >= rowOf.length ? -1 : rowOf[ordinal]!);
     }
-    const indexes: number[] = [];
-    for (let i = 0; i < marked.length; i++) if (marked[i] === 1) indexes.push(i);
+    const indexes = new Array<number>(count);
+    for (let i = 0, k = 0; k < count; i++) if (marked[i] === 1) indexes[k++] = i;
     return { query: needle, indexes, ids: new MatchIds(marked, view, this.texts.ordinalOf, indexes), rows };
   }
 }
