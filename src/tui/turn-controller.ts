@@ -1,5 +1,6 @@
 import type { KnownWindow } from './usage-lines';
 import type { AttemptReport, TokenUsage } from '../core/provider/provider';
+import type { AnyEntry } from '../core/tree/entry-types';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
 import type { Risk } from '../core/approval/risk';
@@ -9,8 +10,8 @@ export interface TurnAgent {
   model: string;
   /** The model's context window as far as it was learned (the usage pane shows it). */
   readonly knownWindow?: KnownWindow;
-  /** Tokens the next model call would send, estimated (the usage pane's context fill and live input). */
-  requestTokensEstimate?(): number;
+  /** Tokens the next model call would send from the end of `path`, estimated (the context fill and live input). */
+  requestTokensEstimate?(path?: readonly AnyEntry[]): number;
   /** What a call of the current model with this usage costs (the live cost while a reply streams). */
   priceUsage?(usage: TokenUsage): { readonly costUsdMicros: number; readonly priced: boolean };
   runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import {
   callEstimate,
@@ -21,15 +21,14 @@ export interface LiveCost {
 
 /**
  * The live cost, worked out again only when a figure in it can move: the prompt estimate when
- * the session file or the model changes, the rest when the streamed text (published at most
- * once a frame) grows by a token or the call opens or ends.
+ * the session file, the head or the model changes (after the frame), the rest when the streamed
+ * text (published at most once a frame) grows by a token or the call opens or ends.
  */
 export function useLiveCost(store: SessionStore, agent: TurnAgent, view: SessionView, live: LiveTurn): LiveCost {
   const model = agent.model;
-  const requestTokens = useMemo(
-    () => agent.requestTokensEstimate?.() ?? null,
-    [agent, model, store.lastSeq, view.head.entryId],
-  );
+  // Needed while a call is open (its prompt), or when the branch has no call to read the fill from.
+  const needed = live.callOpen || view.usage.lastRequestTokens === null;
+  const requestTokens = useRequestEstimate(agent, `${store.lastSeq}:${view.head.entryId}:${model}`, view, needed);
   const outputTokens = live.callOpen ? streamedTokens(live) : 0;
   const window = agent.knownWindow;
   return useMemo(() => {
@@ -38,4 +37,23 @@ export function useLiveCost(store: SessionStore, agent: TurnAgent, view: Session
     return { estimate, fill, session: withEstimate(view.usage.session, estimate) };
     // `live` is read for the figures named here; its other fields do not change the cost.
   }, [agent, model, live.callOpen, outputTokens, requestTokens, view.usage, window]);
+}
+
+/**
+ * The next call's prompt, estimated over the view's path. That walks the whole path (a long
+ * uncompacted session takes a while), so it runs after the frame is drawn, once per change of
+ * the session file, the head or the model, and only while it is needed; the last figure stays
+ * on screen (marked `~` like every estimate) until the new one is in.
+ */
+function useRequestEstimate(agent: TurnAgent, key: string, view: SessionView, needed: boolean): number | null {
+  const [estimate, setEstimate] = useState<{ readonly key: string; readonly tokens: number } | null>(null);
+  const path = useRef(view.path);
+  path.current = view.path;
+  const stale = estimate?.key !== key;
+  useEffect(() => {
+    if (!needed || !stale || !agent.requestTokensEstimate) return;
+    const timer = setTimeout(() => setEstimate({ key, tokens: agent.requestTokensEstimate!(path.current) }), 0);
+    return () => clearTimeout(timer);
+  }, [agent, key, needed, stale]);
+  return estimate?.tokens ?? null;
 }

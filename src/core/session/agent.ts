@@ -15,6 +15,7 @@ import type { AnyTool } from '../tools/tool';
 import { requestFor } from './call-request';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import type { AgentDeps } from './agent-deps';
+import type { AnyEntry } from '../tree/entry-types';
 import type { UsageRow } from '../usage/usage-row';
 import {
   compactConversation,
@@ -142,12 +143,13 @@ export class Agent {
   }
 
   /**
-   * What the next model call sends from the checked-out entry, estimated as compaction estimates
-   * it (characters / 4): the system prompt, the tool definitions and the conversation.
+   * What the next model call sends from the end of `path` (default: the checked-out entry's),
+   * estimated as compaction estimates it (characters / 4): the system prompt, the tool
+   * definitions and the conversation. O(path): hosts call it when the path changes, not per frame.
    */
-  requestTokensEstimate(): number {
+  requestTokensEstimate(path?: readonly AnyEntry[]): number {
     const { store, systemPrompt, tools } = this.deps;
-    const messages = buildMessages(systemPrompt, store.tree.pathTo(currentHead(store).entryId));
+    const messages = buildMessages(systemPrompt, path ?? store.tree.pathTo(currentHead(store).entryId));
     return estimateTokens(messages, tools.definitions());
   }
 
