@@ -5,7 +5,7 @@
  */
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
-import { damagedNewlineAt, decodeCommit, headerCrc, LINE_PREFIX_BYTES, looksWhole, storedCrcOf } from './line-codec';
+import { damagedNewlineAt, decodeCommitAt, headerCrc, LINE_PREFIX_BYTES, looksWhole, storedCrcOf } from './line-codec';
 import { LINE_CRC, MAX_COMMIT_BYTES, STORAGE_VERSION, type SessionHeader } from './records';
 import type { CommitSink, TornTail } from './storage';
 
@@ -44,12 +44,17 @@ export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: Co
   }
   const header = parseHeader(first.bytes, path);
   const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
-  for (let line = reader.next(); line !== null; line = reader.next()) {
+  for (let at = reader.nextAt(); at !== null; at = reader.nextAt()) {
     chain.lineNo++;
-    const decoded = line.terminated
-      ? decodeCommit(line.bytes, chain.crc)
-      : ({ ok: false, reason: unterminatedReason(line) } as const);
+    const decoded = at.terminated
+      ? decodeCommitAt(at.chunk, at.start, at.end, chain.crc)
+      : ({ ok: false, reason: unterminatedReason(at.end - at.start) } as const);
     if (!decoded.ok) {
+      const line: RawLine = {
+        bytes: at.chunk.subarray(at.start, at.end),
+        offset: at.offset,
+        terminated: at.terminated,
+      };
       const bad = { line: chain.lineNo, offset: line.offset, reason: chainReason(decoded.reason, chain.lineNo) };
       assertOnlyTornAfter(ops, fd, totalBytes, line, bad, chain, path);
       assertNotRepeated(ops, fd, line, bad, path);
@@ -62,9 +67,9 @@ export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: Co
       };
       return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail };
     }
-    onCommit(decoded.commit, chain.lineNo, line.bytes.length + 1);
+    onCommit(decoded.commit, chain.lineNo, at.end - at.start + 1);
     chain.crc = decoded.crc;
-    chain.goodBytes = line.offset + line.bytes.length + 1;
+    chain.goodBytes = at.offset + at.end - at.start + 1;
     chain.commitLines++;
   }
   return { header, commitLines: chain.commitLines, goodBytes: chain.goodBytes, lastCrc: chain.crc, tornTail: null };
@@ -87,8 +92,8 @@ function assertNotRepeated(ops: FileOps, fd: number, line: RawLine, bad: BadLine
   }
 }
 
-function unterminatedReason(line: RawLine): string {
-  return line.bytes.length > MAX_TORN_LINE_BYTES
+function unterminatedReason(lineBytes: number): string {
+  return lineBytes > MAX_TORN_LINE_BYTES
     ? 'a line longer than any commit, without a newline'
     : 'last line has no newline (torn write)';
 }
@@ -201,8 +206,19 @@ interface RawLine {
   readonly terminated: boolean;
 }
 
+/** Where the line just read lies in the chunk that holds it: one object, reused for every line. */
+interface LineAt {
+  chunk: Buffer;
+  start: number;
+  end: number;
+  offset: number;
+  terminated: boolean;
+}
+
 interface LineReader {
   next(): RawLine | null;
+  /** The next line without a Buffer made for it (the hot path of a replay); the object is reused. */
+  nextAt(): LineAt | null;
 }
 
 function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
@@ -228,33 +244,46 @@ function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
     cursor = 0;
     return got > 0;
   };
-  return {
-    next(): RawLine | null {
-      for (;;) {
-        const end = buffer.indexOf(NEWLINE, cursor);
-        if (end !== -1) {
-          const line = { bytes: buffer.subarray(cursor, end), offset: bufferStart + cursor, terminated: true };
-          cursor = end + 1;
-          return line;
-        }
-        if (buffer.length - cursor > MAX_TORN_LINE_BYTES) {
-          // No line tole writes is this long: stop here instead of reading the rest in search of a newline.
-          const line = {
-            bytes: buffer.subarray(cursor, cursor + MAX_TORN_LINE_BYTES + 1),
-            offset: bufferStart + cursor,
-            terminated: false,
-          };
-          cursor = buffer.length;
-          readOffset = totalBytes;
-          return line;
-        }
-        if (!fill()) {
-          if (cursor >= buffer.length) return null;
-          const line = { bytes: buffer.subarray(cursor), offset: bufferStart + cursor, terminated: false };
-          cursor = buffer.length;
-          return line;
-        }
+  const at: LineAt = { chunk: buffer, start: 0, end: 0, offset: 0, terminated: false };
+  const nextAt = (): LineAt | null => {
+    for (;;) {
+      const end = buffer.indexOf(NEWLINE, cursor);
+      at.chunk = buffer;
+      at.start = cursor;
+      at.offset = bufferStart + cursor;
+      if (end !== -1) {
+        at.end = end;
+        at.terminated = true;
+        cursor = end + 1;
+        return at;
       }
+      if (buffer.length - cursor > MAX_TORN_LINE_BYTES) {
+        // No line tole writes is this long: stop here instead of reading the rest in search of a newline.
+        at.end = cursor + MAX_TORN_LINE_BYTES + 1;
+        at.terminated = false;
+        cursor = buffer.length;
+        readOffset = totalBytes;
+        return at;
+      }
+      if (!fill()) {
+        if (cursor >= buffer.length) return null;
+        at.chunk = buffer;
+        at.start = cursor;
+        at.offset = bufferStart + cursor;
+        at.end = buffer.length;
+        at.terminated = false;
+        cursor = buffer.length;
+        return at;
+      }
+    }
+  };
+  return {
+    nextAt,
+    next(): RawLine | null {
+      const line = nextAt();
+      return (
+        line && { bytes: line.chunk.subarray(line.start, line.end), offset: line.offset, terminated: line.terminated }
+      );
     },
   };
 }

@@ -52,13 +52,17 @@ export type DecodedLine =
 
 /** Checks one line (without its newline) against the chain and reads its commit. */
 export function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
-  const stored = frameCrc(line);
+  return decodeCommitAt(line, 0, line.length, previousCrc);
+}
+
+/** `decodeCommit` of the line in `chunk[start, end)`, without a Buffer made for the line. */
+export function decodeCommitAt(chunk: Buffer, start: number, end: number, previousCrc: number): DecodedLine {
+  const stored = frameCrc(chunk, start, end);
   if (stored < 0) return { ok: false, reason: FRAME_PROBLEMS[stored]! };
-  const body = line.subarray(LINE_PREFIX_BYTES, line.length - 1);
-  const crc = crc32(body, previousCrc);
+  const crc = crc32(chunk.subarray(start + LINE_PREFIX_BYTES, end - 1), previousCrc);
   if (crc !== stored) return { ok: false, reason: `checksum mismatch (stored ${hex8(stored)}, computed ${hex8(crc)})` };
   // Checked to be JSON in full, but entry payloads stay as bytes until read (lazy-commit.ts).
-  const commit = decodeCommitBody(line, LINE_PREFIX_BYTES, line.length - 1);
+  const commit = decodeCommitBody(chunk, start + LINE_PREFIX_BYTES, end - 1);
   if (commit === NOT_JSON) return { ok: false, reason: 'checksum matches but the commit is not JSON' };
   return { ok: true, commit, crc };
 }
@@ -102,15 +106,15 @@ const FRAME_PROBLEMS: Readonly<Record<number, string>> = {
 };
 
 /** The checksum a line's prefix claims, or a negative key of FRAME_PROBLEMS. Byte compares only: this runs per line. */
-function frameCrc(line: Buffer): number {
-  if (line.length < LINE_PREFIX_BYTES + 2) return -1;
+function frameCrc(line: Buffer, start = 0, end = line.length): number {
+  if (end - start < LINE_PREFIX_BYTES + 2) return -1;
   for (let i = 0; i < 6; i++) {
-    if (line[i] !== PREFIX_HEAD_BYTES[i] || line[14 + i] !== PREFIX_TAIL_BYTES[i]) return -2;
+    if (line[start + i] !== PREFIX_HEAD_BYTES[i] || line[start + 14 + i] !== PREFIX_TAIL_BYTES[i]) return -2;
   }
-  if (line[line.length - 1] !== CLOSE_BRACE) return -3;
+  if (line[end - 1] !== CLOSE_BRACE) return -3;
   let crc = 0;
   for (let i = 6; i < 14; i++) {
-    const c = line[i]!;
+    const c = line[start + i]!;
     const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
     if (digit < 0) return -4;
     crc = crc * 16 + digit;
