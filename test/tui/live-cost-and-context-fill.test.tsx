@@ -131,4 +131,22 @@ describe('a narrow screen', () => {
     // The usage pane is off screen: only the transcript shows.
     expect(pane(screen.frame(), 'usage')).toBe('');
   });
+
+  it('paints the fill in the status bar as an alert when the window is nearly full', async () => {
+    const session = wired(5_500, PRICED);
+    server.push({ text: 'short', usage: { prompt_tokens: 5000, completion_tokens: 2, total_tokens: 5002 } });
+    screen = renderScreen({ ...session, columns: 80, rows: 24 });
+    await screen.type('go');
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toContain('ctx 5.0k/5.5k 91%'), 5000);
+    const status = screen
+      .frame()
+      .split('\n')
+      .findLast((l) => stripAnsi(l).includes('ctx 5.0k/5.5k 91%'))!;
+    const before = (text: string): string =>
+      status.slice(0, status.indexOf(text)).match(/(\x1b\[[0-9;]*m)+$/)?.[0] ?? '';
+    // The cost and fill are drawn apart from the rest of the bar, in another style.
+    expect(before('$0.050')).not.toBe('');
+    expect(before('$0.050')).not.toBe(before('tole-test-model'));
+  });
 });
