@@ -143,10 +143,10 @@ describe('a narrow screen', () => {
       .frame()
       .split('\n')
       .findLast((l) => stripAnsi(l).includes('ctx 5.0k/5.5k 91%'))!;
-    const before = (text: string): string =>
+    const styleBefore = (text: string): string =>
       status.slice(0, status.indexOf(text)).match(/(\x1b\[[0-9;]*m)+$/)?.[0] ?? '';
     // The cost and fill are drawn apart from the rest of the bar, in another style.
-    expect(before('$0.050')).not.toBe('');
-    expect(before('$0.050')).not.toBe(before('tole-test-model'));
+    expect(styleBefore('$0.050')).not.toBe('');
+    expect(styleBefore('$0.050')).not.toBe(styleBefore('tole-test-model'));
   });
 });
