@@ -71,7 +71,8 @@ describe('the first run, with no provider configured and no key', () => {
     expect(wired.agent.model).toBe('qwen-local');
     await screen!.type('hello local');
     await screen!.press(KEYS.enter);
-    await vi.waitFor(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'));
+    // The first request also makes the provider client (tole loads it at the first call).
+    await vi.waitFor(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'), 5000);
     expect(chatRequests(server).map((r) => r.body?.model)).toEqual(['qwen-local']);
   });
 

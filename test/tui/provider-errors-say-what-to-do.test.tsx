@@ -39,7 +39,8 @@ describe('provider errors in the screen: one line that says what to do, and the 
       error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
     });
     await send(s, 'hello');
-    const frame = stripAnsi(await s.waitFor('✗ key refused'));
+    // The file's first request also makes the provider client (tole loads it at the first call).
+    const frame = stripAnsi(await s.waitFor('✗ key refused', 5000));
     const flash = flashOf(frame);
     expect(flash.trim()).toBe(
       "! the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect",
