@@ -43,58 +43,65 @@ function hugeSession(): { store: SessionStore; branchPoints: string[] } {
 describe('a 100,000-entry session', () => {
   const { store } = hugeSession();
 
-  it('flattens the tree quickly', () => {
-    const started = performance.now();
+  // Correctness only: how fast a 100k-entry session opens and answers a tree key is measured by
+  // `npm run bench` (bench/startup.ts), never asserted here, where a loaded machine would make a
+  // speed figure fail a correct build.
+  it('flattens the tree: one row per entry', () => {
     const rows = buildTreeRows(store.tree);
-    const elapsedMs = performance.now() - started;
-    console.log(`100k entries: tree rows built in ${elapsedMs.toFixed(0)} ms`);
     expect(rows.rows).toHaveLength(store.tree.size);
-    expect(elapsedMs).toBeLessThan(1500);
+    expect(new Set(rows.rows.map((row) => row.id)).size).toBe(store.tree.size);
+    const ids = new Set([...store.tree.all()].map((entry) => entry.id));
+    expect(rows.rows.every((row) => ids.has(row.id))).toBe(true);
+    const last = rows.rows[rows.rows.length - 1]!;
+    expect(rows.indexOf.get(last.id)).toBe(rows.rows.length - 1);
   });
 
   it('lays out only the transcript lines on screen, and scrolls by laying out only what it passes', () => {
     const path = store.tree.pathTo(store.registers.get<{ entryId: string }>('lane.head', 'head')!.entryId);
-    const cache = new LineCache();
-    const started = performance.now();
+    const laidOut = new Set<string>();
+    class CountingCache extends LineCache {
+      override get(entry: Parameters<LineCache['get']>[0], width: number) {
+        laidOut.add(entry.id);
+        return super.get(entry, width);
+      }
+    }
+    const cache = new CountingCache();
     let window = transcriptWindow(path, [], cache, 80, 30, { kind: 'follow' });
+    expect(laidOut.size).toBeLessThan(30);
     for (let i = 0; i < 50; i++) {
       const anchor = scrollTranscript(window, -28, path, [], cache, 80, 30);
       window = transcriptWindow(path, [], cache, 80, 30, anchor);
     }
-    const elapsedMs = performance.now() - started;
     expect(window.lines.length).toBe(30);
     expect(window.following).toBe(false);
-    expect(elapsedMs).toBeLessThan(500);
+    // 50 pages of 28 lines pass at most 1,400 entries (each is at least one line), a few more at
+    // the edges: never the 100,000 of the path.
+    expect(path.length).toBeGreaterThan(99_000);
+    expect(laidOut.size).toBeLessThan(1_500);
+    expect(window.lines.map((line) => line.map((part) => part.text).join('')).join('\n')).not.toContain(
+      `answer ${ENTRIES - 41}`,
+    );
   });
 
-  it('opens, moves through the tree and checks out a branch without stalling', async () => {
-    const startedMs = performance.now();
+  it('opens, moves through the tree and checks out a branch', async () => {
+    // Waits are for what the screen shows, with room for a loaded machine (a frame of this session
+    // can take seconds there); they never bound how fast it is.
+    const WAIT = { timeout: 20_000, interval: 20 };
     const screen = renderScreen({ store, columns: 160, rows: 48 });
     try {
-      await screen.waitFor('branches');
-      const openMs = performance.now() - startedMs;
-      expect(openMs).toBeLessThan(5000);
+      await screen.waitFor('branches', WAIT.timeout);
 
       await screen.press(KEYS.tab);
-      const keysStarted = performance.now();
       for (let i = 0; i < 20; i++) await screen.press(KEYS.up);
       await screen.press(KEYS.home);
-      await vi.waitFor(() => expect(pane(screen.frame(), 'tree')).toContain('prompt number 0:'));
-      const keysMs = performance.now() - keysStarted;
-      expect(keysMs / 21).toBeLessThan(150);
+      await vi.waitFor(() => expect(pane(screen.frame(), 'tree')).toContain('prompt number 0:'), WAIT);
 
       // End selects the newest leaf (the last side branch); Enter checks it out.
       await screen.press(KEYS.end);
-      const checkoutStarted = performance.now();
       await screen.press(KEYS.enter);
-      await vi.waitFor(() => expect(pane(screen.frame(), 'branch-')).toContain('side answer'));
-      const checkoutMs = performance.now() - checkoutStarted;
-      expect(checkoutMs).toBeLessThan(2000);
-      console.log(
-        `100k entries: open ${openMs.toFixed(0)} ms, tree key ${(keysMs / 21).toFixed(1)} ms, checkout ${checkoutMs.toFixed(0)} ms`,
-      );
+      await vi.waitFor(() => expect(pane(screen.frame(), 'branch-')).toContain('side answer'), WAIT);
     } finally {
       screen.unmount();
     }
-  });
+  }, 60_000);
 });
