@@ -131,9 +131,20 @@ function pieceCells(piece: Piece): NonNullable<Piece['cells']> {
   return piece.cells;
 }
 
-/** The codes between two neighbouring cells, as ansi-tokenize's `styledCharsToString` writes them. */
+/**
+ * The codes between two neighbouring cells, as ansi-tokenize's `styledCharsToString` writes them.
+ * Remembered per pair of style arrays (a piece keeps its end styles' arrays): a scrolled frame
+ * joins the same neighbours on every row, and working the change out allocates several sets.
+ */
+const changes = new WeakMap<AnsiCode[], WeakMap<AnsiCode[], string>>();
+
 function change(from: AnsiCode[], to: AnsiCode[]): string {
-  return sameCodes(from, to) ? '' : ansiCodesToString(diffAnsiCodes(from, to));
+  if (from === to || sameCodes(from, to)) return '';
+  let byTo = changes.get(from);
+  if (byTo === undefined) changes.set(from, (byTo = new WeakMap()));
+  let codes = byTo.get(to);
+  if (codes === undefined) byTo.set(to, (codes = ansiCodesToString(diffAnsiCodes(from, to))));
+  return codes;
 }
 
 function styledChars(line: string): readonly StyledChar[] {
@@ -148,8 +159,17 @@ function styledChars(line: string): readonly StyledChar[] {
 /** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */
 const PLAIN = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
 
+/** Lines tested before (the same lines are clipped on every frame). */
+const plainLines = new Map<string, boolean>();
+
 function plainAscii(line: string): boolean {
-  return PLAIN.test(line);
+  let plain = plainLines.get(line);
+  if (plain === undefined) {
+    plain = PLAIN.test(line);
+    if (plainLines.size >= 20_000) plainLines.clear();
+    plainLines.set(line, plain);
+  }
+  return plain;
 }
 
 function slice(line: string, from: number, to: number): string {
@@ -169,6 +189,7 @@ export function clearOutputCaches(): void {
   sliceCache.clear();
   rowCache.clear();
   pieceCache.clear();
+  plainLines.clear();
 }
 
 /** An empty cell: one shared object, never changed (a row of 120 needs no 120 new ones). */
@@ -345,7 +366,7 @@ export default class Output {
       out += (previous === null ? '' : change(previous, none)) + ' '.repeat(this.width - column);
       previous = none;
     }
-    if (previous !== null && previous.length > 0) out += ansiCodesToString(diffAnsiCodes(previous, []));
+    if (previous !== null && previous.length > 0) out += change(previous, none);
     const line = out.trimEnd();
     rememberRowCells(line, () => {
       const cells: Cell[] = [];

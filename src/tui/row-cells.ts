@@ -39,34 +39,61 @@ function certain(text: string, width: number): boolean {
 
 const EMPTY: RowCells = { cells: [], uncertain: false };
 
-/** The cell (or, for a wide character, the cell and its right half) of each character seen. */
-const cellsOfChar = new WeakMap<StyledChar, readonly Cell[]>();
+/**
+ * The cell (or, for a wide character, the cell and its right half) of a character in a style,
+ * shared by every character of that text and style: cells are never changed, and a row of 120
+ * needs no 120 new ones. Keyed by the style's codes, then by the character.
+ */
+const cellsByStyle = new Map<string, Map<string, readonly Cell[]>>();
+/** Characters kept per style before that style's cells are dropped (CJK text has many). */
+const MAX_PER_STYLE = 4_000;
+/** Styles kept (a theme uses a few dozen; true-colour text from a tool could bring many). */
+const MAX_STYLES = 1_000;
 
-function charCells(char: StyledChar): readonly Cell[] {
-  let cells = cellsOfChar.get(char);
-  if (cells === undefined) {
-    const measured = widthOf(char.value);
-    const style = char.styles.length === 0 ? '' : char.styles.map((code) => code.code).join('');
-    const certainWidth = certain(char.value, measured);
-    cells =
-      measured >= 2
-        ? [
-            { text: char.value, width: 2, styles: char.styles, style, certain: certainWidth },
-            { text: '', width: 0, styles: char.styles, style, certain: true },
-          ]
-        : [{ text: char.value, width: 1, styles: char.styles, style, certain: certainWidth }];
-    cellsOfChar.set(char, cells);
-  }
-  return cells;
+function makeCells(char: StyledChar, style: string): readonly Cell[] {
+  const measured = widthOf(char.value);
+  const certainWidth = certain(char.value, measured);
+  return measured >= 2
+    ? [
+        { text: char.value, width: 2, styles: char.styles, style, certain: certainWidth },
+        { text: '', width: 0, styles: char.styles, style, certain: true },
+      ]
+    : [{ text: char.value, width: 1, styles: char.styles, style, certain: certainWidth }];
+}
+
+function sameStyles(a: readonly AnsiCode[], b: readonly AnsiCode[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.code !== b[i]!.code) return false;
+  return true;
 }
 
 /** Cells of the characters of a row, in order ('' values, the right halves Ink keeps, skipped). */
 export function cellsOf(chars: readonly StyledChar[]): { cells: Cell[]; uncertain: boolean } {
   const cells: Cell[] = [];
   let uncertain = false;
+  // Neighbours mostly share a style: its key and cells are looked up once per run of it.
+  let runStyles: readonly AnsiCode[] | null = null;
+  let style = '';
+  let byChar: Map<string, readonly Cell[]> | undefined;
   for (const char of chars) {
     if (char.value === '') continue;
-    for (const cell of charCells(char)) {
+    if (runStyles === null || !sameStyles(runStyles, char.styles)) {
+      runStyles = char.styles;
+      style = char.styles.length === 0 ? '' : char.styles.map((code) => code.code).join('');
+      byChar = cellsByStyle.get(style);
+      if (byChar === undefined) {
+        if (cellsByStyle.size >= MAX_STYLES) cellsByStyle.clear();
+        cellsByStyle.set(style, (byChar = new Map()));
+      }
+    }
+    let made = byChar!.get(char.value);
+    if (made === undefined) {
+      if (byChar!.size >= MAX_PER_STYLE) byChar!.clear();
+      made = makeCells(char, style);
+      byChar!.set(char.value, made);
+    }
+    for (const cell of made) {
       if (!cell.certain) uncertain = true;
       cells.push(cell);
     }
