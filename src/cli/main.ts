@@ -3,6 +3,7 @@ import { parseArgs, UsageError, type CliArgs } from './args';
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
 import type { StorageError as StorageErrorType } from '../core/storage/errors';
+import { missingModuleMessage } from '../core/missing-module';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
@@ -91,14 +92,20 @@ async function reportError(error: unknown, io: MainIo): Promise<number> {
     io.stderr.write(`tole: ${error.message}\n`);
     return 2;
   }
-  const [{ ConfigError }, { StorageError }, { ProviderError }, { SyncError }, { ToolRegistrationError }] =
-    await Promise.all([
-      import('./config'),
-      import('../core/storage/errors'),
-      import('../core/provider/errors'),
-      import('../core/sync/database'),
-      import('../core/tools/registry'),
-    ]);
+  // A chunk of the build that could not be loaded: say so before loading more of them.
+  const missing = missingModuleMessage(error);
+  if (missing !== null) {
+    io.stderr.write(`tole: ${missing}\n`);
+    return 1;
+  }
+  let classes: Awaited<ReturnType<typeof errorClasses>>;
+  try {
+    classes = await errorClasses();
+  } catch (loadError) {
+    io.stderr.write(`tole: ${missingModuleMessage(loadError) ?? String(loadError)}; the failure: ${describe(error)}\n`);
+    return 1;
+  }
+  const [{ ConfigError }, { StorageError }, { ProviderError }, { SyncError }, { ToolRegistrationError }] = classes;
   if (error instanceof ConfigError) {
     io.stderr.write(`tole: ${error.message}\n`);
     return 2;
@@ -120,10 +127,23 @@ async function reportError(error: unknown, io: MainIo): Promise<number> {
     return 1;
   }
   const e = error as Error;
-  io.stderr.write(
-    `tole: internal error: ${e?.message ?? String(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`,
-  );
+  io.stderr.write(`tole: internal error: ${describe(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`);
   return 1;
+}
+
+function describe(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
+/** The error classes a failure is told apart by, loaded only once something failed. */
+function errorClasses() {
+  return Promise.all([
+    import('./config'),
+    import('../core/storage/errors'),
+    import('../core/provider/errors'),
+    import('../core/sync/database'),
+    import('../core/tools/registry'),
+  ]);
 }
 
 const isEntry = process.argv[1] !== undefined && /tole(\.js)?$|main\.ts$/.test(process.argv[1]);

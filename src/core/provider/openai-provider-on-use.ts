@@ -3,7 +3,9 @@
  * that a session's first frame never uses, so it is compiled when the first request (or model
  * list) is made instead of at start.
  */
+import { missingModuleMessage } from '../missing-module';
 import type { DiscoveredWindow } from './context-window';
+import { ProviderError } from './errors';
 import type { ModelInfo } from './openai-wire';
 import type { OpenAIProvider, OpenAIProviderOptions } from './openai-provider';
 import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from './provider';
@@ -13,13 +15,32 @@ export class OpenAIProviderOnUse implements Provider {
   readonly baseURL: string;
   private loaded: Promise<OpenAIProvider> | null = null;
 
-  constructor(private readonly options: OpenAIProviderOptions) {
+  constructor(
+    private readonly options: OpenAIProviderOptions,
+    /** How the client module is loaded (tests hand in one that fails). */
+    private readonly load: () => Promise<typeof import('./openai-provider')> = () => import('./openai-provider'),
+  ) {
     this.name = options.name ?? 'openai';
     this.baseURL = options.baseURL;
   }
 
+  /**
+   * A load that failed is not kept: the next call tries again. Its error is a ProviderError, so
+   * that the turn ends with words that say what to do, as a refused request does.
+   */
   private provider(): Promise<OpenAIProvider> {
-    this.loaded ??= import('./openai-provider').then(({ OpenAIProvider }) => new OpenAIProvider(this.options));
+    this.loaded ??= this.load().then(
+      ({ OpenAIProvider }) => new OpenAIProvider(this.options),
+      (error: unknown) => {
+        this.loaded = null;
+        throw new ProviderError({
+          kind: 'bad_request',
+          message: `the provider client could not be loaded: ${(error as Error)?.message ?? String(error)}`,
+          hint: missingModuleMessage(error) ?? 'start tole again; if it happens again, reinstall tole',
+          cause: error,
+        });
+      },
+    );
     return this.loaded;
   }
 

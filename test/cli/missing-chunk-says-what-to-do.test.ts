@@ -1,0 +1,67 @@
+/**
+ * The build splits tole into dist/tole.js and chunks loaded on first use. A chunk that is not
+ * there (an install or build cut short) must end tole with one line that says what to do, not a
+ * Node stack trace or an "internal error".
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/built-tole';
+import { REPO_ROOT } from '../support/spawn-node';
+
+let copy: string;
+
+/** A copy of the built dist/ with the chunks whose names start with these removed. */
+function distWithout(...prefixes: string[]): string {
+  const dist = join(copy, `dist-${prefixes.join('-')}`);
+  cpSync(join(REPO_ROOT, 'dist'), dist, { recursive: true });
+  for (const name of readdirSync(join(dist, 'chunks'))) {
+    if (prefixes.some((prefix) => new RegExp(`^${prefix}-[A-Z0-9]+\\.js$`).test(name)))
+      rmSync(join(dist, 'chunks', name));
+  }
+  return join(dist, 'tole.js');
+}
+
+function run(toleJs: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, [toleJs, ...args], {
+    cwd: copy,
+    env: { ...process.env, HOME: copy, TOLE_HOME: join(copy, 'tole-home'), OPENAI_API_KEY: 'sk-test' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  copy = mkdtempSync(join(tmpdir(), 'tole-missing-chunk-'));
+});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+describe('a chunk of the build that is missing', () => {
+  it("the command's own chunk: one line naming the file and saying to rebuild, exit 1", () => {
+    const run1 = run(distWithout('headless-command'), ['-p', 'hi']);
+    expect(run1.code).toBe(1);
+    expect(run1.stderr).toMatch(
+      /^tole: this install of tole is incomplete: .*headless-command-[A-Z0-9]+\.js.*npm run build/,
+    );
+    expect(run1.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('the error classes too: still one line, no stack trace', () => {
+    const run2 = run(distWithout('headless-command', 'config', 'errors'), ['-p', 'hi']);
+    expect(run2.code).toBe(1);
+    expect(run2.stderr).toMatch(/^tole: this install of tole is incomplete: /);
+    expect(run2.stderr).not.toMatch(/node:internal|at .*\(/);
+    expect(run2.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--help and --version load no chunk: they work all the same', () => {
+    const toleJs = distWithout('headless-command', 'config', 'errors', 'tui-command');
+    expect(run(toleJs, ['--help']).stdout).toMatch(/^tole: a durable AI agent/);
+    expect(run(toleJs, ['--version']).stdout).toMatch(/^tole \d/);
+  });
+});
