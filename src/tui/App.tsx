@@ -134,6 +134,10 @@ export function App(props: AppProps) {
   const view = useSessionView(store, version, ui.viewHead);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
   const matches = finder.search(view.rows, view.labels, ui.find);
+  // The find field's first key finds the entries' texts worked out while it waited.
+  useEffect(() => {
+    if (ui.field?.kind === 'find') finder.prepare(view.rows);
+  }, [ui.field?.kind, finder, view.rows]);
   const running = live.phase !== 'idle';
   useTicker(running, 1000);
   useFlashFade(ui.flash, current, dispatch);

@@ -46,6 +46,15 @@ function searchText(entry: AnyEntry): string {
 
 /** Entries whose filters are worked out in one go while the finder is idle (a few milliseconds). */
 const FILTER_SLICE = 2000;
+/** Entries whose texts are worked out in one go while the find field waits for its first key. */
+const TEXT_SLICE = 1000;
+
+/** Runs `work` soon, on a timer that keeps the process alive only while someone waits (`held`). */
+function soon(work: () => void, held: boolean): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(work, 0);
+  if (!held) timer.unref?.();
+  return timer;
+}
 
 /**
  * The searchable texts of the entries, in the order they were first seen: entries never change,
@@ -171,6 +180,8 @@ interface Found {
   readonly hits: number[];
 }
 
+const NO_LABELS: ReadonlyMap<string, string> = new Map();
+
 function keep<V>(map: Map<string, V>, key: string, value: V): V {
   map.delete(key);
   map.set(key, value);
@@ -237,8 +248,36 @@ export class TreeFinder {
   private readonly texts = new EntryTexts();
   private readonly found = new Map<string, Found>();
   private view: RowsView | null = null;
+  /** The texts being worked out ahead of the first key (`prepare`), and who waits for them. */
+  private preparing: { timer: ReturnType<typeof setTimeout>; readonly waiting: (() => void)[] } | null = null;
 
   constructor(private readonly entry: (id: string) => AnyEntry | undefined) {}
+
+  /**
+   * Works out the texts of the entries of `rows` ahead of the first search, a slice at a time
+   * between frames: the find field calls it when it opens, so that the first key finds most of
+   * the work done. Entries it has not reached when a search comes are worked out by the search.
+   */
+  prepare(rows: TreeRows): void {
+    if (this.preparing) return;
+    const list = rows.rows;
+    let i = 0;
+    const step = (): void => {
+      const end = Math.min(list.length, i + TEXT_SLICE);
+      for (; i < end; i++) this.ordinalOf(list[i]!.id);
+      if (i < list.length) {
+        this.preparing!.timer = soon(step, this.preparing!.waiting.length > 0);
+        return;
+      }
+      // The row table too, unless a search made one already (a search with labels keeps the table).
+      if (!this.view) this.viewOf(rows, NO_LABELS);
+      this.texts.fillFilters();
+      const waiting = this.preparing!.waiting;
+      this.preparing = null;
+      for (const resolve of waiting) resolve();
+    };
+    this.preparing = { timer: soon(step, false), waiting: [] };
+  }
 
   search(rows: TreeRows, labels: ReadonlyMap<string, string>, query: string): TreeMatches | null {
     const needle = query.toLowerCase();
@@ -251,9 +290,22 @@ export class TreeFinder {
     return matches;
   }
 
-  /** Resolves when the finder has no work left between keys (every text has its filter). */
-  idle(): Promise<void> {
-    return this.texts.filled();
+  /** Resolves when the finder has no work left between keys (texts prepared, every text has its filter). */
+  async idle(): Promise<void> {
+    const preparing = this.preparing;
+    if (preparing) {
+      preparing.timer.ref?.();
+      await new Promise<void>((resolve) => preparing.waiting.push(resolve));
+    }
+    await this.texts.filled();
+  }
+
+  /** The ordinal of entry `id`, working out its text when it is seen for the first time. */
+  private ordinalOf(id: string): number {
+    const ordinal = this.texts.ordinalOf.get(id);
+    if (ordinal !== undefined) return ordinal;
+    const entry = this.entry(id);
+    return this.texts.add(id, entry ? searchText(entry) : '');
   }
 
   /** The view of `rows`, adding the entries seen for the first time to the texts. */
@@ -266,15 +318,7 @@ export class TreeFinder {
     }
     const list = rows.rows;
     const ordinals = new Int32Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const id = list[i]!.id;
-      let ordinal = this.texts.ordinalOf.get(id);
-      if (ordinal === undefined) {
-        const entry = this.entry(id);
-        ordinal = this.texts.add(id, entry ? searchText(entry) : '');
-      }
-      ordinals[i] = ordinal;
-    }
+    for (let i = 0; i < list.length; i++) ordinals[i] = this.ordinalOf(list[i]!.id);
     const rowOf = new Int32Array(this.texts.size).fill(-1);
     for (let i = 0; i < ordinals.length; i++) rowOf[ordinals[i]!] = i;
     this.view = { rows, labels, rowOf, byQuery: new Map() };

@@ -180,4 +180,31 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     expectSame(finder.search(rows, labels, 'needl'), rows, expected);
     expectSame(finder.search(rows, labels, 'need'), rows, plainScan(rows, entries, labels, 'need'));
   });
+  it('works out the texts ahead of the first key when the field opens (prepare), and still sees later entries', async () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const add = (t: string): void => {
+      const id = `e${ids.length}`;
+      entries.set(id, entryOf(id, t, ids.length));
+      ids.push(id);
+    };
+    for (let i = 0; i < 2500; i++) add(i % 100 === 0 ? `stripes ${i}` : `plain ${i}`);
+    let looked = 0;
+    const finder = new TreeFinder((id) => {
+      looked++;
+      return entries.get(id);
+    });
+    const first = rowsOf(ids);
+    finder.prepare(first);
+    finder.prepare(first);
+    await finder.idle();
+    expect(looked).toBe(2500);
+    const labels = new Map<string, string>();
+    expectSame(finder.search(first, labels, 'stripes'), first, plainScan(first, entries, labels, 'stripes'));
+    expect(looked).toBe(2500);
+    add('more stripes');
+    const later = rowsOf([...ids].reverse());
+    expectSame(finder.search(later, labels, 'stripes'), later, plainScan(later, entries, labels, 'stripes'));
+    expect(looked).toBe(2501);
+  });
 });
