@@ -12,12 +12,17 @@ export interface FoundServer {
   readonly models: readonly string[];
 }
 
-const PROBE_TIMEOUT_MS = 400;
+/** How long one port may take to list its models before the panel says nothing is there. */
+export const PROBE_TIMEOUT_MS = 400;
 
-async function probe(server: (typeof LOCAL_SERVERS)[number], host: string): Promise<FoundServer | null> {
+async function probe(
+  server: (typeof LOCAL_SERVERS)[number],
+  host: string,
+  timeoutMs: number,
+): Promise<FoundServer | null> {
   const baseUrl = `http://${host}:${server.port}/v1`;
   try {
-    const response = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return null;
     const body = (await response.json()) as { data?: { id?: unknown }[] };
     const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
@@ -28,7 +33,11 @@ async function probe(server: (typeof LOCAL_SERVERS)[number], host: string): Prom
 }
 
 /** Asks each usual port for its model list, all at once, each with a short timeout. */
-export async function probeLocalServers(host = '127.0.0.1', servers = LOCAL_SERVERS): Promise<FoundServer[]> {
-  const found = await Promise.all(servers.map((s) => probe(s, host)));
+export async function probeLocalServers(
+  host = '127.0.0.1',
+  servers = LOCAL_SERVERS,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<FoundServer[]> {
+  const found = await Promise.all(servers.map((s) => probe(s, host, timeoutMs)));
   return found.filter((f): f is FoundServer => f !== null);
 }

@@ -21,6 +21,8 @@ export interface ProviderSetupParts {
   /** Where to look for local servers, and on which ports (tests point these at their own server). */
   readonly probeHost?: string;
   readonly servers?: typeof LOCAL_SERVERS;
+  /** Per port (PROBE_TIMEOUT_MS unless told: tests on a loaded machine give their server longer). */
+  readonly probeTimeoutMs?: number;
 }
 
 /** `./tole.config.json` in the working directory, `~/...` under home, else the path. */
@@ -89,7 +91,7 @@ export function providerSetup(parts: ProviderSetupParts): ProviderSetup {
     howTo: setupHints(parts.settings),
     probeHost: host,
     async probe(): Promise<LocalServer[]> {
-      const found = await probeLocalServers(host, servers);
+      const found = await probeLocalServers(host, servers, parts.probeTimeoutMs);
       return servers.map((server) => {
         const hit = found.find((f) => f.preset === server.preset && f.baseUrl === `http://${host}:${server.port}/v1`);
         return { name: server.name, baseUrl: `http://${host}:${server.port}/v1`, models: hit ? hit.models : null };

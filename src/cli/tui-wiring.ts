@@ -53,7 +53,7 @@ export interface TuiWiringInput {
   /** The provider to go on with (`/new`: the one in use, as /connect or /agent left it); else one from the settings. */
   readonly provider?: SwitchableProvider;
   /** Where the first-run panel looks for local servers (tests point it at their own). */
-  readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
+  readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS; readonly timeoutMs?: number };
 }
 
 /** Everything `runTui` needs beside the store and the look. */
@@ -161,6 +161,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     provider,
     random,
     ...(input.probe ? { probeHost: input.probe.host, servers: input.probe.servers } : {}),
+    ...(input.probe?.timeoutMs !== undefined ? { probeTimeoutMs: input.probe.timeoutMs } : {}),
   });
   return {
     agent,

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { chatRequests } from '../support/agent-fixtures';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, WAIT_MS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
 import { wiredSession } from './wired-session';
 
@@ -34,7 +34,9 @@ async function firstRun(
     { name: 'Ollama', preset: 'ollama', port: server.port },
     { name: 'LM Studio', preset: 'lmstudio', port: await closedPort() },
   ];
-  const wired = wiredSession({ probe: { host: '127.0.0.1', servers } });
+  // The test's server answers in the test's own busy process: it gets longer than the product's
+  // PROBE_TIMEOUT_MS (whose effect on a port that never answers is tested on its own below).
+  const wired = wiredSession({ probe: { host: '127.0.0.1', servers, timeoutMs: WAIT_MS } });
   screen = renderScreen({ ...wired, columns: 120, rows: 40 });
   return { wired, server };
 }
@@ -72,7 +74,7 @@ describe('the first run, with no provider configured and no key', () => {
     await screen!.type('hello local');
     await screen!.press(KEYS.enter);
     // The first request also makes the provider client (tole loads it at the first call).
-    await vi.waitFor(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'), 5000);
+    await eventually(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'));
     expect(chatRequests(server).map((r) => r.body?.model)).toEqual(['qwen-local']);
   });
 
@@ -80,7 +82,7 @@ describe('the first run, with no provider configured and no key', () => {
     const { wired, server } = await firstRun();
     await screen!.waitFor('qwen-local');
     await screen!.press(KEYS.escape);
-    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('no model provider yet'));
+    await eventually(() => expect(stripAnsi(screen!.frame())).not.toContain('no model provider yet'));
     await screen!.type('explain the plan');
     await screen!.press(KEYS.enter);
     const frame = stripAnsi(await screen!.waitFor('no model provider yet: /connect finds a local server'));
@@ -106,6 +108,27 @@ describe('the first run, with no provider configured and no key', () => {
     expect(frame).not.toContain('no model provider yet');
     expect(frame).toContain('✗ no provider');
     expect(frame).toContain('no model yet: /connect finds a local server');
+  });
+
+  it('a port that takes connections and never answers is given up after PROBE_TIMEOUT_MS, and shown as nothing there', async () => {
+    const sockets: Socket[] = [];
+    const hung = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const { port } = hung.address() as { port: number };
+    try {
+      const wired = wiredSession({
+        probe: { host: '127.0.0.1', servers: [{ name: 'Ollama', preset: 'ollama', port }] },
+      });
+      screen = renderScreen({ ...wired, columns: 120, rows: 40 });
+      const frame = stripAnsi(await screen.waitFor('none answered'));
+      expect(pane(frame, 'no model provider yet')).toMatch(
+        new RegExp(`Ollama\\s+127\\.0\\.0\\.1:${port}\\s+nothing there`),
+      );
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
   });
 
   it('a server that lists no model is shown, and picking it says to load one', async () => {

@@ -125,7 +125,11 @@ export interface Screen {
   frame(): string;
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
-  /** Waits until the frame shows `text` (1 s unless told: a model call under load may take longer). */
+  /**
+   * Waits until the frame shows `text`: up to WAIT_MS unless told. A wait ends as soon as the text
+   * shows, so a long limit costs nothing when all is well; a short one fails correct builds on a
+   * loaded machine (the suite runs on 2 cores beside other work).
+   */
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
   unmount(): void;
   resize(columns: number, rows: number): void;
@@ -135,6 +139,14 @@ export interface ScreenOptions extends Partial<Omit<AppProps, 'onQuit' | 'onCras
   readonly store: AppProps['store'];
   readonly columns?: number;
   readonly rows?: number;
+}
+
+/** How long a screen test waits for what it expects to see before it fails. */
+export const WAIT_MS = 10_000;
+
+/** `vi.waitFor` with WAIT_MS: its own default of 1 s is too short for a loaded machine. */
+export function eventually<T>(check: () => T, timeoutMs = WAIT_MS): Promise<T> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 20 });
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -184,7 +196,7 @@ export function renderScreen(options: ScreenOptions): Screen {
         await tick();
       }
     },
-    async waitFor(text, timeoutMs = 1000) {
+    async waitFor(text, timeoutMs = WAIT_MS) {
       await vi.waitFor(() => {
         const current = frame();
         if (typeof text === 'string' ? !current.includes(text) : !text.test(current))

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { labelOf } from '../../src/core/session/labels';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { chatRequests } from '../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession, type WiredSession } from './wired-session';
 
 let screen: Screen | undefined;
@@ -53,7 +53,7 @@ describe('host slash commands, through a real Agent', () => {
     expect(done.replace(/\s+/g, ' ')).toMatch(
       /: (~[\d.k]+ → ~[\d.k]+ tokens a turn|though it saves little yet \(~[\d.k]+ tokens\)); the tree keeps everything/,
     );
-    await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: and now?'));
+    await eventually(() => expect(pane(s.frame(), 'main ·')).toContain('echo: and now?'));
     expect(pane(s.frame(), 'main ·')).toContain('Σ compacted');
     const requests = chatRequests(server);
     expect(JSON.stringify(requests[requests.length - 1]!.body?.messages)).toContain(
@@ -120,12 +120,12 @@ describe('host slash commands, through a real Agent', () => {
     await command(s, '/model other-model');
     await s.waitFor('model: other-model (from the next model call on)');
     await command(s, 'which model?');
-    await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: which model?'));
+    await eventually(() => expect(pane(s.frame(), 'main ·')).toContain('echo: which model?'));
     expect(chatRequests(server).map((r) => r.body?.model)).toEqual(['other-model']);
     expect(wired.agent.model).toBe('other-model');
 
     await command(s, '/usage');
-    await vi.waitFor(() => expect(stripAnsi(s.frame())).toMatch(/↑↓ scroll/));
+    await eventually(() => expect(stripAnsi(s.frame())).toMatch(/↑↓ scroll/));
     await s.press(KEYS.escape);
     await command(s, '/tree');
     await s.waitFor('⏎ check out');
@@ -141,7 +141,7 @@ describe('host slash commands, through a real Agent', () => {
     const unknown = stripAnsi(await s.waitFor('unknown command /frobnicate'));
     expect(unknown.replace(/\s+/g, ' ')).toContain('/compact /fork');
     await command(s, '/quit');
-    await vi.waitFor(() => expect(s.quit).toHaveBeenCalledTimes(1));
+    await eventually(() => expect(s.quit).toHaveBeenCalledTimes(1));
   });
 
   it('runs the sessionStart hooks on open; a blocking one shows its reason and keeps prompts from being sent', async () => {
@@ -163,9 +163,9 @@ describe('host slash commands, through a real Agent', () => {
       config: { hooks: { sessionStart: 'touch started-once; echo "on branch main"' } },
     });
     const s = open(wired);
-    await vi.waitFor(() => expect(existsSync(join(wired.root, 'started-once'))).toBe(true));
+    await eventually(() => expect(existsSync(join(wired.root, 'started-once'))).toBe(true));
     await command(s, 'hello');
-    await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: hello'));
+    await eventually(() => expect(pane(s.frame(), 'main ·')).toContain('echo: hello'));
     expect(stripAnsi(s.frame())).not.toContain('blocked');
   });
 });

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';
 
 let screen: Screen | undefined;
@@ -40,7 +40,7 @@ describe('provider errors in the screen: one line that says what to do, and the 
     });
     await send(s, 'hello');
     // The file's first request also makes the provider client (tole loads it at the first call).
-    const frame = stripAnsi(await s.waitFor('✗ key refused', 5000));
+    const frame = stripAnsi(await s.waitFor('✗ key refused'));
     const flash = flashOf(frame);
     expect(flash.trim()).toBe(
       "! the key was refused: set a valid OPENAI_API_KEY (or your provider's key variable) and start tole again, or /connect",
@@ -50,7 +50,7 @@ describe('provider errors in the screen: one line that says what to do, and the 
 
     // The next prompt is sent as usual (the server now answers), and the alert goes.
     await send(s, 'again');
-    await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: again'));
+    await eventually(() => expect(pane(s.frame(), 'main ·')).toContain('echo: again'));
     expect(stripAnsi(s.frame())).not.toContain('✗ key refused');
   });
 
@@ -70,7 +70,7 @@ describe('provider errors in the screen: one line that says what to do, and the 
     await s.press(KEYS.up);
     await s.waitFor('❯ count to three');
     await s.press(KEYS.enter);
-    await vi.waitFor(() => expect(pane(s.frame(), 'main ·')).toContain('echo: count to three'));
+    await eventually(() => expect(pane(s.frame(), 'main ·')).toContain('echo: count to three'));
     expect(server!.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body?.model)).toEqual([
       'tole-test-model',
       'llama-local',

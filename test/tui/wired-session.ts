@@ -33,7 +33,7 @@ export interface WireOptions {
   readonly baseUrl?: string;
   readonly model?: string;
   readonly config?: Config;
-  readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS };
+  readonly probe?: { readonly host: string; readonly servers: typeof LOCAL_SERVERS; readonly timeoutMs?: number };
   /** Open this session file instead of making one. */
   readonly sessionPath?: string;
 }
