@@ -57,6 +57,10 @@ interface OpenSession {
  */
 export class ScreenSessions implements SessionSwitcher {
   private readonly live = new Map<SessionStore, OpenSession>();
+  /** Opens under way (a `/new` or `/resume` tole may end in the middle of). */
+  private readonly opening = new Set<Promise<ScreenSession>>();
+  /** `releaseAll` was called: tole is ending, and nothing more is opened. */
+  private ending = false;
 
   constructor(private readonly input: ScreenSessionsInput) {}
 
@@ -103,6 +107,9 @@ export class ScreenSessions implements SessionSwitcher {
 
   /** Every session still open (tole is ending). */
   async releaseAll(): Promise<void> {
+    this.ending = true;
+    // An open under way ends first, and lets go of what it opened itself (see openWith).
+    await Promise.allSettled([...this.opening]);
     for (const store of [...this.live.keys()]) await this.releaseStore(store);
   }
 
@@ -120,7 +127,29 @@ export class ScreenSessions implements SessionSwitcher {
     }
   }
 
-  private async openWith(
+  /**
+   * Opens a session, counted among the opens under way until it is done. One that finishes after
+   * tole began to end is let go at once (store, lock, an empty file it made) and rejects.
+   */
+  private openWith(
+    args: CliArgs,
+    startNotices: readonly string[],
+    provider: SwitchableProvider | null,
+    checkedPolicy?: ApprovalPolicy,
+  ): Promise<ScreenSession> {
+    if (this.ending) return Promise.reject(new Error('tole is ending: no other session is opened'));
+    const opening = this.openWhole(args, startNotices, provider, checkedPolicy).then(async (session) => {
+      if (!this.ending) return session;
+      await this.releaseStore(session.store);
+      throw new Error('tole is ending: the session just opened is let go');
+    });
+    this.opening.add(opening);
+    const done = (): void => void this.opening.delete(opening);
+    opening.then(done, done);
+    return opening;
+  }
+
+  private async openWhole(
     args: CliArgs,
     startNotices: readonly string[],
     provider: SwitchableProvider | null,

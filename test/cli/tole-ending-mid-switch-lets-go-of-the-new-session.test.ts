@@ -1,0 +1,77 @@
+/**
+ * tole can end (a quit, a lost terminal) while `/new` or `/resume` is still opening the other
+ * session. What that open made must be let go as well: its lock, and the empty session file it
+ * created; the open itself rejects instead of handing a screen a session that is closed.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseArgs } from '../../src/cli/args';
+import type { Config } from '../../src/cli/config';
+import { ScreenSessions } from '../../src/cli/screen-sessions';
+import { resolveProvider } from '../../src/cli/settings';
+import { buildPolicy } from '../../src/cli/wiring';
+import { seededRandom } from '../../src/core/clock';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function screenSessions(): {
+  sessions: ScreenSessions;
+  dir: string;
+  args: ReturnType<typeof parseArgs>;
+  config: Config;
+} {
+  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-end-mid-switch-')));
+  made.push(parent);
+  const root = join(parent, 'workspace');
+  const home = join(parent, 'home');
+  const dir = join(home, '.tole', 'sessions');
+  for (const d of [root, home, dir]) mkdirSync(d, { recursive: true });
+  const args = parseArgs(['--base-url', 'http://127.0.0.1:9/v1', '--model', 'tole-test-model']);
+  const config: Config = { limits: { maxAttempts: 1 } };
+  const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const sessions = new ScreenSessions({
+    args,
+    env,
+    cwd: root,
+    config,
+    files: [],
+    gated: { config, projectTrusted: false, notices: [] },
+    configFile: 'tole.config.json',
+    settings: resolveProvider(args, config, env, 'tole.config.json'),
+    random: seededRandom(23),
+    projectMcp: null,
+    projectTrusted: false,
+    sandbox: null,
+    dir,
+  });
+  return { sessions, dir, args, config };
+}
+
+describe('tole ending while /new opens another session', () => {
+  it('lets go of the session the open made (no lock, no empty file left), and the open rejects', async () => {
+    const { sessions, dir, args, config } = screenSessions();
+    const first = await sessions.first(args, [], buildPolicy(args, config, true, 'tole.config.json'));
+    const opening = sessions.open({ kind: 'new' }, first);
+    const outcome = opening.then(
+      () => 'opened',
+      (error: Error) => error.message,
+    );
+    await sessions.releaseAll();
+    expect(await outcome).toMatch(/tole is ending/);
+    // Both sessions were empty: neither file nor lock stays behind.
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('opens nothing once tole is ending', async () => {
+    const { sessions, dir, args, config } = screenSessions();
+    const first = await sessions.first(args, [], buildPolicy(args, config, true, 'tole.config.json'));
+    await sessions.releaseAll();
+    await expect(sessions.open({ kind: 'new' }, first)).rejects.toThrow(/tole is ending/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
