@@ -86,6 +86,11 @@ export interface ScriptedReply {
   readonly omitDone?: boolean;
   /** Wait this long before answering at all (no headers). */
   readonly hangMs?: number;
+  /**
+   * Answer nothing (no headers) until this settles: a test holds the reply until it has seen on
+   * screen what happens meanwhile, instead of hoping a fixed delay is long enough.
+   */
+  readonly holdUntil?: Promise<unknown>;
 }
 
 export interface RecordedRequest {
@@ -308,6 +313,19 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Until `promise` settles, or the client goes. */
+function held(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    promise.then(done, done);
+  });
+}
+
 async function serveReply(
   res: ServerResponse,
   body: ChatRequestBody,
@@ -315,6 +333,7 @@ async function serveReply(
   stop: AbortSignal,
 ): Promise<void> {
   if (reply.hangMs !== undefined) await wait(reply.hangMs, stop);
+  if (reply.holdUntil !== undefined) await held(reply.holdUntil, stop);
   if (stop.aborted) return;
   if (reply.error !== undefined) {
     const { status, headers } = reply.error;

@@ -42,13 +42,19 @@ async function command(s: Screen, text: string): Promise<void> {
 describe('host slash commands, through a real Agent', () => {
   it('/compact summarizes through the model and says what it did; a prompt typed meanwhile waits its turn', async () => {
     const wired = await withTurns(['one', 'two', 'three', 'four', 'five']);
-    server.push({ text: ['SUMMARY: five small ', 'questions, all echoed.'], delayMs: 300 });
+    // The summary is held until the prompt typed meanwhile shows as queued (a fixed delay lost the
+    // race on a loaded machine: the summary came first, and the prompt was sent, not queued).
+    let release = (): void => {};
+    const summaryHeld = new Promise<void>((resolve) => (release = resolve));
+    server.push({ text: ['SUMMARY: five small ', 'questions, all echoed.'], holdUntil: summaryHeld });
     const s = open(wired);
     await s.waitFor('main · 10 entries');
     await command(s, '/compact');
     await s.waitFor('compacting the conversation');
     await command(s, 'and now?');
     await s.waitFor('⧗ queued 1: and now?');
+    expect(chatRequests(server)).toHaveLength(6);
+    release();
     const done = stripAnsi(await s.waitFor(/compacted \d+ entries into a summary \(e_\w+\)/));
     expect(done.replace(/\s+/g, ' ')).toMatch(
       /: (~[\d.k]+ → ~[\d.k]+ tokens a turn|though it saves little yet \(~[\d.k]+ tokens\)); the tree keeps everything/,
