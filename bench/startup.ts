@@ -306,7 +306,7 @@ export async function runStartupBench(): Promise<Row[]> {
         baseline: bare,
         unit: 'ms',
         ratio: ms / bare,
-        target: n === 100_000 ? '< 2000 ms' : undefined,
+        target: n === 100_000 ? '< 500 ms' : undefined,
       });
     }
     const key = await keypressMs(large, env, dir);

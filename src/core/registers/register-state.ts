@@ -34,7 +34,7 @@ export class RegisterState {
     if (record.op === 'delete') return overhead;
     const value = record.value;
     if (typeof value === 'string') return overhead + value.length + 2;
-    if (typeof value === 'object' && value !== null) return overhead + (JSON.stringify(value)?.length ?? 0);
+    if (typeof value === 'object' && value !== null) return overhead + jsonLengthOf(value);
     return overhead + 16;
   }
 
@@ -76,4 +76,20 @@ export class RegisterState {
     for (const ns of this.cells.values()) for (const cell of ns.values()) total += cell.bytes;
     return total;
   }
+}
+
+/**
+ * About the length of an object value as JSON. A flat object of strings and scalars (a lane head,
+ * a machine state: one in nearly every commit) is measured key by key, since serialising it
+ * for every commit was a tenth of a large replay; anything deeper is serialised.
+ */
+function jsonLengthOf(value: object): number {
+  if (Array.isArray(value)) return JSON.stringify(value)?.length ?? 0;
+  let length = 2;
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string') length += key.length + v.length + 6;
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) length += key.length + 20;
+    else if (v !== undefined) return JSON.stringify(value)?.length ?? 0;
+  }
+  return length;
 }
