@@ -11,8 +11,7 @@ import type {
   TokenUsage,
   ToolCallRequest,
 } from '../provider/provider';
-import type { AnyTool } from '../tools/tool';
-import { requestFor } from './call-request';
+import { prepareCall, requestFor } from './call-request';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import type { AgentDeps } from './agent-deps';
 import type { AnyEntry } from '../tree/entry-types';
@@ -574,7 +573,11 @@ export class Agent {
       );
       return { state: next, ok: false };
     }
-    const prepared = await this.prepare(tool, input, call.id, signal);
+    const prepared = await prepareCall(tool, input, {
+      workspaceRoot: this.deps.workspaceRoot,
+      signal,
+      callId: call.id,
+    });
     if (!prepared.ok) {
       const next = sandwich.settle(
         state,
@@ -646,20 +649,6 @@ export class Agent {
     );
     commitNotices(this.deps, noticesOf(postHook), emit);
     return { state: settled, ok: result.outcome === 'ok' };
-  }
-
-  private async prepare(
-    tool: AnyTool,
-    input: unknown,
-    callId: string,
-    signal: AbortSignal,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
-    if (tool.replay !== 'guarded' || !tool.prepare) return { ok: true, value: undefined };
-    try {
-      return { ok: true, value: await tool.prepare(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId }) };
-    } catch (error) {
-      return { ok: false, message: (error as Error)?.message ?? String(error) };
-    }
   }
 
   private async ask(request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {

@@ -32,3 +32,17 @@ export function requestFor(
     };
   }
 }
+
+/** What a guarded tool records with its intent (`prepare`); a throw fails the call, not the turn. Others prepare nothing. */
+export async function prepareCall(
+  tool: AnyTool,
+  input: unknown,
+  context: { readonly workspaceRoot: string; readonly signal: AbortSignal; readonly callId: string },
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  if (tool.replay !== 'guarded' || !tool.prepare) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: await tool.prepare(input, context) };
+  } catch (error) {
+    return { ok: false, message: (error as Error)?.message ?? String(error) };
+  }
+}

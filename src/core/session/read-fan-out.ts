@@ -5,7 +5,7 @@ import type { ToolCallRequest } from '../provider/provider';
 import type { AnyTool } from '../tools/tool';
 import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
-import { requestFor } from './call-request';
+import { prepareCall, requestFor } from './call-request';
 import type { EventSink } from './events';
 import type { RoundCall } from './limits';
 import type { Sandwich } from './tool-step';
@@ -143,15 +143,9 @@ async function beforeIntent(ctx: FanOutContext, item: FanOutCall, signal: AbortS
   emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
   const base = { callId: call.id, tool: tool.name, tier: 'hot' } as const;
   if (signal.aborted) return { kind: 'settle', item, result: { ...base, ...NOT_RUN }, notices: [] };
-  let prepared: unknown;
-  if (tool.replay === 'guarded' && tool.prepare) {
-    try {
-      prepared = await tool.prepare(input, { workspaceRoot: deps.workspaceRoot, signal, callId: call.id });
-    } catch (error) {
-      const content = (error as Error)?.message ?? String(error);
-      return { kind: 'settle', item, result: { ...base, outcome: 'error', content }, notices: [] };
-    }
-  }
+  const prepared = await prepareCall(tool, input, { workspaceRoot: deps.workspaceRoot, signal, callId: call.id });
+  if (!prepared.ok)
+    return { kind: 'settle', item, result: { ...base, outcome: 'error', content: prepared.message }, notices: [] };
   const fields: HookFields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
   const preHook = await runHooks(deps, ctx.model, 'preToolUse', fields, {
     failClosed: failsClosed(request.risk),
@@ -163,7 +157,7 @@ async function beforeIntent(ctx: FanOutContext, item: FanOutCall, signal: AbortS
     const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
     return { kind: 'settle', item, result: { ...base, outcome: 'blocked', content }, notices };
   }
-  return { kind: 'run', item, prepared, notices, fields };
+  return { kind: 'run', item, prepared: prepared.value, notices, fields };
 }
 
 const NOT_RUN = { outcome: 'interrupted', content: 'not run: the turn was interrupted by the user' } as const;

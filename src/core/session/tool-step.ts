@@ -37,6 +37,42 @@ export interface BatchIntent {
   readonly notices: readonly NoticePayload[];
 }
 
+/**
+ * A call's intent in `batch`: the `tool_intent` entry, its pending register and its op state.
+ * One call alone and the calls of a batch are written alike, so that resume reads them alike.
+ * Returns whether the call is approved already (it runs without asking).
+ */
+function addIntent(
+  batch: AppendBatch,
+  request: ApprovalRequest,
+  tool: AnyTool,
+  decision: Decision | null,
+  prepared: unknown,
+  checkpointId: string | undefined,
+): boolean {
+  const entryId = batch.entry('tool_intent', {
+    callId: request.callId,
+    tool: tool.name,
+    input: request.input,
+    subject: request.subject,
+    risk: request.risk,
+    reason: request.reason,
+    replay: tool.replay,
+    approval: decision,
+    ...(prepared === undefined ? {} : { prepared }),
+    ...(checkpointId === undefined ? {} : { checkpoint: checkpointId }),
+  });
+  const approved = decision?.approved === true;
+  batch.register(NS.pending, request.callId, {
+    entryId,
+    callId: request.callId,
+    tool: tool.name,
+    approved,
+  } satisfies PendingIntent);
+  batch.register(NS.opState, request.callId, { tool: tool.name, status: approved ? 'executing' : 'awaiting_approval' });
+  return approved;
+}
+
 export const NO_CHECKPOINT: TakenCheckpoint = { notices: [] };
 
 /** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
@@ -89,29 +125,7 @@ export class Sandwich {
   ): MachineState {
     const batch = new AppendBatch(this.deps.store);
     addNotices(batch, [...notices, ...checkpoint.notices]);
-    const entryId = batch.entry('tool_intent', {
-      callId: request.callId,
-      tool: tool.name,
-      input: request.input,
-      subject: request.subject,
-      risk: request.risk,
-      reason: request.reason,
-      replay: tool.replay,
-      approval: decision,
-      ...(prepared === undefined ? {} : { prepared }),
-      ...(checkpoint.id === undefined ? {} : { checkpoint: checkpoint.id }),
-    });
-    const approved = decision?.approved === true;
-    batch.register(NS.pending, request.callId, {
-      entryId,
-      callId: request.callId,
-      tool: tool.name,
-      approved,
-    } satisfies PendingIntent);
-    batch.register(NS.opState, request.callId, {
-      tool: tool.name,
-      status: approved ? 'executing' : 'awaiting_approval',
-    });
+    const approved = addIntent(batch, request, tool, decision, prepared, checkpoint.id);
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
   }
 
@@ -125,24 +139,7 @@ export class Sandwich {
     for (const { request, tool, decision, prepared, notices } of intents) {
       if (!decision.approved) throw new Error(`assert: ${request.callId} runs beside others without an approval`);
       addNotices(batch, notices);
-      const entryId = batch.entry('tool_intent', {
-        callId: request.callId,
-        tool: tool.name,
-        input: request.input,
-        subject: request.subject,
-        risk: request.risk,
-        reason: request.reason,
-        replay: tool.replay,
-        approval: decision,
-        ...(prepared === undefined ? {} : { prepared }),
-      });
-      batch.register(NS.pending, request.callId, {
-        entryId,
-        callId: request.callId,
-        tool: tool.name,
-        approved: true,
-      } satisfies PendingIntent);
-      batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
+      addIntent(batch, request, tool, decision, prepared, undefined);
     }
     return this.move(state, 'Executing', batch.build());
   }
