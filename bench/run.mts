@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runCheckpointBench } from './checkpoint';
+import { runLargeSessionBench } from './large-session';
 import { runReadFanOutBench } from './read-fan-out';
 import { runMemoryBench, runRenderBench } from './render';
 import { runSandboxBench } from './sandbox';
@@ -26,6 +27,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['render', runRenderBench],
   ['memory', runMemoryBench],
   ['find', runTreeFindBench],
+  ['large', runLargeSessionBench],
   ['sync', runSyncBench],
   ['checkpoint', runCheckpointBench],
   ['sandbox', runSandboxBench],
