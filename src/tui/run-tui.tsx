@@ -16,6 +16,7 @@ import { TerminalScreen } from './terminal-screen';
 import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
+import { keyedStdin } from './key-chunks';
 
 export interface RunTuiOptions {
   readonly store: SessionStore;
@@ -180,7 +181,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
       onCrash={onError}
     />,
-    { stdout: frames.stream, stdin, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   instance.waitUntilExit().then(
     () => void finish({ reason: 'quit', exitCode: 0 }),
