@@ -5,7 +5,7 @@
  * read-only here.
  */
 import { mkdirSync } from 'node:fs';
-import { plainName } from '../core/session/session-name';
+import { plainName } from '../core/plain-name';
 import { hostname } from 'node:os';
 import { seededRandom } from '../core/clock';
 import { StorageError } from '../core/storage/errors';

@@ -1,20 +1,10 @@
+import { plainName } from '../plain-name';
 import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 import { sessionFact } from './session-facts';
 
 /** The longest session name kept; longer text is cut. */
 export const MAX_NAME_CHARS = 80;
-
-/**
- * One line of plain text: whitespace runs become one space, and control characters (escape
- * sequences a hostile file could carry to a terminal) are dropped.
- */
-export function plainName(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** The session's name (register `fact.session`, key `name`), or null when it has none. Read as plain text. */
 export function sessionName(store: SessionStore): string | null {

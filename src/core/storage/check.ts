@@ -1,4 +1,5 @@
 import { seededRandom, type Clock } from '../clock';
+import { plainName } from '../plain-name';
 import { NS } from '../registers/namespaces';
 import { isStorageError } from './errors';
 import type { FileOps } from './file-ops';
@@ -110,8 +111,8 @@ function soundReport(store: SessionStore, seen: { commitLines: number; first: nu
 
 function nameOf(store: SessionStore): string | null {
   const value = store.registers.get<unknown>(NS.session, 'name');
-  // Printed to a terminal: control characters a hostile file could carry are dropped.
-  return typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim() : null;
+  // Printed to a terminal: read as plain text, as everywhere a name is shown.
+  return typeof value === 'string' ? plainName(value) : null;
 }
 
 function laneSummaries(store: SessionStore): LaneSummary[] {
