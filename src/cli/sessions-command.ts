@@ -2,6 +2,7 @@ import { summariseSession, type SessionSummary } from '../core/session/session-s
 import { formatUsd } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
+import { listingCell, listingWhen } from './listing-cell';
 import { listSessionFiles, sessionsDirectory, unreadableSessionFiles } from './session-files';
 import { listFromServer } from './team-read';
 import { clock } from './wiring';
@@ -10,15 +11,6 @@ export function sessionsForListing(dir: string, cwd: string, all: boolean): Sess
   return listSessionFiles(dir)
     .filter((info) => all || info.header.cwd === cwd)
     .map((info) => summariseSession(info, clock));
-}
-
-function when(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
-}
-
-function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
 /** `tole sessions [--all]`: newest first. */
@@ -45,14 +37,14 @@ export function runSessions(
   const named = sessions.some((s) => s.name !== null);
   const rows = sessions.map((s) => [
     s.id,
-    when(s.createdAt),
+    listingWhen(s.createdAt),
     String(s.entries),
     String(s.branches),
     formatUsd(s.costUsdMicros),
     // The name column is there when a session has a name (/name in the full screen).
-    ...(named ? [s.problem ? '-' : oneLine(s.name ?? '', 30)] : []),
-    s.problem ? `! ${oneLine(s.problem, 60)}` : oneLine(s.firstPrompt || '(no prompt yet)', 50),
-    ...(args.all ? [s.cwd] : []),
+    ...(named ? [s.problem ? '-' : listingCell(s.name ?? '', 30)] : []),
+    s.problem ? `! ${listingCell(s.problem, 60)}` : listingCell(s.firstPrompt || '(no prompt yet)', 50),
+    ...(args.all ? [listingCell(s.cwd)] : []),
   ]);
   const header = [
     'id',

@@ -5,9 +5,9 @@
  * read-only here.
  */
 import { mkdirSync } from 'node:fs';
-import { plainName } from '../core/plain-name';
 import { hostname } from 'node:os';
 import { seededRandom } from '../core/clock';
+import { listingCell, listingWhen } from './listing-cell';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import { redactUrl } from '../core/sync/database';
@@ -101,15 +101,6 @@ export async function resumeFromServer(
   };
 }
 
-function when(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
-}
-
-function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-}
-
 /** `tole sessions --from [URL]`: every session on the server, newest first. */
 export async function listFromServer(
   from: string,
@@ -138,14 +129,14 @@ export async function listFromServer(
   ];
   const rows = sessions.map((s) => [
     s.id,
-    when(s.createdAt),
-    s.person,
-    s.host,
+    listingWhen(s.createdAt),
+    listingCell(s.person),
+    listingCell(s.host),
     String(s.entries),
     formatUsd(s.costUsdMicros),
-    s.holder ? s.holder.host : '-',
-    ...(named ? [oneLine(plainName(s.name ?? ''), 30)] : []),
-    oneLine(s.firstPrompt || '(no prompt yet)', 50),
+    s.holder ? listingCell(s.holder.host) : '-',
+    ...(named ? [listingCell(s.name ?? '', 30)] : []),
+    listingCell(s.firstPrompt || '(no prompt yet)', 50),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]): string =>
