@@ -5,6 +5,7 @@ import { mcpHelpLines, type McpStatusSource } from './mcp-lines';
 import type { Binding } from './keymap';
 import type { CommandReport, SlashCommand } from './slash-commands';
 import { PaneFrame, innerSize } from './PaneFrame';
+import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
 import { StyledLine } from './StyledLine';
 import { seg, truncateLine, wrapLine, type Line } from './styled-line';
 
@@ -70,25 +71,14 @@ function ReportOverlay({
     () => report.lines.flatMap((text) => wrapLine([seg(text === '' ? ' ' : text)], inner.width - 1, [seg('    ')])),
     [report, inner.width],
   );
-  const top = Math.max(0, Math.min(offset, lines.length - inner.height));
   return (
-    <PaneFrame
+    <ScrolledLinesOverlay
       title={`${report.title} · Esc closes`}
-      note={
-        lines.length > inner.height
-          ? `${top + 1}-${Math.min(lines.length, top + inner.height)} of ${lines.length}`
-          : undefined
-      }
+      lines={lines}
       width={width}
       height={height}
-      focused
-    >
-      <Box flexDirection="column">
-        {lines.slice(top, top + inner.height).map((line, i) => (
-          <StyledLine key={i} line={line} />
-        ))}
-      </Box>
-    </PaneFrame>
+      offset={offset}
+    />
   );
 }
 
