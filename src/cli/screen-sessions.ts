@@ -110,21 +110,22 @@ export class ScreenSessions implements SessionSwitcher {
     this.ending = true;
     // An open under way ends first, and lets go of what it opened itself (see openWith).
     await Promise.allSettled([...this.opening]);
-    for (const store of [...this.live.keys()]) await this.releaseStore(store);
+    // Every session is let go even when letting go of one fails.
+    await allSteps([...this.live.keys()].map((store) => () => this.releaseStore(store)));
   }
 
   private async releaseStore(store: SessionStore): Promise<void> {
     const live = this.live.get(store);
     if (!live) return;
     this.live.delete(store);
-    try {
-      await live.mcp?.close();
-    } finally {
-      store.close();
-      live.sync?.finish();
+    // Each step is taken even when one before it failed (the lock and the sync are not left behind); the first failure is thrown after.
+    await allSteps([
+      async () => live.mcp?.close(),
+      () => store.close(),
+      () => live.sync?.finish(),
       // A session shipped to a team server stays: the local file is its source of truth.
-      if (live.sync === null) discardUnused(store, live.created);
-    }
+      () => (live.sync === null ? discardUnused(store, live.created) : undefined),
+    ]);
   }
 
   /**
@@ -233,4 +234,17 @@ export class ScreenSessions implements SessionSwitcher {
       throw error;
     }
   }
+}
+
+/** Runs every step in order, whatever fails; then throws the first failure, if any. */
+async function allSteps(steps: readonly (() => unknown)[]): Promise<void> {
+  let failure: { readonly error: unknown } | null = null;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure !== null) throw failure.error;
 }

@@ -74,4 +74,20 @@ describe('tole ending while /new opens another session', () => {
     await expect(sessions.open({ kind: 'new' }, first)).rejects.toThrow(/tole is ending/);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('lets go of every session when closing one of them fails, and then says why', async () => {
+    const { sessions, dir, args, config } = screenSessions();
+    const first = await sessions.first(args, [], buildPolicy(args, config, true, 'tole.config.json'));
+    // /new opened the next session; the screen has not let go of the first yet.
+    await sessions.open({ kind: 'new' }, first);
+    expect(readdirSync(dir).length).toBeGreaterThan(0);
+    const close = first.store.close.bind(first.store);
+    first.store.close = () => {
+      close();
+      throw new Error('close failed');
+    };
+    await expect(sessions.releaseAll()).rejects.toThrow('close failed');
+    // The other session (and the first's empty file) were let go all the same.
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
