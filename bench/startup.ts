@@ -6,7 +6,7 @@
  * Run alone with `npm run build && node --import tsx bench/startup.ts`.
  */
 import { spawn as spawnChild } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -134,11 +134,29 @@ export function writeSession(dir: string, entries: number): string {
 }
 
 async function firstFrameMs(args: string[], env: NodeJS.ProcessEnv, cwd: string, bin = TOLE): Promise<number> {
+  return (await firstFrame(args, env, cwd, bin)).ms;
+}
+
+/** Wall time to the first frame, and the CPU time tole used until then (steadier on a busy machine). */
+async function firstFrame(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  bin = TOLE,
+): Promise<{ ms: number; cpuMs: number }> {
   // A resumed session's first frame counts once its tree is drawn, not before.
   const marks = args.includes('--resume') ? [STATUS_MARK, HEAD_MARK] : [STATUS_MARK];
   const { pty, ms } = await startUntil([bin, ...args], marks, env, cwd);
+  const cpuMs = cpuMsOf(pty.pid);
   pty.kill('SIGTERM');
-  return ms;
+  return { ms, cpuMs };
+}
+
+/** User + system CPU of a process so far, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Median time from an arrow key in the tree to the end of the frame it causes. */
@@ -309,6 +327,25 @@ export async function runStartupBench(): Promise<Row[]> {
         target: n === 100_000 ? '< 500 ms' : undefined,
       });
     }
+    const cpu = await medianOf(3, async () => (await firstFrame(['--resume', large, '--read-only'], env, dir)).cpuMs);
+    const bareCpu = await medianOf(RUNS, async () => {
+      const { pty } = await startUntil(
+        ['-e', `process.stdout.write('ready${FRAME_END}\\n'); setTimeout(() => {}, 5000)`],
+        ['ready'],
+        env,
+        dir,
+      );
+      const used = cpuMsOf(pty.pid);
+      pty.kill();
+      return used;
+    });
+    rows.push({
+      name: 'CPU until the first frame, 100,000-entry session, vs a bare node -e',
+      tole: cpu,
+      baseline: bareCpu,
+      unit: 'ms CPU',
+      ratio: cpu / bareCpu,
+    });
     const key = await keypressMs(large, env, dir);
     rows.push({
       name: 'tree keypress to frame, 100k entries',
