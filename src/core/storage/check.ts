@@ -162,15 +162,28 @@ function failedReport(
   };
 }
 
-/** Plain text lines for `tole check`: no colours, one fact per line. */
+/**
+ * Plain text lines for `tole check`: no colours, one fact per line. What the file holds (its
+ * directory, ids, lane names, register namespaces) is printed to a terminal: each line is read
+ * as plain text, so a hostile file's escape sequences do not reach it.
+ */
 export function formatCheckReport(report: CheckReport): string {
+  return reportLines(report)
+    .map((line) => line.replace(CONTROL, ''))
+    .join('\n');
+}
+
+/** Control characters, line breaks included: a line of the report stays one line. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function reportLines(report: CheckReport): string[] {
   const lines = [`session file: ${report.path}`];
   if (report.problem) {
     const where = report.problem.line === null ? '' : ` at line ${report.problem.line}`;
     lines.push(`PROBLEM (${report.problem.kind})${where}: ${report.problem.message}`);
     if (report.commitLines > 0)
       lines.push(`verified before it: ${report.commitLines} commit lines, seq ${formatSeq(report)}`);
-    return lines.join('\n');
+    return lines;
   }
   const header = report.header!;
   lines.push(report.tornTail ? 'sound, with a torn tail (a write cut short by a crash)' : 'sound');
@@ -197,7 +210,7 @@ export function formatCheckReport(report: CheckReport): string {
       `torn tail: line ${t.line}, ${t.bytes} bytes at offset ${t.offset} (${t.reason}); the next writable open copies it to ${report.path}.torn-<time> and cuts it away`,
     );
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function formatSeq(report: CheckReport): string {
