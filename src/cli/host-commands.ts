@@ -73,7 +73,7 @@ export function hostCommands(parts: HostCommandParts): HostCommand[] {
       const child = forkSession(parts.store, ctx.targetId, parts.sessionsDir, { clock, random: parts.random });
       const id = child.header.id;
       child.close();
-      return `forked at ${ctx.targetId} into session ${id}: open it with tole --resume ${id}`;
+      return `forked at ${ctx.targetId} into session ${id}: open it with /resume ${id}`;
     },
   };
   const sessions: HostCommand = {

@@ -83,9 +83,7 @@ describe('host slash commands, through a real Agent', () => {
     await s.press(KEYS.tab, KEYS.home, KEYS.down, KEYS.tab, KEYS.tab, KEYS.tab, KEYS.tab);
     await command(s, '/fork');
     const frame = stripAnsi(await s.waitFor('forked at'));
-    const said = /forked at (e_\w+) into session (\S+): open it with tole --resume (\S+)/.exec(
-      frame.replace(/\s+/g, ' '),
-    );
+    const said = /forked at (e_\w+) into session (\S+): open it with \/resume (\S+)/.exec(frame.replace(/\s+/g, ' '));
     expect(said, frame).not.toBeNull();
     const [, entryId, id, again] = said!;
     expect(again).toBe(id);
