@@ -142,15 +142,19 @@ export function costLines(input: CostInput, width: number): Line[] {
   }
   lines.push(row('this path', path, flight, 'the calls on the checked-out path, from the root'));
 
-  lines.push(
-    [],
-    [
+  // The marks explained, when the overlay shows them.
+  const notes: Line[] = [];
+  if (flight) {
+    notes.push([
       seg(
         '~ estimated: the prompt and the streamed text at four characters a token, list price, no cache discount',
         'faint',
       ),
-    ],
-    [seg('+? some calls had no price: the cost shown is what the priced ones cost', 'faint')],
-  );
+    ]);
+  }
+  if (withoutPrice.attempts > 0 || flightUnpriced) {
+    notes.push([seg('+? some calls had no price: the cost shown is what the priced ones cost', 'faint')]);
+  }
+  if (notes.length > 0) lines.push([], ...notes);
   return lines.map((line) => truncateLine(line, width));
 }

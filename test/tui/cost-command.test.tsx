@@ -85,6 +85,9 @@ describe('/cost', () => {
     // The checked-out path: the first call and the branch's, not the second.
     expect(row(frame, 'this path')).toMatch(/^this path 2 4\.0k 400 \$0\.048 /);
     expect(frame).not.toContain('in flight');
+    // Only the marks the overlay shows are explained: +? here, ~ while a call is open.
+    expect(frame).toContain('+? some calls had no price');
+    expect(frame).not.toContain('~ estimated');
 
     await screen.press(KEYS.escape);
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('per branch'));
@@ -108,6 +111,7 @@ describe('/cost', () => {
     expect(row(streaming, 'in flight')).toMatch(/^in flight 0\+1 ~[\d.]+k? ~\d+ ~\$0\.\d+ estimated \(~\) until/);
     expect(row(streaming, 'all calls')).toMatch(/^all calls 0\+1 ~[\d.]+k? ~\d+ ~\$0\.\d+/);
     expect(row(streaming, 'tole-test-model')).toMatch(/^tole-test-model 0\+1 ~/);
+    expect(streaming).toContain('~ estimated');
 
     // The server's usage replaces the estimate: 5,000 in and 300 out cost $0.056.
     await vi.waitFor(
@@ -115,6 +119,8 @@ describe('/cost', () => {
       5000,
     );
     expect(stripAnsi(screen.frame())).not.toContain('in flight');
+    expect(stripAnsi(screen.frame())).not.toContain('~ estimated');
+    expect(stripAnsi(screen.frame())).not.toContain('+? some calls');
     await screen.press('q');
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('per branch'));
   });
