@@ -94,6 +94,10 @@ export interface AppProps {
   readonly switching?: boolean;
   /** Told of a `/theme` change, so that the next session's screen keeps it. */
   readonly onTheme?: (theme: Theme) => void;
+  /** The prompts sent on the screen before this session opened on it (↑ brings them back). */
+  readonly history?: readonly string[];
+  /** Told of each prompt added to the history, so that the next session's screen keeps it. */
+  readonly onHistory?: (history: readonly string[]) => void;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -107,7 +111,9 @@ export function App(props: AppProps) {
   const terminal = useTerminalSize();
   const size = props.size ?? terminal;
   const version = useStoreVersion(store);
-  const { ui, current, dispatch } = useUiState();
+  const { ui, current, dispatch } = useUiState(props.history);
+  const { onHistory } = props;
+  useEffect(() => onHistory?.(ui.history), [ui.history, onHistory]);
   const turnsRef = useRef<TurnController | null>(null);
   const sessionStart = useSessionStart(readOnly ? undefined : props.sessionStart, () => turnsRef.current!, dispatch);
   const { turns, live } = useTurns({

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { App, type AppProps } from './App';
 import type { SessionSwitching, SwitchRequest, PickerList } from './session-switch';
 import type { TurnController } from './turn-controller';
@@ -63,6 +63,11 @@ export function SessionScreen(props: SessionScreenProps) {
   const [busy, setBusy] = useState(false);
   // A /theme choice carries over to the next session's screen.
   const theme = useRef(look.theme);
+  // So does the prompt history (↑).
+  const history = useRef<readonly string[]>([]);
+  const keepHistory = useCallback((next: readonly string[]) => {
+    history.current = next;
+  }, []);
   const sessions = useMemo<SessionSwitching | undefined>(
     () =>
       switcher && {
@@ -98,6 +103,8 @@ export function SessionScreen(props: SessionScreenProps) {
         theme.current = next;
       }}
       switching={busy}
+      history={history.current}
+      onHistory={keepHistory}
       {...shown.session}
       {...(shown.turns ? { turns: shown.turns } : {})}
       {...(sessions ? { sessions } : {})}

@@ -6,9 +6,14 @@ import { INITIAL_UI, uiReducer, type UiAction, type UiState } from './ui-state';
  * so that several keys arriving in one chunk (a fast typist, a script, a terminal that sends
  * "text" and an arrow together) each see what the one before did.
  */
-export function useUiState(): { ui: UiState; current: () => UiState; dispatch: (action: UiAction) => void } {
-  const ref = useRef<UiState>(INITIAL_UI);
-  const [ui, setUi] = useState<UiState>(INITIAL_UI);
+export function useUiState(history: readonly string[] = []): {
+  ui: UiState;
+  current: () => UiState;
+  dispatch: (action: UiAction) => void;
+} {
+  // The prompts sent before (another session's, after /new or /resume): ↑ brings them back here too.
+  const ref = useRef<UiState>(history.length > 0 ? { ...INITIAL_UI, history } : INITIAL_UI);
+  const [ui, setUi] = useState<UiState>(ref.current);
   const dispatch = useCallback((action: UiAction) => {
     ref.current = uiReducer(ref.current, action);
     setUi(ref.current);

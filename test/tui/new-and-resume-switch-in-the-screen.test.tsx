@@ -351,7 +351,7 @@ describe('/resume', () => {
 });
 
 describe('the screen while it switches', () => {
-  it('holds prompts while the other session opens, draws it in place, then lets the old one go; /theme carries over', async () => {
+  it('holds prompts while the other session opens, draws it in place, then lets the old one go; /theme and the prompt history carry over', async () => {
     const level = chalk.level;
     chalk.level = 3;
     cleanup.push(async () => {
@@ -430,6 +430,14 @@ describe('the screen while it switches', () => {
     expect(frame()).not.toContain('branch-2 · 6 entries');
     await vi.waitFor(() => expect(released).toEqual([first]));
     expect(statusColours()).toBe(light);
+    // The prompts sent in the session left come back with ↑ here too.
+    stdin.write('\x1b[A');
+    await vi.waitFor(() => expect(frame()).toMatch(/❯ \/new\s/));
+    stdin.write('\x1b[A');
+    await vi.waitFor(() => expect(frame()).toMatch(/❯ \/theme light\s/));
+    stdin.write('\x1b[B');
+    stdin.write('\x1b[B');
+    await vi.waitFor(() => expect(frame()).not.toContain('❯ /new'));
     await type('hello there\r');
     await vi.waitFor(() => expect(secondAgent.prompts).toEqual(['hello there']));
     expect(firstAgent.prompts).toEqual([]);
