@@ -44,44 +44,10 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
     const targetId = ctx.current().selectedId ?? ctx.headId;
-    const {
-      store,
-      agent,
-      readOnly,
-      hostCommands,
-      setTheme,
-      loadTheme,
-      quit,
-      runTask,
-      openSetup,
-      writeTerminal,
-      sessions,
-      multiplexer,
-    } = ctx;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
-    runCommand(
-      {
-        store,
-        agent,
-        readOnly,
-        targetId,
-        hostCommands,
-        dispatch,
-        setTheme,
-        loadTheme,
-        quit,
-        runTask,
-        openSetup,
-        writeTerminal,
-        multiplexer,
-        queued,
-        retry,
-        sessions,
-        busy: ctx.busy(),
-      },
-      command,
-    );
+    // A submit context is a command context less what is read at this moment.
+    runCommand({ ...ctx, targetId, queued, retry, busy: ctx.busy() }, command);
     return;
   }
   if (ctx.readOnly) {
