@@ -1,30 +1,38 @@
 // Bundles tole into ESM files that start fast: dist/tole.js holds what every start runs, and
 // what only some paths need (the provider client, MCP, sync, the commands) sits in chunks under
 // dist/chunks/, loaded by import() when first used. Chunks of an earlier build are removed.
+// The full-screen session is one CommonJS script, dist/screen.cjs, which dist/tole.js compiles
+// with tole's code cache (src/cli/screen-loader.ts): Node 20 caches no compiled ES modules.
+// Within it too, what the first frame does not need is evaluated on first use.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
+import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
+import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/empty.js', 'export default {};\n');
+const shared = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  jsx: 'automatic',
+  alias: { 'react-devtools-core': './dist/empty.js' },
+  // Optional: loaded at run time with createRequire when --storage sqlite asks for it.
+  external: ['better-sqlite3'],
+  logLevel: 'warning',
+};
 const result = await build({
+  ...shared,
   entryPoints: { tole: 'src/cli/main.ts' },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   metafile: true,
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
-  jsx: 'automatic',
-  alias: { 'react-devtools-core': './dist/empty.js' },
-  plugins: [inkOutputPlugin, yogaNoFetchPlugin],
-  // Optional: loaded at run time with createRequire when --storage sqlite asks for it.
-  external: ['better-sqlite3'],
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', TOLE_SCREEN_BUNDLE: '"./screen.cjs"' },
   banner: {
     js: [
       '#!/usr/bin/env node',
@@ -32,7 +40,15 @@ const result = await build({
       'const require = __toleCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  logLevel: 'warning',
+});
+await build({
+  ...shared,
+  entryPoints: ['src/cli/screen-entry.ts'],
+  outfile: 'dist/screen.cjs',
+  format: 'cjs',
+  plugins: [inkOutputPlugin, inkNoTopLevelAwaitPlugin, yogaSyncPlugin, yogaNoFetchPlugin],
+  // screen-loader passes the script's own URL in.
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
 });
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => basename(path)));
 for (const name of existsSync('dist/chunks') ? readdirSync('dist/chunks') : []) {

@@ -1,9 +1,8 @@
 import packageJson from '../../package.json';
-import { parseArgs, UsageError, type CliArgs } from './args';
+import { parseArgs, type CliArgs } from './args';
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
-import type { StorageError as StorageErrorType } from '../core/storage/errors';
-import { missingModuleMessage } from '../core/missing-module';
+import { reportError } from './report-error';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
@@ -64,86 +63,17 @@ async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   return runHeadlessCommand(args, io, sandbox);
 }
 
+/** Set by the build: the file (beside dist/tole.js) that holds the full-screen session's code. */
+declare const TOLE_SCREEN_BUNDLE: string | undefined;
+
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
   // The sandbox is tried (a child process) while the session's code loads.
   const sandbox = findSandboxSoon(io.env);
-  const { startTui } = await import('./tui-command');
-  return startTui(args, io, sandbox);
-}
-
-/** What to do next, for the storage failures a user meets. */
-function storageHint(error: StorageErrorType): string {
-  const { path, line } = error.details;
-  if (error.kind === 'corrupt' && path && line && line > 1) {
-    return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
-  }
-  if (error.kind === 'locked' && path)
-    return ` (to read it while it is open: tole export ${path}, or tole --resume ${path} --read-only)`;
-  return '';
-}
-
-/**
- * The message and exit code for a failure. The error classes are loaded here, after the failure:
- * a command that threw one has loaded its module already (the same instance), and no start pays
- * for them otherwise.
- */
-async function reportError(error: unknown, io: MainIo): Promise<number> {
-  if (error instanceof UsageError) {
-    io.stderr.write(`tole: ${error.message}\n`);
-    return 2;
-  }
-  // A chunk of the build that could not be loaded: say so before loading more of them.
-  const missing = missingModuleMessage(error);
-  if (missing !== null) {
-    io.stderr.write(`tole: ${missing}\n`);
-    return 1;
-  }
-  let classes: Awaited<ReturnType<typeof errorClasses>>;
-  try {
-    classes = await errorClasses();
-  } catch (loadError) {
-    io.stderr.write(`tole: ${missingModuleMessage(loadError) ?? String(loadError)}; the failure: ${describe(error)}\n`);
-    return 1;
-  }
-  const [{ ConfigError }, { StorageError }, { ProviderError }, { SyncError }, { ToolRegistrationError }] = classes;
-  if (error instanceof ConfigError) {
-    io.stderr.write(`tole: ${error.message}\n`);
-    return 2;
-  }
-  if (error instanceof StorageError) {
-    io.stderr.write(`tole: ${error.message}${storageHint(error)}\n`);
-    return 1;
-  }
-  if (error instanceof ProviderError) {
-    io.stderr.write(`tole: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
-    return 1;
-  }
-  if (error instanceof SyncError) {
-    io.stderr.write(`tole: ${error.message}\n`);
-    return error.kind === 'url' ? 2 : 1;
-  }
-  if (error instanceof ToolRegistrationError) {
-    io.stderr.write(`tole: ${error.message}\n`);
-    return 1;
-  }
-  const e = error as Error;
-  io.stderr.write(`tole: internal error: ${describe(error)}\n${io.env['TOLE_DEBUG'] ? `${e?.stack}\n` : ''}`);
-  return 1;
-}
-
-function describe(error: unknown): string {
-  return (error as Error)?.message ?? String(error);
-}
-
-/** The error classes a failure is told apart by, loaded only once something failed. */
-function errorClasses() {
-  return Promise.all([
-    import('./config'),
-    import('../core/storage/errors'),
-    import('../core/provider/errors'),
-    import('../core/sync/database'),
-    import('../core/tools/registry'),
-  ]);
+  // Built: the session's code is one script, compiled with tole's code cache (see screen-loader);
+  // from source (tests under tsx), its modules. The build keeps only the first branch.
+  return typeof TOLE_SCREEN_BUNDLE === 'string'
+    ? (await import('./screen-loader')).runScreenBundle(new URL(TOLE_SCREEN_BUNDLE, import.meta.url), args, io, sandbox)
+    : (await import('./tui-command')).startTui(args, io, sandbox);
 }
 
 const isEntry = process.argv[1] !== undefined && /tole(\.js)?$|main\.ts$/.test(process.argv[1]);

@@ -1,12 +1,23 @@
 /**
  * What the bundle holds is compiled when it is loaded: code tole never runs stays out, Ink's
  * per-frame width measure is tole's remembered one, and what a session's first frame does not
- * need (the provider client, MCP, the regex engine for grep, sync's database driver) sits in
- * chunks loaded on first use, so that `tole --version` and the first frame do not compile it.
+ * need (the provider client, MCP, the regex engine for grep, sync's database driver) waits for
+ * its first use: in chunks loaded by import() in dist/tole.js, and inside the full-screen
+ * session's script (dist/screen.cjs) in modules evaluated on first use, so that `tole --version`
+ * and the first frame do not run it.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtFiles, chunkFor, packagesIn, staticClosure } from '../support/bundle-graph';
+import { join } from 'node:path';
+import {
+  builtFiles,
+  chunkFor,
+  DIST,
+  evaluatedAtLoad,
+  packagesIn,
+  packagesOf,
+  staticClosure,
+} from '../support/bundle-graph';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 
 /** Loaded on first use, never for the first frame. */
@@ -32,9 +43,12 @@ describe('the built tole', () => {
   });
 
   it('loads for its first frame neither the provider client nor MCP, grep, or sync code', () => {
-    // tole.js loads the full-screen session with import() of tui-command; all it imports statically comes first.
-    expect(readFileSync(TOLE_JS, 'utf8')).toMatch(/import\("\.\/chunks\/tui-command-[\w-]+\.js"\)/);
-    const firstFrame = packagesIn(staticClosure([TOLE_JS, chunkFor('tui-command')]));
+    // tole.js loads the screen's loader with import(), which runs dist/screen.cjs; nothing else is imported first.
+    const toleJs = readFileSync(TOLE_JS, 'utf8');
+    expect(toleJs).toMatch(/import\("\.\/chunks\/screen-loader-[\w-]+\.js"\)/);
+    expect(toleJs).toContain('new URL("./screen.cjs", import.meta.url)');
+    expect([...packagesIn(staticClosure([TOLE_JS, chunkFor('screen-loader')]))]).toEqual([]);
+    const firstFrame = packagesOf(evaluatedAtLoad(join(DIST, 'screen.cjs')));
     expect(firstFrame).toContain('ink');
     expect(firstFrame).toContain('react');
     const built = packagesIn(builtFiles());
@@ -44,12 +58,16 @@ describe('the built tole', () => {
     }
   });
 
-  it("decodes Yoga's inlined WebAssembly without touching the global fetch (which loads Node's HTTP client)", () => {
-    const yoga = builtFiles()
-      .map((file) => readFileSync(file, 'utf8'))
-      .find((source) => source.includes('// node_modules/yoga-layout/dist/binaries/'));
-    expect(yoga).toBeDefined();
-    expect(yoga).not.toMatch(/typeof fetch/);
+  it("decodes Yoga's inlined WebAssembly at once, without touching the global fetch (which loads Node's HTTP client)", () => {
+    const screen = readFileSync(join(DIST, 'screen.cjs'), 'utf8');
+    const start = screen.indexOf('// node_modules/yoga-layout/dist/binaries/');
+    expect(start).toBeGreaterThan(-1);
+    const loader = screen.slice(start, screen.indexOf('\n// ', start + 1));
+    expect(loader).toContain('instantiateWasm');
+    expect(loader).not.toMatch(/typeof fetch/);
+    // Yoga's own entry would await its WebAssembly; the script's compiles it synchronously instead.
+    expect(screen).toContain('new WebAssembly.Instance(new WebAssembly.Module(');
+    for (const file of builtFiles()) expect(readFileSync(file, 'utf8')).not.toContain('wrapAssembly(await ');
   });
 
   it('runs --version and --help without loading the session, the screen, or the libraries', () => {

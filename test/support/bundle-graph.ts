@@ -12,7 +12,11 @@ export const DIST = join(REPO_ROOT, 'dist');
 
 /** Every .js file the build wrote. */
 export function builtFiles(): string[] {
-  return [join(DIST, 'tole.js'), ...readdirSync(join(DIST, 'chunks')).map((name) => join(DIST, 'chunks', name))];
+  return [
+    join(DIST, 'tole.js'),
+    join(DIST, 'screen.cjs'),
+    ...readdirSync(join(DIST, 'chunks')).map((name) => join(DIST, 'chunks', name)),
+  ];
 }
 
 /** The chunk a dynamic `import('./name')` of a source file became (its file name starts with the source's). */
@@ -43,5 +47,59 @@ export function packagesIn(files: readonly string[]): Set<string> {
   for (const file of files)
     for (const match of readFileSync(file, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm))
       packages.add(match[1]!);
+  return packages;
+}
+
+/**
+ * The source files (`node_modules/...`, `src/...`) a CommonJS script of the build (dist/screen.cjs)
+ * evaluates when it is loaded. esbuild writes each module either inline, evaluated in order at
+ * load, or in a wrapper (`var init_x = __esm({ "path"() {...} })`, `var require_x =
+ * __commonJS(...)`) evaluated when `init_x()` / `require_x()` is first called: at load, those
+ * called outside any wrapper, and what their own bodies call, transitively. An `import()` (`() =>
+ * (init_x(), x_exports)`) waits for its first use. A call inside a function that runs later is
+ * counted too: the answer may hold more than is evaluated, never less.
+ */
+export function evaluatedAtLoad(file: string): Set<string> {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const wrappers = new Map<string, { path: string; body: string }>();
+  const outside: string[] = [];
+  const commented: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^var ((?:init|require)_\w+) = __(?:esm|commonJS)\(\{$/.exec(lines[i]!);
+    const path = open ? /^ {2}"([^"]+)"\(/.exec(lines[i + 1] ?? '') : null;
+    if (!open || !path) {
+      outside.push(lines[i]!);
+      const comment = /^\/\/ ((?:node_modules|src)\/\S+)$/.exec(lines[i]!);
+      if (comment) commented.push(comment[1]!);
+      continue;
+    }
+    const start = i;
+    while (i < lines.length && lines[i] !== '});') i++;
+    wrappers.set(open[1]!, { path: path[1]!, body: lines.slice(start + 2, i).join('\n') });
+  }
+  const wrapped = new Set([...wrappers.values()].map((w) => w.path));
+  const evaluated = new Set(commented.filter((path) => !wrapped.has(path)));
+  const calls = (text: string): string[] =>
+    [...text.replace(/\(\) => \(init_\w+\(\), \w+\)/g, '').matchAll(/\b((?:init|require)_\w+)\(\)/g)].map((m) => m[1]!);
+  const todo = calls(outside.join('\n'));
+  const seen = new Set<string>();
+  while (todo.length > 0) {
+    const name = todo.pop()!;
+    const wrapper = wrappers.get(name);
+    if (seen.has(name) || !wrapper) continue;
+    seen.add(name);
+    evaluated.add(wrapper.path);
+    todo.push(...calls(wrapper.body));
+  }
+  return evaluated;
+}
+
+/** The packages among source paths (`node_modules/<name>/...`). */
+export function packagesOf(paths: Iterable<string>): Set<string> {
+  const packages = new Set<string>();
+  for (const path of paths) {
+    const match = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+    if (match) packages.add(match[1]!);
+  }
   return packages;
 }
