@@ -8,6 +8,7 @@
  * cell's style), each behind a cursor move. A streamed token costs its own characters.
  */
 import { rowCells, type RowCells } from './row-cells';
+import { planScroll, scrollCodes, shiftedRow } from './frame-scroll';
 import { diffRow, Pen } from './row-diff';
 
 const SYNC_START = '\x1b[?2026h';
@@ -39,6 +40,8 @@ export function withoutColour(line: string): string {
 }
 
 const NO_CELLS: RowCells = { cells: [], uncertain: false };
+/** Fewer changed rows than this: no scroll is looked for (a streamed token changes one or two). */
+const MIN_SCROLL_ROWS = 3;
 
 export class FrameWriter {
   private previous: string[] = [];
@@ -47,6 +50,8 @@ export class FrameWriter {
   private readonly pen = new Pen();
   /** Bytes sent for frames so far (for the bench's bytes-per-frame figure). */
   bytesWritten = 0;
+  /** Whether rows that moved are scrolled by the terminal (off: the bench's same-run baseline). */
+  scroll = true;
   framesWritten = 0;
   private lost = false;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
@@ -112,29 +117,87 @@ export class FrameWriter {
     const cells: (RowCells | undefined)[] = [];
     const count = Math.max(lines.length, this.previous.length);
     const columns = this.out.columns || 80;
+    /** Bytes of the plain diff per row, and the rows whose text changed. */
+    const plain: number[] = [];
+    const changed: number[] = [];
     for (let i = 0; i < count; i++) {
       const line = lines[i] ?? '';
       const before = this.previous[i] ?? '';
       if (line === before) {
         cells.push(this.previousCells[i]);
+        plain.push(0);
         continue;
       }
       const now = rowCells(line, columns);
       cells.push(now);
-      out += diffRow(
-        this.pen,
-        i,
-        this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns)),
-        now,
-        line,
-      );
+      changed.push(i);
+      const length = out.length;
+      out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
+      plain.push(out.length - length);
+    }
+    if (out !== '') out += this.pen.reset();
+    if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
+      const scrolled = this.scrolled(lines, cells, plain, changed, columns);
+      if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
     }
     this.previous = lines;
     this.previousCells = cells;
     if (out === '') return;
-    out = SYNC_START + out + this.pen.reset() + SYNC_END;
+    out = SYNC_START + out + SYNC_END;
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;
     this.out.write(out);
+  }
+
+  /** The cells the terminal holds on row `i` from the last frame. */
+  private oldCells(i: number, columns: number): RowCells {
+    const before = this.previous[i] ?? '';
+    return this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns));
+  }
+
+  /**
+   * The frame drawn with a scroll of the rows that moved, if one looks cheaper than `plain`
+   * (see src/tui/frame-scroll.ts), ending with the style reset.
+   */
+  private scrolled(
+    lines: readonly string[],
+    cells: (RowCells | undefined)[],
+    plain: readonly number[],
+    changed: readonly number[],
+    columns: number,
+  ): string | null {
+    // The band must lie on the screen: a scroll region past its last row is ignored.
+    const n = Math.min(cells.length, this.out.rows || 0);
+    if (n < 2) return null;
+    const old: RowCells[] = [];
+    const now: RowCells[] = [];
+    const oldLines: string[] = [];
+    const newLines: string[] = [];
+    for (let i = 0; i < n; i++) {
+      old.push(this.oldCells(i, columns));
+      cells[i] ??= lines[i] ? rowCells(lines[i]!, columns) : NO_CELLS;
+      now.push(cells[i]!);
+      oldLines.push(this.previous[i] ?? '');
+      newLines.push(lines[i] ?? '');
+    }
+    const scroll = planScroll(
+      old,
+      now,
+      oldLines,
+      newLines,
+      plain.slice(0, n),
+      changed.filter((i) => i < n),
+    );
+    if (scroll === null) return null;
+    const pen = new Pen();
+    let out = scrollCodes(scroll);
+    for (let i = 0; i < cells.length; i++) {
+      const line = lines[i] ?? '';
+      const before = i < n ? shiftedRow(oldLines, scroll, i, '') : (this.previous[i] ?? '');
+      if (line === before) continue;
+      const held = i < n ? shiftedRow(old, scroll, i, NO_CELLS) : this.oldCells(i, columns);
+      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line);
+    }
+    return out + pen.reset();
   }
 }

@@ -3,16 +3,13 @@
  * terminal fed everything it sent shows, after each frame, exactly what a fresh terminal shows
  * when that frame is drawn whole: every cell's character, width, colours and attributes.
  */
-import headless from '@xterm/headless';
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame-writer';
 import Output from '../../src/tui/ink-output';
 import { FakeStdout } from './harness';
-
-const { Terminal } = headless;
-type Terminal = InstanceType<typeof Terminal>;
+import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 
 const WIDTH = 16;
 const HEIGHT = 6;
@@ -84,55 +81,6 @@ function frames(
   return out;
 }
 
-function terminal(): Terminal {
-  const term = new Terminal({ cols: WIDTH, rows: HEIGHT, allowProposedApi: true });
-  // The modes tole runs in: the alternate screen with auto-wrap off.
-  term.write('\x1b[?1049h\x1b[?7l');
-  return term;
-}
-
-const flush = (term: Terminal, data: string): Promise<void> => new Promise((resolve) => term.write(data, resolve));
-
-function cells(term: Terminal): string[] {
-  const buffer = term.buffer.active;
-  const rows: string[] = [];
-  for (let y = 0; y < HEIGHT; y++) {
-    const line = buffer.getLine(y)!;
-    const row: string[] = [];
-    for (let x = 0; x < WIDTH; x++) {
-      const c = line.getCell(x)!;
-      const attributes = [
-        c.isBold(),
-        c.isDim(),
-        c.isItalic(),
-        c.isUnderline(),
-        c.isInverse(),
-        c.isStrikethrough(),
-        c.isInvisible(),
-        c.isBlink(),
-      ]
-        .map(Number)
-        .join('');
-      // A cell never written and a cell holding an unstyled space look the same.
-      row.push(
-        `${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${attributes}`,
-      );
-    }
-    rows.push(`${y}: ${row.join(' ')}`);
-  }
-  return rows;
-}
-
-/** The frame drawn whole on a fresh terminal: each line at its row. */
-async function wholeDraw(frame: string): Promise<string[]> {
-  const term = terminal();
-  const lines = frame.split('\n');
-  await flush(term, lines.map((line, i) => `\x1b[${i + 1};1H\x1b[0m${line}\x1b[0m`).join(''));
-  const seen = cells(term);
-  term.dispose();
-  return seen;
-}
-
 /**
  * `parse`: each line gets a trailing reset, so the writer parses it from its text instead of
  * taking the cells Ink's output remembered for it; both ways must agree with the terminal.
@@ -148,13 +96,13 @@ async function check(frames: readonly string[], parse: boolean): Promise<void> {
     : frames;
   const out = new FakeStdout(WIDTH, HEIGHT);
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
-  const term = terminal();
+  const term = terminal(WIDTH, HEIGHT);
   try {
     for (const frame of sequence) {
       out.frames.length = 0;
       writer.stream.write(frame);
       await flush(term, out.frames.join(''));
-      expect(cells(term)).toEqual(await wholeDraw(frame));
+      expect(cells(term)).toEqual(await wholeDraw(frame, WIDTH, HEIGHT));
     }
   } finally {
     term.dispose();

@@ -1,0 +1,145 @@
+/**
+ * When the new frame is the last one moved up (or down) by k rows inside a band of rows (the
+ * transcript scrolled while a reply streams), the terminal can move those rows itself: a scroll
+ * region over the band (DECSTBM, `CSI top;bottom r`), a scroll by k (`CSI k S`, or `CSI k T`
+ * down), the region reset (`CSI r`), then the usual cell diff against what the terminal now
+ * holds. Scroll regions span the full width (left/right margins are not used: not every
+ * terminal or multiplexer has them), so panes beside the transcript move too and are repaired by
+ * the diff; the frame writer compares the bytes of both ways and sends the cheaper.
+ */
+import { diffRow, Pen } from './row-diff';
+import { BLANK, sameCell, type Cell, type RowCells } from './row-cells';
+
+export interface Scroll {
+  /** First and last row of the band (0-based, inclusive). */
+  readonly top: number;
+  readonly bottom: number;
+  /** Rows the band's content moves: > 0 up (new row r shows old row r + by), < 0 down. */
+  readonly by: number;
+}
+
+/** Rows whose changed cells are looked for higher or lower in the last frame. */
+const MAX_SAMPLES = 8;
+/** A shift must be seen on this many sampled rows to be tried. */
+const MIN_VOTES = 2;
+/** Shifts tried at most, the most seen first. */
+const MAX_CANDIDATES = 2;
+
+const EMPTY_ROW: RowCells = { cells: [], uncertain: false };
+const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
+
+/**
+ * The codes that scroll the band: a style reset first (rows scrolled in take the current
+ * background), and the region reset after (it homes the cursor: the diff then moves it itself).
+ */
+export function scrollCodes(scroll: Scroll): string {
+  const by = Math.abs(scroll.by);
+  const move = `\x1b[${by === 1 ? '' : by}${scroll.by > 0 ? 'S' : 'T'}`;
+  return `\x1b[0m\x1b[${scroll.top + 1};${scroll.bottom + 1}r${move}\x1b[r`;
+}
+
+/** What row `r` holds once `scroll` moved the rows `old` (an empty row for those scrolled in). */
+export function shiftedRow<T>(old: readonly T[], scroll: Scroll, r: number, empty: T): T {
+  if (r < scroll.top || r > scroll.bottom) return old[r]!;
+  const from = r + scroll.by;
+  return from < scroll.top || from > scroll.bottom ? empty : old[from]!;
+}
+
+/** Shifts k (> 0: content moved up) under which some changed rows' new cells stood in the last frame. */
+function candidates(old: readonly RowCells[], now: readonly RowCells[], changed: readonly number[]): number[] {
+  const n = now.length;
+  const votes = new Map<number, number>();
+  const step = Math.max(1, Math.floor(changed.length / MAX_SAMPLES));
+  for (let s = 0; s < changed.length; s += step) {
+    const r = changed[s]!;
+    if (old[r]!.uncertain || now[r]!.uncertain) continue;
+    const a = old[r]!.cells;
+    const b = now[r]!.cells;
+    const length = Math.max(a.length, b.length);
+    // Only the columns that changed are looked for (the panes beside them did not move).
+    let first = 0;
+    while (first < length && sameCell(at(a, first), at(b, first))) first++;
+    if (first === length) continue;
+    let last = length - 1;
+    while (last > first && sameCell(at(a, last), at(b, last))) last--;
+    for (let d = 1; d < n; d++) {
+      for (const k of [d, -d]) {
+        const j = r + k;
+        if (j < 0 || j >= n) continue;
+        const o = old[j]!.cells;
+        let same = true;
+        for (let c = first; c <= last && same; c++) same = sameCell(at(o, c), at(b, c));
+        if (same) votes.set(k, (votes.get(k) ?? 0) + 1);
+      }
+    }
+  }
+  return [...votes]
+    .filter(([, count]) => count >= MIN_VOTES)
+    .sort((x, y) => y[1] - x[1] || Math.abs(x[0]) - Math.abs(y[0]))
+    .slice(0, MAX_CANDIDATES)
+    .map(([k]) => k);
+}
+
+/**
+ * The band that saves most for an upward shift by `k`, with rows read top down: `gain[r]` is what
+ * row r saves when it holds old row r + k, `edge[r]` what it saves when it is scrolled in blank.
+ * A band [top, m + k] moves rows top..m and scrolls in m + 1..m + k.
+ */
+function bestBand(
+  gain: readonly number[],
+  edge: readonly number[],
+  k: number,
+): { top: number; m: number; saved: number } {
+  const n = edge.length;
+  const tail: number[] = [0];
+  for (let r = 0; r < n; r++) tail.push(tail[r]! + edge[r]!);
+  let best = { top: 0, m: -1, saved: 0 };
+  let run = 0;
+  let start = 0;
+  for (let m = 0; m + k < n; m++) {
+    if (run <= 0) {
+      run = 0;
+      start = m;
+    }
+    run += gain[m]!;
+    const saved = run + tail[m + k + 1]! - tail[m + 1]!;
+    if (saved > best.saved) best = { top: start, m, saved };
+  }
+  return best;
+}
+
+/**
+ * The cheapest scroll for turning `old` into `now` (rows as the terminal holds them, `oldLines`
+ * and `lines` their text), or null when none looks cheaper than the plain diff, whose bytes per
+ * row are `plain`. `changed`: the rows whose text changed. Estimates only: the caller builds both
+ * and compares.
+ */
+export function planScroll(
+  old: readonly RowCells[],
+  now: readonly RowCells[],
+  oldLines: readonly string[],
+  lines: readonly string[],
+  plain: readonly number[],
+  changed: readonly number[],
+): Scroll | null {
+  const n = now.length;
+  const cost = (r: number, before: RowCells, beforeLine: string): number =>
+    beforeLine === lines[r] ? 0 : diffRow(new Pen(), r, before, now[r]!, lines[r]!).length;
+  let edge: number[] | undefined;
+  let best: Scroll | null = null;
+  let bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
+  for (const k of candidates(old, now, changed)) {
+    edge ??= now.map((_, r) => plain[r]! - cost(r, EMPTY_ROW, ''));
+    const d = Math.abs(k);
+    // A downward shift is an upward one with the rows read bottom up.
+    const row = (i: number): number => (k > 0 ? i : n - 1 - i);
+    const gain: number[] = [];
+    for (let i = 0; i + d < n; i++) gain.push(plain[row(i)]! - cost(row(i), old[row(i + d)]!, oldLines[row(i + d)]!));
+    const band = bestBand(gain, k > 0 ? edge : [...edge].reverse(), d);
+    if (band.m < 0 || band.saved <= bestSaved) continue;
+    bestSaved = band.saved;
+    const ends = [row(band.top), row(band.m + d)];
+    best = { top: Math.min(...ends), bottom: Math.max(...ends), by: k };
+  }
+  return best;
+}
