@@ -86,7 +86,10 @@ export class RegisterState {
 function jsonLengthOf(value: object): number {
   if (Array.isArray(value)) return JSON.stringify(value)?.length ?? 0;
   let length = 2;
-  for (const [key, v] of Object.entries(value)) {
+  // for-in over own keys (a JSON value's prototype is Object's): no entry arrays made per commit.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const v = (value as Record<string, unknown>)[key];
     if (typeof v === 'string') length += key.length + v.length + 6;
     else if (typeof v === 'number' || typeof v === 'boolean' || v === null) length += key.length + 20;
     else if (v !== undefined) return JSON.stringify(value)?.length ?? 0;

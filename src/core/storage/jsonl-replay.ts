@@ -9,7 +9,12 @@ import { damagedNewlineAt, decodeCommitAt, headerCrc, LINE_PREFIX_BYTES, looksWh
 import { LINE_CRC, MAX_COMMIT_BYTES, STORAGE_VERSION, type SessionHeader } from './records';
 import type { CommitSink, TornTail } from './storage';
 
-const READ_CHUNK_BYTES = 16 * 1024 * 1024;
+/**
+ * The file is read in one piece up to this size (entries keep their payloads as views into what
+ * was read, so every chunk stays in memory anyway): one allocation instead of one per 16 MiB,
+ * each of which counted as external memory and could start a full collection mid-replay.
+ */
+const READ_CHUNK_BYTES = 1024 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export interface ScanResult {

@@ -135,6 +135,7 @@ function scanRecord(body: Buffer, start: number, end: number): unknown {
   if (keys > MAX_KEYS) return JSON.parse(body.toString('utf8', start, cursor));
   return (
     (keys === ENTRY_KEYS.length && replayedEntry(body)) ||
+    ((keys === 5 || keys === 6) && registerRecord(body, keys)) ||
     flatRecord(body, keys) ||
     JSON.parse(body.toString('utf8', start, cursor))
   );
@@ -248,6 +249,41 @@ function replayedEntry(body: Buffer): ReplayedEntry | null {
   lastIdFrom = spans[14]!;
   lastIdTo = spans[15]!;
   return new ReplayedEntry(seq, timestamp, id, parentId, type, body, spans[26]!, spans[27]!);
+}
+
+const KIND_KEY = ENTRY_KEYS[0]!;
+const SEQ_KEY = ENTRY_KEYS[1]!;
+const [OP_KEY, NAMESPACE_KEY, KEY_KEY, VALUE_KEY] = ['op', 'namespace', 'key', 'value'].map((key) =>
+  Buffer.from(JSON.stringify(key), 'latin1'),
+) as [Buffer, Buffer, Buffer, Buffer];
+const REGISTER_KIND = Buffer.from('"register"', 'latin1');
+
+/**
+ * A register record as tole writes them (kind, seq, op, namespace, key and, for a set, value;
+ * seq and op either way round), built as one object literal in the file's key order: two of
+ * every three records in a session are these, and a literal is much cheaper than key-by-key.
+ * Null for any other shape (flatRecord or `JSON.parse` reads it then).
+ */
+function registerRecord(body: Buffer, keys: number): Record<string, unknown> | null {
+  if (!spanIs(body, 0, KIND_KEY) || !spanIs(body, 2, REGISTER_KIND)) return null;
+  const seqFirst = spanIs(body, 4, SEQ_KEY);
+  if (!(seqFirst ? spanIs(body, 8, OP_KEY) : spanIs(body, 4, OP_KEY) && spanIs(body, 8, SEQ_KEY))) return null;
+  if (!spanIs(body, 12, NAMESPACE_KEY) || !spanIs(body, 16, KEY_KEY)) return null;
+  if (keys === 6 && !spanIs(body, 20, VALUE_KEY)) return null;
+  const seqAt = seqFirst ? 4 : 8;
+  const opAt = seqFirst ? 8 : 4;
+  const seq = plainInteger(body, spans[seqAt + 2]!, spans[seqAt + 3]!);
+  const op = plainString(body, spans[opAt + 2]!, spans[opAt + 3]!);
+  const namespace = plainString(body, spans[14]!, spans[15]!);
+  const key = plainString(body, spans[18]!, spans[19]!);
+  if (seq === null || op === null || namespace === null || key === null) return null;
+  if (keys === 5) {
+    return seqFirst ? { kind: 'register', seq, op, namespace, key } : { kind: 'register', op, seq, namespace, key };
+  }
+  const value = plainValue(body, spans[22]!, spans[23]!);
+  return seqFirst
+    ? { kind: 'register', seq, op, namespace, key, value }
+    : { kind: 'register', op, seq, namespace, key, value };
 }
 
 function spanIs(body: Buffer, at: number, bytes: Buffer): boolean {

@@ -54,6 +54,8 @@ export class SessionStore {
   private seq = 0;
   private nextIdNumber = 1;
   private readonly listeners = new Set<CommitListener>();
+  /** Ids of the entries of the commit being checked: one set, cleared for each commit. */
+  private readonly newIds = new Set<string>();
   private storage!: Storage;
 
   private constructor(private readonly clock: Clock) {}
@@ -253,7 +255,8 @@ export class SessionStore {
   /** Checks records against the state and each other; returns what is wrong, or null. */
   private validate(records: readonly StoredRecord[]): string | null {
     let seq = this.seq;
-    const newIds = new Set<string>();
+    const newIds = this.newIds;
+    newIds.clear();
     for (const record of records) {
       if (!record || typeof record !== 'object') return 'a record is not an object';
       if (!Number.isSafeInteger(record.seq) || record.seq <= seq)

@@ -56,6 +56,18 @@ const register = fc.record(
   },
   { requiredKeys: ['kind', 'seq'] },
 );
+/** Register records in the key order tole writes them (kind, seq, op, namespace, key, value), a delete without a value. */
+const registerAsWritten = fc.record(
+  {
+    kind: fc.constant('register'),
+    seq: fc.oneof(fc.nat(), fc.integer({ min: -3, max: 3 }), fc.double()),
+    op: fc.constantFrom('set', 'delete', 's\u0065t'),
+    namespace: fc.constantFrom('lane.leaf', 'lane.head', 'machine', 'x"y'),
+    key: id,
+    value: fc.oneof(id, fc.jsonValue(), fc.record({ lane: id, entryId: id })),
+  },
+  { requiredKeys: ['kind', 'seq', 'op', 'namespace', 'key'] },
+);
 const usage = fc.record({
   kind: fc.constant('usage'),
   seq: fc.nat(),
@@ -67,6 +79,7 @@ const usage = fc.record({
 const record = fc.oneof(
   entry,
   register,
+  registerAsWritten,
   usage,
   entry.chain((e) =>
     fc.shuffledSubarray(Object.keys(e)).map((keys) => Object.fromEntries(keys.map((k) => [k, e[k as keyof typeof e]]))),
