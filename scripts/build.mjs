@@ -5,7 +5,7 @@
 // with tole's code cache (src/cli/screen-loader.ts): Node 20 caches no compiled ES modules.
 // Within it too, what the first frame does not need is evaluated on first use.
 import { build } from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
 import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
@@ -50,6 +50,15 @@ await build({
   // screen-loader passes the script's own URL in.
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
 });
+// The loader decodes dist/screen.cjs as Latin-1 (a copy, where UTF-8 is decoded character by
+// character: ~20 ms for its 4 MB). esbuild writes code in ASCII and leaves non-ASCII only in the
+// comments it keeps; those are escaped too, and the build fails if any other byte remains.
+const screen = readFileSync('dist/screen.cjs', 'utf8').replace(
+  /[^\0-\x7f]/g,
+  (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+);
+if (!/^[\0-\x7f]*$/.test(screen)) throw new Error('dist/screen.cjs is not ASCII after escaping');
+writeFileSync('dist/screen.cjs', screen);
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => basename(path)));
 for (const name of existsSync('dist/chunks') ? readdirSync('dist/chunks') : []) {
   if (!written.has(name)) rmSync(`dist/chunks/${name}`);

@@ -34,8 +34,8 @@ export interface LoadedScript {
 }
 
 /**
- * Loads the CommonJS script `file` (its `require` resolves from its folder), with the cached code
- * in `cacheDir` when there is a good one for this very source and tole.
+ * Loads the CommonJS script `file`, written in ASCII (its `require` resolves from its folder),
+ * with the cached code in `cacheDir` when there is a good one for this very source and tole.
  */
 export function loadScript(file: string, cacheDir: string, toleVersion: string): LoadedScript {
   const source = readScriptFile(file);
@@ -43,8 +43,9 @@ export function loadScript(file: string, cacheDir: string, toleVersion: string):
   const cacheFile = codeCacheFile(cacheDir, basename(file).replace(/\.[^.]*$/, ''), key);
   const cachedData = readCodeCache(cacheFile, key) ?? undefined;
   // The wrapper on its own line, so that the script's line numbers stay its own in stack traces.
+  // The build writes the script in ASCII (scripts/build.mjs): read as Latin-1, a plain copy.
   const script = new Script(
-    `(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n${source.toString('utf8')}\n})`,
+    `(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n${source.toString('latin1')}\n})`,
     { filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}) },
   );
   const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
