@@ -70,6 +70,12 @@ describe('the built tole', () => {
     for (const file of builtFiles()) expect(readFileSync(file, 'utf8')).not.toContain('wrapAssembly(await ');
   });
 
+  it('writes the screen script in ASCII, which its loader reads as Latin-1', () => {
+    const bytes = readFileSync(join(DIST, 'screen.cjs'));
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    expect(readFileSync('src/cli/screen-loader.ts', 'utf8')).toContain("source.toString('latin1')");
+  });
+
   it('runs --version and --help without loading the session, the screen, or the libraries', () => {
     expect([...packagesIn(staticClosure([TOLE_JS]))]).toEqual([]);
   });
