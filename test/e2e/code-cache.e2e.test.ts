@@ -1,0 +1,85 @@
+/**
+ * The built tole keeps the compiled code of its full-screen session under the user's cache folder:
+ * the first start writes it once the session is on screen, a later start uses it, and a damaged
+ * one (or a folder it cannot write) costs only the time: tole opens all the same.
+ */
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, TOLE_JS } from '../support/built-tole';
+import { TerminalDriver } from './terminal-driver';
+
+let driver: TerminalDriver | undefined;
+
+beforeAll(() => ensureBuilt(), 120_000);
+afterEach(() => driver?.kill('SIGKILL'));
+
+const home = mkdtempSync(join(tmpdir(), 'tole-e2e-cache-home-'));
+const cacheHome = join(home, 'cache');
+const cacheDir = join(cacheHome, 'tole');
+
+/** Starts tole, waits for its first frame, and quits with Ctrl-C after `stayMs`. */
+async function startAndQuit(stayMs: number): Promise<void> {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-cache-')));
+  driver = new TerminalDriver({
+    args: [TOLE_JS],
+    cwd: workspace,
+    env: { HOME: home, XDG_CACHE_HOME: cacheHome, TOLE_HOME: join(home, '.tole') },
+    columns: 120,
+    rows: 40,
+  });
+  await driver.waitFor((s) => s.includes('no model provider yet'));
+  await new Promise((resolve) => setTimeout(resolve, stayMs));
+  driver.type('\x03');
+  expect((await driver.exit).exitCode).toBe(0);
+}
+
+function cacheFiles(): string[] {
+  try {
+    return readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
+  } catch {
+    return [];
+  }
+}
+
+describe("the built tole's code cache", () => {
+  it('is written once the session is on screen, kept while it is good, and replaced when damaged', async () => {
+    await startAndQuit(2000);
+    const [name] = cacheFiles();
+    expect(name).toMatch(/^screen-[0-9a-f]{8}\.v8cache$/);
+    const file = join(cacheDir, name!);
+    const written = statSync(file).mtimeMs;
+    expect(readFileSync(file).subarray(0, 40).toString()).toContain('"format":"tole-code-cache/1"');
+
+    // A good cache is used, not written again.
+    await startAndQuit(2000);
+    expect(statSync(file).mtimeMs).toBe(written);
+
+    // Damaged: tole opens all the same, and writes a good one in its place.
+    const bytes = readFileSync(file);
+    bytes.fill(0x55, bytes.length - 200, bytes.length - 100);
+    writeFileSync(file, bytes);
+    await startAndQuit(2000);
+    expect(cacheFiles()).toEqual([name]);
+    expect(readFileSync(file).equals(bytes)).toBe(false);
+  }, 90_000);
+
+  it('that cannot be written: tole opens all the same', async () => {
+    // A file where the folder would be: not writable even for root.
+    const notAFolder = join(home, 'a-file');
+    writeFileSync(notAFolder, '');
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-cache-')));
+    driver = new TerminalDriver({
+      args: [TOLE_JS],
+      cwd: workspace,
+      env: { HOME: home, XDG_CACHE_HOME: join(notAFolder, 'cache'), TOLE_HOME: join(home, '.tole') },
+      columns: 120,
+      rows: 40,
+    });
+    await driver.waitFor((s) => s.includes('no model provider yet'));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    driver.type('\x03');
+    expect((await driver.exit).exitCode).toBe(0);
+  }, 60_000);
+});
