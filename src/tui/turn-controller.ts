@@ -10,6 +10,8 @@ export interface TurnAgent {
   model: string;
   /** The model's context window as far as it was learned (the usage pane shows it). */
   readonly knownWindow?: KnownWindow;
+  /** Calls the listener when `knownWindow` was learned from the server (possibly after a turn); returns the unsubscribe. */
+  onWindowLearned?(listener: () => void): () => void;
   /** Tokens the next model call would send from the end of `path`, estimated (the context fill and live input). */
   requestTokensEstimate?(path?: readonly AnyEntry[]): number;
   /** What a call of the current model with this usage costs (the live cost while a reply streams). */

@@ -3,6 +3,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import type { ScreenLayout } from './layout';
 import { counted, formatMs } from './format';
 import { sessionName } from '../core/session/session-name';
+import { useWindowLearned } from './use-window-learned';
 import { useLiveCost } from './use-live-cost';
 import { liveLines, retryRemainingMs } from './live-lines';
 import { innerSize } from './PaneFrame';
@@ -76,6 +77,7 @@ export function usePaneContent(input: PaneContentInput): {
 } {
   const { store, agent, view, live, ui, awaitingApproval, nowMs, usageWidth, readOnly } = input;
   const cache = useRef(new LineCache()).current;
+  useWindowLearned(agent);
   const cost = useLiveCost(store, agent, view, live);
   const doing = activity(live, awaitingApproval);
   const elapsedMs = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;

@@ -20,6 +20,7 @@ import {
   compactConversation,
   discoverContextWindow,
   estimateTokens,
+  thresholdCompactionPossible,
   type CompactionResult,
   type CompactionTrigger,
 } from './compaction';
@@ -59,6 +60,13 @@ export class Agent {
   private steering: string | null = null;
   /** Context windows the provider's server reported, per model, for this session (null: it did not say). */
   private readonly windows = new Map<string, DiscoveredWindow | null>();
+  /** Servers being asked for a model's window now, and under which signal: one question at a time per model. */
+  /** Told when a window is learned from the server (a screen shows it). */
+  private readonly windowListeners = new Set<() => void>();
+  private readonly asking = new Map<
+    string,
+    { readonly found: Promise<DiscoveredWindow | null>; readonly signal: AbortSignal }
+  >();
 
   constructor(
     private readonly base: AgentDeps,
@@ -128,6 +136,16 @@ export class Agent {
     return this.windows.get(this.model);
   }
 
+  /**
+   * Calls `listener` whenever the server has been asked for a model's window (the usage pane
+   * shows it): that can be after a turn, which does not wait for it while nothing could be
+   * compacted. Returns the unsubscribe.
+   */
+  onWindowLearned(listener: () => void): () => void {
+    this.windowListeners.add(listener);
+    return () => this.windowListeners.delete(listener);
+  }
+
   /** The model's context window and where it came from: the config, else the server (null: unknown). */
   async contextWindowOf(signal: AbortSignal): Promise<DiscoveredWindow | null> {
     const { compaction, contextWindowTokens } = this.deps;
@@ -136,9 +154,35 @@ export class Agent {
     if (!compaction) return null;
     const known = this.windows.get(this.model);
     if (known !== undefined) return known;
-    const found = await discoverContextWindow(this.deps.provider, this.model, signal);
-    if (!signal.aborted) this.windows.set(this.model, found);
-    return found;
+    return this.askWindow(this.model, signal);
+  }
+
+  /** Whether the window would be asked of the server (it is neither configured nor learned yet). */
+  private get windowUnasked(): boolean {
+    const { compaction, contextWindowTokens } = this.deps;
+    if (compaction?.contextWindowTokens !== undefined || contextWindowTokens !== undefined || !compaction) return false;
+    return !this.windows.has(this.model);
+  }
+
+  /** Asks the server for the model's window, or joins the question already under way (unless it was stopped). */
+  private async askWindow(model: string, signal: AbortSignal): Promise<DiscoveredWindow | null> {
+    let asked = this.asking.get(model);
+    if (asked === undefined) {
+      const found = discoverContextWindow(this.deps.provider, model, signal).then((window) => {
+        if (!signal.aborted) {
+          this.windows.set(model, window);
+          for (const listener of this.windowListeners) listener();
+        }
+        if (this.asking.get(model)?.found === found) this.asking.delete(model);
+        return window;
+      });
+      asked = { found, signal };
+      this.asking.set(model, asked);
+    }
+    const window = await asked.found;
+    // A question stopped with an earlier turn says nothing: this caller asks again.
+    if (asked.signal.aborted && !signal.aborted && asked.signal !== signal) return this.askWindow(model, signal);
+    return window;
   }
 
   /**
@@ -318,12 +362,16 @@ export class Agent {
           emit,
         );
       }
-      if (autoCompact) {
+      // While nothing could be compacted at any window (a short conversation), the model call does
+      // not wait for the server to be asked for the window: that is asked once the call is over.
+      const askWindowAfter = autoCompact && this.windowUnasked && !thresholdCompactionPossible(this.deps);
+      if (autoCompact && !askWindowAfter) {
         const compacted = await this.compactNow('threshold', signal, emit);
         // A hook that blocks it, or a summary call that fails, is not asked again this turn.
         if (compacted.kind === 'blocked' || compacted.kind === 'failed') autoCompact = false;
       }
       let reply = await this.callModel(signal, emit);
+      if (askWindowAfter) void this.contextWindowOf(signal);
       if (!reply.ok && reply.error.kind === 'context_overflow')
         reply = await this.retryAfterOverflow(reply, signal, emit);
       let turnErrorHook: HookOutcome | null | undefined;

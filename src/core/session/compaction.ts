@@ -167,6 +167,19 @@ export async function compactConversation(
   );
 }
 
+/**
+ * Whether a threshold compaction could do anything now, at any context window: with no cold tool
+ * result before the hot tail to collapse, and too few messages before it to summarize, it is
+ * skipped whatever the window is (as `planCompaction` decides), so the window need not be known
+ * before this model call. O(path).
+ */
+export function thresholdCompactionPossible(deps: AgentDeps): boolean {
+  const view = contextView(deps.store.tree.pathTo(currentHead(deps.store).entryId));
+  const tailStart = hotTailStart(view.entries, deps.compaction?.tailMessages ?? DEFAULT_TAIL_MESSAGES);
+  if (countCollapsible(view, tailStart) > 0) return true;
+  return view.entries.slice(0, tailStart).filter(sendsMessage).length >= MIN_AUTO_SUMMARY_MESSAGES;
+}
+
 /** Collapse when that alone brings a threshold compaction under the limit; else summarize, when there is enough to. */
 function planCompaction(ctx: CompactionContext, trigger: CompactionTrigger): CompactionPlan | CompactionResult {
   const { deps } = ctx;
