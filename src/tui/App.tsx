@@ -36,6 +36,7 @@ import { useFlushedEffects } from './use-flushed-effects';
 import { useKeyboard } from './use-keyboard';
 import type { McpStatusSource } from './mcp-lines';
 import { useMcpFlash } from './use-mcp-flash';
+import { usePrepareCall } from './use-prepare-call';
 import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
@@ -201,6 +202,7 @@ export function App(props: AppProps) {
     : firstRun.state.missing
       ? `no model provider yet: /connect finds a local server, or set OPENAI_API_KEY (or --base-url) and start tole again; your prompt stays here`
       : sessionStart.blocked;
+  usePrepareCall(agent, ui.editor.value, !readOnly && refusal === null);
   const submitContext: SubmitContext = {
     store,
     agent,

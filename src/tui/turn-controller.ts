@@ -12,6 +12,8 @@ export interface TurnAgent {
   readonly knownWindow?: KnownWindow;
   /** Calls the listener when `knownWindow` was learned from the server (possibly after a turn); returns the unsubscribe. */
   onWindowLearned?(listener: () => void): () => void;
+  /** The user is writing a prompt: get the model call ready (load the client, learn the window); sends no prompt. */
+  prepare?(): void;
   /** Tokens the next model call would send from the end of `path`, estimated (the context fill and live input). */
   requestTokensEstimate?(path?: readonly AnyEntry[]): number;
   /** What a call of the current model with this usage costs (the live cost while a reply streams). */

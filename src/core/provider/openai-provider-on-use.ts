@@ -44,6 +44,11 @@ export class OpenAIProviderOnUse implements Provider {
     return this.loaded;
   }
 
+  /** Loads the client ahead of the call (the user is writing a prompt); a failed load is tried again by the call. */
+  prepare(): void {
+    this.provider().catch(() => undefined);
+  }
+
   async complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult> {
     return (await this.provider()).complete(request, onEvent);
   }

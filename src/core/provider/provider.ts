@@ -133,4 +133,9 @@ export interface Provider {
    * Throws `ProviderError` when no attempt succeeds.
    */
   complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult>;
+  /**
+   * A call is likely soon (the user is writing a prompt): get ready for it, e.g. load the client.
+   * Sends nothing and never throws; a failure shows at the call.
+   */
+  prepare?(): void;
 }

@@ -45,6 +45,11 @@ export class SwitchableProvider implements Provider {
     return provider.complete(request, onEvent);
   }
 
+  /** The current provider gets ready for a call (nothing, while none is set). */
+  prepare(): void {
+    this.current?.prepare?.();
+  }
+
   /** The current provider's context window for `model`; null when it cannot say or none is set. */
   async contextWindow(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null> {
     const provider = this.current;

@@ -157,6 +157,18 @@ export class Agent {
     return this.askWindow(this.model, signal);
   }
 
+  /**
+   * The user is writing a prompt: the provider loads its client, and the server is asked for the
+   * model's window now, as the first model call would (before it, or after it while nothing could
+   * be compacted): the call then finds both ready. Sends no prompt; hosts call it only when a
+   * provider is set up and prompts can be sent.
+   */
+  prepare(): void {
+    if (this.running) return;
+    this.deps.provider.prepare?.();
+    if (this.windowUnasked) void this.askWindow(this.model, new AbortController().signal);
+  }
+
   /** Whether the window would be asked of the server (it is neither configured nor learned yet). */
   private get windowUnasked(): boolean {
     const { compaction, contextWindowTokens } = this.deps;
@@ -179,7 +191,7 @@ export class Agent {
       asked = { found, signal };
       this.asking.set(model, asked);
     }
-    const window = await asked.found;
+    const window = await untilAborted(asked.found, signal);
     // A question stopped with an earlier turn says nothing: this caller asks again.
     if (asked.signal.aborted && !signal.aborted && asked.signal !== signal) return this.askWindow(model, signal);
     return window;
@@ -927,4 +939,23 @@ function readyState(store: AgentDeps['store'], sandwich: Sandwich): MachineState
   const state = machineState(store);
   if (state.pc === 'Idle' || state.pc === 'Final') return state;
   return sandwich.move(state, 'Final');
+}
+
+/** Settles as `promise` does, or with null as soon as `signal` aborts (a question another caller started may run on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = (): void => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

@@ -36,4 +36,29 @@ describe('the provider client loaded at the first call', () => {
     await expect(second).rejects.toMatchObject({ kind: 'bad_request', hint: expect.stringContaining('--model') });
     expect(loads).toBe(2);
   });
+
+  it("prepare() loads the client ahead of the call, once; a prepare that fails to load is not the call's failure", async () => {
+    let loads = 0;
+    const provider = new OpenAIProviderOnUse(
+      { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', random: seededRandom(1), clock: systemClock },
+      async () => {
+        loads++;
+        if (loads === 1) throw missingChunk();
+        return import('../../../src/core/provider/openai-provider');
+      },
+    );
+    provider.prepare();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(loads).toBe(1);
+    // The failed load was dropped quietly; the next prepare loads again, and the call finds it loaded.
+    provider.prepare();
+    provider.prepare();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(loads).toBe(2);
+    const request = { model: '', messages: [], tools: [], signal: new AbortController().signal };
+    await expect(provider.complete(request, () => {})).rejects.toMatchObject({
+      hint: expect.stringContaining('--model'),
+    });
+    expect(loads).toBe(2);
+  });
 });
