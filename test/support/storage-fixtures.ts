@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { seededRandom, type Clock } from '../../src/core/clock';
 import type { FileOps } from '../../src/core/storage/file-ops';
+import { headerCrc, LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 import type { DraftRecord } from '../../src/core/storage/records';
 import { SessionStore } from '../../src/core/storage/session-store';
 
@@ -28,7 +30,10 @@ export function createStore(dir: string, ops?: FileOps): SessionStore {
   });
 }
 
-export function openStore(path: string, options: { readOnly?: boolean; ops?: FileOps } = {}): SessionStore {
+export function openStore(
+  path: string,
+  options: { readOnly?: boolean; ops?: FileOps; asideMinBytes?: number } = {},
+): SessionStore {
   return SessionStore.open(path, { clock: steppingClock(), random: seededRandom(opener++), ...options });
 }
 
@@ -145,4 +150,31 @@ export function testSeed(label: string): number {
   const seed = fromEnv ? Number(fromEnv) : Math.floor(Math.random() * 0x7fffffff);
   console.log(`${label}: seed ${seed} (rerun with TOLE_TEST_SEED=${seed})`);
   return seed;
+}
+
+/** The file's lines without their newlines. */
+export function linesOf(bytes: Buffer): Buffer[] {
+  const text = bytes.toString('latin1');
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => Buffer.from(line, 'latin1'));
+}
+
+/**
+ * The file with commit line `lineNo` (1-based) replaced by `body` under a checksum that matches,
+ * and every later line's checksum chained again: only a writer that meant it could make this.
+ */
+export function rechained(lines: Buffer[], lineNo: number, body: Buffer): Buffer {
+  let crc = headerCrc(lines[0]!);
+  const out: Buffer[] = [lines[0]!];
+  for (let n = 2; n <= lines.length; n++) {
+    const old = lines[n - 1]!;
+    const commit = n === lineNo ? body : old.subarray(LINE_PREFIX_BYTES, old.length - 1);
+    crc = crc32(commit, crc);
+    out.push(
+      Buffer.concat([Buffer.from(`{"c":"${crc.toString(16).padStart(8, '0')}","r":`), commit, Buffer.from('}')]),
+    );
+  }
+  return Buffer.from(`${out.map((l) => l.toString('latin1')).join('\n')}\n`, 'latin1');
 }

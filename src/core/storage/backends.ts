@@ -41,7 +41,13 @@ export function createStorage(
 /** Opens `path` with the backend its extension names. */
 export function openStorage(
   path: string,
-  options: BackendOptions & { readonly readOnly?: boolean; readonly onCommit?: CommitSink },
+  options: BackendOptions & {
+    readonly readOnly?: boolean;
+    readonly onCommit?: CommitSink;
+    /** See JsonlOpenOptions.onRestart (SQLite replays on one thread and never calls it). */
+    readonly onRestart?: () => void;
+    readonly asideMinBytes?: number;
+  },
 ): Storage {
   assertSessionFile(options.ops ?? nodeFileOps, path);
   return backendOfPath(path) === 'sqlite' ? SqliteStorage.open(path, options) : JsonlStorage.open(path, options);

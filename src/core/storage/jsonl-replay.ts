@@ -167,7 +167,7 @@ function linesIn(ops: FileOps, fd: number, from: number, to: number): number {
   return bytes[got - 1] === NEWLINE ? lines : lines + 1;
 }
 
-function parseHeader(bytes: Buffer, path: string): SessionHeader {
+export function parseHeader(bytes: Buffer, path: string): SessionHeader {
   let header: Partial<SessionHeader>;
   try {
     header = JSON.parse(bytes.toString('utf8')) as Partial<SessionHeader>;

@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
+import { replayJsonlAside } from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
 import type { Commit, SessionHeader } from './records';
@@ -11,6 +12,14 @@ export interface JsonlOpenOptions {
   readonly readOnly?: boolean;
   readonly ops?: FileOps;
   readonly onCommit?: CommitSink;
+  /**
+   * Drops every commit `onCommit` was given so far. With it, a large file is read while a worker
+   * checks it (jsonl-replay-aside.ts), and the replay starts over on one thread when that check
+   * or a commit fails; without it, the file is read and checked line by line.
+   */
+  readonly onRestart?: () => void;
+  /** Files of at least this many bytes are checked aside (ASIDE_MIN_BYTES unless given). */
+  readonly asideMinBytes?: number;
   /** Unique per opener; written into the lock file. */
   readonly nonce: string;
   readonly nowMs: number;
@@ -94,7 +103,10 @@ export class JsonlStorage implements Storage {
     let fd: number | null = null;
     try {
       fd = openSessionFile(ops, path, readOnly ? 'r' : 'r+');
-      const scan = replayJsonl(ops, fd, path, options.onCommit ?? (() => {}));
+      const sink = options.onCommit ?? (() => {});
+      const scan = options.onRestart
+        ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes)
+        : replayJsonl(ops, fd, path, sink);
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {
         // A torn tail left in place would swallow the next commit: cut it away durably first,

@@ -21,17 +21,22 @@ import {
   CLOSE_BRACKET,
   COLON,
   COMMA,
+  jsonSkipper,
   NINE,
   OPEN_BRACE,
   OPEN_BRACKET,
   QUOTE,
   skipSpace,
-  skipString,
-  skipValue,
   ZERO,
 } from './json-skip';
 import type { Commit } from './records';
 import { ReplayedEntry } from './replayed-entry';
+
+const STRICT = jsonSkipper(false);
+const TRUSTING = jsonSkipper(true);
+/** The skipper of the commit being read: the trusting one reads text that a worker checks (verify-aside.ts). */
+let skipString = STRICT.skipString;
+let skipValue = STRICT.skipValue;
 
 /** `JSON.parse` of the commit text would throw: the line is not JSON. */
 export const NOT_JSON: unique symbol = Symbol('not JSON');
@@ -40,9 +45,19 @@ const FALLBACK: unique symbol = Symbol('fallback');
 
 /**
  * The commit in `line[start, end)` (a line between its checksum prefix and its closing `}`),
- * with entry payloads left unparsed, or NOT_JSON.
+ * with entry payloads left unparsed, or NOT_JSON. `trusted`: another thread checks the text is
+ * JSON (verify-aside.ts), so strings are only searched for their end; text that is not JSON may
+ * then be read as something, and the caller keeps nothing unless that check passes.
  */
-export function decodeCommitBody(line: Buffer, start = 0, end = line.length): Commit | typeof NOT_JSON {
+export function decodeCommitBody(
+  line: Buffer,
+  start = 0,
+  end = line.length,
+  trusted = false,
+): Commit | typeof NOT_JSON {
+  const skipper = trusted ? TRUSTING : STRICT;
+  skipString = skipper.skipString;
+  skipValue = skipper.skipValue;
   // Entries keep the whole read chunk and offsets into it, not a Buffer object each.
   const whole = wholeBufferOf(line);
   const offset = line.byteOffset - whole.byteOffset;

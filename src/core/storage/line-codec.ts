@@ -106,7 +106,7 @@ const FRAME_PROBLEMS: Readonly<Record<number, string>> = {
 };
 
 /** The checksum a line's prefix claims, or a negative key of FRAME_PROBLEMS. Byte compares only: this runs per line. */
-function frameCrc(line: Buffer, start = 0, end = line.length): number {
+export function frameCrc(line: Buffer, start = 0, end = line.length): number {
   if (end - start < LINE_PREFIX_BYTES + 2) return -1;
   for (let i = 0; i < 6; i++) {
     if (line[start + i] !== PREFIX_HEAD_BYTES[i] || line[start + 14 + i] !== PREFIX_TAIL_BYTES[i]) return -2;

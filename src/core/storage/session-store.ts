@@ -30,6 +30,8 @@ export interface OpenOptions extends StoreOptions {
   readonly readOnly?: boolean;
   /** Sees every replayed commit after it was applied (used by `tole check`). */
   readonly onReplay?: (records: readonly StoredRecord[], line: number) => void;
+  /** JSONL files of at least this many bytes are checked by a worker while they replay (tests lower it). */
+  readonly asideMinBytes?: number;
 }
 
 export interface CreateOptions extends StoreOptions {
@@ -83,8 +85,10 @@ export class SessionStore {
   }
 
   static open(path: string, options: OpenOptions): SessionStore {
-    const store = new SessionStore(options.clock);
-    store.storage = openStorage(path, {
+    // A large file replays while a worker checks it; when the check or a commit fails, the
+    // replay starts over on one thread, into a fresh store. `tole check` sees each commit once.
+    let store = new SessionStore(options.clock);
+    const storage = openStorage(path, {
       readOnly: options.readOnly ?? false,
       ...(options.ops ? { ops: options.ops } : {}),
       nonce: randomHex(options.random, 8),
@@ -93,7 +97,16 @@ export class SessionStore {
         const records = store.replayCommit(commit, line, lineBytes, path);
         options.onReplay?.(records, line);
       },
+      ...(options.onReplay
+        ? {}
+        : {
+            onRestart: () => {
+              store = new SessionStore(options.clock);
+            },
+            ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
+          }),
     });
+    store.storage = storage;
     const floor = store.storage.header.compactedAtSeq;
     if (Number.isSafeInteger(floor) && floor! > store.seq) store.seq = floor!;
     const kept = store.storage.report.lastSeq;

@@ -2,39 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSessionFile } from '../../../src/core/storage/check';
-import { encodeHeader, headerCrc, LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
-import { crc32 } from 'node:zlib';
-import { buildSession, openStore, tempDir } from '../../support/storage-fixtures';
+import { encodeHeader, LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
+import { buildSession, linesOf, openStore, rechained, tempDir } from '../../support/storage-fixtures';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
-
-/** The file's lines without their newlines. */
-function linesOf(bytes: Buffer): Buffer[] {
-  const text = bytes.toString('latin1');
-  return text
-    .slice(0, -1)
-    .split('\n')
-    .map((line) => Buffer.from(line, 'latin1'));
-}
-
-/**
- * The file with commit line `lineNo` (1-based) replaced by `body` under a checksum that matches,
- * and every later line's checksum chained again: only a writer that meant it could make this.
- */
-function rechained(lines: Buffer[], lineNo: number, body: Buffer): Buffer {
-  let crc = headerCrc(lines[0]!);
-  const out: Buffer[] = [lines[0]!];
-  for (let n = 2; n <= lines.length; n++) {
-    const old = lines[n - 1]!;
-    const commit = n === lineNo ? body : old.subarray(LINE_PREFIX_BYTES, old.length - 1);
-    crc = crc32(commit, crc);
-    out.push(
-      Buffer.concat([Buffer.from(`{"c":"${crc.toString(16).padStart(8, '0')}","r":`), commit, Buffer.from('}')]),
-    );
-  }
-  return Buffer.from(`${out.map((l) => l.toString('latin1')).join('\n')}\n`, 'latin1');
-}
 
 /** Payload damage that keeps the commit's envelope intact: what only a full JSON check finds. */
 const damages: { name: string; payload: string }[] = [

@@ -1,0 +1,87 @@
+/**
+ * Replaying a large JSONL session on two threads: this one reads the commits (finding where each
+ * string ends without checking its bytes) and applies them, while a worker checks every line's
+ * frame, chained CRC and strict JSON (verify-aside.ts). The replay returns only once the check has
+ * passed, so nothing is written or acknowledged on a file that was not checked whole.
+ *
+ * Anything out of the ordinary (a line the check refuses, a bad or unterminated line, a commit the
+ * sink refuses, an I/O error) sends the open back to the one-thread replay from the start, after
+ * `onRestart` has dropped what was applied: a torn tail is then cut and a corrupt line named
+ * exactly as that replay always did.
+ */
+import type { FileOps } from './file-ops';
+import { decodeCommitBody, NOT_JSON } from './lazy-commit';
+import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
+import { parseHeader, replayJsonl, type ScanResult } from './jsonl-replay';
+import type { CommitSink } from './storage';
+import { AsideCheck } from './verify-aside';
+
+const NEWLINE = 0x0a;
+/** Smaller files replay on one thread: a worker takes longer to start than their check takes. */
+export const ASIDE_MIN_BYTES = 8 * 1024 * 1024;
+/** Larger files replay on one thread, read in pieces (one buffer this size is as far as it goes). */
+const ASIDE_MAX_BYTES = 1024 * 1024 * 1024;
+
+/** Replays `fd` like `replayJsonl`, checking its lines in a worker when the file is large. */
+export function replayJsonlAside(
+  ops: FileOps,
+  fd: number,
+  path: string,
+  onCommit: CommitSink,
+  onRestart: () => void,
+  minBytes = ASIDE_MIN_BYTES,
+): ScanResult {
+  const totalBytes = ops.fstatSize(fd);
+  if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
+  const bytes = Buffer.from(new SharedArrayBuffer(totalBytes));
+  // The worker starts while the file is read.
+  const check = new AsideCheck(bytes);
+  let applied = false;
+  try {
+    if (readWhole(ops, fd, bytes) === totalBytes) {
+      applied = true;
+      const result = replayTrusted(bytes, path, onCommit, check);
+      if (result !== null && check.answer() === -1) return result;
+    }
+  } catch {
+    // The one-thread replay below meets the same problem and reports it as it always has.
+  } finally {
+    check.stop();
+  }
+  if (applied) onRestart();
+  return replayJsonl(ops, fd, path, onCommit);
+}
+
+/** Applies every line of `bytes`, or returns null at the first that is not a whole, framed commit. */
+function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check: AsideCheck): ScanResult | null {
+  const headerEnd = bytes.indexOf(NEWLINE);
+  if (headerEnd === -1) return null;
+  const headerLine = bytes.subarray(0, headerEnd);
+  const header = parseHeader(headerLine, path);
+  check.begin(headerEnd + 1, bytes.length, headerCrc(headerLine));
+  let lastCrc = 0;
+  let lineNo = 1;
+  for (let start = headerEnd + 1; start < bytes.length; ) {
+    const end = bytes.indexOf(NEWLINE, start);
+    if (end === -1) return null;
+    const stored = frameCrc(bytes, start, end);
+    if (stored < 0) return null;
+    const commit = decodeCommitBody(bytes, start + LINE_PREFIX_BYTES, end - 1, true);
+    if (commit === NOT_JSON) return null;
+    onCommit(commit, ++lineNo, end - start + 1);
+    lastCrc = stored;
+    start = end + 1;
+  }
+  if (lineNo === 1) lastCrc = headerCrc(headerLine);
+  return { header, commitLines: lineNo - 1, goodBytes: bytes.length, lastCrc, tornTail: null };
+}
+
+function readWhole(ops: FileOps, fd: number, bytes: Buffer): number {
+  let got = 0;
+  while (got < bytes.length) {
+    const n = ops.readSync(fd, bytes, got, bytes.length - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}

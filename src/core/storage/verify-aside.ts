@@ -1,0 +1,157 @@
+/**
+ * Checking a session file's commit lines in a worker thread while the main thread replays them:
+ * each line whole (ends in a newline), framed, its CRC chained from the CRC stored on the line
+ * before it (the header's for the first), and its commit strict JSON. Chaining from the stored
+ * CRC checks the same chain as the one-thread replay does (a line passes there exactly when its
+ * own CRC and every earlier one pass), so the lines split across threads without a CRC combine.
+ *
+ * The worker runs `firstBadLine` and `jsonSkipper` from their source text (an eval worker: the
+ * bundle has no separate file for it), so both refer to nothing outside themselves. When the
+ * worker cannot start, the same function runs on the calling thread: never less checking.
+ */
+import { Worker } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
+import { type JsonSkipper, jsonSkipper } from './json-skip';
+
+/**
+ * The index (from 0) of the first bad line among the lines of `bytes[from, end)`, or -1 when
+ * every line is good. `seed` is the CRC the first line chains from.
+ */
+export function firstBadLine(
+  bytes: Buffer,
+  from: number,
+  end: number,
+  seed: number,
+  crc: (data: Buffer, value: number) => number,
+  skipper: JsonSkipper,
+): number {
+  const PREFIX_BYTES = 20;
+  const HEAD = [0x7b, 0x22, 0x63, 0x22, 0x3a, 0x22]; // {"c":"
+  const TAIL = [0x22, 0x2c, 0x22, 0x72, 0x22, 0x3a]; // ","r":
+  let previous = seed;
+  let index = 0;
+  for (let start = from; start < end; start++, index++) {
+    const newline = bytes.indexOf(0x0a, start);
+    if (newline === -1 || newline >= end) return index;
+    if (newline - start < PREFIX_BYTES + 2 || bytes[newline - 1] !== 0x7d) return index;
+    for (let k = 0; k < 6; k++) {
+      if (bytes[start + k] !== HEAD[k] || bytes[start + 14 + k] !== TAIL[k]) return index;
+    }
+    let stored = 0;
+    for (let k = 6; k < 14; k++) {
+      const c = bytes[start + k]!;
+      const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+      if (digit < 0) return index;
+      stored = stored * 16 + digit;
+    }
+    const bodyEnd = newline - 1;
+    if (crc(bytes.subarray(start + PREFIX_BYTES, bodyEnd), previous) !== stored) return index;
+    let at = skipper.skipSpace(bytes, start + PREFIX_BYTES, bodyEnd);
+    at = skipper.skipValue(bytes, at, bodyEnd);
+    if (at < 0 || skipper.skipSpace(bytes, at, bodyEnd) !== bodyEnd) return index;
+    previous = stored;
+    start = newline;
+  }
+  return -1;
+}
+
+/** State shared with the worker, as Int32 cells. */
+const DATA = 0; // 0: being read, 1: ready, 2: called off
+const PHASE = 1; // 0: not started, 1: checking, 2: answered
+const ANSWER = 2; // firstBadLine's answer, or WORKER_FAILED
+const FROM = 3;
+const END = 4;
+const SEED = 5;
+const WORKER_FAILED = -2;
+/** How long to wait for a worker that has not begun when its answer is wanted. */
+const START_WAIT_MS = 3000;
+/** How long a begun check may take before it is done here instead. */
+const CHECK_WAIT_MS = 120_000;
+
+const WORKER_SOURCE = `'use strict';
+const { workerData } = require('node:worker_threads');
+const { crc32 } = require('node:zlib');
+const jsonSkipper = ${jsonSkipper.toString()};
+const firstBadLine = ${firstBadLine.toString()};
+const state = new Int32Array(workerData.state);
+Atomics.store(state, ${PHASE}, 1);
+Atomics.notify(state, ${PHASE});
+while (Atomics.load(state, ${DATA}) === 0) Atomics.wait(state, ${DATA}, 0);
+if (Atomics.load(state, ${DATA}) === 1) {
+  let answer = ${WORKER_FAILED};
+  try {
+    const bytes = Buffer.from(workerData.bytes);
+    answer = firstBadLine(bytes, state[${FROM}], state[${END}], state[${SEED}] >>> 0, crc32, jsonSkipper(false));
+  } catch {}
+  Atomics.store(state, ${ANSWER}, answer);
+}
+Atomics.store(state, ${PHASE}, 2);
+Atomics.notify(state, ${PHASE});
+`;
+
+/** A check of the commit lines of `bytes` in a worker thread, started before the bytes are read. */
+export class AsideCheck {
+  private readonly state = new Int32Array(new SharedArrayBuffer(8 * 4));
+  private worker: Worker | null = null;
+  private from = 0;
+  private end = 0;
+  private seed = 0;
+  /** Where the answer came from: the worker, or this thread when the worker did not answer. */
+  answeredBy: 'worker' | 'this thread' | null = null;
+
+  constructor(private readonly bytes: Buffer) {
+    try {
+      this.worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { state: this.state.buffer, bytes: bytes.buffer },
+        stdout: true,
+        stderr: true,
+      });
+      this.worker.unref();
+      // A worker that fails to start reports nothing: the check then runs on this thread.
+      this.worker.on('error', () => {});
+    } catch {
+      this.worker = null;
+    }
+  }
+
+  /** The lines in `bytes[from, end)` are read: check them, the first chained from `seed`. */
+  begin(from: number, end: number, seed: number): void {
+    this.from = from;
+    this.end = end;
+    this.seed = seed;
+    this.state[FROM] = from;
+    this.state[END] = end;
+    this.state[SEED] = seed | 0;
+    Atomics.store(this.state, DATA, 1);
+    Atomics.notify(this.state, DATA);
+  }
+
+  /** firstBadLine's answer, from the worker, or from this thread when the worker did not answer. */
+  answer(): number {
+    if (this.worker !== null) {
+      if (Atomics.load(this.state, PHASE) === 0) Atomics.wait(this.state, PHASE, 0, START_WAIT_MS);
+      if (Atomics.load(this.state, PHASE) === 1) Atomics.wait(this.state, PHASE, 1, CHECK_WAIT_MS);
+      if (Atomics.load(this.state, PHASE) === 2) {
+        const answer = Atomics.load(this.state, ANSWER);
+        if (answer !== WORKER_FAILED) {
+          this.answeredBy = 'worker';
+          return answer;
+        }
+      }
+    }
+    this.stop();
+    this.answeredBy = 'this thread';
+    return firstBadLine(this.bytes, this.from, this.end, this.seed, crc32, jsonSkipper(false));
+  }
+
+  /** Calls the check off (if it still runs) and ends the worker. */
+  stop(): void {
+    if (Atomics.load(this.state, DATA) === 0) {
+      Atomics.store(this.state, DATA, 2);
+      Atomics.notify(this.state, DATA);
+    }
+    void this.worker?.terminate();
+    this.worker = null;
+  }
+}
