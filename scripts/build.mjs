@@ -12,6 +12,9 @@ import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
 import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
 
+/** What src/cli/screen-loader.ts passes the screen's script. */
+const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL';
+
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/empty.js', 'export default {};\n');
 const shared = {
@@ -49,6 +52,10 @@ await build({
   plugins: [inkOutputPlugin, inkNoTopLevelAwaitPlugin, yogaSyncPlugin, yogaNoFetchPlugin],
   // screen-loader passes the script's own URL in.
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
+  // The file is the function screen-loader calls, wrapped here rather than by the loader: a
+  // wrapped copy of the source made at each start would be another 4 MB string on the heap.
+  banner: { js: `(function (${SCREEN_PARAMETERS}) {` },
+  footer: { js: '})' },
 });
 // The loader decodes dist/screen.cjs as Latin-1 (a copy, where UTF-8 is decoded character by
 // character: ~20 ms for its 4 MB). esbuild writes code in ASCII and leaves non-ASCII only in the

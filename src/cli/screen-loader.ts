@@ -34,20 +34,18 @@ export interface LoadedScript {
 }
 
 /**
- * Loads the CommonJS script `file`, written in ASCII (its `require` resolves from its folder),
- * with the cached code in `cacheDir` when there is a good one for this very source and tole.
+ * Loads the script `file`: ASCII, one function expression that takes (exports, require, module,
+ * __filename, __dirname, TOLE_IMPORT_META_URL), a CommonJS module's body as the build wraps it
+ * (its `require` resolves from its folder). The cached code in `cacheDir` is used when there is
+ * a good one for this very source and tole.
  */
 export function loadScript(file: string, cacheDir: string, toleVersion: string): LoadedScript {
   const source = readScriptFile(file);
   const key = codeCacheKey(source, toleVersion);
   const cacheFile = codeCacheFile(cacheDir, basename(file).replace(/\.[^.]*$/, ''), key);
   const cachedData = readCodeCache(cacheFile, key) ?? undefined;
-  // The wrapper on its own line, so that the script's line numbers stay its own in stack traces.
   // The build writes the script in ASCII (scripts/build.mjs): read as Latin-1, a plain copy.
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n${source.toString('latin1')}\n})`,
-    { filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = new Script(source.toString('latin1'), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
   const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;

@@ -74,6 +74,7 @@ describe('the built tole', () => {
     const bytes = readFileSync(join(DIST, 'screen.cjs'));
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
     expect(readFileSync('src/cli/screen-loader.ts', 'utf8')).toContain("source.toString('latin1')");
+    expect(bytes.subarray(0, 19).toString()).toBe('(function (exports,');
   });
 
   it('runs --version and --help without loading the session, the screen, or the libraries', () => {

@@ -21,13 +21,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A CommonJS script with enough functions that V8's cache of it is not trivial. */
+/** A script as the build wraps dist/screen.cjs, with enough functions that V8's cache of it is not trivial. */
 function writeScript(name: string, answer: number): string {
   const file = join(dir, name);
   const helpers = Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`).join('\n');
   writeFileSync(
     file,
-    `${helpers}\nmodule.exports = { answer: () => f0(${answer}), file: __filename, url: TOLE_IMPORT_META_URL, req: typeof require };\n`,
+    `(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n${helpers}\nmodule.exports = { answer: () => f0(${answer}), file: __filename, url: TOLE_IMPORT_META_URL, req: typeof require };\n})`,
   );
   return file;
 }
