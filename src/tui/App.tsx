@@ -24,7 +24,7 @@ import { PromptLine } from './PromptLine';
 import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
 import { statusPhase } from './status-phase';
-import { StatusBar } from './StatusBar';
+import { spinnerStep, StatusBar } from './StatusBar';
 import { statusUsage } from './status-usage';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
@@ -41,7 +41,7 @@ import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
-import { useTicker } from './use-ticker';
+import { usePacedStep } from './use-paced-step';
 import { submitPrompt, type SubmitContext } from './submit-prompt';
 import type { PickerSession } from './picker-rows';
 import { switchSession } from './run-command';
@@ -146,7 +146,9 @@ export function App(props: AppProps) {
     if (ui.field?.kind === 'find') finder.prepare(view.rows);
   }, [ui.field?.kind, finder, view.rows]);
   const running = live.phase !== 'idle';
-  useTicker(running, 1000);
+  // The elapsed time and the cost move on by themselves while a turn runs: a frame each second
+  // when nothing else draws the screen (streamed text draws it anyway).
+  usePacedStep(running, 1000, 40);
   useFlashFade(ui.flash, current, dispatch);
   useMcpFlash(props.mcp, dispatch);
   useEffect(() => {
@@ -411,6 +413,7 @@ export function App(props: AppProps) {
           hints={hints}
           width={size.columns}
           usage={layout.narrow ? statusUsage(content.cost) : null}
+          spin={running ? spinnerStep() : 0}
         />
       </Box>
     </ThemeContext.Provider>

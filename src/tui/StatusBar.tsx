@@ -1,7 +1,8 @@
 import { Text } from 'ink';
+import { memo } from 'react';
 import { cellWidth, truncate } from './cell-width';
+import { usePacedStep } from './use-paced-step';
 import { useTheme } from './use-theme';
-import { useTicker } from './use-ticker';
 
 export interface StatusBarProps {
   /** The machine state, or what the live turn is doing in it (statusPhase). */
@@ -21,15 +22,58 @@ export interface StatusBarProps {
    * (`~$0.0123 · ctx 41k/128k 32%`); `alert` when the window is nearly full.
    */
   readonly usage?: { readonly text: string; readonly alert: boolean } | null;
+  /**
+   * The spinner's step as the screen around it is drawn (`spinnerStep()`): a redraw of the
+   * screen in another step draws the bar too, so the spinner turns with the streamed frames.
+   */
+  readonly spin?: number;
 }
 
 /** Keys the status bar keeps in sight before it gives room to the session id. */
 const MIN_HINTS = 3;
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** The spinner turns a step this often. */
+export const SPINNER_MS = 100;
+/** How late the bar's own timer turns the spinner when no frame has drawn it (about a frame). */
+const SPINNER_SLACK_MS = 40;
+
+/** The spinner's step at this moment (the `spin` prop). */
+export function spinnerStep(nowMs = Date.now()): number {
+  return Math.floor(nowMs / SPINNER_MS);
+}
+
+function sameUsage(a: StatusBarProps['usage'], b: StatusBarProps['usage']): boolean {
+  return a === b || (!!a && !!b && a.text === b.text && a.alert === b.alert);
+}
+
+function sameHints(a: StatusBarProps['hints'], b: StatusBarProps['hints']): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.keys !== b[i]!.keys || a[i]!.hint !== b[i]!.hint) return false;
+  return true;
+}
+
+/** Same props, same bar: the App redraws for every streamed frame, the bar only when what it shows moved. */
+function sameStatus(a: StatusBarProps, b: StatusBarProps): boolean {
+  return (
+    a.pc === b.pc &&
+    a.seq === b.seq &&
+    a.model === b.model &&
+    a.sessionId === b.sessionId &&
+    a.running === b.running &&
+    a.readOnly === b.readOnly &&
+    a.queued === b.queued &&
+    (a.alert ?? null) === (b.alert ?? null) &&
+    a.width === b.width &&
+    a.spin === b.spin &&
+    sameUsage(a.usage, b.usage) &&
+    sameHints(a.hints, b.hints)
+  );
+}
 
 /** Machine state, seq, model and session on the left; the focused pane's keys on the right. */
-export function StatusBar({
+export const StatusBar = memo(function StatusBar({
   pc,
   seq,
   model,
@@ -43,7 +87,7 @@ export function StatusBar({
   usage,
 }: StatusBarProps) {
   const theme = useTheme();
-  const tick = useTicker(running, 100);
+  const tick = usePacedStep(running, SPINNER_MS, SPINNER_SLACK_MS);
   const mark = running ? SPINNER[tick % SPINNER.length]! : '●';
   // With the cost carried (a narrow screen), the seq gives its room to the keys: the registers pane has it.
   const facts = usage ? [model] : [`seq ${seq}`, model];
@@ -99,4 +143,4 @@ export function StatusBar({
       ))}
     </Text>
   );
-}
+}, sameStatus);

@@ -1,0 +1,125 @@
+/**
+ * A streamed reply redraws the screen some 30 times a second. Each of those frames draws again
+ * only what it changed: the transcript (and the usage pane, whose figures move with the reply),
+ * not the tree, not the registers, and not the status bar, whose spinner turns with the clock
+ * (src/tui/use-paced-step.ts) rather than with every frame, and costs no frame of its own.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EventSink } from '../../src/core/session/events';
+import { hangingAgent, KEYS, pane, renderScreen, type Screen } from './harness';
+import { append, emptyStore } from './session-fixture';
+
+/** Renders of the counted components, by name (the lines panes by their title). */
+const renders = vi.hoisted(() => new Map<string, number>());
+
+/**
+ * The component, counting its renders under `name(props)`: its render function is called inside
+ * a counting one, kept memoized with its own comparison when it is memoized.
+ */
+const counting = vi.hoisted(
+  () =>
+    <C,>(component: C, name: (props: { title?: string }) => string, memo: typeof import('react').memo): C => {
+      const real = component as unknown as {
+        type?: (props: object) => unknown;
+        compare?: ((a: object, b: object) => boolean) | null;
+      };
+      const inner = (real.type ?? component) as (props: object) => import('react').ReactNode;
+      const count = (props: object): import('react').ReactNode => {
+        const key = name(props as { title?: string });
+        renders.set(key, (renders.get(key) ?? 0) + 1);
+        return inner(props);
+      };
+      return (real.type ? memo(count, real.compare ?? undefined) : count) as unknown as C;
+    },
+);
+
+vi.mock('../../src/tui/StatusBar', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/StatusBar')>();
+  return { ...actual, StatusBar: counting(actual.StatusBar, () => 'status', (await import('react')).memo) };
+});
+vi.mock('../../src/tui/TreePane', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/TreePane')>();
+  return { ...actual, TreePane: counting(actual.TreePane, () => 'tree', (await import('react')).memo) };
+});
+vi.mock('../../src/tui/LinesPane', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/LinesPane')>();
+  const name = ({ title = '' }: { title?: string }): string =>
+    title === 'usage' || title === 'registers' ? title : 'transcript';
+  return { ...actual, LinesPane: counting(actual.LinesPane, name, (await import('react')).memo) };
+});
+
+let screen: Screen | undefined;
+afterEach(() => {
+  screen?.unmount();
+  screen = undefined;
+  vi.useRealTimers();
+});
+
+/** An Agent whose reply the test streams a delta at a time. */
+function streamingAgent() {
+  const agent = hangingAgent();
+  let sink: EventSink | null = null;
+  const runTurn = agent.runTurn;
+  agent.runTurn = (prompt, signal, emit) => {
+    sink = emit;
+    return runTurn(prompt, signal, emit);
+  };
+  return { agent, send: (delta: string) => sink?.({ type: 'text', delta }) };
+}
+
+/** Waits (on real timers, which `vi.waitFor` would move on with a fake clock) until the screen shows `text`. */
+async function shows(on: Screen, text: string): Promise<void> {
+  for (let waited = 0; !on.frame().includes(text); waited += 10) {
+    if (waited > 10_000) throw new Error(`screen does not show ${text}:\n${on.frame()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a streamed frame', () => {
+  it('draws the transcript again, not the tree, the registers or the status bar', async () => {
+    // The clock stands still (timers run): the spinner stays in one step for the whole reply.
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_764_460_000_000 });
+    const store = emptyStore();
+    append(store, 'user', { text: 'an earlier question' });
+    const { agent, send } = streamingAgent();
+    screen = renderScreen({ store, agent, columns: 140, rows: 30 });
+    await screen.type('go');
+    await screen.press(KEYS.enter);
+    send('word0 ');
+    await shows(screen, 'word0');
+    // Settled: the turn is running and its first text is on screen; count from here.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    renders.clear();
+    const frames = 12;
+    for (let i = 1; i <= frames; i++) {
+      send(`word${i} `);
+      await shows(screen, `word${i}`);
+    }
+    expect(pane(screen.frame(), 'main ·')).toContain(`word${frames}`);
+    // Every frame drew the transcript again.
+    expect(renders.get('transcript') ?? 0).toBeGreaterThanOrEqual(frames);
+    // Nothing the tree or the registers show moved, nor the status bar: the clock stood still, so
+    // its spinner stayed in one step (its own timer may draw it once to find that out).
+    expect(renders.get('tree') ?? 0).toBe(0);
+    expect(renders.get('registers') ?? 0).toBe(0);
+    expect(renders.get('status') ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('still turns the spinner when no frame comes (the model is silent)', async () => {
+    const store = emptyStore();
+    const { agent } = streamingAgent();
+    screen = renderScreen({ store, agent, columns: 140, rows: 30 });
+    await screen.type('go');
+    await screen.press(KEYS.enter);
+    const spinner = /([⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]) /;
+    await screen.waitFor(spinner);
+    const seen = new Set<string>();
+    await vi.waitFor(
+      () => {
+        seen.add(spinner.exec(screen!.frame())![1]!);
+        expect(seen.size).toBeGreaterThanOrEqual(3);
+      },
+      { timeout: 10_000, interval: 30 },
+    );
+  });
+});
