@@ -78,7 +78,6 @@ class BoundedCache<V> {
 // Shared by every frame (and every Ink instance): each is keyed by content alone.
 // Sized for a few screens of 40 rows of several writes each; a line's cells are the big ones.
 const styledCharsCache = new BoundedCache<readonly StyledChar[]>(2_000);
-const sliceCache = new BoundedCache<string>(4_000);
 /** A built row's text, and its cells (handed to the frame writer again whenever the row is reused). */
 const rowCache = new BoundedCache<{ readonly line: string; readonly chars: readonly StyledChar[] }>(1_000);
 
@@ -172,13 +171,17 @@ function plainAscii(line: string): boolean {
   return plain;
 }
 
+/**
+ * A line cut to a clip, remembered per line (keyed by the line alone: the same line is cut the
+ * same way frame after frame, so its last cut is what the next frame asks for).
+ */
+const cuts = new BoundedCache<{ readonly from: number; readonly to: number; readonly cut: string }>(4_000);
+
 function slice(line: string, from: number, to: number): string {
-  const key = `${from}\n${to}\n${line}`;
-  let cut = sliceCache.get(key);
-  if (cut === undefined) {
-    cut = sliceAnsi(line, from, to);
-    sliceCache.set(key, cut);
-  }
+  const held = cuts.get(line);
+  if (held !== undefined && held.from === from && held.to === to) return held.cut;
+  const cut = sliceAnsi(line, from, to);
+  cuts.set(line, { from, to, cut });
   return cut;
 }
 
@@ -186,7 +189,7 @@ function slice(line: string, from: number, to: number): string {
 export function clearOutputCaches(): void {
   styledCharsCache.clear();
   clearWidths();
-  sliceCache.clear();
+  cuts.clear();
   rowCache.clear();
   pieceCache.clear();
   plainLines.clear();
