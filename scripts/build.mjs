@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
 import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
+import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
 import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
 
@@ -49,7 +50,7 @@ await build({
   entryPoints: ['src/cli/screen-entry.ts'],
   outfile: 'dist/screen.cjs',
   format: 'cjs',
-  plugins: [inkOutputPlugin, inkNoTopLevelAwaitPlugin, yogaSyncPlugin, yogaNoFetchPlugin],
+  plugins: [inkOutputPlugin, inkNoTopLevelAwaitPlugin, yogaSyncPlugin, yogaNoFetchPlugin, stringWidthLazyPlugin],
   // screen-loader passes the script's own URL in.
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
   // The file is the function screen-loader calls, wrapped here rather than by the loader: a

@@ -1,11 +1,18 @@
 import stringWidth from 'string-width';
+import { simpleWidth } from './simple-width';
 
 /**
  * Terminal cell widths. Every pane is cut to its width here, before Ink sees it, so that a wide
  * character or a long line can never push a border or wrap into the next pane.
  */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+let segmenter: Intl.Segmenter | undefined;
+
+/** Made on first use: the first segmenter of a process loads the break rules (~10 ms), and plain text needs none. */
+function graphemeSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter;
+}
 
 /**
  * Cells one grapheme takes, as Ink measures it (`string-width`, the same package and version Ink
@@ -13,7 +20,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * characters are expected to be replaced before this.
  */
 export function graphemeWidth(grapheme: string): number {
-  return stringWidth(grapheme);
+  return simpleWidth(grapheme) ?? stringWidth(grapheme);
 }
 
 function isPlainAscii(text: string): boolean {
@@ -36,10 +43,10 @@ const MAX_MEASURED_KEY = 500;
 /** Cells a string takes on screen. */
 export function cellWidth(text: string): number {
   if (isPlainAscii(text)) return text.length;
-  let width = measured.get(text);
+  let width = measured.get(text) ?? simpleWidth(text);
   if (width !== undefined) return width;
   width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemeSegmenter().segment(text)) width += graphemeWidth(segment);
   if (text.length <= MAX_MEASURED_KEY) {
     if (measured.size >= MAX_MEASURED) measured.clear();
     measured.set(text, width);
@@ -47,10 +54,15 @@ export function cellWidth(text: string): number {
   return width;
 }
 
-/** Graphemes of `text` with their widths (plain ASCII takes the fast path). */
+/** Graphemes of `text` with their widths (plain ASCII and simple text take the fast path). */
 export function graphemes(text: string): { text: string; width: number }[] {
   if (isPlainAscii(text)) return Array.from(text, (ch) => ({ text: ch, width: 1 }));
-  return Array.from(segmenter.segment(text), ({ segment }) => ({ text: segment, width: graphemeWidth(segment) }));
+  // Simple characters (see simple-width) are each a grapheme of their own.
+  if (simpleWidth(text) !== undefined) return Array.from(text, (ch) => ({ text: ch, width: simpleWidth(ch)! }));
+  return Array.from(graphemeSegmenter().segment(text), ({ segment }) => ({
+    text: segment,
+    width: graphemeWidth(segment),
+  }));
 }
 
 /** Replaces what would move the cursor or change the terminal (tabs, escapes, control bytes). */
