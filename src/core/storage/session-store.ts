@@ -251,10 +251,47 @@ export class SessionStore {
 
   private replayCommit(commit: Commit, line: number, lineBytes: number, path: string): readonly StoredRecord[] {
     const records = commitRecords(commit);
-    const problem = Array.isArray(commit) && records.length === 0 ? 'empty transaction' : this.validate(records);
+    const problem =
+      Array.isArray(commit) && records.length === 0 ? 'empty transaction' : this.replayRecords(records, lineBytes);
     if (problem) throw new StorageError('corrupt', `${path}: line ${line}: ${problem}`, { path, line });
-    this.applyAll(records, lineBytes);
     return records;
+  }
+
+  /**
+   * Checks and applies a replayed commit record by record. A problem refuses the whole open, so
+   * this finds the same first problem, in the same words, as `validate` of the whole commit before
+   * `applyAll`; an entry is added with the look-up that also tells a repeated id.
+   */
+  private replayRecords(records: readonly StoredRecord[], lineBytes: number): string | null {
+    const lone = records.length === 1;
+    for (const record of records) {
+      if (!record || typeof record !== 'object') return 'a record is not an object';
+      if (!Number.isSafeInteger(record.seq) || record.seq <= this.seq)
+        return `seq ${String(record.seq)} does not increase (after ${this.seq})`;
+      if (record.kind === 'entry') {
+        const problem = this.replayEntry(record);
+        if (problem) return problem;
+        this.seq = record.seq;
+        this.bumpIdCounter(record.id);
+        continue;
+      }
+      this.newIds.clear();
+      const problem = this.validateRecord(record, this.newIds);
+      if (problem) return problem;
+      this.apply(record, lone ? lineBytes : record.kind === 'register' ? RegisterState.estimateBytes(record) : 0);
+    }
+    return null;
+  }
+
+  /** validateRecord's checks of an entry, in its order, with the entry added on the way. */
+  private replayEntry(record: EntryRecord): string | null {
+    if (typeof record.id !== 'string') return 'entry without an id';
+    const parentKnown = record.parentId === null || this.tree.has(record.parentId);
+    if (!this.tree.addNew(record as AnyEntry)) return `entry ${record.id} written twice (entries are immutable)`;
+    if (!parentKnown) return `entry ${record.id} names parent ${String(record.parentId)}, which does not exist`;
+    if (!isEntryType(record.type))
+      return `entry ${record.id} has unknown type "${String(record.type)}" (written by a newer tole?)`;
+    return null;
   }
 
   private applyAll(records: readonly StoredRecord[], lineBytes: number): void {

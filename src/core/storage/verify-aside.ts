@@ -68,7 +68,9 @@ const START_WAIT_MS = 3000;
 /** How long a begun check may take before it is done here instead. */
 const CHECK_WAIT_MS = 120_000;
 
+// A compiler that keeps function names (tsx does) calls __name inside the functions' text.
 const WORKER_SOURCE = `'use strict';
+const __name = (target) => target;
 const { workerData } = require('node:worker_threads');
 const { crc32 } = require('node:zlib');
 const jsonSkipper = ${jsonSkipper.toString()};

@@ -9,6 +9,22 @@ export class TreeIndex {
 
   add(entry: AnyEntry): void {
     this.byId.set(entry.id, entry);
+    this.link(entry);
+  }
+
+  /**
+   * Adds an entry, telling a new id from a repeated one with the same look-up: false when the id
+   * was there already, and then the index is left spoiled (replay refuses the whole file then).
+   */
+  addNew(entry: AnyEntry): boolean {
+    const size = this.byId.size;
+    this.byId.set(entry.id, entry);
+    if (this.byId.size === size) return false;
+    this.link(entry);
+    return true;
+  }
+
+  private link(entry: AnyEntry): void {
     // The entry added last has no children yet: nothing to look up.
     const siblings =
       entry.parentId !== null && entry.parentId === this.lastId ? undefined : this.children.get(entry.parentId);
