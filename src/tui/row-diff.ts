@@ -8,6 +8,11 @@ import { BLANK, isBlank, sameCell, type Cell, type RowCells } from './row-cells'
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
 const MAX_GAP = 3;
+/** Blank cells in a run erased (ECH, then a jump past them) rather than written as unstyled spaces, from this many on. */
+const MIN_ERASE = 10;
+const FOREGROUND_END = '\x1b[39m';
+/** The end codes of colours (foreground, background, underline): a colour of the same kind replaces another. */
+const COLOUR_ENDS = new Set([FOREGROUND_END, '\x1b[49m', '\x1b[59m']);
 
 /** What the terminal's pen holds while a frame is written: its style, and where the cursor is. */
 export class Pen {
@@ -35,12 +40,35 @@ export class Pen {
     this.styles = styles;
     this.key = key;
     if (styles.length === 0) return '\x1b[0m';
-    // Only codes added on top of the pen's: send those. Anything taken away resets first, since
-    // ending one code can end another (bold and dim share their end code).
-    if (from?.every((code) => styles.some((kept) => kept.code === code.code))) {
-      return ansiCodesToString(styles.filter((code) => !from.some((had) => had.code === code.code)));
+    if (from === null) return `\x1b[0m${ansiCodesToString([...styles])}`;
+    const added = styles.filter((code) => !from.some((had) => had.code === code.code));
+    const dropped = from.filter((code) => !styles.some((kept) => kept.code === code.code));
+    // Only codes added on top of the pen's: send those. A colour taken away is ended by its own
+    // code, or replaced by the colour of its kind that comes in. Anything else taken away resets
+    // first, since ending one code can end another (bold and dim share their end code).
+    if (dropped.every((code) => COLOUR_ENDS.has(code.endCode))) {
+      const ends = new Set(dropped.map((code) => code.endCode));
+      for (const code of added) ends.delete(code.endCode);
+      const changed = [...ends].join('') + ansiCodesToString(added);
+      const reset = `\x1b[0m${ansiCodesToString([...styles])}`;
+      return changed.length <= reset.length ? changed : reset;
     }
     return `\x1b[0m${ansiCodesToString([...styles])}`;
+  }
+
+  /** Blank cells worth erasing rather than writing as spaces: any, when the pen holds a colour the spaces would need taken off. */
+  minErase(): number {
+    if (this.styles === null || this.styles.length === 0) return MIN_ERASE;
+    return this.styles.every((code) => code.endCode === FOREGROUND_END) ? 1 : MIN_ERASE;
+  }
+
+  /**
+   * Codes that let blank cells be erased (ECH erases with the pen's background): none when the
+   * pen holds at most a foreground colour, else a reset.
+   */
+  eraseStyle(): string {
+    if (this.styles?.every((code) => code.endCode === FOREGROUND_END)) return '';
+    return this.style([], '');
   }
 
   /** After text of `width` columns was written. */
@@ -68,11 +96,21 @@ export class Pen {
 const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
 
 function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, to: number): string {
-  let out = pen.moveTo(row, from);
+  let out = '';
   for (let i = from; i < to; i++) {
     const cell = at(cells, i);
     if (cell.width === 0) continue;
-    out += pen.style(cell.styles, cell.style) + cell.text;
+    if (isBlank(cell)) {
+      // A long stretch of blank cells (the rest of a shorter line) is erased where it lies.
+      let end = i + 1;
+      while (end < to && isBlank(at(cells, end))) end++;
+      if (end - i >= pen.minErase()) {
+        out += `${pen.moveTo(row, i)}${pen.eraseStyle()}\x1b[${end - i}X`;
+        i = end - 1;
+        continue;
+      }
+    }
+    out += pen.moveTo(row, i) + pen.style(cell.styles, cell.style) + cell.text;
     pen.advance(cell.width);
   }
   return out;
@@ -111,7 +149,7 @@ export function diffRow(pen: Pen, row: number, before: RowCells, after: RowCells
   // Past the new row's last visible cell: erase from the first old cell that still shows something.
   for (let j = Math.max(end, i); j < old.length; j++) {
     if (isBlank(old[j]!)) continue;
-    out += `${pen.moveTo(row, j)}${pen.style([], '')}\x1b[K`;
+    out += `${pen.moveTo(row, j)}${pen.eraseStyle()}\x1b[K`;
     break;
   }
   return out;
