@@ -101,6 +101,21 @@ export interface RenderRun {
   readonly bytes: number;
   /** The bytes the same frames cost written a changed row at a time (tole's writer before cell diffs). */
   readonly rowBytes: number;
+  /** The bytes the same frames cost as cell diffs alone, no row scrolled by the terminal. */
+  readonly unscrolledBytes: number;
+}
+
+/** The bytes `writes` (all Ink handed the writer) cost from `from` on through a writer that scrolls no rows. */
+function unscrolledBytes(writes: readonly string[], from: number): number {
+  const terminal = new NullTerminal();
+  const frames = new FrameWriter(terminal as unknown as NodeJS.WriteStream);
+  frames.scroll = false;
+  let before = 0;
+  writes.forEach((data, i) => {
+    if (i === from) before = terminal.bytes;
+    frames.stream.write(data);
+  });
+  return terminal.bytes - (from < writes.length ? before : terminal.bytes);
 }
 
 const ERASE_PREFIX = /^(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/;
@@ -170,11 +185,14 @@ export async function streamedReplyRun(
   const terminal = new NullTerminal();
   const frames = new FrameWriter(terminal as unknown as NodeJS.WriteStream);
   const rows = new RowWriter();
+  // Every write, replayed after the measured turn through a writer that scrolls nothing.
+  const writes: string[] = [];
   const tee = new Proxy(frames.stream, {
     get(target, property) {
       if (property !== 'write') return Reflect.get(target, property, target) as unknown;
       return (data: string, ...rest: unknown[]): boolean => {
         rows.see(String(data));
+        writes.push(String(data));
         return target.write(data, ...(rest as []));
       };
     },
@@ -208,6 +226,7 @@ export async function streamedReplyRun(
     const writesBefore = terminal.writes;
     const bytesBefore = terminal.bytes;
     rows.counting = true;
+    const writesFrom = writes.length;
     const ended = new Promise<void>((resolve) => {
       const unsubscribe = turns.subscribe(() => {
         if (!turns.running) {
@@ -231,6 +250,7 @@ export async function streamedReplyRun(
       frames: terminal.writes - writesBefore,
       bytes: terminal.bytes - bytesBefore,
       rowBytes: rows.bytes,
+      unscrolledBytes: unscrolledBytes(writes, writesFrom),
     };
   } finally {
     turns.dispose();

@@ -120,6 +120,22 @@ export async function runRenderBench(): Promise<Row[]> {
         ratio: paced.bytes / paced.rowBytes,
       },
       {
+        name: `bytes per frame, paced reply, rows that moved scrolled by the terminal (baseline: cell diffs alone, ${(paced.unscrolledBytes / 1024).toFixed(0)} KB)`,
+        tole: perFrame(paced, paced.bytes),
+        baseline: perFrame(paced, paced.unscrolledBytes),
+        unit: 'B',
+        ratio: paced.bytes / paced.unscrolledBytes,
+        target: '< 1x',
+      },
+      {
+        name: `the same after ${MANY} turns (${(pacedMany.bytes / 1024).toFixed(0)} KB, vs ${(pacedMany.unscrolledBytes / 1024).toFixed(0)} KB)`,
+        tole: perFrame(pacedMany, pacedMany.bytes),
+        baseline: perFrame(pacedMany, pacedMany.unscrolledBytes),
+        unit: 'B',
+        ratio: pacedMany.bytes / pacedMany.unscrolledBytes,
+        target: '< 1x',
+      },
+      {
         name: `bytes per frame, paced reply after ${MANY} turns (transcript scrolling)`,
         tole: perFrame(pacedMany, pacedMany.bytes),
         baseline: perFrame(pacedMany, pacedMany.rowBytes),
