@@ -7,8 +7,7 @@
  * terminal or multiplexer has them), so panes beside the transcript move too and are repaired by
  * the diff; the frame writer compares the bytes of both ways and sends the cheaper.
  */
-import { diffRow, Pen } from './row-diff';
-import { BLANK, sameCell, type Cell, type RowCells } from './row-cells';
+import { BLANK, isBlank, sameCell, type Cell, type RowCells } from './row-cells';
 
 export interface Scroll {
   /** First and last row of the band (0-based, inclusive). */
@@ -27,6 +26,47 @@ const MAX_CANDIDATES = 2;
 
 const EMPTY_ROW: RowCells = { cells: [], uncertain: false };
 const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
+
+/** What the estimate counts for a cursor move, a style change, and unchanged cells joined into a run. */
+const MOVE_BYTES = 7;
+const STYLE_BYTES = 12;
+const MAX_GAP = 3;
+
+/** About the bytes of a cell's text (box drawing and the like take three). */
+const textBytes = (cell: Cell): number => (cell.text.length === 1 && cell.text.charCodeAt(0) < 0x80 ? 1 : 3);
+
+/**
+ * About the bytes the cell diff sends to turn `before` into `after` (src/tui/row-diff.ts): a
+ * cursor move per run of changed cells, a style code where the style changes, the text. Counted
+ * without building the codes: planning looks at every row under two or three shifts.
+ */
+export function diffBytes(before: RowCells, after: RowCells): number {
+  const now = after.cells;
+  let bytes = 0;
+  if (before.uncertain || after.uncertain) {
+    for (const cell of now) bytes += textBytes(cell);
+    return MOVE_BYTES + STYLE_BYTES + bytes;
+  }
+  const old = before.cells;
+  let end = now.length;
+  while (end > 0 && isBlank(now[end - 1]!)) end--;
+  let style: string | null = null;
+  let last = -MAX_GAP - 2;
+  for (let i = 0; i < end; i++) {
+    const cell = now[i]!;
+    const had = old[i];
+    if (had === cell || (had !== undefined ? sameCell(had, cell) : isBlank(cell))) continue;
+    bytes += i - last > MAX_GAP + 1 ? MOVE_BYTES : i - last - 1;
+    if (cell.style !== style) {
+      bytes += STYLE_BYTES;
+      style = cell.style;
+    }
+    bytes += textBytes(cell);
+    last = i;
+  }
+  for (let j = end; j < old.length; j++) if (!isBlank(old[j]!)) return bytes + MOVE_BYTES + 3;
+  return bytes;
+}
 
 /**
  * The codes that scroll the band: a style reset first (rows scrolled in take the current
@@ -110,26 +150,26 @@ function bestBand(
 
 /**
  * The cheapest scroll for turning `old` into `now` (rows as the terminal holds them, `oldLines`
- * and `lines` their text), or null when none looks cheaper than the plain diff, whose bytes per
- * row are `plain`. `changed`: the rows whose text changed. Estimates only: the caller builds both
- * and compares.
+ * and `lines` their text), or null when none looks cheaper than the plain diff. `changed`: the
+ * rows whose text changed. Estimates only: the caller builds both and sends the shorter.
  */
 export function planScroll(
   old: readonly RowCells[],
   now: readonly RowCells[],
   oldLines: readonly string[],
   lines: readonly string[],
-  plain: readonly number[],
   changed: readonly number[],
 ): Scroll | null {
   const n = now.length;
   const cost = (r: number, before: RowCells, beforeLine: string): number =>
-    beforeLine === lines[r] ? 0 : diffRow(new Pen(), r, before, now[r]!, lines[r]!).length;
+    beforeLine === lines[r] ? 0 : diffBytes(before, now[r]!);
+  let plain: number[] | undefined;
   let edge: number[] | undefined;
   let best: Scroll | null = null;
   let bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
   for (const k of candidates(old, now, changed)) {
-    edge ??= now.map((_, r) => plain[r]! - cost(r, EMPTY_ROW, ''));
+    plain ??= now.map((_, r) => cost(r, old[r]!, oldLines[r]!));
+    edge ??= now.map((_, r) => plain![r]! - cost(r, EMPTY_ROW, ''));
     const d = Math.abs(k);
     // A downward shift is an upward one with the rows read bottom up.
     const row = (i: number): number => (k > 0 ? i : n - 1 - i);

@@ -117,27 +117,23 @@ export class FrameWriter {
     const cells: (RowCells | undefined)[] = [];
     const count = Math.max(lines.length, this.previous.length);
     const columns = this.out.columns || 80;
-    /** Bytes of the plain diff per row, and the rows whose text changed. */
-    const plain: number[] = [];
+    /** The rows whose text changed. */
     const changed: number[] = [];
     for (let i = 0; i < count; i++) {
       const line = lines[i] ?? '';
       const before = this.previous[i] ?? '';
       if (line === before) {
         cells.push(this.previousCells[i]);
-        plain.push(0);
         continue;
       }
       const now = rowCells(line, columns);
       cells.push(now);
       changed.push(i);
-      const length = out.length;
       out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
-      plain.push(out.length - length);
     }
     if (out !== '') out += this.pen.reset();
     if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
-      const scrolled = this.scrolled(lines, cells, plain, changed, columns);
+      const scrolled = this.scrolled(lines, cells, changed, columns);
       if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
     }
     this.previous = lines;
@@ -156,13 +152,12 @@ export class FrameWriter {
   }
 
   /**
-   * The frame drawn with a scroll of the rows that moved, if one looks cheaper than `plain`
+   * The frame drawn with a scroll of the rows that moved, if one looks cheaper than the plain diff
    * (see src/tui/frame-scroll.ts), ending with the style reset.
    */
   private scrolled(
     lines: readonly string[],
     cells: (RowCells | undefined)[],
-    plain: readonly number[],
     changed: readonly number[],
     columns: number,
   ): string | null {
@@ -185,11 +180,12 @@ export class FrameWriter {
       now,
       oldLines,
       newLines,
-      plain.slice(0, n),
       changed.filter((i) => i < n),
     );
     if (scroll === null) return null;
     const pen = new Pen();
+    // The scroll codes reset the style and home the cursor.
+    pen.cleared();
     let out = scrollCodes(scroll);
     for (let i = 0; i < cells.length; i++) {
       const line = lines[i] ?? '';

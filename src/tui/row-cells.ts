@@ -168,7 +168,8 @@ export function rowCells(line: string, columns: number): RowCells {
 export const BLANK: Cell = { text: ' ', width: 1, styles: [], style: '', certain: true };
 
 export function sameCell(a: Cell, b: Cell): boolean {
-  return a.text === b.text && a.style === b.style && a.width === b.width;
+  // Cells are shared (see `cellsByStyle`): the same cell is the common case.
+  return a === b || (a.text === b.text && a.style === b.style && a.width === b.width);
 }
 
 /** True when the cell looks like the terminal's own erased cell (a space, no style at all). */

@@ -71,6 +71,14 @@ export class Pen {
     return this.style([], '');
   }
 
+  /** After the terminal's style was reset (and the cursor moved somewhere not tracked). */
+  cleared(): void {
+    this.styles = [];
+    this.key = '';
+    this.row = -1;
+    this.column = -1;
+  }
+
   /** After text of `width` columns was written. */
   advance(width: number): void {
     this.column += width;
