@@ -6,10 +6,11 @@
  * A cache file is a one-line JSON header and V8's bytes. It is used only for the very source
  * (its size and CRC-32), tole version, Node, V8 and CPU it was made with, and only when its bytes
  * have the length and CRC-32 the header says; anything else (another build, a file cut short or
- * damaged, one that is not a cache at all) reads as no cache, and a fresh one replaces it. V8
- * checks the bytes it is given once more, and compiles from source when it rejects them.
+ * damaged, one that is not a cache at all, one another user owns or others may write) reads as no
+ * cache, and a fresh one replaces it. V8 checks the bytes it is given once more, and compiles from
+ * source when it rejects them.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -55,6 +56,10 @@ export function codeCacheFile(dir: string, name: string, key: CodeCacheKey): str
 export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
   let bytes: Buffer;
   try {
+    // V8 runs what a cache holds: one someone else could have written or changed is not used.
+    const stat = statSync(file);
+    if (!stat.isFile() || (stat.mode & 0o022) !== 0) return null;
+    if (process.getuid && stat.uid !== process.getuid()) return null;
     bytes = readFileSync(file);
   } catch {
     return null;

@@ -75,6 +75,17 @@ describe('the code cache file', () => {
     expect(readCodeCache(file, key)).toBeNull();
   });
 
+  it('is no cache when others may write it', () => {
+    const file = codeCacheFile(dir, 'screen', key);
+    writeCodeCache(file, key, data);
+    chmodSync(file, 0o666);
+    expect(readCodeCache(file, key)).toBeNull();
+    chmodSync(file, 0o620);
+    expect(readCodeCache(file, key)).toBeNull();
+    chmodSync(file, 0o600);
+    expect(readCodeCache(file, key)?.equals(data)).toBe(true);
+  });
+
   it('is not written where it cannot be, and that is no error', () => {
     writeFileSync(join(dir, 'a-file'), '');
     expect(writeCodeCache(join(dir, 'a-file', 'screen-00000000.v8cache'), key, data)).toBe(false);
