@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.meta.url));
 // Ink measures every text node with `widest-line` on every frame; tole's is the same measure, remembered.
 const widestLine = fileURLToPath(new URL('../src/tui/text-width.ts', import.meta.url));
+// Ink remembers every text it measured in a map that never lets go; tole's keeps a bounded few.
+const measureText = fileURLToPath(new URL('../src/tui/ink-measure-text.ts', import.meta.url));
 const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
 
 export const inkOutputPlugin = {
@@ -14,6 +16,9 @@ export const inkOutputPlugin = {
     let swapped = false;
     build.onResolve({ filter: /^widest-line$/ }, (args) =>
       inkBuild.test(args.importer) ? { path: widestLine } : undefined,
+    );
+    build.onResolve({ filter: /^\.\/measure-text\.js$/ }, (args) =>
+      inkBuild.test(args.importer) ? { path: measureText } : undefined,
     );
     // Ink's React devtools bridge (and the WebSocket library under it, ~130 KB) loads only with
     // DEV=true, which tole never needs: an empty module in its place keeps it out of the bundle.

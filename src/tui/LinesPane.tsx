@@ -1,8 +1,11 @@
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { memo } from 'react';
-import { PaneFrame } from './PaneFrame';
+import { innerSize, PaneFrame } from './PaneFrame';
 import { StyledLine } from './StyledLine';
 import type { Line } from './styled-line';
+import widestLine from './text-width';
+import type { ThemeView } from './theme-context';
+import { useTheme } from './use-theme';
 
 export interface LinesPaneProps {
   readonly title: string;
@@ -16,18 +19,47 @@ export interface LinesPaneProps {
   readonly focused: boolean;
 }
 
+/** Each line painted once per theme: the transcript's lines are the same objects frame after frame. */
+const painted = new WeakMap<ThemeView, WeakMap<Line, string>>();
+
+/** A line as `StyledLine` paints it (an empty line is a space). */
+function paintedLine(theme: ThemeView, line: Line): string {
+  let byLine = painted.get(theme);
+  if (byLine === undefined) painted.set(theme, (byLine = new WeakMap()));
+  let text = byLine.get(line);
+  if (text === undefined) {
+    text = line.length === 0 ? ' ' : '';
+    for (const segment of line) text += theme.paint(segment.text, segment.style);
+    byLine.set(line, text);
+  }
+  return text;
+}
+
 /**
  * A pane that shows prepared lines: the transcript, usage and registers panes. Memoized: a pane
  * whose lines object, title and size are the same is not drawn again (a streamed token redraws
  * the transcript, not the registers).
+ *
+ * Its lines go to Ink as one text node, one line of it per screen line. Ink draws that exactly as
+ * a text node per line (lines no wider than the pane are neither wrapped nor cut), for a fraction
+ * of the work: a streamed frame that scrolls the transcript by a line changes one node's text,
+ * where a node per line made React move every line, Ink make and free a layout node, Yoga lay out
+ * the whole column again and Ink walk each line's node. A line wider than the pane (which callers
+ * do not give) is drawn a node per line, each cut by Ink as before.
  */
 export const LinesPane = memo(function LinesPane({ title, note, lines, keys, width, height, focused }: LinesPaneProps) {
+  const theme = useTheme();
+  let text = '';
+  for (let i = 0; i < lines.length; i++) text += (i === 0 ? '' : '\n') + paintedLine(theme, lines[i]!);
+  const whole = lines.length > 0 && widestLine(text) <= innerSize(width, height).width;
   return (
     <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
       <Box flexDirection="column">
-        {lines.map((line, i) => (
-          <StyledLine key={keys?.[i] ?? i} line={line} />
-        ))}
+        {whole ? (
+          <Text wrap="truncate-end">{text}</Text>
+        ) : (
+          lines.map((line, i) => <StyledLine key={keys?.[i] ?? i} line={line} />)
+        )}
       </Box>
     </PaneFrame>
   );

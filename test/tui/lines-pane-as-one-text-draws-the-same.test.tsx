@@ -1,0 +1,151 @@
+/**
+ * The lines panes (transcript, usage, registers) hand Ink their lines as one text node
+ * (src/tui/LinesPane.tsx) instead of a node per line. For any lines, and as they change frame
+ * after frame (scrolling, a theme change), the frame must be the one a node per line draws;
+ * a line wider than the pane (which callers do not give) must still be cut as Ink cuts it.
+ */
+import { Chalk } from 'chalk';
+import fc from 'fast-check';
+import { Box, render } from 'ink';
+import type { ReactElement } from 'react';
+import { describe, expect, it } from 'vitest';
+import { LinesPane } from '../../src/tui/LinesPane';
+import { innerSize, PaneFrame } from '../../src/tui/PaneFrame';
+import { StyledLine } from '../../src/tui/StyledLine';
+import { seg, truncateLine, type Line } from '../../src/tui/styled-line';
+import type { StyleName } from '../../src/tui/styles';
+import { loadTheme } from '../../src/tui/theme';
+import { ThemeContext, themeView, type ThemeView } from '../../src/tui/theme-context';
+import { FakeStdin, FakeStdout } from './harness';
+
+const colour = new Chalk({ level: 3 });
+/** Themes whose paint shows in the frame (the test's chalk has colour whatever the terminal). */
+const THEMES: readonly ThemeView[] = [
+  paintedWith({ text: colour.white, faint: colour.gray.dim, accent: colour.cyan, error: colour.red.bold }),
+  paintedWith({ text: colour.black, faint: colour.dim, accent: colour.bgBlue.yellow, error: colour.inverse }),
+];
+
+function paintedWith(painters: Partial<Record<StyleName, (text: string) => string>>): ThemeView {
+  const view = themeView(loadTheme('dark'), false);
+  return { ...view, paint: (text, name) => (name && painters[name] ? painters[name](text) : text) };
+}
+
+/** The panes as they were drawn before: a text node per line. */
+function NodePerLine({
+  title,
+  lines,
+  width,
+  height,
+}: {
+  title: string;
+  lines: readonly Line[];
+  width: number;
+  height: number;
+}) {
+  return (
+    <PaneFrame title={title} width={width} height={height} focused={false}>
+      <Box flexDirection="column">
+        {lines.map((line, i) => (
+          <StyledLine key={i} line={line} />
+        ))}
+      </Box>
+    </PaneFrame>
+  );
+}
+
+const TEXTS = ['word', 'two words', ' ', '', '宽字符', 'e\u0301', '✓ done', '👍', 'tab\tless', '  indented', 'end '];
+const STYLES: readonly (StyleName | undefined)[] = [undefined, 'text', 'faint', 'accent', 'error'];
+const lineArb: fc.Arbitrary<Line> = fc
+  .array(fc.tuple(fc.constantFrom(...TEXTS), fc.constantFrom(...STYLES)), { maxLength: 5 })
+  .map((segments) => segments.filter(([text]) => text !== '').map(([text, style]) => seg(text, style)));
+
+interface Frame {
+  readonly theme: number;
+  readonly lines: readonly Line[];
+}
+
+/** Draws each frame into its own Ink instance (rerendered frame after frame) and returns the frames. */
+function draw(frames: readonly Frame[], pane: (frame: Frame) => ReactElement, columns: number): string[] {
+  const stdout = new FakeStdout(columns, 20);
+  const element = (frame: Frame) => (
+    <ThemeContext.Provider value={THEMES[frame.theme]!}>{pane(frame)}</ThemeContext.Provider>
+  );
+  const instance = render(element(frames[0]!), {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+    patchConsole: false,
+    debug: true,
+  });
+  const out = [stdout.frames.at(-1)!];
+  try {
+    for (const frame of frames.slice(1)) {
+      instance.rerender(element(frame));
+      out.push(stdout.frames.at(-1)!);
+    }
+  } finally {
+    instance.unmount();
+  }
+  return out;
+}
+
+describe('a lines pane drawn as one text node', () => {
+  it('draws the frames a node per line draws, as its lines scroll, change and change theme', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8, max: 30 }),
+        fc.integer({ min: 3, max: 8 }),
+        fc.boolean(),
+        fc.array(fc.record({ theme: fc.integer({ min: 0, max: 1 }), lines: fc.array(lineArb, { maxLength: 8 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (width, height, cut, raw) => {
+          const inner = innerSize(width, height + 2);
+          // Callers cut their lines to the pane (`cut`); uncut, some lines are wider than it.
+          const frames = raw.map((frame) => ({
+            theme: frame.theme,
+            lines: frame.lines.slice(0, inner.height).map((line) => (cut ? truncateLine(line, inner.width) : line)),
+          }));
+          // Scrolling: the next frame keeps the same line objects, one row up; then the theme changes under them.
+          const scrolled = frames.flatMap((frame) => {
+            const up = { ...frame, lines: [...frame.lines.slice(1), [seg('new', 'accent')]] };
+            return [frame, up, { ...up, theme: 1 - frame.theme }];
+          });
+          const ours = draw(
+            scrolled,
+            (frame) => <LinesPane title="pane" lines={frame.lines} width={width} height={height + 2} focused={false} />,
+            width + 4,
+          );
+          const theirs = draw(
+            scrolled,
+            (frame) => <NodePerLine title="pane" lines={frame.lines} width={width} height={height + 2} />,
+            width + 4,
+          );
+          expect(ours).toEqual(theirs);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('shows colour, wide characters and a line cut by Ink when one is wider than the pane', () => {
+    const lines: Line[] = [
+      [seg('宽字符', 'accent'), seg(' x', 'error')],
+      [],
+      [seg('a line much wider than this pane is', 'text')],
+    ];
+    const [ours] = draw(
+      [{ theme: 0, lines }],
+      (f) => <LinesPane title="p" lines={f.lines} width={16} height={6} focused={false} />,
+      20,
+    );
+    const [theirs] = draw(
+      [{ theme: 0, lines }],
+      (f) => <NodePerLine title="p" lines={f.lines} width={16} height={6} />,
+      20,
+    );
+    expect(ours).toBe(theirs);
+    expect(ours).toContain('\x1b[36m宽字符');
+    expect(ours).toContain('…');
+  });
+});
