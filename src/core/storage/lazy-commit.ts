@@ -117,6 +117,8 @@ const spans = new Int32Array(MAX_KEYS * 4);
 
 /** One object at `body[start]`: an entry written the way tole writes them keeps its payload as bytes. */
 function scanRecord(body: Buffer, start: number, end: number): unknown {
+  const asWritten = recordAsWritten(body, start, end);
+  if (asWritten !== null) return asWritten;
   let i = skipSpace(body, start + 1, end);
   if (at(body, i, end) === CLOSE_BRACE) return FALLBACK;
   let keys = 0;
@@ -150,7 +152,6 @@ function scanRecord(body: Buffer, start: number, end: number): unknown {
   if (keys > MAX_KEYS) return JSON.parse(body.toString('utf8', start, cursor));
   return (
     (keys === ENTRY_KEYS.length && replayedEntry(body)) ||
-    ((keys === 5 || keys === 6) && registerRecord(body, keys)) ||
     flatRecord(body, keys) ||
     JSON.parse(body.toString('utf8', start, cursor))
   );
@@ -266,41 +267,6 @@ function replayedEntry(body: Buffer): ReplayedEntry | null {
   return new ReplayedEntry(seq, timestamp, id, parentId, type, body, spans[26]!, spans[27]!);
 }
 
-const KIND_KEY = ENTRY_KEYS[0]!;
-const SEQ_KEY = ENTRY_KEYS[1]!;
-const [OP_KEY, NAMESPACE_KEY, KEY_KEY, VALUE_KEY] = ['op', 'namespace', 'key', 'value'].map((key) =>
-  Buffer.from(JSON.stringify(key), 'latin1'),
-) as [Buffer, Buffer, Buffer, Buffer];
-const REGISTER_KIND = Buffer.from('"register"', 'latin1');
-
-/**
- * A register record as tole writes them (kind, seq, op, namespace, key and, for a set, value;
- * seq and op either way round), built as one object literal in the file's key order: two of
- * every three records in a session are these, and a literal is much cheaper than key-by-key.
- * Null for any other shape (flatRecord or `JSON.parse` reads it then).
- */
-function registerRecord(body: Buffer, keys: number): Record<string, unknown> | null {
-  if (!spanIs(body, 0, KIND_KEY) || !spanIs(body, 2, REGISTER_KIND)) return null;
-  const seqFirst = spanIs(body, 4, SEQ_KEY);
-  if (!(seqFirst ? spanIs(body, 8, OP_KEY) : spanIs(body, 4, OP_KEY) && spanIs(body, 8, SEQ_KEY))) return null;
-  if (!spanIs(body, 12, NAMESPACE_KEY) || !spanIs(body, 16, KEY_KEY)) return null;
-  if (keys === 6 && !spanIs(body, 20, VALUE_KEY)) return null;
-  const seqAt = seqFirst ? 4 : 8;
-  const opAt = seqFirst ? 8 : 4;
-  const seq = plainInteger(body, spans[seqAt + 2]!, spans[seqAt + 3]!);
-  const op = plainString(body, spans[opAt + 2]!, spans[opAt + 3]!);
-  const namespace = plainString(body, spans[14]!, spans[15]!);
-  const key = plainString(body, spans[18]!, spans[19]!);
-  if (seq === null || op === null || namespace === null || key === null) return null;
-  if (keys === 5) {
-    return seqFirst ? { kind: 'register', seq, op, namespace, key } : { kind: 'register', op, seq, namespace, key };
-  }
-  const value = plainValue(body, spans[22]!, spans[23]!);
-  return seqFirst
-    ? { kind: 'register', seq, op, namespace, key, value }
-    : { kind: 'register', op, seq, namespace, key, value };
-}
-
 function spanIs(body: Buffer, at: number, bytes: Buffer): boolean {
   return spans[at + 1]! - spans[at]! === bytes.length && sameBytes(body, spans[at]!, bytes);
 }
@@ -368,4 +334,121 @@ function plainString(body: Buffer, from: number, to: number): string | null {
     if (c >= 0x80) ascii = false;
   }
   return body.toString(ascii ? 'latin1' : 'utf8', from + 1, to - 1);
+}
+
+const bytesOf = (text: string): Buffer => Buffer.from(text, 'latin1');
+const ENTRY_HEAD = bytesOf('{"kind":"entry","seq":');
+const REGISTER_SEQ_HEAD = bytesOf('{"kind":"register","seq":');
+const REGISTER_OP_HEAD = bytesOf('{"kind":"register","op":');
+const AFTER_SEQ_OP = bytesOf(',"op":');
+const AFTER_OP_SEQ = bytesOf(',"seq":');
+const AFTER_TIMESTAMP = bytesOf(',"timestamp":');
+const AFTER_ID = bytesOf(',"id":');
+const AFTER_PARENT = bytesOf(',"parentId":');
+const AFTER_TYPE = bytesOf(',"type":');
+const AFTER_PAYLOAD = bytesOf(',"payload":');
+const AFTER_NAMESPACE = bytesOf(',"namespace":');
+const AFTER_KEY = bytesOf(',"key":');
+const AFTER_VALUE = bytesOf(',"value":');
+
+/**
+ * An entry or register record exactly as tole writes it (its keys in tole's order, no spaces,
+ * plain values) read straight through, without noting where each key and value lies first (the
+ * general scan below); null for anything else, which the general scan then reads. Values are
+ * checked by the same skipper, so what this accepts the general scan reads the same.
+ */
+function recordAsWritten(body: Buffer, start: number, end: number): unknown {
+  if (startsWith(body, start, end, ENTRY_HEAD)) return entryAsWritten(body, start + ENTRY_HEAD.length, end);
+  if (startsWith(body, start, end, REGISTER_SEQ_HEAD))
+    return registerAsWritten(body, start + REGISTER_SEQ_HEAD.length, end, true);
+  if (startsWith(body, start, end, REGISTER_OP_HEAD))
+    return registerAsWritten(body, start + REGISTER_OP_HEAD.length, end, false);
+  return null;
+}
+
+/** True when `bytes` stand at `body[at]`, wholly before `end` (the buffer goes on past it). */
+function startsWith(body: Buffer, at: number, end: number, bytes: Buffer): boolean {
+  return at + bytes.length <= end && sameBytes(body, at, bytes);
+}
+
+/** Where the value read last by `integerAt` or `stringAt` ended. */
+let valueEnd = 0;
+
+/** A plain integer at `i` followed by `,` or `}`, or null. */
+function integerAt(body: Buffer, i: number, end: number): number | null {
+  let to = i;
+  while (to < end && body[to]! >= ZERO && body[to]! <= NINE) to++;
+  const next = at(body, to, end);
+  if (next !== COMMA && next !== CLOSE_BRACE) return null;
+  valueEnd = to;
+  return plainInteger(body, i, to);
+}
+
+/** A JSON string without escapes at `i`, as its text, or null. */
+function stringAt(body: Buffer, i: number, end: number): string | null {
+  if (at(body, i, end) !== QUOTE) return null;
+  const to = skipString(body, i, end);
+  if (to < 0) return null;
+  valueEnd = to;
+  return plainString(body, i, to);
+}
+
+function entryAsWritten(body: Buffer, i: number, end: number): ReplayedEntry | null {
+  const seq = integerAt(body, i, end);
+  if (seq === null || !startsWith(body, valueEnd, end, AFTER_TIMESTAMP)) return null;
+  const timestamp = integerAt(body, valueEnd + AFTER_TIMESTAMP.length, end);
+  if (timestamp === null || !startsWith(body, valueEnd, end, AFTER_ID)) return null;
+  const idFrom = valueEnd + AFTER_ID.length;
+  const id = stringAt(body, idFrom, end);
+  if (id === null) return null;
+  const idTo = valueEnd;
+  if (!startsWith(body, valueEnd, end, AFTER_PARENT)) return null;
+  const parentAt = valueEnd + AFTER_PARENT.length;
+  let parentId: string | null = null;
+  if (startsWith(body, parentAt, end, NULL_BYTES)) valueEnd = parentAt + NULL_BYTES.length;
+  else if ((parentId = stringAt(body, parentAt, end)) === null) return null;
+  if (!startsWith(body, valueEnd, end, AFTER_TYPE)) return null;
+  const type = stringAt(body, valueEnd + AFTER_TYPE.length, end);
+  if (type === null || !startsWith(body, valueEnd, end, AFTER_PAYLOAD)) return null;
+  const payloadFrom = valueEnd + AFTER_PAYLOAD.length;
+  const payloadTo = skipValue(body, payloadFrom, end);
+  if (payloadTo < 0 || at(body, payloadTo, end) !== CLOSE_BRACE) return null;
+  cursor = payloadTo + 1;
+  lastId = id;
+  lastIdBytes = body;
+  lastIdFrom = idFrom;
+  lastIdTo = idTo;
+  return new ReplayedEntry(seq, timestamp, id, parentId, type, body, payloadFrom, payloadTo);
+}
+
+function registerAsWritten(body: Buffer, i: number, end: number, seqFirst: boolean): unknown {
+  let seq: number | null;
+  let op: string | null;
+  if (seqFirst) {
+    seq = integerAt(body, i, end);
+    if (seq === null || !startsWith(body, valueEnd, end, AFTER_SEQ_OP)) return null;
+    op = stringAt(body, valueEnd + AFTER_SEQ_OP.length, end);
+  } else {
+    op = stringAt(body, i, end);
+    if (op === null || !startsWith(body, valueEnd, end, AFTER_OP_SEQ)) return null;
+    seq = integerAt(body, valueEnd + AFTER_OP_SEQ.length, end);
+  }
+  if (seq === null || op === null || !startsWith(body, valueEnd, end, AFTER_NAMESPACE)) return null;
+  const namespace = stringAt(body, valueEnd + AFTER_NAMESPACE.length, end);
+  if (namespace === null || !startsWith(body, valueEnd, end, AFTER_KEY)) return null;
+  const key = stringAt(body, valueEnd + AFTER_KEY.length, end);
+  if (key === null) return null;
+  if (at(body, valueEnd, end) === CLOSE_BRACE) {
+    cursor = valueEnd + 1;
+    return seqFirst ? { kind: 'register', seq, op, namespace, key } : { kind: 'register', op, seq, namespace, key };
+  }
+  if (!startsWith(body, valueEnd, end, AFTER_VALUE)) return null;
+  const from = valueEnd + AFTER_VALUE.length;
+  const to = skipValue(body, from, end);
+  if (to < 0 || at(body, to, end) !== CLOSE_BRACE) return null;
+  cursor = to + 1;
+  const value = plainValue(body, from, to);
+  return seqFirst
+    ? { kind: 'register', seq, op, namespace, key, value }
+    : { kind: 'register', op, seq, namespace, key, value };
 }

@@ -149,6 +149,23 @@ describe('a commit read lazily', () => {
     expect(asText(decodeCommitBody(bad))).toBe(asText(eager(bad)));
   });
 
+  it('reads no byte past the end it is given, even where the bytes after it would finish a record', () => {
+    for (const record of [
+      '{"kind":"register","seq":1,"op":"set","namespace":"lane.leaf","key":"main"}',
+      '{"kind":"register","seq":1,"op":"set","namespace":"lane.leaf","key":"main","value":"e_1"}',
+      '{"kind":"entry","seq":1,"timestamp":2,"id":"e_1","parentId":null,"type":"user","payload":{"text":"hi"}}',
+    ]) {
+      for (let cut = 1; cut < record.length; cut++) {
+        const line = Buffer.from(record, 'latin1');
+        const eagerly = eager(line.subarray(0, record.length - cut));
+        expect(asText(decodeCommitBody(line, 0, record.length - cut)), `${record} cut by ${cut}`).toBe(asText(eagerly));
+        expect(asText(decodeCommitBody(line, 0, record.length - cut, true)), `trusted, cut by ${cut}`).toBe(
+          asText(eagerly),
+        );
+      }
+    }
+  });
+
   it('leaves the payload of an entry as bytes until it is read, and can drop it back to bytes', () => {
     const text =
       '{"kind":"entry","seq":1,"timestamp":2,"id":"e_1","parentId":null,"type":"user","payload":{"text":"hi"}}';
