@@ -1,3 +1,4 @@
+import { notifySoon } from './screen-updates';
 import type { KnownWindow } from './usage-lines';
 import type { AttemptReport, TokenUsage } from '../core/provider/provider';
 import type { AnyEntry } from '../core/tree/entry-types';
@@ -371,7 +372,8 @@ export class TurnController {
         this.publish({ lastOutcome: event.outcome });
         return;
       case 'error':
-        this.publish({ lastError: { kind: event.kind, message: event.message, hint: event.hint } });
+        // Drawn at once, before the failure's entry is committed: the flash that says what to do shows with it.
+        this.publish({ lastError: { kind: event.kind, message: event.message, hint: event.hint } }, 'now');
         return;
       case 'steered':
         this.publish({ steering: null });
@@ -411,8 +413,12 @@ export class TurnController {
     this.publish({ text, reasoning, callOpen: true });
   }
 
-  private publish(change: Partial<LiveTurn>): void {
+  /** The snapshot changes now; the screen hears of it once the work under way has run (`notifySoon`), or at once. */
+  private publish(change: Partial<LiveTurn>, when: 'soon' | 'now' = 'soon'): void {
     this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) {
+      if (when === 'now') listener();
+      else notifySoon(listener);
+    }
   }
 }
