@@ -33,7 +33,12 @@ export function replayJsonlAside(
 ): ScanResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
-  const bytes = Buffer.from(new SharedArrayBuffer(totalBytes));
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(new SharedArrayBuffer(totalBytes));
+  } catch {
+    return replayJsonl(ops, fd, path, onCommit);
+  }
   // The worker starts while the file is read.
   const check = new AsideCheck(bytes);
   let applied = false;
