@@ -9,9 +9,14 @@ import type { MainIo } from './main';
 import { reportError } from './report-error';
 import { startTui } from './tui-command';
 
-export async function runScreen(args: CliArgs, io: MainIo, sandbox: Promise<Sandbox | null>): Promise<number> {
+export async function runScreen(
+  args: CliArgs,
+  io: MainIo,
+  sandbox: Promise<Sandbox | null>,
+  onFirstFrame?: () => void,
+): Promise<number> {
   try {
-    return await startTui(args, io, sandbox);
+    return await startTui(args, io, sandbox, onFirstFrame);
   } catch (error) {
     return await reportError(error, io);
   }

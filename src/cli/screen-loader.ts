@@ -18,11 +18,16 @@ import type { MainIo } from './main';
 
 /** What dist/screen.cjs exports (src/cli/screen-entry.ts). */
 interface ScreenScript {
-  runScreen(args: CliArgs, io: MainIo, sandbox: Promise<Sandbox | null>): Promise<number>;
+  runScreen(args: CliArgs, io: MainIo, sandbox: Promise<Sandbox | null>, onFirstFrame?: () => void): Promise<number>;
 }
 
-/** A fresh cache is made this long after start, once the first frame has run (its functions compiled). */
-const SAVE_AFTER_MS = 1500;
+/**
+ * A fresh cache is made this long after the first frame (its functions and those of the effects
+ * right after it compiled), or, when no session frame comes (the picker waits for a choice), this
+ * long after start.
+ */
+const SAVE_AFTER_FIRST_FRAME_MS = 300;
+const SAVE_AFTER_START_MS = 3000;
 
 export interface LoadedScript {
   /** What the script put in `module.exports`. */
@@ -81,11 +86,14 @@ export async function runScreenBundle(
   sandbox: Promise<Sandbox | null>,
 ): Promise<number> {
   const loaded = loadScript(fileURLToPath(url), codeCacheDir(io.env), packageJson.version);
-  const save = loaded.fromCache ? null : setTimeout(() => loaded.saveCache(), SAVE_AFTER_MS);
-  save?.unref();
-  try {
-    return await (loaded.exports as ScreenScript).runScreen(args, io, sandbox);
-  } finally {
-    if (save) clearTimeout(save);
-  }
+  if (loaded.fromCache) return (loaded.exports as ScreenScript).runScreen(args, io, sandbox);
+  let saved = false;
+  const save = (): void => {
+    if (saved) return;
+    saved = true;
+    loaded.saveCache();
+  };
+  const later = (ms: number): void => void setTimeout(save, ms).unref();
+  later(SAVE_AFTER_START_MS);
+  return (loaded.exports as ScreenScript).runScreen(args, io, sandbox, () => later(SAVE_AFTER_FIRST_FRAME_MS));
 }

@@ -23,6 +23,7 @@ export async function startTui(
   given: CliArgs,
   io: MainIo,
   sandboxSoon: Promise<Sandbox | null> = findSandboxSoon(io.env),
+  onFirstFrame?: () => void,
 ): Promise<number> {
   let args = given;
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
@@ -43,7 +44,7 @@ export async function startTui(
     if (answer === 'quit') return 0;
     if (answer === 'trust') {
       trustFolder(io.env, project.fingerprint, new Date(clock.nowMs()).toISOString());
-      return startTui(given, io, sandboxSoon);
+      return startTui(given, io, sandboxSoon, onFirstFrame);
     }
   }
   const trustNotices =
@@ -113,6 +114,7 @@ export async function startTui(
       keymap,
       switcher: sessions,
       multiplexer: multiplexerOf(io.env),
+      ...(onFirstFrame ? { onFirstFrame } : {}),
     });
     if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
     return exit.exitCode;

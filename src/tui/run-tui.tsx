@@ -54,6 +54,8 @@ export interface RunTuiOptions {
   readonly handleProcessEvents?: boolean;
   /** Called once, after the terminal is restored, with how the session ended. */
   readonly onExit?: (exit: TuiExit) => void;
+  /** Called once, when the first frame has been drawn (tole's code cache is saved then). */
+  readonly onFirstFrame?: () => void;
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
   readonly switcher?: SessionSwitcher;
 }
@@ -183,6 +185,8 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     />,
     { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
+  // Ink draws the first frame within render().
+  options.onFirstFrame?.();
   instance.waitUntilExit().then(
     () => void finish({ reason: 'quit', exitCode: 0 }),
     (error: unknown) => void finish({ reason: 'crash', error, exitCode: 1 }),

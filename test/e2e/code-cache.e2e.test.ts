@@ -45,7 +45,7 @@ function cacheFiles(): string[] {
 
 describe("the built tole's code cache", () => {
   it('is written once the session is on screen, kept while it is good, and replaced when damaged', async () => {
-    await startAndQuit(2000);
+    await startAndQuit(1200);
     const [name] = cacheFiles();
     expect(name).toMatch(/^screen-[0-9a-f]{8}\.v8cache$/);
     const file = join(cacheDir, name!);
@@ -53,14 +53,14 @@ describe("the built tole's code cache", () => {
     expect(readFileSync(file).subarray(0, 40).toString()).toContain('"format":"tole-code-cache/1"');
 
     // A good cache is used, not written again.
-    await startAndQuit(2000);
+    await startAndQuit(1200);
     expect(statSync(file).mtimeMs).toBe(written);
 
     // Damaged: tole opens all the same, and writes a good one in its place.
     const bytes = readFileSync(file);
     bytes.fill(0x55, bytes.length - 200, bytes.length - 100);
     writeFileSync(file, bytes);
-    await startAndQuit(2000);
+    await startAndQuit(1200);
     expect(cacheFiles()).toEqual([name]);
     expect(readFileSync(file).equals(bytes)).toBe(false);
   }, 90_000);

@@ -70,6 +70,30 @@ describe('runTui', () => {
     restored(stdout);
   });
 
+  it('says once when its first frame is drawn, with that frame already written', async () => {
+    const stdout = new FakeStdout(120, 30);
+    stdout.isTTY = true;
+    const stdin = new FakeStdin();
+    const drawn: string[] = [];
+    const exit = runTui({
+      store: emptyStore(),
+      agent: hangingAgent(),
+      approvals: createTuiApprover(),
+      policy: null,
+      theme: 'dark',
+      noColor: true,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      handleProcessEvents: false,
+      onFirstFrame: () => drawn.push(stdout.frames.join('')),
+    });
+    await vi.waitFor(() => expect(drawn).toHaveLength(1));
+    expect(drawn[0]).toContain('type a prompt');
+    stdin.write(KEYS.ctrlC);
+    await exit;
+    expect(drawn).toHaveLength(1);
+  });
+
   it('with NO_COLOR sends no colour code to the terminal at all', async () => {
     const level = chalk.level;
     chalk.level = 3;
