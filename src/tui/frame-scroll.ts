@@ -149,37 +149,35 @@ function bestBand(
 }
 
 /**
- * The cheapest scroll for turning `old` into `now` (rows as the terminal holds them, `oldLines`
- * and `lines` their text), or null when none looks cheaper than the plain diff. `changed`: the
- * rows whose text changed. Estimates only: the caller builds both and sends the shorter.
+ * A scroll that makes turning `old` into `now` (rows as the terminal holds them) cheaper than the
+ * plain diff, or null. `changed`: the rows whose text changed. Estimates only: the caller builds
+ * both and sends the shorter.
  */
 export function planScroll(
   old: readonly RowCells[],
   now: readonly RowCells[],
-  oldLines: readonly string[],
-  lines: readonly string[],
   changed: readonly number[],
 ): Scroll | null {
   const n = now.length;
-  const cost = (r: number, before: RowCells, beforeLine: string): number =>
-    beforeLine === lines[r] ? 0 : diffBytes(before, now[r]!);
+  // Rows of the same text share their cells (see rememberRowCells): the same cells cost nothing.
+  const cost = (r: number, before: RowCells): number =>
+    before.cells === now[r]!.cells && !before.uncertain ? 0 : diffBytes(before, now[r]!);
   let plain: number[] | undefined;
   let edge: number[] | undefined;
-  let best: Scroll | null = null;
-  let bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
+  const bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
   for (const k of candidates(old, now, changed)) {
-    plain ??= now.map((_, r) => cost(r, old[r]!, oldLines[r]!));
-    edge ??= now.map((_, r) => plain![r]! - cost(r, EMPTY_ROW, ''));
+    plain ??= now.map((_, r) => cost(r, old[r]!));
+    edge ??= now.map((_, r) => plain![r]! - cost(r, EMPTY_ROW));
     const d = Math.abs(k);
     // A downward shift is an upward one with the rows read bottom up.
     const row = (i: number): number => (k > 0 ? i : n - 1 - i);
     const gain: number[] = [];
-    for (let i = 0; i + d < n; i++) gain.push(plain[row(i)]! - cost(row(i), old[row(i + d)]!, oldLines[row(i + d)]!));
+    for (let i = 0; i + d < n; i++) gain.push(plain[row(i)]! - cost(row(i), old[row(i + d)]!));
     const band = bestBand(gain, k > 0 ? edge : [...edge].reverse(), d);
     if (band.m < 0 || band.saved <= bestSaved) continue;
-    bestSaved = band.saved;
     const ends = [row(band.top), row(band.m + d)];
-    best = { top: Math.min(...ends), bottom: Math.max(...ends), by: k };
+    // The shift most rows agree on, when it pays, is taken without trying the next.
+    return { top: Math.min(...ends), bottom: Math.max(...ends), by: k };
   }
-  return best;
+  return null;
 }

@@ -167,19 +167,15 @@ export class FrameWriter {
     const old: RowCells[] = [];
     const now: RowCells[] = [];
     const oldLines: string[] = [];
-    const newLines: string[] = [];
     for (let i = 0; i < n; i++) {
       old.push(this.oldCells(i, columns));
       cells[i] ??= lines[i] ? rowCells(lines[i]!, columns) : NO_CELLS;
       now.push(cells[i]!);
       oldLines.push(this.previous[i] ?? '');
-      newLines.push(lines[i] ?? '');
     }
     const scroll = planScroll(
       old,
       now,
-      oldLines,
-      newLines,
       changed.filter((i) => i < n),
     );
     if (scroll === null) return null;
