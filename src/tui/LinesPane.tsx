@@ -2,9 +2,9 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import { innerSize, PaneFrame } from './PaneFrame';
 import { StyledLine } from './StyledLine';
+import { paintedLines } from './painted-lines';
 import type { Line } from './styled-line';
 import widestLine from './text-width';
-import type { ThemeView } from './theme-context';
 import { useTheme } from './use-theme';
 
 export interface LinesPaneProps {
@@ -17,22 +17,6 @@ export interface LinesPaneProps {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;
-}
-
-/** Each line painted once per theme: the transcript's lines are the same objects frame after frame. */
-const painted = new WeakMap<ThemeView, WeakMap<Line, string>>();
-
-/** A line as `StyledLine` paints it (an empty line is a space). */
-function paintedLine(theme: ThemeView, line: Line): string {
-  let byLine = painted.get(theme);
-  if (byLine === undefined) painted.set(theme, (byLine = new WeakMap()));
-  let text = byLine.get(line);
-  if (text === undefined) {
-    text = line.length === 0 ? ' ' : '';
-    for (const segment of line) text += theme.paint(segment.text, segment.style);
-    byLine.set(line, text);
-  }
-  return text;
 }
 
 /**
@@ -49,8 +33,7 @@ function paintedLine(theme: ThemeView, line: Line): string {
  */
 export const LinesPane = memo(function LinesPane({ title, note, lines, keys, width, height, focused }: LinesPaneProps) {
   const theme = useTheme();
-  let text = '';
-  for (let i = 0; i < lines.length; i++) text += (i === 0 ? '' : '\n') + paintedLine(theme, lines[i]!);
+  const text = paintedLines(theme, lines);
   const whole = lines.length > 0 && widestLine(text) <= innerSize(width, height).width;
   return (
     <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>

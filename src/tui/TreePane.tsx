@@ -1,13 +1,17 @@
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { memo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { counted } from './format';
 import { PaneFrame, innerSize } from './PaneFrame';
+import { paintedLines } from './painted-lines';
 import { StyledLine } from './StyledLine';
-import { seg } from './styled-line';
+import { seg, type Line } from './styled-line';
+import type { StyleName } from './styles';
+import widestLine from './text-width';
 import { treeLine } from './tree-line';
 import type { TreeRows } from './tree-rows';
 import type { IdSet } from './use-session-view';
+import { useTheme } from './use-theme';
 
 export interface TreePaneProps {
   readonly store: SessionStore;
@@ -50,6 +54,7 @@ export const TreePane = memo(function TreePane({
   focused,
   matches = null,
 }: TreePaneProps) {
+  const theme = useTheme();
   const inner = innerSize(width, height);
   const topRef = useRef(0);
   const top = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
@@ -61,29 +66,33 @@ export const TreePane = memo(function TreePane({
       ? `${selected + 1}/${rows.rows.length}`
       : counted(rows.rows.length, 'entry', 'entries');
   const found = matches ? `${matches.size} found · ` : '';
+  const lines: Line[] = visible.map((row) =>
+    treeLine({
+      row,
+      entry: store.entry(row.id)!,
+      label: labels.get(row.id),
+      onPath: pathIds.has(row.id),
+      isHead: row.id === headId,
+      width: inner.width,
+      match: matches?.has(row.id) === true,
+    }),
+  );
+  if (rows.rows.length === 0) lines.push([seg('no entries yet', 'faint')]);
+  const baseOf = (i: number): StyleName | undefined => (focused && top + i === selected ? 'selected' : undefined);
+  // One text node for the rows on screen (as LinesPane): Ink walks one node a frame, not one a row.
+  const text = paintedLines(theme, lines, baseOf);
+  const whole = widestLine(text) <= inner.width;
   return (
     <PaneFrame title={title} note={`${found}${note}`} width={width} height={height} focused={focused}>
       <Box flexDirection="column">
-        {rows.rows.length === 0 ? <StyledLine line={[seg('no entries yet', 'faint')]} /> : null}
-        {visible.map((row, i) => {
-          const entry = store.entry(row.id)!;
-          const line = treeLine({
-            row,
-            entry,
-            label: labels.get(row.id),
-            onPath: pathIds.has(row.id),
-            isHead: row.id === headId,
-            width: inner.width,
-            match: matches?.has(row.id) === true,
-          });
-          return (
-            <StyledLine
-              key={row.id}
-              line={line}
-              {...(focused && top + i === selected ? { base: 'selected' as const } : {})}
-            />
-          );
-        })}
+        {whole ? (
+          <Text wrap="truncate-end">{text}</Text>
+        ) : (
+          lines.map((line, i) => {
+            const base = baseOf(i);
+            return <StyledLine key={visible[i]?.id ?? 'empty'} line={line} {...(base ? { base } : {})} />;
+          })
+        )}
       </Box>
     </PaneFrame>
   );
