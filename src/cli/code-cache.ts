@@ -27,6 +27,8 @@ export interface CodeCacheKey {
 
 const FORMAT = 'tole-code-cache/1';
 const KEY_FIELDS = ['tole', 'node', 'v8', 'arch', 'sourceBytes', 'sourceCrc'] as const;
+/** Caches of other builds of the same script kept beside the newest one. */
+const KEEP_OTHER_BUILDS = 3;
 /** A header is a short line; a file whose first line is longer is not a cache. */
 const MAX_HEADER_BYTES = 4096;
 
@@ -81,7 +83,7 @@ export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
 
 /**
  * Writes the cache whole (a temporary file renamed over the old one, so a reader never sees half
- * of one) and removes this script's caches of other builds. A cache that cannot be written (no
+ * of one) and removes this script's caches of all but the three most recent other builds. A cache that cannot be written (no
  * home, a read-only disk) is no error: tole compiles from source next time too. True when written.
  */
 export function writeCodeCache(file: string, key: CodeCacheKey, data: Buffer): boolean {
@@ -102,9 +104,12 @@ export function writeCodeCache(file: string, key: CodeCacheKey, data: Buffer): b
   }
   const prefix = basename(file).replace(/-[0-9a-f]{8}\.v8cache$/, '-');
   try {
-    for (const name of readdirSync(dir))
-      if (name !== basename(file) && name.startsWith(prefix) && /-[0-9a-f]{8}\.v8cache$/.test(name))
-        rmSync(join(dir, name), { force: true });
+    // The newest few builds keep theirs (two checkouts of tole used in turn do not evict each other's).
+    const others = readdirSync(dir)
+      .filter((name) => name !== basename(file) && name.startsWith(prefix) && /-[0-9a-f]{8}\.v8cache$/.test(name))
+      .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const old of others.slice(KEEP_OTHER_BUILDS)) rmSync(old.path, { force: true });
   } catch {
     // Old caches left behind cost only disk.
   }

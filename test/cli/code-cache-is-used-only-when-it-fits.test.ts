@@ -4,9 +4,9 @@
  * cache) reads as none and is replaced by a fresh one. A cache that cannot be written costs
  * nothing but the time.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from '../../src/cli/code-cache';
 import { loadScript } from '../../src/cli/screen-loader';
@@ -96,15 +96,20 @@ describe('the code cache file', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it("replaces the script's caches of other builds, and leaves other files alone", () => {
-    const older = codeCacheKey(Buffer.from('old'), '1.2.2');
-    writeCodeCache(codeCacheFile(dir, 'screen', older), older, data);
+  it('keeps the caches of the three most recent other builds, and leaves other files alone', () => {
+    const names: string[] = [];
+    for (const [i, source] of ['one', 'two', 'three', 'four', 'five'].entries()) {
+      const other = codeCacheKey(Buffer.from(source), '1.2.2');
+      const file = codeCacheFile(dir, 'screen', other);
+      writeCodeCache(file, other, data);
+      utimesSync(file, 1_000 + i, 1_000 + i);
+      names.push(basename(file));
+    }
     writeFileSync(join(dir, 'notes.txt'), 'mine');
     writeCodeCache(codeCacheFile(dir, 'screen', key), key, data);
-    expect(readdirSync(dir).sort()).toEqual([
-      'notes.txt',
-      `screen-${key.sourceCrc.toString(16).padStart(8, '0')}.v8cache`,
-    ]);
+    expect(readdirSync(dir).sort()).toEqual(
+      ['notes.txt', basename(codeCacheFile(dir, 'screen', key)), ...names.slice(2)].sort(),
+    );
   });
 
   it('lives under the user cache folder, never the workspace', () => {
