@@ -8,7 +8,8 @@
  * partial output the caller may still want to show); then exactly one `attempt` report, before
  * any wait and the next attempt.
  */
-import OpenAI from 'openai';
+import { createParser } from 'eventsource-parser';
+import OpenAI, { APIError } from 'openai';
 import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
 import { classifyError } from './classify-error';
@@ -31,7 +32,7 @@ import {
   type WireChunk,
   type WireModel,
 } from './openai-wire';
-import { isEventStream, sawDoneMark, watchingFetch } from './sse-response';
+import { isEventStream, watchingFetch } from './sse-response';
 import { discoverWindow, type DiscoveredWindow } from './context-window';
 import { generationFields, nameRefusedSetting } from './generation-wire';
 import type { RetryPolicy, Sleep } from './retry';
@@ -215,10 +216,12 @@ export class OpenAIProvider implements Provider {
     const assembly = new StreamAssembly((index) => `call_${index}_${randomHex(this.options.random, 4)}`);
     let streamStarted = false;
     try {
-      const { data: stream, response } = await abortable(
+      // The client makes the request (and turns a refusal into its APIError); tole reads the
+      // event stream itself (see readEvents).
+      const response = await abortable(
         this.client.chat.completions
           .create(this.requestBody(request, model), { signal: watchdog.signal, maxRetries: 0, timeout: this.timeoutMs })
-          .withResponse(),
+          .asResponse(),
         watchdog.signal,
       );
       if (!isEventStream(response.headers.get('content-type')))
@@ -230,17 +233,17 @@ export class OpenAIProvider implements Provider {
         firstTokenLimitMs: this.firstTokenTimeoutMs,
         idleLimitMs: this.streamIdleTimeoutMs,
       });
-      await drain(stream, watchdog, (chunk) => {
+      const sawDone = await readEvents(response, watchdog, (chunk) => {
         const events = assembly.add(chunk);
         if (events.length > 0) watchdog.output();
-        events.forEach(onEvent);
+        for (const event of events) onEvent(event);
       });
       this.throwIfStopped(request.signal, watchdog);
       // A server that never sends finish_reason still ends its stream with [DONE]; a cut one does not.
-      if (assembly.finishReason === undefined && !(sawDoneMark(response) && assembly.hasAnswer)) {
+      if (assembly.finishReason === undefined && !(sawDone && assembly.hasAnswer)) {
         throw streamDroppedError(
           this.baseURL,
-          sawDoneMark(response) ? 'the stream ended with no answer in it' : 'no finish_reason was sent',
+          sawDone ? 'the stream ended with no answer in it' : 'no finish_reason was sent',
         );
       }
       return { ok: true, result: assembly.result(model) };
@@ -452,13 +455,38 @@ class AttemptWatchdog {
   }
 }
 
-async function drain(
-  stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>,
+/**
+ * Reads a Chat Completions event stream (the SSE of the WHATWG HTML standard, parsed by
+ * `eventsource-parser`): every `data:` event is one chunk, handed to `onChunk` as it is parsed,
+ * straight from the network read that brought it, and `data: [DONE]` is the end mark (true when
+ * it came). The client's own stream iterator (three async generators and a copy of the unread
+ * buffer per event) cost several times as much CPU per event; what it does with an event is kept:
+ * events after the mark are ignored, a payload that is not JSON fails the read, and a payload
+ * with an `error` field is the server's APIError.
+ */
+async function readEvents(
+  response: Response,
   watchdog: AttemptWatchdog,
   onChunk: (chunk: WireChunk) => void,
-): Promise<void> {
-  const iterator = stream[Symbol.asyncIterator]();
-  // One abort listener for the whole stream (not one per chunk): it fails the read in flight.
+): Promise<boolean> {
+  if (response.body === null) throw new Error('the event stream has no body');
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let sawDone = false;
+  const parser = createParser({
+    onEvent: ({ data }) => {
+      if (sawDone) return;
+      if (data.startsWith('[DONE]')) {
+        sawDone = true;
+        return;
+      }
+      const chunk = JSON.parse(data) as WireChunk & { error?: unknown };
+      if (chunk?.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
+      watchdog.activity();
+      onChunk(chunk);
+    },
+  });
+  // One abort listener for the whole stream (not one per read): it fails the read in flight.
   const { signal } = watchdog;
   let failRead: ((error: Error) => void) | null = null;
   const onAbort = (): void => failRead?.(abortSignalError());
@@ -466,17 +494,20 @@ async function drain(
   try {
     for (;;) {
       if (signal.aborted) throw abortSignalError();
-      const next = await new Promise<IteratorResult<OpenAI.Chat.ChatCompletionChunk>>((resolve, reject) => {
+      const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
         failRead = reject;
-        iterator.next().then(resolve, reject);
+        reader.read().then(resolve, reject);
       });
       failRead = null;
-      if (next.done) return;
-      watchdog.activity();
-      onChunk(next.value as unknown as WireChunk);
+      if (next.done) {
+        parser.feed(decoder.decode());
+        return sawDone;
+      }
+      parser.feed(decoder.decode(next.value, { stream: true }));
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => undefined);
   }
 }
 
