@@ -9,7 +9,7 @@
  * `onRestart` has dropped what was applied: a torn tail is then cut and a corrupt line named
  * exactly as that replay always did.
  */
-import type { FileOps } from './file-ops';
+import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
 import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
 import { parseHeader, replayJsonl, type ScanResult } from './jsonl-replay';
@@ -21,6 +21,8 @@ const NEWLINE = 0x0a;
 export const ASIDE_MIN_BYTES = 8 * 1024 * 1024;
 /** Larger files replay on one thread, read in pieces (one buffer this size is as far as it goes). */
 const ASIDE_MAX_BYTES = 1024 * 1024 * 1024;
+/** What this thread reads itself while the worker starts; the worker reads the rest. */
+const HEAD_READ_BYTES = 4 * 1024 * 1024;
 
 /** Replays `fd` like `replayJsonl`, checking its lines in a worker when the file is large. */
 export function replayJsonlAside(
@@ -30,6 +32,7 @@ export function replayJsonlAside(
   onCommit: CommitSink,
   onRestart: () => void,
   minBytes = ASIDE_MIN_BYTES,
+  headReadBytes = HEAD_READ_BYTES,
 ): ScanResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
@@ -39,11 +42,15 @@ export function replayJsonlAside(
   } catch {
     return replayJsonl(ops, fd, path, onCommit);
   }
-  // The worker starts while the file is read.
-  const check = new AsideCheck(bytes);
+  // With the real file system the worker reads the file past its first piece while this thread
+  // replays what came before; otherwise (injected file operations) this thread reads it all.
+  const workerReads = ops === nodeFileOps;
+  const headBytes = workerReads ? Math.min(headReadBytes, totalBytes) : totalBytes;
+  const check = new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined);
   let applied = false;
   try {
-    if (readWhole(ops, fd, bytes) === totalBytes) {
+    if (readRange(ops, fd, bytes, headBytes) === headBytes) {
+      if (!workerReads) check.haveRead();
       applied = true;
       const result = replayTrusted(bytes, path, onCommit, check);
       if (result !== null && check.answer() === -1) return result;
@@ -59,7 +66,20 @@ export function replayJsonlAside(
 
 /** Applies every line of `bytes`, or returns null at the first that is not a whole, framed commit. */
 function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check: AsideCheck): ScanResult | null {
-  const headerEnd = bytes.indexOf(NEWLINE);
+  let have = check.readable(1);
+  if (have < 0) return null;
+  // Newlines are searched only in what has been read: the rest of the buffer is being written.
+  let read = bytes.subarray(0, have);
+  const newlineFrom = (start: number): number => {
+    for (;;) {
+      const at = read.indexOf(NEWLINE, start);
+      if (at !== -1 || have === bytes.length) return at;
+      have = check.readable(have + 1);
+      if (have < 0) return -1;
+      read = bytes.subarray(0, have);
+    }
+  };
+  const headerEnd = newlineFrom(0);
   if (headerEnd === -1) return null;
   const headerLine = bytes.subarray(0, headerEnd);
   const header = parseHeader(headerLine, path);
@@ -67,7 +87,7 @@ function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check:
   let lastCrc = 0;
   let lineNo = 1;
   for (let start = headerEnd + 1; start < bytes.length; ) {
-    const end = bytes.indexOf(NEWLINE, start);
+    const end = newlineFrom(start);
     if (end === -1) return null;
     const stored = frameCrc(bytes, start, end);
     if (stored < 0) return null;
@@ -81,10 +101,11 @@ function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check:
   return { header, commitLines: lineNo - 1, goodBytes: bytes.length, lastCrc, tornTail: null };
 }
 
-function readWhole(ops: FileOps, fd: number, bytes: Buffer): number {
+/** Reads the first `length` bytes of the file into `bytes`; returns how many came. */
+function readRange(ops: FileOps, fd: number, bytes: Buffer, length: number): number {
   let got = 0;
-  while (got < bytes.length) {
-    const n = ops.readSync(fd, bytes, got, bytes.length - got, got);
+  while (got < length) {
+    const n = ops.readSync(fd, bytes, got, length - got, got);
     if (n === 0) break;
     got += n;
   }

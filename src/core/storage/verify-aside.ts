@@ -62,7 +62,11 @@ const ANSWER = 2; // firstBadLine's answer, or WORKER_FAILED
 const FROM = 3;
 const END = 4;
 const SEED = 5;
+const READ = 6; // bytes of the file in `bytes` so far, or READ_FAILED
 const WORKER_FAILED = -2;
+const READ_FAILED = -1;
+/** The worker reads the file in pieces this size, telling after each how far it got. */
+const READ_PIECE_BYTES = 4 * 1024 * 1024;
 /** How long to wait for a worker that has not begun when its answer is wanted. */
 const START_WAIT_MS = 3000;
 /** How long a begun check may take before it is done here instead. */
@@ -78,6 +82,24 @@ const firstBadLine = ${firstBadLine.toString()};
 const state = new Int32Array(workerData.state);
 Atomics.store(state, ${PHASE}, 1);
 Atomics.notify(state, ${PHASE});
+if (workerData.fd !== undefined) {
+  const { readSync } = require('node:fs');
+  const bytes = Buffer.from(workerData.bytes);
+  let got = Atomics.load(state, ${READ});
+  try {
+    while (got < bytes.length) {
+      const n = readSync(workerData.fd, bytes, got, Math.min(${READ_PIECE_BYTES}, bytes.length - got), got);
+      if (n === 0) break;
+      got += n;
+      Atomics.store(state, ${READ}, got);
+      Atomics.notify(state, ${READ});
+    }
+  } catch {}
+  if (got < bytes.length) {
+    Atomics.store(state, ${READ}, ${READ_FAILED});
+    Atomics.notify(state, ${READ});
+  }
+}
 while (Atomics.load(state, ${DATA}) === 0) Atomics.wait(state, ${DATA}, 0);
 if (Atomics.load(state, ${DATA}) === 1) {
   let answer = ${WORKER_FAILED};
@@ -101,11 +123,20 @@ export class AsideCheck {
   /** Where the answer came from: the worker, or this thread when the worker did not answer. */
   answeredBy: 'worker' | 'this thread' | null = null;
 
-  constructor(private readonly bytes: Buffer) {
+  /**
+   * `read`: the worker reads the rest of the file from this descriptor (which this process keeps
+   * open), from the offset given, while this thread works on what came before; else `bytes` is
+   * filled by the caller, which says so with `haveRead`.
+   */
+  constructor(
+    private readonly bytes: Buffer,
+    read?: { readonly fd: number; readonly from: number },
+  ) {
+    this.state[READ] = read ? read.from : 0;
     try {
       this.worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { state: this.state.buffer, bytes: bytes.buffer },
+        workerData: { state: this.state.buffer, bytes: bytes.buffer, ...(read ? { fd: read.fd } : {}) },
         stdout: true,
         stderr: true,
       });
@@ -114,6 +145,26 @@ export class AsideCheck {
       this.worker.on('error', () => {});
     } catch {
       this.worker = null;
+    }
+  }
+
+  /** The caller has put the whole file in `bytes`. */
+  haveRead(): void {
+    Atomics.store(this.state, READ, this.bytes.length);
+  }
+
+  /**
+   * How many bytes of the file are in `bytes`, once at least `need` are (or all there are), or
+   * -1 when the worker could not read them (or never started to).
+   */
+  readable(need: number): number {
+    for (;;) {
+      const got = Atomics.load(this.state, READ);
+      if (got === READ_FAILED || got >= need || got === this.bytes.length) return got;
+      const started = Atomics.load(this.state, PHASE) !== 0;
+      if (Atomics.wait(this.state, READ, got, started ? CHECK_WAIT_MS : START_WAIT_MS) === 'timed-out') {
+        if (Atomics.load(this.state, READ) === got) return READ_FAILED;
+      }
     }
   }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeFileOps } from '../../../src/core/storage/file-ops';
+import { type FileOps, nodeFileOps } from '../../../src/core/storage/file-ops';
 import { jsonSkipper } from '../../../src/core/storage/json-skip';
 import { replayJsonlAside } from '../../../src/core/storage/jsonl-replay-aside';
 import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
@@ -66,7 +66,10 @@ describe('a session file checked by a worker while it replays', () => {
   });
 
   it('keeps what it replayed when the worker passes the file, and starts over on one thread when it does not', () => {
-    const replay = (file: string): { commits: number; restarts: number; error: string | null } => {
+    const replay = (
+      file: string,
+      how: { ops?: FileOps; headReadBytes?: number } = {},
+    ): { commits: number; restarts: number; error: string | null } => {
       const fd = openSync(file, 'r');
       let commits = 0;
       let restarts = 0;
@@ -76,7 +79,8 @@ describe('a session file checked by a worker while it replays', () => {
           restarts++;
           commits = 0;
         };
-        replayJsonlAside(nodeFileOps, fd, file, () => void commits++, onRestart, 0);
+        const ops = how.ops ?? nodeFileOps;
+        replayJsonlAside(ops, fd, file, () => void commits++, onRestart, 0, how.headReadBytes);
       } catch (e) {
         error = (e as Error).message;
       } finally {
@@ -84,15 +88,19 @@ describe('a session file checked by a worker while it replays', () => {
       }
       return { commits, restarts, error };
     };
-    expect(replay(built.path)).toEqual({ commits: lines.length - 1, restarts: 0, error: null });
     const file = join(dir.path, 'control-direct.jsonl');
     const body = lines[2]!.subarray(LINE_PREFIX_BYTES, lines[2]!.length - 1).toString('utf8');
     writeFileSync(file, rechained(lines, 3, Buffer.from(body.replace('"text":"', '"text":"\u0001'), 'utf8')));
-    expect(replay(file)).toEqual({
-      commits: 1,
-      restarts: 1,
-      error: expect.stringContaining('line 3: checksum matches'),
-    });
+    // This thread reads the whole file; the worker reads all but the first 64 bytes; injected
+    // file operations (not the real ones) make this thread read it all, the worker only checking.
+    for (const how of [{}, { headReadBytes: 64 }, { ops: { ...nodeFileOps } }]) {
+      expect(replay(built.path, how)).toEqual({ commits: lines.length - 1, restarts: 0, error: null });
+      expect(replay(file, how)).toEqual({
+        commits: 1,
+        restarts: 1,
+        error: expect.stringContaining('line 3: checksum matches'),
+      });
+    }
   });
 
   it('cuts a torn tail on a writable open exactly as the one-thread replay does', () => {
