@@ -49,7 +49,10 @@ function provider(baseURL: string): OpenAIProvider {
 }
 
 const ask = (p: OpenAIProvider) =>
-  p.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [], signal: new AbortController().signal }, () => {});
+  p.complete(
+    { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [], signal: new AbortController().signal },
+    () => {},
+  );
 
 describe('the event stream, read by tole', () => {
   it('bytes cut anywhere (in a line, in a character) give the same reply; comments and events after [DONE] are ignored', async () => {
