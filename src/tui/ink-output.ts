@@ -149,10 +149,50 @@ function change(from: AnsiCode[], to: AnsiCode[]): string {
 function styledChars(line: string): readonly StyledChar[] {
   let chars = styledCharsCache.get(line);
   if (chars === undefined) {
-    chars = styledCharsFromTokens(tokenize(line));
+    chars = styledCharsFromTokens(tokenizeLine(line));
     styledCharsCache.set(line, chars);
   }
   return chars;
+}
+
+type Token = ReturnType<typeof tokenize>[number];
+
+/**
+ * Characters that ansi-tokenize makes one narrow token each, whatever is around them: printable
+ * ASCII, Latin letters, general punctuation (… • —), arrows, box drawing, blocks and shapes
+ * (◀ ● ▍), braille (the spinner). None joins a neighbour into one grapheme or is wide.
+ * test/tui/ink-output-matches-ink.test.ts checks every one of them against ansi-tokenize.
+ */
+export const SIMPLE_TEXT =
+  /^(?:[\x20-\x7e\u00a0-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
+
+/** The tokens of each SGR sequence met, as ansi-tokenize makes them (a compound one splits). */
+const sgrTokens = new Map<string, readonly Token[]>();
+
+/**
+ * `tokenize(line)` of ansi-tokenize, the same tokens: a line of simple characters and SGR codes
+ * is split here by a pattern, without the grapheme segmenter ansi-tokenize runs over each
+ * character (most of the cost of a new line: a streamed frame brings a few).
+ */
+export function tokenizeLine(line: string): Token[] {
+  if (!SIMPLE_TEXT.test(line)) return tokenize(line);
+  const tokens: Token[] = [];
+  let at = 0;
+  for (let esc = line.indexOf('\x1b'); ; esc = line.indexOf('\x1b', at)) {
+    const end = esc === -1 ? line.length : esc;
+    for (; at < end; at++) tokens.push({ type: 'char', value: line[at]!, fullWidth: false });
+    if (esc === -1) return tokens;
+    const close = line.indexOf('m', esc);
+    const code = line.slice(esc, close + 1);
+    let made = sgrTokens.get(code);
+    if (made === undefined) {
+      made = tokenize(code);
+      if (sgrTokens.size >= 1_000) sgrTokens.clear();
+      sgrTokens.set(code, made);
+    }
+    for (const token of made) tokens.push(token);
+    at = close + 1;
+  }
 }
 
 /** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */

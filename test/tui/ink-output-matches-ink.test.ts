@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // Ink's own Output, which the bundle swaps for ours: the two must make the same frames.
 import InkOutput from '../../node_modules/ink/build/output.js';
-import Output, { clearOutputCaches } from '../../src/tui/ink-output';
+import { tokenize } from '@alcalzone/ansi-tokenize';
+import Output, { clearOutputCaches, SIMPLE_TEXT, tokenizeLine } from '../../src/tui/ink-output';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -107,5 +108,32 @@ describe("the bundle's Ink output", () => {
       }));
     for (const selected of [0, 3, 3, 7, 0])
       expect(frame(Output, 20, 8, ops(selected))).toBe(frame(InkOutput, 20, 8, ops(selected)));
+  });
+
+  it('splits lines of simple characters into the tokens ansi-tokenize makes', () => {
+    // Every character the fast split takes is one narrow token of its own to ansi-tokenize.
+    const simple: string[] = [];
+    for (let code = 0x20; code <= 0x2fff; code++) {
+      const char = String.fromCharCode(code);
+      if (SIMPLE_TEXT.test(char)) simple.push(char);
+    }
+    expect(simple.length).toBeGreaterThan(1000);
+    for (const char of simple) expect(tokenize(char)).toEqual([{ type: 'char', value: char, fullWidth: false }]);
+    // And nothing around it joins it to a neighbour: random lines of them with SGR codes between.
+    const codes = ['\x1b[1m', '\x1b[22m', '\x1b[38;5;208m', '\x1b[1;3;31m', '\x1b[48;2;1;2;3m', '\x1b[m', '\x1b[0m'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...simple), fc.constantFrom(...codes)), { maxLength: 30 }),
+        (parts) => {
+          const line = parts.join('');
+          expect(SIMPLE_TEXT.test(line)).toBe(true);
+          expect(tokenizeLine(line)).toEqual(tokenize(line));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Anything else is left to ansi-tokenize.
+    for (const line of ['e\u0301', '宽', '👍', 'a\u200db', '\x1b]8;;x\x07link\x1b]8;;\x07'])
+      expect(tokenizeLine(line)).toEqual(tokenize(line));
   });
 });
