@@ -1,6 +1,7 @@
 /** Runs the built tole in a real pseudo-terminal and reads its screen through a headless xterm. */
 import { spawn, type IPty } from 'node-pty';
 import headless from '@xterm/headless';
+import { cells as screenCells } from '../tui/xterm-screen';
 
 const { Terminal } = headless;
 type Terminal = InstanceType<typeof Terminal>;
@@ -55,6 +56,18 @@ export class TerminalDriver {
     for (let i = 0; i < this.term.rows; i++)
       lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
     return lines.join('\n');
+  }
+
+  /** Every cell of the screen as the terminal holds it (character, width, colours, attributes). */
+  async cells(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.term.write('', resolve));
+    return screenCells(this.term);
+  }
+
+  /** Resizes the terminal, as dragging the window's edge does (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.term.resize(columns, rows);
+    this.pty.resize(columns, rows);
   }
 
   get onAlternateScreen(): boolean {
