@@ -1,24 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../core/lazy';
 import { ConfigError, generationSchema, promptSchema, userConfigPath } from './config';
 
 /** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
-export const profileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  description: z.string().optional(),
-  systemPrompt: promptSchema.optional(),
-  prompt: promptSchema.optional(),
-  provider: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  /** The tools the model is offered, by name: a subset of tole's (MCP tools as `server__tool`). */
-  tools: z.array(z.string().min(1)).optional(),
-  maxSteps: z.number().int().min(1).max(1000).optional(),
-  compactionModel: z.string().min(1).optional(),
-  generation: generationSchema.optional(),
-});
+/** Built on first use: when a profile file is read. */
+export const profileSchema = lazy(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    description: z.string().optional(),
+    systemPrompt: promptSchema().optional(),
+    prompt: promptSchema().optional(),
+    provider: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+    /** The tools the model is offered, by name: a subset of tole's (MCP tools as `server__tool`). */
+    tools: z.array(z.string().min(1)).optional(),
+    maxSteps: z.number().int().min(1).max(1000).optional(),
+    compactionModel: z.string().min(1).optional(),
+    generation: generationSchema().optional(),
+  }),
+);
 
-export type AgentProfile = z.infer<typeof profileSchema>;
+export type AgentProfile = z.infer<ReturnType<typeof profileSchema>>;
 
 export interface ProfileFile {
   readonly name: string;
@@ -78,7 +82,7 @@ export function loadProfile(
   } catch (error) {
     throw new ConfigError(found.file, `agent profile ${found.file}: not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = profileSchema.safeParse(raw);
+  const parsed = profileSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field =
@@ -87,7 +91,7 @@ export function loadProfile(
         : issue.path.join('.') || '(top level)';
     const message =
       issue.code === 'unrecognized_keys'
-        ? `is not a profile field (known: ${Object.keys(profileSchema.shape).join(', ')})`
+        ? `is not a profile field (known: ${Object.keys(profileSchema().shape).join(', ')})`
         : issue.message;
     throw new ConfigError(found.file, `agent profile ${found.file}: field "${field}": ${message}`);
   }

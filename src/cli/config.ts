@@ -2,215 +2,228 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../core/lazy';
 import { REASONING_EFFORTS } from '../core/provider/provider';
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
 import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
 
-const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
+/**
+ * The config file's schemas, built on first use: when a config file (or an agent profile, which
+ * shares the generation and prompt fields) is read. A session with no such file builds none.
+ */
+const schemas = lazy(() => {
+  const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
 
-/** An http(s) URL: `localhost:11434` would otherwise pass as a URL of scheme `localhost:`. */
-const httpUrl = z.url({ protocol: /^https?$/ });
+  /** An http(s) URL: `localhost:11434` would otherwise pass as a URL of scheme `localhost:`. */
+  const httpUrl = z.url({ protocol: /^https?$/ });
 
-const providerSchema = z.strictObject({
-  baseUrl: httpUrl,
-  apiKeyEnv: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  contextWindow: z.number().int().positive().optional(),
-  /** Send this provider's key even over plain http to a host that is not this machine. */
-  keyOverHttp: z.boolean().optional(),
-});
-
-/** Sampling settings, per config and per agent profile; they go out with every model call. */
-export const generationSchema = z.strictObject({
-  temperature: z.number().min(0).max(2).optional(),
-  topP: z.number().gt(0).max(1).optional(),
-  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
-  reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
-  seed: z.number().int().optional(),
-  stop: z
-    .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)])
-    .transform((stop) => (typeof stop === 'string' ? [stop] : stop))
-    .optional(),
-});
-
-/** A prompt: text as it is, or shell commands (trusted config only) whose output is joined. */
-export const promptSchema = z.union([z.string(), z.array(z.string().min(1)).min(1)]);
-
-const priceSchema = z.strictObject({
-  inputUsdPerMTok: z.number().nonnegative(),
-  outputUsdPerMTok: z.number().nonnegative(),
-  cachedInputUsdPerMTok: z.number().nonnegative().optional(),
-  cacheWriteUsdPerMTok: z.number().nonnegative().optional(),
-});
-
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
-const riskName = z.enum(['ReadOnly', 'Write', 'Destructive']);
-
-const mcpToolSchema = z.strictObject({
-  risk: riskName.optional(),
-  replay: z.enum(['idempotent', 'never']).optional(),
-  trustAnnotations: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-});
-
-const STDIO_ONLY = ['args', 'env', 'passEnv', 'cwd'] as const;
-const HTTP_ONLY = ['headers', 'headersFromEnv'] as const;
-
-/** One MCP server: stdio (`command`) or Streamable HTTP (`url`), never both. */
-const mcpServerSchema = z
-  .strictObject({
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(envName, z.string()).optional(),
-    passEnv: z.array(envName).optional(),
-    cwd: z.string().min(1).optional(),
-    url: httpUrl.optional(),
-    headers: z.record(z.string().min(1), z.string()).optional(),
-    headersFromEnv: z.record(z.string().min(1), envName).optional(),
-    start: z.enum(['session', 'lazy']).optional(),
-    startupTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-    callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
-    trustAnnotations: z.boolean().optional(),
-    tools: z.record(z.string().min(1), mcpToolSchema).optional(),
-    disabled: z.boolean().optional(),
-  })
-  .superRefine((server, ctx) => {
-    if ((server.command === undefined) === (server.url === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'give either "command" (a server tole starts, over stdio) or "url" (a Streamable HTTP server), not both',
-      });
-      return;
-    }
-    const [kind, other] =
-      server.command !== undefined ? (['command', HTTP_ONLY] as const) : (['url', STDIO_ONLY] as const);
-    for (const field of other) {
-      if (server[field] !== undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `not a field of a server with "${kind}"` });
-    }
+  const providerSchema = z.strictObject({
+    baseUrl: httpUrl,
+    apiKeyEnv: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    contextWindow: z.number().int().positive().optional(),
+    /** Send this provider's key even over plain http to a host that is not this machine. */
+    keyOverHttp: z.boolean().optional(),
   });
 
-export type McpServerConfig = z.infer<typeof mcpServerSchema>;
+  /** Sampling settings, per config and per agent profile; they go out with every model call. */
+  const generationSchema = z.strictObject({
+    temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().gt(0).max(1).optional(),
+    maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+    reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+    seed: z.number().int().optional(),
+    stop: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)])
+      .transform((stop) => (typeof stop === 'string' ? [stop] : stop))
+      .optional(),
+  });
 
-export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  provider: z.string().min(1).optional(),
-  providers: z.record(z.string(), providerSchema).optional(),
-  model: z.string().min(1).optional(),
-  baseUrl: httpUrl.optional(),
-  /** Send the key to `baseUrl` even over plain http to a host that is not this machine. */
-  keyOverHttp: z.boolean().optional(),
-  pricing: z.record(z.string(), priceSchema).optional(),
-  allow: z.array(z.string().min(1)).optional(),
-  theme: z.string().min(1).optional(),
-  keymap: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]))
-    .superRefine((map, ctx) => {
-      // Actions and chords as the screen knows them: a typo is named here, not ignored at run time.
-      for (const [action, value] of Object.entries(map)) {
-        try {
-          overrideChords(action, value);
-        } catch (error) {
-          if (!(error instanceof KeymapError)) throw error;
-          ctx.addIssue({ code: 'custom', path: [action], message: error.message });
-        }
+  /** A prompt: text as it is, or shell commands (trusted config only) whose output is joined. */
+  const promptSchema = z.union([z.string(), z.array(z.string().min(1)).min(1)]);
+
+  const priceSchema = z.strictObject({
+    inputUsdPerMTok: z.number().nonnegative(),
+    outputUsdPerMTok: z.number().nonnegative(),
+    cachedInputUsdPerMTok: z.number().nonnegative().optional(),
+    cacheWriteUsdPerMTok: z.number().nonnegative().optional(),
+  });
+
+  const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
+  const riskName = z.enum(['ReadOnly', 'Write', 'Destructive']);
+
+  const mcpToolSchema = z.strictObject({
+    risk: riskName.optional(),
+    replay: z.enum(['idempotent', 'never']).optional(),
+    trustAnnotations: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+  });
+
+  const STDIO_ONLY = ['args', 'env', 'passEnv', 'cwd'] as const;
+  const HTTP_ONLY = ['headers', 'headersFromEnv'] as const;
+
+  /** One MCP server: stdio (`command`) or Streamable HTTP (`url`), never both. */
+  const mcpServerSchema = z
+    .strictObject({
+      command: z.string().min(1).optional(),
+      args: z.array(z.string()).optional(),
+      env: z.record(envName, z.string()).optional(),
+      passEnv: z.array(envName).optional(),
+      cwd: z.string().min(1).optional(),
+      url: httpUrl.optional(),
+      headers: z.record(z.string().min(1), z.string()).optional(),
+      headersFromEnv: z.record(z.string().min(1), envName).optional(),
+      start: z.enum(['session', 'lazy']).optional(),
+      startupTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      callTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+      trustAnnotations: z.boolean().optional(),
+      tools: z.record(z.string().min(1), mcpToolSchema).optional(),
+      disabled: z.boolean().optional(),
+    })
+    .superRefine((server, ctx) => {
+      if ((server.command === undefined) === (server.url === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'give either "command" (a server tole starts, over stdio) or "url" (a Streamable HTTP server), not both',
+        });
+        return;
       }
-    })
-    .optional(),
-  limits: z
-    .strictObject({
-      maxSteps: z.number().int().min(1).max(1000).optional(),
-      nudgeAfterFailingRounds: z.number().int().min(1).optional(),
-      abortAfterFailingRounds: z.number().int().min(1).optional(),
-      stallRounds: z.number().int().min(1).optional(),
-      maxAttempts: z.number().int().min(1).max(20).optional(),
-      toolOutputCapBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(1024 * 1024)
-        .optional(),
-      /** How many ReadOnly calls of one model reply run at once (1: one at a time). */
-      readConcurrency: z.number().int().min(1).max(32).optional(),
-      /** Silence allowed inside a model's stream once output has started (ms). */
-      streamIdleTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
-      /** Silence allowed between the stream opening and its first output (ms): a long prompt takes a while. */
-      firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
-      /** How long one model call may take in all: every attempt and every wait between them (ms). */
-      modelCallTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
-    })
-    .optional(),
-  compaction: z
-    .strictObject({
-      threshold: z.number().gt(0).lt(1).optional(),
-      model: z.string().min(1).optional(),
-      contextWindow: z.number().int().positive().optional(),
-    })
-    .optional(),
-  hooks: z
-    .strictObject({
-      timeoutMs: z.number().int().min(100).max(600_000).optional(),
-      sessionStart: hookCommands.optional(),
-      userPrompt: hookCommands.optional(),
-      preToolUse: hookCommands.optional(),
-      postToolUse: hookCommands.optional(),
-      turnError: hookCommands.optional(),
-      preCompact: hookCommands.optional(),
-    })
-    .optional(),
-  sessionsDir: z.string().min(1).optional(),
-  sync: z
-    .strictObject({
-      /** postgres://USER@HOST:PORT/DATABASE; the password goes in PGPASSWORD or ~/.pgpass. */
-      url: z.url({ protocol: /^postgres(ql)?$/ }),
-      /** Who the sessions are from in the cost views; the login name when not set. */
-      person: z.string().min(1).optional(),
-      /** How long the full-screen tole waits after a commit before it ships (ms). */
-      intervalMs: z.number().int().min(200).max(600_000).optional(),
-      /** How long a headless run waits for its sync after the turn (ms). */
-      timeoutMs: z.number().int().min(1000).max(600_000).optional(),
-      /** Records per transaction when shipping (whole commits). */
-      batchRecords: z.number().int().min(1).max(100_000).optional(),
-      /** false: keep the URL for --from but do not ship in the background. */
-      background: z.boolean().optional(),
-    })
-    .optional(),
-  mcpServers: z
-    .record(
-      z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'),
-      mcpServerSchema,
-    )
-    .optional(),
-  checkpoints: z
-    .strictObject({
-      /** false: no checkpoints are taken (and restore is off). */
-      enabled: z.boolean().optional(),
-      /** Files larger than this are left out of checkpoints (default 10 MB). */
-      maxFileMB: z.number().positive().max(4096).optional(),
-    })
-    .optional(),
-  systemPrompt: promptSchema.optional(),
-  prompt: promptSchema.optional(),
-  generation: generationSchema.optional(),
-  /** The agent profile a new session starts with. */
-  agent: z.string().min(1).optional(),
-  /** Variables the model's commands and hooks may see although their names look secret (KEY, TOKEN, ...). */
-  passEnv: z
-    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as GITHUB_TOKEN'))
-    .optional(),
-  sandbox: z
-    .strictObject({
-      /** Let sandboxed shell commands reach the network (default: no network). */
-      network: z.boolean().optional(),
-    })
-    .optional(),
+      const [kind, other] =
+        server.command !== undefined ? (['command', HTTP_ONLY] as const) : (['url', STDIO_ONLY] as const);
+      for (const field of other) {
+        if (server[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: `not a field of a server with "${kind}"` });
+      }
+    });
+
+  const configSchema = z.strictObject({
+    $schema: z.string().optional(),
+    provider: z.string().min(1).optional(),
+    providers: z.record(z.string(), providerSchema).optional(),
+    model: z.string().min(1).optional(),
+    baseUrl: httpUrl.optional(),
+    /** Send the key to `baseUrl` even over plain http to a host that is not this machine. */
+    keyOverHttp: z.boolean().optional(),
+    pricing: z.record(z.string(), priceSchema).optional(),
+    allow: z.array(z.string().min(1)).optional(),
+    theme: z.string().min(1).optional(),
+    keymap: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())]))
+      .superRefine((map, ctx) => {
+        // Actions and chords as the screen knows them: a typo is named here, not ignored at run time.
+        for (const [action, value] of Object.entries(map)) {
+          try {
+            overrideChords(action, value);
+          } catch (error) {
+            if (!(error instanceof KeymapError)) throw error;
+            ctx.addIssue({ code: 'custom', path: [action], message: error.message });
+          }
+        }
+      })
+      .optional(),
+    limits: z
+      .strictObject({
+        maxSteps: z.number().int().min(1).max(1000).optional(),
+        nudgeAfterFailingRounds: z.number().int().min(1).optional(),
+        abortAfterFailingRounds: z.number().int().min(1).optional(),
+        stallRounds: z.number().int().min(1).optional(),
+        maxAttempts: z.number().int().min(1).max(20).optional(),
+        toolOutputCapBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(1024 * 1024)
+          .optional(),
+        /** How many ReadOnly calls of one model reply run at once (1: one at a time). */
+        readConcurrency: z.number().int().min(1).max(32).optional(),
+        /** Silence allowed inside a model's stream once output has started (ms). */
+        streamIdleTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+        /** Silence allowed between the stream opening and its first output (ms): a long prompt takes a while. */
+        firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+        /** How long one model call may take in all: every attempt and every wait between them (ms). */
+        modelCallTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+      })
+      .optional(),
+    compaction: z
+      .strictObject({
+        threshold: z.number().gt(0).lt(1).optional(),
+        model: z.string().min(1).optional(),
+        contextWindow: z.number().int().positive().optional(),
+      })
+      .optional(),
+    hooks: z
+      .strictObject({
+        timeoutMs: z.number().int().min(100).max(600_000).optional(),
+        sessionStart: hookCommands.optional(),
+        userPrompt: hookCommands.optional(),
+        preToolUse: hookCommands.optional(),
+        postToolUse: hookCommands.optional(),
+        turnError: hookCommands.optional(),
+        preCompact: hookCommands.optional(),
+      })
+      .optional(),
+    sessionsDir: z.string().min(1).optional(),
+    sync: z
+      .strictObject({
+        /** postgres://USER@HOST:PORT/DATABASE; the password goes in PGPASSWORD or ~/.pgpass. */
+        url: z.url({ protocol: /^postgres(ql)?$/ }),
+        /** Who the sessions are from in the cost views; the login name when not set. */
+        person: z.string().min(1).optional(),
+        /** How long the full-screen tole waits after a commit before it ships (ms). */
+        intervalMs: z.number().int().min(200).max(600_000).optional(),
+        /** How long a headless run waits for its sync after the turn (ms). */
+        timeoutMs: z.number().int().min(1000).max(600_000).optional(),
+        /** Records per transaction when shipping (whole commits). */
+        batchRecords: z.number().int().min(1).max(100_000).optional(),
+        /** false: keep the URL for --from but do not ship in the background. */
+        background: z.boolean().optional(),
+      })
+      .optional(),
+    mcpServers: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a server name is 1 to 40 letters, digits, _ or -'),
+        mcpServerSchema,
+      )
+      .optional(),
+    checkpoints: z
+      .strictObject({
+        /** false: no checkpoints are taken (and restore is off). */
+        enabled: z.boolean().optional(),
+        /** Files larger than this are left out of checkpoints (default 10 MB). */
+        maxFileMB: z.number().positive().max(4096).optional(),
+      })
+      .optional(),
+    systemPrompt: promptSchema.optional(),
+    prompt: promptSchema.optional(),
+    generation: generationSchema.optional(),
+    /** The agent profile a new session starts with. */
+    agent: z.string().min(1).optional(),
+    /** Variables the model's commands and hooks may see although their names look secret (KEY, TOKEN, ...). */
+    passEnv: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as GITHUB_TOKEN'))
+      .optional(),
+    sandbox: z
+      .strictObject({
+        /** Let sandboxed shell commands reach the network (default: no network). */
+        network: z.boolean().optional(),
+      })
+      .optional(),
+  });
+  return { configSchema, generationSchema, promptSchema, mcpServerSchema };
 });
 
-export type Config = z.infer<typeof configSchema>;
+export const configSchema = (): Schemas['configSchema'] => schemas().configSchema;
+export const generationSchema = (): Schemas['generationSchema'] => schemas().generationSchema;
+export const promptSchema = (): Schemas['promptSchema'] => schemas().promptSchema;
+
+type Schemas = ReturnType<typeof schemas>;
+export type McpServerConfig = z.infer<Schemas['mcpServerSchema']>;
+
+export type Config = z.infer<Schemas['configSchema']>;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -239,12 +252,12 @@ export function readConfigFile(file: string): Config {
         : `not valid JSON: ${(error as Error).message}`;
     throw new ConfigError(file, `config ${file}: ${reason}`);
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema().safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const field = [...issue.path, issue.keys[0]!].join('.');
-    const known = fieldsAt(configSchema, issue.path);
+    const known = fieldsAt(configSchema(), issue.path);
     throw new ConfigError(
       file,
       `config ${file}: field "${field}" is not a config field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`,

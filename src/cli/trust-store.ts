@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../core/lazy';
 import { fsyncDirectory, nodeFileOps } from '../core/storage/file-ops';
 
 /**
@@ -9,12 +10,17 @@ import { fsyncDirectory, nodeFileOps } from '../core/storage/file-ops';
  * `trusted-folders.json` beside the user's config. A folder whose config has changed since is
  * untrusted again, so an edit (by a pull, or by a command the model ran) asks again.
  */
-const storeSchema = z.strictObject({
-  version: z.literal(1),
-  folders: z.record(z.string(), z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() })),
-});
+const storeSchema = lazy(() =>
+  z.strictObject({
+    version: z.literal(1),
+    folders: z.record(
+      z.string(),
+      z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() }),
+    ),
+  }),
+);
 
-type StoreFile = z.infer<typeof storeSchema>;
+type StoreFile = z.infer<ReturnType<typeof storeSchema>>;
 
 export function trustStorePath(userConfigFile: string): string {
   return join(dirname(userConfigFile), 'trusted-folders.json');
@@ -70,7 +76,7 @@ export class TrustStore {
       return { version: 1, folders: {} };
     }
     try {
-      const parsed = storeSchema.safeParse(JSON.parse(text));
+      const parsed = storeSchema().safeParse(JSON.parse(text));
       return parsed.success ? parsed.data : { version: 1, folders: {} };
     } catch {
       return { version: 1, folders: {} };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { foregroundColorNames } from 'chalk';
 import { z } from 'zod';
+import { lazy } from '../core/lazy';
 import dark from '../../themes/dark.json';
 import highContrast from '../../themes/high-contrast.json';
 import light from '../../themes/light.json';
@@ -14,12 +15,6 @@ import light from '../../themes/light.json';
 
 const colourPattern =
   /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|ansi256\(\s?\d{1,3}\s?\)|rgb\(\s?\d{1,3},\s?\d{1,3},\s?\d{1,3}\s?\))$/;
-
-const colour = z
-  .string()
-  .refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {
-    message: 'expected a colour: a name such as "red" or "cyanBright", "#rrggbb", "ansi256(n)" or "rgb(r,g,b)"',
-  });
 
 export const PALETTE_KEYS = [
   'text',
@@ -51,16 +46,26 @@ export const PALETTE_KEYS = [
 
 export type PaletteKey = (typeof PALETTE_KEYS)[number];
 
-const paletteShape = Object.fromEntries(PALETTE_KEYS.map((key) => [key, colour])) as Record<PaletteKey, typeof colour>;
+/** Built on first use: when a theme is checked. */
+export const themeSchema = lazy(() => {
+  const colour = z
+    .string()
+    .refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {
+      message: 'expected a colour: a name such as "red" or "cyanBright", "#rrggbb", "ansi256(n)" or "rgb(r,g,b)"',
+    });
+  const paletteShape = Object.fromEntries(PALETTE_KEYS.map((key) => [key, colour])) as Record<
+    PaletteKey,
+    typeof colour
+  >;
+  return z
+    .object({
+      name: z.string().min(1),
+      palette: z.object(paletteShape).strict(),
+    })
+    .strict();
+});
 
-export const themeSchema = z
-  .object({
-    name: z.string().min(1),
-    palette: z.object(paletteShape).strict(),
-  })
-  .strict();
-
-export type Theme = z.infer<typeof themeSchema>;
+export type Theme = z.infer<ReturnType<typeof themeSchema>>;
 
 export class ThemeError extends Error {
   override readonly name = 'ThemeError';
@@ -73,7 +78,7 @@ export const BUILT_IN_THEMES: readonly string[] = Object.keys(BUILT_IN);
 
 /** Checks a parsed theme; the error names the file and the first field that is wrong. */
 export function parseTheme(data: unknown, source: string): Theme {
-  const result = themeSchema.safeParse(data);
+  const result = themeSchema().safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
@@ -83,7 +88,8 @@ export function parseTheme(data: unknown, source: string): Theme {
 /** A built-in theme by name (`dark`, `light`, `high-contrast`), or a theme file by path. */
 export function loadTheme(nameOrPath: string): Theme {
   const builtIn = BUILT_IN[nameOrPath];
-  if (builtIn !== undefined) return parseTheme(builtIn, `${nameOrPath} (built in)`);
+  // tole's own themes ship checked (a test parses each), so opening a session builds no schema for them.
+  if (builtIn !== undefined) return builtIn as Theme;
   if (!nameOrPath.includes('/') && !nameOrPath.endsWith('.json')) {
     throw new ThemeError(
       `theme "${nameOrPath}" is not a built-in theme (${BUILT_IN_THEMES.join(', ')}) nor a path to a .json file`,

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_THEMES, loadTheme, ThemeError } from '../../src/tui/theme';
+import { BUILT_IN_THEMES, loadTheme, parseTheme, ThemeError } from '../../src/tui/theme';
 import { renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 
@@ -29,7 +29,11 @@ function themeFile(data: unknown): string {
 describe('themes', () => {
   it('loads every built-in theme', () => {
     expect(BUILT_IN_THEMES).toEqual(['dark', 'light', 'high-contrast']);
-    for (const name of BUILT_IN_THEMES) expect(loadTheme(name).name).toBe(name);
+    for (const name of BUILT_IN_THEMES) {
+      expect(loadTheme(name).name).toBe(name);
+      // Loaded without a check at start: each must pass the check a theme file gets.
+      expect(parseTheme(loadTheme(name), name)).toEqual(loadTheme(name));
+    }
   });
 
   it('loads a theme file by path and names the field that is wrong', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../lazy';
 import type { ToolDefinition } from '../provider/provider';
 import type { AnyTool } from './tool';
 
@@ -27,9 +28,12 @@ export interface ToolRegistryOptions {
 
 interface Registered {
   readonly tool: AnyTool;
-  readonly definition: ToolDefinition;
-  /** `{"path": string, "offset"?: integer}`: how the arguments should look, for error messages. */
-  readonly signature: string;
+  /**
+   * The tool as the model sees it, and `{"path": string, "offset"?: integer}` (how the arguments
+   * should look, for error messages): derived from the tool's zod schema on first use (a request
+   * built, a call parsed), not at registration, so that opening a session builds no schema.
+   */
+  readonly described: () => { readonly definition: ToolDefinition; readonly signature: string };
 }
 
 export class ToolRegistry {
@@ -56,11 +60,15 @@ export class ToolRegistry {
           'is wired (headless mode). Leave it out of the registry, or run with an interactive approver.',
       );
     }
-    const parameters = argumentsSchema(tool);
     this.tools.set(tool.name, {
       tool,
-      definition: { name: tool.name, description: tool.description, parameters },
-      signature: argumentsSignature(parameters),
+      described: lazy(() => {
+        const parameters = argumentsSchema(tool);
+        return {
+          definition: { name: tool.name, description: tool.description, parameters },
+          signature: argumentsSignature(parameters),
+        };
+      }),
     });
   }
 
@@ -100,7 +108,7 @@ export class ToolRegistry {
   definitions(): ToolDefinition[] {
     return [...this.tools.values()]
       .filter((registered) => this.allowed === null || this.allowed.has(registered.tool.name))
-      .map((registered) => registered.definition);
+      .map((registered) => registered.described().definition);
   }
 
   /** Checks a model's call against the tool's schema. Never throws: a bad call becomes a message for the model. */
@@ -110,7 +118,8 @@ export class ToolRegistry {
       const known = this.names().join(', ') || '(none)';
       return { ok: false, message: `Unknown tool "${name}". Available tools: ${known}.` };
     }
-    const { tool, signature } = registered;
+    const { tool } = registered;
+    const { signature } = registered.described();
     const json = parseJson(rawArguments);
     if (!json.ok) {
       return {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { capClippedOutput, formatBytes } from '../cap-output';
@@ -18,26 +19,28 @@ export const BASH_KILL_GRACE_MS = 2_000;
 /** After bash exits, how long background processes may keep its output open before they are stopped. */
 export const BASH_LINGER_MS = 1_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1).describe('Command line, run with `bash -c` in the workspace root.'),
-  timeout_ms: z
-    .number()
-    .int()
-    .positive()
-    .max(BASH_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(
-      `Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
-    ),
-  outside_sandbox: z
-    .boolean()
-    .optional()
-    .describe(
-      'Ask to run outside the sandbox (only after the sandbox stopped the command): the user must approve it with a key.',
-    ),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    command: z.string().min(1).describe('Command line, run with `bash -c` in the workspace root.'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(BASH_MAX_TIMEOUT_MS)
+      .optional()
+      .describe(
+        `Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
+      ),
+    outside_sandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        'Ask to run outside the sandbox (only after the sandbox stopped the command): the user must approve it with a key.',
+      ),
+  }),
+);
 
-export type BashInput = z.infer<typeof inputSchema>;
+export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface BashToolOptions {
   /** The workspace root: where commands run, and what relative paths in a command line refer to. */
@@ -75,7 +78,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       `interleaved, then the exit code. Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ` +
       `${BASH_MAX_TIMEOUT_MS}); on timeout the command and every process it started are killed. Long output keeps ` +
       'its head and tail. To leave a server running, redirect its output: `cmd > log 2>&1 &`.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     replay: 'never',
     tier: 'warm',
     declaredRisk: 'per-call',

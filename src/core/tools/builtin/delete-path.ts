@@ -1,27 +1,32 @@
 import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { resolveWorkspacePath } from '../workspace';
 import { errorCode, failure, fsFailure, workspacePathOrFailure } from './file-io';
 
-const inputSchema = z.strictObject({
-  path: z
-    .string()
-    .min(1)
-    .describe(
-      'File or directory to delete, relative to the workspace root. Directories are deleted with everything in them.',
-    ),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    path: z
+      .string()
+      .min(1)
+      .describe(
+        'File or directory to delete, relative to the workspace root. Directories are deleted with everything in them.',
+      ),
+  }),
+);
 
-export type DeletePathInput = z.infer<typeof inputSchema>;
+export type DeletePathInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const deletePathTool: Tool<DeletePathInput> = {
   name: 'delete_path',
   description:
     'Delete a file, a symlink, or a directory with everything in it, inside the workspace. ' +
     'Always needs the user to approve it interactively.',
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'guarded',
   tier: 'hot',
   declaredRisk: 'Destructive',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import {
   failure,
@@ -11,13 +12,17 @@ import {
 } from './file-io';
 import { changeDisplay, fileHasPreparedHash, type PreparedFileWrite } from './write-file';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File path, relative to the workspace root.'),
-  old_text: z.string().describe('Exact text to replace, including whitespace; it must occur exactly once in the file.'),
-  new_text: z.string().describe('Text to put in its place.'),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File path, relative to the workspace root.'),
+    old_text: z
+      .string()
+      .describe('Exact text to replace, including whitespace; it must occur exactly once in the file.'),
+    new_text: z.string().describe('Text to put in its place.'),
+  }),
+);
 
-export type EditFileInput = z.infer<typeof inputSchema>;
+export type EditFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 type PlannedEdit =
   | {
@@ -34,7 +39,9 @@ export const editFileTool: Tool<EditFileInput> = {
   description:
     'Replace one exact occurrence of old_text with new_text in a file. old_text must match the file ' +
     'exactly (whitespace and indentation included) and occur exactly once: include surrounding lines to make it unique.',
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'guarded',
   tier: 'hot',
   declaredRisk: 'Write',

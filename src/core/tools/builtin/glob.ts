@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, workspacePathOrFailure } from './file-io';
@@ -9,14 +10,16 @@ import { walkWorkspace } from './walk-workspace';
 
 export const GLOB_MAX_RESULTS = 1000;
 
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('Glob relative to the workspace root, e.g. "src/**/*.ts", "*.{json,md}", "test/?/*.ts".'),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .min(1)
+      .describe('Glob relative to the workspace root, e.g. "src/**/*.ts", "*.{json,md}", "test/?/*.ts".'),
+  }),
+);
 
-export type GlobInput = z.infer<typeof inputSchema>;
+export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const globTool: Tool<GlobInput> = {
   name: 'glob',
@@ -24,7 +27,9 @@ export const globTool: Tool<GlobInput> = {
     'Find files in the workspace by glob pattern, relative to the workspace root. "**" matches any number ' +
     'of directories, "*" and "?" match within one path segment, "{a,b}" matches either, "[abc]" one character. ' +
     `Skips .git and node_modules. Returns sorted paths, at most ${GLOB_MAX_RESULTS}.`,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'idempotent',
   tier: 'cold',
   declaredRisk: 'ReadOnly',

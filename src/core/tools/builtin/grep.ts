@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, isFsError, looksBinary, workspacePathOrFailure } from './file-io';
@@ -12,20 +13,22 @@ export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 /** A matching line is shown up to this many characters. */
 export const GREP_MAX_LINE_CHARS = 300;
 
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      'Regular expression (RE2 syntax: like JavaScript, without lookaround or backreferences), e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".',
-    ),
-  path: z
-    .string()
-    .optional()
-    .describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .min(1)
+      .describe(
+        'Regular expression (RE2 syntax: like JavaScript, without lookaround or backreferences), e.g. "function\\\\s+\\\\w+" or "TODO|FIXME".',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe('File or directory to search, relative to the workspace root (default: the whole workspace).'),
+  }),
+);
 
-export type GrepInput = z.infer<typeof inputSchema>;
+export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 
 interface GrepState {
   readonly regExp: RE2JS;
@@ -41,7 +44,9 @@ export const grepTool: Tool<GrepInput> = {
     'Prints "file:line: text" for each matching ' +
     `line, files sorted by path. Skips binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MiB, .git ` +
     `and node_modules. At most ${GREP_MAX_MATCHES} matches.`,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'idempotent',
   tier: 'cold',
   declaredRisk: 'ReadOnly',

@@ -2,24 +2,29 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, workspacePathOrFailure } from './file-io';
 
 export const LIST_DIR_MAX_ENTRIES = 1000;
 
-const inputSchema = z.strictObject({
-  path: z.string().describe('Directory path, relative to the workspace root ("." for the root).'),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    path: z.string().describe('Directory path, relative to the workspace root ("." for the root).'),
+  }),
+);
 
-export type ListDirInput = z.infer<typeof inputSchema>;
+export type ListDirInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const listDirTool: Tool<ListDirInput> = {
   name: 'list_dir',
   description:
     'List a directory in the workspace: entries sorted by name, directories marked with a trailing "/", ' +
     `files with their size in bytes, symlinks with their target. At most ${LIST_DIR_MAX_ENTRIES} entries.`,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'idempotent',
   tier: 'cold',
   declaredRisk: 'ReadOnly',

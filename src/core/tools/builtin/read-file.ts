@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { MODEL_OUTPUT_CAP_BYTES } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, looksBinary, openResolved, readStart, workspacePathOrFailure } from './file-io';
@@ -11,18 +12,20 @@ export const READ_FILE_MAX_LINE_CHARS = 2000;
 /** Numbered lines stop before this many bytes, so the model never gets a middle elided from a file. */
 const READ_FILE_BUDGET_BYTES = MODEL_OUTPUT_CAP_BYTES - 1024;
 
-const inputSchema = z.strictObject({
-  path: z.string().describe('File path, relative to the workspace root.'),
-  offset: z.number().int().min(1).optional().describe('1-based line to start at (default 1).'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`How many lines to read (default ${READ_FILE_DEFAULT_LIMIT_LINES}).`),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    path: z.string().describe('File path, relative to the workspace root.'),
+    offset: z.number().int().min(1).optional().describe('1-based line to start at (default 1).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`How many lines to read (default ${READ_FILE_DEFAULT_LIMIT_LINES}).`),
+  }),
+);
 
-export type ReadFileInput = z.infer<typeof inputSchema>;
+export type ReadFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 interface LinesRead {
   readonly lines: string[];
@@ -36,7 +39,9 @@ export const readFileTool: Tool<ReadFileInput> = {
   description:
     'Read a text file in the workspace. Returns numbered lines ("  12\\tcode"). Use offset (1-based line) ' +
     `and limit to page through long files; at most ${READ_FILE_DEFAULT_LIMIT_LINES} lines are returned by default.`,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'idempotent',
   tier: 'cold',
   declaredRisk: 'ReadOnly',

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolDisplay, ToolOutput } from '../tool';
 import {
@@ -15,12 +16,14 @@ import {
 } from './file-io';
 import { unifiedDiff } from './line-diff';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File path, relative to the workspace root. Missing directories are created.'),
-  content: z.string().describe('The complete new content of the file.'),
-});
+const inputSchema = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File path, relative to the workspace root. Missing directories are created.'),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+);
 
-export type WriteFileInput = z.infer<typeof inputSchema>;
+export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** Stored with the intent of a file-writing call: the hash the file will have once the effect happened. */
 export interface PreparedFileWrite {
@@ -32,7 +35,9 @@ export const writeFileTool: Tool<WriteFileInput> = {
   description:
     'Create a file or replace its whole content. Creates missing parent directories. ' +
     'To change part of an existing file, prefer edit_file.',
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   replay: 'guarded',
   tier: 'hot',
   declaredRisk: 'Write',
