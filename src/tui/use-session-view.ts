@@ -43,17 +43,31 @@ export interface IdSet {
 }
 
 /**
- * The ids of a path, as a prefix of a map from id to place on the path. A longer path down the
- * same branch adds to the map and keeps its prefix's answers: an id added later is past its length.
+ * The ids of a path, answered from the path itself: seqs grow from the root to the head (a child
+ * is committed after its parent, and every record's seq is greater than the last), so an entry is
+ * on the path exactly when a binary search for its seq finds it there. No map of the path is
+ * built: the first frame of a 100,000-entry path asks only about the rows it shows, O(log n) each.
  */
 class PathIds implements IdSet {
   constructor(
-    readonly places: Map<string, number>,
-    readonly length: number,
+    readonly tree: TreeIndex,
+    readonly path: readonly AnyEntry[],
   ) {}
   has(id: string): boolean {
-    const place = this.places.get(id);
-    return place !== undefined && place < this.length;
+    const entry = this.tree.get(id);
+    if (!entry) return false;
+    const path = this.path;
+    const seq = entry.seq;
+    let low = 0;
+    let high = path.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = path[middle]!;
+      if (found.seq === seq) return found === entry || found.id === id;
+      if (found.seq < seq) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 }
 
@@ -61,7 +75,7 @@ export interface HeadPath {
   readonly tree: TreeIndex;
   readonly headId: string | null;
   readonly path: readonly AnyEntry[];
-  readonly ids: PathIds;
+  readonly ids: IdSet;
 }
 
 /** A new head this close below the old one extends the old path instead of walking from the root. */
@@ -69,14 +83,12 @@ const MAX_EXTEND = 1000;
 
 /**
  * The path to `headId`. When the head moved down from the previous one (a reply on this branch),
- * the previous path is extended: O(new entries), not O(depth).
+ * the previous path is extended: O(new entries) walking, not O(depth) map look-ups.
  */
 export function headPath(tree: TreeIndex, previous: HeadPath | null, headId: string | null): HeadPath {
   if (previous?.tree !== tree) previous = null;
   if (previous && previous.headId === headId) return previous;
-  const { places } = previous?.ids ?? {};
-  // Only the newest path may add to the shared map (places.size says nobody else did).
-  if (previous && places && places.size === previous.path.length && previous.headId !== null && headId !== null) {
+  if (previous && previous.headId !== null && headId !== null) {
     const added: AnyEntry[] = [];
     let cursor = tree.get(headId);
     while (cursor && cursor.id !== previous.headId && added.length < MAX_EXTEND) {
@@ -85,14 +97,12 @@ export function headPath(tree: TreeIndex, previous: HeadPath | null, headId: str
     }
     if (cursor?.id === previous.headId) {
       added.reverse();
-      for (const entry of added) places.set(entry.id, places.size);
-      return { tree, headId, path: previous.path.concat(added), ids: new PathIds(places, places.size) };
+      const path = previous.path.concat(added);
+      return { tree, headId, path, ids: new PathIds(tree, path) };
     }
   }
   const path = tree.pathTo(headId);
-  const fresh = new Map<string, number>();
-  for (let i = 0; i < path.length; i++) fresh.set(path[i]!.id, i);
-  return { tree, headId, path, ids: new PathIds(fresh, path.length) };
+  return { tree, headId, path, ids: new PathIds(tree, path) };
 }
 
 /**

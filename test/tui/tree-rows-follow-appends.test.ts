@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { TreeIndex } from '../../src/core/tree/tree-index';
 import { TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
@@ -24,8 +24,10 @@ function reference(tree: TreeIndex): TreeRow[] {
   return rows;
 }
 
+/** Seqs grow with every entry made, as the store's do (a child always after its parent). */
+let lastSeq = 0;
 const entry = (id: string, parentId: string | null): AnyEntry =>
-  ({ id, parentId, seq: 0, timestamp: 0, type: 'user', payload: { text: id } }) as AnyEntry;
+  ({ id, parentId, seq: ++lastSeq, timestamp: 0, type: 'user', payload: { text: id } }) as AnyEntry;
 
 /** Commits of 1-3 entries; each entry's parent is picked among those before it (or none: a new root), biased to the newest. */
 const commitsArb = fc.array(
@@ -117,10 +119,49 @@ describe('the path to the head', () => {
     const third = headPath(tree, second, 'x');
     expect(third.path.map((e) => e.id)).toEqual(['a', 'x']);
     expect(third.ids.has('b')).toBe(false);
-    // The old path cannot grow the shared map twice: a second extension of `first` starts afresh.
+    // An older path can be extended again, down another way.
     const fork = headPath(tree, first, 'd');
     expect(fork.path.map((e) => e.id)).toEqual(['a', 'b', 'c', 'd']);
     expect(fork.ids.has('c')).toBe(true);
     expect(headPath(tree, second, 'd')).toBe(second);
+  });
+
+  it('knows its ids as a walk from the root would, for any tree and head', () => {
+    fc.assert(
+      fc.property(commitsArb, fc.nat(), fc.nat(), (commits, pickHead, pickOld) => {
+        const tree = new TreeIndex();
+        const ids: string[] = [];
+        for (const commit of commits)
+          for (const { pick, newest, root } of commit) {
+            const id = `n${ids.length}`;
+            const parent = ids.length === 0 || root === 0 ? null : newest ? ids.at(-1)! : ids[pick % ids.length]!;
+            tree.add(entry(id, parent));
+            ids.push(id);
+          }
+        const old = headPath(tree, null, ids[pickOld % ids.length]!);
+        const head = ids[pickHead % ids.length]!;
+        const path = headPath(tree, old, head);
+        const onPath = new Set(tree.pathTo(head).map((e) => e.id));
+        expect(path.path.map((e) => e.id)).toEqual([...onPath]);
+        for (const id of [...ids, 'missing']) expect(path.ids.has(id)).toBe(onPath.has(id));
+      }),
+    );
+  });
+
+  it('of a 100,000-entry chain builds no map of its ids: the rows on screen are asked in O(log n) each', () => {
+    const tree = new TreeIndex();
+    for (let i = 0; i < 100_000; i++) tree.add(entry(`e${i}`, i === 0 ? null : `e${i - 1}`));
+    tree.add(entry('off', 'e99990'));
+    const set = vi.spyOn(Map.prototype, 'set');
+    try {
+      const { path, ids } = headPath(tree, null, 'e99999');
+      expect(path.length).toBe(100_000);
+      // What a 40-row tree pane asks of the first frame, and an entry off the path.
+      for (let i = 99_960; i < 100_000; i++) expect(ids.has(`e${i}`)).toBe(true);
+      expect(ids.has('off')).toBe(false);
+      expect(set.mock.calls.length).toBeLessThan(100);
+    } finally {
+      set.mockRestore();
+    }
   });
 });
