@@ -23,16 +23,24 @@ export function widthOf(text: string): number {
 }
 
 const widest = new Map<string, number>();
+/**
+ * Long texts measured lately: a pane drawn as one text node (src/tui/LinesPane.tsx) is a new long
+ * text each frame, which Ink measures three times in that frame (layout, render, clip). A few are
+ * kept, so they cannot hold much memory.
+ */
+const widestLong = new Map<string, number>();
+const MAX_LONG = 8;
 
 /** The width of the widest line of `text`. */
 export default function widestLine(text: string): number {
-  let width = widest.get(text);
+  const long = text.length > MAX_KEY;
+  let width = long ? widestLong.get(text) : widest.get(text);
   if (width === undefined) {
     width = 0;
     for (const line of text.split('\n')) width = Math.max(width, widthOf(line));
-    if (text.length > MAX_KEY) return width;
-    if (widest.size >= MAX_WIDTHS) widest.clear();
-    widest.set(text, width);
+    const kept = long ? widestLong : widest;
+    if (kept.size >= (long ? MAX_LONG : MAX_WIDTHS)) kept.clear();
+    kept.set(text, width);
   }
   return width;
 }
@@ -41,4 +49,5 @@ export default function widestLine(text: string): number {
 export function clearWidths(): void {
   widths.clear();
   widest.clear();
+  widestLong.clear();
 }

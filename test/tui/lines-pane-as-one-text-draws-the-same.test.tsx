@@ -13,6 +13,7 @@ import { counted } from '../../src/tui/format';
 import { LinesPane } from '../../src/tui/LinesPane';
 import { innerSize, PaneFrame } from '../../src/tui/PaneFrame';
 import { StyledLine } from '../../src/tui/StyledLine';
+import widestLine from '../../src/tui/text-width';
 import { seg, truncateLine, type Line } from '../../src/tui/styled-line';
 import type { StyleName } from '../../src/tui/styles';
 import { loadTheme } from '../../src/tui/theme';
@@ -221,5 +222,20 @@ describe('a lines pane drawn as one text node', () => {
     const theirs = draw(frames, (f) => <Tree {...(f as (typeof frames)[number])} ours={false} />, width + 4);
     expect(ours).toEqual(theirs);
     expect(ours[0]).not.toBe(ours[1]);
+  });
+
+  it('measures a long pane text right frame after frame (kept among the few long texts measured last)', () => {
+    const pane = (wide: number, n: number): string =>
+      Array.from({ length: 40 }, (_, i) => colour.white(`${i === n % 40 ? 'x'.repeat(wide) : 'word '.repeat(9)}`)).join(
+        '\n',
+      );
+    // Texts past 2,000 characters, each new: the width follows the text, whichever was measured before.
+    for (let frame = 0; frame < 30; frame++) {
+      const wide = 46 + (frame % 7);
+      const text = pane(wide, frame);
+      expect(text.length).toBeGreaterThan(2_000);
+      expect(widestLine(text)).toBe(wide);
+      expect(widestLine(pane(wide, frame))).toBe(wide);
+    }
   });
 });
