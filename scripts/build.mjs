@@ -12,6 +12,7 @@ import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
 import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
+import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 
 /** What src/cli/screen-loader.ts passes the screen's script. */
 const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL';
@@ -50,7 +51,14 @@ await build({
   entryPoints: ['src/cli/screen-entry.ts'],
   outfile: 'dist/screen.cjs',
   format: 'cjs',
-  plugins: [inkOutputPlugin, inkNoTopLevelAwaitPlugin, yogaSyncPlugin, yogaNoFetchPlugin, stringWidthLazyPlugin],
+  plugins: [
+    inkOutputPlugin,
+    inkNoTopLevelAwaitPlugin,
+    yogaSyncPlugin,
+    yogaNoFetchPlugin,
+    stringWidthLazyPlugin,
+    zodOnUsePlugin,
+  ],
   // screen-loader passes the script's own URL in.
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
   // The file is the function screen-loader calls, wrapped here rather than by the loader: a

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../core/lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../core/lazy';
 import { ConfigError, generationSchema, promptSchema, userConfigPath } from './config';
 
 /** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
 /** Built on first use: when a profile file is read. */
-export const profileSchema = lazy(() =>
+export const profileSchema = lazySchema((z) =>
   z.strictObject({
     $schema: z.string().optional(),
     description: z.string().optional(),

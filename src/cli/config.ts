@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../core/lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../core/lazy';
+import { zodNow } from '../core/zod-on-use';
 import { REASONING_EFFORTS } from '../core/provider/provider';
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
@@ -13,7 +14,7 @@ import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from 
  * The config file's schemas, built on first use: when a config file (or an agent profile, which
  * shares the generation and prompt fields) is read. A session with no such file builds none.
  */
-const schemas = lazy(() => {
+const schemas = lazySchema((z) => {
   const hookCommands = z.union([z.string().min(1), z.array(z.string().min(1))]);
 
   /** An http(s) URL: `localhost:11434` would otherwise pass as a URL of scheme `localhost:`. */
@@ -275,15 +276,16 @@ export function readConfigFile(file: string): Config {
 
 /** The fields an object of the schema takes at `path` (through records and optionals). */
 function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const zod = zodNow();
   let at: z.ZodType | undefined = schema;
   for (const key of [...path, null]) {
-    while (at instanceof z.ZodOptional) at = at.unwrap() as z.ZodType;
+    while (at instanceof zod.ZodOptional) at = at.unwrap() as z.ZodType;
     if (key === null) break;
-    if (at instanceof z.ZodObject) at = (at.shape as Record<string, z.ZodType>)[String(key)];
-    else if (at instanceof z.ZodRecord) at = at.valueType as z.ZodType;
+    if (at instanceof zod.ZodObject) at = (at.shape as Record<string, z.ZodType>)[String(key)];
+    else if (at instanceof zod.ZodRecord) at = at.valueType as z.ZodType;
     else return [];
   }
-  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
+  return at instanceof zod.ZodObject ? Object.keys(at.shape) : [];
 }
 
 /**

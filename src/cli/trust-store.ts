@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../core/lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../core/lazy';
 import { fsyncDirectory, nodeFileOps } from '../core/storage/file-ops';
 
 /**
@@ -10,7 +10,7 @@ import { fsyncDirectory, nodeFileOps } from '../core/storage/file-ops';
  * `trusted-folders.json` beside the user's config. A folder whose config has changed since is
  * untrusted again, so an edit (by a pull, or by a command the model ran) asks again.
  */
-const storeSchema = lazy(() =>
+const storeSchema = lazySchema((z) =>
   z.strictObject({
     version: z.literal(1),
     folders: z.record(

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { foregroundColorNames } from 'chalk';
-import { z } from 'zod';
-import { lazy } from '../core/lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../core/lazy';
 import dark from '../../themes/dark.json';
 import highContrast from '../../themes/high-contrast.json';
 import light from '../../themes/light.json';
@@ -47,7 +47,7 @@ export const PALETTE_KEYS = [
 export type PaletteKey = (typeof PALETTE_KEYS)[number];
 
 /** Built on first use: when a theme is checked. */
-export const themeSchema = lazy(() => {
+export const themeSchema = lazySchema((z) => {
   const colour = z
     .string()
     .refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {

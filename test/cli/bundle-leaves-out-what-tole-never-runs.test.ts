@@ -21,7 +21,7 @@ import {
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 
 /** Loaded on first use, never for the first frame. */
-const DEFERRED = ['openai', '@modelcontextprotocol/sdk', 'ajv', 're2js', 'pg'] as const;
+const DEFERRED = ['openai', '@modelcontextprotocol/sdk', 'ajv', 're2js', 'pg', 'zod'] as const;
 
 let everything = '';
 beforeAll(() => {

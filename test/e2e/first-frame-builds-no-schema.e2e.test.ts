@@ -1,5 +1,6 @@
 /**
- * A session's first frame builds no zod schema: tools, config, theme, trust store and agent
+ * A session's first frame builds no zod schema (and the full-screen script does not even evaluate
+ * zod): tools, config, theme, trust store and agent
  * profiles build theirs on first use. A config file that exists is still checked before it is
  * used (its schema is then built before the frame). Counted in the built tole by a preload.
  */
@@ -16,8 +17,8 @@ let driver: TerminalDriver | undefined;
 beforeAll(() => ensureBuilt(), 120_000);
 afterEach(() => driver?.kill('SIGKILL'));
 
-/** Starts the built tole with the probe; the number of schemas built before its first frame. */
-async function schemasBeforeFirstFrame(config?: object): Promise<number> {
+/** Starts the built tole with the probe: the schemas built before its first frame, and whether zod was evaluated. */
+async function beforeFirstFrame(config?: object): Promise<{ schemas: number; zodEvaluated: boolean }> {
   const home = mkdtempSync(join(tmpdir(), 'tole-e2e-noschema-home-'));
   if (config) {
     mkdirSync(join(home, '.config', 'tole'), { recursive: true });
@@ -40,17 +41,19 @@ async function schemasBeforeFirstFrame(config?: object): Promise<number> {
       return false;
     }
   });
-  const match = /zod-schemas-before-first-frame (\d+)/.exec(readFileSync(out, 'utf8'));
+  const match = /zod-schemas-before-first-frame (\d+) zod-evaluated (true|false)/.exec(readFileSync(out, 'utf8'));
   expect(match, 'the probe saw the first frame').not.toBeNull();
-  return Number(match![1]);
+  return { schemas: Number(match![1]), zodEvaluated: match![2] === 'true' };
 }
 
 describe('the first frame of a session', () => {
-  it('builds no zod schema when there is no config file', async () => {
-    expect(await schemasBeforeFirstFrame()).toBe(0);
+  it('builds no zod schema, nor evaluates zod, when there is no config file', async () => {
+    expect(await beforeFirstFrame()).toEqual({ schemas: 0, zodEvaluated: false });
   }, 60_000);
 
   it('still checks a config file that exists before it is used (the probe counts those schemas)', async () => {
-    expect(await schemasBeforeFirstFrame({ theme: 'light' })).toBeGreaterThan(0);
+    const { schemas, zodEvaluated } = await beforeFirstFrame({ theme: 'light' });
+    expect(schemas).toBeGreaterThan(0);
+    expect(zodEvaluated).toBe(true);
   }, 60_000);
 });

@@ -80,7 +80,11 @@ export function evaluatedAtLoad(file: string): Set<string> {
   const wrapped = new Set([...wrappers.values()].map((w) => w.path));
   const evaluated = new Set(commented.filter((path) => !wrapped.has(path)));
   const calls = (text: string): string[] =>
-    [...text.replace(/\(\) => \(init_\w+\(\), \w+\)/g, '').matchAll(/\b((?:init|require)_\w+)\(\)/g)].map((m) => m[1]!);
+    [
+      ...text
+        .replace(/\(\) => \(init_\w+\(\), (?:__toCommonJS\(\w+\)|\w+)\)/g, '')
+        .matchAll(/\b((?:init|require)_\w+)\(\)/g),
+    ].map((m) => m[1]!);
   const todo = calls(outside.join('\n'));
   const seen = new Set<string>();
   while (todo.length > 0) {

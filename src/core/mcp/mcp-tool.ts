@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zodNow } from '../zod-on-use';
 import type { Tool, ToolOutput } from '../tools/tool';
 import type { McpToolDefinition } from './mcp-connection';
 import { loadedMcpSdk } from './mcp-sdk';
@@ -34,6 +34,7 @@ export function makeMcpTool(definition: McpToolDefinition, info: McpToolInfo, ca
   const parameters = { ...definition.inputSchema, type: 'object' } as Record<string, unknown>;
   // Its server has started, so the SDK (and its validator) is loaded.
   const validate = loadedMcpSdk().validators.getValidator<McpArguments>(parameters as never);
+  const z = zodNow();
   const inputSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const checked = validate(value);
     if (!checked.valid)

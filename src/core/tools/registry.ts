@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazy } from '../lazy';
+import { zodNow } from '../zod-on-use';
 import type { ToolDefinition } from '../provider/provider';
 import type { AnyTool } from './tool';
 
@@ -145,7 +146,7 @@ export class ToolRegistry {
 /** The JSON Schema of a tool's arguments, as the model sees it. */
 function argumentsSchema(tool: AnyTool): Record<string, unknown> {
   if (tool.parameters) return { ...tool.parameters };
-  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
+  const schema = zodNow().toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   if (schema.type !== 'object') {
     throw new Error(`assert: tool ${tool.name} has an input schema that is not an object`);

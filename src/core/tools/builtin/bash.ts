@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { capClippedOutput, formatBytes } from '../cap-output';
@@ -19,7 +19,7 @@ export const BASH_KILL_GRACE_MS = 2_000;
 /** After bash exits, how long background processes may keep its output open before they are stopped. */
 export const BASH_LINGER_MS = 1_000;
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     command: z.string().min(1).describe('Command line, run with `bash -c` in the workspace root.'),
     timeout_ms: z

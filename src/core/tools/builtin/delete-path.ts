@@ -1,12 +1,12 @@
 import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { resolveWorkspacePath } from '../workspace';
 import { errorCode, failure, fsFailure, workspacePathOrFailure } from './file-io';
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     path: z
       .string()

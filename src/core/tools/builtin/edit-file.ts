@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import {
   failure,
@@ -12,7 +12,7 @@ import {
 } from './file-io';
 import { changeDisplay, fileHasPreparedHash, type PreparedFileWrite } from './write-file';
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     path: z.string().min(1).describe('File path, relative to the workspace root.'),
     old_text: z

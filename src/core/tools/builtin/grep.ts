@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { RE2JS } from 're2js';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, isFsError, looksBinary, workspacePathOrFailure } from './file-io';
@@ -13,7 +13,7 @@ export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 /** A matching line is shown up to this many characters. */
 export const GREP_MAX_LINE_CHARS = 300;
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     pattern: z
       .string()

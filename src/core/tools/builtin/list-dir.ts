@@ -1,15 +1,15 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, workspacePathOrFailure } from './file-io';
 
 export const LIST_DIR_MAX_ENTRIES = 1000;
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     path: z.string().describe('Directory path, relative to the workspace root ("." for the root).'),
   }),

@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import { MODEL_OUTPUT_CAP_BYTES } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { failure, fsFailure, looksBinary, openResolved, readStart, workspacePathOrFailure } from './file-io';
@@ -12,7 +12,7 @@ export const READ_FILE_MAX_LINE_CHARS = 2000;
 /** Numbered lines stop before this many bytes, so the model never gets a middle elided from a file. */
 const READ_FILE_BUDGET_BYTES = MODEL_OUTPUT_CAP_BYTES - 1024;
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     path: z.string().describe('File path, relative to the workspace root.'),
     offset: z.number().int().min(1).optional().describe('1-based line to start at (default 1).'),

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
-import { lazy } from '../../lazy';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolDisplay, ToolOutput } from '../tool';
 import {
@@ -16,7 +16,7 @@ import {
 } from './file-io';
 import { unifiedDiff } from './line-diff';
 
-const inputSchema = lazy(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     path: z.string().min(1).describe('File path, relative to the workspace root. Missing directories are created.'),
     content: z.string().describe('The complete new content of the file.'),
