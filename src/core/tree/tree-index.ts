@@ -6,9 +6,18 @@ export class TreeIndex {
   private readonly children = new Map<string | null, string[]>();
   /** The entry added last: most entries are its child, so two map look-ups per entry are saved on replay. */
   private lastId: string | null = null;
+  /**
+   * Entries in the order added. Most parents sit right before their child here, so `pathTo`
+   * walks this array backwards instead of looking every parent up in the map. Null once an id
+   * was added twice (then the map alone is trusted).
+   */
+  private order: AnyEntry[] | null = [];
 
   add(entry: AnyEntry): void {
+    const size = this.byId.size;
     this.byId.set(entry.id, entry);
+    if (this.byId.size === size) this.order = null;
+    else this.order?.push(entry);
     this.link(entry);
   }
 
@@ -19,7 +28,11 @@ export class TreeIndex {
   addNew(entry: AnyEntry): boolean {
     const size = this.byId.size;
     this.byId.set(entry.id, entry);
-    if (this.byId.size === size) return false;
+    if (this.byId.size === size) {
+      this.order = null;
+      return false;
+    }
+    this.order?.push(entry);
     this.link(entry);
     return true;
   }
@@ -64,13 +77,28 @@ export class TreeIndex {
     return entry ? this.childrenOf(entry.parentId) : [];
   }
 
-  /** Root first, `leafId` last. */
+  /**
+   * Root first, `leafId` last. From the newest entry, each parent is first looked for right
+   * before its child in the order added (a chain of replies: no map look-up); the map answers
+   * the rest.
+   */
   pathTo(leafId: string | null): AnyEntry[] {
     const path: AnyEntry[] = [];
-    let cursor = leafId === null ? undefined : this.byId.get(leafId);
+    const order = this.order;
+    let at = order !== null && order.length > 0 && order[order.length - 1]!.id === leafId ? order.length - 1 : -1;
+    let cursor = at >= 0 ? order![at] : leafId === null ? undefined : this.byId.get(leafId);
     while (cursor) {
       path.push(cursor);
-      cursor = cursor.parentId === null ? undefined : this.byId.get(cursor.parentId);
+      const parentId = cursor.parentId;
+      if (parentId === null) break;
+      const before = at > 0 ? order![at - 1]! : undefined;
+      if (before !== undefined && before.id === parentId) {
+        cursor = before;
+        at--;
+      } else {
+        cursor = this.byId.get(parentId);
+        at = -1;
+      }
     }
     return path.reverse();
   }
