@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { OpenAIProvider } from '../../src/core/provider/openai-provider';
 import type { EventSink } from '../../src/core/session/events';
-import { FRAME_MS, TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/turn-controller';
+import { TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/turn-controller';
 import { buildAgent, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 
@@ -62,12 +62,10 @@ describe('the live turn reaches the screen after the work, once', () => {
       },
     });
     const watched = watch(turns);
-    const started = performance.now();
     expect(turns.submit('go')).toBe(true);
     expect(watched.calls).toBe(0);
     await nextTick();
     await nextTick();
-    expect(performance.now() - started).toBeLessThan(FRAME_MS * 10);
     // Turn start, its stream and its end were drawn together: the screen was told once or twice, not per step.
     expect(watched.calls).toBeLessThanOrEqual(2);
     const last = watched.seen.at(-1)!;
@@ -78,6 +76,7 @@ describe('the live turn reaches the screen after the work, once', () => {
 
   it('the last delta is on screen as the stream ends, without waiting for the frame timer', async () => {
     let finish!: () => void;
+    let end!: () => void;
     const agent: TurnAgent = {
       ...scriptedAgent(() => {}),
       runTurn: (_prompt, _signal, emit) =>
@@ -88,7 +87,7 @@ describe('the live turn reaches the screen after the work, once', () => {
             emit({ type: 'text', delta: 'ZZlast' });
             emit({ type: 'attempt', report: { model: 'm', attempt: 1, outcome: 'ok', usage: null, latencyMs: 1 } });
             // The reply's commit comes later (another read, a slow disk): the live text is what shows meanwhile.
-            setTimeout(resolve, FRAME_MS * 3);
+            end = resolve;
           };
         }),
     };
@@ -100,6 +99,7 @@ describe('the live turn reaches the screen after the work, once', () => {
     await nextTick();
     expect(turns.running).toBe(true);
     expect(watched.seen.at(-1)?.text).toBe('alpha ZZlast');
+    end();
     turns.dispose();
   });
 

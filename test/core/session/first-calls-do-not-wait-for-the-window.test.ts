@@ -58,7 +58,10 @@ describe('the context window and the first model calls', () => {
     // A tail of one message: with four messages before it, a summary is possible at any window.
     const { agent, store } = agentOn(server, { threshold: 0.5, tailMessages: 1 });
     const signal = new AbortController().signal;
-    for (const prompt of ['one', 'two']) await agent.runTurn(prompt, signal, () => {});
+    await agent.runTurn('one', signal, () => {});
+    // The window asked after the first call has come back before the second prompt (the order below is fixed).
+    await agent.contextWindowOf(signal);
+    await agent.runTurn('two', signal, () => {});
     // Another model: its window is not known yet, and the conversation could now be summarized.
     agent.model = 'qwen-b';
     await agent.runTurn('three', signal, () => {});
