@@ -103,16 +103,32 @@ export class TreeRowIndex {
   private rebuild(): void {
     const rows: TreeRow[] = [];
     const stack: TreeRow[] = [];
-    pushChildren(stack, this.tree.roots(), 0);
+    const tree = this.tree;
+    /** Where a fork's first child sits in the order added, when right after the fork (a reply). */
+    const firstChildAt = new Map<string, number>();
+    pushChildren(stack, tree.roots(), 0);
     while (stack.length > 0) {
       let row = stack.pop()!;
       rows.push(row);
-      // A chain (one child after another) stays in its column: no stack round trip.
-      for (let kids = this.tree.childrenOf(row.id); kids.length === 1; kids = this.tree.childrenOf(row.id)) {
-        row = { id: kids[0]!, depth: row.depth, branchStart: false, siblingIndex: 1, siblingCount: 1 };
+      // A chain (one child after another) stays in its column: no stack round trip. While the
+      // chain is a run of replies in the order added, it is followed there, not through the map.
+      let at = firstChildAt.get(row.id) ?? tree.placeOf(row.id);
+      for (;;) {
+        const next = at < 0 ? -1 : tree.onlyChildAfter(row.id, at);
+        let id: string;
+        if (next >= 0) id = tree.idAt(next)!;
+        else {
+          const kids = tree.childrenOf(row.id);
+          if (kids.length !== 1) break;
+          id = kids[0]!;
+        }
+        at = next;
+        row = { id, depth: row.depth, branchStart: false, siblingIndex: 1, siblingCount: 1 };
         rows.push(row);
       }
-      pushChildren(stack, this.tree.childrenOf(row.id), row.depth);
+      const kids = tree.childrenOf(row.id);
+      if (at >= 0 && kids.length > 1 && tree.idAt(at + 1) === kids[0]) firstChildAt.set(kids[0]!, at + 1);
+      pushChildren(stack, kids, row.depth);
     }
     this.rows = rows;
     this.map = null;

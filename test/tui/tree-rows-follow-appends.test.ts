@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { TreeIndex } from '../../src/core/tree/tree-index';
-import { TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
+import { buildTreeRows, TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
 import { headPath } from '../../src/tui/use-session-view';
 
 /** The flattening as first written: a stack, newest child last in its column, older ones nested. */
@@ -98,6 +98,42 @@ describe('tree rows kept up to date as entries append', () => {
     tree.add(entry('a', null));
     tree.add(entry('b', 'a'));
     expect(index.snapshot().rows.map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('tree rows built whole', () => {
+  it('are the full flattening, for any tree, with or without a repeated id', () => {
+    fc.assert(
+      fc.property(commitsArb, fc.option(fc.nat(), { nil: undefined }), (commits, repeat) => {
+        const tree = new TreeIndex();
+        const ids: string[] = [];
+        for (const commit of commits)
+          for (const { pick, newest, root } of commit) {
+            const id = `e_${ids.length + 1}`;
+            const parent = ids.length === 0 || root === 0 ? null : newest ? ids.at(-1)! : ids[pick % ids.length]!;
+            tree.add(entry(id, parent));
+            ids.push(id);
+          }
+        if (repeat !== undefined) tree.add(entry(ids[repeat % ids.length]!, null));
+        expect(buildTreeRows(tree).rows).toEqual(reference(tree));
+      }),
+    );
+  });
+
+  it('of a 100,000-entry chain with a branch follow the replies in the order added, not a map look-up per row', () => {
+    const tree = new TreeIndex();
+    for (let i = 0; i < 100_000; i++) tree.add(entry(`e${i}`, i === 0 ? null : i === 60_000 ? 'e50000' : `e${i - 1}`));
+    let lookups = 0;
+    const childrenOf = tree.childrenOf.bind(tree);
+    tree.childrenOf = (id) => {
+      lookups++;
+      return childrenOf(id);
+    };
+    const rows = buildTreeRows(tree).rows;
+    expect(rows.length).toBe(100_000);
+    expect(rows.at(-1)!.id).toBe('e99999');
+    expect(rows.at(-40_000)!).toEqual({ id: 'e60000', depth: 0, branchStart: false, siblingIndex: 2, siblingCount: 2 });
+    expect(lookups).toBeLessThan(20);
   });
 });
 

@@ -12,6 +12,10 @@ export class TreeIndex {
    * was added twice (then the map alone is trusted).
    */
   private order: AnyEntry[] | null = [];
+  /** Parents with two children or more (null for two roots or more): few, even in a long session. */
+  private readonly forks = new Set<string | null>();
+  /** Where roots and later siblings sit in the order added (where a walk of the rows starts a column). */
+  private readonly placed = new Map<string, number>();
 
   add(entry: AnyEntry): void {
     const size = this.byId.size;
@@ -41,9 +45,36 @@ export class TreeIndex {
     // The entry added last has no children yet: nothing to look up.
     const siblings =
       entry.parentId !== null && entry.parentId === this.lastId ? undefined : this.children.get(entry.parentId);
-    if (siblings) siblings.push(entry.id);
-    else this.children.set(entry.parentId, [entry.id]);
+    if (siblings) {
+      if (siblings.push(entry.id) === 2) this.forks.add(entry.parentId);
+      if (this.order !== null) this.placed.set(entry.id, this.order.length - 1);
+    } else if (entry.parentId === null) {
+      this.children.set(null, [entry.id]);
+      if (this.order !== null) this.placed.set(entry.id, this.order.length - 1);
+    } else this.children.set(entry.parentId, [entry.id]);
     this.lastId = entry.id;
+  }
+
+  /**
+   * Where `id`'s only child sits in the order added, when it sits right after `id` (found at
+   * `at` there); -1 when it does not or `id` has another child (then ask `childrenOf`). A chain
+   * of replies is followed this way without a map look-up per entry.
+   */
+  onlyChildAfter(id: string, at: number): number {
+    const order = this.order;
+    if (order === null || order[at]?.id !== id) return -1;
+    const next = order[at + 1];
+    return next !== undefined && next.parentId === id && !this.forks.has(id) ? at + 1 : -1;
+  }
+
+  /** Where a root or a later sibling sits in the order added; -1 for others (or once an id repeated). */
+  placeOf(id: string): number {
+    return this.order === null ? -1 : (this.placed.get(id) ?? -1);
+  }
+
+  /** The id added `at`-th (0 first), as `onlyChildAfter` counts; undefined past the end or once an id repeated. */
+  idAt(at: number): string | undefined {
+    return this.order?.[at]?.id;
   }
 
   get size(): number {
