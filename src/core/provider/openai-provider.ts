@@ -10,6 +10,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import OpenAI, { APIError } from 'openai';
+import { ABORTED, raceAbort } from '../abort';
 import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
 import { classifyError } from './classify-error';
@@ -512,23 +513,11 @@ async function readEvents(
 }
 
 /** Settles as `promise` does, or rejects the moment `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+async function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(abortSignalError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortSignalError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  const settled = await raceAbort(promise, signal);
+  if (settled === ABORTED) throw abortSignalError();
+  return settled;
 }
 
 function abortSignalError(): Error {

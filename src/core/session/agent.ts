@@ -1,3 +1,4 @@
+import { ABORTED, raceAbort } from '../abort';
 import type { ApprovalRequest, Decision } from '../approval/approver';
 import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
 import { machineState, type MachineState } from '../machine/machine';
@@ -942,20 +943,7 @@ function readyState(store: AgentDeps['store'], sandwich: Sandwich): MachineState
 }
 
 /** Settles as `promise` does, or with null as soon as `signal` aborts (a question another caller started may run on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise<T | null>((resolve, reject) => {
-    const onAbort = (): void => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  const settled = await raceAbort(promise, signal);
+  return settled === ABORTED ? null : settled;
 }
