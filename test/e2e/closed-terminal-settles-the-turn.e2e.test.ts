@@ -3,25 +3,23 @@
  * writes to the terminal fail with EIO. The built tole runs in a real pseudo-terminal under a shell
  * that ignores SIGHUP, mid-way through a streamed answer, and the terminal's master side is closed.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-closed-tty-')));
 
 let server: ChatServer;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [{ text: Array.from({ length: 400 }, (_, i) => `word${i} `), delayMs: 50 }],
   });

@@ -4,22 +4,21 @@
  * (the terminal sees one enter and one leave, at start and at quit). `tole sessions` lists the name.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
 const LEAVE_ALTERNATE = '\x1b[?1049l';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [{ text: 'The plan is a lock file.' }, { text: 'Zebras have stripes.' }, { text: 'Back on the plan.' }],
   });

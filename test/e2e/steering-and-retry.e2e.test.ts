@@ -3,22 +3,19 @@
  * a running turn goes to the model with that turn's next call; Alt-Enter queues instead; r in the
  * tree asks again as a sibling branch; a start that quits without a prompt leaves no file.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [
       { text: ['one, ', 'two, ', 'three, ', 'four, ', 'five, ', 'six, ', 'seven.'], delayMs: 400 },

@@ -3,16 +3,14 @@
  * the frame writer has the terminal scroll it (a scroll region), repairing the panes beside it.
  * After each reply the screen, cell by cell, equals what tole draws whole after a resize.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
 const WORDS = ['store', 'commit', 'records', 'the', 'reply', 'grows', 'fsync', '**branch**', 'tree', '`token`', '中文'];
 
 /** A reply of `lines` lines of words, streamed a few words a chunk. */
@@ -30,7 +28,7 @@ let server: ChatServer;
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [
       // Paced so that frames (at most 30 a second) see the transcript move a line or two.

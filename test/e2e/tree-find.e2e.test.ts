@@ -2,22 +2,19 @@
  * The built tole in a real pseudo-terminal: `/` in the tree opens the find field, a query typed
  * into it marks the matching entries (tree keys typed there are text), and Enter checks the match out.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [{ text: 'The plan is a lock file.' }, { text: 'Zebras have stripes.' }, { text: 'Third answer.' }],
   });

@@ -2,23 +2,20 @@
  * The built tole, in a real pseudo-terminal, against the local chat server: a streamed answer, a
  * Write call approved at the prompt, a branch from an earlier entry, and a clean quit.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ARM_MS } from '../../src/tui/approval-queue';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
   server = await startChatServer({
     replies: [
       {

@@ -3,19 +3,17 @@
  * asks before anything of that config runs, shows what it would do verbatim, and `n` opens the
  * session with the config inert; `t` trusts it (and only then does its hook run).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalDriver } from './terminal-driver';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TOLE = join(ROOT, 'dist/tole.js');
 let driver: TerminalDriver | undefined;
 
 beforeAll(() => {
-  if (!existsSync(TOLE)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt();
 }, 120_000);
 
 afterEach(() => {
