@@ -1,6 +1,9 @@
 // esbuild plugin: Ink's renderer gets src/tui/ink-output.ts in place of Ink's own output.js, a
 // drop-in that makes the same frames and keeps what it derived from unchanged rows across frames.
 // The build fails if Ink's renderer no longer imports './output.js' (an Ink upgrade moved it).
+// It also checks that Ink still draws through the root node's hooks src/tui/PacedFrames.tsx swaps
+// (the reconciler calls rootNode.onRender after a commit; onImmediateRender is the draw itself).
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.meta.url));
@@ -9,11 +12,30 @@ const widestLine = fileURLToPath(new URL('../src/tui/text-width.ts', import.meta
 // Ink remembers every text it measured in a map that never lets go; tole's keeps a bounded few.
 const measureText = fileURLToPath(new URL('../src/tui/ink-measure-text.ts', import.meta.url));
 const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
+/** What frame pacing needs to find in Ink's files, each once. */
+const PACING_HOOKS = [
+  [/[\\/]ink[\\/]build[\\/]ink\.js$/, 'this.rootNode.onRender = () => {'],
+  [/[\\/]ink[\\/]build[\\/]ink\.js$/, 'this.rootNode.onImmediateRender = this.onRender;'],
+  [/[\\/]ink[\\/]build[\\/]reconciler\.js$/, 'rootNode.onRender();'],
+];
 
 export const inkOutputPlugin = {
   name: 'ink-output',
   setup(build) {
     let swapped = false;
+    const hooksSeen = new Set();
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/](?:ink|reconciler)\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      for (const [file, line] of PACING_HOOKS) {
+        if (!file.test(args.path)) continue;
+        if (source.split(line).length !== 2)
+          return {
+            errors: [{ text: `ink-output: expected "${line}" once in ${args.path} (src/tui/PacedFrames.tsx)` }],
+          };
+        hooksSeen.add(line);
+      }
+      return undefined;
+    });
     build.onResolve({ filter: /^widest-line$/ }, (args) =>
       inkBuild.test(args.importer) ? { path: widestLine } : undefined,
     );
@@ -32,6 +54,11 @@ export const inkOutputPlugin = {
       return { path: replacement };
     });
     build.onEnd((result) => {
+      if (result.errors.length === 0 && hooksSeen.size !== PACING_HOOKS.length) {
+        return {
+          errors: [{ text: "ink-output: Ink's ink.js or reconciler.js was not bundled; frame pacing unchecked" }],
+        };
+      }
       if (result.errors.length === 0 && !swapped) {
         return {
           errors: [

@@ -7,6 +7,7 @@ import { TerminalScreen } from './terminal-screen';
 import { loadTheme, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
 import { keyedStdin } from './key-chunks';
+import { paced } from './PacedFrames';
 
 export interface RunAloneOptions {
   readonly theme: Theme | string;
@@ -50,7 +51,7 @@ export function runAlone<T>(
     resolveResult(result);
   }
   const instance = render(
-    <ThemeContext.Provider value={themeView(theme, options.noColor)}>{body(finish)}</ThemeContext.Provider>,
+    paced(<ThemeContext.Provider value={themeView(theme, options.noColor)}>{body(finish)}</ThemeContext.Provider>),
     { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   stdout.on('resize', onResize);

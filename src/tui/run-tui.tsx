@@ -3,6 +3,7 @@ import { render } from 'ink';
 import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
 import { SessionScreen, type ScreenSession, type SessionSwitcher } from './SessionScreen';
+import { paced } from './PacedFrames';
 import type { ApprovalQueue } from './approval-queue';
 import type { Multiplexer } from './copy-answer';
 import type { SessionAllowance } from './key-handler';
@@ -165,24 +166,26 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   }
 
   const instance = render(
-    <SessionScreen
-      session={first}
-      turnsFor={(session) => (session === first ? turns : turnsFor(session))}
-      onSwitched={(_session, next) => {
-        if (next) turns = next;
-      }}
-      {...(options.switcher ? { switcher: options.switcher } : {})}
-      theme={theme}
-      noColor={options.noColor}
-      {...(options.keymap ? { keymap: options.keymap } : {})}
-      {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
-      writeTerminal={(data) => {
-        // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
-        if (!finished) stdout.write(data);
-      }}
-      onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
-      onCrash={onError}
-    />,
+    paced(
+      <SessionScreen
+        session={first}
+        turnsFor={(session) => (session === first ? turns : turnsFor(session))}
+        onSwitched={(_session, next) => {
+          if (next) turns = next;
+        }}
+        {...(options.switcher ? { switcher: options.switcher } : {})}
+        theme={theme}
+        noColor={options.noColor}
+        {...(options.keymap ? { keymap: options.keymap } : {})}
+        {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+        writeTerminal={(data) => {
+          // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
+          if (!finished) stdout.write(data);
+        }}
+        onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
+        onCrash={onError}
+      />,
+    ),
     { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   // Ink draws the first frame within render().

@@ -1,0 +1,162 @@
+/**
+ * The frame that shows a reply's end is drawn as soon as React has it, not when a render
+ * throttle's timer next runs: with the clock and every timer stopped (fake timers, only
+ * setImmediate real), the reply's last words reach the terminal right after a streamed frame.
+ * Ink's own 30 fps throttle held that frame until its timer ran. A burst of frames beyond the
+ * pacer's allowance still waits for its slot, and is then drawn once, showing the latest tree.
+ */
+import { Text, render } from 'ink';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTuiApprover } from '../../src/tui/approval-queue';
+import { FramePacer } from '../../src/tui/frame-pacer';
+import { PacedFrames } from '../../src/tui/PacedFrames';
+import { runTui } from '../../src/tui/run-tui';
+import { FRAME_MS, type TurnAgent } from '../../src/tui/turn-controller';
+import type { EventSink } from '../../src/core/session/events';
+import { FakeStdin, FakeStdout, KEYS } from './harness';
+import { emptyStore } from './session-fixture';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Stops the clock and every timer but setImmediate (what tole uses to tell the screen of a change). */
+function stopTheClock(): void {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+  });
+}
+
+const turnOfTheLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Turns of the event loop (no timer runs) until `seen` holds, or false after many. */
+async function withoutTimers(seen: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    if (seen()) return true;
+    await turnOfTheLoop();
+  }
+  return seen();
+}
+
+/** An agent whose running turn hands its event sink to the test, and ends when aborted. */
+function heldAgent(): TurnAgent & { emit: EventSink | null } {
+  const agent = {
+    model: 'm',
+    emit: null as EventSink | null,
+    runTurn: (_prompt: string, signal: AbortSignal, emit: EventSink) => {
+      agent.emit = emit;
+      return new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve({}), { once: true }));
+    },
+    resume: async () => 0,
+    retry: async () => ({}),
+    steer: () => false,
+    takeSteering: () => null,
+  };
+  return agent;
+}
+
+describe('the frame that shows a reply has ended', () => {
+  it('reaches the terminal right after a streamed frame, with no timer run', async () => {
+    stopTheClock();
+    const stdout = new FakeStdout(120, 30);
+    stdout.isTTY = true;
+    const stdin = new FakeStdin();
+    const agent = heldAgent();
+    const exit = runTui({
+      store: emptyStore(),
+      agent,
+      approvals: createTuiApprover(),
+      policy: null,
+      theme: 'dark',
+      noColor: true,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      handleProcessEvents: false,
+    });
+    const written = (): string => stdout.frames.join('');
+    // Setting up, the clock moves freely between steps.
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 5; i++) await turnOfTheLoop();
+      vi.advanceTimersByTime(200);
+    };
+    expect(written()).toContain('type a prompt');
+    stdin.write('go');
+    await settle();
+    stdin.write(KEYS.enter);
+    await settle();
+    expect(agent.emit).not.toBeNull();
+
+    // A streamed frame: text gathered for a frame's time, then drawn.
+    agent.emit!({ type: 'text', delta: 'alpha bravo ' });
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(await withoutTimers(() => written().includes('alpha bravo'))).toBe(true);
+
+    // The stream ends right after it: its last words and the attempt's end, no time passing.
+    const before = stdout.frames.length;
+    agent.emit!({ type: 'text', delta: 'zulu9end' });
+    agent.emit!({ type: 'attempt', report: { model: 'm', attempt: 1, outcome: 'ok', usage: null, latencyMs: 1 } });
+    expect(await withoutTimers(() => stdout.frames.slice(before).join('').includes('zulu9end'))).toBe(true);
+
+    vi.useRealTimers();
+    stdin.write('/quit');
+    await turnOfTheLoop();
+    stdin.write(KEYS.enter);
+    await expect(exit).resolves.toMatchObject({ reason: 'quit' });
+  });
+});
+
+describe('frame pacing', () => {
+  it('draws a few frames back to back at once, then one frame a slot with the latest tree', async () => {
+    stopTheClock();
+    const stdout = new FakeStdout(40, 5);
+    stdout.isTTY = true;
+    const pacing = { burst: 3, intervalMs: 50 };
+    const show = (n: number) => (
+      <PacedFrames pacing={pacing}>
+        <Text>frame {n}</Text>
+      </PacedFrames>
+    );
+    const instance = render(show(0), {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+    });
+    const shown = (): string => stdout.frames.join('');
+    // Ink draws the first frame itself; the next three come at once, back to back.
+    for (const n of [1, 2, 3]) {
+      instance.rerender(show(n));
+      expect(shown()).toContain(`frame ${n}`);
+    }
+    // The allowance is spent: these wait for the next slot, and only the last is drawn.
+    instance.rerender(show(4));
+    instance.rerender(show(5));
+    expect(shown()).not.toContain('frame 4');
+    expect(shown()).not.toContain('frame 5');
+    vi.advanceTimersByTime(pacing.intervalMs);
+    expect(shown()).toContain('frame 5');
+    expect(shown()).not.toContain('frame 4');
+    instance.unmount();
+  });
+
+  it('gives back one frame an interval, up to the burst', () => {
+    let now = 0;
+    const draws: number[] = [];
+    const pacer = new FramePacer(() => draws.push(now), { burst: 2, intervalMs: 10, now: () => now });
+    pacer.request();
+    pacer.request();
+    expect(draws).toEqual([0, 0]);
+    now = 5;
+    pacer.request();
+    expect(pacer.pending).toBe(true);
+    pacer.dispose();
+    now = 1000;
+    pacer.request();
+    pacer.request();
+    pacer.request();
+    expect(draws).toEqual([0, 0, 1000, 1000]);
+    expect(pacer.pending).toBe(true);
+    pacer.dispose();
+  });
+});
