@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
 import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
 import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
@@ -70,7 +71,7 @@ await build({
 // The loader decodes dist/screen.cjs as Latin-1 (a copy, where UTF-8 is decoded character by
 // character: ~20 ms for its 4 MB). esbuild writes code in ASCII and leaves non-ASCII only in the
 // comments it keeps; those are escaped too, and the build fails if any other byte remains.
-const screen = shareInteropNamespaces(readFileSync('dist/screen.cjs', 'utf8')).replace(
+const screen = lazyBuiltins(shareInteropNamespaces(readFileSync('dist/screen.cjs', 'utf8'))).replace(
   /[^\0-\x7f]/g,
   (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
 );

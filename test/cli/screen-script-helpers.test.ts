@@ -1,24 +1,38 @@
 /**
- * dist/screen.cjs gives every bundled module that imports the same CommonJS module (React, the
- * JSX runtime, a Node builtin) one shared namespace object instead of a fresh one with a getter
- * per export each (scripts/shared-namespaces.mjs): fewer objects made and kept before the first
- * frame. Checked on the helpers of the built script itself.
+ * The module helpers of dist/screen.cjs, checked on the built script itself. Every bundled module
+ * that imports the same CommonJS module (React, the JSX runtime, a Node builtin) gets one shared
+ * namespace object instead of a fresh one with a getter per export each
+ * (scripts/shared-namespaces.mjs): fewer objects made and kept before the first frame. Builtins
+ * only a later action uses are required when first read (scripts/lazy-builtins.mjs).
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIST } from '../support/bundle-graph';
 import { ensureBuilt } from '../support/built-tole';
 
 type ToEsm = (mod: unknown, isNodeMode?: number) => Record<string, unknown>;
+type LazyBuiltin = (id: string) => Record<string, unknown>;
+let script = '';
 let toEsm: ToEsm;
+let lazyBuiltin: LazyBuiltin;
+let required: string[] = [];
 
 beforeAll(() => {
   ensureBuilt();
-  const script = readFileSync(join(DIST, 'screen.cjs'), 'latin1');
+  script = readFileSync(join(DIST, 'screen.cjs'), 'latin1');
   // The script's helpers: after the wrapper's first line, before the first bundled module.
   const helpers = script.slice(script.indexOf('\n') + 1, script.search(/\n\/\/ (node_modules|src)\//));
-  toEsm = new Function(`${helpers}\nreturn __toESM;`)() as ToEsm;
+  const nodeRequire = createRequire(import.meta.url);
+  const require = (id: string): unknown => {
+    required.push(id);
+    return nodeRequire(id);
+  };
+  [toEsm, lazyBuiltin] = new Function('require', `${helpers}\nreturn [__toESM, __toleLazyBuiltin];`)(require) as [
+    ToEsm,
+    LazyBuiltin,
+  ];
 });
 
 describe("the screen script's import namespaces", () => {
@@ -53,5 +67,22 @@ describe("the screen script's import namespaces", () => {
   it('leave null and primitive modules as they were', () => {
     expect(toEsm(null, 1)['default']).toBeNull();
     expect(toEsm(7, 1)['default']).toBe(7);
+  });
+});
+
+describe("the screen script's builtins for later actions", () => {
+  it('are required when a name is first read, and are then the real module', () => {
+    required = [];
+    const workerThreads = lazyBuiltin('node:worker_threads');
+    expect(required).toEqual([]);
+    expect(workerThreads['Worker']).toBe(createRequire(import.meta.url)('node:worker_threads').Worker);
+    expect(workerThreads['isMainThread']).toBe(true);
+    expect(required).toEqual(['node:worker_threads']);
+  });
+
+  it('are worker_threads and readline, not imported when their modules are evaluated', () => {
+    expect(script).toContain('= __toleLazyBuiltin("node:worker_threads");');
+    expect(script).toContain('= __toleLazyBuiltin("node:readline");');
+    expect(script).not.toMatch(/require\("node:(worker_threads|readline)"\)/);
   });
 });

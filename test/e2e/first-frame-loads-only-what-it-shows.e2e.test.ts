@@ -1,0 +1,74 @@
+/**
+ * What the built tole loads before a new session's first frame: not the Node builtins that only
+ * a later action uses (`worker_threads` for checking a resumed session's file, `readline` for the
+ * read_file tool; scripts/lazy-builtins.mjs). They still load, and work, when that action comes:
+ * here a read_file call answered from the file. Seen by a preload that lists the modules loaded
+ * at the first whole frame and at exit.
+ */
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, TOLE_JS } from '../support/built-tole';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { TerminalDriver } from './terminal-driver';
+
+const PROBE = resolve('test/support/modules-at-first-frame.mjs');
+/** Builtins the first frame must not load (each loads on first use). */
+const LATER_BUILTINS = ['NativeModule worker_threads', 'NativeModule readline'];
+
+let server: ChatServer;
+let driver: TerminalDriver | undefined;
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startChatServer({
+    replies: [
+      { text: 'Reading it.', toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'plan.txt' }) }] },
+      { text: 'The plan is read.' },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.kill('SIGKILL');
+  await server?.close();
+});
+
+function listed(file: string): { atFrame: string[]; atExit: string[] } {
+  const [atFrame, atExit] = readFileSync(file, 'utf8').split('\nexit\n');
+  return { atFrame: atFrame!.split('\n'), atExit: (atExit ?? '').split('\n') };
+}
+
+describe("a new session's first frame", () => {
+  it('loads no builtin that only a later action needs; a read_file call then loads readline and reads', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-loads-home-'));
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-loads-')));
+    writeFileSync(join(workspace, 'plan.txt'), 'step one: ship the first frame sooner\n');
+    const out = join(home, 'modules.txt');
+    driver = new TerminalDriver({
+      args: ['--import', PROBE, TOLE_JS, '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: workspace,
+      env: {
+        HOME: home,
+        XDG_CACHE_HOME: join(home, 'cache'),
+        TOLE_HOME: join(home, '.tole'),
+        OPENAI_API_KEY: 'sk-test',
+        MODULES_PROBE_FILE: out,
+      },
+    });
+    await driver.waitFor('type a prompt');
+    const { atFrame } = listed(out);
+    expect(atFrame).toContain(`script ${join(resolve('dist'), 'screen.cjs')}`);
+    expect(atFrame).toContain('NativeModule tty');
+    for (const name of LATER_BUILTINS) expect(atFrame, `${name} waits for its first use`).not.toContain(name);
+
+    driver.type('read the plan\r');
+    await driver.waitFor('The plan is read.');
+    // The tool's answer went back to the model: read by the lazily loaded readline.
+    expect(JSON.stringify(server.requests.at(-1))).toContain('step one: ship the first frame sooner');
+    driver.type('\x03');
+    await driver.waitFor(() => readFileSync(out, 'utf8').includes('\nexit\n'), 15_000);
+    expect(listed(out).atExit).toContain('NativeModule readline');
+  }, 60_000);
+});
