@@ -21,7 +21,7 @@ export function lazyBuiltins(script) {
   let out = script;
   for (const id of LAZY_BUILTINS) {
     const quoted = JSON.stringify(id);
-    const declarations = [...out.matchAll(new RegExp(`^(\\s*)var (\\w+) = require\\(${escape(quoted)}\\);$`, 'gm'))];
+    const declarations = [...out.matchAll(new RegExp(`^(\\s*)var (\\w+) = require\\(${escapeRegExp(quoted)}\\);$`, 'gm'))];
     const requires = out.split(`require(${quoted})`).length - 1;
     if (declarations.length === 0 || declarations.length !== requires)
       throw new Error(
@@ -34,7 +34,7 @@ export function lazyBuiltins(script) {
         throw new Error(`lazy-builtins: ${name} (${id}) is used other than by reading a name from it`);
     }
     out = out.replace(
-      new RegExp(`^(\\s*)var (\\w+) = require\\(${escape(quoted)}\\);$`, 'gm'),
+      new RegExp(`^(\\s*)var (\\w+) = require\\(${escapeRegExp(quoted)}\\);$`, 'gm'),
       (_, indent, name) => `${indent}var ${name} = __toleLazyBuiltin(${quoted});`,
     );
   }
@@ -43,6 +43,6 @@ export function lazyBuiltins(script) {
   return out.slice(0, first) + HELPER + out.slice(first);
 }
 
-function escape(text) {
+function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
