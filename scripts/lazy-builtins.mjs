@@ -21,7 +21,9 @@ export function lazyBuiltins(script) {
   let out = script;
   for (const id of LAZY_BUILTINS) {
     const quoted = JSON.stringify(id);
-    const declarations = [...out.matchAll(new RegExp(`^(\\s*)var (\\w+) = require\\(${escapeRegExp(quoted)}\\);$`, 'gm'))];
+    const declarations = [
+      ...out.matchAll(new RegExp(`^(\\s*)var (\\w+) = require\\(${escapeRegExp(quoted)}\\);$`, 'gm')),
+    ];
     const requires = out.split(`require(${quoted})`).length - 1;
     if (declarations.length === 0 || declarations.length !== requires)
       throw new Error(
