@@ -13,6 +13,7 @@ import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
 import { runStartBench, runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
+import { runProviderTransportBench } from './provider-transport';
 import { runStreamBench } from './stream';
 import { runSyncBench } from './sync';
 import { runTreeFindBench } from './tree-find';
@@ -20,7 +21,7 @@ import { runTreeFindBench } from './tree-find';
 const suites: [string, () => Promise<Row[]>][] = [
   ['storage', runStorageBench],
   ['sqlite', runSqliteBench],
-  ['stream', runStreamBench],
+  ['stream', async () => [...(await runStreamBench()), ...(await runProviderTransportBench())]],
   ['reads', runReadFanOutBench],
   ['start', runStartBench],
   ['screen', runStartupBench],

@@ -8,6 +8,7 @@
  * partial output the caller may still want to show); then exactly one `attempt` report, before
  * any wait and the next attempt.
  */
+import { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import OpenAI, { APIError } from 'openai';
 import { ABORTED, raceAbort } from '../abort';
@@ -34,6 +35,7 @@ import {
   type WireModel,
 } from './openai-wire';
 import { isEventStream, watchingFetch } from './sse-response';
+import { eventStreamBody, httpFetch } from './http-fetch';
 import { discoverWindow, type DiscoveredWindow } from './context-window';
 import { generationFields, nameRefusedSetting } from './generation-wire';
 import type { RetryPolicy, Sleep } from './retry';
@@ -60,7 +62,7 @@ export interface OpenAIProviderOptions {
   readonly firstTokenTimeoutMs?: number;
   /** Limit on one model call as a whole: every attempt and every wait between them. */
   readonly callTimeoutMs?: number;
-  /** The fetch beneath the client (tests); tole watches its answers' bodies either way. */
+  /** The fetch beneath the client (tests); node:http (http-fetch.ts) unless given. tole watches its answers' bodies either way. */
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** OpenAI's own API wants `max_completion_tokens`; most compatible servers read `max_tokens`. */
   readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
@@ -120,7 +122,7 @@ export class OpenAIProvider implements Provider {
       logLevel: 'off',
       // A redirect would carry the conversation (and, to the same host, the key) somewhere the
       // user never named: it comes back as a 3xx error instead.
-      fetch: watchingFetch((input, init) => (options.fetch ?? fetch)(input, { ...init, redirect: 'manual' })),
+      fetch: watchingFetch((input, init) => (options.fetch ?? httpFetch)(input, { ...init, redirect: 'manual' })),
     });
   }
 
@@ -459,57 +461,68 @@ class AttemptWatchdog {
 /**
  * Reads a Chat Completions event stream (the SSE of the WHATWG HTML standard, parsed by
  * `eventsource-parser`): every `data:` event is one chunk, handed to `onChunk` as it is parsed,
- * straight from the network read that brought it, and `data: [DONE]` is the end mark (true when
- * it came). The client's own stream iterator (three async generators and a copy of the unread
- * buffer per event) cost several times as much CPU per event; what it does with an event is kept:
- * events after the mark are ignored, a payload that is not JSON fails the read, and a payload
- * with an `error` field is the server's APIError.
+ * straight from the network read that brought it ('data' events of the socket's stream, decoded
+ * as UTF-8 with a character cut between reads kept for the next), and `data: [DONE]` is the end
+ * mark (true when it came). What the client's own iterator did with an event is kept: events
+ * after the mark are ignored, a payload that is not JSON fails the read, and a payload with an
+ * `error` field is the server's APIError. An abort (the caller's, or the watchdog's) fails the
+ * read at once and closes the connection; a connection closed before the end is
+ * `TypeError('terminated')`, as Node's fetch says it.
  */
-async function readEvents(
+function readEvents(
   response: Response,
   watchdog: AttemptWatchdog,
   onChunk: (chunk: WireChunk) => void,
 ): Promise<boolean> {
-  if (response.body === null) throw new Error('the event stream has no body');
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let sawDone = false;
-  const parser = createParser({
-    onEvent: ({ data }) => {
-      if (sawDone) return;
-      if (data.startsWith('[DONE]')) {
-        sawDone = true;
-        return;
-      }
-      const chunk = JSON.parse(data) as WireChunk & { error?: unknown };
-      if (chunk?.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
-      watchdog.activity();
-      onChunk(chunk);
-    },
-  });
-  // One abort listener for the whole stream (not one per read): it fails the read in flight.
+  const body = eventStreamBody(response) ?? (response.body === null ? null : Readable.fromWeb(response.body as never));
+  if (body === null) return Promise.reject(new Error('the event stream has no body'));
   const { signal } = watchdog;
-  let failRead: ((error: Error) => void) | null = null;
-  const onAbort = (): void => failRead?.(abortSignalError());
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (;;) {
-      if (signal.aborted) throw abortSignalError();
-      const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
-        failRead = reject;
-        reader.read().then(resolve, reject);
-      });
-      failRead = null;
-      if (next.done) {
-        parser.feed(decoder.decode());
-        return sawDone;
+  return new Promise<boolean>((resolve, reject) => {
+    let sawDone = false;
+    let settled = false;
+    const finish = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (error === undefined) return resolve(sawDone);
+      body.destroy();
+      reject(error);
+    };
+    const onAbort = (): void => finish(abortSignalError());
+    const parser = createParser({
+      onEvent: ({ data }) => {
+        if (sawDone) return;
+        if (data.startsWith('[DONE]')) {
+          sawDone = true;
+          return;
+        }
+        const chunk = JSON.parse(data) as WireChunk & { error?: unknown };
+        if (chunk?.error) throw new APIError(undefined, chunk.error as object, undefined, response.headers);
+        watchdog.activity();
+        onChunk(chunk);
+      },
+    });
+    if (signal.aborted) return finish(abortSignalError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.setEncoding('utf8');
+    body.on('data', (text: string) => {
+      if (settled) return;
+      try {
+        parser.feed(text);
+      } catch (error) {
+        finish(error);
       }
-      parser.feed(decoder.decode(next.value, { stream: true }));
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    reader.cancel().catch(() => undefined);
-  }
+    });
+    body.on('end', () => finish());
+    body.on('error', (error) => finish(terminated(error)));
+    body.on('close', () => finish(terminated(new Error('the connection closed before the stream ended'))));
+  });
+}
+
+function terminated(cause: unknown): Error {
+  return (cause as { name?: unknown } | null)?.name === 'AbortError'
+    ? (cause as Error)
+    : new TypeError('terminated', { cause });
 }
 
 /** Settles as `promise` does, or rejects the moment `signal` aborts. */
