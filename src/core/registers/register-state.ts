@@ -54,6 +54,16 @@ export class RegisterState {
     ns.set(record.key, { value: record.value, seq: record.seq, bytes });
   }
 
+  /** Puts a cell back as a saved index holds it (the namespace made, empty, when `key` is null). */
+  restore(namespace: string, key: string | null, cell: RegisterCell | null): void {
+    let ns = this.cells.get(namespace);
+    if (!ns) {
+      ns = new Map();
+      this.cells.set(namespace, ns);
+    }
+    if (key !== null && cell !== null) ns.set(key, cell);
+  }
+
   get<T = unknown>(namespace: string, key: string): T | undefined {
     return this.cells.get(namespace)?.get(key)?.value as T | undefined;
   }

@@ -1,5 +1,6 @@
 import { StorageError } from './errors';
 import { nodeFileOps, type FileKind, type FileOps } from './file-ops';
+import type { ResumeFrom } from './jsonl-replay-aside';
 import { JsonlStorage } from './jsonl-storage';
 import type { SessionHeader } from './records';
 import { SqliteStorage } from './sqlite-storage';
@@ -47,6 +48,8 @@ export function openStorage(
     /** See JsonlOpenOptions.onRestart (SQLite replays on one thread and never calls it). */
     readonly onRestart?: () => void;
     readonly asideMinBytes?: number;
+    /** See JsonlOpenOptions.onSaved. */
+    readonly onSaved?: ResumeFrom['apply'];
   },
 ): Storage {
   assertSessionFile(options.ops ?? nodeFileOps, path);

@@ -13,8 +13,26 @@ import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
 import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
 import { parseHeader, replayJsonl, type ScanResult } from './jsonl-replay';
+import type { SavedIndex } from './session-index';
 import type { CommitSink } from './storage';
 import { AsideCheck } from './verify-aside';
+
+/**
+ * A saved index of the file's first lines (session-index.ts) and how to take its state in:
+ * `apply` returns false, having taken nothing, when the state is not one it can use.
+ */
+export interface ResumeFrom {
+  readonly index: SavedIndex;
+  apply(state: unknown, file: Buffer, mark: SavedIndex): boolean;
+}
+
+/** What the replay of a large file adds to ScanResult. */
+export interface AsideResult extends ScanResult {
+  /** The whole file, as read (entries' payloads are ranges of it); absent after a one-thread replay. */
+  readonly file?: Buffer;
+  /** Bytes of the file taken from the saved index instead of replayed (0: none). */
+  readonly indexedBytes?: number;
+}
 
 const NEWLINE = 0x0a;
 /** Smaller files replay on one thread: a worker takes longer to start than their check takes. */
@@ -33,7 +51,8 @@ export function replayJsonlAside(
   onRestart: () => void,
   minBytes = ASIDE_MIN_BYTES,
   headReadBytes = HEAD_READ_BYTES,
-): ScanResult {
+  resume: ResumeFrom | null = null,
+): AsideResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
   let bytes: Buffer;
@@ -52,7 +71,7 @@ export function replayJsonlAside(
     if (readRange(ops, fd, bytes, headBytes) === headBytes) {
       if (!workerReads) check.haveRead();
       applied = true;
-      const result = replayTrusted(bytes, path, onCommit, check);
+      const result = replayTrusted(bytes, path, onCommit, check, resume, onRestart);
       if (result !== null && check.answer() === -1) return result;
     }
   } catch {
@@ -65,7 +84,14 @@ export function replayJsonlAside(
 }
 
 /** Applies every line of `bytes`, or returns null at the first that is not a whole, framed commit. */
-function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check: AsideCheck): ScanResult | null {
+function replayTrusted(
+  bytes: Buffer,
+  path: string,
+  onCommit: CommitSink,
+  check: AsideCheck,
+  resume: ResumeFrom | null,
+  onRestart: () => void,
+): AsideResult | null {
   let have = check.readable(1);
   if (have < 0) return null;
   // Newlines are searched only in what has been read: the rest of the buffer is being written.
@@ -86,7 +112,23 @@ function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check:
   check.begin(headerEnd + 1, bytes.length, headerCrc(headerLine));
   let lastCrc = 0;
   let lineNo = 1;
-  for (let start = headerEnd + 1; start < bytes.length; ) {
+  let start = headerEnd + 1;
+  if (resume !== null && usableIndex(bytes, headerLine, resume.index)) {
+    // The state is taken in while the worker still reads; then the index's last line is looked at.
+    let applied = false;
+    try {
+      applied = resume.apply(resume.index.state, bytes, resume.index);
+    } catch {
+      applied = false;
+    }
+    if (applied && indexEndsOnItsLine(bytes, headerLine, resume.index, check)) {
+      start = resume.index.bytes;
+      lineNo += resume.index.commitLines;
+      lastCrc = resume.index.lastCrc;
+    } else onRestart();
+  }
+  const indexedBytes = start === headerEnd + 1 ? 0 : start;
+  while (start < bytes.length) {
     const end = newlineFrom(start);
     if (end === -1) return null;
     const stored = frameCrc(bytes, start, end);
@@ -98,7 +140,33 @@ function replayTrusted(bytes: Buffer, path: string, onCommit: CommitSink, check:
     start = end + 1;
   }
   if (lineNo === 1) lastCrc = headerCrc(headerLine);
-  return { header, commitLines: lineNo - 1, goodBytes: bytes.length, lastCrc, tornTail: null };
+  return {
+    header,
+    commitLines: lineNo - 1,
+    goodBytes: bytes.length,
+    lastCrc,
+    tornTail: null,
+    file: bytes,
+    indexedBytes,
+  };
+}
+
+/** The index names this header and a prefix the file is long enough to hold. */
+function usableIndex(bytes: Buffer, headerLine: Buffer, index: SavedIndex): boolean {
+  return (
+    index.headerCrc === headerCrc(headerLine) &&
+    index.commitLines >= 1 &&
+    index.bytes > headerLine.length + 1 &&
+    index.bytes <= bytes.length
+  );
+}
+
+/** The index's prefix ends with a whole line that carries the CRC the index recorded. */
+function indexEndsOnItsLine(bytes: Buffer, headerLine: Buffer, index: SavedIndex, check: AsideCheck): boolean {
+  if (check.readable(index.bytes) < index.bytes || bytes[index.bytes - 1] !== NEWLINE) return false;
+  const lineStart = bytes.lastIndexOf(NEWLINE, index.bytes - 2) + 1;
+  if (lineStart <= headerLine.length) return false;
+  return frameCrc(bytes, lineStart, index.bytes - 1) === index.lastCrc;
 }
 
 /** Reads the first `length` bytes of the file into `bytes`; returns how many came. */

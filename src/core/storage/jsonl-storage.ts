@@ -2,9 +2,10 @@ import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
-import { replayJsonlAside } from './jsonl-replay-aside';
+import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
+import { readIndex, writeIndex } from './session-index';
 import type { Commit, SessionHeader } from './records';
 import type { CommitSink, OpenReport, Storage } from './storage';
 
@@ -20,14 +21,26 @@ export interface JsonlOpenOptions {
   readonly onRestart?: () => void;
   /** Files of at least this many bytes are checked aside (ASIDE_MIN_BYTES unless given). */
   readonly asideMinBytes?: number;
+  /**
+   * Takes in the state a saved index beside the file holds (session-index.ts), in place of
+   * replaying the lines it covers; only with `onRestart`, which drops it again if the check fails.
+   */
+  readonly onSaved?: ResumeFrom['apply'];
   /** Unique per opener; written into the lock file. */
   readonly nonce: string;
   readonly nowMs: number;
 }
 
+/** An index is written again after a writable open once this many bytes of lines replayed past it. */
+export const INDEX_STALE_BYTES = 1024 * 1024;
+
 export class JsonlStorage implements Storage {
   private poisoned: Error | null = null;
   private closed = false;
+  /** The whole file as the open read it, until the index is saved (only after a replay on two threads). */
+  private replayed: { file: Buffer; indexedBytes: number; nonce: string } | null = null;
+  /** Bytes of the file whose state the open took from the saved index instead of replaying them. */
+  indexedBytes = 0;
 
   private constructor(
     readonly path: string,
@@ -104,8 +117,10 @@ export class JsonlStorage implements Storage {
     try {
       fd = openSessionFile(ops, path, readOnly ? 'r' : 'r+');
       const sink = options.onCommit ?? (() => {});
-      const scan = options.onRestart
-        ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes)
+      const saved = options.onRestart && options.onSaved ? readIndex(ops, path) : null;
+      const resume = saved && options.onSaved ? { index: saved, apply: options.onSaved } : null;
+      const scan: AsideResult = options.onRestart
+        ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes, undefined, resume)
         : replayJsonl(ops, fd, path, sink);
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {
@@ -129,7 +144,22 @@ export class JsonlStorage implements Storage {
         ops.closeSync(fd);
         fd = null;
       }
-      return new JsonlStorage(path, scan.header, readOnly, report, ops, fd, lock, scan.goodBytes, scan.lastCrc);
+      const storage = new JsonlStorage(
+        path,
+        scan.header,
+        readOnly,
+        report,
+        ops,
+        fd,
+        lock,
+        scan.goodBytes,
+        scan.lastCrc,
+      );
+      storage.indexedBytes = scan.indexedBytes ?? 0;
+      if (scan.file && !tornTail && !readOnly) {
+        storage.replayed = { file: scan.file, indexedBytes: scan.indexedBytes ?? 0, nonce: options.nonce };
+      }
+      return storage;
     } catch (error) {
       if (fd !== null) ops.closeSync(fd);
       lock?.release();
@@ -162,6 +192,7 @@ export class JsonlStorage implements Storage {
     }
     this.size += line.bytes.length;
     this.lastCrc = line.crc;
+    this.replayed = null;
   }
 
   /**
@@ -196,6 +227,7 @@ export class JsonlStorage implements Storage {
         { path: this.path, cause: error },
       );
     }
+    this.replayed = null;
     this.currentHeader = header;
     this.size = written.size;
     this.lastCrc = written.crc;
@@ -237,6 +269,34 @@ export class JsonlStorage implements Storage {
     }
     this.ops.closeSync(tempFd);
     return { size, crc };
+  }
+
+  /**
+   * Saves the state just replayed as the index beside the file (session-index.ts), when the open
+   * was writable, replayed on two threads, and replayed at least INDEX_STALE_BYTES past the index
+   * it found (or found none). `snapshot` gives the state with payloads as ranges of `file`, or
+   * null when it cannot. Only right after the open: a commit since then makes it a no-op.
+   */
+  saveIndex(snapshot: (file: Buffer) => unknown): boolean {
+    const replayed = this.replayed;
+    this.replayed = null;
+    if (replayed === null || this.closed || replayed.file.length !== this.size) return false;
+    if (replayed.indexedBytes > 0 && this.size - replayed.indexedBytes < INDEX_STALE_BYTES) return false;
+    const state = snapshot(replayed.file);
+    if (state === null) return false;
+    const headerEnd = replayed.file.indexOf(0x0a);
+    return writeIndex(
+      this.ops,
+      this.path,
+      {
+        bytes: this.size,
+        lastCrc: this.lastCrc,
+        commitLines: this.report.commitLines,
+        headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
+        state,
+      },
+      replayed.nonce,
+    );
   }
 
   close(): void {

@@ -63,6 +63,11 @@ export class ReplayedEntry {
     return this.#value;
   }
 
+  /** Where the payload's bytes are: the buffer the entry reads, and the range in it. */
+  static rangeOf(entry: ReplayedEntry): readonly [Buffer, number, number] {
+    return [entry.#bytes, entry.#start, entry.#end];
+  }
+
   static isUnparsed(entry: ReplayedEntry): boolean {
     return entry.#value === UNPARSED;
   }

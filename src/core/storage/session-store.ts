@@ -19,6 +19,7 @@ import {
   type UsageRecord,
 } from './records';
 import type { OpenReport, Storage } from './storage';
+import { restoreState, snapshotState } from './store-snapshot';
 
 export interface StoreOptions {
   readonly clock: Clock;
@@ -103,6 +104,7 @@ export class SessionStore {
             onRestart: () => {
               store = new SessionStore(options.clock);
             },
+            onSaved: (state, file, mark) => store.restore(state, file, mark.bytes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
           }),
     });
@@ -111,7 +113,18 @@ export class SessionStore {
     if (Number.isSafeInteger(floor) && floor! > store.seq) store.seq = floor!;
     const kept = store.storage.report.lastSeq;
     if (kept !== undefined && kept > store.seq) store.seq = kept;
+    // A writable open that replayed a large file leaves the state beside it for the next open.
+    store.storage.saveIndex?.((file) => snapshotState(store, { seq: store.seq, nextId: store.nextIdNumber }, file));
     return store;
+  }
+
+  /** Takes in a saved index's state (an empty store only); false, having kept some of it, when unusable. */
+  private restore(state: unknown, file: Buffer, indexedBytes: number): boolean {
+    const counters = restoreState(this, state, file, indexedBytes);
+    if (counters === null) return false;
+    this.seq = counters.seq;
+    this.nextIdNumber = counters.nextId;
+    return true;
   }
 
   get header(): SessionHeader {
@@ -131,6 +144,10 @@ export class SessionStore {
   }
   get sizeBytes(): number {
     return this.storage.sizeBytes;
+  }
+  /** Bytes of the file whose state the open took from the saved index beside it (0: all replayed). */
+  get indexedBytes(): number {
+    return this.storage.indexedBytes ?? 0;
   }
 
   newEntryId(): string {

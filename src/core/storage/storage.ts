@@ -44,5 +44,12 @@ export interface Storage {
   append(commit: Commit, json?: string): void;
   /** Replaces the file's commits with `commits` atomically (storage compaction), optionally under a new header. */
   rewrite(commits: readonly Commit[], header?: SessionHeader): void;
+  /**
+   * Saves the state just replayed beside the file so the next open skips replaying it (JSONL
+   * only; see JsonlStorage.saveIndex). False when nothing was saved.
+   */
+  saveIndex?(snapshot: (file: Buffer) => unknown): boolean;
+  /** Bytes of the file whose state the open took from a saved index (JSONL only). */
+  readonly indexedBytes?: number;
   close(): void;
 }

@@ -25,12 +25,29 @@ export function firstBadLine(
   crc: (data: Buffer, value: number) => number,
   skipper: JsonSkipper,
 ): number {
+  const answer = checkLines(bytes, from, end, end, seed, crc, skipper);
+  return answer < 0 ? -1 : answer;
+}
+
+/**
+ * Checks the lines that start in `bytes[from, limit)` (`from` a line's start) and end by `end`:
+ * the index (from 0) of the first bad one, or, when all are good, -1 - how many there were.
+ */
+export function checkLines(
+  bytes: Buffer,
+  from: number,
+  limit: number,
+  end: number,
+  seed: number,
+  crc: (data: Buffer, value: number) => number,
+  skipper: JsonSkipper,
+): number {
   const PREFIX_BYTES = 20;
   const HEAD = [0x7b, 0x22, 0x63, 0x22, 0x3a, 0x22]; // {"c":"
   const TAIL = [0x22, 0x2c, 0x22, 0x72, 0x22, 0x3a]; // ","r":
   let previous = seed;
   let index = 0;
-  for (let start = from; start < end; start++, index++) {
+  for (let start = from; start < limit; start++, index++) {
     const newline = bytes.indexOf(0x0a, start);
     if (newline === -1 || newline >= end) return index;
     if (newline - start < PREFIX_BYTES + 2 || bytes[newline - 1] !== 0x7d) return index;
@@ -52,21 +69,71 @@ export function firstBadLine(
     previous = stored;
     start = newline;
   }
-  return -1;
+  return -1 - index;
 }
 
-/** State shared with the worker, as Int32 cells. */
+/**
+ * Checks the lines that start in piece `piece` of the check (pieces of `pieceBytes` from `from`)
+ * and records the answer in `state` (see the cells below): a line is checked by the piece it
+ * starts in, chained from the CRC stored on the line before it (the seed for the first line).
+ * A bad frame on that line before is found by its own piece, and an earlier line wins.
+ */
+export function checkPiece(
+  state: Int32Array,
+  piece: number,
+  bytes: Buffer,
+  crc: (data: Buffer, value: number) => number,
+  skipper: JsonSkipper,
+): void {
+  const from = state[3]!;
+  const end = state[4]!;
+  const pieceBytes = state[7]!;
+  const begin = from + piece * pieceBytes;
+  const limit = Math.min(end, begin + pieceBytes);
+  let start = begin;
+  let seed = state[5]! >>> 0;
+  if (begin > from) {
+    start = bytes.indexOf(0x0a, begin - 1) + 1;
+    if (start === 0) start = end;
+    const before = bytes.lastIndexOf(0x0a, start - 2) + 1;
+    if (before >= from) {
+      seed = 0;
+      for (let k = before + 6; k < before + 14 && k < start; k++) {
+        const c = bytes[k]!;
+        const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : 0;
+        seed = seed * 16 + digit;
+      }
+    }
+  }
+  const answer = start >= limit ? -1 : checkLines(bytes, start, limit, end, seed, crc, skipper);
+  state[16 + piece * 2] = answer;
+  Atomics.store(state, 16 + piece * 2 + 1, 1);
+  Atomics.add(state, 9, 1);
+  Atomics.notify(state, 9);
+}
+
+/** State shared with the worker, as Int32 cells (checkPiece uses FROM, END, SEED, PIECE_BYTES, DONE and the piece cells by number). */
 const DATA = 0; // 0: being read, 1: ready, 2: called off
-const PHASE = 1; // 0: not started, 1: checking, 2: answered
-const ANSWER = 2; // firstBadLine's answer, or WORKER_FAILED
+const PHASE = 1; // 0: not started, 1: checking, 2: done
+const ANSWER = 2; // WORKER_FAILED once the worker failed
 const FROM = 3;
 const END = 4;
 const SEED = 5;
 const READ = 6; // bytes of the file in `bytes` so far, or READ_FAILED
+const PIECE_BYTES = 7;
+const NEXT = 8; // the next piece to take
+const DONE = 9; // pieces checked
+const PIECES = 10;
+/** Then two cells a piece: its checkLines answer, and 1 once it is in. */
+const PIECE_CELLS = 16;
 const WORKER_FAILED = -2;
 const READ_FAILED = -1;
 /** The worker reads the file in pieces this size, telling after each how far it got. */
 const READ_PIECE_BYTES = 4 * 1024 * 1024;
+/** The lines are checked in pieces of about this many bytes, each taken by whichever thread is free. */
+export const CHECK_PIECE_BYTES = 2 * 1024 * 1024;
+/** Pieces at most (larger files have larger pieces). */
+const MAX_PIECES = 512;
 /** How long to wait for a worker that has not begun when its answer is wanted. */
 const START_WAIT_MS = 3000;
 /** How long a begun check may take before it is done here instead. */
@@ -78,7 +145,8 @@ const __name = (target) => target;
 const { workerData } = require('node:worker_threads');
 const { crc32 } = require('node:zlib');
 const jsonSkipper = ${jsonSkipper.toString()};
-const firstBadLine = ${firstBadLine.toString()};
+const checkLines = ${checkLines.toString()};
+const checkPiece = ${checkPiece.toString()};
 const state = new Int32Array(workerData.state);
 Atomics.store(state, ${PHASE}, 1);
 Atomics.notify(state, ${PHASE});
@@ -102,26 +170,36 @@ if (workerData.fd !== undefined) {
 }
 while (Atomics.load(state, ${DATA}) === 0) Atomics.wait(state, ${DATA}, 0);
 if (Atomics.load(state, ${DATA}) === 1) {
-  let answer = ${WORKER_FAILED};
   try {
     const bytes = Buffer.from(workerData.bytes);
-    answer = firstBadLine(bytes, state[${FROM}], state[${END}], state[${SEED}] >>> 0, crc32, jsonSkipper(false));
-  } catch {}
-  Atomics.store(state, ${ANSWER}, answer);
+    const skipper = jsonSkipper(false);
+    for (let piece = Atomics.add(state, ${NEXT}, 1); piece < state[${PIECES}]; piece = Atomics.add(state, ${NEXT}, 1)) {
+      if (Atomics.load(state, ${DATA}) !== 1) break;
+      checkPiece(state, piece, bytes, crc32, skipper);
+    }
+  } catch {
+    Atomics.store(state, ${ANSWER}, ${WORKER_FAILED});
+  }
 }
 Atomics.store(state, ${PHASE}, 2);
 Atomics.notify(state, ${PHASE});
+Atomics.notify(state, ${DONE});
 `;
 
-/** A check of the commit lines of `bytes` in a worker thread, started before the bytes are read. */
+/**
+ * A check of the commit lines of `bytes` in a worker thread, started before the bytes are read.
+ * The lines are checked in pieces; once this thread asks for the answer, it takes pieces too.
+ */
 export class AsideCheck {
-  private readonly state = new Int32Array(new SharedArrayBuffer(8 * 4));
+  private readonly state = new Int32Array(new SharedArrayBuffer((PIECE_CELLS + 2 * MAX_PIECES) * 4));
   private worker: Worker | null = null;
   private from = 0;
   private end = 0;
   private seed = 0;
-  /** Where the answer came from: the worker, or this thread when the worker did not answer. */
-  answeredBy: 'worker' | 'this thread' | null = null;
+  /** True when `bytes` is being filled (by the worker's read or the caller's): this thread may check pieces once it is. */
+  private filled: boolean;
+  /** Where the answer came from: the worker, this thread and the worker, or this thread alone when the worker did not answer. */
+  answeredBy: 'worker' | 'both threads' | 'this thread' | null = null;
 
   /**
    * `read`: the worker reads the rest of the file from this descriptor (which this process keeps
@@ -133,6 +211,7 @@ export class AsideCheck {
     read?: { readonly fd: number; readonly from: number },
   ) {
     this.state[READ] = read ? read.from : 0;
+    this.filled = read !== undefined;
     try {
       this.worker = new Worker(WORKER_SOURCE, {
         eval: true,
@@ -150,6 +229,7 @@ export class AsideCheck {
 
   /** The caller has put the whole file in `bytes`. */
   haveRead(): void {
+    this.filled = true;
     Atomics.store(this.state, READ, this.bytes.length);
   }
 
@@ -169,38 +249,68 @@ export class AsideCheck {
   }
 
   /** The lines in `bytes[from, end)` are read: check them, the first chained from `seed`. */
-  begin(from: number, end: number, seed: number): void {
+  begin(from: number, end: number, seed: number, piece = CHECK_PIECE_BYTES): void {
     this.from = from;
     this.end = end;
     this.seed = seed;
+    const pieceBytes = Math.max(1, piece, Math.ceil((end - from) / MAX_PIECES));
     this.state[FROM] = from;
     this.state[END] = end;
     this.state[SEED] = seed | 0;
+    this.state[PIECE_BYTES] = pieceBytes;
+    this.state[PIECES] = end > from ? Math.ceil((end - from) / pieceBytes) : 0;
     Atomics.store(this.state, DATA, 1);
     Atomics.notify(this.state, DATA);
   }
 
-  /** firstBadLine's answer, from the worker, or from this thread when the worker did not answer. */
+  /**
+   * The index of the first bad line (firstBadLine's answer): from the pieces the worker and this
+   * thread checked, or from this thread alone when the worker did not answer.
+   */
   answer(): number {
-    if (this.worker !== null) {
-      if (Atomics.load(this.state, PHASE) === 0) Atomics.wait(this.state, PHASE, 0, START_WAIT_MS);
-      if (Atomics.load(this.state, PHASE) === 1) Atomics.wait(this.state, PHASE, 1, CHECK_WAIT_MS);
-      if (Atomics.load(this.state, PHASE) === 2) {
-        const answer = Atomics.load(this.state, ANSWER);
-        if (answer !== WORKER_FAILED) {
-          this.answeredBy = 'worker';
-          return answer;
-        }
+    const state = this.state;
+    const pieces = state[PIECES]!;
+    let helped = false;
+    if (this.filled && this.readable(this.bytes.length) === this.bytes.length) {
+      const skipper = jsonSkipper(false);
+      for (let piece = Atomics.add(state, NEXT, 1); piece < pieces; piece = Atomics.add(state, NEXT, 1)) {
+        helped = true;
+        checkPiece(state, piece, this.bytes, crc32, skipper);
       }
+    }
+    if (this.worker !== null && Atomics.load(state, PHASE) === 0 && !helped)
+      Atomics.wait(state, PHASE, 0, START_WAIT_MS);
+    const waitUntil = Date.now() + CHECK_WAIT_MS;
+    for (;;) {
+      const done = Atomics.load(state, DONE);
+      if (done >= pieces || Atomics.load(state, ANSWER) === WORKER_FAILED) break;
+      // A worker that never began, or ended with a piece it took not in: this thread checks it all.
+      if (this.worker === null || Atomics.load(state, PHASE) !== 1 || Date.now() > waitUntil) break;
+      Atomics.wait(state, DONE, done, 50);
+    }
+    if (Atomics.load(state, DONE) >= pieces && Atomics.load(state, ANSWER) !== WORKER_FAILED) {
+      this.answeredBy = !helped ? 'worker' : this.worker === null ? 'this thread' : 'both threads';
+      return this.fromPieces(pieces);
     }
     this.stop();
     this.answeredBy = 'this thread';
     return firstBadLine(this.bytes, this.from, this.end, this.seed, crc32, jsonSkipper(false));
   }
 
+  /** The first bad line from the pieces' answers: the first bad piece's, after the lines of those before it. */
+  private fromPieces(pieces: number): number {
+    let lines = 0;
+    for (let piece = 0; piece < pieces; piece++) {
+      const answer = this.state[PIECE_CELLS + piece * 2]!;
+      if (answer >= 0) return lines + answer;
+      lines += -1 - answer;
+    }
+    return -1;
+  }
+
   /** Calls the check off (if it still runs) and ends the worker. */
   stop(): void {
-    if (Atomics.load(this.state, DATA) === 0) {
+    if (Atomics.load(this.state, DATA) !== 2) {
       Atomics.store(this.state, DATA, 2);
       Atomics.notify(this.state, DATA);
     }

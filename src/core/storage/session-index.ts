@@ -1,0 +1,114 @@
+/**
+ * A saved index beside a large JSONL session (`<file>.index`): the replayed state of the file's
+ * first `bytes` bytes (what the tree, the registers and the usage ledger hold, each entry's
+ * payload as a byte range of the file), so that an open replays only the lines after them.
+ *
+ * The JSONL file stays the only source of truth. The index is a cache: it is used only when its
+ * own CRC holds, it names the same header, and the line ending at its `bytes` is there with the
+ * CRC it recorded (the CRC chain covers every byte before it, so a different prefix is a
+ * different CRC); anything else, it is ignored and written again. Using it checks nothing less:
+ * the worker still checks every byte of the file (verify-aside.ts) before the open returns, and
+ * any problem there replays the file from its start on one thread, without the index.
+ */
+import { crc32 } from 'node:zlib';
+import type { FileOps } from './file-ops';
+
+export const INDEX_SUFFIX = '.index';
+const MAGIC = 'tole-session-index 1 ';
+/** `MAGIC`, 8 hex digits of the CRC of what follows, a newline. */
+const PREFIX_BYTES = MAGIC.length + 9;
+
+/** Which prefix of the session file an index holds the state of. */
+export interface IndexMark {
+  /** Bytes of the file covered: the header and whole commit lines, ending in a newline. */
+  readonly bytes: number;
+  /** The CRC stored on the last line covered (the header's when no commit line is). */
+  readonly lastCrc: number;
+  readonly commitLines: number;
+  /** The CRC of the header line: a rewritten (compacted) file has another. */
+  readonly headerCrc: number;
+}
+
+export interface SavedIndex extends IndexMark {
+  /** The store's state after those lines (SessionStore's snapshot), unchecked until applied. */
+  readonly state: unknown;
+}
+
+export function indexPathOf(sessionPath: string): string {
+  return `${sessionPath}${INDEX_SUFFIX}`;
+}
+
+/** The index beside `sessionPath`, or null when there is none or it is damaged in any way. */
+export function readIndex(ops: FileOps, sessionPath: string): SavedIndex | null {
+  const path = indexPathOf(sessionPath);
+  let text: Buffer;
+  try {
+    if (!ops.existsSync(path)) return null;
+    text = ops.readFileSync(path);
+  } catch {
+    return null;
+  }
+  if (text.length < PREFIX_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+  if (text[PREFIX_BYTES - 1] !== 0x0a) return null;
+  const stored = Number.parseInt(text.toString('latin1', MAGIC.length, PREFIX_BYTES - 1), 16);
+  if (!Number.isInteger(stored) || crc32(text.subarray(PREFIX_BYTES)) !== stored) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.toString('utf8', PREFIX_BYTES));
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== 'object') return null;
+  const { bytes, lastCrc, commitLines, headerCrc, state } = parsed as Record<string, unknown>;
+  if (!isCount(bytes) || !isCount(lastCrc) || !isCount(commitLines) || !isCount(headerCrc)) return null;
+  return { bytes, lastCrc, commitLines, headerCrc, state };
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * Writes the index beside `sessionPath` whole (a temporary file renamed into place), replacing
+ * any older one. It is a cache: not synced, and a failure leaves only a missing or older index
+ * (returns false). A crash mid-write leaves a file whose CRC does not hold.
+ */
+export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex, nonce: string): boolean {
+  const path = indexPathOf(sessionPath);
+  const temp = `${path}.${nonce}.tmp`;
+  let fd: number | null = null;
+  try {
+    const body = Buffer.from(JSON.stringify(index), 'utf8');
+    const head = Buffer.from(`${MAGIC}${crc32(body).toString(16).padStart(8, '0')}\n`, 'latin1');
+    fd = ops.openSync(temp, 'w', 0o600);
+    for (const [part, at] of [
+      [head, 0],
+      [body, head.length],
+    ] as const) {
+      let written = 0;
+      while (written < part.length) {
+        const n = ops.writeSync(fd, part, written, part.length - written, at + written);
+        if (n <= 0) throw new Error('no progress');
+        written += n;
+      }
+    }
+    ops.closeSync(fd);
+    fd = null;
+    ops.renameSync(temp, path);
+    return true;
+  } catch {
+    if (fd !== null) {
+      try {
+        ops.closeSync(fd);
+      } catch {
+        // Already failing: the index is only a cache.
+      }
+    }
+    try {
+      if (ops.existsSync(temp)) ops.unlinkSync(temp);
+    } catch {
+      // Left behind: a stray temporary file, never read.
+    }
+    return false;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The replayed state of a session (tree, registers, usage ledger, counters) as the saved index
+ * holds it (session-index.ts), and back. Entries keep their payloads as byte ranges of the
+ * session file, so the index holds only what the tree needs, column by column: ids, the distance
+ * back to each parent, seq and timestamp steps, the type's number, and where the payload lies.
+ *
+ * `restoreState` trusts nothing in the index: every field is checked for its type and range
+ * (ids unique, parents earlier, seqs increasing, payloads inside the indexed bytes), and any
+ * problem gives false, the caller then replays the file from its start.
+ */
+import type { RegisterCell, RegisterState } from '../registers/register-state';
+import { ENTRY_TYPES, type AnyEntry } from '../tree/entry-types';
+import type { TreeIndex } from '../tree/tree-index';
+import type { UsageRecord } from './records';
+import { ReplayedEntry } from './replayed-entry';
+
+/** The state a SessionStore replays: what the index saves and restores. */
+export interface StoreParts {
+  readonly tree: TreeIndex;
+  readonly registers: RegisterState;
+  readonly usage: UsageRecord[];
+}
+
+/** The store's counters: the last seq, and the number the next entry id takes. */
+export interface Counters {
+  readonly seq: number;
+  readonly nextId: number;
+}
+
+interface SavedEntries {
+  readonly id: string[];
+  /** How many entries back the parent is (0: a root). */
+  readonly up: number[];
+  /** Seq minus the previous entry's (the first: its seq). */
+  readonly seq: number[];
+  /** Timestamp minus the previous entry's (the first: its timestamp). */
+  readonly ts: number[];
+  /** Index in ENTRY_TYPES. */
+  readonly type: number[];
+  /** Payload start minus the previous payload's end (the first: its start). */
+  readonly from: number[];
+  readonly len: number[];
+}
+
+interface SavedState {
+  readonly v: 1;
+  readonly seq: number;
+  readonly nextId: number;
+  readonly deadBytes: number;
+  readonly usage: UsageRecord[];
+  /** Namespace, then its cells as [key, value, seq, bytes], both in insertion order. */
+  readonly registers: [string, [string, unknown, number, number][]][];
+  readonly entries: SavedEntries;
+}
+
+const TYPE_NUMBER = new Map<string, number>(ENTRY_TYPES.map((type, i) => [type, i]));
+
+/**
+ * The state with every payload as a range of `file` (the whole session file, from its first
+ * byte), or null when an entry's payload is not one (an entry not read lazily from this file).
+ */
+export function snapshotState(parts: StoreParts, counters: Counters, file: Buffer): SavedState | null {
+  const entries: SavedEntries = { id: [], up: [], seq: [], ts: [], type: [], from: [], len: [] };
+  const place = new Map<string, number>();
+  let seq = 0;
+  let ts = 0;
+  let end = 0;
+  for (const entry of parts.tree.all()) {
+    if (!(entry instanceof ReplayedEntry)) return null;
+    const [bytes, start, stop] = ReplayedEntry.rangeOf(entry);
+    if (bytes.buffer !== file.buffer) return null;
+    const from = start + bytes.byteOffset - file.byteOffset;
+    const type = TYPE_NUMBER.get(entry.type);
+    const parent = entry.parentId === null ? -1 : (place.get(entry.parentId) ?? -2);
+    if (type === undefined || parent === -2 || from < 0 || stop - start <= 0) return null;
+    const at = entries.id.length;
+    place.set(entry.id, at);
+    entries.id.push(entry.id);
+    entries.up.push(parent === -1 ? 0 : at - parent);
+    entries.seq.push(entry.seq - seq);
+    entries.ts.push(entry.timestamp - ts);
+    entries.type.push(type);
+    entries.from.push(from - end);
+    entries.len.push(stop - start);
+    seq = entry.seq;
+    ts = entry.timestamp;
+    end = from + stop - start;
+  }
+  const registers: SavedState['registers'] = [];
+  for (const ns of parts.registers.namespaces()) {
+    const cells: [string, unknown, number, number][] = [];
+    for (const [key, cell] of parts.registers.entries(ns)) {
+      // A set without a value would come back as null: such a session is not indexed.
+      if (cell.value === undefined) return null;
+      cells.push([key, cell.value, cell.seq, cell.bytes]);
+    }
+    registers.push([ns, cells]);
+  }
+  return {
+    v: 1,
+    seq: counters.seq,
+    nextId: counters.nextId,
+    deadBytes: parts.registers.deadBytes,
+    usage: parts.usage,
+    registers,
+    entries,
+  };
+}
+
+/**
+ * Puts the saved `state` into the empty `parts`, payloads read from `file[0, indexedBytes)`, and
+ * returns the counters. Null when the state is not one snapshotState could have made (parts may
+ * then hold some of it: the caller drops them).
+ */
+export function restoreState(parts: StoreParts, state: unknown, file: Buffer, indexedBytes: number): Counters | null {
+  if (!state || typeof state !== 'object') return null;
+  const saved = state as Partial<SavedState>;
+  if (saved.v !== 1 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
+  if (!Array.isArray(saved.usage) || !Array.isArray(saved.registers)) return null;
+  const entries = saved.entries;
+  if (!entries || typeof entries !== 'object') return null;
+  const { id, up, seq, ts, type, from, len } = entries;
+  const n = Array.isArray(id) ? id.length : -1;
+  for (const column of [up, seq, ts, type, from, len]) if (!Array.isArray(column) || column.length !== n) return null;
+  if (n < 0) return null;
+  let lastSeq = 0;
+  let lastTs = 0;
+  let end = 0;
+  const order: AnyEntry[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const entryId = id![i];
+    const back = up![i];
+    const step = seq![i];
+    const typeName = ENTRY_TYPES[type![i] as number];
+    const start = end + (from![i] as number);
+    const stop = start + (len![i] as number);
+    if (typeof entryId !== 'string' || !isCount(back) || back > i || !isCount(step) || step === 0) return null;
+    if (typeName === undefined || !Number.isSafeInteger(ts![i]) || !isCount(from![i]) || !isCount(len![i])) return null;
+    if (len![i] === 0 || stop > indexedBytes) return null;
+    lastSeq += step;
+    lastTs += ts![i] as number;
+    end = stop;
+    const parentId = back === 0 ? null : order[i - back]!.id;
+    const entry = new ReplayedEntry(lastSeq, lastTs, entryId, parentId, typeName, file, start, stop);
+    order[i] = entry as unknown as AnyEntry;
+    if (!parts.tree.addNew(entry as unknown as AnyEntry)) return null;
+  }
+  if (lastSeq > saved.seq) return null;
+  for (const row of saved.usage) {
+    if (!row || typeof row !== 'object' || (row as UsageRecord).kind !== 'usage') return null;
+    if (!isCount((row as UsageRecord).seq) || (row as UsageRecord).seq > saved.seq) return null;
+    if (typeof (row as UsageRecord).id !== 'string') return null;
+    parts.usage.push(row);
+  }
+  for (const namespace of saved.registers) {
+    if (!Array.isArray(namespace) || typeof namespace[0] !== 'string' || !Array.isArray(namespace[1])) return null;
+    parts.registers.restore(namespace[0], null, null);
+    for (const cell of namespace[1] as unknown[]) {
+      if (!Array.isArray(cell) || cell.length !== 4 || typeof cell[0] !== 'string' || cell[0] === '') return null;
+      if (!isCount(cell[2]) || cell[2] > saved.seq || !isCount(cell[3])) return null;
+      const restored: RegisterCell = { value: cell[1], seq: cell[2], bytes: cell[3] };
+      parts.registers.restore(namespace[0], cell[0], restored);
+    }
+  }
+  parts.registers.deadBytes = saved.deadBytes;
+  return { seq: saved.seq, nextId: saved.nextId };
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}

@@ -1,0 +1,324 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { jsonSkipper } from '../../../src/core/storage/json-skip';
+import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
+import type { DraftRecord } from '../../../src/core/storage/records';
+import { indexPathOf, readIndex, writeIndex } from '../../../src/core/storage/session-index';
+import type { SessionStore } from '../../../src/core/storage/session-store';
+import { nodeFileOps } from '../../../src/core/storage/file-ops';
+import { AsideCheck, firstBadLine } from '../../../src/core/storage/verify-aside';
+import { createStore, linesOf, openStore, rechained, tempDir, testSeed } from '../../support/storage-fixtures';
+
+const dir = tempDir('tole-index-');
+afterAll(() => dir.remove());
+
+/** Any size of file replays beside the worker (and so is indexed), or one thread replays it alone. */
+const ASIDE = { asideMinBytes: 0 };
+const ONE_THREAD = { asideMinBytes: Number.POSITIVE_INFINITY };
+
+/** Everything an open rebuilds, payloads included, in the order the store keeps it. */
+function fullState(store: SessionStore): unknown {
+  const entries = [...store.tree.all()];
+  const last = entries.at(-1)?.id ?? null;
+  return {
+    entries: JSON.stringify(entries),
+    roots: store.tree.roots(),
+    children: entries.map((e) => store.tree.childrenOf(e.id)),
+    path: store.tree.pathTo(last).map((e) => e.id),
+    rows: entries.map((e, i) => [store.tree.placeOf(e.id), store.tree.onlyChildAfter(e.id, i)]),
+    registers: store.registers.namespaces().map((ns) => [ns, store.registers.entries(ns)]),
+    dead: store.registers.deadBytes,
+    usage: JSON.stringify(store.usage),
+    lastSeq: store.lastSeq,
+    nextId: store.newEntryId(),
+    report: store.report,
+    header: store.header,
+  };
+}
+
+/** What an open gives: the error it throws, or the full state (and whether the index was used). */
+function outcome(
+  file: string,
+  how: { asideMinBytes: number },
+  readOnly = true,
+): { state?: unknown; indexed?: number; error?: string } {
+  try {
+    const store = openStore(file, { readOnly, ...how });
+    const result = { state: fullState(store), indexed: store.indexedBytes };
+    store.close();
+    return result;
+  } catch (error) {
+    return { error: `${(error as { kind?: string }).kind}: ${(error as Error).message}` };
+  }
+}
+
+type Step =
+  | { kind: 'entry'; parent: number; text: string; type: 'user' | 'assistant' | 'notice'; lanes: boolean }
+  | { kind: 'set'; ns: string; key: string; value: unknown }
+  | { kind: 'delete'; ns: string; key: string }
+  | { kind: 'usage'; tokens: number };
+
+const NAMESPACES = ['fact.label', 'pending.intent', 'lane.leaf', 'lane.head'];
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('entry' as const),
+      parent: fc.nat(),
+      text: fc.string({ unit: 'binary', maxLength: 40 }),
+      type: fc.constantFrom('user' as const, 'assistant' as const, 'notice' as const),
+      lanes: fc.boolean(),
+    }),
+  },
+  fc.record({
+    kind: fc.constant('set' as const),
+    ns: fc.constantFrom(...NAMESPACES),
+    key: fc.constantFrom('a', 'b', 'main', 'head', 'é'),
+    value: fc.jsonValue({ maxDepth: 2 }),
+  }),
+  fc.record({
+    kind: fc.constant('delete' as const),
+    ns: fc.constantFrom(...NAMESPACES),
+    key: fc.constantFrom('a', 'b'),
+  }),
+  fc.record({ kind: fc.constant('usage' as const), tokens: fc.nat() }),
+);
+
+function payloadOf(type: string, text: string): unknown {
+  if (type === 'assistant') return { text, toolCalls: [], model: 'm', finishReason: 'stop' };
+  if (type === 'notice') return { level: 'info', source: 'user', text };
+  return { text };
+}
+
+/** Commits `steps` (a new entry's parent picked among the entries so far), some as one transaction. */
+function commitSteps(store: SessionStore, steps: readonly Step[]): void {
+  const ids = [...store.tree.all()].map((e) => e.id);
+  for (const s of steps) {
+    const drafts: DraftRecord[] = [];
+    if (s.kind === 'entry') {
+      const id = store.newEntryId();
+      const parentId = ids.length === 0 || s.parent % 5 === 0 ? null : ids[s.parent % ids.length]!;
+      drafts.push({
+        kind: 'entry',
+        timestamp: store.now(),
+        id,
+        parentId,
+        type: s.type,
+        payload: payloadOf(s.type, s.text),
+      });
+      if (s.lanes) {
+        drafts.push({ kind: 'register', op: 'set', namespace: 'lane.leaf', key: 'main', value: id });
+        drafts.push({
+          kind: 'register',
+          op: 'set',
+          namespace: 'lane.head',
+          key: 'head',
+          value: { lane: 'main', entryId: id },
+        });
+      }
+      ids.push(id);
+    } else if (s.kind === 'set')
+      drafts.push({ kind: 'register', op: 'set', namespace: s.ns, key: s.key, value: s.value });
+    else if (s.kind === 'delete') drafts.push({ kind: 'register', op: 'delete', namespace: s.ns, key: s.key });
+    else
+      drafts.push({
+        kind: 'usage',
+        id: store.newUsageId(),
+        entryId: ids.at(-1) ?? null,
+        usage: { inputTokens: s.tokens },
+      });
+    store.commit(drafts);
+  }
+}
+
+let made = 0;
+/** A session of `steps`, opened once writable beside the worker (which saves its index), then `more` appended. */
+function indexedSession(steps: readonly Step[], more: readonly Step[] = []): string {
+  const sub = join(dir.path, `s${made++}`);
+  mkdirSync(sub);
+  const store = createStore(sub);
+  commitSteps(store, [{ kind: 'entry', parent: 0, text: 'first', type: 'user', lanes: true }, ...steps]);
+  store.close();
+  const reopened = openStore(store.path, ASIDE);
+  reopened.close();
+  if (more.length > 0) {
+    const appending = openStore(store.path, ONE_THREAD);
+    commitSteps(appending, more);
+    appending.close();
+  }
+  return store.path;
+}
+
+describe('the saved index beside a session', () => {
+  it('opens to the state, payloads included, that replaying the whole file gives, for any session and any lines added after it', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), fc.array(step, { maxLength: 8 }), (steps, more) => {
+        const path = indexedSession(steps, more);
+        const index = readIndex(nodeFileOps, path);
+        expect(index, 'a writable open beside the worker saved the index').not.toBeNull();
+        const fromIndex = outcome(path, ASIDE);
+        const replayed = outcome(path, ONE_THREAD);
+        expect(fromIndex.indexed).toBe(index!.bytes);
+        expect(fromIndex.state).toEqual(replayed.state);
+        // Lazily read payloads equal the eagerly parsed ones, line by line.
+        const eager = readFileSync(path, 'utf8')
+          .trimEnd()
+          .split('\n')
+          .slice(1)
+          .flatMap((line) => [JSON.parse(line).r].flat())
+          .filter((r: { kind: string }) => r.kind === 'entry');
+        const store = openStore(path, { readOnly: true, ...ASIDE });
+        expect(JSON.parse(JSON.stringify([...store.tree.all()]))).toEqual(eager);
+        store.close();
+      }),
+      { seed: testSeed('saved index state'), numRuns: 25 },
+    );
+  });
+
+  it('is ignored when damaged, stale or not this file, and a writable open saves it again', () => {
+    const steps: Step[] = Array.from({ length: 12 }, (_, i) => ({
+      kind: 'entry',
+      parent: i,
+      text: `line ${i} ✓`,
+      type: i % 2 ? 'assistant' : 'user',
+      lanes: true,
+    }));
+    const path = indexedSession(steps);
+    const indexPath = indexPathOf(path);
+    const good = readFileSync(indexPath);
+    const reference = outcome(path, ONE_THREAD);
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: readIndex(nodeFileOps, path)!.bytes });
+
+    // One byte of the index changed: its own CRC fails.
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 20] ^= 1;
+    writeFileSync(indexPath, flipped);
+    expect(readIndex(nodeFileOps, path)).toBeNull();
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+
+    // A well-formed index whose state cannot be (a parent after its child): dropped whole.
+    writeFileSync(indexPath, good);
+    const real = readIndex(nodeFileOps, path)!;
+    const state = real.state as { entries: { up: number[] } };
+    writeIndex(
+      nodeFileOps,
+      path,
+      { ...real, state: { ...state, entries: { ...state.entries, up: state.entries.up.map(() => 5) } } },
+      'x',
+    );
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+
+    // The file edited under re-chained checksums (as a writer that meant it would): another last CRC.
+    const lines = linesOf(readFileSync(path));
+    const body = lines[3]!.subarray(LINE_PREFIX_BYTES, -1).toString('utf8').replace('line 1', 'LINE 1');
+    const edited = rechained(lines, 4, Buffer.from(body, 'utf8'));
+    writeFileSync(path, edited);
+    writeFileSync(indexPath, good);
+    const editedReference = outcome(path, ONE_THREAD);
+    expect(JSON.stringify(editedReference)).toContain('LINE 1');
+    expect(outcome(path, ASIDE)).toEqual({ ...editedReference, indexed: 0 });
+
+    // The file shorter than the index: ignored (and a read-only open leaves both as they are).
+    const cut = edited.subarray(0, edited.lastIndexOf(0x0a, edited.length - 2) + 1);
+    writeFileSync(path, cut);
+    expect(outcome(path, ASIDE)).toEqual({ ...outcome(path, ONE_THREAD), indexed: 0 });
+    expect(readFileSync(indexPath).equals(good)).toBe(true);
+
+    // A writable open that found no usable index saves one for the file as it is.
+    expect(outcome(path, ASIDE, false).indexed).toBe(0);
+    expect(readIndex(nodeFileOps, path)!.bytes).toBe(cut.length);
+    expect(outcome(path, ASIDE).indexed).toBe(cut.length);
+    rmSync(indexPath);
+    expect(outcome(path, ASIDE).indexed).toBe(0);
+  });
+
+  it('does not stop the worker from refusing a damaged file, or a torn tail from being cut, as without it', () => {
+    const steps: Step[] = Array.from({ length: 10 }, (_, i) => ({
+      kind: 'entry',
+      parent: i,
+      text: `text ${i}`,
+      type: 'user',
+      lanes: i % 2 === 0,
+    }));
+    const path = indexedSession(steps);
+    const original = readFileSync(path);
+    const lines = linesOf(original);
+    expect(existsSync(indexPathOf(path))).toBe(true);
+
+    // A raw control character in a payload under matching checksums, inside the indexed lines:
+    // only the worker's check sees it, and the open is refused in the one-thread words.
+    const body = lines[4]!.subarray(LINE_PREFIX_BYTES, -1).toString('utf8').replace('"text":"', '"text":"\u0001');
+    writeFileSync(path, rechained(lines, 5, Buffer.from(body, 'utf8')));
+    const refused = outcome(path, ASIDE);
+    expect(refused.error).toMatch(/^corrupt: .*line 5: checksum matches but the commit is not JSON/);
+    expect(refused).toEqual(outcome(path, ONE_THREAD));
+
+    // One flipped bit mid-file: refused the same way.
+    const flipped = Buffer.from(original);
+    flipped[original.indexOf('text 3') + 2] ^= 4;
+    writeFileSync(path, flipped);
+    expect(outcome(path, ASIDE).error).toMatch(/^corrupt: /);
+    expect(outcome(path, ASIDE)).toEqual(outcome(path, ONE_THREAD));
+
+    // A torn tail after the indexed lines is cut and saved aside, the state as without the index.
+    const torn = Buffer.concat([original, Buffer.from('{"c":"0000')]);
+    const other = `${path}.copy.jsonl`;
+    writeFileSync(path, torn);
+    writeFileSync(other, torn);
+    const aside = outcome(path, ASIDE, false) as { state: { report: { tornTail: object } } };
+    const alone = outcome(other, ONE_THREAD, false) as { state: { report: { tornTail: object } } };
+    const noSavedTo = (o: typeof aside): unknown =>
+      JSON.stringify({
+        ...o.state,
+        report: { ...o.state.report, tornTail: { ...o.state.report.tornTail, savedTo: 0 } },
+      });
+    expect(aside.state.report.tornTail).toMatchObject({ repaired: true });
+    expect(noSavedTo(aside)).toBe(noSavedTo(alone));
+    expect(readFileSync(path).equals(original)).toBe(true);
+  });
+});
+
+describe('the line check in pieces', () => {
+  it('names the same first bad line as one pass, with the work split between the worker and this thread at any piece size', () => {
+    const sub = join(dir.path, 'pieces');
+    mkdirSync(sub);
+    const store = createStore(sub);
+    commitSteps(
+      store,
+      Array.from(
+        { length: 30 },
+        (_, i) => ({ kind: 'entry', parent: i, text: `piece ${i} é`, type: 'user', lanes: i % 3 === 0 }) as Step,
+      ),
+    );
+    store.close();
+    const original = readFileSync(store.path);
+    const lines = linesOf(original);
+    const from = lines[0]!.length + 1;
+    const seed = crc32(lines[0]!);
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 400 }),
+        fc.boolean(),
+        (at, byte, damage, piece, help) => {
+          const bytes = Buffer.from(new SharedArrayBuffer(original.length));
+          original.copy(bytes);
+          if (damage) bytes[from + (at % (original.length - from))] = byte;
+          const expected = firstBadLine(bytes, from, bytes.length, seed, crc32, jsonSkipper(false));
+          const check = new AsideCheck(bytes);
+          if (help) check.haveRead();
+          check.begin(from, bytes.length, seed, piece);
+          expect(check.answer()).toBe(expected);
+          expect(check.answeredBy).not.toBeNull();
+          check.stop();
+        },
+      ),
+      { seed: testSeed('line check pieces'), numRuns: 30 },
+    );
+  });
+});
