@@ -1,12 +1,12 @@
 import { Box } from 'ink';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
 import { FilesDialogPrompt, filesDialogHeight } from './FilesDialogPrompt';
 import { FirstRunPanel } from './FirstRunPanel';
 import { FlashLine, flashLines } from './FlashLine';
-import { CostOverlay } from './CostOverlay';
+import { LiveCostOverlay } from './CostOverlay';
 import { HelpOverlay } from './HelpOverlay';
 import { ListOverlay } from './ListOverlay';
 import type { Multiplexer } from './copy-answer';
@@ -23,9 +23,7 @@ import { promptLayout, promptPlaceholder } from './prompt-layout';
 import { PromptLine } from './PromptLine';
 import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
-import { statusPhase } from './status-phase';
-import { spinnerStep, StatusBar } from './StatusBar';
-import { statusUsage } from './status-usage';
+import { LiveStatusBar } from './LiveStatusBar';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
 import type { TurnAgent, TurnController } from './turn-controller';
@@ -41,13 +39,13 @@ import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
 import { useStoreVersion } from './use-store-version';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size';
-import { usePacedStep } from './use-paced-step';
 import { submitPrompt, type SubmitContext } from './submit-prompt';
 import type { PickerSession } from './picker-rows';
 import { switchSession } from './run-command';
 import { SessionPicker } from './SessionPicker';
 import { switchBlocker, type SessionSwitching } from './session-switch';
-import { useTurns } from './use-turns';
+import { useOpenTurns, useTurnController } from './use-turns';
+import { LiveTurnScope, useTurnShape } from './live-turn-scope';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
 import { useSyncAlert, type SyncStatusSource } from './use-sync-alert';
@@ -104,7 +102,28 @@ export interface AppProps {
   readonly onCrash: (error: unknown) => void;
 }
 
+/**
+ * The screen. The turn controller is read once, by `LiveTurnScope`: a streamed frame draws the
+ * scope and the parts that show the streamed text, not the screen under it (`AppScreen`, made
+ * here, is left as it is unless the App's own props change).
+ */
 export function App(props: AppProps) {
+  const { store } = props;
+  const turns = useTurnController({
+    store,
+    agent: props.agent,
+    readOnly: props.readOnly ?? store.readOnly,
+    given: props.turns,
+    onCrash: props.onCrash,
+  });
+  return (
+    <LiveTurnScope turns={turns} now={() => store.now()}>
+      <AppScreen {...props} controller={turns} />
+    </LiveTurnScope>
+  );
+}
+
+function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   const { store, agent, approvals, policy, noColor } = props;
   const readOnly = props.readOnly ?? store.readOnly;
   const [theme, setTheme] = useState(props.theme);
@@ -115,25 +134,18 @@ export function App(props: AppProps) {
   const { ui, current, dispatch } = useUiState(props.history);
   const { onHistory } = props;
   useEffect(() => onHistory?.(ui.history), [ui.history, onHistory]);
-  const turnsRef = useRef<TurnController | null>(null);
-  const sessionStart = useSessionStart(readOnly ? undefined : props.sessionStart, () => turnsRef.current!, dispatch);
-  const { turns, live } = useTurns({
-    store,
-    agent,
-    readOnly,
-    given: props.turns,
-    onCrash: props.onCrash,
-    resumeOnOpen: props.resumeOnOpen ?? true,
-    onOpen: sessionStart.start,
-  });
-  turnsRef.current = turns;
+  const turns = props.controller;
+  const sessionStart = useSessionStart(readOnly ? undefined : props.sessionStart, () => turns, dispatch);
+  useOpenTurns(turns, { store, resumeOnOpen: props.resumeOnOpen ?? true, onOpen: sessionStart.start });
+  // The live turn without its streamed text: the screen is drawn again when it moves, not for a token.
+  const turn = useTurnShape();
   const pending = useSyncExternalStore(approvals.subscribe, approvals.getSnapshot);
   const keymap = props.keymap ?? KEYMAP;
   // A session with something in it opens on its panes (it can be browsed); /connect brings the panel.
   const firstRun = useFirstRun(props.setup, props.setup?.missing === true && store.tree.size === 0, agent, dispatch);
   const setupOpen = firstRun.state.open && pending === null;
   const advice = useErrorFlash(
-    live.lastError,
+    turn.lastError,
     agent.model,
     keyFor('history-previous', keymap, 'input') ?? '↑',
     dispatch,
@@ -145,10 +157,7 @@ export function App(props: AppProps) {
   useEffect(() => {
     if (ui.field?.kind === 'find') finder.prepare(view.rows);
   }, [ui.field?.kind, finder, view.rows]);
-  const running = live.phase !== 'idle';
-  // The elapsed time and the cost move on by themselves while a turn runs: a frame each second
-  // when nothing else draws the screen (streamed text draws it anyway).
-  usePacedStep(running, 1000, 40);
+  const running = turn.phase !== 'idle';
   useFlashFade(ui.flash, current, dispatch);
   useMcpFlash(props.mcp, dispatch);
   useEffect(() => {
@@ -160,12 +169,12 @@ export function App(props: AppProps) {
 
   // The files prompt waits behind an approval prompt: one prompt holds the keyboard at a time.
   const dialog = pending === null ? ui.dialog : null;
-  const prompt = promptLayout(ui.editor, live.queue, size.columns, live.steering, ui.editing?.entryId ?? null);
-  const queueOpen = ui.queueOpen && live.queue.length > 0;
+  const prompt = promptLayout(ui.editor, turn.queue, size.columns, turn.steering, ui.editing?.entryId ?? null);
+  const queueOpen = ui.queueOpen && turn.queue.length > 0;
   useEffect(() => {
     // The list closes by itself once the queue has drained.
-    if (ui.queueOpen && live.queue.length === 0) dispatch({ type: 'queue-list', open: false });
-  }, [ui.queueOpen, live.queue.length, dispatch]);
+    if (ui.queueOpen && turn.queue.length === 0) dispatch({ type: 'queue-list', open: false });
+  }, [ui.queueOpen, turn.queue.length, dispatch]);
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
@@ -173,10 +182,10 @@ export function App(props: AppProps) {
     store,
     agent,
     view,
-    live,
+    shape: turn,
+    liveNow: turns.getSnapshot,
     ui,
     awaitingApproval: pending !== null,
-    nowMs: store.now(),
     usageWidth,
     readOnly,
   });
@@ -338,14 +347,11 @@ export function App(props: AppProps) {
     <ThemeContext.Provider value={themeValue}>
       <Box flexDirection="column" width={size.columns} height={layout.lines} overflow="hidden">
         {ui.helpOpen && ui.costOpen ? (
-          <CostOverlay
-            input={{
-              rows: store.usage,
-              pathIds: view.pathIds,
-              lane: view.head.lane,
-              model: agent.model,
-              estimate: content.cost.estimate,
-            }}
+          <LiveCostOverlay
+            store={store}
+            view={view}
+            agent={agent}
+            requestTokens={content.requestTokens}
             width={size.columns}
             height={layout.panesHeight}
             offset={ui.helpOffset}
@@ -362,9 +368,9 @@ export function App(props: AppProps) {
           />
         ) : queueOpen ? (
           <ListOverlay
-            title={`queued prompts · ${live.queue.length} (sent in this order after the turn)`}
-            rows={live.queue.map((text, i) => [seg(`${i + 1}. `, 'faint'), seg(oneLine(text), 'text')])}
-            selected={Math.min(ui.queueIndex, live.queue.length - 1)}
+            title={`queued prompts · ${turn.queue.length} (sent in this order after the turn)`}
+            rows={turn.queue.map((text, i) => [seg(`${i + 1}. `, 'faint'), seg(oneLine(text), 'text')])}
+            selected={Math.min(ui.queueIndex, turn.queue.length - 1)}
             width={size.columns}
             height={layout.panesHeight}
           />
@@ -401,19 +407,20 @@ export function App(props: AppProps) {
           placeholder={placeholder}
           width={size.columns}
         />
-        <StatusBar
-          pc={statusPhase(view.machine.pc, live)}
+        <LiveStatusBar
+          machine={view.machine.pc}
           seq={store.lastSeq}
           model={firstRun.state.missing ? 'no model' : using ? `${agent.model} on ${using.name}` : agent.model}
           sessionId={store.header.id}
-          running={running}
           readOnly={readOnly}
-          queued={live.queue.length}
           alert={alert}
           hints={hints}
           width={size.columns}
-          usage={layout.narrow ? statusUsage(content.cost) : null}
-          spin={running ? spinnerStep() : 0}
+          cost={
+            layout.narrow
+              ? { agent, summary: view.usage, requestTokens: content.requestTokens, fill: content.fill }
+              : null
+          }
         />
       </Box>
     </ThemeContext.Provider>

@@ -1,4 +1,9 @@
 import { useMemo } from 'react';
+import type { SessionStore } from '../core/storage/session-store';
+import { callEstimate, streamedTokens } from './live-cost';
+import { useLiveNow } from './live-turn-scope';
+import type { TurnAgent } from './turn-controller';
+import type { SessionView } from './use-session-view';
 import { costLines, type CostInput } from './cost-lines';
 import { innerSize } from './PaneFrame';
 import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
@@ -17,4 +22,43 @@ export function CostOverlay({ input, width, height, offset }: CostOverlayProps) 
   return (
     <ScrolledLinesOverlay title="cost · Esc or q closes" lines={lines} width={width} height={height} offset={offset} />
   );
+}
+
+export interface LiveCostOverlayProps {
+  readonly store: SessionStore;
+  readonly view: SessionView;
+  readonly agent: TurnAgent;
+  /** The prompt estimate of the call in flight (the screen's `usePromptEstimate`). */
+  readonly requestTokens: number | null;
+  readonly width: number;
+  readonly height: number;
+  readonly offset: number;
+}
+
+/** `/cost` while a reply streams: the call in flight's estimate moves with the streamed text (`useLiveNow`). */
+export function LiveCostOverlay({ store, view, agent, requestTokens, width, height, offset }: LiveCostOverlayProps) {
+  const { live } = useLiveNow();
+  const outputTokens = live.callOpen ? streamedTokens(live) : 0;
+  const input = useMemo(
+    () => ({
+      rows: store.usage,
+      pathIds: view.pathIds,
+      lane: view.head.lane,
+      model: agent.model,
+      estimate: callEstimate(live, requestTokens, agent),
+    }),
+    // `live` is read for the figures named here; the usage rows grow in place.
+    [
+      store.usage,
+      store.usage.length,
+      view.pathIds,
+      view.head.lane,
+      agent,
+      agent.model,
+      live.callOpen,
+      outputTokens,
+      requestTokens,
+    ],
+  );
+  return <CostOverlay input={input} width={width} height={height} offset={offset} />;
 }

@@ -3,6 +3,8 @@ import type { SessionStore } from '../core/storage/session-store';
 import type { PaneId } from './keymap';
 import type { ScreenLayout } from './layout';
 import { LinesPane } from './LinesPane';
+import { LiveTranscriptPane, type TranscriptInput } from './LiveTranscriptPane';
+import { LiveUsagePane, type UsageInput } from './LiveUsagePane';
 import type { Line } from './styled-line';
 import { TreePane } from './TreePane';
 import type { SessionView } from './use-session-view';
@@ -21,8 +23,9 @@ export interface PanesProps {
   readonly store: SessionStore;
   readonly view: SessionView;
   readonly selected: number;
-  readonly transcript: PaneContent;
-  readonly usage: PaneContent;
+  /** The transcript and usage panes read the live turn themselves: what they show besides it. */
+  readonly transcript: TranscriptInput;
+  readonly usage: UsageInput;
   readonly registers: PaneContent;
   /** The tree rows the search found. */
   readonly matches?: ReadonlySet<string> | null;
@@ -68,12 +71,23 @@ export function Panes({
         focused={focus === id}
       />
     ) : null;
+  const transcriptPane = transcriptRect ? (
+    <LiveTranscriptPane
+      {...transcript}
+      width={transcriptRect.width}
+      height={transcriptRect.height}
+      focused={focus === 'transcript'}
+    />
+  ) : null;
+  const usagePane = usageRect ? (
+    <LiveUsagePane {...usage} width={usageRect.width} height={usageRect.height} focused={focus === 'usage'} />
+  ) : null;
   if (layout.narrow) {
     return (
       <Box height={layout.panesHeight} flexShrink={0}>
         {tree}
-        {pane('transcript', transcript, transcriptRect)}
-        {pane('usage', usage, usageRect)}
+        {transcriptPane}
+        {usagePane}
         {pane('registers', registers, registersRect)}
       </Box>
     );
@@ -81,9 +95,9 @@ export function Panes({
   return (
     <Box flexDirection="row" height={layout.panesHeight} flexShrink={0}>
       {tree}
-      {pane('transcript', transcript, transcriptRect)}
+      {transcriptPane}
       <Box flexDirection="column" flexShrink={0}>
-        {pane('usage', usage, usageRect)}
+        {usagePane}
         {pane('registers', registers, registersRect)}
       </Box>
     </Box>

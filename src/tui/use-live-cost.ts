@@ -11,6 +11,7 @@ import {
 } from './live-cost';
 import type { LiveTurn, TurnAgent } from './turn-controller';
 import type { SessionView } from './use-session-view';
+import type { UsageSummary } from './usage-summary';
 
 /** What the call in flight adds to the figures, the context fill, and the session's total with both. */
 export interface LiveCost {
@@ -20,23 +21,43 @@ export interface LiveCost {
 }
 
 /**
- * The live cost, worked out again only when a figure in it can move: the prompt estimate when
- * the session file, the head or the model changes (after the frame), the rest when the streamed
- * text (published at most once a frame) grows by a token or the call opens or ends.
+ * The live cost, worked out again only when a figure in it can move: the rest when the streamed
+ * text (published at most once a frame) grows by a token or the call opens or ends. The prompt's
+ * estimate and the fill come from the screen (`usePromptEstimate`), which moves them only when
+ * the session file, the head or the model changes.
  */
-export function useLiveCost(store: SessionStore, agent: TurnAgent, view: SessionView, live: LiveTurn): LiveCost {
+export function useLiveCost(
+  agent: TurnAgent,
+  summary: UsageSummary,
+  live: LiveTurn,
+  requestTokens: number | null,
+  fill: ContextFill | null,
+): LiveCost {
   const model = agent.model;
-  // Needed while a call is open (its prompt), or when the branch has no call to read the fill from.
-  const needed = live.callOpen || view.usage.lastRequestTokens === null;
-  const requestTokens = useRequestEstimate(agent, `${store.lastSeq}:${view.head.entryId}:${model}`, view, needed);
   const outputTokens = live.callOpen ? streamedTokens(live) : 0;
-  const window = agent.knownWindow;
   return useMemo(() => {
     const estimate = callEstimate(live, requestTokens, agent);
-    const fill = contextFill(live.callOpen, view.usage.lastRequestTokens, requestTokens, window);
-    return { estimate, fill, session: withEstimate(view.usage.session, estimate) };
+    return { estimate, fill, session: withEstimate(summary.session, estimate) };
     // `live` is read for the figures named here; its other fields do not change the cost.
-  }, [agent, model, live.callOpen, outputTokens, requestTokens, view.usage, window]);
+  }, [agent, model, live.callOpen, outputTokens, requestTokens, summary, fill]);
+}
+
+/** The next call's prompt estimate and the context fill, as the screen's layout needs them (no streamed text in them). */
+export function usePromptEstimate(
+  store: SessionStore,
+  agent: TurnAgent,
+  view: SessionView,
+  callOpen: boolean,
+): { readonly requestTokens: number | null; readonly fill: ContextFill | null } {
+  // Needed while a call is open (its prompt), or when the branch has no call to read the fill from.
+  const needed = callOpen || view.usage.lastRequestTokens === null;
+  const requestTokens = useRequestEstimate(agent, `${store.lastSeq}:${view.head.entryId}:${agent.model}`, view, needed);
+  const window = agent.knownWindow;
+  const fill = useMemo(
+    () => contextFill(callOpen, view.usage.lastRequestTokens, requestTokens, window),
+    [callOpen, view.usage.lastRequestTokens, requestTokens, window],
+  );
+  return { requestTokens, fill };
 }
 
 /**

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { machineState } from '../core/machine/machine';
 import { NS } from '../core/registers/namespaces';
 import type { SessionStore } from '../core/storage/session-store';
-import { TurnController, type LiveTurn, type TurnAgent } from './turn-controller';
+import { TurnController, type TurnAgent } from './turn-controller';
 
 export interface TurnsOptions {
   readonly store: SessionStore;
@@ -23,8 +23,11 @@ export function needsResume(store: SessionStore): boolean {
   return store.registers.entries(NS.pending).length > 0 || (pc !== 'Idle' && pc !== 'Final');
 }
 
-/** The turn controller and its live snapshot, re-read whenever the running turn changes. */
-export function useTurns(options: TurnsOptions): { turns: TurnController; live: LiveTurn } {
+/**
+ * The screen's turn controller: the host's, or one the hook makes (and disposes of). It does not
+ * read the live turn: `LiveTurnScope` does, so a streamed frame does not draw the whole screen.
+ */
+export function useTurnController(options: Omit<TurnsOptions, 'resumeOnOpen' | 'onOpen'>): TurnController {
   const onCrash = useRef(options.onCrash);
   onCrash.current = options.onCrash;
   const [owned] = useState(() =>
@@ -37,13 +40,19 @@ export function useTurns(options: TurnsOptions): { turns: TurnController; live: 
           readOnly: options.readOnly,
         }),
   );
-  const turns = options.given ?? owned!;
-  const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
+  // The controller lives as long as the screen.
+  useEffect(() => () => owned?.dispose(), []);
+  return options.given ?? owned!;
+}
+
+/** Once the screen is open: settles what a crash left behind (when asked to), then calls `onOpen`. */
+export function useOpenTurns(
+  turns: TurnController,
+  options: Pick<TurnsOptions, 'store' | 'resumeOnOpen' | 'onOpen'>,
+): void {
   useEffect(() => {
     const settled = options.resumeOnOpen && needsResume(options.store) ? turns.resumeOnOpen() : Promise.resolve();
     void settled.then(() => options.onOpen?.());
-    return () => owned?.dispose();
-    // The controller lives as long as the screen: this runs once.
+    // Once, when the screen opens.
   }, []);
-  return { turns, live };
 }

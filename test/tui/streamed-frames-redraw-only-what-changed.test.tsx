@@ -2,10 +2,14 @@
  * A streamed reply redraws the screen some 30 times a second. Each of those frames draws again
  * only what it changed: the transcript (and the usage pane, whose figures move with the reply),
  * not the tree, not the registers, and not the status bar, whose spinner turns with the clock
- * (src/tui/use-paced-step.ts) rather than with every frame, and costs no frame of its own.
+ * (src/tui/use-paced-step.ts) rather than with every frame, and costs no frame of its own. The
+ * screen around them (the App: its layout, panes row, prompt line) is not drawn again either:
+ * only the live turn's scope reads the streamed text (src/tui/live-turn-scope.tsx). And what
+ * the frames leave on screen is what a whole redraw of the same moment draws.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventSink } from '../../src/core/session/events';
+import { TurnController } from '../../src/tui/turn-controller';
 import { hangingAgent, KEYS, pane, renderScreen, type Screen } from './harness';
 import { append, emptyStore } from './session-fixture';
 
@@ -40,6 +44,14 @@ vi.mock('../../src/tui/StatusBar', async (importOriginal) => {
 vi.mock('../../src/tui/TreePane', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/tui/TreePane')>();
   return { ...actual, TreePane: counting(actual.TreePane, () => 'tree', (await import('react')).memo) };
+});
+vi.mock('../../src/tui/Panes', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/Panes')>();
+  return { ...actual, Panes: counting(actual.Panes, () => 'panes', (await import('react')).memo) };
+});
+vi.mock('../../src/tui/PromptLine', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/PromptLine')>();
+  return { ...actual, PromptLine: counting(actual.PromptLine, () => 'prompt', (await import('react')).memo) };
 });
 vi.mock('../../src/tui/LinesPane', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/tui/LinesPane')>();
@@ -103,6 +115,41 @@ describe('a streamed frame', () => {
     expect(renders.get('tree') ?? 0).toBe(0);
     expect(renders.get('registers') ?? 0).toBe(0);
     expect(renders.get('status') ?? 0).toBeLessThanOrEqual(1);
+    // The App under them was not drawn again: its row of panes and its prompt line were left as they were.
+    expect(renders.get('panes') ?? 0).toBe(0);
+    expect(renders.get('prompt') ?? 0).toBe(0);
+  });
+
+  it('leaves on screen what a whole redraw of the same moment draws', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_764_460_000_000 });
+    const store = emptyStore();
+    append(store, 'user', { text: 'an earlier question' });
+    append(store, 'assistant', { text: 'an earlier answer', toolCalls: [], model: 'fake-model', finishReason: 'stop' });
+    // The store's clock stands still too: the elapsed time reads the same in both drawings.
+    const stillAt = store.now();
+    Object.assign(store, { now: () => stillAt });
+    const { agent, send } = streamingAgent();
+    const turns = new TurnController({ agent, nowMs: () => store.now(), onCrash: () => {} });
+    screen = renderScreen({ store, agent, turns, columns: 120, rows: 24 });
+    await screen.type('go');
+    await screen.press(KEYS.enter);
+    // Enough lines to scroll the transcript, some of them markdown.
+    const frames = 30;
+    for (let i = 1; i <= frames; i++) {
+      send(i % 7 === 0 ? `\n\n- item **${i}**\n` : `word${i} `);
+      await shows(screen, `word${i - (i % 7 === 0 ? 1 : 0)}`);
+    }
+    send('last');
+    await shows(screen, 'last');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const streamed = screen.frame();
+    screen.unmount();
+    // A new screen on the same session and the same live turn draws everything from scratch.
+    screen = renderScreen({ store, agent, turns, columns: 120, rows: 24 });
+    await shows(screen, 'last');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.frame()).toBe(streamed);
+    turns.dispose();
   });
 
   it('still turns the spinner when no frame comes (the model is silent)', async () => {
