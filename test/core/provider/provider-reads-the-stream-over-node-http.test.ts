@@ -6,7 +6,7 @@
  * the idle limit closes the connection; a finished stream leaves its connection for the next call.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import type { ProviderError } from '../../../src/core/provider/errors';
@@ -216,5 +216,24 @@ describe('the provider over node:http', () => {
     expect((await run(p, userRequest('a'))).result?.text).toBe('one');
     expect((await run(p, userRequest('b'))).result?.text).toBe('one');
     expect(server.connections).toBe(1);
+  });
+
+  it('an https base URL is spoken to with TLS: a server that cannot finish the handshake is a connection error', async () => {
+    let firstBytes: Buffer | undefined;
+    const tcp = createTcpServer((socket) => {
+      socket.once('data', (data: Buffer) => {
+        firstBytes = data;
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => tcp.close(() => resolve())));
+    const url = `https://127.0.0.1:${(tcp.address() as AddressInfo).port}/v1`;
+    const { error } = await run(provider(url), userRequest('x'));
+    expect((error as ProviderError).kind).toBe('transient');
+    expect((error as ProviderError).message).toContain(`could not reach ${url}`);
+    // A TLS record of type handshake (22), version 3.x: a ClientHello, not a plain HTTP request.
+    expect(firstBytes?.[0]).toBe(0x16);
+    expect(firstBytes?.[1]).toBe(0x03);
   });
 });
