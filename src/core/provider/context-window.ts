@@ -5,8 +5,12 @@
  * (`default_generation_settings.n_ctx`), Ollama `POST /api/show` (`num_ctx` in the model's
  * parameters, else `<arch>.context_length` in its `model_info`), LM Studio
  * `GET /api/v0/models/{id}` (`loaded_context_length`, else `max_context_length`). Asked in that
- * order; a server that does not answer one is asked the next. Never throws.
+ * order; a server that does not answer one is asked the next. Never throws. Asked over node:http
+ * like the completions (http-fetch.ts), so that Node's fetch is never started in a session (its
+ * first use compiles its HTTP parser's WebAssembly and its stream code); a redirect is not followed,
+ * as a completion's is not: the key is not carried to a server the user did not name.
  */
+import { httpFetch } from './http-fetch';
 
 export interface DiscoveredWindow {
   readonly tokens: number;
@@ -95,7 +99,7 @@ async function requestJson(
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
-    const response = await fetch(url, {
+    const response = await httpFetch(url, {
       method,
       signal,
       headers: {
