@@ -3,13 +3,16 @@
 // dist/chunks/, loaded by import() when first used. Chunks of an earlier build are removed.
 // The full-screen session is one CommonJS script, dist/screen.cjs, which dist/tole.js compiles
 // with tole's code cache (src/cli/screen-loader.ts): Node 20 caches no compiled ES modules.
-// Within it too, what the first frame does not need is evaluated on first use.
+// Within it too, what the first frame does not need is evaluated on first use, and the big
+// libraries only used after the first frame (the provider client, zod, MCP, ...) are in a second
+// script, dist/screen-later.cjs, loaded (with its own code cache) on their first import.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
 import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { LATER_PACKAGES, laterEntry, laterModulesPlugin } from './later-modules-plugin.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
 import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
@@ -18,6 +21,8 @@ import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 
 /** What src/cli/screen-loader.ts passes the screen's script. */
 const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL';
+/** The second script (src/cli/later-modules.ts). */
+const LATER_SCRIPT = 'screen-later.cjs';
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/empty.js', 'export default {};\n');
@@ -48,12 +53,25 @@ const result = await build({
     ].join('\n'),
   },
 });
-await build({
+// What the first frame does not need from the big libraries goes into dist/screen-later.cjs.
+const later = laterModulesPlugin();
+/** What both scripts share: each is one function that src/cli/screen-loader.ts calls. */
+const script = {
   ...shared,
+  format: 'cjs',
+  // screen-loader passes the script's own URL in.
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
+  // The file is the function screen-loader calls, wrapped here rather than by the loader: a
+  // wrapped copy of the source made at each start would be another 4 MB string on the heap.
+  banner: { js: `(function (${SCREEN_PARAMETERS}) {` },
+  footer: { js: '})' },
+};
+await build({
+  ...script,
   entryPoints: ['src/cli/screen-entry.ts'],
   outfile: 'dist/screen.cjs',
-  format: 'cjs',
   plugins: [
+    later.plugin,
     inkOutputPlugin,
     inkNoTopLevelAwaitPlugin,
     yogaSyncPlugin,
@@ -61,22 +79,33 @@ await build({
     stringWidthLazyPlugin,
     zodOnUsePlugin,
   ],
-  // screen-loader passes the script's own URL in.
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
-  // The file is the function screen-loader calls, wrapped here rather than by the loader: a
-  // wrapped copy of the source made at each start would be another 4 MB string on the heap.
-  banner: { js: `(function (${SCREEN_PARAMETERS}) {` },
-  footer: { js: '})' },
 });
-// The loader decodes dist/screen.cjs as Latin-1 (a copy, where UTF-8 is decoded character by
-// character: ~20 ms for its 4 MB). esbuild writes code in ASCII and leaves non-ASCII only in the
-// comments it keeps; those are escaped too, and the build fails if any other byte remains.
-const screen = lazyBuiltins(shareInteropNamespaces(readFileSync('dist/screen.cjs', 'utf8'))).replace(
-  /[^\0-\x7f]/g,
-  (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-);
-if (!/^[\0-\x7f]*$/.test(screen)) throw new Error('dist/screen.cjs is not ASCII after escaping');
-writeFileSync('dist/screen.cjs', screen);
+await build({
+  ...script,
+  stdin: { contents: laterEntry(later.specifiers), resolveDir: '.', sourcefile: 'screen-later-entry.js', loader: 'js' },
+  outfile: `dist/${LATER_SCRIPT}`,
+});
+writeScript('dist/screen.cjs', (source) => lazyBuiltins(shareInteropNamespaces(source)));
+writeScript(`dist/${LATER_SCRIPT}`, shareInteropNamespaces);
+for (const name of LATER_PACKAGES) {
+  if (readFileSync('dist/screen.cjs', 'latin1').includes(`\n// node_modules/${name}/`))
+    throw new Error(`later-modules: ${name} was bundled into dist/screen.cjs too`);
+}
+
+/**
+ * Rewrites a script of the screen as `transform` says, in ASCII. The loader decodes it as Latin-1
+ * (a copy, where UTF-8 is decoded character by character: ~20 ms for 4 MB). esbuild writes code
+ * in ASCII and leaves non-ASCII only in the comments it keeps; those are escaped too, and the
+ * build fails if any other byte remains.
+ */
+function writeScript(file, transform) {
+  const source = transform(readFileSync(file, 'utf8')).replace(
+    /[^\0-\x7f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  if (!/^[\0-\x7f]*$/.test(source)) throw new Error(`${file} is not ASCII after escaping`);
+  writeFileSync(file, source);
+}
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => basename(path)));
 for (const name of existsSync('dist/chunks') ? readdirSync('dist/chunks') : []) {
   if (!written.has(name)) rmSync(`dist/chunks/${name}`);

@@ -106,7 +106,13 @@ export function writeCodeCache(file: string, key: CodeCacheKey, data: Buffer): b
   try {
     // The newest few builds keep theirs (two checkouts of tole used in turn do not evict each other's).
     const others = readdirSync(dir)
-      .filter((name) => name !== basename(file) && name.startsWith(prefix) && /-[0-9a-f]{8}\.v8cache$/.test(name))
+      // This script's only: dist/screen.cjs's `screen-` is not dist/screen-later.cjs's `screen-later-`.
+      .filter(
+        (name) =>
+          name !== basename(file) &&
+          name.startsWith(prefix) &&
+          /^[0-9a-f]{8}\.v8cache$/.test(name.slice(prefix.length)),
+      )
       .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name)).mtimeMs }))
       .sort((a, b) => b.mtimeMs - a.mtimeMs);
     for (const old of others.slice(KEEP_OTHER_BUILDS)) rmSync(old.path, { force: true });

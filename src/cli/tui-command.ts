@@ -16,6 +16,7 @@ import { resumeFromServer } from './team-read';
 import { buildPolicy, clock, systemRandom, unconfinedNotice } from './wiring';
 import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
+import { missingModuleMessage } from '../core/missing-module';
 import { gateProjectConfig } from './project-gate';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
@@ -116,7 +117,10 @@ export async function startTui(
       multiplexer: multiplexerOf(io.env),
       ...(onFirstFrame ? { onFirstFrame } : {}),
     });
-    if (exit.reason === 'crash') io.stderr.write(`tole: ${(exit.error as Error)?.message ?? String(exit.error)}\n`);
+    if (exit.reason === 'crash')
+      io.stderr.write(
+        `tole: ${missingModuleMessage(exit.error) ?? (exit.error as Error)?.message ?? String(exit.error)}\n`,
+      );
     return exit.exitCode;
   } finally {
     // The session on screen at the end (and one half opened by a switch cut short) is let go.

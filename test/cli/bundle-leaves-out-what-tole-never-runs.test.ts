@@ -58,6 +58,18 @@ describe('the built tole', () => {
     }
   });
 
+  it('puts what the first frame does not need into the later script, and none of it into the first', () => {
+    const first = packagesIn([join(DIST, 'screen.cjs')]);
+    const later = packagesIn([join(DIST, 'screen-later.cjs')]);
+    for (const name of DEFERRED) {
+      expect(first, `${name} is not in screen.cjs`).not.toContain(name);
+      expect(later, `${name} is in screen-later.cjs`).toContain(name);
+    }
+    // One copy of each library: nothing the first script holds is in the later one too.
+    expect([...later].filter((name) => first.has(name))).toEqual([]);
+    expect(readFileSync(join(DIST, 'screen.cjs'), 'utf8')).toContain('.laterModule("openai")');
+  });
+
   it("decodes Yoga's inlined WebAssembly at once, without touching the global fetch (which loads Node's HTTP client)", () => {
     const screen = readFileSync(join(DIST, 'screen.cjs'), 'utf8');
     const start = screen.indexOf('// node_modules/yoga-layout/dist/binaries/');
@@ -70,11 +82,16 @@ describe('the built tole', () => {
     for (const file of builtFiles()) expect(readFileSync(file, 'utf8')).not.toContain('wrapAssembly(await ');
   });
 
-  it('writes the screen script in ASCII, which its loader reads as Latin-1', () => {
-    const bytes = readFileSync(join(DIST, 'screen.cjs'));
-    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  it('writes the screen scripts in ASCII, which their loader reads as Latin-1', () => {
+    for (const name of ['screen.cjs', 'screen-later.cjs']) {
+      const bytes = readFileSync(join(DIST, name));
+      expect(
+        bytes.findIndex((byte) => byte > 0x7f),
+        name,
+      ).toBe(-1);
+      expect(bytes.subarray(0, 19).toString(), name).toBe('(function (exports,');
+    }
     expect(readFileSync('src/cli/screen-loader.ts', 'utf8')).toContain("source.toString('latin1')");
-    expect(bytes.subarray(0, 19).toString()).toBe('(function (exports,');
   });
 
   it('runs --version and --help without loading the session, the screen, or the libraries', () => {

@@ -112,6 +112,19 @@ describe('the code cache file', () => {
     );
   });
 
+  it("never counts another script's caches (screen-later beside screen) as older builds of its own", () => {
+    const later: string[] = [];
+    for (const [i, source] of ['a', 'b', 'c', 'd'].entries()) {
+      const other = codeCacheKey(Buffer.from(source), '1.2.2');
+      const file = codeCacheFile(dir, 'screen-later', other);
+      writeCodeCache(file, other, data);
+      utimesSync(file, 2_000 + i, 2_000 + i);
+      later.push(basename(file));
+    }
+    writeCodeCache(codeCacheFile(dir, 'screen', key), key, data);
+    expect(readdirSync(dir).sort()).toEqual([basename(codeCacheFile(dir, 'screen', key)), ...later].sort());
+  });
+
   it('lives under the user cache folder, never the workspace', () => {
     expect(codeCacheDir({ XDG_CACHE_HOME: '/x/cache', HOME: '/home/u' })).toBe('/x/cache/tole');
     expect(codeCacheDir({ HOME: '/home/u' })).toBe('/home/u/.cache/tole');

@@ -1,11 +1,12 @@
 /**
- * What the built tole loads before a new session's first frame: not the Node builtins that only
- * a later action uses (`worker_threads` for checking a resumed session's file, `readline` for the
- * read_file tool; scripts/lazy-builtins.mjs). They still load, and work, when that action comes:
- * here a read_file call answered from the file. Seen by a preload that lists the modules loaded
- * at the first whole frame and at exit.
+ * What the built tole loads before a new session's first frame: not the libraries in
+ * dist/screen-later.cjs (the provider client, zod, MCP, ...; src/cli/later-modules.ts), and not
+ * the Node builtins that only a later action uses (`worker_threads` for checking a resumed
+ * session's file, `readline` for the read_file tool; scripts/lazy-builtins.mjs). They still load,
+ * and work, when that action comes: here a turn with a read_file call answered from the file.
+ * Seen by a preload that lists the modules and scripts loaded at the first whole frame and at exit.
  */
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,13 +36,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+function cachesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function listed(file: string): { atFrame: string[]; atExit: string[] } {
   const [atFrame, atExit] = readFileSync(file, 'utf8').split('\nexit\n');
   return { atFrame: atFrame!.split('\n'), atExit: (atExit ?? '').split('\n') };
 }
 
 describe("a new session's first frame", () => {
-  it('loads no builtin that only a later action needs; a read_file call then loads readline and reads', async () => {
+  it('loads neither the later script nor builtins only a later action needs; a turn with read_file then loads and uses them', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-loads-home-'));
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-loads-')));
     writeFileSync(join(workspace, 'plan.txt'), 'step one: ship the first frame sooner\n');
@@ -60,6 +69,7 @@ describe("a new session's first frame", () => {
     await driver.waitFor('type a prompt');
     const { atFrame } = listed(out);
     expect(atFrame).toContain(`script ${join(resolve('dist'), 'screen.cjs')}`);
+    expect(atFrame).not.toContain(`script ${join(resolve('dist'), 'screen-later.cjs')}`);
     expect(atFrame).toContain('NativeModule tty');
     for (const name of LATER_BUILTINS) expect(atFrame, `${name} waits for its first use`).not.toContain(name);
 
@@ -67,8 +77,15 @@ describe("a new session's first frame", () => {
     await driver.waitFor('The plan is read.');
     // The tool's answer went back to the model: read by the lazily loaded readline.
     expect(JSON.stringify(server.requests.at(-1))).toContain('step one: ship the first frame sooner');
+    // The later script's compiled code is kept for the next start, as the first script's is.
+    await driver.waitFor(
+      () => cachesIn(join(home, 'cache', 'tole')).some((name) => /^screen-later-[0-9a-f]{8}\.v8cache$/.test(name)),
+      10_000,
+    );
     driver.type('\x03');
     await driver.waitFor(() => readFileSync(out, 'utf8').includes('\nexit\n'), 15_000);
-    expect(listed(out).atExit).toContain('NativeModule readline');
+    const { atExit } = listed(out);
+    expect(atExit).toContain('NativeModule readline');
+    expect(atExit).toContain(`script ${join(resolve('dist'), 'screen-later.cjs')}`);
   }, 60_000);
 });

@@ -1,0 +1,39 @@
+/**
+ * The libraries a full-screen session uses only after its first frame (the provider's client,
+ * zod, the MCP SDK, the grep regex engine, the sync database driver) are built into a second
+ * script, dist/screen-later.cjs, so that the first start reads, deserialises and runs none of
+ * their code before the session is on screen. The build (scripts/later-modules-plugin.mjs)
+ * replaces each import of them in dist/screen.cjs by `laterModule(specifier)`, which runs when
+ * the importing module is first evaluated: the first call loads the script, with tole's code
+ * cache like dist/screen.cjs. From source (tests under tsx) the imports stay plain.
+ */
+import { fileURLToPath } from 'node:url';
+import packageJson from '../../package.json';
+import { codeCacheDir } from './code-cache';
+import { type LoadedScript, loadScript } from './screen-loader';
+
+/** The script's file, beside dist/screen.cjs. */
+export const LATER_SCRIPT = 'screen-later.cjs';
+/** A fresh cache is written this long after the script loads (what its first use compiled by then). */
+const SAVE_AFTER_LOAD_MS = 2000;
+
+let loaded: LoadedScript | null = null;
+
+/**
+ * What `require(specifier)` gives in dist/screen-later.cjs (the module's exports). A missing or
+ * unreadable script throws the loader's error (a missing one with code MODULE_NOT_FOUND, which
+ * tole's error reports turn into "this install of tole is incomplete ..."); the next call tries again.
+ */
+export function laterModule(specifier: string, scriptUrl = new URL(`./${LATER_SCRIPT}`, import.meta.url)): unknown {
+  if (loaded === null) {
+    const script = loadScript(fileURLToPath(scriptUrl), codeCacheDir(process.env), packageJson.version);
+    if (!script.fromCache) setTimeout(() => script.saveCache(), SAVE_AFTER_LOAD_MS).unref();
+    loaded = script;
+  }
+  const load = (loaded.exports as Record<string, (() => unknown) | undefined>)[specifier];
+  if (load === undefined)
+    throw Object.assign(new Error(`Cannot find module '${specifier}' in ${fileURLToPath(scriptUrl)}`), {
+      code: 'MODULE_NOT_FOUND',
+    });
+  return load();
+}
