@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { cellWidth, truncate } from './cell-width';
 import { usePacedStep } from './use-paced-step';
 import { useTheme } from './use-theme';
@@ -72,29 +72,30 @@ function sameStatus(a: StatusBarProps, b: StatusBarProps): boolean {
   );
 }
 
-/** Machine state, seq, model and session on the left; the focused pane's keys on the right. */
-export const StatusBar = memo(function StatusBar({
-  pc,
-  seq,
-  model,
-  sessionId,
-  running,
-  readOnly,
-  queued,
-  alert,
-  hints,
-  width,
-  usage,
-}: StatusBarProps) {
-  const theme = useTheme();
-  const tick = usePacedStep(running, SPINNER_MS, SPINNER_SLACK_MS);
-  const mark = running ? SPINNER[tick % SPINNER.length]! : '●';
+/** What the bar says and where it cuts, whatever step the spinner is in (every mark is one cell wide). */
+interface BarLayout {
+  readonly head: string;
+  readonly costPart: string;
+  readonly leadShown: string;
+  readonly flagShown: string;
+  readonly idShown: string;
+  readonly gap: number;
+  readonly shown: readonly { readonly keys: string; readonly hint: string }[];
+}
+
+/** The mark the layout is worked out with; the spinner's mark takes its place (the same width). */
+const IDLE_MARK = '●';
+
+function barLayout(
+  { pc, seq, model, readOnly, queued, alert, hints, width, sessionId }: StatusBarProps,
+  usage: StatusBarProps['usage'],
+): BarLayout {
   // With the cost carried (a narrow screen), the seq gives its room to the keys: the registers pane has it.
   const facts = usage ? [model] : [`seq ${seq}`, model];
   if (readOnly) facts.push('read-only');
   if (queued > 0) facts.push(`${queued} queued`);
   // The cost comes right after the state: on a narrow screen the end of this line is what gets cut.
-  const head = ` ${mark} ${pc} · `;
+  const head = ` ${IDLE_MARK} ${pc} · `;
   const costPart = usage ? `${usage.text} · ` : '';
   const lead = `${head}${costPart}${facts.join(' · ')}`;
   const flag = alert ? ` ✗ ${alert} ` : '';
@@ -120,6 +121,44 @@ export const StatusBar = memo(function StatusBar({
   const flagShown = truncate(flag, Math.max(0, width - rightWidth - cellWidth(leadShown)));
   const idShown = withId ? id : '';
   const gap = Math.max(0, width - cellWidth(leadShown) - cellWidth(flagShown) - cellWidth(idShown) - rightWidth);
+  return { head, costPart, leadShown, flagShown, idShown, gap, shown };
+}
+
+/** `text` with the spinner's mark in the idle mark's place (the second cell), where it was not cut off. */
+function marked(text: string, mark: string): string {
+  return mark !== IDLE_MARK && text.startsWith(` ${IDLE_MARK}`) ? ` ${mark}${text.slice(2)}` : text;
+}
+
+/**
+ * Machine state, seq, model and session on the left; the focused pane's keys on the right. The
+ * spinner turns some ten times a second while a turn runs: the bar is laid out once for what it
+ * says, and each step only puts its mark in.
+ */
+export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
+  const { running, usage } = props;
+  const theme = useTheme();
+  const tick = usePacedStep(running, SPINNER_MS, SPINNER_SLACK_MS);
+  const mark = running ? SPINNER[tick % SPINNER.length]! : IDLE_MARK;
+  const layout = useMemo(
+    () => barLayout(props, usage),
+    // What the bar says: the spinner's step is not in it.
+    [
+      props.pc,
+      props.seq,
+      props.model,
+      props.sessionId,
+      props.readOnly,
+      props.queued,
+      props.alert,
+      props.hints,
+      props.width,
+      usage?.text,
+      usage?.alert,
+    ],
+  );
+  const { costPart, flagShown, idShown, gap, shown } = layout;
+  const head = marked(layout.head, mark);
+  const leadShown = marked(layout.leadShown, mark);
   const status = theme.style('status');
   return (
     <Text wrap="truncate-end">
