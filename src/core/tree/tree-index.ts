@@ -2,27 +2,31 @@ import type { AnyEntry } from './entry-types';
 
 /** Parent -> children links over the immutable entries, kept up to date as entries append. */
 export class TreeIndex {
-  private readonly byId = new Map<string, AnyEntry>();
-  private readonly children = new Map<string | null, string[]>();
-  /** The entry added last: most entries are its child, so two map look-ups per entry are saved on replay. */
-  private lastId: string | null = null;
   /**
-   * Entries in the order added. Most parents sit right before their child here, so `pathTo`
-   * walks this array backwards instead of looking every parent up in the map. Null once an id
-   * was added twice (then the map alone is trusted).
+   * Entries in the order added (a repeated id keeps its first place and takes the last value).
+   * Most parents sit right before their child here, so `pathTo` walks this array backwards
+   * instead of looking every parent up, and such a child is not listed until asked for.
    */
-  private order: AnyEntry[] | null = [];
+  private readonly order: AnyEntry[] = [];
+  /** Where each id sits in `order`. */
+  private readonly placeById = new Map<string, number>();
+  /**
+   * Children lists, oldest first (null: the roots). A child added right after its parent, as the
+   * first, is listed only once something asks for that parent's list or a sibling follows: on
+   * replay most entries are such replies, so no list (nor map entry) is made for each.
+   */
+  private readonly children = new Map<string | null, string[]>();
+  /** The entry added last: most entries are its child. */
+  private lastId: string | null = null;
+  /** An id was added twice: every child is listed from then on, and only the map is trusted. */
+  private spoiled = false;
   /** Parents with two children or more (null for two roots or more): few, even in a long session. */
   private readonly forks = new Set<string | null>();
   /** Where roots and later siblings sit in the order added (where a walk of the rows starts a column). */
   private readonly placed = new Map<string, number>();
 
   add(entry: AnyEntry): void {
-    const size = this.byId.size;
-    this.byId.set(entry.id, entry);
-    if (this.byId.size === size) this.order = null;
-    else this.order?.push(entry);
-    this.link(entry);
+    if (!this.addNew(entry)) this.link(entry);
   }
 
   /**
@@ -30,29 +34,68 @@ export class TreeIndex {
    * was there already, and then the index is left spoiled (replay refuses the whole file then).
    */
   addNew(entry: AnyEntry): boolean {
-    const size = this.byId.size;
-    this.byId.set(entry.id, entry);
-    if (this.byId.size === size) {
-      this.order = null;
+    const size = this.placeById.size;
+    this.placeById.set(entry.id, this.order.length);
+    if (this.placeById.size === size) {
+      // The repeated id keeps its first place, with the new value there.
+      this.spoil();
+      const first = this.order.findIndex((e) => e.id === entry.id);
+      this.placeById.set(entry.id, first);
+      this.order[first] = entry;
       return false;
     }
-    this.order?.push(entry);
+    this.order.push(entry);
     this.link(entry);
     return true;
   }
 
+  /** From the first repeated id on, every child is listed (a reply's parent may no longer be its place's neighbour). */
+  private spoil(): void {
+    if (this.spoiled) return;
+    for (let i = 0; i + 1 < this.order.length; i++) {
+      const parent = this.order[i]!.id;
+      const next = this.order[i + 1]!;
+      if (next.parentId === parent && !this.children.has(parent)) this.children.set(parent, [next.id]);
+    }
+    this.spoiled = true;
+  }
+
   private link(entry: AnyEntry): void {
-    // The entry added last has no children yet: nothing to look up.
-    const siblings =
-      entry.parentId !== null && entry.parentId === this.lastId ? undefined : this.children.get(entry.parentId);
+    const parentId = entry.parentId;
+    // A reply to the entry added last is its first child: not listed until asked for.
+    // (The entry added last has no children yet.)
+    if (parentId !== null && parentId === this.lastId && !this.spoiled) {
+      this.lastId = entry.id;
+      return;
+    }
+    const siblings = this.listed(parentId);
     if (siblings) {
-      if (siblings.push(entry.id) === 2) this.forks.add(entry.parentId);
-      if (this.order !== null) this.placed.set(entry.id, this.order.length - 1);
-    } else if (entry.parentId === null) {
+      if (siblings.push(entry.id) === 2) this.forks.add(parentId);
+      if (!this.spoiled) this.placed.set(entry.id, this.order.length - 1);
+    } else if (parentId === null) {
       this.children.set(null, [entry.id]);
-      if (this.order !== null) this.placed.set(entry.id, this.order.length - 1);
-    } else this.children.set(entry.parentId, [entry.id]);
+      if (!this.spoiled) this.placed.set(entry.id, this.order.length - 1);
+    } else this.children.set(parentId, [entry.id]);
     this.lastId = entry.id;
+  }
+
+  /** The child added right after `id` as its first, when it was not listed. */
+  private unlistedChild(id: string): string | undefined {
+    if (this.spoiled) return undefined;
+    const at = this.placeById.get(id);
+    const next = at === undefined ? undefined : this.order[at + 1];
+    return next !== undefined && next.parentId === id ? next.id : undefined;
+  }
+
+  /** The children list of `id`, made now from an unlisted first child; undefined when it has none. */
+  private listed(id: string | null): string[] | undefined {
+    const list = this.children.get(id);
+    if (list !== undefined || id === null) return list;
+    const first = this.unlistedChild(id);
+    if (first === undefined) return undefined;
+    const made = [first];
+    this.children.set(id, made);
+    return made;
   }
 
   /**
@@ -61,37 +104,37 @@ export class TreeIndex {
    * of replies is followed this way without a map look-up per entry.
    */
   onlyChildAfter(id: string, at: number): number {
-    const order = this.order;
-    if (order === null || order[at]?.id !== id) return -1;
-    const next = order[at + 1];
+    if (this.spoiled || this.order[at]?.id !== id) return -1;
+    const next = this.order[at + 1];
     return next !== undefined && next.parentId === id && !this.forks.has(id) ? at + 1 : -1;
   }
 
   /** Where a root or a later sibling sits in the order added; -1 for others (or once an id repeated). */
   placeOf(id: string): number {
-    return this.order === null ? -1 : (this.placed.get(id) ?? -1);
+    return this.spoiled ? -1 : (this.placed.get(id) ?? -1);
   }
 
   /** The id added `at`-th (0 first), as `onlyChildAfter` counts; undefined past the end or once an id repeated. */
   idAt(at: number): string | undefined {
-    return this.order?.[at]?.id;
+    return this.spoiled ? undefined : this.order[at]?.id;
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.placeById.size;
   }
 
   get(id: string): AnyEntry | undefined {
-    return this.byId.get(id);
+    const at = this.placeById.get(id);
+    return at === undefined ? undefined : this.order[at];
   }
 
   has(id: string): boolean {
-    return id === this.lastId || this.byId.has(id);
+    return id === this.lastId || this.placeById.has(id);
   }
 
   /** All entries in commit order. */
   all(): IterableIterator<AnyEntry> {
-    return this.byId.values();
+    return this.order.values();
   }
 
   roots(): readonly string[] {
@@ -99,12 +142,12 @@ export class TreeIndex {
   }
 
   childrenOf(id: string | null): readonly string[] {
-    return this.children.get(id) ?? [];
+    return this.listed(id) ?? [];
   }
 
   /** The entries sharing this entry's parent, itself included, oldest first. */
   siblingsOf(id: string): readonly string[] {
-    const entry = this.byId.get(id);
+    const entry = this.get(id);
     return entry ? this.childrenOf(entry.parentId) : [];
   }
 
@@ -116,18 +159,18 @@ export class TreeIndex {
   pathTo(leafId: string | null): AnyEntry[] {
     const path: AnyEntry[] = [];
     const order = this.order;
-    let at = order !== null && order.length > 0 && order[order.length - 1]!.id === leafId ? order.length - 1 : -1;
-    let cursor = at >= 0 ? order![at] : leafId === null ? undefined : this.byId.get(leafId);
+    let at = !this.spoiled && order.length > 0 && order[order.length - 1]!.id === leafId ? order.length - 1 : -1;
+    let cursor = at >= 0 ? order[at] : leafId === null ? undefined : this.get(leafId);
     while (cursor) {
       path.push(cursor);
       const parentId = cursor.parentId;
       if (parentId === null) break;
-      const before = at > 0 ? order![at - 1]! : undefined;
+      const before = at > 0 ? order[at - 1]! : undefined;
       if (before !== undefined && before.id === parentId) {
         cursor = before;
         at--;
       } else {
-        cursor = this.byId.get(parentId);
+        cursor = this.get(parentId);
         at = -1;
       }
     }
@@ -136,10 +179,10 @@ export class TreeIndex {
 
   depthOf(id: string): number {
     let depth = 0;
-    let cursor = this.byId.get(id);
+    let cursor = this.get(id);
     while (cursor && cursor.parentId !== null) {
       depth++;
-      cursor = this.byId.get(cursor.parentId);
+      cursor = this.get(cursor.parentId);
     }
     return depth;
   }
@@ -148,13 +191,15 @@ export class TreeIndex {
   newestLeafUnder(id: string): string {
     let cursor = id;
     for (;;) {
-      const kids = this.childrenOf(cursor);
-      if (kids.length === 0) return cursor;
-      cursor = kids[kids.length - 1]!;
+      const kids = this.children.get(cursor);
+      const newest = kids !== undefined ? kids[kids.length - 1] : this.unlistedChild(cursor);
+      if (newest === undefined) return cursor;
+      cursor = newest;
     }
   }
 
   isLeaf(id: string): boolean {
-    return this.childrenOf(id).length === 0;
+    const kids = this.children.get(id);
+    return kids !== undefined ? kids.length === 0 : this.unlistedChild(id) === undefined;
   }
 }

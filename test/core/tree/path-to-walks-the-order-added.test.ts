@@ -51,8 +51,8 @@ describe('the path to an entry', () => {
   it('from the newest entry of a 100,000-entry chain looks nothing up in a map', () => {
     const tree = new TreeIndex();
     for (let i = 0; i < 100_000; i++) expect(tree.addNew(entry(`e${i}`, i === 0 ? null : `e${i - 1}`))).toBe(true);
-    // The index's own map of entries, counted where it is looked up.
-    const byId = (tree as unknown as { byId: Map<string, AnyEntry> }).byId;
+    // The index's own map of entries' places, counted where it is looked up.
+    const byId = (tree as unknown as { placeById: Map<string, number> }).placeById;
     let lookups = 0;
     const get = byId.get.bind(byId);
     byId.get = (id) => {
