@@ -22,6 +22,8 @@ import { ToolRegistry } from '../src/core/tools/registry';
 import { App } from '../src/tui/App';
 import { createTuiApprover } from '../src/tui/approval-queue';
 import { FrameWriter } from '../src/tui/frame-writer';
+import { paced } from '../src/tui/PacedFrames';
+import { StreamedFrames } from '../src/tui/frame-pacer';
 import { loadTheme } from '../src/tui/theme';
 import { TurnController } from '../src/tui/turn-controller';
 
@@ -198,21 +200,30 @@ export async function streamedReplyRun(
     },
   });
   let crashed: unknown = null;
-  const turns = new TurnController({ agent, nowMs: () => store.now(), onCrash: (error) => (crashed = error) });
+  const streamed = new StreamedFrames();
+  const turns = new TurnController({
+    agent,
+    nowMs: () => store.now(),
+    onCrash: (error) => (crashed = error),
+    frames: streamed,
+  });
   const instance = render(
-    <App
-      store={store}
-      agent={agent}
-      approvals={approvals}
-      policy={null}
-      theme={loadTheme('dark')}
-      noColor={false}
-      turns={turns}
-      size={{ columns: COLUMNS, rows: ROWS }}
-      resumeOnOpen={false}
-      onQuit={() => {}}
-      onCrash={(error) => (crashed = error)}
-    />,
+    paced(
+      <App
+        store={store}
+        agent={agent}
+        approvals={approvals}
+        policy={null}
+        theme={loadTheme('dark')}
+        noColor={false}
+        turns={turns}
+        size={{ columns: COLUMNS, rows: ROWS }}
+        resumeOnOpen={false}
+        onQuit={() => {}}
+        onCrash={(error) => (crashed = error)}
+      />,
+      streamed,
+    ),
     {
       stdout: tee,
       stdin: new NoKeys() as unknown as NodeJS.ReadStream,
@@ -239,7 +250,7 @@ export async function streamedReplyRun(
     const started = process.cpuUsage();
     turns.submit('now a long answer, please');
     await ended;
-    // Ink draws the last frame on the trailing edge of its 30 fps throttle.
+    // The last frame is drawn at once (PacedFrames); a margin for any frame still waiting its slot.
     await settle(80);
     const used = process.cpuUsage(started);
     if (crashed) throw crashed;

@@ -1,6 +1,6 @@
 import { Box, type DOMElement } from 'ink';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';
-import { FramePacer, FRAME_PACING, type FramePacerOptions } from './frame-pacer';
+import { FramePacer, FRAME_PACING, StreamedFrames, type FramePacerOptions } from './frame-pacer';
 
 /** Ink's root node as tole uses it: the draw after a commit, and the draw now. */
 type InkRoot = DOMElement & { onRender: () => void; onImmediateRender: () => void };
@@ -26,26 +26,29 @@ export function inkRootOf(node: DOMElement | null): InkRoot {
 
 /**
  * Draws each committed frame at once instead of through Ink's render throttle (see
- * frame-pacer.ts), from the commit after its own on. Put it at the top of the tree handed to Ink.
+ * frame-pacer.ts), from the commit after its own on; `stream` is what the turn controller says of
+ * streamed text. Put it at the top of the tree handed to Ink.
  */
 export function PacedFrames({
   children,
+  stream,
   pacing = FRAME_PACING,
 }: {
   readonly children: ReactNode;
+  readonly stream?: StreamedFrames;
   readonly pacing?: FramePacerOptions;
 }): ReactNode {
   const anchor = useRef<DOMElement>(null);
   useLayoutEffect(() => {
     const root = inkRootOf(anchor.current);
     const throttled = root.onRender;
-    const pacer = new FramePacer(root.onImmediateRender, pacing);
+    const pacer = new FramePacer(root.onImmediateRender, stream ?? new StreamedFrames(), pacing);
     root.onRender = pacer.request;
     return () => {
       pacer.dispose();
       if (root.onRender === pacer.request) root.onRender = throttled;
     };
-  }, [pacing]);
+  }, [stream, pacing]);
   return (
     <>
       <Box ref={anchor} display="none" />
@@ -55,6 +58,6 @@ export function PacedFrames({
 }
 
 /** `tree` under PacedFrames: what runTui and runAlone hand Ink. */
-export function paced(tree: ReactNode): ReactNode {
-  return <PacedFrames>{tree}</PacedFrames>;
+export function paced(tree: ReactNode, stream?: StreamedFrames): ReactNode {
+  return <PacedFrames {...(stream ? { stream } : {})}>{tree}</PacedFrames>;
 }

@@ -2,23 +2,47 @@
  * When a committed React tree is drawn. Ink draws through a 30 fps throttle (leading and
  * trailing edges, restarted by each call), so a frame that follows another within 33 ms waits
  * for the throttle's timer: the frame that shows a reply's end, a key's echo or an approval
- * prompt came up to 33 ms late. tole paces what needs pacing before React renders (streamed text
- * is gathered and published once a frame by the turn controller), so each commit here is drawn
- * at once. A few frames may be drawn back to back; past that, frames are drawn at most once an
- * interval, the last one when its turn comes, so a burst of commits (held keys, many tool
- * results at once) stays near the rate Ink's throttle kept.
+ * prompt came up to 33 ms late. tole paces streamed text before React renders (the turn
+ * controller gathers it and publishes it once a frame), so here a commit is drawn at once, with
+ * two exceptions:
+ * - while a reply streams, a commit that is not the streamed text (the spinner's or the clock's
+ *   step, a key typed meanwhile) waits for the streamed frame that is due and is drawn with it,
+ *   so the screen changes at the stream's frame rate and not more often;
+ * - a few frames may be drawn back to back; past that, at most one an interval, the last one
+ *   when its turn comes, so a burst of commits (held keys, many tool results) stays near 30 fps.
  */
+
+/** What the turn controller tells the pacer about streamed text. */
+export class StreamedFrames {
+  /** When the next streamed frame is due (performance.now() time), while text waits for it. */
+  dueAtMs: number | null = null;
+  /** Streamed text was published and its frame is not drawn yet. */
+  published = false;
+
+  constructor(readonly now: () => number = () => performance.now()) {}
+
+  /** Text came: it is published in `inMs`. */
+  due(inMs: number): void {
+    this.dueAtMs = this.now() + inMs;
+  }
+
+  /** The text gathered so far was published (or dropped): nothing is due. */
+  flushed(published: boolean): void {
+    this.dueAtMs = null;
+    if (published) this.published = true;
+  }
+}
 
 export interface FramePacerOptions {
   /** Frames that may be drawn back to back at once. */
   readonly burst: number;
   /** Past the burst, one frame at most this often. */
   readonly intervalMs: number;
-  readonly now?: () => number;
+  /** A frame that waits for a streamed one is drawn anyway this long after that one was due. */
+  readonly streamGraceMs: number;
 }
 
-/** Drawn at once unless more than 4 frames came in the last 4 intervals; at most 30 a second in a storm. */
-export const FRAME_PACING: FramePacerOptions = { burst: 4, intervalMs: 1000 / 30 };
+export const FRAME_PACING: FramePacerOptions = { burst: 4, intervalMs: 1000 / 30, streamGraceMs: 20 };
 
 /**
  * A token bucket over `draw`: each frame drawn takes a token, tokens come back one an interval up
@@ -29,21 +53,34 @@ export class FramePacer {
   private tokens: number;
   private countedAt: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The timer waits for a streamed frame (not for a token): that frame's commit draws at once. */
+  private waitingForStream = false;
   private readonly now: () => number;
 
   constructor(
     private readonly draw: () => void,
+    private readonly stream: StreamedFrames = new StreamedFrames(),
     private readonly options: FramePacerOptions = FRAME_PACING,
   ) {
-    this.now = options.now ?? (() => performance.now());
+    this.now = stream.now;
     this.tokens = options.burst;
     this.countedAt = this.now();
   }
 
-  /** A new tree was committed: draw it now, or at the next free slot. */
+  /** A new tree was committed: draw it now, with the streamed frame that is due, or at the next free slot. */
   readonly request = (): void => {
-    if (this.timer !== null) return;
     const now = this.now();
+    const streamed = this.stream.published;
+    this.stream.published = false;
+    const due = this.stream.dueAtMs;
+    if (!streamed && due !== null && due > now) {
+      if (this.timer === null) this.wait(due + this.options.streamGraceMs - now, true);
+      return;
+    }
+    if (this.timer !== null) {
+      if (!this.waitingForStream) return;
+      this.cancel();
+    }
     this.tokens = Math.min(this.options.burst, this.tokens + (now - this.countedAt) / this.options.intervalMs);
     this.countedAt = now;
     if (this.tokens >= 1) {
@@ -51,21 +88,34 @@ export class FramePacer {
       this.draw();
       return;
     }
-    const waitMs = Math.ceil((1 - this.tokens) * this.options.intervalMs);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.request();
-    }, waitMs);
+    this.wait((1 - this.tokens) * this.options.intervalMs, false);
   };
 
-  /** A frame is waiting for its slot. */
+  /** A frame is waiting (for its slot, or for a streamed frame). */
   get pending(): boolean {
     return this.timer !== null;
   }
 
   /** No frame is drawn after this (the screen is being taken down). */
   dispose(): void {
+    this.cancel();
+  }
+
+  private wait(ms: number, forStream: boolean): void {
+    this.waitingForStream = forStream;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.waitingForStream = false;
+        this.request();
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
+  }
+
+  private cancel(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.waitingForStream = false;
   }
 }

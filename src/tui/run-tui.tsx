@@ -4,6 +4,7 @@ import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
 import { SessionScreen, type ScreenSession, type SessionSwitcher } from './SessionScreen';
 import { paced } from './PacedFrames';
+import { StreamedFrames } from './frame-pacer';
 import type { ApprovalQueue } from './approval-queue';
 import type { Multiplexer } from './copy-answer';
 import type { SessionAllowance } from './key-handler';
@@ -109,8 +110,11 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ...(options.mcp ? { mcp: options.mcp } : {}),
   };
   // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).
+  // They tell the frame pacer when streamed text is due, so other commits meanwhile are drawn with it.
+  const streamed = new StreamedFrames();
   const turnsFor = (session: ScreenSession): TurnController =>
     new TurnController({
+      frames: streamed,
       agent: session.agent,
       nowMs: () => session.store.now(),
       onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }),
@@ -185,6 +189,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
         onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
         onCrash={onError}
       />,
+      streamed,
     ),
     { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );

@@ -1,4 +1,5 @@
 import { notifySoon } from './screen-updates';
+import type { StreamedFrames } from './frame-pacer';
 import type { KnownWindow } from './usage-lines';
 import type { AttemptReport, TokenUsage } from '../core/provider/provider';
 import type { AnyEntry } from '../core/tree/entry-types';
@@ -123,6 +124,8 @@ export interface TurnControllerOptions {
   /** The turn loop threw (a bug, or storage that can no longer commit): the host must stop. */
   readonly onCrash: (error: unknown) => void;
   readonly readOnly?: boolean;
+  /** Told when streamed text is due and when it was published (the frame pacer draws other commits with it). */
+  readonly frames?: StreamedFrames;
 }
 
 /**
@@ -259,6 +262,7 @@ export class TurnController {
     this.disposed = true;
     this.abort?.abort();
     if (this.frameTimer) clearTimeout(this.frameTimer);
+    this.options.frames?.flushed(false);
     this.listeners.clear();
   }
 
@@ -398,6 +402,7 @@ export class TurnController {
       this.frameTimer = null;
       this.flushFrame();
     }, FRAME_MS);
+    this.options.frames?.due(FRAME_MS);
   }
 
   private flushFrame(): void {
@@ -405,7 +410,9 @@ export class TurnController {
       clearTimeout(this.frameTimer);
       this.frameTimer = null;
     }
-    if (!this.pendingText && !this.pendingReasoning) return;
+    const published = this.pendingText !== '' || this.pendingReasoning !== '';
+    this.options.frames?.flushed(published);
+    if (!published) return;
     const text = this.state.text + this.pendingText;
     const reasoning = this.state.reasoning + this.pendingReasoning;
     this.pendingText = '';

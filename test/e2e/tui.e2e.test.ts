@@ -79,7 +79,8 @@ describe('tole in a terminal', () => {
 
     // A Write call: the prompt shows it, nothing is written until y.
     driver.type('write the notes\r');
-    const asking = await driver.waitFor('approve?');
+    // The whole prompt: a frame can reach the terminal in more than one read of the pty.
+    const asking = await driver.waitFor((screen) => screen.includes('approve?') && screen.includes('stop the turn'));
     expect(asking).toContain('write_file');
     expect(asking).toContain('notes.md');
     expect(asking).toMatch(/Write/);

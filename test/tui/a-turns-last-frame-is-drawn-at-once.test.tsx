@@ -8,7 +8,7 @@
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTuiApprover } from '../../src/tui/approval-queue';
-import { FramePacer } from '../../src/tui/frame-pacer';
+import { FramePacer, StreamedFrames } from '../../src/tui/frame-pacer';
 import { PacedFrames } from '../../src/tui/PacedFrames';
 import { runTui } from '../../src/tui/run-tui';
 import { FRAME_MS, type TurnAgent } from '../../src/tui/turn-controller';
@@ -110,7 +110,7 @@ describe('frame pacing', () => {
     stopTheClock();
     const stdout = new FakeStdout(40, 5);
     stdout.isTTY = true;
-    const pacing = { burst: 3, intervalMs: 50 };
+    const pacing = { burst: 3, intervalMs: 50, streamGraceMs: 20 };
     const show = (n: number) => (
       <PacedFrames pacing={pacing}>
         <Text>frame {n}</Text>
@@ -143,7 +143,8 @@ describe('frame pacing', () => {
   it('gives back one frame an interval, up to the burst', () => {
     let now = 0;
     const draws: number[] = [];
-    const pacer = new FramePacer(() => draws.push(now), { burst: 2, intervalMs: 10, now: () => now });
+    const clock = new StreamedFrames(() => now);
+    const pacer = new FramePacer(() => draws.push(now), clock, { burst: 2, intervalMs: 10, streamGraceMs: 5 });
     pacer.request();
     pacer.request();
     expect(draws).toEqual([0, 0]);
@@ -157,6 +158,43 @@ describe('frame pacing', () => {
     pacer.request();
     expect(draws).toEqual([0, 0, 1000, 1000]);
     expect(pacer.pending).toBe(true);
+    pacer.dispose();
+  });
+
+  it('while streamed text is due, draws other commits with its frame, not before', () => {
+    stopTheClock();
+    let now = 0;
+    const draws: string[] = [];
+    let tree = 'idle';
+    const stream = new StreamedFrames(() => now);
+    const pacer = new FramePacer(() => draws.push(tree), stream, { burst: 4, intervalMs: 10, streamGraceMs: 5 });
+    // Text came; its frame is due in 50. A spinner step meanwhile waits for it.
+    stream.due(50);
+    now = 20;
+    tree = 'spinner';
+    pacer.request();
+    expect(draws).toEqual([]);
+    // The text is published: its commit is drawn at once, spinner and all, and nothing after.
+    now = 50;
+    stream.flushed(true);
+    tree = 'spinner+text';
+    pacer.request();
+    expect(draws).toEqual(['spinner+text']);
+    expect(pacer.pending).toBe(false);
+    // The stream ended (flushed, nothing due): the next commit is drawn at once.
+    now = 52;
+    stream.flushed(false);
+    tree = 'reply ended';
+    pacer.request();
+    expect(draws).toEqual(['spinner+text', 'reply ended']);
+    // A streamed frame that never comes: the waiting commit is drawn once the grace is over.
+    stream.due(50);
+    tree = 'key echo';
+    pacer.request();
+    expect(draws).toHaveLength(2);
+    now = 52 + 50 + 5;
+    vi.advanceTimersByTime(55);
+    expect(draws).toEqual(['spinner+text', 'reply ended', 'key echo']);
     pacer.dispose();
   });
 });
