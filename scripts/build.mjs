@@ -5,7 +5,7 @@
 // with tole's code cache (src/cli/screen-loader.ts): Node 20 caches no compiled ES modules.
 // Within it too, what the first frame does not need is evaluated on first use, and the big
 // libraries only used after the first frame (the provider client, zod, MCP, ...) are in a second
-// script, dist/screen-later.cjs, loaded (with its own code cache) on their first import.
+// script, dist/later.cjs, loaded (with its own code cache) on their first import.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -22,7 +22,7 @@ import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 /** What src/cli/screen-loader.ts passes the screen's script. */
 const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL';
 /** The second script (src/cli/later-modules.ts). */
-const LATER_SCRIPT = 'screen-later.cjs';
+const LATER_SCRIPT = 'later.cjs';
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/empty.js', 'export default {};\n');
@@ -53,7 +53,7 @@ const result = await build({
     ].join('\n'),
   },
 });
-// What the first frame does not need from the big libraries goes into dist/screen-later.cjs.
+// What the first frame does not need from the big libraries goes into dist/later.cjs.
 const later = laterModulesPlugin();
 /** What both scripts share: each is one function that src/cli/screen-loader.ts calls. */
 const script = {
@@ -82,7 +82,7 @@ await build({
 });
 await build({
   ...script,
-  stdin: { contents: laterEntry(later.specifiers), resolveDir: '.', sourcefile: 'screen-later-entry.js', loader: 'js' },
+  stdin: { contents: laterEntry(later.specifiers), resolveDir: '.', sourcefile: 'later-entry.js', loader: 'js' },
   outfile: `dist/${LATER_SCRIPT}`,
 });
 writeScript('dist/screen.cjs', (source) => lazyBuiltins(shareInteropNamespaces(source)));

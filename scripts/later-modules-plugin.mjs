@@ -2,11 +2,11 @@
 // only run after the first frame (LATER_PACKAGES) are not bundled into it. Each import of one
 // becomes a module whose body is `laterModule(specifier)` (src/cli/later-modules.ts), evaluated
 // when the module importing it is first evaluated; the second build (scripts/build.mjs) bundles
-// every specifier asked for here into dist/screen-later.cjs, whose exports map each specifier to
+// every specifier asked for here into dist/later.cjs, whose exports map each specifier to
 // a function that requires it. A library sits in one script only, so there is one copy of each.
 import { resolve } from 'node:path';
 
-/** Packages loaded from dist/screen-later.cjs (with what they import). */
+/** Packages loaded from dist/later.cjs (with what they import). */
 export const LATER_PACKAGES = ['openai', 'zod', '@modelcontextprotocol/sdk', 're2js', 'pg', 'eventsource-parser'];
 
 const LATER_MODULES = resolve('src/cli/later-modules.ts');
@@ -38,7 +38,7 @@ export function laterModulesPlugin() {
   return { plugin, specifiers };
 }
 
-/** The entry of dist/screen-later.cjs: each specifier to a function that requires it. */
+/** The entry of dist/later.cjs: each specifier to a function that requires it. */
 export function laterEntry(specifiers) {
   if (specifiers.size === 0) throw new Error('later-modules: no import of a later package was seen');
   const lines = [...specifiers].sort().map((s) => `  ${JSON.stringify(s)}: () => require(${JSON.stringify(s)}),`);

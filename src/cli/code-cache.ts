@@ -106,7 +106,7 @@ export function writeCodeCache(file: string, key: CodeCacheKey, data: Buffer): b
   try {
     // The newest few builds keep theirs (two checkouts of tole used in turn do not evict each other's).
     const others = readdirSync(dir)
-      // This script's only: dist/screen.cjs's `screen-` is not dist/screen-later.cjs's `screen-later-`.
+      // This script's only: `screen-` and a crc, not the caches of a script named `screen-<more>`.
       .filter(
         (name) =>
           name !== basename(file) &&

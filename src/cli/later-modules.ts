@@ -1,7 +1,7 @@
 /**
  * The libraries a full-screen session uses only after its first frame (the provider's client,
  * zod, the MCP SDK, the grep regex engine, the sync database driver) are built into a second
- * script, dist/screen-later.cjs, so that the first start reads, deserialises and runs none of
+ * script, dist/later.cjs, so that the first start reads, deserialises and runs none of
  * their code before the session is on screen. The build (scripts/later-modules-plugin.mjs)
  * replaces each import of them in dist/screen.cjs by `laterModule(specifier)`, which runs when
  * the importing module is first evaluated: the first call loads the script, with tole's code
@@ -12,15 +12,19 @@ import packageJson from '../../package.json';
 import { codeCacheDir } from './code-cache';
 import { type LoadedScript, loadScript } from './screen-loader';
 
-/** The script's file, beside dist/screen.cjs. */
-export const LATER_SCRIPT = 'screen-later.cjs';
+/**
+ * The script's file, beside dist/screen.cjs. Its name (so its cache's) does not start with
+ * `screen-`: earlier builds of tole, sharing the cache folder, take every `screen-*` cache for one
+ * of their own older builds and remove it.
+ */
+export const LATER_SCRIPT = 'later.cjs';
 /** A fresh cache is written this long after the script loads (what its first use compiled by then). */
 const SAVE_AFTER_LOAD_MS = 2000;
 
 let loaded: LoadedScript | null = null;
 
 /**
- * What `require(specifier)` gives in dist/screen-later.cjs (the module's exports). A missing or
+ * What `require(specifier)` gives in dist/later.cjs (the module's exports). A missing or
  * unreadable script throws the loader's error (a missing one with code MODULE_NOT_FOUND, which
  * tole's error reports turn into "this install of tole is incomplete ..."); the next call tries again.
  */

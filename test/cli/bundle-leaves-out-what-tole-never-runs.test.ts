@@ -60,10 +60,10 @@ describe('the built tole', () => {
 
   it('puts what the first frame does not need into the later script, and none of it into the first', () => {
     const first = packagesIn([join(DIST, 'screen.cjs')]);
-    const later = packagesIn([join(DIST, 'screen-later.cjs')]);
+    const later = packagesIn([join(DIST, 'later.cjs')]);
     for (const name of DEFERRED) {
       expect(first, `${name} is not in screen.cjs`).not.toContain(name);
-      expect(later, `${name} is in screen-later.cjs`).toContain(name);
+      expect(later, `${name} is in later.cjs`).toContain(name);
     }
     // One copy of each library: nothing the first script holds is in the later one too.
     expect([...later].filter((name) => first.has(name))).toEqual([]);
@@ -83,7 +83,7 @@ describe('the built tole', () => {
   });
 
   it('writes the screen scripts in ASCII, which their loader reads as Latin-1', () => {
-    for (const name of ['screen.cjs', 'screen-later.cjs']) {
+    for (const name of ['screen.cjs', 'later.cjs']) {
       const bytes = readFileSync(join(DIST, name));
       expect(
         bytes.findIndex((byte) => byte > 0x7f),

@@ -1,6 +1,6 @@
 /**
  * src/cli/later-modules.ts: the libraries the first frame does not need come from a second script
- * (dist/screen-later.cjs), loaded on the first import of one of them. A missing script is an
+ * (dist/later.cjs), loaded on the first import of one of them. A missing script is an
  * error that says the install is incomplete and what to do, and a later call tries again; a
  * present one is loaded once, with tole's code cache, and gives each specifier's module.
  */

@@ -1,6 +1,6 @@
 /**
  * What the built tole loads before a new session's first frame: not the libraries in
- * dist/screen-later.cjs (the provider client, zod, MCP, ...; src/cli/later-modules.ts), and not
+ * dist/later.cjs (the provider client, zod, MCP, ...; src/cli/later-modules.ts), and not
  * the Node builtins that only a later action uses (`worker_threads` for checking a resumed
  * session's file, `readline` for the read_file tool; scripts/lazy-builtins.mjs). They still load,
  * and work, when that action comes: here a turn with a read_file call answered from the file.
@@ -69,7 +69,7 @@ describe("a new session's first frame", () => {
     await driver.waitFor('type a prompt');
     const { atFrame } = listed(out);
     expect(atFrame).toContain(`script ${join(resolve('dist'), 'screen.cjs')}`);
-    expect(atFrame).not.toContain(`script ${join(resolve('dist'), 'screen-later.cjs')}`);
+    expect(atFrame).not.toContain(`script ${join(resolve('dist'), 'later.cjs')}`);
     expect(atFrame).toContain('NativeModule tty');
     for (const name of LATER_BUILTINS) expect(atFrame, `${name} waits for its first use`).not.toContain(name);
 
@@ -79,13 +79,13 @@ describe("a new session's first frame", () => {
     expect(JSON.stringify(server.requests.at(-1))).toContain('step one: ship the first frame sooner');
     // The later script's compiled code is kept for the next start, as the first script's is.
     await driver.waitFor(
-      () => cachesIn(join(home, 'cache', 'tole')).some((name) => /^screen-later-[0-9a-f]{8}\.v8cache$/.test(name)),
+      () => cachesIn(join(home, 'cache', 'tole')).some((name) => /^later-[0-9a-f]{8}\.v8cache$/.test(name)),
       10_000,
     );
     driver.type('\x03');
     await driver.waitFor(() => readFileSync(out, 'utf8').includes('\nexit\n'), 15_000);
     const { atExit } = listed(out);
     expect(atExit).toContain('NativeModule readline');
-    expect(atExit).toContain(`script ${join(resolve('dist'), 'screen-later.cjs')}`);
+    expect(atExit).toContain(`script ${join(resolve('dist'), 'later.cjs')}`);
   }, 60_000);
 });

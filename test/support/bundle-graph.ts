@@ -15,7 +15,7 @@ export function builtFiles(): string[] {
   return [
     join(DIST, 'tole.js'),
     join(DIST, 'screen.cjs'),
-    join(DIST, 'screen-later.cjs'),
+    join(DIST, 'later.cjs'),
     ...readdirSync(join(DIST, 'chunks')).map((name) => join(DIST, 'chunks', name)),
   ];
 }
