@@ -88,7 +88,22 @@ function liveLine(live: LiveUsage): Line | null {
   return [seg(' '.repeat(LABEL)), seg(`▸ ${live.activity}`, 'accent'), seg(` ${formatMs(live.elapsedMs)}`, 'muted')];
 }
 
+/**
+ * The per-model rows of a summary at a width, kept with the summary: a streamed reply lays the
+ * usage pane out again each time its estimate moves, and these rows (the widest to lay out) do
+ * not move with it.
+ */
+const modelRows = new WeakMap<UsageSummary, { readonly width: number; readonly lines: Line[] }>();
+
 function modelLines(summary: UsageSummary, width: number): Line[] {
+  const held = modelRows.get(summary);
+  if (held?.width === width) return held.lines;
+  const lines = layOutModelLines(summary, width);
+  modelRows.set(summary, { width, lines });
+  return lines;
+}
+
+function layOutModelLines(summary: UsageSummary, width: number): Line[] {
   return summary.perModel
     .slice(0, 6)
     .map(
