@@ -277,13 +277,13 @@ export class JsonlStorage implements Storage {
    * it found (or found none). `snapshot` gives the state with payloads as ranges of `file`, or
    * null when it cannot. Only right after the open: a commit since then makes it a no-op.
    */
-  saveIndex(snapshot: (file: Buffer) => unknown): boolean {
+  saveIndex(snapshot: (file: Buffer) => { state: unknown; numbers: Float64Array } | null): boolean {
     const replayed = this.replayed;
     this.replayed = null;
     if (replayed === null || this.closed || replayed.file.length !== this.size) return false;
     if (replayed.indexedBytes > 0 && this.size - replayed.indexedBytes < INDEX_STALE_BYTES) return false;
-    const state = snapshot(replayed.file);
-    if (state === null) return false;
+    const saved = snapshot(replayed.file);
+    if (saved === null) return false;
     const headerEnd = replayed.file.indexOf(0x0a);
     return writeIndex(
       this.ops,
@@ -293,7 +293,7 @@ export class JsonlStorage implements Storage {
         lastCrc: this.lastCrc,
         commitLines: this.report.commitLines,
         headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
-        state,
+        ...saved,
       },
       replayed.nonce,
     );

@@ -10,13 +10,17 @@
  * the worker still checks every byte of the file (verify-aside.ts) before the open returns, and
  * any problem there replays the file from its start on one thread, without the index.
  */
+import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { FileOps } from './file-ops';
 
 export const INDEX_SUFFIX = '.index';
-const MAGIC = 'tole-session-index 1 ';
+/** The numbers are stored as this machine's doubles: an index from a machine of the other byte order is not read. */
+const MAGIC = `tole-session-index 2 ${endianness()} `;
 /** `MAGIC`, 8 hex digits of the CRC of what follows, a newline. */
 const PREFIX_BYTES = MAGIC.length + 9;
+/** Then the JSON part's length in bytes (10 digits) and a newline, the JSON, zeros to a multiple of 8, and the numbers. */
+const LENGTH_BYTES = 11;
 
 /** Which prefix of the session file an index holds the state of. */
 export interface IndexMark {
@@ -32,6 +36,8 @@ export interface IndexMark {
 export interface SavedIndex extends IndexMark {
   /** The store's state after those lines (SessionStore's snapshot), unchecked until applied. */
   readonly state: unknown;
+  /** Its columns of numbers, stored as doubles: no text to parse. */
+  readonly numbers: Float64Array;
 }
 
 export function indexPathOf(sessionPath: string): string {
@@ -48,20 +54,32 @@ export function readIndex(ops: FileOps, sessionPath: string): SavedIndex | null 
   } catch {
     return null;
   }
-  if (text.length < PREFIX_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
-  if (text[PREFIX_BYTES - 1] !== 0x0a) return null;
+  if (text.length < PREFIX_BYTES + LENGTH_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+  if (text[PREFIX_BYTES - 1] !== 0x0a || text[PREFIX_BYTES + LENGTH_BYTES - 1] !== 0x0a) return null;
   const stored = Number.parseInt(text.toString('latin1', MAGIC.length, PREFIX_BYTES - 1), 16);
   if (!Number.isInteger(stored) || crc32(text.subarray(PREFIX_BYTES)) !== stored) return null;
+  const jsonBytes = Number(text.toString('latin1', PREFIX_BYTES, PREFIX_BYTES + LENGTH_BYTES - 1));
+  const jsonStart = PREFIX_BYTES + LENGTH_BYTES;
+  if (!Number.isSafeInteger(jsonBytes) || jsonBytes < 0 || jsonStart + jsonBytes > text.length) return null;
+  const numbersStart = align8(jsonStart + jsonBytes);
+  if ((text.length - numbersStart) % 8 !== 0 || numbersStart > text.length) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.toString('utf8', PREFIX_BYTES));
+    parsed = JSON.parse(text.toString('utf8', jsonStart, jsonStart + jsonBytes));
   } catch {
     return null;
   }
   if (!parsed || typeof parsed !== 'object') return null;
   const { bytes, lastCrc, commitLines, headerCrc, state } = parsed as Record<string, unknown>;
   if (!isCount(bytes) || !isCount(lastCrc) || !isCount(commitLines) || !isCount(headerCrc)) return null;
-  return { bytes, lastCrc, commitLines, headerCrc, state };
+  // A copy, aligned for the doubles (a read buffer may start anywhere in its memory).
+  const numbers = new Float64Array((text.length - numbersStart) / 8);
+  Buffer.from(numbers.buffer).set(text.subarray(numbersStart));
+  return { bytes, lastCrc, commitLines, headerCrc, state, numbers };
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
 }
 
 function isCount(value: unknown): value is number {
@@ -78,7 +96,13 @@ export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex,
   const temp = `${path}.${nonce}.tmp`;
   let fd: number | null = null;
   try {
-    const body = Buffer.from(JSON.stringify(index), 'utf8');
+    const { numbers, ...rest } = index;
+    const json = Buffer.from(JSON.stringify(rest), 'utf8');
+    const jsonStart = PREFIX_BYTES + LENGTH_BYTES;
+    const body = Buffer.alloc(align8(jsonStart + json.length) - PREFIX_BYTES + numbers.byteLength);
+    body.write(`${String(json.length).padStart(LENGTH_BYTES - 1, '0')}\n`, 0, 'latin1');
+    json.copy(body, LENGTH_BYTES);
+    Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength).copy(body, body.length - numbers.byteLength);
     const head = Buffer.from(`${MAGIC}${crc32(body).toString(16).padStart(8, '0')}\n`, 'latin1');
     fd = ops.openSync(temp, 'w', 0o600);
     for (const [part, at] of [

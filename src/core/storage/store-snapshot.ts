@@ -27,23 +27,28 @@ export interface Counters {
   readonly nextId: number;
 }
 
+/**
+ * The entries' numbers, in `numbers` (doubles, no text to parse), one column after another of
+ * `id.length` each, in this order: how many entries back the parent is (0: a root); seq minus the
+ * previous entry's (the first: its seq); the same for the timestamp; the type's index in
+ * ENTRY_TYPES; the payload's start minus the previous payload's end (the first: its start); the
+ * payload's length.
+ */
+const COLUMNS = 6;
+const [UP, SEQ, TS, TYPE, FROM, LEN] = [0, 1, 2, 3, 4, 5];
+
 interface SavedEntries {
   readonly id: string[];
-  /** How many entries back the parent is (0: a root). */
-  readonly up: number[];
-  /** Seq minus the previous entry's (the first: its seq). */
-  readonly seq: number[];
-  /** Timestamp minus the previous entry's (the first: its timestamp). */
-  readonly ts: number[];
-  /** Index in ENTRY_TYPES. */
-  readonly type: number[];
-  /** Payload start minus the previous payload's end (the first: its start). */
-  readonly from: number[];
-  readonly len: number[];
+}
+
+/** What the index holds: the state as JSON, and the entries' numbers. */
+export interface Snapshot {
+  readonly state: SavedState;
+  readonly numbers: Float64Array;
 }
 
 interface SavedState {
-  readonly v: 1;
+  readonly v: 2;
   readonly seq: number;
   readonly nextId: number;
   readonly deadBytes: number;
@@ -59,8 +64,10 @@ const TYPE_NUMBER = new Map<string, number>(ENTRY_TYPES.map((type, i) => [type, 
  * The state with every payload as a range of `file` (the whole session file, from its first
  * byte), or null when an entry's payload is not one (an entry not read lazily from this file).
  */
-export function snapshotState(parts: StoreParts, counters: Counters, file: Buffer): SavedState | null {
-  const entries: SavedEntries = { id: [], up: [], seq: [], ts: [], type: [], from: [], len: [] };
+export function snapshotState(parts: StoreParts, counters: Counters, file: Buffer): Snapshot | null {
+  const n = parts.tree.size;
+  const ids: string[] = [];
+  const numbers = new Float64Array(n * COLUMNS);
   const place = new Map<string, number>();
   let seq = 0;
   let ts = 0;
@@ -72,20 +79,21 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
     const from = start + bytes.byteOffset - file.byteOffset;
     const type = TYPE_NUMBER.get(entry.type);
     const parent = entry.parentId === null ? -1 : (place.get(entry.parentId) ?? -2);
-    if (type === undefined || parent === -2 || from < 0 || stop - start <= 0) return null;
-    const at = entries.id.length;
+    const at = ids.length;
+    if (type === undefined || parent === -2 || from < 0 || stop - start <= 0 || at >= n) return null;
     place.set(entry.id, at);
-    entries.id.push(entry.id);
-    entries.up.push(parent === -1 ? 0 : at - parent);
-    entries.seq.push(entry.seq - seq);
-    entries.ts.push(entry.timestamp - ts);
-    entries.type.push(type);
-    entries.from.push(from - end);
-    entries.len.push(stop - start);
+    ids.push(entry.id);
+    numbers[UP * n + at] = parent === -1 ? 0 : at - parent;
+    numbers[SEQ * n + at] = entry.seq - seq;
+    numbers[TS * n + at] = entry.timestamp - ts;
+    numbers[TYPE * n + at] = type;
+    numbers[FROM * n + at] = from - end;
+    numbers[LEN * n + at] = stop - start;
     seq = entry.seq;
     ts = entry.timestamp;
     end = from + stop - start;
   }
+  if (ids.length !== n) return null;
   const registers: SavedState['registers'] = [];
   for (const ns of parts.registers.namespaces()) {
     const cells: [string, unknown, number, number][] = [];
@@ -96,15 +104,16 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
     }
     registers.push([ns, cells]);
   }
-  return {
-    v: 1,
+  const state: SavedState = {
+    v: 2,
     seq: counters.seq,
     nextId: counters.nextId,
     deadBytes: parts.registers.deadBytes,
     usage: parts.usage,
     registers,
-    entries,
+    entries: { id: ids },
   };
+  return { state, numbers };
 }
 
 /**
@@ -112,33 +121,39 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
  * returns the counters. Null when the state is not one snapshotState could have made (parts may
  * then hold some of it: the caller drops them).
  */
-export function restoreState(parts: StoreParts, state: unknown, file: Buffer, indexedBytes: number): Counters | null {
+export function restoreState(
+  parts: StoreParts,
+  state: unknown,
+  numbers: Float64Array,
+  file: Buffer,
+  indexedBytes: number,
+): Counters | null {
   if (!state || typeof state !== 'object') return null;
   const saved = state as Partial<SavedState>;
-  if (saved.v !== 1 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
+  if (saved.v !== 2 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
   if (!Array.isArray(saved.usage) || !Array.isArray(saved.registers)) return null;
-  const entries = saved.entries;
-  if (!entries || typeof entries !== 'object') return null;
-  const { id, up, seq, ts, type, from, len } = entries;
-  const n = Array.isArray(id) ? id.length : -1;
-  for (const column of [up, seq, ts, type, from, len]) if (!Array.isArray(column) || column.length !== n) return null;
-  if (n < 0) return null;
+  const id = saved.entries?.id;
+  if (!Array.isArray(id) || numbers.length !== id.length * COLUMNS) return null;
+  const n = id.length;
   let lastSeq = 0;
   let lastTs = 0;
   let end = 0;
   const order: AnyEntry[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const entryId = id![i];
-    const back = up![i];
-    const step = seq![i];
-    const typeName = ENTRY_TYPES[type![i] as number];
-    const start = end + (from![i] as number);
-    const stop = start + (len![i] as number);
+    const entryId = id[i];
+    const back = numbers[UP * n + i]!;
+    const step = numbers[SEQ * n + i]!;
+    const typeName = ENTRY_TYPES[numbers[TYPE * n + i]!];
+    const gap = numbers[FROM * n + i]!;
+    const length = numbers[LEN * n + i]!;
+    const tsStep = numbers[TS * n + i]!;
     if (typeof entryId !== 'string' || !isCount(back) || back > i || !isCount(step) || step === 0) return null;
-    if (typeName === undefined || !Number.isSafeInteger(ts![i]) || !isCount(from![i]) || !isCount(len![i])) return null;
-    if (len![i] === 0 || stop > indexedBytes) return null;
+    if (typeName === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length)) return null;
+    const start = end + gap;
+    const stop = start + length;
+    if (length === 0 || stop > indexedBytes) return null;
     lastSeq += step;
-    lastTs += ts![i] as number;
+    lastTs += tsStep;
     end = stop;
     const parentId = back === 0 ? null : order[i - back]!.id;
     const entry = new ReplayedEntry(lastSeq, lastTs, entryId, parentId, typeName, file, start, stop);

@@ -202,13 +202,13 @@ describe('the saved index beside a session', () => {
     // A well-formed index whose state cannot be (a parent after its child): dropped whole.
     writeFileSync(indexPath, good);
     const real = readIndex(nodeFileOps, path)!;
-    const state = real.state as { entries: { up: number[] } };
-    writeIndex(
-      nodeFileOps,
-      path,
-      { ...real, state: { ...state, entries: { ...state.entries, up: state.entries.up.map(() => 5) } } },
-      'x',
-    );
+    const n = (real.state as { entries: { id: string[] } }).entries.id.length;
+    // Every parent 5 entries back (the first column): the first entries' parents would come after them.
+    writeIndex(nodeFileOps, path, { ...real, numbers: real.numbers.map((v, i) => (i < n ? 5 : v)) }, 'x');
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+    // Its JSON part damaged under a CRC that holds: not JSON, ignored.
+    writeIndex(nodeFileOps, path, { ...real, state: { v: 2 } }, 'y');
+    expect(readIndex(nodeFileOps, path)).not.toBeNull();
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
 
     // The file edited under re-chained checksums (as a writer that meant it would): another last CRC.
