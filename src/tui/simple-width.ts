@@ -23,6 +23,8 @@ export const SIMPLE_RANGES: readonly (readonly [number, number])[] = [
   [0x2190, 0x23ff],
   [0x2400, 0x24ff],
   [0x2500, 0x27bf],
+  // Braille: the status bar's spinner, on every frame while a reply streams.
+  [0x2800, 0x28ff],
   [0x2900, 0x2bff],
 ];
 

@@ -33,6 +33,12 @@ describe('the width of simple text', () => {
     expect(wrong.map((ch) => ch.codePointAt(0)!.toString(16))).toEqual([]);
   });
 
+  it("measures braille (the status bar's spinner, redrawn on every streamed frame) itself", () => {
+    const spinner = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+    expect(simpleWidth(spinner)).toBe(10);
+    expect(simpleStyledWidth(`\u001b[36m⠋\u001b[39m Streaming · 12 s`)).toBe(stringWidth('⠋ Streaming · 12 s'));
+  });
+
   it('is left to string-width for anything else: controls, marks, emoji, wide and astral text', () => {
     for (const text of ['a\tb', 'e\u0301', '\u00ad', '\u200b', '🚀', '漢', '한', '☀\ufe0f', 'x\u009b1m', '\u2060'])
       expect(simpleWidth(text), JSON.stringify(text)).toBeUndefined();
