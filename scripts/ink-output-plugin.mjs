@@ -11,6 +11,9 @@ const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.met
 const widestLine = fileURLToPath(new URL('../src/tui/text-width.ts', import.meta.url));
 // Ink remembers every text it measured in a map that never lets go; tole's keeps a bounded few.
 const measureText = fileURLToPath(new URL('../src/tui/ink-measure-text.ts', import.meta.url));
+// Ink sanitizes each text node's whole text by tokenizing it, several times a frame; tole's returns
+// text whose only escapes are colour codes as it is, and hands the rest to Ink's.
+const sanitizeAnsi = fileURLToPath(new URL('../src/tui/ink-sanitize-ansi.ts', import.meta.url));
 const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
 /** What frame pacing needs to find in Ink's files, each once. */
 const PACING_HOOKS = [
@@ -41,6 +44,9 @@ export const inkOutputPlugin = {
     );
     build.onResolve({ filter: /^\.\/measure-text\.js$/ }, (args) =>
       inkBuild.test(args.importer) ? { path: measureText } : undefined,
+    );
+    build.onResolve({ filter: /^\.\/sanitize-ansi\.js$/ }, (args) =>
+      /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/.test(args.importer) ? { path: sanitizeAnsi } : undefined,
     );
     // Ink's React devtools bridge (and the WebSocket library under it, ~130 KB) loads only with
     // DEV=true, which tole never needs: an empty module in its place keeps it out of the bundle.
