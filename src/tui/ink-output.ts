@@ -164,7 +164,7 @@ type Token = ReturnType<typeof tokenize>[number];
  * test/tui/ink-output-matches-ink.test.ts checks every one of them against ansi-tokenize.
  */
 export const SIMPLE_TEXT =
-  /^(?:[\x20-\x7e\u00a0-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
+  /^(?:[\x20-\x7e\u00a0-\u00ac\u00ae-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
 
 /** The tokens of each SGR sequence met, as ansi-tokenize makes them (a compound one splits). */
 const sgrTokens = new Map<string, readonly Token[]>();
@@ -195,20 +195,27 @@ export function tokenizeLine(line: string): Token[] {
   }
 }
 
-/** Printable ASCII between SGR codes: such a line cut to its own width is itself, cell for cell. */
-const PLAIN = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
+/**
+ * Characters of SIMPLE_TEXT one column wide each (all but the soft hyphen, which takes none)
+ * between SGR codes: such a line cut to its own width is itself, cell for cell, as printable ASCII
+ * is. Borders, bullets, arrows and the spinner's braille are such text: the status bar's line, new
+ * on each streamed frame, is not handed to slice-ansi.
+ */
+const NARROW =
+  /^(?:[\x20-\x7e\u00a0-\u00ac\u00ae-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
 
 /** Lines tested before (the same lines are clipped on every frame). */
-const plainLines = new Map<string, boolean>();
+const narrowLines = new Map<string, boolean>();
 
-function plainAscii(line: string): boolean {
-  let plain = plainLines.get(line);
-  if (plain === undefined) {
-    plain = PLAIN.test(line);
-    if (plainLines.size >= 20_000) plainLines.clear();
-    plainLines.set(line, plain);
+/** True when `line` cut from its first column to its width is the line itself (see NARROW). */
+export function keptWhole(line: string): boolean {
+  let narrow = narrowLines.get(line);
+  if (narrow === undefined) {
+    narrow = NARROW.test(line);
+    if (narrowLines.size >= 20_000) narrowLines.clear();
+    narrowLines.set(line, narrow);
   }
-  return plain;
+  return narrow;
 }
 
 /**
@@ -232,7 +239,7 @@ export function clearOutputCaches(): void {
   cuts.clear();
   rowCache.clear();
   pieceCache.clear();
-  plainLines.clear();
+  narrowLines.clear();
 }
 
 /** An empty cell: one shared object, never changed (a row of 120 needs no 120 new ones). */
@@ -326,7 +333,7 @@ export default class Output {
             const from = x < x1 ? x1 - x : 0;
             const width = widthOf(line);
             const to = x + width > x2 ? x2 - x : width;
-            return from === 0 && to === width && plainAscii(line) ? line : slice(line, from, to);
+            return from === 0 && to === width && keptWhole(line) ? line : slice(line, from, to);
           });
           if (x < x1) x = x1;
         }

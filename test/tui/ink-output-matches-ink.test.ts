@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 // Ink's own Output, which the bundle swaps for ours: the two must make the same frames.
 import InkOutput from '../../node_modules/ink/build/output.js';
 import { tokenize } from '@alcalzone/ansi-tokenize';
-import Output, { clearOutputCaches, SIMPLE_TEXT, tokenizeLine } from '../../src/tui/ink-output';
+import Output, { clearOutputCaches, keptWhole, SIMPLE_TEXT, tokenizeLine } from '../../src/tui/ink-output';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -24,6 +24,8 @@ const TEXTS = [
   colour.green('multi\nline\ntext that is longer than a pane'),
   '\x1b[38;5;208morange\x1b[39m and \x1b[48;2;1;2;3mbg\x1b[49m',
   `${colour.cyan('⠋')} running · seq 12 · model`,
+  `${colour.dim('│')} • item → ◀ ${colour.bold('½ ¼ ×')} ─ ⣿ ‹ʼ›`,
+  '\u00ad soft\u00adhyphen',
 ];
 
 const TRANSFORMERS: readonly Transformer[] = [
@@ -108,6 +110,47 @@ describe("the bundle's Ink output", () => {
       }));
     for (const selected of [0, 3, 3, 7, 0])
       expect(frame(Output, 20, 8, ops(selected))).toBe(frame(InkOutput, 20, 8, ops(selected)));
+  });
+
+  it("keeps a whole line of narrow simple characters (the spinner's, borders) without slice-ansi, as Ink would cut it", () => {
+    const narrow: string[] = [];
+    for (let code = 0x20; code <= 0x2fff; code++) {
+      const char = String.fromCharCode(code);
+      if (SIMPLE_TEXT.test(char) && char !== '\u00ad') narrow.push(char);
+    }
+    for (const char of narrow) expect(keptWhole(char), char).toBe(true);
+    expect(keptWhole(`${colour.cyan('⠋')} Streaming · 1.2k tokens · 3 s`)).toBe(true);
+    for (const line of ['\u00ad', 'e\u0301', '宽', '👍', '\x1b]8;;x\x07link\x1b]8;;\x07', '\x1b[2Jx'])
+      expect(keptWhole(line), JSON.stringify(line)).toBe(false);
+    // Written into a pane that clips at the line's own width: Ink's own Output cuts it with slice-ansi.
+    const codes = [
+      '\x1b[1m',
+      '\x1b[22m',
+      '\x1b[38;5;208m',
+      '\x1b[39m',
+      '\x1b[48;2;1;2;3m',
+      '\x1b[49m',
+      '\x1b[7m',
+      '\x1b[27m',
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ arbitrary: fc.constantFrom(...narrow), weight: 4 }, fc.constantFrom(...codes)), {
+          maxLength: 30,
+        }),
+        fc.integer({ min: 0, max: 3 }),
+        (parts, x) => {
+          const line = parts.join('');
+          const ops: Op[] = [
+            { type: 'clip', clip: { x1: x, x2: x + 40, y1: undefined, y2: undefined } },
+            { type: 'write', x, y: 0, text: line, transformers: [] },
+            { type: 'unclip' },
+          ];
+          expect(frame(Output, 48, 1, ops)).toBe(frame(InkOutput, 48, 1, ops));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('splits lines of simple characters into the tokens ansi-tokenize makes', () => {
