@@ -14,6 +14,36 @@ const FOREGROUND_END = '\x1b[39m';
 /** The end codes of colours (foreground, background, underline): a colour of the same kind replaces another. */
 const COLOUR_ENDS = new Set([FOREGROUND_END, '\x1b[49m', '\x1b[59m']);
 
+/** The codes that take the pen from the style `from` (null: not known) to `styles`. */
+export function switchCodes(from: readonly AnsiCode[] | null, styles: readonly AnsiCode[]): string {
+  if (styles.length === 0) return '\x1b[0m';
+  if (from === null) return `\x1b[0m${ansiCodesToString([...styles])}`;
+  const added = styles.filter((code) => !from.some((had) => had.code === code.code));
+  const dropped = from.filter((code) => !styles.some((kept) => kept.code === code.code));
+  // Only codes added on top of the pen's: send those. A colour taken away is ended by its own
+  // code, or replaced by the colour of its kind that comes in. Anything else taken away resets
+  // first, since ending one code can end another (bold and dim share their end code).
+  if (dropped.every((code) => COLOUR_ENDS.has(code.endCode))) {
+    const ends = new Set(dropped.map((code) => code.endCode));
+    for (const code of added) ends.delete(code.endCode);
+    const changed = [...ends].join('') + ansiCodesToString(added);
+    const reset = `\x1b[0m${ansiCodesToString([...styles])}`;
+    return changed.length <= reset.length ? changed : reset;
+  }
+  return `\x1b[0m${ansiCodesToString([...styles])}`;
+}
+
+/**
+ * `switchCodes` remembered by the two styles' keys (a key, the codes joined, says which codes and
+ * so which end codes a style has): a frame switches between the same few styles cell after cell,
+ * and working a switch out allocates several arrays and sets.
+ */
+const switches = new Map<string, Map<string, string>>();
+/** Styles kept (each way); a theme has a few dozen, true-colour text from a tool could bring many. */
+const MAX_SWITCHES = 1_000;
+/** The key of a pen whose style is not known (no key of codes is this). */
+const UNKNOWN = '\u0000';
+
 /** What the terminal's pen holds while a frame is written: its style, and where the cursor is. */
 export class Pen {
   /** null: not known (the start of a frame), so the first style set resets first. */
@@ -33,27 +63,24 @@ export class Pen {
     return column === 0 ? `\x1b[${row + 1}H` : `\x1b[${row + 1};${column + 1}H`;
   }
 
-  /** Codes that make what is written next carry `styles`. */
+  /** Codes that make what is written next carry `styles` (`key`: their codes joined, as a cell's `style`). */
   style(styles: readonly AnsiCode[], key: string): string {
     const from = this.styles;
     if (from !== null && key === this.key) return '';
+    const fromKey = from === null ? UNKNOWN : this.key;
     this.styles = styles;
     this.key = key;
-    if (styles.length === 0) return '\x1b[0m';
-    if (from === null) return `\x1b[0m${ansiCodesToString([...styles])}`;
-    const added = styles.filter((code) => !from.some((had) => had.code === code.code));
-    const dropped = from.filter((code) => !styles.some((kept) => kept.code === code.code));
-    // Only codes added on top of the pen's: send those. A colour taken away is ended by its own
-    // code, or replaced by the colour of its kind that comes in. Anything else taken away resets
-    // first, since ending one code can end another (bold and dim share their end code).
-    if (dropped.every((code) => COLOUR_ENDS.has(code.endCode))) {
-      const ends = new Set(dropped.map((code) => code.endCode));
-      for (const code of added) ends.delete(code.endCode);
-      const changed = [...ends].join('') + ansiCodesToString(added);
-      const reset = `\x1b[0m${ansiCodesToString([...styles])}`;
-      return changed.length <= reset.length ? changed : reset;
+    let byTo = switches.get(fromKey);
+    if (byTo === undefined) {
+      if (switches.size >= MAX_SWITCHES) switches.clear();
+      switches.set(fromKey, (byTo = new Map()));
     }
-    return `\x1b[0m${ansiCodesToString([...styles])}`;
+    let codes = byTo.get(key);
+    if (codes === undefined) {
+      if (byTo.size >= MAX_SWITCHES) byTo.clear();
+      byTo.set(key, (codes = switchCodes(from, styles)));
+    }
+    return codes;
   }
 
   /** Blank cells worth erasing rather than writing as spaces: any, when the pen holds a colour the spaces would need taken off. */

@@ -3,9 +3,12 @@
  * it lies (ECH) instead of written as spaces, and one colour replaces another without a reset.
  * (That the screen stays right is the property test's job: frame-writer-cell-diff-equals-whole-redraw.)
  */
+import { styledCharsFromTokens, tokenize, type AnsiCode } from '@alcalzone/ansi-tokenize';
 import { Chalk } from 'chalk';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame-writer';
+import { Pen, switchCodes } from '../../src/tui/row-diff';
 import { FakeStdout } from './harness';
 
 const colour = new Chalk({ level: 3 });
@@ -36,5 +39,44 @@ describe('the cell diff', () => {
   it('replaces one colour by another with the new colour alone', () => {
     const sent = second(`${colour.red('ab')}${colour.blue('cd')}`, `${colour.green('ab')}${colour.yellow('cd')}`);
     expect(sent).toBe('\x1b[1H\x1b[0m\x1b[32mab\x1b[33mcd\x1b[0m');
+  });
+
+  it('remembers a style switch by the codes of both styles, the same as working it out each time', () => {
+    const sgr = [
+      '',
+      '\x1b[1m',
+      '\x1b[2m',
+      '\x1b[31m',
+      '\x1b[1m\x1b[31m',
+      '\x1b[2m\x1b[44m',
+      '\x1b[38;5;208m',
+      '\x1b[7m\x1b[32m',
+    ];
+    // Each time new arrays of codes, as a new row's cells bring.
+    const styles = (i: number): AnsiCode[] => styledCharsFromTokens(tokenize(`${sgr[i]}x`))[0]!.styles;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: sgr.length - 1 }), fc.constant(-1)), { maxLength: 40 }),
+        (steps) => {
+          const pen = new Pen();
+          let held: AnsiCode[] | null = null;
+          let heldKey = '';
+          for (const step of steps) {
+            if (step === -1) {
+              pen.forget();
+              held = null;
+              continue;
+            }
+            const next = styles(step);
+            const key = next.map((code) => code.code).join('');
+            const expected = held !== null && key === heldKey ? '' : switchCodes(held, next);
+            expect(pen.style(next, key)).toBe(expected);
+            held = next;
+            heldKey = key;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
