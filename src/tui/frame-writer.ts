@@ -13,9 +13,19 @@ import { diffRow, Pen } from './row-diff';
 
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
-/** Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. */
-const ERASE_PREFIX = /^(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/;
-const CLEAR_PREFIX = /^(?:\x1b\[2J|\x1b\[3J|\x1b\[H|\x1b\[0f|\x1bc)+/;
+/**
+ * Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. Sticky
+ * patterns matched from 0 with `test`, their end read from `lastIndex`: a frame is ~10 KB, and a
+ * replace or an exec would copy it or allocate a match on every frame.
+ */
+const ERASE_PREFIX = /(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/y;
+const CLEAR_PREFIX = /(?:\x1b\[2J|\x1b\[3J|\x1b\[H|\x1b\[0f|\x1bc)+/y;
+
+/** The length of what the sticky `pattern` matches at the start of `text`, 0 if nothing. */
+function prefixLength(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? pattern.lastIndex : 0;
+}
 const ONLY_CONTROL = /^(?:\x1b\[[0-9;?]*[A-Za-z])*$/;
 
 /** SGR parameters that set a colour: 30-39, 40-49, 90-97, 100-107, and the 38/48 extended forms. */
@@ -95,14 +105,15 @@ export class FrameWriter {
     if (this.lost) return;
     if (data === SYNC_START || data === SYNC_END) return;
     let rest = data;
-    const cleared = CLEAR_PREFIX.exec(rest);
-    if (cleared) {
+    const cleared = prefixLength(CLEAR_PREFIX, rest);
+    if (cleared > 0) {
       this.out.write('\x1b[2J');
       this.previous = [];
       this.previousCells = [];
-      rest = rest.slice(cleared[0].length);
+      rest = rest.slice(cleared);
     }
-    rest = rest.replace(ERASE_PREFIX, '');
+    const erased = prefixLength(ERASE_PREFIX, rest);
+    if (erased > 0) rest = rest.slice(erased);
     if (rest === '') return;
     if (ONLY_CONTROL.test(rest)) {
       this.out.write(rest);
