@@ -232,6 +232,22 @@ function slice(line: string, from: number, to: number): string {
   return cut;
 }
 
+/** The lines of the row being joined and their columns (see `joinedRow`). */
+const rowXs: number[] = [];
+const rowPieces: Piece[] = [];
+
+/** Runs of spaces between panes, made once for each length. */
+const spaceRuns: string[] = [];
+
+function spaces(count: number): string {
+  let run = spaceRuns[count];
+  if (run === undefined) {
+    run = ' '.repeat(count);
+    if (count <= 1_000) spaceRuns[count] = run;
+  }
+  return run;
+}
+
 /** Forgets every cached line and row (tests compare a cold frame with a warm one). */
 export function clearOutputCaches(): void {
   styledCharsCache.clear();
@@ -383,18 +399,26 @@ export default class Output {
    */
   private joinedRow(writes: readonly (number | string)[]): string | null {
     const count = writes.length / 2;
-    const xs: number[] = [];
-    const pieces: Piece[] = [];
+    // Reused row after row (read only until this returns: the cells below are made at once).
+    const xs = rowXs;
+    const pieces = rowPieces;
+    xs.length = 0;
+    pieces.length = 0;
     for (let i = 0; i < count; i++) {
       const x = writes[2 * i] as number;
       const piece = pieceOf(writes[2 * i + 1] as string);
       if (piece.width === 0) continue;
       if (x < 0 || x + piece.width > this.width) return null;
-      // In order of column (a few lines a row: insertion sort).
+      // In order of column (a few lines a row: insertion sort, after those at the same column).
       let at = xs.length;
-      while (at > 0 && xs[at - 1]! > x) at--;
-      xs.splice(at, 0, x);
-      pieces.splice(at, 0, piece);
+      xs.push(x);
+      pieces.push(piece);
+      for (; at > 0 && xs[at - 1]! > x; at--) {
+        xs[at] = xs[at - 1]!;
+        pieces[at] = pieces[at - 1]!;
+      }
+      xs[at] = x;
+      pieces[at] = piece;
     }
     const none = BLANK.styles;
     let out = '';
@@ -405,18 +429,15 @@ export default class Output {
       if (x < column) return null;
       const piece = pieces[i]!;
       if (x > column) {
-        out += (previous === null ? '' : change(previous, none)) + ' '.repeat(x - column);
+        out += (previous === null ? '' : change(previous, none)) + spaces(x - column);
         previous = none;
       }
       out += (previous === null ? ansiCodesToString(piece.first) : change(previous, piece.first)) + piece.inner;
       previous = piece.last;
       column = x + piece.width;
     }
-    if (column < this.width) {
-      out += (previous === null ? '' : change(previous, none)) + ' '.repeat(this.width - column);
-      previous = none;
-    }
-    if (previous !== null && previous.length > 0) out += change(previous, none);
+    // Ink pads the row with spaces to its width and trims them off again: only the style's end is written.
+    if (previous !== null) out += change(previous, none);
     const line = out.trimEnd();
     rememberRowCells(line, () => {
       const cells: Cell[] = [];
