@@ -152,14 +152,20 @@ export class TreeIndex {
   }
 
   /**
-   * Root first, `leafId` last. From the newest entry, each parent is first looked for right
-   * before its child in the order added (a chain of replies: no map look-up); the map answers
-   * the rest.
+   * Root first, `leafId` last. Each parent is first looked for right before its child in the
+   * order added (a chain of replies: no map look-up, from the leaf's own place on); the map
+   * answers the rest.
    */
   pathTo(leafId: string | null): AnyEntry[] {
     const path: AnyEntry[] = [];
     const order = this.order;
-    let at = !this.spoiled && order.length > 0 && order[order.length - 1]!.id === leafId ? order.length - 1 : -1;
+    const placeOf = (id: string): number => (this.spoiled ? -1 : (this.placeById.get(id) ?? -1));
+    let at =
+      !this.spoiled && order.length > 0 && order[order.length - 1]!.id === leafId
+        ? order.length - 1
+        : leafId === null
+          ? -1
+          : placeOf(leafId);
     let cursor = at >= 0 ? order[at] : leafId === null ? undefined : this.get(leafId);
     while (cursor) {
       path.push(cursor);
@@ -170,8 +176,8 @@ export class TreeIndex {
         cursor = before;
         at--;
       } else {
-        cursor = this.get(parentId);
-        at = -1;
+        at = placeOf(parentId);
+        cursor = at >= 0 ? order[at] : this.get(parentId);
       }
     }
     return path.reverse();

@@ -48,7 +48,7 @@ describe('the path to an entry', () => {
     );
   });
 
-  it('from the newest entry of a 100,000-entry chain looks nothing up in a map', () => {
+  it('of a 100,000-entry chain looks up only where it starts, from the newest entry or an older one', () => {
     const tree = new TreeIndex();
     for (let i = 0; i < 100_000; i++) expect(tree.addNew(entry(`e${i}`, i === 0 ? null : `e${i - 1}`))).toBe(true);
     // The index's own map of entries' places, counted where it is looked up.
@@ -64,8 +64,8 @@ describe('the path to an entry', () => {
     expect(path[0]!.id).toBe('e0');
     expect(path[99_999]!.id).toBe('e99999');
     expect(lookups).toBeLessThan(10);
-    // From an older entry the map answers, and the path is the same.
+    // From an older entry, one look-up finds its place and the walk goes on in the order added.
     expect(tree.pathTo('e50000').map((e) => e.id)).toEqual(path.slice(0, 50_001).map((e) => e.id));
-    expect(lookups).toBeGreaterThan(50_000);
+    expect(lookups).toBeLessThan(10);
   });
 });
