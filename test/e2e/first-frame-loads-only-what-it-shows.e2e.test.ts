@@ -6,7 +6,7 @@
  * and work, when that action comes: here a turn with a read_file call answered from the file.
  * Seen by a preload that lists the modules and scripts loaded at the first whole frame and at exit.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,30 @@ describe("a new session's first frame", () => {
     const { atExit } = listed(out);
     expect(atExit).toContain('NativeModule readline');
     expect(atExit).toContain(`script ${join(resolve('dist'), 'later.cjs')}`);
+  }, 60_000);
+
+  it('without dist/later.cjs (an install cut short): the session opens, then tole says the install is incomplete and restores the terminal', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-'));
+    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    rmSync(join(copy, 'dist', 'later.cjs'));
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-home-'));
+    driver = new TerminalDriver({
+      args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-ws-'))),
+      env: {
+        HOME: home,
+        XDG_CACHE_HOME: join(home, 'cache'),
+        TOLE_HOME: join(home, '.tole'),
+        OPENAI_API_KEY: 'sk-test',
+      },
+    });
+    const { exitCode } = await driver.exit;
+    expect(exitCode).toBe(1);
+    expect(driver.raw).toContain('type a prompt');
+    expect(driver.raw).toContain(
+      `tole: this install of tole is incomplete: Cannot find module '${join(copy, 'dist', 'later.cjs')}' (rebuild it with npm run build, or reinstall tole)`,
+    );
+    expect(driver.onAlternateScreen).toBe(false);
+    rmSync(copy, { recursive: true, force: true });
   }, 60_000);
 });
