@@ -16,6 +16,7 @@
 import {
   ansiCodesToString,
   diffAnsiCodes,
+  reduceAnsiCodesIncremental,
   styledCharsFromTokens,
   tokenize,
   type AnsiCode,
@@ -149,10 +150,42 @@ function change(from: AnsiCode[], to: AnsiCode[]): string {
 function styledChars(line: string): readonly StyledChar[] {
   let chars = styledCharsCache.get(line);
   if (chars === undefined) {
-    chars = styledCharsFromTokens(tokenizeLine(line));
+    chars = styledCharsOfLine(line);
     styledCharsCache.set(line, chars);
   }
   return chars;
+}
+
+/**
+ * `styledCharsFromTokens(tokenize(line))` of ansi-tokenize: the same characters with the same
+ * styles. A line of simple characters (SIMPLE_TEXT) is read here without making a token per
+ * character first, and the characters of a run between two codes share one array of styles
+ * (nothing changes a character's styles) instead of each getting its own copy.
+ */
+export function styledCharsOfLine(line: string): StyledChar[] {
+  if (!SIMPLE_TEXT.test(line)) return styledCharsFromTokens(tokenize(line));
+  const chars: StyledChar[] = [];
+  let codes: AnsiCode[] = [];
+  let styles: AnsiCode[] | null = null;
+  let at = 0;
+  for (let esc = line.indexOf('\x1b'); ; esc = line.indexOf('\x1b', at)) {
+    const end = esc === -1 ? line.length : esc;
+    if (at < end) styles ??= [...codes];
+    for (; at < end; at++) chars.push({ type: 'char', value: line[at]!, fullWidth: false, styles: styles! });
+    if (esc === -1) return chars;
+    const close = line.indexOf('m', esc);
+    // As styledCharsFromTokens goes through the code's tokens.
+    for (const token of sgrTokensOf(line.slice(esc, close + 1))) {
+      if (token.type === 'ansi') {
+        codes = reduceAnsiCodesIncremental(codes, [token]);
+        styles = null;
+      } else if (token.type === 'char') {
+        styles ??= [...codes];
+        chars.push({ ...token, styles });
+      }
+    }
+    at = close + 1;
+  }
 }
 
 type Token = ReturnType<typeof tokenize>[number];
@@ -183,16 +216,20 @@ export function tokenizeLine(line: string): Token[] {
     for (; at < end; at++) tokens.push({ type: 'char', value: line[at]!, fullWidth: false });
     if (esc === -1) return tokens;
     const close = line.indexOf('m', esc);
-    const code = line.slice(esc, close + 1);
-    let made = sgrTokens.get(code);
-    if (made === undefined) {
-      made = tokenize(code);
-      if (sgrTokens.size >= 1_000) sgrTokens.clear();
-      sgrTokens.set(code, made);
-    }
-    for (const token of made) tokens.push(token);
+    for (const token of sgrTokensOf(line.slice(esc, close + 1))) tokens.push(token);
     at = close + 1;
   }
+}
+
+/** `tokenize(code)` of one SGR sequence, remembered. */
+function sgrTokensOf(code: string): readonly Token[] {
+  let made = sgrTokens.get(code);
+  if (made === undefined) {
+    made = tokenize(code);
+    if (sgrTokens.size >= 1_000) sgrTokens.clear();
+    sgrTokens.set(code, made);
+  }
+  return made;
 }
 
 /**

@@ -3,8 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // Ink's own Output, which the bundle swaps for ours: the two must make the same frames.
 import InkOutput from '../../node_modules/ink/build/output.js';
-import { tokenize } from '@alcalzone/ansi-tokenize';
-import Output, { clearOutputCaches, keptWhole, SIMPLE_TEXT, tokenizeLine } from '../../src/tui/ink-output';
+import { styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
+import Output, {
+  clearOutputCaches,
+  keptWhole,
+  SIMPLE_TEXT,
+  styledCharsOfLine,
+  tokenizeLine,
+} from '../../src/tui/ink-output';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -171,12 +177,19 @@ describe("the bundle's Ink output", () => {
           const line = parts.join('');
           expect(SIMPLE_TEXT.test(line)).toBe(true);
           expect(tokenizeLine(line)).toEqual(tokenize(line));
+          expect(styledCharsOfLine(line)).toEqual(styledCharsFromTokens(tokenize(line)));
         },
       ),
       { numRuns: 500 },
     );
     // Anything else is left to ansi-tokenize.
-    for (const line of ['e\u0301', '宽', '👍', 'a\u200db', '\x1b]8;;x\x07link\x1b]8;;\x07'])
+    for (const line of ['e\u0301', '宽', '👍', 'a\u200db', '\x1b]8;;x\x07link\x1b]8;;\x07']) {
       expect(tokenizeLine(line)).toEqual(tokenize(line));
+      expect(styledCharsOfLine(line)).toEqual(styledCharsFromTokens(tokenize(line)));
+    }
+    // The characters of a run between two codes share their styles, not a copy each.
+    const [a, b, c] = styledCharsOfLine('\x1b[31mab\x1b[1mc');
+    expect(a!.styles).toBe(b!.styles);
+    expect(b!.styles).not.toBe(c!.styles);
   });
 });
