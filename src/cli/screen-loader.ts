@@ -14,6 +14,7 @@ import packageJson from '../../package.json';
 import type { Sandbox } from '../core/tools/sandbox';
 import type { CliArgs } from './args';
 import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from './code-cache';
+import { setScreenV8Flags } from './v8-flags';
 import type { MainIo } from './main';
 
 /** What dist/screen.cjs exports (src/cli/screen-entry.ts). */
@@ -85,6 +86,8 @@ export async function runScreenBundle(
   io: MainIo,
   sandbox: Promise<Sandbox | null>,
 ): Promise<number> {
+  // Before anything of the session is compiled: the code cache is made and read under them.
+  setScreenV8Flags();
   const loaded = loadScript(fileURLToPath(url), codeCacheDir(io.env), packageJson.version);
   if (loaded.fromCache) return (loaded.exports as ScreenScript).runScreen(args, io, sandbox);
   let saved = false;

@@ -1,0 +1,29 @@
+/**
+ * V8 settings for the full-screen session, set before its script is compiled (src/cli/screen-loader.ts).
+ *
+ * A streamed reply's CPU on this 2-core kind of machine was about a third on V8's own worker
+ * threads, most of it TurboFan compiling ~200-300 functions (React, Ink, the screen) once each during
+ * the first reply, and the rest parallel garbage collection. What is set here trims that work
+ * without changing what tole does:
+ * - functions are optimized after twice as much running as V8's default, so code run only now and
+ *   then (a key press, a commit, the end of a turn) stays in the baseline tiers; what runs on every
+ *   frame is still optimized, a little later;
+ * - young-generation collections are done by the main thread alone: on two cores, helper tasks
+ *   for each ~1 ms scavenge cost more in handing work out than they save.
+ *
+ * Each flag is one V8 reads while it works (not only when the heap is made), so setting it at run
+ * time takes effect. The code cache is checked against V8's flags: the cache is made and read with
+ * these set, so it stays valid (a cache of a build before this one is made again once).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+export const SCREEN_V8_FLAGS: readonly string[] = ['--interrupt-budget=135168', '--no-parallel-scavenge'];
+
+let set = false;
+
+/** Sets SCREEN_V8_FLAGS, once. */
+export function setScreenV8Flags(): void {
+  if (set) return;
+  set = true;
+  for (const flag of SCREEN_V8_FLAGS) setFlagsFromString(flag);
+}

@@ -1,0 +1,64 @@
+/**
+ * The screen sets V8 flags before its script is compiled (src/cli/v8-flags.ts, called by
+ * src/cli/screen-loader.ts). V8 checks a code cache against its flags, which shows that setting
+ * them at run time reaches V8: code cached under them is refused by a process without them and
+ * taken by one with them (so the screen's cache, made and read under them, stays in use).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, TSX_LOADER } from '../support/spawn-node';
+
+const dir = mkdtempSync(join(tmpdir(), 'tole-v8-flags-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const script = join(dir, 'cache.mts');
+writeFileSync(
+  script,
+  `import { readFileSync, writeFileSync } from 'node:fs';
+import { Script } from 'node:vm';
+import { setScreenV8Flags } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/v8-flags.ts'))};
+const [mode, flags, file] = process.argv.slice(2);
+if (flags === 'screen') setScreenV8Flags();
+const source = 'function add(a, b) { return a + b; } add(1, 2);';
+if (mode === 'write') {
+  const script = new Script(source);
+  script.runInThisContext();
+  writeFileSync(file, script.createCachedData());
+} else {
+  const script = new Script(source, { cachedData: readFileSync(file) });
+  process.stdout.write(script.cachedDataRejected ? 'refused' : 'taken');
+}
+`,
+);
+
+function run(mode: 'write' | 'read', flags: 'screen' | 'none', file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, script, mode, flags, file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ended ${code}`))));
+  });
+}
+
+describe("the screen's V8 flags", () => {
+  it('reach V8 when set at run time: code cached under them is only taken under them', async () => {
+    const file = join(dir, 'screen.cache');
+    await run('write', 'screen', file);
+    expect(readFileSync(file).length).toBeGreaterThan(0);
+    expect(await run('read', 'screen', file)).toBe('taken');
+    expect(await run('read', 'none', file)).toBe('refused');
+  }, 60_000);
+
+  it('are set by the screen loader before it compiles the screen script', () => {
+    const loader = readFileSync(join(REPO_ROOT, 'src/cli/screen-loader.ts'), 'utf8');
+    const body = loader.slice(loader.indexOf('export async function runScreenBundle'));
+    expect(body.indexOf('setScreenV8Flags();')).toBeGreaterThan(-1);
+    expect(body.indexOf('setScreenV8Flags();')).toBeLessThan(body.indexOf('loadScript('));
+  });
+});
