@@ -193,11 +193,12 @@ type Token = ReturnType<typeof tokenize>[number];
 /**
  * Characters that ansi-tokenize makes one narrow token each, whatever is around them: printable
  * ASCII, Latin letters, general punctuation (… • —), arrows, box drawing, blocks and shapes
- * (◀ ● ▍), braille (the spinner). None joins a neighbour into one grapheme or is wide.
+ * (◀ ● ▍), braille (the spinner), and marks tole's own lines use (⏎ ❯ ✓ ✗ Σ ...: the status bar's
+ * line, new on each streamed frame, has ⏎). None joins a neighbour into one grapheme or is wide.
  * test/tui/ink-output-matches-ink.test.ts checks every one of them against ansi-tokenize.
  */
 export const SIMPLE_TEXT =
-  /^(?:[\x20-\x7e\u00a0-\u00ac\u00ae-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
+  /^(?:[\x20-\x7e\u00a0-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff\u03a3\u2212\u2298\u23ce\u2713\u2717\u2718\u276e\u276f\u27f2\u29d7]|\x1b\[[0-9;]*m)*$/;
 
 /** The tokens of each SGR sequence met, as ansi-tokenize makes them (a compound one splits). */
 const sgrTokens = new Map<string, readonly Token[]>();
@@ -239,7 +240,7 @@ function sgrTokensOf(code: string): readonly Token[] {
  * on each streamed frame, is not handed to slice-ansi.
  */
 const NARROW =
-  /^(?:[\x20-\x7e\u00a0-\u00ac\u00ae-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]|\x1b\[[0-9;]*m)*$/;
+  /^(?:[\x20-\x7e\u00a0-\u00ac\u00ae-\u02af\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff\u03a3\u2212\u2298\u23ce\u2713\u2717\u2718\u276e\u276f\u27f2\u29d7]|\x1b\[[0-9;]*m)*$/;
 
 /** Lines tested before (the same lines are clipped on every frame). */
 const narrowLines = new Map<string, boolean>();

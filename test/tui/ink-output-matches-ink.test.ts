@@ -126,6 +126,9 @@ describe("the bundle's Ink output", () => {
     }
     for (const char of narrow) expect(keptWhole(char), char).toBe(true);
     expect(keptWhole(`${colour.cyan('⠋')} Streaming · 1.2k tokens · 3 s`)).toBe(true);
+    // The status bar's line and the prompt's, as tole draws them.
+    expect(keptWhole(`${colour.cyan('⠋')} Streaming · seq 10 · model   ⏎ send  Tab panes  ^C quit  ? keys`)).toBe(true);
+    expect(keptWhole(`${colour.bold('❯')}  type a prompt · ✓ ✗ ✘ Σ − ⊘ ⧗ ⟲ ❮`)).toBe(true);
     for (const line of ['\u00ad', 'e\u0301', '宽', '👍', '\x1b]8;;x\x07link\x1b]8;;\x07', '\x1b[2Jx'])
       expect(keptWhole(line), JSON.stringify(line)).toBe(false);
     // Written into a pane that clips at the line's own width: Ink's own Output cuts it with slice-ansi.
@@ -167,6 +170,7 @@ describe("the bundle's Ink output", () => {
       if (SIMPLE_TEXT.test(char)) simple.push(char);
     }
     expect(simple.length).toBeGreaterThan(1000);
+    for (const mark of '⏎❯❮✓✗✘Σ−⊘⧗⟲') expect(simple, mark).toContain(mark);
     for (const char of simple) expect(tokenize(char)).toEqual([{ type: 'char', value: char, fullWidth: false }]);
     // And nothing around it joins it to a neighbour: random lines of them with SGR codes between.
     const codes = ['\x1b[1m', '\x1b[22m', '\x1b[38;5;208m', '\x1b[1;3;31m', '\x1b[48;2;1;2;3m', '\x1b[m', '\x1b[0m'];
