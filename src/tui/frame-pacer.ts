@@ -6,24 +6,45 @@
  * controller gathers it and publishes it once a frame), so here a commit is drawn at once, with
  * two exceptions:
  * - while a reply streams, a commit that is not the streamed text (the spinner's or the clock's
- *   step, a key typed meanwhile) waits for the streamed frame that is due and is drawn with it,
- *   so the screen changes at the stream's frame rate and not more often;
+ *   step) waits for the streamed frame that is due and is drawn with it, so the screen changes at
+ *   the stream's frame rate and not more often; but a commit made while a key is handled (the
+ *   key's echo, a move in the tree, Esc) is drawn at once: typing while a reply streams must show
+ *   each key when it is pressed;
  * - a few frames may be drawn back to back; past that, at most one an interval, the last one
  *   when its turn comes, so a burst of commits (held keys, many tool results) stays near 30 fps.
  */
 
-/** What the turn controller tells the pacer about streamed text. */
+/** What the turn controller tells the pacer about streamed text, and the keyboard about keys. */
 export class StreamedFrames {
   /** When the next streamed frame is due (performance.now() time), while text waits for it. */
   dueAtMs: number | null = null;
   /** Streamed text was published and its frame is not drawn yet. */
   published = false;
+  /** A key is being handled: what it commits is drawn at once (see `keyed`). */
+  keying = false;
+  private keys = 0;
 
   constructor(readonly now: () => number = () => performance.now()) {}
 
   /** Text came: it is published in `inMs`. */
   due(inMs: number): void {
     this.dueAtMs = this.now() + inMs;
+  }
+
+  /**
+   * A key was read and is about to be handled. Commits until the key's turn of the event loop is
+   * over are drawn at once: the handler's own, and those of the effects and the pending-Escape flush
+   * that Ink and React run on setImmediate right after it. Then the mark goes, so a key that changes
+   * nothing leaves no frame behind (a later spinner step still waits for the streamed frame).
+   */
+  keyed(): void {
+    this.keying = true;
+    const key = ++this.keys;
+    setImmediate(() =>
+      setImmediate(() => {
+        if (this.keys === key) this.keying = false;
+      }),
+    );
   }
 
   /** The text gathered so far was published (or dropped): nothing is due. */
@@ -67,13 +88,17 @@ export class FramePacer {
     this.countedAt = this.now();
   }
 
-  /** A new tree was committed: draw it now, with the streamed frame that is due, or at the next free slot. */
+  /**
+   * A new tree was committed: draw it now, with the streamed frame that is due, or at the next free
+   * slot. A key's commit is drawn now (taking a waiting commit with it) if the allowance has a frame
+   * left, so a storm of keys (a paste, a held key) stays within the burst and the interval.
+   */
   readonly request = (): void => {
     const now = this.now();
     const streamed = this.stream.published;
     this.stream.published = false;
     const due = this.stream.dueAtMs;
-    if (!streamed && due !== null && due > now) {
+    if (!streamed && !this.stream.keying && due !== null && due > now) {
       if (this.timer === null) this.wait(due + this.options.streamGraceMs - now, true);
       return;
     }

@@ -36,9 +36,10 @@ export function splitEditKeys(chunk: string): string[] {
  * from its last render, so two keys handled before it renders again would both edit the same
  * value and one would be lost. After each key the read ends (null), and the stream says it is
  * readable again on a timer, which runs after the render and the effects (where the field takes
- * its new value) that the key queued.
+ * its new value) that the key queued. `onKey` is told of each key as it is handed to Ink, before
+ * Ink and React handle it (the frame pacer draws what it changes at once).
  */
-export function keyedStdin(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
+export function keyedStdin(stdin: NodeJS.ReadStream, onKey?: () => void): NodeJS.ReadStream {
   const queue: string[] = [];
   let handed = false;
   let scheduled = false;
@@ -47,6 +48,11 @@ export function keyedStdin(stdin: NodeJS.ReadStream): NodeJS.ReadStream {
     if (queue.length > 0) stdin.emit('readable');
   };
   const read = (size?: number): string | Buffer | null => {
+    const key = readKey(size);
+    if (key !== null) onKey?.();
+    return key;
+  };
+  const readKey = (size?: number): string | Buffer | null => {
     if (handed) {
       // The reader's loop asks once more after a key: end it, and come back next turn.
       handed = false;

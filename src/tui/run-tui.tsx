@@ -191,7 +191,13 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       />,
       streamed,
     ),
-    { stdout: frames.stream, stdin: keyedStdin(stdin), exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    {
+      stdout: frames.stream,
+      stdin: keyedStdin(stdin, () => streamed.keyed()),
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+    },
   );
   // Ink draws the first frame within render().
   options.onFirstFrame?.();

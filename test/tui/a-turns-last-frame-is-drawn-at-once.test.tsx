@@ -4,6 +4,7 @@
  * setImmediate real), the reply's last words reach the terminal right after a streamed frame.
  * Ink's own 30 fps throttle held that frame until its timer ran. A burst of frames beyond the
  * pacer's allowance still waits for its slot, and is then drawn once, showing the latest tree.
+ * A key typed while a reply streams is drawn at once too, not held for the next streamed frame.
  */
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -105,6 +106,61 @@ describe('the frame that shows a reply has ended', () => {
   });
 });
 
+describe('a key typed while a reply streams', () => {
+  it('reaches the terminal at once, not with the next streamed frame', async () => {
+    stopTheClock();
+    const stdout = new FakeStdout(120, 30);
+    stdout.isTTY = true;
+    const stdin = new FakeStdin();
+    const agent = heldAgent();
+    const exit = runTui({
+      store: emptyStore(),
+      agent,
+      approvals: createTuiApprover(),
+      policy: null,
+      theme: 'dark',
+      noColor: true,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      handleProcessEvents: false,
+    });
+    const written = (): string => stdout.frames.join('');
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 5; i++) await turnOfTheLoop();
+      vi.advanceTimersByTime(200);
+    };
+    stdin.write('go');
+    await settle();
+    stdin.write(KEYS.enter);
+    await settle();
+    expect(agent.emit).not.toBeNull();
+    agent.emit!({ type: 'text', delta: 'alpha bravo ' });
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(await withoutTimers(() => written().includes('alpha bravo'))).toBe(true);
+
+    // Text is due in a frame's time, and the clock stands still: a key typed now is drawn now.
+    agent.emit!({ type: 'text', delta: 'charlie7 ' });
+    // Each key's echo is drawn as it comes (the frame writer writes only what changed).
+    for (const key of ['Zx7', '#W']) {
+      const before = stdout.frames.length;
+      stdin.write(key);
+      expect(await withoutTimers(() => stdout.frames.slice(before).join('').includes(key))).toBe(true);
+    }
+    expect(written()).not.toContain('charlie7');
+    // The streamed frame still comes when its time does.
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(await withoutTimers(() => written().includes('charlie7'))).toBe(true);
+
+    vi.useRealTimers();
+    for (const key of ['\x7f', '\x7f', '\x7f', '\x7f', '\x7f', '/quit']) {
+      stdin.write(key);
+      await turnOfTheLoop();
+    }
+    stdin.write(KEYS.enter);
+    await expect(exit).resolves.toMatchObject({ reason: 'quit' });
+  });
+});
+
 describe('frame pacing', () => {
   it('draws a few frames back to back at once, then one frame a slot with the latest tree', async () => {
     stopTheClock();
@@ -195,6 +251,52 @@ describe('frame pacing', () => {
     now = 52 + 50 + 5;
     vi.advanceTimersByTime(55);
     expect(draws).toEqual(['spinner+text', 'reply ended', 'key echo']);
+    pacer.dispose();
+  });
+
+  it("draws a key's commits at once while text is due, but not a commit after the key's turn", async () => {
+    stopTheClock();
+    let now = 0;
+    const draws: string[] = [];
+    let tree = 'idle';
+    const stream = new StreamedFrames(() => now);
+    const pacer = new FramePacer(() => draws.push(tree), stream, { burst: 2, intervalMs: 10, streamGraceMs: 5 });
+    stream.due(50);
+    // A spinner step waits for the streamed frame; a key comes: its commit is drawn now, spinner and all.
+    tree = 'spinner';
+    pacer.request();
+    expect(draws).toEqual([]);
+    stream.keyed();
+    tree = 'spinner+key';
+    pacer.request();
+    expect(draws).toEqual(['spinner+key']);
+    expect(pacer.pending).toBe(false);
+    // A key that changes nothing commits nothing, and leaves no frame behind: once its turn is
+    // over, the next spinner step waits for the streamed frame again.
+    stream.keyed();
+    await turnOfTheLoop();
+    await turnOfTheLoop();
+    tree = 'spinner 2';
+    pacer.request();
+    expect(draws).toEqual(['spinner+key']);
+    // A key whose commit is also the streamed frame's: drawn once, and nothing waits after it.
+    stream.keyed();
+    stream.flushed(true);
+    tree = 'text+key';
+    pacer.request();
+    expect(draws).toEqual(['spinner+key', 'text+key']);
+    expect(pacer.pending).toBe(false);
+    // A storm of keys stays within the allowance: past it, the latest tree at the next slot.
+    stream.due(50);
+    for (const key of ['a', 'b', 'c']) {
+      stream.keyed();
+      tree = key;
+      pacer.request();
+    }
+    expect(draws).toEqual(['spinner+key', 'text+key']);
+    now = 10;
+    vi.advanceTimersByTime(10);
+    expect(draws).toEqual(['spinner+key', 'text+key', 'c']);
     pacer.dispose();
   });
 });
