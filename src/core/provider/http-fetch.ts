@@ -93,7 +93,7 @@ export const httpFetch: Fetch = (input, init = {}) => {
           res.resume();
           resolve(new Response(null, meta));
         } else {
-          resolve(new Response(cutOffAsTerminated(res), meta));
+          resolve(new Response(bodyOf(res), meta));
         }
       } catch (error) {
         // A status a Response cannot carry (outside 200-599).
@@ -104,6 +104,29 @@ export const httpFetch: Fetch = (input, init = {}) => {
     req.end(body ?? undefined);
   });
 };
+
+/**
+ * The body as a stream read on demand. Cancelling it (as the context-window probes do with every
+ * non-OK answer they do not read) destroys the response, closing its connection at once, as Node's
+ * fetch did; a generator given to Response as the body would not: a cancel before the first read
+ * returns a generator that never started, leaving the answer unread and its socket held.
+ */
+function bodyOf(res: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = cutOffAsTerminated(res);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel() {
+        res.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /** The body as chunks; a connection that closes before the end is `TypeError('terminated')`, as in Node's fetch. */
 async function* cutOffAsTerminated(res: IncomingMessage): AsyncGenerator<Uint8Array> {

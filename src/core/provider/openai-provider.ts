@@ -505,8 +505,15 @@ function readEvents(
     if (signal.aborted) return finish(abortSignalError());
     signal.addEventListener('abort', onAbort, { once: true });
     body.setEncoding('utf8');
+    // A byte-order mark may open an event stream; the string decoder keeps it (a TextDecoder
+    // would not) and the parser would read `\ufeffdata` as an unknown field, losing the first event.
+    let first = true;
     body.on('data', (text: string) => {
       if (settled) return;
+      if (first) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
       try {
         parser.feed(text);
       } catch (error) {

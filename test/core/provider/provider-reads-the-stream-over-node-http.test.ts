@@ -159,6 +159,38 @@ describe('the provider over node:http', () => {
     expect((dropped.error as ProviderError).kind).toBe('stream_dropped');
   });
 
+  it('a byte-order mark before the first event does not lose that event', async () => {
+    const server = await rawServer(
+      writeParts([
+        '\ufeff',
+        event({ role: 'assistant', content: 'first' }),
+        event({ content: ' second' }, 'stop'),
+        'data: [DONE]\n\n',
+      ]),
+    );
+    const cut = await run(provider(server.url), userRequest('x'));
+    expect(cut.result?.text).toBe('first second');
+    const whole = await rawServer(writeParts([`\ufeff${event({ content: 'first' }, 'stop')}data: [DONE]\n\n`]));
+    expect((await run(provider(whole.url), userRequest('x'))).result?.text).toBe('first');
+  });
+
+  it('cancelling an unread error body closes its connection without waiting for the signal', async () => {
+    const server = await rawServer(async (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"no such path"}');
+    });
+    const controller = new AbortController();
+    cleanups.push(async () => controller.abort());
+    const closed = server.nextClose();
+    const response = await httpFetch(`${server.url}/props`, { signal: controller.signal });
+    expect(response.status).toBe(404);
+    await response.body?.cancel();
+    // Without the destroy the socket stays held until the signal fires or the server's
+    // keep-alive timer (5 s) closes it; the bound is far above the few ms the close takes.
+    const outcome = await Promise.race([closed.then(() => 'closed'), pause(2000).then(() => 'still open')]);
+    expect(outcome).toBe('closed');
+  });
+
   it('a 429 keeps its Retry-After and body; a 500 is retried; both then stream', async () => {
     const server = await chatServer();
     server.push(
