@@ -7,6 +7,7 @@
 // libraries only used after the first frame (the provider client, zod, MCP, ...) are in a second
 // script, dist/later.cjs, loaded (with its own code cache) on their first import.
 import { build } from 'esbuild';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
@@ -55,12 +56,21 @@ const result = await build({
 });
 // What the first frame does not need from the big libraries goes into dist/later.cjs.
 const later = laterModulesPlugin();
+/**
+ * One id for this build, in both scripts: dist/later.cjs exports it and the screen's laterModule
+ * refuses a later.cjs of another build (tole rebuilt or upgraded while a session ran).
+ */
+const buildId = randomBytes(8).toString('hex');
 /** What both scripts share: each is one function that src/cli/screen-loader.ts calls. */
 const script = {
   ...shared,
   format: 'cjs',
   // screen-loader passes the script's own URL in.
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'TOLE_IMPORT_META_URL' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'import.meta.url': 'TOLE_IMPORT_META_URL',
+    TOLE_BUILD_ID: JSON.stringify(buildId),
+  },
   // The file is the function screen-loader calls, wrapped here rather than by the loader: a
   // wrapped copy of the source made at each start would be another 4 MB string on the heap.
   banner: { js: `(function (${SCREEN_PARAMETERS}) {` },
@@ -82,7 +92,12 @@ await build({
 });
 await build({
   ...script,
-  stdin: { contents: laterEntry(later.specifiers), resolveDir: '.', sourcefile: 'later-entry.js', loader: 'js' },
+  stdin: {
+    contents: laterEntry(later.specifiers, buildId),
+    resolveDir: '.',
+    sourcefile: 'later-entry.js',
+    loader: 'js',
+  },
   outfile: `dist/${LATER_SCRIPT}`,
 });
 writeScript('dist/screen.cjs', (source) => lazyBuiltins(shareInteropNamespaces(source)));

@@ -38,9 +38,16 @@ export function laterModulesPlugin() {
   return { plugin, specifiers };
 }
 
-/** The entry of dist/later.cjs: each specifier to a function that requires it. */
-export function laterEntry(specifiers) {
+/**
+ * The key under which dist/later.cjs exports its build's id (src/cli/later-modules.ts checks it);
+ * no package specifier has a colon in it.
+ */
+export const LATER_BUILD_ID_KEY = 'tole:build-id';
+
+/** The entry of dist/later.cjs: each specifier to a function that requires it, and the build's id. */
+export function laterEntry(specifiers, buildId) {
   if (specifiers.size === 0) throw new Error('later-modules: no import of a later package was seen');
   const lines = [...specifiers].sort().map((s) => `  ${JSON.stringify(s)}: () => require(${JSON.stringify(s)}),`);
+  lines.push(`  ${JSON.stringify(LATER_BUILD_ID_KEY)}: ${JSON.stringify(buildId)},`);
   return `module.exports = {\n${lines.join('\n')}\n};\n`;
 }

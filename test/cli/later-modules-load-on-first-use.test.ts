@@ -4,7 +4,7 @@
  * error that says the install is incomplete and what to do, and a later call tries again; a
  * present one is loaded once, with tole's code cache, and gives each specifier's module.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +35,35 @@ describe('the later script', () => {
     expect((caught as { code?: string }).code).toBe('MODULE_NOT_FOUND');
     expect(missingModuleMessage(caught)).toBe(
       `this install of tole is incomplete: Cannot find module '${join(dir, LATER_SCRIPT)}' (rebuild it with npm run build, or reinstall tole)`,
+    );
+  });
+
+  it('of another build than the running one: refused, told as an update that needs a restart; nothing is kept', () => {
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    const file = join(other, LATER_SCRIPT);
+    writeFileSync(
+      file,
+      '(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n' +
+        'module.exports = { "tole:build-id": "0123abcd", openai: () => ({ name: "openai of the new build" }) };\n})',
+    );
+    let caught: unknown;
+    try {
+      laterModule('openai', pathToFileURL(file), 'feedbeef');
+    } catch (error) {
+      caught = error;
+    }
+    const words = `tole was updated while this session ran (${file} is from build 0123abcd, this session is build feedbeef); restart tole to use the new version`;
+    expect((caught as { code?: string }).code).toBe('TOLE_UPDATED');
+    expect(missingModuleMessage(caught)).toBe(words);
+    // A later.cjs from before build ids is refused too; one of this build is taken.
+    writeFileSync(
+      file,
+      '(function (exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL) {\n' +
+        'module.exports = { openai: () => ({ name: "openai" }) };\n})',
+    );
+    expect(() => laterModule('openai', pathToFileURL(file), 'feedbeef')).toThrow(
+      `(${file} is from build unknown, this session is build feedbeef); restart tole`,
     );
   });
 
