@@ -113,4 +113,33 @@ describe("a new session's first frame", () => {
     expect(driver.onAlternateScreen).toBe(false);
     rmSync(copy, { recursive: true, force: true });
   }, 60_000);
+
+  it('with a dist/later.cjs of another build (tole updated under the session): tole says to restart it and restores the terminal', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-'));
+    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    const later = join(copy, 'dist', 'later.cjs');
+    const source = readFileSync(later, 'latin1');
+    const id = /"tole:build-id": "([0-9a-f]+)"/.exec(source)?.[1];
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    writeFileSync(later, source.replace(`"tole:build-id": "${id}"`, '"tole:build-id": "0000111122223333"'), 'latin1');
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-home-'));
+    driver = new TerminalDriver({
+      args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-ws-'))),
+      env: {
+        HOME: home,
+        XDG_CACHE_HOME: join(home, 'cache'),
+        TOLE_HOME: join(home, '.tole'),
+        OPENAI_API_KEY: 'sk-test',
+      },
+    });
+    const { exitCode } = await driver.exit;
+    expect(exitCode).toBe(1);
+    expect(driver.raw).toContain('type a prompt');
+    expect(driver.raw.replace(/\r?\n/g, '')).toContain(
+      `tole: tole was updated while this session ran (${later} is from build 0000111122223333, this session is build ${id}); restart tole to use the new version`,
+    );
+    expect(driver.onAlternateScreen).toBe(false);
+    rmSync(copy, { recursive: true, force: true });
+  }, 60_000);
 });
