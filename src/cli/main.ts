@@ -69,6 +69,9 @@ declare const TOLE_SCREEN_BUNDLE: string | undefined;
 async function runTuiCommand(args: CliArgs, io: MainIo): Promise<number> {
   // The sandbox is tried (a child process) while the session's code loads.
   const sandbox = findSandboxSoon(io.env);
+  // A large session `--resume PATH` names is checked by a worker while the session's code loads.
+  if (args.resume?.includes('/') || args.resume?.endsWith('.jsonl'))
+    await (await import('./resume-check-early')).checkResumedEarly(args.resume, io.cwd);
   // Built: the session's code is one script, compiled with tole's code cache (see screen-loader);
   // from source (tests under tsx), its modules. The build keeps only the first branch.
   return typeof TOLE_SCREEN_BUNDLE === 'string'

@@ -9,6 +9,7 @@
  * `onRestart` has dropped what was applied: a torn tail is then cut and a corrupt line named
  * exactly as that replay always did.
  */
+import { takeEarlyCheck } from './early-check';
 import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
 import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
@@ -32,6 +33,8 @@ export interface AsideResult extends ScanResult {
   readonly file?: Buffer;
   /** Bytes of the file taken from the saved index instead of replayed (0: none). */
   readonly indexedBytes?: number;
+  /** True when the check begun before the open (early-check.ts) was the one that passed the file. */
+  readonly earlyCheck?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -55,29 +58,32 @@ export function replayJsonlAside(
 ): AsideResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
+  // A check begun before the open (early-check.ts) is taken when it read this very file.
+  const early = ops === nodeFileOps ? takeEarlyCheck(fd) : null;
   let bytes: Buffer;
   try {
-    bytes = Buffer.from(new SharedArrayBuffer(totalBytes));
+    bytes = early?.bytes ?? Buffer.from(new SharedArrayBuffer(totalBytes));
   } catch {
     return replayJsonl(ops, fd, path, onCommit);
   }
   // With the real file system the worker reads the file past its first piece while this thread
   // replays what came before; otherwise (injected file operations) this thread reads it all.
   const workerReads = ops === nodeFileOps;
-  const headBytes = workerReads ? Math.min(headReadBytes, totalBytes) : totalBytes;
-  const check = new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined);
+  const headBytes = early?.headBytes ?? (workerReads ? Math.min(headReadBytes, totalBytes) : totalBytes);
+  const check = early?.check ?? new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined);
   let applied = false;
   try {
-    if (readRange(ops, fd, bytes, headBytes) === headBytes) {
+    if (early !== null || readRange(ops, fd, bytes, headBytes) === headBytes) {
       if (!workerReads) check.haveRead();
       applied = true;
       const result = replayTrusted(bytes, path, onCommit, check, resume, onRestart);
-      if (result !== null && check.answer() === -1) return result;
+      if (result !== null && check.answer() === -1) return { ...result, earlyCheck: early !== null };
     }
   } catch {
     // The one-thread replay below meets the same problem and reports it as it always has.
   } finally {
     check.stop();
+    early?.release();
   }
   if (applied) onRestart();
   return replayJsonl(ops, fd, path, onCommit);

@@ -196,6 +196,7 @@ export class AsideCheck {
   private from = 0;
   private end = 0;
   private seed = 0;
+  private begun = false;
   /** True when `bytes` is being filled (by the worker's read or the caller's): this thread may check pieces once it is. */
   private filled: boolean;
   /** Where the answer came from: the worker, this thread and the worker, or this thread alone when the worker did not answer. */
@@ -250,6 +251,12 @@ export class AsideCheck {
 
   /** The lines in `bytes[from, end)` are read: check them, the first chained from `seed`. */
   begin(from: number, end: number, seed: number, piece = CHECK_PIECE_BYTES): void {
+    // Begun already (a check started before the open, early-check.ts): the same lines go on.
+    if (this.begun) {
+      if (from === this.from && end === this.end && seed === this.seed) return;
+      throw new Error('the check was begun on other lines');
+    }
+    this.begun = true;
     this.from = from;
     this.end = end;
     this.seed = seed;
