@@ -41,7 +41,7 @@ const NEWLINE = 0x0a;
 /** Smaller files replay on one thread: a worker takes longer to start than their check takes. */
 export const ASIDE_MIN_BYTES = 8 * 1024 * 1024;
 /** Larger files replay on one thread, read in pieces (one buffer this size is as far as it goes). */
-const ASIDE_MAX_BYTES = 1024 * 1024 * 1024;
+export const ASIDE_MAX_BYTES = 1024 * 1024 * 1024;
 /** What this thread reads itself while the worker starts; the worker reads the rest. */
 const HEAD_READ_BYTES = 4 * 1024 * 1024;
 

@@ -2,10 +2,16 @@ import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
-import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-replay-aside';
+import {
+  ASIDE_MAX_BYTES,
+  ASIDE_MIN_BYTES,
+  type AsideResult,
+  replayJsonlAside,
+  type ResumeFrom,
+} from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
-import { readIndex, writeIndex } from './session-index';
+import { indexPathOf, readIndex, writeIndex } from './session-index';
 import type { Commit, SessionHeader } from './records';
 import type { CommitSink, OpenReport, Storage } from './storage';
 
@@ -38,7 +44,7 @@ export class JsonlStorage implements Storage {
   private poisoned: Error | null = null;
   private closed = false;
   /** The whole file as the open read it, until the index is saved (only after a replay on two threads). */
-  private replayed: { file: Buffer; indexedBytes: number; nonce: string } | null = null;
+  private replayed: { file: Buffer; indexedBytes: number } | null = null;
   /** Bytes of the file whose state the open took from the saved index instead of replaying them. */
   indexedBytes = 0;
 
@@ -117,7 +123,10 @@ export class JsonlStorage implements Storage {
     try {
       fd = openSessionFile(ops, path, readOnly ? 'r' : 'r+');
       const sink = options.onCommit ?? (() => {});
-      const saved = options.onRestart && options.onSaved ? readIndex(ops, path) : null;
+      // The index is read only for a file the two-thread replay takes (the only one that uses it).
+      const size = options.onRestart && options.onSaved ? ops.fstatSize(fd) : -1;
+      const aside = size >= (options.asideMinBytes ?? ASIDE_MIN_BYTES) && size <= ASIDE_MAX_BYTES;
+      const saved = aside ? readIndex(ops, path, size) : null;
       const resume = saved && options.onSaved ? { index: saved, apply: options.onSaved } : null;
       const scan: AsideResult = options.onRestart
         ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes, undefined, resume)
@@ -157,7 +166,7 @@ export class JsonlStorage implements Storage {
       );
       storage.indexedBytes = scan.indexedBytes ?? 0;
       if (scan.file && !tornTail && !readOnly) {
-        storage.replayed = { file: scan.file, indexedBytes: scan.indexedBytes ?? 0, nonce: options.nonce };
+        storage.replayed = { file: scan.file, indexedBytes: scan.indexedBytes ?? 0 };
       }
       return storage;
     } catch (error) {
@@ -231,6 +240,12 @@ export class JsonlStorage implements Storage {
     this.currentHeader = header;
     this.size = written.size;
     this.lastCrc = written.crc;
+    // The index held the old file's state (another header): it can never be used again.
+    try {
+      if (this.ops.kindOf(indexPathOf(this.path)) !== null) this.ops.unlinkSync(indexPathOf(this.path));
+    } catch {
+      // Only a cache: the next open reads it, finds another header and ignores it.
+    }
   }
 
   private writeVerifiedTemp(
@@ -285,18 +300,13 @@ export class JsonlStorage implements Storage {
     const saved = snapshot(replayed.file);
     if (saved === null) return false;
     const headerEnd = replayed.file.indexOf(0x0a);
-    return writeIndex(
-      this.ops,
-      this.path,
-      {
-        bytes: this.size,
-        lastCrc: this.lastCrc,
-        commitLines: this.report.commitLines,
-        headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
-        ...saved,
-      },
-      replayed.nonce,
-    );
+    return writeIndex(this.ops, this.path, {
+      bytes: this.size,
+      lastCrc: this.lastCrc,
+      commitLines: this.report.commitLines,
+      headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
+      ...saved,
+    });
   }
 
   close(): void {

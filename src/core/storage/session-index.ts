@@ -44,15 +44,38 @@ export function indexPathOf(sessionPath: string): string {
   return `${sessionPath}${INDEX_SUFFIX}`;
 }
 
-/** The index beside `sessionPath`, or null when there is none or it is damaged in any way. */
-export function readIndex(ops: FileOps, sessionPath: string): SavedIndex | null {
+/**
+ * The index beside `sessionPath`, or null when there is none, it is not a regular file of at most
+ * `maxBytes` (the session file's size: an index is smaller than the file it indexes), or it is
+ * damaged in any way.
+ */
+export function readIndex(ops: FileOps, sessionPath: string, maxBytes: number): SavedIndex | null {
   const path = indexPathOf(sessionPath);
   let text: Buffer;
+  let fd: number | null = null;
   try {
-    if (!ops.existsSync(path)) return null;
-    text = ops.readFileSync(path);
+    // Not a FIFO or a device: opening or reading those could block the open.
+    if (ops.kindOf(path) !== 'file') return null;
+    fd = ops.openSync(path, 'r');
+    const size = ops.fstatSize(fd);
+    if (size > maxBytes) return null;
+    text = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = ops.readSync(fd, text, got, size - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
   } catch {
     return null;
+  } finally {
+    if (fd !== null) {
+      try {
+        ops.closeSync(fd);
+      } catch {
+        // Only read: nothing is lost.
+      }
+    }
   }
   if (text.length < PREFIX_BYTES + LENGTH_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
   if (text[PREFIX_BYTES - 1] !== 0x0a || text[PREFIX_BYTES + LENGTH_BYTES - 1] !== 0x0a) return null;
@@ -88,14 +111,18 @@ function isCount(value: unknown): value is number {
 
 /**
  * Writes the index beside `sessionPath` whole (a temporary file renamed into place), replacing
- * any older one. It is a cache: not synced, and a failure leaves only a missing or older index
- * (returns false). A crash mid-write leaves a file whose CRC does not hold.
+ * any older one; called under the session's lock, so the temporary file has one name, and one a
+ * crash left behind is removed here. It is a cache: not synced, and a failure leaves only a
+ * missing or older index (returns false). A crash mid-write leaves the temporary file and the
+ * older index as they were; a power loss after the rename can leave a torn index, which the magic
+ * and the CRC reject.
  */
-export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex, nonce: string): boolean {
+export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex): boolean {
   const path = indexPathOf(sessionPath);
-  const temp = `${path}.${nonce}.tmp`;
+  const temp = `${path}.tmp`;
   let fd: number | null = null;
   try {
+    if (ops.kindOf(temp) !== null) ops.unlinkSync(temp);
     const { numbers, ...rest } = index;
     const json = Buffer.from(JSON.stringify(rest), 'utf8');
     const jsonStart = PREFIX_BYTES + LENGTH_BYTES;
@@ -104,7 +131,7 @@ export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex,
     json.copy(body, LENGTH_BYTES);
     Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength).copy(body, body.length - numbers.byteLength);
     const head = Buffer.from(`${MAGIC}${crc32(body).toString(16).padStart(8, '0')}\n`, 'latin1');
-    fd = ops.openSync(temp, 'w', 0o600);
+    fd = ops.openSync(temp, 'wx', 0o600);
     for (const [part, at] of [
       [head, 0],
       [body, head.length],
@@ -129,7 +156,7 @@ export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex,
       }
     }
     try {
-      if (ops.existsSync(temp)) ops.unlinkSync(temp);
+      if (ops.kindOf(temp) !== null) ops.unlinkSync(temp);
     } catch {
       // Left behind: a stray temporary file, never read.
     }

@@ -4,9 +4,17 @@
  * session file, so the index holds only what the tree needs, column by column: ids, the distance
  * back to each parent, seq and timestamp steps, the type's number, and where the payload lies.
  *
- * `restoreState` trusts nothing in the index: every field is checked for its type and range
- * (ids unique, parents earlier, seqs increasing, payloads inside the indexed bytes), and any
- * problem gives false, the caller then replays the file from its start.
+ * `restoreState` checks that the state is one snapshotState could have made: every field's type
+ * and range (ids unique, parents earlier, seqs increasing, payloads inside the indexed bytes, the
+ * entry type table the same as this build's, ids below the next id), and any problem gives null,
+ * the caller then replays the file from its start. It does not compare the state with the lines:
+ * the ids, parents, types, seqs, timestamps, register cells and usage rows of the indexed prefix
+ * come from the index alone. What pins them is the CRC chain: the index is used only when the
+ * file's line ending at its `bytes` carries the CRC it recorded, so it was made from that very
+ * prefix, by this code. That holds against damage and against an older or other file, not
+ * against someone who can write the user's session directory: an index crafted with its own CRC
+ * and the file's CRCs can show a state the file does not hold (the worker still checks every byte
+ * of the JSONL itself, so a damaged file is refused as without the index).
  */
 import type { RegisterCell, RegisterState } from '../registers/register-state';
 import { ENTRY_TYPES, type AnyEntry } from '../tree/entry-types';
@@ -48,7 +56,9 @@ export interface Snapshot {
 }
 
 interface SavedState {
-  readonly v: 2;
+  readonly v: 3;
+  /** ENTRY_TYPES when saved: the TYPE column's numbers are places in it (another build may order it otherwise). */
+  readonly types: readonly string[];
   readonly seq: number;
   readonly nextId: number;
   readonly deadBytes: number;
@@ -105,7 +115,8 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
     registers.push([ns, cells]);
   }
   const state: SavedState = {
-    v: 2,
+    v: 3,
+    types: ENTRY_TYPES,
     seq: counters.seq,
     nextId: counters.nextId,
     deadBytes: parts.registers.deadBytes,
@@ -130,7 +141,8 @@ export function restoreState(
 ): Counters | null {
   if (!state || typeof state !== 'object') return null;
   const saved = state as Partial<SavedState>;
-  if (saved.v !== 2 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
+  if (!sameTypes(saved.types)) return null;
+  if (saved.v !== 3 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
   if (!Array.isArray(saved.usage) || !Array.isArray(saved.registers)) return null;
   const id = saved.entries?.id;
   if (!Array.isArray(id) || numbers.length !== id.length * COLUMNS) return null;
@@ -151,7 +163,7 @@ export function restoreState(
     if (typeName === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length)) return null;
     const start = end + gap;
     const stop = start + length;
-    if (length === 0 || stop > indexedBytes) return null;
+    if (length === 0 || stop > indexedBytes || !belowNextId(entryId, saved.nextId)) return null;
     lastSeq += step;
     lastTs += tsStep;
     end = stop;
@@ -164,7 +176,7 @@ export function restoreState(
   for (const row of saved.usage) {
     if (!row || typeof row !== 'object' || (row as UsageRecord).kind !== 'usage') return null;
     if (!isCount((row as UsageRecord).seq) || (row as UsageRecord).seq > saved.seq) return null;
-    if (typeof (row as UsageRecord).id !== 'string') return null;
+    if (typeof (row as UsageRecord).id !== 'string' || !belowNextId((row as UsageRecord).id, saved.nextId)) return null;
     parts.usage.push(row);
   }
   for (const namespace of saved.registers) {
@@ -183,4 +195,15 @@ export function restoreState(
 
 function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** The saved entry type table is this build's, name for name. */
+function sameTypes(types: unknown): boolean {
+  return Array.isArray(types) && types.length === ENTRY_TYPES.length && ENTRY_TYPES.every((t, i) => types[i] === t);
+}
+
+/** The next id number is past this id's, as a replay would have left it (SessionStore's bumpIdCounter). */
+function belowNextId(id: string, nextId: number): boolean {
+  const n = Number(id.slice(2));
+  return !Number.isSafeInteger(n) || n < nextId;
 }

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jsonSkipper } from '../../../src/core/storage/json-skip';
 import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
 import type { DraftRecord } from '../../../src/core/storage/records';
@@ -157,7 +158,7 @@ describe('the saved index beside a session', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), fc.array(step, { maxLength: 8 }), (steps, more) => {
         const path = indexedSession(steps, more);
-        const index = readIndex(nodeFileOps, path);
+        const index = readIndex(nodeFileOps, path, statSync(path).size);
         expect(index, 'a writable open beside the worker saved the index').not.toBeNull();
         const fromIndex = outcome(path, ASIDE);
         const replayed = outcome(path, ONE_THREAD);
@@ -190,25 +191,28 @@ describe('the saved index beside a session', () => {
     const indexPath = indexPathOf(path);
     const good = readFileSync(indexPath);
     const reference = outcome(path, ONE_THREAD);
-    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: readIndex(nodeFileOps, path)!.bytes });
+    expect(outcome(path, ASIDE)).toEqual({
+      ...reference,
+      indexed: readIndex(nodeFileOps, path, statSync(path).size)!.bytes,
+    });
 
     // One byte of the index changed: its own CRC fails.
     const flipped = Buffer.from(good);
     flipped[flipped.length - 20] ^= 1;
     writeFileSync(indexPath, flipped);
-    expect(readIndex(nodeFileOps, path)).toBeNull();
+    expect(readIndex(nodeFileOps, path, statSync(path).size)).toBeNull();
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
 
     // A well-formed index whose state cannot be (a parent after its child): dropped whole.
     writeFileSync(indexPath, good);
-    const real = readIndex(nodeFileOps, path)!;
+    const real = readIndex(nodeFileOps, path, statSync(path).size)!;
     const n = (real.state as { entries: { id: string[] } }).entries.id.length;
     // Every parent 5 entries back (the first column): the first entries' parents would come after them.
-    writeIndex(nodeFileOps, path, { ...real, numbers: real.numbers.map((v, i) => (i < n ? 5 : v)) }, 'x');
+    writeIndex(nodeFileOps, path, { ...real, numbers: real.numbers.map((v, i) => (i < n ? 5 : v)) });
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
     // Its JSON part damaged under a CRC that holds: not JSON, ignored.
-    writeIndex(nodeFileOps, path, { ...real, state: { v: 2 } }, 'y');
-    expect(readIndex(nodeFileOps, path)).not.toBeNull();
+    writeIndex(nodeFileOps, path, { ...real, state: { v: 2 } });
+    expect(readIndex(nodeFileOps, path, statSync(path).size)).not.toBeNull();
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
 
     // The file edited under re-chained checksums (as a writer that meant it would): another last CRC.
@@ -229,10 +233,93 @@ describe('the saved index beside a session', () => {
 
     // A writable open that found no usable index saves one for the file as it is.
     expect(outcome(path, ASIDE, false).indexed).toBe(0);
-    expect(readIndex(nodeFileOps, path)!.bytes).toBe(cut.length);
+    expect(readIndex(nodeFileOps, path, statSync(path).size)!.bytes).toBe(cut.length);
     expect(outcome(path, ASIDE).indexed).toBe(cut.length);
     rmSync(indexPath);
     expect(outcome(path, ASIDE).indexed).toBe(0);
+  });
+
+  it("is ignored when saved under another entry type table than this build's, and the file is replayed", () => {
+    const steps: Step[] = Array.from({ length: 8 }, (_, i) => ({
+      kind: 'entry',
+      parent: i,
+      text: `typed ${i}`,
+      type: (['user', 'assistant', 'notice'] as const)[i % 3]!,
+      lanes: false,
+    }));
+    const path = indexedSession(steps);
+    const reference = outcome(path, ONE_THREAD);
+    const real = readIndex(nodeFileOps, path, statSync(path).size)!;
+    const state = real.state as { types: string[] };
+    expect(outcome(path, ASIDE).indexed).toBe(real.bytes);
+    // A build with one more type early in its table: every later type number shifted by one.
+    const types = [...state.types.slice(0, 1), 'inserted', ...state.types.slice(1)];
+    expect(writeIndex(nodeFileOps, path, { ...real, state: { ...state, types } })).toBe(true);
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+    // The same table, reordered.
+    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: [...state.types].reverse() } });
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+    // An index with no table (as before the table was stored): ignored too.
+    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: undefined } });
+    expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
+  });
+
+  it('is removed when the file is rewritten, and read only if it is a regular file no larger than the session', () => {
+    const steps: Step[] = Array.from({ length: 8 }, (_, i) => ({
+      kind: 'set',
+      ns: 'fact.label',
+      key: 'a',
+      value: `value ${i}`,
+    }));
+    const path = indexedSession(steps);
+    const indexPath = indexPathOf(path);
+    const good = readFileSync(indexPath);
+    expect(outcome(path, ASIDE).indexed).toBeGreaterThan(0);
+
+    // Larger than the bound (the open gives the session file's size): not read.
+    expect(good.length).toBeLessThan(statSync(path).size);
+    expect(readIndex(nodeFileOps, path, good.length)).not.toBeNull();
+    expect(readIndex(nodeFileOps, path, good.length - 1)).toBeNull();
+
+    // A FIFO at the index's path: the open neither blocks on it nor uses it.
+    rmSync(indexPath);
+    execFileSync('mkfifo', [indexPath]);
+    expect(outcome(path, ASIDE)).toEqual({ ...outcome(path, ONE_THREAD), indexed: 0 });
+    rmSync(indexPath);
+
+    // A temporary file a crash left behind is removed by the next write of the index.
+    writeFileSync(`${indexPath}.tmp`, 'left by a crash');
+    expect(outcome(path, ASIDE, false).indexed).toBe(0);
+    expect(readFileSync(indexPath).equals(good)).toBe(true);
+    expect(readdirSync(dirname(path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    // Compaction rewrites the file under another header: the index goes with the old file.
+    const store = openStore(path, ONE_THREAD);
+    expect(store.compactStorage(true)).toBe(true);
+    store.close();
+    expect(existsSync(indexPath)).toBe(false);
+  });
+
+  it('is not read when the file is too small to replay beside the worker', () => {
+    const path = indexedSession([{ kind: 'usage', tokens: 3 }]);
+    const indexPath = indexPathOf(path);
+    expect(existsSync(indexPath)).toBe(true);
+    // Every path the open looks at or opens, through the file operations it uses.
+    const touched: string[] = [];
+    const spies = (['kindOf', 'existsSync', 'openSync', 'readFileSync'] as const).map((name) => {
+      const real = nodeFileOps[name] as (at: string, ...rest: unknown[]) => unknown;
+      return vi.spyOn(nodeFileOps, name).mockImplementation(((at: string, ...rest: unknown[]) => {
+        touched.push(at);
+        return real(at, ...rest);
+      }) as never);
+    });
+    try {
+      expect(outcome(path, ONE_THREAD).indexed).toBe(0);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(touched).toContain(path);
+    expect(touched.filter((at) => at === indexPath)).toEqual([]);
   });
 
   it('does not stop the worker from refusing a damaged file, or a torn tail from being cut, as without it', () => {
