@@ -49,6 +49,28 @@ function listed(file: string): { atFrame: string[]; atExit: string[] } {
   return { atFrame: atFrame!.split('\n'), atExit: (atExit ?? '').split('\n') };
 }
 
+/** A copy of the built dist/ in a new folder, for a test to change what the install holds. */
+function copyOfDist(label: string): string {
+  const copy = mkdtempSync(join(tmpdir(), `tole-e2e-${label}-`));
+  cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+  return copy;
+}
+
+/** The tole of a copied dist/ started against the chat server, in a home and workspace of its own. */
+function startedCopy(copy: string, label: string): TerminalDriver {
+  const home = mkdtempSync(join(tmpdir(), `tole-e2e-${label}-home-`));
+  return new TerminalDriver({
+    args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
+    cwd: realpathSync(mkdtempSync(join(tmpdir(), `tole-e2e-${label}-ws-`))),
+    env: {
+      HOME: home,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      TOLE_HOME: join(home, '.tole'),
+      OPENAI_API_KEY: 'sk-test',
+    },
+  });
+}
+
 describe("a new session's first frame", () => {
   it('loads neither the later script nor builtins only a later action needs; a turn with read_file then loads and uses them', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-loads-home-'));
@@ -92,20 +114,9 @@ describe("a new session's first frame", () => {
   }, 60_000);
 
   it('without dist/later.cjs (an install cut short): the session opens, then tole says the install is incomplete and restores the terminal', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-'));
-    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    const copy = copyOfDist('nolater');
     rmSync(join(copy, 'dist', 'later.cjs'));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-home-'));
-    driver = new TerminalDriver({
-      args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
-      cwd: realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-nolater-ws-'))),
-      env: {
-        HOME: home,
-        XDG_CACHE_HOME: join(home, 'cache'),
-        TOLE_HOME: join(home, '.tole'),
-        OPENAI_API_KEY: 'sk-test',
-      },
-    });
+    driver = startedCopy(copy, 'nolater');
     const { exitCode } = await driver.exit;
     expect(exitCode).toBe(1);
     expect(driver.raw).toContain('type a prompt');
@@ -117,24 +128,13 @@ describe("a new session's first frame", () => {
   }, 60_000);
 
   it('with a dist/later.cjs of another build (tole updated under the session): tole says to restart it and restores the terminal', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-'));
-    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    const copy = copyOfDist('otherlater');
     const later = join(copy, 'dist', 'later.cjs');
     const source = readFileSync(later, 'latin1');
     const id = /"tole:build-id": "([0-9a-f]+)"/.exec(source)?.[1];
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     writeFileSync(later, source.replace(`"tole:build-id": "${id}"`, '"tole:build-id": "0000111122223333"'), 'latin1');
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-home-'));
-    driver = new TerminalDriver({
-      args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
-      cwd: realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-otherlater-ws-'))),
-      env: {
-        HOME: home,
-        XDG_CACHE_HOME: join(home, 'cache'),
-        TOLE_HOME: join(home, '.tole'),
-        OPENAI_API_KEY: 'sk-test',
-      },
-    });
+    driver = startedCopy(copy, 'otherlater');
     const { exitCode } = await driver.exit;
     expect(exitCode).toBe(1);
     expect(driver.raw).toContain('type a prompt');

@@ -56,46 +56,56 @@ function heldAgent(): TurnAgent & { emit: EventSink | null } {
   return agent;
 }
 
+/**
+ * A session on the stopped clock whose turn is running and has drawn its first streamed frame
+ * ("alpha bravo "): the agent's event sink is the test's to drive from there.
+ */
+async function aTurnStreaming() {
+  stopTheClock();
+  const stdout = new FakeStdout(120, 30);
+  stdout.isTTY = true;
+  const stdin = new FakeStdin();
+  const agent = heldAgent();
+  const exit = runTui({
+    store: emptyStore(),
+    agent,
+    approvals: createTuiApprover(),
+    policy: null,
+    theme: 'dark',
+    noColor: true,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    handleProcessEvents: false,
+  });
+  const written = (): string => stdout.frames.join('');
+  // Setting up, the clock moves freely between steps.
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) await turnOfTheLoop();
+    vi.advanceTimersByTime(200);
+  };
+  expect(written()).toContain('type a prompt');
+  stdin.write('go');
+  await settle();
+  stdin.write(KEYS.enter);
+  await settle();
+  expect(agent.emit).not.toBeNull();
+  const emit = agent.emit!;
+
+  // A streamed frame: text gathered for a frame's time, then drawn.
+  emit({ type: 'text', delta: 'alpha bravo ' });
+  vi.advanceTimersByTime(FRAME_MS);
+  expect(await withoutTimers(() => written().includes('alpha bravo'))).toBe(true);
+  return { stdout, stdin, emit, exit, written };
+}
+
 describe('the frame that shows a reply has ended', () => {
   it('reaches the terminal right after a streamed frame, with no timer run', async () => {
-    stopTheClock();
-    const stdout = new FakeStdout(120, 30);
-    stdout.isTTY = true;
-    const stdin = new FakeStdin();
-    const agent = heldAgent();
-    const exit = runTui({
-      store: emptyStore(),
-      agent,
-      approvals: createTuiApprover(),
-      policy: null,
-      theme: 'dark',
-      noColor: true,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      handleProcessEvents: false,
-    });
-    const written = (): string => stdout.frames.join('');
-    // Setting up, the clock moves freely between steps.
-    const settle = async (): Promise<void> => {
-      for (let i = 0; i < 5; i++) await turnOfTheLoop();
-      vi.advanceTimersByTime(200);
-    };
-    expect(written()).toContain('type a prompt');
-    stdin.write('go');
-    await settle();
-    stdin.write(KEYS.enter);
-    await settle();
-    expect(agent.emit).not.toBeNull();
-
-    // A streamed frame: text gathered for a frame's time, then drawn.
-    agent.emit!({ type: 'text', delta: 'alpha bravo ' });
-    vi.advanceTimersByTime(FRAME_MS);
-    expect(await withoutTimers(() => written().includes('alpha bravo'))).toBe(true);
+    const { stdout, stdin, emit, exit } = await aTurnStreaming();
 
     // The stream ends right after it: its last words and the attempt's end, no time passing.
     const before = stdout.frames.length;
-    agent.emit!({ type: 'text', delta: 'zulu9end' });
-    agent.emit!({ type: 'attempt', report: { model: 'm', attempt: 1, outcome: 'ok', usage: null, latencyMs: 1 } });
+    emit({ type: 'text', delta: 'zulu9end' });
+    emit({ type: 'attempt', report: { model: 'm', attempt: 1, outcome: 'ok', usage: null, latencyMs: 1 } });
     expect(await withoutTimers(() => stdout.frames.slice(before).join('').includes('zulu9end'))).toBe(true);
 
     vi.useRealTimers();
@@ -108,38 +118,10 @@ describe('the frame that shows a reply has ended', () => {
 
 describe('a key typed while a reply streams', () => {
   it('reaches the terminal at once, not with the next streamed frame', async () => {
-    stopTheClock();
-    const stdout = new FakeStdout(120, 30);
-    stdout.isTTY = true;
-    const stdin = new FakeStdin();
-    const agent = heldAgent();
-    const exit = runTui({
-      store: emptyStore(),
-      agent,
-      approvals: createTuiApprover(),
-      policy: null,
-      theme: 'dark',
-      noColor: true,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      handleProcessEvents: false,
-    });
-    const written = (): string => stdout.frames.join('');
-    const settle = async (): Promise<void> => {
-      for (let i = 0; i < 5; i++) await turnOfTheLoop();
-      vi.advanceTimersByTime(200);
-    };
-    stdin.write('go');
-    await settle();
-    stdin.write(KEYS.enter);
-    await settle();
-    expect(agent.emit).not.toBeNull();
-    agent.emit!({ type: 'text', delta: 'alpha bravo ' });
-    vi.advanceTimersByTime(FRAME_MS);
-    expect(await withoutTimers(() => written().includes('alpha bravo'))).toBe(true);
+    const { stdout, stdin, emit, exit, written } = await aTurnStreaming();
 
     // Text is due in a frame's time, and the clock stands still: a key typed now is drawn now.
-    agent.emit!({ type: 'text', delta: 'charlie7 ' });
+    emit({ type: 'text', delta: 'charlie7 ' });
     // Each key's echo is drawn as it comes (the frame writer writes only what changed).
     for (const key of ['Zx7', '#W']) {
       const before = stdout.frames.length;
