@@ -18,8 +18,8 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-
-type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+import { abortError } from '../abort';
+import { type Fetch, isEventStream } from './sse-response';
 
 const eventStreams = new WeakMap<Response, IncomingMessage>();
 
@@ -39,7 +39,7 @@ export const httpFetch: Fetch = (input, init = {}) => {
   }
   return new Promise<Response>((resolve, reject) => {
     const signal = init.signal ?? undefined;
-    if (signal?.aborted) return reject(abortError());
+    if (signal?.aborted) return reject(fetchAborted());
     let req: ReturnType<typeof httpRequest>;
     try {
       const url = new URL(input);
@@ -57,8 +57,8 @@ export const httpFetch: Fetch = (input, init = {}) => {
     }
     let answered = false;
     const onAbort = (): void => {
-      if (!answered) reject(abortError());
-      req.destroy(abortError());
+      if (!answered) reject(fetchAborted());
+      req.destroy(fetchAborted());
     };
     const release = (): void => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -83,7 +83,7 @@ export const httpFetch: Fetch = (input, init = {}) => {
       const meta = { status, statusText: res.statusMessage ?? '', headers };
       const ok = status >= 200 && status < 300;
       try {
-        if (ok && /^\s*text\/event-stream\b/i.test(headers.get('content-type') ?? '')) {
+        if (ok && isEventStream(headers.get('content-type'))) {
           // Errors reach the reader through its own listener; until it comes, none is thrown.
           res.on('error', () => undefined);
           const response = new Response(null, meta);
@@ -141,8 +141,7 @@ function isAbort(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'AbortError';
 }
 
-function abortError(): Error {
-  const error = new Error('This operation was aborted');
-  error.name = 'AbortError';
-  return error;
+/** The abort Node's fetch rejects with. */
+function fetchAborted(): Error {
+  return abortError('This operation was aborted');
 }

@@ -14,7 +14,7 @@ export function isEventStream(contentType: string | null): boolean {
   return contentType !== null && /^\s*text\/event-stream\b/i.test(contentType);
 }
 
-type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** `fetch` for the client: a 200 answer to a streaming request that is not an event stream is read as described above. */
 export function watchingFetch(base: Fetch = fetch): Fetch {
