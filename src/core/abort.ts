@@ -22,3 +22,10 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     );
   });
 }
+
+/** An `Error` named `AbortError` (what callers test for), saying `message`. */
+export function abortError(message: string): Error {
+  const error = new Error(message);
+  error.name = 'AbortError';
+  return error;
+}

@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import OpenAI, { APIError } from 'openai';
-import { ABORTED, raceAbort } from '../abort';
+import { ABORTED, abortError, raceAbort } from '../abort';
 import type { Clock, Random } from '../clock';
 import { randomHex } from '../clock';
 import { classifyError } from './classify-error';
@@ -488,7 +488,7 @@ function readEvents(
       body.destroy();
       reject(error);
     };
-    const onAbort = (): void => finish(abortSignalError());
+    const onAbort = (): void => finish(abortError('aborted'));
     const parser = createParser({
       onEvent: ({ data }) => {
         if (sawDone) return;
@@ -502,7 +502,7 @@ function readEvents(
         onChunk(chunk);
       },
     });
-    if (signal.aborted) return finish(abortSignalError());
+    if (signal.aborted) return finish(abortError('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     body.setEncoding('utf8');
     // A byte-order mark may open an event stream; the string decoder keeps it (a TextDecoder
@@ -536,12 +536,6 @@ function terminated(cause: unknown): Error {
 async function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   promise.catch(() => undefined);
   const settled = await raceAbort(promise, signal);
-  if (settled === ABORTED) throw abortSignalError();
+  if (settled === ABORTED) throw abortError('aborted');
   return settled;
-}
-
-function abortSignalError(): Error {
-  const error = new Error('aborted');
-  error.name = 'AbortError';
-  return error;
 }

@@ -2,6 +2,7 @@
  * When the provider retries, as data plus one pure function. Waiting goes through an injected
  * `Sleep` so tests can record the waits instead of spending them.
  */
+import { abortError } from '../abort';
 import type { Random } from '../clock';
 import type { ProviderErrorKind } from './errors';
 
@@ -91,12 +92,12 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 export const timerSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) {
-      reject(abortReason());
+      reject(abortError('the wait was cancelled'));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(abortReason());
+      reject(abortError('the wait was cancelled'));
     };
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
@@ -104,9 +105,3 @@ export const timerSleep: Sleep = (ms, signal) =>
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
-
-function abortReason(): Error {
-  const error = new Error('the wait was cancelled');
-  error.name = 'AbortError';
-  return error;
-}
