@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { ASIDE_MIN_BYTES } from '../core/storage/aside-bounds';
 
 /**
  * The file `--resume` names when it names one by path (as resolveSessionRef reads a path), or
@@ -22,7 +23,7 @@ export function resumedPath(ref: string | undefined, cwd: string): string | null
 export async function checkResumedEarly(ref: string | undefined, cwd: string): Promise<void> {
   const path = resumedPath(ref, cwd);
   if (path === null) return;
-  // The size the check begins at (early-check.ts EARLY_MIN_BYTES), without loading that module.
+  // The size the check begins at, without loading early-check.ts.
   const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
   if (size < EARLY_MIN_BYTES) return;
   try {
@@ -32,5 +33,5 @@ export async function checkResumedEarly(ref: string | undefined, cwd: string): P
   }
 }
 
-/** The size from which a session file is checked early: equal to EARLY_MIN_BYTES (a test holds them equal). */
-export const EARLY_MIN_BYTES = 8 * 1024 * 1024;
+/** The size from which a session file is checked early (early-check.ts EARLY_MIN_BYTES). */
+export const EARLY_MIN_BYTES = ASIDE_MIN_BYTES;

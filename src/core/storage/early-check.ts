@@ -10,12 +10,11 @@
  */
 import { type BigIntStats, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
 import { AsideCheck } from './verify-aside';
 
-/** Files this large or larger are checked early (the size at which an open checks in a worker). */
-export const EARLY_MIN_BYTES = 8 * 1024 * 1024;
-/** Larger files are replayed on one thread by the open: no early check for them. */
-const EARLY_MAX_BYTES = 1024 * 1024 * 1024;
+/** Files this large or larger are checked early: the size at which an open checks in a worker. */
+export const EARLY_MIN_BYTES = ASIDE_MIN_BYTES;
 /** The header is looked for in this many bytes; the worker reads the rest. */
 const HEAD_BYTES = 64 * 1024;
 /** An early check no open has taken by then is dropped (an open after it checks afresh). */
@@ -49,7 +48,7 @@ export function startEarlyCheck(path: string, minBytes = EARLY_MIN_BYTES): Early
     fd = openSync(path, 'r');
     const stat = fstatSync(fd, { bigint: true });
     const size = Number(stat.size);
-    if (!stat.isFile() || size < minBytes || size > EARLY_MAX_BYTES || size === 0) throw new Error('not checked early');
+    if (!stat.isFile() || size < minBytes || size > ASIDE_MAX_BYTES || size === 0) throw new Error('not checked early');
     const bytes = Buffer.from(new SharedArrayBuffer(size));
     const headBytes = readSync(fd, bytes, 0, Math.min(HEAD_BYTES, size), 0);
     const headerEnd = bytes.subarray(0, headBytes).indexOf(0x0a);

@@ -9,6 +9,7 @@
  * `onRestart` has dropped what was applied: a torn tail is then cut and a corrupt line named
  * exactly as that replay always did.
  */
+import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
 import { takeEarlyCheck } from './early-check';
 import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
@@ -38,10 +39,6 @@ export interface AsideResult extends ScanResult {
 }
 
 const NEWLINE = 0x0a;
-/** Smaller files replay on one thread: a worker takes longer to start than their check takes. */
-export const ASIDE_MIN_BYTES = 8 * 1024 * 1024;
-/** Larger files replay on one thread, read in pieces (one buffer this size is as far as it goes). */
-export const ASIDE_MAX_BYTES = 1024 * 1024 * 1024;
 /** What this thread reads itself while the worker starts; the worker reads the rest. */
 const HEAD_READ_BYTES = 4 * 1024 * 1024;
 

@@ -2,13 +2,8 @@ import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
-import {
-  ASIDE_MAX_BYTES,
-  ASIDE_MIN_BYTES,
-  type AsideResult,
-  replayJsonlAside,
-  type ResumeFrom,
-} from './jsonl-replay-aside';
+import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
+import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
 import { indexPathOf, readIndex, writeIndex } from './session-index';
