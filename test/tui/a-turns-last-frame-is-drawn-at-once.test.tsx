@@ -6,6 +6,8 @@
  * pacer's allowance still waits for its slot, and is then drawn once, showing the latest tree.
  * A key typed while a reply streams is drawn at once too, not held for the next streamed frame.
  */
+// Before Ink loads: under CI=true Ink would otherwise draw nothing until exit (see ci-env-hide).
+import '../../src/tui/ci-env-hide';
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTuiApprover } from '../../src/tui/approval-queue';
