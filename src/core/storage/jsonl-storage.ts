@@ -287,7 +287,9 @@ export class JsonlStorage implements Storage {
    * it found (or found none). `snapshot` gives the state with payloads as ranges of `file`, or
    * null when it cannot. Only right after the open: a commit since then makes it a no-op.
    */
-  saveIndex(snapshot: (file: Buffer) => { state: unknown; numbers: Float64Array } | null): boolean {
+  saveIndex(
+    snapshot: (file: Buffer) => { state: unknown; numbers: Float64Array; ids: readonly string[] } | null,
+  ): boolean {
     const replayed = this.replayed;
     this.replayed = null;
     if (replayed === null || this.closed || replayed.file.length !== this.size) return false;

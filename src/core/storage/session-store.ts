@@ -104,7 +104,7 @@ export class SessionStore {
             onRestart: () => {
               store = new SessionStore(options.clock);
             },
-            onSaved: (state, file, mark) => store.restore(state, mark.numbers, file, mark.bytes),
+            onSaved: (state, file, mark) => store.restore(state, mark.ids, mark.numbers, file, mark.bytes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
           }),
     });
@@ -119,8 +119,14 @@ export class SessionStore {
   }
 
   /** Takes in a saved index's state (an empty store only); false, having kept some of it, when unusable. */
-  private restore(state: unknown, numbers: Float64Array, file: Buffer, indexedBytes: number): boolean {
-    const counters = restoreState(this, state, numbers, file, indexedBytes);
+  private restore(
+    state: unknown,
+    ids: readonly string[],
+    numbers: Float64Array,
+    file: Buffer,
+    indexedBytes: number,
+  ): boolean {
+    const counters = restoreState(this, state, ids, numbers, file, indexedBytes);
     if (counters === null) return false;
     this.seq = counters.seq;
     this.nextIdNumber = counters.nextId;

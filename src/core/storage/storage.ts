@@ -48,7 +48,9 @@ export interface Storage {
    * Saves the state just replayed beside the file so the next open skips replaying it (JSONL
    * only; see JsonlStorage.saveIndex). False when nothing was saved.
    */
-  saveIndex?(snapshot: (file: Buffer) => { state: unknown; numbers: Float64Array } | null): boolean;
+  saveIndex?(
+    snapshot: (file: Buffer) => { state: unknown; numbers: Float64Array; ids: readonly string[] } | null,
+  ): boolean;
   /** Bytes of the file whose state the open took from a saved index (JSONL only). */
   readonly indexedBytes?: number;
   close(): void;

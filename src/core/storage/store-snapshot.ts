@@ -18,6 +18,7 @@
  */
 import type { RegisterCell, RegisterState } from '../registers/register-state';
 import { ENTRY_TYPES, type AnyEntry } from '../tree/entry-types';
+import { entryNumber } from '../tree/id-places';
 import type { TreeIndex } from '../tree/tree-index';
 import type { UsageRecord } from './records';
 import { ReplayedEntry } from './replayed-entry';
@@ -45,18 +46,15 @@ export interface Counters {
 const COLUMNS = 6;
 const [UP, SEQ, TS, TYPE, FROM, LEN] = [0, 1, 2, 3, 4, 5];
 
-interface SavedEntries {
-  readonly id: string[];
-}
-
-/** What the index holds: the state as JSON, and the entries' numbers. */
+/** What the index holds: the state as JSON, the entries' numbers, and their ids (as lines of text). */
 export interface Snapshot {
   readonly state: SavedState;
   readonly numbers: Float64Array;
+  readonly ids: readonly string[];
 }
 
 interface SavedState {
-  readonly v: 3;
+  readonly v: 4;
   /** ENTRY_TYPES when saved: the TYPE column's numbers are places in it (another build may order it otherwise). */
   readonly types: readonly string[];
   readonly seq: number;
@@ -65,7 +63,6 @@ interface SavedState {
   readonly usage: UsageRecord[];
   /** Namespace, then its cells as [key, value, seq, bytes], both in insertion order. */
   readonly registers: [string, [string, unknown, number, number][]][];
-  readonly entries: SavedEntries;
 }
 
 const TYPE_NUMBER = new Map<string, number>(ENTRY_TYPES.map((type, i) => [type, i]));
@@ -115,16 +112,15 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
     registers.push([ns, cells]);
   }
   const state: SavedState = {
-    v: 3,
+    v: 4,
     types: ENTRY_TYPES,
     seq: counters.seq,
     nextId: counters.nextId,
     deadBytes: parts.registers.deadBytes,
     usage: parts.usage,
     registers,
-    entries: { id: ids },
   };
-  return { state, numbers };
+  return { state, numbers, ids };
 }
 
 /**
@@ -135,6 +131,7 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
 export function restoreState(
   parts: StoreParts,
   state: unknown,
+  id: readonly unknown[],
   numbers: Float64Array,
   file: Buffer,
   indexedBytes: number,
@@ -142,9 +139,8 @@ export function restoreState(
   if (!state || typeof state !== 'object') return null;
   const saved = state as Partial<SavedState>;
   if (!sameTypes(saved.types)) return null;
-  if (saved.v !== 3 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
+  if (saved.v !== 4 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
   if (!Array.isArray(saved.usage) || !Array.isArray(saved.registers)) return null;
-  const id = saved.entries?.id;
   if (!Array.isArray(id) || numbers.length !== id.length * COLUMNS) return null;
   const n = id.length;
   let lastSeq = 0;
@@ -204,6 +200,9 @@ function sameTypes(types: unknown): boolean {
 
 /** The next id number is past this id's, as a replay would have left it (SessionStore's bumpIdCounter). */
 function belowNextId(id: string, nextId: number): boolean {
+  // tole's own ids read without a string made for each (the same number as below).
+  const own = entryNumber(id);
+  if (own >= 0) return own < nextId;
   const n = Number(id.slice(2));
   return !Number.isSafeInteger(n) || n < nextId;
 }

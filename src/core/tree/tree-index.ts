@@ -1,4 +1,5 @@
 import type { AnyEntry } from './entry-types';
+import { IdPlaces } from './id-places';
 
 /** Parent -> children links over the immutable entries, kept up to date as entries append. */
 export class TreeIndex {
@@ -8,8 +9,8 @@ export class TreeIndex {
    * instead of looking every parent up, and such a child is not listed until asked for.
    */
   private readonly order: AnyEntry[] = [];
-  /** Where each id sits in `order`. */
-  private readonly placeById = new Map<string, number>();
+  /** Where each id sits in `order` (tole's own ids in a typed array, not a map). */
+  private readonly placeById = new IdPlaces();
   /**
    * Children lists, oldest first (null: the roots). A child added right after its parent, as the
    * first, is listed only once something asks for that parent's list or a sibling follows: on
@@ -34,14 +35,10 @@ export class TreeIndex {
    * was there already, and then the index is left spoiled (replay refuses the whole file then).
    */
   addNew(entry: AnyEntry): boolean {
-    const size = this.placeById.size;
-    this.placeById.set(entry.id, this.order.length);
-    if (this.placeById.size === size) {
+    if (!this.placeById.add(entry.id, this.order.length)) {
       // The repeated id keeps its first place, with the new value there.
       this.spoil();
-      const first = this.order.findIndex((e) => e.id === entry.id);
-      this.placeById.set(entry.id, first);
-      this.order[first] = entry;
+      this.order[this.placeById.get(entry.id)!] = entry;
       return false;
     }
     this.order.push(entry);

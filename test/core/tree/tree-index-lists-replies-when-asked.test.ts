@@ -49,7 +49,8 @@ describe('the tree index', () => {
           };
           for (const [i, { pick, reply, root, ask }] of adds.entries()) {
             const repeated = repeat !== undefined && i === adds.length - 1 && ids.length > 0;
-            const id = repeated ? ids[repeat % ids.length]! : `e${i}`;
+            // tole's own ids (kept out of the map) and others (kept in it), mixed.
+            const id = repeated ? ids[repeat % ids.length]! : pick % 3 === 0 ? `e${i}` : `e_${i + 1}`;
             const parent = ids.length === 0 || root === 0 ? null : reply ? ids.at(-1)! : ids[pick % ids.length]!;
             // A repeated id comes back as a root: a parent could close a loop.
             const made = entry(id, repeated ? null : parent);
@@ -82,5 +83,21 @@ describe('the tree index', () => {
     expect(tree.isLeaf('e99999')).toBe(true);
     tree.add(entry('e100000', 'e500'));
     expect(tree.childrenOf('e500')).toEqual(['e501', 'e100000']);
+  });
+
+  it("of a 100,000-entry chain of tole's own ids writes no map at all", () => {
+    const set = vi.spyOn(Map.prototype, 'set');
+    const tree = new TreeIndex();
+    for (let i = 1; i <= 100_000; i++) tree.addNew(entry(`e_${i}`, i === 1 ? null : `e_${i - 1}`));
+    // Their places are kept in a typed array by number (a map write each before).
+    expect(set.mock.calls.length).toBeLessThan(100);
+    set.mockRestore();
+    expect(tree.size).toBe(100_000);
+    expect(tree.get('e_777')!.parentId).toBe('e_776');
+    expect(tree.has('e_100001')).toBe(false);
+    expect(tree.has('e_0777')).toBe(false);
+    expect(tree.addNew(entry('e_500', null))).toBe(false);
+    expect(tree.get('e_500')!.parentId).toBe(null);
+    expect(tree.pathTo('e_3').map((e) => e.id)).toEqual(['e_1', 'e_2', 'e_3']);
   });
 });
