@@ -80,6 +80,8 @@ await build({
   ...script,
   entryPoints: ['src/cli/screen-entry.ts'],
   outfile: 'dist/screen.cjs',
+  // Every Intl.Segmenter in the script loads ICU's break rules only when a text needs them.
+  inject: ['scripts/segmenter-inject.mjs'],
   plugins: [
     later.plugin,
     inkOutputPlugin,

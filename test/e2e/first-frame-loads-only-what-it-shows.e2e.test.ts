@@ -2,7 +2,8 @@
  * What the built tole loads before a new session's first frame: not the libraries in
  * dist/later.cjs (the provider client, zod, MCP, ...; src/cli/later-modules.ts), and not
  * the Node builtins that only a later action uses (`worker_threads` for checking a resumed
- * session's file, `readline` for the read_file tool; scripts/lazy-builtins.mjs). They still load,
+ * session's file, `readline` for the read_file tool; scripts/lazy-builtins.mjs), and no
+ * `Intl.Segmenter` (the first loads ICU's break rules; scripts/segmenter-inject.mjs). They still load,
  * and work, when that action comes: here a turn with a read_file call answered from the file.
  * Seen by a preload that lists the modules and scripts loaded at the first whole frame and at exit.
  */
@@ -94,6 +95,7 @@ describe("a new session's first frame", () => {
     expect(atFrame).not.toContain(`script ${join(resolve('dist'), 'later.cjs')}`);
     expect(atFrame).toContain('NativeModule tty');
     for (const name of LATER_BUILTINS) expect(atFrame, `${name} waits for its first use`).not.toContain(name);
+    expect(atFrame, 'ICU segmenters made before the first frame').toContain('segmenters 0');
 
     driver.type('read the plan\r');
     await driver.waitFor('The plan is read.');
