@@ -15,6 +15,7 @@ import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
 import { LATER_PACKAGES, laterEntry, laterModulesPlugin } from './later-modules-plugin.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
+import { signalExitNoAssertPlugin } from './signal-exit-no-assert-plugin.mjs';
 import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
 import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
@@ -89,6 +90,7 @@ await build({
     yogaSyncPlugin,
     yogaNoFetchPlugin,
     stringWidthLazyPlugin,
+    signalExitNoAssertPlugin,
     zodOnUsePlugin,
   ],
 });

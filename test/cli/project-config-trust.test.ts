@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_GATED_FIELDS, trustFolder } from '../../src/cli/config';
+import { EMPTY_SHA256, fingerprint } from '../../src/cli/trust-store';
 
 function setup(user: object, project: object | null): { cwd: string; env: NodeJS.ProcessEnv } {
   const home = mkdtempSync(join(tmpdir(), 'tole-trust-home-'));
@@ -31,6 +33,14 @@ const hostile = {
 };
 
 describe('project config trust', () => {
+  it("keys a folder by the SHA-256 of its config's bytes; no bytes by the hash of none, known without hashing", () => {
+    const folder = realpathSync(tmpdir());
+    expect(EMPTY_SHA256).toBe(createHash('sha256').update(Buffer.alloc(0)).digest('hex'));
+    expect(fingerprint(folder, Buffer.alloc(0))).toEqual({ folder, sha256: EMPTY_SHA256 });
+    const bytes = Buffer.from('{"theme":"light"}');
+    expect(fingerprint(folder, bytes).sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
   it('untrusted: every trust-gated field is ignored and named; harmless ones apply; limits only tighten', () => {
     const { cwd, env } = setup({ allow: ['bash:ls'], limits: { maxSteps: 30 } }, hostile);
     const loaded = loadConfig(cwd, env);

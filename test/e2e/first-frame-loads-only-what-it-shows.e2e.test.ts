@@ -16,8 +16,18 @@ import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 
 const PROBE = resolve('test/support/modules-at-first-frame.mjs');
-/** Builtins the first frame must not load (each loads on first use). */
-const LATER_BUILTINS = ['NativeModule worker_threads', 'NativeModule readline'];
+/**
+ * Builtins the first frame must not load (each loads on first use): crypto hashes for file tools,
+ * checkpoints and a project config's trust (scripts/lazy-builtins.mjs; a new session in a folder
+ * without a project config hashes nothing before its frame), and assert only checks a failed
+ * signal-exit registration (scripts/signal-exit-no-assert-plugin.mjs).
+ */
+const LATER_BUILTINS = [
+  'NativeModule worker_threads',
+  'NativeModule readline',
+  'NativeModule crypto',
+  'NativeModule assert',
+];
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;

@@ -88,8 +88,14 @@ export class Checkpoints {
   static create(settings: CheckpointSettings): Checkpoints {
     const binary = settings.gitBinary ?? 'git';
     const path = settings.path ?? process.env['PATH'] ?? '/usr/bin:/bin';
+    // The directory's name (a SHA-256 of the path) is worked out when git first needs it: a
+    // session opens before its first checkpoint, and hashing loads the crypto module.
+    let gitDir: string | undefined;
     const target: GitTarget = {
-      gitDir: Checkpoints.directoryFor(settings.home, settings.workspaceRoot),
+      get gitDir() {
+        gitDir ??= Checkpoints.directoryFor(settings.home, settings.workspaceRoot);
+        return gitDir;
+      },
       workTree: settings.workspaceRoot,
       binary,
       path,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { ProcessProbe } from './process-probe';
 
@@ -52,8 +51,11 @@ export const nodeFileOps: FileOps = {
   readFileSync: (path) => fs.readFileSync(path),
   writeFileExclusive: (path, data) => {
     // Written whole under a temporary name, synced, then linked into place (link fails when the
-    // name exists): a crash never leaves the name with empty or partial content.
-    const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    // name exists): a crash never leaves the name with empty or partial content. The temporary
+    // name only has to be new ('wx' refuses one that is not): the process id and 48 random bits,
+    // from Math.random, which needs no crypto module (loading one costs a new session's first
+    // frame ~5 ms; the session's lock is made before it).
+    const temp = `${path}.${process.pid}.${randomHex12()}.tmp`;
     const fd = fs.openSync(temp, 'wx', 0o600);
     try {
       fs.writeFileSync(fd, data);
@@ -73,6 +75,13 @@ export const nodeFileOps: FileOps = {
     return stats ? kindOfStats(stats) : null;
   },
 };
+
+/** 12 hex digits (48 bits) from Math.random. */
+function randomHex12(): string {
+  const high = Math.floor(Math.random() * 0x100_0000);
+  const low = Math.floor(Math.random() * 0x100_0000);
+  return high.toString(16).padStart(6, '0') + low.toString(16).padStart(6, '0');
+}
 
 /** Writes every byte of `buffer` at `position`, looping over short writes. */
 export function writeWhole(ops: FileOps, fd: number, buffer: Buffer, position: number): void {
