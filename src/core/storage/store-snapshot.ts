@@ -146,28 +146,52 @@ export function restoreState(
   let lastSeq = 0;
   let lastTs = 0;
   let end = 0;
-  const order: AnyEntry[] = new Array(n);
+  // The entries are checked here, column by column, and built only when read (TreeIndex.addDeferred).
+  const parentAt = new Int32Array(n);
+  const seqs = new Float64Array(n);
+  const timestamps = new Float64Array(n);
+  const starts = new Float64Array(n);
+  const stops = new Float64Array(n);
+  const types = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const entryId = id[i];
     const back = numbers[UP * n + i]!;
     const step = numbers[SEQ * n + i]!;
-    const typeName = ENTRY_TYPES[numbers[TYPE * n + i]!];
+    const type = numbers[TYPE * n + i]!;
     const gap = numbers[FROM * n + i]!;
     const length = numbers[LEN * n + i]!;
     const tsStep = numbers[TS * n + i]!;
     if (typeof entryId !== 'string' || !isCount(back) || back > i || !isCount(step) || step === 0) return null;
-    if (typeName === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length)) return null;
+    if (ENTRY_TYPES[type] === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length))
+      return null;
     const start = end + gap;
     const stop = start + length;
     if (length === 0 || stop > indexedBytes || !belowNextId(entryId, saved.nextId)) return null;
     lastSeq += step;
     lastTs += tsStep;
     end = stop;
-    const parentId = back === 0 ? null : order[i - back]!.id;
-    const entry = new ReplayedEntry(lastSeq, lastTs, entryId, parentId, typeName, file, start, stop);
-    order[i] = entry as unknown as AnyEntry;
-    if (!parts.tree.addNew(entry as unknown as AnyEntry)) return null;
+    parentAt[i] = back === 0 ? -1 : i - back;
+    seqs[i] = lastSeq;
+    timestamps[i] = lastTs;
+    starts[i] = start;
+    stops[i] = stop;
+    types[i] = type;
   }
+  const ids = id as readonly string[];
+  const make = (at: number): AnyEntry => {
+    const up = parentAt[at]!;
+    return new ReplayedEntry(
+      seqs[at]!,
+      timestamps[at]!,
+      ids[at]!,
+      up < 0 ? null : ids[up]!,
+      ENTRY_TYPES[types[at]!]!,
+      file,
+      starts[at]!,
+      stops[at]!,
+    ) as unknown as AnyEntry;
+  };
+  if (!parts.tree.addDeferred({ ids, parentAt, make })) return null;
   if (lastSeq > saved.seq) return null;
   for (const row of saved.usage) {
     if (!row || typeof row !== 'object' || (row as UsageRecord).kind !== 'usage') return null;

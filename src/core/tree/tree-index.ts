@@ -1,5 +1,17 @@
 import type { AnyEntry } from './entry-types';
 import { IdPlaces } from './id-places';
+import { lazyList } from './lazy-list';
+
+/**
+ * Entries taken in without being built (a saved index's, see addDeferred): their ids and where
+ * each one's parent sits in the order added, and how to build the one at a place when it is read.
+ */
+export interface DeferredEntries {
+  readonly ids: readonly string[];
+  /** The parent's place in the order added, before the entry's own; -1 for a root. */
+  readonly parentAt: Int32Array;
+  make(at: number): AnyEntry;
+}
 
 /** Parent -> children links over the immutable entries, kept up to date as entries append. */
 export class TreeIndex {
@@ -8,7 +20,10 @@ export class TreeIndex {
    * Most parents sit right before their child here, so `pathTo` walks this array backwards
    * instead of looking every parent up, and such a child is not listed until asked for.
    */
-  private readonly order: AnyEntry[] = [];
+  private readonly order: (AnyEntry | undefined)[] = [];
+  /** The first entries, when they were added deferred: built (into `order`) only once read. */
+  private deferred: DeferredEntries | null = null;
+  private deferredCount = 0;
   /** Where each id sits in `order` (tole's own ids in a typed array, not a map). */
   private readonly placeById = new IdPlaces();
   /**
@@ -27,7 +42,7 @@ export class TreeIndex {
   private readonly placed = new Map<string, number>();
 
   add(entry: AnyEntry): void {
-    if (!this.addNew(entry)) this.link(entry);
+    if (!this.addNew(entry)) this.link(entry.id, entry.parentId, this.order.length - 1);
   }
 
   /**
@@ -42,46 +57,93 @@ export class TreeIndex {
       return false;
     }
     this.order.push(entry);
-    this.link(entry);
+    this.link(entry.id, entry.parentId, this.order.length - 1);
     return true;
+  }
+
+  /**
+   * Adds `deferred.ids.length` entries to an empty index as addNew would one after another, without
+   * building them: each is built by `deferred.make` when first read (and kept). False at the first
+   * repeated id (the caller drops the index then). Every parent must come before its child.
+   */
+  addDeferred(deferred: DeferredEntries): boolean {
+    if (this.order.length !== 0) throw new Error('assert: deferred entries go into an empty tree index');
+    const { ids, parentAt } = deferred;
+    const n = ids.length;
+    this.deferred = deferred;
+    this.deferredCount = n;
+    const order = this.order;
+    for (let i = 0; i < n; i++) order.push(undefined);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (!this.placeById.add(id, i)) return false;
+      const up = parentAt[i]!;
+      if (up >= i) return false;
+      this.link(id, up < 0 ? null : ids[up]!, i);
+    }
+    return true;
+  }
+
+  /** The entry at `at` in the order added, built now when it was deferred. */
+  private entryAt(at: number): AnyEntry | undefined {
+    const entry = this.order[at];
+    if (entry !== undefined || at >= this.deferredCount || at < 0) return entry;
+    const made = this.deferred!.make(at);
+    this.order[at] = made;
+    return made;
+  }
+
+  /** The id at `at` in the order added (undefined past the end), without building a deferred entry. */
+  private idOf(at: number): string | undefined {
+    const entry = this.order[at];
+    return entry !== undefined ? entry.id : at >= 0 && at < this.deferredCount ? this.deferred!.ids[at] : undefined;
+  }
+
+  /** The parent id of the entry at `at` (a place that holds one), without building a deferred entry. */
+  private parentIdOf(at: number): string | null {
+    const entry = this.order[at];
+    if (entry !== undefined) return entry.parentId;
+    const deferred = this.deferred!;
+    const up = deferred.parentAt[at]!;
+    return up < 0 ? null : deferred.ids[up]!;
   }
 
   /** From the first repeated id on, every child is listed (a reply's parent may no longer be its place's neighbour). */
   private spoil(): void {
     if (this.spoiled) return;
     for (let i = 0; i + 1 < this.order.length; i++) {
-      const parent = this.order[i]!.id;
-      const next = this.order[i + 1]!;
-      if (next.parentId === parent && !this.children.has(parent)) this.children.set(parent, [next.id]);
+      const parent = this.idOf(i)!;
+      if (this.parentIdOf(i + 1) === parent && !this.children.has(parent))
+        this.children.set(parent, [this.idOf(i + 1)!]);
     }
     this.spoiled = true;
   }
 
-  private link(entry: AnyEntry): void {
-    const parentId = entry.parentId;
+  /** Lists the entry `id` added at `at` (the last place) under its parent. */
+  private link(id: string, parentId: string | null, at: number): void {
     // A reply to the entry added last is its first child: not listed until asked for.
     // (The entry added last has no children yet.)
     if (parentId !== null && parentId === this.lastId && !this.spoiled) {
-      this.lastId = entry.id;
+      this.lastId = id;
       return;
     }
     const siblings = this.listed(parentId);
     if (siblings) {
-      if (siblings.push(entry.id) === 2) this.forks.add(parentId);
-      if (!this.spoiled) this.placed.set(entry.id, this.order.length - 1);
+      if (siblings.push(id) === 2) this.forks.add(parentId);
+      if (!this.spoiled) this.placed.set(id, at);
     } else if (parentId === null) {
-      this.children.set(null, [entry.id]);
-      if (!this.spoiled) this.placed.set(entry.id, this.order.length - 1);
-    } else this.children.set(parentId, [entry.id]);
-    this.lastId = entry.id;
+      this.children.set(null, [id]);
+      if (!this.spoiled) this.placed.set(id, at);
+    } else this.children.set(parentId, [id]);
+    this.lastId = id;
   }
 
   /** The child added right after `id` as its first, when it was not listed. */
   private unlistedChild(id: string): string | undefined {
     if (this.spoiled) return undefined;
     const at = this.placeById.get(id);
-    const next = at === undefined ? undefined : this.order[at + 1];
-    return next !== undefined && next.parentId === id ? next.id : undefined;
+    if (at === undefined || at + 1 >= this.order.length) return undefined;
+    return this.parentIdOf(at + 1) === id ? this.idOf(at + 1) : undefined;
   }
 
   /** The children list of `id`, made now from an unlisted first child; undefined when it has none. */
@@ -101,9 +163,8 @@ export class TreeIndex {
    * of replies is followed this way without a map look-up per entry.
    */
   onlyChildAfter(id: string, at: number): number {
-    if (this.spoiled || this.order[at]?.id !== id) return -1;
-    const next = this.order[at + 1];
-    return next !== undefined && next.parentId === id && !this.forks.has(id) ? at + 1 : -1;
+    if (this.spoiled || this.idOf(at) !== id || at + 1 >= this.order.length) return -1;
+    return this.parentIdOf(at + 1) === id && !this.forks.has(id) ? at + 1 : -1;
   }
 
   /** Where a root or a later sibling sits in the order added; -1 for others (or once an id repeated). */
@@ -113,7 +174,7 @@ export class TreeIndex {
 
   /** The id added `at`-th (0 first), as `onlyChildAfter` counts; undefined past the end or once an id repeated. */
   idAt(at: number): string | undefined {
-    return this.spoiled ? undefined : this.order[at]?.id;
+    return this.spoiled ? undefined : this.idOf(at);
   }
 
   get size(): number {
@@ -122,7 +183,7 @@ export class TreeIndex {
 
   get(id: string): AnyEntry | undefined {
     const at = this.placeById.get(id);
-    return at === undefined ? undefined : this.order[at];
+    return at === undefined ? undefined : this.entryAt(at);
   }
 
   has(id: string): boolean {
@@ -131,7 +192,11 @@ export class TreeIndex {
 
   /** All entries in commit order. */
   all(): IterableIterator<AnyEntry> {
-    return this.order.values();
+    if (this.deferred === null) return (this.order as AnyEntry[]).values();
+    for (let at = 0; at < this.deferredCount; at++) this.entryAt(at);
+    this.deferred = null;
+    this.deferredCount = 0;
+    return (this.order as AnyEntry[]).values();
   }
 
   roots(): readonly string[] {
@@ -144,48 +209,39 @@ export class TreeIndex {
 
   /** The entries sharing this entry's parent, itself included, oldest first. */
   siblingsOf(id: string): readonly string[] {
-    const entry = this.get(id);
-    return entry ? this.childrenOf(entry.parentId) : [];
+    const at = this.placeById.get(id);
+    return at === undefined ? [] : this.childrenOf(this.parentIdOf(at));
   }
 
   /**
    * Root first, `leafId` last. Each parent is first looked for right before its child in the
    * order added (a chain of replies: no map look-up, from the leaf's own place on); the map
-   * answers the rest.
+   * answers the rest. Deferred entries on it are built only as the list is read.
    */
   pathTo(leafId: string | null): AnyEntry[] {
-    const path: AnyEntry[] = [];
-    const order = this.order;
-    const placeOf = (id: string): number => (this.spoiled ? -1 : (this.placeById.get(id) ?? -1));
-    let at =
-      !this.spoiled && order.length > 0 && order[order.length - 1]!.id === leafId
-        ? order.length - 1
-        : leafId === null
-          ? -1
-          : placeOf(leafId);
-    let cursor = at >= 0 ? order[at] : leafId === null ? undefined : this.get(leafId);
-    while (cursor) {
-      path.push(cursor);
-      const parentId = cursor.parentId;
+    if (leafId === null) return [];
+    const last = this.order.length - 1;
+    let at = last >= 0 && this.idOf(last) === leafId ? last : (this.placeById.get(leafId) ?? -1);
+    const places: number[] = [];
+    while (at >= 0) {
+      places.push(at);
+      const parentId = this.parentIdOf(at);
       if (parentId === null) break;
-      const before = at > 0 ? order[at - 1]! : undefined;
-      if (before !== undefined && before.id === parentId) {
-        cursor = before;
-        at--;
-      } else {
-        at = placeOf(parentId);
-        cursor = at >= 0 ? order[at] : this.get(parentId);
-      }
+      at = at > 0 && this.idOf(at - 1) === parentId ? at - 1 : (this.placeById.get(parentId) ?? -1);
     }
-    return path.reverse();
+    places.reverse();
+    if (this.deferred === null) return places.map((place) => this.order[place]!);
+    return lazyList(places.length, (i) => this.entryAt(places[i]!)!);
   }
 
   depthOf(id: string): number {
     let depth = 0;
-    let cursor = this.get(id);
-    while (cursor && cursor.parentId !== null) {
+    let at = this.placeById.get(id);
+    while (at !== undefined) {
+      const parentId = this.parentIdOf(at);
+      if (parentId === null) break;
       depth++;
-      cursor = this.get(cursor.parentId);
+      at = this.placeById.get(parentId);
     }
     return depth;
   }

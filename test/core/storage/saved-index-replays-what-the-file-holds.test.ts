@@ -143,6 +143,11 @@ function commitSteps(store: SessionStore, steps: readonly Step[]): void {
   }
 }
 
+/** How many entries the saved index beside `path` holds. */
+function indexedEntries(path: string): number {
+  return readIndex(nodeFileOps, path, statSync(path).size)?.ids.length ?? 0;
+}
+
 let made = 0;
 /** A session of `steps`, opened once writable beside the worker (which saves its index), then `more` appended. */
 function indexedSession(steps: readonly Step[], more: readonly Step[] = []): string {
@@ -195,6 +200,14 @@ describe('the saved index beside a session', () => {
           .flatMap((line) => [JSON.parse(line).r].flat())
           .filter((r: { kind: string }) => r.kind === 'entry');
         const store = openStore(path, { readOnly: true, ...ASIDE });
+        // The indexed entries are built only when read: none by the open, one for the path's last item.
+        const built = (): number =>
+          (store.tree as unknown as { order: unknown[] }).order.filter((e) => e !== undefined).length;
+        const fromFile = store.tree.size - indexedEntries(path);
+        if (kept) expect(built()).toBe(fromFile);
+        const last = store.tree.idAt(store.tree.size - 1)!;
+        expect(store.tree.pathTo(last).at(-1)!.id).toBe(last);
+        if (kept) expect(built()).toBeLessThanOrEqual(fromFile + 1);
         expect(JSON.parse(JSON.stringify([...store.tree.all()]))).toEqual(eager);
         store.close();
       }),
