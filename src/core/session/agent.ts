@@ -406,7 +406,7 @@ export class Agent {
         }
       }
       if (!reply.ok) return await this.failModel(sandwich, state, reply, signal, emit, turnErrorHook);
-      const { result } = reply;
+      const { result, ledger } = reply;
       const batch = new AppendBatch(store);
       batch.entry('assistant', {
         text: result.text,
@@ -421,6 +421,7 @@ export class Agent {
         state,
         result.toolCalls.length === 0 ? 'Final' : 'ToolCall',
         batch.build(),
+        ledger,
         emit,
       );
       if ('failed' in answered) return answered.failed;
@@ -475,10 +476,11 @@ export class Agent {
     state: MachineState,
     to: 'Final' | 'ToolCall',
     records: readonly DraftRecord[],
+    ledger: readonly DraftRecord[],
     emit: EventSink,
   ): { state: MachineState } | { failed: TurnResult } {
     try {
-      return { state: sandwich.move(state, to, records) };
+      return { state: sandwich.move(state, to, [...ledger, ...records]) };
     } catch (error) {
       if (!isStorageError(error, 'too-large')) throw error;
       const message = `the model's answer is too large to store (${error.message.replace(/^not committed: /, '')}): it was not kept, and this turn failed`;
@@ -486,7 +488,7 @@ export class Agent {
       const text = `${message} (${hint})`;
       const batch = new AppendBatch(this.deps.store);
       batch.entry('notice', { level: 'error', source: 'provider', text });
-      sandwich.move(state, 'Final', batch.build());
+      sandwich.move(state, 'Final', [...ledger, ...batch.build()]);
       emit({ type: 'error', kind: 'too_large', message, hint });
       emit({ type: 'turn-ended', outcome: 'error', text });
       return { failed: { outcome: 'error', text } };
@@ -724,6 +726,9 @@ export class Agent {
     const messages = buildMessages(systemPrompt, store.tree.pathTo(head.entryId));
     let partial = '';
     let ledgerFailure: unknown = null;
+    // The usage row of the attempt that answered goes into the answer's own commit (one write and
+    // one fdatasync instead of two, on the way from the last token to the screen); see `ledger`.
+    let answered: AttemptReport | null = null;
     const onEvent = (event: CompletionEvent): void => {
       if (event.type === 'text') partial += event.delta;
       if (event.type === 'discard') partial = '';
@@ -736,6 +741,10 @@ export class Agent {
         return;
       }
       emit({ type: 'attempt', report: event.report });
+      if (event.report.outcome === 'ok' && answered === null) {
+        answered = event.report;
+        return;
+      }
       try {
         this.recordAttempt(event.report, head.entryId, emit);
       } catch (error) {
@@ -753,8 +762,17 @@ export class Agent {
       };
       const result = await provider.complete(request, onEvent);
       if (ledgerFailure) throw ledgerFailure;
-      return { ok: true, result };
+      const ledger: DraftRecord[] = answered === null ? [] : [this.usageDraft(answered, head.entryId)];
+      return { ok: true, result, ledger };
     } catch (error) {
+      // An answered attempt whose call failed after all: its row is not left for an answer that never comes.
+      if (answered !== null && ledgerFailure === null) {
+        try {
+          this.recordAttempt(answered, head.entryId, emit);
+        } catch (failure) {
+          ledgerFailure = failure;
+        }
+      }
       // A usage row that could not be committed is not hidden behind the provider's own failure.
       if (ledgerFailure) throw ledgerFailure;
       if (error instanceof ProviderError) return { ok: false, error, partial };
@@ -763,6 +781,12 @@ export class Agent {
   }
 
   private recordAttempt(report: AttemptReport, entryId: string | null, emit: EventSink): void {
+    const [row] = this.deps.store.commit([this.usageDraft(report, entryId)]);
+    if (row?.kind === 'usage') emit({ type: 'usage', row });
+  }
+
+  /** The ledger's row for an attempt of a model call made from `entryId`. */
+  private usageDraft(report: AttemptReport, entryId: string | null): DraftRecord {
     const { store, price } = this.deps;
     const priced = price(report);
     const usage: UsageRow = {
@@ -780,8 +804,7 @@ export class Agent {
       ...(report.error ? { error: report.error } : {}),
       ...(report.retryInMs !== undefined ? { retryInMs: report.retryInMs } : {}),
     };
-    const [row] = store.commit([{ kind: 'usage', id: store.newUsageId(), entryId, usage }]);
-    if (row?.kind === 'usage') emit({ type: 'usage', row });
+    return { kind: 'usage', id: store.newUsageId(), entryId, usage };
   }
 
   /** A context overflow compacts the conversation and retries the call once. */
@@ -923,7 +946,13 @@ function announceSteering(steering: Steering | null, entryId: string | null, emi
 }
 
 type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };
-type ModelReply = { readonly ok: true; readonly result: CompletionResult } | ModelFailure;
+/**
+ * A model call's outcome. An answer carries the usage row of the attempt that gave it (`ledger`),
+ * not yet committed: it goes into the answer's commit, which follows at once with no wait in between.
+ */
+type ModelReply =
+  | { readonly ok: true; readonly result: CompletionResult; readonly ledger: readonly DraftRecord[] }
+  | ModelFailure;
 
 function overflowError(message: string, cause: ProviderError): ProviderError {
   return new ProviderError({

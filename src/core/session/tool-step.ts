@@ -82,10 +82,12 @@ export class Sandwich {
     private readonly emit: EventSink,
   ) {}
 
+  /** Commits `records` with the move; a usage row among them is announced before the new state. */
   move(state: MachineState, to: MachineStateName, records: readonly DraftRecord[] = []): MachineState {
-    const next = transition(this.deps.store, state.seq, to, records).state;
-    this.emit({ type: 'state', state: next });
-    return next;
+    const moved = transition(this.deps.store, state.seq, to, records);
+    for (const row of moved.records) if (row.kind === 'usage') this.emit({ type: 'usage', row });
+    this.emit({ type: 'state', state: moved.state });
+    return moved.state;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { seededRandom, systemClock } from '../../../src/core/clock';
+import { SessionStore } from '../../../src/core/storage/session-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sleep } from '../../../src/core/provider/retry';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../../support/chat-server';
@@ -156,6 +158,33 @@ describe('every provider attempt writes exactly one usage ledger row', () => {
     ]);
     expect(chatRequests(server).length).toBe(3);
     store.close();
+  });
+});
+
+describe('the answering attempt and its answer are one commit', () => {
+  it("writes the answering attempt's row in the answer's line, a failed attempt's row at once, and reopens both", async () => {
+    server.push(apiError(500, 'upstream exploded'), { text: ['fine ', 'then'] });
+    const { agent, store } = agentHere();
+    const commits: string[][] = [];
+    store.onCommit((records) => commits.push(records.map((r) => (r.kind === 'entry' ? `entry:${r.type}` : r.kind))));
+    const log = eventLog();
+
+    await agent.runTurn('hello', new AbortController().signal, log.emit);
+
+    const withAnswer = commits.filter((kinds) => kinds.includes('entry:assistant'));
+    expect(withAnswer).toHaveLength(1);
+    expect(withAnswer[0]!.slice(0, 2)).toEqual(['usage', 'entry:assistant']);
+    // The failed attempt's row was written alone, before the retry; no other line holds a row alone.
+    expect(commits.filter((kinds) => kinds.length === 1 && kinds[0] === 'usage')).toHaveLength(1);
+    // Its row is announced before the state the answer moved to, as when it was a commit of its own.
+    const order = log.events.map((e) => e.type).filter((type) => type === 'usage' || type === 'state');
+    expect(order.slice(-2)).toEqual(['usage', 'state']);
+    const path = store.path;
+    store.close();
+    const reopened = SessionStore.open(path, { clock: systemClock, random: seededRandom(1), readOnly: true });
+    expect(ledger(reopened).map((row) => row.outcome)).toEqual(['transient', 'ok']);
+    expect(reopened.usage.at(-1)?.entryId).toBe(entriesOfType(reopened, 'user')[0]!.id);
+    reopened.close();
   });
 });
 
