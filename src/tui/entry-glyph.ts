@@ -89,3 +89,24 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       };
   }
 }
+
+/** No one-line preview is wider than this: a longer one is cut here once, not measured whole per frame. */
+const MAX_PREVIEW = 1000;
+
+/** Entries never change: each one's glyph and preview are worked out once. */
+const previews = new WeakMap<AnyEntry, EntryGlyph>();
+
+/**
+ * `entryGlyph` with its text cut to MAX_PREVIEW, worked out once per entry: the tree's rows and
+ * the registers' lane lines show it on every frame that draws them, and a long answer's whole
+ * text would be measured and cut again each time (the lane line's leaf is the answer just given).
+ */
+export function previewGlyph(entry: AnyEntry): EntryGlyph {
+  let glyph = previews.get(entry);
+  if (!glyph) {
+    glyph = entryGlyph(entry);
+    if (glyph.text.length > MAX_PREVIEW) glyph = { ...glyph, text: `${glyph.text.slice(0, MAX_PREVIEW)}…` };
+    previews.set(entry, glyph);
+  }
+  return glyph;
+}

@@ -3,7 +3,7 @@ import { familyOf, NS } from '../core/registers/namespaces';
 import { currentHead, lanes } from '../core/session/cursor';
 import type { PendingIntent } from '../core/session/tool-step';
 import type { SessionStore } from '../core/storage/session-store';
-import { entryGlyph } from './entry-glyph';
+import { previewGlyph } from './entry-glyph';
 import { oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
 
@@ -63,7 +63,7 @@ function laneLines(store: SessionStore): Line[] {
   return all.map(({ lane, leaf }, i) => {
     const here = lane === head.lane;
     const entry = store.entry(leaf);
-    const preview = entry ? entryGlyph(entry).text : '';
+    const preview = entry ? previewGlyph(entry).text : '';
     return [
       label(i === 0 ? 'lane' : ''),
       seg(lane, here ? 'head' : 'text'),

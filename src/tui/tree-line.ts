@@ -1,5 +1,5 @@
 import type { AnyEntry } from '../core/tree/entry-types';
-import { entryGlyph, type EntryGlyph } from './entry-glyph';
+import { previewGlyph } from './entry-glyph';
 import { spread } from './entry-lines';
 import { seg, type Line, type Segment } from './styled-line';
 import { treeGuide, type TreeRow } from './tree-rows';
@@ -13,22 +13,6 @@ export interface TreeLineInput {
   readonly width: number;
   /** Found by the tree's search: its text is marked. */
   readonly match?: boolean;
-}
-
-/** No tree row is wider than this: a longer preview is cut here once, not laid out whole per frame. */
-const MAX_PREVIEW = 1000;
-
-/** Entries never change: each one's glyph and preview are worked out once. */
-const glyphs = new WeakMap<AnyEntry, EntryGlyph>();
-
-function glyphOf(entry: AnyEntry): EntryGlyph {
-  let glyph = glyphs.get(entry);
-  if (!glyph) {
-    glyph = entryGlyph(entry);
-    if (glyph.text.length > MAX_PREVIEW) glyph = { ...glyph, text: `${glyph.text.slice(0, MAX_PREVIEW)}…` };
-    glyphs.set(entry, glyph);
-  }
-  return glyph;
 }
 
 interface Laid {
@@ -65,7 +49,7 @@ export function treeLine(input: TreeLineInput): Line {
 }
 
 function layOut({ row, entry, label, onPath, isHead, width, match }: TreeLineInput): Line {
-  const { glyph, style, text } = glyphOf(entry);
+  const { glyph, style, text } = previewGlyph(entry);
   const guide = treeGuide(row, Math.floor(width / 3));
   const left: Segment[] = [seg(guide, 'muted'), seg(glyph, onPath ? style : 'muted'), seg(' ')];
   if (label) left.push(seg(`⚑ ${label}`, match ? 'match' : 'accentBold'));
