@@ -9,17 +9,29 @@
  * React draws their state changes in one render.
  */
 const due = new Set<() => void>();
-let scheduled = false;
+let scheduled: ReturnType<typeof setImmediate> | null = null;
 
 export function notifySoon(listener: () => void): void {
   due.add(listener);
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(notifyDue);
+  if (scheduled !== null) return;
+  scheduled = setImmediate(notifyDue);
+}
+
+/**
+ * The work that set off the changes told so far is over (a turn has ended): its listeners are
+ * called now, not at the next turn of the event loop. Whatever else waits for that turn (React's
+ * own scheduled work, queued while the stream was read, which draws the store's new commits with
+ * the live turn as it was before them) then finds the screen told already, and the end of the
+ * turn is one frame, not a frame of half of it followed by the rest.
+ */
+export function notifyNow(): void {
+  if (scheduled === null) return;
+  clearImmediate(scheduled);
+  notifyDue();
 }
 
 function notifyDue(): void {
-  scheduled = false;
+  scheduled = null;
   const listeners = [...due];
   due.clear();
   for (const listener of listeners) listener();

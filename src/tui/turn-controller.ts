@@ -1,4 +1,4 @@
-import { notifySoon } from './screen-updates';
+import { notifyNow, notifySoon } from './screen-updates';
 import type { StreamedFrames } from './frame-pacer';
 import type { KnownWindow } from './usage-lines';
 import type { AttemptReport, TokenUsage } from '../core/provider/provider';
@@ -298,6 +298,9 @@ export class TurnController {
     const unsent = this.options.agent.takeSteering();
     const [next, ...rest] = unsent === null ? this.state.queue : [unsent, ...this.state.queue];
     this.publish({ ...IDLE, queue: rest, lastOutcome, lastError: this.state.lastError });
+    // Nothing of the turn's work is left to run: the screen hears of its end (and of the commits
+    // that ended it) now, in one notification (see notifyNow).
+    notifyNow();
     if (next !== undefined && !this.disposed) this.submit(next);
   }
 

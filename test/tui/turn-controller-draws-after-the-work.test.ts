@@ -103,6 +103,38 @@ describe('the live turn reaches the screen after the work, once', () => {
     turns.dispose();
   });
 
+  it("the turn's end is told before work queued for the next loop turn while the stream was read", async () => {
+    let finish!: () => void;
+    const agent: TurnAgent = {
+      ...scriptedAgent(() => {}),
+      runTurn: (_prompt, _signal, emit) =>
+        new Promise<void>((resolve) => {
+          emit({ type: 'stream-open', firstTokenLimitMs: 1000, idleLimitMs: 1000 });
+          finish = () => {
+            emit({ type: 'text', delta: 'ZZlast' });
+            emit({ type: 'attempt', report: { model: 'm', attempt: 1, outcome: 'ok', usage: null, latencyMs: 1 } });
+            emit({ type: 'turn-ended', outcome: 'done', text: 'ZZlast' });
+            resolve();
+          };
+        }),
+    };
+    const turns = new TurnController({ agent, nowMs: () => performance.now(), onCrash: () => {} });
+    const watched = watch(turns);
+    turns.submit('go');
+    await nextTick();
+    // Queued before the stream's last read, as React queues its own scheduled work: it must find
+    // the screen told of the whole end, or it draws the new commits beside the live turn of before.
+    let seenByQueuedWork: LiveTurn | undefined;
+    setImmediate(() => {
+      seenByQueuedWork = watched.seen.at(-1);
+    });
+    finish();
+    await nextTick();
+    expect(seenByQueuedWork?.phase).toBe('idle');
+    expect(seenByQueuedWork?.lastOutcome).toBe('done');
+    turns.dispose();
+  });
+
   it('a real prompt: its request leaves before the screen hears of the turn or the committed prompt', async () => {
     const server = await startChatServer();
     servers.push(server);
