@@ -3,9 +3,15 @@
 // In its place a small module compiles the same inlined WebAssembly at once (WebAssembly.Module
 // and Instance are synchronous; Yoga's Emscripten loader takes them through its instantiateWasm
 // hook) and wraps it as Yoga's entry does. The build fails if the loader's shape moved.
+// Its memory starts at 2 MiB instead of 16 (scripts/wasm-initial-memory.mjs says why).
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withInitialMemoryPages } from './wasm-initial-memory.mjs';
+
+/** Yoga's memory as its module declares it, and as the screen's script starts it (64 KiB pages). */
+export const YOGA_DECLARED_PAGES = 256;
+export const YOGA_INITIAL_PAGES = 32;
 
 export const yogaSyncPlugin = {
   name: 'yoga-sync',
@@ -30,6 +36,12 @@ export const yogaSyncPlugin = {
           ],
         };
       }
+      let wasm;
+      try {
+        wasm = withInitialMemoryPages(Buffer.from(inlined[0][1], 'base64'), YOGA_DECLARED_PAGES, YOGA_INITIAL_PAGES);
+      } catch (error) {
+        return { errors: [{ text: `yoga-sync: ${error.message}` }] };
+      }
       return {
         resolveDir: join(dist, 'src'),
         loader: 'js',
@@ -37,7 +49,7 @@ export const yogaSyncPlugin = {
 import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
 import wrapAssembly from './wrapAssembly.js';
 export * from './generated/YGEnums.js';
-const binary = Buffer.from(${JSON.stringify(inlined[0][1])}, 'base64');
+const binary = Buffer.from(${JSON.stringify(Buffer.from(wasm).toString('base64'))}, 'base64');
 const yogaModule = {
   instantiateWasm(imports, receiveInstance) {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(binary), imports);
