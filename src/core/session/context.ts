@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCallRequest } from '../provider/provider';
 import type { AnyEntry, Entry } from '../tree/entry-types';
+import { wholeList } from '../tree/lazy-list';
 
 export const INTERRUPTED_CALL_TEXT = 'not run: the turn was interrupted before this call started';
 export const SUMMARY_HEADING = '[summary of the conversation so far]';
@@ -25,7 +26,9 @@ export function buildMessages(systemPrompt: string, path: readonly AnyEntry[]): 
   return renderView(systemPrompt, contextView(path));
 }
 
-export function contextView(path: readonly AnyEntry[]): ContextView {
+export function contextView(read: readonly AnyEntry[]): ContextView {
+  // Every entry of the path is read below: a path built as it is read (a saved index's) is built whole first.
+  const path = wholeList(read);
   const at = newestSummaryIndex(path);
   const summary = at === -1 ? null : (path[at] as Entry<'summary'>);
   let from = at + 1;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { contextView } from '../../../src/core/session/context';
 import type { AnyEntry } from '../../../src/core/tree/entry-types';
-import { lazyList } from '../../../src/core/tree/lazy-list';
+import { lazyList, wholeList } from '../../../src/core/tree/lazy-list';
 import { TreeIndex } from '../../../src/core/tree/tree-index';
 
 const entry = (id: string, parentId: string | null, seq: number): AnyEntry =>
@@ -96,6 +97,23 @@ describe('entries added deferred', () => {
     );
   });
 
+  it('give the model the same context along a path built as it is read', () => {
+    const entries: AnyEntry[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const type = i % 2 ? 'user' : 'assistant';
+      const payload =
+        type === 'user' ? { text: `q${i}` } : { text: `a${i}`, toolCalls: [], model: 'm', finishReason: 'stop' };
+      entries.push({ ...entry(`e_${i}`, i === 1 ? null : `e_${i - 1}`, i), type, payload } as unknown as AnyEntry);
+    }
+    const added = new TreeIndex();
+    for (const e of entries) added.add(e);
+    const { tree, made } = deferredTree(entries);
+    const path = tree.pathTo('e_40');
+    expect(made).toEqual([]);
+    expect(contextView(path)).toEqual(contextView(added.pathTo('e_40')));
+    expect(made.length).toBe(40);
+  });
+
   it('refuse a repeated id or a parent that does not come first', () => {
     const make = (): AnyEntry => entry('never', null, 1);
     expect(new TreeIndex().addDeferred({ ids: ['a', 'b', 'a'], parentAt: Int32Array.of(-1, 0, 1), make })).toBe(false);
@@ -126,7 +144,15 @@ describe('a list made when read', () => {
           expect(made).toEqual([i]);
           expect(list.at(-1)).toEqual(plain.at(-1));
           expect(list.slice(i)).toEqual(plain.slice(i));
+          expect(list.slice(-i, i)).toEqual(plain.slice(-i, i));
+          expect(list.slice(1, -1)).toEqual(plain.slice(1, -1));
+          expect(made.length).toBeLessThanOrEqual(items.length);
         }
+        expect(list.slice()).toEqual(plain);
+        expect([].concat(list as never[])).toEqual(plain);
+        expect(list.findIndex((x) => x.value === items[pick % (items.length || 1)])).toBe(
+          plain.findIndex((x) => x.value === items[pick % (items.length || 1)]),
+        );
         expect(list[items.length]).toBeUndefined();
         expect(list.map((x) => x.value)).toEqual(items);
         expect([...list]).toEqual(plain);
@@ -134,7 +160,13 @@ describe('a list made when read', () => {
         expect(JSON.stringify(list)).toBe(JSON.stringify(plain));
         expect(Object.keys(list)).toEqual(Object.keys(plain));
         expect(list).toEqual(plain);
+        // Read whole: a plain array of the same items, each made once.
+        const whole = wholeList(list);
+        expect(whole).toEqual(plain);
+        for (const [k, item] of whole.entries()) expect(item).toBe(list[k]);
+        expect(wholeList(plain)).toBe(plain);
         expect(new Set(made).size).toBe(made.length);
+        expect(made.length).toBe(items.length);
         expect(() => {
           (list as unknown as unknown[])[0] = 1;
         }).toThrow();
