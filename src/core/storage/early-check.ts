@@ -8,9 +8,10 @@
  * The check is handed over through a global symbol: the small entry that starts it and the
  * session's script that opens the file are separate bundles, each with its own copy of this module.
  */
-import { type BigIntStats, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
+import { coveredBytesHint, HINT_BYTES, indexPathOf } from './session-index';
 import { AsideCheck } from './verify-aside';
 
 /** Files this large or larger are checked early: the size at which an open checks in a worker. */
@@ -55,7 +56,12 @@ export function startEarlyCheck(path: string, minBytes = EARLY_MIN_BYTES): Early
     if (headerEnd === -1 || bytes[0] !== 0x7b) throw new Error('no JSONL header line in the first bytes');
     const check = new AsideCheck(bytes, { fd, from: headBytes });
     // The seed is the header line's CRC (line-codec.ts headerCrc), as the open computes it.
-    check.begin(headerEnd + 1, size, crc32(bytes.subarray(0, headerEnd)));
+    const seed = crc32(bytes.subarray(0, headerEnd));
+    // The saved index's bound, unchecked: the open keeps the JSON skipped before it only if it
+    // earns that very index (verify-aside.ts `settle`), and has it checked again otherwise.
+    const hint = indexHint(path, seed, size);
+    if (hint > 0) check.trust(hint);
+    check.begin(headerEnd + 1, size, seed);
     const held = fd;
     let released = false;
     const release = (): void => {
@@ -80,6 +86,30 @@ export function startEarlyCheck(path: string, minBytes = EARLY_MIN_BYTES): Early
       } catch {}
     }
     return null;
+  }
+}
+
+/** The bytes the saved index beside `path` says it covers (coveredBytesHint), or 0. Never throws. */
+function indexHint(path: string, headerCrc: number, size: number): number {
+  let fd: number | null = null;
+  try {
+    // Not a FIFO or a device: opening or reading those could block (and never blocking on open).
+    const indexPath = indexPathOf(path);
+    if (statSync(indexPath, { throwIfNoEntry: false })?.isFile() !== true) return 0;
+    fd = openSync(indexPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return 0;
+    const head = Buffer.alloc(HINT_BYTES);
+    const got = readSync(fd, head, 0, HINT_BYTES, 0);
+    const covered = coveredBytesHint(head.subarray(0, got), headerCrc);
+    return covered <= size ? covered : 0;
+  } catch {
+    return 0;
+  } finally {
+    if (fd !== null) {
+      try {
+        closeSync(fd);
+      } catch {}
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * Replaying a large JSONL session on two threads: this one reads the commits (finding where each
  * string ends without checking its bytes) and applies them, while a worker checks every line's
- * frame, chained CRC and strict JSON (verify-aside.ts). The replay returns only once the check has
- * passed, so nothing is written or acknowledged on a file that was not checked whole.
+ * frame, chained CRC and strict JSON (verify-aside.ts; the JSON of lines a saved index covers only
+ * when the open does not earn the index). The replay returns only once the check has passed, so
+ * nothing is written or acknowledged on a file that was not checked whole.
  *
  * Anything out of the ordinary (a line the check refuses, a bad or unterminated line, a commit the
  * sink refuses, an I/O error) sends the open back to the one-thread replay from the start, after
@@ -15,6 +16,7 @@ import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
 import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
 import { parseHeader, replayJsonl, type ScanResult } from './jsonl-replay';
+import { nameFile } from './replayed-entry';
 import type { SavedIndex } from './session-index';
 import type { CommitSink } from './storage';
 import { AsideCheck } from './verify-aside';
@@ -63,6 +65,8 @@ export function replayJsonlAside(
   } catch {
     return replayJsonl(ops, fd, path, onCommit);
   }
+  // A payload read later names this file if it is not JSON (replayed-entry.ts).
+  nameFile(bytes, path);
   // With the real file system the worker reads the file past its first piece while this thread
   // replays what came before; otherwise (injected file operations) this thread reads it all.
   const workerReads = ops === nodeFileOps;
@@ -112,11 +116,14 @@ function replayTrusted(
   if (headerEnd === -1) return null;
   const headerLine = bytes.subarray(0, headerEnd);
   const header = parseHeader(headerLine, path);
+  const indexUsable = resume !== null && usableIndex(bytes, headerLine, resume.index);
+  // The lines the index covers may be checked without their JSON, if the open earns them below.
+  if (indexUsable) check.trust(resume.index.bytes);
   check.begin(headerEnd + 1, bytes.length, headerCrc(headerLine));
   let lastCrc = 0;
   let lineNo = 1;
   let start = headerEnd + 1;
-  if (resume !== null && usableIndex(bytes, headerLine, resume.index)) {
+  if (resume !== null && indexUsable) {
     // The state is taken in while the worker still reads; then the index's last line is looked at.
     let applied = false;
     try {
@@ -131,6 +138,10 @@ function replayTrusted(
     } else onRestart();
   }
   const indexedBytes = start === headerEnd + 1 ? 0 : start;
+  // Earned: the index's own CRC held, it names this header, and the line ending at its byte N
+  // carries the CRC it recorded; the check still checks every line's frame and CRC chain, so the
+  // bytes before N are those a writable open checked in full when it wrote the index.
+  check.settle(indexedBytes);
   while (start < bytes.length) {
     const end = newlineFrom(start);
     if (end === -1) return null;

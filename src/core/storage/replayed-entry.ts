@@ -2,6 +2,8 @@
  * An entry read back from a session file whose payload is still the bytes there, parsed on first
  * read and dropped back to bytes when too many are parsed at once (or on `dropPayloads`).
  */
+import { StorageError } from './errors';
+
 const UNPARSED: unique symbol = Symbol('unparsed');
 
 /**
@@ -57,7 +59,11 @@ export class ReplayedEntry {
 
   #payload(): unknown {
     if (this.#value === UNPARSED) {
-      this.#value = JSON.parse(this.#bytes.toString('utf8', this.#start, this.#end));
+      try {
+        this.#value = JSON.parse(this.#bytes.toString('utf8', this.#start, this.#end));
+      } catch (error) {
+        throw payloadNotJson(this.#bytes, this.#start, this.id, error);
+      }
       noteParsed(this, this.#end - this.#start);
     }
     return this.#value;
@@ -76,6 +82,38 @@ export class ReplayedEntry {
     entry.#value = UNPARSED;
     return entry.#end - entry.#start;
   }
+}
+
+/** The session file each whole file's bytes were read from (`nameFile`), for the error below. */
+const fileNames = new WeakMap<Buffer, string>();
+
+/** `bytes` hold the whole session file at `path` (entries' payloads are ranges of it). */
+export function nameFile(bytes: Buffer, path: string): void {
+  fileNames.set(bytes, path);
+}
+
+/**
+ * A payload that is not JSON: its line's JSON was not checked at the open because a saved index
+ * covered it (verify-aside.ts), and only a forged index or forged CRCs let such bytes through.
+ * Named with its file and line and what to do; nothing in the file is touched.
+ */
+function payloadNotJson(bytes: Buffer, start: number, id: string, cause: unknown): StorageError {
+  const path = fileNames.get(bytes);
+  if (path === undefined)
+    return new StorageError(
+      'corrupt',
+      `the payload of entry ${JSON.stringify(id)} is not JSON; open the session again`,
+      {
+        cause,
+      },
+    );
+  let line = 1;
+  for (let at = bytes.indexOf(0x0a); at !== -1 && at < start; at = bytes.indexOf(0x0a, at + 1)) line++;
+  return new StorageError(
+    'corrupt',
+    `${path} line ${line}: the payload of entry ${JSON.stringify(id)} is not JSON, though its checksum and the saved index ${path}.index vouch for it (a forged index or checksums); nothing was changed: move ${path}.index aside and open the session again, which checks every line`,
+    { path, line, cause },
+  );
 }
 
 /** Parsed payloads kept, oldest first; past the budget the oldest go back to bytes. */

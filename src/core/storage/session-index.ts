@@ -6,9 +6,13 @@
  * The JSONL file stays the only source of truth. The index is a cache: it is used only when its
  * own CRC holds, it names the same header, and the line ending at its `bytes` is there with the
  * CRC it recorded (the CRC chain covers every byte before it, so a different prefix is a
- * different CRC); anything else, it is ignored and written again. Using it checks nothing less:
- * the worker still checks every byte of the file (verify-aside.ts) before the open returns, and
- * any problem there replays the file from its start on one thread, without the index.
+ * different CRC); anything else, it is ignored and written again. Using it, the worker still
+ * checks every byte's CRC and every line's frame before the open returns (verify-aside.ts), and
+ * the strict JSON of every line after the index; the JSON of the lines it covers was checked when
+ * a writable open wrote it, and the chain to its last line's CRC says they are the same bytes
+ * (a payload that is not JSON all the same, which takes a forged index or forged CRCs, is named
+ * when read: replayed-entry.ts). Any problem the check finds replays the file from its start on
+ * one thread, without the index.
  */
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -115,6 +119,23 @@ export function readIndex(ops: FileOps, sessionPath: string, maxBytes: number): 
   return { bytes, lastCrc, commitLines, headerCrc, state, numbers, ids };
 }
 
+/**
+ * The bytes covered by the index whose first bytes are `head`, when it names the header of CRC
+ * `headerCrc`; else 0. Unchecked (the index's own CRC is not read here): only a hint for a check
+ * begun before the open reads the index (early-check.ts), which keeps it only if the open earns it.
+ */
+export function coveredBytesHint(head: Buffer, headerCrc: number): number {
+  if (head.length < PREFIX_BYTES + LENGTH_BYTES || head.toString('latin1', 0, MAGIC.length) !== MAGIC) return 0;
+  // writeIndex puts these four numbers first in the JSON part, in this order.
+  const mark = /^\{"bytes":(\d{1,15}),"lastCrc":\d{1,10},"commitLines":\d{1,15},"headerCrc":(\d{1,10}),/.exec(
+    head.toString('latin1', PREFIX_BYTES + LENGTH_BYTES, Math.min(head.length, PREFIX_BYTES + LENGTH_BYTES + 160)),
+  );
+  return mark !== null && Number(mark[2]) === headerCrc ? Number(mark[1]) : 0;
+}
+
+/** Enough of an index's first bytes for `coveredBytesHint`. */
+export const HINT_BYTES = PREFIX_BYTES + LENGTH_BYTES + 160;
+
 function align8(n: number): number {
   return Math.ceil(n / 8) * 8;
 }
@@ -137,12 +158,16 @@ export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex)
   let fd: number | null = null;
   try {
     if (ops.kindOf(temp) !== null) ops.unlinkSync(temp);
-    const { numbers, ids, ...rest } = index;
+    const { numbers, ids, bytes, lastCrc, commitLines, headerCrc, state } = index;
     const idText = ids.join('\n');
     const idBlob = Buffer.from(idText, 'utf8');
     // An id with a newline, or one UTF-8 cannot carry (a lone surrogate), would come back as another: no index.
     if (idBlob.toString('utf8') !== idText || ids.some((id) => id.includes('\n'))) throw new Error('ids not kept');
-    const json = Buffer.from(JSON.stringify({ ...rest, idBytes: idBlob.length, idCount: ids.length }), 'utf8');
+    // The mark first, in this order: coveredBytesHint reads it from the first bytes.
+    const json = Buffer.from(
+      JSON.stringify({ bytes, lastCrc, commitLines, headerCrc, state, idBytes: idBlob.length, idCount: ids.length }),
+      'utf8',
+    );
     const jsonStart = PREFIX_BYTES + LENGTH_BYTES;
     const body = Buffer.alloc(align8(jsonStart + json.length + idBlob.length) - PREFIX_BYTES + numbers.byteLength);
     body.write(`${String(json.length).padStart(LENGTH_BYTES - 1, '0')}\n`, 0, 'latin1');

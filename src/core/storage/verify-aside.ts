@@ -8,6 +8,16 @@
  * The worker runs `firstBadLine` and `jsonSkipper` from their source text (an eval worker: the
  * bundle has no separate file for it), so both refer to nothing outside themselves. When the
  * worker cannot start, the same function runs on the calling thread: never less checking.
+ *
+ * Lines a saved index covers (session-index.ts) may be checked for frame and CRC chain only: the
+ * index is written only after a writable open checked those bytes in full (JSON included), and
+ * the open uses it only when its own CRC holds, it names this header, and the line ending at its
+ * byte N carries the CRC it recorded. The CRC is chained (each line's stored CRC covers its body
+ * seeded by the CRC stored on the line before), so a chain that holds from the header to that line
+ * means the bytes before N are the bytes checked then (up to a CRC collision; whoever can write the
+ * session's folder can write a forged index as well). Such bounds are only offered (`trust`) while
+ * the check runs; the open then says what it earned (`settle`), and a piece that skipped the JSON
+ * of a line it did not earn is checked again in full before the answer is given.
  */
 import { Worker } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
@@ -15,7 +25,8 @@ import { type JsonSkipper, jsonSkipper } from './json-skip';
 
 /**
  * The index (from 0) of the first bad line among the lines of `bytes[from, end)`, or -1 when
- * every line is good. `seed` is the CRC the first line chains from.
+ * every line is good. `seed` is the CRC the first line chains from; a line that ends before
+ * `trustedEnd` is checked for frame and CRC only (see above).
  */
 export function firstBadLine(
   bytes: Buffer,
@@ -24,14 +35,17 @@ export function firstBadLine(
   seed: number,
   crc: (data: Buffer, value: number) => number,
   skipper: JsonSkipper,
+  trustedEnd = 0,
 ): number {
-  const answer = checkLines(bytes, from, end, end, seed, crc, skipper);
+  const answer = checkLines(bytes, from, end, end, seed, crc, skipper, trustedEnd);
   return answer < 0 ? -1 : answer;
 }
 
 /**
  * Checks the lines that start in `bytes[from, limit)` (`from` a line's start) and end by `end`:
- * the index (from 0) of the first bad one, or, when all are good, -1 - how many there were.
+ * the index (from 0) of the first bad one, or, when all are good, -1 - how many there were. Every
+ * line's frame and chained CRC are checked; its commit's strict JSON only when its newline is at
+ * or after `trustedEnd` (0: every line's).
  */
 export function checkLines(
   bytes: Buffer,
@@ -41,6 +55,7 @@ export function checkLines(
   seed: number,
   crc: (data: Buffer, value: number) => number,
   skipper: JsonSkipper,
+  trustedEnd = 0,
 ): number {
   const PREFIX_BYTES = 20;
   const HEAD = [0x7b, 0x22, 0x63, 0x22, 0x3a, 0x22]; // {"c":"
@@ -63,9 +78,11 @@ export function checkLines(
     }
     const bodyEnd = newline - 1;
     if (crc(bytes.subarray(start + PREFIX_BYTES, bodyEnd), previous) !== stored) return index;
-    let at = skipper.skipSpace(bytes, start + PREFIX_BYTES, bodyEnd);
-    at = skipper.skipValue(bytes, at, bodyEnd);
-    if (at < 0 || skipper.skipSpace(bytes, at, bodyEnd) !== bodyEnd) return index;
+    if (newline >= trustedEnd) {
+      let at = skipper.skipSpace(bytes, start + PREFIX_BYTES, bodyEnd);
+      at = skipper.skipValue(bytes, at, bodyEnd);
+      if (at < 0 || skipper.skipSpace(bytes, at, bodyEnd) !== bodyEnd) return index;
+    }
     previous = stored;
     start = newline;
   }
@@ -76,7 +93,9 @@ export function checkLines(
  * Checks the lines that start in piece `piece` of the check (pieces of `pieceBytes` from `from`)
  * and records the answer in `state` (see the cells below): a line is checked by the piece it
  * starts in, chained from the CRC stored on the line before it (the seed for the first line).
- * A bad frame on that line before is found by its own piece, and an earlier line wins.
+ * A bad frame on that line before is found by its own piece, and an earlier line wins. The JSON
+ * of lines ending before the trusted bound in force when the piece starts is not checked; the
+ * piece's second cell then holds minus that bound (else 1), so the answer can tell.
  */
 export function checkPiece(
   state: Int32Array,
@@ -105,14 +124,15 @@ export function checkPiece(
       }
     }
   }
-  const answer = start >= limit ? -1 : checkLines(bytes, start, limit, end, seed, crc, skipper);
+  const trusted = Atomics.load(state, 11);
+  const answer = start >= limit ? -1 : checkLines(bytes, start, limit, end, seed, crc, skipper, trusted);
   state[16 + piece * 2] = answer;
-  Atomics.store(state, 16 + piece * 2 + 1, 1);
+  Atomics.store(state, 16 + piece * 2 + 1, trusted > start && start < limit ? -trusted : 1);
   Atomics.add(state, 9, 1);
   Atomics.notify(state, 9);
 }
 
-/** State shared with the worker, as Int32 cells (checkPiece uses FROM, END, SEED, PIECE_BYTES, DONE and the piece cells by number). */
+/** State shared with the worker, as Int32 cells (checkPiece uses FROM, END, SEED, PIECE_BYTES, DONE, TRUSTED and the piece cells by number). */
 const DATA = 0; // 0: being read, 1: ready, 2: called off
 const PHASE = 1; // 0: not started, 1: checking, 2: done
 const ANSWER = 2; // WORKER_FAILED once the worker failed
@@ -124,7 +144,9 @@ const PIECE_BYTES = 7;
 const NEXT = 8; // the next piece to take
 const DONE = 9; // pieces checked
 const PIECES = 10;
-/** Then two cells a piece: its checkLines answer, and 1 once it is in. */
+/** Lines ending before this byte have their JSON left unchecked (0: none); see `trust`. */
+const TRUSTED = 11;
+/** Then two cells a piece: its checkLines answer, and once it is in, 1 or minus the trusted bound it used. */
 const PIECE_CELLS = 16;
 const WORKER_FAILED = -2;
 const READ_FAILED = -1;
@@ -197,6 +219,8 @@ export class AsideCheck {
   private end = 0;
   private seed = 0;
   private begun = false;
+  /** What the open earned (`settle`): null until it said. */
+  private earned: number | null = null;
   /** True when `bytes` is being filled (by the worker's read or the caller's): this thread may check pieces once it is. */
   private filled: boolean;
   /** Where the answer came from: the worker, this thread and the worker, or this thread alone when the worker did not answer. */
@@ -271,10 +295,33 @@ export class AsideCheck {
   }
 
   /**
-   * The index of the first bad line (firstBadLine's answer): from the pieces the worker and this
-   * thread checked, or from this thread alone when the worker did not answer.
+   * Offers `bytes` as the end of the lines a saved index covers: the pieces begun from now on
+   * check those lines' frame and CRC chain but not their JSON. Only an offer: `settle` says what
+   * the open earned, and a line whose JSON was skipped without being earned is checked again.
+   */
+  trust(bytes: number): void {
+    if (this.earned !== null || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > 0x7fffffff) return;
+    Atomics.store(this.state, TRUSTED, bytes);
+  }
+
+  /**
+   * The open earned the lines before `bytes` (0: none): it uses a saved index that covers them
+   * (see the file's comment). A bound offered past it is withdrawn here; without this call no
+   * skipped JSON is kept.
+   */
+  settle(bytes: number): void {
+    if (this.earned !== null) return;
+    this.earned = bytes;
+    if (Atomics.load(this.state, TRUSTED) > bytes) Atomics.store(this.state, TRUSTED, 0);
+  }
+
+  /**
+   * The index of the first bad line (firstBadLine's answer, JSON skipped only where earned): from
+   * the pieces the worker and this thread checked, or from this thread alone when the worker did
+   * not answer.
    */
   answer(): number {
+    this.settle(0);
     const state = this.state;
     const pieces = state[PIECES]!;
     let helped = false;
@@ -297,11 +344,25 @@ export class AsideCheck {
     }
     if (Atomics.load(state, DONE) >= pieces && Atomics.load(state, ANSWER) !== WORKER_FAILED) {
       this.answeredBy = !helped ? 'worker' : this.worker === null ? 'this thread' : 'both threads';
+      this.recheckUnearned(pieces);
       return this.fromPieces(pieces);
     }
     this.stop();
     this.answeredBy = 'this thread';
-    return firstBadLine(this.bytes, this.from, this.end, this.seed, crc32, jsonSkipper(false));
+    const trusted = Atomics.load(state, TRUSTED);
+    return firstBadLine(this.bytes, this.from, this.end, this.seed, crc32, jsonSkipper(false), trusted);
+  }
+
+  /** Checks again here, JSON included up to what was earned, every piece that skipped JSON the open did not earn. */
+  private recheckUnearned(pieces: number): void {
+    const earned = this.earned ?? 0;
+    let skipper: JsonSkipper | null = null;
+    for (let piece = 0; piece < pieces; piece++) {
+      const used = this.state[PIECE_CELLS + piece * 2 + 1]!;
+      if (used >= 0 || -used <= earned) continue;
+      skipper ??= jsonSkipper(false);
+      checkPiece(this.state, piece, this.bytes, crc32, skipper);
+    }
   }
 
   /** The first bad line from the pieces' answers: the first bad piece's, after the lines of those before it. */

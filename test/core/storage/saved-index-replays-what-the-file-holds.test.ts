@@ -10,6 +10,7 @@ import type { DraftRecord } from '../../../src/core/storage/records';
 import { indexPathOf, readIndex, writeIndex } from '../../../src/core/storage/session-index';
 import type { SessionStore } from '../../../src/core/storage/session-store';
 import { nodeFileOps } from '../../../src/core/storage/file-ops';
+import { dropEarlyCheck, startEarlyCheck } from '../../../src/core/storage/early-check';
 import { AsideCheck, firstBadLine } from '../../../src/core/storage/verify-aside';
 import { createStore, linesOf, openStore, rechained, tempDir, testSeed } from '../../support/storage-fixtures';
 
@@ -410,8 +411,122 @@ describe('the saved index beside a session', () => {
   });
 });
 
+/** Waits here `ms` milliseconds (a worker meanwhile checks what it was given). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+describe('the lines a saved index covers, checked for their frame and CRC chain only', () => {
+  // The header and 12 indexed lines (11 of the same length), then 6 more after the index.
+  const same = (from: number, n: number): Step[] =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'entry',
+      parent: from + i,
+      text: `text ${from + i} of ${'x'.repeat(4)}`,
+      type: 'user',
+      lanes: false,
+    }));
+  const path = indexedSession(same(10, 11), same(30, 6));
+  const original = readFileSync(path);
+  const lines = linesOf(original);
+  const good = readFileSync(indexPathOf(path));
+  const real = readIndex(nodeFileOps, path, original.length)!;
+  const indexedLines = real.commitLines + 1;
+  afterAll(() => dropEarlyCheck());
+
+  it('still refuses a flipped bit or a swapped, deleted or duplicated line, inside the index or after it, naming the line a full check names', () => {
+    expect(indexedLines).toBe(13);
+    expect(outcome(path, ASIDE).indexed).toBe(real.bytes);
+    fc.assert(
+      fc.property(
+        fc.constantFrom('flip', 'swap', 'delete', 'duplicate'),
+        fc.integer({ min: 1, max: lines.length - 1 }),
+        fc.nat(),
+        (kind, at, bit) => {
+          const changed = [...lines];
+          if (kind === 'flip') {
+            const line = Buffer.from(changed[at]!);
+            line[LINE_PREFIX_BYTES + (bit % (line.length - LINE_PREFIX_BYTES - 1))] ^= 1 << (bit % 8);
+            changed[at] = line;
+          } else if (kind === 'swap') {
+            const other = at === lines.length - 1 ? at - 1 : at + 1;
+            [changed[at], changed[other]] = [changed[other]!, changed[at]!];
+          } else if (kind === 'delete') changed.splice(at, 1);
+          else changed.splice(at, 0, changed[at]!);
+          writeFileSync(path, `${changed.map((l) => l.toString('latin1')).join('\n')}\n`, 'latin1');
+          writeFileSync(indexPathOf(path), good);
+          const alone = outcome(path, ONE_THREAD);
+          expect(outcome(path, ASIDE)).toEqual(
+            alone.error === undefined ? { ...alone, indexed: expect.any(Number) } : alone,
+          );
+          // A bad last line is a torn tail (reported, not refused): both opens agree on it above.
+          if (at < lines.length - 2) expect(alone.error).toMatch(/^corrupt: .*line \d+/);
+        },
+      ),
+      { seed: testSeed('indexed lines damaged'), numRuns: 24 },
+    );
+    writeFileSync(path, original);
+  });
+
+  it('checks the JSON of the lines after the index, and a line inside it only through its CRC: a forged one is named when its payload is read', () => {
+    // A raw control character (same length) in a payload under re-chained checksums, after the index.
+    const spoiled = (lineNo: number): Buffer => {
+      const body = lines[lineNo - 1]!.subarray(LINE_PREFIX_BYTES, -1).toString('latin1').replace('text ', 'text\u0001');
+      return rechained(lines, lineNo, Buffer.from(body, 'latin1'));
+    };
+    const after = indexedLines + 2;
+    writeFileSync(path, spoiled(after));
+    writeFileSync(indexPathOf(path), good);
+    const refused = outcome(path, ASIDE);
+    expect(refused.error).toMatch(new RegExp(`^corrupt: .*line ${after}: checksum matches but the commit is not JSON`));
+    expect(refused).toEqual(outcome(path, ONE_THREAD));
+
+    // The same inside the index, and the index forged to the new last CRC (as only a forger could):
+    // the open uses the index and the check passes the line, whose payload read names it.
+    const inside = 5;
+    const forged = spoiled(inside);
+    writeFileSync(path, forged);
+    const atN = forged.subarray(forged.lastIndexOf(0x0a, real.bytes - 2) + 1, real.bytes);
+    writeIndex(nodeFileOps, path, { ...real, lastCrc: Number.parseInt(atN.toString('latin1', 6, 14), 16) });
+    const forgedIndex = readFileSync(indexPathOf(path));
+    expect(outcome(path, ONE_THREAD).error).toMatch(new RegExp(`^corrupt: .*line ${inside}: checksum matches`));
+    const readPayloads = (opened: SessionStore): string => {
+      try {
+        for (const entry of opened.tree.all()) void entry.payload;
+        return 'read';
+      } catch (error) {
+        return `${(error as { kind?: string }).kind}: ${(error as Error).message}`;
+      }
+    };
+    const store = openStore(path, { readOnly: true, ...ASIDE });
+    expect(store.indexedBytes).toBe(real.bytes);
+    const named = readPayloads(store);
+    store.close();
+    expect(named).toMatch(new RegExp(`^corrupt: ${path} line ${inside}: the payload of entry .* is not JSON`));
+    expect(named).toContain(`move ${path}.index aside and open the session again`);
+    expect(readFileSync(path).equals(forged)).toBe(true);
+
+    // The check begun before the open reads the index's bound itself, and keeps it when the open earns it.
+    expect(startEarlyCheck(path, 0)!.check.readable(forged.length)).toBe(forged.length);
+    pause(150);
+    const early = openStore(path, { readOnly: true, ...ASIDE });
+    expect(early.indexedBytes).toBe(real.bytes);
+    early.close();
+    // An early check that skipped that JSON for an index the open then does not use: checked again, refused.
+    expect(startEarlyCheck(path, 0)!.check.readable(forged.length)).toBe(forged.length);
+    pause(150);
+    rmSync(indexPathOf(path));
+    expect(outcome(path, ASIDE)).toEqual(outcome(path, ONE_THREAD));
+    // And with no index at all, the full check as before.
+    expect(outcome(path, ASIDE).error).toMatch(new RegExp(`^corrupt: .*line ${inside}: checksum matches`));
+    writeFileSync(indexPathOf(path), forgedIndex);
+    writeFileSync(path, original);
+    writeFileSync(indexPathOf(path), good);
+  });
+});
+
 describe('the line check in pieces', () => {
-  it('names the same first bad line as one pass, with the work split between the worker and this thread at any piece size', () => {
+  it('names the same first bad line as one pass, with the work split between the worker and this thread at any piece size, JSON skipped only where earned', () => {
     const sub = join(dir.path, 'pieces');
     mkdirSync(sub);
     const store = createStore(sub);
@@ -434,14 +549,29 @@ describe('the line check in pieces', () => {
         fc.boolean(),
         fc.integer({ min: 1, max: 400 }),
         fc.boolean(),
-        (at, byte, damage, piece, help) => {
-          const bytes = Buffer.from(new SharedArrayBuffer(original.length));
-          original.copy(bytes);
-          if (damage) bytes[from + (at % (original.length - from))] = byte;
-          const expected = firstBadLine(bytes, from, bytes.length, seed, crc32, jsonSkipper(false));
+        fc.constantFrom('none', 'byte', 'rechained'),
+        fc.nat({ max: original.length + 10 }),
+        fc.option(fc.nat({ max: original.length + 10 })),
+        (at, byte, damage, piece, help, how, trusted, earned) => {
+          let file: Buffer = original;
+          if (how === 'rechained') {
+            // A byte of a commit changed under checksums chained again: only its JSON can be wrong.
+            const lineNo = 2 + (at % (lines.length - 1));
+            const body = Buffer.from(lines[lineNo - 1]!.subarray(LINE_PREFIX_BYTES, -1));
+            body[byte % body.length] = byte;
+            file = rechained(lines, lineNo, body);
+          }
+          const bytes = Buffer.from(new SharedArrayBuffer(file.length));
+          file.copy(bytes);
+          if (damage && how === 'byte') bytes[from + (at % (original.length - from))] = byte;
+          // JSON is left unchecked only before an offered bound the open earned.
+          const kept = earned !== null && trusted <= earned ? trusted : 0;
+          const expected = firstBadLine(bytes, from, bytes.length, seed, crc32, jsonSkipper(false), kept);
           const check = new AsideCheck(bytes);
           if (help) check.haveRead();
+          check.trust(trusted);
           check.begin(from, bytes.length, seed, piece);
+          if (earned !== null) check.settle(earned);
           expect(check.answer()).toBe(expected);
           expect(check.answeredBy).not.toBeNull();
           check.stop();
