@@ -1,7 +1,7 @@
 import { ABORTED, raceAbort } from '../abort';
 import type { ApprovalRequest, Decision } from '../approval/approver';
 import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
-import { machineState, type MachineState } from '../machine/machine';
+import { CasConflictError, machineState, type MachineState } from '../machine/machine';
 import { ProviderError } from '../provider/errors';
 import { isStorageError } from '../storage/errors';
 import type { DraftRecord } from '../storage/records';
@@ -482,7 +482,12 @@ export class Agent {
     try {
       return { state: sandwich.move(state, to, [...ledger, ...records]) };
     } catch (error) {
-      if (!isStorageError(error, 'too-large')) throw error;
+      if (!isStorageError(error, 'too-large')) {
+        // Nothing of that line was written, but the attempt was made (and paid for): its row is
+        // still kept, on a line of its own, before the failure goes on up.
+        if (isStorageError(error, 'not-committed') || error instanceof CasConflictError) this.keepLedger(ledger, emit);
+        throw error;
+      }
       const message = `the model's answer is too large to store (${error.message.replace(/^not committed: /, '')}): it was not kept, and this turn failed`;
       const hint = 'ask for a shorter answer, or for the work in parts';
       const text = `${message} (${hint})`;
@@ -492,6 +497,19 @@ export class Agent {
       emit({ type: 'error', kind: 'too_large', message, hint });
       emit({ type: 'turn-ended', outcome: 'error', text });
       return { failed: { outcome: 'error', text } };
+    }
+  }
+
+  /**
+   * Commits the ledger rows an answer's line would have carried, when that line was not written.
+   * Best effort: a failure here is dropped, as the answer's own failure is what the caller reports.
+   */
+  private keepLedger(ledger: readonly DraftRecord[], emit: EventSink): void {
+    if (ledger.length === 0) return;
+    try {
+      for (const row of this.deps.store.commit(ledger)) if (row.kind === 'usage') emit({ type: 'usage', row });
+    } catch {
+      // The store refused this too (poisoned, out of space): the reopen or the next commit says so.
     }
   }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { MAX_COMMIT_BYTES } from '../../../src/core/storage/session-store';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, entriesOfType, eventLog, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { buildAgent, entriesOfType, eventLog, ledger, tempDirs, type TempDirs } from '../../support/agent-fixtures';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -52,6 +52,8 @@ describe('an answer larger than the largest commit', () => {
     });
     expect(await reopened.agent.resume(new AbortController().signal, () => {})).toBe(0);
     expect(entriesOfType(reopened.store, 'notice').filter((entry) => entry.payload.source === 'resume')).toEqual([]);
+    // Both attempts answered and were paid for: the one whose answer was not kept has its row too.
+    expect(ledger(reopened.store).map((row) => row.outcome)).toEqual(['ok', 'ok']);
     reopened.store.close();
   }, 60_000);
 });

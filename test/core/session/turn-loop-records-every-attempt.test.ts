@@ -1,4 +1,6 @@
 import { seededRandom, systemClock } from '../../../src/core/clock';
+import { StorageError } from '../../../src/core/storage/errors';
+import type { DraftRecord } from '../../../src/core/storage/records';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Sleep } from '../../../src/core/provider/retry';
@@ -184,6 +186,31 @@ describe('the answering attempt and its answer are one commit', () => {
     const reopened = SessionStore.open(path, { clock: systemClock, random: seededRandom(1), readOnly: true });
     expect(ledger(reopened).map((row) => row.outcome)).toEqual(['transient', 'ok']);
     expect(reopened.usage.at(-1)?.entryId).toBe(entriesOfType(reopened, 'user')[0]!.id);
+    reopened.close();
+  });
+});
+
+describe('the answering attempt whose answer is not written', () => {
+  it('keeps its row on a line of its own, and the failure still goes up', async () => {
+    server.push({ text: ['an answer ', 'the disk refuses'] });
+    const { agent, store } = agentHere();
+    const commit = store.commit.bind(store);
+    const refuseTheAnswer = (records: readonly DraftRecord[]) => {
+      if (records.some((r) => r.kind === 'entry' && r.type === 'assistant')) {
+        throw new StorageError('not-committed', 'not committed: ENOSPC: no space left on device, write');
+      }
+      return commit(records);
+    };
+    Object.assign(store, { commit: refuseTheAnswer });
+    const log = eventLog();
+
+    await expect(agent.runTurn('hello', new AbortController().signal, log.emit)).rejects.toThrow(/ENOSPC/);
+    expect(log.events.filter((e) => e.type === 'usage')).toHaveLength(1);
+    const path = store.path;
+    store.close();
+    const reopened = SessionStore.open(path, { clock: systemClock, random: seededRandom(1), readOnly: true });
+    expect(ledger(reopened).map((row) => row.outcome)).toEqual(['ok']);
+    expect(entriesOfType(reopened, 'assistant')).toHaveLength(0);
     reopened.close();
   });
 });
