@@ -31,7 +31,8 @@ export class SegmenterOnUse {
 
   constructor(locales?: Locales, options?: SegmenterOptions) {
     const granularity = options?.granularity ?? 'grapheme';
-    // What the real constructor refuses at once is refused at once here too.
+    // A granularity the real constructor refuses is refused at once here too; other bad options
+    // (a locale tag, localeMatcher) are found when the real one is first made.
     if (granularity !== 'grapheme' && granularity !== 'word' && granularity !== 'sentence')
       throw new RangeError(`Value ${String(granularity)} out of range for Intl.Segmenter options property granularity`);
     this.#locales = locales;

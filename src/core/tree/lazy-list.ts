@@ -3,11 +3,12 @@
  * from a saved index, of which the first frame reads a few dozen (the transcript's last lines, a
  * binary search by seq), is not built whole before that frame.
  *
- * It is a real array to every reader (`Array.isArray`, `length`, indexing, iteration, `slice`,
- * `map`, spreading, JSON, deep equality): a Proxy whose target is an array of `length` places,
- * each filled by `make(i)` (once) the first time anything looks at that index. Every trap fills
- * what it is asked about before answering from the target, so the target always holds what the
- * list reports. Writes are refused (the list is read-only).
+ * It reads as an array to what tole does with a path (`Array.isArray`, `length`, indexing,
+ * iteration, `slice`, `map`, spreading, JSON, deep equality), though not to `structuredClone` or
+ * `util.inspect`: a Proxy whose target is an array of `length` places, each filled by `make(i)`
+ * (once) the first time anything looks at that index. Every trap fills what it is asked about
+ * before answering from the target, so the target always holds what the list reports. Writes are
+ * refused, and the list is typed read-only so that no caller tries one.
  */
 const NOT_MADE: unique symbol = Symbol('not made');
 /** Array methods that read every item (those that may stop early read item by item, through the traps). */
@@ -25,7 +26,7 @@ const READS_EVERY_ITEM = new Set([
   'toSorted',
 ]);
 
-export function lazyList<T>(length: number, make: (index: number) => T): T[] {
+export function lazyList<T>(length: number, make: (index: number) => T): readonly T[] {
   // Pushed one by one, the target stays a packed array (one of `length` holes would be a dictionary).
   const target: unknown[] = [];
   for (let i = 0; i < length; i++) target.push(NOT_MADE);

@@ -218,7 +218,7 @@ export class TreeIndex {
    * order added (a chain of replies: no map look-up, from the leaf's own place on); the map
    * answers the rest. Deferred entries on it are built only as the list is read.
    */
-  pathTo(leafId: string | null): AnyEntry[] {
+  pathTo(leafId: string | null): readonly AnyEntry[] {
     if (leafId === null) return [];
     const last = this.order.length - 1;
     let at = last >= 0 && this.idOf(last) === leafId ? last : (this.placeById.get(leafId) ?? -1);

@@ -61,7 +61,7 @@ export interface Harness {
   chatRequests(): RecordedRequest[];
   /** Entries on the path to the head, of one type. */
   pathOf<T extends EntryType>(type: T): Entry<T>[];
-  path(): AnyEntry[];
+  path(): readonly AnyEntry[];
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
