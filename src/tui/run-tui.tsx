@@ -3,6 +3,7 @@ import { render } from 'ink';
 import './ci-env-restore';
 import type { SessionStore } from '../core/storage/session-store';
 import { SessionScreen, type ScreenSession, type SessionSwitcher } from './SessionScreen';
+import { CrashBoundary } from './crash-boundary';
 import { paced } from './PacedFrames';
 import { StreamedFrames } from './frame-pacer';
 import type { ApprovalQueue } from './approval-queue';
@@ -171,24 +172,26 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
 
   const instance = render(
     paced(
-      <SessionScreen
-        session={first}
-        turnsFor={(session) => (session === first ? turns : turnsFor(session))}
-        onSwitched={(_session, next) => {
-          if (next) turns = next;
-        }}
-        {...(options.switcher ? { switcher: options.switcher } : {})}
-        theme={theme}
-        noColor={options.noColor}
-        {...(options.keymap ? { keymap: options.keymap } : {})}
-        {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
-        writeTerminal={(data) => {
-          // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
-          if (!finished) stdout.write(data);
-        }}
-        onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
-        onCrash={onError}
-      />,
+      <CrashBoundary onCrash={onError}>
+        <SessionScreen
+          session={first}
+          turnsFor={(session) => (session === first ? turns : turnsFor(session))}
+          onSwitched={(_session, next) => {
+            if (next) turns = next;
+          }}
+          {...(options.switcher ? { switcher: options.switcher } : {})}
+          theme={theme}
+          noColor={options.noColor}
+          {...(options.keymap ? { keymap: options.keymap } : {})}
+          {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+          writeTerminal={(data) => {
+            // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
+            if (!finished) stdout.write(data);
+          }}
+          onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
+          onCrash={onError}
+        />
+      </CrashBoundary>,
       streamed,
     ),
     {

@@ -1,10 +1,11 @@
 import chalk from 'chalk';
 import { describe, expect, it, vi } from 'vitest';
+import { StorageError } from '../../src/core/storage/errors';
 import { createTuiApprover } from '../../src/tui/approval-queue';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
 import type { TurnAgent } from '../../src/tui/turn-controller';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS } from './harness';
-import { emptyStore } from './session-fixture';
+import { append, emptyStore } from './session-fixture';
 
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
@@ -181,5 +182,36 @@ describe('runTui', () => {
     expect(result.exitCode).toBe(1);
     expect(String((result as { error: Error }).error.message)).toContain('storage poisoned');
     restored(stdout);
+  });
+
+  it('ends with the error, not an overlay with a stack trace, when drawing a payload throws', async () => {
+    const store = emptyStore();
+    const id = append(store, 'user', { text: 'hello' });
+    // As a payload that is not JSON reads (replayed-entry.ts): a StorageError naming file and line.
+    const failure = new StorageError('corrupt', 'x.jsonl line 2: the payload is not JSON; move x.jsonl.index aside');
+    Object.defineProperty(store.tree.get(id)!, 'payload', {
+      get: () => {
+        throw failure;
+      },
+    });
+    const stdout = new FakeStdout(120, 30);
+    stdout.isTTY = true;
+    const result = await runTui({
+      store,
+      agent: hangingAgent(),
+      approvals: createTuiApprover(),
+      policy: null,
+      theme: 'dark',
+      noColor: true,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      handleProcessEvents: false,
+    });
+    expect(result).toMatchObject({ reason: 'crash', exitCode: 1, error: failure });
+    const all = stdout.frames.join('');
+    expect(all).not.toContain('ERROR');
+    expect(all).not.toMatch(/run-tui|\.tsx?:\d+/);
+    expect(all.startsWith(ENTER)).toBe(true);
+    expect(all.slice(all.lastIndexOf(LEAVE) - 40)).toContain(SHOW_CURSOR);
   });
 });
