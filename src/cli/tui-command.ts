@@ -18,6 +18,7 @@ import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
 import { missingModuleMessage } from '../core/missing-module';
 import { gateProjectConfig } from './project-gate';
+import { collectYoung } from './v8-flags';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(
@@ -116,6 +117,7 @@ export async function startTui(
       switcher: sessions,
       multiplexer: multiplexerOf(io.env),
       ...(onFirstFrame ? { onFirstFrame } : {}),
+      collectYoung,
     });
     if (exit.reason === 'crash')
       io.stderr.write(

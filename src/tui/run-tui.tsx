@@ -20,6 +20,7 @@ import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
 import { keyedStdin } from './key-chunks';
+import { IdleCollection } from './idle-collection';
 
 export interface RunTuiOptions {
   readonly store: SessionStore;
@@ -59,6 +60,8 @@ export interface RunTuiOptions {
   readonly onExit?: (exit: TuiExit) => void;
   /** Called once, when the first frame has been drawn (tole's code cache is saved then). */
   readonly onFirstFrame?: () => void;
+  /** Runs a young-generation collection: the screen calls it while idle after each turn (see IdleCollection). */
+  readonly collectYoung?: (() => void) | null;
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
   readonly switcher?: SessionSwitcher;
 }
@@ -113,9 +116,11 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).
   // They tell the frame pacer when streamed text is due, so other commits meanwhile are drawn with it.
   const streamed = new StreamedFrames();
+  const idle = new IdleCollection(options.collectYoung ?? null);
   const turnsFor = (session: ScreenSession): TurnController =>
     new TurnController({
       frames: streamed,
+      idle,
       agent: session.agent,
       nowMs: () => session.store.now(),
       onCrash: (error) => void finish({ reason: 'crash', error, exitCode: 1 }),

@@ -131,6 +131,8 @@ export interface TurnControllerOptions {
   readonly readOnly?: boolean;
   /** Told when streamed text is due and when it was published (the frame pacer draws other commits with it). */
   readonly frames?: StreamedFrames;
+  /** Told when a turn (or task) starts and when it has ended: the screen collects garbage only in between. */
+  readonly idle?: { afterTurn(): void; cancel(): void };
 }
 
 /**
@@ -217,6 +219,7 @@ export class TurnController {
     if (this.options.readOnly || this.running || this.disposed) return null;
     const abort = new AbortController();
     this.abort = abort;
+    this.options.idle?.cancel();
     this.publish({
       ...IDLE,
       phase: 'running',
@@ -265,6 +268,7 @@ export class TurnController {
 
   dispose(): void {
     this.disposed = true;
+    this.options.idle?.cancel();
     this.abort?.abort();
     if (this.frameTimer) clearTimeout(this.frameTimer);
     this.options.frames?.flushed(false);
@@ -277,6 +281,7 @@ export class TurnController {
   ): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
+    this.options.idle?.cancel();
     this.publish({ ...IDLE, phase, startedAtMs: this.options.nowMs(), queue: this.state.queue });
     try {
       await work(abort.signal, this.onEvent);
@@ -301,6 +306,7 @@ export class TurnController {
     // Nothing of the turn's work is left to run: the screen hears of its end (and of the commits
     // that ended it) now, in one notification (see notifyNow).
     notifyNow();
+    if (!this.disposed) this.options.idle?.afterTurn();
     if (next !== undefined && !this.disposed) this.submit(next);
   }
 

@@ -19,9 +19,18 @@ writeFileSync(
   script,
   `import { readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
-import { setScreenV8Flags } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/v8-flags.ts'))};
+import { PerformanceObserver } from 'node:perf_hooks';
+import { collectYoung, setScreenV8Flags } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/v8-flags.ts'))};
 const [mode, flags, file] = process.argv.slice(2);
 if (flags === 'screen') setScreenV8Flags();
+if (mode === 'gc') {
+  const kinds: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) kinds.push((entry as { detail?: { kind?: number } }).detail?.kind ?? -1);
+  }).observe({ entryTypes: ['gc'] });
+  const offered = collectYoung();
+  setTimeout(() => process.stdout.write(JSON.stringify({ offered, kinds })), 50);
+} else {
 const source = 'function add(a, b) { return a + b; } add(1, 2);';
 if (mode === 'write') {
   const script = new Script(source);
@@ -31,10 +40,11 @@ if (mode === 'write') {
   const script = new Script(source, { cachedData: readFileSync(file) });
   process.stdout.write(script.cachedDataRejected ? 'refused' : 'taken');
 }
+}
 `,
 );
 
-function run(mode: 'write' | 'read', flags: 'screen' | 'none', file: string): Promise<string> {
+function run(mode: 'write' | 'read' | 'gc', flags: 'screen' | 'none', file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, script, mode, flags, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -53,6 +63,15 @@ describe("the screen's V8 flags", () => {
     expect(readFileSync(file).length).toBeGreaterThan(0);
     expect(await run('read', 'screen', file)).toBe('taken');
     expect(await run('read', 'none', file)).toBe('refused');
+  }, 60_000);
+
+  it('offer the young-generation collection the screen runs between turns, and only under them', async () => {
+    const withFlags = JSON.parse(await run('gc', 'screen', '-')) as { offered: boolean; kinds: number[] };
+    expect(withFlags.offered).toBe(true);
+    // 1 is a minor (young-generation) collection, the one asked for.
+    expect(withFlags.kinds).toContain(1);
+    const without = JSON.parse(await run('gc', 'none', '-')) as { offered: boolean; kinds: number[] };
+    expect(without).toEqual({ offered: false, kinds: [] });
   }, 60_000);
 
   it('are set by the screen loader before it compiles the screen script', () => {

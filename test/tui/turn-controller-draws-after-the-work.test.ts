@@ -4,10 +4,11 @@
  * (its last text, the attempt, the reply's commit, the turn's end) comes to the screen in one
  * notification, at once, without waiting for the next frame tick.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { OpenAIProvider } from '../../src/core/provider/openai-provider';
 import type { EventSink } from '../../src/core/session/events';
+import { IdleCollection } from '../../src/tui/idle-collection';
 import { TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/turn-controller';
 import { buildAgent, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../support/chat-server';
@@ -173,5 +174,59 @@ describe('the live turn reaches the screen after the work, once', () => {
     expect(turns.getSnapshot().phase).toBe('idle');
     turns.dispose();
     store.close();
+  });
+});
+
+describe('garbage is collected between turns, not in them', () => {
+  it('the controller says when a turn starts and when it has ended and the screen was told', async () => {
+    const said: string[] = [];
+    let end!: () => void;
+    const agent: TurnAgent = {
+      ...scriptedAgent(() => {}),
+      runTurn: (_prompt, _signal, emit) =>
+        new Promise<void>((resolve) => {
+          end = () => {
+            emit({ type: 'turn-ended', outcome: 'done', text: '' });
+            resolve();
+          };
+        }),
+    };
+    const turns = new TurnController({
+      agent,
+      nowMs: () => performance.now(),
+      onCrash: () => {},
+      idle: { afterTurn: () => said.push(`after (${turns.getSnapshot().phase})`), cancel: () => said.push('cancel') },
+    });
+    turns.subscribe(() => said.push('told'));
+    turns.submit('go');
+    expect(said).toEqual(['cancel']);
+    await nextTick();
+    end();
+    await nextTick();
+    expect(said).toEqual(['cancel', 'told', 'told', 'after (idle)']);
+    turns.dispose();
+  });
+
+  it('collects once, a while after the last turn ended, and not when a turn started meanwhile', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let collected = 0;
+      const idle = new IdleCollection(() => collected++, 150);
+      idle.afterTurn();
+      idle.afterTurn();
+      vi.advanceTimersByTime(149);
+      expect(collected).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(collected).toBe(1);
+      idle.afterTurn();
+      vi.advanceTimersByTime(100);
+      idle.cancel();
+      vi.advanceTimersByTime(1000);
+      expect(collected).toBe(1);
+      new IdleCollection(null, 150).afterTurn();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
