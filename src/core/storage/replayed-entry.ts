@@ -84,12 +84,12 @@ export class ReplayedEntry {
   }
 }
 
-/** The session file each whole file's bytes were read from (`nameFile`), for the error below. */
-const fileNames = new WeakMap<Buffer, string>();
+/** The session file whose whole bytes a memory holds (`nameFile`), for the error below. */
+const fileNames = new WeakMap<ArrayBufferLike, { readonly path: string; readonly offset: number }>();
 
-/** `bytes` hold the whole session file at `path` (entries' payloads are ranges of it). */
+/** `bytes` hold the whole session file at `path` (entries' payloads are ranges of it, or of parts of it). */
 export function nameFile(bytes: Buffer, path: string): void {
-  fileNames.set(bytes, path);
+  fileNames.set(bytes.buffer, { path, offset: bytes.byteOffset });
 }
 
 /**
@@ -98,17 +98,20 @@ export function nameFile(bytes: Buffer, path: string): void {
  * Named with its file and line and what to do; nothing in the file is touched.
  */
 function payloadNotJson(bytes: Buffer, start: number, id: string, cause: unknown): StorageError {
-  const path = fileNames.get(bytes);
-  if (path === undefined)
+  const file = fileNames.get(bytes.buffer);
+  if (file === undefined)
     return new StorageError(
       'corrupt',
-      `the payload of entry ${JSON.stringify(id)} is not JSON; open the session again`,
+      `the payload of entry ${JSON.stringify(id)} is not JSON (a forged index or checksums); nothing was changed: move the session's .index aside and open it again, which checks every line`,
       {
         cause,
       },
     );
+  const { path, offset } = file;
+  const whole = Buffer.from(bytes.buffer, offset);
+  const from = bytes.byteOffset - offset + start;
   let line = 1;
-  for (let at = bytes.indexOf(0x0a); at !== -1 && at < start; at = bytes.indexOf(0x0a, at + 1)) line++;
+  for (let at = whole.indexOf(0x0a); at !== -1 && at < from; at = whole.indexOf(0x0a, at + 1)) line++;
   return new StorageError(
     'corrupt',
     `${path} line ${line}: the payload of entry ${JSON.stringify(id)} is not JSON, though its checksum and the saved index ${path}.index vouch for it (a forged index or checksums); nothing was changed: move ${path}.index aside and open the session again, which checks every line`,
