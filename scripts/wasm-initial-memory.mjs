@@ -23,6 +23,29 @@ function readUleb(bytes, at) {
 }
 
 /**
+ * Where the module's memory section describes its first memory: how many memories it defines,
+ * their first's flags (1: it has a maximum), and the offsets of its initial size (`min`, a LEB128
+ * number from `minAt` to `minEnd`); null when the module defines no memory.
+ */
+function firstMemory(bytes) {
+  if (bytes[0] !== 0x00 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d)
+    throw new Error('wasm-initial-memory: not a WebAssembly module');
+  for (let at = 8; at < bytes.length; ) {
+    const id = bytes[at];
+    const { value: size, next: body } = readUleb(bytes, at + 1);
+    if (id === 5) {
+      const count = readUleb(bytes, body);
+      const flags = bytes[count.next];
+      const minAt = count.next + 1;
+      const min = readUleb(bytes, minAt);
+      return { count: count.value, flags, min: min.value, minAt, minEnd: min.next };
+    }
+    at = body + size;
+  }
+  return null;
+}
+
+/**
  * A copy of the module `bytes` whose one memory starts with `pages` pages instead of
  * `expectedPages`; everything else (its maximum included) is unchanged. The new size is written
  * in the same number of bytes as the old (a padded LEB128 number, which the format allows), so no
@@ -31,47 +54,25 @@ function readUleb(bytes, at) {
  */
 export function withInitialMemoryPages(bytes, expectedPages, pages) {
   const out = Uint8Array.from(bytes);
-  if (out[0] !== 0x00 || out[1] !== 0x61 || out[2] !== 0x73 || out[3] !== 0x6d)
-    throw new Error('wasm-initial-memory: not a WebAssembly module');
-  let patched = false;
-  for (let at = 8; at < out.length; ) {
-    const id = out[at];
-    const { value: size, next: body } = readUleb(out, at + 1);
-    if (id === 5) {
-      const count = readUleb(out, body);
-      const flags = out[count.next];
-      const min = readUleb(out, count.next + 1);
-      if (count.value !== 1 || flags !== 1 || min.value !== expectedPages)
-        throw new Error(
-          `wasm-initial-memory: expected one memory of ${expectedPages} pages with a maximum, found ${count.value} (flags ${flags}, ${min.value} pages)`,
-        );
-      const width = min.next - (count.next + 1);
-      if (pages >= 2 ** (7 * width))
-        throw new Error(`wasm-initial-memory: ${pages} pages do not fit in ${width} bytes`);
-      for (let i = 0; i < width; i++) {
-        const last = i === width - 1;
-        out[count.next + 1 + i] = ((pages >>> (7 * i)) & 0x7f) | (last ? 0 : 0x80);
-      }
-      patched = true;
-    }
-    at = body + size;
+  const memory = firstMemory(out);
+  if (memory === null) throw new Error('wasm-initial-memory: the module defines no memory');
+  const { count, flags, min, minAt, minEnd } = memory;
+  if (count !== 1 || flags !== 1 || min !== expectedPages)
+    throw new Error(
+      `wasm-initial-memory: expected one memory of ${expectedPages} pages with a maximum, found ${count} (flags ${flags}, ${min} pages)`,
+    );
+  const width = minEnd - minAt;
+  if (pages >= 2 ** (7 * width)) throw new Error(`wasm-initial-memory: ${pages} pages do not fit in ${width} bytes`);
+  for (let i = 0; i < width; i++) {
+    const last = i === width - 1;
+    out[minAt + i] = ((pages >>> (7 * i)) & 0x7f) | (last ? 0 : 0x80);
   }
-  if (!patched) throw new Error('wasm-initial-memory: the module defines no memory');
   return out;
 }
 
-/** The initial and maximum pages of the module's one memory (for checks). */
+/** The initial and maximum pages of the module's first memory (for checks). */
 export function memoryPagesOf(bytes) {
-  for (let at = 8; at < bytes.length; ) {
-    const id = bytes[at];
-    const { value: size, next: body } = readUleb(bytes, at + 1);
-    if (id === 5) {
-      const count = readUleb(bytes, body);
-      const flags = bytes[count.next];
-      const min = readUleb(bytes, count.next + 1);
-      return { initial: min.value, maximum: flags & 1 ? readUleb(bytes, min.next).value : null };
-    }
-    at = body + size;
-  }
-  return null;
+  const memory = firstMemory(bytes);
+  if (memory === null) return null;
+  return { initial: memory.min, maximum: memory.flags & 1 ? readUleb(bytes, memory.minEnd).value : null };
 }
