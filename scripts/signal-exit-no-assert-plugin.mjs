@@ -3,27 +3,12 @@
 // each handler registration, before the first frame. Here `assert` is required only when that
 // check fails, and then does the same check, so the error thrown is the same. The build fails if
 // the line moved.
-import { readFile } from 'node:fs/promises';
+import { oneLinePatchPlugin } from './one-line-patch.mjs';
 
-const signalExitIndex = /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/;
-const EAGER = "var assert = require('assert')";
-const ON_FAILURE =
-  "var assert = { equal: function (actual, expected, message) { if (actual != expected) require('assert').equal(actual, expected, message) } }";
-
-export const signalExitNoAssertPlugin = {
+export const signalExitNoAssertPlugin = oneLinePatchPlugin({
   name: 'signal-exit-no-assert',
-  setup(build) {
-    let patched = false;
-    build.onLoad({ filter: signalExitIndex }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (source.split(EAGER).length !== 2)
-        return { errors: [{ text: `signal-exit-no-assert: expected "${EAGER}" once in ${args.path}` }] };
-      patched = true;
-      return { contents: source.replace(EAGER, ON_FAILURE), loader: 'js' };
-    });
-    build.onEnd((result) => {
-      if (result.errors.length === 0 && !patched)
-        result.errors.push({ text: 'signal-exit-no-assert: no signal-exit was bundled' });
-    });
-  },
-};
+  filter: /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/,
+  from: "var assert = require('assert')",
+  to: "var assert = { equal: function (actual, expected, message) { if (actual != expected) require('assert').equal(actual, expected, message) } }",
+  missing: 'no signal-exit was bundled',
+});
