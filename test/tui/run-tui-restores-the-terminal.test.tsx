@@ -11,6 +11,22 @@ const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
 const SHOW_CURSOR = '\x1b[?25h';
 
+/** runTui's options on the fake terminal: an empty session whose turns never end, unless `more` says otherwise. */
+function tuiOptions(stdout: FakeStdout, stdin: FakeStdin, more: Partial<RunTuiOptions> = {}): RunTuiOptions {
+  return {
+    store: emptyStore(),
+    agent: hangingAgent(),
+    approvals: createTuiApprover(),
+    policy: null,
+    theme: 'dark',
+    noColor: true,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    handleProcessEvents: false,
+    ...more,
+  };
+}
+
 function start(agent: TurnAgent = hangingAgent()): {
   stdout: FakeStdout;
   stdin: FakeStdin;
@@ -20,17 +36,7 @@ function start(agent: TurnAgent = hangingAgent()): {
   const stdout = new FakeStdout(120, 30);
   stdout.isTTY = true;
   const stdin = new FakeStdin();
-  const options: RunTuiOptions = {
-    store: emptyStore(),
-    agent,
-    approvals: createTuiApprover(),
-    policy: null,
-    theme: 'dark',
-    noColor: true,
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    handleProcessEvents: false,
-  };
+  const options = tuiOptions(stdout, stdin, { agent });
   return { stdout, stdin, exit: runTui(options), options };
 }
 
@@ -47,17 +53,7 @@ const pause = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(re
 describe('runTui', () => {
   it('refuses to start without a terminal, and leaves the screen alone', async () => {
     const stdout = new FakeStdout(120, 30);
-    const result = await runTui({
-      store: emptyStore(),
-      agent: hangingAgent(),
-      approvals: createTuiApprover(),
-      policy: null,
-      theme: 'dark',
-      noColor: true,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
-      handleProcessEvents: false,
-    });
+    const result = await runTui(tuiOptions(stdout, new FakeStdin()));
     expect(result).toMatchObject({ reason: 'crash', exitCode: 1 });
     expect(String((result as { error: Error }).error.message)).toContain('tole -p');
     expect(stdout.frames).toEqual([]);
@@ -76,18 +72,7 @@ describe('runTui', () => {
     stdout.isTTY = true;
     const stdin = new FakeStdin();
     const drawn: string[] = [];
-    const exit = runTui({
-      store: emptyStore(),
-      agent: hangingAgent(),
-      approvals: createTuiApprover(),
-      policy: null,
-      theme: 'dark',
-      noColor: true,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      handleProcessEvents: false,
-      onFirstFrame: () => drawn.push(stdout.frames.join('')),
-    });
+    const exit = runTui(tuiOptions(stdout, stdin, { onFirstFrame: () => drawn.push(stdout.frames.join('')) }));
     await vi.waitFor(() => expect(drawn).toHaveLength(1));
     expect(drawn[0]).toContain('type a prompt');
     stdin.write(KEYS.ctrlC);
@@ -196,17 +181,7 @@ describe('runTui', () => {
     });
     const stdout = new FakeStdout(120, 30);
     stdout.isTTY = true;
-    const result = await runTui({
-      store,
-      agent: hangingAgent(),
-      approvals: createTuiApprover(),
-      policy: null,
-      theme: 'dark',
-      noColor: true,
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
-      handleProcessEvents: false,
-    });
+    const result = await runTui(tuiOptions(stdout, new FakeStdin(), { store }));
     expect(result).toMatchObject({ reason: 'crash', exitCode: 1, error: failure });
     const all = stdout.frames.join('');
     expect(all).not.toContain('ERROR');
