@@ -42,7 +42,8 @@ let collect: Collect | null | undefined;
 /**
  * Runs a young-generation collection (a scavenge) now; false, doing nothing, when V8 does not offer
  * its collector (the flags were not set in this process). `--expose-gc` set at run time puts `gc`
- * on contexts made after it, not on this one: it is taken from a new context, on the first call
+ * on contexts made after it (new vm contexts, and worker threads: tole's only worker is its own
+ * byte check), not on this one: it is taken from a new context, on the first call
  * (not at start: the first frame does not wait for it). The launcher and the screen script each
  * bundle this module, so whether the flags were set is asked of V8, not of a variable here.
  */

@@ -70,8 +70,9 @@ describe("the screen's V8 flags", () => {
     expect(withFlags.offered).toBe(true);
     // 1 is a minor (young-generation) collection, the one asked for.
     expect(withFlags.kinds).toContain(1);
+    // Without them nothing is offered (a collection V8 makes on its own in that window may still be seen).
     const without = JSON.parse(await run('gc', 'none', '-')) as { offered: boolean; kinds: number[] };
-    expect(without).toEqual({ offered: false, kinds: [] });
+    expect(without.offered).toBe(false);
   }, 60_000);
 
   it('are set by the screen loader before it compiles the screen script', () => {
