@@ -5,7 +5,8 @@ import type { MainIo } from './main';
 
 /** What to do next, for the storage failures a user meets. */
 function storageHint(error: StorageErrorType): string {
-  const { path, line } = error.details;
+  const { path, line, ownRemedy } = error.details;
+  if (ownRemedy) return '';
   if (error.kind === 'corrupt' && path && line && line > 1) {
     return ` (to recover what came before it: head -n ${line - 1} ${path} > recovered.jsonl, then tole --resume recovered.jsonl; tole check shows what the file holds)`;
   }

@@ -16,7 +16,7 @@ import { resumeFromServer } from './team-read';
 import { buildPolicy, clock, systemRandom, unconfinedNotice } from './wiring';
 import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
-import { missingModuleMessage } from '../core/missing-module';
+import { reportError } from './report-error';
 import { gateProjectConfig } from './project-gate';
 import { collectYoung } from './v8-flags';
 
@@ -119,10 +119,9 @@ export async function startTui(
       ...(onFirstFrame ? { onFirstFrame } : {}),
       collectYoung,
     });
-    if (exit.reason === 'crash')
-      io.stderr.write(
-        `tole: ${missingModuleMessage(exit.error) ?? (exit.error as Error)?.message ?? String(exit.error)}\n`,
-      );
+    // Told as a failure outside the screen would be: a storage error with what to do, anything
+    // unexpected as an internal error (its stack with TOLE_DEBUG set).
+    if (exit.reason === 'crash') await reportError(exit.error, io);
     return exit.exitCode;
   } finally {
     // The session on screen at the end (and one half opened by a switch cut short) is let go.

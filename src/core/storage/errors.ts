@@ -30,6 +30,8 @@ export class StorageError extends Error {
       /** For a lock: whether its holder is known to be running, or tole cannot tell (then `tole unlock` decides). */
       readonly holder?: 'running' | 'unknown';
       readonly cause?: unknown;
+      /** The message itself says what to do: no general advice is added where it is shown. */
+      readonly ownRemedy?: boolean;
     } = {},
   ) {
     super(message);

@@ -103,9 +103,7 @@ function payloadNotJson(bytes: Buffer, start: number, id: string, cause: unknown
     return new StorageError(
       'corrupt',
       `the payload of entry ${JSON.stringify(id)} is not JSON (a forged index or checksums); nothing was changed: move the session's .index aside and open it again, which checks every line`,
-      {
-        cause,
-      },
+      { cause, ownRemedy: true },
     );
   const { path, offset } = file;
   const whole = Buffer.from(bytes.buffer, offset);
@@ -115,7 +113,7 @@ function payloadNotJson(bytes: Buffer, start: number, id: string, cause: unknown
   return new StorageError(
     'corrupt',
     `${path} line ${line}: the payload of entry ${JSON.stringify(id)} is not JSON, though its checksum and the saved index ${path}.index vouch for it (a forged index or checksums); nothing was changed: move ${path}.index aside and open the session again, which checks every line`,
-    { path, line, cause },
+    { path, line, cause, ownRemedy: true },
   );
 }
 
