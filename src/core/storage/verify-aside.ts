@@ -353,6 +353,22 @@ export class AsideCheck {
     return firstBadLine(this.bytes, this.from, this.end, this.seed, crc32, jsonSkipper(false), trusted);
   }
 
+  /**
+   * Waits up to `ms` for the worker to have checked every piece it was given; false if it has not
+   * by then. The open never needs this (`answer` waits or helps); a test does, to know which path
+   * the open's answer takes.
+   */
+  checkedAll(ms: number): boolean {
+    const until = Date.now() + ms;
+    for (;;) {
+      const done = Atomics.load(this.state, DONE);
+      if (this.begun && done >= this.state[PIECES]!) return true;
+      const left = until - Date.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.state, DONE, done, Math.min(left, 50));
+    }
+  }
+
   /** Checks again here, JSON included up to what was earned, every piece that skipped JSON the open did not earn. */
   private recheckUnearned(pieces: number): void {
     const earned = this.earned ?? 0;

@@ -411,11 +411,6 @@ describe('the saved index beside a session', () => {
   });
 });
 
-/** Waits here `ms` milliseconds (a worker meanwhile checks what it was given). */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 describe('the lines a saved index covers, checked for their frame and CRC chain only', () => {
   // The header and 12 indexed lines (11 of the same length), then 6 more after the index.
   const same = (from: number, n: number): Step[] =>
@@ -507,14 +502,12 @@ describe('the lines a saved index covers, checked for their frame and CRC chain 
     expect(readFileSync(path).equals(forged)).toBe(true);
 
     // The check begun before the open reads the index's bound itself, and keeps it when the open earns it.
-    expect(startEarlyCheck(path, 0)!.check.readable(forged.length)).toBe(forged.length);
-    pause(150);
+    expect(startEarlyCheck(path, 0)!.check.checkedAll(10_000)).toBe(true);
     const early = openStore(path, { readOnly: true, ...ASIDE });
     expect(early.indexedBytes).toBe(real.bytes);
     early.close();
     // An early check that skipped that JSON for an index the open then does not use: checked again, refused.
-    expect(startEarlyCheck(path, 0)!.check.readable(forged.length)).toBe(forged.length);
-    pause(150);
+    expect(startEarlyCheck(path, 0)!.check.checkedAll(10_000)).toBe(true);
     rmSync(indexPathOf(path));
     expect(outcome(path, ASIDE)).toEqual(outcome(path, ONE_THREAD));
     // And with no index at all, the full check as before.
