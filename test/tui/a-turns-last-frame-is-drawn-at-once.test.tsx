@@ -10,14 +10,12 @@
 import '../../src/tui/ci-env-hide';
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTuiApprover } from '../../src/tui/approval-queue';
 import { FramePacer, StreamedFrames } from '../../src/tui/frame-pacer';
 import { PacedFrames } from '../../src/tui/PacedFrames';
 import { runTui } from '../../src/tui/run-tui';
 import { FRAME_MS, type TurnAgent } from '../../src/tui/turn-controller';
 import type { EventSink } from '../../src/core/session/events';
-import { FakeStdin, FakeStdout, KEYS } from './harness';
-import { emptyStore } from './session-fixture';
+import { FakeStdin, FakeStdout, KEYS, tuiOptions } from './harness';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -68,17 +66,7 @@ async function aTurnStreaming() {
   stdout.isTTY = true;
   const stdin = new FakeStdin();
   const agent = heldAgent();
-  const exit = runTui({
-    store: emptyStore(),
-    agent,
-    approvals: createTuiApprover(),
-    policy: null,
-    theme: 'dark',
-    noColor: true,
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    handleProcessEvents: false,
-  });
+  const exit = runTui(tuiOptions(stdout, stdin, { agent }));
   const written = (): string => stdout.frames.join('');
   // Setting up, the clock moves freely between steps.
   const settle = async (): Promise<void> => {

@@ -4,7 +4,9 @@ import { render } from 'ink';
 import { vi } from 'vitest';
 import { App, type AppProps } from '../../src/tui/App';
 import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
+import type { RunTuiOptions } from '../../src/tui/run-tui';
 import { loadTheme } from '../../src/tui/theme';
+import { emptyStore } from './session-fixture';
 import type { TurnAgent } from '../../src/tui/turn-controller';
 
 export class FakeStdout extends EventEmitter {
@@ -60,6 +62,22 @@ export const KEYS = {
   home: '\x1b[H',
   end: '\x1b[F',
 } as const;
+
+/** runTui's options on the fake terminal: an empty session whose turns never end, unless `more` says otherwise. */
+export function tuiOptions(stdout: FakeStdout, stdin: FakeStdin, more: Partial<RunTuiOptions> = {}): RunTuiOptions {
+  return {
+    store: emptyStore(),
+    agent: hangingAgent(),
+    approvals: createTuiApprover(),
+    policy: null,
+    theme: 'dark',
+    noColor: true,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    handleProcessEvents: false,
+    ...more,
+  };
+}
 
 /**
  * An Agent-shaped object whose turn runs until aborted (or `finish` is called). Steering is

@@ -1,31 +1,14 @@
 import chalk from 'chalk';
 import { describe, expect, it, vi } from 'vitest';
 import { StorageError } from '../../src/core/storage/errors';
-import { createTuiApprover } from '../../src/tui/approval-queue';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
 import type { TurnAgent } from '../../src/tui/turn-controller';
-import { FakeStdin, FakeStdout, hangingAgent, KEYS } from './harness';
+import { FakeStdin, FakeStdout, hangingAgent, KEYS, tuiOptions } from './harness';
 import { append, emptyStore } from './session-fixture';
 
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
 const SHOW_CURSOR = '\x1b[?25h';
-
-/** runTui's options on the fake terminal: an empty session whose turns never end, unless `more` says otherwise. */
-function tuiOptions(stdout: FakeStdout, stdin: FakeStdin, more: Partial<RunTuiOptions> = {}): RunTuiOptions {
-  return {
-    store: emptyStore(),
-    agent: hangingAgent(),
-    approvals: createTuiApprover(),
-    policy: null,
-    theme: 'dark',
-    noColor: true,
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    handleProcessEvents: false,
-    ...more,
-  };
-}
 
 function start(agent: TurnAgent = hangingAgent()): {
   stdout: FakeStdout;
