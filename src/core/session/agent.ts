@@ -507,7 +507,7 @@ export class Agent {
   private keepLedger(ledger: readonly DraftRecord[], emit: EventSink): void {
     if (ledger.length === 0) return;
     try {
-      for (const row of this.deps.store.commit(ledger)) if (row.kind === 'usage') emit({ type: 'usage', row });
+      this.commitLedger(ledger, emit);
     } catch {
       // The store refused this too (poisoned, out of space): the reopen or the next commit says so.
     }
@@ -799,8 +799,12 @@ export class Agent {
   }
 
   private recordAttempt(report: AttemptReport, entryId: string | null, emit: EventSink): void {
-    const [row] = this.deps.store.commit([this.usageDraft(report, entryId)]);
-    if (row?.kind === 'usage') emit({ type: 'usage', row });
+    this.commitLedger([this.usageDraft(report, entryId)], emit);
+  }
+
+  /** Commits usage rows on a line of their own, each announced once written. */
+  private commitLedger(rows: readonly DraftRecord[], emit: EventSink): void {
+    for (const row of this.deps.store.commit(rows)) if (row.kind === 'usage') emit({ type: 'usage', row });
   }
 
   /** The ledger's row for an attempt of a model call made from `entryId`. */
