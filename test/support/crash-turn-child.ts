@@ -8,6 +8,8 @@
  */
 import type { Approver } from '../../src/core/approval/approver';
 import { faultFromEnv } from '../../src/cli/wiring';
+import type { HooksConfig } from '../../src/core/hooks/hook-config';
+import { HookRunner } from '../../src/core/hooks/hook-runner';
 import { buildAgent, markerTools, readMarkerTool } from './agent-fixtures';
 
 export interface ChildConfig {
@@ -23,6 +25,10 @@ export interface ChildConfig {
   readonly interactive: boolean;
   /** A temp tole home: checkpoints are taken before each marker call. */
   readonly checkpointHome?: string;
+  /** Allow rules beyond the markers' (headless), e.g. `edit_file`. */
+  readonly rules?: readonly string[];
+  /** Shell hooks run in the workspace (e.g. a preToolUse hook that changes the file a call edits). */
+  readonly hooks?: HooksConfig;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
@@ -35,10 +41,11 @@ const { agent, store } = buildAgent({
   extraTools: [...markerTools(), readMarkerTool()],
   policy: config.interactive
     ? { interactive: true }
-    : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never'] },
+    : { rules: ['marker_idempotent', 'marker_guarded', 'marker_never', ...(config.rules ?? [])] },
   approver: config.interactive ? approveAll : null,
   ...(fault ? { fault } : {}),
   ...(config.checkpointHome ? { checkpointHome: config.checkpointHome } : {}),
+  ...(config.hooks ? { deps: { hooks: HookRunner.create({ config: config.hooks, cwd: config.workspaceRoot }) } } : {}),
 });
 process.stdout.write(`session ${store.path}\n`);
 const result = await agent.runTurn(config.prompt, new AbortController().signal, () => {});

@@ -1,7 +1,7 @@
 import type { ApprovalRequest, Decision } from '../approval/approver';
 import { machineState, type MachineState } from '../machine/machine';
 import { NS } from '../registers/namespaces';
-import type { AnyTool, ToolContext } from '../tools/tool';
+import type { AnyTool, GuardVerdict, ToolContext } from '../tools/tool';
 import type { Entry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { askApprover } from './ask-approver';
@@ -145,11 +145,12 @@ async function resumeOne(
   }
 }
 
-/** Whether the guarded effect happened, or why the guard cannot tell (no guard, or it failed). */
+/** Whether the guarded effect happened, or why the guard cannot tell (it says so, there is none, or it failed). */
 async function askGuard(tool: AnyTool, input: unknown, prepared: unknown, ctx: ToolContext): Promise<boolean | string> {
   if (!tool.guard) return `${tool.name} has no guard to check it`;
   try {
-    return await tool.guard(input, prepared, ctx);
+    const verdict: GuardVerdict = await tool.guard(input, prepared, ctx);
+    return typeof verdict === 'boolean' ? verdict : verdict.unknown;
   } catch (error) {
     return `checking it failed: ${(error as Error)?.message ?? String(error)}`;
   }

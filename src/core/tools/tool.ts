@@ -2,6 +2,11 @@ import type { z } from 'zod';
 import { RISK_ORDER, type Risk, type RiskAssessment } from '../approval/risk';
 
 export type ReplaySafety = 'idempotent' | 'guarded' | 'never';
+/**
+ * What a guard found: `true` the effect happened, `false` it did not (running it is safe), or
+ * `unknown` with why it cannot tell (the call is then settled as "outcome unknown", never run again).
+ */
+export type GuardVerdict = boolean | { readonly unknown: string };
 /** How compaction treats a result: cold ones are collapsed first, hot ones stay verbatim. */
 export type ResultTier = 'hot' | 'warm' | 'cold';
 
@@ -51,8 +56,11 @@ export interface Tool<Input = unknown> {
    * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file).
    */
   prepare?(input: Input, ctx: ToolContext): Promise<unknown>;
-  /** For `guarded` tools: true when the effect described by `prepared` has already happened. */
-  guard?(input: Input, prepared: unknown, ctx: ToolContext): Promise<boolean>;
+  /**
+   * For `guarded` tools: whether the effect described by `prepared` has already happened, judged
+   * from the world as it is now (someone else may have changed it since), or that it cannot tell.
+   */
+  guard?(input: Input, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict>;
   execute(input: Input, ctx: ToolContext): Promise<ToolOutput>;
 }
 

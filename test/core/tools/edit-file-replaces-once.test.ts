@@ -53,12 +53,12 @@ describe('edit_file', () => {
     expect(occurrences('aaa', 'aa')).toEqual([0, 1]);
   });
 
-  it('prepares the hash of the edited content and fails in prepare the same way as in execute', async () => {
+  it('prepares the edited content’s hash and the text around the edit, and fails in prepare the same way as in execute', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'a.txt'), 'one two\n');
     const input = { path: 'a.txt', old_text: 'two', new_text: 'three' };
     const prepared = await editFileTool.prepare?.(input, ws.ctx);
-    expect(prepared).toEqual({ sha256: sha256Hex('one three\n') });
+    expect(prepared).toEqual({ sha256: sha256Hex('one three\n'), before: 'one ', after: '\n' });
     expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
     await editFileTool.execute(input, ws.ctx);
     expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);

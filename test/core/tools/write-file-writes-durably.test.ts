@@ -40,17 +40,24 @@ describe('write_file', () => {
     });
   });
 
-  it('prepares the hash of the intended content; the guard is true once written and false when the file changed', async () => {
+  it('prepares the hash of the intended content and of the file before; the guard says done, not done or unknown', async () => {
     const ws = await tempWorkspace();
     const input = { path: 'g.txt', content: 'intended' };
     const prepared = await writeFileTool.prepare?.(input, ws.ctx);
-    expect(prepared).toEqual({ sha256: sha256Hex('intended') });
+    expect(prepared).toEqual({ sha256: sha256Hex('intended'), priorSha256: null });
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
     await writeFileTool.execute(input, ws.ctx);
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);
+    // Changed by someone else since: writing again would overwrite their change.
     await writeFile(path.join(ws.root, 'g.txt'), 'changed by someone');
-    expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
-    expect(await writeFileTool.guard?.(input, { nonsense: true }, ws.ctx)).toBe(false);
+    expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toEqual({
+      unknown: expect.stringContaining('changed'),
+    });
+    expect(await writeFileTool.guard?.(input, { nonsense: true }, ws.ctx)).toEqual({ unknown: expect.any(String) });
+    // An existing file: still as before is "not done".
+    const again = await writeFileTool.prepare?.(input, ws.ctx);
+    expect(again).toEqual({ sha256: sha256Hex('intended'), priorSha256: sha256Hex('changed by someone') });
+    expect(await writeFileTool.guard?.(input, again, ws.ctx)).toBe(false);
   });
 
   it('refuses a directory as its target, in prepare and in execute', async () => {

@@ -2,9 +2,9 @@ import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
-import type { Tool, ToolContext, ToolOutput } from '../tool';
+import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import { resolveWorkspacePath } from '../workspace';
-import { errorCode, failure, fsFailure, workspacePathOrFailure } from './file-io';
+import { errorCode, failure, fsFailure, hashFileIfPresent, workspacePathOrFailure } from './file-io';
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -35,20 +35,61 @@ export const deletePathTool: Tool<DeletePathInput> = {
     reason: `deletes ${input.path} (a directory is removed with everything in it)`,
   }),
   subject: (input) => input.path,
-  guard: (input, _prepared, ctx) => pathIsGone(input.path, ctx),
+  prepare: (input, ctx) => whatIsThere(input.path, ctx),
+  guard: deleteHappened,
   execute: deletePath,
 };
 
-/** The effect already happened when the path no longer exists. */
-async function pathIsGone(requested: string, ctx: ToolContext): Promise<boolean> {
+/**
+ * Stored with a delete_path intent: what the path was when the call was prepared (a file with
+ * its hash), so that a resume can tell a deletion that has not happened from something new put
+ * in its place.
+ */
+export type PreparedDelete =
+  | { readonly kind: 'file'; readonly sha256: string }
+  | { readonly kind: 'directory' | 'symlink' | 'other' | 'missing' };
+
+async function whatIsThere(requested: string, ctx: ToolContext): Promise<PreparedDelete> {
   const resolved = await resolveWorkspacePath(ctx.workspaceRoot, requested);
-  if (!resolved.ok) return false;
+  if (!resolved.ok) return { kind: 'missing' };
+  const link = await symlinkItself(ctx.workspaceRoot, requested);
+  if (link !== null) return { kind: 'symlink' };
+  let stats: Awaited<ReturnType<typeof lstat>>;
   try {
-    await lstat(resolved.path.absolutePath);
-    return false;
+    stats = await lstat(resolved.path.absolutePath);
   } catch (error) {
-    return errorCode(error) === 'ENOENT';
+    if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+    throw error;
   }
+  if (stats.isDirectory()) return { kind: 'directory' };
+  if (!stats.isFile()) return { kind: 'other' };
+  const sha256 = await hashFileIfPresent(resolved.path.absolutePath);
+  return sha256 === null ? { kind: 'other' } : { kind: 'file', sha256 };
+}
+
+/**
+ * Done when the path is gone (and was there when the call was prepared); not done when what was
+ * there still is (the same file, or a directory a deletion may have emptied part of); unknown
+ * when something else stands there now, which a second deletion would destroy.
+ */
+async function deleteHappened(input: DeletePathInput, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
+  // A path that leaves the workspace: running it again fails the same way.
+  if (!(await resolveWorkspacePath(ctx.workspaceRoot, input.path)).ok) return false;
+  const now = await whatIsThere(input.path, ctx);
+  const then = isPreparedDelete(prepared) ? prepared : null;
+  if (now.kind === 'missing') return then?.kind !== 'missing';
+  if (then === null) return false;
+  if (then.kind === 'missing')
+    return { unknown: `${input.path} did not exist when the call was prepared and does now` };
+  const same = now.kind === then.kind && (now.kind !== 'file' || then.kind !== 'file' || now.sha256 === then.sha256);
+  if (same) return false;
+  return { unknown: `${input.path} is not what it was when the call was prepared: something else stands there now` };
+}
+
+function isPreparedDelete(prepared: unknown): prepared is PreparedDelete {
+  const { kind, sha256 } = (prepared ?? {}) as { kind?: unknown; sha256?: unknown };
+  if (kind === 'file') return typeof sha256 === 'string';
+  return kind === 'directory' || kind === 'symlink' || kind === 'other' || kind === 'missing';
 }
 
 async function deletePath(input: DeletePathInput, ctx: ToolContext): Promise<ToolOutput> {

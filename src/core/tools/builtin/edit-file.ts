@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
-import type { Tool, ToolContext, ToolOutput } from '../tool';
+import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import {
   failure,
   fsFailure,
@@ -10,7 +10,8 @@ import {
   workspacePathOrFailure,
   writeFileDurably,
 } from './file-io';
-import { changeDisplay, fileHasPreparedHash, type PreparedFileWrite } from './write-file';
+import { editVerdict, isPreparedEdit, type PreparedEdit, prepareEditMarks } from './edit-guard';
+import { changeDisplay } from './write-file';
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -31,6 +32,8 @@ type PlannedEdit =
       readonly absolutePath: string;
       readonly before: string;
       readonly after: string;
+      /** Where old_text stood in `before`. */
+      readonly at: number;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -48,15 +51,34 @@ export const editFileTool: Tool<EditFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `edits ${input.path}` }),
   subject: (input) => input.path,
   prepare: prepareEdit,
-  guard: (input, prepared, ctx) => fileHasPreparedHash(input.path, prepared, ctx),
+  guard: editHappened,
   execute: editFile,
 };
 
-/** The hash the file will have after the edit; throws `PrepareError` (the same message `execute` gives) when it cannot apply. */
-async function prepareEdit(input: EditFileInput, ctx: ToolContext): Promise<PreparedFileWrite> {
+/** What the edit will produce (see `PreparedEdit`); throws `PrepareError` (the same message `execute` gives) when it cannot apply. */
+async function prepareEdit(input: EditFileInput, ctx: ToolContext): Promise<PreparedEdit> {
   const plan = await planEdit(input, ctx);
   if (!plan.ok) throw new PrepareError(plan.message);
-  return { sha256: sha256Hex(plan.after) };
+  return prepareEditMarks(plan.before, plan.at, input.old_text, input.new_text);
+}
+
+/**
+ * Whether the prepared edit is in the file as it is now (`editVerdict`). A path that leaves the
+ * workspace is "not done": running it again fails the same way. An intent recorded before the
+ * edit's surroundings were kept holds only the whole file's hash: anything but that file is unknown.
+ */
+async function editHappened(input: EditFileInput, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
+  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
+  if (!resolved.ok) return false;
+  const read = await readTextFile(resolved.path.absolutePath, resolved.path.relativePath);
+  if (read.kind !== 'text') return { unknown: `${resolved.path.relativePath} is no longer a text file tole can read` };
+  if (isPreparedEdit(prepared)) return editVerdict(read.text, input.old_text, input.new_text, prepared);
+  if (isPreparedHash(prepared) && sha256Hex(read.text) === prepared.sha256) return true;
+  return { unknown: 'the intent records too little about the edit to recognise it in the file as it is now' };
+}
+
+function isPreparedHash(prepared: unknown): prepared is { readonly sha256: string } {
+  return typeof (prepared as { sha256?: unknown } | null)?.sha256 === 'string';
 }
 
 async function editFile(input: EditFileInput, ctx: ToolContext): Promise<ToolOutput> {
@@ -108,7 +130,7 @@ async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<Planned
   }
   const at = positions[0];
   const after = read.text.slice(0, at) + input.new_text + read.text.slice(at + input.old_text.length);
-  return { ok: true, relativePath, absolutePath, before: read.text, after };
+  return { ok: true, relativePath, absolutePath, before: read.text, after, at };
 }
 
 /** Every index where `needle` starts, overlapping ones included (`aa` occurs twice in `aaa`). */

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
-import type { Tool, ToolContext, ToolDisplay, ToolOutput } from '../tool';
+import type { GuardVerdict, Tool, ToolContext, ToolDisplay, ToolOutput } from '../tool';
 import {
   failure,
   fsFailure,
@@ -25,9 +25,13 @@ const inputSchema = lazySchema((z) =>
 
 export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
-/** Stored with the intent of a file-writing call: the hash the file will have once the effect happened. */
+/**
+ * Stored with the intent of a write_file call: the hash the file will have once the effect
+ * happened, and the hash it had when the call was prepared (null: there was no file).
+ */
 export interface PreparedFileWrite {
   readonly sha256: string;
+  readonly priorSha256: string | null;
 }
 
 export const writeFileTool: Tool<WriteFileInput> = {
@@ -44,7 +48,7 @@ export const writeFileTool: Tool<WriteFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `writes ${input.path}` }),
   subject: (input) => input.path,
   prepare: prepareWrite,
-  guard: (input, prepared, ctx) => fileHasPreparedHash(input.path, prepared, ctx),
+  guard: (input, prepared, ctx) => writeHappened(input.path, prepared, ctx),
   execute: writeFile,
 };
 
@@ -57,25 +61,41 @@ async function prepareWrite(input: WriteFileInput, ctx: ToolContext): Promise<Pr
     () => false,
   );
   if (isDirectory) throw new PrepareError(directoryMessage(resolved.path.relativePath));
-  return { sha256: sha256Hex(input.content) };
+  return { sha256: sha256Hex(input.content), priorSha256: await hashFileIfPresent(resolved.path.absolutePath) };
 }
 
 function directoryMessage(relativePath: string): string {
   return `${relativePath} is a directory; write_file needs a file path.`;
 }
 
-/** True when the file at `requested` already holds exactly the content `prepared` describes. */
-export async function fileHasPreparedHash(requested: string, prepared: unknown, ctx: ToolContext): Promise<boolean> {
-  if (!isPreparedHash(prepared)) return false;
+/**
+ * Done when the file holds exactly the content the call writes; not done when it is still as it
+ * was when the call was prepared; unknown when it is neither (someone else changed it: writing
+ * again would overwrite their change). A path that leaves the workspace is "not done": running
+ * it again fails the same way.
+ */
+export async function writeHappened(requested: string, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, requested);
   if (!resolved.ok) return false;
-  return (await hashFileIfPresent(resolved.path.absolutePath)) === prepared.sha256;
+  const sha256 = (prepared as { sha256?: unknown } | null)?.sha256;
+  if (typeof sha256 !== 'string') return { unknown: 'the intent records nothing to recognise the write by' };
+  const now = await hashFileIfPresent(resolved.path.absolutePath);
+  if (now === sha256) return true;
+  if (!isPreparedWrite(prepared)) {
+    return {
+      unknown:
+        'the intent (from an older tole) does not record what the file held before, so a rewrite cannot be ruled out',
+    };
+  }
+  if (now === prepared.priorSha256) return false;
+  return {
+    unknown: `${resolved.path.relativePath} changed since the call was prepared: it holds neither the content written nor what it held before`,
+  };
 }
 
-function isPreparedHash(prepared: unknown): prepared is PreparedFileWrite {
-  return (
-    typeof prepared === 'object' && prepared !== null && typeof (prepared as { sha256?: unknown }).sha256 === 'string'
-  );
+function isPreparedWrite(prepared: unknown): prepared is PreparedFileWrite {
+  const { sha256, priorSha256 } = (prepared ?? {}) as Partial<Record<keyof PreparedFileWrite, unknown>>;
+  return typeof sha256 === 'string' && (priorSha256 === null || typeof priorSha256 === 'string');
 }
 
 async function writeFile(input: WriteFileInput, ctx: ToolContext): Promise<ToolOutput> {
