@@ -39,6 +39,8 @@ export interface CliArgs {
   readonly all: boolean;
   /** `tole restore ... --dry-run`: show what would change, change nothing. */
   readonly dryRun: boolean;
+  /** `tole sync --password-stdin`: the team server's password is read from stdin, never from argv. */
+  readonly passwordStdin: boolean;
   readonly format?: string;
   readonly branch?: string;
   readonly entry?: string;
@@ -115,6 +117,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     readOnly: false,
     all: false,
     dryRun: false,
+    passwordStdin: false,
     help: false,
     version: false,
   };
@@ -149,6 +152,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     else if (flag === '--read-only') flags.readOnly = true;
     else if (flag === '--all') flags.all = true;
     else if (flag === '--dry-run') flags.dryRun = true;
+    else if (flag === '--password-stdin') flags.passwordStdin = true;
     else if (flag === '-h' || flag === '--help') flags.help = true;
     else if (flag === '-v' || flag === '--version') flags.version = true;
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown flag ${flag} (see tole --help)`);
@@ -180,6 +184,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     );
   }
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
+  if (flags.passwordStdin && command !== 'sync')
+    throw new UsageError("--password-stdin is for tole sync: it reads the team server's password from stdin");
   if (command === 'headless' && flags.readOnly)
     throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
   return {
@@ -191,6 +197,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     readOnly: flags.readOnly,
     all: flags.all,
     dryRun: flags.dryRun,
+    passwordStdin: flags.passwordStdin,
     positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,
     ...(resume !== undefined ? { resume } : {}),
     ...(from !== undefined ? { from } : {}),

@@ -10,8 +10,9 @@ Usage
   tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]
   tole convert PATH --to sqlite|jsonl
                                 write the session in the other format next to it (never overwrites)
-  tole sync [--to postgres://...]
+  tole sync [--to postgres://...] [--password-stdin]
                                 ship every committed record of every local session to PostgreSQL, once
+                                (the password: PGPASSWORD, ~/.pgpass or PGPASSFILE, or stdin; never in the URL, ps shows it)
   tole sessions --from [URL]    list the team's sessions on the server
   tole export ID --from [URL]   export a session the server holds (pulled into a local file first)
   tole --resume ID --from [URL] open a session the server holds (read-only while another machine has it)

@@ -14,6 +14,8 @@ export interface MainIo {
   readonly cwd: string;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** Read only when a command asks for it (`tole sync --password-stdin`). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 export async function main(io: MainIo): Promise<number> {
@@ -87,6 +89,7 @@ if (isEntry) {
     cwd: process.cwd(),
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
   });
   process.exit(code);
 }

@@ -1,24 +1,57 @@
 import { hostname, userInfo } from 'node:os';
-import { connect, redactUrl, type Db } from '../core/sync/database';
+import { connect, redactUrl, urlHasPassword, type Db } from '../core/sync/database';
 import { ShipCache } from '../core/sync/ship-cache';
 import { shipSessions, type ShipReport } from '../core/sync/shipper';
 import { UsageError, type CliArgs } from './args';
 import { loadConfig, type Config } from './config';
 import { listSessionFiles, sessionsDirectory } from './session-files';
 
-/** The server for `tole sync` (`--to`) or a read (`--from`): the flag, else TOLE_SYNC_URL, else config's sync.url. */
+/** Where the team server's password can be kept out of sight: said by every warning about one in plain view. */
+export const SAFER_PASSWORD_PLACES =
+  'PGPASSWORD (or TOLE_SYNC_URL) in the environment, ~/.pgpass (or the file PGPASSFILE names), or tole sync --password-stdin';
+
+/**
+ * The server for `tole sync` (`--to`) or a read (`--from`): the flag, else TOLE_SYNC_URL, else
+ * config's sync.url. A password on the command line (any user sees it in `ps`) or in a config
+ * file gets a warning through `warn` naming the safer places; it is used all the same.
+ */
 export function syncUrlFor(
   given: string | undefined,
   env: NodeJS.ProcessEnv,
   config: Config,
   flag: '--to' | '--from',
+  warn: (line: string) => void = () => {},
 ): string {
   const url = given || env['TOLE_SYNC_URL'] || config.sync?.url;
   if (!url)
     throw new UsageError(
       `${flag} needs a server: ${flag} postgres://USER@HOST:PORT/DATABASE, or set "sync": { "url": ... } in tole.config.json`,
     );
+  if (given && urlHasPassword(given))
+    warn(
+      `tole: warning: the password in the ${flag} URL is visible to every user of this machine (ps) while tole runs; put it in ${SAFER_PASSWORD_PLACES}\n`,
+    );
+  const fromConfig = config.sync?.url;
+  if (url === fromConfig && urlHasPassword(fromConfig)) warn(configPasswordWarning());
   return url;
+}
+
+/** The warning for a password written in the config's sync.url. */
+export function configPasswordWarning(): string {
+  return `tole: warning: the config's sync.url holds a password in plain text; remove it from the file and put it in ${SAFER_PASSWORD_PLACES}\n`;
+}
+
+/** The password piped to `--password-stdin`: everything read, without the line end; an empty one is refused. */
+export async function readPasswordStdin(stdin: NodeJS.ReadableStream | undefined): Promise<string> {
+  if (!stdin) throw new UsageError('--password-stdin: this tole has no stdin to read the password from');
+  let text = '';
+  for await (const chunk of stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const password = text.replace(/\r?\n$/, '');
+  if (password === '')
+    throw new UsageError(
+      '--password-stdin read no password: pipe it in, e.g. tole sync --password-stdin < password-file',
+    );
+  return password;
 }
 
 export interface SyncIdentity {
@@ -44,8 +77,8 @@ export function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdenti
 }
 
 /** Connects, runs `body`, and always closes the connection. */
-export async function withTeamDb<T>(url: string, body: (db: Db) => Promise<T>): Promise<T> {
-  const db = await connect(url);
+export async function withTeamDb<T>(url: string, body: (db: Db) => Promise<T>, password?: string): Promise<T> {
+  const db = await connect(url, password === undefined ? {} : { password });
   try {
     return await body(db);
   } finally {
@@ -54,20 +87,32 @@ export async function withTeamDb<T>(url: string, body: (db: Db) => Promise<T>): 
 }
 
 /** Ships every session in `dir` to `url`. */
-export async function syncSessionsDir(url: string, dir: string, identity: SyncIdentity): Promise<ShipReport> {
+export async function syncSessionsDir(
+  url: string,
+  dir: string,
+  identity: SyncIdentity,
+  password?: string,
+): Promise<ShipReport> {
   const cache = ShipCache.open(dir, redactUrl(url));
-  return withTeamDb(url, (db) => shipSessions(db, listSessionFiles(dir), { ...identity, cache }));
+  return withTeamDb(url, (db) => shipSessions(db, listSessionFiles(dir), { ...identity, cache }), password);
 }
 
 /** `tole sync [--to postgres://...]`: ships every committed record of every local session, once. */
 export async function runSync(
   args: CliArgs,
-  io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+  io: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    stdout: NodeJS.WritableStream;
+    stderr: NodeJS.WritableStream;
+    stdin?: NodeJS.ReadableStream;
+  },
 ): Promise<number> {
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
-  const url = syncUrlFor(args.to, io.env, config, '--to');
+  const url = syncUrlFor(args.to, io.env, config, '--to', (line) => io.stderr.write(line));
+  const password = args.passwordStdin ? await readPasswordStdin(io.stdin) : undefined;
   const dir = sessionsDirectory(io.env, config.sessionsDir);
-  const report = await syncSessionsDir(url, dir, syncIdentity(config, io.env));
+  const report = await syncSessionsDir(url, dir, syncIdentity(config, io.env), password);
   const problems = report.sessions.filter((s) => s.problem);
   for (const p of problems) io.stderr.write(`tole: not shipped: ${p.path}: ${p.problem}\n`);
   const shipped = report.sessions.filter((s) => s.records > 0).length;
@@ -87,6 +132,7 @@ export async function syncAfterHeadlessTurn(
 ): Promise<void> {
   const url = io.env['TOLE_SYNC_URL'] || config.sync?.url;
   if (!url || config.sync?.background === false) return;
+  if (url === config.sync?.url && urlHasPassword(url)) io.stderr.write(configPasswordWarning());
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const timeoutMs = config.sync?.timeoutMs ?? 15_000;
   let timer: NodeJS.Timeout | undefined;

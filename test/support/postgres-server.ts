@@ -6,7 +6,7 @@
  * tests that need one are skipped with the reason printed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,8 @@ export interface PostgresServer {
 export interface StartOptions {
   /** Keep the server's own fsync (for the bench); tests run without it. */
   readonly durable?: boolean;
+  /** The role `tole` needs this password (scram-sha-256); without it every connection is trusted. */
+  readonly password?: string;
 }
 
 export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
@@ -78,19 +80,26 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
   if (bin === null) throw new Error(NO_POSTGRES_REASON);
   const dataDir = mkdtempSync(join(tmpdir(), 'tole-pg-'));
   if (asRoot) chownSync(dataDir, NOBODY, NOBODY);
+  // initdb wants an empty data dir: the password file sits beside it, readable by the owner.
+  const passwordFile = `${dataDir}.password`;
+  if (options.password !== undefined) {
+    writeFileSync(passwordFile, `${options.password}\n`);
+    if (asRoot) chownSync(passwordFile, NOBODY, NOBODY);
+  }
   const [initCmd, initArgs] = asOwner(join(bin, 'initdb'), [
     '-D',
     dataDir,
     '-U',
     'tole',
     '-A',
-    'trust',
+    ...(options.password === undefined ? ['trust'] : ['scram-sha-256', `--pwfile=${passwordFile}`]),
     '-E',
     'UTF8',
     '--no-locale',
     '--no-sync',
   ]);
   execFileSync(initCmd, initArgs, { stdio: 'pipe', cwd: dataDir });
+  rmSync(passwordFile, { force: true });
   const port = await freePort();
   let child: ChildProcess | null = null;
   let stopping: Promise<void> = Promise.resolve();
@@ -149,7 +158,8 @@ export async function startPostgres(options: StartOptions = {}): Promise<Postgre
     url,
     createDatabase(name: string): string {
       const [cmd, args] = asOwner(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'tole', name]);
-      execFileSync(cmd, args, { stdio: 'pipe', cwd: dataDir });
+      const env = options.password === undefined ? process.env : { ...process.env, PGPASSWORD: options.password };
+      execFileSync(cmd, args, { stdio: 'pipe', cwd: dataDir, env });
       return url(name);
     },
     stop,

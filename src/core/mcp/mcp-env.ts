@@ -1,3 +1,5 @@
+import { isToleCredential } from '../child-env';
+
 /**
  * Variables a server process gets from tole's own environment without being named: what a
  * program needs to find its tools and write its files, and nothing that holds a secret.
@@ -28,8 +30,8 @@ export function serverEnvironment(
   const out: Record<string, string> = {};
   for (const name of [...BASE_ENV_VARS, ...passEnv]) {
     const value = hostEnv[name];
-    // A value starting with `()` is an exported shell function: never handed on.
-    if (value !== undefined && !value.startsWith('()')) out[name] = value;
+    // A value starting with `()` is an exported shell function: never handed on; nor is tole's own credential.
+    if (value !== undefined && !value.startsWith('()') && !isToleCredential(name, value)) out[name] = value;
   }
   return { ...out, ...env };
 }

@@ -57,6 +57,29 @@ export interface Db {
 export interface ConnectOptions {
   readonly connectTimeoutMs?: number;
   readonly queryTimeoutMs?: number;
+  /** The password, when it came from somewhere other than the URL, PGPASSWORD or ~/.pgpass (stdin). */
+  readonly password?: string;
+}
+
+/** Whether `url` carries a password (`postgres://user:password@host/...`). */
+export function urlHasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    return /^[^:/]+:\/\/[^/@]*:[^/@]*@/.test(url);
+  }
+}
+
+/**
+ * `url` with `password` in it, for the driver only (never shown, never in argv): the driver takes
+ * a URL's empty password over one given beside it, so it goes into the URL. A password already in
+ * the URL is kept.
+ */
+export function withPassword(url: string, password: string | undefined): string {
+  if (password === undefined || urlHasPassword(url)) return url;
+  const parsed = new URL(url);
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
 }
 
 /** Opens one connection and brings the schema up to this tole's version (or refuses a newer one). */
@@ -66,7 +89,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   // Loaded on first use: the driver is not part of every tole's start-up.
   const { default: driver } = await import('pg');
   const client = new driver.Client({
-    connectionString: url,
+    connectionString: withPassword(url, options.password),
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     query_timeout: options.queryTimeoutMs ?? 60_000,
     application_name: 'tole',
