@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
-import { ApprovalPrompt, approvalHeight } from './ApprovalPrompt';
+import { ApprovalPrompt, approvalBox, approvalViewAt } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
 import { FilesDialogPrompt, filesDialogHeight } from './FilesDialogPrompt';
 import { FirstRunPanel } from './FirstRunPanel';
@@ -176,7 +176,14 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     if (ui.queueOpen && turn.queue.length === 0) dispatch({ type: 'queue-list', open: false });
   }, [ui.queueOpen, turn.queue.length, dispatch]);
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
-  const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.6));
+  // While a call waits, its box may take most of the screen: what will run matters more than the panes.
+  const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.75));
+  const approvalViewNow = useMemo(
+    () => (pending ? approvalViewAt(pending, size.columns) : null),
+    [pending, size.columns],
+  );
+  const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
+  const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;
   const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
   const content = usePaneContent({
     store,
@@ -194,8 +201,8 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     rows: size.rows,
     focus: ui.focus,
     promptHeight: prompt.height,
-    approvalHeight: pending
-      ? approvalHeight(pending, size.columns, maxApproval)
+    approvalHeight: approval
+      ? approval.height
       : dialog
         ? filesDialogHeight(dialog, size.columns, maxApproval)
         : ui.field
@@ -258,6 +265,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     approvals,
     policy,
     readOnly,
+    approvalScroll: approval ? { top: approval.fitted.top, page: approval.fitted.page, maxTop: approval.maxTop } : null,
     treePage: Math.max(1, (layout.tree?.height ?? 10) - 3),
     transcriptPage: Math.max(1, panes.transcriptHeight - 2),
     scrollTranscript: panes.scrollTranscript,
@@ -396,7 +404,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
           />
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}
-        {pending ? <ApprovalPrompt pending={pending} width={size.columns} maxHeight={maxApproval} /> : null}
+        {pending && approval ? <ApprovalPrompt pending={pending} width={size.columns} box={approval} /> : null}
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
         {ui.field && !pending && !dialog ? (
           <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} />

@@ -1,40 +1,53 @@
 import { Box } from 'ink';
 import type { PendingApproval } from './approval-queue';
-import { approvalLines } from './approval-lines';
+import { approvalRows, approvalView, fitApproval, type ApprovalView, type FittedApproval } from './approval-lines';
 import { PaneFrame, innerSize } from './PaneFrame';
 import { StyledLine } from './StyledLine';
+
+/** The approval box at a size: its view, its height and what it shows scrolled to `top`. */
+export interface ApprovalBox {
+  readonly height: number;
+  readonly fitted: FittedApproval;
+  /** The furthest the body scrolls: its last line at the bottom of the box. */
+  readonly maxTop: number;
+}
+
+/** The box's parts for a request at a screen width (worked out once per request and width). */
+export function approvalViewAt(pending: PendingApproval, width: number): ApprovalView {
+  return approvalView(pending, innerSize(width, 0).width);
+}
+
+/** The box for a view within `maxHeight` rows, scrolled to `top`. */
+export function approvalBox(view: ApprovalView, maxHeight: number, top: number): ApprovalBox {
+  const height = Math.min(maxHeight, approvalRows(view) + 2);
+  const fitted = fitApproval(view, innerSize(0, height).height, top);
+  return { height, fitted, maxTop: Math.max(0, view.body.length - fitted.page) };
+}
 
 export interface ApprovalPromptProps {
   readonly pending: PendingApproval;
   readonly width: number;
-  /** The most lines the prompt may take; long inputs are cut to fit, never past the screen. */
-  readonly maxHeight: number;
+  readonly box: ApprovalBox;
 }
 
-/** Height the prompt needs for a request at a width, bounded by `maxHeight`. */
-export function approvalHeight(pending: PendingApproval, width: number, maxHeight: number): number {
-  return Math.min(maxHeight, approvalLines(pending, innerSize(width, 0).width).length + 2);
-}
-
-/** Takes the keyboard until answered: y approve, n deny, a allow the tool (Write only), Esc stop. */
-export function ApprovalPrompt({ pending, width, maxHeight }: ApprovalPromptProps) {
-  const height = approvalHeight(pending, width, maxHeight);
-  const inner = innerSize(width, height);
-  const lines = approvalLines(pending, inner.width);
-  // When the input is too long for the screen, the keys (the last lines) stay visible.
-  const keep =
-    lines.length > inner.height ? [...lines.slice(0, Math.max(0, inner.height - 3)), ...lines.slice(-3)] : lines;
+/**
+ * Takes the keyboard until answered: y approve, n deny, a allow the tool (Write only), Esc stop;
+ * ↑/↓/PgUp/PgDn scroll what will run, whose every line can be read before answering.
+ */
+export function ApprovalPrompt({ pending, width, box }: ApprovalPromptProps) {
   const destructive = pending.request.risk === 'Destructive';
+  const { fitted } = box;
   return (
     <PaneFrame
       title={destructive ? 'approve? · Destructive' : 'approve?'}
+      {...(fitted.position ? { note: `${fitted.position} ↑↓` } : {})}
       width={width}
-      height={height}
+      height={box.height}
       focused
       tone={destructive ? 'danger' : pending.request.risk === 'Write' ? 'Write' : 'accent'}
     >
       <Box flexDirection="column">
-        {keep.slice(0, inner.height).map((line, i) => (
+        {fitted.lines.map((line, i) => (
           <StyledLine key={i} line={line} />
         ))}
       </Box>

@@ -1,53 +1,133 @@
 import type { PendingApproval } from './approval-queue';
 import { spread } from './entry-lines';
+import { inputLines } from './input-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
+import { visibleLines } from './visible-text';
 
-/** Lines of the call's input shown in the prompt; the rest is counted, not hidden silently. */
-export const MAX_INPUT_LINES = 14;
-
-function inputText(input: unknown): string {
-  try {
-    return JSON.stringify(input, null, 2) ?? String(input);
-  } catch {
-    return String(input);
-  }
+/**
+ * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
+ * the keys) are always drawn; the body (every line of what will run) scrolls between them.
+ */
+export interface ApprovalView {
+  readonly head: readonly Line[];
+  readonly body: readonly Line[];
+  readonly foot: readonly Line[];
+  /** "Destructive: always asked…": drawn when there is room, dropped first when there is not. */
+  readonly note: Line | null;
 }
 
 /** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
 function addsToSubject(input: unknown, subject: string): boolean {
   if (input === null || typeof input !== 'object') return String(input) !== subject;
-  // An MCP call's subject is its arguments on one line: shown once.
-  if (JSON.stringify(input) === subject) return false;
+  // An MCP call's subject is its arguments on one line: shown once, as lines.
+  if (JSON.stringify(input) === subject) return true;
   const values = Object.values(input as Record<string, unknown>);
   return !(values.length === 1 && values[0] === subject);
 }
 
-/** The body of the approval prompt: tool and risk, the subject, the full input, why, and the keys. */
-export function approvalLines(pending: PendingApproval, width: number): Line[] {
-  const { request, offersAllow } = pending;
-  const destructive = request.risk === 'Destructive';
-  const lines: Line[] = [
-    spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
-    ...wrapLine([seg(request.subject, 'strong')], width, [seg('  ')]),
-  ];
-  const input = inputText(request.input).split('\n');
-  if (addsToSubject(request.input, request.subject)) {
-    for (const text of input.slice(0, MAX_INPUT_LINES)) lines.push(truncateLine([seg(text, 'codeBlock')], width));
-    if (input.length > MAX_INPUT_LINES)
-      lines.push([seg(`… ${input.length - MAX_INPUT_LINES} more lines of input`, 'faint')]);
-  }
-  if (request.reason)
-    lines.push(
-      ...wrapLine([seg('why: ', 'muted'), seg(request.reason, destructive ? 'danger' : 'text')], width, [seg('     ')]),
+/** The command's lines, numbered, a line holding a Destructive part marked `!` in the gutter. */
+function commandLines(pending: PendingApproval, width: number): Line[] {
+  const lines = visibleLines(pending.request.subject);
+  const digits = String(lines.length).length;
+  const gutter = digits + 3;
+  const out: Line[] = [];
+  lines.forEach((text, i) => {
+    const marked = pending.marked.has(i);
+    const head: Segment[] = [
+      seg(marked ? '!' : ' ', 'danger'),
+      seg(` ${String(i + 1).padStart(digits)} `, marked ? 'danger' : 'faint'),
+    ];
+    out.push(...wrapLine([...head, seg(text, marked ? 'danger' : 'strong')], width, [seg(' '.repeat(gutter))]));
+  });
+  return out;
+}
+
+function bodyLines(pending: PendingApproval, width: number): Line[] {
+  const { request } = pending;
+  const lines: Line[] = [];
+  if (pending.shell) {
+    lines.push(...commandLines(pending, width));
+    const { input } = request;
+    if (input === null || typeof input !== 'object' || !addsToSubject(input, request.subject)) return lines;
+    // Anything the call says beside its command (a timeout, a working directory).
+    const rest = Object.fromEntries(
+      Object.entries(input as Record<string, unknown>).filter(([, value]) => value !== request.subject),
     );
-  if (request.runs)
-    lines.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
-  lines.push([]);
-  const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once    '), seg('n', 'accentBold'), seg(' deny    ')];
-  if (offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${request.tool} for this session    `));
-  keys.push(seg('Esc', 'accentBold'), seg(' stop the turn'));
-  lines.push(truncateLine(keys, width));
-  if (destructive)
-    lines.push(truncateLine([seg('Destructive: always asked; --yes and allow rules do not apply', 'danger')], width));
+    for (const text of inputLines(rest)) lines.push(...wrapLine([seg(text, 'codeBlock')], width, [seg('  ')]));
+    return lines;
+  }
+  // An MCP call's subject is its arguments on one line: the lines below say them whole.
+  if (JSON.stringify(request.input) !== request.subject)
+    for (const text of visibleLines(request.subject))
+      lines.push(...wrapLine([seg(text, 'strong')], width, [seg('  ')]));
+  if (addsToSubject(request.input, request.subject))
+    for (const text of inputLines(request.input)) lines.push(...wrapLine([seg(text, 'codeBlock')], width, [seg('  ')]));
   return lines;
+}
+
+function keyLine(pending: PendingApproval, width: number): Line[] {
+  const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once   '), seg('n', 'accentBold'), seg(' deny   ')];
+  if (pending.offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${pending.request.tool} for this session   `));
+  keys.push(seg('Esc', 'accentBold'), seg(' stop the turn'));
+  return wrapLine(keys, width);
+}
+
+/** The parts of the approval box for a request at a width; every line fits the width. */
+export function approvalView(pending: PendingApproval, width: number): ApprovalView {
+  const { request } = pending;
+  const destructive = request.risk === 'Destructive';
+  const foot: Line[] = [];
+  if (request.reason)
+    foot.push(
+      ...wrapLine(
+        [seg('why: ', 'muted'), ...visibleLines(request.reason).map((t) => seg(t, destructive ? 'danger' : 'text'))],
+        width,
+        [seg('     ')],
+      ),
+    );
+  if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
+  foot.push(...keyLine(pending, width));
+  return {
+    head: [
+      spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
+    ],
+    body: bodyLines(pending, width),
+    foot,
+    note: destructive
+      ? truncateLine([seg('Destructive: always asked; --yes and rules never apply', 'danger')], width)
+      : null,
+  };
+}
+
+/** Rows the whole view takes, unscrolled. */
+export function approvalRows(view: ApprovalView): number {
+  return view.head.length + view.body.length + view.foot.length + (view.note ? 1 : 0);
+}
+
+export interface FittedApproval {
+  readonly lines: readonly Line[];
+  /** The first body line shown (the scroll position, clamped). */
+  readonly top: number;
+  /** Body lines shown at once: what a page moves. */
+  readonly page: number;
+  /** "lines 1–8 of 32", when the body does not fit whole. */
+  readonly position: string | null;
+}
+
+/**
+ * The view cut to `height` rows with the body scrolled to `top`: the head and foot always stay,
+ * the note is dropped before the body shrinks below two lines, the body keeps at least one line.
+ */
+export function fitApproval(view: ApprovalView, height: number, top: number): FittedApproval {
+  const room = height - view.head.length - view.foot.length;
+  const note = view.note && room - 1 >= Math.min(2, view.body.length) ? view.note : null;
+  const page = Math.max(1, Math.min(view.body.length, room - (note ? 1 : 0)));
+  const first = Math.max(0, Math.min(top, view.body.length - page));
+  const shown = view.body.slice(first, first + page);
+  // Below the smallest screen tole supports, the keys are what stays: the first foot lines go.
+  const footRows = Math.max(1, height - view.head.length - shown.length - (note ? 1 : 0));
+  const foot = view.foot.slice(Math.max(0, view.foot.length - footRows));
+  const lines = [...view.head, ...shown, ...foot, ...(note ? [note] : [])].slice(0, Math.max(0, height));
+  const position = view.body.length > page ? `lines ${first + 1}–${first + shown.length} of ${view.body.length}` : null;
+  return { lines, top: first, page, position };
 }

@@ -1,10 +1,27 @@
+import { SHELL_SUBJECT_TOOLS } from '../core/approval/allowlist';
 import type { ApprovalRequest, Approver, Decision } from '../core/approval/approver';
+import { destructiveLines } from './destructive-lines';
 
 /** A call waiting for a keypress. */
 export interface PendingApproval {
   readonly request: ApprovalRequest;
   /** `a` (allow the tool for the session) is offered for Write calls only, never for Destructive. */
   readonly offersAllow: boolean;
+  /** Its subject is a shell command line: the box shows it as numbered lines. */
+  readonly shell: boolean;
+  /** The command's lines (by index) that hold a Destructive part, marked in the box; worked out once, here. */
+  readonly marked: ReadonlySet<number>;
+}
+
+/** What the box shows about a request beside the request itself. */
+export function pendingApproval(request: ApprovalRequest): PendingApproval {
+  const shell = SHELL_SUBJECT_TOOLS.includes(request.tool);
+  return {
+    request,
+    offersAllow: request.risk === 'Write',
+    shell,
+    marked: shell && request.risk === 'Destructive' ? destructiveLines(request.subject, request.reason) : new Set(),
+  };
 }
 
 export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session';
@@ -64,7 +81,7 @@ export class ApprovalQueue implements Approver {
     return new Promise<Decision>((resolve) => {
       const onAbort = (): void => this.settle(waiter, interrupted());
       const waiter: Waiter = {
-        pending: { request, offersAllow: request.risk === 'Write' },
+        pending: pendingApproval(request),
         resolve,
         dispose: () => signal.removeEventListener('abort', onAbort),
       };

@@ -1,6 +1,7 @@
 import type { AnyEntry, EntryPayloads } from '../core/tree/entry-types';
 import { counted, oneLine, plainPreview } from './format';
 import type { StyleName } from './styles';
+import { visibleRow } from './visible-text';
 
 /** How one entry reads in a single line: a glyph in its role's style, and a short text. */
 export interface EntryGlyph {
@@ -46,7 +47,7 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       return { glyph: '◆', style: 'assistant', text: plainPreview(text) || calls || '(no text)' };
     }
     case 'tool_intent':
-      return { glyph: '⚙', style: 'toolName', text: `${entry.payload.tool} ${oneLine(entry.payload.subject)}` };
+      return { glyph: '⚙', style: 'toolName', text: `${entry.payload.tool} ${visibleRow(entry.payload.subject)}` };
     case 'approval': {
       const { decision } = entry.payload;
       return decision.approved

@@ -3,6 +3,7 @@ import { diffLines, diffStat } from './diff-lines';
 import { CHECKPOINT_MARK, resultGlyph } from './entry-glyph';
 import { counted, formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
 import { markdownLines } from './markdown-lines';
+import { visibleLines } from './visible-text';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
 
 /** Lines of tool output shown under a call (what the model reads can be far longer). */
@@ -61,7 +62,8 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   if (checkpoint) right.unshift(seg(`${CHECKPOINT_MARK} `, 'accent'));
   if (approval?.approved && approval.by !== 'policy')
     right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
-  const subjectLines = wrapLine([seg(subject, 'text')], Math.max(10, width - 4));
+  // Each line of a multi-line command on a line of its own; controls in it shown, never sent.
+  const subjectLines = wrapLine([seg(visibleLines(subject).join('\n'), 'text')], Math.max(10, width - 4));
   const first = spread(
     [seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])],
     right,

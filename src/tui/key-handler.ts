@@ -43,6 +43,8 @@ export interface KeyContext {
   readonly pending: PendingApproval | null;
   readonly policy: SessionAllowance | null;
   readonly readOnly: boolean;
+  /** Where the open approval box's body is scrolled, how much a page moves it and how far it goes. */
+  readonly approvalScroll: { readonly top: number; readonly page: number; readonly maxTop: number } | null;
   /** Rows a page moves in the tree and in the transcript. */
   readonly treePage: number;
   readonly transcriptPage: number;
@@ -138,6 +140,14 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'allow-for-session':
       answerApproval(ctx, action);
       return;
+    case 'approval-line-up':
+      return scrollApproval(ctx, -1);
+    case 'approval-line-down':
+      return scrollApproval(ctx, 1);
+    case 'approval-page-up':
+      return scrollApproval(ctx, -(ctx.approvalScroll?.page ?? 1));
+    case 'approval-page-down':
+      return scrollApproval(ctx, ctx.approvalScroll?.page ?? 1);
     case 'restore-files': {
       const row = ctx.view.rows.rows[selectedIndex(ctx)];
       if (row) askRestore(filesContext(ctx), row.id);
@@ -258,6 +268,13 @@ function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): v
     type: 'flash',
     flash: { level: 'info', text: `removed from the queue: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` },
   });
+}
+
+function scrollApproval(ctx: KeyContext, delta: number): void {
+  const scroll = ctx.approvalScroll;
+  if (!ctx.pending || !scroll) return;
+  const top = Math.max(0, Math.min(scroll.maxTop, scroll.top + delta));
+  ctx.dispatch({ type: 'approval-scroll', callId: ctx.pending.request.callId, top });
 }
 
 function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {

@@ -66,6 +66,10 @@ export type Action =
   | 'approve'
   | 'deny'
   | 'allow-for-session'
+  | 'approval-line-up'
+  | 'approval-line-down'
+  | 'approval-page-up'
+  | 'approval-page-down'
   | 'use-server'
   | 'rescan'
   | 'close-setup'
@@ -110,6 +114,16 @@ export const KEYMAP: readonly Binding[] = [
     hint: 'allow tool',
     when: 'allow-offered',
   },
+  {
+    scope: 'approval',
+    keys: ['up', 'k'],
+    action: 'approval-line-up',
+    help: 'scroll what will run up a line (every line of it can be read before answering)',
+    hint: 'scroll',
+  },
+  { scope: 'approval', keys: ['down', 'j'], action: 'approval-line-down', help: 'scroll what will run down a line' },
+  { scope: 'approval', keys: ['pageup'], action: 'approval-page-up', help: 'scroll what will run up a page' },
+  { scope: 'approval', keys: ['pagedown'], action: 'approval-page-down', help: 'scroll what will run down a page' },
   {
     scope: 'approval',
     keys: ['escape', 'ctrl+c'],

@@ -6,6 +6,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { previewGlyph } from './entry-glyph';
 import { oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
+import { visibleRow } from './visible-text';
 
 const LABEL_WIDTH = 8;
 
@@ -93,7 +94,11 @@ function factLines(store: SessionStore): Line[] {
 
 /** The registers pane: pending intents first (what a crash would resume), then op state, lanes, facts. */
 export function registerLines(store: SessionStore, width: number): Line[] {
+  // One row per item: a line break or control in a subject or value is shown, never drawn.
   return [...pendingLines(store), ...opLines(store), ...laneLines(store), ...factLines(store)].map((line) =>
-    truncateLine(line, width),
+    truncateLine(
+      line.map((s) => ({ ...s, text: visibleRow(s.text) })),
+      width,
+    ),
   );
 }

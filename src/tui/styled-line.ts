@@ -68,11 +68,29 @@ function pushText(target: Segment[], text: string, style: StyleName | undefined)
   else target.push(style ? { text, style } : { text });
 }
 
+/** A line split at its line breaks: each part is a line of its own. */
+function splitAtBreaks(line: Line): Line[] {
+  const lines: Segment[][] = [[]];
+  for (const s of line) {
+    s.text.split('\n').forEach((text, i) => {
+      if (i > 0) lines.push([]);
+      if (text !== '') lines[lines.length - 1]!.push({ ...s, text });
+    });
+  }
+  return lines;
+}
+
 /**
  * Wraps a line to `width` cells at spaces; a word longer than the width is cut by grapheme.
+ * A line break in the text starts a new line (with the indent, as a wrapped one does).
  * Continuation lines start with `indent` (a hanging indent for list items and quotes).
  */
 export function wrapLine(line: Line, width: number, indent: Line = EMPTY_LINE): Line[] {
+  if (line.some((s) => s.text.includes('\n'))) {
+    return splitAtBreaks(line).flatMap((part, i) =>
+      wrapLine(i === 0 || lineWidth(indent) === 0 ? part : [...indent, ...part], width, indent),
+    );
+  }
   const usable = Math.max(1, width);
   if (lineWidth(line) <= usable && !line.some((s) => /[\t\u0000-\u001f\u007f-\u009f]/.test(s.text))) return [line];
   const indentWidth = Math.min(lineWidth(indent), Math.floor(usable / 2));

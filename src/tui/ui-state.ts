@@ -76,6 +76,8 @@ export interface UiState {
   readonly find: string;
   /** `/resume`: the session picker, shown in the screen's place, with the sessions it lists. */
   readonly picker: PickerList | null;
+  /** How far the approval box of one call (by its id) is scrolled; another call's box opens at its top. */
+  readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -102,6 +104,7 @@ export const INITIAL_UI: UiState = {
   field: null,
   find: '',
   picker: null,
+  approvalScroll: null,
 };
 
 export type UiAction =
@@ -126,7 +129,8 @@ export type UiAction =
   | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
   | { readonly type: 'field'; readonly field: TreeField | null }
   | { readonly type: 'field-value'; readonly value: string }
-  | { readonly type: 'picker'; readonly picker: PickerList | null };
+  | { readonly type: 'picker'; readonly picker: PickerList | null }
+  | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -217,6 +221,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
     case 'picker':
       return { ...state, picker: action.picker };
+    case 'approval-scroll':
+      return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top) } };
     case 'field-value':
       if (!state.field) return state;
       return {

@@ -19,7 +19,8 @@ describe('the approval prompt', () => {
     expect(prompt).toContain('write_file');
     expect(prompt).toContain('Write');
     expect(prompt).toContain('notes/todo.md');
-    expect(prompt).toContain('"content": "- ship the screen\\n"');
+    expect(prompt).toContain('content: |');
+    expect(prompt).toContain('  - ship the screen');
     expect(prompt).toContain('why: writes a file');
     expect(prompt).toContain('a allow write_file for this session');
 
@@ -58,7 +59,7 @@ describe('the approval prompt', () => {
     expect(prompt).toContain('Destructive');
     expect(prompt).toContain('rm -rf build/');
     expect(prompt).toContain('why: `rm -r` removes a directory tree');
-    expect(prompt).toContain('--yes and allow rules do not apply');
+    expect(prompt).toContain('--yes and rules never apply');
     expect(prompt).not.toMatch(/\ba allow/);
 
     await screen.press('a');
@@ -102,7 +103,7 @@ describe('the approval prompt', () => {
     const prompt = pane(await screen.waitFor('approve?'), 'approve?');
     expect(prompt).toContain('delete_path');
     expect(prompt).toContain('Destructive');
-    expect(prompt).toContain('--yes and allow rules do not apply');
+    expect(prompt).toContain('--yes and rules never apply');
     expect(existsSync(join(fixture.workspace, 'build'))).toBe(true);
 
     await screen.press('y');
