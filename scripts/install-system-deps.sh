@@ -5,13 +5,15 @@
 # tests that need it skip with a printed reason.
 #   git             checkpoints keep the workspace's states in a git directory of tole's own
 #   bubblewrap      the sandbox shell commands run in without a keypress
-#   postgresql-15   the team-sync tests start a real server
+#   postgresql-15   the team-sync tests start a real server (and the sandbox tests, to reach its socket)
+#   tmux            the sandbox tests start a real server that a confined command must not reach
 set -euo pipefail
 
 missing=()
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql-15)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import type { Sandbox } from '../core/tools/sandbox';
 import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
@@ -22,6 +21,7 @@ import { toleHome } from './session-files';
 import { ConfigError, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';
+import { makeSessionTempDir } from './session-temp-dir';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import { MCP_NAME_SEPARATOR, sanitizeNamePart } from '../core/mcp/mcp-names';
@@ -147,7 +147,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
   const sandbox = parts.sandbox
     ? {
         sandbox: parts.sandbox,
-        policy: { workspaceRoot, tempDir: realpathSync(tmpdir()), network: parts.config.sandbox?.network === true },
+        policy: { workspaceRoot, tempDir: makeSessionTempDir(), network: parts.config.sandbox?.network === true },
       }
     : null;
   for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env, sandbox }))

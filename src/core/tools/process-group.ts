@@ -12,6 +12,8 @@ export interface GroupSpec {
   readonly env: NodeJS.ProcessEnv;
   /** Written to the command's stdin, then closed; null: stdin is closed from the start. */
   readonly stdin: string | null;
+  /** Written to a pipe at descriptor 3, then closed (the sandbox's seccomp filter); absent: no descriptor 3. */
+  readonly fd3?: Buffer | null;
   readonly timeoutMs: number;
   /** After bash exits, how long children may keep its output open before the group is stopped. */
   readonly lingerMs: number;
@@ -46,7 +48,7 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.fd3 ? ['pipe' as const] : [])],
       });
     } catch (error) {
       resolve({
@@ -97,6 +99,11 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
     if (spec.stdin !== null) {
       child.stdin?.on('error', () => {}); // EPIPE: the command did not read its stdin, which is its right
       child.stdin?.end(spec.stdin);
+    }
+    if (spec.fd3) {
+      const fd3 = child.stdio[3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
+      fd3.on('error', () => {}); // EPIPE: the program failed before reading it, and its exit says so
+      fd3.end(spec.fd3);
     }
     child.on('error', (error) => finish(error.message));
     child.on('exit', (code, exitSignal) => {

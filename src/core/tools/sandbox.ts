@@ -1,12 +1,16 @@
 /**
  * The OS sandbox shell commands run in when no keypress approved them: bubblewrap (`bwrap`) on
  * Linux, `sandbox-exec` on macOS. tole writes no sandbox of its own; it only builds the command
- * line that asks the OS for one: the workspace and the temp directory writable, everything else
- * read-only, no network unless the user's config allows it, no view of other processes.
+ * line that asks the OS for one: the workspace writable (but for git's metadata and tole's own
+ * files in it), a private temp directory at /tmp, everything else read-only, no Unix socket, no
+ * network unless the user's config allows it, no view of other processes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { arch } from 'node:os';
 import path from 'node:path';
+import { protectedPaths } from './sandbox-protected-paths';
+import { unixSocketFilter } from './unix-socket-filter';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec';
 
@@ -20,14 +24,35 @@ export interface Sandbox {
 export interface SandboxPolicy {
   /** Writable: the workspace root (symlink-resolved). */
   readonly workspaceRoot: string;
-  /** Writable: the temp directory (symlink-resolved). */
+  /**
+   * Writable: the session's own temp directory (symlink-resolved), which bubblewrap shows at /tmp
+   * and /var/tmp (`TMPDIR=/tmp`), so that the host's /tmp (the user's tmux socket, other users'
+   * files) is out of sight.
+   */
   readonly tempDir: string;
   /** Whether commands may reach the network (default: no network at all, loopback included). */
   readonly network: boolean;
 }
 
-/** Inside the workspace, yet kept read-only: files another program runs later, outside any sandbox. */
-const PROTECTED_IN_WORKSPACE = ['.git/hooks', '.git/config'] as const;
+/** The program and arguments that run a command confined, and the seccomp filter to hand it on `seccompFd`. */
+export interface ConfinedCommand {
+  readonly program: string;
+  readonly args: string[];
+  /** Bytes the child must read on the descriptor named in `args` (`--seccomp FD`); null: none. */
+  readonly seccomp: Buffer | null;
+}
+
+/** The descriptor the seccomp filter is handed on by default: the first after stdin, stdout, stderr. */
+export const SECCOMP_FD = 3;
+/** Where the sandbox shows something else than the host has: a private /tmp, empty /run and /dev/shm. */
+const HIDDEN_DIRS = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
+
+function isWithin(candidate: string, dir: string): boolean {
+  return candidate === dir || candidate.startsWith(`${dir}/`);
+}
+
+/** Architectures the seccomp filter knows (`process.arch` names). */
+const FILTERED_ARCHES = ['x64', 'arm64'];
 
 /** Where to look for the sandbox program; PATH first, then the usual places. */
 function findProgram(name: string, pathEnv: string | undefined): string | null {
@@ -43,17 +68,21 @@ function findProgram(name: string, pathEnv: string | undefined): string | null {
 function sandboxProbe(
   platform: NodeJS.Platform,
   pathEnv: string | undefined,
-): { sandbox: Sandbox; probe: { program: string; args: string[] } } | null {
+): { sandbox: Sandbox; probe: ConfinedCommand } | null {
   const kind: SandboxKind | null = platform === 'linux' ? 'bwrap' : platform === 'darwin' ? 'sandbox-exec' : null;
   if (kind === null) return null;
+  // Without the seccomp filter bubblewrap would let Unix sockets through: no sandbox then.
+  if (kind === 'bwrap' && !FILTERED_ARCHES.includes(arch())) return null;
   const program = findProgram(kind, pathEnv);
   if (program === null) return null;
   const sandbox: Sandbox = { kind, program };
-  const probe = confinedCommand(sandbox, { workspaceRoot: '/', tempDir: '/tmp', network: false }, [
-    '/bin/sh',
-    '-c',
-    'exit 0',
-  ]);
+  // The filter goes in on stdin here: spawnSync can write no other descriptor.
+  const probe = confinedCommand(
+    sandbox,
+    { workspaceRoot: '/', tempDir: '/tmp', network: false },
+    ['/bin/sh', '-c', 'exit 0'],
+    0,
+  );
   return { sandbox, probe };
 }
 
@@ -64,7 +93,11 @@ function sandboxProbe(
 export function detectSandbox(platform: NodeJS.Platform, pathEnv: string | undefined): Sandbox | null {
   const found = sandboxProbe(platform, pathEnv);
   if (found === null) return null;
-  const run = spawnSync(found.probe.program, found.probe.args, { stdio: 'ignore', timeout: 5_000 });
+  const run = spawnSync(found.probe.program, found.probe.args, {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    ...(found.probe.seccomp ? { input: found.probe.seccomp } : {}),
+    timeout: 5_000,
+  });
   return run.status === 0 ? found.sandbox : null;
 }
 
@@ -73,35 +106,52 @@ export function detectSandboxSoon(platform: NodeJS.Platform, pathEnv: string | u
   const found = sandboxProbe(platform, pathEnv);
   if (found === null) return Promise.resolve(null);
   return new Promise((resolve) => {
-    const child = spawn(found.probe.program, found.probe.args, { stdio: 'ignore', timeout: 5_000 });
+    const child = spawn(found.probe.program, found.probe.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: 5_000 });
     child.on('error', () => resolve(null));
+    child.stdin?.on('error', () => {}); // EPIPE: a bwrap that fails before reading; its exit code says so
+    child.stdin?.end(found.probe.seccomp ?? Buffer.alloc(0));
     child.on('close', (code) => resolve(code === 0 ? found.sandbox : null));
   });
 }
 
-/** The program and arguments that run `argv` confined by `policy`. */
+/**
+ * The program and arguments that run `argv` confined by `policy`. With bubblewrap the caller
+ * hands `seccomp` to the child on descriptor `seccompFd` (a pipe it writes and closes).
+ */
 export function confinedCommand(
   sandbox: Sandbox,
   policy: SandboxPolicy,
   argv: readonly string[],
-): { program: string; args: string[] } {
+  seccompFd: number = SECCOMP_FD,
+): ConfinedCommand {
   switch (sandbox.kind) {
     case 'bwrap':
-      return { program: sandbox.program, args: [...bwrapArgs(policy), '--', ...argv] };
+      return {
+        program: sandbox.program,
+        args: [...bwrapArgs(policy), '--seccomp', String(seccompFd), '--', ...argv],
+        seccomp: unixSocketFilter(),
+      };
     case 'sandbox-exec':
-      return { program: sandbox.program, args: ['-p', seatbeltProfile(policy), '--', ...argv] };
+      return { program: sandbox.program, args: ['-p', seatbeltProfile(policy), '--', ...argv], seccomp: null };
   }
 }
 
 function bwrapArgs(policy: SandboxPolicy): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  // Sockets of local daemons (docker, PostgreSQL, D-Bus) can be connected to through a read-only
-  // mount, and a daemon acts outside the sandbox: hide them.
+  const workspace = ['--bind', policy.workspaceRoot, policy.workspaceRoot];
+  const hides = (dir: string): boolean => isWithin(policy.workspaceRoot, dir);
+  const hidden = HIDDEN_DIRS.some(hides);
+  // A workspace in /tmp is mounted after the private /tmp, or it would be hidden with the rest.
+  if (!hidden) args.push(...workspace);
+  // Sockets of local daemons (docker, PostgreSQL, D-Bus, tmux, X) live in these; a daemon acts
+  // outside the sandbox. The session's own temp directory stands in for /tmp and /var/tmp.
   if (existsSync('/run')) args.push('--tmpfs', '/run');
-  for (const dir of new Set([policy.tempDir, policy.workspaceRoot])) args.push('--bind', dir, dir);
-  for (const inside of PROTECTED_IN_WORKSPACE) {
-    const target = path.join(policy.workspaceRoot, inside);
-    if (existsSync(target)) args.push('--ro-bind', target, target);
+  args.push('--tmpfs', '/dev/shm', '--bind', policy.tempDir, '/tmp');
+  if (existsSync('/var/tmp')) args.push('--bind', policy.tempDir, '/var/tmp');
+  args.push('--setenv', 'TMPDIR', '/tmp');
+  if (hidden) args.push(...workspace);
+  for (const target of protectedPaths(policy.workspaceRoot, [policy.workspaceRoot])) {
+    args.push('--ro-bind', target, target);
   }
   // A new pid namespace hides tole's own process (and its environment) and ends every process
   // the command left behind when it exits; --new-session keeps it off the terminal.
@@ -120,22 +170,22 @@ function seatbeltProfile(policy: SandboxPolicy): string {
   const writable = [policy.workspaceRoot, policy.tempDir, '/private/tmp', '/private/var/folders'].map(
     (dir) => `(subpath ${sbString(dir)})`,
   );
-  const protectedPaths = PROTECTED_IN_WORKSPACE.map(
-    (inside) => `(subpath ${sbString(path.join(policy.workspaceRoot, inside))})`,
+  const keptReadOnly = protectedPaths(policy.workspaceRoot, [policy.workspaceRoot]).map(
+    (target) => `(subpath ${sbString(target)})`,
   );
   return [
     '(version 1)',
     '(allow default)',
     '(deny file-write*)',
     `(allow file-write* ${writable.join(' ')} (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`,
-    `(deny file-write* ${protectedPaths.join(' ')})`,
+    ...(keptReadOnly.length > 0 ? [`(deny file-write* ${keptReadOnly.join(' ')})`] : []),
     ...(policy.network ? [] : ['(deny network*)', '(allow network* (local unix))']),
   ].join('\n');
 }
 
 /** Words in a failed command's output that say the sandbox may have stopped it. */
 const SANDBOX_FAILURE =
-  /Read-only file system|EROFS|Operation not permitted|EPERM|Permission denied|EACCES|Could not resolve|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENOTFOUND|Network is unreachable|ENETUNREACH|Connection refused|ECONNREFUSED|No address associated/;
+  /Read-only file system|EROFS|Device or resource busy|EBUSY|Operation not permitted|EPERM|Permission denied|EACCES|Could not resolve|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENOTFOUND|Network is unreachable|ENETUNREACH|Connection refused|ECONNREFUSED|No address associated/;
 
 export function mayBeSandboxFailure(output: string): boolean {
   return SANDBOX_FAILURE.test(output);

@@ -56,25 +56,37 @@ async function setup() {
 }
 
 describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {
-  it('a python3 -c that removes a file outside the workspace leaves it there, and says the sandbox may be why', async () => {
-    const { ws, keep, bash } = await setup();
-    const out = await bash.execute({ command: `python3 -c "import os; os.remove('${keep}')"` }, ws.ctx);
+  it('a python3 -c that writes outside the workspace is refused, and says the sandbox may be why', async () => {
+    const { ws, bash } = await setup();
+    const target = '/usr/tole-sandbox-probe.txt';
+    const out = await bash.execute({ command: `python3 -c "open('${target}','w').write('x')"` }, ws.ctx);
     expect(out.ok).toBe(false);
-    expect(readFileSync(keep, 'utf8')).toBe('still here');
+    expect(existsSync(target)).toBe(false);
     expect(out.content).toContain('Read-only file system');
     expect(out.content).toContain("ran in tole's sandbox");
     expect(out.content).toContain('outside_sandbox');
   });
 
-  it('one that writes inside the workspace and the temp directory works', async () => {
+  it('sees none of the host /tmp: a file there cannot be removed, it is not even found', async () => {
+    const { ws, keep, bash } = await setup();
+    const out = await bash.execute({ command: `python3 -c "import os; os.remove('${keep}')"` }, ws.ctx);
+    expect(out.ok).toBe(false);
+    expect(out.content).toContain('No such file or directory');
+    expect(readFileSync(keep, 'utf8')).toBe('still here');
+  });
+
+  it('one that writes inside the workspace and the private /tmp works; /tmp is the session temp directory', async () => {
     const { ws, tempDir, bash } = await setup();
     const out = await bash.execute(
-      { command: `python3 -c "open('made.txt','w').write('ok'); open('${tempDir}/t.txt','w').write('ok')"` },
+      {
+        command: `python3 -c "open('made.txt','w').write('ok'); open('/tmp/t.txt','w').write('ok')" && echo "$TMPDIR" && ls /tmp`,
+      },
       ws.ctx,
     );
     expect(out.ok, out.content).toBe(true);
     expect(readFileSync(path.join(ws.root, 'made.txt'), 'utf8')).toBe('ok');
-    expect(existsSync(path.join(tempDir, 't.txt'))).toBe(true);
+    expect(readFileSync(path.join(tempDir, 't.txt'), 'utf8')).toBe('ok');
+    expect(out.content.split('\n')[0]).toBe('/tmp');
   });
 
   it('has no network, loopback included, and cannot see tole or its environment', async () => {

@@ -121,12 +121,13 @@ async function runCommand(
   // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
   // so the two streams interleave in the order they were written, as in a terminal.
   const bashArgs = ['-c', 'exec bash -c "$1" 2>&1', 'bash', command];
-  const { program, args } = confined
+  const { program, args, seccomp } = confined
     ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs])
-    : { program: 'bash', args: bashArgs };
+    : { program: 'bash', args: bashArgs, seccomp: null };
   const end = await runInProcessGroup({
     program,
     args,
+    fd3: seccomp,
     cwd,
     env,
     stdin: null,
@@ -159,7 +160,8 @@ function present(run: CommandRun, limits: RunLimits, sandbox: SandboxPolicy | nu
 /** Said when a confined command failed in a way the sandbox may have caused, so the model asks instead of retrying. */
 function sandboxNote(sandbox: SandboxPolicy): string {
   return (
-    `[This command ran in tole's sandbox: only ${sandbox.workspaceRoot} and ${sandbox.tempDir} are writable, ` +
+    `[This command ran in tole's sandbox: only ${sandbox.workspaceRoot} (but for .git, tole.config.json and .tole) ` +
+    'and a private /tmp are writable, Unix sockets are refused, ' +
     `${sandbox.network ? 'the network is open' : 'there is no network'}, and background processes end with it. If it failed ` +
     'because of that, do not retry it as it is: call bash again with "outside_sandbox": true, which the user must approve with a key.]'
   );
