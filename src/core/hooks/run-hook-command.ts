@@ -1,3 +1,4 @@
+import { withGitGuard } from '../git-guard-env';
 import { runInProcessGroup } from '../tools/process-group';
 
 /** Output kept per stream of one hook run; the rest is counted and dropped. */
@@ -39,7 +40,8 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   const end = await runInProcessGroup({
     args: ['-c', spec.command],
     cwd: spec.cwd,
-    env: spec.env,
+    // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
+    env: withGitGuard(spec.env),
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
     lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,

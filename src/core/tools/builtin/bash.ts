@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
+import { withGitGuard } from '../../git-guard-env';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
@@ -101,7 +102,7 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
-  const env = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const env = withGitGuard({ ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' });
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
