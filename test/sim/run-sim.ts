@@ -1,22 +1,26 @@
 /**
- * `npm run sim -- --seeds N [--from S]` runs N schedules (seeds S, S+1, ...; S random unless
- * given) and prints schedules per second; `npm run sim -- --seed S` replays one with its trace.
- * `--plant skip-fdatasync` runs with that bug planted in the simulated disk. Exit 1 on a failure,
+ * `npm run sim -- --seeds N [--from S] [--keep-going]` runs N schedules (seeds S, S+1, ...; S
+ * random unless given) and prints schedules per second; it stops at the first failure unless
+ * `--keep-going`, which lists every failed seed; `npm run sim -- --seed S` replays one with its trace.
+ * `--plant NAME` runs with a bug from the mutation list (plants.ts) planted; `--dir-fsync-eio`
+ * lets directory fsyncs fail too (sim-settings.ts). Exit 1 on a failure,
  * naming the seed that replays it.
  */
 import { runSchedule } from './simulate';
-import type { PlantedBug } from './sim-disk';
+import { plantNamed, type PlantName } from './plants';
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
-const planted = (flag('--plant') ?? null) as PlantedBug;
+const planted = (flag('--plant') ?? null) as PlantName | null;
+plantNamed(planted);
 const one = flag('--seed');
+const dirSync = process.argv.includes('--dir-fsync-eio') ? { dirSyncFailures: true } : {};
 
 if (one !== undefined) {
-  const result = await runSchedule(Number(one), { planted, trace: (line) => console.log(line) });
+  const result = await runSchedule(Number(one), { planted, ...dirSync, trace: (line) => console.log(line) });
   console.log(
     result.problems.length === 0
       ? `seed ${one}: ok (${result.lifetimes} lifetimes, ${result.crashes} crashes, ${result.turns} turns, ${result.commits} commits)`
@@ -27,21 +31,32 @@ if (one !== undefined) {
 
 const count = Number(flag('--seeds') ?? 1000);
 const from = Number(flag('--from') ?? Math.floor(Math.random() * 0x7fff_0000));
+const keepGoing = process.argv.includes('--keep-going');
+const failed: number[] = [];
 const started = performance.now();
-const totals = { crashes: 0, turns: 0, commits: 0 };
+const totals = { crashes: 0, turns: 0, commits: 0, corruptions: 0, refusedOpeners: 0 };
 for (let seed = from; seed < from + count; seed++) {
-  const result = await runSchedule(seed, { planted });
+  const result = await runSchedule(seed, { planted, ...dirSync });
   totals.crashes += result.crashes;
   totals.turns += result.turns;
   totals.commits += result.commits;
+  totals.corruptions += result.corruptions;
+  totals.refusedOpeners += result.refusedOpeners;
   if (result.problems.length > 0) {
-    console.log(
-      `seed ${seed}: FAILED\n${result.problems.join('\n')}\nreplay it: npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}`,
-    );
-    process.exit(1);
+    failed.push(seed);
+    const replay = `npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}${dirSync.dirSyncFailures ? ' --dir-fsync-eio' : ''}`;
+    if (!keepGoing) {
+      console.log(`seed ${seed}: FAILED\n${result.problems.join('\n')}\nreplay it: ${replay}`);
+      process.exit(1);
+    }
+    console.log(`seed ${seed}: FAILED: ${result.problems[0]} (${replay})`);
   }
+}
+if (failed.length > 0) {
+  console.log(`${failed.length} of ${count} schedules failed: seeds ${failed.join(', ')}`);
+  process.exit(1);
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits`,
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused`,
 );

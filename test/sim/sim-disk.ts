@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import type { Random } from '../../src/core/clock';
 import type { FileKind, FileOps } from '../../src/core/storage/file-ops';
 import type { ProcessProbe } from '../../src/core/storage/process-probe';
+import type { DiskPlant } from './plants';
 
 /** Thrown by every operation once the simulated process has crashed. */
 export class SimCrash extends Error {
@@ -37,17 +38,19 @@ export interface DiskFaults {
   shortWrite: number;
   /** Chance that an fsync or fdatasync fails with EIO. */
   syncFailure: number;
+  /** Whether that chance applies to an fsync of a directory too (sim-settings.ts, DIRECTORY_FSYNC_FAILURES). */
+  dirSyncFailures: boolean;
   /** The operation count at which the process crashes (Infinity: never). */
   crashAtOp: number;
 }
 
-export const NO_FAULTS: DiskFaults = { writeFailure: 0, shortWrite: 0, syncFailure: 0, crashAtOp: Infinity };
-
-/**
- * A planted bug for the simulator's self-test: fdatasync returns without making anything durable,
- * as if tole had left out the call, every time or once (at a call the seed picks).
- */
-export type PlantedBug = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
+export const NO_FAULTS: DiskFaults = {
+  writeFailure: 0,
+  shortWrite: 0,
+  syncFailure: 0,
+  dirSyncFailures: false,
+  crashAtOp: Infinity,
+};
 
 function errno(code: string, syscall: string, path = ''): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: simulated, ${syscall}${path ? ` '${path}'` : ''}`), { code, syscall });
@@ -64,7 +67,8 @@ export class SimDisk {
   private ops = 0;
   private crashed: string | null = null;
   faults: DiskFaults = NO_FAULTS;
-  planted: PlantedBug = null;
+  /** A planted bug: fdatasync returns without making anything durable, every time or once (at a call the seed picks). */
+  planted: DiskPlant = null;
   private fdatasyncs = 0;
   /** With 'skip-one-fdatasync': which call (1-based, over the whole schedule) is skipped. */
   private readonly skippedFdatasync: number;
@@ -119,6 +123,44 @@ export class SimDisk {
   endProcess(): void {
     this.fds = new Map();
     this.faults = NO_FAULTS;
+  }
+
+  isDirectory(path: string): boolean {
+    return this.dirs.has(path);
+  }
+
+  /** What a crash now would keep of the file at `path` (torn tails aside), or null when its name is not durable. */
+  durableOf(path: string): Buffer | null {
+    return this.durableNames.get(path)?.durable ?? null;
+  }
+
+  /**
+   * Flips one byte inside a whole line of the file that is not its last line (a bit rot the CRC
+   * chain must catch: such a line is corruption, never a torn tail). Returns the 1-based line, or
+   * null when the file has fewer than three lines. Call it between processes, on a recovered disk.
+   */
+  corruptLine(path: string): number | null {
+    const inode = this.names.get(path);
+    if (!inode) return null;
+    const starts = [0];
+    for (
+      let at = inode.data.indexOf(0x0a);
+      at !== -1 && at < inode.data.length - 1;
+      at = inode.data.indexOf(0x0a, at + 1)
+    )
+      starts.push(at + 1);
+    // Whole lines end with a newline; the last one is left alone.
+    const whole = inode.data[inode.data.length - 1] === 0x0a ? starts.length : starts.length - 1;
+    if (whole < 3) return null;
+    const line = Math.floor(this.random.float() * (whole - 1));
+    const start = starts[line]!;
+    const end = starts[line + 1]! - 1;
+    const at = start + Math.floor(this.random.float() * (end - start));
+    const data = Buffer.from(inode.data);
+    data[at] = data[at]! ^ (1 + Math.floor(this.random.float() * 255));
+    inode.data = data;
+    inode.durable = Buffer.from(data);
+    return line + 1;
   }
 
   fileNames(): string[] {
@@ -249,7 +291,7 @@ export class SimDisk {
     this.step(syscall);
     const open = this.fds.get(fd);
     if (!open) throw errno('EBADF', syscall);
-    if (this.random.float() < this.faults.syncFailure) {
+    if ((open.inode || this.faults.dirSyncFailures) && this.random.float() < this.faults.syncFailure) {
       this.counts.syncFailures++;
       // fsyncgate: the pages are marked clean either way; whether they reached the disk is unknown.
       if (open.inode && this.random.float() < 0.5) open.inode.durable = Buffer.from(open.inode.data);

@@ -1,9 +1,16 @@
 /**
  * What lies outside the simulated process and survives its crashes: the model (scripted from the
- * seed), the effects tools had on the world, and the user at the approval prompt.
+ * seed), the effects tools had on the world (a shared text file that someone else also writes
+ * to), the workspace checkpoints, and the user at the approval prompt.
+ *
+ * The guarded tool's resume guard is its own code, as a real tool's is: it looks for its own
+ * line in the shared file (never at how many times the simulator saw it run), so a wrong guard
+ * runs an effect twice and fails the seed. Every effect checks that its call's intent was
+ * durable on the simulated disk before it ran.
  */
 import { z } from 'zod';
 import type { Approver, Decision } from '../../src/core/approval/approver';
+import type { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import type { Random } from '../../src/core/clock';
 import { ProviderError } from '../../src/core/provider/errors';
 import type {
@@ -14,6 +21,7 @@ import type {
   ToolCallRequest,
 } from '../../src/core/provider/provider';
 import type { ReplaySafety, Tool } from '../../src/core/tools/tool';
+import type { WorldPlant } from './plants';
 import type { SimDisk } from './sim-disk';
 
 const keyInput = z.object({ key: z.string() });
@@ -26,17 +34,40 @@ export const SIM_TOOLS = {
 } as const satisfies Record<string, ReplaySafety>;
 export type SimToolName = keyof typeof SIM_TOOLS;
 
+/** What the guarded tool prepares: its own line, and the whole file it expects after the effect. */
+interface PreparedLine {
+  readonly line: string;
+  readonly whole: string;
+}
+
 export class SimWorld {
   /** `tool key` -> how many times its effect ran. */
   readonly effects = new Map<string, number>();
+  /** Problems an effect saw as it ran (an effect whose intent was not durable). */
+  readonly problems: string[] = [];
+  /** The shared text file the guarded tool appends its lines to; someone else appends too. */
+  sharedFile = '';
+  /** The session file, once created: effects check their intent is durable in it. */
+  sessionPath: string | null = null;
+  /** Checkpoint ids taken, in order. */
+  readonly checkpointsTaken: string[] = [];
+  /** Effects a planted tool ran while preparing: call id -> its output. */
+  private readonly ranAtPrepare = new Map<string, { ok: boolean; content: string }>();
   private nextCall = 1;
+  private otherLines = 0;
   /** Model calls left in the turn now running; the last one answers with text. */
   private stepsLeft = 0;
 
   constructor(
     private readonly random: Random,
     private readonly disk: SimDisk,
+    private readonly planted: WorldPlant = null,
   ) {}
+
+  /** Someone else (an editor, a hook, another tool) appends a line to the shared file. */
+  otherWriter(): void {
+    this.sharedFile += `other ${++this.otherLines}\n`;
+  }
 
   int(below: number): number {
     return Math.floor(this.random.float() * below);
@@ -48,10 +79,6 @@ export class SimWorld {
 
   startTurn(): void {
     this.stepsLeft = 1 + this.int(4);
-  }
-
-  effectCount(tool: string, key: string): number {
-    return this.effects.get(`${tool} ${key}`) ?? 0;
   }
 
   tools(): Tool<KeyInput>[] {
@@ -69,28 +96,80 @@ export class SimWorld {
           reason: `a simulated ${replay} effect`,
         }),
         subject: (input) => input.key,
-        execute: async (input) => {
-          // A dead process has no effects: the crash stops it before it can act.
-          if (this.disk.hasCrashed) this.disk.crashNow('a tool ran after the crash');
-          const id = `${name} ${input.key}`;
-          this.effects.set(id, (this.effects.get(id) ?? 0) + 1);
-          return this.chance(0.1)
-            ? { ok: false, content: `simulated failure of ${input.key}` }
-            : { ok: true, content: `did ${input.key}` };
-        },
+        execute: async (input, ctx) => this.ranAtPrepare.get(ctx.callId) ?? this.effect(name, input.key, ctx.callId),
       };
       if (replay === 'guarded') {
-        tool.prepare = async (input) => ({ key: input.key });
-        tool.guard = async (input) => this.effectCount(name, input.key) > 0;
+        tool.prepare = async (input, ctx) => {
+          const line = `done ${input.key}\n`;
+          const prepared: PreparedLine = { line, whole: this.sharedFile + line };
+          if (this.planted === 'effect-at-prepare')
+            this.ranAtPrepare.set(ctx.callId, this.effect(name, input.key, ctx.callId));
+          return prepared;
+        };
+        tool.guard = async (_input, prepared) => {
+          const { line, whole } = prepared as PreparedLine;
+          if (this.planted === 'guard-whole-file') return this.sharedFile === whole;
+          return this.sharedFile.split('\n').includes(line.slice(0, -1));
+        };
+      }
+      if (replay === 'never' && this.planted === 'effect-at-prepare') {
+        tool.prepare = async (input, ctx) => {
+          this.ranAtPrepare.set(ctx.callId, this.effect(name, input.key, ctx.callId));
+          return undefined;
+        };
       }
       return tool;
     });
   }
 
+  /** A tool's effect: counted for the exactly-once check, and for the guarded tool a line in the shared file. */
+  private effect(name: SimToolName, key: string, callId: string): { ok: boolean; content: string } {
+    // A dead process has no effects: the crash stops it before it can act.
+    if (this.disk.hasCrashed) this.disk.crashNow('a tool ran after the crash');
+    if (!this.intentDurable(callId))
+      this.problems.push(`the effect of ${name} ${key} ran before its intent was durable`);
+    const id = `${name} ${key}`;
+    this.effects.set(id, (this.effects.get(id) ?? 0) + 1);
+    if (SIM_TOOLS[name] === 'guarded') this.sharedFile += `done ${key}\n`;
+    return this.chance(0.1)
+      ? { ok: false, content: `simulated failure of ${key}` }
+      : { ok: true, content: `did ${key}` };
+  }
+
+  /** Whether the durable bytes of the session file (what a crash now keeps) hold the call's intent. */
+  private intentDurable(callId: string): boolean {
+    const durable = this.sessionPath === null ? null : this.disk.durableOf(this.sessionPath);
+    return durable?.includes(`"type":"tool_intent","payload":{"callId":"${callId}"`) === true;
+  }
+
+  /**
+   * The workspace checkpoints, in memory: each take gets a new id (and sometimes someone else
+   * writes to the shared file meanwhile, between the call's preparing and its effect).
+   */
+  checkpoints(): Checkpoints {
+    const taken = this.checkpointsTaken;
+    const stand = {
+      enabled: true,
+      offReason: null,
+      take: async () => {
+        if (this.chance(0.3)) this.otherWriter();
+        const id = `cp_${taken.length + 1}`;
+        taken.push(id);
+        return { ok: true as const, id, leftOut: [] };
+      },
+    };
+    return stand as unknown as Checkpoints;
+  }
+
   approver(): Approver {
     return {
-      decide: async (): Promise<Decision> =>
-        this.chance(0.85) ? { approved: true, by: 'user' } : { approved: false, by: 'user', reason: 'simulated no' },
+      decide: async (): Promise<Decision> => {
+        // While the user decides, someone else may write to the file the call will change.
+        if (this.chance(0.3)) this.otherWriter();
+        return this.chance(0.85)
+          ? { approved: true, by: 'user' }
+          : { approved: false, by: 'user', reason: 'simulated no' };
+      },
     };
   }
 

@@ -2,12 +2,16 @@
  * One seeded schedule of the fault simulator: several lifetimes of a tole process over one
  * session on the in-memory disk, each running turns with tool calls of every replay class under
  * the faults its seed picks (a crash at any operation or fault point, failed and short writes,
- * failed fsyncs), then stopping (cleanly, with a storage error, or by crashing). After every
- * lifetime the session is checked from a fresh process; a last lifetime without faults resumes
- * it, and then every intent must be settled exactly once.
+ * failed fsyncs), then stopping (cleanly, with a storage error, or by crashing). Each lifetime
+ * approves calls its own way (asking the user, `--yes`, or allow rules), takes a checkpoint
+ * before every call that can change files, and may meet a second tole opening the same session
+ * (its lock must refuse it) and someone else writing to the file the guarded tool changes.
+ * After every lifetime the session is checked from a fresh process; sometimes a byte inside a
+ * whole line then rots, and the open must refuse the file; otherwise a last lifetime without
+ * faults resumes it, and then every intent must be settled exactly once.
  */
 
-import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
+import { ApprovalPolicy, type ApprovalPolicyOptions } from '../../src/core/approval/approval-policy';
 import { seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
@@ -20,15 +24,21 @@ import type { StoredRecord } from '../../src/core/storage/records';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
+import type { FileOps } from '../../src/core/storage/file-ops';
 import { snapshot, steppingClock } from '../support/storage-fixtures';
-import { SimCrash, SimDisk, type PlantedBug } from './sim-disk';
+import { plantNamed, type PlantName } from './plants';
+import { SimCrash, SimDisk } from './sim-disk';
+import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
 import { SIM_TOOLS, SimWorld } from './sim-world';
 
 const DIR = '/sim/sessions';
 const MODEL = 'sim-model';
 
 export interface SimOptions {
-  readonly planted?: PlantedBug;
+  /** A bug from the mutation list (plants.ts) to run with. */
+  readonly planted?: PlantName | null;
+  /** Whether a directory fsync can fail with EIO; DIRECTORY_FSYNC_FAILURES unless given. */
+  readonly dirSyncFailures?: boolean;
   /** Print each step of the schedule (for a replayed seed). */
   readonly trace?: (line: string) => void;
 }
@@ -40,6 +50,10 @@ export interface SimResult {
   readonly crashes: number;
   readonly commits: number;
   readonly turns: number;
+  /** Schedules that ended on a rotten byte, which the open refused as it must. */
+  readonly corruptions: number;
+  /** Second openers the lock refused. */
+  readonly refusedOpeners: number;
 }
 
 interface Acked {
@@ -49,16 +63,21 @@ interface Acked {
 
 export async function runSchedule(seed: number, options: SimOptions = {}): Promise<SimResult> {
   const schedule = seededRandom(seed);
+  const plant = plantNamed(options.planted);
   const disk = new SimDisk(seededRandom(seed ^ 0x5eed_d15c));
-  disk.planted = options.planted ?? null;
+  disk.planted = plant?.disk ?? null;
   disk.mkdir('/sim');
   disk.mkdir(DIR);
-  const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk);
+  const opsFor = (pid: number): FileOps => {
+    const ops = disk.opsFor(pid);
+    return plant?.ops ? plant.ops(ops, (path) => disk.isDirectory(path)) : ops;
+  };
+  const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk, plant?.world ?? null);
   const clock = steppingClock();
   const trace = options.trace ?? (() => {});
   const problems: string[] = [];
   const acked: Acked = { records: new Map(), maxSeq: 0 };
-  const stats = { lifetimes: 0, crashes: 0, commits: 0, turns: 0 };
+  const stats = { lifetimes: 0, crashes: 0, commits: 0, turns: 0, corruptions: 0, refusedOpeners: 0 };
   let path: string | null = null;
   const lifetimes = 2 + Math.floor(schedule.float() * 4);
 
@@ -66,7 +85,8 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     const last = life === lifetimes;
     const pid = 1000 + life;
     disk.livePid = pid;
-    const ops = disk.opsFor(pid);
+    const ops = opsFor(pid);
+    const approval = last ? INTERACTIVE : APPROVALS[Math.floor(schedule.float() * APPROVALS.length)]!;
     const faultPoint =
       !last && schedule.float() < 0.3
         ? {
@@ -79,20 +99,23 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         writeFailure: schedule.float() < 0.3 ? 0.03 : 0,
         shortWrite: schedule.float() < 0.3 ? 0.2 : 0,
         syncFailure: schedule.float() < 0.3 ? 0.03 : 0,
+        dirSyncFailures: options.dirSyncFailures ?? DIRECTORY_FSYNC_FAILURES,
         crashAtOp: schedule.float() < 0.6 ? disk.counts.ops + 1 + Math.floor(schedule.float() * 400) : Infinity,
       };
     }
     trace(
-      `life ${life} (pid ${pid})${last ? ' without faults' : `: ${JSON.stringify({ ...disk.faults, crashAtOp: String(disk.faults.crashAtOp) })}${faultPoint ? `, crash at ${faultPoint.point} #${faultPoint.skip + 1}` : ''}`}`,
+      `life ${life} (pid ${pid}, ${describeApproval(approval)})${last ? ' without faults' : `: ${JSON.stringify({ ...disk.faults, crashAtOp: String(disk.faults.crashAtOp) })}${faultPoint ? `, crash at ${faultPoint.point} #${faultPoint.skip + 1}` : ''}`}`,
     );
     stats.lifetimes++;
     let store: SessionStore | null = null;
     let ended = 'stopped';
+    let liveState: string | null = null;
     try {
       const random = seededRandom(seed + life);
       if (path === null) {
         store = SessionStore.create(DIR, { clock, random, cwd: '/sim/work', ops });
         path = store.path;
+        world.sessionPath = path;
       } else store = SessionStore.open(path, { clock, random, ops });
       const opened = store;
       opened.onCommit((records) => {
@@ -108,8 +131,9 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         store: opened,
         provider: world.provider(MODEL),
         tools: registry(world),
-        policy: new ApprovalPolicy({ rules: [], yes: false, interactive: true }),
+        policy: new ApprovalPolicy(approval),
         approver: world.approver(),
+        checkpoints: world.checkpoints(),
         workspaceRoot: '/sim/work',
         systemPrompt: 'simulated',
         limits: DEFAULT_LIMITS,
@@ -127,10 +151,16 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         stats.turns++;
         const result = await agent.runTurn(`prompt ${life}.${turn}`, signal, () => {});
         trace(`  turn ${turn}: ${result.outcome}`);
+        if (!last && schedule.float() < 0.15) {
+          const refused = secondOpener(path, opsFor(7000 + life), pid, problems);
+          trace(`  a second tole opened the session: ${refused ? 'refused' : 'LET IN'}`);
+          if (refused) stats.refusedOpeners++;
+        }
       }
       if (schedule.float() < 0.2) trace(`  compacted: ${opened.compactStorage(true)}`);
       if (last) checkSettled(opened, problems);
-      if (last || schedule.float() < 0.5) checkReplay(opened, path, disk, problems);
+      // Compared below with a fresh replay of the file, once this process has stopped cleanly.
+      if (last || schedule.float() < 0.5) liveState = JSON.stringify(snapshot(opened));
     } catch (error) {
       if (error instanceof SimCrash || disk.hasCrashed)
         ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
@@ -145,13 +175,80 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       }
     }
     trace(`  ${disk.hasCrashed && !ended.startsWith('crashed') ? 'crashed while closing' : ended}`);
-    if (disk.hasCrashed) {
+    const crashed = disk.hasCrashed;
+    disk.livePid = 0;
+    if (crashed) {
       stats.crashes++;
       disk.recover();
+      // While tole was down, someone else wrote to the file the guarded tool changes.
+      if (schedule.float() < 0.5) world.otherWriter();
     } else disk.endProcess();
-    if (path !== null && disk.read(path) !== null) checkAfter(path, disk, acked, world, problems, life);
+    problems.push(...world.problems.splice(0));
+    if (path === null) continue;
+    if (disk.read(path) === null) {
+      if (acked.maxSeq > 0)
+        problems.push(`after life ${life}: the session file is gone, with seq ${acked.maxSeq} acknowledged`);
+      continue;
+    }
+    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState);
+    if (!last && problems.length === 0 && schedule.float() < 0.05) {
+      const line = disk.corruptLine(path);
+      if (line === null) continue;
+      trace(`  a byte of line ${line} rotted`);
+      checkRefused(path, opsFor(9997), line, problems);
+      stats.corruptions++;
+      break;
+    }
   }
   return { seed, problems, ...stats };
+}
+
+const INTERACTIVE: ApprovalPolicyOptions = { rules: [], yes: false, interactive: true };
+/** How a lifetime approves calls: the user asks, `--yes`, allow rules (some covering a subject glob only). */
+const APPROVALS: readonly ApprovalPolicyOptions[] = [
+  INTERACTIVE,
+  { rules: [], yes: true, interactive: true },
+  { rules: [], yes: true, interactive: false },
+  { rules: ['sim_guarded', 'sim_never:call_*1'], yes: false, interactive: true },
+  { rules: ['sim_never'], yes: false, interactive: false },
+];
+
+function describeApproval(approval: ApprovalPolicyOptions): string {
+  if (approval.yes) return `--yes${approval.interactive ? '' : ', headless'}`;
+  if (approval.rules.length > 0) return `allow ${approval.rules.join(' ')}${approval.interactive ? '' : ', headless'}`;
+  return 'asking the user';
+}
+
+/** A second tole opening the session while `holder` writes to it: its lock must refuse it. */
+function secondOpener(path: string, ops: FileOps, holder: number, problems: string[]): boolean {
+  let second: SessionStore;
+  try {
+    second = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(7), ops });
+  } catch (error) {
+    if (isStorageError(error, 'locked')) return true;
+    throw error;
+  }
+  problems.push(`a second tole opened the session for writing while pid ${holder} held it`);
+  second.close();
+  return false;
+}
+
+/** After a byte rotted inside whole line `line`: `tole check` and a writable open both refuse the file, naming a line. */
+function checkRefused(path: string, ops: FileOps, line: number, problems: string[]): void {
+  // A rotten header may also read as a header of another format: refused as a version problem.
+  const refusals: readonly string[] = line === 1 ? ['corrupt', 'version'] : ['corrupt'];
+  const report = checkSessionFile(path, ops);
+  if (report.ok || !refusals.includes(report.problem?.kind ?? 'none'))
+    problems.push(`a byte of line ${line} rotted and tole check says ${report.ok ? 'sound' : report.problem?.message}`);
+  try {
+    SessionStore.open(path, { clock: steppingClock(), random: seededRandom(3), ops }).close();
+    problems.push(`a byte of line ${line} rotted and a writable open accepted the file`);
+  } catch (error) {
+    if (!isStorageError(error) || !refusals.includes(error.kind)) throw error;
+    // The header seeds the chain: a rotten header is found at line 2, whose message names both.
+    if (error.details.line === undefined || error.details.line > Math.max(line, 2))
+      problems.push(`a byte of line ${line} rotted and the open blamed line ${error.details.line}: ${error.message}`);
+  }
 }
 
 function registry(world: SimWorld): ToolRegistry {
@@ -163,13 +260,13 @@ function registry(world: SimWorld): ToolRegistry {
 /** From a fresh process, read-only: the file is sound, every acknowledged commit is in it, no effect ran twice. */
 function checkAfter(
   path: string,
-  disk: SimDisk,
+  ops: FileOps,
   acked: Acked,
   world: SimWorld,
   problems: string[],
   life: number,
+  liveState: string | null,
 ): void {
-  const ops = disk.opsFor(9999);
   const report = checkSessionFile(path, ops);
   if (!report.ok) {
     problems.push(`after life ${life}: tole check is not sound: ${report.problem?.message}`);
@@ -177,6 +274,8 @@ function checkAfter(
   }
   const store = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops });
   try {
+    if (liveState !== null && JSON.stringify(snapshot(store)) !== liveState)
+      problems.push(`after life ${life}: the live state differed from a fresh replay of the file`);
     for (const [key, record] of acked.records) {
       const found = key.startsWith('usage ')
         ? store.usage.find((row) => row.id === (record as { id: string }).id)
@@ -201,22 +300,6 @@ function checkAfter(
     const tool = id.split(' ')[0] as keyof typeof SIM_TOOLS;
     if (n > 1 && SIM_TOOLS[tool] !== 'idempotent')
       problems.push(`after life ${life}: the ${SIM_TOOLS[tool]} effect ${id} ran ${n} times`);
-  }
-}
-
-/** The writer's registers, tree and ledger equal what a fresh replay of the file builds. */
-function checkReplay(store: SessionStore, path: string, disk: SimDisk, problems: string[]): void {
-  const fresh = SessionStore.open(path, {
-    clock: steppingClock(),
-    random: seededRandom(1),
-    readOnly: true,
-    ops: disk.opsFor(9998),
-  });
-  try {
-    if (JSON.stringify(snapshot(fresh)) !== JSON.stringify(snapshot(store)))
-      problems.push('the live state differs from a fresh replay of the file');
-  } finally {
-    fresh.close();
   }
 }
 

@@ -1,0 +1,138 @@
+/**
+ * The simulator's mutation list: each plant is a named bug put into the code a schedule runs,
+ * through the seams tole already has for tests (the FileOps and ProcessProbe handed to the
+ * store, the tools handed to the registry, the simulated disk). Nothing here is in shipped code.
+ * `npm run sim -- --plant NAME` runs with one; plants.test.ts asserts every one is caught.
+ */
+import { crc32 } from 'node:zlib';
+import type { FileOps } from '../../src/core/storage/file-ops';
+import { LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
+
+/** What a plant changes inside the simulated world's own tools (sim-world.ts). */
+export type WorldPlant = 'effect-at-prepare' | 'guard-whole-file' | null;
+/** What a plant changes in the simulated disk (sim-disk.ts). */
+export type DiskPlant = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
+
+export interface Plant {
+  /** The bug, as a sentence. */
+  readonly bug: string;
+  readonly disk?: DiskPlant;
+  readonly world?: WorldPlant;
+  /** Wraps the FileOps of each simulated process (the writer's and the checker's alike). */
+  readonly ops?: (ops: FileOps, isDirectory: (path: string) => boolean) => FileOps;
+}
+
+export const PLANTS = {
+  'skip-fdatasync': {
+    bug: 'every fdatasync returns without making anything durable',
+    disk: 'skip-fdatasync',
+  },
+  'skip-one-fdatasync': {
+    bug: 'one fdatasync (the seed picks which) returns without making anything durable',
+    disk: 'skip-one-fdatasync',
+  },
+  'fsync-eio-ignored': {
+    bug: 'an EIO from fsync or fdatasync is swallowed, and the commit is acknowledged',
+    ops: (ops) => ({
+      ...ops,
+      fdatasyncSync: (fd) => swallowEio(() => ops.fdatasyncSync(fd)),
+      fsyncSync: (fd) => swallowEio(() => ops.fsyncSync(fd)),
+    }),
+  },
+  'dir-fsync-skipped': {
+    bug: 'a directory is never fsynced, so a created or renamed name (new session, compaction, lock) is not durable',
+    ops: (ops, isDirectory) => {
+      const dirs = new Set<number>();
+      return {
+        ...ops,
+        openSync: (path, flags, mode) => {
+          const fd = ops.openSync(path, flags, mode);
+          if (isDirectory(path)) dirs.add(fd);
+          else dirs.delete(fd);
+          return fd;
+        },
+        fsyncSync: (fd) => {
+          if (!dirs.has(fd)) ops.fsyncSync(fd);
+        },
+      };
+    },
+  },
+  'crc-not-checked': {
+    bug: 'replay does not check the CRC chain: every whole line reads as if its checksum matched',
+    ops: (ops) => {
+      const paths = new Map<number, string>();
+      const read = (path: string): Buffer => rechained(ops.readFileSync(path));
+      return {
+        ...ops,
+        openSync: (path, flags, mode) => {
+          const fd = ops.openSync(path, flags, mode);
+          paths.set(fd, path);
+          return fd;
+        },
+        readFileSync: (path) => (path.endsWith('.jsonl') ? read(path) : ops.readFileSync(path)),
+        readSync: (fd, buffer, offset, length, position) => {
+          const path = paths.get(fd);
+          if (path === undefined || !path.endsWith('.jsonl')) return ops.readSync(fd, buffer, offset, length, position);
+          const bytes = read(path);
+          const n = Math.max(0, Math.min(length, bytes.length - position));
+          bytes.copy(buffer, offset, position, position + n);
+          return n;
+        },
+      };
+    },
+  },
+  'lock-holder-taken-for-dead': {
+    bug: "the lock's liveness check says its holder is gone while it runs, so a second opener takes the lock over",
+    ops: (ops) => ({
+      ...ops,
+      processes: { ...ops.processes!, exists: () => false, startTime: () => null },
+    }),
+  },
+  'effect-before-intent': {
+    bug: 'a call approved without asking (--yes, an allow rule) runs its effect while it is prepared, before its intent is committed',
+    world: 'effect-at-prepare',
+  },
+  'edit-guard-whole-file': {
+    bug: "the guarded tool's resume guard compares the whole file with its expected state, so a line someone else added makes it run again",
+    world: 'guard-whole-file',
+  },
+} as const satisfies Record<string, Plant>;
+
+export type PlantName = keyof typeof PLANTS;
+
+export function isPlantName(name: string): name is PlantName {
+  return Object.hasOwn(PLANTS, name);
+}
+
+export function plantNamed(name: string | undefined | null): Plant | null {
+  if (name === undefined || name === null) return null;
+  if (!isPlantName(name))
+    throw new Error(`there is no plant named ${JSON.stringify(name)}; known plants: ${Object.keys(PLANTS).join(', ')}`);
+  return PLANTS[name];
+}
+
+function swallowEio(sync: () => void): void {
+  try {
+    sync();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EIO') throw error;
+  }
+}
+
+/** The file with the checksum of every whole commit line recomputed along the chain (the header seeds it). */
+function rechained(bytes: Buffer): Buffer {
+  const out = Buffer.from(bytes);
+  const headerEnd = out.indexOf(0x0a);
+  if (headerEnd < 0) return out;
+  let crc = crc32(out.subarray(0, headerEnd));
+  for (let start = headerEnd + 1; start < out.length; ) {
+    const end = out.indexOf(0x0a, start);
+    if (end < 0) break;
+    if (end - start >= LINE_PREFIX_BYTES + 2 && out[end - 1] === 0x7d) {
+      crc = crc32(out.subarray(start + LINE_PREFIX_BYTES, end - 1), crc);
+      out.write(crc.toString(16).padStart(8, '0'), start + 6, 'latin1');
+    }
+    start = end + 1;
+  }
+  return out;
+}
