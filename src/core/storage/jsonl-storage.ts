@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
+import { makeNameDurable } from './durable-name';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
 import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
@@ -147,6 +148,8 @@ export class JsonlStorage implements Storage {
       if (readOnly) {
         ops.closeSync(fd);
         fd = null;
+      } else {
+        makeNameDurable(ops, path);
       }
       const storage = new JsonlStorage(
         path,

@@ -1,6 +1,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StorageError } from './errors';
+import { makeNameDurable } from './durable-name';
 import { fsyncDirectory, nodeFileOps, type FileOps } from './file-ops';
 import { acquireLock, type HeldLock } from './lock-file';
 import { STORAGE_VERSION, type Commit, type SessionHeader } from './records';
@@ -113,7 +114,10 @@ export class SqliteStorage implements Storage {
       // A read-only open may leave an empty -wal and the -shm index behind: SQLite needs them to read a WAL database.
       db = new Driver(path, { readonly: readOnly, fileMustExist: true });
       const meta = readMeta(db, path);
-      if (!readOnly) configure(db);
+      if (!readOnly) {
+        configure(db);
+        makeNameDurable(options.ops ?? nodeFileOps, path);
+      }
       const scan = replay(db, path, options.onCommit ?? (() => {}));
       const lastSeq = Math.max(meta.lastSeq, scan.lastSeq);
       const report: OpenReport = { commitLines: scan.commits, bytes: statSync(path).size, tornTail: null, lastSeq };
