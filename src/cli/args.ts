@@ -41,6 +41,8 @@ export interface CliArgs {
   readonly dryRun: boolean;
   /** `tole sync --password-stdin`: the team server's password is read from stdin, never from argv. */
   readonly passwordStdin: boolean;
+  /** `tole unlock PATH --force`: remove a lock whose holder tole cannot check (another host, a container). */
+  readonly force: boolean;
   readonly format?: string;
   readonly branch?: string;
   readonly entry?: string;
@@ -118,6 +120,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     all: false,
     dryRun: false,
     passwordStdin: false,
+    force: false,
     help: false,
     version: false,
   };
@@ -153,6 +156,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     else if (flag === '--all') flags.all = true;
     else if (flag === '--dry-run') flags.dryRun = true;
     else if (flag === '--password-stdin') flags.passwordStdin = true;
+    else if (flag === '--force') flags.force = true;
     else if (flag === '-h' || flag === '--help') flags.help = true;
     else if (flag === '-v' || flag === '--version') flags.version = true;
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown flag ${flag} (see tole --help)`);
@@ -198,6 +202,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     all: flags.all,
     dryRun: flags.dryRun,
     passwordStdin: flags.passwordStdin,
+    force: flags.force,
     positional: SUBCOMMANDS.has(positional[0] ?? '') ? positional.slice(1) : positional,
     ...(resume !== undefined ? { resume } : {}),
     ...(from !== undefined ? { from } : {}),

@@ -19,8 +19,9 @@ Usage
   tole restore ID|PATH --entry ENTRY [--dry-run]
                                 bring the workspace files back to how they were at an entry
                                 (checkpointed first, so it can be undone; --dry-run only shows)
-  tole unlock PATH              remove a session's lock left by a tole that is gone
-                                (refuses while the tole that holds it is running)
+  tole unlock PATH [--force]    remove a session's lock left by a tole that is gone
+                                (refuses while its holder runs, or, without --force, when
+                                tole cannot check it: another host or container)
   tole trust [DIR]              trust the folder's tole.config.json as it is now (hooks, allow
                                 rules, provider, base URL); an edit to it untrusts it again
 

@@ -9,12 +9,12 @@ import { createStore, openStore, tempDir } from '../support/storage-fixtures';
 const dir = tempDir('tole-unlock-');
 afterAll(() => dir.remove());
 
-function unlock(path: string): { code: number; out: string; err: string } {
+function unlock(path: string, ...flags: string[]): { code: number; out: string; err: string } {
   let out = '';
   let err = '';
   const stream = (add: (text: string) => void) =>
     ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
-  const code = runUnlock(parseArgs(['unlock', path]), {
+  const code = runUnlock(parseArgs(['unlock', path, ...flags]), {
     cwd: dir.path,
     stdout: stream((t) => (out += t)),
     stderr: stream((t) => (err += t)),
@@ -33,7 +33,7 @@ describe('tole unlock PATH', () => {
     expect(unlock(store.path)).toMatchObject({ code: 0, out: expect.stringContaining('is not locked') });
   });
 
-  it('removes a lock whose holder cannot be checked, naming it, so that the session opens again', () => {
+  it('removes a lock whose holder cannot be checked only with --force, naming it, so that the session opens again', () => {
     const store = createStore(dir.path);
     store.close();
     writeFileSync(
@@ -41,7 +41,13 @@ describe('tole unlock PATH', () => {
       JSON.stringify({ pid: 4242, host: 'elsewhere.example', nonce: 'n', createdAt: 1 }),
     );
     expect(() => openStore(store.path)).toThrow(`run tole unlock ${store.path}`);
-    const run = unlock(store.path);
+    const refused = unlock(store.path);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('pid 4242 on elsewhere.example');
+    expect(refused.err).toContain('a second writer would corrupt it');
+    expect(refused.err).toContain(`tole unlock ${store.path} --force`);
+    expect(existsSync(lockPathFor(store.path))).toBe(true);
+    const run = unlock(store.path, '--force');
     expect(run).toMatchObject({
       code: 0,
       out: expect.stringContaining('removed the lock of pid 4242 on elsewhere.example'),

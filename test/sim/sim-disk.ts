@@ -64,6 +64,9 @@ export class SimDisk {
   private readonly dirs = new Set<string>();
   private fds = new Map<number, OpenFile>();
   private nextFd = 3;
+  /** A number per inode, as a real stat would give (FileOps.fileIdOf). */
+  private readonly inodeIds = new WeakMap<Inode, string>();
+  private nextInodeId = 1;
   private ops = 0;
   private crashed: string | null = null;
   faults: DiskFaults = NO_FAULTS;
@@ -167,6 +170,15 @@ export class SimDisk {
     return [...this.names.keys()].sort();
   }
 
+  private inodeId(inode: Inode): string {
+    let id = this.inodeIds.get(inode);
+    if (id === undefined) {
+      id = `sim:${this.nextInodeId++}`;
+      this.inodeIds.set(inode, id);
+    }
+    return id;
+  }
+
   read(path: string): Buffer | null {
     const inode = this.names.get(path);
     return inode ? Buffer.from(inode.data) : null;
@@ -232,6 +244,10 @@ export class SimDisk {
         this.fds.delete(fd);
       },
       existsSync: (path) => this.names.has(path) || this.dirs.has(path),
+      fileIdOf: (path) => {
+        const inode = this.names.get(path);
+        return inode ? this.inodeId(inode) : null;
+      },
       kindOf: (path): FileKind | null => (this.dirs.has(path) ? 'directory' : this.names.has(path) ? 'file' : null),
     };
   }

@@ -3,6 +3,8 @@ export type StorageErrorKind =
   | 'corrupt'
   | 'version'
   | 'locked'
+  /** The writer's own lock file was removed or replaced while it held the session: it stops writing. */
+  | 'lock-lost'
   | 'not-committed'
   | 'poisoned'
   | 'not-found'

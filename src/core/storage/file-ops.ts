@@ -22,6 +22,11 @@ export interface FileOps {
   existsSync(path: string): boolean;
   /** What is at `path` (symlinks followed), without opening it; null when nothing is. */
   kindOf(path: string): FileKind | null;
+  /**
+   * Which file is at `path` (device and inode, symlinks not followed), or null when nothing is: one
+   * stat. An inode number is reused once its file is gone, so whoever compares keeps it open.
+   */
+  fileIdOf(path: string): string | null;
   /** Who this process is and which others are alive, for the lock; the real system's when absent. */
   readonly processes?: ProcessProbe;
 }
@@ -73,6 +78,10 @@ export const nodeFileOps: FileOps = {
   kindOf: (path) => {
     const stats = fs.statSync(path, { throwIfNoEntry: false });
     return stats ? kindOfStats(stats) : null;
+  },
+  fileIdOf: (path) => {
+    const stats = fs.lstatSync(path, { throwIfNoEntry: false, bigint: true });
+    return stats ? `${stats.dev}:${stats.ino}` : null;
   },
 };
 

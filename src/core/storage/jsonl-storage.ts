@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { StorageError } from './errors';
+import { isStorageError, StorageError } from './errors';
 import { makeNameDurable } from './durable-name';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
@@ -176,6 +176,7 @@ export class JsonlStorage implements Storage {
 
   append(commit: Commit, json?: string): void {
     const fd = this.writableFd();
+    this.checkLock();
     const line = encodeCommit(commit, this.lastCrc, json);
     try {
       writeWhole(this.ops, fd, line.bytes, this.size);
@@ -208,6 +209,7 @@ export class JsonlStorage implements Storage {
    */
   rewrite(commits: readonly Commit[], header: SessionHeader = this.currentHeader): void {
     const fd = this.writableFd();
+    this.checkLock();
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.compact.tmp`);
     const written = this.writeVerifiedTemp(temp, commits, header);
@@ -318,6 +320,16 @@ export class JsonlStorage implements Storage {
     this.lock = null;
   }
 
+  /** A writer whose lock was taken from it stops for good: another tole may be writing the file. */
+  private checkLock(): void {
+    try {
+      this.lock?.check();
+    } catch (error) {
+      this.poisoned = error as Error;
+      throw error;
+    }
+  }
+
   private writableFd(): number {
     if (this.closed)
       throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, {
@@ -329,6 +341,7 @@ export class JsonlStorage implements Storage {
       });
     }
     if (this.poisoned) {
+      if (isStorageError(this.poisoned, 'lock-lost')) throw this.poisoned;
       throw new StorageError('poisoned', `an earlier fsync failed on ${this.path}: reopen the session to continue`, {
         path: this.path,
       });

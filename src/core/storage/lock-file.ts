@@ -18,6 +18,11 @@ export interface LockOwner {
 
 export interface HeldLock {
   readonly path: string;
+  /**
+   * Throws a `lock-lost` StorageError when the lock file is no longer the one this opener created
+   * (removed by `tole unlock`, or replaced by another tole): one stat, before each commit.
+   */
+  check(): void;
   release(): void;
 }
 
@@ -61,19 +66,16 @@ export function judgeLock(owner: LockOwner | null, probe: ProcessProbe): LockVer
   const bootId = probe.bootId();
   if (owner.bootId && bootId && owner.bootId !== bootId)
     return { state: 'stale', reason: `it was taken by ${who} before the machine restarted` };
+  // The namespace first: pid 1 in another container is not this process, even when this one is pid 1 too.
+  const namespace = probe.pidNamespace();
+  if (owner.pidNamespace && namespace && owner.pidNamespace !== namespace)
+    return judgeInOtherNamespace(owner, owner.pidNamespace, probe);
   if (owner.pid === probe.pid) {
     // This pid is this process: the lock is live only if this process took it and holds it still
     // (a tole restarted in a container gets the same pid as the one that crashed).
     return heldHere.has(owner.nonce)
       ? { state: 'held', reason: `this tole (${who}) holds it` }
       : { state: 'stale', reason: `it names this process's own pid (${owner.pid}), which took no such lock` };
-  }
-  const namespace = probe.pidNamespace();
-  if (owner.pidNamespace && namespace && owner.pidNamespace !== namespace) {
-    return {
-      state: 'unknown',
-      reason: `it was taken by ${who} in another pid namespace (another container?), whose pids cannot be checked from here`,
-    };
   }
   if (!probe.exists(owner.pid)) return { state: 'stale', reason: `${who} is gone` };
   const now = probe.startTime(owner.pid);
@@ -86,6 +88,31 @@ export function judgeLock(owner: LockOwner | null, probe: ProcessProbe): LockVer
     state: 'unknown',
     reason: `pid ${owner.pid} is running, but tole cannot tell whether it is the process that took the lock`,
   };
+}
+
+/**
+ * A holder in another pid namespace (`unshare -p`, a container) numbers itself in that namespace.
+ * From an outer namespace it is still visible: the process whose namespace is the lock's and whose
+ * innermost pid (NSpid) is the lock's pid, with the same start time, is the holder.
+ */
+function judgeInOtherNamespace(owner: LockOwner, namespace: string, probe: ProcessProbe): LockVerdict {
+  const who = `pid ${owner.pid} of pid namespace ${namespace}`;
+  const located = probe.locate?.(namespace, owner.pid) ?? { state: 'unseen' as const };
+  switch (located.state) {
+    case 'found':
+      if (owner.startTime && located.startTime && owner.startTime !== located.startTime)
+        return { state: 'stale', reason: `${who} now belongs to another process` };
+      return owner.startTime && located.startTime
+        ? { state: 'held', reason: `${who} is running` }
+        : { state: 'unknown', reason: `${who} is running, but tole cannot tell whether it took the lock` };
+    case 'absent':
+      return { state: 'stale', reason: `${who} is gone` };
+    case 'unseen':
+      return {
+        state: 'unknown',
+        reason: `it was taken by ${who} (another container?), whose processes cannot be seen from here`,
+      };
+  }
 }
 
 /** A lock whose holder is provably gone (as this process sees it). */
@@ -107,7 +134,25 @@ export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, no
   };
   const held = (): HeldLock => {
     heldHere.add(nonce);
-    return { path, release: () => releaseIfOurs(ops, path, nonce) };
+    // The lock file is kept open while held, so that its inode number cannot go to a new file:
+    // a file at the path with another inode is another lock.
+    const fd = ops.openSync(path, 'r');
+    const created = ops.fileIdOf(path);
+    let lost: StorageError | null = null;
+    let released = false;
+    return {
+      path,
+      check: () => {
+        if (lost === null && ops.fileIdOf(path) !== created) lost = lockLostError(ops, sessionPath);
+        if (lost !== null) throw lost;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        ops.closeSync(fd);
+        releaseIfOurs(ops, path, nonce);
+      },
+    };
   };
   if (createLock(ops, path, owner)) return held();
   const current = readLockOwner(ops, path);
@@ -177,6 +222,20 @@ function lockedError(sessionPath: string, owner: LockOwner | null, verdict: Lock
   );
 }
 
+function lockLostError(ops: FileOps, sessionPath: string): StorageError {
+  const path = lockPathFor(sessionPath);
+  const now = readLockOwner(ops, path);
+  const what =
+    now === null && !ops.existsSync(path)
+      ? `its lock file ${path} was removed (by tole unlock --force, or by hand)`
+      : `its lock file ${path} was replaced${now ? ` by pid ${now.pid} on ${now.host}` : ''}`;
+  return new StorageError(
+    'lock-lost',
+    `not committed: ${what}, so another tole may be writing ${sessionPath}; nothing more is written from here. Close this tole, make sure only one tole has the session open, then run tole check ${sessionPath} and open it again`,
+    { path: sessionPath, ownRemedy: true, ...(now ? { pid: now.pid, host: now.host } : {}) },
+  );
+}
+
 function unlinkQuietly(ops: FileOps, path: string): void {
   try {
     ops.unlinkSync(path);
@@ -199,15 +258,16 @@ export interface UnlockResult {
 }
 
 /**
- * Removes a session's lock unless its holder is provably running. A lock whose holder cannot be
- * checked (another host, another container) is removed: the user asked, having been told why.
+ * Removes a session's lock when its holder is provably gone. A holder tole cannot check (another
+ * host, a pid namespace not visible from here) may still be writing: its lock is removed only
+ * with `force`, the user having been told why.
  */
-export function unlockSession(ops: FileOps, sessionPath: string): UnlockResult {
+export function unlockSession(ops: FileOps, sessionPath: string, force = false): UnlockResult {
   const path = lockPathFor(sessionPath);
   if (!ops.existsSync(path)) return { removed: false, owner: null, verdict: null };
   const owner = readLockOwner(ops, path);
   const verdict = judgeLock(owner, probeOf(ops));
-  if (verdict.state === 'held') return { removed: false, owner, verdict };
+  if (verdict.state === 'held' || (verdict.state === 'unknown' && !force)) return { removed: false, owner, verdict };
   unlinkQuietly(ops, path);
   if (owner) unlinkQuietly(ops, takeoverMarker(path, owner.nonce));
   return { removed: true, owner, verdict };

@@ -135,6 +135,7 @@ export class SqliteStorage implements Storage {
 
   append(commit: Commit): void {
     const statements = this.writable();
+    this.lock?.check();
     const rows = rowsOf(commit, this.path);
     assertIncreasing(rows, this.tail.lastSeq, this.path);
     const commitNo = this.tail.commitNo + 1;
@@ -151,6 +152,7 @@ export class SqliteStorage implements Storage {
   /** Storage compaction: replaces every row with `commits`, under `header`, in one transaction. */
   rewrite(commits: readonly Commit[], header: SessionHeader = this.currentHeader): void {
     const statements = this.writable();
+    this.lock?.check();
     const all = commits.map((commit) => rowsOf(commit, this.path));
     let lastSeq = 0;
     for (const rows of all) {

@@ -106,16 +106,16 @@ describe('a lock that names a pid now used by another process', () => {
     holder.kill('SIGKILL');
   });
 
-  it('tells the user to run tole unlock when it cannot decide, and tole unlock then removes it', () => {
-    for (const owner of [{ pid: unrelatedProcess() }, { pid: unrelatedProcess(), pidNamespace: 'pid:[1]' }]) {
-      const path = session();
-      plantLock(path, owner);
-      expect(() => openStore(path)).toThrow(
-        `if no tole is using this session, run tole unlock ${path} (it checks first)`,
-      );
-      expect(unlockSession(nodeFileOps, path)).toMatchObject({ removed: true, verdict: { state: 'unknown' } });
-      openStore(path).close();
-    }
+  it('tells the user to run tole unlock when it cannot decide, and tole unlock removes it only when forced', () => {
+    const path = session();
+    plantLock(path, { pid: unrelatedProcess() });
+    expect(() => openStore(path)).toThrow(
+      `if no tole is using this session, run tole unlock ${path} (it checks first)`,
+    );
+    expect(unlockSession(nodeFileOps, path)).toMatchObject({ removed: false, verdict: { state: 'unknown' } });
+    expect(() => openStore(path)).toThrow(/session is locked/);
+    expect(unlockSession(nodeFileOps, path, true)).toMatchObject({ removed: true, verdict: { state: 'unknown' } });
+    openStore(path).close();
   });
 });
 
