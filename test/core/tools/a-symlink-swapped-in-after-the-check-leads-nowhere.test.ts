@@ -6,14 +6,14 @@
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashFileIfPresent, readStart, readTextFile, writeFileDurably } from '../../../src/core/tools/builtin/file-io';
-import { resolveWorkspacePath } from '../../../src/core/tools/workspace';
+import { hashFileIfPresent, readTextFile, writeFileDurably } from '../../../src/core/tools/builtin/file-io';
+import { resolveWorkspacePath, type WorkspacePath } from '../../../src/core/tools/workspace';
 import { tempWorkspace } from './temp-workspace';
 
-async function checked(root: string, requested: string): Promise<string> {
+async function checked(root: string, requested: string): Promise<WorkspacePath> {
   const resolved = await resolveWorkspacePath(root, requested);
   if (!resolved.ok) throw new Error(resolved.error.message);
-  return resolved.path.absolutePath;
+  return resolved.path;
 }
 
 describe('a symlink swapped in after the workspace check', () => {
@@ -22,10 +22,9 @@ describe('a symlink swapped in after the workspace check', () => {
     await writeFile(path.join(ws.outside, 'secret.txt'), 'SECRET\n');
     await writeFile(path.join(ws.root, 'notes.txt'), 'notes\n');
     const target = await checked(ws.root, 'notes.txt');
-    await rename(target, `${target}.old`);
-    await symlink(path.join(ws.outside, 'secret.txt'), target);
-    await expect(readTextFile(target, 'notes.txt')).rejects.toMatchObject({ code: 'ELOOP' });
-    await expect(readStart(target)).rejects.toMatchObject({ code: 'ELOOP' });
+    await rename(target.absolutePath, `${target.absolutePath}.old`);
+    await symlink(path.join(ws.outside, 'secret.txt'), target.absolutePath);
+    await expect(readTextFile(target)).rejects.toMatchObject({ code: 'ELOOP' });
     expect(await hashFileIfPresent(target)).toBeNull();
   });
 
@@ -38,7 +37,7 @@ describe('a symlink swapped in after the workspace check', () => {
     await rename(path.join(ws.root, 'sub'), path.join(ws.root, 'sub-old'));
     await symlink(ws.outside, path.join(ws.root, 'sub'));
 
-    await expect(readTextFile(target, 'sub/f.txt')).rejects.toMatchObject({ code: 'ESWAPPED' });
+    await expect(readTextFile(target)).rejects.toMatchObject({ code: 'ESWAPPED' });
     await expect(writeFileDurably(target, 'overwritten\n', 'call_1')).rejects.toMatchObject({ code: 'ESWAPPED' });
     expect(await readFile(path.join(ws.outside, 'f.txt'), 'utf8')).toBe('SECRET\n');
     expect(await readdir(ws.outside)).toEqual(['f.txt']);
@@ -47,9 +46,9 @@ describe('a symlink swapped in after the workspace check', () => {
   it('nothing swapped: the same calls work as before', async () => {
     const ws = await tempWorkspace();
     await mkdir(path.join(ws.root, 'sub'));
+    await writeFileDurably(await checked(ws.root, 'sub/f.txt'), 'hello\n', 'call_2');
     const target = await checked(ws.root, 'sub/f.txt');
-    await writeFileDurably(target, 'hello\n', 'call_2');
-    expect(await readTextFile(target, 'sub/f.txt')).toEqual({ kind: 'text', text: 'hello\n' });
+    expect(await readTextFile(target)).toEqual({ kind: 'text', text: 'hello\n' });
     expect(await hashFileIfPresent(target)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -54,7 +54,7 @@ describe('delete_path', () => {
     expect(await exists(ws.root)).toBe(true);
     expect(await deletePathTool.execute({ path: 'gone' }, ws.ctx)).toEqual({
       ok: false,
-      content: 'gone does not exist.',
+      content: 'gone does not exist; nothing to delete.',
     });
   });
 });

@@ -74,11 +74,25 @@ describe('file tools refuse paths that leave the workspace', () => {
   });
 
   it('delete_path refuses every escape and the outside file is untouched', async () => {
-    for (const [how, p] of Object.entries(escapes(ws))) {
+    const { 'a symlink to an outside file': _theLinkItself, ...through } = escapes(ws);
+    for (const [how, p] of Object.entries(through)) {
       expectRefused(await deletePathTool.execute({ path: p }, ws.ctx), how);
       expect(await deletePathTool.guard?.({ path: p }, undefined, ws.ctx), how).toBe(false);
     }
-    expectRefused(await deletePathTool.execute({ path: 'link-to-outside' }, ws.ctx), 'the symlinked directory itself');
+    expect(await readFile(secret(), 'utf8')).toBe('the secret\n');
+  });
+
+  it('delete_path on a symlink to outside removes the link in the workspace, never what it points to', async () => {
+    for (const link of ['link-to-secret', 'link-to-outside']) {
+      const out = await deletePathTool.execute({ path: link }, ws.ctx);
+      expect(out, link).toEqual({
+        ok: true,
+        content: `Deleted the symlink ${link}; whatever it pointed to was left alone.`,
+      });
+      expect(await deletePathTool.guard?.({ path: link }, undefined, ws.ctx), link).toBe(true);
+    }
+    expect(await readdir(ws.root)).toEqual([]);
+    expect(await readdir(ws.outside)).toEqual(['secret.txt']);
     expect(await readFile(secret(), 'utf8')).toBe('the secret\n');
   });
 });

@@ -84,7 +84,7 @@ describe('grep', () => {
     expect((await grepTool.execute({ pattern: 'root', path: '/etc' }, ws.ctx)).ok).toBe(false);
     expect(await grepTool.execute({ pattern: 'x', path: 'missing' }, ws.ctx)).toEqual({
       ok: false,
-      content: 'missing does not exist.',
+      content: 'missing does not exist. Use list_dir or glob to find it.',
     });
   });
 });

@@ -32,7 +32,10 @@ describe('list_dir', () => {
       ok: false,
       content: 'a.txt is a file, not a directory. Use read_file to read it.',
     });
-    expect(await listDirTool.execute({ path: 'gone' }, ws.ctx)).toEqual({ ok: false, content: 'gone does not exist.' });
+    expect(await listDirTool.execute({ path: 'gone' }, ws.ctx)).toEqual({
+      ok: false,
+      content: 'gone does not exist. List its parent to see what is there.',
+    });
   });
 
   it('refuses a directory outside the workspace', async () => {

@@ -95,7 +95,7 @@ describe('read_file', () => {
     const ws = await tempWorkspace();
     expect(await readFileTool.execute({ path: 'nope.txt' }, ws.ctx)).toEqual({
       ok: false,
-      content: 'nope.txt does not exist.',
+      content: 'nope.txt does not exist. Use list_dir or glob to find the file.',
     });
   });
 

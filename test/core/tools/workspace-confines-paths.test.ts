@@ -9,9 +9,16 @@ describe('resolveWorkspacePath', () => {
     const { root } = await tempWorkspace();
     await mkdir(path.join(root, 'src'));
     const result = await resolveWorkspacePath(root, 'src/../src/app.ts');
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       ok: true,
-      path: { absolutePath: path.join(root, 'src/app.ts'), relativePath: 'src/app.ts', root },
+      path: {
+        absolutePath: path.join(root, 'src/app.ts'),
+        relativePath: 'src/app.ts',
+        root,
+        found: { kind: 'missing' },
+        existingDirectory: { absolutePath: path.join(root, 'src') },
+        missing: ['app.ts'],
+      },
     });
   });
 

@@ -78,6 +78,8 @@ describe('write_file', () => {
     await writeFile(path.join(ws.root, 'file'), 'x');
     const out = await writeFileTool.execute({ path: 'file/child.txt', content: 'x' }, ws.ctx);
     expect(out.ok).toBe(false);
-    expect(out.content).toMatch(/^file\/child\.txt: /);
+    expect(out.content).toBe(
+      'Path "file/child.txt": file is a file, not a directory, so nothing can lie below it. Check the path with list_dir.',
+    );
   });
 });

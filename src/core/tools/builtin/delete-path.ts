@@ -1,10 +1,13 @@
-import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
-import { resolveWorkspacePath } from '../workspace';
-import { errorCode, failure, fsFailure, hashFileIfPresent, workspacePathOrFailure } from './file-io';
+import { type ResolveOptions, resolveWorkspacePath } from '../workspace';
+import { openDirectoryChecked, removeTree } from './checked-open';
+import { failure, fsFailure, hashFileIfPresent, syncOpenDirectory, workspacePathOrFailure } from './file-io';
+
+/** delete_path removes a symlink named last, never what it points to. */
+const KEEP_LAST_LINK: ResolveOptions = { followLastSymlink: false };
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -50,20 +53,12 @@ export type PreparedDelete =
   | { readonly kind: 'directory' | 'symlink' | 'other' | 'missing' };
 
 async function whatIsThere(requested: string, ctx: ToolContext): Promise<PreparedDelete> {
-  const resolved = await resolveWorkspacePath(ctx.workspaceRoot, requested);
+  const resolved = await resolveWorkspacePath(ctx.workspaceRoot, requested, KEEP_LAST_LINK);
   if (!resolved.ok) return { kind: 'missing' };
-  const link = await symlinkItself(ctx.workspaceRoot, requested);
-  if (link !== null) return { kind: 'symlink' };
-  let stats: Awaited<ReturnType<typeof lstat>>;
-  try {
-    stats = await lstat(resolved.path.absolutePath);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
-    throw error;
-  }
-  if (stats.isDirectory()) return { kind: 'directory' };
-  if (!stats.isFile()) return { kind: 'other' };
-  const sha256 = await hashFileIfPresent(resolved.path.absolutePath);
+  const { found } = resolved.path;
+  if (found.kind === 'missing' || found.kind === 'directory' || found.kind === 'symlink') return { kind: found.kind };
+  if (found.kind === 'special') return { kind: 'other' };
+  const sha256 = await hashFileIfPresent(resolved.path);
   return sha256 === null ? { kind: 'other' } : { kind: 'file', sha256 };
 }
 
@@ -74,7 +69,7 @@ async function whatIsThere(requested: string, ctx: ToolContext): Promise<Prepare
  */
 async function deleteHappened(input: DeletePathInput, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
   // A path that leaves the workspace: running it again fails the same way.
-  if (!(await resolveWorkspacePath(ctx.workspaceRoot, input.path)).ok) return false;
+  if (!(await resolveWorkspacePath(ctx.workspaceRoot, input.path, KEEP_LAST_LINK)).ok) return false;
   const now = await whatIsThere(input.path, ctx);
   const then = isPreparedDelete(prepared) ? prepared : null;
   if (now.kind === 'missing') return then?.kind !== 'missing';
@@ -93,40 +88,38 @@ function isPreparedDelete(prepared: unknown): prepared is PreparedDelete {
 }
 
 async function deletePath(input: DeletePathInput, ctx: ToolContext): Promise<ToolOutput> {
-  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
+  const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path, KEEP_LAST_LINK);
   if (!resolved.ok) return resolved.output;
-  const { absolutePath, relativePath } = resolved.path;
+  const { relativePath, found, existingDirectory, absolutePath } = resolved.path;
   if (relativePath === '.')
     return failure('Refusing to delete the workspace root itself. Delete the entries inside it one by one.');
+  if (found.kind === 'missing') return failure(`${relativePath} does not exist; nothing to delete.`);
   try {
-    const link = await symlinkItself(ctx.workspaceRoot, input.path);
-    if (link !== null) {
-      await rm(link, { force: false });
-      return { ok: true, content: `Deleted the symlink ${input.path}; its target ${relativePath} was left alone.` };
+    const parent = await openDirectoryChecked(
+      existingDirectory.absolutePath,
+      existingDirectory.absolutePath,
+      existingDirectory,
+    );
+    try {
+      await removeTree(parent, path.basename(absolutePath), found);
+      await syncOpenDirectory(parent.handle);
+    } finally {
+      await parent.handle.close();
     }
-    const stats = await lstat(absolutePath);
-    await rm(absolutePath, { recursive: true, force: false });
-    const what = stats.isDirectory() ? `the directory ${relativePath} and everything in it` : `${relativePath}`;
-    return { ok: true, content: `Deleted ${what}.` };
   } catch (error) {
     return fsFailure(error, relativePath);
   }
+  return { ok: true, content: deletedText(found.kind, relativePath) };
 }
 
-/**
- * When the last component of `requested` is itself a symlink (its target already checked to be
- * inside the workspace), the link is what gets deleted, never the directory it points to.
- */
-async function symlinkItself(workspaceRoot: string, requested: string): Promise<string | null> {
-  const name = path.basename(requested);
-  if (name === '' || name === '.' || name === '..') return null;
-  const parent = await resolveWorkspacePath(workspaceRoot, path.dirname(requested));
-  if (!parent.ok) return null;
-  const candidate = path.join(parent.path.absolutePath, name);
-  try {
-    return (await lstat(candidate)).isSymbolicLink() ? candidate : null;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
-    throw error;
+function deletedText(kind: 'file' | 'directory' | 'symlink' | 'special', relativePath: string): string {
+  switch (kind) {
+    case 'directory':
+      return `Deleted the directory ${relativePath} and everything in it.`;
+    case 'symlink':
+      return `Deleted the symlink ${relativePath}; whatever it pointed to was left alone.`;
+    case 'file':
+    case 'special':
+      return `Deleted ${relativePath}.`;
   }
 }

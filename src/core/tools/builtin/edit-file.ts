@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
+import type { WorkspacePath } from '../workspace';
 import {
   failure,
   fsFailure,
@@ -29,7 +30,7 @@ type PlannedEdit =
   | {
       readonly ok: true;
       readonly relativePath: string;
-      readonly absolutePath: string;
+      readonly target: WorkspacePath;
       readonly before: string;
       readonly after: string;
       /** Where old_text stood in `before`. */
@@ -70,7 +71,7 @@ async function prepareEdit(input: EditFileInput, ctx: ToolContext): Promise<Prep
 async function editHappened(input: EditFileInput, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return false;
-  const read = await readTextFile(resolved.path.absolutePath, resolved.path.relativePath);
+  const read = await readTextFile(resolved.path);
   if (read.kind !== 'text') return { unknown: `${resolved.path.relativePath} is no longer a text file tole can read` };
   if (isPreparedEdit(prepared)) return editVerdict(read.text, input.old_text, input.new_text, prepared);
   if (isPreparedHash(prepared) && sha256Hex(read.text) === prepared.sha256) return true;
@@ -85,7 +86,7 @@ async function editFile(input: EditFileInput, ctx: ToolContext): Promise<ToolOut
   const plan = await planEdit(input, ctx);
   if (!plan.ok) return failure(plan.message);
   try {
-    await writeFileDurably(plan.absolutePath, plan.after, ctx.callId);
+    await writeFileDurably(plan.target, plan.after, ctx.callId);
   } catch (error) {
     return fsFailure(error, plan.relativePath);
   }
@@ -104,10 +105,10 @@ async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<Planned
     return { ok: false, message: 'old_text and new_text are identical: nothing would change.' };
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return { ok: false, message: resolved.output.content };
-  const { absolutePath, relativePath } = resolved.path;
+  const { relativePath } = resolved.path;
   let read: Awaited<ReturnType<typeof readTextFile>>;
   try {
-    read = await readTextFile(absolutePath, relativePath);
+    read = await readTextFile(resolved.path);
   } catch (error) {
     return { ok: false, message: fsFailure(error, relativePath).content };
   }
@@ -130,7 +131,7 @@ async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<Planned
   }
   const at = positions[0];
   const after = read.text.slice(0, at) + input.new_text + read.text.slice(at + input.old_text.length);
-  return { ok: true, relativePath, absolutePath, before: read.text, after, at };
+  return { ok: true, relativePath, target: resolved.path, before: read.text, after, at };
 }
 
 /** Every index where `needle` starts, overlapping ones included (`aa` occurs twice in `aaa`). */

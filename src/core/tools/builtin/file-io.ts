@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolOutput } from '../tool';
-import { resolveWorkspacePath, type WorkspacePath } from '../workspace';
+import { type ResolveOptions, resolveWorkspacePath, type WorkspacePath } from '../workspace';
+import {
+  type CheckedDirectory,
+  inDirectory,
+  openChecked,
+  openDirectoryChecked,
+  openOrMakeDirectory,
+} from './checked-open';
 
 /** How much of a file's start is looked at to decide whether it is binary. */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -28,8 +35,9 @@ export function failure(content: string): ToolOutput {
 export async function workspacePathOrFailure(
   workspaceRoot: string,
   requested: string,
+  options?: ResolveOptions,
 ): Promise<{ ok: true; path: WorkspacePath } | { ok: false; output: ToolOutput }> {
-  const resolved = await resolveWorkspacePath(workspaceRoot, requested);
+  const resolved = await resolveWorkspacePath(workspaceRoot, requested, options);
   return resolved.ok ? resolved : { ok: false, output: failure(resolved.error.message) };
 }
 
@@ -37,12 +45,12 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The SHA-256 of a file's bytes, streamed; null when it does not exist or is not a regular file. */
-export async function hashFileIfPresent(absolutePath: string): Promise<string | null> {
+/** The SHA-256 of a checked file's bytes, streamed; null when it is not there or not a regular file. */
+export async function hashFileIfPresent(target: WorkspacePath): Promise<string | null> {
+  if (target.found.kind !== 'file') return null;
   try {
-    if (!(await stat(absolutePath)).isFile()) return null;
     const hash = createHash('sha256');
-    const handle = await openResolved(absolutePath, constants.O_RDONLY);
+    const handle = await openChecked(target.absolutePath, target.absolutePath, target.found, constants.O_RDONLY);
     for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch (error) {
@@ -51,34 +59,11 @@ export async function hashFileIfPresent(absolutePath: string): Promise<string | 
   }
 }
 
-/**
- * Opens a path `resolveWorkspacePath` resolved (every symlink in it already followed and checked)
- * so that a symlink swapped in since cannot lead outside the workspace: the last component is
- * opened without following a link (O_NOFOLLOW: a link there now fails with ELOOP), and where the
- * system names what a descriptor opened (`/proc/self/fd`), that must be the path that was checked
- * (a directory on the way swapped for a link fails with ESWAPPED). Without /proc only the last
- * component is guarded.
- */
-export async function openResolved(absolutePath: string, flags: number, mode?: number): Promise<FileHandle> {
-  const handle = await open(absolutePath, flags | constants.O_NOFOLLOW, mode);
-  try {
-    const opened = await openedPath(handle);
-    if (opened !== null && opened !== absolutePath) {
-      throw Object.assign(new Error(`${absolutePath} led to ${opened} when opened`), { code: 'ESWAPPED' });
-    }
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-}
-
-async function openedPath(handle: FileHandle): Promise<string | null> {
-  try {
-    return await readlink(`/proc/self/fd/${handle.fd}`);
-  } catch {
-    return null;
-  }
+/** Opens the regular file the walk found at `target` for reading (see `openChecked`). */
+export async function openFileForReading(target: WorkspacePath): Promise<FileHandle> {
+  const { found } = target;
+  if (found.kind !== 'file') throw new Error(`assert: ${target.absolutePath} is a ${found.kind}, not a file`);
+  return openChecked(target.absolutePath, target.absolutePath, found, constants.O_RDONLY);
 }
 
 /** A NUL byte in the first `BINARY_SNIFF_BYTES` marks a file as binary (what git and grep do). */
@@ -86,15 +71,11 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
-export async function readStart(absolutePath: string, length: number = BINARY_SNIFF_BYTES): Promise<Buffer> {
-  const handle = await openResolved(absolutePath, constants.O_RDONLY);
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+/** The first `length` bytes of an open file. */
+export async function readStart(handle: FileHandle, length: number = BINARY_SNIFF_BYTES): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 export type TextFileRead =
@@ -103,91 +84,112 @@ export type TextFileRead =
   | { readonly kind: 'directory' }
   | { readonly kind: 'refused'; readonly reason: string };
 
-/** A whole text file, or why it cannot be treated as one (missing, a directory, binary, too large). */
-export async function readTextFile(absolutePath: string, shownPath: string): Promise<TextFileRead> {
-  let size: number;
+/** A whole text file, or why it cannot be treated as one (missing, a directory, special, binary, too large). */
+export async function readTextFile(target: WorkspacePath): Promise<TextFileRead> {
+  const shownPath = target.relativePath;
+  if (target.found.kind === 'missing') return { kind: 'missing' };
+  if (target.found.kind === 'directory') return { kind: 'directory' };
+  if (target.found.kind !== 'file') return { kind: 'refused', reason: specialMessage(shownPath) };
+  const handle = await openFileForReading(target);
   try {
-    const stats = await stat(absolutePath);
-    if (stats.isDirectory()) return { kind: 'directory' };
-    size = stats.size;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
-    throw error;
-  }
-  if (size > MAX_TEXT_FILE_BYTES) {
-    return {
-      kind: 'refused',
-      reason: `${shownPath} is ${size} bytes, more than the ${MAX_TEXT_FILE_BYTES}-byte limit for editing.`,
-    };
-  }
-  const bytes = await readAll(absolutePath);
-  if (looksBinary(bytes)) return { kind: 'refused', reason: `${shownPath} is a binary file.` };
-  return { kind: 'text', text: bytes.toString('utf8') };
-}
-
-async function readAll(absolutePath: string): Promise<Buffer> {
-  const handle = await openResolved(absolutePath, constants.O_RDONLY);
-  try {
-    return await handle.readFile();
+    const { size } = await handle.stat();
+    if (size > MAX_TEXT_FILE_BYTES) {
+      return {
+        kind: 'refused',
+        reason: `${shownPath} is ${size} bytes, more than the ${MAX_TEXT_FILE_BYTES}-byte limit for editing.`,
+      };
+    }
+    const bytes = await handle.readFile();
+    if (looksBinary(bytes)) return { kind: 'refused', reason: `${shownPath} is a binary file.` };
+    return { kind: 'text', text: bytes.toString('utf8') };
   } finally {
     await handle.close();
   }
 }
 
-/**
- * Replaces `target` so that a crash leaves either the old or the new content, never a torn
- * file: a temporary file in the same directory is written and fsynced, renamed over the target,
- * and the directory is fsynced. Missing parent directories are created; an existing file's
- * permission bits are kept. `tag` makes the temporary name unique to the call.
- */
-export async function writeFileDurably(target: string, content: string, tag: string): Promise<void> {
-  const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
-  const mode = await existingMode(target);
-  const temporary = path.join(directory, `.${path.basename(target).slice(0, 100)}.${safeTag(tag)}.tole-tmp`);
-  try {
-    // A new file (O_EXCL), in the directory that was checked: a directory swapped for a link
-    // since then fails here, before anything is written or renamed.
-    await rm(temporary, { force: true }); // one a crash left behind on an earlier run of this call
-    const handle = await openResolved(
-      temporary,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      mode ?? 0o666,
-    );
-    try {
-      await handle.writeFile(content, 'utf8');
-      if (mode !== null) await handle.chmod(mode);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await syncDirectory(directory);
+/** Words for a path that is a FIFO, socket or device: tole's file tools only handle regular files. */
+export function specialMessage(shownPath: string): string {
+  return `${shownPath} is not a regular file (a FIFO, socket or device); file tools only read and write regular files and directories.`;
 }
 
-async function existingMode(target: string): Promise<number | null> {
+/**
+ * Replaces the checked `target` so that a crash leaves either the old or the new content, never
+ * a torn file: a temporary file in the same directory is written and fsynced, renamed over the
+ * target, and the directory is fsynced. Missing parent directories are created only now, once the
+ * whole path is known to be inside, one level at a time through the descriptor of the level above
+ * (a symlink planted on the way fails the open). An existing file's permission bits are kept.
+ * `tag` makes the temporary name unique to the call.
+ */
+export async function writeFileDurably(target: WorkspacePath, content: string, tag: string): Promise<void> {
+  const name = path.basename(target.absolutePath);
+  if (target.found.kind === 'directory' || target.relativePath === '.') {
+    throw new Error(`assert: writing over the directory ${target.absolutePath}`);
+  }
+  const directory = await openParentDirectory(target);
   try {
-    const stats = await lstat(target);
-    return stats.isFile() ? stats.mode & 0o7777 : null;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
-    throw error;
+    const existing = target.found.kind === 'file' ? await lstat(inDirectory(directory, name)) : null;
+    const mode = existing?.isFile() ? existing.mode & 0o7777 : null;
+    const temporary = `.${name.slice(0, 100)}.${safeTag(tag)}.tole-tmp`;
+    try {
+      await rm(inDirectory(directory, temporary), { force: true }); // one a crash left behind on an earlier run of this call
+      await writeNewFile(directory, temporary, content, mode);
+      await rename(inDirectory(directory, temporary), inDirectory(directory, name));
+    } catch (error) {
+      await rm(inDirectory(directory, temporary), { force: true });
+      throw error;
+    }
+    await syncOpenDirectory(directory.handle);
+  } finally {
+    await directory.handle.close();
+  }
+}
+
+/** The directory `target` goes in, opened and checked, its missing levels created. */
+async function openParentDirectory(target: WorkspacePath): Promise<CheckedDirectory> {
+  const start = target.existingDirectory;
+  let directory = await openDirectoryChecked(start.absolutePath, start.absolutePath, start);
+  for (const level of target.missing.slice(0, -1)) {
+    try {
+      const next = await openOrMakeDirectory(directory, level);
+      await directory.handle.close();
+      directory = next;
+    } catch (error) {
+      await directory.handle.close();
+      throw error;
+    }
+  }
+  return directory;
+}
+
+/** A new file (O_EXCL, no link followed) in the checked directory, written and fsynced. */
+async function writeNewFile(
+  directory: CheckedDirectory,
+  name: string,
+  content: string,
+  mode: number | null,
+): Promise<void> {
+  const handle = await openChecked(
+    inDirectory(directory, name),
+    path.join(directory.absolutePath, name),
+    null,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+    mode ?? 0o666,
+  );
+  try {
+    await handle.writeFile(content, 'utf8');
+    if (mode !== null) await handle.chmod(mode);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
 /** Makes a rename durable. Platforms that cannot fsync a directory say so with these codes. */
-export async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
+export async function syncOpenDirectory(handle: FileHandle): Promise<void> {
   try {
     await handle.sync();
   } catch (error) {
     if (!['EISDIR', 'EINVAL', 'EPERM'].includes(errorCode(error) ?? '')) throw error;
-  } finally {
-    await handle.close();
   }
 }
 
@@ -231,7 +233,11 @@ export function describeFsError(error: NodeJS.ErrnoException, shownPath: string)
       return `${shownPath} is on a read-only file system.`;
     case 'ELOOP':
     case 'ESWAPPED':
-      return `${shownPath} changed while tole opened it (a symlink was put in its path after the workspace check); refused, nothing read or written outside the workspace.`;
+      return `${shownPath} changed while tole opened it (a symlink was put in its path after the workspace check); refused, nothing read or written outside the workspace. Check the path with list_dir and try again.`;
+    case 'ESPECIAL':
+      return specialMessage(shownPath);
+    case 'EDEEP':
+      return `${shownPath} is nested too deeply to delete in one call; delete its deepest directories first.`;
     default:
       return `${shownPath}: ${error.code}: ${error.message}`;
   }

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { z } from 'zod';
@@ -50,14 +49,13 @@ async function glob(input: GlobInput, ctx: ToolContext): Promise<ToolOutput> {
   const prefix = staticPrefix(pattern);
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, prefix || '.');
   if (!resolved.ok) return resolved.output;
+  const { found, absolutePath } = resolved.path;
+  if (found.kind !== 'directory') return { ok: true, content: `No files match ${input.pattern}.` };
   try {
-    const isDirectory = await stat(resolved.path.absolutePath).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    if (!isDirectory) return { ok: true, content: `No files match ${input.pattern}.` };
     const matches: string[] = [];
-    const walk = await walkWorkspace(resolved.path.absolutePath, resolved.path.absolutePath, ctx.signal, (entry) => {
+    const start = { absolutePath, dev: found.dev, ino: found.ino };
+    const walk = await walkWorkspace(absolutePath, start, ctx.signal, (entry) => {
+      if (entry.kind === 'special') return 'continue';
       const shown = prefix ? `${prefix}/${entry.relativePath}` : entry.relativePath;
       if (compiled.regExp.test(shown)) matches.push(shown);
       return matches.length >= GLOB_MAX_RESULTS ? 'stop' : 'continue';

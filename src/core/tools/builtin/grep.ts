@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type { RE2JS } from 're2js';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
-import { failure, fsFailure, isFsError, looksBinary, workspacePathOrFailure } from './file-io';
+import { openChecked } from './checked-open';
+import { failure, fsFailure, isFsError, looksBinary, specialMessage, workspacePathOrFailure } from './file-io';
 import { walkWorkspace, type WalkEntry } from './walk-workspace';
 
 export const GREP_MAX_MATCHES = 500;
@@ -35,6 +36,7 @@ interface GrepState {
   readonly matches: string[];
   skippedLarge: number;
   skippedBinary: number;
+  skippedSpecial: number;
 }
 
 export const grepTool: Tool<GrepInput> = {
@@ -60,15 +62,17 @@ async function grep(input: GrepInput, ctx: ToolContext): Promise<ToolOutput> {
   if (typeof regExp === 'string') return failure(regExp);
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path ?? '.');
   if (!resolved.ok) return resolved.output;
-  const { absolutePath, relativePath, root } = resolved.path;
-  const state: GrepState = { regExp, matches: [], skippedLarge: 0, skippedBinary: 0 };
+  const { absolutePath, relativePath, root, found } = resolved.path;
+  const state: GrepState = { regExp, matches: [], skippedLarge: 0, skippedBinary: 0, skippedSpecial: 0 };
+  if (found.kind === 'missing') return failure(`${relativePath} does not exist. Use list_dir or glob to find it.`);
+  if (found.kind !== 'file' && found.kind !== 'directory') return failure(specialMessage(relativePath));
   try {
-    const target = await stat(absolutePath);
-    if (target.isDirectory()) {
-      const walk = await walkWorkspace(root, absolutePath, ctx.signal, (entry) => searchFile(entry, state));
+    if (found.kind === 'directory') {
+      const start = { absolutePath, dev: found.dev, ino: found.ino };
+      const walk = await walkWorkspace(root, start, ctx.signal, (entry) => searchFile(entry, state));
       return present(input, state, walk.complete || state.matches.length >= GREP_MAX_MATCHES);
     }
-    await searchFile({ absolutePath, relativePath, kind: 'file' }, state);
+    await searchFile({ absolutePath, relativePath, kind: 'file', openPath: absolutePath }, state);
     return present(input, state, true);
   } catch (error) {
     return fsFailure(error, relativePath);
@@ -95,8 +99,9 @@ async function compile(pattern: string): Promise<RE2JS | string> {
 }
 
 async function searchFile(entry: WalkEntry, state: GrepState): Promise<'continue' | 'stop'> {
+  if (entry.kind === 'special') state.skippedSpecial += 1;
   if (entry.kind !== 'file') return 'continue';
-  const bytes = await readSmallFile(entry.absolutePath, state);
+  const bytes = await readSmallFile(entry, state);
   if (bytes === null) return 'continue';
   const lines = bytes.toString('utf8').split('\n');
   for (let index = 0; index < lines.length; index += 1) {
@@ -108,22 +113,26 @@ async function searchFile(entry: WalkEntry, state: GrepState): Promise<'continue
   return 'continue';
 }
 
-/** The file's bytes, or null when it is too large, binary or unreadable (counted in `state`). */
-async function readSmallFile(absolutePath: string, state: GrepState): Promise<Buffer | null> {
+/** The file's bytes, or null when it is too large, binary, not a regular file or unreadable (counted in `state`). */
+async function readSmallFile(entry: WalkEntry, state: GrepState): Promise<Buffer | null> {
   try {
-    if ((await stat(absolutePath)).size > GREP_MAX_FILE_BYTES) {
-      state.skippedLarge += 1;
-      return null;
-    }
-    const bytes = await readFile(absolutePath);
-    if (looksBinary(bytes)) {
+    const handle = await openChecked(entry.openPath, entry.absolutePath, null, constants.O_RDONLY);
+    try {
+      if ((await handle.stat()).size > GREP_MAX_FILE_BYTES) {
+        state.skippedLarge += 1;
+        return null;
+      }
+      const bytes = await handle.readFile();
+      if (!looksBinary(bytes)) return bytes;
       state.skippedBinary += 1;
       return null;
+    } finally {
+      await handle.close();
     }
-    return bytes;
   } catch (error) {
-    if (isFsError(error)) return null;
-    throw error;
+    if (!isFsError(error)) throw error;
+    if (error.code === 'ESPECIAL') state.skippedSpecial += 1;
+    return null;
   }
 }
 
@@ -140,6 +149,8 @@ function present(input: GrepInput, state: GrepState, complete: boolean): ToolOut
   if (state.skippedLarge > 0)
     notes.push(`[skipped ${formatCount(state.skippedLarge)} files over ${GREP_MAX_FILE_BYTES} bytes]`);
   if (state.skippedBinary > 0) notes.push(`[skipped ${formatCount(state.skippedBinary)} binary files]`);
+  if (state.skippedSpecial > 0)
+    notes.push(`[skipped ${formatCount(state.skippedSpecial)} special files (FIFO, socket or device), never opened]`);
   const where = input.path === undefined ? 'the workspace' : input.path;
   const body =
     state.matches.length === 0 ? [`No matches for ${JSON.stringify(input.pattern)} in ${where}.`] : state.matches;

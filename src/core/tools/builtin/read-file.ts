@@ -1,11 +1,18 @@
-import { constants } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { MODEL_OUTPUT_CAP_BYTES } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
-import { failure, fsFailure, looksBinary, openResolved, readStart, workspacePathOrFailure } from './file-io';
+import {
+  failure,
+  fsFailure,
+  looksBinary,
+  openFileForReading,
+  readStart,
+  specialMessage,
+  workspacePathOrFailure,
+} from './file-io';
 
 export const READ_FILE_DEFAULT_LIMIT_LINES = 2000;
 export const READ_FILE_MAX_LINE_CHARS = 2000;
@@ -53,26 +60,33 @@ export const readFileTool: Tool<ReadFileInput> = {
 async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOutput> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return resolved.output;
-  const { absolutePath, relativePath } = resolved.path;
+  const { relativePath, found } = resolved.path;
+  if (found.kind === 'missing')
+    return failure(`${relativePath} does not exist. Use list_dir or glob to find the file.`);
+  if (found.kind === 'directory') {
+    return failure(`${relativePath} is a directory, not a file. Use list_dir to see what it contains.`);
+  }
+  if (found.kind !== 'file') return failure(specialMessage(relativePath));
   try {
-    if ((await stat(absolutePath)).isDirectory()) {
-      return failure(`${relativePath} is a directory, not a file. Use list_dir to see what it contains.`);
+    const handle = await openFileForReading(resolved.path);
+    try {
+      if (looksBinary(await readStart(handle))) {
+        return failure(`${relativePath} is a binary file; read_file only reads text.`);
+      }
+      const offset = input.offset ?? 1;
+      const read = await readLines(handle, offset, input.limit ?? READ_FILE_DEFAULT_LIMIT_LINES, ctx.signal);
+      return present(relativePath, offset, read);
+    } finally {
+      await handle.close();
     }
-    if (looksBinary(await readStart(absolutePath))) {
-      return failure(`${relativePath} is a binary file; read_file only reads text.`);
-    }
-    const offset = input.offset ?? 1;
-    const limit = input.limit ?? READ_FILE_DEFAULT_LIMIT_LINES;
-    const read = await readLines(absolutePath, offset, limit, ctx.signal);
-    return present(relativePath, offset, read);
   } catch (error) {
     return fsFailure(error, relativePath);
   }
 }
 
-/** Streams the file, keeping lines `offset..offset+limit-1` while they fit the byte budget. */
-async function readLines(absolutePath: string, offset: number, limit: number, signal: AbortSignal): Promise<LinesRead> {
-  const stream = (await openResolved(absolutePath, constants.O_RDONLY)).createReadStream({ encoding: 'utf8' });
+/** Streams the open file, keeping lines `offset..offset+limit-1` while they fit the byte budget. */
+async function readLines(handle: FileHandle, offset: number, limit: number, signal: AbortSignal): Promise<LinesRead> {
+  const stream = handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false });
   const reader = createInterface({ input: stream, crlfDelay: Infinity });
   const lines: string[] = [];
   let lineNumber = 0;

@@ -1,6 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { FileIdentity } from '../workspace';
+import { type CheckedDirectory, directoryItself, inDirectory, openDirectoryChecked } from './checked-open';
 import { isFsError } from './file-io';
 
 /** Directories the search tools never enter. */
@@ -10,9 +12,12 @@ export const WALK_MAX_ENTRIES = 200_000;
 
 export interface WalkEntry {
   readonly absolutePath: string;
-  /** Relative to the workspace root, with `/` separators. */
+  /** Relative to the walk's root, with `/` separators. */
   readonly relativePath: string;
-  readonly kind: 'file' | 'symlink';
+  /** `special`: a FIFO, socket or device, never opened. */
+  readonly kind: 'file' | 'symlink' | 'special';
+  /** The path to open it by: through its directory's descriptor where the system allows it. */
+  readonly openPath: string;
 }
 
 export interface WalkSummary {
@@ -24,14 +29,21 @@ export interface WalkSummary {
 
 export type WalkVisitor = (entry: WalkEntry) => Promise<'continue' | 'stop'> | 'continue' | 'stop';
 
+interface PendingDirectory extends FileIdentity {
+  readonly absolutePath: string;
+}
+
 /**
- * Visits the files and symlinks under `start` (inside `root`) in sorted depth-first order,
- * skipping `.git` and `node_modules`. Symlinks are reported, never followed: a link cannot lead
- * the walk out of the workspace or round a loop.
+ * Visits the files, symlinks and special files under the checked directory `start` (inside
+ * `root`) in sorted depth-first order, skipping `.git` and `node_modules`. Symlinks are
+ * reported, never followed; each directory is opened with O_NOFOLLOW and checked to be the one
+ * its parent listed (a directory swapped for a symlink during the walk is counted unreadable, not
+ * entered), and its entries are named through its descriptor. The visitor is called while the
+ * entry's directory is open.
  */
 export async function walkWorkspace(
   root: string,
-  start: string,
+  start: PendingDirectory,
   signal: AbortSignal,
   visit: WalkVisitor,
 ): Promise<WalkSummary> {
@@ -41,32 +53,63 @@ export async function walkWorkspace(
     hitEntryLimit: state.entries >= WALK_MAX_ENTRIES,
     unreadableDirectories: state.unreadableDirectories,
   });
-  const stack = [start];
+  const stack: PendingDirectory[] = [start];
   while (stack.length > 0) {
-    const directory = stack.pop() as string;
-    const entries = await readSorted(directory, state);
-    const subdirectories: string[] = [];
-    for (const entry of entries) {
-      state.entries += 1;
-      if (signal.aborted || state.entries >= WALK_MAX_ENTRIES) return summary(false);
-      const absolutePath = path.join(directory, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORY_NAMES.has(entry.name)) subdirectories.push(absolutePath);
-        continue;
+    const pending = stack.pop() as PendingDirectory;
+    const directory = await openOrCount(pending, state);
+    if (directory === null) continue;
+    try {
+      const entries = await readSorted(directory, state);
+      const subdirectories: PendingDirectory[] = [];
+      for (const entry of entries) {
+        state.entries += 1;
+        if (signal.aborted || state.entries >= WALK_MAX_ENTRIES) return summary(false);
+        const absolutePath = path.join(directory.absolutePath, entry.name);
+        const openPath = inDirectory(directory, entry.name);
+        if (entry.isDirectory()) {
+          const below = SKIPPED_DIRECTORY_NAMES.has(entry.name) ? null : await identityOf(openPath, absolutePath);
+          if (below !== null) subdirectories.push(below);
+          continue;
+        }
+        const kind = entry.isSymbolicLink() ? 'symlink' : entry.isFile() ? 'file' : 'special';
+        const relativePath = path.relative(root, absolutePath).split(path.sep).join('/');
+        if ((await visit({ absolutePath, relativePath, kind, openPath })) === 'stop') return summary(false);
       }
-      const kind = entry.isSymbolicLink() ? 'symlink' : entry.isFile() ? 'file' : null;
-      if (kind === null) continue;
-      const relativePath = path.relative(root, absolutePath).split(path.sep).join('/');
-      if ((await visit({ absolutePath, relativePath, kind })) === 'stop') return summary(false);
+      stack.push(...subdirectories.reverse());
+    } finally {
+      await directory.handle.close();
     }
-    stack.push(...subdirectories.reverse());
   }
   return summary(true);
 }
 
-async function readSorted(directory: string, state: { unreadableDirectories: number }): Promise<Dirent[]> {
+async function openOrCount(
+  pending: PendingDirectory,
+  state: { unreadableDirectories: number },
+): Promise<CheckedDirectory | null> {
   try {
-    const entries = await readdir(directory, { withFileTypes: true });
+    return await openDirectoryChecked(pending.absolutePath, pending.absolutePath, pending);
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    state.unreadableDirectories += 1;
+    return null;
+  }
+}
+
+/** The identity of a directory entry listed as a directory, or null when it is gone or changed. */
+async function identityOf(openPath: string, absolutePath: string): Promise<PendingDirectory | null> {
+  try {
+    const stats = await lstat(openPath, { bigint: true });
+    return stats.isDirectory() ? { absolutePath, dev: stats.dev, ino: stats.ino } : null;
+  } catch (error) {
+    if (isFsError(error)) return null;
+    throw error;
+  }
+}
+
+async function readSorted(directory: CheckedDirectory, state: { unreadableDirectories: number }): Promise<Dirent[]> {
+  try {
+    const entries = await readdir(directoryItself(directory), { withFileTypes: true });
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     if (!isFsError(error)) throw error;

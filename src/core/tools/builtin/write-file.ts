@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { GuardVerdict, Tool, ToolContext, ToolDisplay, ToolOutput } from '../tool';
+import type { WorkspacePath } from '../workspace';
 import {
   failure,
   fsFailure,
@@ -10,6 +10,7 @@ import {
   PrepareError,
   readTextFile,
   sha256Hex,
+  specialMessage,
   type TextFileRead,
   workspacePathOrFailure,
   writeFileDurably,
@@ -56,12 +57,16 @@ export const writeFileTool: Tool<WriteFileInput> = {
 async function prepareWrite(input: WriteFileInput, ctx: ToolContext): Promise<PreparedFileWrite> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) throw new PrepareError(resolved.output.content);
-  const isDirectory = await stat(resolved.path.absolutePath).then(
-    (stats) => stats.isDirectory(),
-    () => false,
-  );
-  if (isDirectory) throw new PrepareError(directoryMessage(resolved.path.relativePath));
-  return { sha256: sha256Hex(input.content), priorSha256: await hashFileIfPresent(resolved.path.absolutePath) };
+  const refusal = writeRefusal(resolved.path);
+  if (refusal !== null) throw new PrepareError(refusal);
+  return { sha256: sha256Hex(input.content), priorSha256: await hashFileIfPresent(resolved.path) };
+}
+
+/** Why a checked path cannot be written whole, or null when it can (a regular file, or nothing yet). */
+function writeRefusal(target: WorkspacePath): string | null {
+  if (target.found.kind === 'directory') return directoryMessage(target.relativePath);
+  if (target.found.kind === 'special' || target.found.kind === 'symlink') return specialMessage(target.relativePath);
+  return null;
 }
 
 function directoryMessage(relativePath: string): string {
@@ -79,7 +84,7 @@ export async function writeHappened(requested: string, prepared: unknown, ctx: T
   if (!resolved.ok) return false;
   const sha256 = (prepared as { sha256?: unknown } | null)?.sha256;
   if (typeof sha256 !== 'string') return { unknown: 'the intent records nothing to recognise the write by' };
-  const now = await hashFileIfPresent(resolved.path.absolutePath);
+  const now = await hashFileIfPresent(resolved.path);
   if (now === sha256) return true;
   if (!isPreparedWrite(prepared)) {
     return {
@@ -101,11 +106,12 @@ function isPreparedWrite(prepared: unknown): prepared is PreparedFileWrite {
 async function writeFile(input: WriteFileInput, ctx: ToolContext): Promise<ToolOutput> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, input.path);
   if (!resolved.ok) return resolved.output;
-  const { absolutePath, relativePath } = resolved.path;
+  const { relativePath } = resolved.path;
+  const refusal = writeRefusal(resolved.path);
+  if (refusal !== null) return failure(refusal);
   try {
-    const before = await readTextFile(absolutePath, relativePath);
-    if (before.kind === 'directory') return failure(directoryMessage(relativePath));
-    await writeFileDurably(absolutePath, input.content, ctx.callId);
+    const before = await readTextFile(resolved.path);
+    await writeFileDurably(resolved.path, input.content, ctx.callId);
     const verb = before.kind === 'missing' ? 'Created' : 'Wrote';
     const size = `${formatCount(Buffer.byteLength(input.content))} bytes, ${formatCount(lineCount(input.content))} lines`;
     return {
