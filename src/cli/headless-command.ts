@@ -6,6 +6,7 @@ import { runHeadless } from './headless';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
+import { exposedWorkspaceNotice, exposedWorkspaceReason } from './exposed-workspace';
 import { buildPolicy, buildProvider, buildSession, clock, systemRandom, unconfinedNotice } from './wiring';
 import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
@@ -41,7 +42,9 @@ export async function runHeadlessCommand(
   const unconfined = unconfinedNotice(args, config, sandbox);
   if (unconfined) io.stderr.write(`tole: ${unconfined}\n`);
   if (configured.keyWithheld) io.stderr.write(`tole: ${configured.keyWithheld}\n`);
-  const policy = buildPolicy(args, config, false, configFile, sandbox);
+  const exposed = exposedWorkspaceReason(io.cwd, io.env);
+  if (exposed) io.stderr.write(`tole: ${exposedWorkspaceNotice(exposed)}\n`);
+  const policy = buildPolicy(args, config, false, configFile, sandbox, exposed);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
   const { store, notices } = openSession(pulled.args, dir, io.cwd, random);

@@ -20,6 +20,7 @@ import { prepareSession } from './session-setup';
 import { sessionsForListing } from './sessions-command';
 import type { ProviderSettings } from './settings';
 import { wireTui } from './tui-wiring';
+import { exposedWorkspaceReason } from './exposed-workspace';
 import { buildPolicy, clock } from './wiring';
 
 /** What every session of one full-screen tole is opened with: fixed for the life of the process. */
@@ -173,7 +174,16 @@ export class ScreenSessions implements SessionSwitcher {
         nowIso: new Date(clock.nowMs()).toISOString(),
       });
       // Each session has its own policy: an allowance (the `a` key) is for the rest of that session.
-      const policy = checkedPolicy ?? buildPolicy(args, input.config, true, input.configFile, input.sandbox);
+      const policy =
+        checkedPolicy ??
+        buildPolicy(
+          args,
+          input.config,
+          true,
+          input.configFile,
+          input.sandbox,
+          exposedWorkspaceReason(input.cwd, input.env),
+        );
       wired = wireTui({
         config: input.config,
         files: input.files,

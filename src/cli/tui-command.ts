@@ -13,6 +13,7 @@ import { sessionsDirectory } from './session-files';
 import { ScreenSessions } from './screen-sessions';
 import { resolveProvider } from './settings';
 import { resumeFromServer } from './team-read';
+import { exposedWorkspaceNotice, exposedWorkspaceReason } from './exposed-workspace';
 import { buildPolicy, clock, systemRandom, unconfinedNotice } from './wiring';
 import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
@@ -63,7 +64,8 @@ export async function startTui(
   const random = systemRandom();
   const sandbox = await sandboxSoon;
   const unconfined = unconfinedNotice(args, config, sandbox);
-  const policy = buildPolicy(args, config, true, configFile, sandbox);
+  const exposed = exposedWorkspaceReason(io.cwd, io.env);
+  const policy = buildPolicy(args, config, true, configFile, sandbox, exposed);
   const dir = sessionsDirectory(io.env, config.sessionsDir);
   // A session only the team's server holds is pulled into a local file first.
   const pulled = await resumeFromServer(args, io.env, config, dir, io.cwd);
@@ -102,6 +104,7 @@ export async function startTui(
       args,
       [
         ...trustNotices,
+        ...(exposed ? [exposedWorkspaceNotice(exposed)] : []),
         ...(unconfined ? [unconfined] : []),
         ...(settings.keyWithheld ? [settings.keyWithheld] : []),
         ...pulled.notices,

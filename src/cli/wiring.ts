@@ -78,7 +78,17 @@ export function buildPolicy(
   interactive: boolean,
   configFile: string,
   sandbox: Sandbox | null = null,
+  exposed: string | null = null,
 ): ApprovalPolicy {
+  // A workspace holding the user's dotfiles or tole's own folder: nothing runs without a key.
+  if (exposed !== null)
+    return new ApprovalPolicy({
+      rules: [],
+      yes: false,
+      interactive,
+      sandbox: sandbox !== null,
+      sessionAllowance: false,
+    });
   // A rule for a tool that does not exist would allow nothing, silently: name the tools instead.
   const knownTools = builtinTools({ workspaceRoot: '/', interactiveApprover: true }).map((tool) => tool.name);
   // An MCP tool is named once its server has started; a rule may name any tool of a configured server.

@@ -28,6 +28,8 @@ export interface ApprovalPolicyOptions {
   readonly interactive: boolean;
   /** Whether an OS sandbox confines shell commands approved without a keypress. */
   readonly sandbox?: boolean;
+  /** false: the TUI's "a" key approves only the call at hand (the workspace is the home directory, or holds it). */
+  readonly sessionAllowance?: boolean;
 }
 
 export type PreDecision = Decision | { readonly ask: true };
@@ -68,6 +70,7 @@ export class ApprovalPolicy {
 
   /** The TUI's "a" key: Write calls of this tool are approved for the rest of the session. */
   allowForSession(tool: string): void {
+    if (this.options.sessionAllowance === false) return;
     this.sessionTools.add(tool);
   }
 
