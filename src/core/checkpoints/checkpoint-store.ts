@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, type Stats, mkdirSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  type Stats,
+  mkdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { git, GitFailure, nulFields, runGit, type GitTarget } from './git-command';
+import { git, GitFailure, nulFields, runGit, runGitPastLocks, type GitTarget } from './git-command';
 
 /**
  * Checkpoints of a workspace, kept in a git directory of tole's own under tole's home (one per
@@ -49,6 +59,23 @@ export interface RestorePlan {
   readonly removed: readonly string[];
   /** Paths the checkpoint left out (too large, nested repositories): restore leaves them as they are. */
   readonly leftOut: readonly LeftOut[];
+}
+
+/** A restore after which the workspace still differs from its checkpoint: `left` says where. */
+export class RestoreIncomplete extends Error {
+  override readonly name = 'RestoreIncomplete';
+  constructor(readonly left: RestorePlan) {
+    const list = (mark: string, paths: readonly string[]): string[] => paths.slice(0, 8).map((p) => `${mark}${p}`);
+    const named = [
+      ...list('still there: ', left.removed),
+      ...list('still missing: ', left.added),
+      ...list('still different: ', left.changed),
+    ];
+    const more = planSize(left) - named.length;
+    super(
+      `the files still differ from checkpoint ${left.checkpoint.slice(0, 12)} after the restore (${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}): another process may be changing them, or they cannot be written`,
+    );
+  }
 }
 
 export function planSize(plan: RestorePlan): number {
@@ -120,28 +147,44 @@ export class Checkpoints {
     try {
       return await this.serial(async () => {
         await this.init();
-        this.clearStaleLock();
         const snap = await this.snapshot();
-        const parent =
-          this.newest ??
-          (await runGit(this.target, ['rev-parse', '-q', '--verify', 'refs/tole/checkpoints'])).stdout
-            .toString()
-            .trim();
-        const message = JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut });
-        const id = (
-          await git(this.target, ['commit-tree', snap.tree, ...(parent ? ['-p', parent] : []), '-m', message])
-        )
-          .toString()
-          .trim();
-        // The ref keeps every checkpoint reachable (the chain of parents); the old value is checked,
-        // so another tole on the same workspace is never overwritten: that checkpoint then fails.
-        await git(this.target, ['update-ref', 'refs/tole/checkpoints', id, ...(parent ? [parent] : [])]);
-        this.newest = id;
+        const id = await this.commitOnRef(snap.tree, JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut }));
         return { ok: true as const, id, leftOut: snap.leftOut };
       });
     } catch (error) {
       return this.off(`the workspace could not be snapshotted: ${(error as Error)?.message ?? String(error)}`);
     }
+  }
+
+  /**
+   * Makes a commit of `tree` and moves the ref to it only if the ref is still at its parent
+   * (`update-ref REF NEW OLD`, a compare-and-swap): other toles on the same workspace move it too.
+   * When one did, the commit is made again on the ref's new head, a bounded number of times. If
+   * the head is not this tole's newest checkpoint (the ref was moved back), that one is kept as a
+   * second parent, so that no checkpoint this tole made falls off the chain.
+   */
+  private async commitOnRef(tree: string, message: string): Promise<string> {
+    let parents = [this.newest ?? (await this.head())].filter((p): p is string => p !== null);
+    for (let attempt = 1; ; attempt++) {
+      const id = (await git(this.target, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message]))
+        .toString()
+        .trim();
+      const run = await runGitPastLocks(this.target, ['update-ref', CHECKPOINT_REF, id, parents[0] ?? NO_COMMIT]);
+      if (run.code === 0) {
+        this.newest = id;
+        return id;
+      }
+      const head = await this.head();
+      if (attempt >= REF_ATTEMPTS || head === (parents[0] ?? null))
+        throw new GitFailure(['update-ref', CHECKPOINT_REF], run.code, run.stderr);
+      parents = [head, this.newest].filter((p, i, all): p is string => p !== null && all.indexOf(p) === i);
+    }
+  }
+
+  /** The newest checkpoint of this workspace (any tole's), or null before the first. */
+  private async head(): Promise<string | null> {
+    const run = await runGit(this.target, ['rev-parse', '-q', '--verify', `${CHECKPOINT_REF}^{commit}`]);
+    return run.code === 0 ? run.stdout.toString().trim() || null : null;
   }
 
   private off(reason: string): { ok: false; reason: string; firstReport: boolean } {
@@ -177,6 +220,10 @@ export class Checkpoints {
         const list = Buffer.from(writes.map((p) => `${p}\0`).join(''), 'utf8');
         await git(this.target, ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'], list);
       }
+      // What the workspace holds now is read again and compared with the checkpoint: a restore
+      // that did not take (a file that could not be removed, a writer racing it) says so.
+      const left = await this.planNow(id);
+      if (planSize(left) > 0) throw new RestoreIncomplete(left);
       return plan;
     });
   }
@@ -250,32 +297,41 @@ export class Checkpoints {
   private async init(): Promise<void> {
     if (this.initialized) return;
     const dir = this.target.gitDir;
-    if (!existsSync(join(dir, 'HEAD'))) {
-      mkdirSync(dir, { recursive: true });
-      const run = spawnSync(this.target.binary, ['init', '-q', '--bare', dir], {
-        env: { PATH: this.target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
-      if (run.status !== 0) throw new GitFailure(['init'], run.status ?? -1, String(run.stderr));
-      for (const [key, value] of CONFIG) await git(this.target, ['config', key, value]);
-      writeFileSync(join(dir, 'tole-workspace'), `${this.target.workTree}\n`);
-    }
+    if (!existsSync(join(dir, 'HEAD'))) await this.createDirectory(dir);
     mkdirSync(join(dir, 'info'), { recursive: true });
     writeFileSync(join(dir, 'info', 'exclude'), `# tole's built-in ignore list\n${BUILTIN_IGNORES.join('\n')}\n`);
     this.initialized = true;
   }
 
   /**
-   * A tole killed while git held the index leaves `index.lock` behind, and every later checkpoint
-   * would fail on it. A git run here takes seconds at most, so a lock older than a minute is stale.
+   * Creates the checkpoint directory whole under a name of its own, then renames it into place:
+   * several toles starting on one workspace at once never see (or configure) a half-made one.
+   * The first rename wins; the others' directories are removed.
    */
-  private clearStaleLock(): void {
-    const lock = join(this.target.gitDir, 'index.lock');
-    const stat = lstatOrNull(lock);
-    if (stat && Date.now() - stat.mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+  private async createDirectory(dir: string): Promise<void> {
+    mkdirSync(dirname(dir), { recursive: true });
+    const temp = `${dir}.new-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
+    try {
+      const run = spawnSync(this.target.binary, ['init', '-q', '--bare', temp], {
+        env: { PATH: this.target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
+      if (run.status !== 0) throw new GitFailure(['init'], run.status ?? -1, String(run.stderr));
+      for (const [key, value] of CONFIG) await git({ ...this.target, gitDir: temp }, ['config', key, value]);
+      writeFileSync(join(temp, 'tole-workspace'), `${this.target.workTree}\n`);
+      try {
+        renameSync(temp, dir);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      }
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
   }
 
   private removeFile(path: string): void {
-    const root = this.target.workTree;
+    // Compared as real paths: the workspace may be named through a symlink.
+    const root = realpathOrNull(this.target.workTree) ?? this.target.workTree;
     const full = join(root, path);
     // Never follow a symlinked parent out of the workspace.
     const parent = realpathOrNull(dirname(full));
@@ -298,8 +354,13 @@ export class Checkpoints {
   }
 }
 
-/** An index.lock older than this was left by a process that died holding it. */
-const STALE_LOCK_MS = 60_000;
+const CHECKPOINT_REF = 'refs/tole/checkpoints';
+
+/** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
+const NO_COMMIT = '0'.repeat(40);
+
+/** Tries of the compare-and-swap on the ref before a checkpoint fails: each lost one means another tole moved it. */
+const REF_ATTEMPTS = 8;
 
 const CONFIG: readonly [string, string][] = [
   ['core.bare', 'false'],

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { lockInMessage, settleLock } from './git-locks';
 
 /**
  * One run of the `git` binary against tole's own checkpoint directory. The environment is
@@ -27,11 +28,16 @@ export class GitFailure extends Error {
     readonly code: number,
     readonly stderr: string,
   ) {
+    // git's whole message: its first line often says what went wrong and its last what to do.
+    const message = stderr.trim().replace(/\s*\n\s*/g, ' ');
     super(
-      `git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().split('\n').slice(-2).join(' ') || 'no message'}`,
+      `git ${args[0] ?? ''} failed (exit ${code}): ${message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message || 'no message'}`,
     );
   }
 }
+
+/** git's message is shown whole up to this many characters. */
+const MAX_MESSAGE_CHARS = 2000;
 
 /** Caps what one git run may print before it is stopped: a runaway listing must not eat the heap. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -78,12 +84,36 @@ export function runGit(target: GitTarget, args: readonly string[], input?: Buffe
   });
 }
 
-/** Runs git and returns its stdout; a non-zero exit throws a GitFailure naming git's message. */
+/**
+ * Runs git and returns its stdout; a non-zero exit throws a GitFailure naming git's message. A run
+ * that found one of git's lock files in tole's directory runs again: at once when the lock was
+ * stale (its git is gone) and is removed, after a short wait while another git holds it.
+ */
 export async function git(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
-  const run = await runGit(target, args, input);
+  const run = await runGitPastLocks(target, args, input);
   if (run.code !== 0) throw new GitFailure(args, run.code, run.stderr);
   return run.stdout;
 }
+
+/** `runGit`, run again while it fails on a lock file of tole's directory (see `git`). */
+export async function runGitPastLocks(
+  target: GitTarget,
+  args: readonly string[],
+  input?: Buffer | string,
+): Promise<GitRun> {
+  let run = await runGit(target, args, input);
+  for (let attempt = 0; run.code !== 0 && attempt < LOCK_WAITS_MS.length; attempt++) {
+    const lock = lockInMessage(run.stderr);
+    if (lock === null) break;
+    if (settleLock(target.gitDir, lock) === 'held')
+      await new Promise((resolve) => setTimeout(resolve, LOCK_WAITS_MS[attempt]));
+    run = await runGit(target, args, input);
+  }
+  return run;
+}
+
+/** Waits between runs while another git holds a lock: git runs here take milliseconds to seconds. */
+const LOCK_WAITS_MS = [20, 50, 100, 200, 400, 800, 1600, 3200];
 
 /** NUL-separated output as strings (the last, empty field dropped). */
 export function nulFields(out: Buffer): string[] {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -66,18 +67,43 @@ describe('what a checkpoint holds', () => {
 });
 
 describe('a git lock left by a killed tole', () => {
-  it('is cleared when it is stale, so checkpoints go on working', async () => {
+  it('is removed at once when no git runs for the directory, however fresh, so checkpoints go on working', async () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
     const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
     expect((await checkpoints.take()).ok).toBe(true);
+    // A tole killed in update-index, and one killed in update-ref.
+    for (const lock of ['index.lock', 'refs/tole/checkpoints.lock']) {
+      writeFileSync(join(checkpoints.directory, lock), '');
+      writeFileSync(join(dirs.root, 'a.txt'), `after ${lock}\n`);
+      const taken = await checkpoints.take();
+      expect(taken).toMatchObject({ ok: true });
+      expect(existsSync(join(checkpoints.directory, lock))).toBe(false);
+    }
+  });
+
+  it("is left alone while a git runs for the directory, and the failure shows git's whole message", async () => {
+    writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
+    const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
+    expect((await checkpoints.take()).ok).toBe(true);
+    // A live git on tole's directory (another tole's checkpoint in progress), holding the index.
+    const live = spawn('git', ['cat-file', '--batch'], {
+      env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     const lock = join(checkpoints.directory, 'index.lock');
     writeFileSync(lock, '');
-    const fresh = await checkpoints.take();
-    // A fresh lock may belong to a live git: it is left alone, and this checkpoint fails.
-    expect(fresh.ok).toBe(false);
-    const old = new Date(Date.now() - 5 * 60_000);
-    utimesSync(lock, old, old);
-    writeFileSync(join(dirs.root, 'a.txt'), 'b\n');
+    try {
+      writeFileSync(join(dirs.root, 'a.txt'), 'b\n');
+      const taken = await checkpoints.take();
+      expect(taken.ok).toBe(false);
+      expect(existsSync(lock)).toBe(true);
+      const reason = taken.ok ? '' : taken.reason;
+      expect(reason).toContain(`Unable to create '${lock}': File exists.`);
+      expect(reason).toContain('remove the file manually to continue');
+    } finally {
+      live.stdin.end();
+    }
+    rmSync(lock);
     expect((await checkpoints.take()).ok).toBe(true);
   });
 });
