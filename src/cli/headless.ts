@@ -2,6 +2,7 @@ import type { SessionEvent } from '../core/session/events';
 import type { Agent } from '../core/session/agent';
 import type { SessionStore } from '../core/storage/session-store';
 import type { OutputFormat } from './args';
+import { terminalSafeJson } from '../core/terminal-text';
 
 export interface HeadlessIo {
   readonly stdout: NodeJS.WritableStream;
@@ -34,7 +35,7 @@ export async function runHeadless(
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   const print = (event: SessionEvent | Record<string, unknown>): void => {
-    io.stdout.write(`${JSON.stringify(event)}\n`);
+    io.stdout.write(`${terminalSafeJson(event)}\n`);
   };
   let authFailure: string | null = null;
   const emit = (event: SessionEvent): void => {

@@ -3,6 +3,7 @@ import { parseArgs, type CliArgs } from './args';
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
 import { reportError } from './report-error';
+import { shownOnTerminal } from './terminal-output';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
@@ -18,7 +19,9 @@ export interface MainIo {
   readonly stdin?: NodeJS.ReadableStream;
 }
 
-export async function main(io: MainIo): Promise<number> {
+export async function main(given: MainIo): Promise<number> {
+  // What the commands print to a terminal is shown, never acted on (the full screen draws apart).
+  const io: MainIo = { ...given, stdout: shownOnTerminal(given.stdout), stderr: shownOnTerminal(given.stderr) };
   try {
     const args = parseArgs(io.argv);
     return await dispatch(args, io);

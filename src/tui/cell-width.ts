@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { visibleControls } from '../core/terminal-text';
 import { simpleWidth } from './simple-width';
 
 /**
@@ -65,9 +66,12 @@ export function graphemes(text: string): { text: string; width: number }[] {
   }));
 }
 
-/** Replaces what would move the cursor or change the terminal (tabs, escapes, control bytes). */
+/**
+ * Expands tabs and shows (never lets act) what would move the cursor or change the terminal:
+ * escapes, control bytes, bidi overrides, as tole's one terminal sanitizer shows them.
+ */
 export function sanitize(text: string): string {
-  return text.replace(/\t/g, '  ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
+  return visibleControls(text.replace(/\t/g, '  '));
 }
 
 /** Drops control bytes (but not newlines) and expands tabs: for text typed or pasted into the prompt. */

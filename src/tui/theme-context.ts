@@ -1,4 +1,5 @@
 import { createContext } from 'react';
+import { visibleControls } from '../core/terminal-text';
 import { painter } from './paint';
 import { resolveStyle, type StyleName, type TextStyle } from './styles';
 import type { Theme } from './theme';
@@ -8,7 +9,10 @@ export interface ThemeView {
   readonly theme: Theme;
   readonly noColor: boolean;
   style(name: StyleName): TextStyle;
-  /** Text painted in a style (and over a base style, such as the selection), as an ANSI string. */
+  /**
+   * Text painted in a style (and over a base style, such as the selection), as an ANSI string.
+   * The text's own escapes and controls are shown, not passed on: only the style's get through.
+   */
   paint(text: string, name: StyleName | undefined, base?: StyleName): string;
 }
 
@@ -33,7 +37,7 @@ export function themeView(theme: Theme, noColor: boolean): ThemeView {
         if (base && style(base).inverse) merged.inverse = true;
         painters.set(key, (paint = painter(merged)));
       }
-      return paint(text);
+      return paint(visibleControls(text));
     },
   };
 }

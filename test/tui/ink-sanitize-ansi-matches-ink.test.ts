@@ -1,7 +1,9 @@
 /**
  * Ink sanitizes every text node's text on every frame; the bundle swaps in tole's sanitizer
- * (src/tui/ink-sanitize-ansi.ts), which returns text with only colour codes as it is. It must give
- * Ink's answer for any text, and the bundle must really use it.
+ * (src/tui/ink-sanitize-ansi.ts), which returns text with only colour codes as it is. Where Ink
+ * would pass an OSC sequence on (clipboard, title, links) or silently drop a control, tole's shows
+ * it: after it, nothing but well-formed SGR acts. Text Ink keeps whole, tole's keeps the same.
+ * The bundle must really use it.
  */
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
@@ -15,6 +17,11 @@ import sanitizeAnsi, { onlySgr } from '../../src/tui/ink-sanitize-ansi';
 import { REPO_ROOT } from '../support/spawn-node';
 
 const colour = new Chalk({ level: 3 });
+
+/** A well-formed SGR sequence: the one kind of escape let through. */
+const SGR = /\u001b\[[0-9:;]*m/g;
+/** What a terminal acts on (CRLF aside). */
+const ACTS = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
 
 const PARTS = [
   'plain',
@@ -47,17 +54,34 @@ const PARTS = [
   '\u009d0;t\u009c',
   '\u0007',
   '\t',
+  '\r',
+  '\r\n',
+  '\u202e',
+  '\u001b]52;c;eA==\u0007',
 ];
 
 describe("tole's sanitizer for Ink's text nodes", () => {
-  it("gives Ink's sanitizer's answer for any text", () => {
+  it('leaves only well-formed SGR to act, for any text, and keeps plain text and colours whole', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PARTS), { maxLength: 30 }), (parts) => {
         const text = parts.join('');
-        expect(sanitizeAnsi(text)).toBe(inkSanitizeAnsi(text));
+        const out = sanitizeAnsi(text);
+        expect(out.replace(SGR, '')).not.toMatch(ACTS);
+        // Plain text and colours (what tole's panes hold) come back as they are, as from Ink's.
+        if (!ACTS.test(text.replace(SGR, ''))) {
+          expect(out).toBe(text);
+          expect(out).toBe(inkSanitizeAnsi(text));
+        }
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('shows the OSC sequences Ink would pass on: clipboard, title, links', () => {
+    const hostile = `${colour.red('x')}\u001b]52;c;ZXZpbA==\u0007\u001b]0;title\u0007\u001b]8;;http://x\u001b\\y`;
+    expect(inkSanitizeAnsi(hostile)).toContain('\u001b]52;');
+    const out = sanitizeAnsi(hostile);
+    expect(out).toBe(`${colour.red('x')}␛]52;c;ZXZpbA==␇␛]0;title␇␛]8;;http://x␛\\y`);
   });
 
   it('takes a coloured pane text as it is, without Ink tokenizing it', () => {
