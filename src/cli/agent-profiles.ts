@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../core/lazy';
@@ -49,17 +49,26 @@ export function profilePlaces(env: NodeJS.ProcessEnv, workspaceRoot: string, pro
 /** Every profile, by name; a project's profile goes over the user's of the same name. */
 export function listProfiles(places: ProfilePlaces): ProfileFile[] {
   const byName = new Map<string, ProfileFile>();
-  for (const [dir, from] of [
-    [places.userDir, 'user'],
-    [places.projectDir, 'project'],
-  ] as const) {
-    if (dir === null) continue;
-    for (const entry of safeList(dir)) {
-      const name = entry.replace(/\.json$/, '');
-      if (entry.endsWith('.json') && NAME.test(name)) byName.set(name, { name, file: join(dir, entry), from });
-    }
-  }
+  for (const profile of profilesIn(places.userDir, 'user')) byName.set(profile.name, profile);
+  if (places.projectDir !== null)
+    for (const profile of profilesIn(places.projectDir, 'project')) byName.set(profile.name, profile);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The profiles in one folder. The project's are trusted by the hash of `.tole` as it is, links by
+ * their text: what a link there points at is not what was trusted, so none is followed.
+ */
+export function profilesIn(dir: string, from: ProfileFile['from']): ProfileFile[] {
+  const real = from === 'user' ? () => true : (path: string, kind: 'dir' | 'file') => isReal(path, kind);
+  if (!real(dirname(dir), 'dir') || !real(dir, 'dir')) return [];
+  const out: ProfileFile[] = [];
+  for (const entry of safeList(dir)) {
+    const name = entry.replace(/\.json$/, '');
+    if (entry.endsWith('.json') && NAME.test(name) && real(join(dir, entry), 'file'))
+      out.push({ name, file: join(dir, entry), from });
+  }
+  return out;
 }
 
 /** Reads and checks one profile; a missing or bad one is an error naming the file and the field. */
@@ -104,6 +113,16 @@ export function loadProfile(
     );
   }
   return { profile: parsed.data, file: found };
+}
+
+/** True when `path` is a directory or a regular file as asked, itself and not through a link. */
+function isReal(path: string, kind: 'dir' | 'file'): boolean {
+  try {
+    const stats = lstatSync(path);
+    return kind === 'dir' ? stats.isDirectory() : stats.isFile();
+  } catch {
+    return false;
+  }
 }
 
 function safeList(dir: string): string[] {

@@ -8,6 +8,7 @@ import { REASONING_EFFORTS } from '../core/provider/provider';
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
+import { ownStateDirs } from './tole-home';
 import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
 
 /**
@@ -311,6 +312,16 @@ export const TRUST_GATED_FIELDS = [
 
 export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
 
+/**
+ * The fields that change what the user sees or how their keys are read: the keys that answer an
+ * approval, the colours that tell a danger apart, the prices the cost figures are made of. They
+ * are the user's alone: a project config's are never applied, trusted or not, and are named in a
+ * notice. A field added to the config that changes the screen or the keys belongs here.
+ */
+export const USER_ONLY_FIELDS = ['keymap', 'theme', 'pricing'] as const satisfies readonly (keyof Config)[];
+
+export type UserOnlyField = (typeof USER_ONLY_FIELDS)[number];
+
 /** What was decided about the workspace's project config. */
 export interface ProjectConfigTrust {
   /** The project config file (`<cwd>/tole.config.json`). */
@@ -321,6 +332,8 @@ export interface ProjectConfigTrust {
   readonly trusted: boolean;
   /** The trust-gated fields it sets that were not applied (empty when trusted). */
   readonly ignored: readonly TrustGatedField[];
+  /** The user-only fields it sets: never applied from a project. */
+  readonly userOnly: readonly UserOnlyField[];
   /** The file as written, all of it: what trusting it would do. */
   readonly asWritten: Config;
 }
@@ -350,6 +363,8 @@ export interface LoadedConfig {
   readonly projectTrusted: boolean;
   /** `mcpServers` of the project's `tole.config.json`, when it has any (they start only when `projectTrusted`). */
   readonly projectMcp: ProjectMcpServers | null;
+  /** What trusting the workspace would trust (its config and `.tole`); null with `--config FILE`. */
+  readonly fingerprint: FolderFingerprint | null;
 }
 
 export interface LoadConfigOptions {
@@ -376,35 +391,39 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadCon
     const file = resolve(cwd, options.explicit);
     config = mergeConfig(config, readConfigFile(file));
     files.push(file);
-    return { config, files, project: null, projectTrusted: true, projectMcp: null };
+    return { config, files, project: null, projectTrusted: true, projectMcp: null, fingerprint: null };
   }
   const store = TrustStore.at(trustStorePath(user));
   const file = join(cwd, 'tole.config.json');
   if (!existsSync(file)) {
-    const print = fingerprint(cwd, Buffer.alloc(0));
+    const print = fingerprint(cwd, Buffer.alloc(0), ownStateDirs(env));
     return {
       config,
       files,
       project: null,
       projectTrusted: options.trust === true || store.isTrusted(print),
       projectMcp: null,
+      fingerprint: print,
     };
   }
   const asWritten = readConfigFile(file);
   files.push(file);
-  const print = fingerprint(dirname(file), readFileSync(file));
+  const print = fingerprint(dirname(file), readFileSync(file), ownStateDirs(env));
   const trusted = options.trust === true || store.isTrusted(print);
   const ignored = trusted ? [] : TRUST_GATED_FIELDS.filter((field) => asWritten[field] !== undefined);
+  const userOnly = USER_ONLY_FIELDS.filter((field) => asWritten[field] !== undefined);
   // The workspace's MCP servers stay apart whether trusted or not: they start only when trusted.
-  const { mcpServers, ...rest } = asWritten;
+  // The user-only fields are never taken from it.
+  const { mcpServers, keymap: _keymap, theme: _theme, pricing: _pricing, ...rest } = asWritten;
   config = mergeConfig(config, trusted ? rest : harmlessPart(rest, config));
   const projectMcp = mcpServers && Object.keys(mcpServers).length > 0 ? { file, servers: mcpServers } : null;
   return {
     config,
     files,
-    project: { file, fingerprint: print, trusted, ignored, asWritten },
+    project: { file, fingerprint: print, trusted, ignored, userOnly, asWritten },
     projectTrusted: trusted,
     projectMcp,
+    fingerprint: print,
   };
 }
 
@@ -416,6 +435,12 @@ export function trustFolder(env: NodeJS.ProcessEnv, print: FolderFingerprint, no
 /** `ignored from ./tole.config.json (this folder is not trusted): hooks, baseUrl; ...` */
 export function untrustedNotice(project: ProjectConfigTrust, how: string): string {
   return `ignored from ${project.file} (this folder is not trusted): ${project.ignored.join(', ')}; ${how}`;
+}
+
+/** `ignored from ./tole.config.json: keymap, theme (...)`, or null when it sets none of them. */
+export function userOnlyNotice(project: ProjectConfigTrust, env: NodeJS.ProcessEnv): string | null {
+  if (project.userOnly.length === 0) return null;
+  return `ignored from ${project.file}: ${project.userOnly.join(', ')} (they change what you see or how your keys are read: only your own config, ${userConfigPath(env)}, sets them)`;
 }
 
 /** An untrusted project config without its trust-gated fields, its limits only tightening `base`'s. */

@@ -1,7 +1,7 @@
 /** `tole -p PROMPT`: one turn without a screen, loaded by main only for this command. */
 import { syncAfterHeadlessTurn } from './sync-command';
 import { resumeFromServer } from './team-read';
-import { loadConfig, untrustedNotice } from './config';
+import { loadConfig, untrustedNotice, userOnlyNotice } from './config';
 import { runHeadless } from './headless';
 import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
@@ -17,6 +17,7 @@ import { noteSessionStart, prepareSession } from './session-setup';
 import { realpathSync } from 'node:fs';
 import type { CliArgs } from './args';
 import type { MainIo } from './main';
+import { terminalSafeJson } from '../core/terminal-text';
 
 export async function runHeadlessCommand(
   args: CliArgs,
@@ -29,6 +30,8 @@ export async function runHeadlessCommand(
     io.stderr.write(
       `tole: ${untrustedNotice(project, 'to apply them, trust this folder with tole trust (or run with --trust)')}\n`,
     );
+  const userOnly = project ? userOnlyNotice(project, io.env) : null;
+  if (userOnly) io.stderr.write(`tole: ${userOnly}\n`);
   const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
@@ -82,7 +85,7 @@ export async function runHeadlessCommand(
     });
     noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {
-      if (args.output === 'json') io.stdout.write(`${JSON.stringify({ type: 'notice', level: 'warn', text })}\n`);
+      if (args.output === 'json') io.stdout.write(`${terminalSafeJson({ type: 'notice', level: 'warn', text })}\n`);
       else io.stderr.write(`tole: ${text}\n`);
     };
     const unsubscribe = mcp ? reportMcpEvents(mcp, say) : () => {};

@@ -6,11 +6,7 @@ import { readSqliteHeader } from '../core/storage/sqlite-storage';
 import { summariseSession } from '../core/session/session-summary';
 import type { SessionStore } from '../core/storage/session-store';
 import { clock } from './wiring';
-
-/** tole's home: `$TOLE_HOME`, else `~/.tole`. */
-export function toleHome(env: NodeJS.ProcessEnv): string {
-  return env['TOLE_HOME'] || join(env['HOME'] || homedir(), '.tole');
-}
+import { toleHome } from './tole-home';
 
 /** Where sessions live: `sessionsDir` from config, else `$TOLE_HOME/sessions`, else `~/.tole/sessions`. */
 export function sessionsDirectory(env: NodeJS.ProcessEnv, configured?: string): string {

@@ -1,14 +1,16 @@
+import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../core/lazy';
 import { fsyncDirectory, nodeFileOps } from '../core/storage/file-ops';
+import { readTreeFile, walkProjectTree } from './project-tree';
 
 /**
- * The folders the user has trusted, each with the hash of the project config it trusted:
- * `trusted-folders.json` beside the user's config. A folder whose config has changed since is
- * untrusted again, so an edit (by a pull, or by a command the model ran) asks again.
+ * The folders the user has trusted, each with the hash of what it trusted (the project config
+ * and `.tole/`): `trusted-folders.json` beside the user's config. A folder where either has
+ * changed since is untrusted again, so an edit (by a pull, or by a command the model ran) asks again.
  */
 const storeSchema = lazySchema((z) =>
   z.strictObject({
@@ -26,10 +28,15 @@ export function trustStorePath(userConfigFile: string): string {
   return join(dirname(userConfigFile), 'trusted-folders.json');
 }
 
-/** What trust is keyed by: the folder's real path and the sha256 of the project config's bytes. */
+/**
+ * What trust is keyed by: the folder's real path and the sha256 of what tole reads there to act
+ * (the project config's bytes and everything under `.tole/`).
+ */
 export interface FolderFingerprint {
   readonly folder: string;
   readonly sha256: string;
+  /** Why this folder cannot be trusted as it is (its `.tole` is too large to hash), when it cannot. */
+  readonly refused?: string;
 }
 
 /**
@@ -38,9 +45,34 @@ export interface FolderFingerprint {
  */
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-export function fingerprint(folder: string, configBytes: Buffer): FolderFingerprint {
-  const sha256 = configBytes.length === 0 ? EMPTY_SHA256 : createHash('sha256').update(configBytes).digest('hex');
-  return { folder: realpathSync(folder), sha256 };
+/**
+ * The folder's fingerprint. Without a `.tole` it is the hash of the config's bytes alone (as
+ * trust has always been recorded); with one, of the config and of every entry of the walk in
+ * order: each as a JSON header line (kind, path, size or link target) then, for a file, its bytes.
+ * `skip`: real paths under `.tole` that are tole's own state, not the project's.
+ */
+export function fingerprint(folder: string, configBytes: Buffer, skip: readonly string[] = []): FolderFingerprint {
+  const real = realpathSync(folder);
+  const tree = walkProjectTree(real, skip);
+  if (tree.ok && tree.entries.length === 0) {
+    const sha256 = configBytes.length === 0 ? EMPTY_SHA256 : createHash('sha256').update(configBytes).digest('hex');
+    return { folder: real, sha256 };
+  }
+  const hash = createHash('sha256').update(`tole trust 2\nconfig ${configBytes.length}\n`).update(configBytes);
+  if (!tree.ok) return { folder: real, sha256: hash.digest('hex'), refused: tree.reason };
+  for (const entry of tree.entries) {
+    hash.update(`${JSON.stringify(entry)}\n`);
+    if (entry.kind !== 'file') continue;
+    const bytes = readTreeFile(real, entry);
+    if (bytes === null || bytes.length !== entry.bytes)
+      return {
+        folder: real,
+        sha256: hash.digest('hex'),
+        refused: `${join(real, entry.path)} changed while tole read it`,
+      };
+    hash.update(bytes);
+  }
+  return { folder: real, sha256: hash.digest('hex') };
 }
 
 export class TrustStore {
@@ -51,11 +83,12 @@ export class TrustStore {
   }
 
   isTrusted(print: FolderFingerprint): boolean {
-    return this.read().folders[print.folder]?.sha256 === print.sha256;
+    return print.refused === undefined && this.read().folders[print.folder]?.sha256 === print.sha256;
   }
 
   /** Records the trust whole and durably (temp file, fsync, rename, fsync of the directory). */
   trust(print: FolderFingerprint, nowIso: string): void {
+    assert(print.refused === undefined, 'a refused fingerprint is never trusted');
     const current = this.read();
     const next: StoreFile = {
       version: 1,

@@ -4,8 +4,8 @@ import { runTui, type TuiExit } from '../tui/run-tui';
 import { multiplexerOf } from '../tui/copy-answer';
 import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
-import { loadConfig, trustFolder, untrustedNotice } from './config';
-import { trustSummary } from './trust-summary';
+import { loadConfig, trustFolder, untrustedNotice, userOnlyNotice } from './config';
+import { trustSummary, wouldAct } from './trust-summary';
 import type { MainIo } from './main';
 import { sessionPathFromArgs } from './open-session';
 import { pickSession } from './pick-session';
@@ -30,30 +30,31 @@ export async function startTui(
 ): Promise<number> {
   let args = given;
   const loaded = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
-  const { files, projectMcp, projectTrusted, project } = loaded;
-  // An untrusted project config that would do something: ask once, before anything of it runs.
-  if (
-    project &&
-    !projectTrusted &&
-    (project.ignored.length > 0 || projectMcp) &&
-    process.stdin.isTTY &&
-    !args.readOnly
-  ) {
+  const { files, projectMcp, projectTrusted, project, fingerprint } = loaded;
+  // An untrusted folder whose config or .tole would do something: ask once, before anything of it runs.
+  const summary =
+    fingerprint && !projectTrusted
+      ? trustSummary({ folder: fingerprint.folder, project, mcp: projectMcp, fingerprint })
+      : null;
+  if (summary && wouldAct(summary) && process.stdin.isTTY && !args.readOnly) {
     const answer = await runTrustPrompt({
-      summary: trustSummary(project, projectMcp ?? undefined),
+      summary,
       theme: args.theme ?? loaded.config.theme ?? 'dark',
       noColor: Boolean(io.env['NO_COLOR']),
     });
     if (answer === 'quit') return 0;
-    if (answer === 'trust') {
-      trustFolder(io.env, project.fingerprint, new Date(clock.nowMs()).toISOString());
+    if (answer === 'trust' && fingerprint) {
+      trustFolder(io.env, fingerprint, new Date(clock.nowMs()).toISOString());
       return startTui(given, io, sandboxSoon, onFirstFrame);
     }
   }
-  const trustNotices =
-    project && project.ignored.length > 0
+  const userOnly = project ? userOnlyNotice(project, io.env) : null;
+  const trustNotices = [
+    ...(project && project.ignored.length > 0
       ? [untrustedNotice(project, 'to apply them, quit and run tole trust (or start tole with --trust)')]
-      : [];
+      : []),
+    ...(userOnly ? [userOnly] : []),
+  ];
   const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config, projectTrusted);
   const { config } = gated;
   const configFile = files[files.length - 1] ?? 'tole.config.json';

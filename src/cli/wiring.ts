@@ -17,7 +17,7 @@ import { costUsdMicros } from '../core/usage/pricing';
 import { HookRunner } from '../core/hooks/hook-runner';
 import { Checkpoints } from '../core/checkpoints/checkpoint-store';
 import type { CliArgs } from './args';
-import { toleHome } from './session-files';
+import { toleHome } from './tole-home';
 import { ConfigError, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';

@@ -57,8 +57,9 @@ describe('project config trust', () => {
     expect(loaded.config.checkpoints).toEqual({});
     expect(loaded.config.passEnv).toBeUndefined();
     expect(loaded.config.sandbox).toBeUndefined();
-    expect(loaded.config.theme).toBe('light');
-    expect(loaded.config.keymap).toEqual({ quit: 'ctrl+q' });
+    // What the user sees and how keys are read are the user's alone (see trust-covers-...).
+    expect(loaded.config.theme).toBeUndefined();
+    expect(loaded.config.keymap).toEqual({});
     // 10 < the user's 30: applies; 20 > the default 5 attempts: a loosening, ignored.
     expect(loaded.config.limits).toEqual({ maxSteps: 10 });
   });
