@@ -3,6 +3,7 @@ import { plainName } from '../plain-name';
 import { NS } from '../registers/namespaces';
 import { isStorageError } from './errors';
 import type { FileOps } from './file-ops';
+import { checkSavedIndex, type IndexVerdict } from './index-check';
 import type { SessionHeader, StoredRecord } from './records';
 import { SessionStore } from './session-store';
 
@@ -25,6 +26,8 @@ export interface CheckReport {
   readonly lanes: readonly LaneSummary[];
   readonly seq: { readonly first: number; readonly last: number } | null;
   readonly usageRows: number;
+  /** The saved index beside the file, compared value by value with the file's own replay. */
+  readonly savedIndex: IndexVerdict;
   /** A bad final line that the next writable open would cut away. */
   readonly tornTail: {
     readonly line: number;
@@ -34,7 +37,8 @@ export interface CheckReport {
   } | null;
 }
 
-export type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable';
+/** `index`: the file is sound, but the saved index beside it says otherwise than the file. */
+export type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable' | 'index';
 
 export interface CheckProblem {
   readonly file: string;
@@ -76,13 +80,21 @@ export function checkSessionFile(path: string, ops?: FileOps): CheckReport {
     return failedReport(path, toProblem(path, error), seen);
   }
   try {
-    return soundReport(store, seen);
+    const report = soundReport(store, seen, checkSavedIndex(path, store, ops));
+    if (report.savedIndex.kind !== 'mismatch') return report;
+    const { path: indexPath, what } = report.savedIndex;
+    const message = `the saved index ${indexPath} does not match the file (${what}); an open would take its values: move it aside (mv ${indexPath} ${indexPath}.bad) and the next open replays the file and writes a new one`;
+    return { ...report, ok: false, problem: { file: indexPath, line: null, kind: 'index', message } };
   } finally {
     store.close();
   }
 }
 
-function soundReport(store: SessionStore, seen: { commitLines: number; first: number; last: number }): CheckReport {
+function soundReport(
+  store: SessionStore,
+  seen: { commitLines: number; first: number; last: number },
+  savedIndex: IndexVerdict,
+): CheckReport {
   const registers: Record<string, number> = {};
   for (const namespace of [...store.registers.namespaces()].sort()) {
     const cells = store.registers.entries(namespace).length;
@@ -105,6 +117,7 @@ function soundReport(store: SessionStore, seen: { commitLines: number; first: nu
     lanes: laneSummaries(store),
     seq: seen.commitLines > 0 ? { first: seen.first, last: store.lastSeq } : null,
     usageRows: store.usage.length,
+    savedIndex,
     tornTail: torn ? { line: torn.line, offset: torn.offset, bytes: torn.bytes, reason: torn.reason } : null,
   };
 }
@@ -158,6 +171,7 @@ function failedReport(
     lanes: [],
     seq: seen.commitLines > 0 ? { first: seen.first, last: seen.last } : null,
     usageRows: 0,
+    savedIndex: { kind: 'none' },
     tornTail: null,
   };
 }
@@ -204,6 +218,11 @@ function reportLines(report: CheckReport): string[] {
       `lane:      ${lane.lane} -> ${lane.leaf} (${lane.leafExists ? `${lane.pathLength} entries from the root` : 'MISSING entry'})`,
     );
   }
+  const index = report.savedIndex;
+  if (index.kind === 'matches')
+    lines.push(`index:     ${index.path} matches the file (its first ${index.bytes} bytes)`);
+  if (index.kind === 'unused')
+    lines.push(`index:     ${index.path} is not used (stale or damaged); the next writable open writes it again`);
   if (report.tornTail) {
     const t = report.tornTail;
     lines.push(

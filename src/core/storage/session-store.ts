@@ -249,8 +249,8 @@ export class SessionStore {
     this.storage.close();
   }
 
-  /** Every entry and usage row, and the current value of every register, in seq order. */
-  private liveRecords(): StoredRecord[] {
+  /** Every entry and usage row, and the current value of every register, in seq order (what compaction keeps). */
+  liveRecords(): StoredRecord[] {
     const live: StoredRecord[] = [];
     for (const e of this.tree.all()) {
       live.push({
