@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { lockInMessage, settleLock } from './git-locks';
 
 /**
@@ -59,9 +59,33 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The command line that runs git so that it dies with tole: where util-linux's `setpriv` is on
+ * the PATH, git runs under `setpriv --pdeathsig KILL` (the kernel kills it when tole ends, even
+ * by SIGKILL, and a lock it held is then stale: see git-locks.ts). Node has no prctl of its own.
+ */
+export function diesWithTole(target: GitTarget, args: readonly string[]): string[] {
+  return hasSetpriv(target.path)
+    ? ['setpriv', '--pdeathsig', 'KILL', '--', target.binary, ...args]
+    : [target.binary, ...args];
+}
+
+const setprivOn = new Map<string, boolean>();
+
+function hasSetpriv(path: string): boolean {
+  let known = setprivOn.get(path);
+  if (known === undefined) {
+    const probe = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { env: { PATH: path }, stdio: 'ignore' });
+    known = probe.status === 0;
+    setprivOn.set(path, known);
+  }
+  return known;
+}
+
 export function runGit(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<GitRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(target.binary, args, {
+    const [command, ...argv] = diesWithTole(target, args);
+    const child = spawn(command!, argv, {
       cwd: target.workTree,
       env: gitEnv(target),
       stdio: ['pipe', 'pipe', 'pipe'],

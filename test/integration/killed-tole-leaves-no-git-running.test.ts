@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
+import { tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { startTs } from '../support/spawn-node';
+
+/**
+ * A tole killed (SIGKILL) while its checkpoint's git runs: the git must not go on running in
+ * tole's checkpoint directory, and the next tole's checkpoint must work.
+ */
+let dirs: TempDirs;
+beforeEach(() => {
+  dirs = tempDirs('tole-git-child-');
+});
+afterEach(() => dirs.remove());
+
+const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+
+/** A git that runs the real one, except that its listing of the workspace hangs after saying its pid. */
+function hangingGit(pidFile: string): string {
+  const path = join(dirs.outside, 'git');
+  writeFileSync(
+    path,
+    `#!/bin/sh\nif [ "$1" = ls-files ]; then echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; exec sleep 1000; fi\nexec '${realGit}' "$@"\n`,
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function waitForFile(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(join(path, '..'), () => {
+      if (existsSync(path)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (existsSync(path)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return !/^\S+ \(.*\) [ZX]/.test(stat);
+}
+
+/** Resolves once `pid` has ended, or with false after `deadlineMs`. */
+async function ends(pid: number, deadlineMs: number): Promise<boolean> {
+  const until = Date.now() + deadlineMs;
+  while (alive(pid)) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+describe('a tole killed while its checkpoint runs git', () => {
+  it('takes its git child with it, and the next checkpoint works', async () => {
+    writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
+    const pidFile = join(dirs.outside, 'git.pid');
+    const git = hangingGit(pidFile);
+    const tole = startTs('test/support/checkpoint-taker.ts', [dirs.home, dirs.root, git], { timeoutMs: 30_000 });
+    await waitForFile(pidFile);
+    const gitPid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(alive(gitPid)).toBe(true);
+    tole.child.kill('SIGKILL');
+    await tole.done;
+    const ended = await ends(gitPid, 5_000);
+    if (!ended) process.kill(gitPid, 'SIGKILL');
+    expect(ended).toBe(true);
+
+    const next = await Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root }).take();
+    expect(next).toMatchObject({ ok: true });
+  });
+});
