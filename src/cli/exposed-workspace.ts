@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { toleHome } from './session-files';
+import { toleHome } from './tole-home';
 
 /** Files and folders in the home directory that a shell, ssh or another program runs or trusts. */
 const DOTFILES = [
