@@ -32,7 +32,8 @@ Options
   -m, --model NAME              model to call
   --agent NAME                  run with the agent profile NAME (agents/NAME.json in the config dir)
   --base-url URL                any OpenAI-compatible server (OpenAI, OpenRouter, Ollama, vLLM, ...)
-  -y, --yes                     approve every Write call (never a Destructive one)
+  -y, --yes                     approve every Write call (never a Destructive one; with no sandbox,
+                                shell commands still ask)
   --allow RULE                  approve calls matching TOOL or TOOL:GLOB, e.g. --allow 'bash:git status*'
                                 (repeatable; never approves a Destructive call)
   --output text|json            headless output: the answer, or one JSON event per line
@@ -53,8 +54,9 @@ Environment
 Safety
   A project's tole.config.json applies only its harmless fields until you run tole trust.
   bash calls not approved with a key run in a sandbox: on Linux install bubblewrap
-  (apt-get install bubblewrap, with user namespaces enabled); without one, --yes runs
-  commands unconfined and code tole cannot see into (python3 -c, make) needs a key.
+  (apt-get install bubblewrap, with user namespaces enabled); without one, every shell
+  command that is not ReadOnly needs a key or an allow rule naming that exact command,
+  whatever --yes or wildcard rules say.
   The commands tole runs never see variables named *KEY*, *TOKEN*, *SECRET*, *PASSWORD*.
 
 Examples

@@ -69,7 +69,7 @@ export function unconfinedNotice(args: CliArgs, config: Config, sandbox: Sandbox
     process.platform === 'darwin'
       ? 'sandbox-exec is missing'
       : 'install bubblewrap (apt-get install bubblewrap) and make sure user namespaces are enabled';
-  return `no sandbox on this machine: shell commands approved by --yes or an allow rule run unconfined, and code tole cannot see into (python3 -c, make, ./script.sh) needs a key or an exact allow rule; for the sandbox, ${how}`;
+  return `no sandbox on this machine, so shell commands still ask: --yes and wildcard allow rules do not run them here, only a key or an allow rule naming the exact command does (--allow 'bash:npm test'); for the sandbox, ${how}`;
 }
 
 export function buildPolicy(

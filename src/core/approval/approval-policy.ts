@@ -5,9 +5,11 @@
  *   asked, or, headless, it is denied with the flag that would allow it;
  * - Destructive is always asked; headless denies it, and no flag or rule can allow it.
  * Only an interactive user's keypress approves a Destructive call: anything else is a bug.
- * Where no sandbox confines the calls approved without a key, a call running code tole cannot
- * see into (`python3 -c`, `make`) needs a keypress or an allow rule naming that exact command;
- * a call that asks to run outside the sandbox always needs a keypress.
+ * Where no sandbox confines the calls approved without a key, every Write shell command needs a
+ * keypress or an allow rule naming that exact command: the classifier cannot enumerate what bash,
+ * git and every build tool can be made to do, so only the sandbox makes `--yes`, wide rules and
+ * session allowances safe for shell commands. A call that asks to run outside the sandbox always
+ * needs a keypress.
  */
 import {
   findAllowRule,
@@ -22,7 +24,7 @@ import type { ApprovalRequest, Approver, Decision } from './approver';
 export interface ApprovalPolicyOptions {
   /** Parsed rules, or rule texts (parsed here; a bad one throws `AllowRuleError`). */
   readonly rules: readonly (AllowRule | string)[];
-  /** `--yes`: approve every Write call. Never a Destructive one. */
+  /** `--yes`: approve every Write call (a shell command only when a sandbox confines it). Never a Destructive one. */
   readonly yes: boolean;
   /** Whether a user can be asked (a TUI with a keyboard). */
   readonly interactive: boolean;
@@ -119,14 +121,11 @@ export class ApprovalPolicy {
 
   private decideWrite(request: ApprovalRequest): PreDecision {
     if (request.outsideSandbox) return this.keypressOnly(request, 'it asks to run outside the sandbox', false);
-    if (request.opaque && !this.sandboxed) {
+    if (SHELL_SUBJECT_TOOLS.includes(request.tool) && !this.sandboxed) {
       const exact = findExactRule(this.rules, request);
       if (exact) return { approved: true, by: 'rule', rule: exact.source };
-      return this.keypressOnly(
-        request,
-        `it runs code tole cannot see into (${request.reason}) and no sandbox confines it here`,
-        true,
-      );
+      const what = request.opaque ? 'it runs code tole cannot see into' : 'it is a Write shell command';
+      return this.keypressOnly(request, `${what} (${request.reason}) and no sandbox confines it here`, true);
     }
     const rule = findAllowRule(this.rules, request);
     if (rule) return { approved: true, by: 'rule', rule: rule.source };
@@ -144,7 +143,7 @@ export class ApprovalPolicy {
   private keypressOnly(request: ApprovalRequest, why: string, exactRuleHelps: boolean): PreDecision {
     if (this.options.interactive) return { ask: true };
     const how = exactRuleHelps
-      ? `--yes does not run it; to allow it, run again with --allow ${shellQuote(suggestRule(request))} (naming the exact command), or approve it with a key in the interactive tole`
+      ? `--yes and wide --allow rules do not run it; to allow it, run again with --allow ${shellQuote(suggestRule(request))} (naming the exact command), approve it with a key in the interactive tole, or install bubblewrap so that a sandbox confines it`
       : 'approve it with a key in the interactive tole';
     return { approved: false, by: 'headless', reason: `${describeCall(request)} needs a keypress: ${why}; ${how}` };
   }

@@ -28,7 +28,11 @@ export type ArgPattern =
   /** Any argument, or the text given on stdin (heredoc, here-string), matches (`psql -c 'DROP …'`). */
   | { readonly kind: 'text'; readonly pattern: RegExp }
   /** Stdin comes from a pipe or a file, whose text tole cannot read (`cat q.sql | psql`). */
-  | { readonly kind: 'unseenStdin' };
+  | { readonly kind: 'unseenStdin' }
+  /** A non-option argument matches (`delete-table`, `apps:destroy`). */
+  | { readonly kind: 'positionalMatches'; readonly pattern: RegExp }
+  /** Every one of these holds (`compose down` with `-v`). */
+  | { readonly kind: 'all'; readonly of: readonly ArgPattern[] };
 
 export interface RiskPattern {
   readonly when: ArgPattern;
@@ -78,6 +82,8 @@ export interface CommandRule {
   /** `git config KEY VALUE`: a VALUE for a key that names a program is a command line. */
   readonly configValues?: boolean;
   readonly overwrites?: OverwriteSpec;
+  /** It may run its arguments as a command somewhere (`kubectl exec pod -- rm -rf /data`): a Destructive one there counts. */
+  readonly mayRunArguments?: boolean;
   /** `cd`: later relative paths in the line can no longer be checked. */
   readonly changesDirectory?: boolean;
   /** Keyed by the first non-option argument. */
@@ -102,17 +108,26 @@ const destructive = (reason: string, extra: Partial<CommandRule> = {}): CommandR
   ...extra,
 });
 
-/** SQL that deletes data or schema, in any case. */
-const DESTRUCTIVE_SQL = /\b(drop|truncate|delete)\b/i;
+/** SQL that deletes data or schema, in any case; `UPDATE` without `WHERE` rewrites every row. */
+const DESTRUCTIVE_SQL = /\b(?:drop|truncate|delete|deletemany|remove|dropdatabase)\b|\bupdate\b(?![\s\S]*\bwhere\b)/i;
+/** Client commands that run a shell, load code, or read SQL from a file tole does not read. */
+const SQL_CLIENT_ESCAPE =
+  /\\!|\\(?:i|ir|include|include_relative|o|out|copy|g)\b|^\s*\.(?:shell|system|read|load|once|output|import)\b|\bsystem\b|\bsource\b|\\\.|\bprogram\b|load_extension|\bload\s*\(/im;
 
 /** A database client: what it runs there is out of any sandbox's reach. */
 function sqlClient(name: string): CommandRule {
   return write(`\`${name}\` talks to a database`, {
+    mayRunArguments: true,
     raise: [
       {
         when: { kind: 'text', pattern: DESTRUCTIVE_SQL },
         risk: 'Destructive',
-        reason: `\`${name}\` runs DROP, TRUNCATE or DELETE against a database, which no sandbox protects`,
+        reason: `\`${name}\` runs DROP, TRUNCATE, DELETE or UPDATE without WHERE against a database, which no sandbox protects`,
+      },
+      {
+        when: { kind: 'text', pattern: SQL_CLIENT_ESCAPE },
+        risk: 'Destructive',
+        reason: `\`${name}\` runs a shell command, loads code or runs SQL from a file tole does not read`,
       },
       {
         when: { kind: 'unseenStdin' },
@@ -124,6 +139,166 @@ function sqlClient(name: string): CommandRule {
         risk: 'Destructive',
         reason: `\`${name} -f\` runs SQL from a file tole does not read, against a database no sandbox protects`,
       },
+      {
+        when: { kind: 'arg', equals: ['-init', '--init', '-cmd', '--eval', '--file'] },
+        risk: 'Destructive',
+        reason: `\`${name}\` runs commands from a file or an option tole does not read`,
+      },
+    ],
+  });
+}
+
+/** Database clients: SQL given in arguments, heredocs or here-strings is read; anything else is not. */
+const SQL_CLIENTS = [
+  'psql',
+  'mysql',
+  'mariadb',
+  'sqlcmd',
+  'clickhouse-client',
+  'cockroach',
+  'sqlite3',
+  'sqlite',
+  'duckdb',
+  'pgcli',
+  'mycli',
+  'litecli',
+  'usql',
+  'sqlplus',
+  'isql',
+  'mongosh',
+  'mongo',
+  'cqlsh',
+] as const;
+
+/**
+ * Verbs that delete remote state, in the spellings cloud and cluster CLIs use: `delete`,
+ * `delete-table`, `apps:destroy`, `rm`, `uninstall`, `purge` …
+ */
+const DESTROYING_VERB =
+  /^(?:[\w.-]+:)?(?:delete|destroy|remove|rm|rb|rmi|uninstall|un|del|purge|terminate|deregister|prune|drain|nuke|wipe|erase|drop|undefine|kill|evict)(?:[-_:][\w:-]*)?$/i;
+
+/** CLIs that change state outside the machine (clouds, clusters, containers, forges): no sandbox reaches it. */
+const REMOTE_CLIS = [
+  'kubectl',
+  'oc',
+  'helm',
+  'eksctl',
+  'aws',
+  'gcloud',
+  'gsutil',
+  'az',
+  'doctl',
+  'hcloud',
+  'linode-cli',
+  'scw',
+  'ibmcloud',
+  'oci',
+  'openstack',
+  'terraform',
+  'tofu',
+  'terragrunt',
+  'pulumi',
+  'cdk',
+  'cdktf',
+  'serverless',
+  'sls',
+  'sst',
+  'fly',
+  'flyctl',
+  'heroku',
+  'vercel',
+  'netlify',
+  'firebase',
+  'wrangler',
+  'supabase',
+  'railway',
+  's3cmd',
+  'rclone',
+  'vault',
+  'consul',
+  'nomad',
+  'docker',
+  'podman',
+  'nerdctl',
+  'minikube',
+  'kind',
+  'k3d',
+  'multipass',
+  'vagrant',
+  'lxc',
+  'incus',
+  'virsh',
+  'gh',
+  'glab',
+] as const;
+
+/**
+ * A CLI acting on remote state. Destructive when it deletes there: a destroying verb anywhere
+ * among its words (`kubectl delete`, `aws dynamodb delete-table`, `heroku apps:destroy`,
+ * `rclone sync`), a deleting flag (`aws s3 sync --delete`, `kubectl apply --prune`), an HTTP
+ * DELETE (`gh api -X DELETE`), or `compose down -v`. A destructive command it runs elsewhere
+ * (`kubectl exec pod -- rm -rf /data`, `docker exec c rm -rf /`) counts as its own.
+ */
+function remoteCli(name: string): CommandRule {
+  return write(`\`${name}\` changes state outside this machine, which no sandbox protects`, {
+    mayRunArguments: true,
+    raise: [
+      ...(name === 'rclone' || name === 's3cmd'
+        ? [
+            {
+              when: { kind: 'positional', equals: ['sync', 'move', 'moveto', 'cleanup', 'rmdirs', 'dedupe'] },
+              risk: 'Destructive',
+              reason: `\`${name} sync\` deletes files in the destination that the source lacks`,
+            } as const,
+          ]
+        : []),
+      {
+        when: { kind: 'positionalMatches', pattern: DESTROYING_VERB },
+        risk: 'Destructive',
+        reason: `\`${name}\` deletes or replaces resources outside this machine, which no sandbox protects`,
+      },
+      {
+        when: {
+          kind: 'arg',
+          prefix: ['--delete', '--prune', '--purge', '--remove'],
+          equals: ['--force', '-destroy', '--destroy'],
+        },
+        risk: 'Destructive',
+        reason: `\`${name}\` with a deleting or forcing flag deletes or replaces resources outside this machine`,
+      },
+      {
+        when: { kind: 'optionValue', options: ['-X', '--request', '--method'], values: ['DELETE'] },
+        risk: 'Destructive',
+        reason: `\`${name}\` sends an HTTP DELETE`,
+      },
+      {
+        when: {
+          kind: 'all',
+          of: [
+            { kind: 'positional', equals: ['down'] },
+            { kind: 'flag', short: 'v', long: ['--volumes', '--rmi'] },
+          ],
+        },
+        risk: 'Destructive',
+        reason: `\`${name} compose down -v\` deletes the volumes and their data`,
+      },
+      {
+        when: { kind: 'text', pattern: /\bmutation\b[\s\S]*\b(?:delete|remove|archive)/i },
+        risk: 'Destructive',
+        reason: `\`${name}\` sends a mutation that deletes`,
+      },
+    ],
+    valueOptions: [
+      '-X',
+      '--request',
+      '--method',
+      '-n',
+      '--namespace',
+      '-c',
+      '--container',
+      '--context',
+      '-f',
+      '--file',
     ],
   });
 }
@@ -252,8 +427,24 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
   pushd: readOnly('pushd', { reason: '`pushd` only changes the directory', changesDirectory: true }),
   popd: readOnly('popd', { reason: '`popd` only changes the directory', changesDirectory: true }),
   rg: readOnly('rg', {
-    commandOptions: ['--pre'],
-    valueOptions: ['--pre', '-e', '-f', '-g', '-t', '-T', '-m', '-A', '-B', '-C', '-j', '-M', '-r', '--replace'],
+    commandOptions: ['--pre', '--hostname-bin'],
+    valueOptions: [
+      '--pre',
+      '--hostname-bin',
+      '-e',
+      '-f',
+      '-g',
+      '-t',
+      '-T',
+      '-m',
+      '-A',
+      '-B',
+      '-C',
+      '-j',
+      '-M',
+      '-r',
+      '--replace',
+    ],
   }),
   tree: readOnly('tree', {
     outputOptions: ['-o'],
@@ -341,7 +532,9 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
         reason: '`tar --remove-files` deletes the files it archives',
       },
     ],
+    /** `--checkpoint-action=exec=CMD` runs CMD (the `exec=` is dropped before it is read). */
     commandOptions: [
+      '--checkpoint-action',
       '--to-command',
       '--use-compress-program',
       '-I',
@@ -352,6 +545,7 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       '--rsh-command',
     ],
     valueOptions: [
+      '--checkpoint-action',
       '-f',
       '--file',
       '-C',
@@ -391,23 +585,8 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
   make: write('`make` runs build commands from a Makefile', { opaque: true }),
 
   // Remote state: no sandbox protects it, so deleting there is Destructive whatever the flags.
-  kubectl: write('`kubectl` can change a cluster', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['delete', 'drain'] },
-        risk: 'Destructive',
-        reason: '`kubectl delete` deletes cluster resources, which no sandbox protects',
-      },
-      {
-        when: { kind: 'flag', long: ['--prune', '--force'] },
-        risk: 'Destructive',
-        reason: '`kubectl --prune` or `--force` deletes or replaces cluster resources',
-      },
-    ],
-  }),
-  ...Object.fromEntries(
-    ['psql', 'mysql', 'mariadb', 'sqlcmd', 'clickhouse-client', 'cockroach'].map((name) => [name, sqlClient(name)]),
-  ),
+  ...Object.fromEntries(REMOTE_CLIS.map((name) => [name, remoteCli(name)])),
+  ...Object.fromEntries(SQL_CLIENTS.map((name) => [name, sqlClient(name)])),
   'redis-cli': write('`redis-cli` changes a Redis server', {
     raise: [
       {
@@ -422,73 +601,16 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       },
     ],
   }),
-  aws: write('`aws` can change cloud resources', {
-    raise: [
-      {
-        when: {
-          kind: 'positional',
-          equals: ['rm', 'rb'],
-          prefix: ['delete', 'terminate', 'remove', 'deregister', 'purge'],
-        },
-        risk: 'Destructive',
-        reason: '`aws … rm` or `delete-…` deletes cloud resources, which no sandbox protects',
-      },
-    ],
-  }),
-  gcloud: write('`gcloud` can change cloud resources', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['delete', 'remove', 'destroy', 'rm'] },
-        risk: 'Destructive',
-        reason: '`gcloud … delete` deletes cloud resources, which no sandbox protects',
-      },
-    ],
-  }),
-  az: write('`az` can change cloud resources', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['delete', 'remove', 'purge'] },
-        risk: 'Destructive',
-        reason: '`az … delete` deletes cloud resources, which no sandbox protects',
-      },
-    ],
-  }),
-  terraform: write('`terraform` can change infrastructure', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['destroy'] },
-        risk: 'Destructive',
-        reason: '`terraform destroy` deletes the infrastructure it manages',
-      },
-      {
-        when: { kind: 'arg', equals: ['-destroy', '--destroy'] },
-        risk: 'Destructive',
-        reason: '`terraform apply -destroy` deletes the infrastructure it manages',
-      },
-      { when: { kind: 'arg', equals: ['rm'] }, risk: 'Destructive', reason: '`terraform state rm` forgets resources' },
-    ],
-  }),
-  docker: write('`docker` acts through its daemon, outside any sandbox', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['prune', 'rm', 'rmi', 'kill'] },
-        risk: 'Destructive',
-        reason: '`docker … prune` or `rm` deletes containers, images or volumes',
-      },
-    ],
-  }),
-  gh: write('`gh` changes GitHub', {
-    raise: [
-      {
-        when: { kind: 'positional', equals: ['delete', 'delete-asset'] },
-        risk: 'Destructive',
-        reason: '`gh … delete` deletes on GitHub, which no sandbox protects',
-      },
-    ],
-  }),
   source: write('`source` runs a script whose commands tole does not inspect'),
   '.': write('`.` runs a script whose commands tole does not inspect'),
   curl: write('`curl` makes network requests', {
+    raise: [
+      {
+        when: { kind: 'optionValue', options: ['-X', '--request'], values: ['DELETE'] },
+        risk: 'Destructive',
+        reason: '`curl -X DELETE` deletes a resource on a server, which no sandbox protects',
+      },
+    ],
     outputOptions: ['-o', '--output'],
     valueOptions: [
       '-o',
@@ -611,30 +733,8 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       },
     ],
   }),
-  kill: write('`kill` signals a process', {
-    raise: [
-      {
-        when: { kind: 'arg', equals: ['-9', '-KILL', '-SIGKILL', '-kill', '-sigkill'] },
-        risk: 'Destructive',
-        reason: '`kill -9` kills a process without letting it save its work',
-      },
-      {
-        when: { kind: 'optionValue', options: ['-s', '--signal', '-n'], values: ['9', 'KILL', 'SIGKILL'] },
-        risk: 'Destructive',
-        reason: '`kill -9` kills a process without letting it save its work',
-      },
-    ],
-    valueOptions: ['-s', '--signal', '-n'],
-  }),
-  crontab: write('`crontab` replaces scheduled jobs', {
-    raise: [
-      {
-        when: { kind: 'flag', short: 'r', long: ['--remove'] },
-        risk: 'Destructive',
-        reason: '`crontab -r` deletes every scheduled job',
-      },
-    ],
-    readOnlyWhen: [{ options: ['-l'], maxPositionals: 0 }],
+  crontab: destructive('`crontab FILE` or `crontab -` replaces every scheduled job; `crontab -r` deletes them', {
+    readOnlyWhen: [{ options: ['-l', '-u'], requires: ['-l'], maxPositionals: 0 }],
     valueOptions: ['-u'],
   }),
   su: write('`su` runs commands as another user', {
@@ -731,14 +831,14 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
       v: readOnly('npm v'),
       outdated: readOnly('npm outdated'),
       search: readOnly('npm search'),
-      help: readOnly('npm help'),
+      help: write('`npm help` may start a program named in the project .npmrc (browser, viewer, git)'),
       root: readOnly('npm root'),
       prefix: readOnly('npm prefix'),
       whoami: readOnly('npm whoami'),
       explain: readOnly('npm explain'),
       why: readOnly('npm why'),
-      fund: readOnly('npm fund'),
-      doctor: readOnly('npm doctor'),
+      fund: write('`npm fund` may start a program named in the project .npmrc (browser, viewer, git)'),
+      doctor: write('`npm doctor` may start a program named in the project .npmrc (browser, viewer, git)'),
       audit: readOnly('npm audit', {
         raise: [
           {
@@ -821,6 +921,13 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRule>> = {
   'ls-files': gitReader('ls-files'),
   'ls-tree': gitReader('ls-tree'),
   'ls-remote': gitReader('ls-remote', {
+    raise: [
+      {
+        when: { kind: 'positional', prefix: ['ext::', 'fd::'] },
+        risk: 'Write',
+        reason: 'an `ext::` remote makes git run the command it names',
+      },
+    ],
     commandOptions: ['--upload-pack', '-u'],
     valueOptions: ['--upload-pack', '-u', '--sort'],
   }),
@@ -1253,8 +1360,39 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRule>> = {
     ],
   }),
   prune: destructive('`git prune` deletes unreachable commits for good'),
-  'update-ref': write('`git update-ref` moves a ref', {
-    raise: [{ when: { kind: 'flag', short: 'd' }, risk: 'Destructive', reason: '`git update-ref -d` deletes a ref' }],
+  'update-ref': destructive('`git update-ref` moves or deletes a ref directly, leaving commits unreachable'),
+  'symbolic-ref': write('`git symbolic-ref` points HEAD at another branch', {
+    readOnlyWhen: [{ options: ['-q', '--quiet', '--short', '--no-recurse', '--recurse'], maxPositionals: 1 }],
+    raise: [
+      {
+        when: { kind: 'flag', short: 'd', long: ['--delete'] },
+        risk: 'Destructive',
+        reason: '`git symbolic-ref -d` deletes a symbolic ref',
+      },
+    ],
+  }),
+  'read-tree': write('`git read-tree` replaces the index', {
+    raise: [
+      {
+        when: { kind: 'flag', short: 'u' },
+        risk: 'Destructive',
+        reason: '`git read-tree -u` overwrites files in the working tree',
+      },
+      {
+        when: { kind: 'flag', long: ['--reset'] },
+        risk: 'Destructive',
+        reason: '`git read-tree --reset` throws away the index and unmerged changes',
+      },
+    ],
+  }),
+  'checkout-index': write('`git checkout-index` writes files from the index', {
+    raise: [
+      {
+        when: { kind: 'flag', short: 'f', long: ['--force'] },
+        risk: 'Destructive',
+        reason: '`git checkout-index -f` overwrites files in the working tree',
+      },
+    ],
   }),
   'filter-branch': destructive('`git filter-branch` rewrites history'),
   'filter-repo': destructive('`git filter-repo` rewrites history'),
@@ -1285,6 +1423,8 @@ export const GIT_GLOBAL_OPTIONS = {
     '--no-lazy-fetch',
   ],
   withValue: ['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source'],
+  /** Options that point git at another repository, whose own config may run programs. */
+  otherRepository: ['-C', '--git-dir', '--work-tree'],
   /** `-c KEY=VALUE` with any other key may name a program git runs (`core.pager`, `alias.x=!cmd`). */
   safeConfigKeys: [
     'color.',
@@ -1349,6 +1489,8 @@ export interface WrapperRule {
   readonly joinsArguments?: boolean;
   /** Options under which the arguments are joined and run by a shell (`sudo -s CMD`). */
   readonly shellOptions?: readonly string[];
+  /** Options that run the command in another directory (`env -C DIR`): later relative paths and git calls are unknown. */
+  readonly chdirOptions?: readonly string[];
   /** The least risk of anything it runs (`sudo`: Write). */
   readonly floor?: { readonly risk: Risk; readonly reason: string };
   /** Risk when it has no command to run, or runs none. */
@@ -1374,6 +1516,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperRule>> = {
     longValues: ['--unset', '--chdir', '--split-string'],
     assignments: true,
     stringOptions: ['-S', '--split-string'],
+    chdirOptions: ['-C', '--chdir'],
     aloneRisk: 'ReadOnly',
   },
   sudo: {
@@ -1411,6 +1554,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperRule>> = {
     /** Not `-k`, `-v` or `-h`: `sudo -k CMD` still runs CMD, and `-h` also means `-h HOST`. */
     noRunOptions: ['-e', '--edit', '-l', '--list', '-V', '--version'],
     shellOptions: ['-s', '--shell', '-i', '--login'],
+    chdirOptions: ['-D', '--chdir'],
     floor: { risk: 'Write', reason: '`sudo` runs a command as another user' },
     aloneRisk: 'Write',
   },
@@ -1473,6 +1617,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperRule>> = {
     ],
     appendsArguments: true,
     defaultCommand: 'echo',
+    floor: { risk: 'Write', reason: '`xargs` runs a command with arguments read from stdin, which tole cannot see' },
     aloneRisk: 'ReadOnly',
   },
   watch: {
@@ -1549,20 +1694,19 @@ export const INTERPRETER_CODE_OPTIONS = ['-c', '-e', '-m', '-E', '-p', '--eval',
 /** Programs whose output is a download: piping it into a shell runs code nobody has read. */
 export const DOWNLOADERS = ['curl', 'wget', 'fetch', 'aria2c', 'http', 'xh'] as const;
 
-/** `PROGRAM --version` or `--help` only prints, for these programs; some have other spellings. */
+/**
+ * `PROGRAM --version` or `--help` only prints, for these programs; some have other spellings.
+ * Not yarn or pnpm (a project's `.yarnrc` `yarnPath` or `packageManager` picks the program that
+ * runs), nor cargo, rustc or rustup (`rust-toolchain.toml` may name a toolchain by path).
+ */
 export const VERSION_QUERIES: Readonly<Record<string, readonly string[]>> = {
   node: ['-v'],
   npx: ['-v'],
-  pnpm: ['-v'],
-  yarn: ['-v'],
   python: ['-V'],
   python3: ['-V'],
   pip: ['-V'],
   pip3: ['-V'],
   go: ['version'],
-  cargo: ['-V'],
-  rustc: ['-V'],
-  rustup: [],
   tsc: ['-v'],
   deno: ['-V'],
   bun: ['-v'],
@@ -1616,6 +1760,25 @@ export const COMMAND_VARIABLES = [
   'LESSCLOSE',
   'BROWSER',
 ] as const;
+/**
+ * `GIT_*` variables that only label or trace what git does; any other (`GIT_DIR`, `GIT_WORK_TREE`,
+ * `GIT_INDEX_FILE`, `GIT_CEILING_DIRECTORIES` …) may point git at another repository and its config.
+ */
+export const GIT_HARMLESS_VARIABLES = [
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'GIT_TERMINAL_PROMPT',
+  'GIT_TRACE',
+  'GIT_FLUSH',
+  'GIT_OPTIONAL_LOCKS',
+  'GIT_LITERAL_PATHSPECS',
+  'GIT_MERGE_AUTOEDIT',
+  'GIT_ADVICE',
+] as const;
 /** Variables that load code tole cannot see (`LD_PRELOAD=x.so ls`). */
 export const CODE_LOADING_VARIABLE_PREFIXES = ['LD_', 'DYLD_', 'GIT_CONFIG_'] as const;
 export const CODE_LOADING_VARIABLES = [
@@ -1632,6 +1795,7 @@ export const CODE_LOADING_VARIABLES = [
   'PERL5OPT',
   'PERL5LIB',
   'RUBYOPT',
+  'GIT_CONFIG',
   'GIT_CONFIG_PARAMETERS',
   'GIT_CONFIG_GLOBAL',
   'GIT_CONFIG_SYSTEM',
@@ -1694,7 +1858,8 @@ export const SED_RULES = {
 /** awk: a program is read-only when it has none of these, and only these options are used. */
 export const AWK_RULES = {
   names: ['awk', 'gawk', 'mawk', 'nawk'],
-  unsafeProgram: /system|getline|[|>]|@|ENVIRON|close|fflush/,
+  /** ARGV and ARGC: a program that sets them reads files its command line does not name. */
+  unsafeProgram: /system|getline|[|>]|@|ENVIRON|close|fflush|ARGV|ARGC/,
   valueOptions: ['-F', '-v', '--field-separator', '--assign'],
 } as const;
 

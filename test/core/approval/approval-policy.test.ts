@@ -19,19 +19,19 @@ describe('ApprovalPolicy.preDecide', () => {
     expect(policy().preDecide(request('ReadOnly', 'ls'))).toEqual({ approved: true, by: 'policy' });
   });
 
-  it('approves a Write call by an allow rule, then --yes, then a session allowance', () => {
-    expect(policy({ rules: ['bash:npm test'], yes: true }).preDecide(request('Write'))).toEqual({
+  it('in a sandbox, approves a Write call by an allow rule, then --yes, then a session allowance', () => {
+    expect(policy({ rules: ['bash:npm test'], yes: true, sandbox: true }).preDecide(request('Write'))).toEqual({
       approved: true,
       by: 'rule',
       rule: 'bash:npm test',
     });
-    expect(policy({ rules: [parseRule('bash:npm t*')] }).preDecide(request('Write'))).toEqual({
+    expect(policy({ rules: [parseRule('bash:npm t*')], sandbox: true }).preDecide(request('Write'))).toEqual({
       approved: true,
       by: 'rule',
       rule: 'bash:npm t*',
     });
-    expect(policy({ yes: true }).preDecide(request('Write'))).toEqual({ approved: true, by: 'yes' });
-    const session = policy({ interactive: true });
+    expect(policy({ yes: true, sandbox: true }).preDecide(request('Write'))).toEqual({ approved: true, by: 'yes' });
+    const session = policy({ interactive: true, sandbox: true });
     expect(session.preDecide(request('Write'))).toEqual({ ask: true });
     session.allowForSession('bash');
     expect(session.isAllowedForSession('bash')).toBe(true);

@@ -119,7 +119,7 @@ describe('structure', () => {
     const script = parsed("cat <<'EOF' > notes.md\nrm -rf x; don't\nEOF\necho done");
     expect(argvs("cat <<'EOF' > notes.md\nrm -rf x; don't\nEOF\necho done")).toEqual([['cat'], ['echo', 'done']]);
     const heredoc = simple(script.pipelines[0]!.commands[0]).redirects[0]!.heredoc;
-    expect(heredoc).toEqual({ body: "rm -rf x; don't\n", expands: false, substitutions: [] });
+    expect(heredoc).toEqual({ body: "rm -rf x; don't\n", expands: false, substitutions: [], evaluates: false });
   });
 
   it('finds substitutions in an unquoted heredoc body', () => {

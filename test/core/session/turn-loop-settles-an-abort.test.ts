@@ -62,19 +62,13 @@ describe('an interrupted turn is settled, never left pending', () => {
 
   it('mid-tool: a running `sleep 30` is killed with its process group and settled as interrupted', async () => {
     const pidFile = join(dirs.root, 'bash.pid');
+    const command = `echo $$ > ${pidFile}; sleep 30; echo never`;
     server.push(
-      {
-        toolCalls: [
-          {
-            id: 'call_sleep',
-            name: 'bash',
-            arguments: JSON.stringify({ command: `echo $$ > ${pidFile}; sleep 30; echo never` }),
-          },
-        ],
-      },
+      { toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command }) }] },
       { text: 'not reached' },
     );
-    const { agent, store } = agentHere({ policy: { yes: true } });
+    // No sandbox here: a Write shell command runs without a key only by a rule naming it exactly.
+    const { agent, store } = agentHere({ policy: { rules: [`bash:${command}`] } });
     const controller = new AbortController();
 
     const turn = agent.runTurn('wait', controller.signal, () => {});

@@ -13,8 +13,10 @@ import {
 import { MAX_SHELL_DEPTH, type Word } from '../shell/syntax';
 import type { Ctx } from './context';
 import { classifyFind } from './find';
+import { evaluatingBuiltinFindings } from './evaluating-builtins';
 import { type Finding, destructive, readOnly, unparseable, write } from './findings';
 import { classifyGit } from './git';
+import { classifyKill } from './kill';
 import { applyRule } from './rules';
 import { classifyAwk, classifySed } from './sed-awk';
 import { classifyEval, classifyInterpreter, classifyShell, classifySource } from './shells';
@@ -50,6 +52,7 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   if (name === 'eval') return classifyEval(args, ctx);
   if (name === 'find') return classifyFind(args, ctx);
   if (name === 'git') return classifyGit(args, ctx);
+  if (name === 'kill') return classifyKill(args);
   if (name === 'sed') return classifySed(args);
   if (includes(AWK_RULES.names, name)) return classifyAwk(name, args);
   if (name === 'source' || name === '.') return classifySource(name, args, ctx);
@@ -57,7 +60,12 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   if (prefix) return [destructive(prefix.reason)];
   if (includes(INTERPRETERS, name)) return classifyInterpreter(name, args, ctx);
   const rule = own(COMMAND_RULES, name);
-  if (rule) return [...builtinArgumentFindings(name, args, ctx), ...applyRule(name, rule, args, ctx)];
+  if (rule)
+    return [
+      ...builtinArgumentFindings(name, args, ctx),
+      ...evaluatingBuiltinFindings(name, args),
+      ...applyRule(name, rule, args, ctx),
+    ];
   return classifyUnknown(name, words, ctx);
 }
 

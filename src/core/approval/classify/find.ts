@@ -18,6 +18,7 @@ export function classifyFind(args: readonly Word[], ctx: Ctx): Finding[] {
       findings.push(destructive('`find -delete` deletes every file it matches'));
     else if (includes(FIND_ACTIONS.exec, t)) {
       const end = findExecEnd(args, i + 1);
+      if (t === '-execdir' || t === '-okdir') ctx.state.cwdUnknown = true;
       if (end <= i + 1) return [...findings, unparseable(`\`find ${t}\` has no command ending in \`;\` or \`+\``)];
       // `{}` becomes a file name, only known when find runs (and a name can hold anything).
       const command = args

@@ -2,10 +2,21 @@
 import { GIT_GLOBAL_OPTIONS, GIT_SUBCOMMANDS } from '../command-rules';
 import type { Word } from '../shell/syntax';
 import type { Ctx } from './context';
-import { type Finding, destructive, readOnly, unparseable } from './findings';
+import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
 import { gitConfigFindings } from './git-config';
 import { applyRule } from './rules';
 import { includes, isDynamic, mayBeOption, own } from './words';
+
+/** The repository's own config may name programs git runs (`core.fsmonitor`, hooks, filters). */
+function otherRepository(what: string): Finding {
+  return opaqueWrite(
+    `${what} may act on a repository other than the workspace's own, whose config can make git run programs`,
+  );
+}
+
+function isWorkspaceItself(w: Word): boolean {
+  return !isDynamic(w) && /^\.\/*$/.test(w.text);
+}
 
 export function classifyGit(args: readonly Word[], ctx: Ctx): Finding[] {
   const findings: Finding[] = [];
@@ -31,9 +42,13 @@ export function classifyGit(args: readonly Word[], ctx: Ctx): Finding[] {
     const value = attached ?? args[i + 1];
     if (value === undefined) return [...findings, unparseable(`\`git ${option}\` has no value`)];
     if (isConfig) findings.push(...gitConfigFindings(value));
-    else elsewhere ||= option === '-C' || option === '--git-dir' || option === '--work-tree';
+    else if (includes(GIT_GLOBAL_OPTIONS.otherRepository, option) && !(option === '-C' && isWorkspaceItself(value))) {
+      elsewhere = true;
+      findings.push(otherRepository(`\`git ${option} ${value.text}\``));
+    }
     i += attached ? 1 : 2;
   }
+  if (ctx.state.cwdUnknown) findings.push(otherRepository('`git` after a `cd`'));
   const sub = args[i];
   if (!sub) return [...findings, readOnly('`git` alone only prints help', 'git')];
   if (isDynamic(sub))

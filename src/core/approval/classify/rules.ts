@@ -13,6 +13,7 @@ import { classifyCommandString, classifyJoined } from './command-strings';
 import type { Ctx } from './context';
 import { type Finding, destructive, optional, readOnly, write } from './findings';
 import { gitConfigFindings, gitConfigValueFindings } from './git-config';
+import { embeddedDestructive } from './unknown';
 import { basename, includes, isDynamic, own } from './words';
 import { pathExists, pathIsDirectory, targetFinding } from './written-paths';
 
@@ -34,11 +35,12 @@ export function matches(p: ArgPattern, parsed: ParsedArgs, ctx: Ctx): boolean {
     case 'positional':
       return parsed.positionals.some((w) => textMatches(w.text, p));
     case 'optionValue':
+      // A value only known when it runs may be any of them.
       return parsed.options.some(
         (o) =>
           optionIs(o.name, p.options) &&
           o.value !== undefined &&
-          p.values.some((v) => v.toLowerCase() === o.value!.text.toLowerCase()),
+          (isDynamic(o.value) || p.values.some((v) => v.toLowerCase() === o.value!.text.toLowerCase())),
       );
     case 'afterDoubleDash':
       return parsed.afterDoubleDash.length > 0;
@@ -52,6 +54,10 @@ export function matches(p: ArgPattern, parsed: ParsedArgs, ctx: Ctx): boolean {
       );
     case 'unseenStdin':
       return ctx.stdin.kind === 'pipe' || ctx.stdin.kind === 'file';
+    case 'positionalMatches':
+      return parsed.positionals.some((w) => p.pattern.test(w.text));
+    case 'all':
+      return p.of.every((q) => matches(q, parsed, ctx));
   }
 }
 
@@ -69,14 +75,17 @@ export function applyRule(label: string, rule: CommandRule, args: readonly Word[
   for (const p of rule.raise ?? []) if (matches(p.when, parsed, ctx)) findings.push({ risk: p.risk, reason: p.reason });
   findings.push(...outputFindings(label, rule, parsed, ctx));
   for (const o of parsed.options) {
-    if (o.value && optionIs(o.name, rule.commandOptions ?? []))
-      findings.push(...classifyCommandString(o.value, ctx, `${label} ${o.name}`));
+    if (o.value && optionIs(o.name, rule.commandOptions ?? [])) {
+      const command = { ...o.value, text: o.value.text.replace(/^exec=/, '') };
+      findings.push(...classifyCommandString(command, ctx, `${label} ${o.name}`));
+    }
     if (o.value && optionIs(o.name, rule.configOptions ?? [])) findings.push(...gitConfigFindings(o.value));
   }
   if (rule.runsArguments && parsed.positionals.length > 0) {
     findings.push(...classifyJoined(label, args.slice(args.indexOf(parsed.positionals[0]!)), ctx));
   }
   if (rule.configValues) findings.push(...gitConfigValueFindings(parsed, ctx));
+  if (rule.mayRunArguments) findings.push(...optional(embeddedDestructive(label, args, ctx)));
   if (rule.overwrites) findings.push(...destinationFindings(label, rule.overwrites, parsed, ctx));
   if (rule.changesDirectory) ctx.state.cwdUnknown = true;
   const listForm = rule.readOnlyWhen?.some((form) => matchesListForm(form, parsed)) ?? false;

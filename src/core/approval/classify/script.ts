@@ -4,7 +4,8 @@ import { parseShell } from '../shell/parser';
 import { type Command, type Redirect, type Script, type SimpleCommand, type Word, literalWord } from '../shell/syntax';
 import type { Ctx, Stdin } from './context';
 import { classifyArgv } from './dispatch';
-import { type Finding, destructive, readOnly, unparseable } from './findings';
+import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
+import { wordFindings } from './inert-words';
 import { classifyAssignment, isArmed } from './variables';
 import { basename, includes } from './words';
 import { targetFinding } from './written-paths';
@@ -18,7 +19,7 @@ export function classifyLine(line: string, ctx: Ctx): Finding[] {
 export function classifyScript(script: Script, ctx: Ctx): Finding[] {
   const findings: Finding[] = [];
   for (const pipeline of script.pipelines) {
-    let stdin = ctx.stdin;
+    let stdin: Stdin = script.fedByPipe ? { kind: 'pipe', download: false } : ctx.stdin;
     let download = false;
     for (const command of pipeline.commands) {
       findings.push(...classifyNode(command, { ...ctx, stdin }));
@@ -75,6 +76,14 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   for (const a of command.assignments) findings.push(...classifyAssignment(a.name, a.value, inner));
   for (const w of command.words) findings.push(...classifySubstitutions(w, inner));
   for (const r of command.redirects) findings.push(...classifyRedirect(r, inner));
+  const words = [
+    ...command.assignments.map((a) => a.value),
+    ...command.words,
+    ...command.redirects.map((r) => r.target),
+  ];
+  for (const w of words) findings.push(...wordFindings(w, inner));
+  if (command.redirects.some((r) => r.heredoc?.evaluates))
+    findings.push(opaqueWrite('a heredoc makes bash evaluate text as arithmetic, a name or a prompt'));
   if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
   if (
     isReader(command) &&

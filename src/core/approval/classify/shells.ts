@@ -96,7 +96,10 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
     case 'text':
       if (!isShell) return [opaqueWrite(`\`${name}\` runs code from a heredoc, which tole does not inspect`)];
       if (stdin.expands) return [destructive(`\`${name}\` runs a heredoc whose text is only known when it runs`)];
-      return classifyLine(stdin.text, deeper(ctx, { kind: 'terminal' }));
+      return [
+        write(`\`${name}\` runs commands fed on its stdin`),
+        ...classifyLine(stdin.text, deeper(ctx, { kind: 'terminal' })),
+      ];
     case 'file':
       return [opaqueWrite(`\`${name}\` runs commands from a file tole does not inspect`)];
     case 'terminal':

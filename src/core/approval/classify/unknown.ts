@@ -21,6 +21,7 @@ const MAY_RUN_DESTRUCTIVE = new Set<string>([
   'eval',
   'find',
   'git',
+  'kill',
 ]);
 
 /** The Destructive part of `text` read as a command line, if it parses and has one. */
@@ -37,22 +38,28 @@ export function classifyUnknown(name: string, words: readonly Word[], ctx: Ctx):
       ? opaqueWrite(`\`${words[0]!.text}\` runs a program from the workspace, whose code tole does not inspect`)
       : write(UNKNOWN_COMMAND_REASON(name)),
   ];
+  const found = embeddedDestructive(name, words.slice(1), ctx);
+  return found ? [...findings, found] : findings;
+}
+
+/** A Destructive command among `args`, as words (`kubectl exec p -- rm -rf x`) or as one string (`ssh h 'rm -rf /'`). */
+export function embeddedDestructive(name: string, args: readonly Word[], ctx: Ctx): Finding | undefined {
   let scans = 0;
-  for (let i = 1; i < words.length && scans < MAX_EMBEDDED_SCANS; i++) {
-    const w = words[i]!;
+  for (let i = 0; i < args.length && scans < MAX_EMBEDDED_SCANS; i++) {
+    const w = args[i]!;
     if (isDynamic(w)) continue;
     const embedded = basename(w.text).toLowerCase();
     let found: Finding | undefined;
     if (MAY_RUN_DESTRUCTIVE.has(embedded) || DESTRUCTIVE_NAME_PREFIXES.some((p) => embedded.startsWith(p.prefix))) {
       scans++;
-      found = classifyArgv(words.slice(i), deeper(ctx)).find((f) => f.risk === 'Destructive');
+      found = classifyArgv(args.slice(i), deeper(ctx)).find((f) => f.risk === 'Destructive');
     } else if (!w.plain && /[\s;&|]/.test(w.text)) {
       scans++;
       // As written, after `KEY=` (`-o ProxyCommand=…`), after an editor's `:!` (`vim -c '!cmd'`).
       const candidates = [w.text, w.text.slice(w.text.indexOf('=') + 1), w.text.replace(/^[:!]+/, '')];
       found = candidates.map((text) => embeddedLine(text, ctx)).find((f) => f !== undefined);
     }
-    if (found) return [...findings, destructive(`\`${name}\` may run \`${w.text}\`: ${found.reason}`)];
+    if (found) return destructive(`\`${name}\` may run \`${w.text}\`: ${found.reason}`);
   }
-  return findings;
+  return undefined;
 }

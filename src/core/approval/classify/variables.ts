@@ -4,11 +4,12 @@ import {
   CODE_LOADING_VARIABLE_PREFIXES,
   COMMAND_VARIABLES,
   DECLARING_BUILTINS,
+  GIT_HARMLESS_VARIABLES,
 } from '../command-rules';
 import type { Word } from '../shell/syntax';
 import { classifyCommandString } from './command-strings';
 import { type Ctx, deeper } from './context';
-import { type Finding, destructive, write } from './findings';
+import { type Finding, destructive, opaqueWrite, write } from './findings';
 import { classifyLine, classifySubstitutions } from './script';
 import { includes } from './words';
 
@@ -22,6 +23,11 @@ export function classifyAssignment(name: string, value: Word, ctx: Ctx): Finding
     findings.push(destructive(`setting \`${name}\` makes programs load code tole cannot inspect`));
   }
   if (name === 'PATH') findings.push(write('setting `PATH` changes which programs run'));
+  if (name.startsWith('GIT_') && !includes(GIT_HARMLESS_VARIABLES, name) && !includes(COMMAND_VARIABLES, name)) {
+    findings.push(
+      opaqueWrite(`setting \`${name}\` may point git at another repository, whose config can make git run programs`),
+    );
+  }
   if (isArmed(value)) {
     findings.push(
       destructive(

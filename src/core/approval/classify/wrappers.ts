@@ -16,6 +16,7 @@ interface WrapperArgs {
   readonly assignments: { name: string; value: Word }[];
   noRun: boolean;
   viaShell: boolean;
+  chdir: boolean;
   replace?: string;
 }
 
@@ -33,6 +34,7 @@ export function classifyWrapped(name: string, spec: WrapperRule, args: readonly 
     findings.push(...optional(targetFinding(`\`${name} -o ${w.text}\``, w, 'truncate', ctx)));
   for (const w of parsed.strings) findings.push(...classifyCommandString(w, ctx, name));
   for (const a of parsed.assignments) findings.push(...classifyAssignment(a.name, a.value, ctx));
+  if (parsed.chdir) ctx.state.cwdUnknown = true;
   let command = parsed.command;
   if (command.length === 0 && spec.defaultCommand && !parsed.noRun) command = [literalWord(spec.defaultCommand)];
   if (parsed.noRun || command.length === 0) {
@@ -58,7 +60,15 @@ const STDIN_ARGUMENTS: Word = { ...literalWord('<arguments read from stdin>'), p
 
 /** Options of a wrapper, up to the command it runs; a string is an option it does not know. */
 function parseWrapperArgs(spec: WrapperRule, args: readonly Word[]): WrapperArgs | string {
-  const out: WrapperArgs = { command: [], outputs: [], strings: [], assignments: [], noRun: false, viaShell: false };
+  const out: WrapperArgs = {
+    command: [],
+    outputs: [],
+    strings: [],
+    assignments: [],
+    noRun: false,
+    viaShell: false,
+    chdir: false,
+  };
   let leading = 0;
   let i = 0;
   for (; i < args.length; i++) {
@@ -129,5 +139,6 @@ function wrapperShortOptions(spec: WrapperRule, args: readonly Word[], i: number
 function recordWrapperValue(spec: WrapperRule, name: string, value: Word, out: WrapperArgs): void {
   if (includes(spec.outputOptions ?? [], name)) out.outputs.push(value);
   if (includes(spec.stringOptions ?? [], name)) out.strings.push(value);
+  if (includes(spec.chdirOptions ?? [], name)) out.chdir = true;
   if (spec.appendsArguments && (name === '-I' || name === '-i' || name === '--replace')) out.replace = value.text;
 }

@@ -11,6 +11,7 @@ interface MutableHeredoc {
   body: string;
   expands: boolean;
   substitutions: Script[];
+  evaluates: boolean;
 }
 
 interface PendingHeredoc {
@@ -55,7 +56,7 @@ export abstract class ShellLexer {
     const target = this.readWord();
     if (target === undefined) this.fail(`\`${op}\` is not followed by a file name`);
     if (op !== '<<' && op !== '<<-') return { op, ...fd, target };
-    const heredoc: MutableHeredoc = { body: '', expands: false, substitutions: [] };
+    const heredoc: MutableHeredoc = { body: '', expands: false, substitutions: [], evaluates: false };
     this.pendingHeredocs.push({ delimiter: target.text, quoted: !target.plain, stripTabs: op === '<<-', heredoc });
     return { op, ...fd, target, heredoc };
   }
@@ -174,5 +175,6 @@ export abstract class ShellLexer {
     const scan = this.nested(h.heredoc.body, this.depth + 1).scanExpansions();
     h.heredoc.expands = scan.expands;
     h.heredoc.substitutions = scan.substitutions;
+    h.heredoc.evaluates = scan.evaluates;
   }
 }

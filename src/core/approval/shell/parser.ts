@@ -17,6 +17,7 @@ import {
   type Script,
   type Word,
 } from './syntax';
+import { arrayElementEvaluates, isLiteralArithmetic } from './arithmetic';
 import { describe, isKeyword, isOp, isSeparator, ShellParseError, type AssignmentPrefix, type Token } from './tokens';
 import { WordBuilder } from './word-builder';
 import { WordReader } from './word-reader';
@@ -141,6 +142,7 @@ class ShellParser extends WordReader {
     const start = this.pos - 2;
     this.scanArithmetic(scratch);
     scratch.expansion(this.src.slice(start, this.pos), []);
+    if (!isLiteralArithmetic(this.src.slice(start + 2, this.pos - 2))) scratch.evaluates = true;
     const words = [literalWord('(('), scratch.build()];
     return { kind: 'simple', assignments: [], words, redirects: this.parseRedirects() };
   }
@@ -222,6 +224,7 @@ class ShellParser extends WordReader {
       if (word === undefined) this.fail(`unexpected \`${c}\` in an array`);
       texts.push(word.text);
       if (word.expands) merged.expansion('', word.substitutions);
+      if (word.evaluates || arrayElementEvaluates(word.text)) merged.evaluates = true;
     }
     this.pos++;
     merged.quoted(`(${texts.join(' ')})`);

@@ -23,6 +23,12 @@ export interface Word {
   readonly processSubstitution: boolean;
   /** Scripts bash runs while expanding this word. */
   readonly substitutions: readonly Script[];
+  /**
+   * Bash evaluates text of this word that tole cannot prove literal as arithmetic or as a prompt
+   * (`$((x))`, `$[x]`, `${a[$i]}`, `${s:n}`, `${!ref}`, `${v@P}`, `a=([$k]=1)`): a value like
+   * `a[$(cmd)]` then runs `cmd`.
+   */
+  readonly evaluates: boolean;
 }
 
 export interface Assignment {
@@ -37,6 +43,8 @@ export interface Heredoc {
   /** False when the delimiter was quoted: the body is then taken literally. */
   readonly expands: boolean;
   readonly substitutions: readonly Script[];
+  /** The body holds an expansion bash evaluates (see `Word.evaluates`). */
+  readonly evaluates: boolean;
 }
 
 export interface Redirect {
@@ -77,6 +85,8 @@ export interface Pipeline {
 /** Every pipeline of a line, whatever joins them (`;`, `&&`, `||`, `&`, newlines). */
 export interface Script {
   readonly pipelines: readonly Pipeline[];
+  /** `>(…)`: the script reads what the command writes, through a pipe. */
+  readonly fedByPipe?: boolean;
 }
 
 /** A word made by the caller (an attached option value, a synthetic argument). */
@@ -89,5 +99,6 @@ export function literalWord(text: string, like?: Word): Word {
     leadingGlob: false,
     processSubstitution: false,
     substitutions: [],
+    evaluates: false,
   };
 }

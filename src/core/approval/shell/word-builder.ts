@@ -8,6 +8,8 @@ export class WordBuilder {
   glob = false;
   leadingGlob = false;
   substitutions: Script[] = [];
+  /** See `Word.evaluates`. */
+  evaluates = false;
   /** The unquoted literal characters at the start of the word (for `NAME=value`). */
   literalPrefix = '';
   private literalOpen = true;
@@ -59,6 +61,7 @@ export class WordBuilder {
       leadingGlob: this.leadingGlob,
       processSubstitution: this.startsWithProcessSubstitution && this.pieces === 1,
       substitutions: this.substitutions,
+      evaluates: this.evaluates,
     };
   }
 

@@ -4,6 +4,7 @@
  * parsed recursively by the grammar.
  */
 import { decodeAnsiEscape } from './ansi-c-escape';
+import { isLiteralArithmetic, parameterEvaluates } from './arithmetic';
 import { ShellLexer } from './lexer';
 import type { Script, Word } from './syntax';
 import { WordBuilder } from './word-builder';
@@ -117,6 +118,7 @@ export abstract class WordReader extends ShellLexer {
     }
     if (next === '(') return this.src[this.pos + 2] === '(' ? this.readArithmetic(w) : this.readCommandSubstitution(w);
     if (next === '{') return this.readParameterExpansion(w);
+    if (next === '[') return this.readOldArithmetic(w);
     const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.src.slice(this.pos + 1, this.pos + 256));
     if (name) {
       w.expansion(this.src.slice(this.pos, this.pos + 1 + name[0].length), []);
@@ -128,21 +130,24 @@ export abstract class WordReader extends ShellLexer {
     this.pos++;
   }
 
+  /** `$'…'`: a NUL (`\0`, `\x00`, `\c@`) ends the string's value there, as in bash (`$'rm\0x'` is `rm`). */
   private readAnsiC(w: WordBuilder): void {
     this.pos += 2;
     let out = '';
+    let ended = false;
     for (;;) {
       const c = this.src[this.pos];
       if (c === undefined) this.fail("a $'…' string is never closed");
       if (c === "'") break;
+      let text = c;
       if (c === '\\') {
-        const [text, used] = decodeAnsiEscape(this.src, this.pos);
-        out += text;
+        const [decoded, used] = decodeAnsiEscape(this.src, this.pos);
+        text = decoded;
         this.pos += used;
-      } else {
-        out += c;
-        this.pos++;
-      }
+      } else this.pos++;
+      const nul = text.indexOf('\0');
+      if (!ended) out += nul < 0 ? text : text.slice(0, nul);
+      ended ||= nul >= 0;
     }
     this.pos++;
     w.quoted(out);
@@ -161,7 +166,8 @@ export abstract class WordReader extends ShellLexer {
     this.pos += 2;
     const script = this.parseNested(')');
     this.expectOp(')', `\`${this.src[start]}(\` is never closed`);
-    w.expansion(this.src.slice(start, this.pos), [script], true);
+    const fed = this.src[start] === '>' ? { ...script, fedByPipe: true } : script;
+    w.expansion(this.src.slice(start, this.pos), [fed], true);
   }
 
   private readBackticks(w: WordBuilder, inDouble: boolean): void {
@@ -191,6 +197,27 @@ export abstract class WordReader extends ShellLexer {
     const scratch = new WordBuilder();
     this.scanArithmetic(scratch);
     w.expansion(this.src.slice(start, this.pos), scratch.substitutions);
+    if (scratch.evaluates || !isLiteralArithmetic(this.src.slice(start + 3, this.pos - 2))) w.evaluates = true;
+  }
+
+  /** `$[…]`: the old spelling of `$((…))`. */
+  private readOldArithmetic(w: WordBuilder): void {
+    const start = this.pos;
+    this.pos += 2;
+    const scratch = new WordBuilder();
+    let brackets = 0;
+    for (;;) {
+      const c = this.src[this.pos];
+      if (c === undefined) this.fail('`$[` is never closed');
+      if (c === ']' && brackets === 0) break;
+      if (c === '[') brackets++;
+      if (c === ']') brackets--;
+      if ('$`"\'\\'.includes(c)) this.readWordPiece(scratch);
+      else this.pos++;
+    }
+    this.pos++;
+    w.expansion(this.src.slice(start, this.pos), scratch.substitutions);
+    if (scratch.evaluates || !isLiteralArithmetic(this.src.slice(start + 2, this.pos - 1))) w.evaluates = true;
   }
 
   /** From just inside `((` to just after the matching `))`. */
@@ -227,5 +254,6 @@ export abstract class WordReader extends ShellLexer {
     }
     this.pos++;
     w.expansion(this.src.slice(start, this.pos), scratch.substitutions);
+    if (scratch.evaluates || parameterEvaluates(this.src.slice(start + 2, this.pos - 1))) w.evaluates = true;
   }
 }
