@@ -12,7 +12,7 @@ import type {
   TokenUsage,
   ToolCallRequest,
 } from '../provider/provider';
-import { prepareCall, requestFor } from './call-request';
+import { prepareCall, requestFor, resolvedSubjectOf } from './call-request';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import type { AgentDeps } from './agent-deps';
 import type { AnyEntry } from '../tree/entry-types';
@@ -632,7 +632,8 @@ export class Agent {
       return { state: next, ok: false };
     }
     const { tool, input } = parsed;
-    const described = requestFor(tool, input, call.id);
+    const subject = await resolvedSubjectOf(tool, input, this.deps.workspaceRoot);
+    const described = subject.ok ? requestFor(tool, input, call.id, subject.subject) : subject;
     if (!described.ok) {
       const next = sandwich.settle(
         state,

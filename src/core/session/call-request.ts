@@ -6,6 +6,7 @@ export function requestFor(
   tool: AnyTool,
   input: unknown,
   callId: string,
+  resolvedSubject?: string,
 ): { ok: true; request: ApprovalRequest } | { ok: false; message: string } {
   try {
     const assessment = assessCall(tool, input);
@@ -18,7 +19,7 @@ export function requestFor(
       request: {
         callId,
         tool: tool.name,
-        subject: tool.subject(input),
+        subject: resolvedSubject ?? tool.subject(input),
         input,
         risk: assessment.risk,
         reason: assessment.reason,
@@ -44,5 +45,22 @@ export async function prepareCall(
     return { ok: true, value: await tool.prepare(input, context) };
   } catch (error) {
     return { ok: false, message: (error as Error)?.message ?? String(error) };
+  }
+}
+
+/** The subject with the call's path resolved (`Tool.resolvedSubject`), or undefined for a tool that names none. */
+export async function resolvedSubjectOf(
+  tool: AnyTool,
+  input: unknown,
+  workspaceRoot: string,
+): Promise<{ ok: true; subject: string | undefined } | { ok: false; message: string }> {
+  if (!tool.resolvedSubject) return { ok: true, subject: undefined };
+  try {
+    return { ok: true, subject: await tool.resolvedSubject(input, workspaceRoot) };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `tool ${tool.name} could not resolve the call's path: ${(error as Error)?.message ?? String(error)}`,
+    };
   }
 }

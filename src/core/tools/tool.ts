@@ -52,6 +52,13 @@ export interface Tool<Input = unknown> {
   /** The argument that matters (command line or path): shown on screen, matched by allow rules. */
   subject(input: Input): string;
   /**
+   * For tools that name a workspace path: the subject with the path resolved (what the call really
+   * touches, and what the model wrote when that differs). When present it replaces `subject` in
+   * the approval prompt, the record and the allow rules' matching, so that `nope/../link/x` is
+   * asked about as where it leads.
+   */
+  resolvedSubject?(input: Input, workspaceRoot: string): Promise<string>;
+  /**
    * For `guarded` tools: computed before the intent is committed and stored with it, so that
    * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file).
    */

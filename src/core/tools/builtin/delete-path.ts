@@ -4,7 +4,15 @@ import { lazySchema } from '../../lazy';
 import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import { type ResolveOptions, resolveWorkspacePath } from '../workspace';
 import { openDirectoryChecked, removeTree } from './checked-open';
-import { failure, fsFailure, hashFileIfPresent, syncOpenDirectory, workspacePathOrFailure } from './file-io';
+import {
+  failure,
+  fsFailure,
+  hashFileIfPresent,
+  PrepareError,
+  pathSubject,
+  syncOpenDirectory,
+  workspacePathOrFailure,
+} from './file-io';
 
 /** delete_path removes a symlink named last, never what it points to. */
 const KEEP_LAST_LINK: ResolveOptions = { followLastSymlink: false };
@@ -38,7 +46,8 @@ export const deletePathTool: Tool<DeletePathInput> = {
     reason: `deletes ${input.path} (a directory is removed with everything in it)`,
   }),
   subject: (input) => input.path,
-  prepare: (input, ctx) => whatIsThere(input.path, ctx),
+  resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path, KEEP_LAST_LINK),
+  prepare: prepareDelete,
   guard: deleteHappened,
   execute: deletePath,
 };
@@ -51,6 +60,13 @@ export const deletePathTool: Tool<DeletePathInput> = {
 export type PreparedDelete =
   | { readonly kind: 'file'; readonly sha256: string }
   | { readonly kind: 'directory' | 'symlink' | 'other' | 'missing' };
+
+/** What is there now; a path that leaves the workspace fails here, before anyone is asked to approve it. */
+async function prepareDelete(input: DeletePathInput, ctx: ToolContext): Promise<PreparedDelete> {
+  const resolved = await resolveWorkspacePath(ctx.workspaceRoot, input.path, KEEP_LAST_LINK);
+  if (!resolved.ok) throw new PrepareError(resolved.error.message);
+  return whatIsThere(input.path, ctx);
+}
 
 async function whatIsThere(requested: string, ctx: ToolContext): Promise<PreparedDelete> {
   const resolved = await resolveWorkspacePath(ctx.workspaceRoot, requested, KEEP_LAST_LINK);

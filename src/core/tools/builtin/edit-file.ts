@@ -4,6 +4,7 @@ import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import type { WorkspacePath } from '../workspace';
 import {
   failure,
+  pathSubject,
   fsFailure,
   PrepareError,
   readTextFile,
@@ -51,6 +52,7 @@ export const editFileTool: Tool<EditFileInput> = {
   declaredRisk: 'Write',
   assess: (input) => ({ risk: 'Write', reason: `edits ${input.path}` }),
   subject: (input) => input.path,
+  resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   prepare: prepareEdit,
   guard: editHappened,
   execute: editFile,

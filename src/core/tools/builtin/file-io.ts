@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, lstat, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolOutput } from '../tool';
-import { type ResolveOptions, resolveWorkspacePath, type WorkspacePath } from '../workspace';
+import { type ResolveOptions, resolveWorkspacePath, shownTarget, type WorkspacePath } from '../workspace';
 import {
   type CheckedDirectory,
   inDirectory,
@@ -39,6 +39,16 @@ export async function workspacePathOrFailure(
 ): Promise<{ ok: true; path: WorkspacePath } | { ok: false; output: ToolOutput }> {
   const resolved = await resolveWorkspacePath(workspaceRoot, requested, options);
   return resolved.ok ? resolved : { ok: false, output: failure(resolved.error.message) };
+}
+
+/**
+ * The subject of a call that names `requested`: the workspace-relative path it resolves to, with
+ * what was written when that differs; as written when the path is refused (the call fails then,
+ * before anyone is asked).
+ */
+export async function pathSubject(workspaceRoot: string, requested: string, options?: ResolveOptions): Promise<string> {
+  const resolved = await resolveWorkspacePath(workspaceRoot, requested, options);
+  return resolved.ok ? shownTarget(resolved.path, requested) : requested;
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

@@ -5,7 +5,15 @@ import { lazySchema } from '../../lazy';
 import { capOutput, formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { openChecked } from './checked-open';
-import { failure, fsFailure, isFsError, looksBinary, specialMessage, workspacePathOrFailure } from './file-io';
+import {
+  failure,
+  pathSubject,
+  fsFailure,
+  isFsError,
+  looksBinary,
+  specialMessage,
+  workspacePathOrFailure,
+} from './file-io';
 import { walkWorkspace, type WalkEntry } from './walk-workspace';
 
 export const GREP_MAX_MATCHES = 500;
@@ -54,6 +62,8 @@ export const grepTool: Tool<GrepInput> = {
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'searches file contents' }),
   subject: (input) => (input.path === undefined ? input.pattern : `${input.pattern} in ${input.path}`),
+  resolvedSubject: async (input, workspaceRoot) =>
+    input.path === undefined ? input.pattern : `${input.pattern} in ${await pathSubject(workspaceRoot, input.path)}`,
   execute: grep,
 };
 

@@ -5,7 +5,7 @@ import { lazySchema } from '../../lazy';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { type CheckedDirectory, directoryItself, inDirectory, openDirectoryChecked } from './checked-open';
-import { failure, fsFailure, specialMessage, workspacePathOrFailure } from './file-io';
+import { failure, pathSubject, fsFailure, specialMessage, workspacePathOrFailure } from './file-io';
 
 export const LIST_DIR_MAX_ENTRIES = 1000;
 
@@ -30,6 +30,7 @@ export const listDirTool: Tool<ListDirInput> = {
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'lists a directory' }),
   subject: (input) => input.path,
+  resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   execute: listDir,
 };
 

@@ -6,6 +6,7 @@ import { MODEL_OUTPUT_CAP_BYTES } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import {
   failure,
+  pathSubject,
   fsFailure,
   looksBinary,
   openFileForReading,
@@ -54,6 +55,7 @@ export const readFileTool: Tool<ReadFileInput> = {
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'reads a file' }),
   subject: (input) => input.path,
+  resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   execute: readFile,
 };
 

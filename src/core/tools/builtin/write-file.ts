@@ -5,6 +5,7 @@ import type { GuardVerdict, Tool, ToolContext, ToolDisplay, ToolOutput } from '.
 import type { WorkspacePath } from '../workspace';
 import {
   failure,
+  pathSubject,
   fsFailure,
   hashFileIfPresent,
   PrepareError,
@@ -48,6 +49,7 @@ export const writeFileTool: Tool<WriteFileInput> = {
   declaredRisk: 'Write',
   assess: (input) => ({ risk: 'Write', reason: `writes ${input.path}` }),
   subject: (input) => input.path,
+  resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   prepare: prepareWrite,
   guard: (input, prepared, ctx) => writeHappened(input.path, prepared, ctx),
   execute: writeFile,

@@ -1,0 +1,96 @@
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
+import { buildAgent, eventLog, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { startChatServer, type ChatServer } from '../../support/chat-server';
+
+let server: ChatServer;
+let dirs: TempDirs;
+
+beforeEach(async () => {
+  server = await startChatServer();
+  dirs = tempDirs();
+  mkdirSync(path.join(dirs.root, 'real'));
+  symlinkSync('real', path.join(dirs.root, 'alias'));
+  mkdirSync(path.join(dirs.outside, 'home'));
+  writeFileSync(path.join(dirs.outside, 'home', 'keep.txt'), 'keep\n');
+  symlinkSync(dirs.outside, path.join(dirs.root, 'link'));
+});
+
+afterEach(async () => {
+  await server.close();
+  dirs.remove();
+});
+
+/** Approves everything and keeps what it was asked. */
+function recordingApprover(): { approver: Approver; asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  return {
+    asked,
+    approver: {
+      decide: async (request) => {
+        asked.push(request);
+        return { approved: true, by: 'user' };
+      },
+    },
+  };
+}
+
+function call(id: string, name: string, args: Record<string, string>) {
+  return { toolCalls: [{ id, name, arguments: JSON.stringify(args) }] };
+}
+
+describe('the approval prompt names the path a file tool really touches', () => {
+  it('shows where a path through a symlink leads, and what the model wrote', async () => {
+    server.push(
+      call('c1', 'write_file', { path: 'alias/new.txt', content: 'x\n' }),
+      call('c2', 'write_file', { path: './real//plain.txt', content: 'y\n' }),
+      { text: ['done'] },
+    );
+    const { approver, asked } = recordingApprover();
+    const { agent } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      approver,
+    });
+    await agent.runTurn('write', new AbortController().signal, eventLog().emit);
+    expect(asked.map((request) => request.subject)).toEqual([
+      'real/new.txt (written as alias/new.txt)',
+      'real/plain.txt',
+    ]);
+  });
+
+  it('never asks about a delete whose path leads outside: the call fails first and nothing outside goes', async () => {
+    server.push(call('c1', 'delete_path', { path: 'nope/../link/home' }), { text: ['ok'] });
+    const { approver, asked } = recordingApprover();
+    const { agent, store } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      approver,
+    });
+    await agent.runTurn('delete', new AbortController().signal, eventLog().emit);
+    expect(asked).toEqual([]);
+    const [settled] = resultsFor(store, 'c1');
+    expect(settled?.payload.outcome).toBe('error');
+    expect(settled?.payload.content).toContain('does not exist, so the ".." after it cannot be resolved');
+    expect(readdirSync(path.join(dirs.outside, 'home'))).toEqual(['keep.txt']);
+  });
+
+  it('asks about deleting a symlink by the link itself, and removes only the link', async () => {
+    server.push(call('c1', 'delete_path', { path: 'link' }), { text: ['ok'] });
+    const { approver, asked } = recordingApprover();
+    const { agent } = buildAgent({
+      baseURL: server.url,
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      approver,
+    });
+    await agent.runTurn('delete', new AbortController().signal, eventLog().emit);
+    expect(asked.map((request) => request.subject)).toEqual(['link']);
+    expect(readdirSync(dirs.root).sort()).toEqual(['alias', 'real']);
+    expect(readdirSync(path.join(dirs.outside, 'home'))).toEqual(['keep.txt']);
+  });
+});
