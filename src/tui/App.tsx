@@ -178,9 +178,10 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   // While a call waits, its box may take most of the screen: what will run matters more than the panes.
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.75));
+  const denyMessage = pending && ui.denyMessage?.callId === pending.request.callId ? ui.denyMessage.value : null;
   const approvalViewNow = useMemo(
-    () => (pending ? approvalViewAt(pending, size.columns) : null),
-    [pending, size.columns],
+    () => (pending ? approvalViewAt(pending, size.columns, denyMessage) : null),
+    [pending, size.columns, denyMessage],
   );
   const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
   const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;

@@ -13,8 +13,8 @@ export interface ApprovalBox {
 }
 
 /** The box's parts for a request at a screen width (worked out once per request and width). */
-export function approvalViewAt(pending: PendingApproval, width: number): ApprovalView {
-  return approvalView(pending, innerSize(width, 0).width);
+export function approvalViewAt(pending: PendingApproval, width: number, denyMessage: string | null): ApprovalView {
+  return approvalView(pending, innerSize(width, 0).width, denyMessage);
 }
 
 /** The box for a view within `maxHeight` rows, scrolled to `top`. */

@@ -65,15 +65,48 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
   return lines;
 }
 
-function keyLine(pending: PendingApproval, width: number): Line[] {
-  const keys: Segment[] = [seg('y', 'accentBold'), seg(' approve once   '), seg('n', 'accentBold'), seg(' deny   ')];
-  if (pending.offersAllow) keys.push(seg('a', 'accentBold'), seg(` allow ${pending.request.tool} for this session   `));
-  keys.push(seg('Esc', 'accentBold'), seg(' stop the turn'));
-  return wrapLine(keys, width);
+function keyLine(pending: PendingApproval, width: number, denyMessage: string | null): Line[] {
+  if (denyMessage !== null)
+    return [
+      ...wrapLine(
+        [seg('deny, telling the model: ', 'warn'), seg(visibleLines(denyMessage).join(' ')), seg('▏', 'accent')],
+        width,
+      ),
+      ...wrapLine(
+        [seg('⏎', 'accentBold'), seg(' deny with this message   '), seg('Esc', 'accentBold'), seg(' back')],
+        width,
+      ),
+    ];
+  const keys: [string, string][] = [
+    ['y', 'approve once'],
+    ['n', 'deny'],
+    ['d', 'deny, saying why'],
+    ...(pending.offersAllow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
+    ['Esc', 'stop the turn'],
+  ];
+  return keyRows(keys, width);
+}
+
+/** Keys and what they do, laid out in rows; a key is never parted from its words. */
+function keyRows(keys: readonly (readonly [string, string])[], width: number): Line[] {
+  const rows: Segment[][] = [[]];
+  let used = 0;
+  for (const [key, does] of keys) {
+    const cells = key.length + 1 + does.length;
+    if (used > 0 && used + 3 + cells > width) {
+      rows.push([]);
+      used = 0;
+    }
+    const row = rows[rows.length - 1]!;
+    if (used > 0) row.push(seg('   '));
+    row.push(seg(key, 'accentBold'), seg(` ${does}`));
+    used += (used > 0 ? 3 : 0) + cells;
+  }
+  return rows.map((row) => truncateLine(row, width));
 }
 
 /** The parts of the approval box for a request at a width; every line fits the width. */
-export function approvalView(pending: PendingApproval, width: number): ApprovalView {
+export function approvalView(pending: PendingApproval, width: number, denyMessage: string | null = null): ApprovalView {
   const { request } = pending;
   const destructive = request.risk === 'Destructive';
   const foot: Line[] = [];
@@ -86,7 +119,7 @@ export function approvalView(pending: PendingApproval, width: number): ApprovalV
       ),
     );
   if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
-  foot.push(...keyLine(pending, width));
+  foot.push(...keyLine(pending, width, denyMessage));
   return {
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),

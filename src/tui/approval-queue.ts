@@ -26,6 +26,9 @@ export function pendingApproval(request: ApprovalRequest): PendingApproval {
 
 export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session';
 
+/** Bound on a denial's message: it goes to the model whole, as the call's result. */
+export const MAX_DENIAL_MESSAGE_CHARS = 4_000;
+
 /** How long a prompt must have been on screen before a key can approve it. */
 export const APPROVAL_ARM_MS = 400;
 
@@ -95,14 +98,16 @@ export class ApprovalQueue implements Approver {
    * The user's key about the request on screen. Returns the decision given, or null when that
    * request is no longer the one waiting or the key is not offered.
    */
-  answer(shown: PendingApproval, answer: ApprovalAnswer): Decision | null {
+  answer(shown: PendingApproval, answer: ApprovalAnswer, message?: string): Decision | null {
     const waiter = this.waiters[0];
     if (!waiter || waiter.pending !== shown) return null;
     if (answer === 'allow-for-session' && !waiter.pending.offersAllow) return null;
     if (answer !== 'deny' && !this.armed()) return null;
     const decision: Decision =
       answer === 'deny'
-        ? { approved: false, by: 'user', reason: 'denied at the prompt' }
+        ? message
+          ? { approved: false, by: 'user', reason: 'denied at the prompt with a message', message }
+          : { approved: false, by: 'user', reason: 'denied at the prompt' }
         : {
             approved: true,
             by: 'user',

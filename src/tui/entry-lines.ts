@@ -76,13 +76,18 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   return out;
 }
 
-function approvalLines(entry: Entry<'approval'>): Line[] {
+function approvalLines(entry: Entry<'approval'>, width: number): Line[] {
   const { decision, checkpoint } = entry.payload;
   const mark: Segment[] = checkpoint ? [seg(`  ${CHECKPOINT_MARK} checkpoint`, 'accent')] : [];
   if (decision.approved)
     return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark]];
   const by = decision.by === 'user' ? 'you' : decision.by;
-  return [[seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn')]];
+  const denied: Line = [
+    seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn'),
+  ];
+  if (!decision.message) return [denied];
+  const message = wrapLine([seg(visibleLines(decision.message).join('\n'), 'text')], Math.max(10, width - 4));
+  return [[...denied, seg(', saying:', 'warn')], ...message.map((l) => [seg(INDENT), ...l])];
 }
 
 function outputLines(content: string, width: number): Line[] {
@@ -202,7 +207,7 @@ export function entryLines(entry: AnyEntry, width: number): Line[] {
     case 'tool_intent':
       return intentLines(entry, width);
     case 'approval':
-      return approvalLines(entry);
+      return approvalLines(entry, width);
     case 'tool_result':
       return resultLines(entry, width);
     case 'notice':

@@ -1,7 +1,8 @@
 import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
-import type { ApprovalQueue, PendingApproval } from './approval-queue';
+import { MAX_DENIAL_MESSAGE_CHARS, type ApprovalQueue, type PendingApproval } from './approval-queue';
+import { stripControls } from './cell-width';
 import {
   activeScopes,
   chordOf,
@@ -103,6 +104,8 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
   }
+  if (ctx.pending && ctx.ui.denyMessage?.callId === ctx.pending.request.callId && typeDenyMessage(ctx, input, key))
+    return;
   const chord = chordOf(input, key);
   const scopes = activeScopes(
     ctx.ui.focus,
@@ -139,6 +142,10 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'deny':
     case 'allow-for-session':
       answerApproval(ctx, action);
+      return;
+    case 'deny-with-message':
+      if (ctx.pending)
+        ctx.dispatch({ type: 'deny-message', message: { callId: ctx.pending.request.callId, value: '' } });
       return;
     case 'approval-line-up':
       return scrollApproval(ctx, -1);
@@ -267,6 +274,54 @@ function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): v
   ctx.dispatch({
     type: 'flash',
     flash: { level: 'info', text: `removed from the queue: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}` },
+  });
+}
+
+/**
+ * Typing the message a call is denied with (after `d`): ⏎ denies with it, Esc goes back to the
+ * box's keys, Backspace deletes. Returns false for a key the field leaves to the keymap (Ctrl-C).
+ */
+function typeDenyMessage(ctx: KeyContext, input: string, key: Key): boolean {
+  const field = ctx.ui.denyMessage!;
+  const set = (value: string): void =>
+    ctx.dispatch({
+      type: 'deny-message',
+      message: { callId: field.callId, value: value.slice(0, MAX_DENIAL_MESSAGE_CHARS) },
+    });
+  if (key.escape) {
+    ctx.dispatch({ type: 'deny-message', message: null });
+    return true;
+  }
+  if (key.return) {
+    denyWithMessage(ctx, field.value);
+    return true;
+  }
+  if (key.backspace || key.delete) {
+    set([...field.value].slice(0, -1).join(''));
+    return true;
+  }
+  if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return key.ctrl !== true;
+  // A fast typist's (or a script's) "text⏎" in one read is the text, then a send.
+  const sends = input.endsWith('\r');
+  const value = field.value + stripControls((sends ? input.slice(0, -1) : input).replace(/\r\n?|\n/g, ' '));
+  if (sends) denyWithMessage(ctx, value);
+  else set(value);
+  return true;
+}
+
+function denyWithMessage(ctx: KeyContext, typed: string): void {
+  const pending = ctx.pending;
+  const message = typed.trim().slice(0, MAX_DENIAL_MESSAGE_CHARS);
+  ctx.dispatch({ type: 'deny-message', message: null });
+  if (!pending) return;
+  const decision = ctx.approvals.answer(pending, 'deny', message === '' ? undefined : message);
+  if (!decision) return;
+  ctx.dispatch({
+    type: 'flash',
+    flash: {
+      level: 'warn',
+      text: `${pending.request.tool} denied${message ? ': the model is told what you wrote' : ''}`,
+    },
   });
 }
 

@@ -66,6 +66,7 @@ export type Action =
   | 'approve'
   | 'deny'
   | 'allow-for-session'
+  | 'deny-with-message'
   | 'approval-line-up'
   | 'approval-line-down'
   | 'approval-page-up'
@@ -106,6 +107,13 @@ export interface Binding {
 export const KEYMAP: readonly Binding[] = [
   { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
   { scope: 'approval', keys: ['n'], action: 'deny', help: 'deny it (the model is told and replans)', hint: 'deny' },
+  {
+    scope: 'approval',
+    keys: ['d'],
+    action: 'deny-with-message',
+    help: "deny it with a message you type (⏎ sends it to the model as the call's result, Esc goes back)",
+    hint: 'deny, saying why',
+  },
   {
     scope: 'approval',
     keys: ['a'],

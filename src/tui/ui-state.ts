@@ -78,6 +78,8 @@ export interface UiState {
   readonly picker: PickerList | null;
   /** How far the approval box of one call (by its id) is scrolled; another call's box opens at its top. */
   readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
+  /** `d` at the approval box: the message being typed to deny that call (by its id) with. */
+  readonly denyMessage: { readonly callId: string; readonly value: string } | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -105,6 +107,7 @@ export const INITIAL_UI: UiState = {
   find: '',
   picker: null,
   approvalScroll: null,
+  denyMessage: null,
 };
 
 export type UiAction =
@@ -130,7 +133,8 @@ export type UiAction =
   | { readonly type: 'field'; readonly field: TreeField | null }
   | { readonly type: 'field-value'; readonly value: string }
   | { readonly type: 'picker'; readonly picker: PickerList | null }
-  | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number };
+  | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number }
+  | { readonly type: 'deny-message'; readonly message: { readonly callId: string; readonly value: string } | null };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -221,6 +225,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
     case 'picker':
       return { ...state, picker: action.picker };
+    case 'deny-message':
+      return { ...state, denyMessage: action.message };
     case 'approval-scroll':
       return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top) } };
     case 'field-value':

@@ -30,7 +30,13 @@ export type Decision =
       readonly rule?: string;
       readonly reason?: string;
     }
-  | { readonly approved: false; readonly by: 'user' | 'headless' | 'hook' | 'interrupted'; readonly reason: string };
+  | {
+      readonly approved: false;
+      readonly by: 'user' | 'headless' | 'hook' | 'interrupted';
+      readonly reason: string;
+      /** What the user typed when denying it (`d` at the prompt): it reaches the model as the call's result. */
+      readonly message?: string;
+    };
 
 /** Decides one request; the interactive one lives in the TUI host, not in core. */
 export interface Approver {

@@ -53,7 +53,7 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
       return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
     }
     case 'approval':
-      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*${entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : ''}`;
+      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*${!entry.payload.decision.approved && entry.payload.decision.message ? `: ${entry.payload.decision.message}` : ''}${entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : ''}`;
     case 'tool_result':
       return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
     case 'summary':

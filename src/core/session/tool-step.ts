@@ -244,6 +244,8 @@ export function denialText(decision: Decision): string {
   if (decision.approved) return '';
   switch (decision.by) {
     case 'user':
+      if (decision.message)
+        return `denied by the user, who says: ${decision.message}\nNot run. Do not retry the same call; follow what the user says.`;
       return `denied by the user${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; ask or try another way.`;
     case 'headless':
       return `denied: ${decision.reason}`;
