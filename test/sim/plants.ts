@@ -93,7 +93,7 @@ export const PLANTS = {
     world: 'effect-at-prepare',
   },
   'edit-guard-whole-file': {
-    bug: "the guarded tool's resume guard compares the whole file with its expected state, so a line someone else added makes it run again",
+    bug: "edit_file's resume guard compares the whole file's hash with the one the edit would leave, so a line someone else added makes it run again",
     world: 'guard-whole-file',
   },
 } as const satisfies Record<string, Plant>;

@@ -21,9 +21,16 @@ export class SimCrash extends Error {
   }
 }
 
+/**
+ * A file's bytes as processes see them and as a crash keeps them. The two may share memory: no
+ * byte of `durable` is ever changed in place (a write over one goes to a fresh buffer), so a
+ * sync keeps the bytes without copying them. Appends fill the spare room of `backing`, which
+ * doubles when full: a session's commits cost no copy of the whole file each.
+ */
 interface Inode {
   data: Buffer;
   durable: Buffer;
+  backing?: Buffer;
 }
 
 interface OpenFile {
@@ -293,8 +300,15 @@ export class SimDisk {
     const fail = this.random.float() < this.faults.writeFailure;
     if (fail || this.random.float() < this.faults.shortWrite) n = Math.floor(this.random.float() * length);
     const end = position + n;
-    if (end > inode.data.length) inode.data = Buffer.concat([inode.data, Buffer.alloc(end - inode.data.length)]);
-    buffer.copy(inode.data, position, offset, offset + n);
+    let backing = inode.backing;
+    const ownsData = backing !== undefined && inode.data.buffer === backing.buffer && inode.data.byteOffset === 0;
+    if (backing === undefined || !ownsData || end > backing.length || position < inode.durable.length) {
+      backing = Buffer.alloc(Math.max(4096, 2 * Math.max(end, inode.data.length)));
+      inode.data.copy(backing, 0);
+      inode.backing = backing;
+    }
+    buffer.copy(backing, position, offset, offset + n);
+    inode.data = backing.subarray(0, Math.max(end, inode.data.length));
     if (fail) {
       this.counts.writeFailures++;
       throw errno(this.random.float() < 0.5 ? 'EIO' : 'ENOSPC', 'write');
@@ -310,8 +324,12 @@ export class SimDisk {
     if ((open.inode || this.faults.dirSyncFailures) && this.random.float() < this.faults.syncFailure) {
       this.counts.syncFailures++;
       // fsyncgate: the pages are marked clean either way; whether they reached the disk is unknown.
-      if (open.inode && this.random.float() < 0.5) open.inode.durable = Buffer.from(open.inode.data);
-      else if (open.inode) open.inode.data = Buffer.from(open.inode.durable);
+      if (open.inode && this.random.float() < 0.5) open.inode.durable = open.inode.data;
+      else if (open.inode) {
+        // The lost bytes are gone: the next write must not find them in the spare room.
+        open.inode.data = open.inode.durable;
+        open.inode.backing = undefined;
+      }
       throw errno('EIO', syscall);
     }
     if (syscall === 'fdatasync') {
@@ -322,7 +340,7 @@ export class SimDisk {
       )
         return;
     }
-    if (open.inode) open.inode.durable = Buffer.from(open.inode.data);
+    if (open.inode) open.inode.durable = open.inode.data;
     else
       this.durableNames = new Map(
         [...this.names]

@@ -1,13 +1,16 @@
 /**
  * What lies outside the simulated process and survives its crashes: the model (scripted from the
- * seed), the effects tools had on the world (a shared text file that someone else also writes
- * to), the workspace checkpoints, and the user at the approval prompt.
+ * seed), the effects tools had on the world (a shared text file, and a real file in a real
+ * workspace directory that tole's own edit_file changes; someone else also appends lines to
+ * both), the workspace checkpoints, and the user at the approval prompt.
  *
- * The guarded tool's resume guard is its own code, as a real tool's is: it looks for its own
- * line in the shared file (never at how many times the simulator saw it run), so a wrong guard
- * runs an effect twice and fails the seed. Every effect checks that its call's intent was
- * durable on the simulated disk before it ran.
+ * A resume guard is the tool's own code: edit_file's real guard, and for the simulated guarded
+ * tool one that looks for its own line in the shared file (never at how many times the
+ * simulator saw it run), so a wrong guard runs an effect twice and fails the seed. Every effect
+ * checks that its call's intent was durable on the simulated disk before it ran.
  */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { Approver, Decision } from '../../src/core/approval/approver';
 import type { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
@@ -20,7 +23,9 @@ import type {
   Provider,
   ToolCallRequest,
 } from '../../src/core/provider/provider';
-import type { ReplaySafety, Tool } from '../../src/core/tools/tool';
+import { editFileTool, type EditFileInput } from '../../src/core/tools/builtin/edit-file';
+import { sha256Hex } from '../../src/core/tools/builtin/file-io';
+import type { AnyTool, ReplaySafety, Tool } from '../../src/core/tools/tool';
 import type { WorldPlant } from './plants';
 import type { SimDisk } from './sim-disk';
 
@@ -34,10 +39,14 @@ export const SIM_TOOLS = {
 } as const satisfies Record<string, ReplaySafety>;
 export type SimToolName = keyof typeof SIM_TOOLS;
 
-/** What the guarded tool prepares: its own line, and the whole file it expects after the effect. */
+/** The real edit_file runs in the schedule's workspace, on this file of anchor lines. */
+export const EDITED_FILE = 'notes.txt';
+const ANCHORS = 40;
+const MODEL_TOOLS = [...(Object.keys(SIM_TOOLS) as SimToolName[]), 'edit_file'] as const;
+
+/** What the guarded tool prepares: its own line. */
 interface PreparedLine {
   readonly line: string;
-  readonly whole: string;
 }
 
 export class SimWorld {
@@ -53,6 +62,8 @@ export class SimWorld {
   readonly checkpointsTaken: string[] = [];
   /** Effects a planted tool ran while preparing: call id -> its output. */
   private readonly ranAtPrepare = new Map<string, { ok: boolean; content: string }>();
+  /** Effects still running when their process crashed: they finish in the world all the same. */
+  private readonly inFlight: Promise<unknown>[] = [];
   private nextCall = 1;
   private otherLines = 0;
   /** Model calls left in the turn now running; the last one answers with text. */
@@ -62,11 +73,28 @@ export class SimWorld {
     private readonly random: Random,
     private readonly disk: SimDisk,
     private readonly planted: WorldPlant = null,
-  ) {}
+    /** The real workspace directory (its real path) that edit_file works in. */
+    private readonly workspace: string,
+  ) {
+    const anchors = Array.from({ length: ANCHORS }, (_, i) => `anchor ${i + 1}\n`).join('');
+    writeFileSync(join(workspace, EDITED_FILE), anchors);
+  }
 
-  /** Someone else (an editor, a hook, another tool) appends a line to the shared file. */
+  /** Someone else (an editor, a hook, another tool) appends a line to the shared file and to the edited one. */
   otherWriter(): void {
-    this.sharedFile += `other ${++this.otherLines}\n`;
+    const line = `other ${++this.otherLines}\n`;
+    this.sharedFile += line;
+    appendFileSync(join(this.workspace, EDITED_FILE), line);
+  }
+
+  /** The edited file as it is now. */
+  editedFile(): string {
+    return readFileSync(join(this.workspace, EDITED_FILE), 'utf8');
+  }
+
+  /** Waits for the effects a crash left running (a dead process's write still lands, or fails, on its own). */
+  async drain(): Promise<void> {
+    await Promise.allSettled(this.inFlight.splice(0));
   }
 
   int(below: number): number {
@@ -81,7 +109,35 @@ export class SimWorld {
     this.stepsLeft = 1 + this.int(4);
   }
 
-  tools(): Tool<KeyInput>[] {
+  tools(): AnyTool[] {
+    return [...this.simTools(), this.editFile()];
+  }
+
+  /**
+   * tole's own edit_file, its prepare and guard untouched (but for the planted whole-file guard);
+   * its effect checks the intent first and is counted, and finishes even when the process dies.
+   */
+  private editFile(): Tool<EditFileInput> {
+    const tool: Tool<EditFileInput> = {
+      ...editFileTool,
+      inputSchema: editFileTool.inputSchema,
+      execute: async (input, ctx) => {
+        if (this.disk.hasCrashed) this.disk.crashNow('a tool ran after the crash');
+        if (!this.intentDurable(ctx.callId))
+          this.problems.push(`the effect of edit_file ${ctx.callId} ran before its intent was durable`);
+        const id = `edit_file ${ctx.callId}`;
+        this.effects.set(id, (this.effects.get(id) ?? 0) + 1);
+        const running = editFileTool.execute(input, ctx);
+        this.inFlight.push(running);
+        return running;
+      },
+    };
+    if (this.planted === 'guard-whole-file')
+      tool.guard = async (_input, prepared) => sha256Hex(this.editedFile()) === (prepared as { sha256: string }).sha256;
+    return tool;
+  }
+
+  private simTools(): Tool<KeyInput>[] {
     return (Object.keys(SIM_TOOLS) as SimToolName[]).map((name) => {
       const replay = SIM_TOOLS[name];
       const tool: Tool<KeyInput> = {
@@ -101,16 +157,13 @@ export class SimWorld {
       if (replay === 'guarded') {
         tool.prepare = async (input, ctx) => {
           const line = `done ${input.key}\n`;
-          const prepared: PreparedLine = { line, whole: this.sharedFile + line };
+          const prepared: PreparedLine = { line };
           if (this.planted === 'effect-at-prepare')
             this.ranAtPrepare.set(ctx.callId, this.effect(name, input.key, ctx.callId));
           return prepared;
         };
-        tool.guard = async (_input, prepared) => {
-          const { line, whole } = prepared as PreparedLine;
-          if (this.planted === 'guard-whole-file') return this.sharedFile === whole;
-          return this.sharedFile.split('\n').includes(line.slice(0, -1));
-        };
+        tool.guard = async (_input, prepared) =>
+          this.sharedFile.split('\n').includes((prepared as PreparedLine).line.slice(0, -1));
       }
       if (replay === 'never' && this.planted === 'effect-at-prepare') {
         tool.prepare = async (input, ctx) => {
@@ -161,6 +214,13 @@ export class SimWorld {
     return stand as unknown as Checkpoints;
   }
 
+  /** An edit puts a line naming its call under an anchor line, which stays: run twice, the line is there twice. */
+  private argumentsOf(name: (typeof MODEL_TOOLS)[number], id: string): string {
+    if (name !== 'edit_file') return JSON.stringify({ key: id });
+    const anchor = `anchor ${1 + this.int(ANCHORS)}\n`;
+    return JSON.stringify({ path: EDITED_FILE, old_text: anchor, new_text: `${anchor}edit ${id}\n` });
+  }
+
   approver(): Approver {
     return {
       decide: async (): Promise<Decision> => {
@@ -200,11 +260,10 @@ export class SimWorld {
         this.stepsLeft--;
         const toolCalls: ToolCallRequest[] = [];
         if (this.stepsLeft > 0) {
-          const names = Object.keys(SIM_TOOLS) as SimToolName[];
           for (let i = 1 + this.int(3); i > 0; i--) {
             const id = `call_${this.nextCall++}`;
-            const args = this.chance(0.03) ? '{"key": ' : JSON.stringify({ key: id });
-            toolCalls.push({ id, name: names[this.int(names.length)]!, arguments: args });
+            const name = MODEL_TOOLS[this.int(MODEL_TOOLS.length)]!;
+            toolCalls.push({ id, name, arguments: this.chance(0.03) ? '{"key": ' : this.argumentsOf(name, id) });
           }
         }
         const text = toolCalls.length > 0 ? `calling ${toolCalls.length} tools` : `answer ${this.int(1000)} ✓`;

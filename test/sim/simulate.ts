@@ -11,6 +11,9 @@
  * faults resumes it, and then every intent must be settled exactly once.
  */
 
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApprovalPolicy, type ApprovalPolicyOptions } from '../../src/core/approval/approval-policy';
 import { seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
@@ -29,7 +32,7 @@ import { snapshot, steppingClock } from '../support/storage-fixtures';
 import { plantNamed, type PlantName } from './plants';
 import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
-import { SIM_TOOLS, SimWorld } from './sim-world';
+import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 
 const DIR = '/sim/sessions';
 const MODEL = 'sim-model';
@@ -61,7 +64,24 @@ interface Acked {
   maxSeq: number;
 }
 
+/**
+ * edit_file works on real files: one real workspace directory for every schedule this process
+ * runs (each starts its file afresh), in memory where the machine has /dev/shm, since the
+ * tool fsyncs what it writes; removed when the process exits.
+ */
+let sharedWorkspace: string | null = null;
+
+function workspaceDir(): string {
+  if (sharedWorkspace !== null) return sharedWorkspace;
+  const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const dir = realpathSync(mkdtempSync(join(base, 'tole-sim-')));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  sharedWorkspace = dir;
+  return dir;
+}
+
 export async function runSchedule(seed: number, options: SimOptions = {}): Promise<SimResult> {
+  const workspace = workspaceDir();
   const schedule = seededRandom(seed);
   const plant = plantNamed(options.planted);
   const disk = new SimDisk(seededRandom(seed ^ 0x5eed_d15c));
@@ -72,7 +92,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     const ops = disk.opsFor(pid);
     return plant?.ops ? plant.ops(ops, (path) => disk.isDirectory(path)) : ops;
   };
-  const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk, plant?.world ?? null);
+  const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk, plant?.world ?? null, workspace);
   const clock = steppingClock();
   const trace = options.trace ?? (() => {});
   const problems: string[] = [];
@@ -113,7 +133,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     try {
       const random = seededRandom(seed + life);
       if (path === null) {
-        store = SessionStore.create(DIR, { clock, random, cwd: '/sim/work', ops });
+        store = SessionStore.create(DIR, { clock, random, cwd: workspace, ops });
         path = store.path;
         world.sessionPath = path;
       } else store = SessionStore.open(path, { clock, random, ops });
@@ -134,7 +154,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         policy: new ApprovalPolicy(approval),
         approver: world.approver(),
         checkpoints: world.checkpoints(),
-        workspaceRoot: '/sim/work',
+        workspaceRoot: workspace,
         systemPrompt: 'simulated',
         limits: DEFAULT_LIMITS,
         price: () => ({ costUsdMicros: 1, priced: true }),
@@ -175,6 +195,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       }
     }
     trace(`  ${disk.hasCrashed && !ended.startsWith('crashed') ? 'crashed while closing' : ended}`);
+    await world.drain();
     const crashed = disk.hasCrashed;
     disk.livePid = 0;
     if (crashed) {
@@ -190,7 +211,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         problems.push(`after life ${life}: the session file is gone, with seq ${acked.maxSeq} acknowledged`);
       continue;
     }
-    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState);
+    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last);
     if (!last && problems.length === 0 && schedule.float() < 0.05) {
       const line = disk.corruptLine(path);
       if (line === null) continue;
@@ -209,7 +230,7 @@ const APPROVALS: readonly ApprovalPolicyOptions[] = [
   INTERACTIVE,
   { rules: [], yes: true, interactive: true },
   { rules: [], yes: true, interactive: false },
-  { rules: ['sim_guarded', 'sim_never:call_*1'], yes: false, interactive: true },
+  { rules: ['sim_guarded', 'edit_file:notes.txt', 'sim_never:call_*1'], yes: false, interactive: true },
   { rules: ['sim_never'], yes: false, interactive: false },
 ];
 
@@ -266,20 +287,28 @@ function checkAfter(
   problems: string[],
   life: number,
   liveState: string | null,
+  last: boolean,
 ): void {
-  const report = checkSessionFile(path, ops);
-  if (!report.ok) {
-    problems.push(`after life ${life}: tole check is not sound: ${report.problem?.message}`);
+  // A read-only open replays and checks the whole file as `tole check` does; the check itself
+  // (the same replay once more, with its report) runs after the last lifetime only.
+  if (last) {
+    const report = checkSessionFile(path, ops);
+    if (!report.ok) problems.push(`after life ${life}: tole check is not sound: ${report.problem?.message}`);
+  }
+  let store: SessionStore;
+  try {
+    store = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops });
+  } catch (error) {
+    if (!isStorageError(error)) throw error;
+    problems.push(`after life ${life}: the session does not open: ${error.message}`);
     return;
   }
-  const store = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops });
   try {
+    const usage = new Map(store.usage.map((row) => [`usage ${row.id}`, row]));
     if (liveState !== null && JSON.stringify(snapshot(store)) !== liveState)
       problems.push(`after life ${life}: the live state differed from a fresh replay of the file`);
     for (const [key, record] of acked.records) {
-      const found = key.startsWith('usage ')
-        ? store.usage.find((row) => row.id === (record as { id: string }).id)
-        : store.entry(key);
+      const found = key.startsWith('usage ') ? usage.get(key) : store.entry(key);
       if (!found) problems.push(`after life ${life}: acknowledged ${key} (seq ${record.seq}) is missing`);
       else if (JSON.stringify(found) !== JSON.stringify(record))
         problems.push(
@@ -293,13 +322,30 @@ function checkAfter(
       if (entry.type === 'tool_result') results.set(entry.payload.callId, (results.get(entry.payload.callId) ?? 0) + 1);
     }
     for (const [callId, n] of results) if (n > 1) problems.push(`after life ${life}: ${callId} settled ${n} times`);
+    checkEdits(store, world.editedFile(), problems, life);
   } finally {
     store.close();
   }
   for (const [id, n] of world.effects) {
-    const tool = id.split(' ')[0] as keyof typeof SIM_TOOLS;
-    if (n > 1 && SIM_TOOLS[tool] !== 'idempotent')
-      problems.push(`after life ${life}: the ${SIM_TOOLS[tool]} effect ${id} ran ${n} times`);
+    const tool = id.split(' ')[0]!;
+    const replay = tool in SIM_TOOLS ? SIM_TOOLS[tool as keyof typeof SIM_TOOLS] : 'guarded';
+    if (n > 1 && replay !== 'idempotent')
+      problems.push(`after life ${life}: the ${replay} effect ${id} ran ${n} times`);
+  }
+}
+
+/** No edit's line is in the file twice, and every edit acknowledged as done is in it once. */
+function checkEdits(store: SessionStore, file: string, problems: string[], life: number): void {
+  const lines = new Map<string, number>();
+  for (const line of file.split('\n')) if (line.startsWith('edit ')) lines.set(line, (lines.get(line) ?? 0) + 1);
+  for (const [line, n] of lines)
+    if (n > 1) problems.push(`after life ${life}: the edit's line "${line}" is in ${EDITED_FILE} ${n} times`);
+  for (const entry of store.tree.all() as Iterable<AnyEntry>) {
+    if (entry.type !== 'tool_result' || entry.payload.tool !== 'edit_file' || entry.payload.outcome !== 'ok') continue;
+    if (!lines.has(`edit ${entry.payload.callId}`))
+      problems.push(
+        `after life ${life}: edit ${entry.payload.callId} settled ok but its line is not in ${EDITED_FILE}`,
+      );
   }
 }
 
