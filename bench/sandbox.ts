@@ -1,10 +1,13 @@
 /**
  * Sandbox benchmark: what the OS sandbox adds to one bash call. The bash tool runs `true` the way
- * a call approved without a key runs it (inside bubblewrap) beside the same call approved with a
- * key (unconfined), alternately so both see the same machine; the median of each.
+ * a call approved without a key runs it (inside bubblewrap, as a session sets it up: the
+ * session's private /tmp, the seccomp filter handed over a pipe, a git repository's `.git` and
+ * `tole.config.json` mounted read-only) beside the same call approved with a key (unconfined),
+ * alternately so both see the same machine; the median of each.
  * Run alone with `node --import tsx bench/sandbox.ts`.
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,10 +30,13 @@ export async function runSandboxBench(): Promise<Row[]> {
     return [];
   }
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-bench-sandbox-')));
+  const tempDir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-bench-session-')));
   try {
+    execFileSync('git', ['init', '-q', root]);
+    writeFileSync(join(root, 'tole.config.json'), '{}\n');
     const bash = createBashTool({
       workspaceRoot: root,
-      sandbox: { sandbox, policy: { workspaceRoot: root, tempDir: realpathSync(tmpdir()), network: false } },
+      sandbox: { sandbox, policy: { workspaceRoot: root, tempDir, network: false } },
     });
     const ctx = (keypress: boolean): ToolContext => ({
       workspaceRoot: root,
@@ -55,7 +61,7 @@ export async function runSandboxBench(): Promise<Row[]> {
     const baseline = median(unconfined);
     return [
       {
-        name: `one bash call (\`true\`) in the ${sandbox.kind} sandbox (baseline: the same call unconfined), median of ${ROUNDS}`,
+        name: `one bash call (\`true\`) in the ${sandbox.kind} sandbox: private /tmp, seccomp filter, .git read-only (baseline: the same call unconfined), median of ${ROUNDS}`,
         tole,
         baseline,
         unit: 'ms',
@@ -64,6 +70,7 @@ export async function runSandboxBench(): Promise<Row[]> {
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });
+    rmSync(tempDir, { recursive: true, force: true });
   }
 }
 
