@@ -28,7 +28,7 @@ export function promptPlaceholder(state: {
 }): string {
   if (state.setupOpen) return 'pick a server above, or Esc to browse without a model';
   if (state.readOnly) return 'read-only: browse with Tab and the arrows';
-  if (state.approving) return 'answer the approval above: y, n or Esc';
+  if (state.approving) return 'answer the approval above: y, n, d or Esc';
   if (state.running) return 'type to steer the turn (⏎) or queue a prompt (Alt-⏎) · Esc stops it';
   if (state.noProvider) return 'no model yet: /connect finds a local server · ? for keys';
   return 'type a prompt · / for commands · ? for keys';
