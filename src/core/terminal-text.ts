@@ -9,7 +9,7 @@
  * any kind are all shown, never read. Other C0 controls and DEL become their control pictures
  * (`␇`, `␈`, `␡`); CR too, unless it ends a line as CRLF; C1 controls (U+0080–U+009F, which a
  * terminal may read as 8-bit ESC [, OSC, ...) and the bidi overrides (U+202A–U+202E,
- * U+2066–U+2069, which reorder what the user reads) become `\x9b` and `\u202e`.
+ * U+2066–U+2069, which reorder what the user reads) are named: `⟨U+009B⟩`, `⟨U+202E⟩`.
  * Newline and tab stay: a caller that lays out cells expands tabs itself.
  */
 
@@ -17,14 +17,25 @@
 const ACTS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const ACTS_ALL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** The control picture of a C0 control (U+2400 + its code), DEL's `␡`; a C1 control or a bidi override as an escape. */
-function shown(char: string, next: string | undefined): string {
+/**
+ * What one character that a terminal would act on is shown as: a C0 control its control picture
+ * (U+2400 + its code: `␛`, `␇`, `␍`), DEL `␡`, a C1 control or a bidi override its code point
+ * (`⟨U+009B⟩`, `⟨U+202E⟩`); null for any other character, newline and tab included (the caller
+ * lays those out). The one table every view that shows foreign text uses.
+ */
+export function visibleCharacter(char: string): string | null {
   const code = char.charCodeAt(0);
-  if (code === 0x0d && next === '\n') return '\r';
+  if (char === '\n' || char === '\t') return null;
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
-  if (code <= 0x9f) return `\\x${code.toString(16).padStart(2, '0')}`;
-  return `\\u${code.toString(16)}`;
+  if ((code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+    return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  return null;
+}
+
+function shown(char: string, next: string | undefined): string {
+  if (char === '\r' && next === '\n') return char;
+  return visibleCharacter(char) ?? char;
 }
 
 /** True when `text` holds something a terminal would act on (so `visibleControls` would change it). */

@@ -7,21 +7,24 @@
  * registers rows.
  */
 
+import { visibleCharacter } from '../core/terminal-text';
+
 /** A tab is shown as an arrow and spaces to the next stop, so its place and width both read. */
 const TAB_STOP = 4;
 
 /** Reorder text or take no room: a reader cannot see them, so they are named. */
 const HIDDEN = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 
-/** Replaces one character that must not reach the terminal as it is; null when it may. */
+/**
+ * Replaces one character that must not reach the terminal as it is; null when it may. Controls,
+ * DEL, C1 and bidi overrides as the one terminal sanitizer shows them (src/core/terminal-text.ts);
+ * here also a tab, and what hides text from a reader deciding on it.
+ */
 function shown(ch: string, column: number): string | null {
-  const code = ch.codePointAt(0)!;
   if (ch === '\t') return `→${' '.repeat(TAB_STOP - 1 - (column % TAB_STOP))}`;
-  // C0 controls have pictures of their own (␍ for CR, ␛ for ESC), DEL has ␡.
-  if (code < 0x20) return String.fromCodePoint(0x2400 + code);
-  if (code === 0x7f) return '␡';
-  if (code >= 0x80 && code <= 0x9f) return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
-  if (HIDDEN.test(ch)) return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  const control = visibleCharacter(ch);
+  if (control !== null) return control;
+  if (HIDDEN.test(ch)) return `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
   return null;
 }
 

@@ -39,7 +39,7 @@ async function trustHostile(isTTY: boolean): Promise<{ stdout: string; stderr: s
 describe('output of the commands', () => {
   it('to a terminal: a hook command with OSC 52, a title, a C1 CSI and a bidi override is shown', async () => {
     const { stdout } = await trustHostile(true);
-    expect(stdout).toContain('hook sessionStart: echo ok␛]52;c;ZXZpbA==␇␛]0;pwned␇\\x9b2J\\u202egnp.exe');
+    expect(stdout).toContain('hook sessionStart: echo ok␛]52;c;ZXZpbA==␇␛]0;pwned␇⟨U+009B⟩2J⟨U+202E⟩gnp.exe');
     expect(stdout).not.toMatch(/[\u001b\u0007\u0080-\u009f\u202a-\u202e]/);
   });
 
@@ -53,6 +53,6 @@ describe('output of the commands', () => {
     const stream = shownOnTerminal(target as never);
     const bytes = Buffer.from('宽\u001b]52;c;eA==\u0007\u009b1m\r\n', 'utf8');
     for (let i = 0; i < bytes.length; i++) stream.write(bytes.subarray(i, i + 1));
-    expect(target.text).toBe('宽␛]52;c;eA==␇\\x9b1m\r\n');
+    expect(target.text).toBe('宽␛]52;c;eA==␇⟨U+009B⟩1m\r\n');
   });
 });

@@ -34,10 +34,10 @@ const CORPUS: ReadonlyArray<readonly [string, string, string]> = [
   ['CSI window report', '\u001b[21t', '␛[21t'],
   ['bare ESC', 'a\u001bb', 'a␛b'],
   ['ESC c (reset)', '\u001bc', '␛c'],
-  ['C1 CSI', '\u009b31m', '\\x9b31m'],
-  ['C1 OSC with ST', '\u009d52;c;eA==\u009c', '\\x9d52;c;eA==\\x9c'],
-  ['C1 NEL', 'a\u0085b', 'a\\x85b'],
-  ['C1 DCS, APC, PM, SOS', '\u0090\u009f\u009e\u0098', '\\x90\\x9f\\x9e\\x98'],
+  ['C1 CSI', '\u009b31m', '⟨U+009B⟩31m'],
+  ['C1 OSC with ST', '\u009d52;c;eA==\u009c', '⟨U+009D⟩52;c;eA==⟨U+009C⟩'],
+  ['C1 NEL', 'a\u0085b', 'a⟨U+0085⟩b'],
+  ['C1 DCS, APC, PM, SOS', '\u0090\u009f\u009e\u0098', '⟨U+0090⟩⟨U+009F⟩⟨U+009E⟩⟨U+0098⟩'],
   ['BEL', 'ding\u0007', 'ding␇'],
   ['BS over text', 'rm -rf /\b\b\b\b\b\b\bls', 'rm -rf /␈␈␈␈␈␈␈ls'],
   ['CR overwriting a line', 'safe\rEVIL', 'safe␍EVIL'],
@@ -45,11 +45,11 @@ const CORPUS: ReadonlyArray<readonly [string, string, string]> = [
   ['DEL', 'a\u007fb', 'a␡b'],
   ['NUL and SI/SO', '\u0000\u000e\u000f', '␀␎␏'],
   ['vertical tab and form feed', '\u000b\u000c', '␋␌'],
-  ['bidi override (RLO) in a file name', 'invoice\u202egpj.exe', 'invoice\\u202egpj.exe'],
+  ['bidi override (RLO) in a file name', 'invoice\u202egpj.exe', 'invoice⟨U+202E⟩gpj.exe'],
   [
     'bidi embeddings and isolates',
     '\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069',
-    '\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069',
+    '⟨U+202A⟩⟨U+202B⟩⟨U+202C⟩⟨U+202D⟩⟨U+2066⟩⟨U+2067⟩⟨U+2068⟩⟨U+2069⟩',
   ],
 ];
 
@@ -67,7 +67,7 @@ describe('visibleControls', () => {
 
   it('C1 controls written as UTF-8 bytes are shown once decoded', () => {
     const bytes = Buffer.from([0x61, 0xc2, 0x9b, 0x33, 0x31, 0x6d, 0xc2, 0x9d, 0x30, 0x3b, 0x74, 0x07]);
-    expect(visibleControls(bytes.toString('utf8'))).toBe('a\\x9b31m\\x9d0;t␇');
+    expect(visibleControls(bytes.toString('utf8'))).toBe('a⟨U+009B⟩31m⟨U+009D⟩0;t␇');
   });
 
   it('a stream cut anywhere shows the same as the whole, and nothing it shows acts', () => {

@@ -68,7 +68,7 @@ describe("tole's sanitizer for Ink's text nodes", () => {
         const out = sanitizeAnsi(text);
         expect(out.replace(SGR, '')).not.toMatch(ACTS);
         // Plain text and colours (what tole's panes hold) come back as they are, as from Ink's.
-        if (!ACTS.test(text.replace(SGR, ''))) {
+        if (!ACTS.test(text.replace(SGR, '')) && !/\r(?!\n)/.test(text)) {
           expect(out).toBe(text);
           expect(out).toBe(inkSanitizeAnsi(text));
         }
