@@ -1,5 +1,6 @@
 import packageJson from '../../package.json';
 import { parseArgs, type CliArgs } from './args';
+import { passwordInArgvWarning } from './password-in-argv';
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
 import { reportError } from './report-error';
@@ -24,6 +25,8 @@ export async function main(given: MainIo): Promise<number> {
   const io: MainIo = { ...given, stdout: shownOnTerminal(given.stdout), stderr: shownOnTerminal(given.stderr) };
   try {
     const args = parseArgs(io.argv);
+    const exposed = passwordInArgvWarning(args);
+    if (exposed !== null) io.stderr.write(exposed);
     return await dispatch(args, io);
   } catch (error) {
     return await reportError(error, io);

@@ -1,19 +1,17 @@
 import { hostname, userInfo } from 'node:os';
-import { connect, redactUrl, urlHasPassword, type Db } from '../core/sync/database';
+import { connect, redactUrl, type Db } from '../core/sync/database';
+import { urlHasPassword } from '../core/sync/url-password';
+import { SAFER_PASSWORD_PLACES } from './password-in-argv';
 import { ShipCache } from '../core/sync/ship-cache';
 import { shipSessions, type ShipReport } from '../core/sync/shipper';
 import { UsageError, type CliArgs } from './args';
 import { loadConfig, type Config } from './config';
 import { listSessionFiles, sessionsDirectory } from './session-files';
 
-/** Where the team server's password can be kept out of sight: said by every warning about one in plain view. */
-export const SAFER_PASSWORD_PLACES =
-  'PGPASSWORD (or TOLE_SYNC_URL) in the environment, ~/.pgpass (or the file PGPASSFILE names), or tole sync --password-stdin';
-
 /**
  * The server for `tole sync` (`--to`) or a read (`--from`): the flag, else TOLE_SYNC_URL, else
- * config's sync.url. A password on the command line (any user sees it in `ps`) or in a config
- * file gets a warning through `warn` naming the safer places; it is used all the same.
+ * config's sync.url. A password in the config file gets a warning through `warn` naming the safer
+ * places (one on the command line is warned about by main: `passwordInArgvWarning`); it is used all the same.
  */
 export function syncUrlFor(
   given: string | undefined,
@@ -26,10 +24,6 @@ export function syncUrlFor(
   if (!url)
     throw new UsageError(
       `${flag} needs a server: ${flag} postgres://USER@HOST:PORT/DATABASE, or set "sync": { "url": ... } in tole.config.json`,
-    );
-  if (given && urlHasPassword(given))
-    warn(
-      `tole: warning: the password in the ${flag} URL is visible to every user of this machine (ps) while tole runs; put it in ${SAFER_PASSWORD_PLACES}\n`,
     );
   const fromConfig = config.sync?.url;
   if (url === fromConfig && urlHasPassword(fromConfig)) warn(configPasswordWarning());

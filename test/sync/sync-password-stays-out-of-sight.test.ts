@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { Config } from '../../src/cli/config';
-import { readPasswordStdin, SAFER_PASSWORD_PLACES, syncUrlFor } from '../../src/cli/sync-command';
+import { passwordInArgvWarning, SAFER_PASSWORD_PLACES } from '../../src/cli/password-in-argv';
+import { readPasswordStdin, syncUrlFor } from '../../src/cli/sync-command';
 import { childEnv } from '../../src/core/child-env';
 import { serverEnvironment } from '../../src/core/mcp/mcp-env';
 import { withPassword } from '../../src/core/sync/database';
@@ -53,12 +54,22 @@ describe('where the sync URL comes from, and the warnings about a password in si
     return lines;
   };
 
-  it('a password in --to is used and warned about, naming the safer places; the warning never shows it', () => {
-    const lines = warned(`postgres://tole:${PASSWORD}@db/tole`, {}, noConfig);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('visible to every user of this machine (ps)');
-    expect(lines[0]).toContain(SAFER_PASSWORD_PLACES);
-    expect(lines[0]).not.toContain(PASSWORD);
+  it('a password in sync --to or any --from is warned about, naming the safer places; the warning never shows it', () => {
+    const url = `postgres://tole:${PASSWORD}@db/tole`;
+    for (const argv of [
+      ['sync', '--to', url],
+      ['sessions', '--from', url],
+      ['export', 'e1', '--from', url],
+      ['--resume', 'e1', '--from', url],
+    ]) {
+      const line = passwordInArgvWarning(parseArgs(argv));
+      expect(line, argv.join(' ')).toContain('visible to every user of this machine (ps)');
+      expect(line).toContain(SAFER_PASSWORD_PLACES);
+      expect(line).not.toContain(PASSWORD);
+    }
+    expect(passwordInArgvWarning(parseArgs(['sync', '--to', 'postgres://tole@db/tole']))).toBeNull();
+    expect(passwordInArgvWarning(parseArgs(['convert', 'x.jsonl', '--to', 'sqlite']))).toBeNull();
+    expect(warned(url, {}, noConfig)).toEqual([]);
   });
 
   it('a password in the config’s sync.url gets a warning; in TOLE_SYNC_URL or with none, nothing is said', () => {

@@ -3,6 +3,7 @@
  * listing and pull starts with. Failures are SyncErrors whose words never hold the password.
  */
 import type pg from 'pg';
+import { urlHasPassword } from './url-password';
 import { BOOTSTRAP_SQL, MIGRATION_LOCK_KEY, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 export type SyncErrorKind = 'url' | 'connect' | 'schema-newer' | 'query' | 'not-found';
@@ -59,15 +60,6 @@ export interface ConnectOptions {
   readonly queryTimeoutMs?: number;
   /** The password, when it came from somewhere other than the URL, PGPASSWORD or ~/.pgpass (stdin). */
   readonly password?: string;
-}
-
-/** Whether `url` carries a password (`postgres://user:password@host/...`). */
-export function urlHasPassword(url: string): boolean {
-  try {
-    return new URL(url).password !== '';
-  } catch {
-    return /^[^:/]+:\/\/[^/@]*:[^/@]*@/.test(url);
-  }
 }
 
 /**
