@@ -11,8 +11,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
-import { git, GitFailure, nulFields, runGit, runGitPastLocks, type GitTarget } from './git-command';
+import { dirname, join, relative } from 'node:path';
+import { isUtf8 } from 'node:buffer';
+import { git, GitFailure, runGit, runGitPastLocks, type GitTarget } from './git-command';
+import { nulBuffers, nulJoined, parentOf, pathKey, pathText, under } from './path-bytes';
 
 /**
  * Checkpoints of a workspace, kept in a git directory of tole's own under tole's home (one per
@@ -39,7 +41,10 @@ export interface CheckpointSettings {
 
 /** A path a checkpoint does not hold, and why. */
 export interface LeftOut {
+  /** The name as text (`pathText`: escaped where it is not UTF-8). */
   readonly path: string;
+  /** The name's bytes in base64, when it is not UTF-8 (then `path` is only its escaped text). */
+  readonly raw?: string;
   readonly why: 'too-large' | 'nested-repository';
   readonly bytes?: number;
 }
@@ -59,6 +64,12 @@ export interface RestorePlan {
   readonly removed: readonly string[];
   /** Paths the checkpoint left out (too large, nested repositories): restore leaves them as they are. */
   readonly leftOut: readonly LeftOut[];
+  /** The same paths as bytes, for the filesystem and git (the lists above are their text). */
+  readonly bytes: {
+    readonly added: readonly Buffer[];
+    readonly changed: readonly Buffer[];
+    readonly removed: readonly Buffer[];
+  };
 }
 
 /** A restore after which the workspace still differs from its checkpoint: `left` says where. */
@@ -213,13 +224,11 @@ export class Checkpoints {
   async restore(id: string, midway?: () => void): Promise<RestorePlan> {
     return this.serial(async () => {
       const plan = await this.planNow(id);
-      for (const path of plan.removed) this.removeFile(path);
+      for (const path of plan.bytes.removed) this.removeFile(path);
       midway?.();
-      const writes = [...plan.added, ...plan.changed];
-      if (writes.length > 0) {
-        const list = Buffer.from(writes.map((p) => `${p}\0`).join(''), 'utf8');
-        await git(this.target, ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'], list);
-      }
+      const writes = [...plan.bytes.added, ...plan.bytes.changed];
+      if (writes.length > 0)
+        await git(this.target, ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'], nulJoined(writes));
       // What the workspace holds now is read again and compared with the checkpoint: a restore
       // that did not take (a file that could not be removed, a writer racing it) says so.
       const left = await this.planNow(id);
@@ -234,23 +243,32 @@ export class Checkpoints {
     await this.init();
     const now = await this.snapshot();
     const leftOut = await this.leftOutOf(id);
-    const keep = new Set(leftOut.map((l) => l.path));
-    const raw = nulFields(await git(this.target, ['diff-tree', '-r', '-z', '--no-renames', now.tree, `${id}^{tree}`]));
-    const added: string[] = [];
-    const changed: string[] = [];
-    const removed: string[] = [];
+    const keep = new Set(
+      leftOut.map((l) => pathKey(l.raw === undefined ? Buffer.from(l.path) : Buffer.from(l.raw, 'base64'))),
+    );
+    const raw = nulBuffers(await git(this.target, ['diff-tree', '-r', '-z', '--no-renames', now.tree, `${id}^{tree}`]));
+    const added: Buffer[] = [];
+    const changed: Buffer[] = [];
+    const removed: Buffer[] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      const status = raw[i]!.split(' ')[4]?.[0];
+      const status = raw[i]!.toString('latin1').split(' ')[4]?.[0];
       const path = raw[i + 1]!;
       if (status === 'D') {
-        if (!keep.has(path)) removed.push(path);
+        if (!keep.has(pathKey(path))) removed.push(path);
       } else if (status === 'A') {
-        (existsInWorkspace(this.target.workTree, path) ? changed : added).push(path);
+        (lstatOrNull(under(this.target.workTree, path)) !== null ? changed : added).push(path);
       } else {
         changed.push(path);
       }
     }
-    return { checkpoint: id, added, changed, removed, leftOut };
+    return {
+      checkpoint: id,
+      added: added.map(pathText),
+      changed: changed.map(pathText),
+      removed: removed.map(pathText),
+      leftOut,
+      bytes: { added, changed, removed },
+    };
   }
 
   private async leftOutOf(id: string): Promise<LeftOut[]> {
@@ -266,30 +284,32 @@ export class Checkpoints {
 
   /** Stages the workspace into tole's index (only what changed since the last time) and writes a tree. */
   private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const candidates = new Set(
-      nulFields(
-        await git(this.target, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']),
-      ),
+    const listed = nulBuffers(
+      await git(this.target, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']),
     );
-    const stage: string[] = [];
-    const drop: string[] = [];
+    // A modified file is listed as modified and again as deleted when it is gone: once is enough.
+    const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
+    const stage: Buffer[] = [];
+    const drop: Buffer[] = [];
     const leftOut: LeftOut[] = [];
+    const named = (path: Buffer): { path: string; raw?: string } =>
+      isUtf8(path) ? { path: pathText(path) } : { path: pathText(path), raw: path.toString('base64') };
     for (const path of candidates) {
-      if (path.endsWith('/')) {
-        leftOut.push({ path: path.slice(0, -1), why: 'nested-repository' });
+      if (path[path.length - 1] === 0x2f) {
+        leftOut.push({ ...named(path.subarray(0, -1)), why: 'nested-repository' });
         continue;
       }
-      const stat = lstatOrNull(join(this.target.workTree, path));
+      const stat = lstatOrNull(under(this.target.workTree, path));
       if (stat?.isFile() && stat.size > this.maxFileBytes) {
-        leftOut.push({ path, why: 'too-large', bytes: stat.size });
+        leftOut.push({ ...named(path), why: 'too-large', bytes: stat.size });
         drop.push(path);
       } else {
         stage.push(path);
       }
     }
     if (stage.length > 0)
-      await git(this.target, ['update-index', '-z', '--add', '--remove', '--stdin'], nulList(stage));
-    if (drop.length > 0) await git(this.target, ['update-index', '-z', '--force-remove', '--stdin'], nulList(drop));
+      await git(this.target, ['update-index', '-z', '--add', '--remove', '--stdin'], nulJoined(stage));
+    if (drop.length > 0) await git(this.target, ['update-index', '-z', '--force-remove', '--stdin'], nulJoined(drop));
     const tree = (await git(this.target, ['write-tree'])).toString().trim();
     return { tree, leftOut };
   }
@@ -329,15 +349,19 @@ export class Checkpoints {
     }
   }
 
-  private removeFile(path: string): void {
+  private removeFile(path: Buffer): void {
     // Compared as real paths: the workspace may be named through a symlink.
     const root = realpathOrNull(this.target.workTree) ?? this.target.workTree;
-    const full = join(root, path);
+    const rootBytes = Buffer.from(`${root}/`);
+    const inside = (dir: Buffer | null): dir is Buffer =>
+      dir !== null && dir.length > rootBytes.length && dir.subarray(0, rootBytes.length).equals(rootBytes);
+    const full = under(root, path);
     // Never follow a symlinked parent out of the workspace.
-    const parent = realpathOrNull(dirname(full));
-    if (parent === null || (parent !== root && !parent.startsWith(root + sep))) return;
+    const parentPath = parentOf(full);
+    const parent = parentPath === null ? null : realpathBytesOrNull(parentPath);
+    if (parent === null || (!parent.equals(Buffer.from(root)) && !inside(parent))) return;
     rmSync(full, { force: true });
-    for (let dir = dirname(full); dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
+    for (let dir = parentOf(full); inside(dir); dir = parentOf(dir)) {
       try {
         rmdirSync(dir);
       } catch {
@@ -382,11 +406,7 @@ function offReason(settings: CheckpointSettings, binary: string, path: string): 
   return null;
 }
 
-function nulList(paths: readonly string[]): Buffer {
-  return Buffer.from(paths.map((p) => `${p}\0`).join(''), 'utf8');
-}
-
-function lstatOrNull(path: string): Stats | null {
+function lstatOrNull(path: string | Buffer): Stats | null {
   try {
     return lstatSync(path);
   } catch {
@@ -402,6 +422,10 @@ function realpathOrNull(path: string): string | null {
   }
 }
 
-function existsInWorkspace(root: string, path: string): boolean {
-  return lstatOrNull(join(root, path)) !== null;
+function realpathBytesOrNull(path: Buffer): Buffer | null {
+  try {
+    return realpathSync(path, { encoding: 'buffer' });
+  } catch {
+    return null;
+  }
 }

@@ -138,11 +138,3 @@ export async function runGitPastLocks(
 
 /** Waits between runs while another git holds a lock: git runs here take milliseconds to seconds. */
 const LOCK_WAITS_MS = [20, 50, 100, 200, 400, 800, 1600, 3200];
-
-/** NUL-separated output as strings (the last, empty field dropped). */
-export function nulFields(out: Buffer): string[] {
-  const text = out.toString('utf8');
-  const fields = text.split('\0');
-  if (fields[fields.length - 1] === '') fields.pop();
-  return fields;
-}
