@@ -170,6 +170,10 @@ const CORPUS: readonly Row[] = [
   read('dot-link/dot-link/dot-link/file.txt', 'ok', 'inside'),
   read('chain-link/file.txt', 'ok', 'inside sub'),
   read('sneaky-abs-link/secret.txt', 'refused', OUTSIDE),
+  read('root-link/file.txt', 'ok', 'inside'),
+  read('evil-sibling-link/secret.txt', 'refused', OUTSIDE),
+  write('evil-sibling-link/new.txt', 'refused', OUTSIDE),
+  read('x'.repeat(300), 'refused', 'ENAMETOOLONG'),
   // Whole-workspace searches never descend through a link to outside.
   grep('.', 'ok', 'No matches'),
   glob('**/secret.txt', 'ok', 'No files match'),
@@ -195,6 +199,11 @@ async function plant(ws: TempWorkspace): Promise<void> {
   await symlink('inside-link', at('chain-link'));
   await symlink(`${ws.root}/sub/../../outside`, at('sneaky-abs-link'));
   await symlink(path.join(ws.outside, 'secret.txt'), at('secret-link'));
+  await symlink(ws.root, at('root-link'));
+  // A sibling whose name starts with the root's: a string-prefix check would let it in.
+  await mkdir(`${ws.root}-evil`);
+  await writeFile(`${ws.root}-evil/secret.txt`, `${SECRET}\n`);
+  await symlink(`${ws.root}-evil`, at('evil-sibling-link'));
   await symlink(path.join(ws.outside, 'later.txt'), at('dangling'));
   await symlink(path.join(ws.outside, 'later-dir'), at('dangling-dir'));
   await symlink('loop2', at('loop1'));

@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileIdentity } from '../workspace';
@@ -66,12 +66,13 @@ export async function walkWorkspace(
         if (signal.aborted || state.entries >= WALK_MAX_ENTRIES) return summary(false);
         const absolutePath = path.join(directory.absolutePath, entry.name);
         const openPath = inDirectory(directory, entry.name);
-        if (entry.isDirectory()) {
+        const kind = await kindOf(entry, openPath);
+        if (kind === 'directory') {
           const below = SKIPPED_DIRECTORY_NAMES.has(entry.name) ? null : await identityOf(openPath, absolutePath);
           if (below !== null) subdirectories.push(below);
           continue;
         }
-        const kind = entry.isSymbolicLink() ? 'symlink' : entry.isFile() ? 'file' : 'special';
+        if (kind === null) continue;
         const relativePath = path.relative(root, absolutePath).split(path.sep).join('/');
         if ((await visit({ absolutePath, relativePath, kind, openPath })) === 'stop') return summary(false);
       }
@@ -94,6 +95,30 @@ async function openOrCount(
     state.unreadableDirectories += 1;
     return null;
   }
+}
+
+/**
+ * What an entry is, from its type in the listing, or from lstat where the file system does not say
+ * (DT_UNKNOWN); null when it vanished.
+ */
+async function kindOf(entry: Dirent, openPath: string): Promise<WalkEntry['kind'] | 'directory' | null> {
+  const known = typeOfEntry(entry);
+  if (known !== null) return known;
+  try {
+    const stats = await lstat(openPath);
+    return typeOfEntry(stats) ?? 'special';
+  } catch (error) {
+    if (isFsError(error)) return null;
+    throw error;
+  }
+}
+
+function typeOfEntry(entry: Dirent | Stats): WalkEntry['kind'] | 'directory' | null {
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isFile()) return 'file';
+  const special = entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
+  return special ? 'special' : null;
 }
 
 /** The identity of a directory entry listed as a directory, or null when it is gone or changed. */
