@@ -60,7 +60,7 @@ export async function hashFileIfPresent(target: WorkspacePath): Promise<string |
   if (target.found.kind !== 'file') return null;
   try {
     const hash = createHash('sha256');
-    const handle = await openChecked(target.absolutePath, target.absolutePath, target.found, constants.O_RDONLY);
+    const handle = await openFileForReading(target);
     for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch (error) {
@@ -69,11 +69,25 @@ export async function hashFileIfPresent(target: WorkspacePath): Promise<string |
   }
 }
 
-/** Opens the regular file the walk found at `target` for reading (see `openChecked`). */
+/**
+ * Opens the regular file the walk found at `target` for reading (see `openChecked`), by its name
+ * in its checked parent directory: a directory on the way swapped for a link fails at the parent
+ * (opening a directory does nothing), so no file outside is ever opened, not even to be refused.
+ */
 export async function openFileForReading(target: WorkspacePath): Promise<FileHandle> {
-  const { found } = target;
+  const { found, existingDirectory } = target;
   if (found.kind !== 'file') throw new Error(`assert: ${target.absolutePath} is a ${found.kind}, not a file`);
-  return openChecked(target.absolutePath, target.absolutePath, found, constants.O_RDONLY);
+  const parent = await openDirectoryChecked(
+    existingDirectory.absolutePath,
+    existingDirectory.absolutePath,
+    existingDirectory,
+  );
+  try {
+    const name = path.basename(target.absolutePath);
+    return await openChecked(inDirectory(parent, name), target.absolutePath, found, constants.O_RDONLY);
+  } finally {
+    await parent.handle.close();
+  }
 }
 
 /** A NUL byte in the first `BINARY_SNIFF_BYTES` marks a file as binary (what git and grep do). */
