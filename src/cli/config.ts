@@ -244,9 +244,26 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
 
 /** Reads and validates one config file; a bad one is an error naming the file and the field. */
 export function readConfigFile(file: string): Config {
-  let raw: unknown;
+  return parseConfig(file, readConfigJson(file));
+}
+
+/**
+ * Reads a project's config: its user-only fields are named and left out before it is checked,
+ * so a project's keymap or theme, never applied, can neither be applied nor stop tole starting.
+ */
+export function readProjectConfigFile(file: string): { config: Config; userOnly: UserOnlyField[] } {
+  const raw = readConfigJson(file);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { config: parseConfig(file, raw), userOnly: [] };
+  const rest: Record<string, unknown> = { ...raw };
+  const userOnly = USER_ONLY_FIELDS.filter((field) => field in rest);
+  for (const field of userOnly) delete rest[field];
+  return { config: parseConfig(file, rest), userOnly };
+}
+
+function readConfigJson(file: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'
@@ -254,6 +271,9 @@ export function readConfigFile(file: string): Config {
         : `not valid JSON: ${(error as Error).message}`;
     throw new ConfigError(file, `config ${file}: ${reason}`);
   }
+}
+
+function parseConfig(file: string, raw: unknown): Config {
   const parsed = configSchema().safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -406,15 +426,14 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadCon
       fingerprint: print,
     };
   }
-  const asWritten = readConfigFile(file);
+  const { config: asWritten, userOnly } = readProjectConfigFile(file);
   files.push(file);
   const print = fingerprint(dirname(file), readFileSync(file), ownStateDirs(env));
   const trusted = options.trust === true || store.isTrusted(print);
   const ignored = trusted ? [] : TRUST_GATED_FIELDS.filter((field) => asWritten[field] !== undefined);
-  const userOnly = USER_ONLY_FIELDS.filter((field) => asWritten[field] !== undefined);
   // The workspace's MCP servers stay apart whether trusted or not: they start only when trusted.
-  // The user-only fields are never taken from it.
-  const { mcpServers, keymap: _keymap, theme: _theme, pricing: _pricing, ...rest } = asWritten;
+  // Its user-only fields were left out when it was read.
+  const { mcpServers, ...rest } = asWritten;
   config = mergeConfig(config, trusted ? rest : harmlessPart(rest, config));
   const projectMcp = mcpServers && Object.keys(mcpServers).length > 0 ? { file, servers: mcpServers } : null;
   return {

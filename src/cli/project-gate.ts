@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readConfigFile, userConfigPath, type Config } from './config';
+import { readConfigFile, readProjectConfigFile, userConfigPath, type Config } from './config';
 
 /** Config fields whose array form runs shell commands when a session starts. */
 export const PROMPT_COMMAND_FIELDS = ['systemPrompt', 'prompt'] as const;
@@ -32,7 +32,7 @@ export function gateProjectConfig(
   let gated = config;
   const projectFile = join(cwd, 'tole.config.json');
   if (explicit === undefined && files.includes(projectFile)) {
-    const project = readConfigFile(projectFile);
+    const project = readProjectConfigFile(projectFile).config;
     const user = existsSync(userConfigPath(env)) ? readConfigFile(userConfigPath(env)) : {};
     for (const field of PROMPT_COMMAND_FIELDS) {
       if (!Array.isArray(project[field])) continue;

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfigFile } from '../../src/cli/config';
+import { ConfigError, loadConfig, readConfigFile } from '../../src/cli/config';
 import { main } from '../../src/cli/main';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -14,12 +14,24 @@ function project(config: unknown): string {
   return dir;
 }
 
-async function run(cwd: string, argv: string[] = []): Promise<{ code: number; stderr: string }> {
+/** A home whose own config (the one place a keymap is read from) is `config`. */
+function home(config: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tole-home-'));
+  mkdirSync(join(dir, '.config', 'tole'), { recursive: true });
+  writeFileSync(join(dir, '.config', 'tole', 'config.json'), JSON.stringify(config));
+  return dir;
+}
+
+async function run(
+  cwd: string,
+  argv: string[] = [],
+  HOME = mkdtempSync(join(tmpdir(), 'tole-home-')),
+): Promise<{ code: number; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let err = '';
   stderr.on('data', (chunk) => (err += String(chunk)));
-  const code = await main({ argv, env: { HOME: mkdtempSync(join(tmpdir(), 'tole-home-')) }, cwd, stdout, stderr });
+  const code = await main({ argv, env: { HOME }, cwd, stdout, stderr });
   return { code, stderr: err };
 }
 
@@ -38,17 +50,23 @@ describe('the keymap field of the config', () => {
   });
 
   it('an unparseable chord is a config error naming the field; tole exits 2 before opening anything', async () => {
-    const dir = project({ keymap: { help: ['ctrl+o', 'ctrl+shift+'] } });
-    const { code, stderr } = await run(dir);
+    const { code, stderr } = await run(project({}), [], home({ keymap: { help: ['ctrl+o', 'ctrl+shift+'] } }));
     expect(code).toBe(2);
     expect(stderr).toContain('field "keymap.help": "ctrl+shift+" is not a key chord');
     expect(stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
   });
 
   it('a bad keymap fails headless runs too, since it is the same config', async () => {
-    const dir = project({ keymap: { quit: 'hyper+q' } });
-    const { code, stderr } = await run(dir, ['-p', 'hi']);
+    const { code, stderr } = await run(project({}), ['-p', 'hi'], home({ keymap: { quit: 'hyper+q' } }));
     expect(code).toBe(2);
     expect(stderr).toContain('field "keymap.quit"');
+  });
+
+  it("a project's keymap is never read: a bad one neither applies nor stops tole, and is named in a notice", () => {
+    const dir = project({ keymap: { quit: 'hyper+q', approve: 'n' }, theme: 'no-such-theme' });
+    const loaded = loadConfig(dir, { HOME: mkdtempSync(join(tmpdir(), 'tole-home-')) });
+    expect(loaded.config.keymap).toEqual({});
+    expect(loaded.config.theme).toBeUndefined();
+    expect(loaded.project?.userOnly).toEqual(['keymap', 'theme']);
   });
 });
