@@ -13,6 +13,7 @@ import type { Multiplexer } from './copy-answer';
 import { oneLine } from './format';
 import { seg } from './styled-line';
 import { FieldLine } from './FieldLine';
+import { allowancesInForce } from './allowances-in-force';
 import { followSearch, handleKey, type KeyContext, type SessionAllowance } from './key-handler';
 import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
@@ -422,6 +423,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
           model={firstRun.state.missing ? 'no model' : using ? `${agent.model} on ${using.name}` : agent.model}
           sessionId={store.header.id}
           readOnly={readOnly}
+          allowances={allowancesInForce(policy)}
           alert={alert}
           hints={hints}
           width={size.columns}

@@ -13,6 +13,8 @@ export interface StatusBarProps {
   readonly running: boolean;
   readonly readOnly: boolean;
   readonly queued: number;
+  /** What approves calls without asking (`--yes · allow bash:git status*`); null when only keys do. */
+  readonly allowances?: string | null;
   /** A problem to keep in sight until it is fixed: `no provider`, `key refused`, `server unreachable`. */
   readonly alert?: string | null;
   readonly hints: readonly { readonly keys: string; readonly hint: string }[];
@@ -64,6 +66,7 @@ function sameStatus(a: StatusBarProps, b: StatusBarProps): boolean {
     a.running === b.running &&
     a.readOnly === b.readOnly &&
     a.queued === b.queued &&
+    (a.allowances ?? null) === (b.allowances ?? null) &&
     (a.alert ?? null) === (b.alert ?? null) &&
     a.width === b.width &&
     a.spin === b.spin &&
@@ -87,12 +90,14 @@ interface BarLayout {
 const IDLE_MARK = '●';
 
 function barLayout(
-  { pc, seq, model, readOnly, queued, alert, hints, width, sessionId }: StatusBarProps,
+  { pc, seq, model, readOnly, queued, alert, hints, width, sessionId, allowances }: StatusBarProps,
   usage: StatusBarProps['usage'],
 ): BarLayout {
   // With the cost carried (a narrow screen), the seq gives its room to the keys: the registers pane has it.
   const facts = usage ? [model] : [`seq ${seq}`, model];
   if (readOnly) facts.push('read-only');
+  // What runs without a key is said before the rest of the facts, which a narrow screen cuts first.
+  if (allowances) facts.unshift(allowances);
   if (queued > 0) facts.push(`${queued} queued`);
   // The cost comes right after the state: on a narrow screen the end of this line is what gets cut.
   const head = ` ${IDLE_MARK} ${pc} · `;
@@ -149,6 +154,7 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
       props.sessionId,
       props.readOnly,
       props.queued,
+      props.allowances,
       props.alert,
       props.hints,
       props.width,

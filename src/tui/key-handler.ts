@@ -29,6 +29,8 @@ import type { ScrollAnchor } from './transcript-window';
 /** What the policy offers the `a` key: allow a tool for the rest of the session. */
 export interface SessionAllowance {
   allowForSession(tool: string): void;
+  /** What approves calls without asking, said in the status bar. */
+  inForce?(): { readonly yes: boolean; readonly rules: readonly string[]; readonly sessionTools: readonly string[] };
 }
 
 /** Everything a key may read or change, gathered by the App for each key. */

@@ -76,6 +76,11 @@ export class ApprovalPolicy {
     this.sessionTools.add(tool);
   }
 
+  /** What approves calls without asking, for the status bar: `--yes`, the allow rules, the tools allowed for the session. */
+  inForce(): { readonly yes: boolean; readonly rules: readonly string[]; readonly sessionTools: readonly string[] } {
+    return { yes: this.options.yes, rules: this.rules.map((r) => r.source), sessionTools: [...this.sessionTools] };
+  }
+
   isAllowedForSession(tool: string): boolean {
     return this.sessionTools.has(tool);
   }
