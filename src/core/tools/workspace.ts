@@ -90,6 +90,7 @@ export async function resolveWorkspacePath(
       throw new Refusal('unresolvable', `Path ${JSON.stringify(requested)} contains a NUL byte; no file name can.`);
     }
     const root = await realpath(workspaceRoot);
+    if (root !== path.resolve(workspaceRoot)) throw new Refusal('unresolvable', rootMovedMessage(workspaceRoot, root));
     // A trailing `/` or `/.` names the directory a last link points to, as it does for the system.
     const followLast = (options.followLastSymlink ?? true) || /[\\/]\.?$/.test(requested);
     const walk = new Walk(root, requested, followLast);
@@ -260,6 +261,14 @@ async function lstatOrNull(candidate: string): Promise<BigIntStats | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/** The root tole was given is symlink-resolved; one that resolves elsewhere now was moved or swapped for a link. */
+function rootMovedMessage(workspaceRoot: string, root: string): string {
+  return (
+    `The workspace ${workspaceRoot} now leads to ${root}: it was moved or replaced by a symlink since tole started. ` +
+    'File tools are stopped for this session; restart tole in the workspace.'
+  );
 }
 
 function outsideMessage(requested: string, absolutePath: string, root: string): string {

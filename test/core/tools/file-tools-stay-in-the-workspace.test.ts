@@ -261,6 +261,18 @@ describe('file tools stay in the workspace (the corpus)', () => {
     expect(await snapshot(ws.outside)).toEqual(outsideBefore);
   });
 
+  it('every file tool stops when the workspace root itself is swapped for a link to outside', async () => {
+    const { rename } = await import('node:fs/promises');
+    await rename(ws.root, `${ws.root}-moved`);
+    await symlink(ws.outside, ws.root);
+    for (const row of [read('secret.txt'), list('.'), grep('.'), write('new.txt'), remove('home')]) {
+      const out = await row.tool.execute(substitute(row.input, ws), ws.ctx);
+      expect(out.ok, row.tool.name).toBe(false);
+      expect(out.content).toContain('it was moved or replaced by a symlink since tole started');
+    }
+    expect(await snapshot(ws.outside)).toEqual(outsideBefore);
+  });
+
   it('write_file creates no directory, inside or out, for a path it refuses', async () => {
     const before = await snapshot(ws.root);
     for (const p of ['a/b/../../../outside/x.txt', 'made/../link/x.txt', 'made/deeper/../../../x']) {
