@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../core/lazy';
 import { ConfigError, generationSchema, promptSchema, userConfigPath } from './config';
+import { ownStateDirs } from './tole-home';
+import { fingerprint, type FolderFingerprint } from './trust-store';
 
 /** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
 /** Built on first use: when a profile file is read. */
@@ -35,22 +37,44 @@ export interface ProfilePlaces {
   readonly userDir: string;
   /** `.tole/agents/` in the workspace; null while the project is not trusted. */
   readonly projectDir: string | null;
+  /**
+   * Whether the workspace still holds what was trusted when tole started: a profile the model
+   * wrote or changed since (in this run) is not read until the user trusts the folder again.
+   */
+  readonly stillTrusted?: () => boolean;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export function profilePlaces(env: NodeJS.ProcessEnv, workspaceRoot: string, projectTrusted: boolean): ProfilePlaces {
+/** `trusted`: the fingerprint the folder was trusted with at start; null when trust needs none (`--config FILE`). */
+export function profilePlaces(
+  env: NodeJS.ProcessEnv,
+  workspaceRoot: string,
+  projectTrusted: boolean,
+  trusted: FolderFingerprint | null = null,
+): ProfilePlaces {
   return {
     userDir: join(dirname(userConfigPath(env)), 'agents'),
     projectDir: projectTrusted ? join(workspaceRoot, '.tole', 'agents') : null,
+    stillTrusted: () => trusted === null || currentFingerprint(workspaceRoot, env).sha256 === trusted.sha256,
   };
+}
+
+function currentFingerprint(workspaceRoot: string, env: NodeJS.ProcessEnv): FolderFingerprint {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(workspaceRoot, 'tole.config.json'));
+  } catch {
+    bytes = Buffer.alloc(0);
+  }
+  return fingerprint(workspaceRoot, bytes, ownStateDirs(env));
 }
 
 /** Every profile, by name; a project's profile goes over the user's of the same name. */
 export function listProfiles(places: ProfilePlaces): ProfileFile[] {
   const byName = new Map<string, ProfileFile>();
   for (const profile of profilesIn(places.userDir, 'user')) byName.set(profile.name, profile);
-  if (places.projectDir !== null)
+  if (places.projectDir !== null && places.stillTrusted?.() !== false)
     for (const profile of profilesIn(places.projectDir, 'project')) byName.set(profile.name, profile);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -32,7 +32,15 @@ export async function runHeadlessCommand(
     );
   const userOnly = project ? userOnlyNotice(project, io.env) : null;
   if (userOnly) io.stderr.write(`tole: ${userOnly}\n`);
-  const gated = gateProjectConfig(loaded.config, loaded.files, io.cwd, io.env, args.config, projectTrusted);
+  const gated = gateProjectConfig(
+    loaded.config,
+    loaded.files,
+    io.cwd,
+    io.env,
+    args.config,
+    projectTrusted,
+    loaded.fingerprint,
+  );
   const { config } = gated;
   const configFile = loaded.files[loaded.files.length - 1] ?? 'tole.config.json';
   const configured = resolveProvider(args, config, io.env, configFile);

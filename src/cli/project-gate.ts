@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfigFile, readProjectConfigFile, userConfigPath, type Config } from './config';
+import type { FolderFingerprint } from './trust-store';
 
 /** Config fields whose array form runs shell commands when a session starts. */
 export const PROMPT_COMMAND_FIELDS = ['systemPrompt', 'prompt'] as const;
@@ -9,6 +10,8 @@ export interface GatedConfig {
   readonly config: Config;
   /** True when what the project holds may run: its prompt commands and `.tole/agents` profiles. */
   readonly projectTrusted: boolean;
+  /** What the folder was trusted with at start (its config and `.tole`); null when none was needed. */
+  readonly trustedPrint?: FolderFingerprint | null;
   readonly notices: readonly string[];
 }
 
@@ -25,9 +28,10 @@ export function gateProjectConfig(
   env: NodeJS.ProcessEnv,
   explicit: string | undefined,
   trusted = false,
+  trustedPrint: FolderFingerprint | null = null,
 ): GatedConfig {
   // A folder the user trusted (`tole trust`, `--trust`; see loadConfig) runs what it holds.
-  if (trusted) return { config, projectTrusted: true, notices: [] };
+  if (trusted) return { config, projectTrusted: true, trustedPrint, notices: [] };
   const notices: string[] = [];
   let gated = config;
   const projectFile = join(cwd, 'tole.config.json');
@@ -44,7 +48,7 @@ export function gateProjectConfig(
   const projectAgents = join(cwd, '.tole', 'agents');
   if (hasJson(projectAgents))
     notices.push(`${projectAgents}: agent profiles in the project are not loaded, as the project is not trusted`);
-  return { config: gated, projectTrusted: false, notices };
+  return { config: gated, projectTrusted: false, trustedPrint: null, notices };
 }
 
 function hasJson(dir: string): boolean {

@@ -19,6 +19,7 @@ import { ConfigError, userConfigPath, type Config } from './config';
 import { loadInstructions, type Instructions } from './instructions';
 import { PromptCommandError, promptText, type PromptSpec } from './prompt-text';
 import type { GatedConfig } from './project-gate';
+import type { FolderFingerprint } from './trust-store';
 import { providerKeyVars, resolveProvider, type ProviderSettings } from './settings';
 
 /** What a session's prompts and profiles are built from: fixed for the life of the process. */
@@ -48,13 +49,14 @@ export function promptContext(
   env: NodeJS.ProcessEnv,
   projectTrusted: boolean,
   nowIso: string,
+  trustedPrint: FolderFingerprint | null = null,
 ): PromptContext {
   return {
     config,
     configFile,
     workspaceRoot,
     env,
-    places: profilePlaces(env, workspaceRoot, projectTrusted),
+    places: profilePlaces(env, workspaceRoot, projectTrusted, trustedPrint),
     knownTools: builtinTools({ workspaceRoot, interactiveApprover: true }).map((tool) => tool.name),
     instructions: loadInstructions(workspaceRoot, dirname(userConfigPath(env))),
     nowIso,
@@ -197,7 +199,15 @@ export interface PrepareInput {
 export async function prepareSession(input: PrepareInput): Promise<PreparedSession> {
   const { args, gated, configFile, store, env, workspaceRoot } = input;
   const { config } = gated;
-  const prompts = promptContext(config, configFile, workspaceRoot, env, gated.projectTrusted, input.nowIso);
+  const prompts = promptContext(
+    config,
+    configFile,
+    workspaceRoot,
+    env,
+    gated.projectTrusted,
+    input.nowIso,
+    gated.trustedPrint ?? null,
+  );
   const choice = chooseProfileAndModel(
     args,
     config,

@@ -55,7 +55,15 @@ export async function startTui(
       : []),
     ...(userOnly ? [userOnly] : []),
   ];
-  const gated = gateProjectConfig(loaded.config, files, io.cwd, io.env, args.config, projectTrusted);
+  const gated = gateProjectConfig(
+    loaded.config,
+    files,
+    io.cwd,
+    io.env,
+    args.config,
+    projectTrusted,
+    loaded.fingerprint,
+  );
   const { config } = gated;
   const configFile = files[files.length - 1] ?? 'tole.config.json';
   const settings = resolveProvider(args, config, io.env, configFile);
