@@ -1,6 +1,6 @@
 import packageJson from '../../package.json';
 import { parseArgs, type CliArgs } from './args';
-import { passwordInArgvWarning } from './password-in-argv';
+import { argvWithoutPasswords, passwordInArgvWarning } from './password-in-argv';
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
 import { reportError } from './report-error';
@@ -18,6 +18,8 @@ export interface MainIo {
   readonly stderr: NodeJS.WritableStream;
   /** Read only when a command asks for it (`tole sync --password-stdin`). */
   readonly stdin?: NodeJS.ReadableStream;
+  /** Renames the process as `ps` shows it (the real tole: process.title), to take a password out of its command line. */
+  readonly retitle?: (title: string) => void;
 }
 
 export async function main(given: MainIo): Promise<number> {
@@ -26,7 +28,11 @@ export async function main(given: MainIo): Promise<number> {
   try {
     const args = parseArgs(io.argv);
     const exposed = passwordInArgvWarning(args);
-    if (exposed !== null) io.stderr.write(exposed);
+    if (exposed !== null) {
+      // From here on ps shows the command without the password; it was visible until now.
+      io.retitle?.(['tole', ...argvWithoutPasswords(io.argv)].join(' '));
+      io.stderr.write(exposed);
+    }
     return await dispatch(args, io);
   } catch (error) {
     return await reportError(error, io);
@@ -96,6 +102,9 @@ if (isEntry) {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
+    retitle: (title) => {
+      process.title = title;
+    },
   });
   process.exit(code);
 }

@@ -16,5 +16,24 @@ export function passwordInArgvWarning(args: CliArgs): string | null {
   ];
   const flag = given.find(([, url]) => url !== undefined && urlHasPassword(url))?.[0];
   if (flag === undefined) return null;
-  return `tole: warning: the password in the ${flag} URL is visible to every user of this machine (ps) while tole runs; put it in ${SAFER_PASSWORD_PLACES}\n`;
+  return `tole: warning: the password in the ${flag} URL is visible to every user of this machine (ps) while tole starts; put it in ${SAFER_PASSWORD_PLACES}\n`;
+}
+
+/** `argv` with the password of every URL in it replaced by `***`: what `ps` may show instead. */
+export function argvWithoutPasswords(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    // `--to=URL` as well as a URL on its own.
+    const at = arg.indexOf('://');
+    if (at === -1) return arg;
+    const start = arg.lastIndexOf('=', at) + 1;
+    const url = arg.slice(start);
+    if (!urlHasPassword(url)) return arg;
+    try {
+      const parsed = new URL(url);
+      parsed.password = '***';
+      return arg.slice(0, start) + parsed.toString();
+    } catch {
+      return arg.slice(0, start) + url.replace(/:[^:@/]*@/, ':***@');
+    }
+  });
 }

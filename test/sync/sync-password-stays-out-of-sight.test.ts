@@ -5,14 +5,16 @@
  * tole's own credential variables never reach the commands it starts.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { Config } from '../../src/cli/config';
-import { passwordInArgvWarning, SAFER_PASSWORD_PLACES } from '../../src/cli/password-in-argv';
+import { argvWithoutPasswords, passwordInArgvWarning, SAFER_PASSWORD_PLACES } from '../../src/cli/password-in-argv';
 import { readPasswordStdin, syncUrlFor } from '../../src/cli/sync-command';
 import { childEnv } from '../../src/core/child-env';
 import { serverEnvironment } from '../../src/core/mcp/mcp-env';
@@ -93,6 +95,55 @@ describe('where the sync URL comes from, and the warnings about a password in si
     expect(withPassword('postgres://tole:mine@db/tole', 'other')).toBe('postgres://tole:mine@db/tole');
     expect(withPassword('postgres://tole@db/tole', undefined)).toBe('postgres://tole@db/tole');
   });
+});
+
+describe('a password on the command line leaves ps once tole has started', () => {
+  it('argvWithoutPasswords hides the password of a URL given alone or as --flag=URL, and nothing else', () => {
+    expect(
+      argvWithoutPasswords([
+        'sync',
+        '--to',
+        `postgres://tole:${PASSWORD}@db/t`,
+        `--from=postgres://u:${PASSWORD}@h/d`,
+        '-p',
+        'a:b@c',
+      ]),
+    ).toEqual(['sync', '--to', 'postgres://tole:***@db/t', '--from=postgres://u:***@h/d', '-p', 'a:b@c']);
+  });
+
+  it('the running tole’s /proc cmdline no longer holds it', async () => {
+    // A server that takes the connection and never answers: tole waits there, running.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as { port: number };
+    const home = mkdtempSync(join(tmpdir(), 'tole-ps-'));
+    const url = `postgres://tole:${PASSWORD}@127.0.0.1:${port}/tole`;
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX_LOADER, `${REPO_ROOT}/src/cli/main.ts`, 'sync', '--to', url],
+      {
+        cwd: home,
+        env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: join(home, '.tole') },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    try {
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      while (!stderr.includes('warning')) stderr += String((await once(child.stderr, 'data'))[0]);
+      const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8');
+      expect(cmdline).toContain('postgres://tole:***@127.0.0.1');
+      expect(cmdline).not.toContain(PASSWORD);
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'close');
+      for (const socket of held) socket.destroy();
+      silent.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe.skipIf(POSTGRES_BIN === null)('tole sync against a server that asks for the password', () => {
