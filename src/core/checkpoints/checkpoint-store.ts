@@ -163,7 +163,12 @@ export class Checkpoints {
         return { ok: true as const, id, leftOut: snap.leftOut };
       });
     } catch (error) {
-      return this.off(`the workspace could not be snapshotted: ${(error as Error)?.message ?? String(error)}`);
+      const message = (error as Error)?.message ?? String(error);
+      if (cannotWrite(error))
+        return this.off(
+          `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`,
+        );
+      return this.off(`the workspace could not be snapshotted: ${message}`);
     }
   }
 
@@ -420,6 +425,13 @@ function realpathOrNull(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
+function cannotWrite(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return true;
+  return error instanceof GitFailure && /Read-only file system|Permission denied/.test(error.stderr);
 }
 
 function realpathBytesOrNull(path: Buffer): Buffer | null {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints, RestoreIncomplete } from '../../../src/core/checkpoints/checkpoint-store';
 import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { REPO_ROOT, TSX_LOADER } from '../../support/spawn-node';
 
 /** Several toles on one workspace share its checkpoint directory: each is a Checkpoints of its own. */
 let dirs: TempDirs;
@@ -119,5 +120,29 @@ describe('a restore checks what it produced', () => {
     expect(plan).toMatchObject({ removed: ['new.txt'], added: ['keep.txt'] });
     expect(existsSync(join(dirs.root, 'new.txt'))).toBe(false);
     expect(readFileSync(join(dirs.root, 'keep.txt'), 'utf8')).toBe('keep\n');
+  });
+});
+
+describe('a read-only checkpoint directory', () => {
+  it('turns checkpoints off with a reason that says what to do, once, and leaves the directory as it was', async () => {
+    const a = tole();
+    writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
+    const first = await take(a);
+    // The directory mounted read-only in a mount namespace of the child's own (root may write anything otherwise).
+    const script = `mount --bind -o ro '${dirs.home}' '${dirs.home}' && exec '${process.execPath}' --import '${TSX_LOADER}' '${REPO_ROOT}/test/support/checkpoint-twice.ts' '${dirs.home}' '${dirs.root}'`;
+    const run = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8' });
+    if (run.status !== 0 && run.stdout === '') {
+      console.log(`skipped: a read-only bind mount could not be made here (${run.stderr.trim()})`);
+      return;
+    }
+    const [one, two] = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(one).toMatchObject({ ok: false, firstReport: true });
+    expect(String(one?.['reason'])).toContain(`tole's checkpoint directory ${a.directory} cannot be written`);
+    expect(String(one?.['reason'])).toContain('set TOLE_HOME to a writable folder');
+    expect(two).toMatchObject({ ok: false, firstReport: false });
+    expect(inCheckpoints(a, 'rev-parse', 'refs/tole/checkpoints').trim()).toBe(first);
   });
 });
