@@ -42,6 +42,20 @@ function commandLines(pending: PendingApproval, width: number): Line[] {
   return out;
 }
 
+/**
+ * The body of each request at the width it was last laid out at: typing a denial's message or
+ * scrolling lays out the foot again, never a long command's lines (50,000 lines take ~0.5 s).
+ */
+const laidOut = new WeakMap<PendingApproval, { readonly width: number; readonly body: readonly Line[] }>();
+
+function bodyAt(pending: PendingApproval, width: number): readonly Line[] {
+  const known = laidOut.get(pending);
+  if (known?.width === width) return known.body;
+  const body = bodyLines(pending, width);
+  laidOut.set(pending, { width, body });
+  return body;
+}
+
 function bodyLines(pending: PendingApproval, width: number): Line[] {
   const { request } = pending;
   const lines: Line[] = [];
@@ -124,7 +138,7 @@ export function approvalView(pending: PendingApproval, width: number, denyMessag
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
     ],
-    body: bodyLines(pending, width),
+    body: bodyAt(pending, width),
     foot,
     note: destructive
       ? truncateLine([seg('Destructive: always asked; --yes and rules never apply', 'danger')], width)

@@ -125,6 +125,14 @@ describe('the approval box', () => {
     expect(marked).toEqual(['! 3 rm -rf \\', '! 4   out/d1']);
   });
 
+  it('shows a carriage return (a terminal would draw `rm -rf` over the echo) and a bidi override as what they are', () => {
+    // Line 2 only echoes (bash reads the CR as part of a word): shown whole, not marked; line 3 removes.
+    const script = ['echo building', 'echo all done\rrm -rf ~/src', 'ls \u202e; rm -rf out'].join('\n');
+    const pending = pendingApproval({ ...bash(script), reason: '`rm -r` removes a directory tree' });
+    const rows = approvalView(pending, 80).body.map(text);
+    expect(rows).toEqual(['  1 echo building', '  2 echo all done␍rm -rf ~/src', '! 3 ls ⟨U+202E⟩; rm -rf out']);
+  });
+
   it('marks every line when no line alone is Destructive (the part spans a heredoc)', () => {
     const script = ['bash <<EOF', 'echo hi', 'EOF'].join('\n');
     const pending = pendingApproval({
