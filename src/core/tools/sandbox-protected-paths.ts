@@ -2,17 +2,23 @@
  * What a confined command may not change although it lies inside the writable workspace: the
  * files another program runs later, outside any sandbox. Git's metadata (hooks, config,
  * `core.fsmonitor`, submodules' and worktrees' git dirs) runs at the user's next `git status`;
- * `tole.config.json` and `.tole/` (profiles, prompts) at tole's next start. Each one found is
+ * `tole.config.json` and `.tole/` (profiles, prompts) at tole's next start. Repositories nested
+ * in the workspace are protected alike, as far as a bounded search finds them. Each one found is
  * mounted read-only onto itself, and a mount point cannot be renamed (EBUSY), so neither can it
  * be moved aside and replaced.
  */
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Tole's own files in the workspace. */
 const TOLE_FILES = ['tole.config.json', '.tole'] as const;
 /** Submodules listed in `.gitmodules` are looked at up to this many. */
 const MAX_SUBMODULES = 256;
+/** Nested repositories are looked for this many folders deep, in this many folders at most. */
+const NESTED_MAX_DEPTH = 4;
+const NESTED_MAX_DIRS = 1_000;
+/** Folders not searched for nested repositories: build output and installed packages. */
+const NOT_SEARCHED = new Set(['.git', 'node_modules', 'target', 'dist', 'build', '.venv', 'venv', '__pycache__']);
 
 /** The git dir a `.git` file points to (`gitdir: …`), resolved against the file's folder; null when unreadable. */
 function gitdirOfFile(dotGit: string): string | null {
@@ -66,6 +72,36 @@ function submoduleDirs(workspaceRoot: string): string[] {
   return dirs;
 }
 
+/**
+ * Folders below the workspace root holding a `.git` of their own (a repository checked out
+ * inside another, a vendored clone), breadth first, bounded in depth and count so that a call
+ * in a large tree pays a few milliseconds at most; symlinks are not followed.
+ */
+function nestedRepoDirs(workspaceRoot: string): string[] {
+  const found: string[] = [];
+  let level = [workspaceRoot];
+  let visited = 0;
+  for (let depth = 0; depth <= NESTED_MAX_DEPTH && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (visited >= NESTED_MAX_DIRS) return found;
+      visited += 1;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      if (dir !== workspaceRoot && entries.some((entry) => entry.name === '.git')) found.push(dir);
+      for (const entry of entries) {
+        if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) next.push(path.join(dir, entry.name));
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
 function isInside(candidate: string, root: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
@@ -80,6 +116,7 @@ export function protectedPaths(workspaceRoot: string, writableRoots: readonly st
   const candidates = [
     ...gitPathsAt(workspaceRoot),
     ...submoduleDirs(workspaceRoot).flatMap(gitPathsAt),
+    ...nestedRepoDirs(workspaceRoot).flatMap(gitPathsAt),
     ...TOLE_FILES.map((name) => path.join(workspaceRoot, name)),
   ];
   const found = new Set<string>();

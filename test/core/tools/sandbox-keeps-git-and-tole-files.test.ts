@@ -40,6 +40,8 @@ async function setup() {
   git(ws.root, 'commit', '-q', '-m', 'first');
   git(ws.root, 'submodule', '-q', 'add', sub, 'sub');
   git(ws.root, 'commit', '-q', '-m', 'with sub');
+  // A repository nested in the workspace that is no submodule (a vendored clone).
+  git(ws.outside, 'clone', '-q', sub, path.join(ws.root, 'vendor', 'lib'));
   const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
   mkdirSync(tempDir);
   const bash = createBashTool({
@@ -51,6 +53,7 @@ async function setup() {
     [
       git(ws.root, 'config', '--local', '--list'),
       git(path.join(ws.root, 'sub'), 'config', '--local', '--list'),
+      git(path.join(ws.root, 'vendor', 'lib'), 'config', '--local', '--list'),
       readFileSync(path.join(ws.root, 'sub', '.git'), 'utf8'),
       readFileSync(path.join(ws.root, 'tole.config.json'), 'utf8'),
       execFileSync('ls', ['-aR', path.join(ws.root, '.git', 'hooks'), path.join(ws.root, '.tole')], {
@@ -77,6 +80,8 @@ const ATTACKS: readonly (readonly [string, string])[] = [
     'mkdir -p evil && git init -q evil && echo "gitdir: ../evil/.git" > sub/.git',
   ],
   ['rename the submodule .git file', 'mv sub/.git sub/.git-old'],
+  ['set core.fsmonitor in a nested repository', 'git -C vendor/lib config core.fsmonitor "touch owned"'],
+  ["rename a nested repository's .git", 'mv vendor/lib/.git vendor/lib/.git-old && git init -q vendor/lib'],
   ['add a worktree', 'git worktree add -q ../wt'],
   ['commit', 'git commit -q --allow-empty -m sneaky'],
   ['write through a symlink to .git/config', 'ln -s .git/config c && echo "[core] fsmonitor = touch owned" >> c'],
