@@ -10,7 +10,7 @@ import {
   VERSION_QUERY_ARGS,
   WRAPPERS,
 } from '../command-rules';
-import { MAX_SHELL_DEPTH, type Word } from '../shell/syntax';
+import { literalWord, MAX_SHELL_DEPTH, type Word } from '../shell/syntax';
 import type { Ctx } from './context';
 import { classifyFind } from './find';
 import { evaluatingBuiltinFindings } from './evaluating-builtins';
@@ -21,7 +21,7 @@ import { applyRule } from './rules';
 import { classifyAwk, classifySed } from './sed-awk';
 import { classifyEval, classifyInterpreter, classifyShell, classifySource } from './shells';
 import { classifyUnknown } from './unknown';
-import { builtinArgumentFindings } from './variables';
+import { builtinArgumentFindings, isArmed } from './variables';
 import { basename, includes, isDynamic, own } from './words';
 import { classifyWrapped } from './wrappers';
 import { runsWrittenFile } from './written-paths';
@@ -60,6 +60,12 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   if (prefix) return [destructive(prefix.reason)];
   if (includes(INTERPRETERS, name)) return classifyInterpreter(name, args, ctx);
   const rule = own(COMMAND_RULES, name);
+  if (storesArmedText(name, ctx))
+    return [
+      destructive(
+        `\`${name}\` stores text holding \`$(…)\` or a backtick, a command bash runs if it ever evaluates the variable`,
+      ),
+    ];
   if (rule)
     return [
       ...builtinArgumentFindings(name, args, ctx),
@@ -67,6 +73,12 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
       ...applyRule(name, rule, args, ctx),
     ];
   return classifyUnknown(name, words, ctx);
+}
+
+/** `read x <<< '$(cmd)'`, however it is reached (`command read`, `builtin read`). */
+function storesArmedText(name: string, ctx: Ctx): boolean {
+  if (name !== 'read' && name !== 'mapfile' && name !== 'readarray') return false;
+  return ctx.stdin.kind === 'text' && !ctx.stdin.expands && isArmed(literalWord(ctx.stdin.text));
 }
 
 function isVersionQuery(name: string, args: readonly Word[], ctx: Ctx): boolean {

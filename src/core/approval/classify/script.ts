@@ -1,12 +1,12 @@
 /** Lines, pipelines, commands and their redirections: the walk over a parsed line, and what stdin each command gets. */
 import { DOWNLOADERS } from '../command-rules';
 import { parseShell } from '../shell/parser';
-import { type Command, type Redirect, type Script, type SimpleCommand, type Word, literalWord } from '../shell/syntax';
+import type { Command, Redirect, Script, SimpleCommand, Word } from '../shell/syntax';
 import type { Ctx, Stdin } from './context';
 import { classifyArgv } from './dispatch';
 import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
 import { wordFindings } from './inert-words';
-import { classifyAssignment, isArmed } from './variables';
+import { classifyAssignment } from './variables';
 import { basename, includes } from './words';
 import { targetFinding } from './written-paths';
 
@@ -85,25 +85,8 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   if (command.redirects.some((r) => r.heredoc?.evaluates))
     findings.push(opaqueWrite('a heredoc makes bash evaluate text as arithmetic, a name or a prompt'));
   if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
-  if (
-    isReader(command) &&
-    inner.stdin.kind === 'text' &&
-    !inner.stdin.expands &&
-    isArmed(literalWord(inner.stdin.text))
-  ) {
-    findings.push(
-      destructive(
-        '`read` stores text holding `$(…)` or a backtick, a command bash runs if it ever evaluates the variable',
-      ),
-    );
-  } else if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
+  if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
   return findings;
-}
-
-/** `read`, `mapfile`: they store stdin in variables. */
-function isReader(command: SimpleCommand): boolean {
-  const name = command.words[0] && basename(command.words[0].text);
-  return name === 'read' || name === 'mapfile' || name === 'readarray';
 }
 
 function stdinOf(redirects: readonly Redirect[], inherited: Stdin): Stdin {
