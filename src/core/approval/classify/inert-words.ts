@@ -53,15 +53,20 @@ function pathReachesOtherProcess(text: string, glob: boolean, cwdUnknown: boolea
     const named = parts.some((p) => p === 'proc');
     return named && (climbs || cwdUnknown);
   }
+  // Walked as written; `/proc/self/cwd/..` leaves through a link, so any `..` under /proc counts.
   const stack: string[] = [];
   for (const part of parts) {
     if (part === '' || part === '.') continue;
+    if (part === '..' && stack[0] === 'proc' && stack.length > 1) return true;
     if (part === '..') stack.pop();
     else stack.push(part);
+    if (stack[0] === 'proc' && stack.length >= 2 && procEntryEscapes(stack)) return true;
   }
-  if (stack[0] !== 'proc') return false;
   // `/proc` itself: a `cd` there makes `1/environ` reach pid 1.
-  if (stack.length === 1) return true;
+  return stack.length === 1 && stack[0] === 'proc';
+}
+
+function procEntryEscapes(stack: readonly string[]): boolean {
   const entry = stack[1]!;
   if (entry === 'self' || entry === 'thread-self') return stack[2] !== undefined && SELF_ESCAPES.has(stack[2]);
   // A pid, or a name only known when it runs (`$PPID`); `/proc/cpuinfo` and the like are no process.
