@@ -18,12 +18,17 @@ afterEach(() => dirs.remove());
 
 const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 
-/** A git that runs the real one, except that its listing of the workspace hangs after saying its pid. */
-function hangingGit(pidFile: string): string {
+/**
+ * A git that runs the real one, except at `step`: there it says its pid and hangs. At update-ref it
+ * first takes the ref's lock, as git does before it writes the ref (a tole killed mid-update-ref).
+ */
+function hangingGit(pidFile: string, step: 'ls-files' | 'update-ref'): string {
   const path = join(dirs.outside, 'git');
+  const lock =
+    step === 'update-ref' ? ' mkdir -p "$GIT_DIR/refs/tole"; : > "$GIT_DIR/refs/tole/checkpoints.lock";' : '';
   writeFileSync(
     path,
-    `#!/bin/sh\nif [ "$1" = ls-files ]; then echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; exec sleep 1000; fi\nexec '${realGit}' "$@"\n`,
+    `#!/bin/sh\nif [ "$1" = ${step} ]; then${lock} echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; exec sleep 1000; fi\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path, 0o755);
   return path;
@@ -65,12 +70,20 @@ async function ends(pid: number, deadlineMs: number): Promise<boolean> {
 }
 
 describe('a tole killed while its checkpoint runs git', () => {
-  it('takes its git child with it, and the next checkpoint works', async () => {
+  it.each([
+    'ls-files',
+    'update-ref',
+  ] as const)('in %s: takes its git child with it, and the next checkpoint works', async (step) => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
     const pidFile = join(dirs.outside, 'git.pid');
-    const git = hangingGit(pidFile);
+    const git = hangingGit(pidFile, step);
     const tole = startTs('test/support/checkpoint-taker.ts', [dirs.home, dirs.root, git], { timeoutMs: 30_000 });
-    await waitForFile(pidFile);
+    await Promise.race([
+      waitForFile(pidFile),
+      tole.done.then((run) => {
+        throw new Error(`the tole ended before its git hung: ${run.stdout}${run.stderr}`);
+      }),
+    ]);
     const gitPid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(alive(gitPid)).toBe(true);
     tole.child.kill('SIGKILL');
@@ -79,7 +92,8 @@ describe('a tole killed while its checkpoint runs git', () => {
     if (!ended) process.kill(gitPid, 'SIGKILL');
     expect(ended).toBe(true);
 
-    const next = await Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root }).take();
-    expect(next).toMatchObject({ ok: true });
+    const next = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
+    if (step === 'update-ref') expect(existsSync(join(next.directory, 'refs/tole/checkpoints.lock'))).toBe(true);
+    expect(await next.take()).toMatchObject({ ok: true });
   });
 });
