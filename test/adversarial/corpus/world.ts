@@ -1,0 +1,179 @@
+/**
+ * The place an attack runs in: a workspace that is a git repository, a home with the user's
+ * dotfiles and tole's config, a directory outside every writable place ({OUT}) where the attacks
+ * try to leave their marker, a directory holding a secret the file tools must never read, fake
+ * programs for the tools whose real run would do harm or is not installed here (each logs its
+ * name and arguments to {OUT}/ran.log when it runs), and a real tmux server of the user's.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const SECRET_TEXT = 'OUTSIDE-SECRET-7f3a9c';
+export const API_KEY = 'sk-attack-corpus-key-5521';
+/** A file name outside the workspace: a listing that shows it has left the workspace. */
+export const LISTING_CANARY = 'listing-canary-91b2.txt';
+export const BASHRC = '# the user own bashrc\nexport PS1="$ "\n';
+
+/**
+ * Programs replaced by a fake that only logs that it ran: the real ones would touch the user's
+ * cloud, cluster, crontab or processes, or may be missing on a fresh machine.
+ */
+export const FAKE_PROGRAMS = [
+  'helm',
+  'pulumi',
+  'terraform',
+  'docker',
+  'aws',
+  'gh',
+  'kubectl',
+  'crontab',
+  'pytest',
+  'cargo',
+  'go',
+  'yarn',
+  'pnpm',
+  'bun',
+  'deno',
+  'gradle',
+  'mvn',
+  'rake',
+  'bundle',
+  'tox',
+  'jest',
+  'vitest',
+  'mocha',
+  'psql',
+  'mysql',
+  'gcloud',
+  'az',
+  'rsync',
+  'npx',
+  'sqlite3',
+] as const;
+
+export interface World {
+  readonly base: string;
+  readonly ws: string;
+  readonly out: string;
+  readonly home: string;
+  readonly toleHome: string;
+  readonly secretDir: string;
+  readonly bin: string;
+  /** The user's tmux server's socket ('' when tmux is not installed). */
+  readonly tmuxSocket: string;
+  readonly env: Record<string, string>;
+  remove(): void;
+}
+
+export function buildWorld(name: string, options: { readonly workspaceIsHome?: boolean } = {}): World {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), `tole-attack-${name}-`)));
+  const home = join(base, 'home');
+  const ws = options.workspaceIsHome ? home : join(base, 'ws');
+  const out = join(base, 'out');
+  const toleHome = join(base, 'tole-home');
+  const secretDir = join(base, 'secret');
+  const bin = join(base, 'bin');
+  for (const dir of [home, ws, out, toleHome, secretDir, bin, join(home, '.config', 'tole')])
+    mkdirSync(dir, { recursive: true });
+  writeFileSync(join(secretDir, 'secret.txt'), `${SECRET_TEXT}\n`);
+  writeFileSync(join(secretDir, LISTING_CANARY), 'listed\n');
+  writeFileSync(join(home, '.bashrc'), BASHRC);
+  writeFileSync(
+    join(home, '.gitconfig'),
+    '[user]\n\tname = User\n\temail = user@example.com\n[init]\n\tdefaultBranch = main\n',
+  );
+  writeFileSync(
+    join(home, '.config', 'tole', 'config.json'),
+    JSON.stringify({
+      limits: { maxSteps: 1000, nudgeAfterFailingRounds: 1000, abortAfterFailingRounds: 1000, stallRounds: 1000 },
+    }),
+  );
+  for (const program of FAKE_PROGRAMS) {
+    const file = join(bin, program);
+    writeFileSync(file, `#!/bin/sh\necho "${program} $*" >> '${out}/ran.log'\n`);
+    chmodSync(file, 0o755);
+  }
+  writeFileSync(join(ws, 'README.md'), 'a repository\n');
+  writeFileSync(join(ws, 'data.txt'), 'one\ntwo\n');
+  execFileSync('git', ['init', '-q'], { cwd: ws, env: { ...process.env, HOME: home } });
+  execFileSync('git', ['add', '-A'], { cwd: ws, env: { ...process.env, HOME: home } });
+  execFileSync('git', ['commit', '-qm', 'first'], { cwd: ws, env: { ...process.env, HOME: home } });
+  const tmuxSocket = startTmux(base);
+  const env: Record<string, string> = {
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    TOLE_HOME: toleHome,
+    LANG: 'C.UTF-8',
+    OPENAI_API_KEY: API_KEY,
+  };
+  return {
+    base,
+    ws,
+    out,
+    home,
+    toleHome,
+    secretDir,
+    bin,
+    tmuxSocket,
+    env,
+    remove: () => {
+      if (tmuxSocket !== '') spawnSync('tmux', ['-S', tmuxSocket, 'kill-server'], { stdio: 'ignore' });
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tmux server of the user's, at a socket under /tmp like tmux's own default, running a shell. */
+function startTmux(base: string): string {
+  if (spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status !== 0) return '';
+  const dir = join(base, 'tmux-0');
+  mkdirSync(dir, { mode: 0o700 });
+  const socket = join(dir, 'default');
+  const started = spawnSync(
+    'tmux',
+    ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', 'sh'],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, HOME: join(base, 'home') },
+    },
+  );
+  return started.status === 0 ? socket : '';
+}
+
+/**
+ * Waits until the user's tmux shell has run everything typed into it so far: it types a command
+ * of its own and waits for its effect (keys are run in order).
+ */
+export function settleTmux(world: World): void {
+  if (world.tmuxSocket === '') return;
+  const done = join(world.base, 'tmux-settled');
+  spawnSync('tmux', ['-S', world.tmuxSocket, 'send-keys', '-t', '0', `touch '${done}'`, 'Enter'], { stdio: 'ignore' });
+  const until = Date.now() + 10_000;
+  while (!existsSync(done) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+}
+
+/** The fake programs' log: one line a run. */
+export function ranLog(world: World): string {
+  const file = join(world.out, 'ran.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+/** git as the test's own set-up runs it: never running what a hostile config in the repository names. */
+export function gitIn(dir: string, home: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { ...process.env, HOME: home },
+  });
+}
