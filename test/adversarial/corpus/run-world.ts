@@ -13,6 +13,7 @@ import { buildWorld, type World } from './world';
 export interface CallRecord {
   readonly outcome: string;
   readonly content: string;
+  readonly durationMs: number;
 }
 
 export interface WorldRun {
@@ -67,7 +68,7 @@ export async function runWorld(name: string, mode: SandboxMode, cases: readonly 
       mode,
       code: run.code,
       stderr: run.stderr,
-      calls: committedCalls(sessionText),
+      calls,
       sessionText,
       requestsText: server.requests.map((r) => JSON.stringify(r.body ?? '')).join('\n'),
     };
@@ -100,7 +101,11 @@ function committedCalls(sessionText: string): Map<string, CallRecord> {
       if (entry.kind !== 'entry' || entry.type !== 'tool_result' || !entry.payload?.callId) continue;
       const content =
         typeof entry.payload.content === 'string' ? entry.payload.content : JSON.stringify(entry.payload.content ?? '');
-      calls.set(entry.payload.callId, { outcome: entry.payload.outcome ?? '?', content });
+      calls.set(entry.payload.callId, {
+        outcome: entry.payload.outcome ?? '?',
+        content,
+        durationMs: entry.payload.durationMs ?? 0,
+      });
     }
   }
   return calls;
