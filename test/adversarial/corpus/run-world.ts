@@ -61,8 +61,12 @@ export async function runWorld(name: string, mode: SandboxMode, cases: readonly 
       },
     );
     const sessionText = readSession(world);
-    if (process.env.TOLE_CORPUS_TIMES)
+    const calls = committedCalls(sessionText);
+    if (process.env.TOLE_CORPUS_TIMES) {
       console.log(`${mode} ${name}: ${cases.length} calls in ${Math.round(performance.now() - started)} ms`);
+      for (const [id, call] of calls)
+        if (call.durationMs > 300) console.log(`  ${id} ${call.outcome} ${call.durationMs} ms`);
+    }
     return {
       world,
       mode,
