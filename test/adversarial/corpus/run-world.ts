@@ -100,7 +100,7 @@ function committedCalls(sessionText: string): Map<string, CallRecord> {
       const entry = record as {
         kind?: string;
         type?: string;
-        payload?: { callId?: string; outcome?: string; content?: unknown };
+        payload?: { callId?: string; outcome?: string; content?: unknown; durationMs?: number };
       };
       if (entry.kind !== 'entry' || entry.type !== 'tool_result' || !entry.payload?.callId) continue;
       const content =
