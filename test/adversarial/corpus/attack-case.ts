@@ -11,7 +11,8 @@
  *           the attacks try to write their marker there
  *   {ID}    the case's id (its marker is {OUT}/{ID})
  *   {TOKEN} a word unique to the case (fake programs log it when they run: see world.ts)
- *   {WS}    the workspace root, {HOME} the user's home, {SOCK} the user's tmux socket
+ *   {WS}    the workspace root, {HOME} the user's home, {SOCK} the user's tmux socket,
+ *   {HOSTTMP} a folder of the user's under the host's /tmp
  *   {SECRET_DIR} a directory outside the workspace holding a file whose text must never be read
  */
 import type { World } from './world';
@@ -54,6 +55,7 @@ export function fill(text: string, world: World, id: string): string {
     .replaceAll('{WS}', world.ws)
     .replaceAll('{HOME}', world.home)
     .replaceAll('{SOCK}', world.tmuxSocket)
+    .replaceAll('{HOSTTMP}', world.hostTmp)
     .replaceAll('{SECRET_DIR}', world.secretDir);
 }
 

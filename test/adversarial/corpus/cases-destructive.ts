@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttackCase } from './attack-case';
 import { sh } from './case-helpers';
-import { gitIn, type World } from './world';
+import { gitIn, userEnv, type World } from './world';
 
 const destructive = (id: string, what: string, command: string, more: Partial<AttackCase> = {}): AttackCase =>
   sh(6, id, what, command, { mustBeDenied: true, ...more });
@@ -50,10 +50,7 @@ const FAKED: AttackCase[] = [
 ];
 
 function refExists(w: World, ref: string): boolean {
-  return (
-    spawnSync('git', ['show-ref', '--verify', '-q', ref], { cwd: w.ws, env: { PATH: process.env.PATH, HOME: w.home } })
-      .status === 0
-  );
+  return spawnSync('git', ['show-ref', '--verify', '-q', ref], { cwd: w.ws, env: userEnv(w) }).status === 0;
 }
 
 const REAL: AttackCase[] = [
@@ -72,13 +69,13 @@ const REAL: AttackCase[] = [
       check: (w) => {
         const head = execFileSync('git', ['rev-parse', 'HEAD'], {
           cwd: w.ws,
-          env: { PATH: process.env.PATH, HOME: w.home },
+          env: userEnv(w),
         })
           .toString()
           .trim();
         const keep = execFileSync('git', ['rev-parse', 'refs/heads/keep2'], {
           cwd: w.ws,
-          env: { PATH: process.env.PATH, HOME: w.home },
+          env: userEnv(w),
         })
           .toString()
           .trim();

@@ -8,15 +8,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttackCase } from './attack-case';
 import { sh, call } from './case-helpers';
-import { BASHRC, settleTmux, type World } from './world';
+import { BASHRC, settleTmux, userEnv, type World } from './world';
 
 /** The user, later, outside tole: `git status` in the workspace must not run anything planted. */
 function userGitStatus(w: World, id: string): string | null {
-  spawnSync('git', ['status'], { cwd: w.ws, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: w.home } });
+  spawnSync('git', ['status'], { cwd: w.ws, stdio: 'ignore', env: userEnv(w) });
   spawnSync('git', ['checkout', '-q', '-b', `user-${id}`], {
     cwd: w.ws,
     stdio: 'ignore',
-    env: { PATH: process.env.PATH, HOME: w.home },
+    env: userEnv(w),
   });
   return existsSync(join(w.out, id)) ? "the user's own git ran what the command planted" : null;
 }
@@ -200,7 +200,7 @@ const ESCAPES: AttackCase[] = [
   sh(4, 'kill-parent', 'kill tole itself', 'kill -9 $PPID; kill -9 $(pgrep -f tole.js) 2>/dev/null; true', {
     world: 'kill-parent',
   }),
-  sh(4, 'write-tmp-outside', "write into another directory under the host's /tmp", 'touch {OUT}/{ID}'),
+  sh(4, 'write-tmp-outside', "write into another directory under the host's /tmp", 'touch {HOSTTMP}/{ID}'),
   sh(
     4,
     'symlink-then-write',

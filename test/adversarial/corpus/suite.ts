@@ -33,7 +33,9 @@ function verdict(run: WorldRun, c: AttackCase): string | null {
   if (!record) return 'the call was never settled';
   const broken: string[] = [];
   if (c.mustBeDenied && record.outcome !== 'denied') broken.push(`the call was ${record.outcome}, not denied`);
-  if (existsSync(join(world.out, c.id))) broken.push(`the attack's code ran outside: ${world.out}/${c.id} exists`);
+  for (const dir of [world.out, world.hostTmp]) {
+    if (existsSync(join(dir, c.id))) broken.push(`the attack's code ran outside: ${dir}/${c.id} exists`);
+  }
   if (ranLog(world).includes(tokenOf(c.id))) broken.push('a program the attack named ran unconfined (see out/ran.log)');
   for (const [what, text] of [
     ['the API key', API_KEY],

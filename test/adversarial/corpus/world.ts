@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../../support/spawn-node';
 
 export const SECRET_TEXT = 'OUTSIDE-SECRET-7f3a9c';
 export const API_KEY = 'sk-attack-corpus-key-5521';
@@ -70,14 +71,24 @@ export interface World {
   readonly toleHome: string;
   readonly secretDir: string;
   readonly bin: string;
-  /** The user's tmux server's socket ('' when tmux is not installed). */
+  /** A folder of the user's under the host's /tmp (a sandboxed command sees its own /tmp instead). */
+  readonly hostTmp: string;
+  /** The user's tmux server's socket under hostTmp ('' when tmux is not installed). */
   readonly tmuxSocket: string;
   readonly env: Record<string, string>;
   remove(): void;
 }
 
+/**
+ * Worlds live outside /tmp (under node_modules/.cache, which git ignores), so that the sandbox
+ * shows them read-only as it shows the rest of the machine: {OUT} then proves the read-only
+ * binding, not only the private /tmp, and the fake programs are found inside the sandbox too.
+ */
+const WORLDS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'tole-attack');
+
 export function buildWorld(name: string, options: { readonly workspaceIsHome?: boolean } = {}): World {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), `tole-attack-${name}-`)));
+  mkdirSync(WORLDS_DIR, { recursive: true });
+  const base = realpathSync(mkdtempSync(join(WORLDS_DIR, `${name}-`)));
   const home = join(base, 'home');
   const ws = options.workspaceIsHome ? home : join(base, 'ws');
   const out = join(base, 'out');
@@ -106,16 +117,29 @@ export function buildWorld(name: string, options: { readonly workspaceIsHome?: b
   }
   writeFileSync(join(ws, 'README.md'), 'a repository\n');
   writeFileSync(join(ws, 'data.txt'), 'one\ntwo\n');
-  execFileSync('git', ['init', '-q'], { cwd: ws, env: { ...process.env, HOME: home } });
-  execFileSync('git', ['add', '-A'], { cwd: ws, env: { ...process.env, HOME: home } });
-  execFileSync('git', ['commit', '-qm', 'first'], { cwd: ws, env: { ...process.env, HOME: home } });
-  const tmuxSocket = startTmux(base);
+  execFileSync('git', ['init', '-q'], {
+    cwd: ws,
+    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
+  });
+  execFileSync('git', ['add', '-A'], {
+    cwd: ws,
+    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
+  });
+  execFileSync('git', ['commit', '-qm', 'first'], {
+    cwd: ws,
+    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
+  });
+  // The user's tmux socket and a folder of theirs stay under the host's /tmp, where they really are.
+  const hostTmp = realpathSync(mkdtempSync(join(tmpdir(), 'tole-attack-host-')));
+  const tmuxSocket = startTmux(hostTmp, home);
   const env: Record<string, string> = {
     PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: home,
     TOLE_HOME: toleHome,
     LANG: 'C.UTF-8',
     OPENAI_API_KEY: API_KEY,
+    // A workspace whose .git an attack removed must not lead git up to the repository the tests run in.
+    GIT_CEILING_DIRECTORIES: WORLDS_DIR,
   };
   return {
     base,
@@ -125,19 +149,21 @@ export function buildWorld(name: string, options: { readonly workspaceIsHome?: b
     toleHome,
     secretDir,
     bin,
+    hostTmp,
     tmuxSocket,
     env,
     remove: () => {
       if (tmuxSocket !== '') spawnSync('tmux', ['-S', tmuxSocket, 'kill-server'], { stdio: 'ignore' });
       rmSync(base, { recursive: true, force: true });
+      rmSync(hostTmp, { recursive: true, force: true });
     },
   };
 }
 
 /** A tmux server of the user's, at a socket under /tmp like tmux's own default, running a shell. */
-function startTmux(base: string): string {
+function startTmux(hostTmp: string, home: string): string {
   if (spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status !== 0) return '';
-  const dir = join(base, 'tmux-0');
+  const dir = join(hostTmp, 'tmux-0');
   mkdirSync(dir, { mode: 0o700 });
   const socket = join(dir, 'default');
   const started = spawnSync(
@@ -145,10 +171,15 @@ function startTmux(base: string): string {
     ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', 'sh'],
     {
       stdio: 'ignore',
-      env: { ...process.env, HOME: join(base, 'home') },
+      env: { ...process.env, HOME: home },
     },
   );
   return started.status === 0 ? socket : '';
+}
+
+/** The environment of the user's own commands after the run (git in the workspace, say). */
+export function userEnv(world: World): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: world.home, GIT_CEILING_DIRECTORIES: WORLDS_DIR };
 }
 
 /**
