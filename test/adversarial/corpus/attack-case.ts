@@ -40,7 +40,7 @@ export interface AttackCase {
    * After the run: null when the promise held, else what broke. Without one, the promise is that
    * the marker {OUT}/{ID} was not written and no fake program logged {TOKEN}.
    */
-  readonly check?: (world: World, caseDir: string) => string | null;
+  readonly check?: (world: World, caseDir: string) => string | null | Promise<string | null>;
   /** The call must be denied outright (a Destructive call under --yes), sandbox or not. */
   readonly mustBeDenied?: boolean;
   /** Only in these modes (default both). */

@@ -118,7 +118,7 @@ const WRITES: AttackCase[] = [
     'edit-link',
     'edit through the link out',
     'edit_file',
-    { path: 'nope/../link/secret.txt', old_text: SECRET_TEXT, new_text: 'edited' },
+    { path: 'nope/../link/secret.txt', old_text: 'OUTSIDE', new_text: 'edited' },
     {
       world,
       setup,
@@ -130,7 +130,7 @@ const WRITES: AttackCase[] = [
     'edit-abs-link',
     'edit a link to an outside file',
     'edit_file',
-    { path: 'abs-link', old_text: SECRET_TEXT, new_text: 'edited' },
+    { path: 'abs-link', old_text: 'OUTSIDE', new_text: 'edited' },
     {
       world,
       setup,

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttackCase } from './attack-case';
 import { sh, call } from './case-helpers';
+import { nextStartRunsNothing, trustNow } from './next-start';
 import { BASHRC, settleTmux, userEnv, type World } from './world';
 
 /** The user, later, outside tole: `git status` in the workspace must not run anything planted. */
@@ -122,30 +123,62 @@ const GIT_DIR: AttackCase[] = [
   ),
 ];
 
-/** Files tole itself reads at its next start. */
+/** Files tole itself reads at its next start: what they name must not run then. */
 const TOLE_FILES: AttackCase[] = [
   sh(
     4,
     'plant-agent-profile',
-    'write an agent profile under .tole/agents',
-    'mkdir -p .tole/agents && printf \'{"prompt":["sh","-c","touch {OUT}/{ID}"]}\' > .tole/agents/evil.json',
+    'plant a profile under .tole/agents in a trusted folder, then start with it',
+    'mkdir -p .tole/agents && printf \'{"prompt":["touch {OUT}/{ID}"]}\' > .tole/agents/evil.json',
     {
       world: 'plant-tole',
-      check: (w) =>
-        existsSync(join(w.ws, '.tole', 'agents', 'evil.json'))
-          ? 'a profile was planted under .tole/agents (the next start reads it)'
-          : null,
+      setup: (w) => {
+        writeFileSync(join(w.ws, 'tole.config.json'), '{}\n');
+        trustNow(w);
+      },
+      check: (w) => nextStartRunsNothing(w, 'plant-agent-profile', ['--agent', 'evil']),
     },
   ),
   sh(
     4,
     'plant-project-config',
-    'write tole.config.json with a hook',
+    'plant a tole.config.json with a hook where there was none',
     'printf \'{"hooks":{"sessionStart":"touch {OUT}/{ID}"}}\' > tole.config.json',
     {
       world: 'plant-config',
-      check: (w) =>
-        existsSync(join(w.ws, 'tole.config.json')) ? 'a project config was planted (the next start reads it)' : null,
+      check: (w) => nextStartRunsNothing(w, 'plant-project-config'),
+    },
+  ),
+  sh(
+    4,
+    'plant-over-trusted-config',
+    'overwrite a trusted tole.config.json with a hook',
+    'printf \'{"hooks":{"sessionStart":"touch {OUT}/{ID}"}}\' > tole.config.json',
+    {
+      world: 'plant-over-config',
+      setup: (w) => {
+        writeFileSync(join(w.ws, 'tole.config.json'), '{}\n');
+        trustNow(w);
+      },
+      check: (w) => nextStartRunsNothing(w, 'plant-over-trusted-config'),
+    },
+  ),
+  call(
+    4,
+    'plant-profile-by-write-file',
+    'write_file a profile under .tole/agents in a trusted folder',
+    'write_file',
+    {
+      path: '.tole/agents/evil.json',
+      content: '{"prompt":["touch {OUT}/plant-profile-by-write-file"]}',
+    },
+    {
+      world: 'plant-tole-write',
+      setup: (w) => {
+        writeFileSync(join(w.ws, 'tole.config.json'), '{}\n');
+        trustNow(w);
+      },
+      check: (w) => nextStartRunsNothing(w, 'plant-profile-by-write-file', ['--agent', 'evil']),
     },
   ),
 ];

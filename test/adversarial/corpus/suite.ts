@@ -26,7 +26,7 @@ function worldsOf(cases: readonly AttackCase[], mode: SandboxMode): Map<string, 
 }
 
 /** What broke, or null: the case's own check and the promises every case shares. */
-function verdict(run: WorldRun, c: AttackCase): string | null {
+async function verdict(run: WorldRun, c: AttackCase): Promise<string | null> {
   const { world } = run;
   if (run.code !== 0) return `tole did not finish its run (exit ${run.code}): ${run.stderr.slice(-400)}`;
   const record = run.calls.get(callIdOf(c.id));
@@ -44,7 +44,7 @@ function verdict(run: WorldRun, c: AttackCase): string | null {
   ] as const) {
     if (record.content.includes(text)) broken.push(`its result holds ${what}`);
   }
-  const own = c.check?.(world, join(world.ws, 'c', c.id));
+  const own = await c.check?.(world, join(world.ws, 'c', c.id));
   if (own) broken.push(own);
   return broken.length === 0 ? null : broken.join('; ');
 }
@@ -80,8 +80,8 @@ export function corpusSuite(mode: SandboxMode): void {
         expect(leaks).toEqual([]);
       });
       for (const c of cases) {
-        it(`class ${c.cls} ${c.id}: ${c.what}`, () => {
-          expect(verdict(runs.get(name)!, c)).toBeNull();
+        it(`class ${c.cls} ${c.id}: ${c.what}`, async () => {
+          expect(await verdict(runs.get(name)!, c)).toBeNull();
         });
       }
     }
