@@ -8,11 +8,11 @@
  * Closed: `core.fsmonitor` (run by status, diff, add…), hooks (`core.hooksPath`), bare
  * repositories found by discovery (`git -C some.git …`), the `ext::` transport (runs any
  * command), `core.sshCommand` (a command per fetch over ssh), `core.askPass`.
- * Not closed here: named drivers a repository's config defines (`filter.<name>.*`,
- * `diff.<name>.command`/`textconv`, `merge.<name>.driver`), `diff.external` (git runs an empty
- * one and fails) and `core.gitProxy` (the first value git reads wins): git offers no setting
- * that switches them off. The sandbox keeps `.git/config` read-only, so a confined command
- * cannot add them.
+ * Named drivers a repository's config defines (`filter.<name>.*`, `diff.<name>.command` and
+ * `textconv`, `merge.<name>.driver`, `diff.external`, signing programs…) have no setting that
+ * switches them off: git-repo-drivers.ts reads them from the repository and passes each an inert
+ * value here (`more`). The sandbox keeps `.git/config` read-only, so a confined command cannot
+ * add them.
  */
 
 /** The settings, in the order they are given. */
@@ -34,13 +34,18 @@ function userCount(value: string | undefined): number {
 }
 
 /** `env` with tole's git settings added after any the user set (`GIT_CONFIG_COUNT` merged, not replaced). */
-export function withGitGuard(env: Readonly<Record<string, string>>): Record<string, string> {
+export function withGitGuard(
+  env: Readonly<Record<string, string>>,
+  /** More settings after tole's own: the repository's named programs made inert (git-repo-drivers.ts). */
+  more: readonly (readonly [string, string])[] = [],
+): Record<string, string> {
   const out: Record<string, string> = { ...env };
   delete out[GIT_CONFIG_PARAMETERS];
   const first = userCount(env['GIT_CONFIG_COUNT']);
   const settings: (readonly [string, string])[] = [...GIT_GUARD_CONFIG];
   // core.sshCommand only when no variable names the ssh program already (those outrank it).
   if (env['GIT_SSH_COMMAND'] === undefined && env['GIT_SSH'] === undefined) settings.push(['core.sshCommand', 'ssh']);
+  settings.push(...more);
   settings.forEach(([key, value], index) => {
     out[`GIT_CONFIG_KEY_${first + index}`] = key;
     out[`GIT_CONFIG_VALUE_${first + index}`] = value;

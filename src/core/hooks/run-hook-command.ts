@@ -1,4 +1,5 @@
 import { withGitGuard } from '../git-guard-env';
+import { repositoryDriverSettings } from '../git-repo-drivers';
 import { runInProcessGroup } from '../tools/process-group';
 
 /** Output kept per stream of one hook run; the rest is counted and dropped. */
@@ -41,7 +42,7 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
     args: ['-c', spec.command],
     cwd: spec.cwd,
     // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
-    env: withGitGuard(spec.env),
+    env: withGitGuard(spec.env, await repositoryDriverSettings(spec.cwd, withGitGuard(spec.env))),
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
     lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,

@@ -5,6 +5,7 @@ import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
+import { repositoryDriverSettings } from '../../git-repo-drivers';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
@@ -102,7 +103,8 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
-  const env = withGitGuard({ ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' });
+  const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const env = withGitGuard(base, await repositoryDriverSettings(ctx.workspaceRoot, withGitGuard(base)));
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);

@@ -1,0 +1,88 @@
+/**
+ * The commands a repository's own config names for git to run: content filters
+ * (`filter.<name>.clean/smudge/process`), diff drivers (`diff.<name>.textconv/command`,
+ * `diff.external`), merge drivers, signing programs, submodule update commands, a local
+ * remote's upload/receive programs and credential helpers. Git has no setting that switches a
+ * named driver off, and `.gitattributes` in the work tree picks which run, so a hostile
+ * repository's `git diff` would run its code. tole reads the repository's config (the local and
+ * worktree scopes, with their includes) before each command the model runs and gives every such
+ * key, through `GIT_CONFIG_COUNT`, a value that runs nothing of the repository's: the filters
+ * become `cat`, a textconv `cat`, a diff or merge command one line saying it was not run.
+ * The user's own (system and global) settings are left as they are.
+ */
+import { execFile } from 'node:child_process';
+
+/** A command that runs nothing and says so (what git appends to it falls in the comment). */
+const NOT_RUN = (what: string): string => `echo "tole: this repository's ${what} was not run" #`;
+
+interface Neutral {
+  readonly key: RegExp;
+  readonly value: (name: string) => string;
+}
+
+/** Keys of the local scope that name a program, and what they become. */
+const NEUTRAL: readonly Neutral[] = [
+  { key: /^filter\.(.+)\.(clean|smudge)$/, value: () => 'cat' },
+  { key: /^filter\.(.+)\.process$/, value: () => '' },
+  { key: /^diff\.(.+)\.textconv$/, value: () => 'cat' },
+  { key: /^diff\.(.+)\.command$/, value: (name) => NOT_RUN(`diff driver ${name}`) },
+  { key: /^diff\.external$/, value: () => NOT_RUN('diff.external') },
+  { key: /^merge\.(.+)\.driver$/, value: (name) => `${NOT_RUN(`merge driver ${name}`)} && false` },
+  { key: /^gpg\.program$/, value: () => 'gpg' },
+  { key: /^gpg\.openpgp\.program$/, value: () => 'gpg' },
+  { key: /^gpg\.x509\.program$/, value: () => 'gpgsm' },
+  { key: /^gpg\.ssh\.program$/, value: () => 'ssh-keygen' },
+  { key: /^gpg\.ssh\.defaultkeycommand$/, value: () => '' },
+  { key: /^submodule\.(.+)\.update$/, value: () => 'checkout' },
+  { key: /^remote\.(.+)\.uploadpack$/, value: () => 'git-upload-pack' },
+  { key: /^remote\.(.+)\.receivepack$/, value: () => 'git-receive-pack' },
+  { key: /^credential\.(.+\.)?helper$/, value: () => '' },
+  { key: /^core\.editor$/, value: () => 'false' },
+  { key: /^sequence\.editor$/, value: () => 'false' },
+  { key: /^core\.pager$/, value: () => 'cat' },
+  { key: /^pager\..+$/, value: () => 'cat' },
+  { key: /^core\.gitproxy$/, value: () => '' },
+];
+
+/** Scopes that belong to the repository, not to the user or the machine. */
+const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
+
+/** The settings that neutralise the programs named by `items` (each `key\nvalue`, or a bare key). */
+export function neutralSettings(items: readonly string[]): (readonly [string, string])[] {
+  const settings = new Map<string, string>();
+  for (const item of items) {
+    const key = item.split('\n', 1)[0]!.toLowerCase();
+    if (key === '' || settings.has(key)) continue;
+    for (const neutral of NEUTRAL) {
+      const match = neutral.key.exec(key);
+      if (match) settings.set(key, neutral.value(match[1] ?? ''));
+    }
+  }
+  return [...settings];
+}
+
+/** The repository's own items of `git config --list --show-scope -z` (a scope, then its item, in turn). */
+export function repositoryItems(listing: string): string[] {
+  const items = listing.split('\0');
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < items.length; i += 2) if (REPOSITORY_SCOPES.has(items[i]!)) kept.push(items[i + 1]!);
+  return kept;
+}
+
+/**
+ * The neutral settings for the repository at `cwd` (none when there is no repository, or git is
+ * missing). `env` should already carry tole's git guard, so that reading the config runs nothing.
+ */
+export function repositoryDriverSettings(
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<(readonly [string, string])[]> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['config', '--list', '--show-scope', '-z'],
+      { cwd, env, encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, timeout: 10_000 },
+      (error, stdout) => resolve(error ? [] : neutralSettings(repositoryItems(stdout))),
+    );
+  });
+}
