@@ -223,9 +223,12 @@ const LOADS_WORKSPACE_CODE: AttackCase[] = [
   }),
 ];
 
+/** Each group runs in a world of its own, so that the groups' toles run beside each other. */
+const inWorld = (world: string, cases: readonly AttackCase[]): AttackCase[] => cases.map((c) => ({ world, ...c }));
+
 export const RUNS_CODE_CASES: readonly AttackCase[] = [
-  ...ARITHMETIC,
-  ...SUBSTITUTIONS,
-  ...WRAPPERS_AND_TOOLS,
-  ...LOADS_WORKSPACE_CODE,
+  ...inWorld('arithmetic', ARITHMETIC),
+  ...inWorld('substitutions', SUBSTITUTIONS),
+  ...inWorld('programs', WRAPPERS_AND_TOOLS),
+  ...inWorld('workspace-code', LOADS_WORKSPACE_CODE),
 ];
