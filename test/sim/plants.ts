@@ -9,7 +9,7 @@ import type { FileOps } from '../../src/core/storage/file-ops';
 import { LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 
 /** What a plant changes inside the simulated world's own tools (sim-world.ts). */
-export type WorldPlant = 'effect-at-prepare' | 'guard-whole-file' | null;
+export type WorldPlant = 'effect-at-prepare' | 'guard-whole-file' | 'restore-writes-nothing' | null;
 /** What a plant changes in the simulated disk (sim-disk.ts). */
 export type DiskPlant = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
 
@@ -95,6 +95,10 @@ export const PLANTS = {
   'edit-guard-whole-file': {
     bug: "edit_file's resume guard compares the whole file's hash with the one the edit would leave, so a line someone else added makes it run again",
     world: 'guard-whole-file',
+  },
+  'restore-writes-nothing': {
+    bug: 'a restore reports success and leaves the files as they were',
+    world: 'restore-writes-nothing',
   },
 } as const satisfies Record<string, Plant>;
 

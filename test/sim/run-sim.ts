@@ -2,8 +2,8 @@
  * `npm run sim -- --seeds N [--from S] [--keep-going]` runs N schedules (seeds S, S+1, ...; S
  * random unless given) and prints schedules per second; it stops at the first failure unless
  * `--keep-going`, which lists every failed seed; `npm run sim -- --seed S` replays one with its trace.
- * `--plant NAME` runs with a bug from the mutation list (plants.ts) planted; `--dir-fsync-eio`
- * lets directory fsyncs fail too (sim-settings.ts). Exit 1 on a failure,
+ * `--plant NAME` runs with a bug from the mutation list (plants.ts) planted; `--no-dir-fsync-eio`
+ * keeps directory fsyncs from failing (sim-settings.ts). Exit 1 on a failure,
  * naming the seed that replays it.
  */
 import { runSchedule } from './simulate';
@@ -17,7 +17,7 @@ function flag(name: string): string | undefined {
 const planted = (flag('--plant') ?? null) as PlantName | null;
 plantNamed(planted);
 const one = flag('--seed');
-const dirSync = process.argv.includes('--dir-fsync-eio') ? { dirSyncFailures: true } : {};
+const dirSync = process.argv.includes('--no-dir-fsync-eio') ? { dirSyncFailures: false } : {};
 
 if (one !== undefined) {
   const result = await runSchedule(Number(one), { planted, ...dirSync, trace: (line) => console.log(line) });
@@ -34,7 +34,8 @@ const from = Number(flag('--from') ?? Math.floor(Math.random() * 0x7fff_0000));
 const keepGoing = process.argv.includes('--keep-going');
 const failed: number[] = [];
 const started = performance.now();
-const totals = { crashes: 0, turns: 0, commits: 0, corruptions: 0, refusedOpeners: 0 };
+const totals = { crashes: 0, turns: 0, commits: 0, corruptions: 0, refusedOpeners: 0, restores: 0 };
+const faultPoints: Record<string, number> = {};
 for (let seed = from; seed < from + count; seed++) {
   const result = await runSchedule(seed, { planted, ...dirSync });
   totals.crashes += result.crashes;
@@ -42,9 +43,11 @@ for (let seed = from; seed < from + count; seed++) {
   totals.commits += result.commits;
   totals.corruptions += result.corruptions;
   totals.refusedOpeners += result.refusedOpeners;
+  totals.restores += result.restores;
+  for (const [point, n] of Object.entries(result.faultPoints)) faultPoints[point] = (faultPoints[point] ?? 0) + n;
   if (result.problems.length > 0) {
     failed.push(seed);
-    const replay = `npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}${dirSync.dirSyncFailures ? ' --dir-fsync-eio' : ''}`;
+    const replay = `npm run sim -- --seed ${seed}${planted ? ` --plant ${planted}` : ''}${dirSync.dirSyncFailures === false ? ' --no-dir-fsync-eio' : ''}`;
     if (!keepGoing) {
       console.log(`seed ${seed}: FAILED\n${result.problems.join('\n')}\nreplay it: ${replay}`);
       process.exit(1);
@@ -58,5 +61,5 @@ if (failed.length > 0) {
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused`,
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.restores} restores checked; crashes at fault points: ${JSON.stringify(faultPoints)}`,
 );

@@ -13,7 +13,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Approver, Decision } from '../../src/core/approval/approver';
-import type { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
+import type { Checkpoints, RestorePlan } from '../../src/core/checkpoints/checkpoint-store';
 import type { Random } from '../../src/core/clock';
 import { ProviderError } from '../../src/core/provider/errors';
 import type {
@@ -58,8 +58,8 @@ export class SimWorld {
   sharedFile = '';
   /** The session file, once created: effects check their intent is durable in it. */
   sessionPath: string | null = null;
-  /** Checkpoint ids taken, in order. */
-  readonly checkpointsTaken: string[] = [];
+  /** Checkpoint id -> the edited file as it was taken. */
+  private readonly snapshots = new Map<string, string>();
   /** Effects a planted tool ran while preparing: call id -> its output. */
   private readonly ranAtPrepare = new Map<string, { ok: boolean; content: string }>();
   /** Effects still running when their process crashed: they finish in the world all the same. */
@@ -195,20 +195,46 @@ export class SimWorld {
     return durable?.includes(`"type":"tool_intent","payload":{"callId":"${callId}"`) === true;
   }
 
+  /** The edited file as checkpoint `id` holds it. */
+  checkpointed(id: string): string | undefined {
+    return this.snapshots.get(id);
+  }
+
   /**
-   * The workspace checkpoints, in memory: each take gets a new id (and sometimes someone else
-   * writes to the shared file meanwhile, between the call's preparing and its effect).
+   * The workspace checkpoints, in memory: each take keeps the edited file under a new id (and
+   * sometimes someone else writes to the files meanwhile, between a call's preparing and its
+   * effect); a restore writes it back, after calling `midway` where a real one has made its
+   * removals and not yet its writes (the during-restore fault point).
    */
   checkpoints(): Checkpoints {
-    const taken = this.checkpointsTaken;
+    const plan = (id: string): RestorePlan => {
+      const held = this.snapshots.get(id);
+      if (held === undefined) throw new Error(`no checkpoint ${id}`);
+      return {
+        checkpoint: id,
+        added: [],
+        changed: held === this.editedFile() ? [] : [EDITED_FILE],
+        removed: [],
+        leftOut: [],
+      };
+    };
     const stand = {
       enabled: true,
       offReason: null,
+      has: async (id: string) => this.snapshots.has(id),
+      plan: async (id: string) => plan(id),
       take: async () => {
         if (this.chance(0.3)) this.otherWriter();
-        const id = `cp_${taken.length + 1}`;
-        taken.push(id);
+        const id = `cp_${this.snapshots.size + 1}`;
+        this.snapshots.set(id, this.editedFile());
         return { ok: true as const, id, leftOut: [] };
+      },
+      restore: async (id: string, midway?: () => void) => {
+        const planned = plan(id);
+        midway?.();
+        if (this.planted !== 'restore-writes-nothing')
+          writeFileSync(join(this.workspace, EDITED_FILE), this.snapshots.get(id)!);
+        return planned;
       },
     };
     return stand as unknown as Checkpoints;

@@ -19,7 +19,8 @@ import { seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import { Agent } from '../../src/core/session/agent';
-import { FAULT_POINTS, type AgentDeps } from '../../src/core/session/agent-deps';
+import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../../src/core/session/agent-deps';
+import { restoreFiles } from '../../src/core/session/restore-files';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
 import { checkSessionFile } from '../../src/core/storage/check';
 import { isStorageError } from '../../src/core/storage/errors';
@@ -57,6 +58,10 @@ export interface SimResult {
   readonly corruptions: number;
   /** Second openers the lock refused. */
   readonly refusedOpeners: number;
+  /** Restores that reported success (and were checked against their checkpoint). */
+  readonly restores: number;
+  /** Crashes at a fault point of the effect sandwich or of a restore, by point. */
+  readonly faultPoints: Readonly<Record<string, number>>;
 }
 
 interface Acked {
@@ -97,7 +102,8 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
   const trace = options.trace ?? (() => {});
   const problems: string[] = [];
   const acked: Acked = { records: new Map(), maxSeq: 0 };
-  const stats = { lifetimes: 0, crashes: 0, commits: 0, turns: 0, corruptions: 0, refusedOpeners: 0 };
+  const stats = { lifetimes: 0, crashes: 0, commits: 0, turns: 0, corruptions: 0, refusedOpeners: 0, restores: 0 };
+  const faultPoints: Record<string, number> = {};
   let path: string | null = null;
   const lifetimes = 2 + Math.floor(schedule.float() * 4);
 
@@ -147,20 +153,25 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         }
       });
       let seen = 0;
+      const fault = (point: FaultPoint): void => {
+        if (faultPoint?.point === point && seen++ === faultPoint.skip) {
+          faultPoints[point] = (faultPoints[point] ?? 0) + 1;
+          disk.crashNow(point);
+        }
+      };
+      const checkpoints = world.checkpoints();
       const deps: AgentDeps = {
         store: opened,
         provider: world.provider(MODEL),
         tools: registry(world),
         policy: new ApprovalPolicy(approval),
         approver: world.approver(),
-        checkpoints: world.checkpoints(),
+        checkpoints,
         workspaceRoot: workspace,
         systemPrompt: 'simulated',
         limits: DEFAULT_LIMITS,
         price: () => ({ costUsdMicros: 1, priced: true }),
-        fault: (point) => {
-          if (faultPoint?.point === point && seen++ === faultPoint.skip) disk.crashNow(point);
-        },
+        fault,
       };
       const agent = new Agent(deps, MODEL);
       const signal = new AbortController().signal;
@@ -171,6 +182,17 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         stats.turns++;
         const result = await agent.runTurn(`prompt ${life}.${turn}`, signal, () => {});
         trace(`  turn ${turn}: ${result.outcome}`);
+        if (!last && schedule.float() < 0.2) {
+          const entries = [...opened.tree.all()];
+          const target = entries[Math.floor(schedule.float() * entries.length)]!;
+          const outcome = await restoreFiles({ store: opened, checkpoints, fault }, target.id);
+          trace(`  restore to ${target.id}: ${outcome.ok ? `ok (${outcome.plan.checkpoint})` : outcome.reason}`);
+          if (outcome.ok) stats.restores++;
+          if (outcome.ok && world.editedFile() !== world.checkpointed(outcome.plan.checkpoint))
+            problems.push(
+              `the restore to ${target.id} said it restored ${outcome.plan.checkpoint}, and ${EDITED_FILE} differs from it`,
+            );
+        }
         if (!last && schedule.float() < 0.15) {
           const refused = secondOpener(path, opsFor(7000 + life), pid, problems);
           trace(`  a second tole opened the session: ${refused ? 'refused' : 'LET IN'}`);
@@ -221,7 +243,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       break;
     }
   }
-  return { seed, problems, ...stats };
+  return { seed, problems, ...stats, faultPoints };
 }
 
 const INTERACTIVE: ApprovalPolicyOptions = { rules: [], yes: false, interactive: true };
@@ -334,15 +356,23 @@ function checkAfter(
   }
 }
 
-/** No edit's line is in the file twice, and every edit acknowledged as done is in it once. */
+/**
+ * No edit's line is in the file twice, and every edit acknowledged as done is in it once (but
+ * for edits a later restore took back).
+ */
 function checkEdits(store: SessionStore, file: string, problems: string[], life: number): void {
   const lines = new Map<string, number>();
   for (const line of file.split('\n')) if (line.startsWith('edit ')) lines.set(line, (lines.get(line) ?? 0) + 1);
   for (const [line, n] of lines)
     if (n > 1) problems.push(`after life ${life}: the edit's line "${line}" is in ${EDITED_FILE} ${n} times`);
-  for (const entry of store.tree.all() as Iterable<AnyEntry>) {
+  const entries = [...store.tree.all()] as AnyEntry[];
+  const restored = Math.max(
+    0,
+    ...entries.filter((entry) => entry.type === 'restore' || entry.type === 'restore_result').map((entry) => entry.seq),
+  );
+  for (const entry of entries) {
     if (entry.type !== 'tool_result' || entry.payload.tool !== 'edit_file' || entry.payload.outcome !== 'ok') continue;
-    if (!lines.has(`edit ${entry.payload.callId}`))
+    if (entry.seq > restored && !lines.has(`edit ${entry.payload.callId}`))
       problems.push(
         `after life ${life}: edit ${entry.payload.callId} settled ok but its line is not in ${EDITED_FILE}`,
       );
