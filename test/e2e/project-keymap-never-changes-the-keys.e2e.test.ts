@@ -46,7 +46,7 @@ describe("a project's keymap", () => {
       env: { TOLE_HOME: join(home, 'tole'), HOME: home, OPENAI_API_KEY: 'sk-test' },
     });
     // The notice naming what was ignored (it may wrap, so its words are looked for apart).
-    await driver.waitFor((screen) => screen.includes('type a prompt') && /ignored from[^]*keymap/.test(screen));
+    await driver.waitFor((screen) => screen.includes('type a prompt') && /ignored from[\s\S]*keymap/.test(screen));
     driver.type('write it\r');
     await driver.waitFor((screen) => screen.includes('approve?') && screen.includes('pwned.txt'));
     driver.type('n');
