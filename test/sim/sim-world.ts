@@ -210,13 +210,9 @@ export class SimWorld {
     const plan = (id: string): RestorePlan => {
       const held = this.snapshots.get(id);
       if (held === undefined) throw new Error(`no checkpoint ${id}`);
-      return {
-        checkpoint: id,
-        added: [],
-        changed: held === this.editedFile() ? [] : [EDITED_FILE],
-        removed: [],
-        leftOut: [],
-      };
+      const changed = held === this.editedFile() ? [] : [EDITED_FILE];
+      const bytes = { added: [], changed: changed.map((path) => Buffer.from(path)), removed: [] };
+      return { checkpoint: id, added: [], changed, removed: [], leftOut: [], bytes };
     };
     const stand = {
       enabled: true,
