@@ -1,4 +1,3 @@
-import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -88,7 +87,8 @@ export class TrustStore {
 
   /** Records the trust whole and durably (temp file, fsync, rename, fsync of the directory). */
   trust(print: FolderFingerprint, nowIso: string): void {
-    assert(print.refused === undefined, 'a refused fingerprint is never trusted');
+    // node:assert is kept off the start path (it is loaded before the first frame otherwise).
+    if (print.refused !== undefined) throw new Error('assert: a refused fingerprint is never trusted');
     const current = this.read();
     const next: StoreFile = {
       version: 1,

@@ -55,8 +55,9 @@ beforeAll(async () => {
   sessionsDir = join(root, 'tole-home', 'sessions');
   env = { PATH: process.env.PATH, HOME: join(root, 'home'), TOLE_HOME: join(root, 'tole-home'), LANG: 'C.UTF-8' };
   const config = JSON.stringify({ pricing: { 'priced-model': { inputUsdPerMTok: 10, outputUsdPerMTok: 20 } } });
-  writeFileSync(join(project, 'tole.config.json'), config);
-  writeFileSync(join(other, 'tole.config.json'), config);
+  // Pricing is the user's alone (a project's would be ignored): it goes in the user's config.
+  mkdirSync(join(root, 'home', '.config', 'tole'), { recursive: true });
+  writeFileSync(join(root, 'home', '.config', 'tole', 'config.json'), config);
 
   older = await turn(project, ['-p', 'the first question']);
   newer = await turn(project, ['-p', 'a second session']);

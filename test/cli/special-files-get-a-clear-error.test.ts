@@ -17,10 +17,13 @@ const sessions = join(home, 'sessions');
 const fifo = join(root, 'pipe.jsonl');
 const directory = join(root, 'x.jsonl');
 const env = { PATH: process.env.PATH, HOME: root, TOLE_HOME: home, LANG: 'C.UTF-8' };
+// Not the home folder, nor one holding tole's: such a workspace adds a notice of its own at start.
+const workspace = join(root, 'project');
 
 beforeAll(() => {
   ensureBuilt();
   mkdirSync(sessions, { recursive: true });
+  mkdirSync(workspace);
   execFileSync('mkfifo', [fifo]);
   execFileSync('mkfifo', [join(sessions, '1700000000000000000-abcdef.jsonl')]);
   mkdirSync(directory);
@@ -28,7 +31,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function tole(args: readonly string[]): Promise<ChildRun> {
-  return runBuiltTole(args, { cwd: root, env, timeoutMs: 30_000 });
+  return runBuiltTole(args, { cwd: workspace, env, timeoutMs: 30_000 });
 }
 
 function oneLine(run: ChildRun, stream: 'stdout' | 'stderr'): string {
