@@ -5,6 +5,8 @@ import { checkpointOf, checkpointedEntries } from '../core/session/restore-files
 import { SessionStore } from '../core/storage/session-store';
 import { UsageError, type CliArgs } from './args';
 import { loadConfig } from './config';
+import { indexKeyIn } from './index-key';
+import { toleHome } from './tole-home';
 import { checkpointsFor, clock } from './wiring';
 
 interface CheckIo {
@@ -20,7 +22,7 @@ export async function runCheck(args: CliArgs, io: CheckIo): Promise<number> {
   if (!target) throw new UsageError('tole check needs a session file: tole check PATH');
   const { checkSessionFile, formatCheckReport } = await import('../core/storage/check');
   const path = resolve(io.cwd, target);
-  const report = checkSessionFile(path);
+  const report = checkSessionFile(path, undefined, indexKeyIn(toleHome(io.env)));
   io.stdout.write(`${formatCheckReport(report)}\n`);
   if (report.ok) io.stdout.write(`${(await checkpointLines(path, io)).join('\n')}\n`);
   return report.ok ? 0 : 1;

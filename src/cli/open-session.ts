@@ -4,7 +4,9 @@ import { SessionStore } from '../core/storage/session-store';
 import type { Random } from '../core/clock';
 import type { CliArgs } from './args';
 import { UsageError } from './args';
+import { indexKeyIn } from './index-key';
 import { newestSessionIn, resolveSessionRef } from './session-files';
+import { toleHome } from './tole-home';
 import { clock } from './wiring';
 
 export interface OpenedSession {
@@ -31,7 +33,8 @@ export function openSession(args: CliArgs, dir: string, cwd: string, random: Ran
       created: true,
     };
   }
-  const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly });
+  const indexKey = indexKeyIn(toleHome(process.env));
+  const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly, indexKey });
   return { store, notices: openNotices(store), created: false };
 }
 
@@ -57,10 +60,17 @@ export function sessionPathFromArgs(args: CliArgs, dir: string, cwd: string): st
 }
 
 export function openNotices(store: SessionStore): string[] {
+  const aside = store.report.indexSetAside;
+  const notices = aside
+    ? [
+        `the saved index ${aside.path} was not used: ${aside.reason}; the session was replayed from its file${aside.movedTo ? `, and the index moved to ${aside.movedTo}` : ''}`,
+      ]
+    : [];
   const torn = store.report.tornTail;
-  if (!torn) return [];
+  if (!torn) return notices;
   const what = `${torn.bytes} byte${torn.bytes === 1 ? '' : 's'} at line ${torn.line} (${torn.reason})`;
   return [
+    ...notices,
     torn.repaired
       ? `repaired a torn tail: ${what} was an incomplete write from a crash and was cut away (its bytes are kept in ${torn.savedTo ?? 'no file'}); every committed line is intact`
       : `this file ends in a torn tail: ${what}; it would be cut away on a writable open`,

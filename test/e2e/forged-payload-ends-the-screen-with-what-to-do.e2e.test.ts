@@ -15,7 +15,7 @@ import { LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 import type { DraftRecord } from '../../src/core/storage/records';
 import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/session-index';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
-import { createStore, linesOf, openStore, rechained } from '../support/storage-fixtures';
+import { TEST_INDEX_KEY, createStore, linesOf, openStore, rechained } from '../support/storage-fixtures';
 import { TerminalDriver } from './terminal-driver';
 
 let driver: TerminalDriver | undefined;
@@ -77,8 +77,10 @@ describe('a payload a forged index vouches for, in a terminal', () => {
   it('ends the screen with the file, line and entry and what to do; the file is untouched', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-forged-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-forged-home-'));
+    // The forger here holds the user's key (the index's MAC is this key's): only the payload check stands.
+    writeFileSync(join(home, 'index.key'), TEST_INDEX_KEY, { mode: 0o600 });
     const path = largeSession(dir);
-    const index = readIndex(nodeFileOps, path, statSync(path).size);
+    const index = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY);
     expect(index?.bytes).toBe(statSync(path).size);
 
     // A control character in the text of the last entry of the last commit of fillers (the tree
@@ -92,7 +94,12 @@ describe('a payload a forged index vouches for, in a terminal', () => {
     const forged = rechained(lines, lineNo, Buffer.from(body, 'latin1'));
     writeFileSync(path, forged);
     const lastLine = forged.subarray(forged.lastIndexOf(0x0a, forged.length - 2) + 1);
-    writeIndex(nodeFileOps, path, { ...index!, lastCrc: Number.parseInt(lastLine.toString('latin1', 6, 14), 16) });
+    writeIndex(
+      nodeFileOps,
+      path,
+      { ...index!, lastCrc: Number.parseInt(lastLine.toString('latin1', 6, 14), 16) },
+      TEST_INDEX_KEY,
+    );
 
     const screen = tole(['--resume', path, '--read-only'], dir, home);
     const { exitCode } = await screen.exit;

@@ -7,6 +7,7 @@ import type { FileOps } from '../../src/core/storage/file-ops';
 import { headerCrc, LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 import type { DraftRecord } from '../../src/core/storage/records';
 import { SessionStore } from '../../src/core/storage/session-store';
+import type { IndexKey } from '../../src/core/storage/session-index';
 
 /** A clock that moves 1 ms per reading: deterministic, and never reads the wall clock. */
 export function steppingClock(startMs = 1_700_000_000_000): Clock {
@@ -30,11 +31,19 @@ export function createStore(dir: string, ops?: FileOps): SessionStore {
   });
 }
 
+/** The key tests vouch for their saved indexes with (a user's tole keeps its own in $TOLE_HOME/index.key). */
+export const TEST_INDEX_KEY = Buffer.alloc(32, 7);
+
 export function openStore(
   path: string,
-  options: { readOnly?: boolean; ops?: FileOps; asideMinBytes?: number } = {},
+  options: { readOnly?: boolean; ops?: FileOps; asideMinBytes?: number; indexKey?: IndexKey } = {},
 ): SessionStore {
-  return SessionStore.open(path, { clock: steppingClock(), random: seededRandom(opener++), ...options });
+  return SessionStore.open(path, {
+    clock: steppingClock(),
+    random: seededRandom(opener++),
+    indexKey: () => TEST_INDEX_KEY,
+    ...options,
+  });
 }
 
 /** Everything replay rebuilds, in a form `toEqual` compares (empty namespaces left out). */

@@ -3,6 +3,7 @@ import { nodeFileOps, type FileKind, type FileOps } from './file-ops';
 import type { ResumeFrom } from './jsonl-replay-aside';
 import { JsonlStorage } from './jsonl-storage';
 import type { SessionHeader } from './records';
+import type { IndexKey } from './session-index';
 import { SqliteStorage } from './sqlite-storage';
 import type { CommitSink, Storage } from './storage';
 
@@ -50,6 +51,8 @@ export function openStorage(
     readonly asideMinBytes?: number;
     /** See JsonlOpenOptions.onSaved. */
     readonly onSaved?: ResumeFrom['apply'];
+    /** See JsonlOpenOptions.indexKey. */
+    readonly indexKey?: IndexKey;
   },
 ): Storage {
   assertSessionFile(options.ops ?? nodeFileOps, path);

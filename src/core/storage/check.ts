@@ -5,6 +5,7 @@ import { isStorageError } from './errors';
 import type { FileOps } from './file-ops';
 import { checkSavedIndex, type IndexVerdict } from './index-check';
 import type { SessionHeader, StoredRecord } from './records';
+import type { IndexKey } from './session-index';
 import { SessionStore } from './session-store';
 
 /** What `tole check PATH` found. `ok` is false only when a writable open would be refused. */
@@ -60,7 +61,8 @@ export interface LaneSummary {
 const inertClock: Clock = { nowMs: () => 0, nowNs: () => 0n };
 
 /** Replays a session file read-only, without taking its lock, and reports what it holds. */
-export function checkSessionFile(path: string, ops?: FileOps): CheckReport {
+/** `indexKey`: the user's key for the saved index's MAC; without it the index is never used, so `unused`. */
+export function checkSessionFile(path: string, ops?: FileOps, indexKey?: IndexKey): CheckReport {
   const seen = { commitLines: 0, first: 0, last: 0 };
   const onReplay = (records: readonly StoredRecord[]): void => {
     seen.commitLines++;
@@ -80,7 +82,7 @@ export function checkSessionFile(path: string, ops?: FileOps): CheckReport {
     return failedReport(path, toProblem(path, error), seen);
   }
   try {
-    const report = soundReport(store, seen, checkSavedIndex(path, store, ops));
+    const report = soundReport(store, seen, checkSavedIndex(path, store, ops, indexKey));
     if (report.savedIndex.kind !== 'mismatch') return report;
     const { path: indexPath, what } = report.savedIndex;
     const message = `the saved index ${indexPath} does not match the file (${what}); an open would take its values: move it aside (mv ${indexPath} ${indexPath}.bad) and the next open replays the file and writes a new one`;

@@ -1,7 +1,7 @@
 import { seededRandom, type Clock } from '../clock';
 import { nodeFileOps, type FileOps } from './file-ops';
 import type { StoredRecord } from './records';
-import { indexPathOf } from './session-index';
+import { type IndexKey, indexPathOf } from './session-index';
 import { SessionStore } from './session-store';
 
 /**
@@ -21,7 +21,7 @@ const inertClock: Clock = { nowMs: () => 0, nowNs: () => 0n };
 const QUOTE_CHARS = 120;
 
 /** Opens `path` read-only the way a large file is opened (taking the index when it earns it) and compares it with `truth`, the file replayed whole. */
-export function checkSavedIndex(path: string, truth: SessionStore, ops?: FileOps): IndexVerdict {
+export function checkSavedIndex(path: string, truth: SessionStore, ops?: FileOps, indexKey?: IndexKey): IndexVerdict {
   const indexPath = indexPathOf(path);
   if ((ops ?? nodeFileOps).kindOf(indexPath) === null) return { kind: 'none' };
   let viaIndex: SessionStore;
@@ -32,6 +32,7 @@ export function checkSavedIndex(path: string, truth: SessionStore, ops?: FileOps
       random: seededRandom(2),
       asideMinBytes: 0,
       ...(ops ? { ops } : {}),
+      ...(indexKey ? { indexKey } : {}),
     });
   } catch (error) {
     return {

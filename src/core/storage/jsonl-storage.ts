@@ -7,7 +7,7 @@ import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
 import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { acquireLock, type HeldLock } from './lock-file';
-import { indexPathOf, readIndex, writeIndex } from './session-index';
+import { type IndexKey, indexPathOf, readIndex, writeIndex } from './session-index';
 import type { Commit, SessionHeader } from './records';
 import type { CommitSink, OpenReport, Storage } from './storage';
 
@@ -28,6 +28,11 @@ export interface JsonlOpenOptions {
    * replaying the lines it covers; only with `onRestart`, which drops it again if the check fails.
    */
   readonly onSaved?: ResumeFrom['apply'];
+  /**
+   * The user's key for the saved index's MAC (session-index.ts), asked for only when an index is
+   * read or written; without it no index is used or saved.
+   */
+  readonly indexKey?: IndexKey;
   /** Unique per opener; written into the lock file. */
   readonly nonce: string;
   readonly nowMs: number;
@@ -54,6 +59,7 @@ export class JsonlStorage implements Storage {
     private lock: HeldLock | null,
     private size: number,
     private lastCrc: number,
+    private readonly indexKey: IndexKey,
   ) {}
 
   get sizeBytes(): number {
@@ -98,6 +104,7 @@ export class JsonlStorage implements Storage {
         lock,
         bytes.length,
         headerCrc(bytes.subarray(0, -1)),
+        options.indexKey ?? noKey,
       );
     } catch (error) {
       lock.release();
@@ -122,7 +129,13 @@ export class JsonlStorage implements Storage {
       // The index is read only for a file the two-thread replay takes (the only one that uses it).
       const size = options.onRestart && options.onSaved ? ops.fstatSize(fd) : -1;
       const aside = size >= (options.asideMinBytes ?? ASIDE_MIN_BYTES) && size <= ASIDE_MAX_BYTES;
-      const saved = aside ? readIndex(ops, path, size) : null;
+      const key = options.indexKey ?? noKey;
+      let unvouched: string | null = null;
+      const saved = aside
+        ? readIndex(ops, path, size, keyOrNull(key), (reason) => {
+            unvouched = reason;
+          })
+        : null;
       const resume = saved && options.onSaved ? { index: saved, apply: options.onSaved } : null;
       const scan: AsideResult = options.onRestart
         ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes, undefined, resume)
@@ -144,7 +157,12 @@ export class JsonlStorage implements Storage {
         }
         tornTail = { ...tornTail, repaired: true, savedTo };
       }
-      const report: OpenReport = { commitLines: scan.commitLines, bytes: scan.goodBytes, tornTail };
+      const report: OpenReport = {
+        commitLines: scan.commitLines,
+        bytes: scan.goodBytes,
+        tornTail,
+        ...(unvouched === null ? {} : { indexSetAside: setIndexAside(ops, path, unvouched, readOnly) }),
+      };
       if (readOnly) {
         ops.closeSync(fd);
         fd = null;
@@ -161,6 +179,7 @@ export class JsonlStorage implements Storage {
         lock,
         scan.goodBytes,
         scan.lastCrc,
+        key,
       );
       storage.indexedBytes = scan.indexedBytes ?? 0;
       if (scan.file && !tornTail && !readOnly) {
@@ -299,16 +318,23 @@ export class JsonlStorage implements Storage {
     this.replayed = null;
     if (replayed === null || this.closed || replayed.file.length !== this.size) return false;
     if (replayed.indexedBytes > 0 && this.size - replayed.indexedBytes < INDEX_STALE_BYTES) return false;
+    const key = keyOrNull(this.indexKey);
+    if (key === null) return false;
     const saved = snapshot(replayed.file);
     if (saved === null) return false;
     const headerEnd = replayed.file.indexOf(0x0a);
-    return writeIndex(this.ops, this.path, {
-      bytes: this.size,
-      lastCrc: this.lastCrc,
-      commitLines: this.report.commitLines,
-      headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
-      ...saved,
-    });
+    return writeIndex(
+      this.ops,
+      this.path,
+      {
+        bytes: this.size,
+        lastCrc: this.lastCrc,
+        commitLines: this.report.commitLines,
+        headerCrc: headerCrc(replayed.file.subarray(0, headerEnd)),
+        ...saved,
+      },
+      key,
+    );
   }
 
   close(): void {
@@ -422,4 +448,36 @@ function openSessionFile(ops: FileOps, path: string, flags: 'r' | 'r+'): number 
 function describe(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+}
+
+const noKey: IndexKey = () => null;
+
+/** The key, or null when it cannot be had (the index is only a cache: the open goes on without it). */
+function keyOrNull(key: IndexKey): Buffer | null {
+  try {
+    return key();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An index the open would not use because the user's key does not vouch for it: a writable open
+ * moves it to `<index>.bad` (replacing an older one there), so that it is looked at, not read again.
+ */
+function setIndexAside(
+  ops: FileOps,
+  sessionPath: string,
+  reason: string,
+  readOnly: boolean,
+): NonNullable<OpenReport['indexSetAside']> {
+  const path = indexPathOf(sessionPath);
+  if (readOnly) return { path, reason, movedTo: null };
+  const movedTo = `${path}.bad`;
+  try {
+    ops.renameSync(path, movedTo);
+    return { path, reason, movedTo };
+  } catch {
+    return { path, reason, movedTo: null };
+  }
 }

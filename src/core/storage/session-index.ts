@@ -4,7 +4,9 @@
  * payload as a byte range of the file), so that an open replays only the lines after them.
  *
  * The JSONL file stays the only source of truth. The index is a cache: it is used only when its
- * own CRC holds, it names the same header, and the line ending at its `bytes` is there with the
+ * own CRC holds, its MAC (HMAC-SHA256 under the user's key, kept outside the sessions folder)
+ * says this user's tole wrote it (its values are derived from the file, so nothing in the file
+ * could vouch for them short of a replay), it names the same header, and the line ending at its `bytes` is there with the
  * CRC it recorded (the CRC chain covers every byte before it, so a different prefix is a
  * different CRC); anything else, it is ignored and written again. Using it, the worker still
  * checks every byte's CRC and every line's frame before the open returns (verify-aside.ts), and
@@ -14,6 +16,7 @@
  * when read: replayed-entry.ts). Any problem the check finds replays the file from its start on
  * one thread, without the index.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { FileOps } from './file-ops';
@@ -24,9 +27,12 @@ export const INDEX_SUFFIX = '.index';
  * order is not read. Version 3 keeps the entry ids as lines of text beside the JSON (version 2
  * had them in it: parsing 100,000 JSON strings took longer than splitting one text).
  */
-const MAGIC = `tole-session-index 3 ${endianness()} `;
-/** `MAGIC`, 8 hex digits of the CRC of what follows, a newline. */
-const PREFIX_BYTES = MAGIC.length + 9;
+const MAGIC = `tole-session-index 4 ${endianness()} `;
+/** What every version's magic begins with: an older one carries no MAC. */
+const MAGIC_FAMILY = 'tole-session-index ';
+/** `MAGIC`, 8 hex digits of the CRC of what follows, a space, 64 of its HMAC-SHA256, a newline. */
+const MAC_HEX = 64;
+const PREFIX_BYTES = MAGIC.length + 9 + MAC_HEX + 1;
 /**
  * Then the JSON part's length in bytes (10 digits) and a newline, the JSON, the entry ids (UTF-8,
  * one per line, no newline after the last; the JSON says how many bytes and ids), zeros to a
@@ -58,12 +64,26 @@ export function indexPathOf(sessionPath: string): string {
   return `${sessionPath}${INDEX_SUFFIX}`;
 }
 
+/** The user's key for the index's MAC (32 bytes), or null when it cannot be had: no index is then used or written. */
+export type IndexKey = () => Buffer | null;
+
+function macOf(key: Buffer, body: Buffer): Buffer {
+  return createHmac('sha256', key).update(body).digest();
+}
+
 /**
  * The index beside `sessionPath`, or null when there is none, it is not a regular file of at most
  * `maxBytes` (the session file's size: an index is smaller than the file it indexes), or it is
- * damaged in any way.
+ * damaged in any way. An index whose CRC holds but whose MAC is missing or not this `key`'s is
+ * not used either: `unvouched` hears why, so that the open can set it aside and say so.
  */
-export function readIndex(ops: FileOps, sessionPath: string, maxBytes: number): SavedIndex | null {
+export function readIndex(
+  ops: FileOps,
+  sessionPath: string,
+  maxBytes: number,
+  key: Buffer | null,
+  unvouched: (reason: string) => void = () => {},
+): SavedIndex | null {
   const path = indexPathOf(sessionPath);
   let text: Buffer;
   let fd: number | null = null;
@@ -91,10 +111,22 @@ export function readIndex(ops: FileOps, sessionPath: string, maxBytes: number): 
       }
     }
   }
-  if (text.length < PREFIX_BYTES + LENGTH_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+  if (text.length < PREFIX_BYTES + LENGTH_BYTES || text.toString('latin1', 0, MAGIC.length) !== MAGIC) {
+    const older = /^tole-session-index [0-3] /.test(text.toString('latin1', 0, MAGIC_FAMILY.length + 2));
+    if (older) unvouched('it carries no MAC (an older tole wrote it)');
+    return null;
+  }
   if (text[PREFIX_BYTES - 1] !== 0x0a || text[PREFIX_BYTES + LENGTH_BYTES - 1] !== 0x0a) return null;
-  const stored = Number.parseInt(text.toString('latin1', MAGIC.length, PREFIX_BYTES - 1), 16);
-  if (!Number.isInteger(stored) || crc32(text.subarray(PREFIX_BYTES)) !== stored) return null;
+  if (text[MAGIC.length + 8] !== 0x20) return null;
+  const stored = Number.parseInt(text.toString('latin1', MAGIC.length, MAGIC.length + 8), 16);
+  const body = text.subarray(PREFIX_BYTES);
+  if (!Number.isInteger(stored) || crc32(body) !== stored) return null;
+  if (key === null) return null;
+  const mac = Buffer.from(text.toString('latin1', MAGIC.length + 9, PREFIX_BYTES - 1), 'hex');
+  if (mac.length !== MAC_HEX / 2 || !timingSafeEqual(mac, macOf(key, body))) {
+    unvouched("its MAC does not match this user's key (it was not written by this user's tole)");
+    return null;
+  }
   const jsonBytes = Number(text.toString('latin1', PREFIX_BYTES, PREFIX_BYTES + LENGTH_BYTES - 1));
   const jsonStart = PREFIX_BYTES + LENGTH_BYTES;
   if (!Number.isSafeInteger(jsonBytes) || jsonBytes < 0 || jsonStart + jsonBytes > text.length) return null;
@@ -152,7 +184,7 @@ function isCount(value: unknown): value is number {
  * older index as they were; a power loss after the rename can leave a torn index, which the magic
  * and the CRC reject.
  */
-export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex): boolean {
+export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex, key: Buffer): boolean {
   const path = indexPathOf(sessionPath);
   const temp = `${path}.tmp`;
   let fd: number | null = null;
@@ -174,7 +206,8 @@ export function writeIndex(ops: FileOps, sessionPath: string, index: SavedIndex)
     json.copy(body, LENGTH_BYTES);
     idBlob.copy(body, LENGTH_BYTES + json.length);
     Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength).copy(body, body.length - numbers.byteLength);
-    const head = Buffer.from(`${MAGIC}${crc32(body).toString(16).padStart(8, '0')}\n`, 'latin1');
+    const crc = crc32(body).toString(16).padStart(8, '0');
+    const head = Buffer.from(`${MAGIC}${crc} ${macOf(key, body).toString('hex')}\n`, 'latin1');
     fd = ops.openSync(temp, 'wx', 0o600);
     for (const [part, at] of [
       [head, 0],

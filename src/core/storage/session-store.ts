@@ -5,6 +5,7 @@ import { isEntryType, type AnyEntry } from '../tree/entry-types';
 import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
 import type { FileOps } from './file-ops';
+import type { IndexKey } from './session-index';
 import { createStorage, extensionOf, openStorage, type StorageBackend } from './backends';
 import {
   commitRecords,
@@ -33,6 +34,8 @@ export interface OpenOptions extends StoreOptions {
   readonly onReplay?: (records: readonly StoredRecord[], line: number) => void;
   /** JSONL files of at least this many bytes are checked by a worker while they replay (tests lower it). */
   readonly asideMinBytes?: number;
+  /** The user's key for the saved index's MAC (session-index.ts): without it no index is used or saved. */
+  readonly indexKey?: IndexKey;
 }
 
 export interface CreateOptions extends StoreOptions {
@@ -104,6 +107,7 @@ export class SessionStore {
             onRestart: () => {
               store = new SessionStore(options.clock);
             },
+            ...(options.indexKey ? { indexKey: options.indexKey } : {}),
             onSaved: (state, file, mark) => store.restore(state, mark.ids, mark.numbers, file, mark.bytes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
           }),

@@ -12,6 +12,11 @@ export interface OpenReport {
    * overwrites register cells in place, so the record that held it may be gone).
    */
   readonly lastSeq?: number;
+  /**
+   * A saved index the open did not use because the user's key does not vouch for it (the file
+   * was replayed instead): where it was and why, and where a writable open moved it (null: left).
+   */
+  readonly indexSetAside?: { readonly path: string; readonly reason: string; readonly movedTo: string | null };
 }
 
 export interface TornTail {

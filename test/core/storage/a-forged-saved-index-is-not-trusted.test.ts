@@ -10,7 +10,7 @@ import { checkSessionFile, formatCheckReport } from '../../../src/core/storage/c
 import { nodeFileOps } from '../../../src/core/storage/file-ops';
 import { NS } from '../../../src/core/registers/namespaces';
 import { indexPathOf, readIndex, writeIndex } from '../../../src/core/storage/session-index';
-import { createStore, entryCommit, openStore, tempDir } from '../../support/storage-fixtures';
+import { TEST_INDEX_KEY, createStore, entryCommit, openStore, tempDir } from '../../support/storage-fixtures';
 
 const dir = tempDir('tole-forged-index-');
 afterAll(() => dir.remove());
@@ -32,22 +32,27 @@ function indexedSession(): string {
   store.commit([{ kind: 'register', op: 'set', namespace: NS.session, key: 'name', value: 'honest' }]);
   store.close();
   openStore(store.path, ASIDE).close();
-  expect(readIndex(nodeFileOps, store.path, statSync(store.path).size), 'the index was saved').not.toBeNull();
+  expect(
+    readIndex(nodeFileOps, store.path, statSync(store.path).size, TEST_INDEX_KEY),
+    'the index was saved',
+  ).not.toBeNull();
   return store.path;
 }
 
 /** Rewrites the index with `from` replaced by `to` in its state, its CRC computed again. */
 function forge(path: string, from: string, to: string): void {
-  const real = readIndex(nodeFileOps, path, statSync(path).size)!;
+  const real = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!;
   const text = JSON.stringify(real.state);
   expect(text).toContain(from);
-  expect(writeIndex(nodeFileOps, path, { ...real, state: JSON.parse(text.replace(from, to)) })).toBe(true);
+  expect(writeIndex(nodeFileOps, path, { ...real, state: JSON.parse(text.replace(from, to)) }, TEST_INDEX_KEY)).toBe(
+    true,
+  );
 }
 
 describe('tole check and the saved index', () => {
   it('says a genuine index matches the file', () => {
     const path = indexedSession();
-    const report = checkSessionFile(path);
+    const report = checkSessionFile(path, undefined, () => TEST_INDEX_KEY);
     expect(report.ok).toBe(true);
     expect(report.savedIndex).toMatchObject({ kind: 'matches', path: indexPathOf(path) });
     expect(formatCheckReport(report)).toContain(`index:     ${indexPathOf(path)} matches the file`);
@@ -57,7 +62,7 @@ describe('tole check and the saved index', () => {
     const path = indexedSession();
     const fileBefore = readFileSync(path);
     forge(path, '"honest"', '"forged"');
-    const report = checkSessionFile(path);
+    const report = checkSessionFile(path, undefined, () => TEST_INDEX_KEY);
     expect(report.ok).toBe(false);
     expect(report.problem).toMatchObject({ kind: 'index', file: indexPathOf(path) });
     expect(report.problem?.message).toContain(`register ${NS.session}/name`);
@@ -70,13 +75,13 @@ describe('tole check and the saved index', () => {
 
   it('reports an entry changed in the index (its type, a number in its columns), not only registers', () => {
     const path = indexedSession();
-    const real = readIndex(nodeFileOps, path, statSync(path).size)!;
+    const real = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!;
     const numbers = Float64Array.from(real.numbers);
     // The columns are [parent, seq, timestamp, type, ...], each as long as the entries: the first entry's type.
     const typeOfFirst = 3 * real.ids.length;
     numbers[typeOfFirst] = numbers[typeOfFirst] === 0 ? 1 : 0;
-    expect(writeIndex(nodeFileOps, path, { ...real, numbers })).toBe(true);
-    const report = checkSessionFile(path);
+    expect(writeIndex(nodeFileOps, path, { ...real, numbers }, TEST_INDEX_KEY)).toBe(true);
+    const report = checkSessionFile(path, undefined, () => TEST_INDEX_KEY);
     expect(report.ok).toBe(false);
     expect(report.problem?.message).toMatch(/entry e_\d+: the index says/);
   });

@@ -12,7 +12,15 @@ import type { SessionStore } from '../../../src/core/storage/session-store';
 import { nodeFileOps } from '../../../src/core/storage/file-ops';
 import { dropEarlyCheck, startEarlyCheck } from '../../../src/core/storage/early-check';
 import { AsideCheck, firstBadLine } from '../../../src/core/storage/verify-aside';
-import { createStore, linesOf, openStore, rechained, tempDir, testSeed } from '../../support/storage-fixtures';
+import {
+  TEST_INDEX_KEY,
+  createStore,
+  linesOf,
+  openStore,
+  rechained,
+  tempDir,
+  testSeed,
+} from '../../support/storage-fixtures';
 
 const dir = tempDir('tole-index-');
 afterAll(() => dir.remove());
@@ -146,7 +154,7 @@ function commitSteps(store: SessionStore, steps: readonly Step[]): void {
 
 /** How many entries the saved index beside `path` holds. */
 function indexedEntries(path: string): number {
-  return readIndex(nodeFileOps, path, statSync(path).size)?.ids.length ?? 0;
+  return readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)?.ids.length ?? 0;
 }
 
 let made = 0;
@@ -172,7 +180,7 @@ describe('the saved index beside a session', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), fc.array(step, { maxLength: 8 }), (steps, more) => {
         const path = indexedSession(steps, more);
-        const index = readIndex(nodeFileOps, path, statSync(path).size);
+        const index = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY);
         const fromIndex = outcome(path, ASIDE);
         const replayed = outcome(path, ONE_THREAD);
         // An id that JSON escapes (a control character, a quote, a lone surrogate...) is not read
@@ -230,32 +238,32 @@ describe('the saved index beside a session', () => {
     const reference = outcome(path, ONE_THREAD);
     expect(outcome(path, ASIDE)).toEqual({
       ...reference,
-      indexed: readIndex(nodeFileOps, path, statSync(path).size)!.bytes,
+      indexed: readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!.bytes,
     });
 
     // One byte of the index changed: its own CRC fails.
     const flipped = Buffer.from(good);
     flipped[flipped.length - 20] ^= 1;
     writeFileSync(indexPath, flipped);
-    expect(readIndex(nodeFileOps, path, statSync(path).size)).toBeNull();
+    expect(readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)).toBeNull();
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
 
     // A well-formed index whose state cannot be (a parent after its child): dropped whole.
     writeFileSync(indexPath, good);
-    const real = readIndex(nodeFileOps, path, statSync(path).size)!;
+    const real = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!;
     const n = real.ids.length;
     // Every parent 5 entries back (the first column): the first entries' parents would come after them.
-    writeIndex(nodeFileOps, path, { ...real, numbers: real.numbers.map((v, i) => (i < n ? 5 : v)) });
+    writeIndex(nodeFileOps, path, { ...real, numbers: real.numbers.map((v, i) => (i < n ? 5 : v)) }, TEST_INDEX_KEY);
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
     // An id twice, or one id too few for the numbers: dropped whole.
-    writeIndex(nodeFileOps, path, { ...real, ids: [...real.ids.slice(0, -1), real.ids[0]!] });
+    writeIndex(nodeFileOps, path, { ...real, ids: [...real.ids.slice(0, -1), real.ids[0]!] }, TEST_INDEX_KEY);
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
-    writeIndex(nodeFileOps, path, { ...real, ids: real.ids.slice(1) });
-    expect(readIndex(nodeFileOps, path, statSync(path).size)!.ids).toEqual(real.ids.slice(1));
+    writeIndex(nodeFileOps, path, { ...real, ids: real.ids.slice(1) }, TEST_INDEX_KEY);
+    expect(readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!.ids).toEqual(real.ids.slice(1));
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
     // Its JSON part damaged under a CRC that holds: not JSON, ignored.
-    writeIndex(nodeFileOps, path, { ...real, state: { v: 2 } });
-    expect(readIndex(nodeFileOps, path, statSync(path).size)).not.toBeNull();
+    writeIndex(nodeFileOps, path, { ...real, state: { v: 2 } }, TEST_INDEX_KEY);
+    expect(readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)).not.toBeNull();
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
 
     // The file edited under re-chained checksums (as a writer that meant it would): another last CRC.
@@ -276,7 +284,7 @@ describe('the saved index beside a session', () => {
 
     // A writable open that found no usable index saves one for the file as it is.
     expect(outcome(path, ASIDE, false).indexed).toBe(0);
-    expect(readIndex(nodeFileOps, path, statSync(path).size)!.bytes).toBe(cut.length);
+    expect(readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!.bytes).toBe(cut.length);
     expect(outcome(path, ASIDE).indexed).toBe(cut.length);
     rmSync(indexPath);
     expect(outcome(path, ASIDE).indexed).toBe(0);
@@ -292,18 +300,18 @@ describe('the saved index beside a session', () => {
     }));
     const path = indexedSession(steps);
     const reference = outcome(path, ONE_THREAD);
-    const real = readIndex(nodeFileOps, path, statSync(path).size)!;
+    const real = readIndex(nodeFileOps, path, statSync(path).size, TEST_INDEX_KEY)!;
     const state = real.state as { types: string[] };
     expect(outcome(path, ASIDE).indexed).toBe(real.bytes);
     // A build with one more type early in its table: every later type number shifted by one.
     const types = [...state.types.slice(0, 1), 'inserted', ...state.types.slice(1)];
-    expect(writeIndex(nodeFileOps, path, { ...real, state: { ...state, types } })).toBe(true);
+    expect(writeIndex(nodeFileOps, path, { ...real, state: { ...state, types } }, TEST_INDEX_KEY)).toBe(true);
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
     // The same table, reordered.
-    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: [...state.types].reverse() } });
+    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: [...state.types].reverse() } }, TEST_INDEX_KEY);
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
     // An index with no table (as before the table was stored): ignored too.
-    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: undefined } });
+    writeIndex(nodeFileOps, path, { ...real, state: { ...state, types: undefined } }, TEST_INDEX_KEY);
     expect(outcome(path, ASIDE)).toEqual({ ...reference, indexed: 0 });
   });
 
@@ -321,8 +329,8 @@ describe('the saved index beside a session', () => {
 
     // Larger than the bound (the open gives the session file's size): not read.
     expect(good.length).toBeLessThan(statSync(path).size);
-    expect(readIndex(nodeFileOps, path, good.length)).not.toBeNull();
-    expect(readIndex(nodeFileOps, path, good.length - 1)).toBeNull();
+    expect(readIndex(nodeFileOps, path, good.length, TEST_INDEX_KEY)).not.toBeNull();
+    expect(readIndex(nodeFileOps, path, good.length - 1, TEST_INDEX_KEY)).toBeNull();
 
     // A FIFO at the index's path: the open neither blocks on it nor uses it.
     rmSync(indexPath);
@@ -425,7 +433,7 @@ describe('the lines a saved index covers, checked for their frame and CRC chain 
   const original = readFileSync(path);
   const lines = linesOf(original);
   const good = readFileSync(indexPathOf(path));
-  const real = readIndex(nodeFileOps, path, original.length)!;
+  const real = readIndex(nodeFileOps, path, original.length, TEST_INDEX_KEY)!;
   const indexedLines = real.commitLines + 1;
   afterAll(() => dropEarlyCheck());
 
@@ -482,7 +490,12 @@ describe('the lines a saved index covers, checked for their frame and CRC chain 
     const forged = spoiled(inside);
     writeFileSync(path, forged);
     const atN = forged.subarray(forged.lastIndexOf(0x0a, real.bytes - 2) + 1, real.bytes);
-    writeIndex(nodeFileOps, path, { ...real, lastCrc: Number.parseInt(atN.toString('latin1', 6, 14), 16) });
+    writeIndex(
+      nodeFileOps,
+      path,
+      { ...real, lastCrc: Number.parseInt(atN.toString('latin1', 6, 14), 16) },
+      TEST_INDEX_KEY,
+    );
     const forgedIndex = readFileSync(indexPathOf(path));
     expect(outcome(path, ONE_THREAD).error).toMatch(new RegExp(`^corrupt: .*line ${inside}: checksum matches`));
     const readPayloads = (opened: SessionStore): string => {
