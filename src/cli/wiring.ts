@@ -1,4 +1,5 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Sandbox } from '../core/tools/sandbox';
 import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
@@ -14,11 +15,12 @@ import type { SessionStore } from '../core/storage/session-store';
 import { builtinTools } from '../core/tools/builtin/index';
 import { ToolRegistry } from '../core/tools/registry';
 import { costUsdMicros } from '../core/usage/pricing';
+import { HOOK_EVENTS, type HookEvent } from '../core/hooks/hook-config';
 import { HookRunner } from '../core/hooks/hook-runner';
 import { Checkpoints } from '../core/checkpoints/checkpoint-store';
 import type { CliArgs } from './args';
 import { toleHome } from './tole-home';
-import { ConfigError, type Config } from './config';
+import { ConfigError, readProjectConfigFile, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';
 import { makeSessionTempDir } from './session-temp-dir';
@@ -186,7 +188,15 @@ export function buildSession(parts: AgentParts): BuiltSession {
       ? {}
       : { checkpoints: checkpointsFor(parts.env, parts.config, workspaceRoot) }),
     ...(hasHooks(parts.config)
-      ? { hooks: HookRunner.create({ config: parts.config.hooks ?? {}, cwd: workspaceRoot, env, clock }) }
+      ? {
+          hooks: HookRunner.create({
+            config: parts.config.hooks ?? {},
+            cwd: workspaceRoot,
+            env,
+            clock,
+            confine: sandbox ? { events: projectHookEvents(parts.config, workspaceRoot), ...sandbox } : null,
+          }),
+        }
       : {}),
     ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     compaction: {
@@ -208,6 +218,29 @@ export function checkpointsFor(env: NodeJS.ProcessEnv, config: Config, workspace
     ...(maxFileMB === undefined ? {} : { maxFileBytes: Math.round(maxFileMB * 1024 * 1024) }),
     ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
   });
+}
+
+/**
+ * The hook events whose commands came from the workspace's tole.config.json (a project's hook
+ * for an event replaces the user's): those run in the sandbox, the user's own as written.
+ */
+function projectHookEvents(config: Config, workspaceRoot: string): Set<HookEvent> {
+  const file = join(workspaceRoot, 'tole.config.json');
+  const events = new Set<HookEvent>();
+  if (!existsSync(file)) return events;
+  let project: Config;
+  try {
+    project = readProjectConfigFile(file).config;
+  } catch {
+    // Unreadable now: then every hook it could have set is taken for the project's.
+    for (const event of HOOK_EVENTS) events.add(event);
+    return events;
+  }
+  for (const event of HOOK_EVENTS) {
+    const applied = config.hooks?.[event];
+    if (applied !== undefined && JSON.stringify(applied) === JSON.stringify(project.hooks?.[event])) events.add(event);
+  }
+  return events;
 }
 
 function hasHooks(config: Config): boolean {

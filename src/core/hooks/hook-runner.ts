@@ -5,6 +5,7 @@ import type { EntryPayloads } from '../tree/entry-types';
 import { commandsFor, DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, type HooksConfig } from './hook-config';
 import { hookEnv, type HookPayload } from './hook-payload';
 import { runHookCommand, type CommandEnd } from './run-hook-command';
+import type { Sandbox, SandboxPolicy } from '../tools/sandbox';
 
 /** A hook never approves: it lets the action go on, warns, or blocks it. */
 export type HookVerdict = 'ok' | 'warn' | 'block';
@@ -53,6 +54,15 @@ export interface HookRunnerOptions {
   readonly clock?: Clock;
   /** How long children may hold the output open after the hook's shell exits. */
   readonly lingerMs?: number;
+  /**
+   * Events whose commands came from a project's config (trusted, yet the repository's words),
+   * run confined by this sandbox; the user's own hooks run as written. Null: no sandbox here.
+   */
+  readonly confine?: {
+    readonly events: ReadonlySet<HookEvent>;
+    readonly sandbox: Sandbox;
+    readonly policy: SandboxPolicy;
+  } | null;
 }
 
 /** Runs the shell commands the config names for each lifecycle event. */
@@ -69,6 +79,12 @@ export class HookRunner {
       throw new RangeError(`hooks.timeoutMs must be a positive integer, not ${String(timeoutMs)}`);
     for (const event of HOOK_EVENTS) commandsFor(options.config, event);
     return new HookRunner(options, timeoutMs);
+  }
+
+  /** The sandbox a project's hook for `event` runs in; null for the user's own hooks. */
+  private confinedFor(event: HookEvent): { sandbox: Sandbox; policy: SandboxPolicy } | null {
+    const confine = this.options.confine;
+    return confine?.events.has(event) ? { sandbox: confine.sandbox, policy: confine.policy } : null;
   }
 
   has(event: HookEvent): boolean {
@@ -93,6 +109,7 @@ export class HookRunner {
         timeoutMs: this.timeoutMs,
         ...(this.options.lingerMs === undefined ? {} : { lingerMs: this.options.lingerMs }),
         ...(options.signal ? { signal: options.signal } : {}),
+        confined: this.confinedFor(event),
       });
       const report = reportOf(event, command, end, options.failClosed, this.timeoutMs, clock.nowMs() - startedMs);
       runs.push(report);

@@ -1,6 +1,7 @@
 import { withGitGuard } from '../git-guard-env';
 import { repositoryDriverSettings } from '../git-repo-drivers';
 import { runInProcessGroup } from '../tools/process-group';
+import { confinedCommand, type Sandbox, type SandboxPolicy } from '../tools/sandbox';
 
 /** Output kept per stream of one hook run; the rest is counted and dropped. */
 export const HOOK_OUTPUT_MAX_BYTES = 64 * 1024;
@@ -15,6 +16,8 @@ export interface CommandSpec {
   readonly timeoutMs: number;
   readonly lingerMs?: number;
   readonly signal?: AbortSignal;
+  /** Run confined by the OS sandbox (a project's hooks): the workspace writable, the rest read-only. */
+  readonly confined?: { readonly sandbox: Sandbox; readonly policy: SandboxPolicy } | null;
 }
 
 /** How one command ended. `exitCode` is null when it never ran or a signal ended it. */
@@ -38,8 +41,14 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   }
   const out = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
   const err = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
+  const bashArgs = ['-c', spec.command];
+  const { program, args, seccomp } = spec.confined
+    ? confinedCommand(spec.confined.sandbox, spec.confined.policy, ['bash', ...bashArgs])
+    : { program: 'bash', args: bashArgs, seccomp: null };
   const end = await runInProcessGroup({
-    args: ['-c', spec.command],
+    program,
+    args,
+    fd3: seccomp,
     cwd: spec.cwd,
     // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
     env: withGitGuard(spec.env, await repositoryDriverSettings(spec.cwd, withGitGuard(spec.env))),
