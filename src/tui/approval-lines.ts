@@ -1,6 +1,7 @@
 import type { PendingApproval } from './approval-queue';
 import { spread } from './entry-lines';
 import { inputLines } from './input-lines';
+import { previewLines } from './preview-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
 import { visibleLines } from './visible-text';
 
@@ -74,6 +75,8 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
   if (JSON.stringify(request.input) !== request.subject)
     for (const text of visibleLines(request.subject))
       lines.push(...wrapLine([seg(text, 'strong')], width, [seg('  ')]));
+  // A file tool's change is shown as what it does to the file, not as its arguments.
+  if (request.preview) return [...lines, ...previewLines(request.preview, width)];
   if (addsToSubject(request.input, request.subject))
     for (const text of inputLines(request.input)) lines.push(...wrapLine([seg(text, 'codeBlock')], width, [seg('  ')]));
   return lines;

@@ -3,7 +3,7 @@ import type { StyleName } from './styles';
 
 export const MAX_DIFF_LINES = 80;
 
-function diffStyle(line: string): StyleName {
+export function diffStyle(line: string): StyleName {
   if (line.startsWith('+++') || line.startsWith('---')) return 'diffMeta';
   if (line.startsWith('@@')) return 'diffHunk';
   if (line.startsWith('+')) return 'diffAdd';

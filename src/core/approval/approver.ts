@@ -1,3 +1,4 @@
+import type { ChangePreview } from '../tools/change-preview';
 import type { Risk } from './risk';
 
 /** One tool call waiting for a decision. */
@@ -16,6 +17,8 @@ export interface ApprovalRequest {
   readonly outsideSandbox?: boolean;
   /** What approving it with a key does, said in the prompt: where it will run. */
   readonly runs?: string;
+  /** What a file tool's call will change, for the box to show (`Tool.preview`); not recorded. */
+  readonly preview?: ChangePreview;
 }
 
 /**

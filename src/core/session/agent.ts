@@ -12,7 +12,7 @@ import type {
   TokenUsage,
   ToolCallRequest,
 } from '../provider/provider';
-import { prepareCall, requestFor, resolvedSubjectOf } from './call-request';
+import { prepareCall, previewOf, requestFor, resolvedSubjectOf } from './call-request';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import type { AgentDeps } from './agent-deps';
 import type { AnyEntry } from '../tree/entry-types';
@@ -711,7 +711,8 @@ export class Agent {
     fault?.('after-intent');
     let approval = known;
     if (!approval) {
-      const decision = await this.ask(request, signal, emit);
+      const preview = await previewOf(tool, input, this.deps.workspaceRoot);
+      const decision = await this.ask(preview ? { ...request, preview } : request, signal, emit);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
       const late = decision.approved ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
       current = sandwich.commitApproval(current, request, tool, decision, late);

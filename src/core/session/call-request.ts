@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../approval/approver';
+import type { ChangePreview } from '../tools/change-preview';
 import { assessCall, type AnyTool } from '../tools/tool';
 
 /** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */
@@ -62,5 +63,15 @@ export async function resolvedSubjectOf(
       ok: false,
       message: `tool ${tool.name} could not resolve the call's path: ${(error as Error)?.message ?? String(error)}`,
     };
+  }
+}
+
+/** What the call will change, for the approval box (`Tool.preview`); a preview that throws says why instead. */
+export async function previewOf(tool: AnyTool, input: unknown, workspaceRoot: string): Promise<ChangePreview | undefined> {
+  if (!tool.preview) return undefined;
+  try {
+    return await tool.preview(input, workspaceRoot);
+  } catch (error) {
+    return { kind: 'unreadable', why: `no preview: ${(error as Error)?.message ?? String(error)}` };
   }
 }

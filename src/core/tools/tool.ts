@@ -1,3 +1,4 @@
+import type { ChangePreview } from './change-preview';
 import type { z } from 'zod';
 import { RISK_ORDER, type Risk, type RiskAssessment } from '../approval/risk';
 
@@ -58,6 +59,12 @@ export interface Tool<Input = unknown> {
    * asked about as where it leads.
    */
   resolvedSubject?(input: Input, workspaceRoot: string): Promise<string>;
+  /**
+   * For tools that change files: what the call will change (a diff, a new file's first lines, what
+   * a deletion removes), worked out when the user is asked and shown in the approval box. Never
+   * throws for the world's failures: what cannot be read says why.
+   */
+  preview?(input: Input, workspaceRoot: string): Promise<ChangePreview>;
   /**
    * For `guarded` tools: computed before the intent is committed and stored with it, so that
    * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file).

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import { type ResolveOptions, resolveWorkspacePath } from '../workspace';
+import { deletePreview } from './change-previews';
 import { openDirectoryChecked, removeTree } from './checked-open';
 import {
   failure,
@@ -47,6 +48,7 @@ export const deletePathTool: Tool<DeletePathInput> = {
   }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path, KEEP_LAST_LINK),
+  preview: (input, workspaceRoot) => deletePreview(input.path, workspaceRoot, KEEP_LAST_LINK),
   prepare: prepareDelete,
   guard: deleteHappened,
   execute: deletePath,

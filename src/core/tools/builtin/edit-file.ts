@@ -12,6 +12,7 @@ import {
   workspacePathOrFailure,
   writeFileDurably,
 } from './file-io';
+import { editPreview } from './change-previews';
 import { editVerdict, isPreparedEdit, type PreparedEdit, prepareEditMarks } from './edit-guard';
 import { changeDisplay } from './write-file';
 
@@ -27,7 +28,7 @@ const inputSchema = lazySchema((z) =>
 
 export type EditFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
-type PlannedEdit =
+export type PlannedEdit =
   | {
       readonly ok: true;
       readonly relativePath: string;
@@ -53,6 +54,7 @@ export const editFileTool: Tool<EditFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `edits ${input.path}` }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
+  preview: (input, workspaceRoot) => editPreview(input, workspaceRoot),
   prepare: prepareEdit,
   guard: editHappened,
   execute: editFile,
@@ -100,7 +102,7 @@ async function editFile(input: EditFileInput, ctx: ToolContext): Promise<ToolOut
 }
 
 /** Reads the file and applies the edit in memory, or says why it cannot apply. Never throws for the world's failures. */
-async function planEdit(input: EditFileInput, ctx: ToolContext): Promise<PlannedEdit> {
+export async function planEdit(input: EditFileInput, ctx: Pick<ToolContext, 'workspaceRoot'>): Promise<PlannedEdit> {
   if (input.old_text === '')
     return { ok: false, message: 'old_text is empty. To create a file or replace all of it, use write_file.' };
   if (input.old_text === input.new_text)

@@ -16,6 +16,7 @@ import {
   workspacePathOrFailure,
   writeFileDurably,
 } from './file-io';
+import { writePreview } from './change-previews';
 import { unifiedDiff } from './line-diff';
 
 const inputSchema = lazySchema((z) =>
@@ -50,6 +51,7 @@ export const writeFileTool: Tool<WriteFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `writes ${input.path}` }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
+  preview: (input, workspaceRoot) => writePreview(input, workspaceRoot),
   prepare: prepareWrite,
   guard: (input, prepared, ctx) => writeHappened(input.path, prepared, ctx),
   execute: writeFile,
