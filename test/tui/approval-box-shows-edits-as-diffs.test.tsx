@@ -98,7 +98,10 @@ describe('the approval box shows a file change as what it does to the file', () 
     writeFileSync(join(root, 'c.txt'), 'plain\n');
     const input = { path: 'c.txt', content: 'evil\u001b[2Jcleared\rback\n' };
     screen = renderScreen({ store: emptyStore() });
-    screen.approvals.decide(request('write_file', input, await writeFileTool.preview!(input, root)), new AbortController().signal);
+    screen.approvals.decide(
+      request('write_file', input, await writeFileTool.preview!(input, root)),
+      new AbortController().signal,
+    );
     const raw = await screen.waitFor('approve?');
     expect(raw).not.toContain('\u001b[2J');
     expect(pane(stripAnsi(raw), 'approve?')).toContain('+evil');

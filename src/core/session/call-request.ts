@@ -67,7 +67,11 @@ export async function resolvedSubjectOf(
 }
 
 /** What the call will change, for the approval box (`Tool.preview`); a preview that throws says why instead. */
-export async function previewOf(tool: AnyTool, input: unknown, workspaceRoot: string): Promise<ChangePreview | undefined> {
+export async function previewOf(
+  tool: AnyTool,
+  input: unknown,
+  workspaceRoot: string,
+): Promise<ChangePreview | undefined> {
   if (!tool.preview) return undefined;
   try {
     return await tool.preview(input, workspaceRoot);

@@ -7,7 +7,12 @@ export type ChangePreview =
   /** A unified diff (`--- a/x`, `+++ b/x`, `@@` hunks) against the file as it is now; empty when nothing changes. */
   | { readonly kind: 'diff'; readonly diff: string; readonly hunks: number }
   /** A file that does not exist yet: its first lines, how many lines and bytes it will hold. */
-  | { readonly kind: 'new-file'; readonly firstLines: readonly string[]; readonly lines: number; readonly bytes: number }
+  | {
+      readonly kind: 'new-file';
+      readonly firstLines: readonly string[];
+      readonly lines: number;
+      readonly bytes: number;
+    }
   /** What a deletion removes: a file's size, a directory's file count and total size (`partial` past the walk's bound). */
   | {
       readonly kind: 'removes';

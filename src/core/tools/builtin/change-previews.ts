@@ -61,7 +61,8 @@ export async function deletePreview(
     if (found.kind === 'missing') return { kind: 'removes', what: 'nothing', files: 0, bytes: 0 };
     if (found.kind === 'symlink') return { kind: 'removes', what: 'link', files: 1, bytes: 0 };
     if (found.kind === 'special') return { kind: 'removes', what: 'other', files: 1, bytes: 0 };
-    if (found.kind === 'file') return { kind: 'removes', what: 'file', files: 1, bytes: (await lstat(absolutePath)).size };
+    if (found.kind === 'file')
+      return { kind: 'removes', what: 'file', files: 1, bytes: (await lstat(absolutePath)).size };
     return { kind: 'removes', what: 'directory', ...(await treeSize(absolutePath)) };
   } catch (error) {
     return isFsError(error) ? { kind: 'unreadable', why: describeFsError(error, relativePath) } : unreadable(error);
