@@ -1,4 +1,4 @@
-import type { ChangePreview } from '../core/tools/change-preview';
+import type { ChangePreview } from '../core/approval/change-preview';
 import { diffStyle } from './diff-lines';
 import { counted, formatBytes } from './format';
 import { MAX_INPUT_LINES } from './input-lines';

@@ -1,4 +1,4 @@
-import type { ChangePreview } from '../tools/change-preview';
+import type { ChangePreview } from './change-preview';
 import type { Risk } from './risk';
 
 /** One tool call waiting for a decision. */

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../approval/approver';
-import type { ChangePreview } from '../tools/change-preview';
+import type { ChangePreview } from '../approval/change-preview';
 import { assessCall, type AnyTool } from '../tools/tool';
 
 /** The approval request for a parsed call; a tool whose assess or subject throws fails the call, not the turn. */

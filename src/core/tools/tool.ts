@@ -1,4 +1,4 @@
-import type { ChangePreview } from './change-preview';
+import type { ChangePreview } from '../approval/change-preview';
 import type { z } from 'zod';
 import { RISK_ORDER, type Risk, type RiskAssessment } from '../approval/risk';
 

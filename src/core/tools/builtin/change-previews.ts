@@ -1,6 +1,6 @@
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
-import { type ChangePreview, hunkCount, NEW_FILE_PREVIEW_LINES } from '../change-preview';
+import { type ChangePreview, hunkCount, NEW_FILE_PREVIEW_LINES } from '../../approval/change-preview';
 import { resolveWorkspacePath, type ResolveOptions } from '../workspace';
 import { describeFsError, isFsError, readTextFile, type TextFileRead } from './file-io';
 import { type EditFileInput, planEdit } from './edit-file';
