@@ -135,6 +135,7 @@ describe("a new session's first frame", () => {
     expect(driver.raw).toContain(
       `tole: this install of tole is incomplete: Cannot find module '${join(copy, 'dist', 'later.cjs')}' (rebuild it with npm run build, or reinstall tole)`,
     );
+    await driver.screen(); // the terminal has parsed all it was sent
     expect(driver.onAlternateScreen).toBe(false);
     rmSync(copy, { recursive: true, force: true });
   }, 60_000);
@@ -153,6 +154,7 @@ describe("a new session's first frame", () => {
     expect(driver.raw.replace(/\r?\n/g, '')).toContain(
       `tole: tole was updated while this session ran (${later} is from build 0000111122223333, this session is build ${id}); restart tole to use the new version`,
     );
+    await driver.screen(); // the terminal has parsed all it was sent
     expect(driver.onAlternateScreen).toBe(false);
     rmSync(copy, { recursive: true, force: true });
   }, 60_000);

@@ -71,7 +71,9 @@ describe('the session name field (R in the tree)', () => {
     await screen.press('R');
     await shows('session name: jq?-docs');
     for (let i = 0; i < 'jq?-docs'.length; i++) await screen.press('\x7f');
-    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toMatch(/session name: +a name for this session/));
+    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toMatch(/session name: +a name for this session/), {
+      timeout: 15_000,
+    });
     await screen.press(KEYS.enter);
     await shows('the session has no name now');
     expect(sessionName(store)).toBeNull();
