@@ -33,6 +33,16 @@ export const callIdOf = (id: string): string => `call_${id.replace(/[^a-zA-Z0-9_
 
 export async function runWorld(name: string, mode: SandboxMode, cases: readonly AttackCase[]): Promise<WorldRun> {
   const world = buildWorld(`${mode}-${name}`, { workspaceIsHome: name === 'home' });
+  try {
+    return await runIn(world, name, mode, cases);
+  } catch (error) {
+    // A world that never ran is removed here (its tmux server too); one that ran, by the suite.
+    world.remove();
+    throw error;
+  }
+}
+
+async function runIn(world: World, name: string, mode: SandboxMode, cases: readonly AttackCase[]): Promise<WorldRun> {
   for (const c of cases) {
     const caseDir = join(world.ws, 'c', c.id);
     if (c.setup) {
