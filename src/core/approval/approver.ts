@@ -19,6 +19,8 @@ export interface ApprovalRequest {
   readonly runs?: string;
   /** What a file tool's call will change, for the box to show (`Tool.preview`); not recorded. */
   readonly preview?: ChangePreview;
+  /** Set when a sub-agent makes the call: who asks, in words for the prompt ("sub-agent reviewer, session ID"). */
+  readonly agent?: string;
 }
 
 /**

@@ -720,7 +720,7 @@ export class Agent {
       if (!decision.approved) return { state: current, ok: false };
       approval = decision;
     }
-    const result = await sandwich.execute(tool, input, call.id, signal, approval);
+    const result = await sandwich.execute(tool, input, call.id, signal, approval, prepared.value);
     fault?.('before-settlement');
     const settled = sandwich.settle(current, result, true);
     const postHook = await runHooks(

@@ -41,7 +41,7 @@ export async function prepareCall(
   input: unknown,
   context: { readonly workspaceRoot: string; readonly signal: AbortSignal; readonly callId: string },
 ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
-  if (tool.replay !== 'guarded' || !tool.prepare) return { ok: true, value: undefined };
+  if (!tool.prepare) return { ok: true, value: undefined };
   try {
     return { ok: true, value: await tool.prepare(input, context) };
   } catch (error) {

@@ -162,11 +162,37 @@ async function beforeIntent(ctx: FanOutContext, item: FanOutCall, signal: AbortS
 
 const NOT_RUN = { outcome: 'interrupted', content: 'not run: the turn was interrupted by the user' } as const;
 
+/** A counting semaphore: `take` waits for a free place, `give` hands it to the next waiter. */
+interface Places {
+  take(): Promise<void>;
+  give(): void;
+}
+
+function places(limit: number): Places {
+  let free = Math.max(1, limit);
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => {
+      if (free > 0) {
+        free--;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
+
 /**
- * Starts the effects, at most `readConcurrency` at a time, in the calls' order; each promise
- * resolves to its call's result (the sandwich turns a throw or an abort into a result). Written
- * here rather than taken from a pool library: it is a dozen lines, and the one thing it must do
- * beyond a pool (settle a call the abort kept from starting as not run) is tole's own.
+ * Starts the effects, at most `readConcurrency` at a time (and at most a tool's `maxParallel` of
+ * its own calls), in the calls' order; each promise resolves to its call's result (the sandwich
+ * turns a throw or an abort into a result). Written here rather than taken from a pool library:
+ * it is a dozen lines, and the one thing it must do beyond a pool (settle a call the abort kept
+ * from starting as not run) is tole's own.
  */
 function startEffects(
   ctx: FanOutContext,
@@ -174,31 +200,23 @@ function startEffects(
   signal: AbortSignal,
 ): Map<Slot, Promise<Result>> {
   const { deps, sandwich } = ctx;
-  const limit = Math.max(1, deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY);
+  const reply = places(deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY);
+  const perTool = new Map<string, Places>();
   const results = new Map<Slot, Promise<Result>>();
-  let free = limit;
-  const waiting: (() => void)[] = [];
-  const turn = (): Promise<void> => {
-    if (free > 0) {
-      free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => waiting.push(resolve));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
-  };
   for (const slot of runs) {
     const { tool, input, call, decision } = slot.item;
+    const own = tool.maxParallel === undefined ? null : (perTool.get(tool.name) ?? places(tool.maxParallel));
+    if (own) perTool.set(tool.name, own);
     const run = async (): Promise<Result> => {
-      await turn();
+      // The tool's own place first: a call waiting for it holds none of the reply's.
+      await own?.take();
+      await reply.take();
       try {
         if (signal.aborted) return { callId: call.id, tool: tool.name, tier: tool.tier, ...NOT_RUN };
-        return await sandwich.execute(tool, input, call.id, signal, decision);
+        return await sandwich.execute(tool, input, call.id, signal, decision, slot.prepared);
       } finally {
-        release();
+        reply.give();
+        own?.give();
       }
     };
     results.set(slot, run());

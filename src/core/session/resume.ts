@@ -106,11 +106,11 @@ async function resumeOne(
     emitNotices(checkpoint.notices, emit);
     if (!decision.approved) return current;
     // No approval was committed before the crash, so the effect cannot have started: run it.
-    return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun', decision);
+    return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal, decision);
   }
   switch (tool.replay) {
     case 'idempotent':
-      return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+      return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal);
     case 'guarded': {
       const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
       const happened = await askGuard(tool, payload.input, payload.prepared, ctx);
@@ -134,7 +134,7 @@ async function resumeOne(
           true,
         );
       }
-      return runAndSettle(deps, sandwich, current, tool, payload.input, intent.callId, signal, 'rerun');
+      return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal);
     }
     case 'never':
       return sandwich.settle(
@@ -161,15 +161,14 @@ async function runAndSettle(
   sandwich: Sandwich,
   state: MachineState,
   tool: AnyTool,
-  input: unknown,
+  intent: { readonly input: unknown; readonly prepared?: unknown },
   callId: string,
   signal: AbortSignal,
-  resumedBy: 'rerun',
   approval: Decision | null = null,
 ): Promise<MachineState> {
-  const result = await sandwich.execute(tool, input, callId, signal, approval);
+  const result = await sandwich.execute(tool, intent.input, callId, signal, approval, intent.prepared);
   deps.fault?.('before-settlement');
-  return sandwich.settle(state, { ...result, resumedBy }, true);
+  return sandwich.settle(state, { ...result, resumedBy: 'rerun' }, true);
 }
 
 async function askAgain(

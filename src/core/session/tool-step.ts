@@ -211,12 +211,19 @@ export class Sandwich {
     callId: string,
     signal: AbortSignal,
     approval: Decision | null,
+    prepared?: unknown,
   ): Promise<Result> {
     const startedMs = this.deps.store.now();
     let output: ToolOutput;
     try {
       const keypress = approval?.approved === true && approval.by === 'user';
-      const running = tool.execute(input, { workspaceRoot: this.deps.workspaceRoot, signal, callId, keypress });
+      const running = tool.execute(input, {
+        workspaceRoot: this.deps.workspaceRoot,
+        signal,
+        callId,
+        keypress,
+        ...(prepared === undefined ? {} : { prepared }),
+      });
       this.deps.fault?.('during-effect');
       output = await running;
     } catch (error) {

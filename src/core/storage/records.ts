@@ -19,8 +19,25 @@ export interface SessionHeader {
    * may have held higher seqs than any kept line; new commits continue above this one.
    */
   readonly compactedAtSeq?: number;
-  /** Set when the session was forked from another one. */
-  readonly parent?: { readonly sessionId: string; readonly entryId: string; readonly path?: string };
+  /** Set when the session was forked from another one, or runs a sub-agent for it (`task`). */
+  readonly parent?: ParentLink;
+}
+
+/** The session a session came from, and the entry it came from there. */
+export interface ParentLink {
+  readonly sessionId: string;
+  readonly entryId: string;
+  readonly path?: string;
+  /** Set for a sub-agent: the parent's `task` call (its intent is `entryId`) this session answers. */
+  readonly task?: TaskLink;
+}
+
+export interface TaskLink {
+  readonly callId: string;
+  /** The agent profile the sub-agent runs (null: the parent's prompt and tools). */
+  readonly agent: string | null;
+  /** 1 for a child of a top-level session, 2 for its child, ... */
+  readonly depth: number;
 }
 
 export interface EntryRecord {

@@ -43,6 +43,8 @@ export interface CreateOptions extends StoreOptions {
   /** JSONL unless asked: SQLite needs the optional better-sqlite3. */
   readonly backend?: StorageBackend;
   readonly parent?: SessionHeader['parent'];
+  /** The new session's id, when the caller committed it somewhere first (a sub-agent's, in its parent's intent). */
+  readonly id?: string;
 }
 
 /** Compaction runs only when dead register bytes pass both of these. */
@@ -67,7 +69,7 @@ export class SessionStore {
   private constructor(private readonly clock: Clock) {}
 
   static create(dir: string, options: CreateOptions): SessionStore {
-    const id = newSessionId(options.clock, options.random);
+    const id = options.id ?? newSessionId(options.clock, options.random);
     const header: SessionHeader = {
       v: 1,
       kind: 'header',

@@ -18,6 +18,8 @@ export interface ToolContext {
   readonly callId: string;
   /** True when the user approved this very call with a keypress; a call run without one is confined where a sandbox exists. */
   readonly keypress?: boolean;
+  /** What `prepare` returned for this call, as its intent holds it (undefined when the tool has no `prepare`). */
+  readonly prepared?: unknown;
 }
 
 export interface ToolOutput {
@@ -48,6 +50,11 @@ export interface Tool<Input = unknown> {
    * registry refuses a tool declared Destructive when no interactive approver is wired.
    */
   readonly declaredRisk: Risk | 'per-call';
+  /**
+   * At most this many calls of the tool run at once when calls of one reply run side by side
+   * (a sub-agent is a whole session); unset, only the reply's own limit applies.
+   */
+  readonly maxParallel?: number;
   /** The risk of this call; most tools have a fixed tier, bash classifies its command line. */
   assess(input: Input): RiskAssessment;
   /** The argument that matters (command line or path): shown on screen, matched by allow rules. */
@@ -66,8 +73,10 @@ export interface Tool<Input = unknown> {
    */
   preview?(input: Input, workspaceRoot: string): Promise<ChangePreview>;
   /**
-   * For `guarded` tools: computed before the intent is committed and stored with it, so that
-   * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file).
+   * Computed before the intent is committed and stored with it: for `guarded` tools, so that
+   * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file);
+   * for others, what the effect must find again when it is run again on resume (a sub-agent's session id).
+   * The effect gets it back as `ToolContext.prepared`.
    */
   prepare?(input: Input, ctx: ToolContext): Promise<unknown>;
   /**

@@ -1,0 +1,288 @@
+/**
+ * The `task` tool through the real turn loop: the real provider over HTTP to the local chat
+ * server, one scripted model per session told apart by the request (a child's request carries its
+ * brief as the first user message), the real store, policy and registry. A child is a session
+ * file of its own beside the parent's; its final answer is the parent call's result.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest, Decision } from '../../../src/core/approval/approver';
+import { seededRandom, systemClock } from '../../../src/core/clock';
+import { NS } from '../../../src/core/registers/namespaces';
+import { SessionStore } from '../../../src/core/storage/session-store';
+import { SubAgents, type ChildEvent, type SubAgentLimits } from '../../../src/core/session/sub-agents';
+import { taskTool } from '../../../src/core/session/task-tool';
+import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../../support/chat-server';
+import {
+  buildAgent,
+  chatRequests,
+  entriesOfType,
+  markerCount,
+  markerTools,
+  tempDirs,
+  type AgentOptions,
+  type TempDirs,
+} from '../../support/agent-fixtures';
+
+let server: ChatServer;
+let dirs: TempDirs;
+let route: (request: RecordedRequest) => ScriptedReply;
+
+beforeEach(async () => {
+  server = await startChatServer({ respond: (request) => route(request) });
+  dirs = tempDirs('tole-task-');
+});
+
+afterEach(async () => {
+  await server.close();
+  dirs.remove();
+});
+
+type Message = { readonly role: string; readonly content?: unknown };
+
+function messagesOf(request: RecordedRequest): Message[] {
+  return (request.body?.messages ?? []) as Message[];
+}
+
+/** The first user message: the parent's prompt, or a child's brief. */
+function firstUser(request: RecordedRequest): string {
+  const found = messagesOf(request).find((m) => m.role === 'user');
+  return typeof found?.content === 'string' ? found.content : '';
+}
+
+function toolMessages(request: RecordedRequest): string[] {
+  return messagesOf(request)
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
+}
+
+function taskCall(id: string, prompt: string, extra: Record<string, string> = {}) {
+  return { id, name: 'task', arguments: JSON.stringify({ prompt, ...extra }) };
+}
+
+function withTasks(options: Partial<AgentOptions> = {}, limits?: SubAgentLimits) {
+  const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
+  const agents = new SubAgents({
+    deps: built.deps,
+    model: () => 'tole-test-model',
+    profile: async (name) => {
+      if (name !== 'reviewer') throw new Error(`there is no agent profile named "${name}"`);
+      return { profile: { name, systemPrompt: 'You review.', tools: ['read_file'] }, model: 'review-model' };
+    },
+    clock: systemClock,
+    random: seededRandom(0x5ab),
+    ...(limits ? { limits } : {}),
+  });
+  built.deps.tools.register(taskTool(agents));
+  return { ...built, agents };
+}
+
+function childFiles(parentPath: string): string[] {
+  return readdirSync(dirs.sessions)
+    .filter((name) => name.endsWith('.jsonl') && join(dirs.sessions, name) !== parentPath)
+    .map((name) => join(dirs.sessions, name));
+}
+
+function openReadOnly(path: string): SessionStore {
+  return SessionStore.open(path, { clock: systemClock, random: seededRandom(9), readOnly: true });
+}
+
+describe('the task tool', () => {
+  it("gives the child only its brief, and its answer (with its session id) is the parent call's result", async () => {
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'parent secret prompt')
+        return toolMessages(request).length === 0
+          ? { text: 'delegating', toolCalls: [taskCall('call_t', 'count the files', { description: 'Count files' })] }
+          : { text: 'all done' };
+      return { text: `child answer to: ${prompt}` };
+    };
+    const { agent, store } = withTasks({ policy: {} });
+
+    const turn = await agent.runTurn('parent secret prompt', new AbortController().signal, () => {});
+
+    expect(turn).toEqual({ outcome: 'done', text: 'all done' });
+    const childRequests = chatRequests(server).filter((r) => firstUser(r) !== 'parent secret prompt');
+    expect(childRequests).toHaveLength(1);
+    const sent = messagesOf(childRequests[0]!);
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(JSON.stringify(sent)).not.toContain('parent secret prompt');
+    expect(JSON.stringify(sent)).not.toContain('delegating');
+    expect(sent[1]!.content).toBe('Count files\n\ncount the files');
+
+    const [child] = childFiles(store.path);
+    const childStore = openReadOnly(child!);
+    const intent = entriesOfType(store, 'tool_intent')[0]!;
+    expect(intent.payload.prepared).toEqual({ sessionId: childStore.header.id });
+    expect(childStore.header.parent).toEqual({
+      sessionId: store.header.id,
+      entryId: intent.id,
+      path: store.path,
+      task: { callId: 'call_t', agent: null, depth: 1 },
+    });
+    const [result] = entriesOfType(store, 'tool_result');
+    expect(result!.payload.outcome).toBe('ok');
+    expect(result!.payload.content).toBe(
+      `child answer to: Count files\n\ncount the files\n\n(sub-agent, session ${childStore.header.id})`,
+    );
+    // The child's usage is in its own file, not the parent's.
+    expect(childStore.usage).toHaveLength(1);
+    expect(store.usage).toHaveLength(2);
+    childStore.close();
+    store.close();
+  });
+
+  it('runs three children side by side and commits their results in call order', async () => {
+    const arrived: string[] = [];
+    let allIn!: () => void;
+    const together = new Promise<void>((resolve) => {
+      allIn = resolve;
+    });
+    const finishing: string[] = [];
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'fan out')
+        return toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_a', 'brief a'), taskCall('call_b', 'brief b'), taskCall('call_c', 'brief c')] }
+          : { text: `parent saw ${toolMessages(request).length} results` };
+      arrived.push(prompt);
+      if (arrived.length === 3) allIn();
+      // Each child answers only once all three are in flight; c first, a last.
+      const delayMs = { 'brief a': 60, 'brief b': 30, 'brief c': 0 }[prompt] ?? 0;
+      return {
+        holdUntil: together.then(() => new Promise((r) => setTimeout(r, delayMs))).then(() => finishing.push(prompt)),
+        text: `answer ${prompt.slice(-1)}`,
+      };
+    };
+    const { agent, store } = withTasks({ policy: {} });
+
+    const turn = await agent.runTurn('fan out', new AbortController().signal, () => {});
+
+    expect(turn.text).toBe('parent saw 3 results');
+    expect(arrived.sort()).toEqual(['brief a', 'brief b', 'brief c']);
+    const results = entriesOfType(store, 'tool_result');
+    expect(results.map((r) => r.payload.callId)).toEqual(['call_a', 'call_b', 'call_c']);
+    expect(results.map((r) => r.payload.content.split('\n')[0])).toEqual(['answer a', 'answer b', 'answer c']);
+    expect(childFiles(store.path)).toHaveLength(3);
+    store.close();
+  });
+
+  it('runs no more children at once than limits.maxParallelTasks', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'four tasks')
+        return toolMessages(request).length === 0
+          ? { toolCalls: ['1', '2', '3', '4'].map((n) => taskCall(`call_${n}`, `brief ${n}`)) }
+          : { text: 'done' };
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // Two in flight let the first go; each one that ends lets the next one in.
+      const release = new Promise<void>((resolve) => waiting.push(resolve));
+      if (inFlight === 2) waiting.shift()!();
+      return {
+        holdUntil: release.then(() => {
+          inFlight--;
+          waiting.shift()?.();
+        }),
+        text: `answer ${prompt}`,
+      };
+    };
+    const { agent, store } = withTasks({ policy: {} }, { maxParallelTasks: 2, maxTaskDepth: 1, childMaxSteps: 5 });
+
+    await agent.runTurn('four tasks', new AbortController().signal, () => {});
+
+    expect(most).toBe(2);
+    expect(entriesOfType(store, 'tool_result').map((r) => r.payload.outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    store.close();
+  });
+
+  it("runs a profile's prompt, tools and model, and offers a child no task tool of its own", async () => {
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'review it')
+        return toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_r', 'review src', { agent: 'reviewer' })] }
+          : { text: 'reviewed' };
+      return { text: 'looks fine' };
+    };
+    const { agent, store } = withTasks({ policy: {} });
+
+    await agent.runTurn('review it', new AbortController().signal, () => {});
+
+    const child = chatRequests(server).find((r) => firstUser(r) === 'review src')!;
+    expect(child.body?.model).toBe('review-model');
+    expect(messagesOf(child)[0]!.content).toBe('You review.');
+    const offered = (child.body?.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(offered).toEqual(['read_file']);
+    const parentTools = (chatRequests(server)[0]!.body?.tools ?? []).map(
+      (t) => (t as { function: { name: string } }).function.name,
+    );
+    expect(parentTools).toContain('task');
+    const [result] = entriesOfType(store, 'tool_result');
+    expect(result!.payload.content).toMatch(/^looks fine\n\n\(sub-agent reviewer, session [0-9]+-[0-9a-f]{6}\)$/);
+    store.close();
+  });
+
+  it('settles the call as failed, with why, for an unknown profile or a child that hits its step limit', async () => {
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'two tasks')
+        return toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_x', 'x', { agent: 'nobody' }), taskCall('call_y', 'loop forever')] }
+          : { text: 'ok' };
+      return { toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] };
+    };
+    const { agent, store } = withTasks({ policy: {} }, { maxParallelTasks: 3, maxTaskDepth: 1, childMaxSteps: 2 });
+
+    await agent.runTurn('two tasks', new AbortController().signal, () => {});
+
+    const [unknown, looping] = entriesOfType(store, 'tool_result');
+    expect(unknown!.payload).toMatchObject({ outcome: 'error' });
+    expect(unknown!.payload.content).toBe('the sub-agent was not started: there is no agent profile named "nobody"');
+    expect(looping!.payload.outcome).toBe('error');
+    expect(looping!.payload.content).toMatch(
+      /^the sub-agent could not finish: stopped after 2 model calls \(max steps\).*\(sub-agent, session /,
+    );
+    expect(childFiles(store.path)).toHaveLength(1);
+    store.close();
+  });
+
+  it("asks about a child's call on the parent's approver, naming the child, and reports its events", async () => {
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'mark it')
+        return toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_m', 'write the marker')] }
+          : { text: 'ok' };
+      return toolMessages(request).length === 0
+        ? { toolCalls: [{ name: 'marker_never', arguments: '{"key":"k"}' }] }
+        : { text: 'marked' };
+    };
+    const asked: ApprovalRequest[] = [];
+    const approver = {
+      decide: async (request: ApprovalRequest): Promise<Decision> => {
+        asked.push(request);
+        return { approved: true, by: 'user' };
+      },
+    };
+    const { agent, store, agents } = withTasks({ approver, extraTools: markerTools() });
+    const seen: ChildEvent[] = [];
+    agents.onChildEvent((event) => seen.push(event));
+
+    await agent.runTurn('mark it', new AbortController().signal, () => {});
+
+    expect(asked.map((r) => r.tool)).toEqual(['marker_never']);
+    const childId = openReadOnly(childFiles(store.path)[0]!).header.id;
+    expect(asked[0]!.agent).toBe(`sub-agent (session ${childId})`);
+    expect(markerCount(dirs.root, 'marker_never')).toBe(1);
+    expect(seen.every((e) => e.callId === 'call_m' && e.sessionId === childId)).toBe(true);
+    expect(seen.filter((e) => e.event.type === 'usage')).toHaveLength(2);
+    expect(entriesOfType(store, 'tool_result')[0]!.payload.content).toMatch(/^marked\n/);
+    expect(store.registers.entries(NS.pending)).toEqual([]);
+    store.close();
+  });
+});
