@@ -10,7 +10,7 @@ import { runSchedule } from './simulate';
 describe('the fault simulator', () => {
   it(`holds every invariant over seeds 1..${CI_SEEDS}`, async () => {
     const failed: string[] = [];
-    const totals = { crashes: 0, commits: 0, corruptions: 0, refusedOpeners: 0, restores: 0 };
+    const totals = { crashes: 0, commits: 0, corruptions: 0, refusedOpeners: 0, locksTaken: 0, restores: 0 };
     const faultPoints = new Set<string>();
     const started = performance.now();
     for (let seed = 1; seed <= CI_SEEDS; seed++) {
@@ -19,6 +19,7 @@ describe('the fault simulator', () => {
       totals.commits += result.commits;
       totals.corruptions += result.corruptions;
       totals.refusedOpeners += result.refusedOpeners;
+      totals.locksTaken += result.locksTaken;
       totals.restores += result.restores;
       for (const point of Object.keys(result.faultPoints)) faultPoints.add(point);
       if (result.problems.length > 0)
@@ -27,12 +28,13 @@ describe('the fault simulator', () => {
     const seconds = (performance.now() - started) / 1000;
     console.log(`${CI_SEEDS} schedules in ${seconds.toFixed(1)} s: ${(CI_SEEDS / seconds).toFixed(0)} schedules/s`);
     expect(failed).toEqual([]);
-    // The schedules did crash, commit, rot bytes, restore and meet second openers: a simulator that never faults proves nothing.
+    // The schedules did crash, commit, rot bytes, restore, meet second openers and lose their locks: a simulator that never faults proves nothing.
     expect(totals.crashes).toBeGreaterThan(CI_SEEDS / 4);
     expect(totals.commits).toBeGreaterThan(CI_SEEDS * 10);
     expect(totals.corruptions).toBeGreaterThan(CI_SEEDS / 20);
     expect(totals.refusedOpeners).toBeGreaterThan(CI_SEEDS / 20);
     expect(totals.restores).toBeGreaterThan(CI_SEEDS / 20);
+    expect(totals.locksTaken).toBeGreaterThan(CI_SEEDS / 100);
     // Every fault point fired (the checkpoint and restore ones too).
     expect([...faultPoints].sort()).toEqual([...FAULT_POINTS].sort());
   }, 300_000);

@@ -9,7 +9,12 @@ import type { FileOps } from '../../src/core/storage/file-ops';
 import { LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 
 /** What a plant changes inside the simulated world's own tools (sim-world.ts). */
-export type WorldPlant = 'effect-at-prepare' | 'guard-whole-file' | 'restore-writes-nothing' | null;
+export type WorldPlant =
+  | 'effect-at-prepare'
+  | 'guard-whole-file'
+  | 'write-guard-two-states'
+  | 'restore-writes-nothing'
+  | null;
 /** What a plant changes in the simulated disk (sim-disk.ts). */
 export type DiskPlant = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
 
@@ -88,6 +93,13 @@ export const PLANTS = {
       processes: { ...ops.processes!, exists: () => false, startTime: () => null },
     }),
   },
+  'lock-inode-not-checked': {
+    bug: 'a writer never looks at its lock file again, so it goes on committing after tole unlock removed or another tole replaced it',
+    ops: (ops) => ({
+      ...ops,
+      fileIdOf: (path) => (path.endsWith('.lock') ? 'the lock this writer made' : ops.fileIdOf(path)),
+    }),
+  },
   'effect-before-intent': {
     bug: 'a call approved without asking (--yes, an allow rule) runs its effect while it is prepared, before its intent is committed',
     world: 'effect-at-prepare',
@@ -95,6 +107,10 @@ export const PLANTS = {
   'edit-guard-whole-file': {
     bug: "edit_file's resume guard compares the whole file's hash with the one the edit would leave, so a line someone else added makes it run again",
     world: 'guard-whole-file',
+  },
+  'write-guard-two-states': {
+    bug: 'write_file\'s resume guard knows only "written" and "not written", so a file someone else changed since is written again',
+    world: 'write-guard-two-states',
   },
   'restore-writes-nothing': {
     bug: 'a restore reports success and leaves the files as they were',

@@ -25,6 +25,7 @@ import type {
 } from '../../src/core/provider/provider';
 import { editFileTool, type EditFileInput } from '../../src/core/tools/builtin/edit-file';
 import { sha256Hex } from '../../src/core/tools/builtin/file-io';
+import { writeFileTool, type WriteFileInput } from '../../src/core/tools/builtin/write-file';
 import type { AnyTool, ReplaySafety, Tool } from '../../src/core/tools/tool';
 import type { WorldPlant } from './plants';
 import type { SimDisk } from './sim-disk';
@@ -41,8 +42,10 @@ export type SimToolName = keyof typeof SIM_TOOLS;
 
 /** The real edit_file runs in the schedule's workspace, on this file of anchor lines. */
 export const EDITED_FILE = 'notes.txt';
+/** The real write_file replaces this file whole with a line naming its call. */
+export const WRITTEN_FILE = 'draft.txt';
 const ANCHORS = 40;
-const MODEL_TOOLS = [...(Object.keys(SIM_TOOLS) as SimToolName[]), 'edit_file'] as const;
+const MODEL_TOOLS = [...(Object.keys(SIM_TOOLS) as SimToolName[]), 'edit_file', 'write_file'] as const;
 
 /** What the guarded tool prepares: its own line. */
 interface PreparedLine {
@@ -78,13 +81,15 @@ export class SimWorld {
   ) {
     const anchors = Array.from({ length: ANCHORS }, (_, i) => `anchor ${i + 1}\n`).join('');
     writeFileSync(join(workspace, EDITED_FILE), anchors);
+    writeFileSync(join(workspace, WRITTEN_FILE), 'first draft\n');
   }
 
-  /** Someone else (an editor, a hook, another tool) appends a line to the shared file and to the edited one. */
+  /** Someone else (an editor, a hook, another tool) appends a line to the shared file and to the edited and written ones. */
   otherWriter(): void {
     const line = `other ${++this.otherLines}\n`;
     this.sharedFile += line;
     appendFileSync(join(this.workspace, EDITED_FILE), line);
+    appendFileSync(join(this.workspace, WRITTEN_FILE), line);
   }
 
   /** The edited file as it is now. */
@@ -110,31 +115,41 @@ export class SimWorld {
   }
 
   tools(): AnyTool[] {
-    return [...this.simTools(), this.editFile()];
+    const edit = this.fileTool(editFileTool);
+    if (this.planted === 'guard-whole-file')
+      edit.guard = async (_input, prepared) => sha256Hex(this.editedFile()) === (prepared as { sha256: string }).sha256;
+    const write = this.fileTool(writeFileTool);
+    if (this.planted === 'write-guard-two-states')
+      write.guard = async (_input, prepared) =>
+        sha256Hex(this.file(WRITTEN_FILE)) === (prepared as { sha256: string }).sha256;
+    return [...this.simTools(), edit, write];
   }
 
   /**
-   * tole's own edit_file, its prepare and guard untouched (but for the planted whole-file guard);
-   * its effect checks the intent first and is counted, and finishes even when the process dies.
+   * One of tole's own file tools (edit_file, write_file), its prepare and guard untouched (but for
+   * a planted guard); its effect checks the intent first and is counted, and finishes even when
+   * the process dies.
    */
-  private editFile(): Tool<EditFileInput> {
-    const tool: Tool<EditFileInput> = {
-      ...editFileTool,
-      inputSchema: editFileTool.inputSchema,
+  private fileTool<I extends EditFileInput | WriteFileInput>(real: Tool<I>): Tool<I> {
+    return {
+      ...real,
+      inputSchema: real.inputSchema,
       execute: async (input, ctx) => {
         if (this.disk.hasCrashed) this.disk.crashNow('a tool ran after the crash');
         if (!this.intentDurable(ctx.callId))
-          this.problems.push(`the effect of edit_file ${ctx.callId} ran before its intent was durable`);
-        const id = `edit_file ${ctx.callId}`;
+          this.problems.push(`the effect of ${real.name} ${ctx.callId} ran before its intent was durable`);
+        const id = `${real.name} ${ctx.callId}`;
         this.effects.set(id, (this.effects.get(id) ?? 0) + 1);
-        const running = editFileTool.execute(input, ctx);
+        const running = real.execute(input, ctx);
         this.inFlight.push(running);
         return running;
       },
     };
-    if (this.planted === 'guard-whole-file')
-      tool.guard = async (_input, prepared) => sha256Hex(this.editedFile()) === (prepared as { sha256: string }).sha256;
-    return tool;
+  }
+
+  /** A file of the workspace as it is now. */
+  file(name: string): string {
+    return readFileSync(join(this.workspace, name), 'utf8');
   }
 
   private simTools(): Tool<KeyInput>[] {
@@ -236,8 +251,9 @@ export class SimWorld {
     return stand as unknown as Checkpoints;
   }
 
-  /** An edit puts a line naming its call under an anchor line, which stays: run twice, the line is there twice. */
+  /** A write replaces its file with a line naming its call (run again over someone else's line, it takes that line away). An edit puts a line naming its call under an anchor line, which stays: run twice, the line is there twice. */
   private argumentsOf(name: (typeof MODEL_TOOLS)[number], id: string): string {
+    if (name === 'write_file') return JSON.stringify({ path: WRITTEN_FILE, content: `written by ${id}\n` });
     if (name !== 'edit_file') return JSON.stringify({ key: id });
     const anchor = `anchor ${1 + this.int(ANCHORS)}\n`;
     return JSON.stringify({ path: EDITED_FILE, old_text: anchor, new_text: `${anchor}edit ${id}\n` });

@@ -24,6 +24,7 @@ import { restoreFiles } from '../../src/core/session/restore-files';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
 import { checkSessionFile } from '../../src/core/storage/check';
 import { isStorageError } from '../../src/core/storage/errors';
+import { unlockSession } from '../../src/core/storage/lock-file';
 import type { StoredRecord } from '../../src/core/storage/records';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
@@ -58,6 +59,8 @@ export interface SimResult {
   readonly corruptions: number;
   /** Second openers the lock refused. */
   readonly refusedOpeners: number;
+  /** Locks taken from a running writer (`tole unlock --force` from where the holder cannot be seen), which it noticed. */
+  readonly locksTaken: number;
   /** Restores that reported success (and were checked against their checkpoint). */
   readonly restores: number;
   /** Crashes at a fault point of the effect sandwich or of a restore, by point. */
@@ -102,7 +105,16 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
   const trace = options.trace ?? (() => {});
   const problems: string[] = [];
   const acked: Acked = { records: new Map(), maxSeq: 0 };
-  const stats = { lifetimes: 0, crashes: 0, commits: 0, turns: 0, corruptions: 0, refusedOpeners: 0, restores: 0 };
+  const stats = {
+    lifetimes: 0,
+    crashes: 0,
+    commits: 0,
+    turns: 0,
+    corruptions: 0,
+    refusedOpeners: 0,
+    restores: 0,
+    locksTaken: 0,
+  };
   const faultPoints: Record<string, number> = {};
   let path: string | null = null;
   const lifetimes = 2 + Math.floor(schedule.float() * 4);
@@ -136,6 +148,9 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     let store: SessionStore | null = null;
     let ended = 'stopped';
     let liveState: string | null = null;
+    /** Set once `tole unlock --force` took this writer's lock: it must commit nothing more. */
+    let lockTaken: string | null = null;
+    let intruder: SessionStore | null = null;
     try {
       const random = seededRandom(seed + life);
       if (path === null) {
@@ -145,6 +160,8 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       } else store = SessionStore.open(path, { clock, random, ops });
       const opened = store;
       opened.onCommit((records) => {
+        if (lockTaken !== null)
+          problems.push(`life ${life}: the writer committed seq ${records[0]?.seq} after ${lockTaken}`);
         stats.commits++;
         for (const record of records) {
           if (record.kind !== 'register')
@@ -198,6 +215,24 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
           trace(`  a second tole opened the session: ${refused ? 'refused' : 'LET IN'}`);
           if (refused) stats.refusedOpeners++;
         }
+        if (!last && lockTaken === null && schedule.float() < 0.04) {
+          // From where the holder cannot be seen (another host), `tole unlock --force` removes its
+          // lock; sometimes another tole then opens the session and holds a lock of its own.
+          const unlocked = unlockSession(elsewhere(opsFor(8000 + life)), path, true);
+          if (unlocked.removed) {
+            lockTaken = 'tole unlock --force removed its lock';
+            if (schedule.float() < 0.5) {
+              intruder = SessionStore.open(path, {
+                clock,
+                random: seededRandom(seed ^ life),
+                ops: opsFor(7500 + life),
+              });
+              lockTaken = 'tole unlock --force removed its lock and another tole took a new one';
+            }
+            stats.locksTaken++;
+            trace(`  ${lockTaken}`);
+          }
+        }
       }
       if (schedule.float() < 0.2) trace(`  compacted: ${opened.compactStorage(true)}`);
       if (last) checkSettled(opened, problems);
@@ -211,6 +246,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     }
     if (!disk.hasCrashed) {
       try {
+        intruder?.close();
         store?.close();
       } catch (error) {
         if (!disk.hasCrashed) problems.push(`life ${life}: close failed: ${String(error)}`);
@@ -252,7 +288,11 @@ const APPROVALS: readonly ApprovalPolicyOptions[] = [
   INTERACTIVE,
   { rules: [], yes: true, interactive: true },
   { rules: [], yes: true, interactive: false },
-  { rules: ['sim_guarded', 'edit_file:notes.txt', 'sim_never:call_*1'], yes: false, interactive: true },
+  {
+    rules: ['sim_guarded', 'edit_file:notes.txt', 'write_file:draft.txt', 'sim_never:call_*1'],
+    yes: false,
+    interactive: true,
+  },
   { rules: ['sim_never'], yes: false, interactive: false },
 ];
 
@@ -292,6 +332,11 @@ function checkRefused(path: string, ops: FileOps, line: number, problems: string
     if (error.details.line === undefined || error.details.line > Math.max(line, 2))
       problems.push(`a byte of line ${line} rotted and the open blamed line ${error.details.line}: ${error.message}`);
   }
+}
+
+/** A process's file operations as seen from another host: the lock's holder cannot be checked from there. */
+function elsewhere(ops: FileOps): FileOps {
+  return { ...ops, processes: { ...ops.processes!, host: 'elsewhere' } };
 }
 
 function registry(world: SimWorld): ToolRegistry {
