@@ -14,6 +14,7 @@ export type WorldPlant =
   | 'guard-whole-file'
   | 'write-guard-two-states'
   | 'restore-writes-nothing'
+  | 'ref-swap-without-cas'
   | null;
 /** What a plant changes in the simulated disk (sim-disk.ts). */
 export type DiskPlant = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
@@ -111,6 +112,10 @@ export const PLANTS = {
   'write-guard-two-states': {
     bug: 'write_file\'s resume guard knows only "written" and "not written", so a file someone else changed since is written again',
     world: 'write-guard-two-states',
+  },
+  'ref-swap-without-cas': {
+    bug: "the checkpoint ref is moved without comparing it with the parent first, so another tole's checkpoint falls off the chain",
+    world: 'ref-swap-without-cas',
   },
   'restore-writes-nothing': {
     bug: 'a restore reports success and leaves the files as they were',

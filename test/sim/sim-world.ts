@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Approver, Decision } from '../../src/core/approval/approver';
 import type { Checkpoints, RestorePlan } from '../../src/core/checkpoints/checkpoint-store';
+import { type CheckpointRef, commitOnRef } from '../../src/core/checkpoints/ref-chain';
 import type { Random } from '../../src/core/clock';
 import { ProviderError } from '../../src/core/provider/errors';
 import type {
@@ -63,6 +64,13 @@ export class SimWorld {
   sessionPath: string | null = null;
   /** Checkpoint id -> the edited file as it was taken. */
   private readonly snapshots = new Map<string, string>();
+  /** The checkpoint chain in tole's git directory, which every tole on the workspace moves: commit id -> its parents. */
+  private readonly commits = new Map<string, readonly string[]>();
+  private refHead: string | null = null;
+  /** Checkpoints a tole (this one or another on the workspace) was told were taken: each must stay on the chain. */
+  private readonly taken: string[] = [];
+  /** Checkpoints taken, by this tole and by the other. */
+  readonly checkpointCounts = { own: 0, other: 0, lostSwaps: 0 };
   /** Effects a planted tool ran while preparing: call id -> its output. */
   private readonly ranAtPrepare = new Map<string, { ok: boolean; content: string }>();
   /** Effects still running when their process crashed: they finish in the world all the same. */
@@ -222,6 +230,9 @@ export class SimWorld {
    * removals and not yet its writes (the during-restore fault point).
    */
   checkpoints(): Checkpoints {
+    // The newest checkpoint this tole made: a new process starts without one, as the real one does.
+    let newest: string | null = null;
+    const ref = this.checkpointRef();
     const plan = (id: string): RestorePlan => {
       const held = this.snapshots.get(id);
       if (held === undefined) throw new Error(`no checkpoint ${id}`);
@@ -236,8 +247,11 @@ export class SimWorld {
       plan: async (id: string) => plan(id),
       take: async () => {
         if (this.chance(0.3)) this.otherWriter();
-        const id = `cp_${this.snapshots.size + 1}`;
-        this.snapshots.set(id, this.editedFile());
+        const id = await commitOnRef(ref, this.editedFile(), 'checkpoint', newest);
+        newest = id;
+        this.taken.push(id);
+        this.checkpointCounts.own++;
+        this.checkChain();
         return { ok: true as const, id, leftOut: [] };
       },
       restore: async (id: string, midway?: () => void) => {
@@ -251,7 +265,58 @@ export class SimWorld {
     return stand as unknown as Checkpoints;
   }
 
-  /** A write replaces its file with a line naming its call (run again over someone else's line, it takes that line away). An edit puts a line naming its call under an anchor line, which stays: run twice, the line is there twice. */
+  /**
+   * The chain's ref with git's compare-and-swap (`update-ref REF NEW OLD`), in memory. Sometimes
+   * another tole on the workspace takes a checkpoint between this one's commit and its swap.
+   */
+  private checkpointRef(): CheckpointRef {
+    const make = (tree: string, parents: readonly string[]): string => {
+      const id = `cp_${this.snapshots.size + 1}`;
+      this.snapshots.set(id, tree);
+      this.commits.set(id, parents);
+      return id;
+    };
+    return {
+      commit: async (tree, parents) => {
+        const id = make(tree, parents);
+        if (this.chance(0.1)) {
+          // Another tole's checkpoint, moved on by its own (atomic) compare-and-swap.
+          this.refHead = make(this.editedFile(), this.refHead === null ? [] : [this.refHead]);
+          this.taken.push(this.refHead);
+          this.checkpointCounts.other++;
+        }
+        return id;
+      },
+      swap: async (next, expected) => {
+        if (this.refHead !== expected && this.planted !== 'ref-swap-without-cas') {
+          this.checkpointCounts.lostSwaps++;
+          return { ok: false, error: new Error(`the ref is at ${this.refHead}, not ${expected}`) };
+        }
+        this.refHead = next;
+        return { ok: true };
+      },
+      head: async () => this.refHead,
+    };
+  }
+
+  /** Every checkpoint any tole was told it took is still on the chain (reachable from the ref). */
+  private checkChain(): void {
+    const reachable = new Set<string>();
+    const stack = this.refHead === null ? [] : [this.refHead];
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      if (reachable.has(id)) continue;
+      reachable.add(id);
+      stack.push(...(this.commits.get(id) ?? []));
+    }
+    const lost = this.taken.filter((id) => !reachable.has(id));
+    if (lost.length > 0) this.problems.push(`checkpoints ${lost.join(', ')} fell off the checkpoint chain`);
+  }
+
+  /**
+   * A write replaces its file with a line naming its call (run again over someone else's line,
+   * it takes that line away). An edit puts a line naming its call under an anchor line, which
+   * stays: run twice, the line is there twice.
+   */
   private argumentsOf(name: (typeof MODEL_TOOLS)[number], id: string): string {
     if (name === 'write_file') return JSON.stringify({ path: WRITTEN_FILE, content: `written by ${id}\n` });
     if (name !== 'edit_file') return JSON.stringify({ key: id });

@@ -15,6 +15,7 @@ import { dirname, join, relative } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, runGitPastLocks, type GitTarget } from './git-command';
 import { nulBuffers, nulJoined, parentOf, pathKey, pathText, under } from './path-bytes';
+import { type CheckpointRef, commitOnRef } from './ref-chain';
 
 /**
  * Checkpoints of a workspace, kept in a git directory of tole's own under tole's home (one per
@@ -172,30 +173,26 @@ export class Checkpoints {
     }
   }
 
-  /**
-   * Makes a commit of `tree` and moves the ref to it only if the ref is still at its parent
-   * (`update-ref REF NEW OLD`, a compare-and-swap): other toles on the same workspace move it too.
-   * When one did, the commit is made again on the ref's new head, a bounded number of times. If
-   * the head is not this tole's newest checkpoint (the ref was moved back), that one is kept as a
-   * second parent, so that no checkpoint this tole made falls off the chain.
-   */
+  /** Commits `tree` on the checkpoint ref by compare-and-swap (ref-chain.ts), other toles on the workspace moving it too. */
   private async commitOnRef(tree: string, message: string): Promise<string> {
-    let parents = [this.newest ?? (await this.head())].filter((p): p is string => p !== null);
-    for (let attempt = 1; ; attempt++) {
-      const id = (await git(this.target, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message]))
-        .toString()
-        .trim();
-      const run = await runGitPastLocks(this.target, ['update-ref', CHECKPOINT_REF, id, parents[0] ?? NO_COMMIT]);
-      if (run.code === 0) {
-        this.newest = id;
-        return id;
-      }
-      const head = await this.head();
-      if (attempt >= REF_ATTEMPTS || head === (parents[0] ?? null))
-        throw new GitFailure(['update-ref', CHECKPOINT_REF], run.code, run.stderr);
-      parents = [head, this.newest].filter((p, i, all): p is string => p !== null && all.indexOf(p) === i);
-    }
+    this.newest = await commitOnRef(this.ref, tree, message, this.newest);
+    return this.newest;
   }
+
+  /** The checkpoint ref in tole's git directory: `update-ref REF NEW OLD` is git's compare-and-swap. */
+  private readonly ref: CheckpointRef = {
+    commit: async (tree, parents, message) =>
+      (await git(this.target, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message]))
+        .toString()
+        .trim(),
+    swap: async (next, expected) => {
+      const run = await runGitPastLocks(this.target, ['update-ref', CHECKPOINT_REF, next, expected ?? NO_COMMIT]);
+      return run.code === 0
+        ? { ok: true }
+        : { ok: false, error: new GitFailure(['update-ref', CHECKPOINT_REF], run.code, run.stderr) };
+    },
+    head: () => this.head(),
+  };
 
   /** The newest checkpoint of this workspace (any tole's), or null before the first. */
   private async head(): Promise<string | null> {
@@ -387,9 +384,6 @@ const CHECKPOINT_REF = 'refs/tole/checkpoints';
 
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
 const NO_COMMIT = '0'.repeat(40);
-
-/** Tries of the compare-and-swap on the ref before a checkpoint fails: each lost one means another tole moved it. */
-const REF_ATTEMPTS = 8;
 
 const CONFIG: readonly [string, string][] = [
   ['core.bare', 'false'],
