@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { seededRandom, systemClock } from '../src/core/clock';
-import { OpenAIProvider, type OpenAIProviderOptions } from '../src/core/provider/openai-provider';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../src/core/provider/openai-chat/openai-provider';
 import type { Row } from './storage';
 
 const CHUNKS = 2_000;

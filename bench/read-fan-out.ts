@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApprovalPolicy } from '../src/core/approval/approval-policy';
 import { seededRandom, systemClock } from '../src/core/clock';
-import { OpenAIProvider } from '../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../src/core/provider/openai-chat/openai-provider';
 import { Agent } from '../src/core/session/agent';
 import { DEFAULT_LIMITS } from '../src/core/session/limits';
 import { DEFAULT_READ_CONCURRENCY } from '../src/core/session/read-fan-out';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { ApprovalPolicy } from '../src/core/approval/approval-policy';
 import { seededRandom, systemClock } from '../src/core/clock';
-import { OpenAIProvider } from '../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../src/core/provider/openai-chat/openai-provider';
 import { Agent } from '../src/core/session/agent';
 import { DEFAULT_LIMITS } from '../src/core/session/limits';
 import { SessionStore } from '../src/core/storage/session-store';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ApprovalPolicy } from '../src/core/approval/approval-policy';
 import type { ApprovalRequest, Approver, Decision } from '../src/core/approval/approver';
 import { seededRandom, type Clock } from '../src/core/clock';
-import { OpenAIProvider } from '../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../src/core/provider/openai-chat/openai-provider';
 import { Agent } from '../src/core/session/agent';
 import { checkout } from '../src/core/session/cursor';
 import { DEFAULT_LIMITS } from '../src/core/session/limits';

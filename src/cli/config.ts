@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../core/lazy';
 import { zodNow } from '../core/zod-on-use';
 import { REASONING_EFFORTS } from '../core/provider/provider';
+import { API_KINDS, type ApiKind as ApiKindName } from '../core/provider/registry';
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
@@ -22,6 +23,8 @@ const schemas = lazySchema((z) => {
   const httpUrl = z.url({ protocol: /^https?$/ });
 
   const providerSchema = z.strictObject({
+    /** The API the server speaks (provider/registry.ts); `openai-chat` unless given. */
+    api: z.enum(API_KINDS as [ApiKindName, ...ApiKindName[]]).optional(),
     baseUrl: httpUrl,
     apiKeyEnv: z.string().min(1).optional(),
     model: z.string().min(1).optional(),

@@ -102,6 +102,7 @@ export function providerSetup(parts: ProviderSetupParts): ProviderSetup {
       const settings: ProviderSettings = {
         ...parts.settings,
         name: preset,
+        api: 'openai-chat',
         baseUrl: server.baseUrl,
         apiKey: '',
         apiKeyEnv: null,

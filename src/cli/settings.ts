@@ -1,9 +1,18 @@
+import type { ApiKind } from '../core/provider/registry';
 import type { CliArgs } from './args';
 import type { Config } from './config';
 import { ConfigError } from './config';
 
-/** Built-in provider presets: base URL, the variable holding the key, a default model. */
-export const PROVIDER_PRESETS: Readonly<Record<string, { baseUrl: string; apiKeyEnv?: string; model: string }>> = {
+export interface ProviderPreset {
+  /** The API the server speaks; `openai-chat` unless given. */
+  readonly api?: ApiKind;
+  readonly baseUrl: string;
+  readonly apiKeyEnv?: string;
+  readonly model: string;
+}
+
+/** Built-in provider presets: the API, base URL, the variable holding the key, a default model. */
+export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
   openai: { baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', model: 'gpt-4.1-mini' },
   openrouter: {
     baseUrl: 'https://openrouter.ai/api/v1',
@@ -24,6 +33,8 @@ export const PROVIDER_PRESETS: Readonly<Record<string, { baseUrl: string; apiKey
 
 export interface ProviderSettings {
   readonly name: string;
+  /** The API the server speaks (the config's `"api"`, else the preset's). */
+  readonly api: ApiKind;
   readonly baseUrl: string;
   readonly apiKey: string;
   /** The variable the provider's key is read from (its own, or OPENAI_API_KEY where that applies). */
@@ -69,6 +80,7 @@ export function resolveProvider(
   const apiKey = plainRemote ? '' : key;
   return {
     name,
+    api: custom?.api ?? preset?.api ?? 'openai-chat',
     baseUrl,
     apiKey,
     apiKeyEnv,

@@ -5,7 +5,7 @@ import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
 import { parseRule } from '../core/approval/allowlist';
 import { seededRandom, systemClock, type Clock, type Random } from '../core/clock';
-import { OpenAIProviderOnUse } from '../core/provider/openai-provider-on-use';
+import { ProviderOnUse } from '../core/provider/provider-on-use';
 import type { Provider } from '../core/provider/provider';
 import { Agent } from '../core/session/agent';
 import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../core/session/agent-deps';
@@ -34,8 +34,9 @@ export function systemRandom(): Random {
 
 export const clock: Clock = systemClock;
 
+/** The provider of the settings' API kind (provider/registry.ts), loaded at its first call. */
 export function buildProvider(settings: ProviderSettings, config: Config, random: Random): Provider {
-  return new OpenAIProviderOnUse({
+  return new ProviderOnUse(settings.api, {
     name: settings.name,
     baseURL: settings.baseUrl,
     apiKey: settings.apiKey,

@@ -20,7 +20,7 @@ import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { Approver } from '../../src/core/approval/approver';
 import { seededRandom, systemClock, type Clock } from '../../src/core/clock';
-import { OpenAIProvider } from '../../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../../src/core/provider/openai-chat/openai-provider';
 import type { Sleep } from '../../src/core/provider/retry';
 import { Agent } from '../../src/core/session/agent';
 import type { AgentDeps, ExternalTools, FaultPoint } from '../../src/core/session/agent-deps';

@@ -17,7 +17,7 @@ import { buildPolicy } from '../../src/cli/wiring';
 // tole loads the provider client at the first request (OpenAIProviderOnUse); loaded here with the
 // test file, so that the screen's one-second waits for an answer do not also wait for the
 // test runner to transform the client's modules on a busy machine.
-import '../../src/core/provider/openai-provider';
+import '../../src/core/provider/openai-chat/openai-provider';
 
 export interface WiredSession extends TuiWiring {
   readonly store: SessionStore;

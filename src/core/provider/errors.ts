@@ -1,6 +1,6 @@
 /**
  * Provider failures as typed data: a `ProviderError`'s `kind` decides the retry and its `hint`
- * tells the user what to do. classify-error.ts makes them from what the `openai` package threw.
+ * tells the user what to do. classify-error.ts makes them from what an API kind's request threw.
  */
 import type { AttemptOutcome } from './provider';
 

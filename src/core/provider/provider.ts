@@ -125,6 +125,13 @@ export interface CompletionResult {
   readonly usage: TokenUsage | null;
 }
 
+/** A model a server lists. */
+export interface ModelInfo {
+  readonly id: string;
+  /** The model's context window, when the server says. */
+  readonly contextWindowTokens?: number;
+}
+
 export interface Provider {
   readonly name: string;
   /**

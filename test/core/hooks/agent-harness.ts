@@ -13,7 +13,7 @@ import type { ApprovalRequest, Approver, Decision } from '../../../src/core/appr
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import type { HooksConfig } from '../../../src/core/hooks/hook-config';
 import { HookRunner } from '../../../src/core/hooks/hook-runner';
-import { OpenAIProvider } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../../../src/core/provider/openai-chat/openai-provider';
 import { Agent, type TurnResult } from '../../../src/core/session/agent';
 import type { AgentDeps } from '../../../src/core/session/agent-deps';
 import type { CompactionSettings } from '../../../src/core/session/compaction';

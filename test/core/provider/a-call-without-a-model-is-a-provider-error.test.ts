@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { ProviderError } from '../../../src/core/provider/errors';
-import { OpenAIProvider } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../../../src/core/provider/openai-chat/openai-provider';
 
 describe('a completion with no model named', () => {
   it('fails as a ProviderError the turn loop settles (bad_request, saying how to name one), not a bare Error', async () => {

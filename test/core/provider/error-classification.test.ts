@@ -10,7 +10,7 @@ import {
   UnprocessableEntityError,
 } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { classifyError } from '../../../src/core/provider/classify-error';
+import { classifyError } from '../../../src/core/provider/openai-chat/classify-openai-error';
 import { parseRetryAfterMs, ProviderError } from '../../../src/core/provider/errors';
 
 const baseURL = 'http://127.0.0.1:11434/v1';

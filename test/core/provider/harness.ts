@@ -1,7 +1,7 @@
 /** Shared set-up for the provider tests: a provider aimed at a local chat server, with a fixed clock, seeded randomness and a sleep that records its waits. */
 import type { Clock } from '../../../src/core/clock';
 import { seededRandom } from '../../../src/core/clock';
-import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/core/provider/openai-chat/openai-provider';
 import type {
   AttemptReport,
   CompletionEvent,

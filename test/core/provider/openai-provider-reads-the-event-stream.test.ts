@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { ProviderError } from '../../../src/core/provider/errors';
-import { OpenAIProvider } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../../../src/core/provider/openai-chat/openai-provider';
 
 const servers: Server[] = [];
 afterAll(async () => {

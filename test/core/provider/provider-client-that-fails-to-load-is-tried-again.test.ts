@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { ProviderError } from '../../../src/core/provider/errors';
-import { OpenAIProviderOnUse } from '../../../src/core/provider/openai-provider-on-use';
+import { ProviderOnUse } from '../../../src/core/provider/provider-on-use';
 
 /** What Node throws for a chunk of the build that is not on disk. */
 function missingChunk(): Error {
@@ -13,12 +13,13 @@ function missingChunk(): Error {
 describe('the provider client loaded at the first call', () => {
   it('fails to load as a ProviderError that says what to do, and the next call loads it again', async () => {
     let loads = 0;
-    const provider = new OpenAIProviderOnUse(
+    const provider = new ProviderOnUse(
+      'openai-chat',
       { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', random: seededRandom(1), clock: systemClock },
       async () => {
         loads++;
         if (loads === 1) throw missingChunk();
-        return import('../../../src/core/provider/openai-provider');
+        return import('../../../src/core/provider/openai-chat/openai-chat-kind');
       },
     );
     const request = { model: '', messages: [], tools: [], signal: new AbortController().signal };
@@ -39,12 +40,13 @@ describe('the provider client loaded at the first call', () => {
 
   it("prepare() loads the client ahead of the call, once; a prepare that fails to load is not the call's failure", async () => {
     let loads = 0;
-    const provider = new OpenAIProviderOnUse(
+    const provider = new ProviderOnUse(
+      'openai-chat',
       { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', random: seededRandom(1), clock: systemClock },
       async () => {
         loads++;
         if (loads === 1) throw missingChunk();
-        return import('../../../src/core/provider/openai-provider');
+        return import('../../../src/core/provider/openai-chat/openai-chat-kind');
       },
     );
     provider.prepare();

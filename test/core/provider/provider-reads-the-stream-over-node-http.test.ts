@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import type { ProviderError } from '../../../src/core/provider/errors';
 import { eventStreamBody, httpFetch } from '../../../src/core/provider/http-fetch';
-import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/core/provider/openai-chat/openai-provider';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { recordingSleep, run, textOf, userRequest } from './harness';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUsage, StreamAssembly, toFinishReason } from '../../../src/core/provider/openai-wire';
+import { parseUsage, StreamAssembly, toFinishReason } from '../../../src/core/provider/openai-chat/openai-wire';
 
 const chunk = (delta: object, finish_reason: string | null = null) => ({
   choices: [{ index: 0, delta, finish_reason }],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { ProviderError } from '../../../src/core/provider/errors';
-import { OpenAIProvider } from '../../../src/core/provider/openai-provider';
+import { OpenAIProvider } from '../../../src/core/provider/openai-chat/openai-provider';
 import type { CompletionEvent } from '../../../src/core/provider/provider';
 import { SwitchableProvider } from '../../../src/core/provider/switchable-provider';
 import { startChatServer, type ChatServer } from '../../support/chat-server';

@@ -3,8 +3,8 @@
  * when a server refuses a request that carried some, which setting it named.
  */
 import { APIError } from 'openai';
-import { ProviderError } from './errors';
-import type { GenerationSettings } from './provider';
+import { ProviderError } from '../errors';
+import type { GenerationSettings } from '../provider';
 
 type SettingName = keyof GenerationSettings;
 

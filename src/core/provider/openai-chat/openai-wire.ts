@@ -9,16 +9,11 @@ import type {
   CompletionEvent,
   CompletionResult,
   FinishReason,
+  ModelInfo,
   TokenUsage,
   ToolCallRequest,
   ToolDefinition,
-} from './provider';
-
-export interface ModelInfo {
-  readonly id: string;
-  /** The model's context window, when the server says. */
-  readonly contextWindowTokens?: number;
-}
+} from '../provider';
 
 export function toWireMessage(message: ChatMessage): OpenAI.Chat.ChatCompletionMessageParam {
   switch (message.role) {

@@ -1,26 +1,27 @@
 /**
- * The OpenAI-compatible provider, loaded on its first call: the `openai` client is a large module
- * that a session's first frame never uses, so it is compiled when the first request (or model
- * list) is made instead of at start.
+ * A provider whose API kind is loaded on its first call: a kind's client is a large module that a
+ * session's first frame never uses, so it is compiled when the first request (or model list) is
+ * made instead of at start.
  */
 import { missingModuleMessage } from '../missing-module';
 import type { DiscoveredWindow } from './context-window';
 import { ProviderError } from './errors';
-import type { ModelInfo } from './openai-wire';
-import type { OpenAIProvider, OpenAIProviderOptions } from './openai-provider';
-import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from './provider';
+import type { CompletionEvent, CompletionRequest, CompletionResult, ModelInfo, Provider } from './provider';
+import type { ProviderOptions } from './provider-options';
+import { type ApiKind, type LoadedProvider, loadKind, type ProviderKindModule } from './registry';
 
-export class OpenAIProviderOnUse implements Provider {
+export class ProviderOnUse implements Provider {
   readonly name: string;
   readonly baseURL: string;
-  private loaded: Promise<OpenAIProvider> | null = null;
+  private loaded: Promise<LoadedProvider> | null = null;
 
   constructor(
-    private readonly options: OpenAIProviderOptions,
-    /** How the client module is loaded (tests hand in one that fails). */
-    private readonly load: () => Promise<typeof import('./openai-provider')> = () => import('./openai-provider'),
+    readonly kind: ApiKind,
+    private readonly options: ProviderOptions,
+    /** How the kind's module is loaded (tests hand in one that fails). */
+    private readonly load: () => Promise<ProviderKindModule> = () => loadKind(kind),
   ) {
-    this.name = options.name ?? 'openai';
+    this.name = options.name ?? kind;
     this.baseURL = options.baseURL;
   }
 
@@ -28,9 +29,9 @@ export class OpenAIProviderOnUse implements Provider {
    * A load that failed is not kept: the next call tries again. Its error is a ProviderError, so
    * that the turn ends with words that say what to do, as a refused request does.
    */
-  private provider(): Promise<OpenAIProvider> {
+  private provider(): Promise<LoadedProvider> {
     this.loaded ??= this.load().then(
-      ({ OpenAIProvider }) => new OpenAIProvider(this.options),
+      (kind) => kind.createProvider(this.options),
       (error: unknown) => {
         this.loaded = null;
         throw new ProviderError({
@@ -53,11 +54,15 @@ export class OpenAIProviderOnUse implements Provider {
     return (await this.provider()).complete(request, onEvent);
   }
 
+  /** The server's models; none when the kind cannot list them. */
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
-    return (await this.provider()).listModels(signal);
+    const provider = await this.provider();
+    return provider.listModels ? provider.listModels(signal) : [];
   }
 
+  /** The model's context window as the server says it; null when the kind cannot say. */
   async contextWindow(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null> {
-    return (await this.provider()).contextWindow(model, signal);
+    const provider = await this.provider();
+    return provider.contextWindow ? provider.contextWindow(model, signal) : null;
   }
 }
