@@ -136,6 +136,10 @@ const schemas = lazySchema((z) => {
         nudgeAfterFailingRounds: z.number().int().min(1).optional(),
         abortAfterFailingRounds: z.number().int().min(1).optional(),
         stallRounds: z.number().int().min(1).optional(),
+        /** Tool rounds without a plan update before the model is asked for one. */
+        replanAfterRounds: z.number().int().min(1).optional(),
+        /** Every this many tool rounds the task state is sent again with the request. */
+        reinjectPlanEveryRounds: z.number().int().min(1).optional(),
         maxAttempts: z.number().int().min(1).max(20).optional(),
         toolOutputCapBytes: z
           .number()

@@ -27,12 +27,14 @@ import {
 } from './compaction';
 import type { DiscoveredWindow } from '../provider/context-window';
 import type { ActiveProfile } from './agent-profile';
-import { buildMessages } from './context';
 import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
 import { askApprover } from './ask-approver';
 import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
+import { replanNudge } from './plan-nudges';
+import { PlanWatch } from './plan-watch';
+import { requestMessages } from './plan-reinjection';
 import { resumePending } from './resume';
 import { retryRequested } from './turn-error-retry';
 import { NS } from '../registers/namespaces';
@@ -204,8 +206,8 @@ export class Agent {
    * definitions and the conversation. O(path): hosts call it when the path changes, not per frame.
    */
   requestTokensEstimate(path?: readonly AnyEntry[]): number {
-    const { store, systemPrompt, tools } = this.deps;
-    const messages = buildMessages(systemPrompt, path ?? store.tree.pathTo(currentHead(store).entryId));
+    const { store, systemPrompt, tools, limits } = this.deps;
+    const messages = requestMessages(systemPrompt, path ?? store.tree.pathTo(currentHead(store).entryId), limits);
     return estimateTokens(messages, tools.definitions());
   }
 
@@ -363,6 +365,7 @@ export class Agent {
       );
     }
     const guard = new LoopGuard(limits);
+    const plans = new PlanWatch(store);
     this.deniedByUser.clear();
     let autoCompact = true;
     for (let step = 1; ; step++) {
@@ -435,6 +438,7 @@ export class Agent {
           text: answer,
           ...(answer === result.text ? {} : { refused: true as const }),
         } as const;
+        plans.check(emit);
         if (this.steering === null) {
           emit(ended);
           return { outcome: 'done', text: answer };
@@ -460,6 +464,11 @@ export class Agent {
       if (verdict.action === 'nudge') {
         next.entry('notice', { level: 'warn', source: 'loop', text: verdict.text, toModel: true });
         emit({ type: 'notice', level: 'warn', text: verdict.text });
+      }
+      const replan = replanNudge(plans.check(emit), limits);
+      if (replan !== null) {
+        next.entry('notice', { level: 'info', source: 'loop', text: replan, toModel: true });
+        emit({ type: 'notice', level: 'info', text: replan });
       }
       const steeredId = steering ? addSteering(next, steering) : null;
       state = sandwich.move(state, 'Planning', next.build());
@@ -741,9 +750,9 @@ export class Agent {
   }
 
   private async callModel(signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
-    const { store, provider, tools, systemPrompt } = this.deps;
+    const { store, provider, tools, systemPrompt, limits } = this.deps;
     const head = currentHead(store);
-    const messages = buildMessages(systemPrompt, store.tree.pathTo(head.entryId));
+    const messages = requestMessages(systemPrompt, store.tree.pathTo(head.entryId), limits);
     let partial = '';
     let ledgerFailure: unknown = null;
     // The usage row of the attempt that answered goes into the answer's own commit (one write and

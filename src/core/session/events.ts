@@ -3,6 +3,7 @@ import type { MachineState } from '../machine/machine';
 import type { AttemptReport } from '../provider/provider';
 import type { UsageRecord } from '../storage/records';
 import type { Risk } from '../approval/risk';
+import type { PlanStep } from '../tools/builtin/update-plan';
 
 /** `blocked`: a userPrompt hook blocked the prompt; the model was not called. */
 export type TurnOutcome = 'done' | 'aborted' | 'error' | 'limit' | 'blocked';
@@ -51,6 +52,18 @@ export type SessionEvent =
       readonly estimatedTokensAfter: number;
       readonly replacedEntries: number;
       readonly collapsedResults: number;
+    }
+  /**
+   * The branch's plan changed: set by update_plan (`tool`) or read from the model's PLAN:/checklist
+   * lines (`inferred`). `current`: the step in progress (else the first pending one).
+   */
+  | {
+      readonly type: 'plan';
+      readonly entryId: string;
+      readonly source: 'tool' | 'inferred';
+      readonly plan: readonly PlanStep[];
+      readonly explanation: string | null;
+      readonly current: number | null;
     }
   /** A steering message was committed as a user entry and goes to the model with the next call. */
   | { readonly type: 'steered'; readonly entryId: string; readonly text: string }

@@ -8,6 +8,10 @@ export interface LoopLimits {
   readonly abortAfterFailingRounds: number;
   /** Rounds running with the very same calls, before a stall nudge (twice that: abort). */
   readonly stallRounds: number;
+  /** Tool rounds without a plan change (update_plan, or a PLAN: list in the text) before a replan nudge. */
+  readonly replanAfterRounds: number;
+  /** Every this many tool rounds, the task state goes with the request, before the newest messages. */
+  readonly reinjectPlanEveryRounds: number;
 }
 
 export const DEFAULT_LIMITS: LoopLimits = {
@@ -15,6 +19,8 @@ export const DEFAULT_LIMITS: LoopLimits = {
   nudgeAfterFailingRounds: 5,
   abortAfterFailingRounds: 10,
   stallRounds: 5,
+  replanAfterRounds: 8,
+  reinjectPlanEveryRounds: 10,
 };
 
 export type GuardVerdict =

@@ -16,6 +16,7 @@ describe('builtinTools', () => {
       'write_file',
       'edit_file',
       'bash',
+      'update_plan',
       'delete_path',
     ]);
     for (const definition of registry.definitions()) expect(definition.parameters).toMatchObject({ type: 'object' });
@@ -44,6 +45,7 @@ describe('builtinTools', () => {
       write_file: ['path', 'content'],
       edit_file: ['path', 'old_text', 'new_text'],
       bash: ['command', 'timeout_ms', 'outside_sandbox'],
+      update_plan: ['explanation', 'plan'],
       delete_path: ['path'],
     });
   });

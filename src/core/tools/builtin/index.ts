@@ -6,6 +6,7 @@ import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listDirTool } from './list-dir';
 import { readFileTool } from './read-file';
+import { updatePlanTool } from './update-plan';
 import { writeFileTool } from './write-file';
 
 export interface BuiltinToolsOptions {
@@ -36,6 +37,7 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
       ...(options.env ? { env: options.env } : {}),
       sandbox: options.sandbox ?? null,
     }),
+    updatePlanTool,
   ];
   return options.interactiveApprover ? [...tools, deletePathTool] : tools;
 }

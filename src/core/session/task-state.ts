@@ -1,0 +1,148 @@
+import type { SessionStore } from '../storage/session-store';
+import type { AnyEntry, Entry } from '../tree/entry-types';
+import { wholeList } from '../tree/lazy-list';
+import { currentHead } from './cursor';
+import { inferPlan } from './plan-inference';
+import { planFromInput, UPDATE_PLAN_TOOL, type PlanStep } from '../tools/builtin/update-plan';
+
+/** The newest tool call of a path and a cut of its result. */
+export interface LastAction {
+  readonly tool: string;
+  readonly subject: string;
+  readonly outcome: string;
+  /** The result's first characters (at most `LAST_ACTION_RESULT_CHARS`). */
+  readonly result: string;
+  readonly entryId: string;
+}
+
+/**
+ * What the model is doing on one branch, derived from the committed entries on the path to an
+ * entry: nothing of it is stored, so a replay, a crash and a checkout all give the same state.
+ */
+export interface TaskState {
+  readonly plan: readonly PlanStep[];
+  readonly explanation: string | null;
+  /** `tool`: set by update_plan; `inferred`: read from PLAN:/checklist lines of the model's text; null: no plan. */
+  readonly source: 'tool' | 'inferred' | null;
+  /** The entry whose call (or text) set the plan as it stands. */
+  readonly planEntryId: string | null;
+  /** The step in progress (else the first pending one), as an index into `plan`. */
+  readonly current: number | null;
+  readonly lastAction: LastAction | null;
+  /** Tool rounds on the path (assistant answers that called tools). */
+  readonly rounds: number;
+  /** Tool rounds since the plan last changed (all rounds of the path while there is none). */
+  readonly roundsSincePlanChange: number;
+}
+
+export const LAST_ACTION_RESULT_CHARS = 200;
+
+export const EMPTY_TASK_STATE: TaskState = {
+  plan: [],
+  explanation: null,
+  source: null,
+  planEntryId: null,
+  current: null,
+  lastAction: null,
+  rounds: 0,
+  roundsSincePlanChange: 0,
+};
+
+/** The task state at the end of `path` (root first). O(path). */
+export function taskStateOf(read: readonly AnyEntry[]): TaskState {
+  const path = wholeList(read);
+  const intents = new Map<string, Entry<'tool_intent'>>();
+  let state: Mutable<TaskState> = { ...EMPTY_TASK_STATE };
+  for (const entry of path) {
+    switch (entry.type) {
+      case 'assistant':
+        state = afterAnswer(state, entry);
+        break;
+      case 'tool_intent':
+        intents.set(entry.payload.callId, entry);
+        break;
+      case 'tool_result':
+        state = afterResult(state, entry, intents.get(entry.payload.callId));
+        break;
+      default:
+        break;
+    }
+  }
+  return state;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function afterAnswer(state: Mutable<TaskState>, entry: Entry<'assistant'>): Mutable<TaskState> {
+  const calls = entry.payload.toolCalls;
+  let next = state;
+  if (calls.length > 0)
+    next = { ...next, rounds: next.rounds + 1, roundsSincePlanChange: next.roundsSincePlanChange + 1 };
+  // A plan the model keeps with update_plan is not overridden by lines in its text.
+  if (next.source === 'tool') return next;
+  const inferred = inferPlan(entry.payload.text);
+  if (inferred === null || samePlan(inferred, next.plan)) return next;
+  return withPlan(next, inferred, null, 'inferred', entry.id);
+}
+
+function afterResult(
+  state: Mutable<TaskState>,
+  entry: Entry<'tool_result'>,
+  intent: Entry<'tool_intent'> | undefined,
+): Mutable<TaskState> {
+  const { tool, outcome, content, callId } = entry.payload;
+  const lastAction: LastAction = {
+    tool,
+    subject: intent?.payload.subject ?? '',
+    outcome,
+    result: content.slice(0, LAST_ACTION_RESULT_CHARS),
+    entryId: entry.id,
+  };
+  const next = { ...state, lastAction };
+  if (tool !== UPDATE_PLAN_TOOL || outcome !== 'ok' || intent === undefined || intent.payload.callId !== callId)
+    return next;
+  const set = planFromInput(intent.payload.input);
+  if (set === null) return next;
+  return withPlan(next, set.plan, set.explanation, 'tool', intent.id);
+}
+
+function withPlan(
+  state: Mutable<TaskState>,
+  plan: readonly PlanStep[],
+  explanation: string | null,
+  source: 'tool' | 'inferred',
+  entryId: string,
+): Mutable<TaskState> {
+  // The round that changed the plan is where counting starts again.
+  return {
+    ...state,
+    plan,
+    explanation,
+    source,
+    planEntryId: entryId,
+    current: currentStepOf(plan),
+    roundsSincePlanChange: 0,
+  };
+}
+
+/** The step in progress, else the first pending one; null when every step is done (or there are none). */
+export function currentStepOf(plan: readonly PlanStep[]): number | null {
+  const active = plan.findIndex((s) => s.status === 'in_progress');
+  if (active !== -1) return active;
+  const pending = plan.findIndex((s) => s.status === 'pending');
+  return pending === -1 ? null : pending;
+}
+
+function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]): boolean {
+  return a.length === b.length && a.every((s, i) => s.step === b[i]!.step && s.status === b[i]!.status);
+}
+
+/** How many steps are completed. */
+export function completedSteps(state: TaskState): number {
+  return state.plan.filter((s) => s.status === 'completed').length;
+}
+
+/** The task state of the checked-out branch. */
+export function taskStateAt(store: SessionStore): TaskState {
+  return taskStateOf(store.tree.pathTo(currentHead(store).entryId));
+}

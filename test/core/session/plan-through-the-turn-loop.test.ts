@@ -1,0 +1,175 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedReply } from '../../support/chat-server';
+import { checkout } from '../../../src/core/session/cursor';
+import { TASK_STATE_HEADING } from '../../../src/core/session/plan-nudges';
+import { taskStateAt, taskStateOf } from '../../../src/core/session/task-state';
+import { SessionStore } from '../../../src/core/storage/session-store';
+import { seededRandom, systemClock } from '../../../src/core/clock';
+import type { FaultPoint } from '../../../src/core/session/agent-deps';
+import { startChatServer } from '../../support/chat-server';
+import { buildAgent, tempDirs } from '../../support/agent-fixtures';
+import { startHarness, textOf, toolCall } from '../hooks/agent-harness';
+
+type Status = 'pending' | 'in_progress' | 'completed';
+const plan = (...statuses: Status[]): ScriptedReply =>
+  toolCall('update_plan', {
+    plan: statuses.map((status, i) => ({ step: ['read the code', 'write the tests', 'fix the bug'][i], status })),
+  });
+const read = (n: number): ScriptedReply => toolCall('read_file', { path: `a.txt`, offset: n });
+const reads = (from: number, count: number): ScriptedReply[] => Array.from({ length: count }, (_, i) => read(from + i));
+
+const REPLAN = 'Your plan has not changed in';
+
+describe('the plan through the turn loop', () => {
+  it('a plan set, updated and finished is the branch task state, also after a reopen (a replay)', async () => {
+    const h = await startHarness({
+      replies: [
+        plan('in_progress', 'pending', 'pending'),
+        read(1),
+        plan('completed', 'in_progress', 'pending'),
+        plan('completed', 'completed', 'completed'),
+        { text: 'done' },
+      ],
+    });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    expect(await h.run('fix it')).toEqual({ outcome: 'done', text: 'done' });
+    const state = taskStateAt(h.store);
+    expect(state.source).toBe('tool');
+    expect(state.plan.map((s) => s.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(state.current).toBeNull();
+    expect(state.lastAction).toMatchObject({ tool: 'update_plan', outcome: 'ok' });
+    expect(state.rounds).toBe(4);
+
+    const plans = h.events.filter((e) => e.type === 'plan');
+    expect(plans.map((e) => (e.type === 'plan' ? e.current : -1))).toEqual([0, 1, null]);
+
+    const file = h.store.path;
+    h.store.close();
+    const reopened = SessionStore.open(file, { clock: systemClock, random: seededRandom(3), readOnly: true });
+    expect(taskStateAt(reopened)).toEqual(state);
+    reopened.close();
+  });
+
+  it('8 rounds without a plan change bring exactly one replan nudge, recorded as a notice for the model', async () => {
+    const h = await startHarness({
+      limits: { stallRounds: 100 },
+      replies: [plan('in_progress', 'pending', 'pending'), ...reads(1, 11), { text: 'stopped' }],
+    });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    expect((await h.run('go')).outcome).toBe('done');
+    const nudges = h.pathOf('notice').filter((n) => n.payload.text.startsWith(REPLAN));
+    expect(nudges).toHaveLength(1);
+    expect(nudges[0]!.payload).toMatchObject({ source: 'loop', toModel: true });
+    const requests = h.chatRequests();
+    // The plan round, then 8 reads: the request after the 9th round is the first to carry it.
+    expect(requests.slice(0, 9).some((r) => textOf(r).includes(REPLAN))).toBe(false);
+    expect(textOf(requests[9]!)).toContain(REPLAN);
+  });
+
+  it('a plan update resets the gate', async () => {
+    const h = await startHarness({
+      limits: { stallRounds: 100, replanAfterRounds: 3 },
+      replies: [
+        plan('in_progress', 'pending', 'pending'),
+        ...reads(1, 2),
+        plan('completed', 'in_progress', 'pending'),
+        ...reads(3, 2),
+        { text: 'ok' },
+      ],
+    });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    await h.run('go');
+    expect(h.pathOf('notice').filter((n) => n.payload.text.startsWith(REPLAN))).toHaveLength(0);
+  });
+
+  it('a task without any plan is asked for one after 8 rounds', async () => {
+    const h = await startHarness({ limits: { stallRounds: 100 }, replies: [...reads(1, 8), { text: 'ok' }] });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    await h.run('go');
+    const texts = h.pathOf('notice').map((n) => n.payload.text);
+    expect(texts.filter((t) => t.includes('without a plan'))).toHaveLength(1);
+  });
+
+  it('every 10th round the request carries the task state before the newest round, and the others do not', async () => {
+    const h = await startHarness({
+      limits: { stallRounds: 100, replanAfterRounds: 100 },
+      replies: [plan('in_progress', 'pending', 'pending'), ...reads(1, 20), { text: 'ok' }],
+    });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    await h.run('go');
+    const requests = h.chatRequests();
+    expect(requests).toHaveLength(22);
+    const carrying = requests.map((r, i) => (textOf(r).includes(TASK_STATE_HEADING) ? i : -1)).filter((i) => i >= 0);
+    // Request i follows round i: rounds 10 and 20.
+    expect(carrying).toEqual([10, 20]);
+    const messages = requests[10]!.body!.messages as { role: string; content: string }[];
+    const at = messages.findIndex((m) => m.role === 'user' && m.content.startsWith(TASK_STATE_HEADING));
+    expect(messages.slice(at + 1).map((m) => m.role)).toEqual(['assistant', 'tool']);
+    expect(messages[at]!.content).toContain('1. [>] read the code');
+    expect(messages[at]!.content).toContain('Last action: read_file a.txt -> ok');
+    // Never stored: no entry holds it.
+    expect(h.path().some((e) => JSON.stringify(e.payload).includes(TASK_STATE_HEADING))).toBe(false);
+  });
+
+  it('infers the step from PLAN: lines when the model keeps no plan, and says so', async () => {
+    const h = await startHarness({
+      limits: { reinjectPlanEveryRounds: 2 },
+      replies: [
+        { text: 'PLAN:\n1. look around\n2. change it', toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] },
+        { text: '- [x] look around\n- [ ] change it', toolCalls: [{ name: 'glob', arguments: '{"pattern":"*"}' }] },
+        { text: 'ok' },
+      ],
+    });
+    await h.run('go');
+    const state = taskStateAt(h.store);
+    expect(state.source).toBe('inferred');
+    expect(state.plan).toEqual([
+      { step: 'look around', status: 'completed' },
+      { step: 'change it', status: 'in_progress' },
+    ]);
+    expect(textOf(h.chatRequests()[2]!)).toContain('read from the PLAN:/checklist lines');
+  });
+
+  it('checking out an earlier entry shows the plan as it was there', async () => {
+    const h = await startHarness({
+      replies: [plan('in_progress', 'pending', 'pending'), plan('completed', 'in_progress', 'pending'), { text: 'ok' }],
+    });
+    await h.run('go');
+    const first = h.pathOf('tool_result')[0]!;
+    expect(taskStateAt(h.store).current).toBe(1);
+    checkout(h.store, first.id);
+    expect(taskStateAt(h.store).current).toBe(0);
+    expect(taskStateOf(h.store.tree.pathTo(first.parentId)).plan).toEqual([]);
+  });
+
+  it('a crash between plan calls resumes with the committed plan', async () => {
+    const server = await startChatServer({ defaultReply: { text: 'after' } });
+    const dirs = tempDirs('tole-plan-crash-');
+    try {
+      server.push(plan('in_progress', 'pending', 'pending'), plan('completed', 'in_progress', 'pending'));
+      let intents = 0;
+      const fault = (point: FaultPoint): void => {
+        if (point === 'after-intent' && ++intents === 2) throw new Error('simulated crash');
+      };
+      const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, fault });
+      await expect(built.agent.runTurn('go', new AbortController().signal, () => {})).rejects.toThrow(/simulated/);
+      built.store.close();
+      const reopened = buildAgent({
+        baseURL: server.url,
+        sessionsDir: dirs.sessions,
+        workspaceRoot: dirs.root,
+        sessionPath: built.store.path,
+      });
+      // The first plan is committed; the second call's intent waits for resume, which settles it (idempotent: run again).
+      expect(taskStateAt(reopened.store).plan.map((s) => s.status)).toEqual(['in_progress', 'pending', 'pending']);
+      await reopened.agent.resume(new AbortController().signal, () => {});
+      expect(taskStateAt(reopened.store).plan.map((s) => s.status)).toEqual(['completed', 'in_progress', 'pending']);
+      reopened.store.close();
+    } finally {
+      await server.close();
+      dirs.remove();
+    }
+  });
+});
