@@ -7,6 +7,8 @@ import type { AgentDeps } from './agent-deps';
 import { contextView, isCollapsible, renderEntries, renderView, type ContextView } from './context';
 import { AppendBatch, currentHead } from './cursor';
 import type { EventSink } from './events';
+import { taskStateText } from './plan-nudges';
+import { taskStateAt } from './task-state';
 import { addNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
 /** How a session compacts its conversation (the `compaction` section of the config). */
@@ -34,9 +36,11 @@ const TRANSCRIPT_DEFAULT_CHARS = 400_000;
 
 export const COMPACTION_PROMPT = [
   "You compact a coding agent's conversation so that it can go on with less context.",
+  'The task state (the plan with its marks, the step in progress and the last action) is kept apart and sent',
+  'beside your summary word for word: do not restate the plan.',
   'Read the transcript and write the state of the task in Markdown, with exactly these sections:',
   '## Goal — what the user wants, in their words where it matters.',
-  '## Decisions — what was decided or done, and why.',
+  '## Decisions — one line per decision or finished piece of work: what, and why.',
   '## Files touched — paths read, written or edited, one line each with what changed.',
   '## Open questions — what is unknown, failed or waiting on the user.',
   '## Next step — the very next thing to do.',
@@ -153,8 +157,14 @@ export async function compactConversation(
   const summary = await summarize(ctx, plan.view, plan.tailStart, signal, emit);
   if (!summary.ok) return refuse(ctx, hook, 'failed', `compaction failed: ${summary.reason}`, plan.before, emit);
   const kept = renderEntries(plan.view.entries.slice(plan.tailStart));
+  const cold = coldZone(deps);
   const after = estimateTokens(
-    [{ role: 'system', content: deps.systemPrompt }, { role: 'user', content: summary.text }, ...kept],
+    [
+      { role: 'system', content: deps.systemPrompt },
+      { role: 'user', content: summary.text },
+      ...(cold === null ? [] : [{ role: 'user' as const, content: cold }]),
+      ...kept,
+    ],
     deps.tools.definitions(),
   );
   return commitCompaction(
@@ -294,7 +304,7 @@ async function summarize(
   const earlier = view.summary
     ? `Summary of the conversation before this transcript:\n${view.summary.payload.text}\n\n`
     : '';
-  const transcript = clipMiddle(`${earlier}Transcript:\n${transcriptOf(older)}`, maxChars);
+  const transcript = `${clipMiddle(`${earlier}Transcript:\n${transcriptOf(older)}`, maxChars)}${coldZoneNote(deps)}`;
   let ledgerFailure: unknown = null;
   const onEvent = (event: CompletionEvent): void => {
     if (event.type !== 'attempt') return; // the summary is not the assistant's answer: no text events
@@ -330,6 +340,22 @@ async function summarize(
       return { ok: false, reason: `${error.message}${error.hint ? ` (${error.hint})` : ''}` };
     throw error;
   }
+}
+
+/**
+ * The cold zone of a compaction: the branch's task state, when it has a plan. It is not part of
+ * the summary's text: every request builds it afresh from the path (see `requestMessages`), so the
+ * plan is the same before and after a compaction, and later plan updates show in it.
+ */
+function coldZone(deps: AgentDeps): string | null {
+  const state = taskStateAt(deps.store);
+  return state.plan.length === 0 ? null : taskStateText(state);
+}
+
+/** The task state as the summarizer is shown it, after the transcript. */
+function coldZoneNote(deps: AgentDeps): string {
+  const cold = coldZone(deps);
+  return cold === null ? '' : `\n\nKept beside your summary (do not restate it):\n${cold}`;
 }
 
 /** A plain-text transcript for the summarizer: tool calls and results flattened to lines. */

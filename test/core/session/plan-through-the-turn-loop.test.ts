@@ -132,6 +132,34 @@ describe('the plan through the turn loop', () => {
     expect(textOf(h.chatRequests()[2]!)).toContain('read from the PLAN:/checklist lines');
   });
 
+  it('a forced compaction leaves the plan as it was, and every later request still carries it', async () => {
+    const h = await startHarness({
+      compaction: { tailMessages: 2, contextWindowTokens: 1_000_000 },
+      replies: [plan('completed', 'in_progress', 'pending'), { text: 'planned' }, { text: 'one' }, { text: 'two' }],
+    });
+    await h.run('plan it');
+    await h.run('first');
+    await h.run('second');
+    const before = taskStateAt(h.store);
+    h.server.push({ text: '## Goal\nfix the bug\n## Decisions\n- read the code first' });
+    expect(await h.agent.compact(new AbortController().signal, () => {})).toMatchObject({ kind: 'summarized' });
+    expect(taskStateAt(h.store)).toEqual(before);
+    // The summarizer was shown the task state, and told not to restate it.
+    const summaryCall = h.chatRequests().at(-1)!;
+    expect(textOf(summaryCall)).toContain('Kept beside your summary (do not restate it):');
+    expect(textOf(summaryCall)).toContain('2. [>] write the tests');
+
+    h.server.push({ text: 'after' });
+    await h.run('go on');
+    const messages = h.chatRequests().at(-1)!.body!.messages as { role: string; content: string }[];
+    // Cold zone (task state) right after the summary, then the hot tail verbatim.
+    expect(messages[1]!.content).toContain('## Decisions');
+    expect(messages[2]!.content.startsWith(TASK_STATE_HEADING)).toBe(true);
+    expect(messages[2]!.content).toContain('2. [>] write the tests');
+    // The update_plan call itself is behind the summary: only the cold zone brings the plan.
+    expect(JSON.stringify(messages.slice(3))).not.toContain('update_plan');
+  });
+
   it('checking out an earlier entry shows the plan as it was there', async () => {
     const h = await startHarness({
       replies: [plan('in_progress', 'pending', 'pending'), plan('completed', 'in_progress', 'pending'), { text: 'ok' }],
