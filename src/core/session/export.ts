@@ -4,6 +4,7 @@ import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry } from '../tree/entry-types';
 import { currentHead, laneLeaf, lanes } from './cursor';
 import { checkpointedEntries, checkpointOf } from './restore-files';
+import { taskStateOf, type TaskState } from './task-state';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -102,6 +103,8 @@ export function exportMarkdown(store: SessionStore, leafId: string | null): stri
     const md = entryMarkdown(entry, store);
     if (md) parts.push(md);
   }
+  const plan = planMarkdown(taskStateOf(store.tree.pathTo(leafId)));
+  if (plan !== null) parts.push(plan);
   const checkpoints = checkpointList(store);
   if (checkpoints.length > 0) {
     const rows = checkpoints.map((c) => `- \`${c.checkpoint.slice(0, 12)}\` · entry ${c.entryId} · ${c.what}`);
@@ -126,6 +129,22 @@ export function exportJson(store: SessionStore): string {
     head: currentHead(store),
     usage: store.usage,
     checkpoints: checkpointList(store),
+    plans: plansPerLane(store),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** The plan at the end of the exported path, as a checklist; null when the path has none. */
+function planMarkdown(state: TaskState): string | null {
+  if (state.plan.length === 0) return null;
+  const how = state.source === 'inferred' ? ' (inferred from the PLAN:/checklist lines of the text)' : '';
+  const marks = { completed: '[x]', in_progress: '[>]', pending: '[ ]' } as const;
+  const rows = state.plan.map((s, i) => `- ${marks[s.status]} ${s.step}${i === state.current ? ' ← current' : ''}`);
+  const why = state.explanation ? `\n\n${state.explanation}` : '';
+  return `## Plan at the end of this branch${how}\n\n${rows.join('\n')}${why}`;
+}
+
+/** Each lane's task state at its leaf: the plan per branch. */
+function plansPerLane(store: SessionStore): { lane: string; leaf: string; taskState: TaskState }[] {
+  return lanes(store).map(({ lane, leaf }) => ({ lane, leaf, taskState: taskStateOf(store.tree.pathTo(leaf)) }));
 }

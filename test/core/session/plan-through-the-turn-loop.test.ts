@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../../support/chat-server';
-import { checkout } from '../../../src/core/session/cursor';
+import { checkout, currentHead } from '../../../src/core/session/cursor';
+import { exportJson, exportMarkdown } from '../../../src/core/session/export';
 import { TASK_STATE_HEADING } from '../../../src/core/session/plan-nudges';
 import { taskStateAt, taskStateOf } from '../../../src/core/session/task-state';
 import { SessionStore } from '../../../src/core/storage/session-store';
@@ -170,6 +171,28 @@ describe('the plan through the turn loop', () => {
     checkout(h.store, first.id);
     expect(taskStateAt(h.store).current).toBe(0);
     expect(taskStateOf(h.store.tree.pathTo(first.parentId)).plan).toEqual([]);
+  });
+
+  it('an export carries the plan of every branch', async () => {
+    const h = await startHarness({
+      replies: [plan('in_progress', 'pending', 'pending'), plan('completed', 'in_progress', 'pending'), { text: 'ok' }],
+    });
+    await h.run('go');
+    const main = currentHead(h.store);
+    checkout(h.store, h.pathOf('tool_result')[0]!.id);
+    h.server.push(plan('completed', 'completed', 'in_progress'), { text: 'other way' });
+    await h.run('skip the tests');
+    const other = currentHead(h.store);
+    expect(other.lane).not.toBe(main.lane);
+    const document = JSON.parse(exportJson(h.store)) as {
+      plans: { lane: string; taskState: { current: number | null } }[];
+    };
+    const current = Object.fromEntries(document.plans.map((p) => [p.lane, p.taskState.current]));
+    expect(current).toEqual({ [main.lane]: 1, [other.lane]: 2 });
+    const markdown = exportMarkdown(h.store, main.entryId);
+    expect(markdown).toContain(
+      '## Plan at the end of this branch\n\n- [x] read the code\n- [>] write the tests ← current\n- [ ] fix the bug',
+    );
   });
 
   it('a crash between plan calls resumes with the committed plan', async () => {
