@@ -1,15 +1,33 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { filesByTier } from './test/support/tiers';
+
+const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most test files
-    // spend their time waiting on child processes, fsync and local servers, so there two run beside
-    // each other in about 0.75x the wall time (338-366 s against 478 s), well under 10 minutes.
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most process
+    // files spend their time waiting on children, fsync and local servers, so two run beside each other.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The tiers (test/support/tiers.ts says which file goes where): `npm run test:unit` runs the
+    // first, `npm test` all four.
+    projects: [
+      { extends: true, test: { name: 'unit', include: tiers.unit, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'screen', include: tiers.screen, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'isolated', include: tiers.isolated, pool: 'threads' } },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: tiers.process,
+          pool: 'forks',
+          // Builds dist/tole.js when stale and bundles the child scripts, once before any file.
+          globalSetup: ['test/support/build-test-children.ts'],
+        },
+      },
+    ],
   },
 });

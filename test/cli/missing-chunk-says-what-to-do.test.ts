@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/built-tole';
-import { REPO_ROOT } from '../support/spawn-node';
+import { REPO_ROOT } from '../support/repo-root';
 
 let copy: string;
 

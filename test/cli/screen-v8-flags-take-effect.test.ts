@@ -5,48 +5,19 @@
  * taken by one with them (so the screen's cache, made and read under them, stays in use).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, TSX_LOADER } from '../support/spawn-node';
+import { REPO_ROOT } from '../support/repo-root';
+import { childScript } from '../support/test-children';
 
 const dir = mkdtempSync(join(tmpdir(), 'tole-v8-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const script = join(dir, 'cache.mts');
-writeFileSync(
-  script,
-  `import { readFileSync, writeFileSync } from 'node:fs';
-import { Script } from 'node:vm';
-import { PerformanceObserver } from 'node:perf_hooks';
-import { collectYoung, setScreenV8Flags } from ${JSON.stringify(join(REPO_ROOT, 'src/cli/v8-flags.ts'))};
-const [mode, flags, file] = process.argv.slice(2);
-if (flags === 'screen') setScreenV8Flags();
-if (mode === 'gc') {
-  const kinds: number[] = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) kinds.push((entry as { detail?: { kind?: number } }).detail?.kind ?? -1);
-  }).observe({ entryTypes: ['gc'] });
-  const offered = collectYoung();
-  setTimeout(() => process.stdout.write(JSON.stringify({ offered, kinds })), 50);
-} else {
-const source = 'function add(a, b) { return a + b; } add(1, 2);';
-if (mode === 'write') {
-  const script = new Script(source);
-  script.runInThisContext();
-  writeFileSync(file, script.createCachedData());
-} else {
-  const script = new Script(source, { cachedData: readFileSync(file) });
-  process.stdout.write(script.cachedDataRejected ? 'refused' : 'taken');
-}
-}
-`,
-);
-
 function run(mode: 'write' | 'read' | 'gc', flags: 'screen' | 'none', file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, script, mode, flags, file], {
+    const child = spawn(process.execPath, [childScript('v8-flags-child'), mode, flags, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

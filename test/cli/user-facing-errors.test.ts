@@ -28,7 +28,8 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../support/chat-server';
-import { startTs, type ChildRun } from '../support/spawn-node';
+import type { ChildRun } from '../support/spawn-node';
+import { startChild } from '../support/test-children';
 
 let server: ChatServer;
 const made: string[] = [];
@@ -234,7 +235,7 @@ describe.concurrent('sessions that cannot be opened', () => {
   it('locked by another tole: -p exits 1 naming the pid and --read-only; export and sessions still read it', async () => {
     const at = place();
     const { id, path } = await madeSession(at, 'first words');
-    const holder = startTs('test/support/storage-lock-holder.ts', [path], { timeoutMs: 30_000 });
+    const holder = startChild('storage-lock-holder', [path], { timeoutMs: 30_000 });
     try {
       const pid = await new Promise<number>((resolve, reject) => {
         let out = '';

@@ -14,7 +14,7 @@ import { NS } from '../../src/core/registers/namespaces';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { buildAgent, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import type { ChildConfig } from '../support/crash-turn-child';
-import { runTs } from '../support/spawn-node';
+import { runChild } from '../support/test-children';
 
 const CALL_ID = 'call_edit';
 const EDIT = { path: 'a.txt', old_text: 'A\n', new_text: 'A\nB\n' };
@@ -47,7 +47,7 @@ async function crashMidEdit(crashAt: FaultPoint): Promise<{ dirs: TempDirs; file
     rules: ['edit_file'],
     hooks: { preToolUse: "printf 'D\\n' >> a.txt" },
   };
-  const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+  const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
     env: { ...process.env, TOLE_CRASH_AT: crashAt },
   });
   expect(run.signal, run.stderr).toBe('SIGKILL');

@@ -11,7 +11,7 @@ import { NS } from '../../src/core/registers/namespaces';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { buildAgent, entriesOfType, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import type { RestoreChildConfig } from '../support/crash-restore-child';
-import { runTs } from '../support/spawn-node';
+import { runChild } from '../support/test-children';
 import { treeState } from '../support/workspace-state';
 
 let server: ChatServer;
@@ -62,7 +62,7 @@ describe('a crash in the middle of a restore', () => {
       checkpointHome: dirs.home,
       entryId,
     };
-    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], {
+    const run = await runChild('crash-restore-child', [JSON.stringify(config)], {
       env: { ...process.env, TOLE_CRASH_AT: 'during-restore' },
     });
     expect(run.signal, run.stderr).toBe('SIGKILL');
@@ -115,7 +115,7 @@ describe('a crash in the middle of a restore', () => {
       checkpointHome: dirs.home,
       entryId,
     };
-    const run = await runTs('test/support/crash-restore-child.ts', [JSON.stringify(config)], {
+    const run = await runChild('crash-restore-child', [JSON.stringify(config)], {
       env: { ...process.env, TOLE_CRASH_AT: 'after-checkpoint' },
     });
     expect(run.signal, run.stderr).toBe('SIGKILL');

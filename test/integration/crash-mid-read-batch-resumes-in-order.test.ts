@@ -23,7 +23,7 @@ import {
   type TempDirs,
 } from '../support/agent-fixtures';
 import type { ChildConfig } from '../support/crash-turn-child';
-import { runTs } from '../support/spawn-node';
+import { runChild } from '../support/test-children';
 
 const KEYS = ['a', 'b', 'c'] as const;
 
@@ -92,7 +92,7 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
         prompt: 'read a, b and c',
         interactive: false,
       };
-      const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+      const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
         env: { ...process.env, TOLE_CRASH_AT: crashAt },
       });
       expect(run.signal, run.stderr).toBe('SIGKILL');
@@ -156,7 +156,7 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
       prompt: 'read and echo',
       interactive: false,
     };
-    const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+    const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
       env: { ...process.env, TOLE_CRASH_AT: 'after-intent' },
     });
     expect(run.signal, run.stderr).toBe('SIGKILL');

@@ -26,7 +26,7 @@ import {
   type TempDirs,
 } from '../support/agent-fixtures';
 import type { ChildConfig } from '../support/crash-turn-child';
-import { runTs } from '../support/spawn-node';
+import { runChild } from '../support/test-children';
 
 const CALL_ID = 'call_marker';
 const KEY = 'k1';
@@ -60,7 +60,7 @@ async function crashChild(
     interactive,
     checkpointHome: dirs.home,
   };
-  const run = await runTs('test/support/crash-turn-child.ts', [JSON.stringify(config)], {
+  const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
     env: { ...process.env, TOLE_CRASH_AT: crashAt },
   });
   expect(run.signal, run.stderr).toBe('SIGKILL');

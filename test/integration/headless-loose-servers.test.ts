@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { runTole, type ChildRun } from '../support/spawn-node';
+import type { ChildRun } from '../support/spawn-node';
+import { runBuiltTole } from '../support/built-tole';
 
 let server: ChatServer;
 const all: TempDirs[] = [];
@@ -47,7 +48,10 @@ async function turn(
   }
   server.push(...replies);
   const env = { PATH: process.env.PATH, HOME: d.parent, TOLE_HOME: join(d.parent, 'tole-home'), LANG: 'C.UTF-8' };
-  const run = await runTole(['-p', 'go', '--base-url', server.url, '--model', 'm', ...extra], { cwd: d.root, env });
+  const run = await runBuiltTole(['-p', 'go', '--base-url', server.url, '--model', 'm', ...extra], {
+    cwd: d.root,
+    env,
+  });
   return { ...run, dirs: d };
 }
 

@@ -10,7 +10,7 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { waitFor } from '../support/process-groups';
-import { runTole, startTole } from '../support/spawn-node';
+import { runBuiltTole, startBuiltTole } from '../support/built-tole';
 
 let server: ChatServer;
 const all: TempDirs[] = [];
@@ -51,7 +51,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
       toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }],
     };
     server.push(write);
-    const crashed = await runTole(
+    const crashed = await runBuiltTole(
       ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'during-effect' } },
     );
@@ -63,7 +63,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
       .split('/')
       .at(-1)!
       .replace(/\.jsonl$/, '');
-    const resumed = await runTole(
+    const resumed = await runBuiltTole(
       ['-p', 'go on', '--resume', id, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env },
     );
@@ -72,7 +72,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(resumed.stdout).toBe('carried on\n');
     expect(readFileSync(join(dirs.root, 'out.txt'), 'utf8')).toBe('exactly once\n');
     expect(results(path, 'call_w')).toEqual([{ outcome: 'ok', content: expect.any(String) }]);
-    const check = await runTole(['check', path], { cwd: dirs.root, env });
+    const check = await runBuiltTole(['check', path], { cwd: dirs.root, env });
     expect(check.code, check.stdout).toBe(0);
   });
 
@@ -84,14 +84,14 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
       ],
     };
     server.push(write);
-    const crashed = await runTole(
+    const crashed = await runBuiltTole(
       ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'after-intent' } },
     );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(
+    const resumed = await runBuiltTole(
       ['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.outside, env },
     );
@@ -107,16 +107,22 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     const { dirs, env, sessions } = setUp();
     const before = chatRequests(server).length;
     server.push({ hangMs: 30_000 });
-    const tole = startTole(['-p', 'first prompt', '--base-url', server.url, '--model', 'm'], { cwd: dirs.root, env });
+    const tole = startBuiltTole(['-p', 'first prompt', '--base-url', server.url, '--model', 'm'], {
+      cwd: dirs.root,
+      env,
+    });
     await waitFor(() => chatRequests(server).length > before, 'the model call');
     tole.child.kill('SIGKILL');
     expect((await tole.done).signal).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'], {
-      cwd: dirs.root,
-      env,
-    });
+    const resumed = await runBuiltTole(
+      ['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'],
+      {
+        cwd: dirs.root,
+        env,
+      },
+    );
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe('carried on\n');
@@ -133,7 +139,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
       toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command":"echo run >> count.txt"}' }],
     };
     server.push(bash);
-    const crashed = await runTole(
+    const crashed = await runBuiltTole(
       ['-p', 'count', '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } },
     );
@@ -141,7 +147,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8')).toBe('run\n');
     const path = onlySessionFile(sessions);
 
-    const resumed = await runTole(
+    const resumed = await runBuiltTole(
       [
         '-p',
         'go on',

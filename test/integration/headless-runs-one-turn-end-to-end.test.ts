@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { runTole, type ChildRun } from '../support/spawn-node';
+import type { ChildRun } from '../support/spawn-node';
+import { runBuiltTole } from '../support/built-tole';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -41,7 +42,7 @@ function env(d: TempDirs): NodeJS.ProcessEnv {
 async function tole(args: readonly string[], replies: readonly ScriptedReply[] = []): Promise<ChildRun> {
   const d = dirs;
   server.push(...replies);
-  return runTole(args, { cwd: d.root, env: env(d) });
+  return runBuiltTole(args, { cwd: d.root, env: env(d) });
 }
 
 function sessionsDir(d: TempDirs): string {
@@ -77,7 +78,7 @@ describe('tole -p (headless) end to end', () => {
         .replace(/\.jsonl$/, '')}`,
     );
 
-    const check = await runTole(['check', file], { cwd: dirs.root, env: env(dirs) });
+    const check = await runBuiltTole(['check', file], { cwd: dirs.root, env: env(dirs) });
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });
 
@@ -100,7 +101,7 @@ describe('tole -p (headless) end to end', () => {
     expect(events.filter((e) => e.type === 'result')).toHaveLength(1);
     expect(existsSync(String(result.path))).toBe(true);
 
-    const check = await runTole(['check', String(result.path)], { cwd: dirs.root, env: env(dirs) });
+    const check = await runBuiltTole(['check', String(result.path)], { cwd: dirs.root, env: env(dirs) });
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });
 

@@ -11,7 +11,7 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { liveProcessesInGroup, waitFor } from '../support/process-groups';
-import { startTole } from '../support/spawn-node';
+import { startBuiltTole } from '../support/built-tole';
 
 let server: ChatServer;
 const all: TempDirs[] = [];
@@ -41,7 +41,7 @@ describe('tole -p stopped by a signal while a tool runs', () => {
         ],
       });
       const home = join(dirs.parent, 'tole-home');
-      const tole = startTole(['-p', 'wait', '--base-url', server.url, '--model', 'm', '--yes'], {
+      const tole = startBuiltTole(['-p', 'wait', '--base-url', server.url, '--model', 'm', '--yes'], {
         cwd: dirs.root,
         env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
       });

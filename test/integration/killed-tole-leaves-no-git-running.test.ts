@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { startTs } from '../support/spawn-node';
+import { startChild } from '../support/test-children';
 
 /**
  * A tole killed (SIGKILL) while its checkpoint's git runs: the git must not go on running in
@@ -77,7 +77,7 @@ describe('a tole killed while its checkpoint runs git', () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
     const pidFile = join(dirs.outside, 'git.pid');
     const git = hangingGit(pidFile, step);
-    const tole = startTs('test/support/checkpoint-taker.ts', [dirs.home, dirs.root, git], { timeoutMs: 30_000 });
+    const tole = startChild('checkpoint-taker', [dirs.home, dirs.root, git], { timeoutMs: 30_000 });
     await Promise.race([
       waitForFile(pidFile),
       tole.done.then((run) => {

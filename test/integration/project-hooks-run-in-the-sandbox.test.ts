@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../src/core/tools/sandbox';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, runBuiltTole, TOLE_JS } from '../support/built-tole';
-import { REPO_ROOT } from '../support/spawn-node';
+import { REPO_ROOT } from '../support/repo-root';
 
 const sandbox = detectSandbox(process.platform, process.env.PATH);
 if (!sandbox) console.warn('project hooks in the sandbox: no working sandbox (bubblewrap) here; skipped');

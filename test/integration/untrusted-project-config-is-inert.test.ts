@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { chatRequests, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole as runTole } from '../support/built-tole';
+import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 
 const KEY = 'sk-test-untrusted-0123456789';
 let real: ChatServer;
@@ -60,7 +60,7 @@ describe('an untrusted project config', () => {
   it('runs no hook and sends nothing to its base URL; stderr names the file and each field ignored', async () => {
     const { d, env } = hostileWorkspace();
     const before = chatRequests(capture).length;
-    const run = await runTole(['-p', 'hi'], { cwd: d.root, env });
+    const run = await runBuiltTole(['-p', 'hi'], { cwd: d.root, env });
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('from the user provider\n');
@@ -75,18 +75,18 @@ describe('an untrusted project config', () => {
 
   it('tole trust applies it whole; an edit to the file makes it untrusted again', async () => {
     const { d, env } = hostileWorkspace();
-    const trust = await runTole(['trust'], { cwd: d.root, env });
+    const trust = await runBuiltTole(['trust'], { cwd: d.root, env });
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toContain('trusted');
 
-    const trusted = await runTole(['-p', 'hi'], { cwd: d.root, env });
+    const trusted = await runBuiltTole(['-p', 'hi'], { cwd: d.root, env });
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stdout).toBe('from the capture server\n');
     expect(existsSync(join(d.root, 'pwned.txt'))).toBe(true);
     expect(trusted.stderr).not.toContain('not trusted');
 
     writeProjectConfig(d, 'echo AGAIN > again.txt');
-    const edited = await runTole(['-p', 'hi'], { cwd: d.root, env });
+    const edited = await runBuiltTole(['-p', 'hi'], { cwd: d.root, env });
     expect(edited.stdout).toBe('from the user provider\n');
     expect(existsSync(join(d.root, 'again.txt'))).toBe(false);
     expect(edited.stderr).toContain('not trusted');
@@ -94,9 +94,9 @@ describe('an untrusted project config', () => {
 
   it('--trust applies it for this run only', async () => {
     const { d, env } = hostileWorkspace();
-    const once = await runTole(['-p', 'hi', '--trust'], { cwd: d.root, env });
+    const once = await runBuiltTole(['-p', 'hi', '--trust'], { cwd: d.root, env });
     expect(once.stdout).toBe('from the capture server\n');
-    const next = await runTole(['-p', 'hi'], { cwd: d.root, env });
+    const next = await runBuiltTole(['-p', 'hi'], { cwd: d.root, env });
     expect(next.stdout).toBe('from the user provider\n');
   });
 });

@@ -3,10 +3,11 @@
  * it when it is missing or older than anything under src/ (one build at a time across test files,
  * by a lock directory), so that `npx vitest run test/cli` tests what the source says.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, type ChildRun, type SpawnOptions } from './spawn-node';
+import { REPO_ROOT } from './repo-root';
+import { startNode, type ChildRun, type SpawnOptions, type StartedChild } from './spawn-node';
 
 export const TOLE_JS = join(REPO_ROOT, 'dist', 'tole.js');
 const BUILD_LOCK = join(REPO_ROOT, 'dist', '.build-lock');
@@ -56,24 +57,10 @@ export function ensureBuilt(): void {
 
 /** `node dist/tole.js ...args`, with stdin closed; resolves with how it ended. */
 export function runBuiltTole(args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
-  const child = spawn(process.execPath, [TOLE_JS, ...args], {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<ChildRun>((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  return startBuiltTole(args, options).done;
+}
+
+/** Like `runBuiltTole`, with the child at hand (to signal it) while it runs. */
+export function startBuiltTole(args: readonly string[], options: SpawnOptions = {}): StartedChild {
+  return startNode(TOLE_JS, args, { ...options, timeoutMs: options.timeoutMs ?? 20_000 });
 }

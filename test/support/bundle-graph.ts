@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT } from './spawn-node';
+import { REPO_ROOT } from './repo-root';
 
 export const DIST = join(REPO_ROOT, 'dist');
 

@@ -1,10 +1,6 @@
-/** Runs a TypeScript entry point in a child `node --import tsx` and collects how it ended. */
+/** Runs a node child (a built script: test-children.ts, built-tole.ts) and collects how it ended. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-/** tsx's loader by absolute URL, so that a child may run in any directory. */
-export const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+import { REPO_ROOT } from './repo-root';
 
 export interface ChildRun {
   readonly code: number | null;
@@ -25,14 +21,9 @@ export interface StartedChild {
   readonly done: Promise<ChildRun>;
 }
 
-/** `node --import tsx <script> ...args`, resolved against the repository root. */
-export function runTs(script: string, args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
-  return startTs(script, args, options).done;
-}
-
-/** Like `runTs`, with the child at hand (to signal it) while it runs. */
-export function startTs(script: string, args: readonly string[], options: SpawnOptions = {}): StartedChild {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}/${script}`, ...args], {
+/** `node <script> ...args` with stdin closed, the child at hand (to signal it) while it runs. */
+export function startNode(script: string, args: readonly string[], options: SpawnOptions = {}): StartedChild {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,13 +44,4 @@ export function startTs(script: string, args: readonly string[], options: SpawnO
     });
   });
   return { child, done };
-}
-
-/** The tole CLI run from source (`src/cli/main.ts` through tsx). */
-export function runTole(args: readonly string[], options: SpawnOptions = {}): Promise<ChildRun> {
-  return runTs('src/cli/main.ts', args, options);
-}
-
-export function startTole(args: readonly string[], options: SpawnOptions = {}): StartedChild {
-  return startTs('src/cli/main.ts', args, options);
 }

@@ -20,7 +20,7 @@ import { childEnv } from '../../src/core/child-env';
 import { serverEnvironment } from '../../src/core/mcp/mcp-env';
 import { withPassword } from '../../src/core/sync/database';
 import { POSTGRES_BIN, startPostgres, type PostgresServer } from '../support/postgres-server';
-import { REPO_ROOT, TSX_LOADER } from '../support/spawn-node';
+import { TOLE_JS } from '../support/built-tole';
 
 const PASSWORD = 'pg-secret-in-sight-42';
 
@@ -120,15 +120,11 @@ describe('a password on the command line leaves ps once tole has started', () =>
     const { port } = silent.address() as { port: number };
     const home = mkdtempSync(join(tmpdir(), 'tole-ps-'));
     const url = `postgres://tole:${PASSWORD}@127.0.0.1:${port}/tole`;
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX_LOADER, `${REPO_ROOT}/src/cli/main.ts`, 'sync', '--to', url],
-      {
-        cwd: home,
-        env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: join(home, '.tole') },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [TOLE_JS, 'sync', '--to', url], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: join(home, '.tole') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let stderr = '';
       child.stderr.setEncoding('utf8');
@@ -169,7 +165,7 @@ describe.skipIf(POSTGRES_BIN === null)('tole sync against a server that asks for
     env: NodeJS.ProcessEnv,
     stdin = '',
   ): Promise<{ code: number | null; out: string }> {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, `${REPO_ROOT}/src/cli/main.ts`, 'sync', ...args], {
+    const child = spawn(process.execPath, [TOLE_JS, 'sync', ...args], {
       cwd: home,
       env: { PATH: process.env.PATH, HOME: home, TOLE_HOME: join(home, '.tole'), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

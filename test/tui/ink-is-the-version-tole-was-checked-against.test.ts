@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INK_CHECKED_VERSION } from '../../src/tui/ink-coupling';
-import { REPO_ROOT } from '../support/spawn-node';
+import { REPO_ROOT } from '../support/repo-root';
 
 describe('the installed Ink', () => {
   it('is the version the output swap and the frame writer were checked against', () => {

@@ -14,7 +14,7 @@ import inkSanitizeAnsi from '../../node_modules/ink/build/sanitize-ansi.js';
 // @ts-expect-error a plain .mjs build helper without types
 import { inkOutputPlugin } from '../../scripts/ink-output-plugin.mjs';
 import sanitizeAnsi, { onlySgr } from '../../src/tui/ink-sanitize-ansi';
-import { REPO_ROOT } from '../support/spawn-node';
+import { REPO_ROOT } from '../support/repo-root';
 
 const colour = new Chalk({ level: 3 });
 

@@ -6,7 +6,8 @@ import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { parseArgs } from '../../src/cli/args';
 import { openForTui } from '../../src/cli/open-for-tui';
-import { startTs, type StartedChild } from '../support/spawn-node';
+import type { StartedChild } from '../support/spawn-node';
+import { startChild } from '../support/test-children';
 import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
 
@@ -28,7 +29,7 @@ function madeSession(): { dir: string; id: string; path: string } {
 
 /** Another tole, holding the session open for writing. */
 async function holdLock(path: string): Promise<number> {
-  holder = startTs('test/support/storage-lock-holder.ts', [path], { timeoutMs: 30_000 });
+  holder = startChild('storage-lock-holder', [path], { timeoutMs: 30_000 });
   const child = holder;
   return new Promise<number>((resolve, reject) => {
     let out = '';

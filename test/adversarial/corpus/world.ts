@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../support/spawn-node';
+import { REPO_ROOT } from '../../support/repo-root';
 
 export const SECRET_TEXT = 'OUTSIDE-SECRET-7f3a9c';
 export const API_KEY = 'sk-attack-corpus-key-5521';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints, RestoreIncomplete } from '../../../src/core/checkpoints/checkpoint-store';
 import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
-import { REPO_ROOT, TSX_LOADER } from '../../support/spawn-node';
+import { childScript } from '../../support/test-children';
 
 /** Several toles on one workspace share its checkpoint directory: each is a Checkpoints of its own. */
 let dirs: TempDirs;
@@ -129,7 +129,7 @@ describe('a read-only checkpoint directory', () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
     const first = await take(a);
     // The directory mounted read-only in a mount namespace of the child's own (root may write anything otherwise).
-    const script = `mount --bind -o ro '${dirs.home}' '${dirs.home}' && exec '${process.execPath}' --import '${TSX_LOADER}' '${REPO_ROOT}/test/support/checkpoint-twice.ts' '${dirs.home}' '${dirs.root}'`;
+    const script = `mount --bind -o ro '${dirs.home}' '${dirs.home}' && exec '${process.execPath}' '${childScript('checkpoint-twice')}' '${dirs.home}' '${dirs.root}'`;
     const run = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8' });
     if (run.status !== 0 && run.stdout === '') {
       console.log(`skipped: a read-only bind mount could not be made here (${run.stderr.trim()})`);

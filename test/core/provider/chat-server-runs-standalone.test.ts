@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childScript } from '../../support/test-children';
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
@@ -43,14 +44,10 @@ describe('chat server as a process', () => {
     const script = join(dir, 'script.json');
     const record = join(dir, 'requests.jsonl');
     writeFileSync(script, JSON.stringify([{ text: ['first ', 'scripted'] }]));
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/support/chat-server.ts', '--script', script, '--record', record],
-      {
-        cwd: process.cwd(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    child = spawn(process.execPath, [childScript('chat-server'), '--script', script, '--record', record], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
 
     const url = await listeningUrl(child);
 

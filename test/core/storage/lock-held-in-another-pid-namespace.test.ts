@@ -6,7 +6,7 @@ import { runUnlock } from '../../../src/cli/unlock-command';
 import { isStorageError } from '../../../src/core/storage/errors';
 import { judgeLock, lockPathFor, type LockOwner } from '../../../src/core/storage/lock-file';
 import { systemProbe, type ProcessProbe } from '../../../src/core/storage/process-probe';
-import { REPO_ROOT, TSX_LOADER } from '../../support/spawn-node';
+import { childScript } from '../../support/test-children';
 import { createStore, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
 
 /**
@@ -36,7 +36,7 @@ interface Writer {
 
 /** The stdin writer inside a new pid namespace (or, with `unshareArgs` empty, in this one). */
 function startWriter(path: string, unshareArgs: readonly string[]): Writer {
-  const node = [process.execPath, '--import', TSX_LOADER, `${REPO_ROOT}/test/support/storage-stdin-writer.ts`, path];
+  const node = [process.execPath, childScript('storage-stdin-writer'), path];
   const child = spawn(
     unshareArgs.length > 0 ? 'unshare' : node[0]!,
     [...unshareArgs, ...node.slice(unshareArgs.length > 0 ? 0 : 1)],

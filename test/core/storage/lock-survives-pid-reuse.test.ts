@@ -7,7 +7,8 @@ import { nodeFileOps, type FileOps } from '../../../src/core/storage/file-ops';
 import { lockPathFor, unlockSession, type LockOwner } from '../../../src/core/storage/lock-file';
 import { systemProbe } from '../../../src/core/storage/process-probe';
 import { createStore, openStore, tempDir } from '../../support/storage-fixtures';
-import { REPO_ROOT } from '../../support/spawn-node';
+import { childScript } from '../../support/test-children';
+import { REPO_ROOT } from '../../support/repo-root';
 
 const dir = tempDir('tole-lock-');
 const children: ChildProcess[] = [];
@@ -90,7 +91,7 @@ describe('a lock that names a pid now used by another process', () => {
 
   it('is not taken over while the tole that took it runs, and says so', async () => {
     const path = session();
-    const holder = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], {
+    const holder = spawn(process.execPath, [childScript('storage-lock-holder'), path], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -158,7 +159,7 @@ describe('two openers taking over one stale lock at the same instant', () => {
       const go = join(dir.path, `go-${round}`);
       plantLock(path, { nonce: `stale-${round}` });
       const started = Array.from({ length: racers }, () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/stale-lock-racer.ts', path, go], {
+        const child = spawn(process.execPath, [childScript('stale-lock-racer'), path, go], {
           cwd: REPO_ROOT,
           stdio: ['pipe', 'pipe', 'inherit'],
         });

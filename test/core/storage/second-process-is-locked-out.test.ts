@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore, entryCommit, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
+import { childScript } from '../../support/test-children';
 
 const dir = tempDir();
 const children: ChildProcess[] = [];
@@ -12,7 +13,7 @@ afterAll(() => {
 
 /** Starts a process that opens `path` for writing and holds it; resolves once it has. */
 async function holder(path: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storage-lock-holder.ts', path], {
+  const child = spawn(process.execPath, [childScript('storage-lock-holder'), path], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom, type Random } from '../../../src/core/clock';
 import { openStore, tempDir, testSeed } from '../../support/storage-fixtures';
+import { childScript } from '../../support/test-children';
 
 const dir = tempDir('tole-sigkill-');
 afterAll(() => dir.remove());
@@ -14,20 +13,7 @@ const LANES = 2;
  * checked. TOLE_SIGKILL_KILLS=N runs N per lane for a longer soak.
  */
 const KILLS_PER_LANE = Number(process.env.TOLE_SIGKILL_KILLS ?? 12);
-/** The writer, bundled once to plain JS: a start through the TypeScript loader costs 3x as much. */
-const WRITER = join(dir.path, 'storage-commit-writer.mjs');
-
-beforeAll(() => {
-  buildSync({
-    entryPoints: ['test/support/storage-commit-writer.ts'],
-    outfile: WRITER,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-});
+const WRITER = childScript('storage-commit-writer');
 
 interface Run {
   readonly path: string;

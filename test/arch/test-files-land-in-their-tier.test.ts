@@ -1,0 +1,62 @@
+/**
+ * The vitest projects (vitest.config.ts) take their files from test/support/tiers.ts: a file lands
+ * in the tier of what it, or a test module it imports, uses.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/repo-root';
+import { filesByTier, tierOf } from '../support/tiers';
+
+const root = mkdtempSync(join(tmpdir(), 'tole-tiers-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, text: string): string {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+  return path;
+}
+
+describe('a test file’s tier', () => {
+  it('is process when it or a support module it imports, at any depth, starts processes or threads', () => {
+    write('test/support/spawner.ts', "import { spawn } from 'node:child_process';\n");
+    write('test/support/middle.ts', "export { x } from './spawner';\n");
+    write('test/support/pure.ts', 'export const x = 1;\n');
+    expect(tierOf(root, write('test/core/a.test.ts', "import { x } from '../support/middle';\n"))).toBe('process');
+    expect(tierOf(root, write('test/core/b.test.ts', "import { Worker } from 'node:worker_threads';\n"))).toBe(
+      'process',
+    );
+    expect(tierOf(root, write('test/core/c.test.ts', "import { spawn } from 'node-pty';\n"))).toBe('process');
+    expect(tierOf(root, write('test/core/d.test.ts', "const m = await import('../support/spawner');\n"))).toBe(
+      'process',
+    );
+    expect(tierOf(root, write('test/core/e.test.ts', "import { x } from '../support/pure';\n"))).toBe('unit');
+  });
+
+  it('is process for everything in test/e2e and test/sim', () => {
+    expect(tierOf(root, write('test/e2e/f.e2e.test.ts', 'export {};\n'))).toBe('process');
+    expect(tierOf(root, write('test/sim/g.test.ts', 'export {};\n'))).toBe('process');
+  });
+
+  it('is screen for a .tsx file or one that imports ink, react or ink-testing-library', () => {
+    expect(tierOf(root, write('test/tui/h.test.tsx', 'export {};\n'))).toBe('screen');
+    write('test/tui/harness.tsx', "import { render } from 'ink';\n");
+    expect(tierOf(root, write('test/tui/i.test.ts', "import { mount } from './harness';\n"))).toBe('screen');
+    expect(tierOf(root, write('test/tui/j.test.ts', "import { render } from 'ink-testing-library';\n"))).toBe('screen');
+  });
+
+  it('is isolated when it replaces a module, which would leak into the files after it in a shared worker', () => {
+    expect(tierOf(root, write('test/tui/k.test.tsx', "vi.mock('../../src/tui/format');\n"))).toBe('isolated');
+    expect(tierOf(root, write('test/core/l.test.ts', "vi.doMock('../../src/core/clock');\n"))).toBe('isolated');
+  });
+
+  it('puts every test file of the repository in exactly one tier', () => {
+    const tiers = filesByTier(REPO_ROOT);
+    const all = Object.values(tiers).flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(tiers.process).toContain('test/core/storage/second-process-is-locked-out.test.ts');
+    expect(tiers.unit).toContain('test/arch/test-files-land-in-their-tier.test.ts');
+    expect(tiers.screen).toContain('test/tui/cost-command.test.tsx');
+  });
+});
