@@ -5,7 +5,7 @@ import type { SwitchableProvider } from '../core/provider/switchable-provider';
 import type { LocalServer, LookedFor, ProviderSetup, SetupHint } from '../tui/provider-setup';
 import { userConfigPath, type Config } from './config';
 import { LOCAL_SERVERS, probeLocalServers } from './probe-local';
-import { missingKey, type ProviderSettings } from './settings';
+import { missingKey, PROVIDER_PRESETS, type ProviderSettings } from './settings';
 import { buildProvider } from './wiring';
 
 export interface ProviderSetupParts {
@@ -102,7 +102,8 @@ export function providerSetup(parts: ProviderSetupParts): ProviderSetup {
       const settings: ProviderSettings = {
         ...parts.settings,
         name: preset,
-        api: 'openai-chat',
+        // The server's own API where tole speaks it (Ollama's /api/chat, which takes num_ctx).
+        api: PROVIDER_PRESETS[preset]?.api ?? 'openai-chat',
         baseUrl: server.baseUrl,
         apiKey: '',
         apiKeyEnv: null,

@@ -66,6 +66,20 @@ export async function discoverWindow(model: string, options: WindowProbeOptions)
   return null;
 }
 
+/**
+ * Ollama's own answer alone (`POST /api/show` at the server's root), for the `ollama` kind, which
+ * knows what it talks to. Null when the server does not say.
+ */
+export async function discoverOllamaWindow(
+  model: string,
+  options: WindowProbeOptions,
+): Promise<DiscoveredWindow | null> {
+  const root = options.baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const shown = record(await requestJson('POST', `${root}/api/show`, { model }, options));
+  const tokens = shown === null ? 0 : ollamaWindow(shown);
+  return tokens > 0 ? { tokens, source: 'POST /api/show (Ollama)' } : null;
+}
+
 /** `num_ctx` from the model's parameters (what Ollama runs it with), else its trained `*.context_length`. */
 function ollamaWindow(shown: Record<string, unknown>): number {
   const parameters = typeof shown.parameters === 'string' ? shown.parameters : '';

@@ -110,6 +110,11 @@ export interface CompletionRequest {
   /** Over `generation.maxOutputTokens` (a compaction summary asks for its own length). */
   readonly maxOutputTokens?: number;
   readonly generation?: GenerationSettings;
+  /**
+   * The model's context window as tole knows it (the config's, or learned from the server), when
+   * it does: a kind whose server must be told the window (Ollama's `num_ctx`) sends it.
+   */
+  readonly contextWindowTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';

@@ -21,6 +21,8 @@ export interface ProviderKindModule {
 
 const KINDS = {
   'openai-chat': () => import('./openai-chat/openai-chat-kind'),
+  ollama: () => import('./ollama/ollama-kind'),
+  gemini: () => import('./gemini/gemini-kind'),
 } satisfies Record<string, () => Promise<ProviderKindModule>>;
 
 export type ApiKind = keyof typeof KINDS;

@@ -782,12 +782,14 @@ export class Agent {
     };
     try {
       const { generation } = this.deps;
+      const window = this.knownWindow?.tokens;
       const request = {
         model: this.model,
         messages,
         tools: tools.definitions(),
         signal,
         ...(generation ? { generation } : {}),
+        ...(window === undefined ? {} : { contextWindowTokens: window }),
       };
       const result = await provider.complete(request, onEvent);
       if (ledgerFailure) throw ledgerFailure;
