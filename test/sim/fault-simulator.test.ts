@@ -10,7 +10,16 @@ import { runSchedule } from './simulate';
 describe('the fault simulator', () => {
   it(`holds every invariant over seeds 1..${CI_SEEDS}`, async () => {
     const failed: string[] = [];
-    const totals = { crashes: 0, commits: 0, corruptions: 0, refusedOpeners: 0, locksTaken: 0, restores: 0 };
+    const totals = {
+      crashes: 0,
+      commits: 0,
+      corruptions: 0,
+      refusedOpeners: 0,
+      locksTaken: 0,
+      restores: 0,
+      indexedOpens: 0,
+      indexesRefused: 0,
+    };
     const faultPoints = new Set<string>();
     const started = performance.now();
     for (let seed = 1; seed <= CI_SEEDS; seed++) {
@@ -20,6 +29,8 @@ describe('the fault simulator', () => {
       totals.corruptions += result.corruptions;
       totals.refusedOpeners += result.refusedOpeners;
       totals.locksTaken += result.locksTaken;
+      totals.indexedOpens += result.indexedOpens;
+      totals.indexesRefused += result.indexesRefused;
       totals.restores += result.restores;
       for (const point of Object.keys(result.faultPoints)) faultPoints.add(point);
       if (result.problems.length > 0)
@@ -35,6 +46,8 @@ describe('the fault simulator', () => {
     expect(totals.refusedOpeners).toBeGreaterThan(CI_SEEDS / 20);
     expect(totals.restores).toBeGreaterThan(CI_SEEDS / 20);
     expect(totals.locksTaken).toBeGreaterThan(CI_SEEDS / 100);
+    expect(totals.indexedOpens).toBeGreaterThan(CI_SEEDS / 20);
+    expect(totals.indexesRefused).toBeGreaterThan(CI_SEEDS / 20);
     // Every fault point fired (the checkpoint and restore ones too).
     expect([...faultPoints].sort()).toEqual([...FAULT_POINTS].sort());
   }, 300_000);

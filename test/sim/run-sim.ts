@@ -34,7 +34,17 @@ const from = Number(flag('--from') ?? Math.floor(Math.random() * 0x7fff_0000));
 const keepGoing = process.argv.includes('--keep-going');
 const failed: number[] = [];
 const started = performance.now();
-const totals = { crashes: 0, turns: 0, commits: 0, corruptions: 0, refusedOpeners: 0, locksTaken: 0, restores: 0 };
+const totals = {
+  crashes: 0,
+  turns: 0,
+  commits: 0,
+  corruptions: 0,
+  refusedOpeners: 0,
+  locksTaken: 0,
+  restores: 0,
+  indexedOpens: 0,
+  indexesRefused: 0,
+};
 const faultPoints: Record<string, number> = {};
 for (let seed = from; seed < from + count; seed++) {
   const result = await runSchedule(seed, { planted, ...dirSync });
@@ -44,6 +54,8 @@ for (let seed = from; seed < from + count; seed++) {
   totals.corruptions += result.corruptions;
   totals.refusedOpeners += result.refusedOpeners;
   totals.locksTaken += result.locksTaken;
+  totals.indexedOpens += result.indexedOpens;
+  totals.indexesRefused += result.indexesRefused;
   totals.restores += result.restores;
   for (const [point, n] of Object.entries(result.faultPoints)) faultPoints[point] = (faultPoints[point] ?? 0) + n;
   if (result.problems.length > 0) {
@@ -62,5 +74,5 @@ if (failed.length > 0) {
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.restores} restores checked; crashes at fault points: ${JSON.stringify(faultPoints)}`,
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.restores} restores checked, ${totals.indexedOpens} opens from a saved index, ${totals.indexesRefused} rotten or forged indexes refused; crashes at fault points: ${JSON.stringify(faultPoints)}`,
 );

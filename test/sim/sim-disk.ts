@@ -173,6 +173,13 @@ export class SimDisk {
     return line + 1;
   }
 
+  /** Puts `data` at `path`, durably, as another program would between processes. */
+  overwrite(path: string, data: Buffer): void {
+    const inode: Inode = { data: Buffer.from(data), durable: Buffer.from(data) };
+    this.names.set(path, inode);
+    this.durableNames.set(path, inode);
+  }
+
   fileNames(): string[] {
     return [...this.names.keys()].sort();
   }

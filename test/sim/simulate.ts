@@ -26,6 +26,7 @@ import { checkSessionFile } from '../../src/core/storage/check';
 import { isStorageError } from '../../src/core/storage/errors';
 import { unlockSession } from '../../src/core/storage/lock-file';
 import type { StoredRecord } from '../../src/core/storage/records';
+import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/session-index';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
@@ -63,6 +64,10 @@ export interface SimResult {
   readonly locksTaken: number;
   /** Restores that reported success (and were checked against their checkpoint). */
   readonly restores: number;
+  /** Opens that took their state from a saved index (and matched a replay). */
+  readonly indexedOpens: number;
+  /** Rotten or forged indexes the open refused (and replayed instead). */
+  readonly indexesRefused: number;
   /** Crashes at a fault point of the effect sandwich or of a restore, by point. */
   readonly faultPoints: Readonly<Record<string, number>>;
 }
@@ -114,10 +119,14 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     refusedOpeners: 0,
     restores: 0,
     locksTaken: 0,
+    indexedOpens: 0,
+    indexesRefused: 0,
   };
   const faultPoints: Record<string, number> = {};
   let path: string | null = null;
   const lifetimes = 2 + Math.floor(schedule.float() * 4);
+  // Some schedules open as a large session does: on two threads, saving an index and using it.
+  const indexing: IndexingOptions = schedule.float() < INDEXED_SCHEDULES ? INDEXING : {};
 
   for (let life = 0; life <= lifetimes && problems.length === 0; life++) {
     const last = life === lifetimes;
@@ -157,7 +166,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         store = SessionStore.create(DIR, { clock, random, cwd: workspace, ops });
         path = store.path;
         world.sessionPath = path;
-      } else store = SessionStore.open(path, { clock, random, ops });
+      } else store = SessionStore.open(path, { clock, random, ops, ...indexing });
       const opened = store;
       opened.onCommit((records) => {
         if (lockTaken !== null)
@@ -269,7 +278,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         problems.push(`after life ${life}: the session file is gone, with seq ${acked.maxSeq} acknowledged`);
       continue;
     }
-    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last);
+    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
     if (!last && problems.length === 0 && schedule.float() < 0.05) {
       const line = disk.corruptLine(path);
       if (line === null) continue;
@@ -279,7 +288,82 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       break;
     }
   }
+  if (
+    problems.length === 0 &&
+    stats.corruptions === 0 &&
+    path !== null &&
+    indexing.indexKey &&
+    disk.read(path) !== null
+  )
+    checkIndexRefusals(path, opsFor(9998), disk, problems, stats, trace);
   return { seed, problems, ...stats, faultPoints };
+}
+
+type IndexingOptions = { readonly indexKey?: () => Buffer; readonly asideMinBytes?: number };
+/** Share of schedules whose opens replay on two threads with a key, so that they save an index and use it. */
+const INDEXED_SCHEDULES = 0.1;
+/** The user's key for the index's MAC, and the two-thread replay (with its index) for any size: the product's threshold is 8 MiB. */
+const INDEXING: IndexingOptions = { indexKey: () => SIM_INDEX_KEY, asideMinBytes: 0 };
+const SIM_INDEX_KEY = Buffer.alloc(32, 0x5a);
+const FORGER_KEY = Buffer.alloc(32, 0x66);
+
+/**
+ * At the end of a schedule that saved indexes: an index that is vouched for is used and gives the
+ * replay's state; one whose byte rotted, and one forged (its values changed, its CRC recomputed,
+ * signed with a key that is not the user's), are not used: the open replays the file instead and
+ * gives the same state, and a forged one is set aside.
+ */
+function checkIndexRefusals(
+  path: string,
+  ops: FileOps,
+  disk: SimDisk,
+  problems: string[],
+  stats: { indexedOpens: number; indexesRefused: number },
+  trace: (line: string) => void,
+): void {
+  const open = (readOnly: boolean): SessionStore =>
+    SessionStore.open(path, { clock: steppingClock(), random: seededRandom(5), ops, readOnly, ...INDEXING });
+  const truth = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(4), ops, readOnly: true });
+  const expected = JSON.stringify(snapshot(truth));
+  truth.close();
+  // A writable open saves an index (or finds a fresh one); the next open must take its state from it.
+  open(false).close();
+  const size = disk.read(path)!.length;
+  const saved = readIndex(ops, path, size, SIM_INDEX_KEY);
+  if (saved === null) return;
+  const used = open(true);
+  if (used.indexedBytes === 0) problems.push(`an index vouched for by the user's key was not used`);
+  else stats.indexedOpens++;
+  if (JSON.stringify(snapshot(used)) !== expected)
+    problems.push(`an open that used the saved index differs from a replay`);
+  used.close();
+  const good = disk.read(indexPathOf(path))!;
+  const numbers = Float64Array.from(saved.numbers, (n, i) => (i === saved.numbers.length - 1 ? n + 1 : n));
+  const cases: readonly [string, () => void, boolean][] = [
+    ['a rotten byte', () => disk.overwrite(indexPathOf(path), flipByte(good)), false],
+    ['forged values signed with another key', () => writeIndex(ops, path, { ...saved, numbers }, FORGER_KEY), true],
+  ];
+  for (const [what, spoil, setAside] of cases) {
+    spoil();
+    const opened = open(false);
+    trace(`  an index with ${what}: ${opened.indexedBytes === 0 ? 'refused' : 'USED'}`);
+    if (opened.indexedBytes > 0) problems.push(`an index with ${what} was used`);
+    else stats.indexesRefused++;
+    if (JSON.stringify(snapshot(opened)) !== expected)
+      problems.push(`after an index with ${what}, the open differs from a replay`);
+    if (setAside && opened.report.indexSetAside?.movedTo == null)
+      problems.push(`an index with ${what} was not set aside`);
+    opened.close();
+    disk.overwrite(indexPathOf(path), good);
+  }
+}
+
+/** `bytes` with one byte past the magic changed. */
+function flipByte(bytes: Buffer): Buffer {
+  const out = Buffer.from(bytes);
+  const at = 40 + ((out.length * 7919) % (out.length - 40));
+  out[at] = out[at]! ^ 0x20;
+  return out;
 }
 
 const INTERACTIVE: ApprovalPolicyOptions = { rules: [], yes: false, interactive: true };
@@ -355,6 +439,8 @@ function checkAfter(
   life: number,
   liveState: string | null,
   last: boolean,
+  indexing: IndexingOptions,
+  stats: { indexedOpens: number },
 ): void {
   // A read-only open replays and checks the whole file as `tole check` does; the check itself
   // (the same replay once more, with its report) runs after the last lifetime only.
@@ -364,7 +450,14 @@ function checkAfter(
   }
   let store: SessionStore;
   try {
-    store = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(1), readOnly: true, ops });
+    store = SessionStore.open(path, {
+      clock: steppingClock(),
+      random: seededRandom(1),
+      readOnly: true,
+      ops,
+      ...indexing,
+    });
+    if (store.indexedBytes > 0) stats.indexedOpens++;
   } catch (error) {
     if (!isStorageError(error)) throw error;
     problems.push(`after life ${life}: the session does not open: ${error.message}`);
