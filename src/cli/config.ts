@@ -8,6 +8,7 @@ import { REASONING_EFFORTS } from '../core/provider/provider';
 import { API_KINDS, type ApiKind as ApiKindName } from '../core/provider/registry';
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
+import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
 import { KeymapError, overrideChords } from '../tui/keymap-overrides';
 import { ownStateDirs } from './tole-home';
 import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
@@ -155,6 +156,12 @@ const schemas = lazySchema((z) => {
         firstTokenTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
         /** How long one model call may take in all: every attempt and every wait between them (ms). */
         modelCallTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+        /** How many sub-agents (`task` calls of one reply) run at once. */
+        maxParallelTasks: z.number().int().min(1).max(16).optional(),
+        /** How deep sub-agents nest: 1, a session's children start none of their own. */
+        maxTaskDepth: z.number().int().min(1).max(3).optional(),
+        /** Model calls a sub-agent's turn may make, unless its profile sets maxSteps. */
+        childMaxSteps: z.number().int().min(1).max(1000).optional(),
       })
       .optional(),
     compaction: z
@@ -481,6 +488,7 @@ type Limits = NonNullable<Config['limits']>;
 
 const LIMIT_DEFAULTS: Readonly<Record<string, number>> = {
   ...DEFAULT_LIMITS,
+  ...DEFAULT_SUB_AGENT_LIMITS,
   maxAttempts: defaultRetryPolicy.maxAttempts,
 };
 

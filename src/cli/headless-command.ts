@@ -7,6 +7,9 @@ import { openSession, sessionWorkspace } from './open-session';
 import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
 import { exposedWorkspaceNotice, exposedWorkspaceReason } from './exposed-workspace';
+import { childProfiles } from './child-profiles';
+import { indexKeyIn } from './index-key';
+import { toleHome } from './tole-home';
 import { buildPolicy, buildProvider, buildSession, clock, systemRandom, unconfinedNotice } from './wiring';
 import { findSandboxSoon } from './sandbox-soon';
 import type { Sandbox } from '../core/tools/sandbox';
@@ -90,6 +93,8 @@ export async function runHeadlessCommand(
       profile: prepared.resolved.active,
       model: prepared.model,
       sandbox,
+      childProfile: childProfiles(prepared.prompts),
+      indexKey: indexKeyIn(toleHome(io.env)),
     });
     noteSessionStart(agent, store, prepared);
     const say = (text: string): void => {

@@ -14,6 +14,9 @@ import type { LOCAL_SERVERS } from './probe-local';
 import { providerSetup } from './provider-setup';
 import { missingKey, resolveProvider, type ProviderSettings } from './settings';
 import { buildProvider, buildSession, clock } from './wiring';
+import { childProfiles } from './child-profiles';
+import { indexKeyIn } from './index-key';
+import { toleHome } from './tole-home';
 import { realpathSync } from 'node:fs';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import type { ProjectMcpServers } from './config';
@@ -135,6 +138,8 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     profile: prepared.resolved.active,
     model: prepared.model,
     ...(store.readOnly ? {} : { mcp: mcpPlan }),
+    childProfile: childProfiles(prepared.prompts),
+    indexKey: indexKeyIn(toleHome(env)),
   });
   mcp?.startSessionServers();
   noteSessionStart(agent, store, prepared);

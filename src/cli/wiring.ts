@@ -8,6 +8,10 @@ import { seededRandom, systemClock, type Clock, type Random } from '../core/cloc
 import { ProviderOnUse } from '../core/provider/provider-on-use';
 import type { Provider } from '../core/provider/provider';
 import { Agent } from '../core/session/agent';
+import { SubAgents, type SubAgentsOptions } from '../core/session/sub-agents';
+import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
+import { taskTool } from '../core/session/task-tool';
+import type { IndexKey } from '../core/storage/session-index';
 import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../core/session/agent-deps';
 import { DEFAULT_LIMITS, type LoopLimits } from '../core/session/limits';
 import type { ActiveProfile } from '../core/session/agent-profile';
@@ -139,12 +143,18 @@ export interface AgentParts {
   readonly model: string;
   /** Confines shell commands run without a keypress; the policy was built with the same. */
   readonly sandbox?: Sandbox | null;
+  /** Profiles for sub-agents (`childProfiles`): with it the model is offered the `task` tool. */
+  readonly childProfile?: SubAgentsOptions['profile'];
+  /** The user's key for saved indexes, used when a sub-agent's session is opened again. */
+  readonly indexKey?: IndexKey;
 }
 
 export interface BuiltSession {
   readonly agent: Agent;
   /** The session's MCP servers; null when none is configured. The host closes it. */
   readonly mcp: McpHub | null;
+  /** The session's sub-agents (the screen follows their events); null without `childProfile`. */
+  readonly subAgents: SubAgents | null;
 }
 
 export function buildAgent(parts: AgentParts): Agent {
@@ -206,7 +216,30 @@ export function buildSession(parts: AgentParts): BuiltSession {
       ...(contextWindow ? { contextWindowTokens: contextWindow } : {}),
     },
   };
-  return { agent: new Agent(deps, parts.model, parts.profile), mcp };
+  const agent = new Agent(deps, parts.model, parts.profile);
+  const subAgents = parts.childProfile ? subAgentsFor(parts, deps, agent) : null;
+  return { agent, mcp, subAgents };
+}
+
+/** Sub-agents of the session, offered to the model as the `task` tool (a read-only view runs none). */
+function subAgentsFor(parts: AgentParts, deps: AgentDeps, agent: Agent): SubAgents | null {
+  if (!parts.childProfile || parts.store.readOnly) return null;
+  const limits = { ...DEFAULT_SUB_AGENT_LIMITS, ...definedOnly(parts.config.limits ?? {}, DEFAULT_SUB_AGENT_LIMITS) };
+  const subAgents = new SubAgents({
+    deps,
+    model: () => agent.model,
+    profile: parts.childProfile,
+    clock,
+    random: systemRandom(),
+    limits,
+    ...(parts.indexKey ? { indexKey: parts.indexKey } : {}),
+  });
+  deps.tools.register(taskTool(subAgents));
+  return subAgents;
+}
+
+function definedOnly<T extends object>(o: object, known: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k in known)) as Partial<T>;
 }
 
 /** The workspace's checkpoints under tole's home (never in the user's repository). */

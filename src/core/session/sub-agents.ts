@@ -16,20 +16,10 @@ import type { ActiveProfile } from './agent-profile';
 import { childOutcome, type ChildOutcome } from './child-outcome';
 import type { EventSink, SessionEvent } from './events';
 import type { PendingIntent } from './tool-step';
+import { DEFAULT_SUB_AGENT_LIMITS, type SubAgentLimits } from './sub-agent-limits';
 
 /** The `task` tool's name: a sub-agent is started by calling it. */
 export const TASK_TOOL = 'task';
-
-export interface SubAgentLimits {
-  /** How many `task` calls of one reply run at once (`limits.maxParallelTasks`). */
-  readonly maxParallelTasks: number;
-  /** How deep sub-agents nest: 1, children only (a profile that lists `task` may go one deeper per level allowed). */
-  readonly maxTaskDepth: number;
-  /** Model calls a child's turn may make, unless its profile says (`limits.childMaxSteps`). */
-  readonly childMaxSteps: number;
-}
-
-export const DEFAULT_SUB_AGENT_LIMITS: SubAgentLimits = { maxParallelTasks: 3, maxTaskDepth: 1, childMaxSteps: 30 };
 
 /** A profile made ready for a child (its prompt assembled), and the model it names. */
 export interface ChildProfile {

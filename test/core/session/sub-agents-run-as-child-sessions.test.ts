@@ -11,7 +11,8 @@ import type { ApprovalRequest, Decision } from '../../../src/core/approval/appro
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { NS } from '../../../src/core/registers/namespaces';
 import { SessionStore } from '../../../src/core/storage/session-store';
-import { SubAgents, type ChildEvent, type SubAgentLimits } from '../../../src/core/session/sub-agents';
+import { SubAgents, type ChildEvent } from '../../../src/core/session/sub-agents';
+import type { SubAgentLimits } from '../../../src/core/session/sub-agent-limits';
 import { taskTool } from '../../../src/core/session/task-tool';
 import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../../support/chat-server';
 import {

@@ -1,0 +1,230 @@
+/**
+ * The built tole, killed with SIGKILL while two sub-agents are in flight: each child has run its
+ * side effect (a shell command appending to a file) and is waiting on its next model call. The
+ * next `tole -p --resume` goes on with each child from its own file and settles each parent call
+ * once with that child's final answer; no side effect runs twice. A kill at a fault point of the
+ * effect sandwich inside a child (TOLE_CRASH_AT) is resumed the same way.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom, systemClock } from '../../src/core/clock';
+import { SessionStore } from '../../src/core/storage/session-store';
+import type { Entry } from '../../src/core/tree/entry-types';
+import { ensureBuilt, runBuiltTole, startBuiltTole } from '../support/built-tole';
+import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
+import { chatRequests, entriesOfType, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { waitFor } from '../support/process-groups';
+
+let server: ChatServer;
+let route: (request: RecordedRequest) => ScriptedReply;
+const all: TempDirs[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startChatServer({ respond: (request) => route(request) });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const d of all) d.remove();
+});
+
+type Message = { readonly role: string; readonly content?: unknown };
+
+function firstUser(request: RecordedRequest): string {
+  const found = ((request.body?.messages ?? []) as Message[]).find((m) => m.role === 'user');
+  return typeof found?.content === 'string' ? found.content : '';
+}
+
+function toolMessages(request: RecordedRequest): number {
+  return ((request.body?.messages ?? []) as Message[]).filter((m) => m.role === 'tool').length;
+}
+
+const PARENT = 'split the work';
+const COMMANDS = { a: 'echo a >> count.txt', b: 'echo b >> count.txt' } as const;
+
+function setUp(): { dirs: TempDirs; env: NodeJS.ProcessEnv; sessions: string; args: string[] } {
+  const dirs = tempDirs('tole-task-crash-');
+  all.push(dirs);
+  const home = join(dirs.parent, 'tole-home');
+  writeFileSync(join(dirs.root, 'count.txt'), '');
+  return {
+    dirs,
+    env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
+    sessions: join(home, 'sessions'),
+    args: ['--base-url', server.url, '--model', 'm', '--allow', `bash:${COMMANDS.a}`, '--allow', `bash:${COMMANDS.b}`],
+  };
+}
+
+/** The parent delegates to two children; each child runs its command, then answers (or hangs, while `hang`). */
+function script(hang: () => boolean): (request: RecordedRequest) => ScriptedReply {
+  return (request) => {
+    const prompt = firstUser(request);
+    if (prompt === PARENT)
+      return toolMessages(request) === 0
+        ? {
+            toolCalls: [
+              { id: 'call_a', name: 'task', arguments: JSON.stringify({ prompt: 'child a' }) },
+              { id: 'call_b', name: 'task', arguments: JSON.stringify({ prompt: 'child b' }) },
+            ],
+          }
+        : { text: 'parent carried on' };
+    const which = prompt === 'child a' ? 'a' : 'b';
+    if (toolMessages(request) === 0)
+      return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: COMMANDS[which] }) }] };
+    return hang() ? { hangMs: 30_000 } : { text: `child ${which} done` };
+  };
+}
+
+function sessionFiles(dir: string): { parent: string; children: string[] } {
+  const paths = readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => join(dir, name));
+  const headers = paths.map((path) => ({ path, parent: readStore(path, (s) => s.header.parent) }));
+  return {
+    parent: headers.find((h) => h.parent === undefined)!.path,
+    children: headers.filter((h) => h.parent !== undefined).map((h) => h.path),
+  };
+}
+
+function readStore<T>(path: string, read: (store: SessionStore) => T): T {
+  const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(5), readOnly: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+function results(path: string): Entry<'tool_result'>['payload'][] {
+  return readStore(path, (store) => entriesOfType(store, 'tool_result').map((e) => e.payload));
+}
+
+function idOf(path: string): string {
+  return path
+    .split('/')
+    .at(-1)!
+    .replace(/\.jsonl$/, '');
+}
+
+async function resumeAndCheck(setup: ReturnType<typeof setUp>): Promise<void> {
+  const { dirs, env, sessions, args } = setup;
+  const { parent, children } = sessionFiles(sessions);
+  expect(children).toHaveLength(2);
+  const resumed = await runBuiltTole(['-p', 'go on', '--resume', idOf(parent), ...args], {
+    cwd: dirs.root,
+    env,
+    timeoutMs: 60_000,
+  });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stdout).toBe('parent carried on\n');
+  // Each child's side effect ran once.
+  expect(readFileSync(join(dirs.root, 'count.txt'), 'utf8').split('\n').filter(Boolean).sort()).toEqual(['a', 'b']);
+  // Each parent call settled once, in call order, with its own child's answer.
+  const settled = results(parent);
+  expect(settled.map((r) => [r.callId, r.outcome])).toEqual([
+    ['call_a', 'ok'],
+    ['call_b', 'ok'],
+  ]);
+  expect(settled[0]!.content).toMatch(/^child a done\n\n\(sub-agent, session /);
+  expect(settled[1]!.content).toMatch(/^child b done\n\n\(sub-agent, session /);
+  for (const child of children) {
+    expect(results(child).filter((r) => r.tool === 'bash')).toHaveLength(1);
+    const check = await runBuiltTole(['check', child], { cwd: dirs.root, env });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  }
+}
+
+describe('tole -p --resume after a SIGKILL with sub-agents in flight', () => {
+  it('two children waiting on the model: each goes on from its own file, each parent call settles once', async () => {
+    const setup = setUp();
+    let hanging = true;
+    route = script(() => hanging);
+    const before = chatRequests(server).length;
+    const tole = startBuiltTole(['-p', PARENT, ...setup.args], { cwd: setup.dirs.root, env: setup.env });
+    // Both children have settled their command and asked the model again: both are mid-call.
+    await waitFor(
+      () =>
+        chatRequests(server)
+          .slice(before)
+          .filter((r) => firstUser(r) !== PARENT && toolMessages(r) === 1).length === 2,
+      'both children mid-call',
+    );
+    tole.child.kill('SIGKILL');
+    expect((await tole.done).signal).toBe('SIGKILL');
+    expect(results(sessionFiles(setup.sessions).parent)).toEqual([]);
+    hanging = false;
+
+    await resumeAndCheck(setup);
+  });
+});
+
+/**
+ * The crash matrix's rows for sub-agents: tole SIGKILLs itself at the first time a fault point of
+ * the effect sandwich is reached, in the parent or in a child. Child a runs one shell command,
+ * child b answers at once (or both answer at once: then the first settlement is the parent's).
+ */
+const ROWS = [
+  { at: 'after-intent', command: true, ran: 'a\n', where: "after the parent's task intents, before any child's file" },
+  { at: 'during-effect', command: true, ran: 'a\n', where: 'as the children start' },
+  // The command's intent was never committed: the resumed child is told its call did not run, and answers.
+  {
+    at: 'after-checkpoint',
+    command: true,
+    ran: '',
+    where: "in child a, after its checkpoint, before its command's intent",
+  },
+  { at: 'before-settlement', command: true, ran: 'a\n', where: 'in child a, its command run and not settled' },
+  {
+    at: 'before-settlement',
+    command: false,
+    ran: '',
+    where: "with both children answered, the parent's call not settled",
+  },
+] as const;
+
+describe('a SIGKILL at a fault point with sub-agents resumes to one settlement per call', () => {
+  for (const row of ROWS) {
+    it(`killed ${row.at} ${row.where}`, async () => {
+      const setup = setUp();
+      const both = script(() => false);
+      route = (request) => {
+        const prompt = firstUser(request);
+        if (prompt === 'child b' || (prompt === 'child a' && !row.command)) return { text: `${prompt} done` };
+        return both(request);
+      };
+      const crashed = await runBuiltTole(['-p', PARENT, ...setup.args], {
+        cwd: setup.dirs.root,
+        env: { ...setup.env, TOLE_CRASH_AT: row.at },
+      });
+      expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+      const { parent } = sessionFiles(setup.sessions);
+      expect(results(parent)).toEqual([]);
+
+      const resumed = await runBuiltTole(['-p', 'go on', '--resume', idOf(parent), ...setup.args], {
+        cwd: setup.dirs.root,
+        env: setup.env,
+        timeoutMs: 60_000,
+      });
+
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toBe('parent carried on\n');
+      // Child a's command ran once at most (never run twice), and the parent's calls settled once each, in order.
+      expect(readFileSync(join(setup.dirs.root, 'count.txt'), 'utf8')).toBe(row.ran);
+      const settled = results(parent);
+      expect(settled.map((r) => [r.callId, r.outcome])).toEqual([
+        ['call_a', 'ok'],
+        ['call_b', 'ok'],
+      ]);
+      expect(settled.map((r) => r.content.split('\n')[0])).toEqual(['child a done', 'child b done']);
+      const { children } = sessionFiles(setup.sessions);
+      expect(children).toHaveLength(2);
+      for (const child of children) {
+        expect(results(child).filter((r) => r.tool === 'bash').length).toBeLessThanOrEqual(1);
+        const check = await runBuiltTole(['check', child], { cwd: setup.dirs.root, env: setup.env });
+        expect(check.code, check.stdout + check.stderr).toBe(0);
+      }
+    });
+  }
+});
