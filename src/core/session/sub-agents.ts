@@ -16,6 +16,8 @@ import type { ActiveProfile } from './agent-profile';
 import { childOutcome, type ChildOutcome } from './child-outcome';
 import type { EventSink, SessionEvent } from './events';
 import type { PendingIntent } from './tool-step';
+import { taskStateAt, type TaskState } from './task-state';
+import { taskStateText } from './plan-nudges';
 import { DEFAULT_SUB_AGENT_LIMITS, type SubAgentLimits } from './sub-agent-limits';
 
 /** The `task` tool's name: a sub-agent is started by calling it. */
@@ -173,7 +175,7 @@ export class SubAgents {
       case 'failed':
         return before;
       case 'not-started':
-        await agent.runTurn(briefOf(request), signal, emit);
+        await agent.runTurn(briefOf(request, taskStateAt(this.options.deps.store)), signal, emit);
         return childOutcome(store);
       case 'cut-short': {
         await agent.resume(signal, emit);
@@ -212,10 +214,15 @@ export class SubAgents {
 /** However a profile is set up, sub-agents never nest deeper than this. */
 const MAX_DEPTH = 3;
 
-/** What the child is asked: the brief alone, nothing of the parent's conversation. */
-function briefOf(request: TaskRequest): string {
+/**
+ * What the child is asked: the brief and, when the parent keeps a plan, its task state; nothing
+ * of the parent's conversation.
+ */
+function briefOf(request: TaskRequest, parentState: TaskState): string {
   const title = request.description?.trim();
-  return title ? `${title}\n\n${request.prompt}` : request.prompt;
+  const brief = title ? `${title}\n\n${request.prompt}` : request.prompt;
+  if (parentState.plan.length === 0) return brief;
+  return `${brief}\n\nFor context, the task state of the agent that started you (you work on the brief above, not on its plan):\n${taskStateText(parentState)}`;
 }
 
 function naming(approver: Approver, label: string): Approver {

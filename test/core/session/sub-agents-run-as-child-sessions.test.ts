@@ -134,6 +134,36 @@ describe('the task tool', () => {
     store.close();
   });
 
+  it("hands the child the parent's task state with the brief when the parent keeps a plan", async () => {
+    const plan = {
+      plan: [
+        { step: 'map the code', status: 'in_progress' },
+        { step: 'fix the bug', status: 'pending' },
+      ],
+    };
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'plan then delegate') {
+        const seen = toolMessages(request).length;
+        if (seen === 0) return { toolCalls: [{ id: 'call_p', name: 'update_plan', arguments: JSON.stringify(plan) }] };
+        if (seen === 1) return { toolCalls: [taskCall('call_t', 'map src/core')] };
+        return { text: 'ok' };
+      }
+      return { text: 'mapped' };
+    };
+    const { agent, store } = withTasks({ policy: {} });
+
+    await agent.runTurn('plan then delegate', new AbortController().signal, () => {});
+
+    const child = chatRequests(server).find((r) => firstUser(r).startsWith('map src/core'))!;
+    const brief = firstUser(child);
+    expect(brief).toMatch(/^map src\/core\n\nFor context, the task state of the agent that started you/);
+    expect(brief).toContain('1. [>] map the code');
+    expect(brief).toContain('2. [ ] fix the bug');
+    expect(JSON.stringify(messagesOf(child))).not.toContain('plan then delegate');
+    store.close();
+  });
+
   it('runs three children side by side and commits their results in call order', async () => {
     const arrived: string[] = [];
     let allIn!: () => void;
