@@ -11,9 +11,9 @@ import type { TokenUsage } from '../provider/provider';
 
 export interface ModelPricing {
   readonly inputUsdPerMTok: number;
-  /** Cache reads; the input price when absent. */
+  /** Cache reads; 10% of the input price when absent (what Anthropic, Gemini and OpenAI's newer models charge). */
   readonly cachedInputUsdPerMTok?: number;
-  /** Cache writes; the input price when absent. */
+  /** Cache writes; 125% of the input price when absent (Anthropic's 5-minute cache). */
   readonly cacheWriteUsdPerMTok?: number;
   readonly outputUsdPerMTok: number;
 }
@@ -131,6 +131,10 @@ export function costUsdMicros(model: string, usage: TokenUsage | null, overrides
   };
 }
 
+/** What a cache read and a cache write cost beside an uncached input token, when a price does not say. */
+export const CACHE_READ_SHARE = 0.1;
+export const CACHE_WRITE_SHARE = 1.25;
+
 /** Tokens times dollars per million tokens is micro-dollars. */
 function tableCostUsdMicros(pricing: ModelPricing, usage: TokenUsage): number {
   const inputTokens = Math.max(0, usage.inputTokens);
@@ -139,8 +143,8 @@ function tableCostUsdMicros(pricing: ModelPricing, usage: TokenUsage): number {
   const uncachedTokens = inputTokens - cachedTokens - cacheWriteTokens;
   const micros =
     uncachedTokens * pricing.inputUsdPerMTok +
-    cachedTokens * (pricing.cachedInputUsdPerMTok ?? pricing.inputUsdPerMTok) +
-    cacheWriteTokens * (pricing.cacheWriteUsdPerMTok ?? pricing.inputUsdPerMTok) +
+    cachedTokens * (pricing.cachedInputUsdPerMTok ?? pricing.inputUsdPerMTok * CACHE_READ_SHARE) +
+    cacheWriteTokens * (pricing.cacheWriteUsdPerMTok ?? pricing.inputUsdPerMTok * CACHE_WRITE_SHARE) +
     Math.max(0, usage.outputTokens) * pricing.outputUsdPerMTok;
   return Math.round(micros);
 }

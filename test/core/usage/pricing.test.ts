@@ -81,8 +81,9 @@ describe('pricing', () => {
       costUsdMicros: 3000,
       priced: true,
     });
-    // No cached price in the override: cached input is charged at the input price.
-    expect(costUsdMicros('gpt-4.1', usage(1000, 0, 500), overrides).costUsdMicros).toBe(10_000);
+    // No cached price in the override: cache reads cost 10% of the input price, writes 125%.
+    expect(costUsdMicros('gpt-4.1', usage(1000, 0, 500), overrides).costUsdMicros).toBe(5_000 + 500);
+    expect(costUsdMicros('gpt-4.1', usage(1000, 0, 0, 400), overrides).costUsdMicros).toBe(6_000 + 5_000);
     // A longer table prefix still wins over a shorter override.
     expect(findPricing('gpt-4.1-mini', overrides)?.prefix).toBe('gpt-4.1-mini');
   });
