@@ -41,6 +41,8 @@ const schemas = lazySchema((z) => {
     topP: z.number().gt(0).max(1).optional(),
     maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
     reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+    /** Anthropic's extended thinking: tokens the model may think before it answers (at least 1024). */
+    thinkingBudgetTokens: z.number().int().min(1024).max(1_000_000).optional(),
     seed: z.number().int().optional(),
     stop: z
       .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)])

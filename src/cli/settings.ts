@@ -29,7 +29,12 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     apiKeyEnv: 'GEMINI_API_KEY',
     model: 'gemini-2.5-flash',
   },
-  anthropic: { baseUrl: 'https://api.anthropic.com/v1', apiKeyEnv: 'ANTHROPIC_API_KEY', model: 'claude-sonnet-4-5' },
+  anthropic: {
+    api: 'anthropic-messages',
+    baseUrl: 'https://api.anthropic.com',
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
+    model: 'claude-sonnet-4-5',
+  },
 };
 
 export interface ProviderSettings {

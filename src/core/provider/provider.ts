@@ -15,6 +15,15 @@ export interface ToolCallRequest {
   readonly legacy?: true;
 }
 
+/**
+ * A block of the model's extended thinking as the server sent it (Anthropic), kept whole in the
+ * session: the server checks the signature when the block is sent back with a tool round.
+ * `redacted`: the server's encrypted thinking, sent back as it came.
+ */
+export type ThinkingBlock =
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly type: 'redacted'; readonly data: string };
+
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
   | { readonly role: 'user'; readonly content: string }
@@ -24,6 +33,8 @@ export type ChatMessage =
       readonly content: string;
       readonly toolCalls?: readonly ToolCallRequest[];
       readonly refusal?: string;
+      /** The thinking that came before the answer, for a server that wants it back. */
+      readonly thinking?: readonly ThinkingBlock[];
     }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
@@ -95,6 +106,8 @@ export interface GenerationSettings {
   readonly maxOutputTokens?: number;
   /** For models that reason (`reasoning_effort`). */
   readonly reasoningEffort?: ReasoningEffort;
+  /** Extended thinking's budget (Anthropic `thinking.budget_tokens`); over `reasoningEffort`. */
+  readonly thinkingBudgetTokens?: number;
   readonly seed?: number;
   readonly stop?: readonly string[];
 }
@@ -123,6 +136,8 @@ export interface CompletionResult {
   readonly model: string;
   readonly text: string;
   readonly reasoning: string;
+  /** The thinking blocks, signed, when the server sends them (Anthropic). */
+  readonly thinking?: readonly ThinkingBlock[];
   /** The model's refusal, when it declined (OpenAI sends it in `refusal`, with no content). */
   readonly refusal?: string;
   readonly toolCalls: readonly ToolCallRequest[];

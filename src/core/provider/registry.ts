@@ -21,6 +21,7 @@ export interface ProviderKindModule {
 
 const KINDS = {
   'openai-chat': () => import('./openai-chat/openai-chat-kind'),
+  'anthropic-messages': () => import('./anthropic-messages/anthropic-messages-kind'),
   ollama: () => import('./ollama/ollama-kind'),
   gemini: () => import('./gemini/gemini-kind'),
 } satisfies Record<string, () => Promise<ProviderKindModule>>;

@@ -414,6 +414,7 @@ export class Agent {
       batch.entry('assistant', {
         text: result.text,
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+        ...(result.thinking && result.thinking.length > 0 ? { thinking: result.thinking } : {}),
         ...(result.refusal ? { refusal: result.refusal } : {}),
         toolCalls: result.toolCalls,
         model: result.model,

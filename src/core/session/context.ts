@@ -92,6 +92,7 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
           role: 'assistant',
           content: entry.payload.text,
           ...(entry.payload.refusal ? { refusal: entry.payload.refusal } : {}),
+          ...(entry.payload.thinking ? { thinking: entry.payload.thinking } : {}),
           ...(entry.payload.toolCalls.length > 0 ? { toolCalls: entry.payload.toolCalls } : {}),
         });
         open = [...entry.payload.toolCalls];

@@ -1,5 +1,5 @@
 import type { Decision } from '../approval/approver';
-import type { ToolCallRequest } from '../provider/provider';
+import type { ThinkingBlock, ToolCallRequest } from '../provider/provider';
 import type { ReplaySafety, ResultTier, ToolDisplay } from '../tools/tool';
 import type { Risk } from '../approval/risk';
 
@@ -15,6 +15,8 @@ export interface EntryPayloads {
   assistant: {
     readonly text: string;
     readonly reasoning?: string;
+    /** The signed thinking blocks (Anthropic), sent back unchanged with the tool round they led to. */
+    readonly thinking?: readonly ThinkingBlock[];
     /** The model declined: its explanation (the text is then usually empty). */
     readonly refusal?: string;
     readonly toolCalls: readonly ToolCallRequest[];

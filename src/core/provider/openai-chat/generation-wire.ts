@@ -8,8 +8,11 @@ import type { GenerationSettings } from '../provider';
 
 type SettingName = keyof GenerationSettings;
 
-/** Config name → wire field (`maxOutputTokens` goes out as the provider's max-tokens field). */
-const WIRE_NAMES: Readonly<Record<Exclude<SettingName, 'maxOutputTokens'>, string>> = {
+/**
+ * Config name → wire field (`maxOutputTokens` goes out as the provider's max-tokens field;
+ * `thinkingBudgetTokens` is Anthropic's and has no Chat Completions field).
+ */
+const WIRE_NAMES: Readonly<Record<Exclude<SettingName, 'maxOutputTokens' | 'thinkingBudgetTokens'>, string>> = {
   temperature: 'temperature',
   topP: 'top_p',
   reasoningEffort: 'reasoning_effort',
@@ -44,7 +47,10 @@ export function nameRefusedSetting(
   maxTokensField: string,
 ): ProviderError {
   if (error.kind !== 'bad_request' || settings === undefined) return error;
-  const sent = (Object.keys(settings) as SettingName[]).filter((name) => settings[name] !== undefined);
+  const sent = (Object.keys(settings) as SettingName[]).filter(
+    (name): name is keyof typeof WIRE_NAMES | 'maxOutputTokens' =>
+      settings[name] !== undefined && (name === 'maxOutputTokens' || Object.hasOwn(WIRE_NAMES, name)),
+  );
   if (sent.length === 0) return error;
   const cause = error.cause instanceof APIError ? error.cause : undefined;
   const param = typeof cause?.param === 'string' ? cause.param : '';
