@@ -49,6 +49,9 @@ import { useOpenTurns, useTurnController } from './use-turns';
 import { LiveTurnScope, useTurnShape } from './live-turn-scope';
 import { useUiState } from './use-ui-state';
 import { usePaneContent } from './use-pane-content';
+import { useTaskState } from './use-task-state';
+import { planStatus } from './plan-lines';
+import { PlanOverlay } from './PlanOverlay';
 import { useSyncAlert, type SyncStatusSource } from './use-sync-alert';
 
 export interface AppProps {
@@ -152,6 +155,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     dispatch,
   );
   const view = useSessionView(store, version, ui.viewHead);
+  const task = useTaskState(view);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
   const matches = finder.search(view.rows, view.labels, ui.find);
   // The find field's first key finds the entries' texts worked out while it waited.
@@ -197,6 +201,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     awaitingApproval: pending !== null,
     usageWidth,
     readOnly,
+    task,
   });
   const layout = screenLayout({
     columns: size.columns,
@@ -366,6 +371,8 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
             height={layout.panesHeight}
             offset={ui.helpOffset}
           />
+        ) : ui.helpOpen && ui.planOpen ? (
+          <PlanOverlay task={task} width={size.columns} height={layout.panesHeight} offset={ui.helpOffset} />
         ) : ui.helpOpen ? (
           <HelpOverlay
             commands={commands}
@@ -425,6 +432,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
           readOnly={readOnly}
           allowances={allowancesInForce(policy)}
           alert={alert}
+          plan={planStatus(task)}
           hints={hints}
           width={size.columns}
           cost={

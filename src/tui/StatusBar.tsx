@@ -17,6 +17,8 @@ export interface StatusBarProps {
   readonly allowances?: string | null;
   /** A problem to keep in sight until it is fixed: `no provider`, `key refused`, `server unreachable`. */
   readonly alert?: string | null;
+  /** The branch's plan step (`step 3/7 · writing tests`); null without a plan. */
+  readonly plan?: string | null;
   readonly hints: readonly { readonly keys: string; readonly hint: string }[];
   readonly width: number;
   /**
@@ -68,6 +70,7 @@ function sameStatus(a: StatusBarProps, b: StatusBarProps): boolean {
     a.queued === b.queued &&
     (a.allowances ?? null) === (b.allowances ?? null) &&
     (a.alert ?? null) === (b.alert ?? null) &&
+    (a.plan ?? null) === (b.plan ?? null) &&
     a.width === b.width &&
     a.spin === b.spin &&
     sameUsage(a.usage, b.usage) &&
@@ -90,7 +93,7 @@ interface BarLayout {
 const IDLE_MARK = '●';
 
 function barLayout(
-  { pc, seq, model, readOnly, queued, alert, hints, width, sessionId, allowances }: StatusBarProps,
+  { pc, seq, model, readOnly, queued, alert, hints, width, sessionId, allowances, plan }: StatusBarProps,
   usage: StatusBarProps['usage'],
 ): BarLayout {
   // With the cost carried (a narrow screen), the seq gives its room to the keys: the registers pane has it.
@@ -102,7 +105,9 @@ function barLayout(
   // The cost comes right after the state: on a narrow screen the end of this line is what gets cut.
   const head = ` ${IDLE_MARK} ${pc} · `;
   const costPart = usage ? `${usage.text} · ` : '';
-  const lead = `${head}${costPart}${facts.join(' · ')}`;
+  // The plan's step comes after the cost (it is cut to a few words): what the model is doing now.
+  const planPart = plan ? `${plan} · ` : '';
+  const lead = `${head}${costPart}${planPart}${facts.join(' · ')}`;
   const flag = alert ? ` ✗ ${alert} ` : '';
   // The first few keys come before the session id: on a narrow screen the id goes (whole: a cut id is no use).
   const id = `${flag ? ' ' : ' · '}${sessionId}`;
@@ -156,6 +161,7 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
       props.queued,
       props.allowances,
       props.alert,
+      props.plan,
       props.hints,
       props.width,
       usage?.text,

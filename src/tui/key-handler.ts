@@ -211,6 +211,9 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'close-help':
       ctx.dispatch({ type: 'help', open: action === 'help' });
       return;
+    case 'plan':
+      ctx.dispatch({ type: 'plan' });
+      return;
     case 'submit':
     case 'steer':
       ctx.submit(ctx.ui.editor.value);

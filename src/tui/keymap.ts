@@ -34,6 +34,7 @@ export type Action =
   | 'interrupt'
   | 'quit'
   | 'help'
+  | 'plan'
   | 'close-help'
   | 'submit'
   | 'steer'
@@ -315,6 +316,12 @@ export const KEYMAP: readonly Binding[] = [
   { scope: 'global', keys: ['pageup'], action: 'page-up', help: 'scroll the transcript up a page' },
   { scope: 'global', keys: ['pagedown'], action: 'page-down', help: 'scroll the transcript down a page' },
   { scope: 'global', keys: ['escape'], action: 'focus-input', help: 'back to the prompt', when: 'idle' },
+  {
+    scope: 'global',
+    keys: ['ctrl+o'],
+    action: 'plan',
+    help: "open the branch's plan full size (its steps, the one in progress, the last action; live), as /plan does",
+  },
   {
     scope: 'global',
     keys: ['?'],

@@ -1,10 +1,12 @@
 import { machineState } from '../core/machine/machine';
 import { familyOf, NS } from '../core/registers/namespaces';
 import { currentHead, lanes } from '../core/session/cursor';
+import type { TaskState } from '../core/session/task-state';
 import type { PendingIntent } from '../core/session/tool-step';
 import type { SessionStore } from '../core/storage/session-store';
 import { previewGlyph } from './entry-glyph';
 import { oneLine } from './format';
+import { planHeading, planStepLines } from './plan-lines';
 import { seg, truncateLine, type Line } from './styled-line';
 import { visibleRow } from './visible-text';
 
@@ -92,10 +94,20 @@ function factLines(store: SessionStore): Line[] {
   return out.length > 0 ? out : [[label('fact'), seg('none', 'faint')]];
 }
 
-/** The registers pane: pending intents first (what a crash would resume), then op state, lanes, facts. */
-export function registerLines(store: SessionStore, width: number): Line[] {
+/** The checked-out branch's plan: derived from its path, so it follows check-outs and replays. */
+function planLines(task: TaskState): Line[] {
+  const heading: Line = [label('plan'), seg(planHeading(task), task.plan.length === 0 ? 'faint' : 'accent')];
+  return [heading, ...planStepLines(task, ' '.repeat(LABEL_WIDTH))];
+}
+
+/**
+ * The registers pane: pending intents first (what a crash would resume), then the branch's plan,
+ * op state, lanes, facts.
+ */
+export function registerLines(store: SessionStore, width: number, task: TaskState): Line[] {
   // One row per item: a line break or control in a subject or value is shown, never drawn.
-  return [...pendingLines(store), ...opLines(store), ...laneLines(store), ...factLines(store)].map((line) =>
+  const sections = [...pendingLines(store), ...planLines(task), ...opLines(store), ...laneLines(store)];
+  return [...sections, ...factLines(store)].map((line) =>
     truncateLine(
       line.map((s) => ({ ...s, text: visibleRow(s.text) })),
       width,

@@ -216,6 +216,8 @@ export function runCommand(ctx: CommandContext, { name, args }: ParsedCommand): 
       return copy(ctx);
     case 'cost':
       return ctx.dispatch({ type: 'cost' });
+    case 'plan':
+      return ctx.dispatch({ type: 'plan' });
     case 'new':
       return newSession(ctx);
     case 'resume':

@@ -30,6 +30,7 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
     args: '',
     help: 'what the calls cost: session, priced and unpriced, per model, per branch; ~ marks the estimate of a call in flight',
   },
+  { name: 'plan', args: '', help: "the branch's plan full size, live (Ctrl-O)" },
   { name: 'copy', args: '', help: 'copy the last answer on this path to the clipboard (OSC 52)' },
   { name: 'queue', args: '', help: 'list the prompts queued behind the running turn, to edit or remove one' },
   {

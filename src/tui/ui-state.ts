@@ -50,6 +50,8 @@ export interface UiState {
   readonly report: CommandReport | null;
   /** `/cost` is open, in the help overlay's place (live: it follows the ledger and the call in flight). */
   readonly costOpen: boolean;
+  /** The plan is open full size, in the help overlay's place (live: it follows the branch's task state). */
+  readonly planOpen: boolean;
   /** The queued-prompts list (`/queue`) is open, and which of them is selected. */
   readonly queueOpen: boolean;
   readonly queueIndex: number;
@@ -88,6 +90,7 @@ export const INITIAL_UI: UiState = {
   helpOffset: 0,
   report: null,
   costOpen: false,
+  planOpen: false,
   queueOpen: false,
   queueIndex: 0,
   editor: EMPTY_EDITOR,
@@ -115,6 +118,7 @@ export type UiAction =
   | { readonly type: 'help'; readonly open: boolean }
   | { readonly type: 'report'; readonly report: CommandReport }
   | { readonly type: 'cost' }
+  | { readonly type: 'plan' }
   | { readonly type: 'help-scroll'; readonly delta: number }
   | { readonly type: 'queue-list'; readonly open: boolean; readonly index?: number }
   /** `drop`: also let go of the earlier prompt being edited (Ctrl-C clearing the editor). */
@@ -161,11 +165,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'focus':
       return { ...state, focus: action.pane, selectedId: action.pane === 'tree' ? null : state.selectedId };
     case 'help':
-      return { ...state, helpOpen: action.open, helpOffset: 0, report: null, costOpen: false };
+      return { ...state, helpOpen: action.open, helpOffset: 0, report: null, costOpen: false, planOpen: false };
     case 'report':
-      return { ...state, helpOpen: true, helpOffset: 0, report: action.report, costOpen: false };
+      return { ...state, helpOpen: true, helpOffset: 0, report: action.report, costOpen: false, planOpen: false };
     case 'cost':
-      return { ...state, helpOpen: true, helpOffset: 0, report: null, costOpen: true };
+      return { ...state, helpOpen: true, helpOffset: 0, report: null, costOpen: true, planOpen: false };
+    case 'plan':
+      return { ...state, helpOpen: true, helpOffset: 0, report: null, costOpen: false, planOpen: true };
     case 'queue-list':
       return {
         ...state,

@@ -1,5 +1,6 @@
 import { useMemo, useRef } from 'react';
 import type { SessionStore } from '../core/storage/session-store';
+import type { TaskState } from '../core/session/task-state';
 import type { ScreenLayout } from './layout';
 import { counted } from './format';
 import { sessionName } from '../core/session/session-name';
@@ -31,6 +32,8 @@ export interface PaneContentInput {
   readonly awaitingApproval: boolean;
   readonly usageWidth: number;
   readonly readOnly: boolean;
+  /** The checked-out branch's task state (the plan the registers pane shows). */
+  readonly task: TaskState;
 }
 
 export interface LaidOutContent {
@@ -80,7 +83,10 @@ export function usePaneContent(input: PaneContentInput): {
     [view.usage, doing, fill, shape.retry, usageWidth, knownWindow],
   );
   const registersPane = useMemoWindow('registers');
-  const registersAll = useMemo(() => registerLines(store, usageWidth), [store, store.lastSeq, usageWidth]);
+  const registersAll = useMemo(
+    () => registerLines(store, usageWidth, input.task),
+    [store, store.lastSeq, usageWidth, input.task],
+  );
   const selectedId = ui.selectedId ?? view.head.entryId;
   const selected =
     selectedId === null ? view.rows.rows.length - 1 : (view.rows.indexOf.get(selectedId) ?? view.rows.rows.length - 1);

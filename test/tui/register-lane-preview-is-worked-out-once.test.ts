@@ -1,3 +1,4 @@
+import { EMPTY_TASK_STATE } from '../../src/core/session/task-state';
 import { describe, expect, it, vi } from 'vitest';
 import { AppendBatch } from '../../src/core/session/cursor';
 import { registerLines } from '../../src/tui/register-lines';
@@ -26,9 +27,9 @@ describe("the registers pane's lane line", () => {
     batch.entry('assistant', { text: answer, toolCalls: [], model: 'm', finishReason: 'stop' });
     store.commit(batch.build());
 
-    const first = registerLines(store, 40);
-    const again = registerLines(store, 40);
-    const narrower = registerLines(store, 30);
+    const first = registerLines(store, 40, EMPTY_TASK_STATE);
+    const again = registerLines(store, 40, EMPTY_TASK_STATE);
+    const narrower = registerLines(store, 30, EMPTY_TASK_STATE);
 
     expect(previews.texts.filter((text) => text === answer)).toHaveLength(1);
     const lane = first.find((line) => line[0]?.text.startsWith('lane'))!;

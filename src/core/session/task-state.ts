@@ -50,25 +50,63 @@ export const EMPTY_TASK_STATE: TaskState = {
 
 /** The task state at the end of `path` (root first). O(path). */
 export function taskStateOf(read: readonly AnyEntry[]): TaskState {
-  const path = wholeList(read);
-  const intents = new Map<string, Entry<'tool_intent'>>();
-  let state: Mutable<TaskState> = { ...EMPTY_TASK_STATE };
-  for (const entry of path) {
+  const fold = new TaskStateFold();
+  fold.addAll(wholeList(read));
+  return fold.state;
+}
+
+/**
+ * The task state folded entry by entry along a path, so that a screen whose path grows (a reply
+ * on the checked-out branch) reads only the new entries. `follow` starts over when the path is
+ * not the one folded so far plus more.
+ */
+export class TaskStateFold {
+  private current: Mutable<TaskState> = { ...EMPTY_TASK_STATE };
+  private readonly intents = new Map<string, Entry<'tool_intent'>>();
+  private folded = 0;
+  private lastId: string | null = null;
+
+  get state(): TaskState {
+    return this.current;
+  }
+
+  add(entry: AnyEntry): void {
     switch (entry.type) {
       case 'assistant':
-        state = afterAnswer(state, entry);
+        this.current = afterAnswer(this.current, entry);
         break;
       case 'tool_intent':
-        intents.set(entry.payload.callId, entry);
+        this.intents.set(entry.payload.callId, entry);
         break;
       case 'tool_result':
-        state = afterResult(state, entry, intents.get(entry.payload.callId));
+        this.current = afterResult(this.current, entry, this.intents.get(entry.payload.callId));
         break;
       default:
         break;
     }
+    this.folded++;
+    this.lastId = entry.id;
   }
-  return state;
+
+  addAll(entries: Iterable<AnyEntry>): void {
+    for (const entry of entries) this.add(entry);
+  }
+
+  /** The state at the end of `path`: the new entries folded in, or the whole path when it is another one. */
+  follow(path: readonly AnyEntry[]): TaskState {
+    const grows = this.folded <= path.length && (this.folded === 0 || path[this.folded - 1]?.id === this.lastId);
+    if (!grows) return this.restart().follow(path);
+    for (let i = this.folded; i < path.length; i++) this.add(path[i]!);
+    return this.current;
+  }
+
+  private restart(): this {
+    this.current = { ...EMPTY_TASK_STATE };
+    this.intents.clear();
+    this.folded = 0;
+    this.lastId = null;
+    return this;
+  }
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -1,0 +1,73 @@
+/**
+ * The built tole in a real pseudo-terminal against the local chat server: the model's plan shows
+ * in the registers pane at 160x45 with the step in progress, Ctrl-O opens it full size, and at
+ * 80x24 the status bar carries the step.
+ */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { TerminalDriver } from './terminal-driver';
+
+const STEPS = [
+  'read the issue',
+  'find the code',
+  'writing tests',
+  'fix the bug',
+  'run the tests',
+  'update the README',
+  'commit',
+];
+
+let server: ChatServer;
+let driver: TerminalDriver | undefined;
+
+beforeAll(async () => {
+  ensureBuilt();
+  const plan = STEPS.map((step, i) => ({ step, status: i < 2 ? 'completed' : i === 2 ? 'in_progress' : 'pending' }));
+  server = await startChatServer({
+    replies: [
+      { toolCalls: [{ name: 'update_plan', arguments: JSON.stringify({ explanation: 'seven steps', plan }) }] },
+      { text: 'Plan set; on to the tests.' },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.kill('SIGKILL');
+  await server?.close();
+});
+
+describe('the plan on screen', () => {
+  it('shows in the registers pane at 160x45, full size with Ctrl-O, and as the status step at 80x24', async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-plan-ws-')));
+    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-plan-home-'));
+    driver = new TerminalDriver({
+      args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: workspace,
+      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+      columns: 160,
+      rows: 45,
+    });
+    await driver.waitFor('type a prompt');
+    driver.type('fix the bug\r');
+    const wide = await driver.waitFor('Plan set; on to the tests.');
+    expect(wide).toMatch(/plan\s+2\/7 done/);
+    expect(wide).toContain('▶ writing tests');
+    expect(wide).toContain('✓ read the issue');
+    expect(wide).toContain('step 3/7 · writing tests');
+
+    driver.type('\x0f');
+    const full = await driver.waitFor('plan · Esc or q closes');
+    expect(full).toContain('why  seven steps');
+    expect(full).toMatch(/last update_plan step 3\/7: writing tests ok/);
+    driver.type('\x1b');
+    await driver.waitFor((s) => !s.includes('plan · Esc or q closes'));
+
+    driver.resize(80, 24);
+    const narrow = await driver.waitFor((s) => s.split('\n').at(-1)!.includes('step 3/7 · writing tests'));
+    expect(narrow.split('\n').at(-1)).toMatch(/Final · .*step 3\/7 · writing tests/);
+  }, 60_000);
+});
