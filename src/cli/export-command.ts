@@ -47,7 +47,7 @@ export async function runExport(
         throw new StorageError('not-found', `${(error as Error).message}${how}`, { path });
       }
     }
-    const text = format === 'json' ? exportJson(store) : exportMarkdown(store, leaf);
+    const text = format === 'json' ? exportJson(store, clock) : exportMarkdown(store, leaf, clock);
     if (args.out) {
       writeFileSync(resolve(io.cwd, args.out), text);
       io.stderr.write(`tole: wrote ${args.out}\n`);

@@ -80,7 +80,8 @@ export function resolveSessionRef(ref: string, dir: string, cwd: string): string
  */
 export function newestSessionIn(dir: string, cwd: string): string | null {
   for (const info of listSessionFiles(dir)) {
-    if (info.header.cwd !== cwd) continue;
+    // A sub-agent is continued through its parent, not on its own.
+    if (info.header.cwd !== cwd || info.header.parent?.task) continue;
     const summary = summariseSession(info, clock);
     if (summary.entries > 0 || summary.problem !== null) return info.path;
   }

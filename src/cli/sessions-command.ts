@@ -1,4 +1,5 @@
-import { summariseSession, type SessionSummary } from '../core/session/session-summary';
+import { summariseSession } from '../core/session/session-summary';
+import { withChildrenUnderParents, type ListedSession } from '../core/session/session-family';
 import { formatUsd } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
@@ -7,10 +8,30 @@ import { listSessionFiles, sessionsDirectory, unreadableSessionFiles } from './s
 import { listFromServer } from './team-read';
 import { clock } from './wiring';
 
-export function sessionsForListing(dir: string, cwd: string, all: boolean): SessionSummary[] {
-  return listSessionFiles(dir)
-    .filter((info) => all || info.header.cwd === cwd)
-    .map((info) => summariseSession(info, clock));
+/** The sessions of `cwd` (or all), newest first, each sub-agent right under its parent. */
+export function sessionsForListing(dir: string, cwd: string, all: boolean): ListedSession[] {
+  return withChildrenUnderParents(
+    listSessionFiles(dir)
+      .filter((info) => all || info.header.cwd === cwd)
+      .map((info) => summariseSession(info, clock)),
+  );
+}
+
+/** A sub-agent's id under its parent's, marked. */
+function idCell(s: ListedSession): string {
+  return s.depth === 0 ? s.id : `${'  '.repeat(s.depth - 1)}└ ${s.id}`;
+}
+
+/** Its own cost and its sub-agents', starred when they are in it. */
+function costCell(s: ListedSession): string {
+  return s.childrenCostUsdMicros === 0
+    ? formatUsd(s.costUsdMicros)
+    : `${formatUsd(s.costUsdMicros + s.childrenCostUsdMicros)}*`;
+}
+
+function promptCell(s: ListedSession): string {
+  const prompt = s.firstPrompt || '(no prompt yet)';
+  return s.task ? `sub-agent${s.task.agent ? ` ${s.task.agent}` : ''}: ${prompt}` : prompt;
 }
 
 /** `tole sessions [--all]`: newest first. */
@@ -36,14 +57,14 @@ export function runSessions(
   }
   const named = sessions.some((s) => s.name !== null);
   const rows = sessions.map((s) => [
-    s.id,
+    idCell(s),
     listingWhen(s.createdAt),
     String(s.entries),
     String(s.branches),
-    formatUsd(s.costUsdMicros),
+    costCell(s),
     // The name column is there when a session has a name (/name in the full screen).
     ...(named ? [s.problem ? '-' : listingCell(s.name ?? '', 30)] : []),
-    s.problem ? `! ${listingCell(s.problem, 60)}` : listingCell(s.firstPrompt || '(no prompt yet)', 50),
+    s.problem ? `! ${listingCell(s.problem, 60)}` : listingCell(promptCell(s), 50),
     ...(args.all ? [listingCell(s.cwd)] : []),
   ]);
   const header = [
@@ -59,6 +80,9 @@ export function runSessions(
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n${footnote}`);
+  const starred = sessions.some((s) => s.childrenCostUsdMicros > 0)
+    ? "* the session's own cost and its sub-agents' (listed under it, marked └)\n"
+    : '';
+  io.stdout.write(`${[format(header), ...rows.map(format)].join('\n')}\n${starred}${footnote}`);
   return 0;
 }

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../core/session/session-summary';
+import { withChildrenUnderParents } from '../core/session/session-family';
 import { cellWidth, fit } from './cell-width';
 import { formatUsd, oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
@@ -35,13 +36,15 @@ export function filterSessions(
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  return sessions
+  const shown = sessions
     .filter((s) => all || s.cwd === cwd)
     .filter((s) => {
       const text = `${s.name ?? ''}\n${s.firstPrompt}\n${s.id}\n${s.cwd}`.toLowerCase();
       return words.every((w) => text.includes(w));
     })
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  // Each sub-agent right under its parent (when the parent is shown too).
+  return withChildrenUnderParents(shown);
 }
 
 const WHEN = 12;
@@ -79,7 +82,9 @@ export function pickerRow(
   home: string,
 ): Line {
   const c = columns(width, all);
-  const prompt = session.problem ? '! cannot be opened' : oneLine(session.firstPrompt) || '(no prompt yet)';
+  const own = session.problem ? '! cannot be opened' : oneLine(session.firstPrompt) || '(no prompt yet)';
+  // A sub-agent sits under its parent, marked, with its profile.
+  const prompt = session.task ? `└ sub-agent${session.task.agent ? ` ${session.task.agent}` : ''}: ${own}` : own;
   const promptStyle = session.problem ? 'warn' : session.firstPrompt ? (selected ? 'strong' : 'text') : 'faint';
   // A named session shows its name first, then as much of the first prompt as fits.
   const name = session.name && !session.problem ? `${oneLine(session.name)} · ` : '';

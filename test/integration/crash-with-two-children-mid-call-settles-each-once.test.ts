@@ -160,6 +160,45 @@ describe('tole -p --resume after a SIGKILL with sub-agents in flight', () => {
   });
 });
 
+describe('sub-agents in the listing, the export and -c', () => {
+  it('tole sessions lists each child under its parent, export carries them, -c continues the parent', async () => {
+    const setup = setUp();
+    route = script(() => false);
+    const first = await runBuiltTole(['-p', PARENT, ...setup.args], { cwd: setup.dirs.root, env: setup.env });
+    expect(first.code, first.stderr).toBe(0);
+    const { parent, children } = sessionFiles(setup.sessions);
+    const childIds = children.map(idOf).sort();
+
+    const listed = await runBuiltTole(['sessions'], { cwd: setup.dirs.root, env: setup.env });
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(new RegExp(`^${idOf(parent)} .*${PARENT}$`));
+    expect(lines.slice(2, 4).map((l) => l.split(/\s+/).slice(0, 2))).toEqual(childIds.map((id) => ['└', id]));
+    expect(lines[2]).toMatch(/sub-agent: child a$/);
+
+    const json = await runBuiltTole(['export', idOf(parent), '--format', 'json'], {
+      cwd: setup.dirs.root,
+      env: setup.env,
+    });
+    const document = JSON.parse(json.stdout) as {
+      subAgents: { callId: string; sessionId: string; session: { header: { id: string }; entries: unknown[] } }[];
+    };
+    expect(document.subAgents.map((c) => [c.callId, c.session.header.id === c.sessionId])).toEqual([
+      ['call_a', true],
+      ['call_b', true],
+    ]);
+    const md = await runBuiltTole(['export', idOf(parent)], { cwd: setup.dirs.root, env: setup.env });
+    expect(md.stdout).toMatch(/\n## Sub-agent [0-9]+-[0-9a-f]{6}, for call call_a\n\n## tole session /);
+    expect(md.stdout).toContain('### You\n\nchild b');
+
+    const next = await runBuiltTole(['-p', 'next', '-c', ...setup.args], { cwd: setup.dirs.root, env: setup.env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(readStore(parent, (store) => entriesOfType(store, 'user').map((e) => e.payload.text))).toEqual([
+      PARENT,
+      'next',
+    ]);
+  });
+});
+
 /**
  * The crash matrix's rows for sub-agents: tole SIGKILLs itself at the first time a fault point of
  * the effect sandwich is reached, in the parent or in a child. Child a runs one shell command,

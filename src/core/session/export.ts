@@ -5,6 +5,8 @@ import type { AnyEntry } from '../tree/entry-types';
 import { currentHead, laneLeaf, lanes } from './cursor';
 import { checkpointedEntries, checkpointOf } from './restore-files';
 import { taskStateOf, type TaskState } from './task-state';
+import { childrenOf, readChild } from './child-sessions';
+import { systemClock, type Clock } from '../clock';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -91,8 +93,34 @@ function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
   return 'checkpoint';
 }
 
-/** Markdown of one path, root to `leafId`. */
-export function exportMarkdown(store: SessionStore, leafId: string | null): string {
+/**
+ * Markdown of one path, root to `leafId`, then each sub-agent a `task` call on it started (its
+ * own main path, its headings one level down), so that the export holds what the children did.
+ */
+export function exportMarkdown(store: SessionStore, leafId: string | null, clock: Clock = systemClock): string {
+  const own = pathMarkdown(store, leafId);
+  const children = childrenOf(store, store.tree.pathTo(leafId)).map((ref) => {
+    const title = `## Sub-agent ${ref.sessionId}${ref.agent === null ? '' : ` (${ref.agent})`}, for call ${ref.callId}`;
+    const body = readChild(ref, clock, (child) => exportMarkdown(child, currentHead(child).entryId, clock));
+    return body === null ? `${title}\n\n(its session file is not there)` : `${title}\n\n${demote(body)}`;
+  });
+  return children.length === 0 ? own : `${own}\n${children.join('\n\n')}\n`;
+}
+
+/** Headings one level down (`#` -> `##`), outside fenced blocks. */
+function demote(markdown: string): string {
+  let fenced = false;
+  return markdown
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith(FENCE)) fenced = !fenced;
+      return !fenced && line.startsWith('#') ? `#${line}` : line;
+    })
+    .join('\n');
+}
+
+function pathMarkdown(store: SessionStore, leafId: string | null): string {
   const header = store.header;
   const name = sessionName(store);
   const parts = [
@@ -115,8 +143,15 @@ export function exportMarkdown(store: SessionStore, leafId: string | null): stri
   return `${parts.join('\n\n')}\n`;
 }
 
-/** The whole tree as one JSON document: header, entries, registers, lanes and the usage ledger. */
-export function exportJson(store: SessionStore): string {
+/**
+ * The whole tree as one JSON document: header, entries, registers, lanes, the usage ledger, and
+ * each sub-agent's own document (`subAgents`, by the call that started it).
+ */
+export function exportJson(store: SessionStore, clock: Clock = systemClock): string {
+  return `${JSON.stringify(exportDocument(store, clock), null, 2)}\n`;
+}
+
+function exportDocument(store: SessionStore, clock: Clock): Record<string, unknown> {
   const registers: Record<string, Record<string, unknown>> = {};
   for (const ns of store.registers.namespaces()) {
     registers[ns] = Object.fromEntries(store.registers.entries(ns).map(([key, cell]) => [key, cell.value]));
@@ -130,8 +165,14 @@ export function exportJson(store: SessionStore): string {
     usage: store.usage,
     checkpoints: checkpointList(store),
     plans: plansPerLane(store),
+    subAgents: childrenOf(store, store.tree.all()).map((ref) => ({
+      callId: ref.callId,
+      sessionId: ref.sessionId,
+      agent: ref.agent,
+      session: readChild(ref, clock, (child) => exportDocument(child, clock)),
+    })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return document;
 }
 
 /** The plan at the end of the exported path, as a checklist; null when the path has none. */

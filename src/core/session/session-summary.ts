@@ -19,6 +19,20 @@ export interface SessionSummary {
   readonly costUsdMicros: number;
   /** Why it cannot be read (corrupt, newer version), or null. */
   readonly problem: string | null;
+  /** Set for a sub-agent: its parent session, the call that started it and its profile. */
+  readonly task: SubAgentOf | null;
+}
+
+export interface SubAgentOf {
+  readonly parentId: string;
+  readonly callId: string;
+  readonly agent: string | null;
+}
+
+function subAgentOf(header: SessionHeader): SubAgentOf | null {
+  const { parent } = header;
+  if (!parent?.task) return null;
+  return { parentId: parent.sessionId, callId: parent.task.callId, agent: parent.task.agent };
 }
 
 /** Opens a session read-only (no lock, no writes) and sums it up; a file that cannot be read says why in `problem`. */
@@ -26,7 +40,13 @@ export function summariseSession(
   file: { readonly path: string; readonly header: SessionHeader },
   clock: Clock,
 ): SessionSummary {
-  const base = { id: file.header.id, path: file.path, cwd: file.header.cwd, createdAt: file.header.createdAt };
+  const base = {
+    id: file.header.id,
+    path: file.path,
+    cwd: file.header.cwd,
+    createdAt: file.header.createdAt,
+    task: subAgentOf(file.header),
+  };
   try {
     const store = SessionStore.open(file.path, { clock, random: seededRandom(1), readOnly: true });
     try {

@@ -1,0 +1,58 @@
+/**
+ * The listing order of `tole sessions` and the picker: each sub-agent right under its parent, in
+ * the order they were started, with what the children cost rolled up into the parent's row.
+ */
+import { describe, expect, it } from 'vitest';
+import { withChildrenUnderParents } from '../../../src/core/session/session-family';
+import type { SessionSummary } from '../../../src/core/session/session-summary';
+
+function session(id: string, cost: number, parentId?: string): SessionSummary {
+  return {
+    id,
+    path: `/s/${id}.jsonl`,
+    cwd: '/w',
+    createdAt: 0,
+    firstPrompt: id,
+    name: null,
+    entries: 1,
+    branches: 1,
+    costUsdMicros: cost,
+    problem: null,
+    task: parentId === undefined ? null : { parentId, callId: `call_${id}`, agent: null },
+  };
+}
+
+describe('sessions with sub-agents, as listed', () => {
+  it('puts each child under its parent, children oldest first, grandchildren under them, costs rolled up', () => {
+    // Newest first, as the files sort: the children are newer than their parent.
+    const listed = withChildrenUnderParents([
+      session('9-c2', 30, '5-p'),
+      session('8-g', 7, '6-c1'),
+      session('7-other', 1),
+      session('6-c1', 20, '5-p'),
+      session('5-p', 100),
+    ]);
+
+    expect(listed.map((s) => [s.id, s.depth, s.childrenCostUsdMicros])).toEqual([
+      ['7-other', 0, 0],
+      ['5-p', 0, 57],
+      ['6-c1', 1, 7],
+      ['8-g', 2, 0],
+      ['9-c2', 1, 0],
+    ]);
+  });
+
+  it('lists a child whose parent is not there on its own, and cuts a cycle of hand-edited headers', () => {
+    const listed = withChildrenUnderParents([
+      session('3-orphan', 5, '1-gone'),
+      session('2-a', 1, '4-b'),
+      session('4-b', 1, '2-a'),
+    ]);
+
+    expect(listed.map((s) => [s.id, s.depth])).toEqual([
+      ['3-orphan', 0],
+      ['2-a', 0],
+      ['4-b', 1],
+    ]);
+  });
+});
