@@ -1,6 +1,7 @@
 import type { UsageRecord } from '../core/storage/records';
 import { addRow, emptyTotals, type UsageTotals } from '../core/usage/totals';
 import type { UsageRow } from '../core/usage/usage-row';
+import { cacheFigures } from './cache-figures';
 import { formatTokens } from './format';
 import { costText, withEstimate, type CallEstimate, type LiveTotals } from './live-cost';
 import { seg, truncateLine, type Line } from './styled-line';
@@ -32,11 +33,13 @@ function uncounted(row: UsageRow): boolean {
   return row.inputTokens + row.outputTokens === 0;
 }
 
-function header(title: string): Line {
+/** The cached column shows when some call of the session read from or wrote to a prompt cache. */
+function header(title: string, cached: boolean): Line {
   return [
     seg(title.padEnd(NAME), 'accent'),
     seg('calls'.padStart(CALLS), 'faint'),
     seg('in'.padStart(TOKENS), 'faint'),
+    ...(cached ? [seg('cached'.padStart(TOKENS), 'faint')] : []),
     seg('out'.padStart(TOKENS), 'faint'),
     seg('cost'.padStart(COST), 'faint'),
   ];
@@ -46,8 +49,17 @@ function tokens(totals: LiveTotals, n: number): string {
   return `${totals.estimated ? '~' : ''}${formatTokens(n)}`;
 }
 
-/** One row of figures; `note` after the cost (why a cost is unknown, what is estimated). */
-function row(name: string, counted: UsageTotals, estimate: CallEstimate | null, note = '', mark = ' '): Line {
+/** One row of figures. */
+interface RowOptions {
+  /** Why a cost is unknown, what is estimated: after the cost. */
+  readonly note?: string;
+  readonly mark?: string;
+  /** With the cached column. */
+  readonly cached: boolean;
+}
+
+function row(name: string, counted: UsageTotals, estimate: CallEstimate | null, options: RowOptions): Line {
+  const { note = '', mark = ' ', cached } = options;
   const totals = withEstimate(counted, estimate);
   const calls = `${counted.attempts}${estimate ? '+1' : ''}`;
   return [
@@ -55,6 +67,15 @@ function row(name: string, counted: UsageTotals, estimate: CallEstimate | null, 
     seg(` ${name}`.padEnd(NAME - 1).slice(0, NAME - 1), mark === ' ' ? 'text' : 'accent'),
     seg(calls.padStart(CALLS), 'muted'),
     seg(tokens(totals, totals.inputTokens).padStart(TOKENS), 'text'),
+    // The call in flight is estimated without cache reads: the cached figure is the ledger's.
+    ...(cached
+      ? [
+          seg(
+            formatTokens(counted.cachedInputTokens).padStart(TOKENS),
+            counted.cachedInputTokens > 0 ? 'text' : 'muted',
+          ),
+        ]
+      : []),
     seg(tokens(totals, totals.outputTokens).padStart(TOKENS), 'text'),
     // Calls that all had no price cost an unknown amount, not $0.
     seg(
@@ -107,40 +128,46 @@ export function costLines(input: CostInput, width: number): Line[] {
   const flight = estimate;
   const flightPriced = flight?.priced ? flight : null;
   const flightUnpriced = flight !== null && !flight.priced ? flight : null;
-  const lines: Line[] = [header('session'), row('all calls', session, flight)];
-  lines.push(row('priced', priced, flightPriced));
+  const cache = cacheFigures(session);
+  const cached = cache !== null;
+  const lines: Line[] = [header('session', cached), row('all calls', session, flight, { cached })];
+  if (cache !== null) lines.push([seg(`   ${cache}`, 'faint')]);
+  lines.push(row('priced', priced, flightPriced, { cached }));
   const names = [...unpricedModels, ...(flightUnpriced ? [input.model] : [])];
   const unique = [...new Set(names)];
   lines.push(
-    row(
-      'unpriced',
-      withoutPrice,
-      flightUnpriced,
-      unique.length > 0 ? `no price for ${unique.join(', ')}: set "pricing" in the config` : '',
-    ),
+    row('unpriced', withoutPrice, flightUnpriced, {
+      cached,
+      note: unique.length > 0 ? `no price for ${unique.join(', ')}: set "pricing" in the config` : '',
+    }),
   );
-  if (failed.attempts > 0) lines.push(row('nothing counted', failed, null, 'failed before the server counted tokens'));
+  if (failed.attempts > 0)
+    lines.push(row('nothing counted', failed, null, { cached, note: 'failed before the server counted tokens' }));
   if (flight) {
-    lines.push(row('in flight', emptyTotals(), flight, "estimated (~) until the server's usage arrives"));
+    lines.push(
+      row('in flight', emptyTotals(), flight, { cached, note: "estimated (~) until the server's usage arrives" }),
+    );
   }
 
-  lines.push([], header('per model'));
+  lines.push([], header('per model', cached));
   const models = grouped(rows, (r) => r.model);
   if (flight && !models.has(input.model)) models.set(input.model, emptyTotals());
   for (const [model, totals] of byCost(models)) {
     const open = flight && model === input.model ? flight : null;
     const some = rows.some((r) => (r.usage as UsageRow).model === model && unpriced(r.usage as UsageRow));
-    lines.push(row(model, totals, open, some || (open && !open.priced) ? 'unpriced' : ''));
+    lines.push(row(model, totals, open, { cached, note: some || (open && !open.priced) ? 'unpriced' : '' }));
   }
 
-  lines.push([], header('per branch'));
+  lines.push([], header('per branch', cached));
   const branches = grouped(rows, (r) => r.lane);
   if (flight && !branches.has(input.lane)) branches.set(input.lane, emptyTotals());
   for (const [lane, totals] of byCost(branches)) {
     const here = lane === input.lane;
-    lines.push(row(lane, totals, here ? flight : null, here ? 'checked out' : '', here ? '▸' : ' '));
+    lines.push(
+      row(lane, totals, here ? flight : null, { cached, note: here ? 'checked out' : '', mark: here ? '▸' : ' ' }),
+    );
   }
-  lines.push(row('this path', path, flight, 'the calls on the checked-out path, from the root'));
+  lines.push(row('this path', path, flight, { cached, note: 'the calls on the checked-out path, from the root' }));
 
   // The marks explained, when the overlay shows them.
   const notes: Line[] = [];
@@ -148,6 +175,14 @@ export function costLines(input: CostInput, width: number): Line[] {
     notes.push([
       seg(
         '~ estimated: the prompt and the streamed text at four characters a token, list price, no cache discount',
+        'faint',
+      ),
+    ]);
+  }
+  if (cache !== null) {
+    notes.push([
+      seg(
+        "cached: input read from the provider's prompt cache, priced at its cache rate (10% of input unless the price says); written: input stored in the cache (125%)",
         'faint',
       ),
     ]);

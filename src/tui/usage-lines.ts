@@ -1,3 +1,4 @@
+import { cacheFigures } from './cache-figures';
 import { formatMs, formatTokens, formatUsd } from './format';
 import { spread } from './entry-lines';
 import { seg, truncateLine, type Line, type Segment } from './styled-line';
@@ -156,12 +157,8 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
   if (fillRow) lines.push(fillRow);
   const windowRow = windowLine(window);
   if (windowRow) lines.push(windowRow);
-  if (summary.session.cachedInputTokens > 0) {
-    lines.push([
-      seg(''.padEnd(LABEL)),
-      seg(`${formatTokens(summary.session.cachedInputTokens)} of the input was cached`, 'faint'),
-    ]);
-  }
+  const cache = cacheFigures(summary.session);
+  if (cache !== null) lines.push([seg('cache'.padEnd(LABEL), 'muted'), seg(cache, 'faint')]);
   lines.push(...modelLines(summary, width));
   lines.push(...retryLines(summary.retries));
   return lines.map((line) => truncateLine(line, width));

@@ -5,7 +5,10 @@ import type { UsageRecord } from '../storage/records';
 export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
+  /** Of the input: read from the provider's prompt cache. */
   cachedInputTokens: number;
+  /** Of the input: written to the provider's prompt cache. */
+  cacheWriteTokens: number;
   costUsdMicros: number;
   attempts: number;
   /** Some attempt that used tokens had no price (unknown or local model): the cost is a lower bound. */
@@ -13,13 +16,23 @@ export interface UsageTotals {
 }
 
 export function emptyTotals(): UsageTotals {
-  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsdMicros: 0, attempts: 0, unpriced: false };
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    costUsdMicros: 0,
+    attempts: 0,
+    unpriced: false,
+  };
 }
 
 export function addRow(totals: UsageTotals, row: UsageRow): UsageTotals {
   totals.inputTokens += row.inputTokens;
   totals.outputTokens += row.outputTokens;
-  totals.cachedInputTokens += row.cachedInputTokens;
+  // Rows of an older tole may lack the cache figures.
+  totals.cachedInputTokens += row.cachedInputTokens ?? 0;
+  totals.cacheWriteTokens += row.cacheWriteTokens ?? 0;
   totals.costUsdMicros += row.costUsdMicros;
   totals.attempts += 1;
   if (!row.priced && row.inputTokens + row.outputTokens > 0) totals.unpriced = true;

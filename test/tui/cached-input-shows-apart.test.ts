@@ -1,0 +1,80 @@
+/**
+ * Input read from a provider's prompt cache is shown apart from the rest, in the usage pane and
+ * in /cost, with the cache writes beside it: "in 120k · cached 110k".
+ */
+import { describe, expect, it } from 'vitest';
+import type { UsageRecord } from '../../src/core/storage/records';
+import type { UsageRow } from '../../src/core/usage/usage-row';
+import { costLines } from '../../src/tui/cost-lines';
+import type { Line } from '../../src/tui/styled-line';
+import { usageLines } from '../../src/tui/usage-lines';
+import { summarizeUsage } from '../../src/tui/usage-summary';
+
+const lineText = (line: Line): string => line.map((segment) => segment.text).join('');
+
+function record(seq: number, usage: Partial<UsageRow>): UsageRecord {
+  const row: UsageRow = {
+    model: 'claude-sonnet-4-5',
+    attempt: 1,
+    outcome: 'ok',
+    inputTokens: 0,
+    outputTokens: 100,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    costUsdMicros: 1000,
+    priced: true,
+    latencyMs: 10,
+    lane: 'main',
+    ...usage,
+  };
+  return { kind: 'usage', seq, id: `u${seq}`, entryId: `e${seq}`, usage: row };
+}
+
+const rows = [
+  record(1, { inputTokens: 10_000, cacheWriteTokens: 9_000 }),
+  record(2, { inputTokens: 50_000, cachedInputTokens: 45_000, cacheWriteTokens: 4_000 }),
+  record(3, { inputTokens: 60_000, cachedInputTokens: 55_000 }),
+];
+
+describe('cached input shown apart', () => {
+  it('the usage pane has a cache row under the session: in, cached, written', () => {
+    const summary = summarizeUsage(rows, new Set(['e1', 'e2', 'e3']), new Set(['e3']));
+    const idle = { activity: null, estimate: null, fill: null, elapsedMs: 0, retry: null };
+    const text = usageLines(summary, idle, 60).map(lineText);
+    const cache = text.filter((line) => line.startsWith('cache '));
+    expect(cache).toHaveLength(1);
+    expect(cache[0]).toMatch(/^cache\s+in 120k · cached 100k · written 13\.0k/);
+  });
+
+  it('/cost has a cached column and the session line says it in words', () => {
+    const input = {
+      rows,
+      pathIds: new Set(['e1', 'e2', 'e3']),
+      lane: 'main',
+      model: 'claude-sonnet-4-5',
+      estimate: null,
+    };
+    const text = costLines(input, 100).map(lineText);
+    expect(text[0]).toMatch(/in\s+cached\s+out/);
+    expect(text[1]).toMatch(/all calls\s+3\s+120k\s+100k\s+300/);
+    expect(text[2]).toContain('in 120k · cached 100k · written 13.0k');
+    expect(text.some((line) => line.startsWith('cached: input read from'))).toBe(true);
+  });
+
+  it('a session whose calls used no cache shows none of it', () => {
+    const plain = [record(1, { inputTokens: 1000 })];
+    const summary = summarizeUsage(plain, new Set(['e1']), new Set(['e1']));
+    const idle = { activity: null, estimate: null, fill: null, elapsedMs: 0, retry: null };
+    expect(
+      usageLines(summary, idle, 60)
+        .map(lineText)
+        .some((line) => line.startsWith('cache')),
+    ).toBe(false);
+    const input = { rows: plain, pathIds: new Set(['e1']), lane: 'main', model: 'm', estimate: null };
+    expect(
+      costLines(input, 100)
+        .map(lineText)
+        .some((line) => line.includes('cached 0')),
+    ).toBe(false);
+  });
+});
