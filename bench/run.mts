@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runCheckpointBench } from './checkpoint';
 import { runLargeSessionBench } from './large-session';
+import { runPlanReinjectionBench } from './plan-reinjection';
 import { runReadFanOutBench } from './read-fan-out';
 import { runMemoryBench, runRenderBench } from './render';
 import { runSandboxBench } from './sandbox';
@@ -23,6 +24,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['sqlite', runSqliteBench],
   ['stream', async () => [...(await runStreamBench()), ...(await runProviderTransportBench())]],
   ['reads', runReadFanOutBench],
+  ['plans', runPlanReinjectionBench],
   ['start', runStartBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],

@@ -47,7 +47,10 @@ describe.concurrent('the built tole with a native preset and a base URL', () => 
   it('"provider": "gemini" speaks streamGenerateContent with the key from GEMINI_API_KEY', async () => {
     const server = await startGeminiServer();
     try {
-      const env = { ...userConfig('gemini', { provider: 'gemini', baseUrl: server.url }), GEMINI_API_KEY: GEMINI_TEST_KEY };
+      const env = {
+        ...userConfig('gemini', { provider: 'gemini', baseUrl: server.url }),
+        GEMINI_API_KEY: GEMINI_TEST_KEY,
+      };
       const run = await runBuiltTole(['-p', 'hello there'], { cwd: workspace, env, timeoutMs: 60_000 });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('echo: hello there');
