@@ -1,20 +1,8 @@
 import { useMemo } from 'react';
 import type { TaskState } from '../core/session/task-state';
-import { planOverlayLines } from './plan-lines';
+import { planOverlayRows } from './plan-lines';
 import { innerSize } from './PaneFrame';
 import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
-import { truncateLine, type Line } from './styled-line';
-import { visibleRow } from './visible-text';
-
-/** One row per line: a control or line break in the model's words is shown, never drawn. */
-function shownLines(lines: readonly Line[], width: number): Line[] {
-  return lines.map((line) =>
-    truncateLine(
-      line.map((s) => ({ ...s, text: visibleRow(s.text) })),
-      width,
-    ),
-  );
-}
 
 export interface PlanOverlayProps {
   readonly task: TaskState;
@@ -26,7 +14,7 @@ export interface PlanOverlayProps {
 /** `/plan` (Ctrl-O): the checked-out branch's plan full size, live as the model updates it; Esc or q closes. */
 export function PlanOverlay({ task, width, height, offset }: PlanOverlayProps) {
   const inner = innerSize(width, height);
-  const lines = useMemo(() => shownLines(planOverlayLines(task), inner.width), [task, inner.width]);
+  const lines = useMemo(() => planOverlayRows(task, inner.width), [task, inner.width]);
   return (
     <ScrolledLinesOverlay title="plan · Esc or q closes" lines={lines} width={width} height={height} offset={offset} />
   );

@@ -2,7 +2,7 @@ import { completedSteps, type TaskState } from '../core/session/task-state';
 import type { PlanStatus } from '../core/tools/builtin/update-plan';
 import { truncate } from './cell-width';
 import { oneLine } from './format';
-import { seg, type Line } from './styled-line';
+import { seg, truncateLine, type Line } from './styled-line';
 import type { StyleName } from './styles';
 import { visibleRow } from './visible-text';
 
@@ -65,4 +65,14 @@ export function planOverlayLines(state: TaskState): Line[] {
     [seg(`${state.rounds} tool rounds on this branch, ${state.roundsSincePlanChange} since the plan changed`, 'faint')],
   );
   return lines;
+}
+
+/** The overlay's rows within `width`: a control or line break in the model's words is shown, never drawn. */
+export function planOverlayRows(state: TaskState, width: number): Line[] {
+  return planOverlayLines(state).map((line) =>
+    truncateLine(
+      line.map((s) => ({ ...s, text: visibleRow(s.text) })),
+      width,
+    ),
+  );
 }

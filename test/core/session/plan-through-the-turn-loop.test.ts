@@ -5,7 +5,7 @@ import type { ScriptedReply } from '../../support/chat-server';
 import { checkout, currentHead } from '../../../src/core/session/cursor';
 import { exportJson, exportMarkdown } from '../../../src/core/session/export';
 import { TASK_STATE_HEADING } from '../../../src/core/session/plan-nudges';
-import { taskStateAt, taskStateOf } from '../../../src/core/session/task-state';
+import { TaskStateFold, taskStateAt, taskStateOf } from '../../../src/core/session/task-state';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import type { FaultPoint } from '../../../src/core/session/agent-deps';
@@ -83,6 +83,60 @@ describe('the plan through the turn loop', () => {
     writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
     await h.run('go');
     expect(h.pathOf('notice').filter((n) => n.payload.text.startsWith(REPLAN))).toHaveLength(0);
+  });
+
+  it('an update_plan call that was refused (two steps in progress) is no plan change: the gate still fires', async () => {
+    const bad = toolCall('update_plan', {
+      plan: [
+        { step: 'a', status: 'in_progress' },
+        { step: 'b', status: 'in_progress' },
+      ],
+    });
+    const h = await startHarness({
+      limits: { stallRounds: 100, replanAfterRounds: 3 },
+      replies: [plan('in_progress', 'pending', 'pending'), read(1), bad, read(2), { text: 'ok' }],
+    });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    await h.run('go');
+    expect(h.pathOf('tool_result')[2]!.payload.outcome).toBe('error');
+    expect(taskStateAt(h.store).plan.map((s) => s.status)).toEqual(['in_progress', 'pending', 'pending']);
+    expect(h.pathOf('notice').filter((n) => n.payload.text.startsWith(REPLAN))).toHaveLength(1);
+  });
+
+  it('the fold the screen keeps gives the same state as a whole replay, across growth and a check-out', async () => {
+    const h = await startHarness({
+      replies: [plan('in_progress', 'pending', 'pending'), plan('completed', 'in_progress', 'pending'), { text: 'ok' }],
+    });
+    const fold = new TaskStateFold();
+    await h.run('go');
+    const early = h.store.tree.pathTo(h.pathOf('tool_result')[0]!.id);
+    expect(fold.follow(early)).toEqual(taskStateOf(early));
+    expect(fold.follow(h.path())).toEqual(taskStateOf(h.path()));
+    expect(fold.follow(early)).toEqual(taskStateOf(early));
+  });
+
+  it('two plan calls in one reply, run side by side with a read: the later call in the reply is the plan', async () => {
+    const args = (first: Status) => ({
+      plan: [
+        { step: 'x', status: first },
+        { step: 'y', status: 'pending' },
+      ],
+    });
+    const h = await startHarness({
+      replies: [
+        {
+          toolCalls: [
+            { name: 'update_plan', arguments: JSON.stringify(args('completed')) },
+            { name: 'list_dir', arguments: '{"path":"."}' },
+            { name: 'update_plan', arguments: JSON.stringify(args('in_progress')) },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
+    await h.run('go');
+    expect(taskStateAt(h.store).plan[0]!.status).toBe('in_progress');
+    expect(taskStateAt(h.store).rounds).toBe(1);
   });
 
   it('a task without any plan is asked for one after 8 rounds', async () => {
