@@ -28,7 +28,6 @@ const hostile: TaskState = {
 };
 
 function noControls(s: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: what must never reach the terminal
   expect(s).not.toMatch(/[\x00-\x1f\x7f\u202e]/);
 }
 
