@@ -14,7 +14,7 @@ import { oneLine } from './format';
 import { seg } from './styled-line';
 import { FieldLine } from './FieldLine';
 import { allowancesInForce } from './allowances-in-force';
-import { followSearch, handleKey, type KeyContext, type SessionAllowance } from './key-handler';
+import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './key-handler';
 import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
@@ -289,10 +289,15 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     if (state.field?.kind === 'find')
       followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
   };
-  useKeyboard((input, key) => {
-    // The session picker (/resume) reads the keys itself while it is open.
-    if (current().picker === null) handleKey(keyContext, input, key);
-  });
+  useKeyboard(
+    (input, key) => {
+      // The session picker (/resume) reads the keys itself while it is open.
+      if (current().picker === null) handleKey(keyContext, input, key);
+    },
+    (text) => {
+      if (current().picker === null) handlePaste(keyContext, text);
+    },
+  );
   // A closed field's text input lets go of the keyboard before the next key; so does the picker.
   useFlushedEffects(ui.field === null);
   useFlushedEffects(ui.picker === null);

@@ -126,6 +126,25 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
   if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
 }
 
+/**
+ * A bracketed paste, whole: into the prompt as it is (newlines kept), into an open one-line field
+ * or the denial message on one line; anywhere else it is dropped, as keys it would have been.
+ */
+export function handlePaste(ctx: KeyContext, text: string): void {
+  const oneLine = (value: string): string => stripControls(value.replace(/\r\n?|\n/g, ' '));
+  if (ctx.pending) {
+    const field = ctx.ui.denyMessage;
+    if (field?.callId === ctx.pending.request.callId) {
+      const value = (field.value + oneLine(text)).slice(0, MAX_DENIAL_MESSAGE_CHARS);
+      ctx.dispatch({ type: 'deny-message', message: { callId: field.callId, value } });
+    }
+    return;
+  }
+  if (ctx.ui.field) return ctx.dispatch({ type: 'field-value', value: ctx.ui.field.value + oneLine(text) });
+  if (ctx.ui.focus === 'input' && !ctx.ui.helpOpen && !ctx.setup && !ctx.ui.queueOpen)
+    ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, text) });
+}
+
 /** Typed text; a fast typist's (or a script's) "text⏎" in one chunk is the text, then a send. */
 function typeText(ctx: KeyContext, input: string): void {
   const sendsAfter = /^[^\r\n]+\r$/.test(input);

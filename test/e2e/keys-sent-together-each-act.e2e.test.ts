@@ -1,0 +1,110 @@
+/**
+ * The built tole in a real pseudo-terminal: keys that arrive in one write (a key repeat, tmux's
+ * `send-keys Up Up Up`, a script) each act, in order. Every group below is written at once.
+ */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { TerminalDriver } from './terminal-driver';
+import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+
+const UP = '\x1b[A';
+const PAGE_UP = '\x1b[5~';
+const TAB = '\t';
+const HOME = '\x1b[H';
+
+let server: ChatServer;
+let driver: TerminalDriver | undefined;
+
+beforeAll(async () => {
+  ensureBuilt();
+  const rows = Array.from({ length: 200 }, (_, i) => `row ${i + 1}`).join('\n');
+  server = await startChatServer({ replies: [{ text: 'first' }, { text: 'second' }, { text: rows }] });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.kill('SIGKILL');
+  await server?.close();
+});
+
+/** The number of the transcript's top row ("row N"). */
+function topRow(screen: string): number {
+  const found = /│ row (\d+)\s/.exec(screen.split('\n')[1] ?? '');
+  if (!found) throw new Error(`no numbered row at the transcript's top:\n${screen}`);
+  return Number(found[1]);
+}
+
+describe('keys sent in one write', () => {
+  it('Up×5, k×5, PageUp PageUp, Tab Tab and tree j×4 each act, in order; Escape alone still is Escape', async () => {
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
+    const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
+    driver = new TerminalDriver({
+      args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+      cwd: workspace,
+      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+    });
+    const term = driver;
+    await term.waitFor('type a prompt');
+    for (const [prompt, answer] of [
+      ['one', 'first'],
+      ['two', 'second'],
+      ['three', 'row 200'],
+    ] as const) {
+      term.type(`${prompt}\r`);
+      await term.waitFor((s) => s.includes(answer) && /Final · seq/.test(s));
+    }
+
+    // Tab Tab: from the prompt past the tree to the transcript.
+    term.type(TAB + TAB);
+    await term.waitFor('↑↓ scroll');
+    const bottom = topRow(await term.screen());
+    term.type(UP.repeat(5));
+    await term.waitFor((s) => topRow(s) === bottom - 5);
+    term.type('k'.repeat(5));
+    await term.waitFor((s) => topRow(s) === bottom - 10);
+    // One page, to learn its size; then two in one write move two pages.
+    term.type(PAGE_UP);
+    const page = bottom - 10 - topRow(await term.waitFor((s) => topRow(s) < bottom - 10));
+    expect(page).toBeGreaterThan(5);
+    term.type(PAGE_UP + PAGE_UP);
+    await term.waitFor((s) => topRow(s) === bottom - 10 - 3 * page);
+
+    // Shift-Tab back to the tree; its first row, then four down in one write: the fifth row.
+    term.type('\x1b[Z');
+    await term.waitFor('⏎ check out');
+    term.type(HOME);
+    await until(async () => (await selectedTreeRow(term)) === 1);
+    term.type('jjjj');
+    await until(async () => (await selectedTreeRow(term)) === 5);
+    expect((await term.screen()).split('\n')[5]).toContain('● three');
+
+    // A lone Escape (to the prompt), then typing: the terminal is still read.
+    term.type('\x1b');
+    await term.waitFor('⏎ send');
+    term.type('still here');
+    await term.waitFor('❯ still here');
+  }, 90_000);
+});
+
+/** The screen row the tree shows selected: the one whose glyph cell has a background no other row's has. */
+async function selectedTreeRow(term: TerminalDriver): Promise<number | null> {
+  const backgrounds = (await term.cells()).map((row) => [...row.matchAll(CELL)][2]?.[1] ?? '');
+  const counts = new Map<string, number>();
+  for (const bg of backgrounds) counts.set(bg, (counts.get(bg) ?? 0) + 1);
+  const lone = backgrounds.findIndex((bg, y) => y > 0 && y < 30 && counts.get(bg) === 1);
+  return lone < 0 ? null : lone;
+}
+
+/** A cell as xterm-screen writes it: "char"/width/fg/bg/attributes; group 1 is its background. */
+const CELL = /"(?:[^"\\]|\\.)*"\/\d+\/[^/ ]*\/([^/ ]*)\/\d+/g;
+
+/** Polls until `test` holds; the bound only ends a failure. */
+async function until(test: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await test()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('timed out');
+}
