@@ -26,10 +26,16 @@ let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
   ensureBuilt();
-  const plan = STEPS.map((step, i) => ({ step, status: i < 2 ? 'completed' : i === 2 ? 'in_progress' : 'pending' }));
+  const plan = (at: number) =>
+    STEPS.map((step, i) => ({ step, status: i < at ? 'completed' : i === at ? 'in_progress' : 'pending' }));
+  const update = (at: number) => ({
+    toolCalls: [{ name: 'update_plan', arguments: JSON.stringify({ explanation: 'seven steps', plan: plan(at) }) }],
+  });
   server = await startChatServer({
     replies: [
-      { toolCalls: [{ name: 'update_plan', arguments: JSON.stringify({ explanation: 'seven steps', plan }) }] },
+      update(0),
+      { text: ['reading ', 'the ', 'issue ', 'slowly ', 'now.'], delayMs: 300 },
+      update(2),
       { text: 'Plan set; on to the tests.' },
     ],
   });
@@ -41,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('the plan on screen', () => {
-  it('shows in the registers pane at 160x45, full size with Ctrl-O, and as the status step at 80x24', async () => {
+  it('shows live in the registers pane at 160x45, full size with Ctrl-O, and as the status step at 80x24', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-plan-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-e2e-plan-home-'));
     driver = new TerminalDriver({
@@ -53,6 +59,12 @@ describe('the plan on screen', () => {
     });
     await driver.waitFor('type a prompt');
     driver.type('fix the bug\r');
+    // Live: while the turn runs on, the pane and the bar already show the first step.
+    const running = await driver.waitFor('reading the');
+    expect(running).toContain('▶ read the issue');
+    expect(running).toContain('step 1/7 · read the issue');
+    await driver.waitFor(/Final · step 1\/7/);
+    driver.type('go on\r');
     const wide = await driver.waitFor('Plan set; on to the tests.');
     expect(wide).toMatch(/plan\s+2\/7 done/);
     expect(wide).toContain('▶ writing tests');
