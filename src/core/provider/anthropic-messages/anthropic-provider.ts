@@ -11,6 +11,7 @@
 import { randomHex } from '../../clock';
 import { type AttemptOutcomeData, type CallSettings, callSettings, requestModel, runAttempts } from '../attempt-loop';
 import { abortable, AttemptWatchdog, watchdogError } from '../attempt-watchdog';
+import type { DiscoveredWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
 import type { CompletionEvent, CompletionRequest, CompletionResult } from '../provider';
@@ -21,6 +22,7 @@ import { readEventStream } from '../sse-reader';
 import { classifyAnthropicError, refusalError, streamErrorEvent } from './anthropic-errors';
 import { messagesBody } from './anthropic-request';
 import { MessagesAssembly, type MessagesEvent } from './anthropic-stream';
+import { claudeWindow } from './anthropic-windows';
 
 /** The API version tole speaks (https://docs.anthropic.com/en/api/versioning). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -54,6 +56,11 @@ export class AnthropicProvider implements LoadedProvider {
     return runAttempts(this.settings, request, model, onEvent, (deadline) =>
       this.runAttempt(request, model, onEvent, deadline),
     );
+  }
+
+  /** The model's window as Anthropic documents it (its API does not say); null for a model it does not name. */
+  contextWindow(model: string): Promise<DiscoveredWindow | null> {
+    return Promise.resolve(claudeWindow(model));
   }
 
   private headers(): Record<string, string> {
