@@ -182,7 +182,7 @@ export function costLines(input: CostInput, width: number): Line[] {
   if (cache !== null) {
     notes.push([
       seg(
-        "cached: input read from the provider's prompt cache, priced at its cache rate (10% of input unless the price says); written: input stored in the cache (125%)",
+        'cached: read from the prompt cache, at the cache price (10% of input unless the price says); written: stored in it (125%)',
         'faint',
       ),
     ]);

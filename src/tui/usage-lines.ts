@@ -158,7 +158,12 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
   const windowRow = windowLine(window);
   if (windowRow) lines.push(windowRow);
   const cache = cacheFigures(summary.session);
-  if (cache !== null) lines.push([seg('cache'.padEnd(LABEL), 'muted'), seg(cache, 'faint')]);
+  if (cache !== null) {
+    // The pane is narrow: the writes go on a line of their own.
+    const [reads, writes] = cache.split(' · written ');
+    lines.push([seg('cache'.padEnd(LABEL), 'muted'), seg(reads!, 'faint')]);
+    if (writes !== undefined) lines.push([seg(''.padEnd(LABEL)), seg(`written ${writes}`, 'faint')]);
+  }
   lines.push(...modelLines(summary, width));
   lines.push(...retryLines(summary.retries));
   return lines.map((line) => truncateLine(line, width));

@@ -43,7 +43,8 @@ describe('cached input shown apart', () => {
     const text = usageLines(summary, idle, 60).map(lineText);
     const cache = text.filter((line) => line.startsWith('cache '));
     expect(cache).toHaveLength(1);
-    expect(cache[0]).toMatch(/^cache\s+in 120k · cached 100k · written 13\.0k/);
+    expect(cache[0]).toMatch(/^cache\s+in 120k · cached 100k\s*$/);
+    expect(text[text.indexOf(cache[0]!) + 1]).toMatch(/^\s+written 13\.0k\s*$/);
   });
 
   it('/cost has a cached column and the session line says it in words', () => {
@@ -58,7 +59,7 @@ describe('cached input shown apart', () => {
     expect(text[0]).toMatch(/in\s+cached\s+out/);
     expect(text[1]).toMatch(/all calls\s+3\s+120k\s+100k\s+300/);
     expect(text[2]).toContain('in 120k · cached 100k · written 13.0k');
-    expect(text.some((line) => line.startsWith('cached: input read from'))).toBe(true);
+    expect(text.some((line) => line.startsWith('cached: read from the prompt cache'))).toBe(true);
   });
 
   it('a session whose calls used no cache shows none of it', () => {
