@@ -14,6 +14,7 @@ import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
 import { runStartBench, runStartupBench } from './startup';
 import { formatRows, runStorageBench, type Row } from './storage';
+import { runPromptCacheBench } from './prompt-cache';
 import { runProviderTransportBench } from './provider-transport';
 import { runStreamBench } from './stream';
 import { runSyncBench } from './sync';
@@ -25,6 +26,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['stream', async () => [...(await runStreamBench()), ...(await runProviderTransportBench())]],
   ['reads', runReadFanOutBench],
   ['plans', runPlanReinjectionBench],
+  ['cache', runPromptCacheBench],
   ['start', runStartBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],
