@@ -60,15 +60,12 @@ export function messagesBody(request: CompletionRequest, model: string): Message
   const tools = request.tools.map(toWireTool);
   placeBreakpoints(tools, system, messages);
   const settings = request.generation;
-  const budget = thinkingBudget(settings);
+  // A tool round the model began without thinking (another provider's answer, or thinking turned
+  // on since) cannot be continued with it: the API wants the round's assistant turn to open with
+  // a thinking block. Thinking resumes at the next prompt.
+  const budget = openRoundWithoutThinking(messages) ? undefined : thinkingBudget(settings);
   const maxTokens = request.maxOutputTokens ?? settings?.maxOutputTokens ?? defaultMaxTokens(budget);
-  if (budget !== undefined && budget >= maxTokens) {
-    throw new ProviderError({
-      kind: 'bad_request',
-      message: `the thinking budget (${budget} tokens) is not below the output limit (${maxTokens} tokens)`,
-      hint: 'raise generation.maxOutputTokens above generation.thinkingBudgetTokens, or lower the budget',
-    });
-  }
+  if (budget !== undefined) checkThinkingSettings(budget, maxTokens, settings);
   return {
     model,
     max_tokens: maxTokens,
@@ -88,6 +85,38 @@ export function thinkingBudget(settings: GenerationSettings | undefined): number
   if (settings?.thinkingBudgetTokens !== undefined) return settings.thinkingBudgetTokens;
   const effort = settings?.reasoningEffort;
   return effort === undefined || effort === 'none' ? undefined : EFFORT_BUDGET_TOKENS[effort];
+}
+
+/** What the API refuses beside extended thinking, said before anything is sent. */
+function checkThinkingSettings(budget: number, maxTokens: number, settings: GenerationSettings | undefined): void {
+  const refuse = (message: string, hint: string): never => {
+    throw new ProviderError({ kind: 'bad_request', message, hint });
+  };
+  if (budget >= maxTokens)
+    refuse(
+      `the thinking budget (${budget} tokens) is not below the output limit (${maxTokens} tokens)`,
+      'raise generation.maxOutputTokens above generation.thinkingBudgetTokens, or lower the budget',
+    );
+  if (settings?.temperature !== undefined && settings.temperature !== 1)
+    refuse(
+      `Anthropic's extended thinking takes no temperature but 1 (generation.temperature is ${settings.temperature})`,
+      'remove "temperature" from "generation" (or the agent profile), or turn thinking off (reasoningEffort "none", no thinkingBudgetTokens)',
+    );
+  if (settings?.topP !== undefined && settings.topP < 0.95)
+    refuse(
+      `Anthropic's extended thinking takes a topP of 0.95 to 1 (generation.topP is ${settings.topP})`,
+      'remove "topP" from "generation" (or the agent profile), or turn thinking off',
+    );
+}
+
+/** The conversation ends in a tool round whose assistant turn has no thinking. */
+function openRoundWithoutThinking(messages: readonly WireMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  const assistant = messages[messages.length - 2];
+  if (last?.role !== 'user' || assistant?.role !== 'assistant') return false;
+  if (!last.content.some((block) => block.type === 'tool_result')) return false;
+  const first = assistant.content[0]?.type;
+  return first !== 'thinking' && first !== 'redacted_thinking';
 }
 
 function defaultMaxTokens(budget: number | undefined): number {

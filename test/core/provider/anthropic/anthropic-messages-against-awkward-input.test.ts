@@ -121,6 +121,52 @@ describe('the anthropic-messages kind with awkward input', () => {
     expect(twice.toolCalls[1]!.idFixed).toBe('duplicate');
   });
 
+  it('thinking is left out of a request that continues a tool round begun without it, which the API would refuse', async () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'read_file', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 't1', content: 'done' },
+    ];
+    const result = await provider().complete(
+      { ...request(messages), generation: { thinkingBudgetTokens: 2048 } },
+      () => {},
+    );
+    expect(result.text).toMatch(/^echo:/);
+    expect(server.requests[0]!.body.thinking).toBeUndefined();
+    // At the next prompt thinking is on again.
+    await provider().complete(
+      {
+        ...request([...messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }]),
+        generation: { thinkingBudgetTokens: 2048 },
+      },
+      () => {},
+    );
+    expect(server.requests[1]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+  });
+
+  it('a temperature or a low topP beside thinking is refused before sending, naming the setting', async () => {
+    const ask = (generation: CompletionRequest['generation']) =>
+      provider()
+        .complete({ ...request([{ role: 'user', content: 'x' }]), ...(generation ? { generation } : {}) }, () => {})
+        .catch((e: unknown) => e);
+    await expect(ask({ reasoningEffort: 'medium', temperature: 0.3 })).resolves.toMatchObject({
+      kind: 'bad_request',
+      hint: expect.stringContaining('"temperature"'),
+    });
+    await expect(ask({ thinkingBudgetTokens: 2048, topP: 0.5 })).resolves.toMatchObject({
+      kind: 'bad_request',
+      hint: expect.stringContaining('"topP"'),
+    });
+    await expect(ask({ thinkingBudgetTokens: 4096, maxOutputTokens: 2048 })).resolves.toMatchObject({
+      kind: 'bad_request',
+      hint: expect.stringContaining('maxOutputTokens'),
+    });
+    expect(server.requests).toHaveLength(0);
+    // Without thinking the same temperature is sent as it is.
+    await ask({ temperature: 0.3 });
+    expect(server.requests[0]!.body['temperature']).toBe(0.3);
+  });
+
   it("a Claude model's window is the documented 200k (the API does not say it); another model's is unknown", async () => {
     await expect(provider().contextWindow('claude-sonnet-4-5')).resolves.toMatchObject({ tokens: 200_000 });
     await expect(provider().contextWindow('my-proxy-model')).resolves.toBeNull();
