@@ -4,6 +4,7 @@ import { PLAN_MAX_STEPS, PLAN_STEP_MAX_CHARS, type PlanStep } from '../tools/bui
 const CHECKLIST = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.+?)\s*$/;
 /** A list item under a `PLAN:` line: `- step`, `1. step`, `2) step`. */
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.+?)\s*$/;
+const MAY_HOLD_A_PLAN = /\[[ xX]\]|plan/i;
 const PLAN_HEADING = /^\s*(?:#+\s*)?\**PLAN\**\s*:\s*\**\s*(.*)$/i;
 
 /**
@@ -12,7 +13,8 @@ const PLAN_HEADING = /^\s*(?:#+\s*)?\**PLAN\**\s*:\s*\**\s*(.*)$/i;
  * progress (the model's next step), the rest pending. Null when the text holds no such list.
  */
 export function inferPlan(text: string): PlanStep[] | null {
-  if (text === '') return null;
+  // Runs on every answer of a path each time its task state is derived: most hold neither.
+  if (!MAY_HOLD_A_PLAN.test(text)) return null;
   const lines = text.split('\n');
   const checklist = checklistOf(lines);
   if (checklist.length > 0) return withCurrent(checklist);
