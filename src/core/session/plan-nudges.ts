@@ -16,9 +16,12 @@ export function replanNudge(state: TaskState, limits: Pick<LoopLimits, 'replanAf
   return `Your plan has not changed in ${rounds} tool rounds. Call update_plan to bring it up to date (mark finished steps completed and the one you are on in_progress), or change the plan if this one is not working.`;
 }
 
-/** Whether the request after the newest round carries the task state: every `reinjectPlanEveryRounds` rounds. */
+/**
+ * Whether the request right after the newest round carries the task state: every
+ * `reinjectPlanEveryRounds` rounds (not again for a prompt after the turn's answer).
+ */
 export function reinjectsAt(state: TaskState, limits: Pick<LoopLimits, 'reinjectPlanEveryRounds'>): boolean {
-  return state.rounds > 0 && state.rounds % limits.reinjectPlanEveryRounds === 0;
+  return state.roundIsNewest && state.rounds > 0 && state.rounds % limits.reinjectPlanEveryRounds === 0;
 }
 
 /** The task state as the model reads it: the plan with its marks, the step in progress and the last action. */

@@ -33,6 +33,8 @@ export interface TaskState {
   readonly rounds: number;
   /** Tool rounds since the plan last changed (all rounds of the path while there is none). */
   readonly roundsSincePlanChange: number;
+  /** Whether the newest round is what the path ends with (no prompt or plain answer after it). */
+  readonly roundIsNewest: boolean;
 }
 
 export const LAST_ACTION_RESULT_CHARS = 200;
@@ -46,6 +48,7 @@ export const EMPTY_TASK_STATE: TaskState = {
   lastAction: null,
   rounds: 0,
   roundsSincePlanChange: 0,
+  roundIsNewest: false,
 };
 
 /** The task state at the end of `path` (root first). O(path). */
@@ -74,6 +77,11 @@ export class TaskStateFold {
     switch (entry.type) {
       case 'assistant':
         this.current = afterAnswer(this.current, entry);
+        break;
+      case 'user':
+        // A steering message goes in with the call after the round; a prompt starts a new turn.
+        if (this.current.roundIsNewest && !entry.payload.steered)
+          this.current = { ...this.current, roundIsNewest: false };
         break;
       case 'tool_intent':
         this.intents.set(entry.payload.callId, entry);
@@ -115,7 +123,13 @@ function afterAnswer(state: Mutable<TaskState>, entry: Entry<'assistant'>): Muta
   const calls = entry.payload.toolCalls;
   let next = state;
   if (calls.length > 0)
-    next = { ...next, rounds: next.rounds + 1, roundsSincePlanChange: next.roundsSincePlanChange + 1 };
+    next = {
+      ...next,
+      rounds: next.rounds + 1,
+      roundsSincePlanChange: next.roundsSincePlanChange + 1,
+      roundIsNewest: true,
+    };
+  else if (next.roundIsNewest) next = { ...next, roundIsNewest: false };
   // A plan the model keeps with update_plan is not overridden by lines in its text.
   if (next.source === 'tool') return next;
   const inferred = inferPlan(entry.payload.text);

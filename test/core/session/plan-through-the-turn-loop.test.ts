@@ -166,6 +166,10 @@ describe('the plan through the turn loop', () => {
     expect(messages[at]!.content).toContain('Last action: read_file a.txt -> ok');
     // Never stored: no entry holds it.
     expect(h.path().some((e) => JSON.stringify(e.payload).includes(TASK_STATE_HEADING))).toBe(false);
+    // The next prompt after the answer is no round: its request does not carry it again.
+    h.server.push({ text: 'fine' });
+    await h.run('thanks');
+    expect(textOf(h.chatRequests().at(-1)!)).not.toContain(TASK_STATE_HEADING);
   });
 
   it('infers the step from PLAN: lines when the model keeps no plan, and says so', async () => {
