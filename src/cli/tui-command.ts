@@ -1,3 +1,4 @@
+import { screenHistory } from './prompt-history-setup';
 import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
@@ -121,8 +122,10 @@ export async function startTui(
       policy,
     );
     const { opened: _opened, ...shown } = first;
+    const history = screenHistory(io.env, io.cwd, first.store);
     exit = await runTui({
       ...shown,
+      ...(history ? { history } : {}),
       theme,
       noColor,
       keymap,

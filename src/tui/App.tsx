@@ -99,6 +99,8 @@ export interface AppProps {
   readonly onTheme?: (theme: Theme) => void;
   /** The prompts sent on the screen before this session opened on it (↑ brings them back). */
   readonly history?: readonly string[];
+  /** Keeps a sent prompt in the workspace's history (across restarts); a failure is flashed. */
+  readonly rememberPrompt?: (prompt: string) => void;
   /** Told of each prompt added to the history, so that the next session's screen keeps it. */
   readonly onHistory?: (history: readonly string[]) => void;
   readonly onQuit: () => void;
@@ -244,6 +246,19 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     loadTheme: props.loadTheme ?? loadThemeFile,
     quit,
     runTask: (task, work) => turns.runTask(task, work),
+    remember: (prompt) => {
+      try {
+        props.rememberPrompt?.(prompt);
+      } catch (error) {
+        dispatch({
+          type: 'flash',
+          flash: {
+            level: 'warn',
+            text: `the prompt history could not be written (${(error as Error)?.message ?? String(error)}): the prompt itself is sent`,
+          },
+        });
+      }
+    },
     openSetup: firstRun.keys ? firstRun.keys.open : null,
     writeTerminal: props.writeTerminal ?? null,
     multiplexer: props.multiplexer ?? null,

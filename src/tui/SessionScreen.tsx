@@ -64,7 +64,7 @@ export function SessionScreen(props: SessionScreenProps) {
   // A /theme choice carries over to the next session's screen.
   const theme = useRef(look.theme);
   // So does the prompt history (↑).
-  const history = useRef<readonly string[]>([]);
+  const history = useRef<readonly string[]>(look.history ?? []);
   const keepHistory = useCallback((next: readonly string[]) => {
     history.current = next;
   }, []);

@@ -62,6 +62,8 @@ export interface RunTuiOptions {
   readonly onFirstFrame?: () => void;
   /** Runs a young-generation collection: the screen calls it while idle after each turn (see IdleCollection). */
   readonly collectYoung?: (() => void) | null;
+  /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
+  readonly history?: { readonly prompts: readonly string[]; readonly remember: (prompt: string) => void };
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
   readonly switcher?: SessionSwitcher;
 }
@@ -188,6 +190,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           theme={theme}
           noColor={options.noColor}
           {...(options.keymap ? { keymap: options.keymap } : {})}
+          {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
           writeTerminal={(data) => {
             // Straight to the terminal, beside the frame writer: a control sequence is not a frame.

@@ -14,6 +14,8 @@ export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued
   readonly refusal: string | null;
   /** Why the session cannot be left now (`/new`, `/resume`), read when the command runs. */
   readonly busy: () => string | null;
+  /** Keeps a sent prompt (or command) in the workspace's history, across restarts. */
+  readonly remember: (prompt: string) => void;
 }
 
 /** Before an edited prompt is sent: its parent is checked out, so the prompt starts a sibling branch. */
@@ -43,6 +45,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
   const command = parseCommand(trimmed);
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
+    ctx.remember(trimmed);
     const targetId = ctx.current().selectedId ?? ctx.headId;
     const queued = ctx.turns.getSnapshot().queue;
     const retry = (entryId: string | null): void => askAgain(ctx, entryId);
@@ -76,6 +79,7 @@ export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): v
     return;
   }
   dispatch({ type: 'submitted', text });
+  ctx.remember(text);
   dispatch({
     type: 'flash',
     flash:
