@@ -10,7 +10,7 @@
  */
 import { randomHex } from '../../clock';
 import { type AttemptOutcomeData, type CallSettings, callSettings, requestModel, runAttempts } from '../attempt-loop';
-import { abortable, AttemptWatchdog, watchdogError } from '../attempt-watchdog';
+import { abortable, AttemptWatchdog, formatSeconds, watchdogError } from '../attempt-watchdog';
 import type { DiscoveredWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
@@ -119,16 +119,35 @@ export class AnthropicProvider implements LoadedProvider {
     }
   }
 
-  private send(body: string, watchdog: AttemptWatchdog): Promise<Response> {
+  /**
+   * Sends the request; the answer's headers must come within `timeoutMs` (the stream that follows
+   * is the watchdog's). The attempt's signal closes the connection at any point.
+   */
+  private async send(body: string, watchdog: AttemptWatchdog): Promise<Response> {
     const fetch = this.options.fetch ?? httpFetch;
-    // A redirect would carry the conversation (and the key) somewhere the user never named: a
-    // 3xx comes back as a refusal instead.
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    const signal = AbortSignal.any([watchdog.signal, timeout]);
-    return abortable(
-      fetch(this.url, { method: 'POST', headers: this.headers(), body, signal, redirect: 'manual' }),
-      watchdog.signal,
-    );
+    const headersDue = new AbortController();
+    const timer = setTimeout(() => headersDue.abort(), this.settings.timeoutMs);
+    try {
+      // A redirect would carry the conversation (and the key) somewhere the user never named: a
+      // 3xx comes back as a refusal instead.
+      const init = {
+        method: 'POST',
+        headers: this.headers(),
+        body,
+        signal: watchdog.signal,
+        redirect: 'manual' as const,
+      };
+      return await abortable(fetch(this.url, init), AbortSignal.any([watchdog.signal, headersDue.signal]));
+    } catch (error) {
+      if (!headersDue.signal.aborted || watchdog.signal.aborted) throw error;
+      throw new ProviderError({
+        kind: 'transient',
+        message: `no answer from ${this.url} within ${formatSeconds(this.settings.timeoutMs)}`,
+        hint: `the server at ${this.baseURL} did not answer; tole retries on its own, and if it persists, is the server healthy?`,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

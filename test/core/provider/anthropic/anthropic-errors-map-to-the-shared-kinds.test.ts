@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../../src/core/clock';
 import { AnthropicProvider } from '../../../../src/core/provider/anthropic-messages/anthropic-provider';
@@ -94,6 +96,29 @@ describe('Anthropic errors become tole error kinds and go through the shared ret
     const result = await provider([]).complete(request(), (e) => events.push(e));
     expect(result.text).toBe('again');
     expect(reports(events)[0]!.outcome).toMatch(/transient|stream_dropped/);
+  });
+
+  it('a server that never sends its headers is a transient failure once timeoutMs is up, retried', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const events: CompletionEvent[] = [];
+      const quiet = new AnthropicProvider({
+        baseURL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        apiKey: 'k',
+        random: seededRandom(1),
+        clock: systemClock,
+        sleep: async () => {},
+        timeoutMs: 50,
+        retry: { maxAttempts: 2 },
+      });
+      const error = await quiet.complete(request(), (e) => events.push(e)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'transient', message: expect.stringContaining('no answer from') });
+      expect(reports(events).map((r) => r.outcome)).toEqual(['transient', 'transient']);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('an answer that is not an event stream is named, not retried', async () => {
