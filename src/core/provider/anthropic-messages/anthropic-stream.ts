@@ -71,6 +71,8 @@ export function toTokenUsage(wire: WireUsage): TokenUsage {
 
 export function toFinishReason(stopReason: string | undefined, hasToolCalls: boolean): FinishReason {
   switch (stopReason) {
+    // A server that ends the message without a message_delta: the calls, or the text, are the answer.
+    case undefined:
     case 'end_turn':
     case 'stop_sequence':
     case 'pause_turn':

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../../src/core/clock';
 import { AnthropicProvider } from '../../../../src/core/provider/anthropic-messages/anthropic-provider';
 import { toWireMessages } from '../../../../src/core/provider/anthropic-messages/anthropic-request';
+import { MessagesAssembly } from '../../../../src/core/provider/anthropic-messages/anthropic-stream';
 import type { ChatMessage, CompletionRequest } from '../../../../src/core/provider/provider';
 import { type AnthropicServer, startAnthropicServer } from '../../../support/anthropic-server';
 
@@ -165,6 +166,30 @@ describe('the anthropic-messages kind with awkward input', () => {
     // Without thinking the same temperature is sent as it is.
     await ask({ temperature: 0.3 });
     expect(server.requests[0]!.body['temperature']).toBe(0.3);
+  });
+
+  it('a message that ends without a message_delta (no stop reason) is still a tool-call reply or an answer', () => {
+    const assembly = new MessagesAssembly(() => 'invented');
+    assembly.add({ type: 'message_start', message: { usage: { input_tokens: 10, output_tokens: 1 } } });
+    assembly.add({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'read_file' },
+    });
+    assembly.add({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' },
+    });
+    // A delta for a block never started, and an event type the API may add later: ignored.
+    assembly.add({ type: 'content_block_delta', index: 7, delta: { type: 'text_delta', text: 'stray' } });
+    assembly.add({ type: 'content_block_future', index: 0 });
+    assembly.add({ type: 'message_stop' });
+    const result = assembly.result('m');
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.text).toBe('');
+    expect(result.toolCalls).toEqual([{ id: 'toolu_1', name: 'read_file', arguments: '{"path":"a"}' }]);
+    expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0 });
   });
 
   it("a Claude model's window is the documented 200k (the API does not say it); another model's is unknown", async () => {
