@@ -33,6 +33,7 @@ import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
 import { replanNudge } from './plan-nudges';
+import { UPDATE_PLAN_TOOL } from '../tools/builtin/update-plan';
 import { PlanWatch } from './plan-watch';
 import { requestMessages } from './plan-reinjection';
 import { resumePending } from './resume';
@@ -466,7 +467,7 @@ export class Agent {
         next.entry('notice', { level: 'warn', source: 'loop', text: verdict.text, toModel: true });
         emit({ type: 'notice', level: 'warn', text: verdict.text });
       }
-      const replan = replanNudge(plans.check(emit), limits);
+      const replan = replanNudge(plans.check(emit), limits, this.deps.tools.get(UPDATE_PLAN_TOOL) !== undefined);
       if (replan !== null) {
         next.entry('notice', { level: 'info', source: 'loop', text: replan, toModel: true });
         emit({ type: 'notice', level: 'info', text: replan });

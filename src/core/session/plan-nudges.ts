@@ -7,13 +7,24 @@ export const TASK_STATE_HEADING = '[tole] Task state (a reminder of where you ar
 /**
  * The replan gate: once `replanAfterRounds` tool rounds have gone by without the plan changing,
  * the model is asked, once, to bring its plan up to date (or write one). Null otherwise.
+ * `planTool`: whether the model is offered update_plan (an agent profile may leave it out); if
+ * not, it is asked for a PLAN: list in its text instead.
  */
-export function replanNudge(state: TaskState, limits: Pick<LoopLimits, 'replanAfterRounds'>): string | null {
+export function replanNudge(
+  state: TaskState,
+  limits: Pick<LoopLimits, 'replanAfterRounds'>,
+  planTool: boolean,
+): string | null {
   if (state.roundsSincePlanChange !== limits.replanAfterRounds) return null;
   const rounds = limits.replanAfterRounds;
-  if (state.plan.length === 0)
-    return `${rounds} tool rounds have gone by without a plan. Call update_plan with the steps of this task (mark the one you are on in_progress), then go on.`;
-  return `Your plan has not changed in ${rounds} tool rounds. Call update_plan to bring it up to date (mark finished steps completed and the one you are on in_progress), or change the plan if this one is not working.`;
+  const how = planTool
+    ? 'Call update_plan with the steps of this task (mark the one you are on in_progress)'
+    : 'Write the steps of this task as a PLAN: list, or a checklist with the finished ones checked';
+  if (state.plan.length === 0) return `${rounds} tool rounds have gone by without a plan. ${how}, then go on.`;
+  const update = planTool
+    ? 'Call update_plan to bring it up to date (mark finished steps completed and the one you are on in_progress)'
+    : 'Write it again as a checklist, the finished steps checked';
+  return `Your plan has not changed in ${rounds} tool rounds. ${update}, or change the plan if this one is not working.`;
 }
 
 /**
@@ -27,7 +38,7 @@ export function reinjectsAt(state: TaskState, limits: Pick<LoopLimits, 'reinject
 /** The task state as the model reads it: the plan with its marks, the step in progress and the last action. */
 export function taskStateText(state: TaskState): string {
   const lines = [TASK_STATE_HEADING];
-  if (state.plan.length === 0) lines.push('Plan: none yet (call update_plan for a task of several steps).');
+  if (state.plan.length === 0) lines.push('Plan: none yet (keep one for a task of several steps).');
   else {
     const how = state.source === 'inferred' ? ' (read from the PLAN:/checklist lines of your text)' : '';
     lines.push(`Plan${how}, ${completedSteps(state)}/${state.plan.length} steps completed:`);

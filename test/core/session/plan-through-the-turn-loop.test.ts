@@ -139,6 +139,19 @@ describe('the plan through the turn loop', () => {
     expect(taskStateAt(h.store).rounds).toBe(1);
   });
 
+  it('under an agent profile without update_plan, the nudge asks for a PLAN: list instead of a tool it lacks', async () => {
+    const h = await startHarness({
+      limits: { stallRounds: 100, replanAfterRounds: 2 },
+      replies: [...reads(1, 2), { text: 'ok' }],
+    });
+    h.agent.switchProfile({ name: 'reader', systemPrompt: 'read only', tools: ['read_file'] });
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
+    await h.run('go');
+    const [nudge] = h.pathOf('notice').filter((n) => n.payload.text.includes('without a plan'));
+    expect(nudge!.payload.text).toContain('as a PLAN: list');
+    expect(nudge!.payload.text).not.toContain('update_plan');
+  });
+
   it('a task without any plan is asked for one after 8 rounds', async () => {
     const h = await startHarness({ limits: { stallRounds: 100 }, replies: [...reads(1, 8), { text: 'ok' }] });
     writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n'.repeat(30));
