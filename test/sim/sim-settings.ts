@@ -3,8 +3,11 @@
  * faults held back until the fix they find is on main.
  */
 
-/** Seeds the suite runs (test/sim/fault-simulator.test.ts), 1..CI_SEEDS. */
+/** Seeds the suite runs (test/sim/fault-simulator-shard.ts), 1..CI_SEEDS. */
 export const CI_SEEDS = 5000;
+
+/** The ranges CI_SEEDS is cut into, one test file each (fault-simulator-1..SIM_SHARDS.test.ts). */
+export const SIM_SHARDS = 4;
 
 /**
  * Whether an fsync of a directory can fail with EIO (as one of a file can). After a rewrite

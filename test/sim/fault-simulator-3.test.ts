@@ -1,0 +1,3 @@
+import { simulatorShard } from './fault-simulator-shard';
+
+simulatorShard(3);

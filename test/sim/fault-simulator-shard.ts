@@ -1,0 +1,67 @@
+/**
+ * The seeded fault simulator in the suite: seeds 1..CI_SEEDS (sim-settings.ts; `npm run sim --
+ * --seeds N` runs more), cut into SIM_SHARDS ranges, one test file each
+ * (fault-simulator-N.test.ts), so that the process tier's workers run them beside each other
+ * and beside the other files instead of one worker running all of them last. Its mutation list is
+ * checked in plants.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAULT_POINTS } from '../../src/core/session/agent-deps';
+import { CI_SEEDS, SIM_SHARDS } from './sim-settings';
+import { runSchedule } from './simulate';
+
+/** Seeds first..last of shard `shard` (1..SIM_SHARDS); the shards cover 1..CI_SEEDS once. */
+export function shardSeeds(shard: number, shards = SIM_SHARDS, seeds = CI_SEEDS): { first: number; last: number } {
+  const size = Math.ceil(seeds / shards);
+  return { first: (shard - 1) * size + 1, last: Math.min(seeds, shard * size) };
+}
+
+export function simulatorShard(shard: number): void {
+  const { first, last } = shardSeeds(shard);
+  const count = last - first + 1;
+  describe(`the fault simulator, shard ${shard} of ${SIM_SHARDS}`, () => {
+    it(`holds every invariant over seeds ${first}..${last}`, async () => {
+      const failed: string[] = [];
+      const totals = {
+        crashes: 0,
+        commits: 0,
+        corruptions: 0,
+        refusedOpeners: 0,
+        locksTaken: 0,
+        restores: 0,
+        indexedOpens: 0,
+        indexesRefused: 0,
+      };
+      const faultPoints = new Set<string>();
+      const started = performance.now();
+      for (let seed = first; seed <= last; seed++) {
+        const result = await runSchedule(seed);
+        totals.crashes += result.crashes;
+        totals.commits += result.commits;
+        totals.corruptions += result.corruptions;
+        totals.refusedOpeners += result.refusedOpeners;
+        totals.locksTaken += result.locksTaken;
+        totals.indexedOpens += result.indexedOpens;
+        totals.indexesRefused += result.indexesRefused;
+        totals.restores += result.restores;
+        for (const point of Object.keys(result.faultPoints)) faultPoints.add(point);
+        if (result.problems.length > 0)
+          failed.push(`seed ${seed} (replay: npm run sim -- --seed ${seed}):\n${result.problems.join('\n')}`);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`${count} schedules in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s`);
+      expect(failed).toEqual([]);
+      // The schedules did crash, commit, rot bytes, restore, meet second openers and lose their locks: a simulator that never faults proves nothing.
+      expect(totals.crashes).toBeGreaterThan(count / 4);
+      expect(totals.commits).toBeGreaterThan(count * 10);
+      expect(totals.corruptions).toBeGreaterThan(count / 20);
+      expect(totals.refusedOpeners).toBeGreaterThan(count / 20);
+      expect(totals.restores).toBeGreaterThan(count / 20);
+      expect(totals.locksTaken).toBeGreaterThan(count / 100);
+      expect(totals.indexedOpens).toBeGreaterThan(count / 20);
+      expect(totals.indexesRefused).toBeGreaterThan(count / 20);
+      // Every fault point fired in each shard (the checkpoint and restore ones too).
+      expect([...faultPoints].sort()).toEqual([...FAULT_POINTS].sort());
+    }, 300_000);
+  });
+}
