@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { terminalSafeJson, visibleControls, VisibleControlsStream } from '../../src/core/terminal-text';
+import { fcRuns } from '../support/fc-runs';
 
 /** What a terminal acts on, CRLF aside: nothing of it may be left in what is shown. */
 const ACTS = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
@@ -90,7 +91,7 @@ describe('visibleControls', () => {
         expect(shown).toBe(visibleControls(whole));
         expect(shown).not.toMatch(ACTS);
       }),
-      { numRuns: 2000 },
+      { numRuns: fcRuns() },
     );
   });
 

@@ -11,9 +11,10 @@ import { approvalView, fitApproval, type ApprovalView } from '../../src/tui/appr
 import { pendingApproval } from '../../src/tui/approval-queue';
 import { lineWidth, type Line } from '../../src/tui/styled-line';
 import { visibleControls, visibleLines, visibleRow } from '../../src/tui/visible-text';
+import { fcRuns } from '../support/fc-runs';
 
-/** Few runs by default; TOLE_PROPERTY_RUNS asks for more. */
-const RUNS = Number(process.env['TOLE_PROPERTY_RUNS'] ?? 60);
+/** A share of TOLE_FC_RUNS (fc-runs.ts): each case lays out a whole approval box. */
+const RUNS = fcRuns(0.6);
 
 const text = (line: Line): string => line.map((s) => s.text).join('');
 

@@ -10,6 +10,7 @@ import { FrameWriter } from '../../src/tui/frame-writer';
 import Output from '../../src/tui/ink-output';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
+import { fcRuns } from '../support/fc-runs';
 
 const WIDTH = 16;
 const HEIGHT = 6;
@@ -120,7 +121,7 @@ describe('the frame writer sends cell diffs', () => {
           await check(frames(base, steps), parse);
         },
       ),
-      { numRuns: Number(process.env.FRAME_DIFF_RUNS ?? 60) },
+      { numRuns: fcRuns(0.6) },
     );
   });
 

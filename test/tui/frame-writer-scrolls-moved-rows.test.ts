@@ -12,6 +12,7 @@ import { FrameWriter } from '../../src/tui/frame-writer';
 import Output from '../../src/tui/ink-output';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
+import { fcRuns } from '../support/fc-runs';
 
 const WIDTH = 28;
 const HEIGHT = 10;
@@ -177,7 +178,7 @@ describe('the frame writer scrolls a band of rows that moved', () => {
           await check(frames(layout, log, steps));
         },
       ),
-      { numRuns: Number(process.env.FRAME_DIFF_RUNS ?? 60) },
+      { numRuns: fcRuns(0.6) },
     );
     // The property held with the scroll path taken, not only with the plain diff.
     expect(scrolledFrames).toBeGreaterThan(10);

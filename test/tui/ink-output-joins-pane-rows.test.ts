@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import InkOutput from '../../node_modules/ink/build/output.js';
 import Output from '../../src/tui/ink-output';
 import { rowCells } from '../../src/tui/row-cells';
+import { fcRuns } from '../support/fc-runs';
 
 const colour = new Chalk({ level: 3 });
 const TEXTS = [
@@ -98,7 +99,7 @@ describe("the bundle's Ink output joins rows of side-by-side panes", () => {
           }
         },
       ),
-      { numRuns: 80 },
+      { numRuns: fcRuns(0.8) },
     );
   });
 

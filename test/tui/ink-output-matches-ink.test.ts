@@ -11,6 +11,7 @@ import Output, {
   styledCharsOfLine,
   tokenizeLine,
 } from '../../src/tui/ink-output';
+import { fcRuns } from '../support/fc-runs';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -101,7 +102,7 @@ describe("the bundle's Ink output", () => {
           expect(frame(Output, width, height, ops)).toBe(expected);
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: fcRuns() },
     );
   });
 
@@ -158,7 +159,7 @@ describe("the bundle's Ink output", () => {
           expect(frame(Output, 48, 1, ops)).toBe(frame(InkOutput, 48, 1, ops));
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: fcRuns() },
     );
   });
 
@@ -184,7 +185,7 @@ describe("the bundle's Ink output", () => {
           expect(styledCharsOfLine(line)).toEqual(styledCharsFromTokens(tokenize(line)));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: fcRuns() },
     );
     // Anything else is left to ansi-tokenize.
     for (const line of ['e\u0301', '宽', '👍', 'a\u200db', '\x1b]8;;x\x07link\x1b]8;;\x07']) {

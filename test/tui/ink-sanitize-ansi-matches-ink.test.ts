@@ -15,6 +15,7 @@ import inkSanitizeAnsi from '../../node_modules/ink/build/sanitize-ansi.js';
 import { inkOutputPlugin } from '../../scripts/ink-output-plugin.mjs';
 import sanitizeAnsi, { onlySgr } from '../../src/tui/ink-sanitize-ansi';
 import { REPO_ROOT } from '../support/repo-root';
+import { fcRuns } from '../support/fc-runs';
 
 const colour = new Chalk({ level: 3 });
 
@@ -73,7 +74,7 @@ describe("tole's sanitizer for Ink's text nodes", () => {
           expect(out).toBe(inkSanitizeAnsi(text));
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: fcRuns() },
     );
   });
 

@@ -23,6 +23,7 @@ import { TreePane } from '../../src/tui/TreePane';
 import { useSessionView } from '../../src/tui/use-session-view';
 import { FakeStdin, FakeStdout } from './harness';
 import { prepareSession } from './session-fixture';
+import { fcRuns } from '../support/fc-runs';
 
 const colour = new Chalk({ level: 3 });
 /** Themes whose paint shows in the frame (the test's chalk has colour whatever the terminal). */
@@ -136,7 +137,7 @@ describe('a lines pane drawn as one text node', () => {
           expect(ours).toEqual(theirs);
         },
       ),
-      { numRuns: 12 },
+      { numRuns: fcRuns(0.12) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clearMarkdownMemo, markdownLines } from '../../src/tui/markdown-lines';
+import { fcRuns } from '../support/fc-runs';
 
 const PIECES = [
   'word ',
@@ -50,7 +51,7 @@ describe('markdown laid out as a reply streams in', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fcRuns() },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneLine } from '../../src/tui/format';
+import { fcRuns } from '../support/fc-runs';
 
 /** What oneLine means, written the plain way: every run of whitespace is one space, ends trimmed. */
 const reference = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -26,7 +27,7 @@ describe('oneLine', () => {
         const text = pieces.join('');
         expect(oneLine(text)).toBe(reference(text));
       }),
-      { numRuns: 2000 },
+      { numRuns: fcRuns() },
     );
     expect(oneLine('  a \t\n b  c\u00a0d ')).toBe('a b c d');
   });

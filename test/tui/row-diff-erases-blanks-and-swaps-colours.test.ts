@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame-writer';
 import { Pen, switchCodes } from '../../src/tui/row-diff';
 import { FakeStdout } from './harness';
+import { fcRuns } from '../support/fc-runs';
 
 const colour = new Chalk({ level: 3 });
 
@@ -76,7 +77,7 @@ describe('the cell diff', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fcRuns() },
     );
   });
 });

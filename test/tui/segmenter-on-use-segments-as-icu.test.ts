@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SegmenterOnUse } from '../../src/tui/segmenter-on-use';
+import { fcRuns } from '../support/fc-runs';
 
 const icu = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const ours = new SegmenterOnUse(undefined, { granularity: 'grapheme' });
@@ -45,7 +46,7 @@ describe('SegmenterOnUse', () => {
       fc.property(text, (input) => {
         expect(segmentsOf(ours.segment(input))).toEqual(segmentsOf(icu.segment(input)));
       }),
-      { numRuns: 500 },
+      { numRuns: fcRuns() },
     );
   });
 

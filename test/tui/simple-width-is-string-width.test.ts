@@ -14,6 +14,7 @@ import { SIMPLE_RANGES, simpleStyledWidth, simpleWidth } from '../../src/tui/sim
 import { widthOf } from '../../src/tui/text-width';
 import { ensureBuilt } from '../support/built-tole';
 import { DIST } from '../support/bundle-graph';
+import { fcRuns } from '../support/fc-runs';
 
 const simple: string[] = SIMPLE_RANGES.flatMap(([from, to]) =>
   Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)),
@@ -74,7 +75,7 @@ describe('the width of simple text', () => {
             expect(graphemes(text).reduce((sum, g) => sum + g.width, 0)).toBe(stringWidth(text));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: fcRuns() },
     );
   });
 });

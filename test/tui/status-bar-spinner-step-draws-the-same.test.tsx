@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spinnerStep, StatusBar, type StatusBarProps } from '../../src/tui/StatusBar';
 import { loadTheme } from '../../src/tui/theme';
 import { ThemeContext, themeView } from '../../src/tui/theme-context';
+import { fcRuns } from '../support/fc-runs';
 
 const theme = themeView(loadTheme('dark'), false);
 
@@ -94,7 +95,7 @@ describe('the status bar, drawn again step by step', () => {
           }
         },
       ),
-      { numRuns: 25 },
+      { numRuns: fcRuns(0.25) },
     );
   });
 });

@@ -4,6 +4,7 @@ import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { entryGlyph } from '../../src/tui/entry-glyph';
 import { TreeFinder, type TreeMatches } from '../../src/tui/tree-find';
 import type { TreeRow, TreeRows } from '../../src/tui/tree-rows';
+import { fcRuns } from '../support/fc-runs';
 
 /**
  * The finder keeps matches per query, narrows from kept queries, looks only at new entries when
@@ -138,7 +139,7 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fcRuns() },
     );
   });
 

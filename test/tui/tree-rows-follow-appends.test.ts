@@ -4,6 +4,7 @@ import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { TreeIndex } from '../../src/core/tree/tree-index';
 import { buildTreeRows, TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
 import { headPath } from '../../src/tui/use-session-view';
+import { fcRuns } from '../support/fc-runs';
 
 /** The flattening as first written: a stack, newest child last in its column, older ones nested. */
 function reference(tree: TreeIndex): TreeRow[] {
@@ -66,7 +67,7 @@ describe('tree rows kept up to date as entries append', () => {
           expect(index.snapshot().rows[index.snapshot().indexOf.get(ids[i]!)!]!.id).toBe(ids[i]);
         expect(index.snapshot().indexOf.get('missing')).toBeUndefined();
       }),
-      { numRuns: 400 },
+      { numRuns: fcRuns() },
     );
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../../src/core/approval/command-risk';
 import { MAX_COMMAND_LINE_CHARS } from '../../../src/core/approval/shell/syntax';
+import { fcRuns } from '../../support/fc-runs';
 
 const nothingExists = { exists: () => false };
 
@@ -166,7 +167,7 @@ describe('hiding a Destructive command (property)', () => {
       fc.property(hidden, (line) => {
         expect(classifyCommand(line, nothingExists).risk, line).toBe('Destructive');
       }),
-      { numRuns: 2_000 },
+      { numRuns: fcRuns() },
     );
   });
 
@@ -178,7 +179,7 @@ describe('hiding a Destructive command (property)', () => {
         expect(['ReadOnly', 'Write', 'Destructive']).toContain(result.risk);
         expect(result.reason.length).toBeGreaterThan(0);
       }),
-      { numRuns: 3_000 },
+      { numRuns: fcRuns() },
     );
   });
 });

@@ -4,7 +4,7 @@
  *   around a Destructive command of the corpus brings its verdict below Destructive;
  * - a ReadOnly command of the corpus given any expansion tole cannot prove inert (arithmetic on
  *   a name, `$( )`, `<( )`, indirection, a prompt, `/proc/$PPID`) is no longer ReadOnly.
- * Runs: FC_RUNS (default 200) each, so the suite stays fast; raise it to search harder.
+ * Runs: TOLE_FC_RUNS each (test/support/fc-runs.ts); raise it to search harder.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../../../src/core/approval/command-risk';
 import type { Risk } from '../../../src/core/approval/risk';
+import { fcRuns } from '../../support/fc-runs';
 
 interface Corpus {
   readonly existing: readonly string[];
@@ -23,7 +24,7 @@ const corpus = JSON.parse(readFileSync(join(import.meta.dirname, 'command-corpus
 const existing = new Set(corpus.existing);
 const directories = new Set(corpus.directories);
 const opts = { exists: (path: string) => existing.has(path), isDirectory: (path: string) => directories.has(path) };
-const RUNS = Number(process.env['FC_RUNS'] ?? 200);
+const RUNS = fcRuns();
 
 /**
  * One-line cases with no comment, which text can be put around without changing what they are;

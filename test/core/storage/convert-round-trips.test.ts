@@ -13,6 +13,7 @@ import {
   type StoreSnapshot,
 } from '../../support/storage-fixtures';
 import { commitsArb, createIn, Model, skipUnavailable } from './conformance/backends';
+import { fcRuns } from '../../support/fc-runs';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -76,7 +77,7 @@ describe('tole convert', () => {
         roundTrip(store.path);
         n++;
       }),
-      { numRuns: 40, seed: runSeed },
+      { numRuns: fcRuns(0.4), seed: runSeed },
     );
     expect(n).toBe(40);
   });

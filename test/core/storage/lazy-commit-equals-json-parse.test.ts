@@ -4,6 +4,7 @@ import { decodeCommitBody, NOT_JSON } from '../../../src/core/storage/lazy-commi
 import { dropPayloads, payloadIsUnparsed } from '../../../src/core/storage/replayed-entry';
 import { ENTRY_TYPES } from '../../../src/core/tree/entry-types';
 import { testSeed } from '../../support/storage-fixtures';
+import { fcRuns } from '../../support/fc-runs';
 
 /** What `JSON.parse` of the line's text gives (the eager replay): the reading the lazy one must equal. */
 function eager(bytes: Buffer): unknown {
@@ -105,7 +106,7 @@ describe('a commit read lazily', () => {
         expect(asText(lazy)).toBe(asText(expected));
         expect(lazy).toEqual(expected);
       }),
-      { seed, numRuns: 1500 },
+      { seed, numRuns: fcRuns() },
     );
   });
 
@@ -127,7 +128,7 @@ describe('a commit read lazily', () => {
         const bytes = Buffer.from(text, 'utf8');
         expect(asText(decodeInside(bytes))).toBe(asText(eager(bytes)));
       }),
-      { seed, numRuns: 4000 },
+      { seed, numRuns: fcRuns() },
     );
   });
 

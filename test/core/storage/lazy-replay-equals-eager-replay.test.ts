@@ -6,6 +6,7 @@ import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
 import { commitRecords, type Commit, type DraftRecord, type StoredRecord } from '../../../src/core/storage/records';
 import { ENTRY_TYPES } from '../../../src/core/tree/entry-types';
 import { createStore, openStore, snapshot, tempDir, testSeed } from '../../support/storage-fixtures';
+import { fcRuns } from '../../support/fc-runs';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -92,7 +93,7 @@ describe('a session replayed with lazy payloads', () => {
         expect(entries.map((e) => e.payload)).toEqual(committed.map((e) => (e as { payload: unknown }).payload));
         reopened.close();
       }),
-      { seed, numRuns: 25 },
+      { seed, numRuns: fcRuns(0.25) },
     );
   });
 });

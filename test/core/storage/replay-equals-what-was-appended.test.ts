@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DraftRecord } from '../../../src/core/storage/records';
 import { createStore, openStore, snapshot, tempDir, type StoreSnapshot } from '../../support/storage-fixtures';
+import { fcRuns } from '../../support/fc-runs';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -116,7 +117,7 @@ describe('replay of a session file', () => {
         expect(state).toEqual(model.snapshot());
         expect(live).toEqual(state);
       }),
-      { numRuns: 80, verbose: 1 },
+      { numRuns: fcRuns(0.8), verbose: 1 },
     );
   });
 });

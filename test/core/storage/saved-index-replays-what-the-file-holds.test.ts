@@ -21,6 +21,7 @@ import {
   tempDir,
   testSeed,
 } from '../../support/storage-fixtures';
+import { fcRuns } from '../../support/fc-runs';
 
 const dir = tempDir('tole-index-');
 afterAll(() => dir.remove());
@@ -220,7 +221,7 @@ describe('the saved index beside a session', () => {
         expect(JSON.parse(JSON.stringify([...store.tree.all()]))).toEqual(eager);
         store.close();
       }),
-      { seed: testSeed('saved index state'), numRuns: 25 },
+      { seed: testSeed('saved index state'), numRuns: fcRuns(0.25) },
     );
   });
 
@@ -466,7 +467,7 @@ describe('the lines a saved index covers, checked for their frame and CRC chain 
           if (at < lines.length - 2) expect(alone.error).toMatch(/^corrupt: .*line \d+/);
         },
       ),
-      { seed: testSeed('indexed lines damaged'), numRuns: 24 },
+      { seed: testSeed('indexed lines damaged'), numRuns: fcRuns(0.24) },
     );
     writeFileSync(path, original);
   });
@@ -583,7 +584,7 @@ describe('the line check in pieces', () => {
           check.stop();
         },
       ),
-      { seed: testSeed('line check pieces'), numRuns: 30 },
+      { seed: testSeed('line check pieces'), numRuns: fcRuns(0.3) },
     );
   });
 });

@@ -17,6 +17,7 @@ import {
   tempDir,
   testSeed,
 } from '../../support/storage-fixtures';
+import { fcRuns } from '../../support/fc-runs';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -134,7 +135,7 @@ describe('a session file checked by a worker while it replays', () => {
         writeFileSync(file, damaged);
         expect(outcome(file, ASIDE, true)).toEqual(outcome(file, ONE_THREAD, true));
       }),
-      { seed: testSeed('worker check damage'), numRuns: 60 },
+      { seed: testSeed('worker check damage'), numRuns: fcRuns(0.6) },
     );
   });
 });
@@ -196,7 +197,7 @@ describe('the line check', () => {
         const answer = firstBadLine(line, 0, line.length, seed, crc32, jsonSkipper(false));
         expect(answer === -1).toBe(parses && !commit.includes('\n'));
       }),
-      { seed: testSeed('line check strictness'), numRuns: 3000 },
+      { seed: testSeed('line check strictness'), numRuns: fcRuns() },
     );
   });
 });

@@ -4,6 +4,7 @@ import { contextView } from '../../../src/core/session/context';
 import type { AnyEntry } from '../../../src/core/tree/entry-types';
 import { lazyList, wholeList } from '../../../src/core/tree/lazy-list';
 import { TreeIndex } from '../../../src/core/tree/tree-index';
+import { fcRuns } from '../../support/fc-runs';
 
 const entry = (id: string, parentId: string | null, seq: number): AnyEntry =>
   ({ kind: 'entry', seq, timestamp: seq, id, parentId, type: 'user', payload: { text: id } }) as unknown as AnyEntry;
@@ -93,7 +94,7 @@ describe('entries added deferred', () => {
         expect(tree.pathTo('e_9999')).toEqual(added.pathTo('e_9999'));
         expect(tree.childrenOf(next.parentId)).toEqual(added.childrenOf(next.parentId));
       }),
-      { numRuns: 150 },
+      { numRuns: fcRuns() },
     );
   });
 
@@ -171,7 +172,7 @@ describe('a list made when read', () => {
           (list as unknown as unknown[])[0] = 1;
         }).toThrow();
       }),
-      { numRuns: 200 },
+      { numRuns: fcRuns() },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryNumber, IdPlaces } from '../../../src/core/tree/id-places';
+import { fcRuns } from '../../support/fc-runs';
 
 /** Ids of every kind: tole's own (`e_<n>`), near misses, numbers far out, and any string. */
 const anId: fc.Arbitrary<string> = fc.oneof(
@@ -40,7 +41,7 @@ describe('the places of entry ids', () => {
           expect(places.has(id)).toBe(reference.has(id));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: fcRuns() },
     );
   });
 
@@ -52,7 +53,7 @@ describe('the places of entry ids', () => {
         expect(n >= 0).toBe(canonical);
         if (canonical) expect(n).toBe(Number(id.slice(2)));
       }),
-      { numRuns: 500 },
+      { numRuns: fcRuns() },
     );
   });
 

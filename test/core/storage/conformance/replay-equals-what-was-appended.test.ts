@@ -5,6 +5,7 @@ import type { StoredRecord } from '../../../../src/core/storage/records';
 import { SessionStore } from '../../../../src/core/storage/session-store';
 import { openStore, snapshot, steppingClock, tempDir, testSeed } from '../../../support/storage-fixtures';
 import { BACKENDS, commitsArb, createIn, Model, skipUnavailable } from './backends';
+import { fcRuns } from '../../../support/fc-runs';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -27,7 +28,7 @@ describe.each(BACKENDS)('%s backend: replay of a session', (backend) => {
         expect(state).toEqual(model.snapshot());
         expect(live).toEqual(state);
       }),
-      { numRuns: 60, seed },
+      { numRuns: fcRuns(0.6), seed },
     );
   });
 
