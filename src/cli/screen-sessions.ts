@@ -228,6 +228,7 @@ export class ScreenSessions implements SessionSwitcher {
         ...(wired.sessionStart ? { sessionStart: wired.sessionStart } : {}),
         ...(sync ? { sync: sync.loop } : {}),
         ...(mcp ? { mcp } : {}),
+        ...(wired.subAgents ? { subAgents: wired.subAgents } : {}),
         opened: created
           ? `new session ${store.header.id}: the one before is kept whole (/resume goes back to it)`
           : `opened session ${store.header.id}${store.readOnly ? ' read-only' : ''}`,

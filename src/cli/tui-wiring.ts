@@ -15,6 +15,7 @@ import { providerSetup } from './provider-setup';
 import { missingKey, resolveProvider, type ProviderSettings } from './settings';
 import { buildProvider, buildSession, clock } from './wiring';
 import { childProfiles } from './child-profiles';
+import type { SubAgents } from '../core/session/sub-agents';
 import { indexKeyIn } from './index-key';
 import { toleHome } from './tole-home';
 import { realpathSync } from 'node:fs';
@@ -72,6 +73,8 @@ export interface TuiWiring {
   readonly sessionStart?: SessionStartHook;
   /** The session's MCP servers (started already); the host closes it. */
   readonly mcp?: McpHub;
+  /** The session's sub-agents (the screen follows their usage). */
+  readonly subAgents?: SubAgents;
 }
 
 const NO_ARGS = parseArgs([]);
@@ -125,7 +128,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     workspaceRoot: realpathSync(cwd),
   });
   // A read-only view runs no turns: it starts no servers.
-  const { agent, mcp } = buildSession({
+  const { agent, mcp, subAgents } = buildSession({
     store,
     provider,
     policy,
@@ -181,5 +184,6 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     setup,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
     ...(mcp ? { mcp } : {}),
+    ...(subAgents ? { subAgents } : {}),
   };
 }

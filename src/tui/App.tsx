@@ -35,6 +35,8 @@ import { useFlushedEffects } from './use-flushed-effects';
 import { useKeyboard } from './use-keyboard';
 import type { McpStatusSource } from './mcp-lines';
 import { useMcpFlash } from './use-mcp-flash';
+import type { ChildEventSource } from './child-usage';
+import { useChildUsage } from './use-child-usage';
 import { usePrepareCall } from './use-prepare-call';
 import { useSessionStart, type SessionStartHook } from './use-session-start';
 import { useSessionView } from './use-session-view';
@@ -85,6 +87,8 @@ export interface AppProps {
   readonly sync?: SyncStatusSource;
   /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
   readonly mcp?: McpStatusSource;
+  /** The session's sub-agents: the usage pane lists each with its cost while it runs. */
+  readonly subAgents?: ChildEventSource;
   /** Writes control sequences straight to the terminal (`/copy`'s OSC 52); absent, /copy says it cannot. */
   readonly writeTerminal?: (data: string) => void;
   /** `/new` and `/resume`: the host changes sessions without leaving the screen; absent, they say they cannot. */
@@ -156,7 +160,8 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     keyFor('history-previous', keymap, 'input') ?? '↑',
     dispatch,
   );
-  const view = useSessionView(store, version, ui.viewHead);
+  const children = useChildUsage(store, props.subAgents);
+  const view = useSessionView(store, version, ui.viewHead, children);
   const task = useTaskState(view);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
   const matches = finder.search(view.rows, view.labels, ui.find);

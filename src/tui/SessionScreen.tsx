@@ -17,6 +17,7 @@ export type ScreenSession = Pick<
   | 'sessionStart'
   | 'sync'
   | 'mcp'
+  | 'subAgents'
   | 'opened'
 >;
 

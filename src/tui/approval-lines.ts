@@ -3,7 +3,7 @@ import { spread } from './entry-lines';
 import { inputLines } from './input-lines';
 import { previewLines } from './preview-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from './styled-line';
-import { visibleLines } from './visible-text';
+import { visibleLines, visibleRow } from './visible-text';
 
 /**
  * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
@@ -140,6 +140,10 @@ export function approvalView(pending: PendingApproval, width: number, denyMessag
   return {
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
+      // A sub-agent's call is asked on this screen: who asks is always in sight.
+      ...(request.agent
+        ? [truncateLine([seg('asked by ', 'muted'), seg(visibleRow(request.agent), 'accentBold')], width)]
+        : []),
     ],
     body: bodyAt(pending, width),
     foot,

@@ -15,6 +15,7 @@ import type { Binding } from './keymap';
 import type { ProviderSetup } from './provider-setup';
 import type { SessionStartHook } from './use-session-start';
 import type { McpStatusSource } from './mcp-lines';
+import type { ChildEventSource } from './child-usage';
 import { TerminalScreen } from './terminal-screen';
 import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
@@ -50,6 +51,8 @@ export interface RunTuiOptions {
   readonly sync?: SyncStatusSource;
   /** The session's MCP servers: failures are flashed, and `?` lists their tools. */
   readonly mcp?: McpStatusSource;
+  /** The session's sub-agents, whose usage the usage pane follows. */
+  readonly subAgents?: ChildEventSource;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
   readonly stdout?: NodeJS.WriteStream;
@@ -114,6 +117,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ...(options.sessionStart ? { sessionStart: options.sessionStart } : {}),
     ...(options.sync ? { sync: options.sync } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.subAgents ? { subAgents: options.subAgents } : {}),
   };
   // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).
   // They tell the frame pacer when streamed text is due, so other commits meanwhile are drawn with it.

@@ -121,6 +121,26 @@ function layOutModelLines(summary: UsageSummary, width: number): Line[] {
     );
 }
 
+/** Each sub-agent (newest last, at most six): its profile, model and cost, `▸` while it runs; then what `*` means. */
+function childLines(summary: UsageSummary, width: number): Line[] {
+  const shown = summary.children.slice(-6);
+  if (shown.length === 0) return [];
+  const rows = shown.map(
+    (child, i): Line =>
+      spread(
+        [
+          seg((i === 0 ? 'agents' : '').padEnd(LABEL), 'muted'),
+          seg(child.running ? '▸ ' : '  ', 'accent'),
+          seg(child.agent ?? 'sub-agent', 'text'),
+          seg(` ${child.model}`, 'faint'),
+        ],
+        [seg(cost(child.totals), child.totals.costUsdMicros > 0 ? 'accent' : 'muted')],
+        width,
+      ),
+  );
+  return [...rows, [seg(' '.repeat(LABEL)), seg('* with sub-agents', 'faint')]];
+}
+
 /** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
 /**
  * The model's context window: its size and where it came from, null when nothing says it (then
@@ -146,12 +166,14 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
     seg(cell('out', col.output), 'faint'),
     seg(cell('cost', col.cost), 'faint'),
   ];
-  const lines: Line[] = [header, totalsLine('turn', summary.turn, width, live.estimate)];
+  // Rows that hold sub-agents' usage are marked `*`.
+  const mark = summary.children.length > 0 ? '*' : '';
+  const lines: Line[] = [header, totalsLine(`turn${mark}`, summary.turn, width, live.estimate)];
   const liveRow = liveLine(live);
   if (liveRow) lines.push(liveRow);
   lines.push(
-    totalsLine('branch', summary.branch, width, live.estimate),
-    totalsLine('session', summary.session, width, live.estimate),
+    totalsLine(`branch${mark}`, summary.branch, width, live.estimate),
+    totalsLine(`session${mark}`, summary.session, width, live.estimate),
   );
   const fillRow = fillLine(live.fill);
   if (fillRow) lines.push(fillRow);
@@ -165,6 +187,7 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
     if (writes !== undefined) lines.push([seg(''.padEnd(LABEL)), seg(`written ${writes}`, 'faint')]);
   }
   lines.push(...modelLines(summary, width));
+  lines.push(...childLines(summary, width));
   lines.push(...retryLines(summary.retries));
   return lines.map((line) => truncateLine(line, width));
 }

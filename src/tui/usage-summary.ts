@@ -2,6 +2,7 @@ import type { UsageRow } from '../core/usage/usage-row';
 import type { UsageRecord } from '../core/storage/records';
 import type { AnyEntry } from '../core/tree/entry-types';
 import { addRow, emptyTotals, type UsageTotals as CoreUsageTotals } from '../core/usage/totals';
+import type { ChildUsage } from './child-usage';
 
 /** What a set of provider attempts used and cost (summed by core's usage totals). */
 export type UsageTotals = Readonly<CoreUsageTotals>;
@@ -22,6 +23,16 @@ export interface UsageSummary {
   readonly retries: RetryTotals;
   /** Prompt tokens of the last call made on the branch that reported any: what it sent of the window. */
   readonly lastRequestTokens: number | null;
+  /** Each sub-agent with its model and cost; its usage is in the turn, branch and session rows too. */
+  readonly children: readonly ChildTotals[];
+}
+
+export interface ChildTotals {
+  readonly sessionId: string;
+  readonly agent: string | null;
+  readonly model: string;
+  readonly totals: UsageTotals;
+  readonly running: boolean;
 }
 
 class RetryBuilder {
@@ -68,6 +79,7 @@ export function summarizeUsage(
   rows: readonly UsageRecord[],
   branchIds: { has(id: string): boolean },
   turn: ReadonlySet<string>,
+  children: readonly ChildUsage[] = [],
 ): UsageSummary {
   const session = emptyTotals();
   const branch = emptyTotals();
@@ -88,6 +100,20 @@ export function summarizeUsage(
     }
     if (record.entryId !== null && turn.has(record.entryId)) addRow(turnTotals, row);
   }
+  // A sub-agent's usage counts in the session, and in the branch and turn its call is on.
+  const childTotals: ChildTotals[] = children.map((child) => {
+    const totals = emptyTotals();
+    const onBranch = child.intentEntryId !== null && branchIds.has(child.intentEntryId);
+    const inTurn = child.intentEntryId !== null && turn.has(child.intentEntryId);
+    for (const record of child.rows) {
+      const row = record.usage as UsageRow;
+      addRow(totals, row);
+      addRow(session, row);
+      if (onBranch) addRow(branch, row);
+      if (inTurn) addRow(turnTotals, row);
+    }
+    return { sessionId: child.sessionId, agent: child.agent, model: child.model, totals, running: child.running };
+  });
   const perModel = [...byModel.entries()]
     .map(([model, totals]) => ({ model, totals }))
     .sort((a, b) => b.totals.costUsdMicros - a.totals.costUsdMicros || b.totals.attempts - a.totals.attempts);
@@ -98,5 +124,6 @@ export function summarizeUsage(
     perModel,
     retries: retries.build(),
     lastRequestTokens,
+    children: childTotals,
   };
 }

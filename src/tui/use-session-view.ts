@@ -7,6 +7,9 @@ import type { AnyEntry } from '../core/tree/entry-types';
 import type { TreeIndex } from '../core/tree/tree-index';
 import { TreeRowIndex, type TreeRows } from './tree-rows';
 import { summarizeUsage, turnIds, type UsageSummary } from './usage-summary';
+import type { ChildUsage } from './child-usage';
+
+const NO_CHILDREN: readonly ChildUsage[] = [];
 
 /** What the panes show, derived from the store and recomputed only when its inputs change. */
 export interface SessionView {
@@ -110,7 +113,12 @@ export function headPath(tree: TreeIndex, previous: HeadPath | null, headId: str
  * path changes only when the head moved, the usage sums only when a row was added or the head
  * moved. `headOverride` is a read-only view's local check-out (nothing can be committed there).
  */
-export function useSessionView(store: SessionStore, version: number, headOverride: LaneHead | null): SessionView {
+export function useSessionView(
+  store: SessionStore,
+  version: number,
+  headOverride: LaneHead | null,
+  children: readonly ChildUsage[] = NO_CHILDREN,
+): SessionView {
   const usageCount = store.usage.length;
   const head = headOverride ?? currentHead(store);
   const rows = treeRowsOf(store).snapshot();
@@ -118,7 +126,10 @@ export function useSessionView(store: SessionStore, version: number, headOverrid
   const current = useMemo(() => headPath(store.tree, previousPath.current, head.entryId), [store, head.entryId]);
   previousPath.current = current;
   const { path, ids: pathIds } = current;
-  const usage = useMemo(() => summarizeUsage(store.usage, pathIds, turnIds(path)), [store, usageCount, path, pathIds]);
+  const usage = useMemo(
+    () => summarizeUsage(store.usage, pathIds, turnIds(path), children),
+    [store, usageCount, path, pathIds, children],
+  );
   const labels = useMemo(
     () => new Map(store.registers.entries(NS.label).map(([id, cell]) => [id, String(cell.value)] as const)),
     [store, version],

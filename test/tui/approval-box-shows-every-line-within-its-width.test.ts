@@ -56,6 +56,18 @@ function bodyByLine(view: ApprovalView, count: number): string[] {
 }
 
 describe('the approval box', () => {
+  it('names the sub-agent that asks, in its head, at any width', () => {
+    const asked = { ...bash('rm -rf build'), agent: 'sub-agent reviewer (session 1796-abcdef)' };
+    for (const width of [30, 80]) {
+      const view = approvalView(pendingApproval(asked), width);
+      expect(text(view.head[1]!)).toBe(
+        'asked by sub-agent reviewer (session 1796-abcdef)'.slice(0, width - 1) + (width < 50 ? '…' : ''),
+      );
+      expect(fitApproval(view, 6, 0).lines.map(text)).toContain(text(view.head[1]!));
+    }
+    expect(approvalView(pendingApproval(bash('rm -rf build')), 80).head).toHaveLength(1);
+  });
+
   it('keeps every row within its width, shows no control as it is, and holds every line of the command', () => {
     fc.assert(
       fc.property(command, fc.integer({ min: 20, max: 160 }), (cmd, width) => {

@@ -5,7 +5,7 @@ import { backendOfPath, extensionOf } from '../storage/backends';
 import { isStorageError } from '../storage/errors';
 import { SessionStore } from '../storage/session-store';
 import type { AnyEntry } from '../tree/entry-types';
-import { TASK_TOOL } from './sub-agents';
+import { TASK_TOOL } from './task-tool-name';
 
 /** A sub-agent of a session: the `task` call that started it and its own session file. */
 export interface ChildRef {

@@ -9,6 +9,7 @@ import { SessionStore } from '../storage/session-store';
 import { extensionOf, backendOfPath } from '../storage/backends';
 import { ToolRegistry } from '../tools/registry';
 import { taskTool } from './task-tool';
+import { TASK_TOOL } from './task-tool-name';
 import type { ToolOutput } from '../tools/tool';
 import { Agent } from './agent';
 import type { AgentDeps } from './agent-deps';
@@ -20,8 +21,7 @@ import { taskStateAt, type TaskState } from './task-state';
 import { taskStateText } from './plan-nudges';
 import { DEFAULT_SUB_AGENT_LIMITS, type SubAgentLimits } from './sub-agent-limits';
 
-/** The `task` tool's name: a sub-agent is started by calling it. */
-export const TASK_TOOL = 'task';
+export { TASK_TOOL } from './task-tool-name';
 
 /** A profile made ready for a child (its prompt assembled), and the model it names. */
 export interface ChildProfile {

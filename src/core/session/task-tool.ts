@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { lazySchema } from '../lazy';
 import type { Tool } from '../tools/tool';
-import { TASK_TOOL, type SubAgents } from './sub-agents';
+import type { SubAgents } from './sub-agents';
+import { TASK_TOOL } from './task-tool-name';
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
