@@ -47,6 +47,25 @@ describe('update_plan checks what the model sends', () => {
     ).toBeNull();
   });
 
+  it('shows its steps with their marks in the transcript, and tells the model in one line', async () => {
+    const output = await updatePlanTool.execute(
+      {
+        explanation: 'tests first',
+        plan: [
+          { step: 'a', status: 'completed' },
+          { step: 'b', status: 'in_progress' },
+          { step: 'c', status: 'pending' },
+        ],
+      },
+      { workspaceRoot: '/', signal: new AbortController().signal, callId: 'c1' },
+    );
+    expect(output).toEqual({
+      ok: true,
+      content: 'Plan updated (step 2/3: b).',
+      display: { kind: 'text', text: 'tests first\n[x] a\n[>] b\n[ ] c' },
+    });
+  });
+
   it('names the step in progress in its one line', () => {
     expect(
       planSubject([

@@ -57,8 +57,20 @@ export const updatePlanTool: Tool<UpdatePlanInput> = {
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'records the plan' }),
   subject: (input) => planSubject(input.plan),
-  execute: async (input): Promise<ToolOutput> => ({ ok: true, content: planAccepted(input.plan) }),
+  execute: async (input): Promise<ToolOutput> => ({
+    ok: true,
+    content: planAccepted(input.plan),
+    display: { kind: 'text', text: planChecklist(input.plan, input.explanation) },
+  }),
 };
+
+const CHECK_MARKS: Readonly<Record<PlanStatus, string>> = { completed: '[x]', in_progress: '[>]', pending: '[ ]' };
+
+/** What the transcript shows of the call: the steps with their marks, and why. */
+export function planChecklist(plan: readonly PlanStep[], explanation?: string): string {
+  const steps = plan.map((s) => `${CHECK_MARKS[s.status]} ${s.step}`);
+  return [...(explanation ? [explanation] : []), ...steps].join('\n');
+}
 
 /** "step 2/5: write the tests" (or "5 steps, all completed"): the call's one line. */
 export function planSubject(plan: readonly PlanStep[]): string {
