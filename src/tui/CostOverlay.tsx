@@ -45,7 +45,7 @@ export function LiveCostOverlay({ store, view, agent, requestTokens, width, heig
       pathIds: view.pathIds,
       lane: view.head.lane,
       model: agent.model,
-      estimate: callEstimate(live, requestTokens, agent),
+      estimate: callEstimate(live, requestTokens, agent, view.usage.cachedPrefixTokens),
     }),
     // `live` is read for the figures named here; the usage rows grow in place.
     [

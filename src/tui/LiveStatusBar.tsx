@@ -30,7 +30,8 @@ export interface LiveStatusBarProps extends Omit<StatusBarProps, 'pc' | 'running
 export function LiveStatusBar({ machine, cost, ...rest }: LiveStatusBarProps) {
   const { live } = useLiveNow();
   const running = live.phase !== 'idle';
-  const estimate = cost === null ? null : callEstimate(live, cost.requestTokens, cost.agent);
+  const estimate =
+    cost === null ? null : callEstimate(live, cost.requestTokens, cost.agent, cost.summary.cachedPrefixTokens);
   const usage =
     cost === null
       ? null

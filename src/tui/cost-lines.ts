@@ -174,7 +174,7 @@ export function costLines(input: CostInput, width: number): Line[] {
   if (flight) {
     notes.push([
       seg(
-        '~ estimated: the prompt and the streamed text at four characters a token, list price, no cache discount',
+        "~ estimated: the prompt and the streamed text at four characters a token, list price, the last call's prompt as a cache read",
         'faint',
       ),
     ]);

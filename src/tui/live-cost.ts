@@ -6,7 +6,8 @@ import type { UsageTotals } from './usage-summary';
 /**
  * The model call in flight, estimated until its usage row lands: the prompt the call sent
  * (characters / 4 of the conversation, system prompt and tools), the text streamed so far
- * (characters / 4), and their price at the model's list price, without cache discounts.
+ * (characters / 4), and their price at the model's list price, the part of the prompt the
+ * last call left in the provider's cache at the cache rate.
  */
 export interface CallEstimate {
   readonly inputTokens: number;
@@ -21,16 +22,22 @@ export function streamedTokens(live: Pick<LiveTurn, 'text' | 'reasoning' | 'refu
   return Math.ceil((live.text.length + live.reasoning.length + live.refusal.length) / 4);
 }
 
-/** The open call's estimate; null when no call is open (its usage came back, or none was made). */
+/**
+ * The open call's estimate; null when no call is open (its usage came back, or none was made).
+ * `cachedPrefixTokens`: how much of the prompt the provider's cache likely serves (the last
+ * call's prompt, when that call used the cache), priced at the cache rate.
+ */
 export function callEstimate(
   live: Pick<LiveTurn, 'callOpen' | 'text' | 'reasoning' | 'refusal'>,
   requestTokens: number | null,
   agent: Pick<TurnAgent, 'priceUsage'>,
+  cachedPrefixTokens = 0,
 ): CallEstimate | null {
   if (!live.callOpen) return null;
   const inputTokens = requestTokens ?? 0;
   const outputTokens = streamedTokens(live);
-  const priced = agent.priceUsage?.({ inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteTokens: 0 }) ?? {
+  const cachedInputTokens = Math.min(Math.max(0, cachedPrefixTokens), inputTokens);
+  const priced = agent.priceUsage?.({ inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens: 0 }) ?? {
     costUsdMicros: 0,
     priced: false,
   };

@@ -23,6 +23,11 @@ export interface UsageSummary {
   readonly retries: RetryTotals;
   /** Prompt tokens of the last call made on the branch that reported any: what it sent of the window. */
   readonly lastRequestTokens: number | null;
+  /**
+   * That call's prompt when it read from or wrote to the provider's prompt cache (the next call
+   * likely reads it from there), else 0: the in-flight estimate prices it at the cache rate.
+   */
+  readonly cachedPrefixTokens: number;
   /** Each sub-agent with its model and cost; its usage is in the turn, branch and session rows too. */
   readonly children: readonly ChildTotals[];
 }
@@ -87,6 +92,7 @@ export function summarizeUsage(
   const byModel = new Map<string, CoreUsageTotals>();
   const retries = new RetryBuilder();
   let lastRequestTokens: number | null = null;
+  let cachedPrefixTokens = 0;
   for (const record of rows) {
     const row = record.usage as UsageRow;
     addRow(session, row);
@@ -96,7 +102,10 @@ export function summarizeUsage(
     addRow(model, row);
     if (record.entryId !== null && branchIds.has(record.entryId)) {
       addRow(branch, row);
-      if (row.inputTokens > 0) lastRequestTokens = row.inputTokens;
+      if (row.inputTokens > 0) {
+        lastRequestTokens = row.inputTokens;
+        cachedPrefixTokens = (row.cachedInputTokens ?? 0) + (row.cacheWriteTokens ?? 0) > 0 ? row.inputTokens : 0;
+      }
     }
     if (record.entryId !== null && turn.has(record.entryId)) addRow(turnTotals, row);
   }
@@ -124,6 +133,7 @@ export function summarizeUsage(
     perModel,
     retries: retries.build(),
     lastRequestTokens,
+    cachedPrefixTokens,
     children: childTotals,
   };
 }

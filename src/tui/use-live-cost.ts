@@ -36,7 +36,7 @@ export function useLiveCost(
   const model = agent.model;
   const outputTokens = live.callOpen ? streamedTokens(live) : 0;
   return useMemo(() => {
-    const estimate = callEstimate(live, requestTokens, agent);
+    const estimate = callEstimate(live, requestTokens, agent, summary.cachedPrefixTokens);
     return { estimate, fill, session: withEstimate(summary.session, estimate) };
     // `live` is read for the figures named here; its other fields do not change the cost.
   }, [agent, model, live.callOpen, outputTokens, requestTokens, summary, fill]);

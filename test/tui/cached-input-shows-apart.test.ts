@@ -3,9 +3,12 @@
  * in /cost, with the cache writes beside it: "in 120k · cached 110k".
  */
 import { describe, expect, it } from 'vitest';
+import type { TokenUsage } from '../../src/core/provider/provider';
 import type { UsageRecord } from '../../src/core/storage/records';
+import { costUsdMicros } from '../../src/core/usage/pricing';
 import type { UsageRow } from '../../src/core/usage/usage-row';
 import { costLines } from '../../src/tui/cost-lines';
+import { callEstimate } from '../../src/tui/live-cost';
 import type { Line } from '../../src/tui/styled-line';
 import { usageLines } from '../../src/tui/usage-lines';
 import { summarizeUsage } from '../../src/tui/usage-summary';
@@ -60,6 +63,19 @@ describe('cached input shown apart', () => {
     expect(text[1]).toMatch(/all calls\s+3\s+120k\s+100k\s+300/);
     expect(text[2]).toContain('in 120k · cached 100k · written 13.0k');
     expect(text.some((line) => line.startsWith('cached: read from the prompt cache'))).toBe(true);
+  });
+
+  it("the call in flight is estimated with the last call's prompt read from the cache, at the cache price", () => {
+    const summary = summarizeUsage(rows, new Set(['e1', 'e2', 'e3']), new Set(['e3']));
+    expect(summary.cachedPrefixTokens).toBe(60_000);
+    const agent = { priceUsage: (usage: TokenUsage) => costUsdMicros('claude-sonnet-4-5', usage) };
+    const live = { callOpen: true, text: 'x'.repeat(400), reasoning: '', refusal: '' };
+    // $3 per million for the 10k new tokens, $0.30 for the 60k cached, $15 for 100 out.
+    expect(callEstimate(live, 70_000, agent, summary.cachedPrefixTokens)?.costUsdMicros).toBe(30_000 + 18_000 + 1_500);
+    // A branch whose last call used no cache: all of the prompt at the input price.
+    const plain = summarizeUsage([...rows, record(4, { inputTokens: 70_000 })], new Set(['e4']), new Set(['e4']));
+    expect(plain.cachedPrefixTokens).toBe(0);
+    expect(callEstimate(live, 70_000, agent, plain.cachedPrefixTokens)?.costUsdMicros).toBe(210_000 + 1_500);
   });
 
   it('a session whose calls used no cache shows none of it', () => {

@@ -18,6 +18,7 @@ function summary(models: readonly [string, number][]): UsageSummary {
     perModel: models.map(([model, cost]) => ({ model, totals: totals(cost) })),
     retries: { retried: new Map(), failed: new Map(), waitedMs: 0, lastError: null },
     lastRequestTokens: null,
+    cachedPrefixTokens: 0,
     children: [],
   };
 }
