@@ -1,4 +1,5 @@
 import type { AnyEntry, EntryPayloads } from '../core/tree/entry-types';
+import { TASK_TOOL } from '../core/session/task-tool-name';
 import { counted, oneLine, plainPreview } from './format';
 import type { StyleName } from './styles';
 import { visibleRow } from './visible-text';
@@ -32,6 +33,13 @@ function noticeStyle(level: EntryPayloads['notice']['level']): StyleName {
   return level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
 }
 
+/** The session id of the sub-agent a `task` call started (as its intent holds it), or null for any other call. */
+export function subAgentOf(intent: EntryPayloads['tool_intent']): string | null {
+  if (intent.tool !== TASK_TOOL) return null;
+  const id = (intent.prepared as { sessionId?: unknown } | undefined)?.sessionId;
+  return typeof id === 'string' && /^[0-9]{1,30}-[0-9a-f]{6}$/.test(id) ? id : null;
+}
+
 export function entryGlyph(entry: AnyEntry): EntryGlyph {
   switch (entry.type) {
     case 'user':
@@ -46,8 +54,12 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       if (!text && refusal) return { glyph: '⊘', style: 'warn', text: `declined: ${plainPreview(refusal)}` };
       return { glyph: '◆', style: 'assistant', text: plainPreview(text) || calls || '(no text)' };
     }
-    case 'tool_intent':
+    case 'tool_intent': {
+      const child = subAgentOf(entry.payload);
+      if (child !== null)
+        return { glyph: '⧉', style: 'toolName', text: `${visibleRow(entry.payload.subject)} · sub-agent ${child}` };
       return { glyph: '⚙', style: 'toolName', text: `${entry.payload.tool} ${visibleRow(entry.payload.subject)}` };
+    }
     case 'approval': {
       const { decision } = entry.payload;
       return decision.approved

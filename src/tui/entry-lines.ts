@@ -1,6 +1,6 @@
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
-import { CHECKPOINT_MARK, resultGlyph } from './entry-glyph';
+import { CHECKPOINT_MARK, resultGlyph, subAgentOf } from './entry-glyph';
 import { counted, formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from './format';
 import { markdownLines } from './markdown-lines';
 import { visibleLines } from './visible-text';
@@ -73,6 +73,19 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   if (subjectLines.length > 1) out.push(...subjectLines.map((l) => [seg(INDENT), ...l]));
   if (risk === 'Destructive')
     out.push(...wrapLine([seg(INDENT), seg(`why: ${reason}`, 'muted')], width, [seg(INDENT)]));
+  const child = subAgentOf(entry.payload);
+  if (child !== null)
+    out.push(
+      ...wrapLine(
+        [
+          seg(INDENT),
+          seg(`sub-agent session ${child}`, 'accent'),
+          seg(` · tole --resume ${child} --read-only`, 'faint'),
+        ],
+        width,
+        [seg(INDENT)],
+      ),
+    );
   return out;
 }
 
