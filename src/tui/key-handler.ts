@@ -16,6 +16,7 @@ import {
 import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
+import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
 import { labelEntry, nameTheSession, openNameField } from './run-command';
@@ -141,8 +142,10 @@ export function handlePaste(ctx: KeyContext, text: string): void {
     return;
   }
   if (ctx.ui.field) return ctx.dispatch({ type: 'field-value', value: ctx.ui.field.value + oneLine(text) });
-  if (ctx.ui.focus === 'input' && !ctx.ui.helpOpen && !ctx.setup && !ctx.ui.queueOpen)
-    ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, text) });
+  if (ctx.ui.focus !== 'input' || ctx.ui.helpOpen || ctx.setup || ctx.ui.queueOpen) return;
+  const pasted = pastedText(text);
+  if (lineCount(pasted) > FOLD_PASTE_LINES) ctx.dispatch({ type: 'paste-folded', text: pasted });
+  else ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, pasted) });
 }
 
 /** Typed text; a fast typist's (or a script's) "text⏎" in one chunk is the text, then a send. */
@@ -222,6 +225,11 @@ function runAction(ctx: KeyContext, action: Action): void {
         ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 }, drop: true });
       else ctx.quit();
       return;
+    case 'expand-pastes': {
+      const value = expandPastes(ctx.ui.editor.value, ctx.ui.pastes);
+      ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
+      return;
+    }
     case 'quit-if-empty':
       if (ctx.ui.editor.value === '' && !ctx.turns.running) ctx.quit();
       else ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, 'delete-forward') });

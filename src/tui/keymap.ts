@@ -46,6 +46,7 @@ export type Action =
   | 'edit-prompt'
   | 'history-previous'
   | 'history-next'
+  | 'expand-pastes'
   | EditAction
   | 'quit-if-empty'
   | 'select-up'
@@ -356,6 +357,12 @@ export const KEYMAP: readonly Binding[] = [
     when: 'idle',
   },
   { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
+  {
+    scope: 'input',
+    keys: ['ctrl+x'],
+    action: 'expand-pastes',
+    help: 'unfold the long pastes in the prompt ([pasted N lines #k]; folded, they are sent whole)',
+  },
   { scope: 'input', keys: ['up'], action: 'history-previous', help: 'previous prompt (or line up)' },
   { scope: 'input', keys: ['down'], action: 'history-next', help: 'next prompt (or line down)' },
   { scope: 'input', keys: ['left'], action: 'cursor-left', help: 'move the cursor' },

@@ -1,3 +1,4 @@
+import { expandPastes } from './folded-paste';
 import { checkout } from '../core/session/cursor';
 import { askAgain } from './ask-again';
 import { runCommand, type CommandContext } from './run-command';
@@ -38,8 +39,10 @@ function branchBeside(ctx: SubmitContext, editing: NonNullable<UiState['editing'
  * What ⏎ in the prompt does: a slash command runs here; a prompt is sent, or, while a turn runs,
  * goes into that turn (steering). `queue` (Alt-⏎) puts it behind the running turn instead.
  */
-export function submitPrompt(ctx: SubmitContext, text: string, how?: 'queue'): void {
+export function submitPrompt(ctx: SubmitContext, typed: string, how?: 'queue'): void {
   const { dispatch } = ctx;
+  // A long paste shown folded is sent whole.
+  const text = expandPastes(typed, ctx.current().pastes);
   const trimmed = text.trim();
   if (trimmed === '') return;
   const command = parseCommand(trimmed);

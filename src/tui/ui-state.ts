@@ -3,7 +3,8 @@ import type { RestorePreview } from '../core/session/restore-files';
 import type { PaneId } from './keymap';
 import type { CommandReport } from './slash-commands';
 import type { PickerList } from './session-switch';
-import { EMPTY_EDITOR, type EditorState } from './line-editor';
+import { EMPTY_EDITOR, insertText, type EditorState } from './line-editor';
+import { foldPaste, type FoldedPaste } from './folded-paste';
 import { FOLLOW, type ScrollAnchor } from './transcript-window';
 
 export interface Flash {
@@ -68,6 +69,8 @@ export interface UiState {
   readonly flash: Flash | null;
   /** A read-only session's local check-out: it moves the view, nothing is written. */
   readonly viewHead: LaneHead | null;
+  /** Long pastes shown folded in the prompt (`[pasted 200 lines #1]`), sent whole. */
+  readonly pastes: readonly FoldedPaste[];
   /** Inside a bracketed paste: Enter is a newline, not a send. */
   readonly pasting: boolean;
   readonly dialog: FilesDialog | null;
@@ -104,6 +107,7 @@ export const INITIAL_UI: UiState = {
   flash: null,
   viewHead: null,
   pasting: false,
+  pastes: [],
   dialog: null,
   editing: null,
   field: null,
@@ -131,6 +135,7 @@ export type UiAction =
   | { readonly type: 'flash'; readonly flash: Flash | null }
   | { readonly type: 'view-head'; readonly head: LaneHead }
   | { readonly type: 'pasting'; readonly on: boolean }
+  | { readonly type: 'paste-folded'; readonly text: string }
   | { readonly type: 'dialog'; readonly dialog: FilesDialog | null }
   | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
   | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
@@ -202,6 +207,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         historyIndex: null,
         draft: EMPTY_EDITOR,
         editor: EMPTY_EDITOR,
+        pastes: [],
         transcript: FOLLOW,
         editing: null,
       };
@@ -220,6 +226,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, viewHead: action.head, transcript: FOLLOW };
     case 'pasting':
       return { ...state, pasting: action.on };
+    case 'paste-folded': {
+      const fold = foldPaste(action.text, state.pastes.length + 1);
+      return { ...state, pastes: [...state.pastes, fold], editor: insertText(state.editor, fold.placeholder) };
+    }
     case 'dialog':
       return { ...state, dialog: action.dialog };
     case 'dialog-preview':

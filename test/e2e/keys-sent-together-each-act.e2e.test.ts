@@ -37,7 +37,7 @@ function topRow(screen: string): number {
 }
 
 describe('keys sent in one write', () => {
-  it('Up×5, k×5, PageUp PageUp, Tab Tab and tree j×4 each act, in order; Escape alone still is Escape', async () => {
+  it('Up×5, k×5, PageUp PageUp, Tab Tab and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
     driver = new TerminalDriver({
@@ -85,6 +85,18 @@ describe('keys sent in one write', () => {
     await term.waitFor('⏎ send');
     term.type('still here');
     await term.waitFor('❯ still here');
+
+    // A 200-line paste shows folded, and is sent whole.
+    term.type('\x15');
+    const pasted = Array.from({ length: 200 }, (_, i) => `pasted line ${i + 1}`).join('\r');
+    term.type(`look: \x1b[200~${pasted}\x1b[201~`);
+    await term.waitFor('❯ look: [pasted 200 lines #1]');
+    const before = server.requests.length;
+    term.type('\r');
+    await term.waitFor((s) => server.requests.length > before && /Final · seq/.test(s));
+    const sent = JSON.stringify(server.requests.at(-1)?.body?.messages?.at(-1));
+    expect(sent).toContain('look: pasted line 1\\npasted line 2\\n');
+    expect(sent).toContain('pasted line 200');
   }, 90_000);
 });
 
