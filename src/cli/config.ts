@@ -119,6 +119,8 @@ const schemas = lazySchema((z) => {
     pricing: z.record(z.string(), priceSchema).optional(),
     allow: z.array(z.string().min(1)).optional(),
     theme: z.string().min(1).optional(),
+    /** The mouse wheel scrolls the pane under the pointer (mouse reporting on); false leaves the mouse to the terminal. */
+    mouse: z.boolean().optional(),
     keymap: z
       .record(z.string(), z.union([z.string(), z.array(z.string())]))
       .superRefine((map, ctx) => {

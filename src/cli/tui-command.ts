@@ -126,6 +126,7 @@ export async function startTui(
     exit = await runTui({
       ...shown,
       ...(history ? { history } : {}),
+      mouse: config.mouse ?? true,
       theme,
       noColor,
       keymap,

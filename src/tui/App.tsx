@@ -18,6 +18,7 @@ import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllo
 import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
+import { paneAt } from './mouse-wheel';
 import { innerSize } from './PaneFrame';
 import { Panes } from './Panes';
 import { promptLayout, promptPlaceholder } from './prompt-layout';
@@ -301,6 +302,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     quit,
     keymap,
     setup: setupOpen ? firstRun.keys : null,
+    paneAt: (column, row) => paneAt(layout, column, row),
     matches,
   };
   const onFieldChange = (value: string): void => {

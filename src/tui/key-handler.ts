@@ -17,6 +17,7 @@ import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
+import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
 import { labelEntry, nameTheSession, openNameField } from './run-command';
@@ -62,6 +63,8 @@ export interface KeyContext {
   readonly keymap: readonly Binding[];
   /** The first-run panel's keys while it is open; null when it is not. */
   readonly setup: FirstRunKeys | null;
+  /** The pane at a 1-based cell of the screen (the mouse wheel scrolls it); null outside the panes. */
+  readonly paneAt: (column: number, row: number) => PaneId | null;
   /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
   readonly matches: TreeMatches | null;
 }
@@ -96,6 +99,11 @@ function conditions(ctx: KeyContext): Set<Condition> {
 
 /** Routes one key: bracketed paste first, then the keymap, then (in the prompt) plain typing. */
 export function handleKey(ctx: KeyContext, input: string, key: Key): void {
+  const mouse = mouseReport(input);
+  if (mouse !== null) {
+    if (mouse !== 'other') wheel(ctx, mouse);
+    return;
+  }
   if (input === PASTE_START || input === PASTE_END) {
     ctx.dispatch({ type: 'pasting', on: input === PASTE_START });
     return;
@@ -154,6 +162,17 @@ function typeText(ctx: KeyContext, input: string): void {
   const editor = insertText(ctx.ui.editor, sendsAfter ? input.slice(0, -1) : input);
   ctx.dispatch({ type: 'edit', editor });
   if (sendsAfter) ctx.submit(editor.value);
+}
+
+/** A notch of the wheel scrolls what is under the pointer: the approval box while one is open, the overlay, or a pane. */
+function wheel(ctx: KeyContext, notch: WheelNotch): void {
+  const delta = notch.direction * WHEEL_LINES;
+  if (ctx.pending) return scrollApproval(ctx, delta);
+  if (ctx.ui.helpOpen) return ctx.dispatch({ type: 'help-scroll', delta });
+  const pane = ctx.paneAt(notch.column, notch.row);
+  if (pane === 'transcript') ctx.dispatch({ type: 'transcript', anchor: ctx.scrollTranscript(delta) });
+  else if (pane === 'tree') selectIndex(ctx, selectedIndex(ctx) + delta);
+  else if (pane === 'usage' || pane === 'registers') ctx.dispatch({ type: 'scroll-side', pane, delta });
 }
 
 function runAction(ctx: KeyContext, action: Action): void {

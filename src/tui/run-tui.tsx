@@ -65,6 +65,8 @@ export interface RunTuiOptions {
   readonly onFirstFrame?: () => void;
   /** Runs a young-generation collection: the screen calls it while idle after each turn (see IdleCollection). */
   readonly collectYoung?: (() => void) | null;
+  /** The mouse wheel scrolls the pane under the pointer (mouse reporting on while the screen is up). */
+  readonly mouse?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
   readonly history?: { readonly prompts: readonly string[]; readonly remember: (prompt: string) => void };
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
@@ -99,7 +101,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   }
   const theme = typeof options.theme === 'string' ? loadTheme(options.theme) : options.theme;
   const handleProcess = options.handleProcessEvents ?? true;
-  const screen = TerminalScreen.enter(stdout, stdin);
+  const screen = TerminalScreen.enter(stdout, stdin, options.mouse === true);
   const frames = new FrameWriter(stdout, options.noColor);
   let finished = false;
   let resolveExit!: (exit: TuiExit) => void;

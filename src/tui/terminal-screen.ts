@@ -9,6 +9,9 @@ export const HIDE_CURSOR = '\x1b[?25l';
 export const SHOW_CURSOR = '\x1b[?25h';
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
 export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+/** Mouse reporting (button and wheel events) in SGR form: `ESC [ < button ; column ; row M`. */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
 export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 /** Auto-wrap off: a line that would overflow is cut at the margin instead of pushing the screen down. */
 export const AUTOWRAP_OFF = '\x1b[?7l';
@@ -20,14 +23,18 @@ export class TerminalScreen {
   private constructor(
     private readonly stdout: NodeJS.WriteStream,
     private readonly stdin: NodeJS.ReadStream,
+    private readonly mouse: boolean,
   ) {}
 
-  static enter(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream): TerminalScreen {
+  /** `mouse`: report the wheel (and clicks, which tole ignores); Shift still selects text in most terminals. */
+  static enter(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, mouse = false): TerminalScreen {
     // Raw mode before the first frame: keys typed the moment the screen appears must not be
     // cooked by the line discipline (which would turn a send into a newline and echo it).
     if (stdin.isTTY && typeof stdin.setRawMode === 'function') stdin.setRawMode(true);
-    stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + CLEAR_SCREEN);
-    return new TerminalScreen(stdout, stdin);
+    stdout.write(
+      ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + (mouse ? MOUSE_ON : '') + CLEAR_SCREEN,
+    );
+    return new TerminalScreen(stdout, stdin, mouse);
   }
 
   get active(): boolean {
@@ -56,6 +63,8 @@ export class TerminalScreen {
     } catch {
       // The stream may already be closed; the modes below still matter.
     }
-    this.stdout.write(BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    this.stdout.write(
+      (this.mouse ? MOUSE_OFF : '') + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+    );
   }
 }

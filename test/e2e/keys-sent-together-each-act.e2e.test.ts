@@ -37,7 +37,7 @@ function topRow(screen: string): number {
 }
 
 describe('keys sent in one write', () => {
-  it('Up×5, k×5, PageUp PageUp, Tab Tab and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole', async () => {
+  it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
     driver = new TerminalDriver({
@@ -70,6 +70,14 @@ describe('keys sent in one write', () => {
     expect(page).toBeGreaterThan(5);
     term.type(PAGE_UP + PAGE_UP);
     await term.waitFor((s) => topRow(s) === bottom - 10 - 3 * page);
+
+    // The wheel over the transcript scrolls it (3 lines a notch, two notches in one write); a
+    // click changes nothing and types nothing. Mouse reporting is on while the screen is up.
+    expect(term.raw).toContain('\x1b[?1000h\x1b[?1006h');
+    const first = await term.screen();
+    const column = first.split('\n')[0]!.indexOf('╮╭') + 5;
+    term.type(`\x1b[<0;${column};10M\x1b[<0;${column};10m\x1b[<65;${column};10M\x1b[<65;${column};10M`);
+    await term.waitFor((s) => topRow(s) === bottom - 10 - 3 * page + 6);
 
     // Shift-Tab back to the tree; its first row, then four down in one write: the fifth row.
     term.type('\x1b[Z');

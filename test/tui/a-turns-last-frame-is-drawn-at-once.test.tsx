@@ -113,8 +113,9 @@ describe('a key typed while a reply streams', () => {
 
     // Text is due in a frame's time, and the clock stands still: a key typed now is drawn now.
     emit({ type: 'text', delta: 'charlie7 ' });
-    // Each key's echo is drawn as it comes (the frame writer writes only what changed).
-    for (const key of ['Zx7', '#W']) {
+    // Each key's echo is drawn as it comes (the frame writer writes only what changed). One key a
+    // read: keys read together are each a commit, and past the pacer's burst wait for its slot.
+    for (const key of ['Z', '#']) {
       const before = stdout.frames.length;
       stdin.write(key);
       expect(await withoutTimers(() => stdout.frames.slice(before).join('').includes(key))).toBe(true);
@@ -125,7 +126,7 @@ describe('a key typed while a reply streams', () => {
     expect(await withoutTimers(() => written().includes('charlie7'))).toBe(true);
 
     vi.useRealTimers();
-    for (const key of ['\x7f', '\x7f', '\x7f', '\x7f', '\x7f', '/quit']) {
+    for (const key of ['\x7f', '\x7f', '/quit']) {
       stdin.write(key);
       await turnOfTheLoop();
     }
