@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../../src/core/approval/approver';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { NS } from '../../../src/core/registers/namespaces';
+import { machineState } from '../../../src/core/machine/machine';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { SubAgents, type ChildEvent } from '../../../src/core/session/sub-agents';
 import type { SubAgentLimits } from '../../../src/core/session/sub-agent-limits';
@@ -314,6 +315,36 @@ describe('the task tool', () => {
     expect(seen.filter((e) => e.event.type === 'usage')).toHaveLength(2);
     expect(entriesOfType(store, 'tool_result')[0]!.payload.content).toMatch(/^marked\n/);
     expect(store.registers.entries(NS.pending)).toEqual([]);
+    store.close();
+  });
+
+  it('stops the parent and every child on one abort (Esc): each call settles as interrupted', async () => {
+    const controller = new AbortController();
+    let inFlight = 0;
+    route = (request) => {
+      const prompt = firstUser(request);
+      if (prompt === 'two long tasks')
+        return { toolCalls: [taskCall('call_1', 'long one'), taskCall('call_2', 'long two')] };
+      inFlight++;
+      if (inFlight === 2) controller.abort();
+      return { hangMs: 30_000 };
+    };
+    const { agent, store } = withTasks({ policy: {} });
+
+    const turn = await agent.runTurn('two long tasks', controller.signal, () => {});
+
+    expect(turn.outcome).toBe('aborted');
+    expect(entriesOfType(store, 'tool_result').map((r) => [r.payload.callId, r.payload.outcome])).toEqual([
+      ['call_1', 'interrupted'],
+      ['call_2', 'interrupted'],
+    ]);
+    for (const child of childFiles(store.path)) {
+      const childStore = openReadOnly(child);
+      // Each child's turn was closed (not left mid-turn for a resume to pick up), with no answer.
+      expect(machineState(childStore).pc).toBe('Final');
+      expect(entriesOfType(childStore, 'assistant')).toEqual([]);
+      childStore.close();
+    }
     store.close();
   });
 });
