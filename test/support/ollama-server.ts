@@ -9,6 +9,9 @@
  * - `POST /api/show` ("Show Model Information"): `parameters` (Modelfile lines such as
  *   `num_ctx 8192`) and `model_info` (`general.architecture`, `<arch>.context_length`).
  * - `GET /api/tags` ("List Local Models") and `GET /api/version`.
+ * - `GET /v1/models` from Ollama's OpenAI compatibility (docs/openai.md, "/v1/models"): `{object:
+ *   "list", data: [{id, object: "model", created, owned_by}]}`, each id the model's tagged name
+ *   (`llama3.1:latest`), which is how tole's first-run probe finds a local Ollama.
  * - Errors are a status with `{"error": "<text>"}` ("Errors"); an unknown model is 404
  *   `model "x" not found, try pulling it first`; an error inside a stream is a line `{"error": ...}`.
  * Like Ollama, a prompt longer than `options.num_ctx` (default 2048 here, as Ollama's was) is cut
@@ -95,6 +98,11 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
         return sendJson(res, 200, {
           models: models.map((name) => ({ name: `${name}:latest`, model: `${name}:latest` })),
         });
+      if (route === 'GET /v1/models')
+        return sendJson(res, 200, {
+          object: 'list',
+          data: models.map((name) => ({ id: tagged(name), object: 'model', created: 1_700_000_000, owned_by: 'library' })),
+        });
       if (route === 'POST /api/show') {
         if (!known(request.body?.model)) return notFound(res, request.body?.model);
         return sendJson(res, 200, showBody(options));
@@ -127,6 +135,11 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A model's name as Ollama lists it: with its tag, `:latest` when it was pulled without one. */
+function tagged(name: string): string {
+  return name.includes(':') ? name : `${name}:latest`;
 }
 
 function showBody(options: OllamaServerOptions): Record<string, unknown> {

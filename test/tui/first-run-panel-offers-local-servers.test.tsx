@@ -1,13 +1,12 @@
 import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { chatRequests } from '../support/agent-fixtures';
+import { startOllamaServer, type OllamaServer } from '../support/ollama-server';
 import { eventually, KEYS, WAIT_MS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
 import { wiredSession } from './wired-session';
 
 let screen: Screen | undefined;
-let server: ChatServer | undefined;
+let server: OllamaServer | undefined;
 afterEach(async () => {
   screen?.unmount();
   await server?.close();
@@ -23,15 +22,12 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function firstRun(
-  models = [
-    { id: 'qwen-local', object: 'model' },
-    { id: 'llama-local', object: 'model' },
-  ],
-) {
-  server = await startChatServer({ models });
+/** A local Ollama (found through its OpenAI-compatible model list, spoken to on its native /api/chat). */
+async function firstRun(models = ['qwen-local', 'llama-local']) {
+  server = await startOllamaServer({ models });
+  const port = Number(new URL(server.url).port);
   const servers = [
-    { name: 'Ollama', preset: 'ollama', port: server.port },
+    { name: 'Ollama', preset: 'ollama', port },
     { name: 'LM Studio', preset: 'lmstudio', port: await closedPort() },
   ];
   // The test's server answers in the test's own busy process: it gets longer than the product's
@@ -52,8 +48,8 @@ describe('the first run, with no provider configured and no key', () => {
     expect(panel).toMatch(/✗ --base-url, OPENAI_BASE_URL\s+not given/);
     expect(panel).toMatch(/✗ ~\/\.config\/tole\/config\.json\s+not there/);
     expect(panel).toMatch(/✗ \.\/tole\.config\.json\s+not there/);
-    expect(panel).toContain(`▸ Ollama     127.0.0.1:${server.port}`);
-    expect(panel).toContain('qwen-local, llama-local');
+    expect(panel).toContain(`▸ Ollama     ${server.url.replace('http://', '')}`);
+    expect(panel).toContain('qwen-local:latest, llama-local:latest');
     expect(panel).toMatch(/LM Studio\s+127\.0\.0\.1:\d+\s+nothing there/);
     expect(panel).toContain('export OPENAI_API_KEY=sk-...');
     expect(panel).toContain('tole --base-url http://127.0.0.1:11434/v1');
@@ -65,17 +61,18 @@ describe('the first run, with no provider configured and no key', () => {
     const { wired, server } = await firstRun();
     await screen!.waitFor('qwen-local');
     await screen!.press(KEYS.enter);
-    const frame = stripAnsi(await screen!.waitFor('qwen-local on Ollama'));
+    const frame = stripAnsi(await screen!.waitFor('qwen-local:latest on Ollama'));
     expect(frame).not.toContain('no provider');
     expect(frame).not.toContain('no model provider yet');
     expect(wired.provider.usable).toBe(true);
     expect(wired.provider.name).toBe('Ollama');
-    expect(wired.agent.model).toBe('qwen-local');
+    expect(wired.agent.model).toBe('qwen-local:latest');
     await screen!.type('hello local');
     await screen!.press(KEYS.enter);
     // The first request also makes the provider client (tole loads it at the first call).
     await eventually(() => expect(pane(screen!.frame(), 'main ·')).toContain('echo: hello local'));
-    expect(chatRequests(server).map((r) => r.body?.model)).toEqual(['qwen-local']);
+    // Spoken to on Ollama's own API (which takes num_ctx), at the server's root, not under /v1.
+    expect(server.chats().map((body) => body.model)).toEqual(['qwen-local:latest']);
   });
 
   it('a prompt typed with no provider says what to do in one line, stays in the input, and is never sent', async () => {
@@ -88,7 +85,7 @@ describe('the first run, with no provider configured and no key', () => {
     const frame = stripAnsi(await screen!.waitFor('no model provider yet: /connect finds a local server'));
     expect(frame).toContain('❯ explain the plan');
     expect(wired.store.tree.size).toBe(0);
-    expect(chatRequests(server)).toHaveLength(0);
+    expect(server.chats()).toHaveLength(0);
 
     // /connect brings the panel back, and the prompt typed before is still there after a server is picked.
     await screen!.press('\x15');
@@ -96,7 +93,7 @@ describe('the first run, with no provider configured and no key', () => {
     await screen!.press(KEYS.enter);
     await screen!.waitFor('no model provider yet ─');
     await screen!.press(KEYS.down, KEYS.up, KEYS.enter);
-    await screen!.waitFor('qwen-local on Ollama');
+    await screen!.waitFor('qwen-local:latest on Ollama');
   });
 
   it('a session with something in it opens on its panes to be browsed; the status bar says there is no provider', async () => {
