@@ -303,6 +303,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     keymap,
     setup: setupOpen ? firstRun.keys : null,
     paneAt: (column, row) => paneAt(layout, column, row),
+    commands,
     matches,
   };
   const onFieldChange = (value: string): void => {

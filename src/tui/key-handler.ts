@@ -18,6 +18,8 @@ import { applyEdit, insertText, verticalMove, type EditAction } from './line-edi
 import { newestLeaf, siblingRow } from './tree-rows';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
+import { completeCommand } from './command-completion';
+import type { SlashCommand } from './slash-commands';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
 import { labelEntry, nameTheSession, openNameField } from './run-command';
@@ -63,6 +65,8 @@ export interface KeyContext {
   readonly keymap: readonly Binding[];
   /** The first-run panel's keys while it is open; null when it is not. */
   readonly setup: FirstRunKeys | null;
+  /** The slash commands the prompt knows (built in, the host's): Tab completes their names. */
+  readonly commands: readonly SlashCommand[];
   /** The pane at a 1-based cell of the screen (the mouse wheel scrolls it); null outside the panes. */
   readonly paneAt: (column: number, row: number) => PaneId | null;
   /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
@@ -164,6 +168,20 @@ function typeText(ctx: KeyContext, input: string): void {
   if (sendsAfter) ctx.submit(editor.value);
 }
 
+/** Tab on a slash command's name being typed: completes it (and lists the matches when several). */
+function completeInPrompt(ctx: KeyContext): boolean {
+  const completion = completeCommand(ctx.ui.editor.value, ctx.commands);
+  if (!completion) return false;
+  const { value, matches } = completion;
+  ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
+  if (matches.length > 1)
+    ctx.dispatch({
+      type: 'flash',
+      flash: { level: 'info', text: `Tab: ${matches.map((command) => `/${command.name}`).join('  ')}` },
+    });
+  return true;
+}
+
 /** A notch of the wheel scrolls what is under the pointer: the approval box while one is open, the overlay, or a pane. */
 function wheel(ctx: KeyContext, notch: WheelNotch): void {
   const delta = notch.direction * WHEEL_LINES;
@@ -228,6 +246,7 @@ function runAction(ctx: KeyContext, action: Action): void {
       return jumpToMatch(ctx, action === 'find-next' ? 1 : -1);
     case 'focus-next':
     case 'focus-previous': {
+      if (action === 'focus-next' && ctx.ui.focus === 'input' && completeInPrompt(ctx)) return;
       const at = FOCUS_ORDER.indexOf(ctx.ui.focus);
       const step = action === 'focus-next' ? 1 : FOCUS_ORDER.length - 1;
       ctx.dispatch({ type: 'focus', pane: FOCUS_ORDER[(at + step) % FOCUS_ORDER.length]! });

@@ -294,7 +294,7 @@ export const KEYMAP: readonly Binding[] = [
     scope: 'global',
     keys: ['tab'],
     action: 'focus-next',
-    help: 'focus the next pane (narrow screens: show it)',
+    help: 'focus the next pane (narrow screens: show it); in the prompt, on a /command being typed: complete it',
     hint: 'panes',
   },
   { scope: 'global', keys: ['shift+tab'], action: 'focus-previous', help: 'focus the previous pane' },

@@ -37,7 +37,7 @@ function topRow(screen: string): number {
 }
 
 describe('keys sent in one write', () => {
-  it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole', async () => {
+  it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole; Tab completes /mo', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
     driver = new TerminalDriver({
@@ -105,6 +105,11 @@ describe('keys sent in one write', () => {
     const sent = JSON.stringify(server.requests.at(-1)?.body?.messages?.at(-1));
     expect(sent).toContain('look: pasted line 1\\npasted line 2\\n');
     expect(sent).toContain('pasted line 200');
+
+    // Tab on a slash command being typed completes it instead of moving the focus.
+    term.type('/mo\t');
+    await term.waitFor('❯ /model');
+    expect(await term.screen()).toContain('⏎ send');
   }, 90_000);
 });
 
