@@ -85,12 +85,14 @@ describe('classifyCommand', () => {
     expect(result.reason).toContain('longer than');
   });
 
-  it('stays fast on inputs built to be slow', () => {
-    const started = Date.now();
-    classifyCommand(`foo ${'git '.repeat(10_000)}`);
-    classifyCommand('sudo '.repeat(5_000) + 'ls');
-    classifyCommand('ls | '.repeat(5_000) + 'ls');
-    expect(Date.now() - started).toBeLessThan(5_000);
+  // A classifier that went quadratic on these would run into the test's time limit, which only bounds that failure.
+  it('classifies inputs built to be slow, each as what it is', () => {
+    expect(classifyCommand(`foo ${'git '.repeat(10_000)}`).risk).toBe('Write');
+    expect(classifyCommand('sudo '.repeat(5_000) + 'ls').risk).toBe('Destructive');
+    expect(classifyCommand('ls | '.repeat(5_000) + 'ls')).toMatchObject({
+      risk: 'Destructive',
+      reason: expect.stringContaining('too complex to check'),
+    });
   });
 
   it('does not look up Object prototype names as rules', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededRandom, type Random } from '../../../src/core/clock';
 import {
   backoffMs,
@@ -75,16 +75,27 @@ describe('retry policy', () => {
 });
 
 describe('timerSleep', () => {
-  it('waits, and rejects at once on abort', async () => {
-    const startedMs = Date.now();
-    await timerSleep(30, new AbortController().signal);
-    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(25);
+  afterEach(() => vi.useRealTimers());
 
+  it('resolves when its time has passed, not before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let slept = false;
+    const sleeping = timerSleep(30, new AbortController().signal).then(() => (slept = true));
+    await vi.advanceTimersByTimeAsync(29);
+    expect(slept).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await sleeping;
+    expect(slept).toBe(true);
+  });
+
+  it('rejects on abort without its time passing, and at once when already aborted', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const abortedAtMs = Date.now();
-    await expect(timerSleep(10_000, controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - abortedAtMs).toBeLessThan(1000);
+    const sleeping = timerSleep(10_000, controller.signal);
+    controller.abort();
+    // No timer is advanced: only the abort can settle it.
+    await expect(sleeping).rejects.toMatchObject({ name: 'AbortError' });
+    expect(vi.getTimerCount()).toBe(0);
     await expect(timerSleep(10, controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -33,8 +33,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Polls until `pid` is gone; the 10 s bound only ends a failure (a loaded machine reaps late). */
 async function eventuallyDead(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
   return !isAlive(pid);
 }
 
@@ -93,12 +94,11 @@ describe('bash', () => {
   it('on timeout kills the whole process group, background children included, and keeps the partial output', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 500 });
-    const startedMs = Date.now();
+    // Left alone the command runs 300 s: the test's time limit ends that failure.
     const out = await bash.execute(
       { command: 'echo before; sleep 300 & echo $! > child.pid; sleep 300', timeout_ms: 400 },
       ws.ctx,
     );
-    expect(Date.now() - startedMs).toBeLessThan(5_000);
     expect(out.ok).toBe(false);
     expect(out.content).toMatch(
       /^before\n\[timed out after 400 ms: the command and every process it started were killed/,
@@ -112,8 +112,8 @@ describe('bash', () => {
     const command = "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > child.pid; sleep 300";
     const startedMs = Date.now();
     const out = await bash.execute({ command, timeout_ms: 300 }, ws.ctx);
+    // SIGKILL only after the grace: a lower bound, which load cannot break.
     expect(Date.now() - startedMs).toBeGreaterThanOrEqual(550);
-    expect(Date.now() - startedMs).toBeLessThan(5_000);
     expect(out.content).toContain('timed out after 300 ms');
     expect(await eventuallyDead(await childPid(ws))).toBe(true);
   });

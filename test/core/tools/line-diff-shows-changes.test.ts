@@ -44,9 +44,8 @@ describe('unifiedDiff', () => {
   it('stays fast and correct for large files with a change in the middle', () => {
     const before = Array.from({ length: 200_000 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 100000\n', 'changed\n');
-    const started = Date.now();
+    // A diff that ran past DIFF_TIMEOUT_MS would be the whole file replaced, not this one hunk.
     const diff = unifiedDiff('big', before, after);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(diff).toContain('@@ -99998,7 +99998,7 @@');
     expect(diff).toContain('-line 100000\n+changed');
   });
