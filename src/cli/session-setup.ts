@@ -6,6 +6,7 @@ import { sessionFact } from '../core/session/session-facts';
 import { defaultSystemPrompt } from '../core/session/system-prompt';
 import type { SessionStore } from '../core/storage/session-store';
 import { builtinTools } from '../core/tools/builtin/index';
+import { TASK_TOOL } from '../core/session/task-tool-name';
 import {
   listProfiles,
   loadProfile,
@@ -57,7 +58,8 @@ export function promptContext(
     workspaceRoot,
     env,
     places: profilePlaces(env, workspaceRoot, projectTrusted, trustedPrint),
-    knownTools: builtinTools({ workspaceRoot, interactiveApprover: true }).map((tool) => tool.name),
+    // A profile may list `task`: its agent starts sub-agents (a child's, children of its own).
+    knownTools: [...builtinTools({ workspaceRoot, interactiveApprover: true }).map((tool) => tool.name), TASK_TOOL],
     instructions: loadInstructions(workspaceRoot, dirname(userConfigPath(env))),
     nowIso,
   };

@@ -5,7 +5,7 @@
  * once with that child's final answer; no side effect runs twice. A kill at a fault point of the
  * effect sandwich inside a child (TOLE_CRASH_AT) is resumed the same way.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
@@ -195,6 +195,54 @@ describe('sub-agents in the listing, the export and -c', () => {
     expect(readStore(parent, (store) => entriesOfType(store, 'user').map((e) => e.payload.text))).toEqual([
       PARENT,
       'next',
+    ]);
+  });
+});
+
+describe('depth', () => {
+  it('a child starts no child of its own, unless its profile lists task: then one level deeper', async () => {
+    const setup = setUp();
+    const agents = join(setup.dirs.parent, '.config', 'tole', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'lead.json'), JSON.stringify({ tools: ['task', 'read_file'] }));
+    const offered = new Map<string, string[]>();
+    route = (request) => {
+      const prompt = firstUser(request);
+      offered.set(
+        prompt,
+        (request.body?.tools ?? []).map((t) => (t as { function: { name: string } }).function.name),
+      );
+      const done = toolMessages(request) > 0;
+      if (prompt === 'delegate twice')
+        return done
+          ? { text: 'all done' }
+          : {
+              toolCalls: [
+                { id: 'call_lead', name: 'task', arguments: JSON.stringify({ prompt: 'lead it', agent: 'lead' }) },
+                { id: 'call_plain', name: 'task', arguments: JSON.stringify({ prompt: 'plain child' }) },
+              ],
+            };
+      if (prompt === 'lead it')
+        return done
+          ? { text: 'led' }
+          : { toolCalls: [{ id: 'call_g', name: 'task', arguments: JSON.stringify({ prompt: 'grandchild' }) }] };
+      return { text: `${prompt} answered` };
+    };
+
+    const run = await runBuiltTole(['-p', 'delegate twice', ...setup.args], { cwd: setup.dirs.root, env: setup.env });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(offered.get('delegate twice')).toContain('task');
+    expect(offered.get('lead it')).toEqual(['read_file', 'task']);
+    expect(offered.get('plain child')).not.toContain('task');
+    expect(offered.get('grandchild')).not.toContain('task');
+    const depths = readdirSync(setup.sessions)
+      .map((name) => readStore(join(setup.sessions, name), (s) => s.header.parent?.task?.depth ?? 0))
+      .sort();
+    expect(depths).toEqual([0, 1, 1, 2]);
+    expect(results(sessionFiles(setup.sessions).parent).map((r) => r.content.split('\n')[0])).toEqual([
+      'led',
+      'plain child answered',
     ]);
   });
 });

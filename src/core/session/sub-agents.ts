@@ -110,7 +110,13 @@ export class SubAgents {
     }
     const model = chosen.model ?? this.options.model();
     const link: TaskLink = { callId, agent: agentName, depth: this.depth + 1 };
-    const store = this.openChild(childId, this.parentLink(callId, link));
+    let store: SessionStore;
+    try {
+      store = this.openChild(childId, this.parentLink(callId, link));
+    } catch (error) {
+      if (!(error instanceof ChildFileError) && !isStorageError(error)) throw error;
+      return { ok: false, content: `the sub-agent could not be started: ${(error as Error).message}` };
+    }
     try {
       const outcome = await this.drive(store, chosen.profile, model, link, request, signal);
       return settlementOf(outcome, childId, agentName);
@@ -147,16 +153,26 @@ export class SubAgents {
     const { deps, clock, random, indexKey } = this.options;
     const dir = dirname(deps.store.path);
     const backend = backendOfPath(deps.store.path);
+    let found: SessionStore;
     try {
-      return SessionStore.open(join(dir, `${id}${extensionOf(backend)}`), {
+      found = SessionStore.open(join(dir, `${id}${extensionOf(backend)}`), {
         clock,
         random,
         ...(indexKey ? { indexKey } : {}),
       });
     } catch (error) {
       if (!isStorageError(error, 'not-found')) throw error;
+      return SessionStore.create(dir, { clock, random, cwd: deps.store.header.cwd, backend, parent, id });
     }
-    return SessionStore.create(dir, { clock, random, cwd: deps.store.header.cwd, backend, parent, id });
+    // A file under the child's id that another session or call made is never driven as this child.
+    const link = found.header.parent;
+    if (link?.sessionId !== parent.sessionId || link.task?.callId !== parent.task?.callId) {
+      found.close();
+      throw new ChildFileError(
+        `the session file ${found.path} is not this call's sub-agent (its header names ${link?.task ? `call ${link.task.callId} of session ${link.sessionId}` : 'no parent call'}): it was left as it is`,
+      );
+    }
+    return found;
   }
 
   private async drive(
@@ -209,6 +225,11 @@ export class SubAgents {
         listener({ callId: link.callId, sessionId, agent: link.agent, model, event });
     };
   }
+}
+
+/** The file under a child's id is not that child's (or cannot be opened): the call fails, saying why. */
+class ChildFileError extends Error {
+  override readonly name = 'ChildFileError';
 }
 
 /** However a profile is set up, sub-agents never nest deeper than this. */

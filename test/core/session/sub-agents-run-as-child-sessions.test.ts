@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../../src/core/approval/approver';
-import { seededRandom, systemClock } from '../../../src/core/clock';
+import { newSessionId, seededRandom, systemClock } from '../../../src/core/clock';
 import { NS } from '../../../src/core/registers/namespaces';
 import { machineState } from '../../../src/core/machine/machine';
 import { SessionStore } from '../../../src/core/storage/session-store';
@@ -346,5 +346,47 @@ describe('the task tool', () => {
       childStore.close();
     }
     store.close();
+  });
+
+  it("never drives a session file under the child's id that another session made: the call fails, the file is left", async () => {
+    route = (request) =>
+      firstUser(request) === 'go'
+        ? toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_x', 'hijack')] }
+          : { text: 'ok' }
+        : { text: 'should not run' };
+    const fixed = { nowMs: () => 1_000, nowNs: () => 1_000_000_000n };
+    const childId = newSessionId(fixed, seededRandom(0x77));
+    const planted = SessionStore.create(dirs.sessions, {
+      clock: fixed,
+      random: seededRandom(1),
+      cwd: dirs.root,
+      id: childId,
+    });
+    planted.close();
+    const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: {} });
+    const agents = new SubAgents({
+      deps: built.deps,
+      model: () => 'tole-test-model',
+      profile: async () => {
+        throw new Error('no profiles here');
+      },
+      clock: fixed,
+      random: seededRandom(0x77),
+    });
+    built.deps.tools.register(taskTool(agents));
+
+    await built.agent.runTurn('go', new AbortController().signal, () => {});
+
+    const [result] = entriesOfType(built.store, 'tool_result');
+    expect(result!.payload.outcome).toBe('error');
+    expect(result!.payload.content).toMatch(
+      /^the sub-agent could not be started: the session file .* is not this call's sub-agent \(its header names no parent call\)/,
+    );
+    expect(chatRequests(server).some((r) => firstUser(r) === 'hijack')).toBe(false);
+    const left = openReadOnly(planted.path);
+    expect(left.tree.size).toBe(0);
+    left.close();
+    built.store.close();
   });
 });
