@@ -19,6 +19,7 @@ import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
 import { paneAt } from './mouse-wheel';
+import type { EditorResult } from './external-editor';
 import { innerSize } from './PaneFrame';
 import { Panes } from './Panes';
 import { promptLayout, promptPlaceholder } from './prompt-layout';
@@ -104,6 +105,8 @@ export interface AppProps {
   readonly onTheme?: (theme: Theme) => void;
   /** The prompts sent on the screen before this session opened on it (↑ brings them back). */
   readonly history?: readonly string[];
+  /** Ctrl-G: the prompt in the user's editor ($EDITOR), the screen taken down meanwhile; absent, Ctrl-G says it cannot. */
+  readonly editText?: (text: string) => EditorResult;
   /** Keeps a sent prompt in the workspace's history (across restarts); a failure is flashed. */
   readonly rememberPrompt?: (prompt: string) => void;
   /** Told of each prompt added to the history, so that the next session's screen keeps it. */
@@ -303,6 +306,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     keymap,
     setup: setupOpen ? firstRun.keys : null,
     paneAt: (column, row) => paneAt(layout, column, row),
+    editText: props.editText ?? null,
     commands,
     matches,
   };

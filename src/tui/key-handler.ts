@@ -19,6 +19,7 @@ import { newestLeaf, siblingRow } from './tree-rows';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
 import { completeCommand } from './command-completion';
+import type { EditorResult } from './external-editor';
 import type { SlashCommand } from './slash-commands';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
@@ -65,6 +66,8 @@ export interface KeyContext {
   readonly keymap: readonly Binding[];
   /** The first-run panel's keys while it is open; null when it is not. */
   readonly setup: FirstRunKeys | null;
+  /** Ctrl-G: the prompt in the user's editor; null where there is no terminal to hand over. */
+  readonly editText: ((text: string) => EditorResult) | null;
   /** The slash commands the prompt knows (built in, the host's): Tab completes their names. */
   readonly commands: readonly SlashCommand[];
   /** The pane at a 1-based cell of the screen (the mouse wheel scrolls it); null outside the panes. */
@@ -168,6 +171,16 @@ function typeText(ctx: KeyContext, input: string): void {
   if (sendsAfter) ctx.submit(editor.value);
 }
 
+/** Ctrl-G: the prompt (its pastes unfolded) in the user's editor; what it saves becomes the prompt. */
+function editExternally(ctx: KeyContext): void {
+  if (!ctx.editText)
+    return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'no editor can be opened here' } });
+  const result = ctx.editText(expandPastes(ctx.ui.editor.value, ctx.ui.pastes));
+  if ('error' in result) return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: result.error } });
+  const value = pastedText(result.text);
+  ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
+}
+
 /** Tab on a slash command's name being typed: completes it (and lists the matches when several). */
 function completeInPrompt(ctx: KeyContext): boolean {
   const completion = completeCommand(ctx.ui.editor.value, ctx.commands);
@@ -263,6 +276,8 @@ function runAction(ctx: KeyContext, action: Action): void {
         ctx.dispatch({ type: 'edit', editor: { value: '', cursor: 0 }, drop: true });
       else ctx.quit();
       return;
+    case 'edit-externally':
+      return editExternally(ctx);
     case 'expand-pastes': {
       const value = expandPastes(ctx.ui.editor.value, ctx.ui.pastes);
       ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });

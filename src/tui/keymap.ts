@@ -47,6 +47,7 @@ export type Action =
   | 'history-previous'
   | 'history-next'
   | 'expand-pastes'
+  | 'edit-externally'
   | EditAction
   | 'quit-if-empty'
   | 'select-up'
@@ -357,6 +358,12 @@ export const KEYMAP: readonly Binding[] = [
     when: 'idle',
   },
   { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
+  {
+    scope: 'input',
+    keys: ['ctrl+g'],
+    action: 'edit-externally',
+    help: 'edit the prompt in $EDITOR (the screen comes back when it exits; what it saved is the prompt)',
+  },
   {
     scope: 'input',
     keys: ['ctrl+x'],

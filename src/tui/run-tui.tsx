@@ -21,6 +21,7 @@ import type { SyncStatusSource } from './use-sync-alert';
 import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
 import { keyedStdin } from './key-chunks';
+import { editInEditor, type EditorResult } from './external-editor';
 import { IdleCollection } from './idle-collection';
 
 export interface RunTuiOptions {
@@ -151,6 +152,15 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const onError = (error: unknown): void =>
     isTerminalFailure(error) ? onTerminalError(error) : void finish({ reason: 'crash', error, exitCode: 1 });
   const onProcessExit = (): void => screen.restore();
+  // Ctrl-G: the prompt in the user's editor, the full screen down meanwhile and drawn whole after.
+  const editText = (text: string): EditorResult =>
+    editInEditor(text, process.env, {
+      before: () => screen.suspend(),
+      after: () => {
+        screen.resume();
+        frames.repaint();
+      },
+    });
   const onResize = (): void => {
     screen.clear();
     frames.repaint();
@@ -196,6 +206,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           theme={theme}
           noColor={options.noColor}
           {...(options.keymap ? { keymap: options.keymap } : {})}
+          editText={editText}
           {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
           writeTerminal={(data) => {

@@ -54,6 +54,24 @@ export class TerminalScreen {
     this.restored = true;
   }
 
+  /** The shell's screen and a cooked terminal for a program that takes the terminal over (`$EDITOR`); `resume` comes back. */
+  suspend(): void {
+    if (this.restored) return;
+    if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(false);
+    this.stdout.write(
+      (this.mouse ? MOUSE_OFF : '') + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+    );
+  }
+
+  /** Back on the full screen after `suspend`, wiped (the caller draws it again whole). */
+  resume(): void {
+    if (this.restored) return;
+    if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(true);
+    this.stdout.write(
+      ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + (this.mouse ? MOUSE_ON : '') + CLEAR_SCREEN,
+    );
+  }
+
   /** Back to the shell's screen with the cursor shown and the line discipline restored. Idempotent. */
   restore(): void {
     if (this.restored) return;

@@ -2,7 +2,7 @@
  * The built tole in a real pseudo-terminal: keys that arrive in one write (a key repeat, tmux's
  * `send-keys Up Up Up`, a script) each act, in order. Every group below is written at once.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,13 +37,17 @@ function topRow(screen: string): number {
 }
 
 describe('keys sent in one write', () => {
-  it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole; Tab completes /mo', async () => {
+  it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole; Tab completes /mo; Ctrl-G edits in $EDITOR', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
+    // The user's editor: it rewrites the prompt's file.
+    const editor = join(home, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nprintf "edited: %s" "$(cat "$1")" > "$1"\n');
+    chmodSync(editor, 0o755);
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
-      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+      env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test', EDITOR: editor },
     });
     const term = driver;
     await term.waitFor('type a prompt');
@@ -110,6 +114,11 @@ describe('keys sent in one write', () => {
     term.type('/mo\t');
     await term.waitFor('❯ /model');
     expect(await term.screen()).toContain('⏎ send');
+
+    // Ctrl-G: the prompt in $EDITOR; the full screen comes back, drawn whole, with what it saved.
+    term.type('\x15draft\x07');
+    await term.waitFor((s) => s.includes('❯ edited: draft') && s.includes('╭ tree'));
+    expect(term.onAlternateScreen).toBe(true);
   }, 90_000);
 });
 
