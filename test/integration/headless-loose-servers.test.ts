@@ -169,17 +169,16 @@ describe('tole -p against loosely compatible servers', () => {
 
   it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async () => {
     const stalled: ScriptedReply = { text: 'x', stallAfterChunks: 1 };
-    const started = Date.now();
+    // Five stalled replies at 1 s each would outlast the 2.5 s call limit: the error naming it and the
+    // requests left unsent show the limit ended the turn, however slow the machine.
     const run = await turn([stalled, stalled, stalled, stalled, stalled], {
       streamIdleTimeoutMs: 1000,
       firstTokenTimeoutMs: 1000,
       modelCallTimeoutMs: 2500,
     });
-    const tookMs = Date.now() - started;
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('limits.modelCallTimeoutMs');
     expect(chatRequests(server).length).toBeLessThan(5);
-    expect(tookMs).toBeLessThan(20_000);
   });
 
   it('ambiguous tool calls each settle as an error the model reads, under unique recorded ids', async () => {

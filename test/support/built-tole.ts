@@ -60,7 +60,10 @@ export function runBuiltTole(args: readonly string[], options: SpawnOptions = {}
   return startBuiltTole(args, options).done;
 }
 
-/** Like `runBuiltTole`, with the child at hand (to signal it) while it runs. */
+/**
+ * Like `runBuiltTole`, with the child at hand (to signal it) while it runs. Killed after 60 s
+ * unless told otherwise: the bound only ends a hung child, so it is far above a loaded machine's time.
+ */
 export function startBuiltTole(args: readonly string[], options: SpawnOptions = {}): StartedChild {
-  return startNode(TOLE_JS, args, { ...options, timeoutMs: options.timeoutMs ?? 20_000 });
+  return startNode(TOLE_JS, args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
 }
