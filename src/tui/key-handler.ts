@@ -171,6 +171,30 @@ function typeText(ctx: KeyContext, input: string): void {
   if (sendsAfter) ctx.submit(editor.value);
 }
 
+/** Ctrl-R: the prompt becomes the newest (then older) earlier prompt holding it; the flash says which. */
+function searchHistory(ctx: KeyContext): void {
+  const before = ctx.ui;
+  ctx.dispatch({ type: 'history-search' });
+  const after = ctx.ui;
+  const query = after.historySearch?.query ?? before.editor.value;
+  if (after === before) {
+    const text =
+      before.history.length === 0
+        ? 'no earlier prompts in this folder yet'
+        : `no ${before.historySearch ? 'older ' : ''}prompt holds "${oneLineOf(query)}"`;
+    return ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
+  }
+  ctx.dispatch({
+    type: 'flash',
+    flash: { level: 'info', text: `history: "${oneLineOf(query)}" (^R older, ↓ back to what you typed)` },
+  });
+}
+
+const oneLineOf = (text: string): string => {
+  const line = stripControls(text.replace(/\s+/g, ' '));
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+};
+
 /** Ctrl-G: the prompt (its pastes unfolded) in the user's editor; what it saves becomes the prompt. */
 function editExternally(ctx: KeyContext): void {
   if (!ctx.editText)
@@ -278,6 +302,8 @@ function runAction(ctx: KeyContext, action: Action): void {
       return;
     case 'edit-externally':
       return editExternally(ctx);
+    case 'history-search':
+      return searchHistory(ctx);
     case 'expand-pastes': {
       const value = expandPastes(ctx.ui.editor.value, ctx.ui.pastes);
       ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });

@@ -48,6 +48,7 @@ export type Action =
   | 'history-next'
   | 'expand-pastes'
   | 'edit-externally'
+  | 'history-search'
   | EditAction
   | 'quit-if-empty'
   | 'select-up'
@@ -358,6 +359,12 @@ export const KEYMAP: readonly Binding[] = [
     when: 'idle',
   },
   { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
+  {
+    scope: 'input',
+    keys: ['ctrl+r'],
+    action: 'history-search',
+    help: 'search the prompt history for what the prompt holds (again: older matches; ↓ back to what you typed)',
+  },
   {
     scope: 'input',
     keys: ['ctrl+g'],

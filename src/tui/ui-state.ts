@@ -61,6 +61,8 @@ export interface UiState {
   /** Where ↑/↓ is in the history (null: editing a new prompt), and the prompt being typed before. */
   readonly historyIndex: number | null;
   readonly draft: EditorState;
+  /** Ctrl-R: what is searched for in the history, and the match the prompt holds now. */
+  readonly historySearch: { readonly query: string; readonly index: number } | null;
   /** The entry selected in the tree (null: the checked-out one). */
   readonly selectedId: string | null;
   readonly transcript: ScrollAnchor;
@@ -100,6 +102,7 @@ export const INITIAL_UI: UiState = {
   history: [],
   historyIndex: null,
   draft: EMPTY_EDITOR,
+  historySearch: null,
   selectedId: null,
   transcript: FOLLOW,
   usageOffset: 0,
@@ -128,6 +131,7 @@ export type UiAction =
   /** `drop`: also let go of the earlier prompt being edited (Ctrl-C clearing the editor). */
   | { readonly type: 'edit'; readonly editor: EditorState; readonly drop?: boolean }
   | { readonly type: 'history'; readonly direction: -1 | 1 }
+  | { readonly type: 'history-search' }
   | { readonly type: 'submitted'; readonly text: string }
   | { readonly type: 'select'; readonly id: string | null }
   | { readonly type: 'transcript'; readonly anchor: ScrollAnchor }
@@ -165,6 +169,30 @@ function recall(state: UiState, direction: -1 | 1): UiState {
   return { ...state, historyIndex: next, editor: { value: text, cursor: text.length } };
 }
 
+/**
+ * Ctrl-R: the newest earlier prompt holding what the prompt holds (any case); again, the next
+ * older one holding the same. The prompt being typed is kept as the draft (↓ past the newest
+ * brings it back). Unchanged when no older prompt holds it.
+ */
+function searchBack(state: UiState): UiState {
+  const { history, historySearch: search, editor } = state;
+  const continuing = search !== null && history[search.index] === editor.value;
+  const query = continuing ? search.query : editor.value;
+  const needle = query.toLowerCase();
+  for (let i = (continuing ? search.index : history.length) - 1; i >= 0; i--) {
+    const prompt = history[i]!;
+    if (prompt === editor.value || !prompt.toLowerCase().includes(needle)) continue;
+    return {
+      ...state,
+      historySearch: { query, index: i },
+      historyIndex: i,
+      draft: continuing || state.historyIndex !== null ? state.draft : editor,
+      editor: { value: prompt, cursor: prompt.length },
+    };
+  }
+  return state;
+}
+
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case 'focus':
@@ -196,6 +224,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       };
     case 'history':
       return recall(state, action.direction);
+    case 'history-search':
+      return searchBack(state);
     case 'submitted': {
       const history =
         state.history[state.history.length - 1] === action.text
@@ -205,6 +235,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ...state,
         history,
         historyIndex: null,
+        historySearch: null,
         draft: EMPTY_EDITOR,
         editor: EMPTY_EDITOR,
         pastes: [],

@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('prompt history', () => {
-  it('↑ brings back the prompts of earlier runs in this folder; a resumed session its own first', async () => {
+  it('↑ brings back the prompts of earlier runs in this folder; a resumed session its own first; Ctrl-R searches them', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-history-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-history-home-'));
     const start = (...args: string[]): TerminalDriver =>
@@ -56,6 +56,9 @@ describe('prompt history', () => {
     await driver.waitFor('❯ beta in the second');
     driver.type(UP);
     await driver.waitFor('❯ alpha in the first session');
+    // Ctrl-R: the newest earlier prompt holding what is typed, any case.
+    driver.type('\x15BETA\x12');
+    await driver.waitFor('❯ beta in the second');
     driver.type('\x03\x03');
     await driver.exit;
 
