@@ -1,4 +1,6 @@
 import { screenHistory } from './prompt-history-setup';
+import { loadPromptTemplates } from './prompt-templates';
+import { BUILT_IN_COMMANDS } from '../tui/slash-commands';
 import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
@@ -127,6 +129,12 @@ export async function startTui(
       ...shown,
       ...(history ? { history } : {}),
       mouse: config.mouse ?? true,
+      templates: loadPromptTemplates(
+        io.env,
+        io.cwd,
+        projectTrusted,
+        new Set([...BUILT_IN_COMMANDS, ...(shown.commands ?? [])].map((c) => c.name).concat(['rename', 'exit'])),
+      ),
       theme,
       noColor,
       keymap,

@@ -20,6 +20,7 @@ import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } f
 import { screenLayout, sidePaneWidth } from './layout';
 import { paneAt } from './mouse-wheel';
 import type { EditorResult } from './external-editor';
+import type { PromptTemplate } from './prompt-template';
 import { innerSize } from './PaneFrame';
 import { Panes } from './Panes';
 import { promptLayout, promptPlaceholder } from './prompt-layout';
@@ -107,6 +108,8 @@ export interface AppProps {
   readonly history?: readonly string[];
   /** Ctrl-G: the prompt in the user's editor ($EDITOR), the screen taken down meanwhile; absent, Ctrl-G says it cannot. */
   readonly editText?: (text: string) => EditorResult;
+  /** Prompt templates: `/name` sends the file's text with the arguments put in. */
+  readonly templates?: readonly PromptTemplate[];
   /** Keeps a sent prompt in the workspace's history (across restarts); a failure is flashed. */
   readonly rememberPrompt?: (prompt: string) => void;
   /** Told of each prompt added to the history, so that the next session's screen keeps it. */
@@ -230,7 +233,18 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     usageLines: content.usageLineCount,
   });
   const panes = content.forLayout(layout);
-  const commands = useMemo(() => [...BUILT_IN_COMMANDS, ...(props.commands ?? [])], [props.commands]);
+  const commands = useMemo(
+    () => [
+      ...BUILT_IN_COMMANDS,
+      ...(props.commands ?? []),
+      ...(props.templates ?? []).map((t) => ({
+        name: t.name,
+        args: '[args]',
+        help: `${t.description || 'a prompt template'} (${t.from} template)`,
+      })),
+    ],
+    [props.commands, props.templates],
+  );
 
   const quit = (): void => props.onQuit();
   const refusal = props.switching
@@ -255,6 +269,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     loadTheme: props.loadTheme ?? loadThemeFile,
     quit,
     runTask: (task, work) => turns.runTask(task, work),
+    templates: props.templates ?? [],
     remember: (prompt) => {
       try {
         props.rememberPrompt?.(prompt);

@@ -22,6 +22,7 @@ import { loadTheme, type Theme } from './theme';
 import { TurnController, type TurnAgent } from './turn-controller';
 import { keyedStdin } from './key-chunks';
 import { editInEditor, type EditorResult } from './external-editor';
+import type { PromptTemplate } from './prompt-template';
 import { IdleCollection } from './idle-collection';
 
 export interface RunTuiOptions {
@@ -66,6 +67,8 @@ export interface RunTuiOptions {
   readonly onFirstFrame?: () => void;
   /** Runs a young-generation collection: the screen calls it while idle after each turn (see IdleCollection). */
   readonly collectYoung?: (() => void) | null;
+  /** Prompt templates (`/name` from a markdown file). */
+  readonly templates?: readonly PromptTemplate[];
   /** The mouse wheel scrolls the pane under the pointer (mouse reporting on while the screen is up). */
   readonly mouse?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
@@ -207,6 +210,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           noColor={options.noColor}
           {...(options.keymap ? { keymap: options.keymap } : {})}
           editText={editText}
+          {...(options.templates ? { templates: options.templates } : {})}
           {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
           writeTerminal={(data) => {

@@ -1,3 +1,4 @@
+import { expandTemplate, type PromptTemplate } from './prompt-template';
 import { expandPastes } from './folded-paste';
 import { checkout } from '../core/session/cursor';
 import { askAgain } from './ask-again';
@@ -15,6 +16,8 @@ export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued
   readonly refusal: string | null;
   /** Why the session cannot be left now (`/new`, `/resume`), read when the command runs. */
   readonly busy: () => string | null;
+  /** Prompt templates (`/name` from a markdown file): their text is sent as a prompt. */
+  readonly templates: readonly PromptTemplate[];
   /** Keeps a sent prompt (or command) in the workspace's history, across restarts. */
   readonly remember: (prompt: string) => void;
 }
@@ -45,7 +48,18 @@ export function submitPrompt(ctx: SubmitContext, typed: string, how?: 'queue'): 
   const text = expandPastes(typed, ctx.current().pastes);
   const trimmed = text.trim();
   if (trimmed === '') return;
-  const command = parseCommand(trimmed);
+  const parsed = parseCommand(trimmed);
+  // A prompt template's command is a prompt: its text with the arguments put in.
+  const template = parsed && ctx.templates.find((t) => t.name === parsed.name);
+  if (template) {
+    const prompt = expandTemplate(template, parsed!.args);
+    if (prompt === '') {
+      dispatch({ type: 'flash', flash: { level: 'warn', text: `/${template.name}: its template is empty` } });
+      return;
+    }
+    return sendPrompt(ctx, prompt, how, trimmed);
+  }
+  const command = parsed;
   if (command) {
     dispatch({ type: 'submitted', text: trimmed });
     ctx.remember(trimmed);
@@ -56,6 +70,12 @@ export function submitPrompt(ctx: SubmitContext, typed: string, how?: 'queue'): 
     runCommand({ ...ctx, targetId, queued, retry, busy: ctx.busy() }, command);
     return;
   }
+  sendPrompt(ctx, text, how, text);
+}
+
+/** Sends `text` (while a turn runs: into it, or queued); `typed` is what the history keeps. */
+function sendPrompt(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed: string): void {
+  const { dispatch } = ctx;
   if (ctx.readOnly) {
     dispatch({
       type: 'flash',
@@ -81,8 +101,8 @@ export function submitPrompt(ctx: SubmitContext, typed: string, how?: 'queue'): 
     });
     return;
   }
-  dispatch({ type: 'submitted', text });
-  ctx.remember(text);
+  dispatch({ type: 'submitted', text: typed });
+  ctx.remember(typed);
   dispatch({
     type: 'flash',
     flash:

@@ -2,7 +2,7 @@
  * The built tole in a pseudo-terminal: prompts sent in a workspace come back with ↑ after tole
  * quits and starts again, in a new session or a resumed one (whose own prompts come first).
  */
-import { mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
   ensureBuilt();
-  server = await startChatServer({ replies: [{ text: 'noted' }, { text: 'noted' }] });
+  server = await startChatServer({ replies: [{ text: 'noted' }, { text: 'noted' }, { text: 'reviewed' }] });
 }, 120_000);
 
 afterAll(async () => {
@@ -26,14 +26,18 @@ afterAll(async () => {
 });
 
 describe('prompt history', () => {
-  it('↑ brings back the prompts of earlier runs in this folder; a resumed session its own first; Ctrl-R searches them', async () => {
+  it('↑ brings back the prompts of earlier runs in this folder; a resumed session its own first; Ctrl-R searches them; a prompt template takes arguments', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-history-ws-')));
     const home = mkdtempSync(join(tmpdir(), 'tole-history-home-'));
+    // A prompt template of the user's.
+    const prompts = join(home, 'xdg', 'tole', 'prompts');
+    mkdirSync(prompts, { recursive: true });
+    writeFileSync(join(prompts, 'review.md'), '---\ndescription: review a file\n---\nReview $1 for $2, please.\n');
     const start = (...args: string[]): TerminalDriver =>
       new TerminalDriver({
         args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1', ...args],
         cwd: workspace,
-        env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' },
+        env: { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test', XDG_CONFIG_HOME: join(home, 'xdg') },
       });
     const sendAndQuit = async (term: TerminalDriver, prompt: string): Promise<void> => {
       await term.waitFor('type a prompt');
@@ -69,5 +73,13 @@ describe('prompt history', () => {
     await driver.waitFor('❯ alpha in the first session');
     driver.type(UP);
     await driver.waitFor('❯ beta in the second');
+
+    // A template with arguments: /review sends its text with them put in.
+    driver.type('\x15/rev\t');
+    await driver.waitFor('❯ /review');
+    driver.type('src/a.ts "race conditions"\r');
+    await driver.waitFor('reviewed');
+    const sent = JSON.stringify(server.requests.at(-1)?.body?.messages?.at(-1));
+    expect(sent).toContain('Review src/a.ts for race conditions, please.');
   }, 90_000);
 });
