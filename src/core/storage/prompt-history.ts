@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fsyncDirectory, nodeFileOps, type FileOps } from './file-ops';
@@ -9,8 +8,8 @@ export const MAX_HISTORY_PROMPTS = 1000;
 export const MAX_HISTORY_PROMPT_CHARS = 20_000;
 
 /**
- * The prompts sent in one workspace, across sessions and restarts: `history/<hash of the
- * workspace's path>.jsonl` under tole's home, one JSON string per line, oldest first. Not the
+ * The prompts sent in one workspace, across sessions and restarts: `history/<name of the
+ * workspace's path>.jsonl` (historyFileName) under tole's home, one JSON string per line, oldest first. Not the
  * session: it is what ↑ and Ctrl-R bring back, and losing it loses no work. Each prompt is
  * appended and fdatasynced before `append` returns; a torn last line (a crash mid-append) is
  * skipped on reading and the next append starts on a line of its own. The file is rewritten to
@@ -35,8 +34,7 @@ export class PromptHistory {
   static open(home: string, workspace: string, ops: FileOps = nodeFileOps): PromptHistory {
     const dir = join(home, 'history');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const name = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
-    const path = join(dir, `${name}.jsonl`);
+    const path = join(dir, historyFileName(workspace));
     const text = ops.existsSync(path) ? ops.readFileSync(path).toString('utf8') : '';
     const lines = text.split('\n');
     const prompts: string[] = [];
@@ -112,4 +110,30 @@ function writeAll(ops: FileOps, fd: number, buffer: Buffer, at: number): void {
     if (wrote <= 0) throw new Error(`wrote nothing to the prompt history (${done} of ${buffer.length} bytes)`);
     done += wrote;
   }
+}
+
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = (1n << 64n) - 1n;
+
+/**
+ * The history file's name for a workspace path: its last folder's name (readable in a listing,
+ * cut to 40 characters, only letters, digits, `.`, `_` and `-` kept) and the 64-bit FNV-1a of the
+ * whole path's UTF-8 bytes. Written here rather than with node:crypto, which the screen would load
+ * before its first frame only for this: a file name needs no cryptographic strength, only paths
+ * that differ getting names that differ, and two workspaces meeting on 64 bits and the same last
+ * folder's name would only share what ↑ recalls.
+ */
+export function historyFileName(workspace: string): string {
+  let hash = FNV_OFFSET;
+  for (const byte of Buffer.from(workspace, 'utf8')) {
+    hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK_64;
+  }
+  const last =
+    workspace
+      .split('/')
+      .filter((part) => part !== '')
+      .pop() ?? 'root';
+  const readable = last.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40);
+  return `${readable}-${hash.toString(16).padStart(16, '0')}.jsonl`;
 }

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeFileOps, type FileOps } from '../../../src/core/storage/file-ops';
-import { MAX_HISTORY_PROMPT_CHARS, MAX_HISTORY_PROMPTS, PromptHistory } from '../../../src/core/storage/prompt-history';
+import {
+  historyFileName,
+  MAX_HISTORY_PROMPT_CHARS,
+  MAX_HISTORY_PROMPTS,
+  PromptHistory,
+} from '../../../src/core/storage/prompt-history';
 
 const home = (): string => mkdtempSync(join(tmpdir(), 'tole-history-'));
 
@@ -63,5 +68,16 @@ describe('the prompt history of a workspace', () => {
     const history = PromptHistory.open(home(), '/w', ops);
     expect(() => history.append('lost')).toThrow(/ENOSPC/);
     expect(history.prompts).toEqual([]);
+  });
+
+  it('names its file after the workspace without node:crypto: the last folder and FNV-1a 64 of the path', () => {
+    // FNV-1a 64's published test vector: "a" → af63dc4c8601ec8c.
+    expect(historyFileName('a')).toBe('a-af63dc4c8601ec8c.jsonl');
+    expect(historyFileName('/')).toMatch(/^root-[0-9a-f]{16}\.jsonl$/);
+    const names = ['/work/a', '/work/b', '/other/a', '/work/a/', '/work/é', '/work/e\u0301'].map(historyFileName);
+    expect(names[0]).toMatch(/^a-[0-9a-f]{16}\.jsonl$/);
+    expect(new Set(names).size).toBe(names.length);
+    // A hostile folder name stays one plain file name under history/.
+    expect(historyFileName('/x/../..\n\x1b[2J`rm -rf`')).toMatch(/^[A-Za-z0-9._-]+-[0-9a-f]{16}\.jsonl$/);
   });
 });
