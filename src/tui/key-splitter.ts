@@ -19,6 +19,9 @@ const ESC = '\x1b';
 export const PASTE_START = `${ESC}[200~`;
 export const PASTE_END = `${ESC}[201~`;
 
+/** A CSI sequence longer than this is no key (a terminal's longest, a mouse report, is ~20): not held for ever. */
+export const MAX_SEQUENCE_CHARS = 64;
+
 /** An escape sequence read from `at`: its end, 'more' when the text ends inside it. */
 type Sequence = number | 'more';
 
@@ -127,6 +130,7 @@ function controlSequenceEnd(text: string, at: number): Sequence | null {
   // The Linux console's function keys: ESC [ [ A.
   if (text[i] === '[') i++;
   for (; i < text.length; i++) {
+    if (i - at > MAX_SEQUENCE_CHARS) return null;
     const code = text.charCodeAt(i);
     if (code >= 0x20 && code <= 0x3f) continue;
     return isFinal(code) ? i + 1 : null;

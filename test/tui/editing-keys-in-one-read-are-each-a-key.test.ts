@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { keyedStdin, keyPacingOf } from '../../src/tui/key-chunks';
-import { KeySplitter } from '../../src/tui/key-splitter';
+import { KeySplitter, MAX_SEQUENCE_CHARS } from '../../src/tui/key-splitter';
 
 const split = (chunk: string): string[] => new KeySplitter().push(chunk);
 
@@ -24,6 +24,15 @@ describe('keys that arrive in one read', () => {
     expect(split('\x1b\x1b[A\x1bb\x1b[[A\x1b[<0;3;4M')).toEqual(['\x1b\x1b[A', '\x1bb', '\x1b[[A', '\x1b[<0;3;4M']);
     expect(split('e\u0301👍🏽🇫🇷a😀')).toEqual(['e\u0301', '👍🏽', '🇫🇷', 'a', '😀']);
     expect(split('\x1b😀')).toEqual(['\x1b😀']);
+  });
+
+  it('a sequence that never ends is not held for ever: past MAX_SEQUENCE_CHARS it is Alt-[ and text', () => {
+    const splitter = new KeySplitter();
+    expect(splitter.push('\x1b[1;2')).toEqual([]);
+    const keys = splitter.push('3'.repeat(MAX_SEQUENCE_CHARS + 10));
+    expect(keys[0]).toBe('\x1b[');
+    expect(keys.slice(1).join('')).toBe(`1;2${'3'.repeat(MAX_SEQUENCE_CHARS + 10)}`);
+    expect(splitter.held).toBe('');
   });
 
   it('a bracketed paste is its marks and its text whole, newlines and all', () => {
