@@ -101,7 +101,12 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
       if (route === 'GET /v1/models')
         return sendJson(res, 200, {
           object: 'list',
-          data: models.map((name) => ({ id: tagged(name), object: 'model', created: 1_700_000_000, owned_by: 'library' })),
+          data: models.map((name) => ({
+            id: tagged(name),
+            object: 'model',
+            created: 1_700_000_000,
+            owned_by: 'library',
+          })),
         });
       if (route === 'POST /api/show') {
         if (!known(request.body?.model)) return notFound(res, request.body?.model);
