@@ -63,6 +63,12 @@ export interface GeminiServerOptions {
   readonly apiKey?: string;
   readonly models?: readonly string[];
   readonly inputTokenLimit?: number;
+  /**
+   * As Gemini 3 models do ("Thought signatures", https://ai.google.dev/gemini-api/docs/thought-signatures):
+   * every functionCall part carries a `thoughtSignature`, and a request whose history holds a
+   * functionCall part without the signature it was sent with is refused with 400 INVALID_ARGUMENT.
+   */
+  readonly signFunctionCalls?: boolean;
 }
 
 export interface GeminiServer {
@@ -88,6 +94,8 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
   const models = options.models ?? ['gemini-2.5-flash'];
   const key = options.apiKey ?? GEMINI_TEST_KEY;
   const seenPrompts: string[][] = [];
+  /** Signature → the call it was sent with (name and arguments as JSON). */
+  const signed = new Map<string, string>();
   const counters = { cachedTokens: 0, promptTokens: 0 };
   const server = createServer((req, res) => {
     void (async () => {
@@ -123,6 +131,14 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
           return sendError(res, 400, 'INVALID_ARGUMENT', 'this stand-in streams SSE only');
         if (request.body === undefined || !Array.isArray(request.body.contents))
           return sendError(res, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
+        if (options.signFunctionCalls && !signaturesKept(request.body, signed)) {
+          return sendError(
+            res,
+            400,
+            'INVALID_ARGUMENT',
+            'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance.',
+          );
+        }
         const reply = queue.shift() ?? echo(request.body);
         if (reply.error !== undefined) {
           const { status, code, message, details, headers } = reply.error;
@@ -131,7 +147,7 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
         const usage = usageOf(request.body, reply, seenPrompts);
         counters.cachedTokens += usage.cachedContentTokenCount ?? 0;
         counters.promptTokens += usage.promptTokenCount;
-        return streamReply(res, generate[1]!, reply, usage);
+        return streamReply(res, generate[1]!, reply, usage, options.signFunctionCalls ? signed : null);
       }
       return sendError(res, 404, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`);
     })().catch(() => res.destroy());
@@ -215,13 +231,36 @@ function usageOf(body: Record<string, unknown>, reply: GeminiScriptedReply, seen
   };
 }
 
+/** Every functionCall of the history's model turns carries the signature the server gave that very call. */
+function signaturesKept(body: Record<string, unknown>, signed: ReadonlyMap<string, string>): boolean {
+  const contents = body.contents as {
+    role?: string;
+    parts?: { functionCall?: unknown; thoughtSignature?: unknown }[];
+  }[];
+  return contents
+    .filter((content) => content.role === 'model')
+    .flatMap((content) => content.parts ?? [])
+    .filter((part) => part.functionCall !== undefined)
+    .every(
+      (part) =>
+        typeof part.thoughtSignature === 'string' && signed.get(part.thoughtSignature) === callKey(part.functionCall),
+    );
+}
+
+function callKey(call: unknown): string {
+  const { name, args } = call as { name?: unknown; args?: unknown };
+  return JSON.stringify([name, args]);
+}
+
 async function streamReply(
   res: ServerResponse,
   model: string,
   reply: GeminiScriptedReply,
   usage: Usage,
+  signed: Map<string, string> | null,
 ): Promise<void> {
   const events = replyEvents(model, reply, usage);
+  if (signed !== null) signCalls(events, signed);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.flushHeaders();
   for (const [sent, event] of events.entries()) {
@@ -265,6 +304,19 @@ export function replyEvents(model: string, reply: GeminiScriptedReply, usage: Us
       responseId: 'test-response',
     };
   });
+}
+
+/** Gives each functionCall part a fresh signature, remembered with the call it signs. */
+function signCalls(events: Record<string, unknown>[], signed: Map<string, string>): void {
+  for (const event of events) {
+    const candidates = event.candidates as { content: { parts: Record<string, unknown>[] } }[] | undefined;
+    for (const part of candidates?.[0]?.content.parts ?? []) {
+      if (part.functionCall === undefined) continue;
+      const signature = `c2lnbmF0dXJl-${signed.size + 1}`;
+      signed.set(signature, callKey(part.functionCall));
+      part.thoughtSignature = signature;
+    }
+  }
 }
 
 function list(value: string | readonly string[] | undefined): string[] {

@@ -40,6 +40,8 @@ export interface OllamaScriptedReply {
   readonly error?: { readonly status: number; readonly message: string; readonly headers?: Record<string, string> };
   /** After this many lines, an `{"error": ...}` line and the end of the stream. */
   readonly errorLineAfter?: { readonly lines: number; readonly message: string };
+  /** Answer 200 with a web page, as a proxy or login page in front of the server does. */
+  readonly htmlPage?: boolean;
   /** Destroy the socket after this many lines (no done line). */
   readonly dropAfterLines?: number;
 }
@@ -181,6 +183,11 @@ async function serveChat(
 ): Promise<void> {
   if (reply.error !== undefined) {
     return sendJson(res, reply.error.status, { error: reply.error.message }, reply.error.headers);
+  }
+  if (reply.htmlPage) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html><html><body><h1>Sign in</h1></body></html>');
+    return;
   }
   const lines = chatLines(body, reply);
   if (body.stream === false) {

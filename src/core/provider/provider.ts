@@ -13,6 +13,11 @@ export interface ToolCallRequest {
   readonly idFixed?: 'missing' | 'duplicate';
   /** The server sent the call as a legacy `function_call`, not in `tool_calls`. */
   readonly legacy?: true;
+  /**
+   * An opaque token the server attached to the call and wants back with it in the history
+   * (Gemini's `thoughtSignature`, which carries the model's reasoning across a function call).
+   */
+  readonly signature?: string;
 }
 
 /**

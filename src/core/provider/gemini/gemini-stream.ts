@@ -107,10 +107,15 @@ export class GeminiAssembly {
         events.push({ type: 'text', delta: text });
       }
     }
-    if (typeof functionCall === 'object' && functionCall !== null) events.push(this.addCall(functionCall));
+    if (typeof functionCall === 'object' && functionCall !== null) {
+      const signature = (part as { thoughtSignature?: unknown }).thoughtSignature;
+      events.push(
+        this.addCall(functionCall, typeof signature === 'string' && signature !== '' ? signature : undefined),
+      );
+    }
   }
 
-  private addCall(wire: object): CompletionEvent {
+  private addCall(wire: object, signature: string | undefined): CompletionEvent {
     const { name, args, id } = wire as { name?: unknown; args?: unknown; id?: unknown };
     const callName = typeof name === 'string' ? name : '';
     const argumentsText = JSON.stringify(args ?? {});
@@ -124,6 +129,7 @@ export class GeminiAssembly {
       name: callName,
       arguments: argumentsText,
       ...(idFixed === undefined ? {} : { idFixed }),
+      ...(signature === undefined ? {} : { signature }),
     });
     return {
       type: 'tool_call',

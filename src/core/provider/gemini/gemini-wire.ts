@@ -53,7 +53,12 @@ export const INVENTED_ID_PREFIX = 'tole_call_';
 
 export function geminiStreamUrl(baseURL: string, model: string): string {
   const path = model.startsWith('models/') || model.startsWith('tunedModels/') ? model : `models/${model}`;
-  return `${baseURL.replace(/\/+$/, '')}/${path.split('/').map(encodeURIComponent).join('/')}:streamGenerateContent?alt=sse`;
+  // Each segment encoded; a dot segment (URLs read `..` and `%2E%2E` alike) is sent as the
+  // literal name it is, which no server resolves, so no model name can climb out of models/.
+  const segments = path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/^\.{1,2}$/, (dots) => '%252E'.repeat(dots.length)));
+  return `${baseURL.replace(/\/+$/, '')}/${segments.join('/')}:streamGenerateContent?alt=sse`;
 }
 
 export function geminiBody(request: CompletionRequest, model: string): GeminiBody {
@@ -93,8 +98,10 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
         const parts: GeminiPart[] = content === '' ? [] : [{ text: content }];
         for (const call of message.toolCalls ?? []) {
           calls.set(call.id, call);
+          // The signature goes back on the part it came with: Gemini 3 refuses a function call without it.
           parts.push({
             functionCall: { name: call.name, args: argumentsObject(call.arguments), ...serverId(call.id) },
+            ...(call.signature === undefined ? {} : { thoughtSignature: call.signature }),
           });
         }
         // A model turn may not be empty: a reply that said nothing is sent as an empty text.

@@ -91,6 +91,7 @@ export class OllamaProvider implements Provider {
         timeoutMs: this.settings.timeoutMs,
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       });
+      throwIfNotOllama(response, this.baseURL);
       streamStarted = true;
       watchdog.open();
       onEvent({
@@ -154,6 +155,22 @@ export class OllamaProvider implements Provider {
       ...(this.options.headers ? { headers: this.options.headers } : {}),
     };
   }
+}
+
+/**
+ * A 200 answer that is neither NDJSON nor JSON (a proxy's or a login page) is not Ollama: named as
+ * what it is, and not retried, since asking again gets the same page.
+ */
+function throwIfNotOllama(response: Response, baseURL: string): void {
+  const type = response.headers.get('content-type') ?? '';
+  if (type === '' || /^\s*application\/(x-ndjson|json)\b/i.test(type)) return;
+  void response.body?.cancel().catch(() => undefined);
+  throw new ProviderError({
+    kind: 'bad_request',
+    status: response.status,
+    message: `${baseURL}/api/chat answered with ${type.split(';')[0]!.trim()}, not Ollama's NDJSON stream`,
+    hint: `check the base URL: something other than Ollama answers at ${baseURL} (for an OpenAI-compatible server, use "api": "openai-chat")`,
+  });
 }
 
 /** `http://host:11434/v1/` → `http://host:11434`: the native API is at the root. */

@@ -10,6 +10,7 @@ import {
   eventLog,
   ledger,
   noSleep,
+  onlySessionFile,
   resultsFor,
   tempDirs,
   type TempDirs,
@@ -28,7 +29,7 @@ afterEach(async () => {
   dirs.remove();
 });
 
-function agentOn(url: string, apiKey = GEMINI_TEST_KEY) {
+function agentOn(url: string, apiKey = GEMINI_TEST_KEY, model = 'gemini-2.5-flash', sessionPath?: string) {
   const provider = new GeminiProvider({
     baseURL: url,
     apiKey,
@@ -44,8 +45,9 @@ function agentOn(url: string, apiKey = GEMINI_TEST_KEY) {
       baseURL: url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
-      model: 'gemini-2.5-flash',
+      model,
       deps: { provider },
+      ...(sessionPath ? { sessionPath } : {}),
     }),
   };
 }
@@ -171,5 +173,44 @@ describe('the gemini kind through the turn loop', () => {
     expect(result).toEqual({ outcome: 'done', text: 'echo: hi' });
     expect(ledger(store).map((r) => r.outcome)).toEqual(['stream_dropped', 'ok']);
     expect(log.events.map((e) => e.type)).toContain('discard');
+  });
+
+  it("sends Gemini 3's thought signature back with the call it came with, also from a reopened session", async () => {
+    writeFileSync(join(dirs.root, 'notes.txt'), 'two\nlines\n');
+    server = await startGeminiServer({
+      models: ['gemini-3-pro-preview'],
+      signFunctionCalls: true,
+      replies: [
+        { calls: [{ name: 'read_file', args: { path: 'notes.txt' } }] },
+        { text: 'Read it.' },
+        { calls: [{ name: 'list_dir', args: { path: '.' } }] },
+        { text: 'Listed.' },
+      ],
+    });
+    const first = agentOn(server.url, GEMINI_TEST_KEY, 'gemini-3-pro-preview');
+    const log = eventLog();
+    expect(await first.agent.runTurn('read notes.txt', new AbortController().signal, log.emit)).toEqual({
+      outcome: 'done',
+      text: 'Read it.',
+    });
+    const [answer] = entriesOfType(first.store, 'assistant');
+    expect(answer!.payload.toolCalls[0]!.signature).toBe('c2lnbmF0dXJl-1');
+    const path = onlySessionFile(dirs.sessions);
+    first.store.close();
+
+    const reopened = agentOn(server.url, GEMINI_TEST_KEY, 'gemini-3-pro-preview', path);
+    expect(await reopened.agent.runTurn('now list', new AbortController().signal, () => undefined)).toEqual({
+      outcome: 'done',
+      text: 'Listed.',
+    });
+    const parts = server.generations().at(-1)!.contents as {
+      role: string;
+      parts: { functionCall?: unknown; thoughtSignature?: string }[];
+    }[];
+    const signatures = parts
+      .flatMap((c) => c.parts)
+      .filter((p) => p.functionCall !== undefined)
+      .map((p) => p.thoughtSignature);
+    expect(signatures).toEqual(['c2lnbmF0dXJl-1', 'c2lnbmF0dXJl-2']);
   });
 });

@@ -20,6 +20,8 @@ describe('the streamGenerateContent request', () => {
     expect(geminiStreamUrl('http://h/v1beta', 'x?key=1#y')).toBe(
       'http://h/v1beta/models/x%3Fkey%3D1%23y:streamGenerateContent?alt=sse',
     );
+    const climbing = new URL(geminiStreamUrl('http://h/v1beta', 'models/../../upload/x'));
+    expect(climbing.pathname.startsWith('/v1beta/models/')).toBe(true);
   });
 
   it('puts system text in systemInstruction, calls and their answers in model and user turns, results of one reply together', () => {

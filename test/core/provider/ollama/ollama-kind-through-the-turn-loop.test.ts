@@ -150,4 +150,16 @@ describe('the ollama kind through the turn loop', () => {
     expect(result).toEqual({ outcome: 'done', text: 'echo: hi' });
     expect(server.requests.map((r) => r.path)).toContain('/api/chat');
   });
+
+  it('names a web page answering in place of Ollama once, without retrying it', async () => {
+    server = await startOllamaServer({ replies: [{ htmlPage: true }] });
+    const { agent, store } = agentOn(server.url);
+    const log = eventLog();
+    await agent.runTurn('hi', new AbortController().signal, log.emit);
+    expect(log.events.find((e) => e.type === 'error')).toMatchObject({
+      kind: 'bad_request',
+      message: expect.stringContaining('text/html'),
+    });
+    expect(ledger(store).map((r) => r.outcome)).toEqual(['bad_request']);
+  });
 });
