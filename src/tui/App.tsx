@@ -14,6 +14,7 @@ import { oneLine } from './format';
 import { seg } from './styled-line';
 import { FieldLine } from './FieldLine';
 import { allowancesInForce } from './allowances-in-force';
+import { openField } from './approval-keys';
 import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './key-handler';
 import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
@@ -197,10 +198,10 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   const flash = ui.flash ? flashLines(ui.flash, size.columns) : [];
   // While a call waits, its box may take most of the screen: what will run matters more than the panes.
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.75));
-  const denyMessage = pending && ui.denyMessage?.callId === pending.request.callId ? ui.denyMessage.value : null;
+  const approvalField = openField(ui.approvalField, pending);
   const approvalViewNow = useMemo(
-    () => (pending ? approvalViewAt(pending, size.columns, denyMessage) : null),
-    [pending, size.columns, denyMessage],
+    () => (pending ? approvalViewAt(pending, size.columns, approvalField) : null),
+    [pending, size.columns, approvalField],
   );
   const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
   const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;

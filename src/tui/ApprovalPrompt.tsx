@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import type { ApprovalField } from './approval-field';
 import type { PendingApproval } from './approval-queue';
 import { approvalRows, approvalView, fitApproval, type ApprovalView, type FittedApproval } from './approval-lines';
 import { PaneFrame, innerSize } from './PaneFrame';
@@ -13,8 +14,8 @@ export interface ApprovalBox {
 }
 
 /** The box's parts for a request at a screen width (worked out once per request and width). */
-export function approvalViewAt(pending: PendingApproval, width: number, denyMessage: string | null): ApprovalView {
-  return approvalView(pending, innerSize(width, 0).width, denyMessage);
+export function approvalViewAt(pending: PendingApproval, width: number, field: ApprovalField | null): ApprovalView {
+  return approvalView(pending, innerSize(width, 0).width, field);
 }
 
 /** The box for a view within `maxHeight` rows, scrolled to `top`. */
@@ -31,7 +32,8 @@ export interface ApprovalPromptProps {
 }
 
 /**
- * Takes the keyboard until answered: y approve, n deny, a allow the tool (Write only), Esc stop;
+ * Takes the keyboard until answered: y approve, n deny (typing why), a allow the tool (Write only),
+ * p allow the command's prefix, e edit the command, Esc stop;
  * ↑/↓/PgUp/PgDn scroll what will run, whose every line can be read before answering.
  */
 export function ApprovalPrompt({ pending, width, box }: ApprovalPromptProps) {

@@ -9,5 +9,6 @@ export function allowancesInForce(policy: SessionAllowance | null): string | nul
   if (now.yes) parts.push('--yes');
   if (now.rules.length > 0) parts.push(`allow ${now.rules.join(', ')}`);
   if (now.sessionTools.length > 0) parts.push(`session allows ${now.sessionTools.join(', ')}`);
+  if ((now.prefixes ?? []).length > 0) parts.push(`prefixes ${now.prefixes!.join(', ')}`);
   return parts.length > 0 ? visibleRow(parts.join(' · ')) : null;
 }

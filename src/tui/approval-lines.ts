@@ -1,3 +1,4 @@
+import type { ApprovalField } from './approval-field';
 import type { PendingApproval } from './approval-queue';
 import { spread } from './entry-lines';
 import { inputLines } from './input-lines';
@@ -82,26 +83,64 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
   return lines;
 }
 
-function keyLine(pending: PendingApproval, width: number, denyMessage: string | null): Line[] {
-  if (denyMessage !== null)
-    return [
-      ...wrapLine(
-        [seg('deny, telling the model: ', 'warn'), seg(visibleLines(denyMessage).join(' ')), seg('▏', 'accent')],
-        width,
-      ),
-      ...wrapLine(
-        [seg('⏎', 'accentBold'), seg(' deny with this message   '), seg('Esc', 'accentBold'), seg(' back')],
-        width,
-      ),
-    ];
+function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null): Line[] {
+  if (field) return fieldLines(field, width);
+  const shellWrite = pending.shell && pending.request.risk === 'Write';
   const keys: [string, string][] = [
     ['y', 'approve once'],
-    ['n', 'deny'],
-    ['d', 'deny, saying why'],
+    ['n', 'deny (type why, ⏎)'],
     ...(pending.offersAllow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
+    ...(shellWrite ? [['p', 'allow its prefix'] as [string, string]] : []),
+    ...(pending.shell ? [['e', 'edit it'] as [string, string]] : []),
     ['Esc', 'stop the turn'],
   ];
   return keyRows(keys, width);
+}
+
+/** The open field in place of the keys: what is typed (or offered) and what ⏎ and Esc do. */
+function fieldLines(field: ApprovalField, width: number): Line[] {
+  const keys = (enter: string): Line[] =>
+    wrapLine([seg('⏎', 'accentBold'), seg(` ${enter}   `), seg('Esc', 'accentBold'), seg(' back')], width);
+  switch (field.kind) {
+    case 'deny':
+      return [
+        ...wrapLine(
+          [seg('deny, telling the model: ', 'warn'), seg(visibleLines(field.value).join(' ')), seg('▏', 'accent')],
+          width,
+        ),
+        ...keys(field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message'),
+      ];
+    case 'prefix':
+      return [
+        ...wrapLine(
+          [
+            seg('allow for this session every command starting ', 'warn'),
+            seg(field.prefix.join(' '), 'strong'),
+            seg(' (in the sandbox; never a Destructive one, nor a line running anything else)', 'muted'),
+          ],
+          width,
+        ),
+        ...wrapLine(
+          [
+            seg('p', 'accentBold'),
+            seg('/'),
+            seg('⏎', 'accentBold'),
+            seg(' approve and keep it   '),
+            seg('Esc', 'accentBold'),
+            seg(' back'),
+          ],
+          width,
+        ),
+      ];
+    case 'edit': {
+      const { value, cursor } = field.editor;
+      const withCursor = `${value.slice(0, cursor)}▏${value.slice(cursor)}`;
+      const lines = visibleLines(withCursor).flatMap((text, i) =>
+        wrapLine([seg(i === 0 ? 'run instead: ' : '             ', 'warn'), seg(text, 'strong')], width, [seg('  ')]),
+      );
+      return [...lines, ...keys('approve as edited (checked again first)   Alt-⏎ new line')];
+    }
+  }
 }
 
 /** Keys and what they do, laid out in rows; a key is never parted from its words. */
@@ -123,7 +162,11 @@ function keyRows(keys: readonly (readonly [string, string])[], width: number): L
 }
 
 /** The parts of the approval box for a request at a width; every line fits the width. */
-export function approvalView(pending: PendingApproval, width: number, denyMessage: string | null = null): ApprovalView {
+export function approvalView(
+  pending: PendingApproval,
+  width: number,
+  field: ApprovalField | null = null,
+): ApprovalView {
   const { request } = pending;
   const destructive = request.risk === 'Destructive';
   const foot: Line[] = [];
@@ -136,7 +179,7 @@ export function approvalView(pending: PendingApproval, width: number, denyMessag
       ),
     );
   if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
-  foot.push(...keyLine(pending, width, denyMessage));
+  foot.push(...keyLine(pending, width, field));
   return {
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),

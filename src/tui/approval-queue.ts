@@ -24,7 +24,18 @@ export function pendingApproval(request: ApprovalRequest): PendingApproval {
   };
 }
 
-export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session';
+/**
+ * `allow-prefix`: approve, keeping the command prefix the user confirmed (`p`); `approve-edited`:
+ * approve the command as the user edited it (`e`).
+ */
+export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session' | 'allow-prefix' | 'approve-edited';
+
+/** What an answer carries beside its kind: the denial's message, the prefix kept, the edited command. */
+export interface AnswerDetail {
+  readonly message?: string;
+  readonly prefix?: readonly string[];
+  readonly edited?: string;
+}
 
 /** Bound on a denial's message: it goes to the model whole, as the call's result. */
 export const MAX_DENIAL_MESSAGE_CHARS = 4_000;
@@ -98,24 +109,14 @@ export class ApprovalQueue implements Approver {
    * The user's key about the request on screen. Returns the decision given, or null when that
    * request is no longer the one waiting or the key is not offered.
    */
-  answer(shown: PendingApproval, answer: ApprovalAnswer, message?: string): Decision | null {
+  answer(shown: PendingApproval, answer: ApprovalAnswer, detail: AnswerDetail = {}): Decision | null {
     const waiter = this.waiters[0];
     if (!waiter || waiter.pending !== shown) return null;
     if (answer === 'allow-for-session' && !waiter.pending.offersAllow) return null;
+    if (answer === 'allow-prefix' && (detail.prefix ?? []).length === 0) return null;
+    if (answer === 'approve-edited' && (!waiter.pending.shell || detail.edited === undefined)) return null;
     if (answer !== 'deny' && !this.armed()) return null;
-    const decision: Decision =
-      answer === 'deny'
-        ? message
-          ? { approved: false, by: 'user', reason: 'denied at the prompt with a message', message }
-          : { approved: false, by: 'user', reason: 'denied at the prompt' }
-        : {
-            approved: true,
-            by: 'user',
-            reason:
-              answer === 'approve'
-                ? 'approved once at the prompt'
-                : `${waiter.pending.request.tool} allowed for this session at the prompt`,
-          };
+    const decision = decisionFor(waiter.pending, answer, detail);
     this.settle(waiter, decision);
     return decision;
   }
@@ -134,6 +135,29 @@ export class ApprovalQueue implements Approver {
     if (next !== this.snapshot) this.shownAtMs = this.now();
     this.snapshot = next;
     for (const listener of this.listeners) listener();
+  }
+}
+
+function decisionFor(pending: PendingApproval, answer: ApprovalAnswer, detail: AnswerDetail): Decision {
+  const { message, prefix, edited } = detail;
+  switch (answer) {
+    case 'deny':
+      return message
+        ? { approved: false, by: 'user', reason: 'denied at the prompt with a message', message }
+        : { approved: false, by: 'user', reason: 'denied at the prompt' };
+    case 'approve':
+      return { approved: true, by: 'user', reason: 'approved once at the prompt' };
+    case 'allow-for-session':
+      return { approved: true, by: 'user', reason: `${pending.request.tool} allowed for this session at the prompt` };
+    case 'allow-prefix':
+      return {
+        approved: true,
+        by: 'user',
+        reason: `approved at the prompt, and commands starting with \`${prefix!.join(' ')}\` allowed for this session`,
+        allowsPrefix: prefix!,
+      };
+    case 'approve-edited':
+      return { approved: true, by: 'user', reason: 'approved at the prompt as edited', edited: { subject: edited! } };
   }
 }
 

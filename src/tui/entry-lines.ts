@@ -1,3 +1,4 @@
+import type { Decision } from '../core/approval/approver';
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
 import { CHECKPOINT_MARK, resultGlyph, subAgentOf } from './entry-glyph';
@@ -61,7 +62,7 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   const right: Segment[] = [seg(risk === 'Destructive' ? ' Destructive ' : risk, risk)];
   if (checkpoint) right.unshift(seg(`${CHECKPOINT_MARK} `, 'accent'));
   if (approval?.approved && approval.by !== 'policy')
-    right.unshift(seg(`auto-approved (${approval.by === 'yes' ? '--yes' : approval.by}) · `, 'faint'));
+    right.unshift(seg(`auto-approved (${autoApprovedBy(approval)}) · `, 'faint'));
   // Each line of a multi-line command on a line of its own; controls in it shown, never sent.
   const subjectLines = wrapLine([seg(visibleLines(subject).join('\n'), 'text')], Math.max(10, width - 4));
   const first = spread(
@@ -89,11 +90,33 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
   return out;
 }
 
+/** Who approved a call without a keypress, as the transcript says it: `--yes`, a rule, a prefix. */
+function autoApprovedBy(approval: Decision & { approved: true }): string {
+  if (approval.by === 'yes') return '--yes';
+  if (approval.by === 'prefix') return `prefix ${approval.rule ?? ''}`;
+  return approval.by;
+}
+
 function approvalLines(entry: Entry<'approval'>, width: number): Line[] {
   const { decision, checkpoint } = entry.payload;
   const mark: Segment[] = checkpoint ? [seg(`  ${CHECKPOINT_MARK} checkpoint`, 'accent')] : [];
-  if (decision.approved)
-    return [[seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark]];
+  if (decision.approved) {
+    const approved: Line = [seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark];
+    const out: Line[] = [approved];
+    if (decision.allowsPrefix)
+      out.push(
+        truncateLine(
+          [seg(INDENT), seg(`and allowed \`${decision.allowsPrefix.join(' ')}\` for the session`, 'muted')],
+          width,
+        ),
+      );
+    if (decision.edited) {
+      out.push([seg(INDENT), seg('as you edited it, to run:', 'warn')]);
+      const lines = wrapLine([seg(visibleLines(decision.edited.subject).join('\n'), 'text')], Math.max(10, width - 4));
+      out.push(...lines.map((l) => [seg(INDENT), ...l]));
+    }
+    return out;
+  }
   const by = decision.by === 'user' ? 'you' : decision.by;
   const denied: Line = [
     seg(`  ✘ ${decision.by === 'interrupted' ? 'interrupted before approval' : `denied by ${by}`}`, 'warn'),

@@ -1,8 +1,16 @@
 import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
-import { MAX_DENIAL_MESSAGE_CHARS, type ApprovalQueue, type PendingApproval } from './approval-queue';
-import { stripControls } from './cell-width';
+import type { ApprovalQueue, PendingApproval } from './approval-queue';
+import {
+  answerApproval,
+  offerPrefix,
+  openDenyField,
+  openEditField,
+  typeInApprovalField,
+  type ApprovalKeyContext,
+  type SessionAllowance,
+} from './approval-keys';
 import {
   activeScopes,
   chordOf,
@@ -31,12 +39,7 @@ import type { UiAction, UiState } from './ui-state';
 import type { SessionView } from './use-session-view';
 import type { ScrollAnchor } from './transcript-window';
 
-/** What the policy offers the `a` key: allow a tool for the rest of the session. */
-export interface SessionAllowance {
-  allowForSession(tool: string): void;
-  /** What approves calls without asking, said in the status bar. */
-  inForce?(): { readonly yes: boolean; readonly rules: readonly string[]; readonly sessionTools: readonly string[] };
-}
+export type { SessionAllowance } from './approval-keys';
 
 /** Everything a key may read or change, gathered by the App for each key. */
 export interface KeyContext {
@@ -122,8 +125,7 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
   }
-  if (ctx.pending && ctx.ui.denyMessage?.callId === ctx.pending.request.callId && typeDenyMessage(ctx, input, key))
-    return;
+  if (typeInApprovalField(approvalContext(ctx), input, key)) return;
   const chord = chordOf(input, key);
   const scopes = activeScopes(
     ctx.ui.focus,
@@ -239,12 +241,13 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'approve':
     case 'deny':
     case 'allow-for-session':
-      answerApproval(ctx, action);
-      return;
+      return answerApproval(approvalContext(ctx), action);
     case 'deny-with-message':
-      if (ctx.pending)
-        ctx.dispatch({ type: 'deny-message', message: { callId: ctx.pending.request.callId, value: '' } });
-      return;
+      return openDenyField(approvalContext(ctx));
+    case 'allow-prefix':
+      return offerPrefix(approvalContext(ctx));
+    case 'edit-command':
+      return openEditField(approvalContext(ctx));
     case 'approval-line-up':
       return scrollApproval(ctx, -1);
     case 'approval-line-down':
@@ -388,52 +391,14 @@ function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): v
   });
 }
 
-/**
- * Typing the message a call is denied with (after `d`): ⏎ denies with it, Esc goes back to the
- * box's keys, Backspace deletes. Returns false for a key the field leaves to the keymap (Ctrl-C).
- */
-function typeDenyMessage(ctx: KeyContext, input: string, key: Key): boolean {
-  const field = ctx.ui.denyMessage!;
-  const set = (value: string): void =>
-    ctx.dispatch({
-      type: 'deny-message',
-      message: { callId: field.callId, value: value.slice(0, MAX_DENIAL_MESSAGE_CHARS) },
-    });
-  if (key.escape) {
-    ctx.dispatch({ type: 'deny-message', message: null });
-    return true;
-  }
-  if (key.return) {
-    denyWithMessage(ctx, field.value);
-    return true;
-  }
-  if (key.backspace || key.delete) {
-    set([...field.value].slice(0, -1).join(''));
-    return true;
-  }
-  if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return key.ctrl !== true;
-  // A fast typist's (or a script's) "text⏎" in one read is the text, then a send.
-  const sends = input.endsWith('\r');
-  const value = field.value + stripControls((sends ? input.slice(0, -1) : input).replace(/\r\n?|\n/g, ' '));
-  if (sends) denyWithMessage(ctx, value);
-  else set(value);
-  return true;
-}
-
-function denyWithMessage(ctx: KeyContext, typed: string): void {
-  const pending = ctx.pending;
-  const message = typed.trim().slice(0, MAX_DENIAL_MESSAGE_CHARS);
-  ctx.dispatch({ type: 'deny-message', message: null });
-  if (!pending) return;
-  const decision = ctx.approvals.answer(pending, 'deny', message === '' ? undefined : message);
-  if (!decision) return;
-  ctx.dispatch({
-    type: 'flash',
-    flash: {
-      level: 'warn',
-      text: `${pending.request.tool} denied${message ? ': the model is told what you wrote' : ''}`,
-    },
-  });
+function approvalContext(ctx: KeyContext): ApprovalKeyContext {
+  return {
+    dispatch: ctx.dispatch,
+    approvals: ctx.approvals,
+    pending: ctx.pending,
+    policy: ctx.policy,
+    field: ctx.ui.approvalField,
+  };
 }
 
 function scrollApproval(ctx: KeyContext, delta: number): void {
@@ -441,31 +406,6 @@ function scrollApproval(ctx: KeyContext, delta: number): void {
   if (!ctx.pending || !scroll) return;
   const top = Math.max(0, Math.min(scroll.maxTop, scroll.top + delta));
   ctx.dispatch({ type: 'approval-scroll', callId: ctx.pending.request.callId, top });
-}
-
-function answerApproval(ctx: KeyContext, action: 'approve' | 'deny' | 'allow-for-session'): void {
-  const pending = ctx.pending;
-  if (!pending) return;
-  if (action === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
-  if (action !== 'deny' && !ctx.approvals.armed()) {
-    ctx.dispatch({
-      type: 'flash',
-      flash: {
-        level: 'warn',
-        text: 'that key came before the prompt was on screen long enough to read: press it again to approve',
-      },
-    });
-    return;
-  }
-  const decision = ctx.approvals.answer(pending, action);
-  if (!decision) return;
-  // The waiting call resumes after this returns, so the allowance is in force for its next call.
-  if (action === 'allow-for-session' && decision.approved) ctx.policy?.allowForSession(pending.request.tool);
-  const text =
-    action === 'allow-for-session'
-      ? `${pending.request.tool} is allowed for the rest of this session`
-      : `${pending.request.tool} ${decision.approved ? 'approved' : 'denied'}`;
-  ctx.dispatch({ type: 'flash', flash: { level: decision.approved ? 'info' : 'warn', text } });
 }
 
 function interrupt(ctx: KeyContext): void {

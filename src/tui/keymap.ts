@@ -71,6 +71,8 @@ export type Action =
   | 'deny'
   | 'allow-for-session'
   | 'deny-with-message'
+  | 'allow-prefix'
+  | 'edit-command'
   | 'approval-line-up'
   | 'approval-line-down'
   | 'approval-page-up'
@@ -110,13 +112,32 @@ export interface Binding {
 
 export const KEYMAP: readonly Binding[] = [
   { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
-  { scope: 'approval', keys: ['n'], action: 'deny', help: 'deny it (the model is told and replans)', hint: 'deny' },
   {
     scope: 'approval',
-    keys: ['d'],
+    keys: ['n', 'd'],
     action: 'deny-with-message',
-    help: "deny it with a message you type (⏎ sends it to the model as the call's result, Esc goes back)",
-    hint: 'deny, saying why',
+    help: "deny it: type why if you like, then ⏎ (what you type reaches the model as the call's result; Esc goes back)",
+    hint: 'deny (type why, ⏎)',
+  },
+  {
+    scope: 'approval',
+    keys: ['N'],
+    action: 'deny',
+    help: 'deny it at once, saying nothing (the model is told and replans)',
+  },
+  {
+    scope: 'approval',
+    keys: ['p'],
+    action: 'allow-prefix',
+    help: 'approve it and allow commands starting the same (e.g. `npm test`) for the session: shown first, p or ⏎ keeps it; they run in the sandbox, never a Destructive one',
+    hint: 'allow prefix',
+  },
+  {
+    scope: 'approval',
+    keys: ['e'],
+    action: 'edit-command',
+    help: 'edit the command, then ⏎ approves it as edited (it is checked again, and asked again when riskier)',
+    hint: 'edit',
   },
   {
     scope: 'approval',

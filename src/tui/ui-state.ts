@@ -1,3 +1,4 @@
+import type { ApprovalField } from './approval-field';
 import type { LaneHead } from '../core/registers/namespaces';
 import type { RestorePreview } from '../core/session/restore-files';
 import type { PaneId } from './keymap';
@@ -85,8 +86,8 @@ export interface UiState {
   readonly picker: PickerList | null;
   /** How far the approval box of one call (by its id) is scrolled; another call's box opens at its top. */
   readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
-  /** `d` at the approval box: the message being typed to deny that call (by its id) with. */
-  readonly denyMessage: { readonly callId: string; readonly value: string } | null;
+  /** A field open in the approval box of one call (by its id): a denial's message, a prefix to confirm, the command edited. */
+  readonly approvalField: ApprovalField | null;
 }
 
 export const INITIAL_UI: UiState = {
@@ -117,7 +118,7 @@ export const INITIAL_UI: UiState = {
   find: '',
   picker: null,
   approvalScroll: null,
-  denyMessage: null,
+  approvalField: null,
 };
 
 export type UiAction =
@@ -147,7 +148,7 @@ export type UiAction =
   | { readonly type: 'field-value'; readonly value: string }
   | { readonly type: 'picker'; readonly picker: PickerList | null }
   | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number }
-  | { readonly type: 'deny-message'; readonly message: { readonly callId: string; readonly value: string } | null };
+  | { readonly type: 'approval-field'; readonly field: ApprovalField | null };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -272,8 +273,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
     case 'picker':
       return { ...state, picker: action.picker };
-    case 'deny-message':
-      return { ...state, denyMessage: action.message };
+    case 'approval-field':
+      return { ...state, approvalField: action.field };
     case 'approval-scroll':
       return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top) } };
     case 'field-value':

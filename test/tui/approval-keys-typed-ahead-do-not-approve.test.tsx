@@ -27,12 +27,12 @@ describe('approval keys typed ahead', () => {
     expect(await decision).toMatchObject({ approved: true, by: 'user' });
   });
 
-  it('n denies at once: refusing needs no delay', async () => {
+  it('n ⏎ denies at once: refusing needs no delay', async () => {
     const approvals = createTuiApprover({ nowMs: () => 0 });
     screen = renderScreen({ store: emptyStore(), approvals });
     const decision = approvals.decide(destructiveRequest, new AbortController().signal);
     await screen.waitFor('approve?');
-    await screen.press('n');
+    await screen.press('n', '\r');
     expect(await decision).toMatchObject({ approved: false, by: 'user' });
   });
 

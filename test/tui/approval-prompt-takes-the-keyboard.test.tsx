@@ -33,12 +33,20 @@ describe('the approval prompt', () => {
     expect(pane(screen.frame(), 'approve?')).toBe('');
   });
 
-  it('n denies the call', async () => {
+  it('n opens the denial field and ⏎ with nothing typed denies the call; N denies at once', async () => {
     screen = renderScreen({ store: emptyStore() });
     const decision = screen.approvals.decide(writeRequest, new AbortController().signal);
     await screen.waitFor('approve?');
     await screen.press('n');
-    expect(await decision).toMatchObject({ approved: false, by: 'user' });
+    await screen.waitFor('deny (type first to say why)');
+    expect(await settled(decision)).toBe('pending');
+    await screen.press(KEYS.enter);
+    expect(await decision).toEqual({ approved: false, by: 'user', reason: 'denied at the prompt' });
+
+    const second = screen.approvals.decide({ ...writeRequest, callId: 'call_2' }, new AbortController().signal);
+    await screen.waitFor('approve?');
+    await screen.press('N');
+    expect(await second).toEqual({ approved: false, by: 'user', reason: 'denied at the prompt' });
   });
 
   it('a allows a Write tool for the session through the policy', async () => {

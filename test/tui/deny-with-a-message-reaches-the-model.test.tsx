@@ -35,7 +35,7 @@ describe('deny with a message', () => {
     await screen.waitFor('deny, telling the model:');
     // Esc goes back to the keys; nothing is denied.
     await screen.press(KEYS.escape);
-    await screen.waitFor('d deny, saying why');
+    await screen.waitFor('n deny (type why, ⏎)');
     await screen.press('d');
     await screen.waitFor('deny, telling the model:');
     await screen.type('put it in docs/ insteadd');

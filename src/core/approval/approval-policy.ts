@@ -10,6 +10,11 @@
  * git and every build tool can be made to do, so only the sandbox makes `--yes`, wide rules and
  * session allowances safe for shell commands. A call that asks to run outside the sandbox always
  * needs a keypress.
+ *
+ * A command prefix the user allowed at the prompt (`p`, see command-prefix.ts) approves a later
+ * shell call only where the sandbox confines what it approves, only when every command of the
+ * line starts with the prefix word for word, and never a Destructive call or one that asks to run
+ * outside the sandbox: a prefix is a narrow `--yes`, and like it never runs a command unconfined.
  */
 import {
   findAllowRule,
@@ -20,6 +25,7 @@ import {
   type AllowRule,
 } from './allowlist';
 import type { ApprovalRequest, Approver, Decision } from './approver';
+import { prefixCovers, proposePrefix } from './command-prefix';
 
 export interface ApprovalPolicyOptions {
   /** Parsed rules, or rule texts (parsed here; a bad one throws `AllowRuleError`). */
@@ -36,9 +42,16 @@ export interface ApprovalPolicyOptions {
 
 export type PreDecision = Decision | { readonly ask: true };
 
+/** What `p` may keep for a request: the prefix to show and confirm, or why none can be kept. */
+export type PrefixOffer =
+  | { readonly ok: true; readonly prefix: readonly string[] }
+  | { readonly ok: false; readonly why: string };
+
 export class ApprovalPolicy {
   private readonly rules: readonly AllowRule[];
   private readonly sessionTools = new Set<string>();
+  /** Command prefixes allowed for the session (`p`), as words, each kept once. */
+  private readonly prefixes: (readonly string[])[] = [];
 
   constructor(private readonly options: ApprovalPolicyOptions) {
     this.rules = options.rules.map((rule) => (typeof rule === 'string' ? parseRule(rule) : rule));
@@ -76,9 +89,50 @@ export class ApprovalPolicy {
     this.sessionTools.add(tool);
   }
 
-  /** What approves calls without asking, for the status bar: `--yes`, the allow rules, the tools allowed for the session. */
-  inForce(): { readonly yes: boolean; readonly rules: readonly string[]; readonly sessionTools: readonly string[] } {
-    return { yes: this.options.yes, rules: this.rules.map((r) => r.source), sessionTools: [...this.sessionTools] };
+  /**
+   * The prefix `p` would keep for this request, or why it keeps none: only a Write shell call
+   * that stays in the sandbox, only where a sandbox confines what a prefix approves.
+   */
+  prefixOffer(request: ApprovalRequest): PrefixOffer {
+    if (!SHELL_SUBJECT_TOOLS.includes(request.tool)) return { ok: false, why: 'a prefix is for shell commands' };
+    if (request.risk === 'Destructive')
+      return { ok: false, why: 'the command is Destructive: no prefix ever allows a Destructive command' };
+    if (request.outsideSandbox)
+      return { ok: false, why: 'it asks to run outside the sandbox, which only a key allows' };
+    if (!this.sandboxed)
+      return {
+        ok: false,
+        why: "there is no sandbox on this machine, and a prefix would run the model's later commands unconfined; approve each with y, or allow the exact command (--allow 'bash:COMMAND')",
+      };
+    if (this.options.sessionAllowance === false)
+      return {
+        ok: false,
+        why: 'the workspace is your home directory (or holds it), so nothing is allowed for the session',
+      };
+    return proposePrefix(request.subject);
+  }
+
+  /** Keeps a prefix `prefixOffer` offered and the user confirmed; false when the policy refuses it. */
+  allowPrefix(request: ApprovalRequest, prefix: readonly string[]): boolean {
+    const offer = this.prefixOffer(request);
+    if (!offer.ok || offer.prefix.join(' ') !== prefix.join(' ')) return false;
+    if (!this.prefixes.some((p) => p.join(' ') === prefix.join(' '))) this.prefixes.push([...prefix]);
+    return true;
+  }
+
+  /** What approves calls without asking, for the status bar: `--yes`, the allow rules, the tools and prefixes allowed for the session. */
+  inForce(): {
+    readonly yes: boolean;
+    readonly rules: readonly string[];
+    readonly sessionTools: readonly string[];
+    readonly prefixes: readonly string[];
+  } {
+    return {
+      yes: this.options.yes,
+      rules: this.rules.map((r) => r.source),
+      sessionTools: [...this.sessionTools],
+      prefixes: this.prefixes.map((p) => p.join(' ')),
+    };
   }
 
   isAllowedForSession(tool: string): boolean {
@@ -135,6 +189,8 @@ export class ApprovalPolicy {
     const rule = findAllowRule(this.rules, request);
     if (rule) return { approved: true, by: 'rule', rule: rule.source };
     if (this.options.yes) return { approved: true, by: 'yes' };
+    const prefix = this.prefixFor(request);
+    if (prefix) return { approved: true, by: 'prefix', rule: prefix.join(' ') };
     if (this.sessionTools.has(request.tool)) return { approved: true, by: 'session' };
     if (this.options.interactive) return { ask: true };
     return {
@@ -142,6 +198,13 @@ export class ApprovalPolicy {
       by: 'headless',
       reason: `${describeCall(request)} needs approval (${request.reason}); to allow it, run again with --allow ${shellQuote(suggestRule(request))} or --yes`,
     };
+  }
+
+  /** The allowed prefix covering a Write shell call that the sandbox confines; never one for any other call. */
+  private prefixFor(request: ApprovalRequest): readonly string[] | undefined {
+    if (!SHELL_SUBJECT_TOOLS.includes(request.tool) || !this.sandboxed) return undefined;
+    if (request.risk !== 'Write' || request.outsideSandbox) return undefined;
+    return this.prefixes.find((prefix) => prefixCovers(prefix, request.subject));
   }
 
   /** Asked when a user can be; headless, denied saying what would run it. --yes, wide rules and session allowances do not. */

@@ -25,15 +25,20 @@ export interface ApprovalRequest {
 
 /**
  * `policy`: ReadOnly; `rule`: an `--allow` rule (named in `rule`); `yes`: `--yes`; `user`: a
- * keypress; `session`: the user allowed the tool for the rest of the session. An approval may
- * carry a `reason` for the record ("approved once at the prompt").
+ * keypress; `session`: the user allowed the tool for the rest of the session; `prefix`: a command
+ * prefix the user allowed for the session (named in `rule`). An approval may carry a `reason` for
+ * the record ("approved once at the prompt"), and a keypress the prefix it allowed (`p`).
  */
 export type Decision =
   | {
       readonly approved: true;
-      readonly by: 'policy' | 'rule' | 'yes' | 'user' | 'session';
+      readonly by: 'policy' | 'rule' | 'yes' | 'user' | 'session' | 'prefix';
       readonly rule?: string;
       readonly reason?: string;
+      /** `p` at the prompt: the command prefix allowed for the rest of the session, as words. */
+      readonly allowsPrefix?: readonly string[];
+      /** `e` at the prompt: the call as the user edited it, which is what runs (the intent keeps the model's). */
+      readonly edited?: EditedCall;
     }
   | {
       readonly approved: false;
@@ -42,6 +47,17 @@ export type Decision =
       /** What the user typed when denying it (`d` at the prompt): it reaches the model as the call's result. */
       readonly message?: string;
     };
+
+/**
+ * A call the user edited before approving it. The screen gives the new subject; core re-reads the
+ * call from it (its input, risk and reason) and records all four with the approval.
+ */
+export interface EditedCall {
+  readonly subject: string;
+  readonly input?: unknown;
+  readonly risk?: Risk;
+  readonly reason?: string;
+}
 
 /** Decides one request; the interactive one lives in the TUI host, not in core. */
 export interface Approver {

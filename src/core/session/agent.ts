@@ -29,6 +29,7 @@ import type { DiscoveredWindow } from '../provider/context-window';
 import type { ActiveProfile } from './agent-profile';
 import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
 import { askApprover } from './ask-approver';
+import { askFollowingEdits, riskOfRun } from './edited-call';
 import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
 import type { EventSink, TurnOutcome } from './events';
 import { LoopGuard, type RoundCall } from './limits';
@@ -721,17 +722,21 @@ export class Agent {
     emitNotices([...preNotices, ...early.notices], emit);
     fault?.('after-intent');
     let approval = known;
+    let runInput: unknown = input;
     if (!approval) {
       const preview = await previewOf(tool, input, this.deps.workspaceRoot);
-      const decision = await this.ask(preview ? { ...request, preview } : request, signal, emit);
+      const asked = preview ? { ...request, preview } : request;
+      const checked = await askFollowingEdits(tool, input, asked, (shown) => this.ask(shown, signal, emit));
+      const decision = await this.hookOnEdit(checked.decision, toolFields, signal);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
-      const late = decision.approved ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
+      const late = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
       current = sandwich.commitApproval(current, request, tool, decision, late);
       emitNotices(late.notices, emit);
       if (!decision.approved) return { state: current, ok: false };
       approval = decision;
+      runInput = checked.input;
     }
-    const result = await sandwich.execute(tool, input, call.id, signal, approval, prepared.value);
+    const result = await sandwich.execute(tool, runInput, call.id, signal, approval, prepared.value);
     fault?.('before-settlement');
     const settled = sandwich.settle(current, result, true);
     const postHook = await runHooks(
@@ -743,6 +748,29 @@ export class Agent {
     );
     commitNotices(this.deps, noticesOf(postHook), emit);
     return { state: settled, ok: result.outcome === 'ok' };
+  }
+
+  /** An edited call goes through the preToolUse hooks again, as what now runs: a block denies it. */
+  private async hookOnEdit(
+    decision: Decision,
+    fields: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Decision> {
+    if (!decision.approved || !decision.edited) return decision;
+    const { edited } = decision;
+    const hook = await runHooks(
+      this.deps,
+      this.model,
+      'preToolUse',
+      { ...fields, input: edited.input, subject: edited.subject, risk: edited.risk },
+      { failClosed: failsClosed(edited.risk ?? 'Destructive'), signal },
+    );
+    if (hook?.verdict !== 'block') return decision;
+    return {
+      approved: false,
+      by: 'hook',
+      reason: `the edited command was blocked by a preToolUse hook: ${hook.blockReason ?? ''}`,
+    };
   }
 
   private async ask(request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {

@@ -1,3 +1,4 @@
+import type { EntryPayloads } from '../tree/entry-types';
 import { NS } from '../registers/namespaces';
 import { sessionName } from './session-name';
 import type { SessionStore } from '../storage/session-store';
@@ -49,14 +50,14 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
       const approval = entry.payload.approval;
       const how = approval
         ? approval.approved
-          ? `approved by ${approval.by}`
+          ? `approved by ${approval.by}${approval.rule ? ` (${approval.rule})` : ''}`
           : `denied (${approval.by})`
         : 'asked the user';
       const checkpoint = entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : '';
       return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
     }
     case 'approval':
-      return `*${entry.payload.decision.approved ? 'approved' : 'denied'} by ${entry.payload.decision.by}*${!entry.payload.decision.approved && entry.payload.decision.message ? `: ${entry.payload.decision.message}` : ''}${entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : ''}`;
+      return approvalMarkdown(entry.payload);
     case 'tool_result':
       return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
     case 'summary':
@@ -68,6 +69,21 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
     case 'restore_result':
       return `*files restored → ${entry.payload.outcome}: ${entry.payload.content}*`;
   }
+}
+
+/** An approval as the export says it: who decided, what the user said, the prefix kept, the command as edited. */
+function approvalMarkdown(payload: EntryPayloads['approval']): string {
+  const { decision, checkpoint } = payload;
+  const parts = [`*${decision.approved ? 'approved' : 'denied'} by ${decision.by}*`];
+  if (!decision.approved && decision.message) parts[0] += `: ${decision.message}`;
+  if (decision.approved && decision.allowsPrefix)
+    parts.push(`allowed \`${decision.allowsPrefix.join(' ')}\` for the session`);
+  if (decision.approved && decision.edited)
+    parts.push(
+      `edited by the user to run ${decision.edited.risk ?? ''} \`${decision.edited.subject.replace(/\n/g, '⏎')}\``,
+    );
+  if (checkpoint) parts.push(`checkpoint \`${checkpoint.slice(0, 12)}\``);
+  return parts.join(' · ');
 }
 
 /** Every checkpoint the session names, oldest first: which entry, and before what. */

@@ -5,6 +5,7 @@ import type { AnyTool, GuardVerdict, ToolContext } from '../tools/tool';
 import type { Entry } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { askApprover } from './ask-approver';
+import { askFollowingEdits, riskOfRun } from './edited-call';
 import { resumeRestore } from './restore-files';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
@@ -100,20 +101,34 @@ async function resumeOne(
       risk: payload.risk,
       reason: payload.reason,
     };
-    const decision = await askAgain(deps, request, signal, emit);
-    const checkpoint = decision.approved ? await sandwich.checkpoint(payload.risk) : NO_CHECKPOINT;
+    const checked = await askFollowingEdits(tool, payload.input, request, (shown) =>
+      askAgain(deps, shown, signal, emit),
+    );
+    const { decision } = checked;
+    const checkpoint = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
     current = sandwich.commitApproval(current, request, tool, decision, checkpoint);
     emitNotices(checkpoint.notices, emit);
     if (!decision.approved) return current;
     // No approval was committed before the crash, so the effect cannot have started: run it.
-    return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal, decision);
+    return runAndSettle(
+      deps,
+      sandwich,
+      current,
+      tool,
+      { input: checked.input, prepared: payload.prepared },
+      intent.callId,
+      signal,
+      decision,
+    );
   }
+  // What runs is what the user approved: the call as they edited it, when they did.
+  const input = intent.editedInput === undefined ? payload.input : intent.editedInput;
   switch (tool.replay) {
     case 'idempotent':
-      return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal);
+      return runAndSettle(deps, sandwich, current, tool, { input, prepared: payload.prepared }, intent.callId, signal);
     case 'guarded': {
       const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
-      const happened = await askGuard(tool, payload.input, payload.prepared, ctx);
+      const happened = await askGuard(tool, input, payload.prepared, ctx);
       if (typeof happened === 'string') {
         // The guard cannot tell: running again could do the effect twice, so settle as unknown.
         return sandwich.settle(
@@ -134,7 +149,7 @@ async function resumeOne(
           true,
         );
       }
-      return runAndSettle(deps, sandwich, current, tool, payload, intent.callId, signal);
+      return runAndSettle(deps, sandwich, current, tool, { input, prepared: payload.prepared }, intent.callId, signal);
     }
     case 'never':
       return sandwich.settle(

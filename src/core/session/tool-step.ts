@@ -18,6 +18,8 @@ export interface PendingIntent {
   readonly approved: boolean;
   /** Set for a file restore (the user's, not the model's): resumed by running it again. */
   readonly kind?: 'restore';
+  /** The input that runs, when the user edited the call before approving it (`e`); else the intent's. */
+  readonly editedInput?: unknown;
 }
 
 type Result = EntryPayloads['tool_result'];
@@ -173,7 +175,8 @@ export class Sandwich {
     }
     const pending = this.deps.store.registers.get<PendingIntent>(NS.pending, request.callId);
     if (!pending) throw new Error(`assert: approval for ${request.callId} without a pending intent`);
-    batch.register(NS.pending, request.callId, { ...pending, approved: true } satisfies PendingIntent);
+    const edited = decision.edited?.input === undefined ? {} : { editedInput: decision.edited.input };
+    batch.register(NS.pending, request.callId, { ...pending, approved: true, ...edited } satisfies PendingIntent);
     batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
     return this.move(state, 'Executing', batch.build());
   }

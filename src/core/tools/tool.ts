@@ -60,6 +60,11 @@ export interface Tool<Input = unknown> {
   /** The argument that matters (command line or path): shown on screen, matched by allow rules. */
   subject(input: Input): string;
   /**
+   * For a tool whose subject is all of what it runs (bash's command line): the input with the
+   * subject the user edited at the approval box (`e`). The result is checked by `inputSchema`.
+   */
+  withSubject?(input: Input, subject: string): unknown;
+  /**
    * For tools that name a workspace path: the subject with the path resolved (what the call really
    * touches, and what the model wrote when that differs). When present it replaces `subject` in
    * the approval prompt, the record and the allow rules' matching, so that `nope/../link/x` is

@@ -91,6 +91,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}),
     }),
     subject: (input) => input.command,
+    withSubject: (input, command) => ({ ...input, command }),
     execute: (input, ctx) => runBash(input, ctx, options),
   };
 }
