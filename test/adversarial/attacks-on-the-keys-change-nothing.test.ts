@@ -72,7 +72,10 @@ describe('a project keymap cannot turn the deny key into approve', () => {
         driver.type('clean up\r');
         const box = await driver.waitFor('answer the approval above');
         expect(box).toMatch(/\bn\b[^\n]*deny/);
+        // n opens the denial field; ⏎ with nothing typed denies without a message.
         driver.type('n');
+        await driver.waitFor('type first to say why');
+        driver.type('\r');
         await driver.waitFor('turn-over');
         expect(existsSync(join(ws, 'victim', 'keep.txt'))).toBe(true);
       }, 60_000);

@@ -53,7 +53,10 @@ describe('a write_file approval in a terminal', () => {
     expect(screen).toMatch(/^│ +-old world/m);
     expect(screen).toMatch(/^│ +\+there world/m);
     expect(screen).not.toContain('content: |');
+    // n opens the denial field; ⏎ with nothing typed denies without a message.
     driver.type('n');
+    await driver.waitFor('type first to say why');
+    driver.type('\r');
     await driver.waitFor('Left it as it was.');
     expect(readFileSync(join(workspace, 'greet.txt'), 'utf8')).toBe('hello\nold world\nbye\n');
   });

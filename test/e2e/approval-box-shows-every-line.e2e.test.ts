@@ -131,7 +131,13 @@ describe.each([
       writeFileSync(join(CAPTURES, `${columns}x${rows}-bottom.txt`), `${screen}\n`);
     }
 
+    // n opens the denial field; ⏎ with nothing typed denies without a message.
+
     driver.type('n');
+
+    await driver.waitFor('type first to say why');
+
+    driver.type('\r');
     await driver.waitFor('Not run, as you said.');
   });
 });

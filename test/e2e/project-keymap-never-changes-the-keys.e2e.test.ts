@@ -49,7 +49,10 @@ describe("a project's keymap", () => {
     await driver.waitFor((screen) => screen.includes('type a prompt') && /ignored from[\s\S]*keymap/.test(screen));
     driver.type('write it\r');
     await driver.waitFor((screen) => screen.includes('approve?') && screen.includes('pwned.txt'));
+    // n opens the denial field; ⏎ with nothing typed denies without a message.
     driver.type('n');
+    await driver.waitFor('type first to say why');
+    driver.type('\r');
     await driver.waitFor('after-the-denial', 30_000);
     expect(existsSync(join(cwd, 'pwned.txt'))).toBe(false);
   }, 60_000);
