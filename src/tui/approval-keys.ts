@@ -223,3 +223,15 @@ function typeEdit(
   set(insertText(field.editor, stripControls(input.replace(/\r\n?/g, '\n'))));
   return true;
 }
+
+/** A bracketed paste while a field is open: into a denial's message on one line, into an edited command whole. */
+export function pasteInApprovalField(ctx: ApprovalKeyContext, text: string): void {
+  const field = openField(ctx.field, ctx.pending);
+  if (field?.kind === 'deny') {
+    const value = (field.value + stripControls(text.replace(/\r\n?|\n/g, ' '))).slice(0, MAX_DENIAL_MESSAGE_CHARS);
+    setField(ctx, { ...field, value });
+  } else if (field?.kind === 'edit') {
+    const editor = insertText(field.editor, stripControls(text.replace(/\r\n?/g, '\n')));
+    if (editor.value.length <= MAX_EDITED_CHARS) setField(ctx, { ...field, editor });
+  }
+}

@@ -2,11 +2,13 @@ import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
+import { stripControls } from './cell-width';
 import {
   answerApproval,
   offerPrefix,
   openDenyField,
   openEditField,
+  pasteInApprovalField,
   typeInApprovalField,
   type ApprovalKeyContext,
   type SessionAllowance,
@@ -150,14 +152,7 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
  */
 export function handlePaste(ctx: KeyContext, text: string): void {
   const oneLine = (value: string): string => stripControls(value.replace(/\r\n?|\n/g, ' '));
-  if (ctx.pending) {
-    const field = ctx.ui.denyMessage;
-    if (field?.callId === ctx.pending.request.callId) {
-      const value = (field.value + oneLine(text)).slice(0, MAX_DENIAL_MESSAGE_CHARS);
-      ctx.dispatch({ type: 'deny-message', message: { callId: field.callId, value } });
-    }
-    return;
-  }
+  if (ctx.pending) return pasteInApprovalField(approvalContext(ctx), text);
   if (ctx.ui.field) return ctx.dispatch({ type: 'field-value', value: ctx.ui.field.value + oneLine(text) });
   if (ctx.ui.focus !== 'input' || ctx.ui.helpOpen || ctx.setup || ctx.ui.queueOpen) return;
   const pasted = pastedText(text);
