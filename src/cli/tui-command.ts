@@ -23,6 +23,7 @@ import type { Sandbox } from '../core/tools/sandbox';
 import { reportError } from './report-error';
 import { gateProjectConfig } from './project-gate';
 import { collectYoung } from './v8-flags';
+import { resumeHint } from './resume-hint';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(
@@ -151,6 +152,10 @@ export async function startTui(
     // The session on screen at the end (and one half opened by a switch cut short) is let go.
     await sessions.releaseAll();
     if (exit?.reason === 'terminal-lost') letGoOfTheTerminal();
+    else {
+      const hint = resumeHint(exit?.store);
+      if (hint) io.stdout.write(hint);
+    }
   }
 }
 

@@ -77,7 +77,10 @@ export interface RunTuiOptions {
   readonly switcher?: SessionSwitcher;
 }
 
-export type TuiExit =
+/** How the screen ended, and the session it showed last (`/new` and `/resume` change it). */
+export type TuiExit = Ending & { readonly store?: SessionStore };
+
+type Ending =
   | { readonly reason: 'quit'; readonly exitCode: 0 }
   | { readonly reason: 'signal'; readonly signal: NodeJS.Signals; readonly exitCode: number }
   /** A write to (or read from) the terminal failed (EIO, EPIPE): the window was closed while SIGHUP was ignored. */
@@ -125,6 +128,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.subAgents ? { subAgents: options.subAgents } : {}),
   };
+  let onScreen = first.store;
   // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).
   // They tell the frame pacer when streamed text is due, so other commits meanwhile are drawn with it.
   const streamed = new StreamedFrames();
@@ -177,7 +181,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     process.off('exit', onProcessExit);
   };
 
-  async function finish(exit: TuiExit): Promise<void> {
+  async function finish(exit: Ending): Promise<void> {
     if (finished) return;
     finished = true;
     try {
@@ -191,8 +195,9 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
       }
       screen.restore();
       detach();
-      options.onExit?.(exit);
-      resolveExit(exit);
+      const ended = { ...exit, store: onScreen };
+      options.onExit?.(ended);
+      resolveExit(ended);
     }
   }
 
@@ -202,7 +207,8 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
         <SessionScreen
           session={first}
           turnsFor={(session) => (session === first ? turns : turnsFor(session))}
-          onSwitched={(_session, next) => {
+          onSwitched={(session, next) => {
+            onScreen = session.store;
             if (next) turns = next;
           }}
           {...(options.switcher ? { switcher: options.switcher } : {})}
