@@ -19,7 +19,7 @@ import { gateProjectConfig } from './project-gate';
 import { noteSessionStart, prepareSession } from './session-setup';
 import { realpathSync } from 'node:fs';
 import type { CliArgs } from './args';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 import { terminalSafeJson } from '../core/terminal-text';
 
 export async function runHeadlessCommand(

@@ -4,23 +4,12 @@ import { argvWithoutPasswords, passwordInArgvWarning } from './password-in-argv'
 import { HELP_TEXT } from './help';
 import { findSandboxSoon } from './sandbox-soon';
 import { reportError } from './report-error';
+import type { MainIo } from './main-io';
 import { shownOnTerminal } from './terminal-output';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
 // first frame do not compile it (the build puts each in its own chunk).
-
-export interface MainIo {
-  readonly argv: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  readonly cwd: string;
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  /** Read only when a command asks for it (`tole sync --password-stdin`). */
-  readonly stdin?: NodeJS.ReadableStream;
-  /** Renames the process as `ps` shows it (the real tole: process.title), to take a password out of its command line. */
-  readonly retitle?: (title: string) => void;
-}
 
 export async function main(given: MainIo): Promise<number> {
   // What the commands print to a terminal is shown, never acted on (the full screen draws apart).

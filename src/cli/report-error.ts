@@ -1,7 +1,7 @@
 import type { StorageError as StorageErrorType } from '../core/storage/errors';
 import { missingModuleMessage } from '../core/missing-module';
 import { UsageError } from './args';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 
 /** What to do next, for the storage failures a user meets. */
 function storageHint(error: StorageErrorType): string {

@@ -5,7 +5,7 @@
  */
 import type { Sandbox } from '../core/tools/sandbox';
 import type { CliArgs } from './args';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 import { reportError } from './report-error';
 import { startTui } from './tui-command';
 

@@ -15,7 +15,7 @@ import type { Sandbox } from '../core/tools/sandbox';
 import type { CliArgs } from './args';
 import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from './code-cache';
 import { setScreenV8Flags } from './v8-flags';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 
 /** What dist/screen.cjs exports (src/cli/screen-entry.ts). */
 interface ScreenScript {

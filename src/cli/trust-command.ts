@@ -4,7 +4,7 @@ import type { CliArgs } from './args';
 import { ConfigError, loadConfig, trustFolder } from './config';
 import { fingerprint, type FolderFingerprint } from './trust-store';
 import { ownStateDirs } from './tole-home';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 import { clock } from './wiring';
 import { trustSummary } from './trust-summary';
 

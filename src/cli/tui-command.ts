@@ -9,7 +9,7 @@ import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
 import { loadConfig, trustFolder, untrustedNotice, userOnlyNotice } from './config';
 import { trustSummary, wouldAct } from './trust-summary';
-import type { MainIo } from './main';
+import type { MainIo } from './main-io';
 import { sessionPathFromArgs } from './open-session';
 import { pickSession } from './pick-session';
 import { sessionsDirectory } from './session-files';

@@ -8,7 +8,8 @@ import { innerSize } from './PaneFrame';
 import type { ActiveTool, TurnAgent } from './turn-controller';
 import { useMemoWindow } from './pane-window';
 import { useLiveCost } from './use-live-cost';
-import { usageLines, type KnownWindow } from './usage-lines';
+import type { KnownWindow } from './known-window';
+import { usageLines } from './usage-lines';
 import type { UsageSummary } from './usage-summary';
 
 /** What the turn is doing, for the usage pane's live row; null when no turn runs. */

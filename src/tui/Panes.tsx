@@ -1,21 +1,13 @@
 import { Box } from 'ink';
 import type { SessionStore } from '../core/storage/session-store';
 import type { PaneId } from './keymap';
+import type { PaneContent } from './pane-content';
 import type { ScreenLayout } from './layout';
 import { LinesPane } from './LinesPane';
 import { LiveTranscriptPane, type TranscriptInput } from './LiveTranscriptPane';
 import { LiveUsagePane, type UsageInput } from './LiveUsagePane';
-import type { Line } from './styled-line';
 import { TreePane } from './TreePane';
 import type { SessionView } from './use-session-view';
-
-export interface PaneContent {
-  readonly title: string;
-  readonly note?: string;
-  readonly lines: readonly Line[];
-  /** A key per line that moves with it when the pane scrolls; by place when absent. */
-  readonly keys?: readonly string[];
-}
 
 export interface PanesProps {
   readonly layout: ScreenLayout;

@@ -1,6 +1,6 @@
 import { formatTokens, formatUsd } from './format';
 import type { LiveTurn, TurnAgent } from './turn-controller';
-import type { KnownWindow } from './usage-lines';
+import type { KnownWindow } from './known-window';
 import type { UsageTotals } from './usage-summary';
 
 /**

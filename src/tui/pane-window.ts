@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { PaneContent } from './Panes';
+import type { PaneContent } from './pane-content';
 import type { Line } from './styled-line';
 
 /** Cuts a pane's lines to its height from a scroll offset, and says where it is when it does not all fit. */

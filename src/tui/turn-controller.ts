@@ -1,6 +1,6 @@
 import { notifyNow, notifySoon } from './screen-updates';
 import type { StreamedFrames } from './frame-pacer';
-import type { KnownWindow } from './usage-lines';
+import type { KnownWindow } from './known-window';
 import type { AttemptReport, TokenUsage } from '../core/provider/provider';
 import type { AnyEntry } from '../core/tree/entry-types';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';

@@ -11,6 +11,7 @@ import {
   type ContextFill,
   type LiveTotals,
 } from './live-cost';
+import type { KnownWindow } from './known-window';
 import type { RetryTotals, UsageSummary, UsageTotals } from './usage-summary';
 
 /** What is streaming right now, estimated: the ledger row only lands when the attempt ends. */
@@ -141,13 +142,6 @@ function childLines(summary: UsageSummary, width: number): Line[] {
   return [...rows, [seg(' '.repeat(LABEL)), seg('* with sub-agents', 'faint')]];
 }
 
-/** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
-/**
- * The model's context window: its size and where it came from, null when nothing says it (then
- * automatic compaction is off), undefined while it has not been asked yet.
- */
-export type KnownWindow = { readonly tokens: number; readonly source: string } | null | undefined;
-
 function windowLine(window: KnownWindow): Line | null {
   if (window === undefined) return null;
   if (window === null) return [seg('window'.padEnd(LABEL), 'muted'), seg('unknown: no auto-compact', 'warn')];
@@ -158,6 +152,7 @@ function windowLine(window: KnownWindow): Line | null {
   ];
 }
 
+/** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
 export function usageLines(summary: UsageSummary, live: LiveUsage, width: number, window?: KnownWindow): Line[] {
   const col = columns(width);
   const header: Segment[] = [

@@ -7,7 +7,7 @@ import { sessionName } from '../core/session/session-name';
 import { useWindowLearned } from './use-window-learned';
 import { usePromptEstimate } from './use-live-cost';
 import { innerSize } from './PaneFrame';
-import type { PaneContent } from './Panes';
+import type { PaneContent } from './pane-content';
 import { useMemoWindow } from './pane-window';
 import { registerLines } from './register-lines';
 import { LineCache, scrollToTop, scrollTranscript, transcriptWindow, type ScrollAnchor } from './transcript-window';

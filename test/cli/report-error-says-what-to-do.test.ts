@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { MainIo } from '../../src/cli/main';
+import type { MainIo } from '../../src/cli/main-io';
 import { reportError } from '../../src/cli/report-error';
 import { StorageError } from '../../src/core/storage/errors';
 
