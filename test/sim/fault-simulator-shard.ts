@@ -31,6 +31,8 @@ export function simulatorShard(shard: number): void {
         restores: 0,
         indexedOpens: 0,
         indexesRefused: 0,
+        syncs: 0,
+        syncsCut: 0,
       };
       const faultPoints = new Set<string>();
       const started = performance.now();
@@ -43,6 +45,8 @@ export function simulatorShard(shard: number): void {
         totals.locksTaken += result.locksTaken;
         totals.indexedOpens += result.indexedOpens;
         totals.indexesRefused += result.indexesRefused;
+        totals.syncs += result.syncs;
+        totals.syncsCut += result.syncsCut;
         totals.restores += result.restores;
         for (const point of Object.keys(result.faultPoints)) faultPoints.add(point);
         if (result.problems.length > 0)
@@ -51,15 +55,16 @@ export function simulatorShard(shard: number): void {
       const seconds = (performance.now() - started) / 1000;
       console.log(`${count} schedules in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s`);
       expect(failed).toEqual([]);
-      // The schedules did crash, commit, rot bytes, restore, meet second openers and lose their locks: a simulator that never faults proves nothing.
+      // The schedules did crash, commit, rot bytes, restore, meet second openers and lose their locks, save and refuse indexes, and lose their sync's connection: a simulator that never faults proves nothing.
       expect(totals.crashes).toBeGreaterThan(count / 4);
       expect(totals.commits).toBeGreaterThan(count * 10);
       expect(totals.corruptions).toBeGreaterThan(count / 20);
       expect(totals.refusedOpeners).toBeGreaterThan(count / 20);
       expect(totals.restores).toBeGreaterThan(count / 20);
       expect(totals.locksTaken).toBeGreaterThan(count / 100);
-      expect(totals.indexedOpens).toBeGreaterThan(count / 20);
-      expect(totals.indexesRefused).toBeGreaterThan(count / 20);
+      expect(totals.indexedOpens).toBeGreaterThan(count / 50);
+      expect(totals.indexesRefused).toBeGreaterThan(count / 50);
+      expect(totals.syncsCut).toBeGreaterThan(count / 50);
       // Every fault point fired in each shard (the checkpoint and restore ones too).
       expect([...faultPoints].sort()).toEqual([...FAULT_POINTS].sort());
     }, 300_000);

@@ -24,6 +24,8 @@ export interface Plant {
   readonly bug: string;
   readonly disk?: DiskPlant;
   readonly world?: WorldPlant;
+  /** What a plant changes in the in-memory team table the shipper writes to (sim-team-table.ts). */
+  readonly table?: 'cursor-alone';
   /** Wraps the FileOps of each simulated process (the writer's and the checker's alike). */
   readonly ops?: (ops: FileOps, isDirectory: (path: string) => boolean) => FileOps;
 }
@@ -100,6 +102,10 @@ export const PLANTS = {
       ...ops,
       fileIdOf: (path) => (path.endsWith('.lock') ? 'the lock this writer made' : ops.fileIdOf(path)),
     }),
+  },
+  'sync-cursor-alone': {
+    bug: "the shipper's cursor is moved in a transaction of its own, so a connection lost before the rows commit leaves the cursor past records the team table never got",
+    table: 'cursor-alone',
   },
   'effect-before-intent': {
     bug: 'a call approved without asking (--yes, an allow rule) runs its effect while it is prepared, before its intent is committed',

@@ -44,6 +44,8 @@ const totals = {
   restores: 0,
   indexedOpens: 0,
   indexesRefused: 0,
+  syncs: 0,
+  syncsCut: 0,
 };
 const faultPoints: Record<string, number> = {};
 for (let seed = from; seed < from + count; seed++) {
@@ -56,6 +58,8 @@ for (let seed = from; seed < from + count; seed++) {
   totals.locksTaken += result.locksTaken;
   totals.indexedOpens += result.indexedOpens;
   totals.indexesRefused += result.indexesRefused;
+  totals.syncs += result.syncs;
+  totals.syncsCut += result.syncsCut;
   totals.restores += result.restores;
   for (const [point, n] of Object.entries(result.faultPoints)) faultPoints[point] = (faultPoints[point] ?? 0) + n;
   if (result.problems.length > 0) {
@@ -74,5 +78,5 @@ if (failed.length > 0) {
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.restores} restores checked, ${totals.indexedOpens} opens from a saved index, ${totals.indexesRefused} rotten or forged indexes refused; crashes at fault points: ${JSON.stringify(faultPoints)}`,
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.restores} restores checked, ${totals.indexedOpens} opens from a saved index, ${totals.indexesRefused} rotten or forged indexes refused, ${totals.syncs} syncs to the team table (${totals.syncsCut} cut off midway); crashes at fault points: ${JSON.stringify(faultPoints)}`,
 );

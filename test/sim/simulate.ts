@@ -27,6 +27,9 @@ import { isStorageError } from '../../src/core/storage/errors';
 import { unlockSession } from '../../src/core/storage/lock-file';
 import type { StoredRecord } from '../../src/core/storage/records';
 import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/session-index';
+import type { SessionHeader } from '../../src/core/storage/records';
+import { shipToTable } from '../../src/core/sync/shipper';
+import { ConnectionLost, SimTeamTable } from './sim-team-table';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
@@ -68,6 +71,9 @@ export interface SimResult {
   readonly indexedOpens: number;
   /** Rotten or forged indexes the open refused (and replayed instead). */
   readonly indexesRefused: number;
+  /** Syncs to the in-memory team table, and how many of them lost their connection midway. */
+  readonly syncs: number;
+  readonly syncsCut: number;
   /** Crashes at a fault point of the effect sandwich or of a restore, by point. */
   readonly faultPoints: Readonly<Record<string, number>>;
 }
@@ -121,9 +127,13 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     locksTaken: 0,
     indexedOpens: 0,
     indexesRefused: 0,
+    syncs: 0,
+    syncsCut: 0,
   };
   const faultPoints: Record<string, number> = {};
   let path: string | null = null;
+  let header: SessionHeader | null = null;
+  const team = new SimTeamTable(plant?.table === 'cursor-alone');
   const lifetimes = 2 + Math.floor(schedule.float() * 4);
   // Some schedules open as a large session does: on two threads, saving an index and using it.
   const indexing: IndexingOptions = schedule.float() < INDEXED_SCHEDULES ? INDEXING : {};
@@ -165,6 +175,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       if (path === null) {
         store = SessionStore.create(DIR, { clock, random, cwd: workspace, ops });
         path = store.path;
+        header = store.header;
         world.sessionPath = path;
       } else store = SessionStore.open(path, { clock, random, ops, ...indexing });
       const opened = store;
@@ -279,6 +290,23 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       continue;
     }
     checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
+    if (problems.length === 0 && header !== null && (last || schedule.float() < 0.2)) {
+      // `tole sync` ships the session to the team's table; its connection sometimes drops midway,
+      // and the next sync goes on from there. The last one runs to the end.
+      const cut = !last && schedule.float() < 0.5;
+      if (cut) team.dropWithin(schedule, 12);
+      try {
+        await shipToTable(team.table(), [{ path, header }], { person: 'sim', host: 'sim', ops: opsFor(9996) });
+        trace(`  synced to the team table: cursor ${team.cursor(header.id)}`);
+      } catch (error) {
+        if (!(error instanceof ConnectionLost)) throw error;
+        stats.syncsCut++;
+        trace(`  a sync lost its connection: cursor ${team.cursor(header.id)}`);
+      }
+      team.dropAtOp = Infinity;
+      stats.syncs++;
+      checkShipped(path, header.id, opsFor(9995), team, problems, life, last);
+    }
     if (!last && problems.length === 0 && schedule.float() < 0.05) {
       const line = disk.corruptLine(path);
       if (line === null) continue;
@@ -358,11 +386,12 @@ function checkIndexRefusals(
   }
 }
 
-/** `bytes` with one byte past the magic changed. */
+/** `bytes` with one bit of its body changed (in its second half, past the CRC and MAC, whose hex digits read the same in either case). */
 function flipByte(bytes: Buffer): Buffer {
   const out = Buffer.from(bytes);
-  const at = 40 + ((out.length * 7919) % (out.length - 40));
-  out[at] = out[at]! ^ 0x20;
+  const half = Math.floor(out.length / 2);
+  const at = half + ((out.length * 7919) % (out.length - half));
+  out[at] = out[at]! ^ 0x01;
   return out;
 }
 
@@ -398,6 +427,65 @@ function secondOpener(path: string, ops: FileOps, holder: number, problems: stri
   problems.push(`a second tole opened the session for writing while pid ${holder} held it`);
   second.close();
   return false;
+}
+
+/**
+ * The team table holds the file's records exactly once: every record at or below its cursor is
+ * there as the file holds it, nothing above the cursor is, each intent at or below it has one
+ * tool-effect row, settled as the file settles it; after the last sync the cursor is the file's
+ * last seq.
+ */
+function checkShipped(
+  path: string,
+  id: string,
+  ops: FileOps,
+  team: SimTeamTable,
+  problems: string[],
+  life: number,
+  last: boolean,
+): void {
+  const records: StoredRecord[] = [];
+  const store = SessionStore.open(path, {
+    clock: steppingClock(),
+    random: seededRandom(6),
+    readOnly: true,
+    ops,
+    onReplay: (commit) => records.push(...commit),
+  });
+  const lastSeq = store.lastSeq;
+  store.close();
+  const cursor = team.cursor(id);
+  const held = team.recordsOf(id);
+  const effects = team.effectsOf(id);
+  const found: string[] = [];
+  for (const record of records) {
+    if (record.seq > cursor) continue;
+    const row = held.get(record.seq);
+    if (row === undefined)
+      found.push(`seq ${record.seq} is at or below the cursor ${cursor} and not in the team table`);
+    else if (JSON.stringify(row.body) !== JSON.stringify(record))
+      found.push(`the team table's seq ${record.seq} differs from the file's`);
+    if (record.kind !== 'entry') continue;
+    const entry = record as unknown as AnyEntry;
+    if (entry.type === 'tool_intent' && !effects.has(entry.id))
+      found.push(`intent ${entry.id} (seq ${record.seq}) has no tool-effect row`);
+    if (entry.type === 'tool_result') {
+      const intent = records.find(
+        (r) =>
+          r.kind === 'entry' &&
+          (r as unknown as AnyEntry).type === 'tool_intent' &&
+          (r as unknown as { payload: { callId: string } }).payload.callId === entry.payload.callId,
+      );
+      const row = intent ? effects.get((intent as unknown as AnyEntry).id) : undefined;
+      if (row !== undefined && row['settlement_entry_id'] !== entry.id)
+        found.push(`the tool-effect row of ${entry.payload.callId} is not settled by ${entry.id}`);
+    }
+  }
+  for (const seq of held.keys())
+    if (seq > cursor) found.push(`the team table holds seq ${seq}, above its cursor ${cursor}`);
+  if (last && cursor !== lastSeq)
+    found.push(`after the last sync the cursor is ${cursor} and the file's last seq ${lastSeq}`);
+  problems.push(...found.slice(0, 5).map((problem) => `after life ${life}'s sync: ${problem}`));
 }
 
 /** After a byte rotted inside whole line `line`: `tole check` and a writable open both refuse the file, naming a line. */

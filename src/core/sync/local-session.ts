@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { seededRandom, type Clock } from '../clock';
 import { NS } from '../registers/namespaces';
 import type { UsageRow } from '../usage/usage-row';
-import { nodeFileOps } from '../storage/file-ops';
+import { type FileOps, nodeFileOps } from '../storage/file-ops';
 import { isStale, lockPathFor, readLockOwner } from '../storage/lock-file';
 import type { EntryRecord, SessionHeader, StoredRecord, UsageRecord } from '../storage/records';
 import { SessionStore } from '../storage/session-store';
@@ -120,7 +120,7 @@ export interface LocalSession {
 const inertClock: Clock = { nowMs: () => 0, nowNs: () => 0n };
 
 /** Replays `path` read-only and keeps what has seq above `cursor`. */
-export function readLocalSession(path: string, cursor: number): LocalSession {
+export function readLocalSession(path: string, cursor: number, ops: FileOps = nodeFileOps): LocalSession {
   const laneOf = new Map<string, string | null>();
   const intentOf = new Map<string, string>();
   let lastEntryMs = 0;
@@ -169,6 +169,7 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
     clock: inertClock,
     random: seededRandom(1),
     readOnly: true,
+    ops,
     onReplay: (records) => onReplay(records),
   });
   try {
@@ -187,7 +188,7 @@ export function readLocalSession(path: string, cursor: number): LocalSession {
       gap: lastSeq > cursor && recordsAbove !== lastSeq - cursor,
       liveRegisters,
       firstPrompt,
-      holder: holderOf(path),
+      holder: holderOf(path, ops),
       atCursor: ([recordAtCursor, entryAtCursor] as (StoredRecord | null)[]).filter(
         (r, i, all): r is StoredRecord => r !== null && all.indexOf(r) === i,
       ),
@@ -284,9 +285,9 @@ function usageRow(record: UsageRecord, atMs: number): UsageQueryRow {
 }
 
 /** Who holds the file's lock now; a lock left by a dead process on this host holds nothing. */
-function holderOf(path: string): { host: string; pid: number } | null {
-  const owner = readLockOwner(nodeFileOps, lockPathFor(path));
-  if (owner === null || isStale(owner)) return null;
+function holderOf(path: string, ops: FileOps): { host: string; pid: number } | null {
+  const owner = readLockOwner(ops, lockPathFor(path));
+  if (owner === null || isStale(owner, ops.processes)) return null;
   return { host: owner.host, pid: owner.pid };
 }
 
