@@ -290,7 +290,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       continue;
     }
     checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
-    if (problems.length === 0 && header !== null && (last || schedule.float() < 0.2)) {
+    if (problems.length === 0 && header !== null && (last || schedule.float() < 0.1)) {
       // `tole sync` ships the session to the team's table; its connection sometimes drops midway,
       // and the next sync goes on from there. The last one runs to the end.
       const cut = !last && schedule.float() < 0.5;
@@ -329,7 +329,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
 
 type IndexingOptions = { readonly indexKey?: () => Buffer; readonly asideMinBytes?: number };
 /** Share of schedules whose opens replay on two threads with a key, so that they save an index and use it. */
-const INDEXED_SCHEDULES = 0.1;
+const INDEXED_SCHEDULES = 0.05;
 /** The user's key for the index's MAC, and the two-thread replay (with its index) for any size: the product's threshold is 8 MiB. */
 const INDEXING: IndexingOptions = { indexKey: () => SIM_INDEX_KEY, asideMinBytes: 0 };
 const SIM_INDEX_KEY = Buffer.alloc(32, 0x5a);
