@@ -7,7 +7,15 @@
 import { resolve } from 'node:path';
 
 /** Packages loaded from dist/later.cjs (with what they import). */
-export const LATER_PACKAGES = ['openai', 'zod', '@modelcontextprotocol/sdk', 're2js', 'pg', 'eventsource-parser'];
+export const LATER_PACKAGES = [
+  'openai',
+  'zod',
+  '@modelcontextprotocol/sdk',
+  're2js',
+  'pg',
+  'eventsource-parser',
+  'gpt-tokenizer',
+];
 
 const LATER_MODULES = resolve('src/cli/later-modules.ts');
 const NAMESPACE = 'tole-later';

@@ -5,6 +5,7 @@ import { contextView, renderView } from '../core/session/context';
 import { currentHead } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import { formatTokens } from '../tui/format';
+import { tokenCounterFor } from './token-counters';
 import type { CommandReport, HostCommand } from '../tui/slash-commands';
 import { listProfiles } from './agent-profiles';
 import { resolveProfile, type PromptContext } from './session-setup';
@@ -107,11 +108,14 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
   const view = contextView(store.tree.pathTo(currentHead(store).entryId));
   const messages = renderView(effective.systemPrompt, view);
   const tools = effective.tools.definitions();
-  const system = estimateTokens([messages[0]!]);
+  const counter = await tokenCounterFor(agent.model);
+  const system = estimateTokens([messages[0]!], [], counter);
   const instructions =
-    prompts.instructions.text === '' ? 0 : estimateTokens([{ role: 'system', content: prompts.instructions.text }]);
-  const toolTokens = estimateTokens([], tools);
-  const conversation = estimateTokens(messages.slice(1));
+    prompts.instructions.text === ''
+      ? 0
+      : estimateTokens([{ role: 'system', content: prompts.instructions.text }], [], counter);
+  const toolTokens = estimateTokens([], tools, counter);
+  const conversation = estimateTokens(messages.slice(1), [], counter);
   const total = system + toolTokens + conversation;
   const window = await agent.contextWindowOf(AbortSignal.timeout(10_000)).catch(() => null);
   const threshold = effective.compaction?.threshold ?? DEFAULT_COMPACTION_THRESHOLD;
@@ -126,6 +130,7 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
     title: 'context',
     lines: [
       fill,
+      `  ${counter.method} (model ${agent.model})`,
       `  system prompt   ~${formatTokens(system)}${instructions > 0 ? ` (AGENTS.md ~${formatTokens(instructions)} of it)` : ''}`,
       `  tools (${tools.length})       ~${formatTokens(toolTokens)}`,
       `  conversation    ~${formatTokens(conversation)} (${messages.length - 1} messages${view.summary ? ', after a summary' : ''})`,

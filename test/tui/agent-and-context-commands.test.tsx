@@ -26,9 +26,9 @@ afterEach(async () => {
   await server?.close();
 });
 
-async function session(options: ChatServerOptions = {}): Promise<WiredSession> {
+async function session(options: ChatServerOptions = {}, model = 'tole-test-model'): Promise<WiredSession> {
   server = await startChatServer(options);
-  const wired = wiredSession({ baseUrl: server.url, model: 'tole-test-model' });
+  const wired = wiredSession({ baseUrl: server.url, model });
   const agents = join(wired.home, '.config', 'tole', 'agents');
   mkdirSync(agents, { recursive: true });
   writeFileSync(
@@ -109,6 +109,7 @@ describe('/agent and /context', () => {
     await command(s, '/context');
     const frame = stripAnsi(await s.waitFor('window from GET /v1/models', 5_000));
     expect(frame).toMatch(/of 32\.8k tokens \(\d+%\)/);
+    expect(frame).toContain('estimated as characters ÷ 4 (model tole-test-model)');
     expect(frame).toContain('agent profile: none');
     expect(frame).toContain("generation the server's defaults");
     expect(frame).toMatch(/conversation\s+~\S+ \(2 messages\)/);
@@ -119,6 +120,15 @@ describe('/agent and /context', () => {
     const after = stripAnsi(await s.waitFor('agent profile: reviewer', 5_000));
     expect(after).toContain('generation temperature 0.1');
     expect(after).toContain('tools read_file, grep');
+  });
+
+  it("/context counts an OpenAI model's prompt with its tokenizer and says so", async () => {
+    await session({}, 'gpt-4.1');
+    const s = screen!;
+    await command(s, '/context');
+    const frame = stripAnsi(await s.waitFor('tokens counted with o200k_base', 10_000));
+    expect(frame).toContain('tokens counted with o200k_base (model gpt-4.1)');
+    expect(frame).not.toContain('characters ÷ 4');
   });
 
   it('/context says when the window is not known, and that automatic compaction is off', async () => {

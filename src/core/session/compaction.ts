@@ -8,6 +8,7 @@ import { contextView, isCollapsible, renderEntries, renderView, type ContextView
 import { AppendBatch, currentHead } from './cursor';
 import type { EventSink } from './events';
 import { taskStateText } from './plan-nudges';
+import { CHARACTER_ESTIMATE, type TokenCounter } from './token-counter';
 import { taskStateAt } from './task-state';
 import { addNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
@@ -74,18 +75,25 @@ export interface CompactionContext {
   readonly recordAttempt: (report: AttemptReport, entryId: string | null) => void;
 }
 
-/** An estimate of the prompt's size in tokens: characters / 4, tool definitions included. */
-export function estimateTokens(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] = []): number {
-  let chars = 0;
+/**
+ * An estimate of the prompt's size in tokens, tool definitions included, counted by `counter`
+ * (default characters / 4); each message and call adds a few tokens of framing.
+ */
+export function estimateTokens(
+  messages: readonly ChatMessage[],
+  tools: readonly ToolDefinition[] = [],
+  counter: TokenCounter = CHARACTER_ESTIMATE,
+): number {
+  let tokens = 0;
   for (const message of messages) {
-    chars += message.content.length + 8;
+    tokens += counter.count(message.content) + 2;
     if (message.role === 'assistant')
       for (const call of message.toolCalls ?? [])
-        chars += call.name.length + call.arguments.length + call.id.length + 16;
-    if (message.role === 'tool') chars += message.toolCallId.length;
+        tokens += counter.count(call.name) + counter.count(call.arguments) + counter.count(call.id) + 4;
+    if (message.role === 'tool') tokens += counter.count(message.toolCallId);
   }
-  for (const tool of tools) chars += JSON.stringify(tool).length;
-  return Math.ceil(chars / 4);
+  for (const tool of tools) tokens += counter.count(JSON.stringify(tool));
+  return Math.ceil(tokens);
 }
 
 /**
