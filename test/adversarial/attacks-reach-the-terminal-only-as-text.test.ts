@@ -84,6 +84,8 @@ describe('the full screen, from the model and from a tool', () => {
     raw = driver.raw;
     driver.type('\x03');
     driver.kill();
+    // tole may still be writing under its home as it ends: the folder is removed only after.
+    await driver.exit;
   });
 
   it('showed the whole turn', () => expect(raw).toContain('all-shown-now'));
