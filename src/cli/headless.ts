@@ -3,6 +3,7 @@ import type { Agent } from '../core/session/agent';
 import type { SessionStore } from '../core/storage/session-store';
 import type { OutputFormat } from './args';
 import { terminalSafeJson } from '../core/terminal-text';
+import { totalsOf, type UsageTotals } from '../core/usage/totals';
 
 export interface HeadlessIo {
   readonly stdout: NodeJS.WritableStream;
@@ -64,10 +65,12 @@ export async function runHeadless(
       else io.stderr.write(`tole: ${reason}\n`);
       return 1;
     }
+    const usedBefore = store.usage.length;
     const result = await agent.runTurn(prompt, controller.signal, emit);
     const session = { sessionId: store.header.id, path: store.path };
+    const usage = runUsage(totalsOf(store.usage.slice(usedBefore)));
     const text = result.outcome === 'error' && authFailure !== null ? authFailure : result.text;
-    if (output === 'json') print({ type: 'result', outcome: result.outcome, text, ...session });
+    if (output === 'json') print({ type: 'result', outcome: result.outcome, text, ...session, usage });
     else if (result.outcome === 'done') io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     else io.stderr.write(`tole: ${text}\n`);
     if (output === 'text') io.stderr.write(`tole: session ${store.header.id}\n`);
@@ -76,6 +79,22 @@ export async function runHeadless(
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
+}
+
+/**
+ * What this run used, for the result event: its tokens in total and by kind, and its cost in
+ * USD; `costKnown` is false when some attempt had no price (the cost is then a lower bound).
+ */
+function runUsage(totals: UsageTotals): Record<string, number | boolean> {
+  return {
+    totalTokens: totals.inputTokens + totals.outputTokens,
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    cachedInputTokens: totals.cachedInputTokens,
+    cacheWriteTokens: totals.cacheWriteTokens,
+    costUsd: totals.costUsdMicros / 1_000_000,
+    costKnown: !totals.unpriced,
+  };
 }
 
 /** The words of a denied or blocked call's settlement, on one line; null for any other result. */

@@ -41,3 +41,33 @@ describe('headless --output json', () => {
     ]);
   });
 });
+
+describe('headless --output json result event', () => {
+  it('carries the run’s total tokens and its cost as the usage ledger has it', async () => {
+    const h = await startHarness({
+      replies: [{ text: 'done', usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } }],
+    });
+    const out = sink();
+    const err = sink();
+    const code = await runHeadless(h.agent, h.store, 'go', 'json', { stdout: out.stream, stderr: err.stream }, []);
+    expect(code).toBe(0);
+    const result = out
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; usage?: Record<string, unknown> })
+      .find((e) => e.type === 'result');
+    const ledger = h.store.usage.map((row) => row.usage as { costUsdMicros: number; priced: boolean });
+    const micros = ledger.reduce((sum, row) => sum + row.costUsdMicros, 0);
+    expect(micros).toBeGreaterThan(0);
+    expect(result?.usage).toEqual({
+      totalTokens: 150,
+      inputTokens: 120,
+      outputTokens: 30,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: micros / 1_000_000,
+      costKnown: ledger.every((row) => row.priced),
+    });
+  });
+});
