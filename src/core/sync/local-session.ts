@@ -4,7 +4,6 @@
  * each one adds, and the live register cells for when records below the file's last seq are gone
  * (storage compaction, a SQLite copy).
  */
-import { hostname } from 'node:os';
 import { seededRandom, type Clock } from '../clock';
 import { NS } from '../registers/namespaces';
 import type { UsageRow } from '../usage/usage-row';
@@ -290,5 +289,3 @@ function holderOf(path: string, ops: FileOps): { host: string; pid: number } | n
   if (owner === null || isStale(owner, ops.processes)) return null;
   return { host: owner.host, pid: owner.pid };
 }
-
-export const thisHost = (): string => hostname();
