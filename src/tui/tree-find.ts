@@ -113,6 +113,32 @@ class EntryTexts {
     for (let o = from; o < texts.length; o++) if (this.passes(o, filter) && texts[o]!.includes(needle)) out.push(o);
   }
 
+  /**
+   * Appends to `out` the ordinals whose text holds `needle`, ascending, given `vouched`: ascending
+   * ordinals below `upTo` known to hold it (they matched a query that holds the needle). Only the
+   * others are read.
+   */
+  scanAround(needle: string, vouched: readonly number[], upTo: number): number[] {
+    const { texts } = this;
+    if (vouched.length === upTo) {
+      // Every entry up to there holds it (a needle every entry holds): a copy, no text read.
+      const out = vouched.slice();
+      this.scan(needle, upTo, out);
+      return out;
+    }
+    const out: number[] = [];
+    const filter = needle.length < 3 ? null : needleFilter(needle);
+    let k = 0;
+    for (let o = 0; o < upTo; o++) {
+      if (k < vouched.length && vouched[k] === o) {
+        out.push(o);
+        k++;
+      } else if ((!filter || this.passes(o, filter)) && texts[o]!.includes(needle)) out.push(o);
+    }
+    this.scan(needle, upTo, out);
+    return out;
+  }
+
   /** Fills in the missing filters a slice at a time, on timers that never keep the process alive. */
   fillFilters(): void {
     if (this.pending !== null) return;
@@ -334,14 +360,23 @@ export class TreeFinder {
       kept.upTo = total;
       return keep(this.found, needle, kept).hits;
     }
-    // Every entry that holds the needle holds each part of it: a kept query inside it narrows the search.
+    // Every entry that holds the needle holds each part of it: a kept query inside it narrows the
+    // search, and a kept query that holds it (a backspace after a paste) vouches for its matches.
     let base: Found | undefined;
+    let known: Found | undefined;
     for (const [query, f] of this.found) {
       if (query.length < needle.length && needle.includes(query) && (!base || f.hits.length < base.hits.length))
         base = f;
+      if (query.length > needle.length && query.includes(needle) && (!known || f.hits.length > known.hits.length))
+        known = f;
     }
+    const narrows = base !== undefined && base.hits.length * NARROW_BELOW < total;
+    // A kept query that holds the needle pays when it matched many entries: those are not read.
+    if (!narrows && known && known.hits.length * NARROW_BELOW >= known.upTo)
+      return keep(this.found, needle, { upTo: total, hits: this.texts.scanAround(needle, known.hits, known.upTo) })
+        .hits;
     const hits: number[] = [];
-    if (base && base.hits.length * NARROW_BELOW < total) {
+    if (narrows && base) {
       const filter = needleFilter(needle);
       for (const ordinal of base.hits)
         if (this.texts.passes(ordinal, filter) && this.texts.holds(ordinal, needle)) hits.push(ordinal);

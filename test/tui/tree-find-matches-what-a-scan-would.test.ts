@@ -181,6 +181,36 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     expectSame(finder.search(rows, labels, 'needl'), rows, expected);
     expectSame(finder.search(rows, labels, 'need'), rows, plainScan(rows, entries, labels, 'need'));
   });
+  it('a backspace after a paste takes the matches of the pasted query as found and reads only the other entries', async () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const add = (t: string): void => {
+      const id = `e${ids.length}`;
+      entries.set(id, entryOf(id, t, ids.length));
+      ids.push(id);
+    };
+    for (let i = 0; i < 300; i++) add(i % 3 === 0 ? `lock fsync ${i}` : `lock fsyn ${i}`);
+    const finder = new TreeFinder((id) => entries.get(id));
+    const labels = new Map([['e1', 'LOCK FSYNC label']]);
+    let rows = rowsOf(ids);
+    finder.search(rows, labels, 'zq');
+    await finder.idle();
+    expectSame(finder.search(rows, labels, 'lock fsync'), rows, plainScan(rows, entries, labels, 'lock fsync'));
+    add('a lock fsyn added later');
+    add('nothing here');
+    rows = rowsOf([...ids].reverse());
+    expectSame(finder.search(rows, labels, 'lock fsyn'), rows, plainScan(rows, entries, labels, 'lock fsyn'));
+    expectSame(finder.search(rows, labels, 'k fs'), rows, plainScan(rows, entries, labels, 'k fs'));
+    // Every entry held the pasted query: the shorter one holds them all, and only new entries are read.
+    const held = rowsOf(ids.filter((id) => entryGlyph(entries.get(id)!).text.includes('lock fsyn')));
+    const all = new TreeFinder((id) => entries.get(id));
+    expectSame(all.search(held, labels, 'lock fsyn'), held, plainScan(held, entries, labels, 'lock fsyn'));
+    add('lock fsy only');
+    add('other');
+    rows = rowsOf(ids);
+    expectSame(all.search(rows, labels, 'lock fsy'), rows, plainScan(rows, entries, labels, 'lock fsy'));
+    expectSame(all.search(rows, labels, 'ock'), rows, plainScan(rows, entries, labels, 'ock'));
+  });
   it('works out the texts ahead of the first key when the field opens (prepare), and still sees later entries', async () => {
     const entries = new Map<string, AnyEntry>();
     const ids: string[] = [];
