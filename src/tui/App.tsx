@@ -458,6 +458,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
             usage={panes.usage}
             registers={panes.registers}
             matches={matches?.ids ?? null}
+            unfolded={ui.unfolded}
           />
         )}
         {flash.length > 0 ? <FlashLine lines={flash} /> : null}

@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import type { ChildPath } from './child-path';
 import type { SessionStore } from '../core/storage/session-store';
 import type { PaneId } from './keymap';
 import type { PaneContent } from './pane-content';
@@ -21,6 +22,8 @@ export interface PanesProps {
   readonly registers: PaneContent;
   /** The tree rows the search found. */
   readonly matches?: ReadonlySet<string> | null;
+  /** The `task` calls unfolded in the tree, with their sub-agents' entries. */
+  readonly unfolded?: ReadonlyMap<string, ChildPath>;
 }
 
 /** The four panes: side by side on a wide screen, one at a time on a narrow one. */
@@ -34,6 +37,7 @@ export function Panes({
   usage,
   registers,
   matches = null,
+  unfolded,
 }: PanesProps) {
   const { tree: treeRect, transcript: transcriptRect, usage: usageRect, registers: registersRect } = layout;
   const tree = treeRect ? (
@@ -49,6 +53,7 @@ export function Panes({
       height={treeRect.height}
       focused={focus === 'tree'}
       matches={matches}
+      {...(unfolded ? { unfolded } : {})}
     />
   ) : null;
   const pane = (id: PaneId, content: PaneContent, rect: { width: number; height: number } | null) =>

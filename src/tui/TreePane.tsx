@@ -8,8 +8,11 @@ import { StyledLine } from './StyledLine';
 import { seg, type Line } from './styled-line';
 import type { StyleName } from './styles';
 import widestLine from './text-width';
+import { childLines } from './child-lines';
+import type { ChildPath } from './child-path';
 import { treeLine } from './tree-line';
-import type { TreeRows } from './tree-rows';
+import { treeGuide, type TreeRows } from './tree-rows';
+import { unfoldedWindow } from './unfolded-window';
 import type { IdSet } from './use-session-view';
 import { useTheme } from './use-theme';
 
@@ -26,9 +29,12 @@ export interface TreePaneProps {
   readonly focused: boolean;
   /** The rows the search found (marked); null when nothing is searched. */
   readonly matches?: ReadonlySet<string> | null;
+  /** The `task` calls unfolded (by their intent's id): their sub-agent's rows are shown beneath them. */
+  readonly unfolded?: ReadonlyMap<string, ChildPath>;
 }
 
 const MARGIN = 2;
+const NONE_UNFOLDED: ReadonlyMap<string, ChildPath> = new Map();
 
 /** The first row shown: moves only as far as it must to keep the selection in view. */
 export function viewportTop(previousTop: number, selected: number, height: number, total: number): number {
@@ -53,21 +59,35 @@ export const TreePane = memo(function TreePane({
   height,
   focused,
   matches = null,
+  unfolded = NONE_UNFOLDED,
 }: TreePaneProps) {
   const theme = useTheme();
   const inner = innerSize(width, height);
   const topRef = useRef(0);
-  const top = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
+  const rowsTop = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
+  const { top, items } = unfoldedWindow(
+    rows.rows.length,
+    rowsTop,
+    selected,
+    inner.height,
+    (index) => rows.rows[index]!.id,
+    (index) => {
+      const row = rows.rows[index]!;
+      const child = unfolded.get(row.id);
+      return child ? childLines(child, treeGuide(row, Math.floor(inner.width / 3)).length + 2, inner.width) : null;
+    },
+  );
   topRef.current = top;
-  const visible = rows.rows.slice(top, top + inner.height);
   const title = `tree${branches > 1 ? ` · ${branches} branches` : ''}`;
   const note =
     rows.rows.length > inner.height
       ? `${selected + 1}/${rows.rows.length}`
       : counted(rows.rows.length, 'entry', 'entries');
   const found = matches ? `${matches.size} found · ` : '';
-  const lines: Line[] = visible.map((row) =>
-    treeLine({
+  const lines: Line[] = items.map(({ index, line }) => {
+    if (line) return line;
+    const row = rows.rows[index]!;
+    return treeLine({
       row,
       entry: store.entry(row.id)!,
       label: labels.get(row.id),
@@ -75,10 +95,11 @@ export const TreePane = memo(function TreePane({
       isHead: row.id === headId,
       width: inner.width,
       match: matches?.has(row.id) === true,
-    }),
-  );
+    });
+  });
   if (rows.rows.length === 0) lines.push([seg('no entries yet', 'faint')]);
-  const baseOf = (i: number): StyleName | undefined => (focused && top + i === selected ? 'selected' : undefined);
+  const baseOf = (i: number): StyleName | undefined =>
+    focused && items[i]?.index === selected && !items[i]?.line ? 'selected' : undefined;
   // One text node for the rows on screen (as LinesPane): Ink walks one node a frame, not one a row.
   const text = paintedLines(theme, lines, baseOf);
   const whole = widestLine(text) <= inner.width;
@@ -90,7 +111,7 @@ export const TreePane = memo(function TreePane({
         ) : (
           lines.map((line, i) => {
             const base = baseOf(i);
-            return <StyledLine key={visible[i]?.id ?? 'empty'} line={line} {...(base ? { base } : {})} />;
+            return <StyledLine key={items[i]?.key ?? 'empty'} line={line} {...(base ? { base } : {})} />;
           })
         )}
       </Box>

@@ -26,6 +26,8 @@ import {
 import { askAgain } from './ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from './line-editor';
 import { newestLeaf, siblingRow } from './tree-rows';
+import { readChildPath } from './child-path';
+import { subAgentOf } from './entry-glyph';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
 import { completeCommand } from './command-completion';
@@ -592,6 +594,7 @@ function editPrompt(ctx: KeyContext, entryId: string | null): void {
 
 function navigate(ctx: KeyContext, action: Action): void {
   const index = selectedIndex(ctx);
+  if (foldKey(ctx, action, ctx.view.rows.rows[index]?.id ?? null)) return;
   switch (action) {
     case 'select-up':
       return selectIndex(ctx, index - 1);
@@ -624,6 +627,27 @@ function navigate(ctx: KeyContext, action: Action): void {
     default:
       return scroll(ctx, action);
   }
+}
+
+/**
+ * On a `task` call (⧉): ⏎ unfolds its sub-agent's entries beneath it or folds them, → unfolds,
+ * ← folds. The child's file is read (read-only) when it unfolds. True when the key was taken.
+ */
+function foldKey(ctx: KeyContext, action: Action, id: string | null): boolean {
+  if (action !== 'checkout' && action !== 'sibling-next' && action !== 'sibling-previous') return false;
+  const entry = id === null ? undefined : ctx.store.entry(id);
+  const childId = entry?.type === 'tool_intent' ? subAgentOf(entry.payload) : null;
+  if (id === null || childId === null) return false;
+  const open = ctx.ui.unfolded.has(id);
+  if (action === 'sibling-previous' ? !open : action === 'sibling-next' && open) return false;
+  const child = open ? null : readChildPath(ctx.store.path, ctx.store.header.id, childId);
+  ctx.dispatch({ type: 'unfold', entryId: id, child });
+  if (child && !child.ok) ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: child.reason } });
+  if (child?.ok) {
+    const text = `sub-agent ${childId} unfolded: its entries are shown read-only, not check-out targets here (the transcript shows them while the call is selected; ← folds)`;
+    ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
+  }
+  return true;
 }
 
 function scroll(ctx: KeyContext, action: Action): void {

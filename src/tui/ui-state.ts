@@ -1,6 +1,7 @@
 import type { ApprovalField } from './approval-field';
 import type { LaneHead } from '../core/registers/namespaces';
 import type { RestorePreview } from '../core/session/restore-files';
+import type { ChildPath } from './child-path';
 import type { PaneId } from './keymap';
 import type { CommandReport } from './slash-commands';
 import type { PickerList } from './session-switch';
@@ -88,6 +89,8 @@ export interface UiState {
   readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
   /** A field open in the approval box of one call (by its id): a denial's message, a prefix to confirm, the command edited. */
   readonly approvalField: ApprovalField | null;
+  /** The `task` calls unfolded in the tree (by their intent's id), each with its sub-agent's entries as read when it unfolded. */
+  readonly unfolded: ReadonlyMap<string, ChildPath>;
 }
 
 export const INITIAL_UI: UiState = {
@@ -119,6 +122,7 @@ export const INITIAL_UI: UiState = {
   picker: null,
   approvalScroll: null,
   approvalField: null,
+  unfolded: new Map(),
 };
 
 export type UiAction =
@@ -148,7 +152,9 @@ export type UiAction =
   | { readonly type: 'field-value'; readonly value: string }
   | { readonly type: 'picker'; readonly picker: PickerList | null }
   | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number }
-  | { readonly type: 'approval-field'; readonly field: ApprovalField | null };
+  | { readonly type: 'approval-field'; readonly field: ApprovalField | null }
+  /** `child`: the sub-agent's entries to show beneath the call `entryId`; null folds it. */
+  | { readonly type: 'unfold'; readonly entryId: string; readonly child: ChildPath | null };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -246,6 +252,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case 'select':
       return { ...state, selectedId: action.id };
+    case 'unfold': {
+      const unfolded = new Map(state.unfolded);
+      if (action.child) unfolded.set(action.entryId, action.child);
+      else unfolded.delete(action.entryId);
+      return { ...state, unfolded, transcript: FOLLOW };
+    }
     case 'transcript':
       return { ...state, transcript: action.anchor };
     case 'scroll-side': {

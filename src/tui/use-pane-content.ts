@@ -60,6 +60,8 @@ export function usePaneContent(input: PaneContentInput): {
 } {
   const { store, agent, view, shape, ui, awaitingApproval, usageWidth, readOnly } = input;
   const cache = useRef(new LineCache()).current;
+  // A sub-agent's entry ids are its own (they may repeat the parent's): its lines are kept apart.
+  const childCache = useRef(new LineCache()).current;
   useWindowLearned(agent);
   const { requestTokens, fill } = usePromptEstimate(store, agent, view, shape.callOpen);
   const knownWindow = agent.knownWindow;
@@ -98,10 +100,15 @@ export function usePaneContent(input: PaneContentInput): {
       : ` · at ${view.head.entryId}, next prompt branches`;
   // A named session carries its name at the head of the screen (/name, R in the tree).
   const name = sessionName(store);
+  // An unfolded `task` call, selected: the transcript shows its sub-agent's path instead.
+  const child = selectedId === null ? undefined : ui.unfolded.get(selectedId);
+  const shownChild = child?.ok ? child : null;
   const transcript: TranscriptInput = {
-    title: `${name === null ? '' : `${name} · `}${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
-    path: view.path,
-    cache,
+    title: shownChild
+      ? `sub-agent ${shownChild.childId} · ${counted(shownChild.entries.length, 'entry', 'entries')} · read-only (← folds)`
+      : `${name === null ? '' : `${name} · `}${view.head.lane} · ${counted(view.path.length, 'entry', 'entries')}${branchNote}`,
+    path: shownChild ? shownChild.entries : view.path,
+    cache: shownChild ? childCache : cache,
     anchor: ui.transcript,
     model: agent.model,
     awaitingApproval,
@@ -135,10 +142,11 @@ export function usePaneContent(input: PaneContentInput): {
       // A scroll key moves from the window on screen: laid out here as the pane lays it out.
       scrollTranscript: (delta) => {
         const tail = transcriptTail(input.liveNow(), store.now(), transcript, inner.width);
-        const shown = transcriptWindow(view.path, tail, cache, inner.width, inner.height, ui.transcript);
-        return scrollTranscript(shown, delta, view.path, tail, cache, inner.width, inner.height);
+        const { path, cache: lines } = transcript;
+        const shown = transcriptWindow(path, tail, lines, inner.width, inner.height, ui.transcript);
+        return scrollTranscript(shown, delta, path, tail, lines, inner.width, inner.height);
       },
-      topOfTranscript: () => scrollToTop(view.path),
+      topOfTranscript: () => scrollToTop(transcript.path),
     };
   };
   return { usageLineCount, requestTokens, fill, forLayout };
