@@ -121,6 +121,14 @@ const schemas = lazySchema((z) => {
     theme: z.string().min(1).optional(),
     /** The mouse wheel scrolls the pane under the pointer (mouse reporting on); false leaves the mouse to the terminal. */
     mouse: z.boolean().optional(),
+    /** A bell (and OSC 9 where the terminal shows it) when an approval waits or a turn of `afterTurnMs` or more ends while the terminal is unfocused. */
+    notify: z
+      .strictObject({
+        bell: z.boolean().optional(),
+        osc9: z.boolean().optional(),
+        afterTurnMs: z.number().int().nonnegative().optional(),
+      })
+      .optional(),
     keymap: z
       .record(z.string(), z.union([z.string(), z.array(z.string())]))
       .superRefine((map, ctx) => {
@@ -352,11 +360,12 @@ export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
 
 /**
  * The fields that change what the user sees or how their keys are read: the keys that answer an
- * approval, the colours that tell a danger apart, the prices the cost figures are made of. They
+ * approval, the colours that tell a danger apart, the prices the cost figures are made of, the
+ * bell and notifications the terminal gets (a repository must not make tole ring). They
  * are the user's alone: a project config's are never applied, trusted or not, and are named in a
  * notice. A field added to the config that changes the screen or the keys belongs here.
  */
-export const USER_ONLY_FIELDS = ['keymap', 'theme', 'pricing'] as const satisfies readonly (keyof Config)[];
+export const USER_ONLY_FIELDS = ['keymap', 'theme', 'pricing', 'notify'] as const satisfies readonly (keyof Config)[];
 
 export type UserOnlyField = (typeof USER_ONLY_FIELDS)[number];
 

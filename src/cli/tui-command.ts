@@ -5,6 +5,7 @@ import { applyKeymapOverrides } from '../tui/keymap-overrides';
 import { closeSync } from 'node:fs';
 import { runTui, type TuiExit } from '../tui/run-tui';
 import { multiplexerOf } from '../tui/copy-answer';
+import { NOTIFY_DEFAULTS, showsOsc9 } from '../tui/terminal-signal';
 import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
 import { loadConfig, trustFolder, untrustedNotice, userOnlyNotice } from './config';
@@ -141,6 +142,7 @@ export async function startTui(
       keymap,
       switcher: sessions,
       multiplexer: multiplexerOf(io.env),
+      signals: { settings: { ...NOTIFY_DEFAULTS, ...config.notify }, osc9Shown: showsOsc9(io.env) },
       ...(onFirstFrame ? { onFirstFrame } : {}),
       collectYoung,
     });

@@ -20,6 +20,7 @@ import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
 import { screenLayout, sidePaneWidth } from './layout';
 import { paneAt } from './mouse-wheel';
+import { useSignals, type Signals } from './use-signals';
 import type { EditorResult } from './external-editor';
 import type { PromptTemplate } from './prompt-template';
 import { innerSize } from './PaneFrame';
@@ -101,6 +102,8 @@ export interface AppProps {
   readonly opened?: string;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
+  /** A bell and OSC 9 through `writeTerminal` when an approval waits or a long turn ends unfocused; absent, none. */
+  readonly signals?: Signals;
   /** True while the host opens another session (`/new`, `/resume`): prompts wait, so none lands in the one left. */
   readonly switching?: boolean;
   /** Told of a `/theme` change, so that the next session's screen keeps it. */
@@ -178,6 +181,13 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     if (ui.field?.kind === 'find') finder.prepare(view.rows);
   }, [ui.field?.kind, finder, view.rows]);
   const running = turn.phase !== 'idle';
+  const focusChanged = useSignals({
+    signals: props.signals,
+    write: props.writeTerminal,
+    via: props.multiplexer ?? null,
+    waiting: pending ? { callId: pending.request.callId, tool: pending.request.tool } : null,
+    running,
+  });
   useFlashFade(ui.flash, current, dispatch);
   useMcpFlash(props.mcp, dispatch);
   useEffect(() => {
@@ -340,6 +350,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     (text) => {
       if (current().picker === null) handlePaste(keyContext, text);
     },
+    focusChanged,
   );
   // A closed field's text input lets go of the keyboard before the next key; so does the picker.
   useFlushedEffects(ui.field === null);

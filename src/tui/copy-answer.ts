@@ -20,12 +20,11 @@ export function osc52(text: string): string {
 const SCREEN_PIECE = 252;
 
 /**
- * The clipboard sequence as the terminal behind a multiplexer receives it. tmux passes on what is
- * inside `ESC P tmux; … ESC \` with each ESC doubled (tmux 3.3+ needs `allow-passthrough on`);
+ * A string sequence (OSC) as the terminal behind a multiplexer receives it. tmux passes on what
+ * is inside `ESC P tmux; … ESC \` with each ESC doubled (tmux 3.3+ needs `allow-passthrough on`);
  * GNU screen passes on each `ESC P … ESC \` piece, so the sequence goes in short pieces.
  */
-export function clipboardSequence(text: string, via: Multiplexer): string {
-  const seq = osc52(text);
+export function passedThrough(seq: string, via: Multiplexer): string {
   if (via === 'tmux') return `\x1bPtmux;${seq.replaceAll('\x1b', '\x1b\x1b')}\x1b\\`;
   if (via === 'screen') {
     let out = '';
@@ -33,6 +32,11 @@ export function clipboardSequence(text: string, via: Multiplexer): string {
     return out;
   }
   return seq;
+}
+
+/** The clipboard sequence as the terminal behind a multiplexer receives it. */
+export function clipboardSequence(text: string, via: Multiplexer): string {
+  return passedThrough(osc52(text), via);
 }
 
 /** The text of the last assistant answer on the checked-out path; null when there is none. */

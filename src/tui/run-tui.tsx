@@ -8,6 +8,7 @@ import { paced } from './PacedFrames';
 import { StreamedFrames } from './frame-pacer';
 import type { ApprovalQueue } from './approval-queue';
 import type { Multiplexer } from './copy-answer';
+import type { Signals } from './use-signals';
 import type { SessionAllowance } from './key-handler';
 import type { HostCommand } from './slash-commands';
 import { FrameWriter } from './frame-writer';
@@ -57,6 +58,8 @@ export interface RunTuiOptions {
   readonly subAgents?: ChildEventSource;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
+  /** The bell and OSC 9 when an approval waits or a long turn ends while the terminal is unfocused; absent, none. */
+  readonly signals?: Signals;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Listen for SIGTERM, SIGHUP, SIGINT and uncaught errors to restore the terminal (default true). */
@@ -219,6 +222,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           {...(options.templates ? { templates: options.templates } : {})}
           {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+          {...(options.signals ? { signals: options.signals } : {})}
           writeTerminal={(data) => {
             // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
             if (!finished) stdout.write(data);

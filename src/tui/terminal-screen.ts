@@ -1,7 +1,7 @@
 /**
  * The terminal's modes around a full-screen session: the alternate screen (so the shell's
  * scrollback is untouched), a hidden cursor, auto-wrap off, bracketed paste (so a pasted
- * newline is not a send). `restore` undoes them all, at most once, on every way out.
+ * newline is not a send), focus reporting (signals ring only while the terminal is unfocused). `restore` undoes them all, at most once, on every way out.
  */
 export const ENTER_ALT_SCREEN = '\x1b[?1049h';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
@@ -12,6 +12,9 @@ export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 /** Mouse reporting (button and wheel events) in SGR form: `ESC [ < button ; column ; row M`. */
 export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
 export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
+/** Focus reporting: the terminal sends `ESC [ I` when it gains focus and `ESC [ O` when it loses it. */
+export const FOCUS_ON = '\x1b[?1004h';
+export const FOCUS_OFF = '\x1b[?1004l';
 export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 /** Auto-wrap off: a line that would overflow is cut at the margin instead of pushing the screen down. */
 export const AUTOWRAP_OFF = '\x1b[?7l';
@@ -32,7 +35,13 @@ export class TerminalScreen {
     // cooked by the line discipline (which would turn a send into a newline and echo it).
     if (stdin.isTTY && typeof stdin.setRawMode === 'function') stdin.setRawMode(true);
     stdout.write(
-      ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + (mouse ? MOUSE_ON : '') + CLEAR_SCREEN,
+      ENTER_ALT_SCREEN +
+        HIDE_CURSOR +
+        AUTOWRAP_OFF +
+        BRACKETED_PASTE_ON +
+        FOCUS_ON +
+        (mouse ? MOUSE_ON : '') +
+        CLEAR_SCREEN,
     );
     return new TerminalScreen(stdout, stdin, mouse);
   }
@@ -59,7 +68,7 @@ export class TerminalScreen {
     if (this.restored) return;
     if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(false);
     this.stdout.write(
-      (this.mouse ? MOUSE_OFF : '') + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+      (this.mouse ? MOUSE_OFF : '') + FOCUS_OFF + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
     );
   }
 
@@ -68,7 +77,13 @@ export class TerminalScreen {
     if (this.restored) return;
     if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(true);
     this.stdout.write(
-      ENTER_ALT_SCREEN + HIDE_CURSOR + AUTOWRAP_OFF + BRACKETED_PASTE_ON + (this.mouse ? MOUSE_ON : '') + CLEAR_SCREEN,
+      ENTER_ALT_SCREEN +
+        HIDE_CURSOR +
+        AUTOWRAP_OFF +
+        BRACKETED_PASTE_ON +
+        FOCUS_ON +
+        (this.mouse ? MOUSE_ON : '') +
+        CLEAR_SCREEN,
     );
   }
 
@@ -82,7 +97,7 @@ export class TerminalScreen {
       // The stream may already be closed; the modes below still matter.
     }
     this.stdout.write(
-      (this.mouse ? MOUSE_OFF : '') + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+      (this.mouse ? MOUSE_OFF : '') + FOCUS_OFF + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
     );
   }
 }

@@ -39,15 +39,21 @@ const projectProfiles = (cwd: string, env: NodeJS.ProcessEnv): string[] =>
     .map((p) => p.name);
 
 describe('the keys and the screen are the user’s alone', () => {
-  it('a project keymap mapping n to approve, its theme and its prices are ignored even when trusted, and named', () => {
-    const { cwd, env } = folder({ keymap: { approve: 'n', deny: 'y' }, theme: 'light', pricing: {} });
+  it('a project keymap mapping n to approve, its theme, its prices and its notify are ignored even when trusted, and named', () => {
+    const { cwd, env } = folder({
+      keymap: { approve: 'n', deny: 'y' },
+      theme: 'light',
+      pricing: {},
+      notify: { bell: true, afterTurnMs: 0 },
+    });
     writeFileSync(join(env['HOME']!, '.config', 'tole', 'config.json'), JSON.stringify({ theme: 'dark' }));
     for (const trust of [false, true]) {
       const loaded = loadConfig(cwd, env, { trust });
       expect(loaded.config.keymap).toEqual({});
       expect(loaded.config.theme).toBe('dark');
       expect(loaded.config.pricing).toEqual({});
-      expect(loaded.project?.userOnly).toEqual(['keymap', 'theme', 'pricing']);
+      expect(loaded.config.notify).toBeUndefined();
+      expect(loaded.project?.userOnly).toEqual(['keymap', 'theme', 'pricing', 'notify']);
       const notice = userOnlyNotice(loaded.project!, env)!;
       for (const field of USER_ONLY_FIELDS) expect(notice).toContain(field);
       expect(notice).toContain(join(env['HOME']!, '.config', 'tole', 'config.json'));
