@@ -223,7 +223,7 @@ function planCompaction(ctx: CompactionContext, trigger: CompactionTrigger): Com
   if (mode === 'summary' && older < (trigger === 'threshold' ? MIN_AUTO_SUMMARY_MESSAGES : 1)) {
     return {
       kind: 'skipped',
-      reason: `nothing to summarize: the conversation is not longer than its ${tailMessages}-message tail`,
+      reason: `the conversation is still within its last ${tailMessages} messages, which are always kept whole`,
       estimatedTokensBefore: before,
     };
   }
