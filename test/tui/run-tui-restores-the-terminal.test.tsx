@@ -43,10 +43,11 @@ describe('runTui', () => {
   });
 
   it('draws on the alternate screen and restores the terminal when the user quits', async () => {
-    const { stdout, stdin, exit } = start();
+    const { stdout, stdin, exit, options } = start();
     await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write(KEYS.ctrlC);
-    await expect(exit).resolves.toEqual({ reason: 'quit', exitCode: 0 });
+    // The exit names the session that was on screen last (for the resume hint printed after it).
+    await expect(exit).resolves.toEqual({ reason: 'quit', exitCode: 0, store: options.store });
     restored(stdout);
   });
 
