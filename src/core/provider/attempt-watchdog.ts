@@ -4,7 +4,7 @@
  * and the errors that say which of them ended the attempt.
  */
 import { ABORTED, abortError, raceAbort } from '../abort';
-import { ProviderError, streamDroppedError } from './errors';
+import { abortedError, ProviderError, streamDroppedError } from './errors';
 
 export function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
@@ -97,6 +97,31 @@ export interface CallLimits {
   readonly firstTokenTimeoutMs: number;
   readonly streamIdleTimeoutMs: number;
   readonly callTimeoutMs: number;
+}
+
+/** An attempt's watchdog under its call's limits, whichever API kind makes the attempt. */
+export function watchdogFor(signal: AbortSignal, limits: CallLimits, deadline: number): AttemptWatchdog {
+  return new AttemptWatchdog(signal, {
+    firstTokenMs: limits.firstTokenTimeoutMs,
+    idleMs: limits.streamIdleTimeoutMs,
+    deadline,
+  });
+}
+
+/**
+ * Why an attempt ended when the caller or the watchdog ended it: the caller's abort (kept as it
+ * came when it already is one) or the limit that fired; null when neither did, and the failure is
+ * the kind's own to read.
+ */
+export function stoppedAttemptError(
+  err: unknown,
+  signal: AbortSignal,
+  watchdog: AttemptWatchdog,
+  limits: CallLimits,
+): ProviderError | null {
+  if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
+  if (watchdog.fired !== null) return watchdogError(watchdog.fired, limits);
+  return null;
 }
 
 /** Which limit ended the attempt, as a dropped stream. */

@@ -10,7 +10,14 @@
  */
 import { randomHex } from '../../clock';
 import { type AttemptOutcomeData, type CallSettings, callSettings, requestModel, runAttempts } from '../attempt-loop';
-import { abortable, AttemptWatchdog, formatSeconds, watchdogError } from '../attempt-watchdog';
+import {
+  abortable,
+  type AttemptWatchdog,
+  formatSeconds,
+  stoppedAttemptError,
+  watchdogError,
+  watchdogFor,
+} from '../attempt-watchdog';
 import type { DiscoveredWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
@@ -79,11 +86,7 @@ export class AnthropicProvider implements LoadedProvider {
     onEvent: (event: CompletionEvent) => void,
     deadline: number,
   ): Promise<AttemptOutcomeData> {
-    const watchdog = new AttemptWatchdog(request.signal, {
-      firstTokenMs: this.settings.firstTokenTimeoutMs,
-      idleMs: this.settings.streamIdleTimeoutMs,
-      deadline,
-    });
+    const watchdog = watchdogFor(request.signal, this.settings, deadline);
     const assembly = new MessagesAssembly((index) => `toolu_tole_${index}_${randomHex(this.settings.random, 4)}`);
     let streamStarted = false;
     try {
@@ -179,8 +182,8 @@ export class AnthropicProvider implements LoadedProvider {
     watchdog: AttemptWatchdog,
     midStream: boolean,
   ): ProviderError {
-    if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
-    if (watchdog.fired !== null) return watchdogError(watchdog.fired, this.settings);
+    const stopped = stoppedAttemptError(err, signal, watchdog, this.settings);
+    if (stopped) return stopped;
     return classifyAnthropicError(err, this.baseURL, { nowMs: this.settings.clock.nowMs(), midStream });
   }
 }

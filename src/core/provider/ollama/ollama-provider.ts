@@ -10,7 +10,7 @@
  */
 import { randomHex } from '../../clock';
 import { type AttemptOutcomeData, type CallSettings, callSettings, requestModel, runAttempts } from '../attempt-loop';
-import { AttemptWatchdog, watchdogError } from '../attempt-watchdog';
+import { type AttemptWatchdog, stoppedAttemptError, watchdogError, watchdogFor } from '../attempt-watchdog';
 import { classifyFailure } from '../classify-error';
 import { type DiscoveredWindow, discoverOllamaWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
@@ -74,11 +74,7 @@ export class OllamaProvider implements Provider {
     onEvent: (event: CompletionEvent) => void,
     deadline: number,
   ): Promise<AttemptOutcomeData> {
-    const watchdog = new AttemptWatchdog(request.signal, {
-      firstTokenMs: this.settings.firstTokenTimeoutMs,
-      idleMs: this.settings.streamIdleTimeoutMs,
-      deadline,
-    });
+    const watchdog = watchdogFor(request.signal, this.settings, deadline);
     const assembly = new OllamaAssembly((index) => `call_${index}_${randomHex(this.settings.random, 4)}`);
     let streamStarted = false;
     try {
@@ -124,8 +120,8 @@ export class OllamaProvider implements Provider {
     midStream: boolean,
     model: string,
   ): ProviderError {
-    if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
-    if (watchdog.fired !== null) return watchdogError(watchdog.fired, this.settings);
+    const stopped = stoppedAttemptError(err, signal, watchdog, this.settings);
+    if (stopped) return stopped;
     const nowMs = this.settings.clock.nowMs();
     const failure = { baseURL: this.baseURL, model, nowMs };
     if (err instanceof Refusal)

@@ -10,7 +10,7 @@
 import OpenAI, { APIError } from 'openai';
 import { randomHex } from '../../clock';
 import { type AttemptOutcomeData, type CallSettings, callSettings, requestModel, runAttempts } from '../attempt-loop';
-import { abortable, AttemptWatchdog, watchdogError } from '../attempt-watchdog';
+import { abortable, type AttemptWatchdog, stoppedAttemptError, watchdogError, watchdogFor } from '../attempt-watchdog';
 import { discoverWindow, type DiscoveredWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
@@ -111,11 +111,7 @@ export class OpenAIProvider implements Provider {
     onEvent: (event: CompletionEvent) => void,
     deadline: number,
   ): Promise<AttemptOutcomeData> {
-    const watchdog = new AttemptWatchdog(request.signal, {
-      firstTokenMs: this.settings.firstTokenTimeoutMs,
-      idleMs: this.settings.streamIdleTimeoutMs,
-      deadline,
-    });
+    const watchdog = watchdogFor(request.signal, this.settings, deadline);
     const assembly = new StreamAssembly((index) => `call_${index}_${randomHex(this.settings.random, 4)}`);
     let streamStarted = false;
     try {
@@ -213,8 +209,8 @@ export class OpenAIProvider implements Provider {
     watchdog: AttemptWatchdog,
     midStream: boolean,
   ): ProviderError {
-    if (signal.aborted) return err instanceof ProviderError && err.kind === 'aborted' ? err : abortedError(err);
-    if (watchdog.fired !== null) return watchdogError(watchdog.fired, this.settings);
+    const stopped = stoppedAttemptError(err, signal, watchdog, this.settings);
+    if (stopped) return stopped;
     return classifyError(err, this.baseURL, { nowMs: this.settings.clock.nowMs(), midStream });
   }
 
