@@ -1,53 +1,39 @@
-import { ABORTED, raceAbort } from '../abort';
-import type { ApprovalRequest, Decision } from '../approval/approver';
-import { failsClosed, type HookOutcome } from '../hooks/hook-runner';
-import { CasConflictError, machineState, type MachineState } from '../machine/machine';
-import { ProviderError } from '../provider/errors';
-import { isStorageError } from '../storage/errors';
-import type { DraftRecord } from '../storage/records';
-import type {
-  AttemptReport,
-  CompletionEvent,
-  CompletionResult,
-  TokenUsage,
-  ToolCallRequest,
-} from '../provider/provider';
-import { prepareCall, previewOf, requestFor, resolvedSubjectOf } from './call-request';
-import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
-import type { AgentDeps } from './agent-deps';
+import type { HookOutcome } from '../hooks/hook-runner';
+import { machineState, type MachineState } from '../machine/machine';
+import type { TokenUsage } from '../provider/provider';
+import type { DiscoveredWindow } from '../provider/context-window';
+import { NS } from '../registers/namespaces';
+import { UPDATE_PLAN_TOOL } from '../tools/builtin/update-plan';
 import type { AnyEntry } from '../tree/entry-types';
-import type { UsageRow } from '../usage/usage-row';
+import type { AgentDeps } from './agent-deps';
+import { applyProfile, type ActiveProfile } from './agent-profile';
 import {
   compactConversation,
-  discoverContextWindow,
   estimateTokens,
   thresholdCompactionPossible,
   type CompactionResult,
   type CompactionTrigger,
 } from './compaction';
-import type { DiscoveredWindow } from '../provider/context-window';
-import type { ActiveProfile } from './agent-profile';
-import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
-import { askApprover } from './ask-approver';
-import { askFollowingEdits, riskOfRun } from './edited-call';
-import { AppendBatch, checkout, currentHead, laneForAppend } from './cursor';
-import type { EventSink, TurnOutcome } from './events';
-import { LoopGuard, type RoundCall } from './limits';
+import { ContextWindows } from './context-windows';
+import { AppendBatch, checkout, currentHead } from './cursor';
+import type { EventSink } from './events';
+import { LoopGuard } from './limits';
+import { callModel, recordAttempt, retryAfterOverflow, type ModelReply } from './model-call';
 import { replanNudge } from './plan-nudges';
-import { UPDATE_PLAN_TOOL } from '../tools/builtin/update-plan';
-import { PlanWatch } from './plan-watch';
 import { requestMessages } from './plan-reinjection';
-import { resumePending } from './resume';
-import { retryRequested } from './turn-error-retry';
-import { NS } from '../registers/namespaces';
+import { PlanWatch } from './plan-watch';
 import { previewRestore, restoreFiles, restoreTarget, type RestoreOutcome, type RestorePreview } from './restore-files';
-import { NO_CHECKPOINT, Sandwich } from './tool-step';
+import { resumePending } from './resume';
+import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
+import { addSteering, announceSteering, steeringDraft, type Steering } from './steering';
+import { ToolCalls } from './tool-calls';
+import { Sandwich } from './tool-step';
+import { commitAnswer, failTurn, finishTurn, type TurnResult } from './turn-ending';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from './turn-hooks';
+import { retryRequested } from './turn-error-retry';
+import type { TurnScope } from './turn-scope';
 
-export interface TurnResult {
-  readonly outcome: TurnOutcome;
-  readonly text: string;
-}
+export type { TurnResult } from './turn-ending';
 
 /** The turn loop: machine + effect sandwich + tools + provider, one turn at a time. */
 export class Agent {
@@ -59,19 +45,10 @@ export class Agent {
   /** Notices the host announced and facts it noted, committed with the next prompt. */
   private announcements: NoticePayload[] = [];
   private readonly notedFacts = new Map<SessionFactKey, string | null>();
-  /** Calls the user denied in the running turn (tool and input): a repeat is not asked again. */
-  private readonly deniedByUser = new Set<string>();
   /** Text sent into the running turn, not yet committed: it goes in before the next model call. */
   private steering: string | null = null;
-  /** Context windows the provider's server reported, per model, for this session (null: it did not say). */
-  private readonly windows = new Map<string, DiscoveredWindow | null>();
-  /** Servers being asked for a model's window now, and under which signal: one question at a time per model. */
-  /** Told when a window is learned from the server (a screen shows it). */
-  private readonly windowListeners = new Set<() => void>();
-  private readonly asking = new Map<
-    string,
-    { readonly found: Promise<DiscoveredWindow | null>; readonly signal: AbortSignal }
-  >();
+  /** The models' context windows: configured, or learned from the server. */
+  private readonly windows = new ContextWindows();
 
   constructor(
     private readonly base: AgentDeps,
@@ -134,11 +111,7 @@ export class Agent {
 
   /** The window as far as it is known now, without asking: undefined until the server was asked for this model. */
   get knownWindow(): DiscoveredWindow | null | undefined {
-    const { compaction, contextWindowTokens } = this.deps;
-    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
-    if (fixed !== undefined) return { tokens: fixed, source: 'the config' };
-    if (!compaction) return null;
-    return this.windows.get(this.model);
+    return this.windows.known(this.deps, this.model);
   }
 
   /**
@@ -147,19 +120,12 @@ export class Agent {
    * compacted. Returns the unsubscribe.
    */
   onWindowLearned(listener: () => void): () => void {
-    this.windowListeners.add(listener);
-    return () => this.windowListeners.delete(listener);
+    return this.windows.onLearned(listener);
   }
 
   /** The model's context window and where it came from: the config, else the server (null: unknown). */
   async contextWindowOf(signal: AbortSignal): Promise<DiscoveredWindow | null> {
-    const { compaction, contextWindowTokens } = this.deps;
-    const fixed = compaction?.contextWindowTokens ?? contextWindowTokens;
-    if (fixed !== undefined) return { tokens: fixed, source: 'the config' };
-    if (!compaction) return null;
-    const known = this.windows.get(this.model);
-    if (known !== undefined) return known;
-    return this.askWindow(this.model, signal);
+    return this.windows.of(this.deps, this.model, signal);
   }
 
   /**
@@ -171,35 +137,12 @@ export class Agent {
   prepare(): void {
     if (this.running) return;
     this.deps.provider.prepare?.();
-    if (this.windowUnasked) void this.askWindow(this.model, new AbortController().signal);
+    if (this.windowUnasked) void this.windows.ask(this.deps, this.model, new AbortController().signal);
   }
 
   /** Whether the window would be asked of the server (it is neither configured nor learned yet). */
   private get windowUnasked(): boolean {
-    const { compaction, contextWindowTokens } = this.deps;
-    if (compaction?.contextWindowTokens !== undefined || contextWindowTokens !== undefined || !compaction) return false;
-    return !this.windows.has(this.model);
-  }
-
-  /** Asks the server for the model's window, or joins the question already under way (unless it was stopped). */
-  private async askWindow(model: string, signal: AbortSignal): Promise<DiscoveredWindow | null> {
-    let asked = this.asking.get(model);
-    if (asked === undefined) {
-      const found = discoverContextWindow(this.deps.provider, model, signal).then((window) => {
-        if (!signal.aborted) {
-          this.windows.set(model, window);
-          for (const listener of this.windowListeners) listener();
-        }
-        if (this.asking.get(model)?.found === found) this.asking.delete(model);
-        return window;
-      });
-      asked = { found, signal };
-      this.asking.set(model, asked);
-    }
-    const window = await untilAborted(asked.found, signal);
-    // A question stopped with an earlier turn says nothing: this caller asks again.
-    if (asked.signal.aborted && !signal.aborted && asked.signal !== signal) return this.askWindow(model, signal);
-    return window;
+    return this.windows.unasked(this.deps, this.model);
   }
 
   /**
@@ -299,20 +242,19 @@ export class Agent {
     signal: AbortSignal,
     emit: EventSink,
   ): Promise<CompactionResult> {
-    const windowTokens = await this.contextWindow(signal);
-    const recordAttempt = (report: AttemptReport, entryId: string | null): void =>
-      this.recordAttempt(report, entryId, emit);
+    const windowTokens = (await this.contextWindowOf(signal))?.tokens ?? null;
+    const deps = this.deps;
     return compactConversation(
-      { deps: this.deps, model: this.model, windowTokens, recordAttempt },
+      {
+        deps,
+        model: this.model,
+        windowTokens,
+        recordAttempt: (report, entryId) => recordAttempt(deps, report, entryId, emit),
+      },
       trigger,
       signal,
       emit,
     );
-  }
-
-  /** The window from the compaction settings, the host, or (with compaction settings) the provider's model list. */
-  private async contextWindow(signal: AbortSignal): Promise<number | null> {
-    return (await this.contextWindowOf(signal))?.tokens ?? null;
   }
 
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
@@ -348,6 +290,11 @@ export class Agent {
     }
   }
 
+  /** The running turn's scope, with the model as it is now (a turnError hook may switch it mid-turn). */
+  private scope(sandwich: Sandwich, emit: EventSink): TurnScope {
+    return { deps: this.deps, model: this.model, sandwich, emit };
+  }
+
   private async loop(
     start: { prompt: string } | { from: string },
     signal: AbortSignal,
@@ -358,27 +305,21 @@ export class Agent {
     const opened = await this.openTurn(sandwich, start, signal, emit);
     let state = opened.state;
     if (opened.blocked !== null) {
-      return this.finish(
-        sandwich,
+      return finishTurn(
+        this.scope(sandwich, emit),
         state,
         'blocked',
         `a userPrompt hook blocked the prompt (it stays in the transcript, and is not sent to the model): ${opened.blocked}`,
-        emit,
       );
     }
     const guard = new LoopGuard(limits);
     const plans = new PlanWatch(store);
-    this.deniedByUser.clear();
+    const toolCalls = new ToolCalls();
     let autoCompact = true;
     for (let step = 1; ; step++) {
       if (step > limits.maxSteps) {
-        return this.finish(
-          sandwich,
-          state,
-          'limit',
-          `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`,
-          emit,
-        );
+        const text = `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`;
+        return finishTurn(this.scope(sandwich, emit), state, 'limit', text);
       }
       // While nothing could be compacted at any window (a short conversation), the model call does
       // not wait for the server to be asked for the window: that is asked once the call is over.
@@ -391,7 +332,11 @@ export class Agent {
       let reply = await this.callModel(signal, emit);
       if (askWindowAfter) void this.contextWindowOf(signal);
       if (!reply.ok && reply.error.kind === 'context_overflow')
-        reply = await this.retryAfterOverflow(reply, signal, emit);
+        reply = await retryAfterOverflow(
+          reply,
+          () => this.compactNow('overflow', signal, emit),
+          () => this.callModel(signal, emit),
+        );
       let turnErrorHook: HookOutcome | null | undefined;
       if (!reply.ok && reply.error.kind !== 'aborted') {
         turnErrorHook = await runHooks(
@@ -410,7 +355,7 @@ export class Agent {
           turnErrorHook = undefined;
         }
       }
-      if (!reply.ok) return await this.failModel(sandwich, state, reply, signal, emit, turnErrorHook);
+      if (!reply.ok) return await failTurn(this.scope(sandwich, emit), state, reply, signal, turnErrorHook);
       const { result, ledger } = reply;
       const batch = new AppendBatch(store);
       batch.entry('assistant', {
@@ -422,14 +367,8 @@ export class Agent {
         model: result.model,
         finishReason: result.finishReason,
       });
-      const answered = this.commitAnswer(
-        sandwich,
-        state,
-        result.toolCalls.length === 0 ? 'Final' : 'ToolCall',
-        batch.build(),
-        ledger,
-        emit,
-      );
+      const to = result.toolCalls.length === 0 ? 'Final' : 'ToolCall';
+      const answered = commitAnswer(this.scope(sandwich, emit), state, to, batch.build(), ledger);
       if ('failed' in answered) return answered.failed;
       state = answered.state;
       if (result.toolCalls.length === 0) {
@@ -457,11 +396,11 @@ export class Agent {
         emit(ended);
         return { outcome: 'done', text: answer };
       }
-      const round = await this.runRound(sandwich, state, result.toolCalls, signal, emit);
+      const round = await toolCalls.runRound(this.scope(sandwich, emit), state, result.toolCalls, signal);
       state = round.state;
-      if (signal.aborted) return this.finish(sandwich, state, 'aborted', 'interrupted by the user', emit);
+      if (signal.aborted) return finishTurn(this.scope(sandwich, emit), state, 'aborted', 'interrupted by the user');
       const verdict = guard.afterRound(round.calls);
-      if (verdict.action === 'abort') return this.finish(sandwich, state, 'limit', verdict.text, emit);
+      if (verdict.action === 'abort') return finishTurn(this.scope(sandwich, emit), state, 'limit', verdict.text);
       const steering = await this.steeringDraft(signal);
       const next = new AppendBatch(store);
       if (verdict.action === 'nudge') {
@@ -479,50 +418,8 @@ export class Agent {
     }
   }
 
-  /**
-   * Commits the model's answer. One over the commit limit is not stored: the turn is settled as
-   * failed, with a notice that says so, so that the machine never stays in Planning while tole runs on.
-   */
-  private commitAnswer(
-    sandwich: Sandwich,
-    state: MachineState,
-    to: 'Final' | 'ToolCall',
-    records: readonly DraftRecord[],
-    ledger: readonly DraftRecord[],
-    emit: EventSink,
-  ): { state: MachineState } | { failed: TurnResult } {
-    try {
-      return { state: sandwich.move(state, to, [...ledger, ...records]) };
-    } catch (error) {
-      if (!isStorageError(error, 'too-large')) {
-        // Nothing of that line was written, but the attempt was made (and paid for): its row is
-        // still kept, on a line of its own, before the failure goes on up.
-        if (isStorageError(error, 'not-committed') || error instanceof CasConflictError) this.keepLedger(ledger, emit);
-        throw error;
-      }
-      const message = `the model's answer is too large to store (${error.message.replace(/^not committed: /, '')}): it was not kept, and this turn failed`;
-      const hint = 'ask for a shorter answer, or for the work in parts';
-      const text = `${message} (${hint})`;
-      const batch = new AppendBatch(this.deps.store);
-      batch.entry('notice', { level: 'error', source: 'provider', text });
-      sandwich.move(state, 'Final', [...ledger, ...batch.build()]);
-      emit({ type: 'error', kind: 'too_large', message, hint });
-      emit({ type: 'turn-ended', outcome: 'error', text });
-      return { failed: { outcome: 'error', text } };
-    }
-  }
-
-  /**
-   * Commits the ledger rows an answer's line would have carried, when that line was not written.
-   * Best effort: a failure here is dropped, as the answer's own failure is what the caller reports.
-   */
-  private keepLedger(ledger: readonly DraftRecord[], emit: EventSink): void {
-    if (ledger.length === 0) return;
-    try {
-      this.commitLedger(ledger, emit);
-    } catch {
-      // The store refused this too (poisoned, out of space): the reopen or the next commit says so.
-    }
+  private async callModel(signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
+    return callModel(this.deps, this.model, this.knownWindow?.tokens, signal, emit);
   }
 
   /** What was announced or noted since the last turn (model changes, session facts) goes in with its first commit. */
@@ -569,327 +466,7 @@ export class Agent {
   /** Takes the pending steering text and runs it through the userPrompt hooks, like a prompt; null when there is none. */
   private async steeringDraft(signal: AbortSignal): Promise<Steering | null> {
     const text = this.takeSteering();
-    if (text === null) return null;
-    const hook = await runHooks(
-      this.deps,
-      this.model,
-      'userPrompt',
-      { prompt: text, steered: true },
-      { failClosed: false, signal },
-    );
-    const blocked = hook?.verdict === 'block' ? (hook.blockReason ?? 'blocked by a hook') : null;
-    return { text, blocked, notices: noticesOf(hook) };
-  }
-
-  private async runRound(
-    sandwich: Sandwich,
-    initial: MachineState,
-    calls: readonly ToolCallRequest[],
-    signal: AbortSignal,
-    emit: EventSink,
-  ): Promise<{ state: MachineState; calls: RoundCall[] }> {
-    let state = initial;
-    const done: RoundCall[] = [];
-    const fanOut = (this.deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY) > 1;
-    for (let i = 0; i < calls.length; i++) {
-      const call = calls[i]!;
-      if (i > 0) state = sandwich.move(state, 'ToolCall');
-      // Consecutive ReadOnly calls the policy allows run side by side; the rest one at a time, in order.
-      const run = fanOut && !signal.aborted ? readRun(this.deps, calls, i) : [];
-      if (run.length > 1) {
-        const ran = await runFanOut({ deps: this.deps, model: this.model, sandwich, emit }, state, run, signal);
-        state = ran.state;
-        done.push(...ran.calls);
-        i += run.length - 1;
-        continue;
-      }
-      const outcome = signal.aborted ? null : await this.runCall(sandwich, state, call, signal, emit);
-      if (outcome === null) {
-        state = sandwich.settle(
-          state,
-          {
-            callId: call.id,
-            tool: call.name,
-            outcome: 'interrupted',
-            content: 'not run: the turn was interrupted by the user',
-            tier: 'hot',
-          },
-          false,
-        );
-        done.push({ name: call.name, arguments: call.arguments, ok: false });
-        continue;
-      }
-      state = outcome.state;
-      done.push({ name: call.name, arguments: call.arguments, ok: outcome.ok });
-    }
-    return { state, calls: done };
-  }
-
-  /** One call through the effect sandwich: intent, (approval), effect, settlement. */
-  private async runCall(
-    sandwich: Sandwich,
-    state: MachineState,
-    call: ToolCallRequest,
-    signal: AbortSignal,
-    emit: EventSink,
-  ): Promise<{ state: MachineState; ok: boolean }> {
-    const { tools, policy, fault } = this.deps;
-    const parsed = tools.parseCall(call.name, call.arguments);
-    if (!parsed.ok) {
-      const next = sandwich.settle(
-        state,
-        { callId: call.id, tool: call.name, outcome: 'error', content: parsed.message, tier: 'hot' },
-        false,
-      );
-      return { state: next, ok: false };
-    }
-    const { tool, input } = parsed;
-    const subject = await resolvedSubjectOf(tool, input, this.deps.workspaceRoot);
-    const described = subject.ok ? requestFor(tool, input, call.id, subject.subject) : subject;
-    if (!described.ok) {
-      const next = sandwich.settle(
-        state,
-        { callId: call.id, tool: tool.name, outcome: 'error', content: described.message, tier: 'hot' },
-        false,
-      );
-      return { state: next, ok: false };
-    }
-    const { request } = described;
-    emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
-    const pre = policy.preDecide(request);
-    const signature = `${tool.name}\n${JSON.stringify(input)}`;
-    const known: Decision | null = 'ask' in pre ? (this.deniedByUser.has(signature) ? ALREADY_DENIED : null) : pre;
-    if (known && !known.approved) {
-      const next = sandwich.settle(
-        state,
-        { callId: call.id, tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, tier: 'hot' },
-        false,
-      );
-      return { state: next, ok: false };
-    }
-    const prepared = await prepareCall(tool, input, {
-      workspaceRoot: this.deps.workspaceRoot,
-      signal,
-      callId: call.id,
-    });
-    if (!prepared.ok) {
-      const next = sandwich.settle(
-        state,
-        { callId: call.id, tool: tool.name, outcome: 'error', content: prepared.message, tier: 'hot' },
-        false,
-      );
-      return { state: next, ok: false };
-    }
-    // preToolUse runs once the policy has decided and before the intent: a block settles the call
-    // without an intent, and a call the user must approve is blocked before anyone is asked.
-    const toolFields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
-    const preHook = await runHooks(this.deps, this.model, 'preToolUse', toolFields, {
-      failClosed: failsClosed(request.risk),
-      signal,
-    });
-    const preNotices = noticesOf(preHook);
-    if (signal.aborted) {
-      const next = sandwich.settle(
-        state,
-        {
-          callId: call.id,
-          tool: tool.name,
-          outcome: 'interrupted',
-          content: 'not run: the turn was interrupted by the user',
-          tier: 'hot',
-        },
-        false,
-        preNotices,
-      );
-      emitNotices(preNotices, emit);
-      return { state: next, ok: false };
-    }
-    if (preHook?.verdict === 'block') {
-      const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
-      const next = sandwich.settle(
-        state,
-        { callId: call.id, tool: tool.name, outcome: 'blocked', content, tier: 'hot' },
-        false,
-        preNotices,
-      );
-      emitNotices(preNotices, emit);
-      return { state: next, ok: false };
-    }
-    // The checkpoint comes after the approval and before the effect: with the intent when the
-    // approval is already known, else with the user's approval.
-    const early = known ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
-    let current = sandwich.commitIntent(state, request, tool, known, prepared.value, preNotices, early);
-    emitNotices([...preNotices, ...early.notices], emit);
-    fault?.('after-intent');
-    let approval = known;
-    let runInput: unknown = input;
-    if (!approval) {
-      const preview = await previewOf(tool, input, this.deps.workspaceRoot);
-      const asked = preview ? { ...request, preview } : request;
-      const checked = await askFollowingEdits(tool, input, asked, (shown) => this.ask(shown, signal, emit));
-      const decision = await this.hookOnEdit(checked.decision, toolFields, signal);
-      if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signature);
-      const late = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
-      current = sandwich.commitApproval(current, request, tool, decision, late);
-      emitNotices(late.notices, emit);
-      if (!decision.approved) return { state: current, ok: false };
-      approval = decision;
-      runInput = checked.input;
-    }
-    const result = await sandwich.execute(tool, runInput, call.id, signal, approval, prepared.value);
-    fault?.('before-settlement');
-    const settled = sandwich.settle(current, result, true);
-    const postHook = await runHooks(
-      this.deps,
-      this.model,
-      'postToolUse',
-      { ...toolFields, outcome: result.outcome, output: result.content },
-      { failClosed: false, signal },
-    );
-    commitNotices(this.deps, noticesOf(postHook), emit);
-    return { state: settled, ok: result.outcome === 'ok' };
-  }
-
-  /** An edited call goes through the preToolUse hooks again, as what now runs: a block denies it. */
-  private async hookOnEdit(
-    decision: Decision,
-    fields: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<Decision> {
-    if (!decision.approved || !decision.edited) return decision;
-    const { edited } = decision;
-    const hook = await runHooks(
-      this.deps,
-      this.model,
-      'preToolUse',
-      { ...fields, input: edited.input, subject: edited.subject, risk: edited.risk },
-      { failClosed: failsClosed(edited.risk ?? 'Destructive'), signal },
-    );
-    if (hook?.verdict !== 'block') return decision;
-    return {
-      approved: false,
-      by: 'hook',
-      reason: `the edited command was blocked by a preToolUse hook: ${hook.blockReason ?? ''}`,
-    };
-  }
-
-  private async ask(request: ApprovalRequest, signal: AbortSignal, emit: EventSink): Promise<Decision> {
-    const { approver } = this.deps;
-    if (!approver) throw new Error('assert: the policy asked, but no interactive approver is wired');
-    return askApprover(this.deps, approver, request, signal, emit);
-  }
-
-  private async callModel(signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
-    const { store, provider, tools, systemPrompt, limits } = this.deps;
-    const head = currentHead(store);
-    const messages = requestMessages(systemPrompt, store.tree.pathTo(head.entryId), limits);
-    let partial = '';
-    let ledgerFailure: unknown = null;
-    // The usage row of the attempt that answered goes into the answer's own commit (one write and
-    // one fdatasync instead of two, on the way from the last token to the screen); see `ledger`.
-    let answered: AttemptReport | null = null;
-    const onEvent = (event: CompletionEvent): void => {
-      if (event.type === 'text') partial += event.delta;
-      if (event.type === 'discard') partial = '';
-      if (event.type === 'tool_call') {
-        emit({ type: 'stream-activity' });
-        return;
-      }
-      if (event.type !== 'attempt') {
-        emit(event);
-        return;
-      }
-      emit({ type: 'attempt', report: event.report });
-      if (event.report.outcome === 'ok' && answered === null) {
-        answered = event.report;
-        return;
-      }
-      try {
-        this.recordAttempt(event.report, head.entryId, emit);
-      } catch (error) {
-        ledgerFailure ??= error;
-      }
-    };
-    try {
-      const { generation } = this.deps;
-      const window = this.knownWindow?.tokens;
-      const request = {
-        model: this.model,
-        messages,
-        tools: tools.definitions(),
-        signal,
-        ...(generation ? { generation } : {}),
-        ...(window === undefined ? {} : { contextWindowTokens: window }),
-      };
-      const result = await provider.complete(request, onEvent);
-      if (ledgerFailure) throw ledgerFailure;
-      const ledger: DraftRecord[] = answered === null ? [] : [this.usageDraft(answered, head.entryId)];
-      return { ok: true, result, ledger };
-    } catch (error) {
-      // An answered attempt whose call failed after all: its row is not left for an answer that never comes.
-      if (answered !== null && ledgerFailure === null) {
-        try {
-          this.recordAttempt(answered, head.entryId, emit);
-        } catch (failure) {
-          ledgerFailure = failure;
-        }
-      }
-      // A usage row that could not be committed is not hidden behind the provider's own failure.
-      if (ledgerFailure) throw ledgerFailure;
-      if (error instanceof ProviderError) return { ok: false, error, partial };
-      throw error;
-    }
-  }
-
-  private recordAttempt(report: AttemptReport, entryId: string | null, emit: EventSink): void {
-    this.commitLedger([this.usageDraft(report, entryId)], emit);
-  }
-
-  /** Commits usage rows on a line of their own, each announced once written. */
-  private commitLedger(rows: readonly DraftRecord[], emit: EventSink): void {
-    for (const row of this.deps.store.commit(rows)) if (row.kind === 'usage') emit({ type: 'usage', row });
-  }
-
-  /** The ledger's row for an attempt of a model call made from `entryId`. */
-  private usageDraft(report: AttemptReport, entryId: string | null): DraftRecord {
-    const { store, price } = this.deps;
-    const priced = price(report);
-    const usage: UsageRow = {
-      model: report.model,
-      attempt: report.attempt,
-      outcome: report.outcome,
-      inputTokens: report.usage?.inputTokens ?? 0,
-      outputTokens: report.usage?.outputTokens ?? 0,
-      cachedInputTokens: report.usage?.cachedInputTokens ?? 0,
-      cacheWriteTokens: report.usage?.cacheWriteTokens ?? 0,
-      costUsdMicros: priced.costUsdMicros,
-      priced: priced.priced,
-      latencyMs: report.latencyMs,
-      lane: laneForAppend(store).lane,
-      ...(report.error ? { error: report.error } : {}),
-      ...(report.retryInMs !== undefined ? { retryInMs: report.retryInMs } : {}),
-    };
-    return { kind: 'usage', id: store.newUsageId(), entryId, usage };
-  }
-
-  /** A context overflow compacts the conversation and retries the call once. */
-  private async retryAfterOverflow(first: ModelFailure, signal: AbortSignal, emit: EventSink): Promise<ModelReply> {
-    const compacted = await this.compactNow('overflow', signal, emit);
-    if ('reason' in compacted) {
-      return {
-        ...first,
-        error: overflowError(`${first.error.message}; compaction could not help (${compacted.reason})`, first.error),
-      };
-    }
-    const second = await this.callModel(signal, emit);
-    if (second.ok || second.error.kind !== 'context_overflow') return second;
-    return {
-      ...second,
-      error: overflowError(
-        `the conversation is still too long for the model's context window after compaction: ${second.error.message}`,
-        second.error,
-      ),
-    };
+    return text === null ? null : steeringDraft(this.deps, this.model, text, signal);
   }
 
   /** A turnError hook asked to try again: said in the transcript (and the model switched) before the call. */
@@ -901,132 +478,6 @@ export class Agent {
     this.deps.store.commit(batch.build());
     emit({ type: 'notice', level: 'info', text });
   }
-
-  /** `ran`: the turnError hook's outcome when it already ran for this failure (undefined: run it here). */
-  private async failModel(
-    sandwich: Sandwich,
-    state: MachineState,
-    reply: ModelFailure,
-    signal: AbortSignal,
-    emit: EventSink,
-    ran?: HookOutcome | null,
-  ): Promise<TurnResult> {
-    const { error, partial } = reply;
-    const hook =
-      error.kind === 'aborted'
-        ? null
-        : ran !== undefined
-          ? ran
-          : await runHooks(
-              this.deps,
-              this.model,
-              'turnError',
-              { error: error.message, error_kind: error.kind },
-              { failClosed: false, signal },
-            );
-    const batch = new AppendBatch(this.deps.store);
-    if (partial)
-      batch.entry('assistant', {
-        text: partial,
-        toolCalls: [],
-        model: this.model,
-        finishReason: error.kind === 'aborted' ? 'interrupted' : 'error',
-      });
-    if (error.kind === 'aborted') {
-      sandwich.move(state, 'Final', batch.build());
-      emit({ type: 'turn-ended', outcome: 'aborted', text: partial });
-      return { outcome: 'aborted', text: partial };
-    }
-    const text = `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
-    batch.entry('notice', { level: 'error', source: 'provider', text });
-    addNotices(batch, noticesOf(hook));
-    sandwich.move(state, 'Final', batch.build());
-    emitNotices(noticesOf(hook), emit);
-    emit({ type: 'error', kind: error.kind, message: error.message, hint: error.hint });
-    emit({ type: 'turn-ended', outcome: 'error', text });
-    return { outcome: 'error', text };
-  }
-
-  private finish(
-    sandwich: Sandwich,
-    state: MachineState,
-    outcome: TurnOutcome,
-    text: string,
-    emit: EventSink,
-  ): TurnResult {
-    const batch = new AppendBatch(this.deps.store);
-    batch.entry('notice', { level: outcome === 'aborted' ? 'info' : 'warn', source: 'loop', text });
-    sandwich.move(state, 'Final', batch.build());
-    emit({ type: 'notice', level: 'warn', text });
-    emit({ type: 'turn-ended', outcome, text });
-    return { outcome, text };
-  }
-}
-
-function applyProfile(base: AgentDeps, profile: ActiveProfile): AgentDeps {
-  return {
-    ...base,
-    systemPrompt: profile.systemPrompt,
-    tools: profile.tools ? base.tools.only(profile.tools) : base.tools,
-    limits: profile.maxSteps === undefined ? base.limits : { ...base.limits, maxSteps: profile.maxSteps },
-    ...(profile.compactionModel === undefined
-      ? {}
-      : { compaction: { ...base.compaction, model: profile.compactionModel } }),
-    ...(profile.generation === undefined ? {} : { generation: profile.generation }),
-  };
-}
-
-/** A repeat of a call the user denied earlier in the turn: denied without asking again (no approval spam). */
-const ALREADY_DENIED: Decision = {
-  approved: false,
-  by: 'user',
-  reason:
-    'the user already denied this exact call in this turn and is not asked again. Do not repeat it: explain what you need, or try another way',
-};
-
-interface Steering {
-  readonly text: string;
-  readonly blocked: string | null;
-  readonly notices: readonly NoticePayload[];
-}
-
-/** The steering message as a user entry (and its hooks' notices) in the batch that starts the next call. */
-function addSteering(batch: AppendBatch, steering: Steering): string {
-  const { text, blocked } = steering;
-  const entryId = batch.entry('user', { text, steered: true, ...(blocked === null ? {} : { blocked }) });
-  addNotices(batch, steering.notices);
-  return entryId;
-}
-
-function announceSteering(steering: Steering | null, entryId: string | null, emit: EventSink): void {
-  if (!steering || entryId === null) return;
-  emitNotices(steering.notices, emit);
-  if (steering.blocked === null) emit({ type: 'steered', entryId, text: steering.text });
-  else
-    emit({
-      type: 'notice',
-      level: 'warn',
-      text: `a userPrompt hook blocked the steering message (it stays in the transcript, and is not sent): ${steering.blocked}`,
-    });
-}
-
-type ModelFailure = { readonly ok: false; readonly error: ProviderError; readonly partial: string };
-/**
- * A model call's outcome. An answer carries the usage row of the attempt that gave it (`ledger`),
- * not yet committed: it goes into the answer's commit, which follows at once with no wait in between.
- */
-type ModelReply =
-  | { readonly ok: true; readonly result: CompletionResult; readonly ledger: readonly DraftRecord[] }
-  | ModelFailure;
-
-function overflowError(message: string, cause: ProviderError): ProviderError {
-  return new ProviderError({
-    kind: 'context_overflow',
-    message,
-    hint: "the conversation does not fit the model's context window: start a new session, branch from an earlier entry, or pick a model with a larger window",
-    ...(cause.status === undefined ? {} : { status: cause.status }),
-    cause,
-  });
 }
 
 /** The state a new turn starts from: Idle or Final (a leftover mid-turn state is closed first). */
@@ -1034,10 +485,4 @@ function readyState(store: AgentDeps['store'], sandwich: Sandwich): MachineState
   const state = machineState(store);
   if (state.pc === 'Idle' || state.pc === 'Final') return state;
   return sandwich.move(state, 'Final');
-}
-
-/** Settles as `promise` does, or with null as soon as `signal` aborts (a question another caller started may run on). */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  const settled = await raceAbort(promise, signal);
-  return settled === ABORTED ? null : settled;
 }

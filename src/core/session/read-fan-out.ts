@@ -6,9 +6,8 @@ import type { AnyTool } from '../tools/tool';
 import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { prepareCall, requestFor } from './call-request';
-import type { EventSink } from './events';
 import type { RoundCall } from './limits';
-import type { Sandwich } from './tool-step';
+import type { TurnScope } from './turn-scope';
 import { commitNotices, emitNotices, noticesOf, runHooks, type HookFields, type NoticePayload } from './turn-hooks';
 
 /** How many ReadOnly calls of one reply run at once when the host does not say (`AgentDeps.readConcurrency`). */
@@ -61,13 +60,6 @@ type Slot =
       readonly fields: HookFields;
     };
 
-export interface FanOutContext {
-  readonly deps: AgentDeps;
-  readonly model: string;
-  readonly sandwich: Sandwich;
-  readonly emit: EventSink;
-}
-
 /**
  * Runs a batch of ReadOnly calls side by side, with the effect sandwich kept in the calls' order:
  * each call's preToolUse hook in order, then every intent in one line, then the effects (at most
@@ -78,7 +70,7 @@ export interface FanOutContext {
  * settled as not run.
  */
 export async function runFanOut(
-  ctx: FanOutContext,
+  ctx: TurnScope,
   initial: MachineState,
   batch: readonly FanOutCall[],
   signal: AbortSignal,
@@ -137,7 +129,7 @@ export async function runFanOut(
 }
 
 /** What comes before a call's intent, as on the one-at-a-time path: the event, `prepare`, the preToolUse hooks. */
-async function beforeIntent(ctx: FanOutContext, item: FanOutCall, signal: AbortSignal): Promise<Slot> {
+async function beforeIntent(ctx: TurnScope, item: FanOutCall, signal: AbortSignal): Promise<Slot> {
   const { deps, emit } = ctx;
   const { tool, input, request, call } = item;
   emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
@@ -195,7 +187,7 @@ function places(limit: number): Places {
  * from starting as not run) is tole's own.
  */
 function startEffects(
-  ctx: FanOutContext,
+  ctx: TurnScope,
   runs: readonly Extract<Slot, { kind: 'run' }>[],
   signal: AbortSignal,
 ): Map<Slot, Promise<Result>> {
