@@ -38,6 +38,8 @@ export interface CheckpointSettings {
   readonly userHome?: string;
   readonly gitBinary?: string;
   readonly path?: string;
+  /** The repack policy (repack-policy.ts); tests make it small and in the foreground. */
+  readonly repack?: RepackPolicy;
 }
 
 /** A path a checkpoint does not hold, and why. */
@@ -157,12 +159,14 @@ export class Checkpoints {
   async take(): Promise<TakeResult & { readonly firstReport?: boolean }> {
     if (this.offReason !== null) return this.off(this.offReason);
     try {
-      return await this.serial(async () => {
+      const taken = await this.serial(async () => {
         await this.init();
         const snap = await this.snapshot();
         const id = await this.commitOnRef(snap.tree, JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut }));
         return { ok: true as const, id, leftOut: snap.leftOut };
       });
+      void this.serial(() => this.repack());
+      return taken;
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
       if (cannotWrite(error))
@@ -171,6 +175,32 @@ export class Checkpoints {
         );
       return this.off(`the workspace could not be snapshotted: ${message}`);
     }
+  }
+
+  /**
+   * Keeps the checkpoint directory bounded after a checkpoint: `git gc --auto`, which packs the
+   * loose objects once there are more than the policy's count of them (and merges the packs once
+   * there are more than fifty), in a git that carries on after the checkpoint's caller has its
+   * answer. Everything a checkpoint holds stays: every checkpoint is on the ref's chain, and git
+   * also keeps what the index names and any unreachable object younger than two weeks (another
+   * tole's commit before its swap). A repack that fails leaves the objects loose; checkpoints go on.
+   */
+  private async repack(): Promise<void> {
+    const policy = this.settings.repack ?? DEFAULT_REPACK;
+    await runGit(this.target, [
+      '-c',
+      `gc.auto=${policy.looseObjects}`,
+      '-c',
+      `gc.autoDetach=${policy.inBackground}`,
+      'gc',
+      '--auto',
+      '--quiet',
+    ]).catch(() => undefined);
+  }
+
+  /** Resolves once every checkpoint, plan, restore and repack asked for so far has finished. */
+  settled(): Promise<void> {
+    return this.queue.then(() => undefined);
   }
 
   /** Commits `tree` on the checkpoint ref by compare-and-swap (ref-chain.ts), other toles on the workspace moving it too. */
@@ -284,12 +314,20 @@ export class Checkpoints {
     }
   }
 
-  /** Stages the workspace into tole's index (only what changed since the last time) and writes a tree. */
+  /**
+   * Stages the workspace into tole's index (only what changed since the last time) and writes a
+   * tree. What changed is read by two gits side by side: `diff-files` (the tracked files whose
+   * stat differs from the index, compared on git's preload threads) and `ls-files --others`
+   * (the untracked ones); together they list what `ls-files -m -d -o` lists, which compares on
+   * one thread.
+   */
   private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const listed = nulBuffers(
-      await git(this.target, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']),
-    );
-    // A modified file is listed as modified and again as deleted when it is gone: once is enough.
+    const [tracked, untracked] = await Promise.all([
+      git(this.target, ['diff-files', '-z', '--name-only']),
+      git(this.target, ['ls-files', '-z', '--others', '--exclude-standard']),
+    ]);
+    const listed = [...nulBuffers(tracked), ...nulBuffers(untracked)];
+    // A path is in one list at most; the Map keeps it once whatever git prints.
     const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
     const stage: Buffer[] = [];
     const drop: Buffer[] = [];
@@ -382,6 +420,17 @@ export class Checkpoints {
 
 const CHECKPOINT_REF = 'refs/tole/checkpoints';
 
+/** When the checkpoint directory is repacked (see `Checkpoints.repack`). */
+export interface RepackPolicy {
+  /** Loose objects (as `git gc --auto` estimates them) above which they are packed. */
+  readonly looseObjects: number;
+  /** Whether the repack runs in a git of its own after the checkpoint returns (git's gc.autoDetach). */
+  readonly inBackground: boolean;
+}
+
+/** git's own threshold: about 6,700 loose objects, some 1,100 one-file checkpoints, or one large first one. */
+export const DEFAULT_REPACK: RepackPolicy = { looseObjects: 6700, inBackground: true };
+
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
 const NO_COMMIT = '0'.repeat(40);
 
@@ -391,6 +440,7 @@ const CONFIG: readonly [string, string][] = [
   ['core.filemode', 'true'],
   ['core.symlinks', 'true'],
   ['core.quotepath', 'false'],
+  // git's own commands never gc this directory by themselves: repack() decides when.
   ['gc.auto', '0'],
 ];
 

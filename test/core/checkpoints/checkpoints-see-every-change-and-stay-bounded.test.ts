@@ -1,0 +1,132 @@
+/**
+ * A checkpoint holds the workspace as it was, whatever changed it between checkpoints and however
+ * (tole lists what changed with `diff-files` beside `ls-files --others`, and keeps its index
+ * between checkpoints): a change that keeps the size and the mtime, a mode, a file turned into a
+ * symlink or a directory and back, a case-only rename, another tole's checkpoint in between. And
+ * the checkpoint directory is repacked once it holds more loose objects than the policy allows,
+ * every checkpoint still restorable afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Checkpoints, type RepackPolicy } from '../../../src/core/checkpoints/checkpoint-store';
+import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { treeState, type TreeState } from '../../support/workspace-state';
+
+let dirs: TempDirs;
+beforeEach(() => {
+  dirs = tempDirs('tole-checkpoint-changes-');
+});
+afterEach(() => dirs.remove());
+
+function tole(repack?: RepackPolicy): Checkpoints {
+  return Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, ...(repack ? { repack } : {}) });
+}
+
+async function take(checkpoints: Checkpoints): Promise<string> {
+  const taken = await checkpoints.take();
+  if (!taken.ok) throw new Error(`checkpoint failed: ${taken.reason}`);
+  return taken.id;
+}
+
+/** git in the checkpoint directory, as the user would run it there. */
+function inCheckpoints(checkpoints: Checkpoints, ...args: string[]): string {
+  const run = spawnSync('git', args, {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+
+function looseObjects(checkpoints: Checkpoints): number {
+  return Number(/^count: (\d+)$/m.exec(inCheckpoints(checkpoints, 'count-objects', '-v'))?.[1]);
+}
+
+const at = (...parts: string[]): string => join(dirs.root, ...parts);
+
+describe('a checkpoint holds every change made since the last one', () => {
+  it('restores each of a series of changes no tool announced, byte, mode and kind', async () => {
+    const [a, b] = [tole(), tole()];
+    mkdirSync(at('src'));
+    writeFileSync(at('src', 'same-size.ts'), 'export const a = 1;\n');
+    writeFileSync(at('run.sh'), '#!/bin/sh\n');
+    writeFileSync(at('becomes-link.txt'), 'a file first\n');
+    writeFileSync(at('becomes-dir'), 'a file first\n');
+    writeFileSync(at('case.txt'), 'lower case name\n');
+    writeFileSync(at('gone.txt'), 'removed later\n');
+    const changes: (() => void)[] = [
+      // The same size and the old mtime put back: only the ctime says it changed.
+      () => {
+        writeFileSync(at('src', 'same-size.ts'), 'export const a = 2;\n');
+        utimesSync(at('src', 'same-size.ts'), new Date(2020, 0, 1), new Date(2020, 0, 1));
+      },
+      () => {
+        chmodSync(at('run.sh'), 0o755);
+        rmSync(at('becomes-link.txt'));
+        symlinkSync('src/same-size.ts', at('becomes-link.txt'));
+      },
+      () => {
+        rmSync(at('becomes-dir'));
+        mkdirSync(at('becomes-dir', 'inner'), { recursive: true });
+        writeFileSync(at('becomes-dir', 'inner', 'file.txt'), 'inside\n');
+      },
+      () => {
+        renameSync(at('case.txt'), at('CASE.txt'));
+        rmSync(at('gone.txt'));
+      },
+      () => {
+        rmSync(at('becomes-dir'), { recursive: true });
+        writeFileSync(at('becomes-dir'), 'a file again\n');
+        mkdirSync(at('new', 'deep'), { recursive: true });
+        writeFileSync(at('new', 'deep', 'made.txt'), 'new\n');
+      },
+    ];
+    const taken: { id: string; state: TreeState }[] = [{ state: treeState(dirs.root), id: await take(a) }];
+    for (const [i, change] of changes.entries()) {
+      change();
+      // The toles take turns: each finds the index as the other left it.
+      taken.push({ state: treeState(dirs.root), id: await take(i % 2 === 0 ? b : a) });
+    }
+    for (const [i, { id, state }] of [...taken].reverse().entries()) {
+      await (i % 2 === 0 ? a : b).restore(id);
+      expect(treeState(dirs.root)).toEqual(state);
+    }
+  });
+});
+
+describe('the checkpoint directory is repacked', () => {
+  it('once it holds more loose objects than the policy allows, and every checkpoint is still there and restorable', async () => {
+    for (let d = 0; d < 16; d++) {
+      mkdirSync(at(`pkg${d}`));
+      for (let f = 0; f < 64; f++) writeFileSync(at(`pkg${d}`, `mod${f}.ts`), `export const v = ${d * 64 + f};\n`);
+    }
+    const checkpoints = tole({ looseObjects: 256, inBackground: false });
+    const ids = [await take(checkpoints)];
+    const states = [treeState(dirs.root)];
+    await checkpoints.settled();
+    // The 1,024 blobs of the first checkpoint were packed; what is loose is what came after.
+    expect(looseObjects(checkpoints)).toBeLessThan(64);
+    expect(readdirSync(join(checkpoints.directory, 'objects', 'pack')).some((n) => n.endsWith('.pack'))).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      writeFileSync(at('pkg0', 'mod0.ts'), `export const v = 'round ${i}';\n`);
+      rmSync(at(`pkg${i + 1}`, 'mod1.ts'));
+      states.push(treeState(dirs.root));
+      ids.push(await take(checkpoints));
+    }
+    await checkpoints.settled();
+    for (const id of ids) expect(await checkpoints.has(id)).toBe(true);
+    await checkpoints.restore(ids[0]!);
+    expect(treeState(dirs.root)).toEqual(states[0]);
+  });
+
+  it('not while there are fewer loose objects than that', async () => {
+    writeFileSync(at('one.txt'), 'one\n');
+    const checkpoints = tole();
+    await take(checkpoints);
+    await checkpoints.settled();
+    expect(looseObjects(checkpoints)).toBeGreaterThan(0);
+    expect(readdirSync(join(checkpoints.directory, 'objects', 'pack')).filter((n) => n.endsWith('.pack'))).toEqual([]);
+  });
+});
