@@ -16,6 +16,7 @@ import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, runGitPastLocks, type GitTarget } from './git-command';
 import { nulBuffers, nulJoined, parentOf, pathKey, pathText, under } from './path-bytes';
 import { type CheckpointRef, commitOnRef } from './ref-chain';
+import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy';
 
 /**
  * Checkpoints of a workspace, kept in a git directory of tole's own under tole's home (one per
@@ -165,7 +166,8 @@ export class Checkpoints {
         const id = await this.commitOnRef(snap.tree, JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut }));
         return { ok: true as const, id, leftOut: snap.leftOut };
       });
-      void this.serial(() => this.repack());
+      // The directory is kept bounded after each checkpoint (repack-policy.ts), off the caller's path.
+      void this.serial(() => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK));
       return taken;
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
@@ -175,27 +177,6 @@ export class Checkpoints {
         );
       return this.off(`the workspace could not be snapshotted: ${message}`);
     }
-  }
-
-  /**
-   * Keeps the checkpoint directory bounded after a checkpoint: `git gc --auto`, which packs the
-   * loose objects once there are more than the policy's count of them (and merges the packs once
-   * there are more than fifty), in a git that carries on after the checkpoint's caller has its
-   * answer. Everything a checkpoint holds stays: every checkpoint is on the ref's chain, and git
-   * also keeps what the index names and any unreachable object younger than two weeks (another
-   * tole's commit before its swap). A repack that fails leaves the objects loose; checkpoints go on.
-   */
-  private async repack(): Promise<void> {
-    const policy = this.settings.repack ?? DEFAULT_REPACK;
-    await runGit(this.target, [
-      '-c',
-      `gc.auto=${policy.looseObjects}`,
-      '-c',
-      `gc.autoDetach=${policy.inBackground}`,
-      'gc',
-      '--auto',
-      '--quiet',
-    ]).catch(() => undefined);
   }
 
   /** Resolves once every checkpoint, plan, restore and repack asked for so far has finished. */
@@ -420,17 +401,6 @@ export class Checkpoints {
 
 const CHECKPOINT_REF = 'refs/tole/checkpoints';
 
-/** When the checkpoint directory is repacked (see `Checkpoints.repack`). */
-export interface RepackPolicy {
-  /** Loose objects (as `git gc --auto` estimates them) above which they are packed. */
-  readonly looseObjects: number;
-  /** Whether the repack runs in a git of its own after the checkpoint returns (git's gc.autoDetach). */
-  readonly inBackground: boolean;
-}
-
-/** git's own threshold: about 6,700 loose objects, some 1,100 one-file checkpoints, or one large first one. */
-export const DEFAULT_REPACK: RepackPolicy = { looseObjects: 6700, inBackground: true };
-
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
 const NO_COMMIT = '0'.repeat(40);
 
@@ -440,7 +410,7 @@ const CONFIG: readonly [string, string][] = [
   ['core.filemode', 'true'],
   ['core.symlinks', 'true'],
   ['core.quotepath', 'false'],
-  // git's own commands never gc this directory by themselves: repack() decides when.
+  // git's own commands never gc this directory by themselves: repackIfDue decides when.
   ['gc.auto', '0'],
 ];
 

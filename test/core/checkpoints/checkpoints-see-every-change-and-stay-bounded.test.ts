@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Checkpoints, type RepackPolicy } from '../../../src/core/checkpoints/checkpoint-store';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
+import type { RepackPolicy } from '../../../src/core/checkpoints/repack-policy';
 import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
 import { treeState, type TreeState } from '../../support/workspace-state';
 
