@@ -80,7 +80,11 @@ export async function runHeadlessCommand(
     if (missingKey(settings)) return noKey(settings, io);
     const provider = buildProvider(settings, config, random);
     const mcpPlan = planMcpServers({ config, projectMcp, projectTrusted, env: io.env, workspaceRoot });
-    const { agent, mcp } = buildSession({
+    const {
+      agent,
+      mcp,
+      notices: sessionNotices,
+    } = buildSession({
       store,
       provider,
       policy,
@@ -110,7 +114,7 @@ export async function runHeadlessCommand(
         args.prompt ?? '',
         args.output,
         io,
-        [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...mcpNotices],
+        [...pulled.notices, ...notices, ...workspace.notices, ...prepared.notices, ...sessionNotices, ...mcpNotices],
         authHint(settings, io.env),
       );
     } finally {

@@ -214,6 +214,7 @@ export class ScreenSessions implements SessionSwitcher {
         ...startNotices,
         ...notices,
         ...prepared.notices,
+        ...wired.notices,
         ...(mcp ? skippedServerNotices(mcp.statuses()) : []),
       ];
       return {

@@ -75,6 +75,8 @@ export interface TuiWiring {
   readonly mcp?: McpHub;
   /** The session's sub-agents (the screen follows their usage). */
   readonly subAgents?: SubAgents;
+  /** What opening the session put in force again, or refused to (its kept command prefixes). */
+  readonly notices: readonly string[];
 }
 
 const NO_ARGS = parseArgs([]);
@@ -128,7 +130,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     workspaceRoot: realpathSync(cwd),
   });
   // A read-only view runs no turns: it starts no servers.
-  const { agent, mcp, subAgents } = buildSession({
+  const { agent, mcp, subAgents, notices } = buildSession({
     store,
     provider,
     policy,
@@ -182,6 +184,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
       ...profileCommands,
     ],
     setup,
+    notices,
     ...(hasSessionStartHooks(config) ? { sessionStart: agent.sessionStart.bind(agent) } : {}),
     ...(mcp ? { mcp } : {}),
     ...(subAgents ? { subAgents } : {}),

@@ -8,6 +8,8 @@ import { seededRandom, systemClock, type Clock, type Random } from '../core/cloc
 import { ProviderOnUse } from '../core/provider/provider-on-use';
 import type { Provider } from '../core/provider/provider';
 import { Agent } from '../core/session/agent';
+import { currentHead } from '../core/session/cursor';
+import { restoreKeptPrefixes, type KeptPrefixes } from '../core/session/kept-prefixes';
 import { SubAgents, type SubAgentsOptions } from '../core/session/sub-agents';
 import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
 import { taskTool } from '../core/session/task-tool';
@@ -155,6 +157,8 @@ export interface BuiltSession {
   readonly mcp: McpHub | null;
   /** The session's sub-agents (the screen follows their events); null without `childProfile`. */
   readonly subAgents: SubAgents | null;
+  /** What opening the session put in force again, or refused to: the command prefixes it kept (`p`). */
+  readonly notices: readonly string[];
 }
 
 export function buildAgent(parts: AgentParts): Agent {
@@ -218,7 +222,18 @@ export function buildSession(parts: AgentParts): BuiltSession {
   };
   const agent = new Agent(deps, parts.model, parts.profile);
   const subAgents = parts.childProfile ? subAgentsFor(parts, deps, agent) : null;
-  return { agent, mcp, subAgents };
+  const kept = restoreKeptPrefixes(parts.store.tree.pathTo(currentHead(parts.store).entryId), tools, parts.policy);
+  return { agent, mcp, subAgents, notices: keptPrefixNotices(kept) };
+}
+
+/** The start's words about the session's kept prefixes: those in force again, and each one refused. */
+export function keptPrefixNotices(kept: KeptPrefixes): string[] {
+  const notices = kept.refused.map((why) => `a command prefix this session kept is not in force: ${why}`);
+  if (kept.restored.length > 0)
+    notices.unshift(
+      `the command prefixes this session kept are in force again (matching commands run in the sandbox without asking): ${kept.restored.join(', ')}`,
+    );
+  return notices;
 }
 
 /** Sub-agents of the session, offered to the model as the `task` tool (a read-only view runs none). */

@@ -47,6 +47,11 @@ export type PrefixOffer =
   | { readonly ok: true; readonly prefix: readonly string[] }
   | { readonly ok: false; readonly why: string };
 
+export type PrefixKept = { readonly ok: true } | { readonly ok: false; readonly why: string };
+
+/** Bound on the prefixes one session keeps (each is a keypress, or a record of one read on resume). */
+export const MAX_KEPT_PREFIXES = 64;
+
 export class ApprovalPolicy {
   private readonly rules: readonly AllowRule[];
   private readonly sessionTools = new Set<string>();
@@ -114,10 +119,25 @@ export class ApprovalPolicy {
 
   /** Keeps a prefix `prefixOffer` offered and the user confirmed; false when the policy refuses it. */
   allowPrefix(request: ApprovalRequest, prefix: readonly string[]): boolean {
+    return this.keepPrefix(request, prefix).ok;
+  }
+
+  /**
+   * Keeps `prefix` for the session only when the policy would offer exactly it for `request` now
+   * (the same checks as `p`: a Write shell call in the sandbox, a sandbox here, a prefix of a plain
+   * command); else says why. Resume keeps the session's prefixes through this, so a record the
+   * policy would not have offered is refused, never trusted.
+   */
+  keepPrefix(request: ApprovalRequest, prefix: readonly string[]): PrefixKept {
     const offer = this.prefixOffer(request);
-    if (!offer.ok || offer.prefix.join(' ') !== prefix.join(' ')) return false;
-    if (!this.prefixes.some((p) => p.join(' ') === prefix.join(' '))) this.prefixes.push([...prefix]);
-    return true;
+    if (!offer.ok) return offer;
+    if (offer.prefix.join(' ') !== prefix.join(' '))
+      return { ok: false, why: `the command's prefix is \`${offer.prefix.join(' ')}\`, not that` };
+    if (this.prefixes.some((p) => p.join(' ') === prefix.join(' '))) return { ok: true };
+    if (this.prefixes.length >= MAX_KEPT_PREFIXES)
+      return { ok: false, why: `a session keeps at most ${MAX_KEPT_PREFIXES} prefixes` };
+    this.prefixes.push([...prefix]);
+    return { ok: true };
   }
 
   /** What approves calls without asking, for the status bar: `--yes`, the allow rules, the tools and prefixes allowed for the session. */
