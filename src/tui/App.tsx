@@ -15,6 +15,7 @@ import { seg } from './styled-line';
 import { FieldLine } from './FieldLine';
 import { allowancesInForce } from './allowances-in-force';
 import { openField } from './approval-keys';
+import { approvalOffers } from './approval-offers';
 import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './key-handler';
 import { TreeFinder } from './tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './keymap';
@@ -209,9 +210,10 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   // While a call waits, its box may take most of the screen: what will run matters more than the panes.
   const maxApproval = Math.max(6, Math.floor((size.rows - 1) * 0.75));
   const approvalField = openField(ui.approvalField, pending);
+  const offers = useMemo(() => (pending ? approvalOffers(pending, policy) : null), [pending, policy]);
   const approvalViewNow = useMemo(
-    () => (pending ? approvalViewAt(pending, size.columns, approvalField) : null),
-    [pending, size.columns, approvalField],
+    () => (pending && offers ? approvalViewAt(pending, size.columns, approvalField, offers) : null),
+    [pending, size.columns, approvalField, offers],
   );
   const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
   const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;
@@ -368,7 +370,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     running,
     focus: ui.focus,
     editorEmpty: ui.editor.value === '',
-    offersAllow: pending?.offersAllow === true,
+    offers,
   });
   const hints = hintsFor(
     activeScopes(

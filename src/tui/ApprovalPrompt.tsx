@@ -1,5 +1,6 @@
 import { Box } from 'ink';
 import type { ApprovalField } from './approval-field';
+import type { ApprovalOffers } from './approval-offers';
 import type { PendingApproval } from './approval-queue';
 import { approvalRows, approvalView, fitApproval, type ApprovalView, type FittedApproval } from './approval-lines';
 import { PaneFrame, innerSize } from './PaneFrame';
@@ -14,8 +15,13 @@ export interface ApprovalBox {
 }
 
 /** The box's parts for a request at a screen width (worked out once per request and width). */
-export function approvalViewAt(pending: PendingApproval, width: number, field: ApprovalField | null): ApprovalView {
-  return approvalView(pending, innerSize(width, 0).width, field);
+export function approvalViewAt(
+  pending: PendingApproval,
+  width: number,
+  field: ApprovalField | null,
+  offers: ApprovalOffers,
+): ApprovalView {
+  return approvalView(pending, innerSize(width, 0).width, field, offers);
 }
 
 /** The box for a view within `maxHeight` rows, scrolled to `top`. */

@@ -15,6 +15,8 @@ import type { UiAction } from './ui-state';
 export interface SessionAllowance {
   /** `a`: Write calls of the tool are approved for the rest of the session. */
   allowForSession(tool: string): void;
+  /** Whether `a` would be honoured for later calls like this one (absent: whenever the call is Write). */
+  allowOffered?(request: ApprovalRequest): boolean;
   /** `p`: the prefix it would keep for this request, or why it keeps none. */
   prefixOffer?(
     request: ApprovalRequest,

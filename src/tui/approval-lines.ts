@@ -1,3 +1,4 @@
+import { approvalOffers, type ApprovalOffers } from './approval-offers';
 import type { ApprovalField } from './approval-field';
 import type { PendingApproval } from './approval-queue';
 import { spread } from './entry-lines';
@@ -83,15 +84,15 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
   return lines;
 }
 
-function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null): Line[] {
+/** The keys that act on this call (see ApprovalOffers): a key that could only say no is not listed. */
+function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null, offers: ApprovalOffers): Line[] {
   if (field) return fieldLines(field, width);
-  const shellWrite = pending.shell && pending.request.risk === 'Write';
   const keys: [string, string][] = [
     ['y', 'approve once'],
     ['n', 'deny (type why, ⏎)'],
-    ...(pending.offersAllow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
-    ...(shellWrite ? [['p', 'allow its prefix'] as [string, string]] : []),
-    ...(pending.shell ? [['e', 'edit it'] as [string, string]] : []),
+    ...(offers.allow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
+    ...(offers.prefix ? [['p', 'allow its prefix'] as [string, string]] : []),
+    ...(offers.edit ? [['e', 'edit it'] as [string, string]] : []),
     ['Esc', 'stop the turn'],
   ];
   return keyRows(keys, width);
@@ -166,6 +167,7 @@ export function approvalView(
   pending: PendingApproval,
   width: number,
   field: ApprovalField | null = null,
+  offers: ApprovalOffers = approvalOffers(pending, null),
 ): ApprovalView {
   const { request } = pending;
   const destructive = request.risk === 'Destructive';
@@ -179,7 +181,7 @@ export function approvalView(
       ),
     );
   if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
-  foot.push(...keyLine(pending, width, field));
+  foot.push(...keyLine(pending, width, field, offers));
   return {
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),

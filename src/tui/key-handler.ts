@@ -1,3 +1,4 @@
+import { approvalOffers } from './approval-offers';
 import type { Key } from 'ink';
 import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
@@ -107,7 +108,7 @@ function conditions(ctx: KeyContext): Set<Condition> {
     running: ctx.turns.running,
     focus: ctx.ui.focus,
     editorEmpty: ctx.ui.editor.value === '',
-    offersAllow: ctx.pending?.offersAllow === true,
+    offers: ctx.pending ? approvalOffers(ctx.pending, ctx.policy) : null,
   });
 }
 

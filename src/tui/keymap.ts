@@ -7,6 +7,7 @@
  */
 
 import type { EditAction } from './line-editor';
+import type { ApprovalOffers } from './approval-offers';
 
 export type PaneId = 'input' | 'tree' | 'transcript' | 'usage' | 'registers';
 /**
@@ -97,7 +98,7 @@ export type Action =
   | 'field-close';
 
 /** When a binding applies beyond its scope. */
-export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered';
+export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered' | 'prefix-offered' | 'edit-offered';
 
 export interface Binding {
   readonly scope: Scope;
@@ -108,6 +109,8 @@ export interface Binding {
   /** Short form for the status bar; bindings without one are left out of it. */
   readonly hint?: string;
   readonly when?: Condition;
+  /** The hint is shown only then; the key still acts otherwise (saying why it cannot help). */
+  readonly hintWhen?: Condition;
 }
 
 export const KEYMAP: readonly Binding[] = [
@@ -131,6 +134,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'allow-prefix',
     help: 'approve it and allow commands starting the same (e.g. `npm test`) for the session: shown first, p or ⏎ keeps it; they run in the sandbox, never a Destructive one',
     hint: 'allow prefix',
+    hintWhen: 'prefix-offered',
   },
   {
     scope: 'approval',
@@ -138,6 +142,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'edit-command',
     help: 'edit the command, then ⏎ approves it as edited (it is checked again, and asked again when riskier)',
     hint: 'edit',
+    hintWhen: 'edit-offered',
   },
   {
     scope: 'approval',
@@ -591,11 +596,13 @@ export function keyConditions(state: {
   readonly running: boolean;
   readonly focus: PaneId;
   readonly editorEmpty: boolean;
-  readonly offersAllow: boolean;
+  readonly offers: ApprovalOffers | null;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
-  if (state.offersAllow) set.add('allow-offered');
+  if (state.offers?.allow) set.add('allow-offered');
+  if (state.offers?.prefix) set.add('prefix-offered');
+  if (state.offers?.edit) set.add('edit-offered');
   return set;
 }
 
@@ -656,6 +663,7 @@ export function hintsFor(
     for (const binding of keymap) {
       if (binding.scope !== scope || !binding.hint || binding.keys.length === 0 || seen.has(binding.hint)) continue;
       if (binding.when && !conditions.has(binding.when)) continue;
+      if (binding.hintWhen && !conditions.has(binding.hintWhen)) continue;
       seen.add(binding.hint);
       const keys = pairedLabel(binding, keymap);
       hints.push({ keys, hint: binding.hint });

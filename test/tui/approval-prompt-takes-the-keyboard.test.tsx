@@ -12,7 +12,10 @@ afterEach(() => screen?.unmount());
 
 describe('the approval prompt', () => {
   it('shows a Write call with its input, risk and reason; y approves it', async () => {
-    screen = renderScreen({ store: emptyStore() });
+    screen = renderScreen({
+      store: emptyStore(),
+      policy: new ApprovalPolicy({ rules: [], yes: false, interactive: true }),
+    });
     const decision = screen.approvals.decide(writeRequest, new AbortController().signal);
     const frame = stripAnsi(await screen.waitFor('approve?'));
     const prompt = pane(frame, 'approve?');

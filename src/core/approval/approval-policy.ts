@@ -88,6 +88,16 @@ export class ApprovalPolicy {
     return `${opaque}there is no sandbox on this machine: it runs with your full access`;
   }
 
+  /**
+   * Whether `a` would do what it says for this request: a later Write call of the tool is approved
+   * by the allowance only where nothing before it asks for a key (a shell call needs the sandbox,
+   * and a call leaving the sandbox always asks), and not where the workspace holds the home.
+   */
+  allowOffered(request: ApprovalRequest): boolean {
+    if (request.risk !== 'Write' || request.outsideSandbox || this.options.sessionAllowance === false) return false;
+    return !SHELL_SUBJECT_TOOLS.includes(request.tool) || this.sandboxed;
+  }
+
   /** The TUI's "a" key: Write calls of this tool are approved for the rest of the session. */
   allowForSession(tool: string): void {
     if (this.options.sessionAllowance === false) return;

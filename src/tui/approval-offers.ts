@@ -1,0 +1,22 @@
+import type { PendingApproval } from './approval-queue';
+import type { SessionAllowance } from './approval-keys';
+
+/** The approval box's keys beyond y, n and Esc that would act on the call on screen: only these are listed. */
+export interface ApprovalOffers {
+  /** `a`: the policy would honour an allowance of the tool for later calls like this one. */
+  readonly allow: boolean;
+  /** `p`: the policy would keep a prefix of this command (a Write shell call, in the sandbox). */
+  readonly prefix: boolean;
+  /** `e`: the call is a shell command, which can be edited. */
+  readonly edit: boolean;
+}
+
+/** What the policy offers for the call on screen; without a policy, nothing beyond y and n. */
+export function approvalOffers(pending: PendingApproval, policy: SessionAllowance | null): ApprovalOffers {
+  const { request } = pending;
+  return {
+    allow: pending.offersAllow && policy !== null && (policy.allowOffered?.(request) ?? true),
+    prefix: pending.shell && policy?.prefixOffer?.(request).ok === true,
+    edit: pending.shell,
+  };
+}
