@@ -18,7 +18,17 @@ export default defineConfig({
     // first, `npm test` all four.
     projects: [
       { extends: true, test: { name: 'unit', include: tiers.unit, pool: 'threads', isolate: false } },
-      { extends: true, test: { name: 'screen', include: tiers.screen, pool: 'threads', isolate: false } },
+      {
+        extends: true,
+        // Ink loaded as tole's screen loads it, before any file of a worker (ink-as-shipped.ts).
+        test: {
+          name: 'screen',
+          include: tiers.screen,
+          pool: 'threads',
+          isolate: false,
+          setupFiles: ['test/support/ink-as-shipped.ts'],
+        },
+      },
       { extends: true, test: { name: 'isolated', include: tiers.isolated, pool: 'threads' } },
       {
         extends: true,

@@ -6,8 +6,6 @@
  * pacer's allowance still waits for its slot, and is then drawn once, showing the latest tree.
  * A key typed while a reply streams is drawn at once too, not held for the next streamed frame.
  */
-// Before Ink loads: under CI=true Ink would otherwise draw nothing until exit (see ci-env-hide).
-import '../../src/tui/ci-env-hide';
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FramePacer, StreamedFrames } from '../../src/tui/frame-pacer';
@@ -69,17 +67,22 @@ async function aTurnStreaming() {
   const agent = heldAgent();
   const exit = runTui(tuiOptions(stdout, stdin, { agent }));
   const written = (): string => stdout.frames.join('');
-  // Setting up, the clock moves freely between steps.
-  const settle = async (): Promise<void> => {
+  // Setting up, the clock moves freely between steps: a few turns of the loop and timers run, and
+  // more until `done` holds (a bound on turns, not on time, only ends a failing run).
+  const settle = async (done = (): boolean => true): Promise<void> => {
     for (let i = 0; i < 5; i++) await turnOfTheLoop();
     vi.advanceTimersByTime(200);
+    for (let i = 0; i < 2000 && !done(); i++) {
+      await turnOfTheLoop();
+      vi.advanceTimersByTime(20);
+    }
+    expect(done()).toBe(true);
   };
   expect(written()).toContain('type a prompt');
   stdin.write('go');
   await settle();
   stdin.write(KEYS.enter);
-  await settle();
-  expect(agent.emit).not.toBeNull();
+  await settle(() => agent.emit !== null);
   const emit = agent.emit!;
 
   // A streamed frame: text gathered for a frame's time, then drawn.
