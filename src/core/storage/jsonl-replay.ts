@@ -10,11 +10,17 @@ import { LINE_CRC, MAX_COMMIT_BYTES, STORAGE_VERSION, type SessionHeader } from 
 import type { CommitSink, TornTail } from './storage';
 
 /**
- * The file is read in one piece up to this size (entries keep their payloads as views into what
+ * The file goes into one allocation up to this size (entries keep their payloads as views into what
  * was read, so every chunk stays in memory anyway): one allocation instead of one per 16 MiB,
  * each of which counted as external memory and could start a full collection mid-replay.
  */
 const READ_CHUNK_BYTES = 1024 * 1024 * 1024;
+/**
+ * That allocation is filled this much at a time, as the lines reach its end: a tail no commit
+ * could be (a gigabyte of zeros) is given up on once it runs past MAX_TORN_LINE_BYTES, without
+ * the rest of it being read first.
+ */
+const READ_PIECE_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export interface ScanResult {
@@ -227,26 +233,33 @@ interface LineReader {
 }
 
 function lineReader(ops: FileOps, fd: number, totalBytes: number): LineReader {
-  let buffer = Buffer.alloc(0);
+  let space = Buffer.alloc(0); // the allocation being filled
+  let buffer = space; // what has been read into it: space[0, buffer.length)
   let bufferStart = 0; // file offset of buffer[0]
   let cursor = 0; // index into buffer
   let readOffset = 0;
   const fill = (): boolean => {
     if (readOffset >= totalBytes) return false;
-    // The unread rest of the buffer moves to the front of the next one; the chunk is read in place.
-    const rest = buffer.length - cursor;
-    const next = Buffer.allocUnsafe(rest + Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
-    buffer.copy(next, 0, cursor);
+    if (buffer.length === space.length) {
+      // Full: the unread rest of it moves to the front of a new allocation, for the next chunk.
+      const rest = buffer.length - cursor;
+      const next = Buffer.allocUnsafe(rest + Math.min(READ_CHUNK_BYTES, totalBytes - readOffset));
+      buffer.copy(next, 0, cursor);
+      bufferStart += cursor;
+      cursor = 0;
+      space = next;
+      buffer = next.subarray(0, rest);
+    }
+    const filled = buffer.length;
+    const want = Math.min(READ_PIECE_BYTES, space.length - filled);
     let got = 0;
-    while (rest + got < next.length) {
-      const n = ops.readSync(fd, next, rest + got, next.length - rest - got, readOffset + got);
+    while (got < want) {
+      const n = ops.readSync(fd, space, filled + got, want - got, readOffset + got);
       if (n === 0) break;
       got += n;
     }
     readOffset += got;
-    bufferStart += cursor;
-    buffer = next.subarray(0, rest + got);
-    cursor = 0;
+    buffer = space.subarray(0, filled + got);
     return got > 0;
   };
   const at: LineAt = { chunk: buffer, start: 0, end: 0, offset: 0, terminated: false };
