@@ -47,6 +47,7 @@ function agentHere(options: Partial<AgentOptions> = {}) {
   return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
 }
 
+/** How long a gate's call waits for the others by default: only a failing test waits this long. */
 const GATE_TIMEOUT_MS = 5_000;
 const keyInput = z.strictObject({ key: z.string().min(1) });
 
@@ -62,9 +63,10 @@ interface Gate {
 /**
  * A ReadOnly tool whose calls each wait until `together` of them have started (or fail after a
  * timeout), then end in the reverse of their start order: the last one started ends first.
- * With `untilAbort`, a call waits for the turn's abort instead of ending.
+ * With `untilAbort`, a call waits for the turn's abort instead of ending; `timeoutMs` is how long
+ * a call waits for the others (GATE_TIMEOUT_MS unless given).
  */
-function gateTool(together: number, options: { untilAbort?: boolean; log?: string[] } = {}): Gate {
+function gateTool(together: number, options: { untilAbort?: boolean; log?: string[]; timeoutMs?: number } = {}): Gate {
   const started: string[] = [];
   const finished: string[] = [];
   const log = options.log ?? [];
@@ -99,7 +101,7 @@ function gateTool(together: number, options: { untilAbort?: boolean; log?: strin
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), GATE_TIMEOUT_MS);
+        timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? GATE_TIMEOUT_MS);
       });
       const met = await Promise.race([everyoneIn.then(() => 'met' as const), timeout]);
       clearTimeout(timer);
@@ -194,7 +196,9 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
   });
 
   it('with readConcurrency 1 the same calls run one at a time (and the gate times out)', async () => {
-    const gate = gateTool(2);
+    // Here the gate is meant to time out, so it need not wait long: what decides is the order of
+    // the records (run side by side, both intents would come before either result).
+    const gate = gateTool(2, { timeoutMs: 100 });
     server.push({ toolCalls: [gateCall('a'), gateCall('b')] }, { text: 'done' });
     const { agent, store } = agentHere({ extraTools: [gate.tool], deps: { readConcurrency: 1 } });
     await agent.runTurn('read a and b', new AbortController().signal, () => {});
