@@ -1,4 +1,6 @@
 import type { Decision } from '../core/approval/approver';
+import { malformedAttachmentsMessage, userAttachmentsProblem } from '../core/tree/user-attachments-problem';
+import { attachmentNote } from '../core/session/user-attachments';
 import type { AnyEntry, Entry } from '../core/tree/entry-types';
 import { diffLines, diffStat } from './diff-lines';
 import { CHECKPOINT_MARK, resultGlyph, subAgentOf } from './entry-glyph';
@@ -26,7 +28,7 @@ function userLines(entry: Entry<'user'>, width: number): Line[] {
   const who: Line = steered
     ? [seg('● you', 'user'), seg('  ↳ steered into the running turn', 'faint')]
     : [seg('● you', 'user')];
-  const lines: Line[] = [[], who, ...markdownLines(text, width)];
+  const lines: Line[] = [[], who, ...markdownLines(text, width), ...attachmentLines(entry, width)];
   if (blocked)
     lines.push(
       ...wrapLine([seg('⊘ blocked by a hook, not sent to the model: ', 'warn'), seg(blocked, 'text')], width, [
@@ -34,6 +36,25 @@ function userLines(entry: Entry<'user'>, width: number): Line[] {
       ]),
     );
   return lines;
+}
+
+/** One line per attached file: its path and size (a cut one says so); a malformed field says what is wrong instead. */
+function attachmentLines(entry: Entry<'user'>, width: number): Line[] {
+  const problem = userAttachmentsProblem(entry);
+  if (problem !== null)
+    return wrapLine([seg('⚠ ', 'warn'), seg(malformedAttachmentsMessage(entry.id, problem), 'warn')], width, [
+      seg('  '),
+    ]);
+  return (entry.payload.attachments ?? []).map((attachment) =>
+    truncateLine(
+      [
+        seg('  ⎘ attached ', 'faint'),
+        seg(visibleLines(attachment.path).join(' '), 'muted'),
+        seg(`  ${attachmentNote(attachment)}`, 'faint'),
+      ],
+      width,
+    ),
+  );
 }
 
 function assistantLines(entry: Entry<'assistant'>, width: number): Line[] {

@@ -25,6 +25,7 @@ import { PlanWatch } from './plan-watch';
 import { previewRestore, restoreFiles, restoreTarget, type RestoreOutcome, type RestorePreview } from './restore-files';
 import { resumePending } from './resume';
 import { recordSessionFact, sessionFact, type SessionFactKey } from './session-facts';
+import { attachmentsField, attachToPrompt } from './prompt-attachments';
 import { addSteering, announceSteering, steeringDraft, type Steering } from './steering';
 import { ToolCalls } from './tool-calls';
 import { Sandwich } from './tool-step';
@@ -453,13 +454,19 @@ export class Agent {
     const { prompt } = start;
     const promptHook = await runHooks(this.deps, this.model, 'userPrompt', { prompt }, { failClosed: false, signal });
     const blocked = promptHook?.verdict === 'block' ? (promptHook.blockReason ?? 'blocked by a hook') : null;
+    const attached = blocked === null ? await attachToPrompt(this.deps.workspaceRoot, prompt) : null;
+    const notices = [...noticesOf(promptHook), ...(attached?.notices ?? [])];
     const batch = new AppendBatch(store);
     this.addNoted(batch);
-    const promptEntryId = batch.entry('user', { text: prompt, ...(blocked === null ? {} : { blocked }) });
-    addNotices(batch, noticesOf(promptHook));
+    const promptEntryId = batch.entry('user', {
+      text: prompt,
+      ...(blocked === null ? {} : { blocked }),
+      ...attachmentsField(attached?.attachments ?? []),
+    });
+    addNotices(batch, notices);
     const state = sandwich.move(readyState(store, sandwich), 'Planning', batch.build());
     emit({ type: 'turn-started', promptEntryId, lane: batch.laneName });
-    emitNotices(noticesOf(promptHook), emit);
+    emitNotices(notices, emit);
     return { state, blocked };
   }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCallRequest } from '../provider/provider';
+import { attachmentsOf, promptWithAttachments } from './user-attachments';
 import type { AnyEntry, Entry } from '../tree/entry-types';
 import { wholeList } from '../tree/lazy-list';
 
@@ -84,7 +85,8 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
       }
       case 'user':
         closeOpenCalls();
-        if (entry.payload.blocked === undefined) messages.push({ role: 'user', content: entry.payload.text });
+        if (entry.payload.blocked === undefined)
+          messages.push({ role: 'user', content: promptWithAttachments(entry.payload.text, attachmentsOf(entry)) });
         break;
       case 'assistant':
         closeOpenCalls();

@@ -8,6 +8,8 @@ import { checkpointedEntries, checkpointOf } from './restore-files';
 import { taskStateOf, type TaskState } from './task-state';
 import { childrenOf, readChild } from './child-sessions';
 import { systemClock, type Clock } from '../clock';
+import type { Attachment } from '../tools/attachment';
+import { attachmentNote, attachmentsOf } from './user-attachments';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -37,7 +39,7 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
   const tag = label ? ` · ${label}` : '';
   switch (entry.type) {
     case 'user':
-      return `## You${tag}\n\n${entry.payload.text}`;
+      return `## You${tag}\n\n${entry.payload.text}${attachmentsMarkdown(attachmentsOf(entry))}`;
     case 'assistant': {
       const calls = entry.payload.toolCalls.map((c) => `- calls \`${c.name}\` ${c.arguments}`).join('\n');
       const { refusal } = entry.payload;
@@ -69,6 +71,13 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
     case 'restore_result':
       return `*files restored → ${entry.payload.outcome}: ${entry.payload.content}*`;
   }
+}
+
+/** A prompt's attachments as the export shows them: each path, its size (cut or whole), and the text the model read. */
+function attachmentsMarkdown(attachments: readonly Attachment[]): string {
+  return attachments
+    .map((a) => `\n\n**attached** \`${a.path}\` (${attachmentNote(a)})\n\n${FENCE}\n${a.text}\n${FENCE}`)
+    .join('');
 }
 
 /** An approval as the export says it: who decided, what the user said, the prefix kept, the command as edited. */

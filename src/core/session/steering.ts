@@ -1,4 +1,6 @@
+import type { Attachment } from '../tools/attachment';
 import type { AgentDeps } from './agent-deps';
+import { attachmentsField, attachToPrompt } from './prompt-attachments';
 import type { AppendBatch } from './cursor';
 import type { EventSink } from './events';
 import { addNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from './turn-hooks';
@@ -7,6 +9,8 @@ import { addNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from
 export interface Steering {
   readonly text: string;
   readonly blocked: string | null;
+  /** The files its `@path` mentions attach. */
+  readonly attachments: readonly Attachment[];
   readonly notices: readonly NoticePayload[];
 }
 
@@ -25,13 +29,24 @@ export async function steeringDraft(
     { failClosed: false, signal },
   );
   const blocked = hook?.verdict === 'block' ? (hook.blockReason ?? 'blocked by a hook') : null;
-  return { text, blocked, notices: noticesOf(hook) };
+  const attached = blocked === null ? await attachToPrompt(deps.workspaceRoot, text) : null;
+  return {
+    text,
+    blocked,
+    attachments: attached?.attachments ?? [],
+    notices: [...noticesOf(hook), ...(attached?.notices ?? [])],
+  };
 }
 
 /** The steering message as a user entry (and its hooks' notices) in the batch that starts the next call. */
 export function addSteering(batch: AppendBatch, steering: Steering): string {
   const { text, blocked } = steering;
-  const entryId = batch.entry('user', { text, steered: true, ...(blocked === null ? {} : { blocked }) });
+  const entryId = batch.entry('user', {
+    text,
+    steered: true,
+    ...(blocked === null ? {} : { blocked }),
+    ...attachmentsField(steering.attachments),
+  });
   addNotices(batch, steering.notices);
   return entryId;
 }

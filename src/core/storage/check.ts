@@ -6,6 +6,8 @@ import type { FileOps } from './file-ops';
 import { checkSavedIndex, type IndexVerdict } from './index-check';
 import type { SessionHeader, StoredRecord } from './records';
 import type { IndexKey } from './session-index';
+import type { Entry } from '../tree/entry-types';
+import { malformedAttachmentsMessage, userAttachmentsProblem } from '../tree/user-attachments-problem';
 import { SessionStore } from './session-store';
 
 /** What `tole check PATH` found. `ok` is false only when a writable open would be refused. */
@@ -83,6 +85,8 @@ export function checkSessionFile(path: string, ops?: FileOps, indexKey?: IndexKe
   }
   try {
     const report = soundReport(store, seen, checkSavedIndex(path, store, ops, indexKey));
+    const damaged = malformedEntry(store);
+    if (damaged !== null) return { ...report, ok: false, problem: damaged };
     if (report.savedIndex.kind !== 'mismatch') return report;
     const { path: indexPath, what } = report.savedIndex;
     const message = `the saved index ${indexPath} does not match the file (${what}); an open would take its values: move it aside (mv ${indexPath} ${indexPath}.bad) and the next open replays the file and writes a new one`;
@@ -90,6 +94,17 @@ export function checkSessionFile(path: string, ops?: FileOps, indexKey?: IndexKe
   } finally {
     store.close();
   }
+}
+
+/** The first entry whose payload tole refuses to use (a user entry's malformed attachments), as the problem to report. */
+function malformedEntry(store: SessionStore): CheckProblem | null {
+  for (const entry of store.tree.all()) {
+    if (entry.type !== 'user') continue;
+    const problem = userAttachmentsProblem(entry as Entry<'user'>);
+    if (problem !== null)
+      return { file: store.path, line: null, kind: 'corrupt', message: malformedAttachmentsMessage(entry.id, problem) };
+  }
+  return null;
 }
 
 function soundReport(

@@ -2,6 +2,7 @@ import type { Decision } from '../approval/approver';
 import type { ThinkingBlock, ToolCallRequest } from '../provider/provider';
 import type { ReplaySafety, ResultTier, ToolDisplay } from '../tools/tool';
 import type { Risk } from '../approval/risk';
+import type { Attachment } from '../tools/attachment';
 
 /** The payload of each entry type. Entries are immutable: corrections are new entries. */
 export interface EntryPayloads {
@@ -11,6 +12,8 @@ export interface EntryPayloads {
     readonly blocked?: string;
     /** Sent into a running turn (steering): it went to the model at that turn's next call. */
     readonly steered?: true;
+    /** The files the prompt attached with `@path`, read when it was committed (read them with `attachmentsOf`). */
+    readonly attachments?: readonly Attachment[];
   };
   assistant: {
     readonly text: string;
