@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SHIPPED_RENDERER_SETUP, shippedRendererPlugins, TRANSFORMED } from './test/support/shipped-renderer';
 import { filesByTier } from './test/support/tiers';
 
 const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
@@ -20,16 +21,31 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: tiers.unit, pool: 'threads', isolate: false } },
       {
         extends: true,
-        // Ink loaded as tole's screen loads it, before any file of a worker (ink-as-shipped.ts).
+        // The screen tests mount the renderer that ships (test/support/shipped-renderer.ts): the
+        // build's patches of Ink, Yoga and string-width, and its Intl.Segmenter; Ink is loaded as
+        // tole's screen loads it, before any file of a worker (ink-as-shipped.ts).
+        plugins: shippedRendererPlugins(),
         test: {
           name: 'screen',
           include: tiers.screen,
           pool: 'threads',
           isolate: false,
-          setupFiles: ['test/support/ink-as-shipped.ts'],
+          setupFiles: SHIPPED_RENDERER_SETUP,
+          server: { deps: { inline: [TRANSFORMED] } },
         },
       },
-      { extends: true, test: { name: 'isolated', include: tiers.isolated, pool: 'threads' } },
+      {
+        extends: true,
+        // Files that mock modules, each in a fresh module graph; those that draw see the renderer that ships too.
+        plugins: shippedRendererPlugins(),
+        test: {
+          name: 'isolated',
+          include: tiers.isolated,
+          pool: 'threads',
+          setupFiles: SHIPPED_RENDERER_SETUP,
+          server: { deps: { inline: [TRANSFORMED] } },
+        },
+      },
       {
         extends: true,
         test: {

@@ -10,15 +10,11 @@ import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { inkOutputPlugin } from './ink-output-plugin.mjs';
-import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { RENDERER_PATCHES } from './renderer-patches.mjs';
 import { LATER_PACKAGES, laterEntry, laterModulesPlugin } from './later-modules-plugin.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
 import { signalExitNoAssertPlugin } from './signal-exit-no-assert-plugin.mjs';
-import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
-import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
-import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
 import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 
 /** What src/cli/screen-loader.ts passes the screen's script. */
@@ -83,16 +79,7 @@ await build({
   outfile: 'dist/screen.cjs',
   // Every Intl.Segmenter in the script loads ICU's break rules only when a text needs them.
   inject: ['scripts/segmenter-inject.mjs'],
-  plugins: [
-    later.plugin,
-    inkOutputPlugin,
-    inkNoTopLevelAwaitPlugin,
-    yogaSyncPlugin,
-    yogaNoFetchPlugin,
-    stringWidthLazyPlugin,
-    signalExitNoAssertPlugin,
-    zodOnUsePlugin,
-  ],
+  plugins: [later.plugin, ...RENDERER_PATCHES, signalExitNoAssertPlugin, zodOnUsePlugin],
 });
 await build({
   ...script,

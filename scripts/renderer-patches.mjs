@@ -1,0 +1,18 @@
+// The patches of Ink, Yoga and string-width that the screen's script (dist/screen.cjs) is built
+// with (scripts/build.mjs), in one list that the screen tests load too (test/support/
+// shipped-renderer.ts), so that what the tests mount is what ships. The build's other plugins
+// touch no drawing: what loads later (later-modules), signal-exit's assert (a CommonJS file the
+// tests load as it is) and zod on use.
+import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
+import { inkOutputPlugin } from './ink-output-plugin.mjs';
+import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
+import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
+import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
+
+export const RENDERER_PATCHES = [
+  inkOutputPlugin,
+  inkNoTopLevelAwaitPlugin,
+  yogaSyncPlugin,
+  yogaNoFetchPlugin,
+  stringWidthLazyPlugin,
+];

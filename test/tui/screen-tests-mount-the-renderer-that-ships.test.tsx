@@ -1,0 +1,60 @@
+/**
+ * The screen tier (vitest.config.ts) mounts the renderer dist/screen.cjs ships: Ink's output stage is
+ * tole's (scripts/ink-output-plugin.mjs, with its width and text measures and sanitizer), and
+ * Intl.Segmenter is tole's on-use class. Each check
+ * fails when vitest loads stock Ink instead, so a screen test can never again pass on a renderer
+ * users do not get.
+ */
+import { Box, Text } from 'ink';
+import { render } from 'ink-testing-library';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import Output from '../../src/tui/ink-output';
+import { SegmenterOnUse } from '../../src/tui/segmenter-on-use';
+import { REPO_ROOT } from '../support/repo-root';
+import { SHIPPED_RENDERER_PACKAGES } from '../support/shipped-renderer';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the screen tier', () => {
+  it("draws every frame through tole's output stage", () => {
+    const get = vi.spyOn(Output.prototype, 'get');
+    const { lastFrame, unmount } = render(
+      <Box borderStyle="round" width={12}>
+        <Text>shipped</Text>
+      </Box>,
+    );
+    expect(lastFrame()).toContain('shipped');
+    expect(get).toHaveBeenCalled();
+    unmount();
+  });
+
+  it("segments with tole's on-use Segmenter, as the shipped script does", () => {
+    expect(Intl.Segmenter).toBe(SegmenterOnUse);
+  });
+
+  it('transforms every installed package that imports Ink, so that none loads a second, stock Ink', () => {
+    const modules = join(REPO_ROOT, 'node_modules');
+    const importers = readdirSync(modules)
+      .flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => `${name}/${n}`) : [name]))
+      .filter((name) => {
+        try {
+          const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as Record<
+            string,
+            Record<string, string> | undefined
+          >;
+          return manifest['dependencies']?.['ink'] !== undefined || manifest['peerDependencies']?.['ink'] !== undefined;
+        } catch {
+          return false;
+        }
+      });
+    expect(importers.length).toBeGreaterThan(0);
+    for (const name of importers)
+      expect(SHIPPED_RENDERER_PACKAGES, `${name} imports Ink: add it to test/support/shipped-renderer.ts`).toContain(
+        name,
+      );
+  });
+});
