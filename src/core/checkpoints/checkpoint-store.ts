@@ -329,9 +329,10 @@ export class Checkpoints {
       }
     }
     if (stage.length > 0)
-      await git(this.target, ['update-index', '-z', '--add', '--remove', '--stdin'], nulJoined(stage));
-    if (drop.length > 0) await git(this.target, ['update-index', '-z', '--force-remove', '--stdin'], nulJoined(drop));
-    const tree = (await git(this.target, ['write-tree'])).toString().trim();
+      await git(this.target, [...SPLIT_INDEX, 'update-index', '-z', '--add', '--remove', '--stdin'], nulJoined(stage));
+    if (drop.length > 0)
+      await git(this.target, [...SPLIT_INDEX, 'update-index', '-z', '--force-remove', '--stdin'], nulJoined(drop));
+    const tree = (await git(this.target, [...SPLIT_INDEX, 'write-tree'])).toString().trim();
     return { tree, leftOut };
   }
 
@@ -400,6 +401,14 @@ export class Checkpoints {
 }
 
 const CHECKPOINT_REF = 'refs/tole/checkpoints';
+
+/**
+ * The gits that write tole's index keep it split (git's core.splitIndex): the entries that did not
+ * change stay in a shared file written now and then, and each write is of the few that did, not
+ * of every entry (8.8 MB at 100,000 files). Given on the command line, it applies to checkpoint
+ * directories made before it too.
+ */
+const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
 
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
 const NO_COMMIT = '0'.repeat(40);
