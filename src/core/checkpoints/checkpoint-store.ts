@@ -5,6 +5,7 @@ import {
   lstatSync,
   type Stats,
   mkdirSync,
+  readdirSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -296,13 +297,29 @@ export class Checkpoints {
   }
 
   /**
+   * `stageAndWrite`, on a fresh index when git cannot read the one it has (damaged, or its shared
+   * part removed): the index only spares work, every path is staged again from the workspace.
+   */
+  private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
+    try {
+      return await this.stageAndWrite();
+    } catch (error) {
+      if (!(error instanceof GitFailure) || !UNREADABLE_INDEX.test(error.stderr)) throw error;
+      const dir = this.target.gitDir;
+      for (const name of readdirSync(dir))
+        if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
+      return this.stageAndWrite();
+    }
+  }
+
+  /**
    * Stages the workspace into tole's index (only what changed since the last time) and writes a
    * tree. What changed is read by two gits side by side: `diff-files` (the tracked files whose
    * stat differs from the index, compared on git's preload threads) and `ls-files --others`
    * (the untracked ones); together they list what `ls-files -m -d -o` lists, which compares on
    * one thread.
    */
-  private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
+  private async stageAndWrite(): Promise<{ tree: string; leftOut: LeftOut[] }> {
     const [tracked, untracked] = await Promise.all([
       git(this.target, ['diff-files', '-z', '--name-only']),
       git(this.target, ['ls-files', '-z', '--others', '--exclude-standard']),
@@ -409,6 +426,9 @@ const CHECKPOINT_REF = 'refs/tole/checkpoints';
  * directories made before it too.
  */
 const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
+
+/** What git says when it cannot read an index file (read-cache.c's messages). */
+const UNREADABLE_INDEX = /index file|bad signature|bad index|sharedindex|index uses/;
 
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
 const NO_COMMIT = '0'.repeat(40);

@@ -97,6 +97,33 @@ describe('a checkpoint holds every change made since the last one', () => {
   });
 });
 
+describe("tole's index", () => {
+  it('is made again from the workspace when git cannot read it, and the checkpoint still holds every file', async () => {
+    const checkpoints = tole();
+    writeFileSync(at('a.txt'), 'a\n');
+    await take(checkpoints);
+    writeFileSync(at('b.txt'), 'b\n');
+    await take(checkpoints);
+    const damages = [
+      // Its shared part removed (the index is kept split), then the index itself overwritten.
+      () => {
+        for (const name of readdirSync(checkpoints.directory))
+          if (name.startsWith('sharedindex.')) rmSync(join(checkpoints.directory, name));
+      },
+      () => writeFileSync(join(checkpoints.directory, 'index'), 'not an index'),
+    ];
+    for (const [i, damage] of damages.entries()) {
+      damage();
+      writeFileSync(at(`after-${i}.txt`), `${i}\n`);
+      const state = treeState(dirs.root);
+      const id = await take(checkpoints);
+      writeFileSync(at('a.txt'), 'changed afterwards\n');
+      await checkpoints.restore(id);
+      expect(treeState(dirs.root)).toEqual(state);
+    }
+  });
+});
+
 describe('the checkpoint directory is repacked', () => {
   it('once it holds more loose objects than the policy allows, and every checkpoint is still there and restorable', async () => {
     for (let d = 0; d < 16; d++) {
