@@ -4,7 +4,8 @@
  * of the promise it tries to break (the six classes of the fail-closed design):
  *   1 an untrusted config changing how answers are read or shown, 2 "ReadOnly" commands that run
  *   code, 3 file tools leaving the workspace, 4 leaving the sandbox, 5 what reaches the terminal,
- *   6 Destructive work classified lower.
+ *   6 Destructive work classified lower; and, beyond them, 7 a command prefix the user kept stretched
+ *   over a line that runs something else (these run without --yes: see `keptPrefixes`).
  *
  * Strings in `args` may hold placeholders, replaced when the world is built:
  *   {OUT}   a directory outside the workspace and outside every writable place of the sandbox;
@@ -17,7 +18,7 @@
  */
 import type { World } from './world';
 
-export type AttackClass = 1 | 2 | 3 | 4 | 5 | 6;
+export type AttackClass = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /** Which toles a case is run against: with the sandbox, without it, or both. */
 export type SandboxMode = 'sandbox' | 'none';
@@ -45,6 +46,13 @@ export interface AttackCase {
   readonly mustBeDenied?: boolean;
   /** Only in these modes (default both). */
   readonly modes?: readonly SandboxMode[];
+  /**
+   * Command prefixes the user kept (`p`) before the run, e.g. `npm test`. A world whose cases
+   * name some starts from a session holding a committed approval record for each (see
+   * kept-prefixes.ts) and resumes it WITHOUT --yes: only the restored prefixes can approve a Write
+   * shell call there, so a call they must not cover is asked, which headless means denied.
+   */
+  readonly keptPrefixes?: readonly string[];
 }
 
 export function fill(text: string, world: World, id: string): string {

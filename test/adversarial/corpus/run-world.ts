@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startChatServer } from '../../support/chat-server';
 import { runBuiltTole } from '../../support/built-tole';
 import { type AttackCase, type SandboxMode, fillArgs } from './attack-case';
+import { seedKeptPrefixes } from './kept-prefixes';
 import { buildWorld, type World } from './world';
 
 export interface CallRecord {
@@ -61,9 +62,12 @@ async function runIn(world: World, name: string, mode: SandboxMode, cases: reado
   );
   const started = performance.now();
   const env = { ...world.env, ...(mode === 'none' ? { TOLE_NO_SANDBOX: '1' } : {}) };
+  // Kept prefixes: the session that kept them is resumed, and nothing else approves a Write call.
+  const kept = [...new Set(cases.flatMap((c) => c.keptPrefixes ?? []))];
+  const start = kept.length > 0 ? ['--resume', seedKeptPrefixes(world, kept)] : ['--yes'];
   try {
     const run = await runBuiltTole(
-      ['-p', 'tidy up this repository', '--yes', '--base-url', server.url, '--model', 'm'],
+      ['-p', 'tidy up this repository', ...start, '--base-url', server.url, '--model', 'm'],
       {
         cwd: world.ws,
         env,

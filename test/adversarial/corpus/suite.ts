@@ -15,11 +15,14 @@ import { CORPUS } from './corpus';
 import { callIdOf, runWorld, type WorldRun } from './run-world';
 import { API_KEY, LISTING_CANARY, ranLog, SECRET_TEXT } from './world';
 
+/** TOLE_CORPUS_WORLD=NAME runs that world alone (while working on its cases); unset, every world runs. */
 function worldsOf(cases: readonly AttackCase[], mode: SandboxMode): Map<string, AttackCase[]> {
   const worlds = new Map<string, AttackCase[]>();
+  const only = process.env.TOLE_CORPUS_WORLD;
   for (const c of cases) {
     if (c.modes && !c.modes.includes(mode)) continue;
     const name = c.world ?? `class-${c.cls}`;
+    if (only && name !== only) continue;
     worlds.set(name, [...(worlds.get(name) ?? []), c]);
   }
   return worlds;
