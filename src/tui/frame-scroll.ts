@@ -22,7 +22,7 @@ const MAX_SAMPLES = 8;
 /** A shift must be seen on this many sampled rows to be tried. */
 const MIN_VOTES = 2;
 /** Shifts tried at most, the most seen first. */
-const MAX_CANDIDATES = 2;
+const MAX_CANDIDATES = 4;
 
 const EMPTY_ROW: RowCells = { cells: [], uncertain: false };
 const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
@@ -85,6 +85,34 @@ export function shiftedRow<T>(old: readonly T[], scroll: Scroll, r: number, empt
   return from < scroll.top || from > scroll.bottom ? empty : old[from]!;
 }
 
+/** Unchanged cells inside a row's changed columns that still join two changed runs into one stretch. */
+const MAX_STRETCH_GAP = 2;
+/** Changed stretches shorter than this cast no vote (a glyph or a digit is found anywhere). */
+const MIN_STRETCH = 3;
+
+/**
+ * The stretches of columns where a row changed, `[first, last]` each: panes side by side move by
+ * different amounts (the tree by the one entry added, the transcript by the reply's lines), so each
+ * stretch is looked for on its own.
+ */
+function changedStretches(a: readonly Cell[], b: readonly Cell[]): [number, number][] {
+  const length = Math.max(a.length, b.length);
+  const stretches: [number, number][] = [];
+  let first = -1;
+  let last = -1;
+  for (let c = 0; c < length; c++) {
+    if (sameCell(at(a, c), at(b, c))) continue;
+    if (first >= 0 && c - last > MAX_STRETCH_GAP + 1) {
+      stretches.push([first, last]);
+      first = -1;
+    }
+    if (first < 0) first = c;
+    last = c;
+  }
+  if (first >= 0) stretches.push([first, last]);
+  return stretches.filter(([from, to]) => to - from + 1 >= MIN_STRETCH);
+}
+
 /** Shifts k (> 0: content moved up) under which some changed rows' new cells stood in the last frame. */
 function candidates(old: readonly RowCells[], now: readonly RowCells[], changed: readonly number[]): number[] {
   const n = now.length;
@@ -93,23 +121,21 @@ function candidates(old: readonly RowCells[], now: readonly RowCells[], changed:
   for (let s = 0; s < changed.length; s += step) {
     const r = changed[s]!;
     if (old[r]!.uncertain || now[r]!.uncertain) continue;
-    const a = old[r]!.cells;
     const b = now[r]!.cells;
-    const length = Math.max(a.length, b.length);
     // Only the columns that changed are looked for (the panes beside them did not move).
-    let first = 0;
-    while (first < length && sameCell(at(a, first), at(b, first))) first++;
-    if (first === length) continue;
-    let last = length - 1;
-    while (last > first && sameCell(at(a, last), at(b, last))) last--;
-    for (let d = 1; d < n; d++) {
-      for (const k of [d, -d]) {
-        const j = r + k;
-        if (j < 0 || j >= n) continue;
-        const o = old[j]!.cells;
-        let same = true;
-        for (let c = first; c <= last && same; c++) same = sameCell(at(o, c), at(b, c));
-        if (same) votes.set(k, (votes.get(k) ?? 0) + 1);
+    const seen = new Set<number>();
+    for (const [first, last] of changedStretches(old[r]!.cells, b)) {
+      for (let d = 1; d < n; d++) {
+        for (const k of [d, -d]) {
+          const j = r + k;
+          if (j < 0 || j >= n || seen.has(k)) continue;
+          const o = old[j]!.cells;
+          let same = true;
+          for (let c = first; c <= last && same; c++) same = sameCell(at(o, c), at(b, c));
+          if (!same) continue;
+          seen.add(k);
+          votes.set(k, (votes.get(k) ?? 0) + 1);
+        }
       }
     }
   }
@@ -164,7 +190,9 @@ export function planScroll(
     before.cells === now[r]!.cells && !before.uncertain ? 0 : diffBytes(before, now[r]!);
   let plain: number[] | undefined;
   let edge: number[] | undefined;
-  const bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
+  // A scroll must save more than its own codes cost; of the shifts tried, the one that saves most.
+  let bestSaved = scrollCodes({ top: 10, bottom: 40, by: 1 }).length;
+  let best: Scroll | null = null;
   for (const k of candidates(old, now, changed)) {
     plain ??= now.map((_, r) => cost(r, old[r]!));
     edge ??= now.map((_, r) => plain![r]! - cost(r, EMPTY_ROW));
@@ -176,8 +204,8 @@ export function planScroll(
     const band = bestBand(gain, k > 0 ? edge : [...edge].reverse(), d);
     if (band.m < 0 || band.saved <= bestSaved) continue;
     const ends = [row(band.top), row(band.m + d)];
-    // The shift most rows agree on, when it pays, is taken without trying the next.
-    return { top: Math.min(...ends), bottom: Math.max(...ends), by: k };
+    best = { top: Math.min(...ends), bottom: Math.max(...ends), by: k };
+    bestSaved = band.saved;
   }
-  return null;
+  return best;
 }

@@ -3,34 +3,36 @@
  * changed, each behind a cursor move, with the fewest style codes between them. A streamed token
  * that extends a line costs its own characters and a cursor move, not the row.
  */
-import { ansiCodesToString, type AnsiCode } from '@alcalzone/ansi-tokenize';
+import type { AnsiCode } from '@alcalzone/ansi-tokenize';
 import { BLANK, isBlank, sameCell, type Cell, type RowCells } from './row-cells';
+import { joinCodes } from './sgr-codes';
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
 const MAX_GAP = 3;
 /** Blank cells in a run erased (ECH, then a jump past them) rather than written as unstyled spaces, from this many on. */
 const MIN_ERASE = 10;
 const FOREGROUND_END = '\x1b[39m';
+const RESET = '\x1b[0m';
 /** The end codes of colours (foreground, background, underline): a colour of the same kind replaces another. */
 const COLOUR_ENDS = new Set([FOREGROUND_END, '\x1b[49m', '\x1b[59m']);
 
-/** The codes that take the pen from the style `from` (null: not known) to `styles`. */
+/** The codes that take the pen from the style `from` (null: not known) to `styles`, in one sequence. */
 export function switchCodes(from: readonly AnsiCode[] | null, styles: readonly AnsiCode[]): string {
-  if (styles.length === 0) return '\x1b[0m';
-  if (from === null) return `\x1b[0m${ansiCodesToString([...styles])}`;
+  if (styles.length === 0) return RESET;
+  const reset = joinCodes([RESET, ...styles.map((code) => code.code)]);
+  if (from === null) return reset;
   const added = styles.filter((code) => !from.some((had) => had.code === code.code));
-  const dropped = from.filter((code) => !styles.some((kept) => kept.code === code.code));
-  // Only codes added on top of the pen's: send those. A colour taken away is ended by its own
-  // code, or replaced by the colour of its kind that comes in. Anything else taken away resets
-  // first, since ending one code can end another (bold and dim share their end code).
-  if (dropped.every((code) => COLOUR_ENDS.has(code.endCode))) {
-    const ends = new Set(dropped.map((code) => code.endCode));
-    for (const code of added) ends.delete(code.endCode);
-    const changed = [...ends].join('') + ansiCodesToString(added);
-    const reset = `\x1b[0m${ansiCodesToString([...styles])}`;
-    return changed.length <= reset.length ? changed : reset;
-  }
-  return `\x1b[0m${ansiCodesToString([...styles])}`;
+  const ends = new Set(
+    from.filter((code) => !styles.some((kept) => kept.code === code.code)).map((code) => code.endCode),
+  );
+  // A code taken away whose end is not known (ansi-tokenize says reset) can only be reset.
+  if (ends.has(RESET)) return reset;
+  // A colour taken away is replaced by the colour of its kind that comes in, without its end.
+  for (const code of added) if (COLOUR_ENDS.has(code.endCode)) ends.delete(code.endCode);
+  // An end code ends every code that has it (bold and dim share theirs): those kept are set again.
+  const again = styles.filter((code) => ends.has(code.endCode) && !added.includes(code));
+  const changed = joinCodes([...ends, ...again.map((code) => code.code), ...added.map((code) => code.code)]);
+  return changed.length <= reset.length ? changed : reset;
 }
 
 /**

@@ -35,6 +35,13 @@ const TEXTS = [
   '│ ◆ tole ⚙ ✓ ✘ ●',
   '\x1b[38;5;208morange\x1b[39m and \x1b[48;2;1;2;3mbg\x1b[49m',
   `${colour.cyan('⠋')} running · seq 12`,
+  // Colours the 256-colour palette holds exactly (sent by index), beside one it does not, and
+  // bold or dim taken off while the colour stays.
+  colour.bold.hex('#d7afff')('◆') + ' ' + colour.hex('#d0d0d0')('text') + colour.hex('#d0d0d1')('near'),
+  colour.bgHex('#262626').hex('#bcbcbc')(' bar ') +
+    colour.bgHex('#262626').bold.hex('#5fafff')('⏎') +
+    colour.dim.hex('#808080')(' dim'),
+  colour.bold.dim('both') + colour.dim('dim') + colour.hex('#000087')('blue 18'),
 ];
 
 interface Write {
@@ -137,9 +144,7 @@ describe('the frame writer sends cell diffs', () => {
     expect(sent).toContain(' grows');
     expect(sent).not.toContain('the reply');
     expect(sent).not.toContain('tree');
-    // The synchronized-update markers (16 bytes), a cursor move, a colour, ' grows', a reset.
-    expect(JSON.stringify(sent)).toBe(
-      '"\\u001b[?2026h\\u001b[2;21H\\u001b[0m\\u001b[32m grows\\u001b[0m\\u001b[?2026l"',
-    );
+    // The synchronized-update markers (16 bytes), a cursor move, a reset and colour in one code, ' grows', a reset.
+    expect(JSON.stringify(sent)).toBe('"\\u001b[?2026h\\u001b[2;21H\\u001b[0;32m grows\\u001b[0m\\u001b[?2026l"');
   });
 });

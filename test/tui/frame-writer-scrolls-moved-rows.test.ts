@@ -34,6 +34,13 @@ const TEXTS = [
   'emoji 👍🏽 flag 🇫🇷',
   '╭ border ─────╮',
   `${colour.cyan('⠋')} running · seq 12`,
+  // Colours the 256-colour palette holds exactly (sent by index), beside one it does not, and
+  // bold or dim taken off while the colour stays.
+  colour.bold.hex('#d7afff')('◆') + ' ' + colour.hex('#d0d0d0')('text') + colour.hex('#d0d0d1')('near'),
+  colour.bgHex('#262626').hex('#bcbcbc')(' bar ') +
+    colour.bgHex('#262626').bold.hex('#5fafff')('⏎') +
+    colour.dim.hex('#808080')(' dim'),
+  colour.bold.dim('both') + colour.dim('dim') + colour.hex('#000087')('blue 18'),
 ];
 
 const textArb = fc.oneof(fc.constantFrom(...TEXTS), fc.stringMatching(/^[ab中 ]{0,8}$/));

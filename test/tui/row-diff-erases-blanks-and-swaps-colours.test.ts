@@ -34,12 +34,12 @@ describe('the cell diff', () => {
   it('erases blanks inside a coloured run without taking the colour off and putting it back', () => {
     const sent = second(colour.red('abcdefgh'), `${colour.green('ab')}  ${colour.green('ef')}`);
     // The end of the old line is erased in the same colour: erasing takes the background alone.
-    expect(sent).toBe('\x1b[1H\x1b[0m\x1b[32mab\x1b[2X\x1b[2Cef\x1b[K\x1b[0m');
+    expect(sent).toBe('\x1b[1H\x1b[0;32mab\x1b[2X\x1b[2Cef\x1b[K\x1b[0m');
   });
 
   it('replaces one colour by another with the new colour alone', () => {
     const sent = second(`${colour.red('ab')}${colour.blue('cd')}`, `${colour.green('ab')}${colour.yellow('cd')}`);
-    expect(sent).toBe('\x1b[1H\x1b[0m\x1b[32mab\x1b[33mcd\x1b[0m');
+    expect(sent).toBe('\x1b[1H\x1b[0;32mab\x1b[33mcd\x1b[0m');
   });
 
   it('remembers a style switch by the codes of both styles, the same as working it out each time', () => {

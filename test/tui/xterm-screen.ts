@@ -17,6 +17,25 @@ export function terminal(width: number, height: number): Terminal {
 export const flush = (term: Terminal, data: string): Promise<void> =>
   new Promise((resolve) => term.write(data, resolve));
 
+/** xterm's colour modes (IBufferCell's getFgColorMode) for a palette index and for 24-bit colour. */
+const PALETTE_MODE = 0x2000000;
+const RGB_MODE = 0x3000000;
+
+/**
+ * A cell's colour as mode:value, a colour of the 256-colour palette's cube or grey ramp (16 to 255)
+ * given as the 24-bit colour xterm draws it with, so that the same colour sent either way reads the
+ * same (the frame writer sends exact palette colours by index: src/tui/sgr-codes.ts).
+ */
+function colourOf(mode: number, value: number): string {
+  if (mode !== PALETTE_MODE || value < 16) return `${mode}:${value}`;
+  const levels = [0, 0x5f, 0x87, 0xaf, 0xd7, 0xff];
+  const rgb =
+    value >= 232
+      ? [8 + 10 * (value - 232), 8 + 10 * (value - 232), 8 + 10 * (value - 232)]
+      : [levels[Math.floor((value - 16) / 36)]!, levels[Math.floor((value - 16) / 6) % 6]!, levels[(value - 16) % 6]!];
+  return `${RGB_MODE}:${(rgb[0]! << 16) | (rgb[1]! << 8) | rgb[2]!}`;
+}
+
 export function cells(term: Terminal): string[] {
   const buffer = term.buffer.active;
   const rows: string[] = [];
@@ -39,7 +58,7 @@ export function cells(term: Terminal): string[] {
         .join('');
       // A cell never written and a cell holding an unstyled space look the same.
       row.push(
-        `${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${c.getFgColorMode()}:${c.getFgColor()}/${c.getBgColorMode()}:${c.getBgColor()}/${attributes}`,
+        `${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${colourOf(c.getFgColorMode(), c.getFgColor())}/${colourOf(c.getBgColorMode(), c.getBgColor())}/${attributes}`,
       );
     }
     rows.push(`${y}: ${row.join(' ')}`);
