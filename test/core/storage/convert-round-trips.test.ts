@@ -8,14 +8,15 @@ import {
   openStore,
   snapshot,
   steppingClock,
-  tempDir,
+  memoryTempDir,
   testSeed,
   type StoreSnapshot,
 } from '../../support/storage-fixtures';
 import { commitsArb, createIn, Model, skipUnavailable } from './conformance/backends';
 import { fcRuns } from '../../support/fc-runs';
 
-const dir = tempDir();
+// Every case commits and replays with fsyncs: in memory, where an fsync waits on no disk.
+const dir = memoryTempDir();
 afterAll(() => dir.remove());
 
 let seed = 1;

@@ -1,9 +1,17 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSession, entryCommit, lineStarts, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
+import {
+  buildSession,
+  entryCommit,
+  lineStarts,
+  memoryTempDir,
+  openStore,
+  snapshot,
+} from '../../support/storage-fixtures';
 
-const dir = tempDir();
+// Hundreds of opens, repairs and commits, each fsyncing: in memory, where an fsync waits on no disk.
+const dir = memoryTempDir();
 afterAll(() => dir.remove());
 
 describe.each([

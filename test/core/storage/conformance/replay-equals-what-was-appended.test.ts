@@ -3,11 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src/core/clock';
 import type { StoredRecord } from '../../../../src/core/storage/records';
 import { SessionStore } from '../../../../src/core/storage/session-store';
-import { openStore, snapshot, steppingClock, tempDir, testSeed } from '../../../support/storage-fixtures';
+import { memoryTempDir, openStore, snapshot, steppingClock, testSeed } from '../../../support/storage-fixtures';
 import { BACKENDS, commitsArb, createIn, Model, skipUnavailable } from './backends';
 import { fcRuns } from '../../../support/fc-runs';
 
-const dir = tempDir();
+// Every case commits and replays with fsyncs: in memory, where an fsync waits on no disk.
+const dir = memoryTempDir();
 afterAll(() => dir.remove());
 
 describe.each(BACKENDS)('%s backend: replay of a session', (backend) => {
