@@ -94,7 +94,8 @@ describe('the keyboard', () => {
     await screen.press(KEYS.escape);
     await screen.waitFor('back in the prompt');
     await screen.waitFor('❯ two');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The stopped turn has ended on screen (the status bar offers ⏎ send again), and nothing was sent after it.
+    await screen.waitFor('⏎ send');
     expect(agent.prompts).toEqual(['one']);
   });
 

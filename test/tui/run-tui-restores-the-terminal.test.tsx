@@ -1,10 +1,11 @@
 import chalk from 'chalk';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/storage/errors';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
 import type { TurnAgent } from '../../src/tui/turn-controller';
-import { FakeStdin, FakeStdout, hangingAgent, KEYS, tuiOptions } from './harness';
+import { eventually, FakeStdin, FakeStdout, hangingAgent, KEYS, tuiOptions } from './harness';
 import { append, emptyStore } from './session-fixture';
+import { shownText } from './xterm-screen';
 
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
@@ -31,7 +32,14 @@ function restored(stdout: FakeStdout): void {
   expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('╭'));
 }
 
-const pause = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the prompt row shows `text` (typed keys drawn), as a terminal would show the writes. */
+async function promptShows(stdout: FakeStdout, text: string): Promise<void> {
+  await eventually(async () =>
+    expect(await shownText(stdout.frames.join(''), stdout.columns, stdout.rows)).toContain(`❯ ${text}`),
+  );
+}
 
 describe('runTui', () => {
   it('refuses to start without a terminal, and leaves the screen alone', async () => {
@@ -44,7 +52,7 @@ describe('runTui', () => {
 
   it('draws on the alternate screen and restores the terminal when the user quits', async () => {
     const { stdout, stdin, exit, options } = start();
-    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write(KEYS.ctrlC);
     // The exit names the session that was on screen last (for the resume hint printed after it).
     await expect(exit).resolves.toEqual({ reason: 'quit', exitCode: 0, store: options.store });
@@ -57,7 +65,7 @@ describe('runTui', () => {
     const stdin = new FakeStdin();
     const drawn: string[] = [];
     const exit = runTui(tuiOptions(stdout, stdin, { onFirstFrame: () => drawn.push(stdout.frames.join('')) }));
-    await vi.waitFor(() => expect(drawn).toHaveLength(1));
+    await eventually(() => expect(drawn).toHaveLength(1));
     expect(drawn[0]).toContain('type a prompt');
     stdin.write(KEYS.ctrlC);
     await exit;
@@ -69,9 +77,9 @@ describe('runTui', () => {
     chalk.level = 3;
     try {
       const { stdout, stdin, exit } = start();
-      await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+      await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
       stdin.write(KEYS.tab);
-      await vi.waitFor(() => expect(stdout.frames.join('')).toContain('check out'));
+      await eventually(() => expect(stdout.frames.join('')).toContain('check out'));
       const all = stdout.frames.join('');
       const sgr = [...all.matchAll(/\x1b\[([0-9;]*)m/g)].map((m) => m[1]!);
       const colours = sgr.filter((params) => params.split(';').some((p) => /^(3\d|4\d|9[0-7]|10[0-7])$/.test(p)));
@@ -86,13 +94,13 @@ describe('runTui', () => {
 
   it('draws only the cells that changed', async () => {
     const { stdout, stdin, exit } = start();
-    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('x');
-    await vi.waitFor(() => expect(stdout.frames.join('')).toMatch(/H\x1b\[0mx/));
+    await eventually(() => expect(stdout.frames.join('')).toMatch(/H\x1b\[0mx/));
     await pause(50);
     const before = stdout.frames.length;
     stdin.write('y');
-    await vi.waitFor(() => expect(stdout.frames.slice(before).join('')).toContain('y'));
+    await eventually(() => expect(stdout.frames.slice(before).join('')).toContain('y'));
     const written = stdout.frames.slice(before).join('');
     // The one new cell behind a cursor move, not the prompt row, let alone the 29 of the screen.
     expect(written).toMatch(/^\x1b\[\?2026h\x1b\[28;4H(?:\x1b\[0m)?y(?:\x1b\[0m)?\x1b\[\?2026l$/);
@@ -104,13 +112,13 @@ describe('runTui', () => {
   it('stops a running turn before it closes on quit', async () => {
     const agent = hangingAgent();
     const { stdout, stdin, exit } = start(agent);
-    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('go');
-    await pause();
+    await promptShows(stdout, 'go');
     stdin.write(KEYS.enter);
-    await vi.waitFor(() => expect(agent.signals).toHaveLength(1));
+    await eventually(() => expect(agent.signals).toHaveLength(1));
     stdin.write('/quit');
-    await pause();
+    await promptShows(stdout, '/quit');
     stdin.write(KEYS.enter);
     await expect(exit).resolves.toMatchObject({ reason: 'quit' });
     expect(agent.signals[0]!.aborted).toBe(true);
@@ -120,11 +128,11 @@ describe('runTui', () => {
   it('stops the running turn and writes nothing more when a write to the terminal fails with EIO', async () => {
     const agent = hangingAgent();
     const { stdout, stdin, exit } = start(agent);
-    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('go');
-    await pause();
+    await promptShows(stdout, 'go');
     stdin.write(KEYS.enter);
-    await vi.waitFor(() => expect(agent.signals).toHaveLength(1));
+    await eventually(() => expect(agent.signals).toHaveLength(1));
     const written = stdout.frames.length;
     stdout.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO', syscall: 'write' }));
     await expect(exit).resolves.toMatchObject({ reason: 'terminal-lost', exitCode: 129 });
@@ -142,9 +150,9 @@ describe('runTui', () => {
       retry: async () => ({}),
     };
     const { stdout, stdin, exit } = start(agent);
-    await vi.waitFor(() => expect(stdout.frames.join('')).toContain('type a prompt'));
+    await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('go');
-    await pause();
+    await promptShows(stdout, 'go');
     stdin.write(KEYS.enter);
     const result = await exit;
     expect(result.reason).toBe('crash');

@@ -14,8 +14,9 @@ import { runPicker } from '../../src/tui/run-picker';
 import { SessionPicker } from '../../src/tui/SessionPicker';
 import { loadTheme } from '../../src/tui/theme';
 import { ThemeContext, themeView } from '../../src/tui/theme-context';
-import { FakeStdin, FakeStdout, KEYS, stripAnsi } from './harness';
+import { eventually, FakeStdin, FakeStdout, KEYS, stripAnsi } from './harness';
 import { append, fixedClock } from './session-fixture';
+import { shownText } from './xterm-screen';
 
 const HOUR_MS = 3_600_000;
 const NOW_MS = 1_764_460_000_000 + 100 * HOUR_MS;
@@ -174,7 +175,12 @@ describe('the session picker (tole --resume with no id)', () => {
     });
     await vi.waitFor(() => expect(stripAnsi(stdout.frames.join(''))).toContain('write the release notes'));
     stdin.write('release');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Enter once the list shows the filter's one match, not after a fixed wait.
+    await eventually(async () => {
+      const shown = await shownText(stdout.frames.join(''), 100, 24);
+      expect(shown).toContain('write the release notes');
+      expect(shown).not.toContain('fix the flaky test in storage');
+    });
     stdin.write('\r');
     const exit = await done;
     expect(exit).toMatchObject({ reason: 'chosen', session: { firstPrompt: 'write the release notes' } });

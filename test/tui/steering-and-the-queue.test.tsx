@@ -80,7 +80,8 @@ describe('/queue', () => {
     expect(stripAnsi(screen.frame())).not.toContain('queued 1:');
 
     agent.finish();
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The turn has ended on screen (the status bar offers ⏎ send again), and nothing was sent after it.
+    await screen.waitFor('⏎ send');
     expect(agent.prompts).toEqual(['first']);
   });
 

@@ -75,3 +75,18 @@ export async function wholeDraw(frame: string, width: number, height: number): P
   term.dispose();
   return seen;
 }
+
+/**
+ * What a terminal of `width` x `height` shows, row by row as plain text, once `written` (everything
+ * a screen wrote to it, in order) has reached it: for a test that waits on what is on screen when
+ * the writes are only the cells that changed.
+ */
+export async function shownText(written: string, width: number, height: number): Promise<string> {
+  const term = new Terminal({ cols: width, rows: height, allowProposedApi: true });
+  await flush(term, written);
+  const buffer = term.buffer.active;
+  const rows: string[] = [];
+  for (let y = 0; y < height; y++) rows.push(buffer.getLine(y)!.translateToString(true));
+  term.dispose();
+  return rows.join('\n');
+}
