@@ -1,5 +1,4 @@
 import type { Key } from 'ink';
-import type { ApprovalRequest } from '../core/approval/approver';
 import type { ApprovalField } from './approval-field';
 import {
   MAX_DENIAL_MESSAGE_CHARS,
@@ -9,28 +8,10 @@ import {
 } from './approval-queue';
 import { stripControls } from './cell-width';
 import { applyEdit, insertText, MAX_PROMPT_CHARS, type EditAction } from './line-editor';
+import type { SessionAllowance } from './session-allowance';
 import type { UiAction } from './ui-state';
 
-/** What the policy offers the approval box's keys beyond y and n. */
-export interface SessionAllowance {
-  /** `a`: Write calls of the tool are approved for the rest of the session. */
-  allowForSession(tool: string): void;
-  /** Whether `a` would be honoured for later calls like this one (absent: whenever the call is Write). */
-  allowOffered?(request: ApprovalRequest): boolean;
-  /** `p`: the prefix it would keep for this request, or why it keeps none. */
-  prefixOffer?(
-    request: ApprovalRequest,
-  ): { readonly ok: true; readonly prefix: readonly string[] } | { readonly ok: false; readonly why: string };
-  /** Keeps a prefix the user confirmed; false when the policy refuses it. */
-  allowPrefix?(request: ApprovalRequest, prefix: readonly string[]): boolean;
-  /** What approves calls without asking, said in the status bar. */
-  inForce?(): {
-    readonly yes: boolean;
-    readonly rules: readonly string[];
-    readonly sessionTools: readonly string[];
-    readonly prefixes?: readonly string[];
-  };
-}
+export type { SessionAllowance } from './session-allowance';
 
 /** What the approval box's keys read and change. */
 export interface ApprovalKeyContext {

@@ -1,5 +1,5 @@
 import type { PendingApproval } from './approval-queue';
-import type { SessionAllowance } from './approval-keys';
+import type { SessionAllowance } from './session-allowance';
 
 /** The approval box's keys beyond y, n and Esc that would act on the call on screen: only these are listed. */
 export interface ApprovalOffers {
