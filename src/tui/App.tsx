@@ -1,5 +1,6 @@
 import { Box } from 'ink';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { SessionCommands } from '../core/session/session-commands';
 import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalBox, approvalViewAt } from './ApprovalPrompt';
 import type { ApprovalQueue } from './approval-queue';
@@ -176,6 +177,8 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   const view = useSessionView(store, version, ui.viewHead, children);
   const task = useTaskState(view);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
+  // The session's commands refuse what its state does not allow: a turn (or work in its place) holds the lock.
+  const session = useMemo(() => new SessionCommands(store, agent, () => turns.running), [store, agent, turns]);
   const matches = finder.search(view.rows, view.labels, ui.find);
   // The find field's first key finds the entries' texts worked out while it waited.
   useEffect(() => {
@@ -268,6 +271,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   usePrepareCall(agent, ui.editor.value, !readOnly && refusal === null);
   const submitContext: SubmitContext = {
     store,
+    session,
     agent,
     turns,
     readOnly,
@@ -321,6 +325,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     store,
     turns,
     agent,
+    session,
     approvals,
     policy,
     readOnly,

@@ -1,5 +1,6 @@
 import { planSize } from '../core/checkpoints/checkpoint-store';
-import type { SessionStore } from '../core/storage/session-store';
+import type { SessionCommands } from '../core/session/session-commands';
+import { flashRefusal } from './refusal-flash';
 import type { TurnAgent, TurnController } from './turn-controller';
 import type { FilesDialog, UiAction } from './ui-state';
 
@@ -7,10 +8,9 @@ import type { FilesDialog, UiAction } from './ui-state';
 export interface FilesKeyContext {
   readonly dialog: FilesDialog | null;
   readonly dispatch: (action: UiAction) => void;
-  readonly store: SessionStore;
   readonly agent: TurnAgent;
+  readonly session: SessionCommands;
   readonly turns: TurnController;
-  readonly readOnly: boolean;
 }
 
 function flash(ctx: FilesKeyContext, level: 'info' | 'warn' | 'error', text: string): void {
@@ -35,8 +35,8 @@ export function openFilesDialog(ctx: FilesKeyContext, kind: FilesDialog['kind'],
 
 /** `u` in the tree: what restoring the files to the selected entry would change, then y/n. */
 export function askRestore(ctx: FilesKeyContext, entryId: string): void {
-  if (ctx.turns.running) return flash(ctx, 'warn', 'a turn is running: restore files when it ends (Esc stops it)');
-  if (ctx.readOnly) return flash(ctx, 'warn', 'read-only: files cannot be restored from this view');
+  const refused = ctx.session.restoreRefusal(entryId);
+  if (refused) return flashRefusal(ctx, refused);
   if (!ctx.agent.previewRestore) return flash(ctx, 'warn', 'checkpoints are not set up for this session');
   openFilesDialog(ctx, 'restore', entryId);
 }
@@ -68,13 +68,11 @@ export function answerCheckout(
 }
 
 function runRestore(ctx: FilesKeyContext, entryId: string): void {
-  const restore = ctx.agent.restoreFiles;
-  if (!restore) return;
   void ctx.turns
-    .runTask('restoring files', (_signal, emit) => restore.call(ctx.agent, entryId, emit))
+    .runTask('restoring files', (_signal, emit) => ctx.session.restore(entryId, emit))
     .then((outcome) => {
       if (outcome === null) flash(ctx, 'warn', 'a turn is running: restore files when it ends');
-      else if (!outcome.ok) flash(ctx, 'error', `files not restored: ${outcome.reason}`);
+      else if (!outcome.ok) flashRefusal(ctx, outcome);
       else flash(ctx, 'info', `files restored to ${entryId} (undo: u on the restore entry, ${outcome.undoEntryId})`);
     })
     .catch((error: unknown) =>

@@ -1,6 +1,5 @@
 import { approvalOffers } from './approval-offers';
 import type { Key } from 'ink';
-import { checkout } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
 import type { ApprovalQueue, PendingApproval } from './approval-queue';
 import { stripControls } from './cell-width';
@@ -36,7 +35,9 @@ import type { EditorResult } from './external-editor';
 import type { SlashCommand } from './slash-commands';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
+import type { SessionCommands } from '../core/session/session-commands';
 import { labelEntry, nameTheSession, openNameField } from './run-command';
+import { flashRefusal } from './refusal-flash';
 import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
 import type { TurnAgent, TurnController } from './turn-controller';
 import type { FirstRunKeys } from './use-first-run';
@@ -55,6 +56,8 @@ export interface KeyContext {
   readonly turns: TurnController;
   /** The agent, for the files prompt (previews and restores of workspace checkpoints). */
   readonly agent: TurnAgent;
+  /** The session's commands (check-out, labels, name, restore): they refuse what the session's state does not allow. */
+  readonly session: SessionCommands;
   readonly approvals: ApprovalQueue;
   readonly pending: PendingApproval | null;
   readonly policy: SessionAllowance | null;
@@ -449,45 +452,31 @@ function checkoutSelected(ctx: KeyContext): void {
 }
 
 function checkoutRow(ctx: KeyContext, id: string): void {
-  if (ctx.turns.running) {
-    ctx.dispatch({
-      type: 'flash',
-      flash: { level: 'warn', text: 'a turn is running: wait for it to end (or Esc to stop it) before checking out' },
-    });
-    return;
-  }
-  const leaf = ctx.store.tree.isLeaf(id);
-  if (id === ctx.view.head.entryId) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `${id} is already checked out (◀)` } });
-    return;
-  }
-  if (ctx.readOnly) {
+  const refused = ctx.session.checkoutRefusal(id);
+  if (refused?.reason === 'read-only') {
+    // A read-only session is looked at from the entry instead: nothing is written.
     ctx.dispatch({ type: 'view-head', head: { lane: ctx.view.head.lane, entryId: id } });
     ctx.dispatch({ type: 'flash', flash: { level: 'info', text: `viewing ${id} (read-only: nothing is written)` } });
     return;
   }
+  if (refused) return flashRefusal(ctx, refused);
   // When a checkpoint holds the files as they were there, the same prompt offers them too.
   if (ctx.agent.hasCheckpointFor?.(id)) {
     openFilesDialog(filesContext(ctx), 'checkout', id);
     return;
   }
-  checkoutEntry(ctx, id, leaf);
+  checkoutEntry(ctx, id);
 }
 
-/** Checks out an entry (files untouched); false when storage could not commit it. */
-function checkoutEntry(ctx: KeyContext, entryId: string, leaf = ctx.store.tree.isLeaf(entryId)): boolean {
-  try {
-    checkout(ctx.store, entryId);
-  } catch (error) {
-    // Storage that cannot commit (disk full, a failed fsync): the check-out did not happen; say so.
-    ctx.dispatch({
-      type: 'flash',
-      flash: { level: 'error', text: `could not check out ${entryId}: ${(error as Error)?.message ?? String(error)}` },
-    });
+/** Checks out an entry (files untouched) and says so; false when it was refused (a storage failure, a turn started). */
+function checkoutEntry(ctx: KeyContext, entryId: string): boolean {
+  const done = ctx.session.checkout(entryId);
+  if (!done.ok) {
+    flashRefusal(ctx, done);
     return false;
   }
   ctx.dispatch({ type: 'transcript', anchor: { kind: 'follow' } });
-  const text = leaf
+  const text = done.leaf
     ? `checked out ${entryId}: the next prompt continues this branch`
     : `checked out ${entryId}: the next prompt starts a new branch from here (Esc: to the prompt)`;
   ctx.dispatch({ type: 'flash', flash: { level: 'info', text } });
@@ -511,8 +500,7 @@ function submitField(ctx: KeyContext): void {
   const field = ctx.ui.field;
   if (!field) return;
   ctx.dispatch({ type: 'field', field: null });
-  if (field.kind === 'label')
-    return labelEntry({ store: ctx.store, readOnly: ctx.readOnly, dispatch: ctx.dispatch }, field.entryId, field.value);
+  if (field.kind === 'label') return labelEntry(ctx, field.entryId, field.value);
   if (field.kind === 'name') return nameTheSession(ctx, field.value);
   if (field.value === '') return;
   const matches = ctx.matches;
@@ -559,10 +547,9 @@ function filesContext(ctx: KeyContext): FilesKeyContext {
   return {
     dialog: ctx.ui.dialog,
     dispatch: ctx.dispatch,
-    store: ctx.store,
     agent: ctx.agent,
+    session: ctx.session,
     turns: ctx.turns,
-    readOnly: ctx.readOnly,
   };
 }
 

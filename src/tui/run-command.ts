@@ -1,16 +1,19 @@
 import type { EventSink } from '../core/session/events';
-import { labelOf, setLabel } from '../core/session/labels';
-import { nameSession, sessionName } from '../core/session/session-name';
+import type { SessionCommands } from '../core/session/session-commands';
+import { sessionName } from '../core/session/session-name';
 import type { SessionStore } from '../core/storage/session-store';
 import { clipboardSequence, lastAnswer, type Multiplexer } from './copy-answer';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
 import type { SessionSwitching, SwitchRequest } from './session-switch';
+import { flashRefusal } from './refusal-flash';
 import type { Theme } from './theme';
 import type { TurnAgent } from './turn-controller';
 import type { Flash, UiAction } from './ui-state';
 
 export interface CommandContext {
   readonly store: SessionStore;
+  /** The session's commands (labels, name): they refuse what the session's state does not allow. */
+  readonly session: SessionCommands;
   readonly agent: TurnAgent;
   readonly readOnly: boolean;
   /** The entry a label goes on: the tree's selection, else the checked-out entry. */
@@ -42,47 +45,38 @@ function flash(ctx: Pick<CommandContext, 'dispatch'>, level: Flash['level'], tex
   ctx.dispatch({ type: 'flash', flash: { level, text } });
 }
 
-/** What a label needs: `/label` and the tree's label field (L) both go through `labelEntry`. */
+/** What a label or a name needs: `/label` and the tree's label field (L) both go through `labelEntry`. */
 export interface LabelContext {
+  readonly session: SessionCommands;
   readonly store: SessionStore;
   readonly readOnly: boolean;
   readonly dispatch: (action: UiAction) => void;
 }
 
-/** Sets (or, with empty text, removes) an entry's label, and says what happened; a storage failure is flashed. */
+/** Sets (or, with empty text, removes) an entry's label, and says what happened; a refusal is flashed. */
 export function labelEntry(ctx: LabelContext, targetId: string | null, text: string): void {
-  const say = (level: Flash['level'], message: string): void =>
-    ctx.dispatch({ type: 'flash', flash: { level, text: message } });
-  if (ctx.readOnly) return say('error', 'read-only session: labels cannot be written');
-  if (targetId === null) return say('warn', 'nothing to label yet: send a prompt first');
-  try {
-    const had = labelOf(ctx.store, targetId) !== undefined;
-    const stored = setLabel(ctx.store, targetId, text);
-    if (stored === null)
-      return say('info', had ? `label removed from ${targetId}` : `${targetId} has no label (/label TEXT sets one)`);
-    say('info', `${targetId} labelled "${stored}"`);
-  } catch (error) {
-    say('error', `could not label ${targetId}: ${(error as Error)?.message ?? String(error)}`);
-  }
+  const done = ctx.session.label(targetId, text);
+  if (!done.ok) return flashRefusal(ctx, done);
+  if (done.label === null)
+    return flash(
+      ctx,
+      'info',
+      done.had ? `label removed from ${targetId}` : `${targetId} has no label (/label TEXT sets one)`,
+    );
+  flash(ctx, 'info', `${targetId} labelled "${done.label}"`);
 }
 
 /** Names the session (empty text: removes the name) and says what happened: `/name TEXT` and the name field (R). */
 export function nameTheSession(ctx: LabelContext, text: string): void {
-  const say = (level: Flash['level'], message: string): void =>
-    ctx.dispatch({ type: 'flash', flash: { level, text: message } });
-  if (ctx.readOnly) return say('error', 'read-only session: its name cannot be written');
-  try {
-    const had = sessionName(ctx.store);
-    const stored = nameSession(ctx.store, text);
-    if (stored === null)
-      return say(
-        'info',
-        had !== null ? 'the session has no name now' : 'the session has no name (/name TEXT gives it one)',
-      );
-    say('info', `session named "${stored}": the picker, tole sessions and /sessions show it`);
-  } catch (error) {
-    say('error', `could not name the session: ${(error as Error)?.message ?? String(error)}`);
-  }
+  const done = ctx.session.name(text);
+  if (!done.ok) return flashRefusal(ctx, done);
+  if (done.name === null)
+    return flash(
+      ctx,
+      'info',
+      done.had ? 'the session has no name now' : 'the session has no name (/name TEXT gives it one)',
+    );
+  flash(ctx, 'info', `session named "${done.name}": the picker, tole sessions and /sessions show it`);
 }
 
 /** `/name` without text: the name field, holding the current name. */

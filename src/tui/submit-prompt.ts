@@ -1,7 +1,7 @@
 import { expandTemplate, type PromptTemplate } from './prompt-template';
 import { expandPastes } from './folded-paste';
-import { checkout } from '../core/session/cursor';
 import { askAgain } from './ask-again';
+import { flashRefusal } from './refusal-flash';
 import { runCommand, type CommandContext } from './run-command';
 import { parseCommand } from './slash-commands';
 import type { TurnController } from './turn-controller';
@@ -24,18 +24,9 @@ export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued
 
 /** Before an edited prompt is sent: its parent is checked out, so the prompt starts a sibling branch. */
 function branchBeside(ctx: SubmitContext, editing: NonNullable<UiState['editing']>): boolean {
-  const say = (text: string): void => ctx.dispatch({ type: 'flash', flash: { level: 'warn', text } });
-  if (ctx.turns.running) {
-    say(`a turn is running: send the edit of ${editing.entryId} once it ends (it stays in the editor)`);
-    return false;
-  }
-  try {
-    checkout(ctx.store, editing.parentId);
-    return true;
-  } catch (error) {
-    say(`could not branch beside ${editing.entryId}: ${(error as Error)?.message ?? String(error)}`);
-    return false;
-  }
+  const done = ctx.session.branchBeside(editing.entryId, editing.parentId);
+  if (!done.ok) flashRefusal(ctx, done);
+  return done.ok;
 }
 
 /**

@@ -1,0 +1,157 @@
+import type { SessionStore } from '../storage/session-store';
+import { checkout, currentHead } from './cursor';
+import type { EventSink } from './events';
+import { labelOf, setLabel } from './labels';
+import type { RestoreOutcome } from './restore-files';
+import { nameSession, sessionName } from './session-name';
+
+/** Why a session command was not carried out; `message` is one line for the user that says what to do. */
+export interface Refusal {
+  readonly ok: false;
+  readonly reason:
+    | 'turn-running'
+    | 'read-only'
+    | 'no-entry'
+    | 'already-checked-out'
+    | 'no-checkpoints'
+    | 'no-checkpoint'
+    | 'not-committed'
+    | 'not-restored';
+  readonly message: string;
+}
+
+export type CheckoutResult = { readonly ok: true; readonly entryId: string; readonly leaf: boolean } | Refusal;
+/** `label`: the label as stored (null: the entry has none now) and whether it had one before. */
+export type LabelResult = { readonly ok: true; readonly label: string | null; readonly had: boolean } | Refusal;
+/** `name`: the name as stored (null: the session has none now) and whether it had one before. */
+export type NameResult = { readonly ok: true; readonly name: string | null; readonly had: boolean } | Refusal;
+export type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
+
+/** What the commands need of the agent: its checkpoints, and its own lock around a restore. */
+export interface CommandAgent {
+  hasCheckpointFor?(entryId: string): boolean;
+  restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
+}
+
+/**
+ * The session's commands from a screen or a headless host: check-out, labels, the session's
+ * name and restoring files. Each refuses what the session's state does not allow (a turn runs,
+ * the session is read-only, the entry is not there) with a typed result the host renders; none
+ * throws for the world's failures (a commit storage refused comes back as `not-committed`).
+ */
+export class SessionCommands {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly agent: CommandAgent,
+    /** Whether a turn, or work in a turn's place (a `/compact`, a restore), runs in the session now. */
+    private readonly running: () => boolean,
+  ) {}
+
+  /** Why `checkout(entryId)` would be refused now, or null when it would be carried out. */
+  checkoutRefusal(entryId: string): Refusal | null {
+    if (this.running())
+      return refuse('turn-running', 'a turn is running: wait for it to end (or Esc to stop it) before checking out');
+    if (currentHead(this.store).entryId === entryId)
+      return refuse('already-checked-out', `${entryId} is already checked out (◀)`);
+    if (this.store.readOnly)
+      return refuse('read-only', 'read-only session: nothing can be checked out (nothing is written)');
+    return this.existing(entryId);
+  }
+
+  /** Moves the head to an entry (files untouched): the next prompt continues from it. */
+  checkout(entryId: string): CheckoutResult {
+    const refused = this.checkoutRefusal(entryId);
+    if (refused) return refused;
+    const leaf = this.store.tree.isLeaf(entryId);
+    const failed = attempt(`could not check out ${entryId}`, () => checkout(this.store, entryId));
+    return failed ?? { ok: true, entryId, leaf };
+  }
+
+  /** Before an edited prompt is sent: its parent is checked out (none: the root), so it starts a sibling branch. */
+  branchBeside(entryId: string, parentId: string | null): CheckoutResult {
+    const refused =
+      this.writable(
+        `send the edit of ${entryId}`,
+        `send the edit of ${entryId} once it ends (it stays in the editor)`,
+      ) ?? (parentId === null ? null : this.existing(parentId));
+    if (refused) return refused;
+    const failed = attempt(`could not branch beside ${entryId}`, () => checkout(this.store, parentId));
+    return failed ?? { ok: true, entryId: parentId ?? entryId, leaf: false };
+  }
+
+  /** Sets an entry's label; empty text removes it. */
+  label(entryId: string | null, text: string): LabelResult {
+    if (this.store.readOnly) return refuse('read-only', 'read-only session: labels cannot be written');
+    if (entryId === null) return refuse('no-entry', 'nothing to label yet: send a prompt first');
+    const missing = this.existing(entryId);
+    if (missing) return missing;
+    const had = labelOf(this.store, entryId) !== undefined;
+    let label: string | null = null;
+    const failed = attempt(`could not label ${entryId}`, () => {
+      label = setLabel(this.store, entryId, text);
+    });
+    return failed ?? { ok: true, label, had };
+  }
+
+  /** Names the session; empty text removes the name. */
+  name(text: string): NameResult {
+    if (this.store.readOnly) return refuse('read-only', 'read-only session: its name cannot be written');
+    const had = sessionName(this.store) !== null;
+    let name: string | null = null;
+    const failed = attempt('could not name the session', () => {
+      name = nameSession(this.store, text);
+    });
+    return failed ?? { ok: true, name, had };
+  }
+
+  /** Why the files cannot be restored to `entryId` now, or null when they can be asked for. */
+  restoreRefusal(entryId: string): Refusal | null {
+    const refused = this.writable('restore files', 'restore files when it ends (Esc stops it)');
+    if (refused) return refused;
+    if (!this.agent.restoreFiles) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
+    return this.existing(entryId);
+  }
+
+  /**
+   * Restores the workspace files to how they were at an entry. The agent holds its turn lock for
+   * it (a host runs it in a turn's place); a turn already running refuses it.
+   */
+  async restore(entryId: string, emit: EventSink): Promise<RestoreResult> {
+    if (this.store.readOnly) return refuse('read-only', 'read-only: files cannot be restored from this view');
+    const { restoreFiles } = this.agent;
+    if (!restoreFiles) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
+    const missing = this.existing(entryId);
+    if (missing) return missing;
+    if (this.agent.hasCheckpointFor?.(entryId) === false)
+      return refuse('no-checkpoint', `files not restored: no checkpoint holds the files as they were at ${entryId}`);
+    const outcome = await restoreFiles.call(this.agent, entryId, emit);
+    if (outcome.ok) return outcome;
+    return refuse('not-restored', `files not restored: ${outcome.reason}`);
+  }
+
+  /** Refuses while a turn runs or when the session is read-only; `what` is the refused action. */
+  private writable(what: string, later = `${what} once it ends (Esc stops it)`): Refusal | null {
+    if (this.running()) return refuse('turn-running', `a turn is running: ${later}`);
+    if (this.store.readOnly) return refuse('read-only', `read-only session: cannot ${what} (nothing is written)`);
+    return null;
+  }
+
+  private existing(entryId: string): Refusal | null {
+    if (this.store.tree.has(entryId)) return null;
+    return refuse('no-entry', `no entry ${entryId} in this session: pick one in the tree (t)`);
+  }
+}
+
+function refuse(reason: Refusal['reason'], message: string): Refusal {
+  return { ok: false, reason, message };
+}
+
+/** Runs a commit; a storage failure (disk full, a failed fsync) comes back as a refusal that says so. */
+function attempt(what: string, commit: () => void): Refusal | null {
+  try {
+    commit();
+    return null;
+  } catch (error) {
+    return refuse('not-committed', `${what}: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
