@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { seededRandom, systemClock } from '../src/core/clock';
 import { SessionStore } from '../src/core/storage/session-store';
 import { LineCache, scrollTranscript, transcriptWindow } from '../src/tui/transcript-window';
-import { buildTreeRows } from '../src/tui/tree-rows';
+import { TreeRowIndex } from '../src/tui/tree-rows';
 import { writeSession } from './startup';
 import { formatRows, type Row } from './storage';
 
@@ -49,7 +49,7 @@ export async function runLargeSessionBench(): Promise<Row[]> {
     const firsts: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       copies.push(cpuMs(() => void [...store.tree.all()]));
-      rows.push(cpuMs(() => void buildTreeRows(store.tree)));
+      rows.push(cpuMs(() => void new TreeRowIndex(store.tree).snapshot()));
       firsts.push(cpuMs(() => void transcriptWindow(path, [], new LineCache(), 80, 30, { kind: 'follow' })));
       scrolls.push(
         cpuMs(() => {

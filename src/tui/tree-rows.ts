@@ -39,11 +39,6 @@ function pushChildren(stack: TreeRow[], kids: readonly string[], depth: number):
     stack.push({ id: kids[i]!, depth: depth + 1, branchStart: true, siblingIndex: i + 1, siblingCount: n });
 }
 
-/** Flattens the whole tree: O(entries), no recursion (a chain can be 100,000 deep). */
-export function buildTreeRows(tree: TreeIndex): TreeRows {
-  return new TreeRowIndex(tree).snapshot();
-}
-
 /** Rows looked at around the last hit (and at each end) before a map of every row is built. */
 const NEAR = 64;
 /** More new entries than this at once (or anything unexpected) and the rows are built again. */

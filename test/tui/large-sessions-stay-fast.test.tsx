@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppendBatch, checkout } from '../../src/core/session/cursor';
 import type { SessionStore } from '../../src/core/storage/session-store';
-import { buildTreeRows } from '../../src/tui/tree-rows';
+import { TreeRowIndex } from '../../src/tui/tree-rows';
 import { LineCache, scrollTranscript, transcriptWindow } from '../../src/tui/transcript-window';
 import { KEYS, pane, renderScreen } from './harness';
 import { emptyStore, fastOps } from './session-fixture';
@@ -47,7 +47,7 @@ describe('a 100,000-entry session', () => {
   // `npm run bench` (bench/startup.ts), never asserted here, where a loaded machine would make a
   // speed figure fail a correct build.
   it('flattens the tree: one row per entry', () => {
-    const rows = buildTreeRows(store.tree);
+    const rows = new TreeRowIndex(store.tree).snapshot();
     expect(rows.rows).toHaveLength(store.tree.size);
     expect(new Set(rows.rows.map((row) => row.id)).size).toBe(store.tree.size);
     const ids = new Set([...store.tree.all()].map((entry) => entry.id));

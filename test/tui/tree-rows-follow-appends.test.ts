@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { TreeIndex } from '../../src/core/tree/tree-index';
-import { buildTreeRows, TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
+import { TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
 import { headPath } from '../../src/tui/use-session-view';
 import { fcRuns } from '../support/fc-runs';
 
@@ -116,7 +116,7 @@ describe('tree rows built whole', () => {
             ids.push(id);
           }
         if (repeat !== undefined) tree.add(entry(ids[repeat % ids.length]!, null));
-        expect(buildTreeRows(tree).rows).toEqual(reference(tree));
+        expect(new TreeRowIndex(tree).snapshot().rows).toEqual(reference(tree));
       }),
     );
   });
@@ -130,7 +130,7 @@ describe('tree rows built whole', () => {
       lookups++;
       return childrenOf(id);
     };
-    const rows = buildTreeRows(tree).rows;
+    const rows = new TreeRowIndex(tree).snapshot().rows;
     expect(rows.length).toBe(100_000);
     expect(rows.at(-1)!.id).toBe('e99999');
     expect(rows.at(-40_000)!).toEqual({ id: 'e60000', depth: 0, branchStart: false, siblingIndex: 2, siblingCount: 2 });

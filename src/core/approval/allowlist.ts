@@ -7,7 +7,7 @@
  * so `bash:git status*` allows `git status --short` but not `git status; npm publish`.
  * For other tools a rule never matches a subject with a `..` path segment.
  */
-import type { ApprovalRequest, Approver, Decision } from './approver';
+import type { ApprovalRequest } from './approver';
 
 export interface AllowRule {
   /** The rule as the user wrote it, for messages and decisions. */
@@ -87,25 +87,4 @@ function globToRegExp(glob: string, shell: boolean): RegExp {
     else source += c.replace(/[.+^${}()|[\]\\*?]/g, '\\$&');
   }
   return new RegExp(`^${source}$`);
-}
-
-/** Approves a non-Destructive request a rule covers; hands everything else to `next`. */
-export class AllowlistApprover implements Approver {
-  constructor(
-    private readonly rules: readonly AllowRule[],
-    private readonly next?: Approver,
-  ) {}
-
-  async decide(request: ApprovalRequest, signal: AbortSignal): Promise<Decision> {
-    const rule = findAllowRule(this.rules, request);
-    if (rule) return { approved: true, by: 'rule', rule: rule.source };
-    if (this.next) return this.next.decide(request, signal);
-    const why =
-      request.risk === 'Destructive' ? 'Destructive calls need an interactive keypress' : 'no allow rule covers it';
-    return {
-      approved: false,
-      by: 'headless',
-      reason: `${request.tool} \`${request.subject}\` was not approved: ${why}`,
-    };
-  }
 }
