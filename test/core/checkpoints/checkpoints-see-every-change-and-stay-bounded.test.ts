@@ -149,6 +149,25 @@ describe('the checkpoint directory is repacked', () => {
     expect(treeState(dirs.root)).toEqual(states[0]);
   });
 
+  it('while another tole takes checkpoints, losing none of either', async () => {
+    for (let d = 0; d < 16; d++) {
+      mkdirSync(at(`pkg${d}`));
+      for (let f = 0; f < 64; f++) writeFileSync(at(`pkg${d}`, `mod${f}.ts`), `export const w = ${d * 64 + f};\n`);
+    }
+    // One repacks after each of its checkpoints (its threshold is low), the other never needs to.
+    const [packer, other] = [tole({ looseObjects: 256, inBackground: false }), tole()];
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(at('pkg0', `round-${round}.ts`), `export const round = ${round};\n`);
+      ids.push(...(await Promise.all([take(packer), take(other)])));
+      await Promise.all([packer.settled(), other.settled()]);
+    }
+    const chain = new Set(inCheckpoints(packer, 'rev-list', 'refs/tole/checkpoints').trim().split('\n'));
+    for (const id of ids) expect(chain.has(id)).toBe(true);
+    expect(inCheckpoints(packer, 'fsck', '--connectivity-only', '--no-dangling')).toBe('');
+    expect(looseObjects(packer)).toBeLessThan(64);
+  });
+
   it('not while there are fewer loose objects than that', async () => {
     writeFileSync(at('one.txt'), 'one\n');
     const checkpoints = tole();
