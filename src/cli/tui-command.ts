@@ -2,7 +2,10 @@ import { screenHistory } from './prompt-history-setup';
 import { loadPromptTemplates } from './prompt-templates';
 import { BUILT_IN_COMMANDS } from '../tui/slash-commands';
 import { applyKeymapOverrides } from '../tui/keymap-overrides';
-import { closeSync } from 'node:fs';
+import { closeSync, realpathSync } from 'node:fs';
+import { argumentCompletions } from './argument-completions';
+import { profilePlaces } from './agent-profiles';
+import { WorkspaceFileIndex } from './workspace-file-index';
 import { runTui, type TuiExit } from '../tui/run-tui';
 import { multiplexerOf } from '../tui/copy-answer';
 import { NOTIFY_DEFAULTS, showsOsc9 } from '../tui/terminal-signal';
@@ -127,6 +130,7 @@ export async function startTui(
     );
     const { opened: _opened, ...shown } = first;
     const history = screenHistory(io.env, io.cwd, first.store);
+    const workspaceRoot = realpathSync(io.cwd);
     exit = await runTui({
       ...shown,
       ...(history ? { history } : {}),
@@ -137,6 +141,14 @@ export async function startTui(
         projectTrusted,
         new Set([...BUILT_IN_COMMANDS, ...(shown.commands ?? [])].map((c) => c.name).concat(['rename', 'exit'])),
       ),
+      completion: {
+        paths: WorkspaceFileIndex.create(workspaceRoot),
+        workspaceRoot,
+        argumentsOf: argumentCompletions({
+          profiles: profilePlaces(io.env, workspaceRoot, projectTrusted),
+          sessionsDir: dir,
+        }),
+      },
       theme,
       noColor,
       keymap,

@@ -32,6 +32,12 @@ import { PromptLine } from './PromptLine';
 import type { ProviderSetup } from './provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './slash-commands';
 import { LiveStatusBar } from './LiveStatusBar';
+import { CompletionPopup, popupLines, popupRoom } from './CompletionPopup';
+import type { CompletionItem } from './completion-target';
+import { useCompletion } from './use-completion';
+import type { WorkspacePathSource } from './workspace-paths';
+import { popupChoice } from './ui-state';
+import { readPromptAttachments } from '../core/tools/builtin/read-attachment';
 import { loadTheme as loadThemeFile, type Theme } from './theme';
 import { ThemeContext, themeView } from './theme-context';
 import type { TurnAgent, TurnController } from './turn-controller';
@@ -120,6 +126,12 @@ export interface AppProps {
   readonly rememberPrompt?: (prompt: string) => void;
   /** Told of each prompt added to the history, so that the next session's screen keeps it. */
   readonly onHistory?: (history: readonly string[]) => void;
+  /** The workspace's paths for `@` completion (indexed off the key path); absent, `@` offers none. */
+  readonly paths?: WorkspacePathSource;
+  /** The values `/command ` completes to (profiles, sessions, models), as known now; absent, none. */
+  readonly argumentsOf?: (command: string) => readonly CompletionItem[] | null;
+  /** The workspace: a prompt's `@path` mentions are read from it before sending, and one that cannot be read stops the send. */
+  readonly workspaceRoot?: string;
   readonly onQuit: () => void;
   /** The turn loop threw: the host restores the terminal and exits non-zero. */
   readonly onCrash: (error: unknown) => void;
@@ -233,22 +245,6 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     readOnly,
     task,
   });
-  const layout = screenLayout({
-    columns: size.columns,
-    rows: size.rows,
-    focus: ui.focus,
-    promptHeight: prompt.height,
-    approvalHeight: approval
-      ? approval.height
-      : dialog
-        ? filesDialogHeight(dialog, size.columns, maxApproval)
-        : ui.field
-          ? 1
-          : 0,
-    flashHeight: flash.length,
-    usageLines: content.usageLineCount,
-  });
-  const panes = content.forLayout(layout);
   const commands = useMemo(
     () => [
       ...BUILT_IN_COMMANDS,
@@ -261,6 +257,37 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     ],
     [props.commands, props.templates],
   );
+  const promptHasKeys =
+    ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field;
+  const completion = useCompletion(
+    ui,
+    { commands, argumentsOf: props.argumentsOf ?? (() => null), paths: props.paths ?? null },
+    promptHasKeys,
+  );
+  const popup = completion
+    ? popupLines(
+        completion.items,
+        popupChoice(ui).selected,
+        popupRoom(size.rows, completion.items.length),
+        size.columns,
+      )
+    : [];
+  const layout = screenLayout({
+    columns: size.columns,
+    rows: size.rows,
+    focus: ui.focus,
+    promptHeight: prompt.height,
+    approvalHeight: approval
+      ? approval.height
+      : dialog
+        ? filesDialogHeight(dialog, size.columns, maxApproval)
+        : ui.field
+          ? 1
+          : 0,
+    flashHeight: flash.length + popup.length,
+    usageLines: content.usageLineCount,
+  });
+  const panes = content.forLayout(layout);
 
   const quit = (): void => props.onQuit();
   const refusal = props.switching
@@ -300,6 +327,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
         });
       }
     },
+    refusedMentions: props.workspaceRoot ? refusedMentionsIn(props.workspaceRoot) : null,
     openSetup: firstRun.keys ? firstRun.keys.open : null,
     writeTerminal: props.writeTerminal ?? null,
     multiplexer: props.multiplexer ?? null,
@@ -340,7 +368,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     setup: setupOpen ? firstRun.keys : null,
     paneAt: (column, row) => paneAt(layout, column, row),
     editText: props.editText ?? null,
-    commands,
+    completion,
     matches,
   };
   const onFieldChange = (value: string): void => {
@@ -386,6 +414,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
       dialog?.kind ?? null,
       queueOpen,
       ui.field?.kind ?? null,
+      completion !== null,
     ),
     conditions,
     keymap,
@@ -485,6 +514,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
         {ui.field && !pending && !dialog ? (
           <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} />
         ) : null}
+        {popup.length > 0 ? <CompletionPopup lines={popup} /> : null}
         <PromptLine
           layout={prompt}
           focused={ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field}
@@ -511,4 +541,9 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
       </Box>
     </ThemeContext.Provider>
   );
+}
+
+/** The refusals of a prompt's `@path` mentions in `root`, read as the turn will read them. */
+function refusedMentionsIn(root: string): (prompt: string) => Promise<readonly string[]> {
+  return async (prompt) => (await readPromptAttachments(root, prompt)).refusals;
 }

@@ -6,6 +6,10 @@ import { seg, wrapLine, type Line } from './styled-line';
 const SECTIONS: readonly { readonly scope: Scope; readonly title: string }[] = [
   { scope: 'global', title: 'everywhere' },
   { scope: 'input', title: 'prompt' },
+  {
+    scope: 'completion',
+    title: 'completion popup (/ at the start: commands and their arguments; @: workspace files, attached when sent)',
+  },
   { scope: 'tree', title: 'tree' },
   { scope: 'transcript', title: 'transcript' },
   { scope: 'usage', title: 'usage and registers' },

@@ -30,9 +30,9 @@ import { readChildPath } from './child-path';
 import { subAgentOf } from './entry-glyph';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from './folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
-import { completeCommand } from './command-completion';
+import { applyCompletion } from './completion-target';
+import type { CompletionList } from './completion-items';
 import type { EditorResult } from './external-editor';
-import type { SlashCommand } from './slash-commands';
 import { nextMatch, type TreeMatches } from './tree-find';
 import { labelOf } from '../core/session/labels';
 import type { SessionCommands } from '../core/session/session-commands';
@@ -41,7 +41,7 @@ import { flashRefusal } from './refusal-flash';
 import { answerCheckout, askRestore, confirmRestore, openFilesDialog, type FilesKeyContext } from './files-dialog-keys';
 import type { TurnAgent, TurnController } from './turn-controller';
 import type { FirstRunKeys } from './use-first-run';
-import type { UiAction, UiState } from './ui-state';
+import { popupChoice, type UiAction, type UiState } from './ui-state';
 import type { SessionView } from './use-session-view';
 import type { ScrollAnchor } from './transcript-window';
 
@@ -79,8 +79,8 @@ export interface KeyContext {
   readonly setup: FirstRunKeys | null;
   /** Ctrl-G: the prompt in the user's editor; null where there is no terminal to hand over. */
   readonly editText: ((text: string) => EditorResult) | null;
-  /** The slash commands the prompt knows (built in, the host's): Tab completes their names. */
-  readonly commands: readonly SlashCommand[];
+  /** The completion popup over the prompt, as it shows now (null: none, or closed with Esc). */
+  readonly completion: CompletionList | null;
   /** The pane at a 1-based cell of the screen (the mouse wheel scrolls it); null outside the panes. */
   readonly paneAt: (column: number, row: number) => PaneId | null;
   /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
@@ -143,10 +143,11 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.ui.dialog?.kind ?? null,
     ctx.ui.queueOpen,
     ctx.ui.field?.kind ?? null,
+    ctx.completion !== null,
   );
   const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
   if (binding) {
-    runAction(ctx, binding.action);
+    runAction(ctx, binding.action, key);
     return;
   }
   if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
@@ -208,18 +209,16 @@ function editExternally(ctx: KeyContext): void {
   ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
 }
 
-/** Tab on a slash command's name being typed: completes it (and lists the matches when several). */
-function completeInPrompt(ctx: KeyContext): boolean {
-  const completion = completeCommand(ctx.ui.editor.value, ctx.commands);
-  if (!completion) return false;
-  const { value, matches } = completion;
-  ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
-  if (matches.length > 1)
-    ctx.dispatch({
-      type: 'flash',
-      flash: { level: 'info', text: `Tab: ${matches.map((command) => `/${command.name}`).join('  ')}` },
-    });
-  return true;
+/** Tab or ⏎ in the popup: the selected match goes into the prompt; ⏎ on a match already typed in full sends instead. */
+function acceptCompletion(ctx: KeyContext, list: CompletionList, key: Key): void {
+  const { value } = ctx.ui.editor;
+  const item = list.items[Math.min(popupChoice(ctx.ui).selected, list.items.length - 1)]!;
+  const typed = value.slice(list.target.from, list.target.to);
+  if (key.return && item.insert.trimEnd() === typed) {
+    ctx.submit(value);
+    return;
+  }
+  ctx.dispatch({ type: 'edit', editor: applyCompletion(value, list.target, item) });
 }
 
 /** A notch of the wheel scrolls what is under the pointer: the approval box while one is open, the overlay, or a pane. */
@@ -233,7 +232,7 @@ function wheel(ctx: KeyContext, notch: WheelNotch): void {
   else if (pane === 'usage' || pane === 'registers') ctx.dispatch({ type: 'scroll-side', pane, delta });
 }
 
-function runAction(ctx: KeyContext, action: Action): void {
+function runAction(ctx: KeyContext, action: Action, key: Key): void {
   if (EDIT_ACTIONS.has(action)) {
     ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, action as EditAction) });
     return;
@@ -285,9 +284,23 @@ function runAction(ctx: KeyContext, action: Action): void {
     case 'find-next':
     case 'find-previous':
       return jumpToMatch(ctx, action === 'find-next' ? 1 : -1);
+    case 'completion-up':
+    case 'completion-down':
+      if (ctx.completion)
+        ctx.dispatch({
+          type: 'completion-move',
+          delta: action === 'completion-up' ? -1 : 1,
+          count: ctx.completion.items.length,
+        });
+      return;
+    case 'completion-accept':
+      if (ctx.completion) acceptCompletion(ctx, ctx.completion, key);
+      return;
+    case 'completion-close':
+      ctx.dispatch({ type: 'completion-close' });
+      return;
     case 'focus-next':
     case 'focus-previous': {
-      if (action === 'focus-next' && ctx.ui.focus === 'input' && completeInPrompt(ctx)) return;
       const at = FOCUS_ORDER.indexOf(ctx.ui.focus);
       const step = action === 'focus-next' ? 1 : FOCUS_ORDER.length - 1;
       ctx.dispatch({ type: 'focus', pane: FOCUS_ORDER[(at + step) % FOCUS_ORDER.length]! });

@@ -25,6 +25,7 @@ export type Scope =
   | 'setup'
   | 'picker'
   | 'queue'
+  | 'completion'
   | PaneId
   | 'global';
 
@@ -95,7 +96,11 @@ export type Action =
   | 'rename-open'
   | 'select-branch-tip'
   | 'field-submit'
-  | 'field-close';
+  | 'field-close'
+  | 'completion-up'
+  | 'completion-down'
+  | 'completion-accept'
+  | 'completion-close';
 
 /** When a binding applies beyond its scope. */
 export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered' | 'prefix-offered' | 'edit-offered';
@@ -114,6 +119,27 @@ export interface Binding {
 }
 
 export const KEYMAP: readonly Binding[] = [
+  { scope: 'completion', keys: ['up', 'ctrl+p'], action: 'completion-up', help: 'completion popup: the match above' },
+  {
+    scope: 'completion',
+    keys: ['down', 'ctrl+n'],
+    action: 'completion-down',
+    help: 'completion popup: the match below',
+  },
+  {
+    scope: 'completion',
+    keys: ['tab', 'return'],
+    action: 'completion-accept',
+    help: 'completion popup: put the match in the prompt (⏎ on a match already typed sends)',
+    hint: 'insert',
+  },
+  {
+    scope: 'completion',
+    keys: ['escape'],
+    action: 'completion-close',
+    help: 'completion popup: close it (typing opens it again); nothing else stops',
+    hint: 'close',
+  },
   { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
   {
     scope: 'approval',
@@ -615,6 +641,7 @@ export function activeScopes(
   dialog: 'restore' | 'checkout' | null = null,
   queueOpen = false,
   field: 'find' | 'label' | 'name' | null = null,
+  completionOpen = false,
 ): Scope[] {
   if (approvalOpen) return ['approval'];
   if (dialog) return [dialog];
@@ -623,6 +650,8 @@ export function activeScopes(
   if (helpOpen) return ['help'];
   if (setupOpen) return ['setup'];
   if (queueOpen) return ['queue'];
+  // The completion popup takes its keys first; typing still goes to the prompt.
+  if (completionOpen && focus === 'input') return ['completion', focus, 'global'];
   return [focus, 'global'];
 }
 

@@ -24,6 +24,7 @@ import { TurnController, type TurnAgent } from './turn-controller';
 import { keyedStdin } from './key-chunks';
 import { editInEditor, type EditorResult } from './external-editor';
 import type { PromptTemplate } from './prompt-template';
+import type { AppProps } from './App';
 import { IdleCollection } from './idle-collection';
 
 export interface RunTuiOptions {
@@ -72,6 +73,8 @@ export interface RunTuiOptions {
   readonly collectYoung?: (() => void) | null;
   /** Prompt templates (`/name` from a markdown file). */
   readonly templates?: readonly PromptTemplate[];
+  /** The completion popup's sources (`@` paths, command arguments) and the workspace `@path` mentions are read from. */
+  readonly completion?: Pick<AppProps, 'paths' | 'argumentsOf' | 'workspaceRoot'>;
   /** The mouse wheel scrolls the pane under the pointer (mouse reporting on while the screen is up). */
   readonly mouse?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
@@ -220,6 +223,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           {...(options.keymap ? { keymap: options.keymap } : {})}
           editText={editText}
           {...(options.templates ? { templates: options.templates } : {})}
+          {...options.completion}
           {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
           {...(options.signals ? { signals: options.signals } : {})}

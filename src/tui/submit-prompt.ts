@@ -1,5 +1,6 @@
 import { expandTemplate, type PromptTemplate } from './prompt-template';
 import { expandPastes } from './folded-paste';
+import { promptMentions } from '../core/tools/prompt-mentions';
 import { askAgain } from './ask-again';
 import { flashRefusal } from './refusal-flash';
 import { runCommand, type CommandContext } from './run-command';
@@ -20,6 +21,8 @@ export interface SubmitContext extends Omit<CommandContext, 'targetId' | 'queued
   readonly templates: readonly PromptTemplate[];
   /** Keeps a sent prompt (or command) in the workspace's history, across restarts. */
   readonly remember: (prompt: string) => void;
+  /** Why each `@path` of a prompt that names something cannot be attached (empty: all can); null checks nothing. */
+  readonly refusedMentions: ((prompt: string) => Promise<readonly string[]>) | null;
 }
 
 /** Before an edited prompt is sent: its parent is checked out, so the prompt starts a sibling branch. */
@@ -82,6 +85,41 @@ function sendPrompt(ctx: SubmitContext, text: string, how: 'queue' | undefined, 
     dispatch({ type: 'flash', flash: { level: 'warn', text: ctx.refusal } });
     return;
   }
+  if (ctx.refusedMentions !== null && promptMentions(text).length > 0) {
+    void checkThenSend(ctx, ctx.refusedMentions, text, how, typed);
+    return;
+  }
+  send(ctx, text, how, typed);
+}
+
+/**
+ * A prompt with `@path` mentions: each is read first, and one that names something that cannot be
+ * attached (outside the workspace, a FIFO, a binary file) stops the send, saying why; the prompt
+ * stays in the editor.
+ */
+async function checkThenSend(
+  ctx: SubmitContext,
+  refusedMentions: (prompt: string) => Promise<readonly string[]>,
+  text: string,
+  how: 'queue' | undefined,
+  typed: string,
+): Promise<void> {
+  let refusals: readonly string[];
+  try {
+    refusals = await refusedMentions(text);
+  } catch (error) {
+    refusals = [`the files could not be read: ${(error as Error)?.message ?? String(error)}`];
+  }
+  if (refusals.length > 0) {
+    const text = `not sent (your prompt stays here): ${refusals.join(' · ')}; to send an @word as text, put it in \`backticks\``;
+    ctx.dispatch({ type: 'flash', flash: { level: 'error', text } });
+    return;
+  }
+  send(ctx, text, how, typed);
+}
+
+function send(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed: string): void {
+  const { dispatch } = ctx;
   const editing = ctx.current().editing;
   if (editing !== null && !branchBeside(ctx, editing)) return;
   const taken = how === 'queue' ? ctx.turns.submit(text) && 'queued' : ctx.turns.steer(text);

@@ -91,6 +91,20 @@ export interface UiState {
   readonly approvalField: ApprovalField | null;
   /** The `task` calls unfolded in the tree (by their intent's id), each with its sub-agent's entries as read when it unfolded. */
   readonly unfolded: ReadonlyMap<string, ChildPath>;
+  /** The completion popup for the prompt text `value`: the row selected, and whether Esc closed it (typing opens it again). */
+  readonly completion: PopupChoice;
+}
+
+export interface PopupChoice {
+  readonly value: string;
+  readonly selected: number;
+  readonly closed: boolean;
+}
+
+/** The popup's choice for the prompt as it is now: a prompt edited since starts again at the first row, open. */
+export function popupChoice(state: UiState): PopupChoice {
+  const { completion, editor } = state;
+  return completion.value === editor.value ? completion : { value: editor.value, selected: 0, closed: false };
 }
 
 export const INITIAL_UI: UiState = {
@@ -123,6 +137,7 @@ export const INITIAL_UI: UiState = {
   approvalScroll: null,
   approvalField: null,
   unfolded: new Map(),
+  completion: { value: '', selected: 0, closed: false },
 };
 
 export type UiAction =
@@ -154,7 +169,10 @@ export type UiAction =
   | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number }
   | { readonly type: 'approval-field'; readonly field: ApprovalField | null }
   /** `child`: the sub-agent's entries to show beneath the call `entryId`; null folds it. */
-  | { readonly type: 'unfold'; readonly entryId: string; readonly child: ChildPath | null };
+  | { readonly type: 'unfold'; readonly entryId: string; readonly child: ChildPath | null }
+  /** The completion popup: select a row (`count` rows shown: it wraps), or close it for the prompt as it is. */
+  | { readonly type: 'completion-move'; readonly delta: number; readonly count: number }
+  | { readonly type: 'completion-close' };
 
 function recall(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
@@ -289,6 +307,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, approvalField: action.field };
     case 'approval-scroll':
       return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top) } };
+    case 'completion-move': {
+      const choice = popupChoice(state);
+      const selected = (((choice.selected + action.delta) % action.count) + action.count) % action.count;
+      return { ...state, completion: { ...choice, selected } };
+    }
+    case 'completion-close':
+      return { ...state, completion: { ...popupChoice(state), closed: true } };
     case 'field-value':
       if (!state.field) return state;
       return {

@@ -9,7 +9,7 @@ afterEach(() => screen?.unmount());
 
 describe('the keyboard', () => {
   it('? shows every binding of the keymap', async () => {
-    screen = renderScreen({ store: prepareSession().store, columns: 100, rows: 170 });
+    screen = renderScreen({ store: prepareSession().store, columns: 100, rows: 200 });
     await screen.waitFor('⏎ send');
     await screen.press('?');
     const overlay = pane(await screen.waitFor('keys · Esc or ? closes'), 'keys ·');

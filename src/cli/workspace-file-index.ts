@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type GitignoreRules, gitignoreRules } from './gitignore-rules';
+import { PathIndex, type WorkspacePathItem, type WorkspacePathSource } from '../tui/workspace-paths';
+
+/** At most this many paths are indexed (a bigger tree gives its first ones). */
+export const MAX_INDEXED_PATHS = 200_000;
+/** A fresh index is asked for when the last is older than this. */
+const STALE_AFTER_MS = 5_000;
+/** `git ls-files` gets this many bytes of output at most. */
+const MAX_LISTING_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The workspace's paths for the `@` popup, indexed off the key path: in a git repository what
+ * `git ls-files --cached --others --exclude-standard` lists (ignored files left out), elsewhere a
+ * walk that reads every `.gitignore` on the way. The first index starts
+ * when `@` is first typed; later ones when a search finds the index older than a few seconds, the
+ * old one answering meanwhile.
+ */
+export class WorkspaceFileIndex implements WorkspacePathSource {
+  private index: PathIndex | null = null;
+  private indexedAtMs = -Infinity;
+  private running: Promise<void> | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly root: string,
+    private readonly nowMs: () => number,
+  ) {}
+
+  /** Nothing is read until the first `@` asks (the screen's start spawns nothing for it). */
+  static create(root: string, nowMs: () => number = Date.now): WorkspaceFileIndex {
+    return new WorkspaceFileIndex(root, nowMs);
+  }
+
+  /** Resolves once the index running now (if any) is in: for tests and the bench. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  search(typed: string, limit: number): readonly WorkspacePathItem[] {
+    return this.index?.search(typed, limit) ?? [];
+  }
+
+  refresh(): void {
+    if (this.running !== null || this.nowMs() - this.indexedAtMs < STALE_AFTER_MS) return;
+    this.running = listWorkspace(this.root)
+      .then((files) => {
+        this.index = PathIndex.of(files.filter((file) => !/[\u0000-\u001f\u007f]/.test(file)));
+        this.indexedAtMs = this.nowMs();
+      })
+      .catch(() => {
+        // An unreadable workspace offers no paths; typing goes on as text.
+        this.indexedAtMs = this.nowMs();
+      })
+      .finally(() => {
+        this.running = null;
+        for (const listener of this.listeners) listener();
+      });
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** The workspace's files, relative and `/`-separated: git's list where it is a repository, else a walk. */
+export async function listWorkspace(root: string): Promise<string[]> {
+  const listed = await gitFiles(root);
+  return listed ?? (await walk(root));
+}
+
+/** `git ls-files` of the workspace (tracked and untracked, ignored left out); null outside a repository. */
+function gitFiles(root: string): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'core.quotepath=off', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'],
+      { cwd: root, maxBuffer: MAX_LISTING_BYTES, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      (error, stdout) => {
+        if (error) return resolve(null);
+        const files = stdout.split('\0').filter((file) => file !== '');
+        resolve([...new Set(files)].slice(0, MAX_INDEXED_PATHS));
+      },
+    );
+  });
+}
+
+/** A walk of the workspace that leaves out `.git`, `node_modules` and what each `.gitignore` on the way ignores. */
+async function walk(root: string): Promise<string[]> {
+  const files: string[] = [];
+  const pending: Array<{ dir: string; rules: Array<{ base: string; rules: GitignoreRules }> }> = [
+    { dir: '', rules: [] },
+  ];
+  while (pending.length > 0 && files.length < MAX_INDEXED_PATHS) {
+    const { dir, rules: above } = pending.shift()!;
+    const absolute = path.join(root, dir);
+    const rules = [...above];
+    const own = await readFile(path.join(absolute, '.gitignore'), 'utf8').catch(() => null);
+    if (own !== null) rules.push({ base: dir, rules: gitignoreRules(own) });
+    const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (entry.name === '.git' || entry.name === 'node_modules') continue;
+      const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      const directory = entry.isDirectory();
+      if (ignoredBy(rules, relative, directory)) continue;
+      if (directory) pending.push({ dir: relative, rules });
+      else files.push(relative);
+    }
+  }
+  return files.slice(0, MAX_INDEXED_PATHS);
+}
+
+function ignoredBy(
+  rules: ReadonlyArray<{ base: string; rules: GitignoreRules }>,
+  relative: string,
+  directory: boolean,
+): boolean {
+  // The deepest .gitignore that speaks of a path decides, as in git.
+  let ignored = false;
+  for (const { base, rules: own } of rules) {
+    const verdict = own.ignores(base === '' ? relative : relative.slice(base.length + 1), directory);
+    if (verdict !== null) ignored = verdict;
+  }
+  return ignored;
+}
