@@ -100,6 +100,26 @@ export async function runFanOut(
   }
 
   const results = startEffects(ctx, runs, signal);
+  try {
+    return await settleInOrder(ctx, state, slots, results, signal);
+  } catch (error) {
+    // A settlement that could not be committed ends the turn: the calls still running (a
+    // sub-agent's whole session) finish first, so that none runs on after its turn, and none
+    // fails later with no one to hear it.
+    await Promise.allSettled(results.values());
+    throw error;
+  }
+}
+
+async function settleInOrder(
+  ctx: TurnScope,
+  initial: MachineState,
+  slots: readonly Slot[],
+  results: Map<Slot, Promise<Result>>,
+  signal: AbortSignal,
+): Promise<{ state: MachineState; calls: RoundCall[] }> {
+  const { deps, sandwich, emit } = ctx;
+  let state = initial;
   const done: RoundCall[] = [];
   for (const slot of slots) {
     const { call } = slot.item;

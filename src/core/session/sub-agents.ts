@@ -2,7 +2,8 @@ import { dirname, join } from 'node:path';
 import type { Approver } from '../approval/approver';
 import { newSessionId, type Clock, type Random } from '../clock';
 import { NS } from '../registers/namespaces';
-import { isStorageError } from '../storage/errors';
+import { isStorageError, type StorageError } from '../storage/errors';
+import type { FileOps } from '../storage/file-ops';
 import type { ParentLink, TaskLink } from '../storage/records';
 import type { IndexKey } from '../storage/session-index';
 import { SessionStore } from '../storage/session-store';
@@ -59,6 +60,8 @@ export interface SubAgentsOptions {
   readonly limits?: SubAgentLimits;
   /** How deep the parent is: 0 for a session the user started. */
   readonly depth?: number;
+  /** The file operations children's stores use (the fault simulator's disk); the real filesystem when left out. */
+  readonly ops?: FileOps;
 }
 
 const SESSION_ID = /^[0-9]{1,30}-[0-9a-f]{6}$/;
@@ -114,7 +117,7 @@ export class SubAgents {
     try {
       store = this.openChild(childId, this.parentLink(callId, link));
     } catch (error) {
-      if (!(error instanceof ChildFileError) && !isStorageError(error)) throw error;
+      if (!(error instanceof ChildFileError) && (!isStorageError(error) || writeFailed(error))) throw error;
       return { ok: false, content: `the sub-agent could not be started: ${(error as Error).message}` };
     }
     try {
@@ -150,19 +153,21 @@ export class SubAgents {
 
   /** The child's session beside the parent's: opened when its file is there (a resume), else made with `id`. */
   private openChild(id: string, parent: ParentLink): SessionStore {
-    const { deps, clock, random, indexKey } = this.options;
+    const { deps, clock, random, indexKey, ops } = this.options;
     const dir = dirname(deps.store.path);
     const backend = backendOfPath(deps.store.path);
+    const through = ops ? { ops } : {};
     let found: SessionStore;
     try {
       found = SessionStore.open(join(dir, `${id}${extensionOf(backend)}`), {
         clock,
         random,
+        ...through,
         ...(indexKey ? { indexKey } : {}),
       });
     } catch (error) {
       if (!isStorageError(error, 'not-found')) throw error;
-      return SessionStore.create(dir, { clock, random, cwd: deps.store.header.cwd, backend, parent, id });
+      return SessionStore.create(dir, { clock, random, cwd: deps.store.header.cwd, backend, parent, id, ...through });
     }
     // A file under the child's id that another session or call made is never driven as this child.
     const link = found.header.parent;
@@ -230,6 +235,16 @@ export class SubAgents {
 /** The file under a child's id is not that child's (or cannot be opened): the call fails, saying why. */
 class ChildFileError extends Error {
   override readonly name = 'ChildFileError';
+}
+
+/**
+ * The child's storage could not write (a failed write or fsync, its lock taken): thrown on, it
+ * stops the parent's turn as a failure of the parent's own file would, leaving the call pending,
+ * so that a resume goes on with the child from what its file holds. Settling the call as failed
+ * would leave the child's own calls pending for good, their effects perhaps done.
+ */
+function writeFailed(error: StorageError): boolean {
+  return error.kind === 'not-committed' || error.kind === 'poisoned' || error.kind === 'lock-lost';
 }
 
 /** However a profile is set up, sub-agents never nest deeper than this. */

@@ -1,3 +1,4 @@
+import { isStorageError } from '../storage/errors';
 import type { ApprovalRequest, Decision } from '../approval/approver';
 import { transition, type MachineState, type MachineStateName } from '../machine/machine';
 import { NS } from '../registers/namespaces';
@@ -227,9 +228,14 @@ export class Sandwich {
         keypress,
         ...(prepared === undefined ? {} : { prepared }),
       });
+      // A test host's crash at this point leaves the effect running, unheard: that it failed later is no news.
+      if (this.deps.fault) running.catch(() => {});
       this.deps.fault?.('during-effect');
       output = await running;
     } catch (error) {
+      // A sub-agent's session storage that could not write stops the turn as this session's own
+      // would: its call stays pending, and a resume goes on with the child from its file.
+      if (isStorageError(error)) throw error;
       output = { ok: false, content: `tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}` };
     }
     const durationMs = this.deps.store.now() - startedMs;
