@@ -33,6 +33,8 @@ export function simulatorShard(shard: number): void {
         indexesRefused: 0,
         syncs: 0,
         syncsCut: 0,
+        childFiles: 0,
+        childAnswers: 0,
       };
       const faultPoints = new Set<string>();
       const started = performance.now();
@@ -48,6 +50,8 @@ export function simulatorShard(shard: number): void {
         totals.syncs += result.syncs;
         totals.syncsCut += result.syncsCut;
         totals.restores += result.restores;
+        totals.childFiles += result.childFiles;
+        totals.childAnswers += result.childAnswers;
         for (const point of Object.keys(result.faultPoints)) faultPoints.add(point);
         if (result.problems.length > 0)
           failed.push(`seed ${seed} (replay: npm run sim -- --seed ${seed}):\n${result.problems.join('\n')}`);
@@ -65,6 +69,9 @@ export function simulatorShard(shard: number): void {
       expect(totals.indexedOpens).toBeGreaterThan(count / 50);
       expect(totals.indexesRefused).toBeGreaterThan(count / 50);
       expect(totals.syncsCut).toBeGreaterThan(count / 50);
+      // Sub-agents ran (in a quarter of the schedules) and their parents' calls settled with their answers.
+      expect(totals.childFiles).toBeGreaterThan(count / 5);
+      expect(totals.childAnswers).toBeGreaterThan(count / 5);
       // Every fault point fired in each shard (the checkpoint and restore ones too).
       expect([...faultPoints].sort()).toEqual([...FAULT_POINTS].sort());
     }, 300_000);

@@ -16,6 +16,8 @@ export type WorldPlant =
   | 'restore-writes-nothing'
   | 'ref-swap-without-cas'
   | null;
+/** What a plant changes in the `task` tool the simulator hands the registry (sim-children.ts). */
+export type TaskPlant = 'new-child-on-resume' | null;
 /** What a plant changes in the simulated disk (sim-disk.ts). */
 export type DiskPlant = 'skip-fdatasync' | 'skip-one-fdatasync' | null;
 
@@ -26,6 +28,7 @@ export interface Plant {
   readonly world?: WorldPlant;
   /** What a plant changes in the in-memory team table the shipper writes to (sim-team-table.ts). */
   readonly table?: 'cursor-alone';
+  readonly task?: TaskPlant;
   /** Wraps the FileOps of each simulated process (the writer's and the checker's alike). */
   readonly ops?: (ops: FileOps, isDirectory: (path: string) => boolean) => FileOps;
 }
@@ -122,6 +125,10 @@ export const PLANTS = {
   'ref-swap-without-cas': {
     bug: "the checkpoint ref is moved without comparing it with the parent first, so another tole's checkpoint falls off the chain",
     world: 'ref-swap-without-cas',
+  },
+  'new-child-on-resume': {
+    bug: 'a task call resumed from the file starts a new sub-agent under a new id instead of going on with the one its committed intent names',
+    task: 'new-child-on-resume',
   },
   'restore-writes-nothing': {
     bug: 'a restore reports success and leaves the files as they were',

@@ -47,6 +47,19 @@ export const EDITED_FILE = 'notes.txt';
 export const WRITTEN_FILE = 'draft.txt';
 const ANCHORS = 40;
 const MODEL_TOOLS = [...(Object.keys(SIM_TOOLS) as SimToolName[]), 'edit_file', 'write_file'] as const;
+/** What a parent's model calls in a schedule with sub-agents: `task` beside the rest. */
+const PARENT_TOOLS = [...MODEL_TOOLS, 'task', 'task'] as const;
+type ModelTool = (typeof PARENT_TOOLS)[number];
+
+/**
+ * The agent profile sub-agents run with: the simulated tools only. tole's own file tools work on
+ * real files with asynchronous I/O, and children run side by side: their interleaving would
+ * depend on the machine, and a seed must replay the same schedule.
+ */
+export const CHILD_PROFILE = 'worker';
+export const CHILD_TOOLS: readonly SimToolName[] = Object.keys(SIM_TOOLS) as SimToolName[];
+/** A child's first message: its brief names the parent's call, and its script is read from it. */
+const BRIEF = 'brief for ';
 
 /** What the guarded tool prepares: its own line. */
 interface PreparedLine {
@@ -60,8 +73,10 @@ export class SimWorld {
   readonly problems: string[] = [];
   /** The shared text file the guarded tool appends its lines to; someone else appends too. */
   sharedFile = '';
-  /** The session file, once created: effects check their intent is durable in it. */
-  sessionPath: string | null = null;
+  /** The sessions' directory: effects check their intent is durable in one of its files (a child's calls are in the child's). */
+  sessionDir: string | null = null;
+  /** Whether the parent's model also calls `task` (a schedule with sub-agents). */
+  children = false;
   /** Checkpoint id -> the edited file as it was taken. */
   private readonly snapshots = new Map<string, string>();
   /** The checkpoint chain in tole's git directory, which every tole on the workspace moves: commit id -> its parents. */
@@ -212,10 +227,13 @@ export class SimWorld {
       : { ok: true, content: `did ${key}` };
   }
 
-  /** Whether the durable bytes of the session file (what a crash now keeps) hold the call's intent. */
+  /** Whether the durable bytes of a session file (what a crash now keeps: the parent's or a child's) hold the call's intent. */
   private intentDurable(callId: string): boolean {
-    const durable = this.sessionPath === null ? null : this.disk.durableOf(this.sessionPath);
-    return durable?.includes(`"type":"tool_intent","payload":{"callId":"${callId}"`) === true;
+    if (this.sessionDir === null) return false;
+    const intent = `"type":"tool_intent","payload":{"callId":"${callId}"`;
+    return this.disk
+      .fileNames()
+      .some((path) => path.startsWith(`${this.sessionDir}/`) && this.disk.durableOf(path)?.includes(intent) === true);
   }
 
   /** The edited file as checkpoint `id` holds it. */
@@ -317,7 +335,8 @@ export class SimWorld {
    * it takes that line away). An edit puts a line naming its call under an anchor line, which
    * stays: run twice, the line is there twice.
    */
-  private argumentsOf(name: (typeof MODEL_TOOLS)[number], id: string): string {
+  private argumentsOf(name: ModelTool, id: string): string {
+    if (name === 'task') return JSON.stringify({ prompt: `${BRIEF}${id}`, agent: CHILD_PROFILE });
     if (name === 'write_file') return JSON.stringify({ path: WRITTEN_FILE, content: `written by ${id}\n` });
     if (name !== 'edit_file') return JSON.stringify({ key: id });
     const anchor = `anchor ${1 + this.int(ANCHORS)}\n`;
@@ -336,11 +355,48 @@ export class SimWorld {
     };
   }
 
+  /**
+   * A sub-agent's model, told apart by its brief: it makes one or two rounds of simulated calls
+   * (as many as its brief's call number says), counted from the request alone, so that a child
+   * resumed after a crash goes on where its file stands; then it answers, naming its brief.
+   */
+  private childReply(brief: string, request: CompletionRequest): { text: string; toolCalls: ToolCallRequest[] } {
+    const rounds = request.messages.filter((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0).length;
+    const planned = 1 + (Number(brief.replace(/\D/g, '')) % 2);
+    if (rounds >= planned) return { text: answerOf(brief), toolCalls: [] };
+    const toolCalls: ToolCallRequest[] = [];
+    for (let i = 1 + this.int(2); i > 0; i--) {
+      const id = `call_${this.nextCall++}`;
+      toolCalls.push({ id, name: CHILD_TOOLS[this.int(CHILD_TOOLS.length)]!, arguments: JSON.stringify({ key: id }) });
+    }
+    return { text: `calling ${toolCalls.length} tools`, toolCalls };
+  }
+
+  /** The parent's model: 1..3 calls of any tool (sometimes with broken arguments) while its turn's steps last, then an answer. */
+  private parentReply(): { text: string; toolCalls: ToolCallRequest[] } {
+    this.stepsLeft--;
+    const toolCalls: ToolCallRequest[] = [];
+    if (this.stepsLeft > 0) {
+      const tools = this.children ? PARENT_TOOLS : MODEL_TOOLS;
+      // Some replies with sub-agents start only children, side by side.
+      const onlyTasks = this.children && this.chance(0.3);
+      for (let i = 1 + this.int(3); i > 0; i--) {
+        const id = `call_${this.nextCall++}`;
+        const name = onlyTasks ? 'task' : tools[this.int(tools.length)]!;
+        toolCalls.push({ id, name, arguments: this.chance(0.03) ? '{"key": ' : this.argumentsOf(name, id) });
+      }
+    }
+    return {
+      text: toolCalls.length > 0 ? `calling ${toolCalls.length} tools` : `answer ${this.int(1000)} ✓`,
+      toolCalls,
+    };
+  }
+
   provider(model: string): Provider {
     return {
       name: 'sim',
       complete: async (
-        _request: CompletionRequest,
+        request: CompletionRequest,
         onEvent: (event: CompletionEvent) => void,
       ): Promise<CompletionResult> => {
         const usage = {
@@ -360,16 +416,8 @@ export class SimWorld {
             hint: 'try again',
           });
         }
-        this.stepsLeft--;
-        const toolCalls: ToolCallRequest[] = [];
-        if (this.stepsLeft > 0) {
-          for (let i = 1 + this.int(3); i > 0; i--) {
-            const id = `call_${this.nextCall++}`;
-            const name = MODEL_TOOLS[this.int(MODEL_TOOLS.length)]!;
-            toolCalls.push({ id, name, arguments: this.chance(0.03) ? '{"key": ' : this.argumentsOf(name, id) });
-          }
-        }
-        const text = toolCalls.length > 0 ? `calling ${toolCalls.length} tools` : `answer ${this.int(1000)} ✓`;
+        const first = request.messages.find((m) => m.role === 'user')?.content ?? '';
+        const { text, toolCalls } = first.startsWith(BRIEF) ? this.childReply(first, request) : this.parentReply();
         onEvent({ type: 'text', delta: text });
         onEvent({ type: 'attempt', report: { model, attempt: 1, outcome: 'ok', usage, latencyMs: 5 } });
         return {
@@ -383,4 +431,9 @@ export class SimWorld {
       },
     };
   }
+}
+
+/** The final answer of the sub-agent with this brief. */
+export function answerOf(brief: string): string {
+  return `report on ${brief.slice(BRIEF.length)}`;
 }

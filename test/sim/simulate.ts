@@ -39,6 +39,7 @@ import { plantNamed, type PlantName } from './plants';
 import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
+import { ChildChecks, subAgentsFor } from './sim-children';
 
 const DIR = '/sim/sessions';
 const MODEL = 'sim-model';
@@ -76,6 +77,9 @@ export interface SimResult {
   readonly syncsCut: number;
   /** Crashes at a fault point of the effect sandwich or of a restore, by point. */
   readonly faultPoints: Readonly<Record<string, number>>;
+  /** Sub-agents' session files, and the parent calls that settled with a child's answer. */
+  readonly childFiles: number;
+  readonly childAnswers: number;
 }
 
 interface Acked {
@@ -112,8 +116,12 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     return plant?.ops ? plant.ops(ops, (path) => disk.isDirectory(path)) : ops;
   };
   const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk, plant?.world ?? null, workspace);
-  const clock = steppingClock();
   const trace = options.trace ?? (() => {});
+  world.sessionDir = DIR;
+  // Some schedules' models also start sub-agents (picked by a hash of the seed, so that the others run as before).
+  world.children = (Math.imul(seed, 0x9e37_79b1) >>> 0) / 2 ** 32 < CHILD_SCHEDULES;
+  const children = new ChildChecks(DIR, trace);
+  const clock = steppingClock();
   const problems: string[] = [];
   const acked: Acked = { records: new Map(), maxSeq: 0 };
   const stats = {
@@ -176,7 +184,6 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         store = SessionStore.create(DIR, { clock, random, cwd: workspace, ops });
         path = store.path;
         header = store.header;
-        world.sessionPath = path;
       } else store = SessionStore.open(path, { clock, random, ops, ...indexing });
       const opened = store;
       opened.onCommit((records) => {
@@ -210,6 +217,17 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
         price: () => ({ costUsdMicros: 1, priced: true }),
         fault,
       };
+      if (world.children) {
+        const subAgents = subAgentsFor(
+          deps,
+          MODEL,
+          clock,
+          seededRandom(seed ^ (life << 8) ^ 0x31),
+          ops,
+          plant?.task ?? null,
+        );
+        subAgents.onChildEvent((event) => children.saw(event));
+      }
       const agent = new Agent(deps, MODEL);
       const signal = new AbortController().signal;
       await agent.resume(signal, () => {});
@@ -256,6 +274,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       }
       if (schedule.float() < 0.2) trace(`  compacted: ${opened.compactStorage(true)}`);
       if (last) checkSettled(opened, problems);
+      if (last && world.children) children.checkSettled(opsFor(9994), problems);
       // Compared below with a fresh replay of the file, once this process has stopped cleanly.
       if (last || schedule.float() < 0.5) liveState = JSON.stringify(snapshot(opened));
     } catch (error) {
@@ -290,6 +309,7 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
       continue;
     }
     checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
+    if (world.children) children.checkAfter(path, disk.fileNames(), opsFor(9993), problems, life, last);
     if (problems.length === 0 && header !== null && (last || schedule.float() < 0.1)) {
       // `tole sync` ships the session to the team's table; its connection sometimes drops midway,
       // and the next sync goes on from there. The last one runs to the end.
@@ -324,8 +344,11 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
     disk.read(path) !== null
   )
     checkIndexRefusals(path, opsFor(9998), disk, problems, stats, trace);
-  return { seed, problems, ...stats, faultPoints };
+  return { seed, problems, ...stats, faultPoints, childFiles: children.files.size, childAnswers: children.answers };
 }
+
+/** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
+const CHILD_SCHEDULES = 0.25;
 
 type IndexingOptions = { readonly indexKey?: () => Buffer; readonly asideMinBytes?: number };
 /** Share of schedules whose opens replay on two threads with a key, so that they save an index and use it. */
@@ -606,7 +629,7 @@ function checkEdits(store: SessionStore, file: string, problems: string[], life:
 }
 
 /** After a resume without faults: nothing pending, every intent settled exactly once, the machine at rest. */
-function checkSettled(store: SessionStore, problems: string[]): void {
+export function checkSettled(store: SessionStore, problems: string[]): void {
   const pending = store.registers.entries(NS.pending);
   if (pending.length > 0)
     problems.push(`intents still pending after the last resume: ${pending.map(([key]) => key).join(', ')}`);
