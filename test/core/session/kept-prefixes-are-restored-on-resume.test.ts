@@ -16,17 +16,18 @@ import { SessionStore } from '../../../src/core/storage/session-store';
 import { builtinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { keptPrefixNotices } from '../../../src/cli/wiring';
-import { append, fixedClock } from '../../tui/session-fixture';
+import type { FileOps } from '../../../src/core/storage/file-ops';
+import { append, fastOps, fixedClock } from '../../tui/session-fixture';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function newStore(): SessionStore {
+function newStore(ops?: FileOps): SessionStore {
   const dir = mkdtempSync(join(tmpdir(), 'tole-kept-'));
   dirs.push(dir);
-  return SessionStore.create(dir, { clock: fixedClock(), random: seededRandom(3), cwd: dir });
+  return SessionStore.create(dir, { clock: fixedClock(), random: seededRandom(3), cwd: dir, ...(ops ? { ops } : {}) });
 }
 
 /** The session as a later `tole -c` opens it: the file read back. */
@@ -202,6 +203,20 @@ describe('kept prefixes on resume', () => {
     expect(joined).toContain('`npm test`: the call it was kept for is not a valid call');
     // The refusal shows an escape as text, never as one the terminal would act on.
     expect(joined).not.toContain('\u001b');
+    again.close();
+  });
+
+  it('are bounded: at most 64 kept, and past 256 records the rest are not read', () => {
+    // fsync skipped: what is checked is the bound, not durability.
+    const store = newStore(fastOps);
+    for (let i = 0; i < 300; i++) answered(store, `b${i}`, `tool${i} build`, keptBy([`tool${i}`, 'build']));
+    const again = reopened(store);
+    const resumed = policy();
+    const kept = restore(again, resumed);
+    expect(kept.restored).toHaveLength(64);
+    expect(resumed.inForce().prefixes).toHaveLength(64);
+    expect(kept.refused.filter((why) => why.endsWith('a session keeps at most 64 prefixes'))).toHaveLength(256 - 64);
+    expect(kept.refused.at(-1)).toBe('more than 256 prefix records on this path: the rest were not read');
     again.close();
   });
 });
