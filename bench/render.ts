@@ -18,9 +18,9 @@ import type { RenderRun } from './render-app';
 import { startUntil, TOLE } from './startup';
 import { formatRows, writeReplayFile, type Row } from './storage';
 
-const TOKENS = 2_000;
+export const TOKENS = 2_000;
 const FEW = 1;
-const MANY = 50;
+export const MANY = 50;
 /** Interleaved rounds of each; the median is shown (a run draws only a few frames: CPU noise is large). */
 const ROUNDS = 11;
 const MEMORY_ROUNDS = 3;
@@ -30,10 +30,10 @@ const MB = 1024 * 1024;
 type RenderModule = typeof import('./render-app');
 
 /** The App bundled as tole ships it: production React and the bundle's Ink output. */
-export async function bundledApp(): Promise<RenderModule> {
+export async function bundledApp(withInkOutput = true): Promise<RenderModule> {
   const outDir = join(import.meta.dirname, 'out');
   mkdirSync(outDir, { recursive: true });
-  const outfile = join(outDir, 'render-app.mjs');
+  const outfile = join(outDir, withInkOutput ? 'render-app.mjs' : 'render-app-stock-output.mjs');
   const empty = join(outDir, 'empty.js');
   writeFileSync(empty, 'export default {};\n');
   await build({
@@ -45,7 +45,7 @@ export async function bundledApp(): Promise<RenderModule> {
     target: 'node20',
     jsx: 'automatic',
     alias: { 'react-devtools-core': empty },
-    plugins: [inkOutputPlugin],
+    plugins: withInkOutput ? [inkOutputPlugin] : [],
     external: ['better-sqlite3'],
     define: { 'process.env.NODE_ENV': '"production"' },
     banner: {

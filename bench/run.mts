@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { runPatchesBench } from './build-patches';
 import { runCheckpointBench } from './checkpoint';
 import { runLargeSessionBench } from './large-session';
 import { runPlanReinjectionBench } from './plan-reinjection';
@@ -28,6 +29,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['plans', runPlanReinjectionBench],
   ['cache', runPromptCacheBench],
   ['start', runStartBench],
+  ['patches', runPatchesBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],
   ['memory', runMemoryBench],

@@ -197,27 +197,39 @@ function exitMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<nu
   });
 }
 
-const CPU_PRELOAD = join(import.meta.dirname, 'cpu-at-first-frame.mjs');
+export const CPU_PRELOAD = join(import.meta.dirname, 'cpu-at-first-frame.mjs');
 
 /** CPU time (user + system) of `node args` until it prints it: cpu-at-first-frame.mjs or the bare line. */
-function cpuMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+async function cpuMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  return (await atFirstFrame(args, env, cwd)).cpuMs;
+}
+
+/** The CPU time and, where cpu-at-first-frame.mjs says it, the resident memory of `node args` at its first frame. */
+export function atFirstFrame(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ cpuMs: number; rssMb: number | undefined }> {
   return new Promise((resolve, reject) => {
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no CPU figure within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
     pty.onData((data) => {
       seen += data;
-      const found = /cpu-at-first-frame ([\d.]+) ms/.exec(seen);
+      const found = /cpu-at-first-frame ([\d.]+) ms(?: rss ([\d.]+) MB)?/.exec(seen);
       if (!found) return;
       clearTimeout(timer);
       pty.kill();
-      resolve(Number(found[1]));
+      resolve({ cpuMs: Number(found[1]), rssMb: found[2] === undefined ? undefined : Number(found[2]) });
     });
   });
 }
 
 /** Medians of `runs` rounds; each round runs every measure once, in turn, so that load drift hits all alike. */
-async function interleavedMedians(runs: number, measures: readonly (() => Promise<number>)[]): Promise<number[]> {
+export async function interleavedMedians(
+  runs: number,
+  measures: readonly (() => Promise<number>)[],
+): Promise<number[]> {
   const values = measures.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) for (const [j, measure] of measures.entries()) values[j]!.push(await measure());
   return values.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!);

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { lazyBuiltins } from './lazy-builtins.mjs';
-import { RENDERER_PATCHES } from './renderer-patches.mjs';
+import { OPTIONAL_PATCHES, RENDERER_PATCHES } from './renderer-patches.mjs';
 import { LATER_PACKAGES, laterEntry, laterModulesPlugin } from './later-modules-plugin.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
 import { signalExitNoAssertPlugin } from './signal-exit-no-assert-plugin.mjs';
@@ -22,14 +22,33 @@ const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE
 /** The second script (src/cli/later-modules.ts). */
 const LATER_SCRIPT = 'later.cjs';
 
-mkdirSync('dist', { recursive: true });
-writeFileSync('dist/empty.js', 'export default {};\n');
+/**
+ * Where the build goes: dist/, unless TOLE_DIST names another folder (the bench of the patches,
+ * bench/build-patches.ts, builds beside it). TOLE_BUILD_WITHOUT names patches to leave out, by
+ * name, comma-separated: only that bench does, to measure what each pays.
+ */
+const DIST = process.env.TOLE_DIST ?? 'dist';
+const WITHOUT = new Set((process.env.TOLE_BUILD_WITHOUT ?? '').split(',').filter((name) => name !== ''));
+for (const name of WITHOUT) {
+  if (!OPTIONAL_PATCHES.includes(name))
+    throw new Error(
+      `TOLE_BUILD_WITHOUT: ${name} is not a patch the build can leave out (${OPTIONAL_PATCHES.join(', ')})`,
+    );
+}
+if (WITHOUT.size > 0) process.stderr.write(`build: without ${[...WITHOUT].join(', ')}, for the bench only\n`);
+/** The plugins, but those TOLE_BUILD_WITHOUT leaves out. */
+const kept = (plugins) => plugins.filter((plugin) => !WITHOUT.has(plugin.name));
+/** A post-build rewrite, unless TOLE_BUILD_WITHOUT leaves it out. */
+const unless = (name, rewrite) => (WITHOUT.has(name) ? (source) => source : rewrite);
+
+mkdirSync(DIST, { recursive: true });
+writeFileSync(`${DIST}/empty.js`, 'export default {};\n');
 const shared = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   jsx: 'automatic',
-  alias: { 'react-devtools-core': './dist/empty.js' },
+  alias: { 'react-devtools-core': `./${DIST}/empty.js` },
   // Optional: loaded at run time with createRequire when --storage sqlite asks for it.
   external: ['better-sqlite3'],
   logLevel: 'warning',
@@ -37,7 +56,7 @@ const shared = {
 const result = await build({
   ...shared,
   entryPoints: { tole: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir: DIST,
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   metafile: true,
@@ -76,26 +95,30 @@ const script = {
 await build({
   ...script,
   entryPoints: ['src/cli/screen-entry.ts'],
-  outfile: 'dist/screen.cjs',
+  outfile: `${DIST}/screen.cjs`,
   // Every Intl.Segmenter in the script loads ICU's break rules only when a text needs them.
-  inject: ['scripts/segmenter-inject.mjs'],
-  plugins: [later.plugin, ...RENDERER_PATCHES, signalExitNoAssertPlugin, zodOnUsePlugin],
+  inject: WITHOUT.has('segmenter-inject') ? [] : ['scripts/segmenter-inject.mjs'],
+  plugins: kept([later.plugin, ...RENDERER_PATCHES, signalExitNoAssertPlugin, zodOnUsePlugin]),
 });
-await build({
-  ...script,
-  stdin: {
-    contents: laterEntry(later.specifiers, buildId),
-    resolveDir: '.',
-    sourcefile: 'later-entry.js',
-    loader: 'js',
-  },
-  outfile: `dist/${LATER_SCRIPT}`,
-});
-writeScript('dist/screen.cjs', (source) => lazyBuiltins(shareInteropNamespaces(source)));
-writeScript(`dist/${LATER_SCRIPT}`, shareInteropNamespaces);
-for (const name of LATER_PACKAGES) {
-  if (readFileSync('dist/screen.cjs', 'latin1').includes(`\n// node_modules/${name}/`))
-    throw new Error(`later-modules: ${name} was bundled into dist/screen.cjs too`);
+// Without later-modules (the bench only), everything is in the screen's script.
+if (!WITHOUT.has('later-modules')) {
+  await build({
+    ...script,
+    stdin: {
+      contents: laterEntry(later.specifiers, buildId),
+      resolveDir: '.',
+      sourcefile: 'later-entry.js',
+      loader: 'js',
+    },
+    outfile: `${DIST}/${LATER_SCRIPT}`,
+  });
+}
+const shareNamespaces = unless('shared-namespaces', shareInteropNamespaces);
+writeScript(`${DIST}/screen.cjs`, (source) => unless('lazy-builtins', lazyBuiltins)(shareNamespaces(source)));
+if (!WITHOUT.has('later-modules')) writeScript(`${DIST}/${LATER_SCRIPT}`, shareNamespaces);
+for (const name of WITHOUT.has('later-modules') ? [] : LATER_PACKAGES) {
+  if (readFileSync(`${DIST}/screen.cjs`, 'latin1').includes(`\n// node_modules/${name}/`))
+    throw new Error(`later-modules: ${name} was bundled into ${DIST}/screen.cjs too`);
 }
 
 /**
@@ -113,7 +136,7 @@ function writeScript(file, transform) {
   writeFileSync(file, source);
 }
 const written = new Set(Object.keys(result.metafile.outputs).map((path) => basename(path)));
-for (const name of existsSync('dist/chunks') ? readdirSync('dist/chunks') : []) {
-  if (!written.has(name)) rmSync(`dist/chunks/${name}`);
+for (const name of existsSync(`${DIST}/chunks`) ? readdirSync(`${DIST}/chunks`) : []) {
+  if (!written.has(name)) rmSync(`${DIST}/chunks/${name}`);
 }
-chmodSync('dist/tole.js', 0o755);
+chmodSync(`${DIST}/tole.js`, 0o755);

@@ -16,3 +16,20 @@ export const RENDERER_PATCHES = [
   yogaNoFetchPlugin,
   stringWidthLazyPlugin,
 ];
+
+/**
+ * What the build can leave out (TOLE_BUILD_WITHOUT, for bench/build-patches.ts alone, which shows
+ * what each pays): every plugin and rewrite of the screen's script but yoga-sync and
+ * ink-no-top-level-await, without which a CommonJS script cannot be built at all.
+ */
+export const OPTIONAL_PATCHES = [
+  'ink-output',
+  'string-width-lazy',
+  'signal-exit-no-assert',
+  'zod-on-use',
+  'yoga-no-fetch',
+  'later-modules',
+  'segmenter-inject',
+  'lazy-builtins',
+  'shared-namespaces',
+];
