@@ -174,6 +174,8 @@ const schemas = lazySchema((z) => {
         maxTaskDepth: z.number().int().min(1).max(3).optional(),
         /** Model calls a sub-agent's turn may make, unless its profile sets maxSteps. */
         childMaxSteps: z.number().int().min(1).max(1000).optional(),
+        /** The session's budget in US dollars, its sub-agents' cost included: reached, no further model call is made. */
+        maxSessionCostUsd: z.number().positive().optional(),
       })
       .optional(),
     compaction: z

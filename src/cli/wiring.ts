@@ -13,6 +13,8 @@ import { restoreKeptPrefixes, type KeptPrefixes } from '../core/session/kept-pre
 import { SubAgents, type SubAgentsOptions } from '../core/session/sub-agents';
 import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
 import { taskTool } from '../core/session/task-tool';
+import { SessionBudget } from '../core/session/session-budget';
+import { childrenOf, readChild } from '../core/session/child-sessions';
 import type { IndexKey } from '../core/storage/session-index';
 import { FAULT_POINTS, type AgentDeps, type FaultPoint } from '../core/session/agent-deps';
 import { DEFAULT_LIMITS, type LoopLimits } from '../core/session/limits';
@@ -197,6 +199,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
       const estimate = costUsdMicros(report.model, report.usage, pricing);
       return { costUsdMicros: estimate.costUsdMicros, priced: estimate.priced };
     },
+    ...budgetOf(parts),
     fault: faultFromEnv(parts.env),
     ...(mcp ? { externalTools: mcp } : {}),
     ...(parts.config.checkpoints?.enabled === false
@@ -234,6 +237,20 @@ export function keptPrefixNotices(kept: KeptPrefixes): string[] {
       `the command prefixes this session kept are in force again (matching commands run in the sandbox without asking): ${kept.restored.join(', ')}`,
     );
   return notices;
+}
+
+/**
+ * The session's budget (`limits.maxSessionCostUsd`), when one is set: it counts the session's
+ * usage rows as they are committed and those its children's files already hold.
+ */
+function budgetOf(parts: AgentParts): { budget?: SessionBudget } {
+  const max = parts.config.limits?.maxSessionCostUsd;
+  if (max === undefined || parts.store.readOnly) return {};
+  const budget = new SessionBudget(max);
+  budget.watch(parts.store);
+  for (const child of childrenOf(parts.store, parts.store.tree.all()))
+    readChild(child, clock, (store) => budget.count(store));
+  return { budget };
 }
 
 /** Sub-agents of the session, offered to the model as the `task` tool (a read-only view runs none). */

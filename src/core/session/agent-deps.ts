@@ -7,6 +7,7 @@ import type { SessionStore } from '../storage/session-store';
 import type { ToolRegistry } from '../tools/registry';
 import type { CompactionSettings } from './compaction';
 import type { LoopLimits } from './limits';
+import type { SessionBudget } from './session-budget';
 
 /**
  * Test-only fault injection points of the effect sandwich: after the checkpoint is taken and
@@ -71,6 +72,11 @@ export interface AgentDeps {
    * still committed in the calls' order. 1 runs every call one at a time.
    */
   readonly readConcurrency?: number;
+  /**
+   * The session's budget (`limits.maxSessionCostUsd`), shared by its sub-agents: before every model
+   * call of a turn, a budget reached stops it. None when no budget is set.
+   */
+  readonly budget?: SessionBudget;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

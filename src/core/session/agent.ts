@@ -318,10 +318,8 @@ export class Agent {
     const toolCalls = new ToolCalls();
     let autoCompact = true;
     for (let step = 1; ; step++) {
-      if (step > limits.maxSteps) {
-        const text = `stopped after ${limits.maxSteps} model calls (max steps); send another prompt to continue`;
-        return finishTurn(this.scope(sandwich, emit), state, 'limit', text);
-      }
+      const limit = stepLimitText(step, limits.maxSteps) ?? this.deps.budget?.stopReason() ?? null;
+      if (limit !== null) return finishTurn(this.scope(sandwich, emit), state, 'limit', limit);
       // While nothing could be compacted at any window (a short conversation), the model call does
       // not wait for the server to be asked for the window: that is asked once the call is over.
       const askWindowAfter = autoCompact && this.windowUnasked && !thresholdCompactionPossible(this.deps);
@@ -485,6 +483,11 @@ export class Agent {
     this.deps.store.commit(batch.build());
     emit({ type: 'notice', level: 'info', text });
   }
+}
+
+function stepLimitText(step: number, maxSteps: number): string | null {
+  if (step <= maxSteps) return null;
+  return `stopped after ${maxSteps} model calls (max steps); send another prompt to continue`;
 }
 
 /** The state a new turn starts from: Idle or Final (a leftover mid-turn state is closed first). */

@@ -120,10 +120,13 @@ export class SubAgents {
       if (!(error instanceof ChildFileError) && (!isStorageError(error) || writeFailed(error))) throw error;
       return { ok: false, content: `the sub-agent could not be started: ${(error as Error).message}` };
     }
+    // The child's cost counts against the session's budget, its rows from before a resume too.
+    const unwatch = this.options.deps.budget?.watch(store);
     try {
       const outcome = await this.drive(store, chosen.profile, model, link, request, signal);
       return settlementOf(outcome, childId, agentName);
     } finally {
+      unwatch?.();
       store.close();
     }
   }
