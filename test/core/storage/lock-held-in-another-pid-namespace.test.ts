@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseArgs } from '../../../src/cli/args';
 import { runUnlock } from '../../../src/cli/unlock-command';
 import { isStorageError } from '../../../src/core/storage/errors';
@@ -145,8 +145,12 @@ describe.skipIf(!unshareWorks)('a tole in another pid namespace holds the sessio
     const path = session();
     const writer = startWriter(path, IN_NEW_NAMESPACE);
     expect(await writer.next()).toMatch(/^ready 1 /);
+    // The writer as this namespace sees it: unshare's child, killed with unshare (--kill-child)
+    // but on its own time. unshare's exit does not wait for it; the lock is stale once it is gone.
+    const outerPid = Number(readFileSync(`/proc/${writer.child.pid}/task/${writer.child.pid}/children`, 'utf8').trim());
     writer.child.kill('SIGKILL');
     await writer.exited;
+    await vi.waitFor(() => expect(existsSync(`/proc/${outerPid}`)).toBe(false), { timeout: 10_000, interval: 20 });
     expect(existsSync(lockPathFor(path))).toBe(true);
     const run = unlock(path);
     expect(run).toMatchObject({ code: 0, err: '', out: expect.stringContaining('is gone') });
