@@ -146,8 +146,9 @@ describe('a streamed frame', () => {
     screen.unmount();
     // A new screen on the same session and the same live turn draws everything from scratch.
     screen = renderScreen({ store, agent, turns, columns: 120, rows: 24 });
-    await shows(screen, 'last');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Until its frames come to the streamed screen (a bound only a failing run reaches), not a fixed wait.
+    for (let waited = 0; screen.frame() !== streamed && waited <= 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(screen.frame()).toBe(streamed);
     turns.dispose();
   });
