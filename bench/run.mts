@@ -20,6 +20,7 @@ import { runProviderTransportBench } from './provider-transport';
 import { runStreamBench } from './stream';
 import { runSyncBench } from './sync';
 import { runTreeFindBench } from './tree-find';
+import { runPathCompletionBench } from './path-completion';
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['storage', runStorageBench],
@@ -34,6 +35,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['render', runRenderBench],
   ['memory', runMemoryBench],
   ['find', runTreeFindBench],
+  ['paths', runPathCompletionBench],
   ['large', runLargeSessionBench],
   ['sync', runSyncBench],
   ['checkpoint', runCheckpointBench],
