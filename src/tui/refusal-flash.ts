@@ -11,6 +11,7 @@ const LEVELS: Record<Refusal['reason'], Flash['level']> = {
   'no-checkpoint': 'warn',
   'not-committed': 'error',
   'not-restored': 'error',
+  'nothing-to-retry': 'warn',
 };
 
 /** Shows a session command's refusal in the flash line, in the words core gave it. */

@@ -3,6 +3,7 @@ import { checkout, currentHead } from './cursor';
 import type { EventSink } from './events';
 import { labelOf, setLabel } from './labels';
 import type { RestoreOutcome } from './restore-files';
+import { retryPoint } from './retry-point';
 import { nameSession, sessionName } from './session-name';
 
 /** Why a session command was not carried out; `message` is one line for the user that says what to do. */
@@ -16,7 +17,8 @@ export interface Refusal {
     | 'no-checkpoints'
     | 'no-checkpoint'
     | 'not-committed'
-    | 'not-restored';
+    | 'not-restored'
+    | 'nothing-to-retry';
   readonly message: string;
 }
 
@@ -25,6 +27,8 @@ export type CheckoutResult = { readonly ok: true; readonly entryId: string; read
 export type LabelResult = { readonly ok: true; readonly label: string | null; readonly had: boolean } | Refusal;
 /** `name`: the name as stored (null: the session has none now) and whether it had one before. */
 export type NameResult = { readonly ok: true; readonly name: string | null; readonly had: boolean } | Refusal;
+/** `retryFrom`: the entry a retry asks the model again from (the prompt or tool result the answer followed). */
+export type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
 export type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
 
 /** What the commands need of the agent: its checkpoints, and its own lock around a restore. */
@@ -77,6 +81,27 @@ export class SessionCommands {
     if (refused) return refused;
     const failed = attempt(`could not branch beside ${entryId}`, () => checkout(this.store, parentId));
     return failed ?? { ok: true, entryId: parentId ?? entryId, leaf: false };
+  }
+
+  /**
+   * Where asking again about `entryId` starts (`r` in the tree, `/retry`): the point its answer
+   * followed; the host then runs the turn from there. Refused while a turn runs, read-only, or
+   * when nothing above the entry was sent.
+   */
+  retryFrom(entryId: string | null): RetryPoint {
+    if (this.store.readOnly)
+      return refuse('read-only', 'this session is open read-only: nothing can be asked again here');
+    if (entryId === null) return refuse('nothing-to-retry', 'nothing to ask again yet: send a prompt first');
+    if (this.running()) return refuse('turn-running', 'a turn is running: ask again once it ends (or Esc to stop it)');
+    const missing = this.existing(entryId);
+    if (missing) return missing;
+    const from = retryPoint(this.store.tree, entryId);
+    if (from === null)
+      return refuse(
+        'nothing-to-retry',
+        `${entryId} has no prompt above it to ask again (a prompt a hook blocked is never sent)`,
+      );
+    return { ok: true, from };
   }
 
   /** Sets an entry's label; empty text removes it. */

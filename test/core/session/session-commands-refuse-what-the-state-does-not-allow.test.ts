@@ -151,4 +151,17 @@ describe('session commands', () => {
     s.setRunning(false);
     expect(s.commands.restoreRefusal(s.first)).toBeNull();
   });
+
+  it('asking again starts at the prompt, and is refused during a turn, for a missing entry and a blocked prompt', () => {
+    const s = session();
+    expect(s.commands.retryFrom(s.second)).toEqual({ ok: true, from: s.second });
+    expect(s.commands.retryFrom(null)).toMatchObject({ ok: false, reason: 'nothing-to-retry' });
+    expect(s.commands.retryFrom('e-nope')).toMatchObject({ ok: false, reason: 'no-entry' });
+    const batch = new AppendBatch(s.store);
+    const blocked = batch.entry('user', { text: 'not sent', blocked: 'a hook said no' });
+    s.store.commit(batch.build());
+    expect(s.commands.retryFrom(blocked)).toMatchObject({ ok: false, reason: 'nothing-to-retry' });
+    s.setRunning(true);
+    expect(s.commands.retryFrom(s.second)).toMatchObject({ ok: false, reason: 'turn-running' });
+  });
 });
