@@ -93,6 +93,8 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
     };
     const onAbort = (): void => stop('abort');
     spec.signal?.addEventListener('abort', onAbort, { once: true });
+    // An abort that came while the command was being set up fired no event here: stop it now.
+    if (spec.signal?.aborted) stop('abort');
     timers.push(setTimeout(() => stop('timeout'), spec.timeoutMs));
     child.stdout?.on('data', (chunk: Buffer) => spec.onOutput(chunk, 'stdout'));
     child.stderr?.on('data', (chunk: Buffer) => spec.onOutput(chunk, 'stderr'));

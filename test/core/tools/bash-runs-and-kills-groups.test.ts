@@ -142,6 +142,18 @@ describe('bash', () => {
     await expect(readFile(path.join(ws.root, 'ran'))).rejects.toThrow();
   });
 
+  it('stops a command whose abort came while it was being set up (before the spawn)', async () => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root });
+    const { ctx, abort } = ws.abortable();
+    // execute's first check passes; the abort lands during its set-up, before the process exists.
+    const running = bash.execute({ command: 'sleep 300' }, ctx);
+    abort();
+    const out = await running;
+    expect(out.ok).toBe(false);
+    expect(out.content).toMatch(/interrupted by the user/);
+  });
+
   it('stops background processes that keep the output open after bash exits, and says how to avoid it', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, lingerMs: 200 });
