@@ -2,6 +2,7 @@ import type { SessionEvent } from '../core/session/events';
 import type { Agent } from '../core/session/agent';
 import type { SessionStore } from '../core/storage/session-store';
 import type { OutputFormat } from './args';
+import { shellCommandOf } from '../core/session/shell-command';
 import { terminalSafeJson } from '../core/terminal-text';
 import { totalsOf, type UsageTotals } from '../core/usage/totals';
 
@@ -66,7 +67,12 @@ export async function runHeadless(
       return 1;
     }
     const usedBefore = store.usage.length;
-    const result = await agent.runTurn(prompt, controller.signal, emit);
+    // `!command`: the user's shell command runs as a bash call (denied here when it needs a key).
+    const command = shellCommandOf(prompt);
+    const result =
+      command === null
+        ? await agent.runTurn(prompt, controller.signal, emit)
+        : await agent.runShell(command, controller.signal, emit);
     const session = { sessionId: store.header.id, path: store.path };
     const usage = runUsage(totalsOf(store.usage.slice(usedBefore)));
     const text = result.outcome === 'error' && authFailure !== null ? authFailure : result.text;

@@ -55,6 +55,7 @@ export function entryGlyph(entry: AnyEntry): EntryGlyph {
       return { glyph: '◆', style: 'assistant', text: plainPreview(text) || calls || '(no text)' };
     }
     case 'tool_intent': {
+      if (entry.payload.by === 'user') return { glyph: '!', style: 'user', text: visibleRow(entry.payload.subject) };
       const child = subAgentOf(entry.payload);
       if (child !== null)
         return { glyph: '⧉', style: 'toolName', text: `${visibleRow(entry.payload.subject)} · sub-agent ${child}` };

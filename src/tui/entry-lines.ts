@@ -86,12 +86,13 @@ function intentLines(entry: Entry<'tool_intent'>, width: number): Line[] {
     right.unshift(seg(`auto-approved (${autoApprovedBy(approval)}) · `, 'faint'));
   // Each line of a multi-line command on a line of its own; controls in it shown, never sent.
   const subjectLines = wrapLine([seg(visibleLines(subject).join('\n'), 'text')], Math.max(10, width - 4));
-  const first = spread(
-    [seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  '), ...(subjectLines.length === 1 ? subjectLines[0]! : [])],
-    right,
-    width,
-  );
-  const out: Line[] = [first];
+  // A `!command` the user typed reads as theirs, as a prompt does.
+  const head: Segment[] =
+    entry.payload.by === 'user'
+      ? [seg('● you  ', 'user'), seg('!', 'accent')]
+      : [seg('⚙ ', 'tool'), seg(tool, 'toolName'), seg('  ')];
+  const first = spread([...head, ...(subjectLines.length === 1 ? subjectLines[0]! : [])], right, width);
+  const out: Line[] = entry.payload.by === 'user' ? [[], first] : [first];
   if (subjectLines.length > 1) out.push(...subjectLines.map((l) => [seg(INDENT), ...l]));
   if (risk === 'Destructive')
     out.push(...wrapLine([seg(INDENT), seg(`why: ${reason}`, 'muted')], width, [seg(INDENT)]));

@@ -1,3 +1,4 @@
+import { shellCommandOf } from '../core/session/shell-command';
 import { expandTemplate, type PromptTemplate } from './prompt-template';
 import { expandPastes } from './folded-paste';
 import { promptMentions } from '../core/tools/prompt-mentions';
@@ -70,13 +71,19 @@ export function submitPrompt(ctx: SubmitContext, typed: string, how?: 'queue'): 
 /** Sends `text` (while a turn runs: into it, or queued); `typed` is what the history keeps. */
 function sendPrompt(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed: string): void {
   const { dispatch } = ctx;
+  const shell = shellCommandOf(text);
   if (ctx.readOnly) {
+    const what = shell === null ? 'prompts cannot be sent' : '!commands cannot run';
     dispatch({
       type: 'flash',
-      flash: {
-        level: 'error',
-        text: 'this session is open read-only: prompts cannot be sent here (nothing is written to it)',
-      },
+      flash: { level: 'error', text: `this session is open read-only: ${what} here (nothing is written to it)` },
+    });
+    return;
+  }
+  if (shell !== null && shell.trim() === '') {
+    dispatch({
+      type: 'flash',
+      flash: { level: 'warn', text: '! runs a shell command: type it after the ! (e.g. !git status)' },
     });
     return;
   }
@@ -132,6 +139,13 @@ function send(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed:
   }
   dispatch({ type: 'submitted', text: typed });
   ctx.remember(typed);
+  if (shell !== null && taken === 'queued') {
+    dispatch({
+      type: 'flash',
+      flash: { level: 'info', text: `!${shell.trim()} runs when the running turn ends (Esc stops the turn)` },
+    });
+    return;
+  }
   dispatch({
     type: 'flash',
     flash:

@@ -6,6 +6,7 @@ import type { AnyEntry } from '../core/tree/entry-types';
 import type { EventSink, SessionEvent, TurnOutcome } from '../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../core/session/restore-files';
 import type { Risk } from '../core/approval/risk';
+import { shellCommandOf } from '../core/session/shell-command';
 
 /** What the screen needs of the Agent: tests hand in a fake with the same shape. */
 export interface TurnAgent {
@@ -21,6 +22,8 @@ export interface TurnAgent {
   /** What a call of the current model with this usage costs (the live cost while a reply streams). */
   priceUsage?(usage: TokenUsage): { readonly costUsdMicros: number; readonly priced: boolean };
   runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
+  /** `!command`: runs the user's shell command through the bash tool, between turns; the model is not called. */
+  runShell?(command: string, signal: AbortSignal, emit: EventSink): Promise<unknown>;
   resume(signal: AbortSignal, emit: EventSink): Promise<number>;
   /** Workspace checkpoints: what restoring the files to an entry would change, and the restore. */
   previewRestore?(entryId: string): Promise<RestorePreview>;
@@ -162,7 +165,10 @@ export class TurnController {
     return this.state.phase !== 'idle';
   }
 
-  /** Sends a prompt, or queues it behind the running turn. False when the queue is full. */
+  /**
+   * Sends a prompt, or queues it behind the running turn. A prompt starting with `!` is a shell
+   * command the user runs (see `shellCommandOf`). False when the queue is full.
+   */
   submit(prompt: string): boolean {
     if (this.options.readOnly) return false;
     if (this.running) {
@@ -170,7 +176,11 @@ export class TurnController {
       this.publish({ queue: [...this.state.queue, prompt] });
       return true;
     }
-    void this.run('running', (signal, emit) => this.options.agent.runTurn(prompt, signal, emit));
+    const { agent } = this.options;
+    const command = shellCommandOf(prompt);
+    void this.run('running', (signal, emit) =>
+      command !== null && agent.runShell ? agent.runShell(command, signal, emit) : agent.runTurn(prompt, signal, emit),
+    );
     return true;
   }
 
@@ -182,7 +192,13 @@ export class TurnController {
   steer(text: string): 'sent' | 'steered' | 'queued' | false {
     if (this.options.readOnly) return false;
     if (!this.running) return this.submit(text) ? 'sent' : false;
-    if (this.state.phase === 'running' && this.state.task === null && this.options.agent.steer(text)) {
+    // A `!command` is never the model's to read mid-turn: it runs after the turn.
+    if (
+      shellCommandOf(text) === null &&
+      this.state.phase === 'running' &&
+      this.state.task === null &&
+      this.options.agent.steer(text)
+    ) {
       this.publish({ steering: text });
       return 'steered';
     }

@@ -59,6 +59,8 @@ export function renderView(
 export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const subjects = new Map<string, string>();
+  /** The `!command`s the user ran, by call id: their results go to the model as the user's message. */
+  const userShells = new Map<string, string>();
   let open: ToolCallRequest[] = [];
   let waiting: ChatMessage[] = [];
   const flushWaiting = (): void => {
@@ -101,8 +103,17 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
         break;
       case 'tool_intent':
         subjects.set(entry.payload.callId, entry.payload.subject);
+        if (entry.payload.by === 'user') {
+          closeOpenCalls();
+          userShells.set(entry.payload.callId, entry.payload.subject);
+        }
         break;
       case 'tool_result': {
+        const command = userShells.get(entry.payload.callId);
+        if (command !== undefined) {
+          messages.push({ role: 'user', content: userShellText(command, entry) });
+          break;
+        }
         const index = open.findIndex((c) => c.id === entry.payload.callId);
         if (index === -1) break;
         open.splice(index, 1);
@@ -127,6 +138,13 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
   }
   closeOpenCalls();
   return messages;
+}
+
+/** What the model reads of a `!command` the user ran: the command, how it ended and its output. */
+export function userShellText(command: string, result: Entry<'tool_result'>): string {
+  const { outcome, content } = result.payload;
+  const how = outcome === 'ok' ? '' : ` (${outcome})`;
+  return `[the user ran a shell command${how}]\n$ ${command}\n${content}`;
 }
 
 /** What the model is told after the user restored the workspace files. */

@@ -56,6 +56,8 @@ function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
           : `denied (${approval.by})`
         : 'asked the user';
       const checkpoint = entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : '';
+      if (entry.payload.by === 'user')
+        return `## You ran${tag}\n\n\`!${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
       return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
     }
     case 'approval':
@@ -108,9 +110,11 @@ function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
   if (entry.type === 'tool_intent') return `before ${entry.payload.tool} ${entry.payload.subject}`;
   if (entry.type === 'restore') return `before restoring files to ${entry.payload.targetEntryId}`;
   if (entry.type === 'approval') {
-    const intent = [...store.tree.all()].find(
-      (e) => e.type === 'tool_intent' && e.payload.callId === entry.payload.callId,
-    );
+    // The call it approves is on its own path, the nearest intent with its id: call ids repeat
+    // across turns and branches (a provider may number them from 0 in every answer).
+    const intent = store.tree
+      .pathTo(entry.id)
+      .findLast((e) => e.type === 'tool_intent' && e.payload.callId === entry.payload.callId);
     return intent?.type === 'tool_intent'
       ? `before ${intent.payload.tool} ${intent.payload.subject}`
       : 'before an approved call';

@@ -85,12 +85,16 @@ export class ToolCalls {
     return { state, calls: done };
   }
 
-  /** One call through the effect sandwich: intent, (approval), effect, settlement. */
-  private async runCall(
+  /**
+   * One call through the effect sandwich: intent, (approval), effect, settlement. `byUser`: a
+   * `!command` the user typed, marked so in its intent.
+   */
+  async runCall(
     scope: TurnScope,
     state: MachineState,
     call: ToolCallRequest,
     signal: AbortSignal,
+    byUser = false,
   ): Promise<{ state: MachineState; ok: boolean }> {
     const admitted = await this.admit(scope, call, signal);
     if ('unrun' in admitted) return { state: settleUnrun(scope, state, call, admitted.unrun), ok: false };
@@ -99,7 +103,7 @@ export class ToolCalls {
     // The checkpoint comes after the approval and before the effect: with the intent when the
     // approval is already known, else with the user's approval.
     const early = known ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
-    let current = sandwich.commitIntent(state, request, tool, known, prepared, notices, early);
+    let current = sandwich.commitIntent(state, request, tool, known, prepared, notices, early, byUser);
     emitNotices([...notices, ...early.notices], emit);
     deps.fault?.('after-intent');
     let approval = known;

@@ -52,6 +52,7 @@ function addIntent(
   decision: Decision | null,
   prepared: unknown,
   checkpointId: string | undefined,
+  byUser = false,
 ): boolean {
   const entryId = batch.entry('tool_intent', {
     callId: request.callId,
@@ -64,6 +65,7 @@ function addIntent(
     approval: decision,
     ...(prepared === undefined ? {} : { prepared }),
     ...(checkpointId === undefined ? {} : { checkpoint: checkpointId }),
+    ...(byUser ? { by: 'user' as const } : {}),
   });
   const approved = decision?.approved === true;
   batch.register(NS.pending, request.callId, {
@@ -127,10 +129,11 @@ export class Sandwich {
     prepared: unknown,
     notices: readonly NoticePayload[] = [],
     checkpoint: TakenCheckpoint = NO_CHECKPOINT,
+    byUser = false,
   ): MachineState {
     const batch = new AppendBatch(this.deps.store);
     addNotices(batch, [...notices, ...checkpoint.notices]);
-    const approved = addIntent(batch, request, tool, decision, prepared, checkpoint.id);
+    const approved = addIntent(batch, request, tool, decision, prepared, checkpoint.id, byUser);
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
   }
 

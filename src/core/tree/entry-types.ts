@@ -40,6 +40,8 @@ export interface EntryPayloads {
     readonly prepared?: unknown;
     /** The workspace checkpoint taken before the effect (set when the approval was known at intent time). */
     readonly checkpoint?: string;
+    /** A `!command` the user typed: the model did not ask for it, and reads it as the user's. */
+    readonly by?: 'user';
   };
   /** An interactive decision, committed before the effect runs (with the checkpoint taken after it). */
   approval: { readonly callId: string; readonly decision: Decision; readonly checkpoint?: string };
