@@ -139,6 +139,7 @@ function send(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed:
   }
   dispatch({ type: 'submitted', text: typed });
   ctx.remember(typed);
+  const shell = shellCommandOf(text);
   if (shell !== null && taken === 'queued') {
     dispatch({
       type: 'flash',

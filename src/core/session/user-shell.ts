@@ -57,7 +57,8 @@ export async function runUserShell(
 
 /** Why `!command` cannot run here (null: it can), in words that say what to do. */
 function shellRefusal(deps: AgentDeps, command: string): string | null {
-  if (deps.store.readOnly) return 'this session is open read-only: !commands cannot run here (nothing is written to it)';
+  if (deps.store.readOnly)
+    return 'this session is open read-only: !commands cannot run here (nothing is written to it)';
   if (command.trim() === '') return '! runs a shell command: type it after the ! (e.g. !git status)';
   if (!deps.tools.get(SHELL_TOOL))
     return `the ${SHELL_TOOL} tool is off in this agent profile, so !commands cannot run; switch profiles with /agent`;
