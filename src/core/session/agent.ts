@@ -28,6 +28,7 @@ import { recordSessionFact, sessionFact, type SessionFactKey } from './session-f
 import { attachmentsField, attachToPrompt } from './prompt-attachments';
 import { addSteering, announceSteering, steeringDraft, type Steering } from './steering';
 import { ToolCalls } from './tool-calls';
+import { readyState, runUserShell } from './user-shell';
 import { Sandwich } from './tool-step';
 import { commitAnswer, failTurn, finishTurn, type TurnResult } from './turn-ending';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from './turn-hooks';
@@ -256,6 +257,11 @@ export class Agent {
       signal,
       emit,
     );
+  }
+
+  /** `!command`: the user's shell command through the bash tool, between turns (user-shell.ts). */
+  runShell(command: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+    return this.exclusive(signal, emit, () => runUserShell(this.deps, this.model, command, signal, emit));
   }
 
   async runTurn(prompt: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
@@ -488,11 +494,4 @@ export class Agent {
 function stepLimitText(step: number, maxSteps: number): string | null {
   if (step <= maxSteps) return null;
   return `stopped after ${maxSteps} model calls (max steps); send another prompt to continue`;
-}
-
-/** The state a new turn starts from: Idle or Final (a leftover mid-turn state is closed first). */
-function readyState(store: AgentDeps['store'], sandwich: Sandwich): MachineState {
-  const state = machineState(store);
-  if (state.pc === 'Idle' || state.pc === 'Final') return state;
-  return sandwich.move(state, 'Final');
 }
