@@ -5,7 +5,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { formatTokens } from '../tui/format';
 import type { HostCommand } from '../tui/slash-commands';
 import type { Agent } from '../core/session/agent';
-import { formatUsd } from '../core/usage/totals';
+import { formatCost } from '../core/usage/totals';
 import type { CommandReport } from '../tui/slash-commands';
 import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';
@@ -96,7 +96,7 @@ function sessionsReport(parts: HostCommandParts): CommandReport {
   };
   const lines = sessions.map(
     (s) =>
-      `${s.id === here ? '▸' : ' '} ${s.id.padEnd(28)} ${new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16)}  ${`${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}`.padEnd(12)} ${formatUsd(s.costUsdMicros).padEnd(8)} ${s.problem ? `! ${flat(s.problem, 50)}` : `${s.name ? `${flat(s.name, 30)} · ` : ''}${flat(s.firstPrompt || '(no prompt yet)', 50)}`}`,
+      `${s.id === here ? '▸' : ' '} ${s.id.padEnd(28)} ${new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16)}  ${`${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}`.padEnd(12)} ${formatCost(s.costUsdMicros, s.unpriced).padEnd(10)} ${s.problem ? `! ${flat(s.problem, 50)}` : `${s.name ? `${flat(s.name, 30)} · ` : ''}${flat(s.firstPrompt || '(no prompt yet)', 50)}`}`,
   );
   return {
     title: 'sessions',

@@ -1,6 +1,6 @@
 import { summariseSession } from '../core/session/session-summary';
 import { withChildrenUnderParents, type ListedSession } from '../core/session/session-family';
-import { formatUsd } from '../core/usage/totals';
+import { formatCost } from '../core/usage/totals';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import { listingCell, listingWhen } from './listing-cell';
@@ -22,11 +22,11 @@ function idCell(s: ListedSession): string {
   return s.depth === 0 ? s.id : `${'  '.repeat(s.depth - 1)}└ ${s.id}`;
 }
 
-/** Its own cost and its sub-agents', starred when they are in it. */
+/** Its own cost and its sub-agents', starred when they are in it; `+?` when some call had no price. */
 function costCell(s: ListedSession): string {
-  return s.childrenCostUsdMicros === 0
-    ? formatUsd(s.costUsdMicros)
-    : `${formatUsd(s.costUsdMicros + s.childrenCostUsdMicros)}*`;
+  return s.childrenCostUsdMicros === 0 && !s.childrenUnpriced
+    ? formatCost(s.costUsdMicros, s.unpriced)
+    : `${formatCost(s.costUsdMicros + s.childrenCostUsdMicros, s.unpriced || s.childrenUnpriced)}*`;
 }
 
 function promptCell(s: ListedSession): string {

@@ -1,7 +1,8 @@
 import type { SessionSummary } from '../core/session/session-summary';
 import { withChildrenUnderParents } from '../core/session/session-family';
 import { cellWidth, fit } from './cell-width';
-import { formatUsd, oneLine } from './format';
+import { formatCost } from '../core/usage/totals';
+import { oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
 
 /** A session as the picker lists it (what `tole sessions` sums up). */
@@ -98,7 +99,7 @@ export function pickerRow(
     ...(c.dir ? [seg(fit(` ${shortDir(session.cwd, home, c.dir - 2)}`, c.dir), 'faint')] : []),
     seg(right(session.problem ? '-' : String(session.entries), ENTRIES), 'text'),
     seg(right(session.problem ? '-' : String(session.branches), BRANCHES), 'text'),
-    seg(right(session.problem ? '-' : formatUsd(session.costUsdMicros), COST), 'muted'),
+    seg(right(session.problem ? '-' : formatCost(session.costUsdMicros, session.unpriced), COST), 'muted'),
   ];
   return truncateLine(line, width);
 }

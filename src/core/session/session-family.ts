@@ -6,6 +6,8 @@ export interface ListedSession extends SessionSummary {
   readonly depth: number;
   /** What its sub-agents (and theirs) cost, which its own `costUsdMicros` leaves out. */
   readonly childrenCostUsdMicros: number;
+  /** Some call of its sub-agents (and theirs) had no price. */
+  readonly childrenUnpriced: boolean;
 }
 
 /**
@@ -24,16 +26,22 @@ export function withChildrenUnderParents(sessions: readonly SessionSummary[]): L
   for (const list of children.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const placed = new Set<string>();
   const out: ListedSession[] = [];
-  const place = (session: SessionSummary, depth: number): number => {
+  /** Places a session and its sub-agents; what they cost together, and whether some call had no price. */
+  const place = (session: SessionSummary, depth: number): { cost: number; unpriced: boolean } => {
     // A cycle in hand-edited headers is cut where it closes.
-    if (placed.has(session.id)) return 0;
+    if (placed.has(session.id)) return { cost: 0, unpriced: false };
     placed.add(session.id);
     const at = out.length;
-    out.push({ ...session, depth, childrenCostUsdMicros: 0 });
+    out.push({ ...session, depth, childrenCostUsdMicros: 0, childrenUnpriced: false });
     let childrenCost = 0;
-    for (const child of children.get(session.id) ?? []) childrenCost += place(child, depth + 1);
-    out[at] = { ...out[at]!, childrenCostUsdMicros: childrenCost };
-    return session.costUsdMicros + childrenCost;
+    let childrenUnpriced = false;
+    for (const child of children.get(session.id) ?? []) {
+      const placedChild = place(child, depth + 1);
+      childrenCost += placedChild.cost;
+      childrenUnpriced ||= placedChild.unpriced;
+    }
+    out[at] = { ...out[at]!, childrenCostUsdMicros: childrenCost, childrenUnpriced };
+    return { cost: session.costUsdMicros + childrenCost, unpriced: session.unpriced || childrenUnpriced };
   };
   for (const session of sessions) {
     const parentId = session.task?.parentId;

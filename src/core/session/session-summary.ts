@@ -17,6 +17,8 @@ export interface SessionSummary {
   readonly entries: number;
   readonly branches: number;
   readonly costUsdMicros: number;
+  /** Some call that used tokens had no price (an unknown or local model): the cost is a lower bound, shown `+?`. */
+  readonly unpriced: boolean;
   /** Why it cannot be read (corrupt, newer version), or null. */
   readonly problem: string | null;
   /** Set for a sub-agent: its parent session, the call that started it and its profile. */
@@ -62,7 +64,7 @@ export function summariseSession(
         name: sessionName(store),
         entries: store.tree.size,
         branches: leaves,
-        costUsdMicros: totalsOf(store.usage).costUsdMicros,
+        ...costOf(totalsOf(store.usage)),
         problem: null,
       };
     } finally {
@@ -70,6 +72,19 @@ export function summariseSession(
     }
   } catch (error) {
     if (!isStorageError(error)) throw error;
-    return { ...base, firstPrompt: '', name: null, entries: 0, branches: 0, costUsdMicros: 0, problem: error.message };
+    return {
+      ...base,
+      firstPrompt: '',
+      name: null,
+      entries: 0,
+      branches: 0,
+      costUsdMicros: 0,
+      unpriced: false,
+      problem: error.message,
+    };
   }
+}
+
+function costOf(totals: { readonly costUsdMicros: number; readonly unpriced: boolean }) {
+  return { costUsdMicros: totals.costUsdMicros, unpriced: totals.unpriced };
 }

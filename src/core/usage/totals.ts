@@ -49,6 +49,11 @@ export function totalsOf(rows: readonly UsageRecord[], include?: (entryId: strin
   return totals;
 }
 
+/** `$0.41`, or `$0.41+?` when some call had no price and the cost is a lower bound. */
+export function formatCost(micros: number, unpriced: boolean): string {
+  return `${formatUsd(micros)}${unpriced ? '+?' : ''}`;
+}
+
 export function formatUsd(micros: number): string {
   const usd = micros / 1_000_000;
   if (usd === 0) return '$0';

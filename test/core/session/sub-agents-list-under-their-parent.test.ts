@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { withChildrenUnderParents } from '../../../src/core/session/session-family';
 import type { SessionSummary } from '../../../src/core/session/session-summary';
+import { formatCost } from '../../../src/core/usage/totals';
 
-function session(id: string, cost: number, parentId?: string): SessionSummary {
+function session(id: string, cost: number, parentId?: string, unpriced = false): SessionSummary {
   return {
     id,
     path: `/s/${id}.jsonl`,
@@ -17,6 +18,7 @@ function session(id: string, cost: number, parentId?: string): SessionSummary {
     entries: 1,
     branches: 1,
     costUsdMicros: cost,
+    unpriced,
     problem: null,
     task: parentId === undefined ? null : { parentId, callId: `call_${id}`, agent: null },
   };
@@ -54,5 +56,22 @@ describe('sessions with sub-agents, as listed', () => {
       ['2-a', 0],
       ['4-b', 1],
     ]);
+  });
+
+  it('marks a cost with +? up the family when a call somewhere had no price, and only there', () => {
+    const listed = withChildrenUnderParents([
+      session('8-g', 0, '6-c1', true),
+      session('7-other', 3),
+      session('6-c1', 20, '5-p'),
+      session('5-p', 100),
+    ]);
+    expect(listed.map((s) => [s.id, s.unpriced, s.childrenUnpriced])).toEqual([
+      ['7-other', false, false],
+      ['5-p', false, true],
+      ['6-c1', false, true],
+      ['8-g', true, false],
+    ]);
+    expect(formatCost(0, true)).toBe('$0+?');
+    expect(formatCost(410_000, false)).toBe('$0.41');
   });
 });
