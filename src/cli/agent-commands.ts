@@ -15,7 +15,7 @@ export interface AgentCommandParts {
   readonly store: SessionStore;
   readonly prompts: PromptContext;
   /** The provider in use. */
-  readonly provider: () => { readonly name: string; readonly usable: boolean };
+  readonly provider: () => { readonly name: string; readonly usable: boolean; readonly address?: string | null };
   /** Uses the named provider from the next call on (a profile's `provider`); returns its name. Throws when it cannot. */
   readonly switchProvider: (name: string, file: string) => string;
 }
@@ -133,7 +133,7 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
       `  ${counter.method} (model ${agent.model})`,
       `  system prompt   ~${formatTokens(system)}${instructions > 0 ? ` (AGENTS.md ~${formatTokens(instructions)} of it)` : ''}`,
       `  tools (${tools.length})       ~${formatTokens(toolTokens)}`,
-      `  conversation    ~${formatTokens(conversation)} (${messages.length - 1} messages${view.summary ? ', after a summary' : ''})`,
+      `  conversation    ~${formatTokens(conversation)} (${messages.length - 1} message${messages.length === 2 ? '' : 's'}${view.summary ? ', after a summary' : ''})`,
       '',
       'loaded',
       ...(files.length === 0
@@ -145,7 +145,7 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
       `  agent profile: ${profile.name ?? 'none'}`,
       '',
       'settings',
-      `  model ${agent.model} on ${provider.name}${provider.usable ? '' : ' (not set up)'}`,
+      `  model ${agent.model} on ${provider.name}${provider.address ? ` at ${provider.address}` : ''}${provider.usable ? '' : ' (not set up)'}`,
       `  tools ${tools.map((t) => t.name).join(', ') || 'none'}`,
       `  max steps ${effective.limits.maxSteps} · compaction model ${effective.compaction?.model ?? agent.model}`,
       `  generation ${describeGeneration(effective.generation)}`,

@@ -111,7 +111,7 @@ export function providerSetup(parts: ProviderSetupParts): ProviderSetup {
         headers: {},
         defaulted: false,
       };
-      parts.provider.use(buildProvider(settings, parts.config, parts.random), server.name);
+      parts.provider.use(buildProvider(settings, parts.config, parts.random), server.name, server.baseUrl);
     },
   };
 }

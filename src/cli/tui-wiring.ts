@@ -121,7 +121,11 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
   const approvals = createTuiApprover();
   const provider =
     input.provider ??
-    new SwitchableProvider(missingKey(settings) ? null : buildProvider(settings, config, random), settings.name);
+    new SwitchableProvider(
+      missingKey(settings) ? null : buildProvider(settings, config, random),
+      settings.name,
+      settings.baseUrl,
+    );
   const mcpPlan = planMcpServers({
     config,
     projectMcp: input.projectMcp ?? null,
@@ -152,14 +156,14 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     const next = resolveProvider(input.args ?? NO_ARGS, { ...config, provider: name }, env, file);
     if (missingKey(next))
       throw new Error(`the provider "${name}" needs a key: set ${next.apiKeyEnv ?? 'OPENAI_API_KEY'}`);
-    provider.use(buildProvider(next, config, random), next.name);
+    provider.use(buildProvider(next, config, random), next.name, next.baseUrl);
     return next.name;
   };
   const profileCommands = agentCommands({
     agent,
     store,
     prompts: prepared.prompts,
-    provider: () => ({ name: provider.name, usable: provider.usable }),
+    provider: () => ({ name: provider.name, usable: provider.usable, address: provider.address }),
     switchProvider,
   });
   const setup = providerSetup({

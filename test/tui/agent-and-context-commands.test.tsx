@@ -103,6 +103,11 @@ describe('/agent and /context', () => {
   it('/context shows the fill against the window the server gave, what is loaded and the settings', async () => {
     await session();
     const s = screen!;
+    await command(s, '/context');
+    const empty = stripAnsi(await s.waitFor('0 messages', 5_000));
+    // The provider is named with where it is: a local server is not "openai" alone.
+    expect(empty).toContain(`on openai at ${server!.url}`);
+    await s.press(KEYS.escape);
     await command(s, 'hello');
     await s.waitFor('echo: hello', 10_000);
     expect(pane(await s.waitFor('32.8k from GET', 5_000), 'usage')).toMatch(/window\s+32\.8k from GET \/v1\/models/);

@@ -17,15 +17,23 @@ interface ModelLister {
 export class SwitchableProvider implements Provider {
   private current: (Provider & ModelLister) | null;
   private currentName: string;
+  private currentAddress: string | null;
 
-  constructor(provider: Provider | null, name?: string) {
+  /** `address`: where the provider's server is (its base URL), said beside its name (`/context`). */
+  constructor(provider: Provider | null, name?: string, address?: string) {
     this.current = provider;
     this.currentName = name ?? provider?.name ?? 'none';
+    this.currentAddress = provider === null ? null : (address ?? null);
   }
 
   /** The name of the provider in use ("none" while empty). */
   get name(): string {
     return this.currentName;
+  }
+
+  /** Where the provider in use is (its base URL), when the host said; null while empty. */
+  get address(): string | null {
+    return this.currentAddress;
   }
 
   /** False while no provider is set: a model call would fail. */
@@ -34,9 +42,10 @@ export class SwitchableProvider implements Provider {
   }
 
   /** From the next call on, `provider` answers. A call already running finishes where it started. */
-  use(provider: Provider, name?: string): void {
+  use(provider: Provider, name?: string, address?: string): void {
     this.current = provider;
     this.currentName = name ?? provider.name;
+    this.currentAddress = address ?? null;
   }
 
   complete(request: CompletionRequest, onEvent: (event: CompletionEvent) => void): Promise<CompletionResult> {
