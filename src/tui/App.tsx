@@ -404,6 +404,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     focus: ui.focus,
     editorEmpty: ui.editor.value === '',
     offers,
+    readOnly,
   });
   const hints = hintsFor(
     activeScopes(

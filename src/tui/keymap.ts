@@ -103,7 +103,15 @@ export type Action =
   | 'completion-close';
 
 /** When a binding applies beyond its scope. */
-export type Condition = 'not-typing' | 'running' | 'idle' | 'allow-offered' | 'prefix-offered' | 'edit-offered';
+export type Condition =
+  | 'not-typing'
+  | 'running'
+  | 'idle'
+  | 'allow-offered'
+  | 'prefix-offered'
+  | 'edit-offered'
+  /** The session can be written: not opened read-only. */
+  | 'writable';
 
 export interface Binding {
   readonly scope: Scope;
@@ -408,6 +416,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'submit',
     help: 'send the prompt; /help lists commands',
     hint: 'send',
+    hintWhen: 'writable',
     when: 'idle',
   },
   { scope: 'input', keys: ['ctrl+j'], action: 'newline', help: 'new line in the prompt' },
@@ -474,6 +483,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'checkout',
     help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)',
     hint: 'check out',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -481,6 +491,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'restore-files',
     help: 'restore the workspace files to how they were at the entry (shows what changes, asks y/n)',
     hint: 'restore files',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -488,6 +499,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'retry',
     help: 'on an answer: ask the model again from the same point, as a new sibling branch (the old answer stays)',
     hint: 'retry',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -495,6 +507,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'edit-prompt',
     help: 'on a prompt of yours: put its text in the editor; sending it makes a sibling branch',
     hint: 'edit',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -511,6 +524,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'label-open',
     help: 'label the entry (a field; Enter saves, Esc cancels)',
     hint: 'label',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -518,6 +532,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'rename-open',
     help: 'name the session (a field; Enter saves, Esc cancels): the picker and tole sessions show it',
     hint: 'name session',
+    hintWhen: 'writable',
   },
   {
     scope: 'tree',
@@ -623,8 +638,10 @@ export function keyConditions(state: {
   readonly focus: PaneId;
   readonly editorEmpty: boolean;
   readonly offers: ApprovalOffers | null;
+  readonly readOnly?: boolean;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
+  if (!state.readOnly) set.add('writable');
   if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
   if (state.offers?.allow) set.add('allow-offered');
   if (state.offers?.prefix) set.add('prefix-offered');
