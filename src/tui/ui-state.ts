@@ -174,7 +174,18 @@ export type UiAction =
   | { readonly type: 'completion-move'; readonly delta: number; readonly count: number }
   | { readonly type: 'completion-close' };
 
+/**
+ * ↑/↓ through the prompt history. A prompt brought back holds the completion popup closed (typing
+ * opens it again): a recalled `/new` would otherwise open the popup, and the next ↑ would move in
+ * it instead of going on through the history.
+ */
 function recall(state: UiState, direction: -1 | 1): UiState {
+  const recalled = recallPrompt(state, direction);
+  if (recalled === state) return state;
+  return { ...recalled, completion: { value: recalled.editor.value, selected: 0, closed: true } };
+}
+
+function recallPrompt(state: UiState, direction: -1 | 1): UiState {
   const { history, historyIndex } = state;
   if (history.length === 0) return state;
   if (historyIndex === null) {

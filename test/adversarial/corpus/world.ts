@@ -16,7 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/repo-root';
 
@@ -83,8 +83,14 @@ export interface World {
  * Worlds live outside /tmp (under node_modules/.cache, which git ignores), so that the sandbox
  * shows them read-only as it shows the rest of the machine: {OUT} then proves the read-only
  * binding, not only the private /tmp, and the fake programs are found inside the sandbox too.
+ * A checkout that is itself under a folder the sandbox replaces (a clone in /tmp) keeps its
+ * worlds under the user's ~/.cache instead: there the sandbox would hide every world's fake
+ * programs, and the cases that need them (a kept prefix's `npm test`) would test nothing.
  */
-const WORLDS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'tole-attack');
+const SANDBOX_HIDES = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
+const WORLDS_DIR = SANDBOX_HIDES.some((dir) => realpathSync(REPO_ROOT).startsWith(`${dir}/`))
+  ? join(homedir(), '.cache', 'tole-attack')
+  : join(REPO_ROOT, 'node_modules', '.cache', 'tole-attack');
 
 export function buildWorld(name: string, options: { readonly workspaceIsHome?: boolean } = {}): World {
   mkdirSync(WORLDS_DIR, { recursive: true });
