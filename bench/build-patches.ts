@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPTIONAL_PATCHES } from '../scripts/renderer-patches.mjs';
 import { bundledApp, MANY, TOKENS } from './render';
-import { atFirstFrame, CPU_PRELOAD, interleavedMedians, startUntil } from './startup';
+import { atFirstFrame, CPU_PRELOAD, interleavedMedians, startEnv, warmCodeCaches } from './startup';
 import type { Row } from './storage';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -26,13 +26,7 @@ const AT_START = OPTIONAL_PATCHES.filter((name) => name !== 'ink-output');
 export async function runPatchesBench(): Promise<Row[]> {
   const builds = join(ROOT, 'bench', 'out', 'builds');
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-patches-'));
-  const env = {
-    ...process.env,
-    TOLE_HOME: join(dir, 'home'),
-    XDG_CACHE_HOME: join(dir, 'cache'),
-    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
-    OPENAI_API_KEY: 'bench',
-  };
+  const env = startEnv(dir);
   try {
     const variants = [null, ...AT_START].map((without) => {
       const out = join(builds, without ?? 'all');
@@ -44,12 +38,7 @@ export async function runPatchesBench(): Promise<Row[]> {
       });
       return join(out, 'tole.js');
     });
-    // Each build starts once and stays long enough to write its code cache, as after a user's first start.
-    for (const bin of variants) {
-      const { pty } = await startUntil([bin], ['seq '], env, dir);
-      await new Promise((r) => setTimeout(r, 2500));
-      pty.kill('SIGTERM');
-    }
+    await warmCodeCaches(variants, env, dir);
     const memory = variants.map(() => [] as number[]);
     const cpus = await interleavedMedians(
       ROUNDS,

@@ -236,20 +236,36 @@ export async function interleavedMedians(
 }
 
 /**
+ * The environment of a start bench in `dir`: tole's home and code cache there (the cache as a user
+ * has it after the first start, once warmCodeCaches ran), and a provider that is never reached.
+ */
+export function startEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    TOLE_HOME: join(dir, 'home'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_API_KEY: 'bench',
+  };
+}
+
+/** Each build starts once and stays long enough to write its code cache, as after a user's first start. */
+export async function warmCodeCaches(bins: readonly string[], env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  for (const bin of bins) {
+    const { pty } = await startUntil([bin], [STATUS_MARK], env, dir);
+    await new Promise((r) => setTimeout(r, 2500));
+    pty.kill('SIGTERM');
+  }
+}
+
+/**
  * Start-up: the first frame of a new session in a pseudo-terminal beside a bare Node process
  * printing one line there, and `tole --version` from start to exit beside `node -e 0`.
  * Run alone with `npm run build && node --import tsx bench/run.mts start`.
  */
 export async function runStartBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tole-bench-start-'));
-  const env = {
-    ...process.env,
-    TOLE_HOME: join(dir, 'home'),
-    // tole's code cache, as a user has it after the first start (each build warms its own below).
-    XDG_CACHE_HOME: join(dir, 'cache'),
-    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
-    OPENAI_API_KEY: 'bench',
-  };
+  const env = startEnv(dir);
   // A first start after an install: no code cache, and none can be written (a file is where its folder would be).
   writeFileSync(join(dir, 'no-cache'), '');
   const coldEnv = { ...env, XDG_CACHE_HOME: join(dir, 'no-cache', 'cache') };
@@ -257,12 +273,7 @@ export async function runStartBench(): Promise<Row[]> {
     // TOLE_BEFORE=<an earlier build's tole.js> adds its rows, measured in the same rounds.
     const before = process.env['TOLE_BEFORE'];
     const builds = before ? [TOLE, before] : [TOLE];
-    // Each build starts once and stays long enough to write its code cache.
-    for (const bin of builds) {
-      const { pty } = await startUntil([bin], [STATUS_MARK], env, dir);
-      await new Promise((r) => setTimeout(r, 2500));
-      pty.kill('SIGTERM');
-    }
+    await warmCodeCaches(builds, env, dir);
     const [bare, cold, ...frames] = await interleavedMedians(9, [
       async () => {
         const { pty, ms } = await startUntil(
