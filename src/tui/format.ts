@@ -17,6 +17,11 @@ export function formatUsd(costUsdMicros: number): string {
   return `$${Math.round(usd)}`;
 }
 
+/** A cost as formatUsd writes it, with `+?` when some call had no price (the cost is a lower bound). */
+export function formatCost(costUsdMicros: number, unpriced: boolean): string {
+  return `${formatUsd(costUsdMicros)}${unpriced ? '+?' : ''}`;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -1,4 +1,4 @@
-import { formatTokens, formatUsd } from './format';
+import { formatCost, formatTokens } from './format';
 import type { LiveTurn, TurnAgent } from './turn-controller';
 import type { KnownWindow } from './known-window';
 import type { UsageTotals } from './usage-summary';
@@ -71,7 +71,7 @@ export function withEstimate(totals: UsageTotals, estimate: CallEstimate | null)
 
 /** `~$0.0123`, `$0.41+?` (some call had no price), `~$0+?`. */
 export function costText(totals: LiveTotals): string {
-  return `${totals.costEstimated ? '~' : ''}${formatUsd(totals.costUsdMicros)}${totals.unpriced ? '+?' : ''}`;
+  return `${totals.costEstimated ? '~' : ''}${formatCost(totals.costUsdMicros, totals.unpriced)}`;
 }
 
 /** How full the model's context window is: the tokens sent against its size. */

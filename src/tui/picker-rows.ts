@@ -1,8 +1,7 @@
 import type { SessionSummary } from '../core/session/session-summary';
 import { withChildrenUnderParents } from '../core/session/session-family';
 import { cellWidth, fit } from './cell-width';
-import { formatCost } from '../core/usage/totals';
-import { oneLine } from './format';
+import { formatCost, oneLine } from './format';
 import { seg, truncateLine, type Line } from './styled-line';
 
 /** A session as the picker lists it (what `tole sessions` sums up). */

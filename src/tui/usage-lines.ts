@@ -1,5 +1,5 @@
 import { cacheFigures } from './cache-figures';
-import { formatMs, formatTokens, formatUsd } from './format';
+import { formatCost, formatMs, formatTokens } from './format';
 import { spread } from './entry-lines';
 import { seg, truncateLine, type Line, type Segment } from './styled-line';
 import {
@@ -34,7 +34,7 @@ function cell(text: string, width: number): string {
 }
 
 function cost(totals: UsageTotals): string {
-  return `${formatUsd(totals.costUsdMicros)}${totals.unpriced ? '+?' : ''}`;
+  return formatCost(totals.costUsdMicros, totals.unpriced);
 }
 
 /** A token figure, marked `~` when it holds an estimate, unless the mark would leave no space before it (the cost keeps its mark). */
