@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { seededRandom } from '../core/clock';
-import { exportJson, exportLeaf, exportMarkdown } from '../core/session/export';
+import { exportAllBranchesMarkdown, exportJson, exportLeaf, exportMarkdown } from '../core/session/export';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import { UsageError, type CliArgs } from './args';
@@ -10,7 +10,7 @@ import { resolveSessionRef, sessionsDirectory } from './session-files';
 import { sessionFromServer } from './team-read';
 import { clock } from './wiring';
 
-/** `tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]`. */
+/** `tole export ID|PATH --format md|json [--branch LANE | --entry ID | --all] [-o FILE]`. */
 export async function runExport(
   args: CliArgs,
   io: { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
@@ -21,6 +21,8 @@ export async function runExport(
   if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, not "${format}"`);
   if (args.branch !== undefined && args.entry !== undefined)
     throw new UsageError('use either --branch or --entry, not both');
+  if (args.all && (args.branch !== undefined || args.entry !== undefined))
+    throw new UsageError('--all exports every branch; leave out --branch and --entry, or drop --all to export one');
   if (format === 'json' && (args.branch !== undefined || args.entry !== undefined))
     throw new UsageError('--format json exports the whole tree; --branch and --entry go with --format md');
   const { config } = loadConfig(io.cwd, io.env, { explicit: args.config, trust: args.trust });
@@ -35,7 +37,7 @@ export async function runExport(
   const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: true });
   try {
     let leaf: string | null = null;
-    if (format === 'md') {
+    if (format === 'md' && !args.all) {
       try {
         leaf = exportLeaf(store, {
           ...(args.branch !== undefined ? { branch: args.branch } : {}),
@@ -47,7 +49,12 @@ export async function runExport(
         throw new StorageError('not-found', `${(error as Error).message}${how}`, { path });
       }
     }
-    const text = format === 'json' ? exportJson(store, clock) : exportMarkdown(store, leaf, clock);
+    const text =
+      format === 'json'
+        ? exportJson(store, clock)
+        : args.all
+          ? exportAllBranchesMarkdown(store, clock)
+          : exportMarkdown(store, leaf, clock);
     if (args.out) {
       writeFileSync(resolve(io.cwd, args.out), text);
       io.stderr.write(`tole: wrote ${args.out}\n`);

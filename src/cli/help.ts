@@ -7,7 +7,7 @@ Usage
   tole -p PROMPT                headless: one turn, prints the answer
   tole sessions [--all]         list sessions (this directory, or all)
   tole check PATH               verify a session file (exit 0 sound, 1 with the first problem)
-  tole export ID|PATH --format md|json [--branch LANE | --entry ID] [-o FILE]
+  tole export ID|PATH --format md|json [--branch LANE | --entry ID | --all] [-o FILE]
   tole convert PATH --to sqlite|jsonl
                                 write the session in the other format next to it (never overwrites)
   tole sync [--to postgres://...] [--password-stdin]

@@ -1,5 +1,3 @@
-import type { EntryPayloads } from '../tree/entry-types';
-import { NS } from '../registers/namespaces';
 import { sessionName } from './session-name';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry } from '../tree/entry-types';
@@ -8,8 +6,7 @@ import { checkpointedEntries, checkpointOf } from './restore-files';
 import { taskStateOf, type TaskState } from './task-state';
 import { childrenOf, readChild } from './child-sessions';
 import { systemClock, type Clock } from '../clock';
-import type { Attachment } from '../tools/attachment';
-import { attachmentNote, attachmentsOf } from './user-attachments';
+import { entryMarkdown, FENCE } from './entry-markdown';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -30,71 +27,6 @@ export function exportLeaf(store: SessionStore, options: { branch?: string; entr
     return leaf;
   }
   return currentHead(store).entryId;
-}
-
-const FENCE = '````';
-
-function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
-  const label = store.registers.get<string>(NS.label, entry.id);
-  const tag = label ? ` · ${label}` : '';
-  switch (entry.type) {
-    case 'user':
-      return `## You${tag}\n\n${entry.payload.text}${attachmentsMarkdown(attachmentsOf(entry))}`;
-    case 'assistant': {
-      const calls = entry.payload.toolCalls.map((c) => `- calls \`${c.name}\` ${c.arguments}`).join('\n');
-      const { refusal } = entry.payload;
-      const refused = refusal
-        ? `${entry.payload.text ? '\n\n' : ''}> **refused:** ${refusal.replace(/\n/g, '\n> ')}`
-        : '';
-      return `## tole (${entry.payload.model})${tag}\n\n${entry.payload.text}${refused}${calls ? `\n\n${calls}` : ''}`;
-    }
-    case 'tool_intent': {
-      const approval = entry.payload.approval;
-      const how = approval
-        ? approval.approved
-          ? `approved by ${approval.by}${approval.rule ? ` (${approval.rule})` : ''}`
-          : `denied (${approval.by})`
-        : 'asked the user';
-      const checkpoint = entry.payload.checkpoint ? ` · checkpoint \`${entry.payload.checkpoint.slice(0, 12)}\`` : '';
-      if (entry.payload.by === 'user')
-        return `## You ran${tag}\n\n\`!${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
-      return `**${entry.payload.tool}** \`${entry.payload.subject}\` · ${entry.payload.risk} · ${how}${checkpoint}`;
-    }
-    case 'approval':
-      return approvalMarkdown(entry.payload);
-    case 'tool_result':
-      return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
-    case 'summary':
-      return `## Summary of the conversation before this point\n\n${entry.payload.text}`;
-    case 'notice':
-      return `> ${entry.payload.level}: ${entry.payload.text.replace(/\n/g, '\n> ')}`;
-    case 'restore':
-      return `**restore files** to entry ${entry.payload.targetEntryId} (checkpoint \`${entry.payload.target.slice(0, 12)}\`)`;
-    case 'restore_result':
-      return `*files restored → ${entry.payload.outcome}: ${entry.payload.content}*`;
-  }
-}
-
-/** A prompt's attachments as the export shows them: each path, its size (cut or whole), and the text the model read. */
-function attachmentsMarkdown(attachments: readonly Attachment[]): string {
-  return attachments
-    .map((a) => `\n\n**attached** \`${a.path}\` (${attachmentNote(a)})\n\n${FENCE}\n${a.text}\n${FENCE}`)
-    .join('');
-}
-
-/** An approval as the export says it: who decided, what the user said, the prefix kept, the command as edited. */
-function approvalMarkdown(payload: EntryPayloads['approval']): string {
-  const { decision, checkpoint } = payload;
-  const parts = [`*${decision.approved ? 'approved' : 'denied'} by ${decision.by}*`];
-  if (!decision.approved && decision.message) parts[0] += `: ${decision.message}`;
-  if (decision.approved && decision.allowsPrefix)
-    parts.push(`allowed \`${decision.allowsPrefix.join(' ')}\` for the session`);
-  if (decision.approved && decision.edited)
-    parts.push(
-      `edited by the user to run ${decision.edited.risk ?? ''} \`${decision.edited.subject.replace(/\n/g, '⏎')}\``,
-    );
-  if (checkpoint) parts.push(`checkpoint \`${checkpoint.slice(0, 12)}\``);
-  return parts.join(' · ');
 }
 
 /** Every checkpoint the session names, oldest first: which entry, and before what. */
@@ -125,10 +57,97 @@ function checkpointWhat(entry: AnyEntry, store: SessionStore): string {
 /**
  * Markdown of one path, root to `leafId`, then each sub-agent a `task` call on it started (its
  * own main path, its headings one level down), so that the export holds what the children did.
+ * The line under the title names the branch and the ones left out.
  */
 export function exportMarkdown(store: SessionStore, leafId: string | null, clock: Clock = systemClock): string {
-  const own = pathMarkdown(store, leafId);
-  const children = childrenOf(store, store.tree.pathTo(leafId)).map((ref) => {
+  const path = store.tree.pathTo(leafId);
+  const parts = [...titleLines(store), branchLine(store, leafId), ...entriesMarkdown(store, path)];
+  const plan = planMarkdown(taskStateOf(path));
+  if (plan !== null) parts.push(plan);
+  parts.push(...checkpointsMarkdown(store));
+  return withChildren(`${parts.join('\n\n')}\n`, store, path, clock);
+}
+
+/**
+ * Markdown of every branch (`tole export --all`): the first whole, each later one from the entry
+ * where it forks, each under its own heading with the plan at its end; then the checkpoints and
+ * every sub-agent the tree started.
+ */
+export function exportAllBranchesMarkdown(store: SessionStore, clock: Clock = systemClock): string {
+  const all = lanes(store);
+  const names = all.map((l) => `\`${l.lane}\`${isCheckedOut(store, l) ? ' (checked out)' : ''}`);
+  const parts = [
+    ...titleLines(store),
+    all.length === 0
+      ? 'Every branch: none yet, the session has no entries'
+      : `Every branch (${all.length}): ${names.join(', ')}`,
+  ];
+  const seen = new Map<string, string>();
+  for (const lane of all) {
+    const path = store.tree.pathTo(lane.leaf);
+    const forkAt = path.findLastIndex((e) => seen.has(e.id));
+    const fork = forkAt < 0 ? '' : ` · forks from entry ${path[forkAt]!.id} of \`${seen.get(path[forkAt]!.id)}\``;
+    const own = path.slice(forkAt + 1);
+    const body = own.length === 0 ? ['(no entries of its own)'] : entriesMarkdown(store, own);
+    const plan = planMarkdown(taskStateOf(path));
+    const section = [`# Branch \`${lane.lane}\`${isCheckedOut(store, lane) ? ' (checked out)' : ''}${fork}`, ...body];
+    if (plan !== null) section.push(plan);
+    parts.push(demote(section.join('\n\n')));
+    for (const entry of path) if (!seen.has(entry.id)) seen.set(entry.id, lane.lane);
+  }
+  parts.push(...checkpointsMarkdown(store));
+  return withChildren(`${parts.join('\n\n')}\n`, store, store.tree.all(), clock);
+}
+
+function titleLines(store: SessionStore): string[] {
+  const header = store.header;
+  const name = sessionName(store);
+  return [
+    `# tole session ${header.id}${name ? `: ${name}` : ''}`,
+    `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`,
+  ];
+}
+
+/** Which branch a one-path export holds, and the branches it leaves out with how to get them. */
+function branchLine(store: SessionStore, leafId: string | null): string {
+  const all = lanes(store);
+  const owner = all.find((l) => l.leaf === leafId);
+  const head = currentHead(store);
+  const checkedOut = head.entryId === leafId ? ' (checked out)' : '';
+  let where: string;
+  if (owner !== undefined) where = `Branch \`${owner.lane}\`${checkedOut}`;
+  else if (leafId === null) where = 'No entries yet';
+  else {
+    const on = all.filter((l) => store.tree.pathTo(l.leaf).some((e) => e.id === leafId)).map((l) => `\`${l.lane}\``);
+    where = `The path to entry ${leafId}${checkedOut}${on.length > 0 ? `, on ${on.join(', ')}` : ''}`;
+  }
+  const others = all.filter((l) => l !== owner).map((l) => `\`${l.lane}\``);
+  if (others.length === 0) return `${where}: the only branch`;
+  const more = `${others.length} ${others.length === 1 ? 'branch' : 'branches'}`;
+  return `${where}; ${more} not in this export (${others.join(', ')}): \`tole export ${store.header.id} --all\` exports every branch`;
+}
+
+function isCheckedOut(store: SessionStore, lane: { lane: string; leaf: string }): boolean {
+  const head = currentHead(store);
+  return head.lane === lane.lane && head.entryId === lane.leaf;
+}
+
+function entriesMarkdown(store: SessionStore, entries: readonly AnyEntry[]): string[] {
+  return entries.map((entry) => entryMarkdown(entry, store)).filter((md): md is string => md !== null);
+}
+
+function checkpointsMarkdown(store: SessionStore): string[] {
+  const checkpoints = checkpointList(store);
+  if (checkpoints.length === 0) return [];
+  const rows = checkpoints.map((c) => `- \`${c.checkpoint.slice(0, 12)}\` · entry ${c.entryId} · ${c.what}`);
+  return [
+    `## Checkpoints (every branch)\n\nThe workspace files as they were before each of these; \`tole restore ${store.header.id} --entry ENTRY\` brings them back.\n\n${rows.join('\n')}`,
+  ];
+}
+
+/** The export, then each sub-agent a `task` call among `entries` started, its headings one level down. */
+function withChildren(own: string, store: SessionStore, entries: Iterable<AnyEntry>, clock: Clock): string {
+  const children = childrenOf(store, entries).map((ref) => {
     const title = `## Sub-agent ${ref.sessionId}${ref.agent === null ? '' : ` (${ref.agent})`}, for call ${ref.callId}`;
     const body = readChild(ref, clock, (child) => exportMarkdown(child, currentHead(child).entryId, clock));
     return body === null ? `${title}\n\n(its session file is not there)` : `${title}\n\n${demote(body)}`;
@@ -147,29 +166,6 @@ function demote(markdown: string): string {
       return !fenced && line.startsWith('#') ? `#${line}` : line;
     })
     .join('\n');
-}
-
-function pathMarkdown(store: SessionStore, leafId: string | null): string {
-  const header = store.header;
-  const name = sessionName(store);
-  const parts = [
-    `# tole session ${header.id}${name ? `: ${name}` : ''}`,
-    `Directory: \`${header.cwd}\` · started ${new Date(header.createdAt).toISOString()}`,
-  ];
-  for (const entry of store.tree.pathTo(leafId)) {
-    const md = entryMarkdown(entry, store);
-    if (md) parts.push(md);
-  }
-  const plan = planMarkdown(taskStateOf(store.tree.pathTo(leafId)));
-  if (plan !== null) parts.push(plan);
-  const checkpoints = checkpointList(store);
-  if (checkpoints.length > 0) {
-    const rows = checkpoints.map((c) => `- \`${c.checkpoint.slice(0, 12)}\` · entry ${c.entryId} · ${c.what}`);
-    parts.push(
-      `## Checkpoints (every branch)\n\nThe workspace files as they were before each of these; \`tole restore ${header.id} --entry ENTRY\` brings them back.\n\n${rows.join('\n')}`,
-    );
-  }
-  return `${parts.join('\n\n')}\n`;
 }
 
 /**
