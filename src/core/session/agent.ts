@@ -272,14 +272,17 @@ export class Agent {
    * Asks the model again from an entry already in the tree, as a new sibling branch: the entry
    * is checked out and the turn runs from it without a new prompt, so what was answered there
    * before stays in the tree beside the new answer. `fromEntryId` is the entry the answer
-   * followed (a prompt, or a tool result), not the answer itself.
+   * followed (a prompt, or a tool result), not the answer itself. `stepsTaken`: model calls
+   * the turn made before it was cut short (a sub-agent going on after a crash), counted against
+   * `maxSteps`.
    */
-  async retry(fromEntryId: string, signal: AbortSignal, emit: EventSink): Promise<TurnResult> {
+  async retry(fromEntryId: string, signal: AbortSignal, emit: EventSink, stepsTaken = 0): Promise<TurnResult> {
     const from = this.deps.store.entry(fromEntryId);
     if (!from) throw new Error(`assert: no entry ${fromEntryId} to retry from`);
+    if (!Number.isInteger(stepsTaken) || stepsTaken < 0) throw new Error(`assert: ${stepsTaken} steps taken`);
     return this.exclusive(signal, emit, () => {
       checkout(this.deps.store, fromEntryId);
-      return this.loop({ from: fromEntryId }, signal, emit);
+      return this.loop({ from: fromEntryId, stepsTaken }, signal, emit);
     });
   }
 
@@ -303,7 +306,7 @@ export class Agent {
   }
 
   private async loop(
-    start: { prompt: string } | { from: string },
+    start: { prompt: string } | { from: string; stepsTaken: number },
     signal: AbortSignal,
     emit: EventSink,
   ): Promise<TurnResult> {
@@ -323,7 +326,9 @@ export class Agent {
     const plans = new PlanWatch(store);
     const toolCalls = new ToolCalls();
     let autoCompact = true;
-    for (let step = 1; ; step++) {
+    // A turn going on after a crash (a sub-agent's) counts the model calls it made before.
+    const firstStep = 'from' in start ? start.stepsTaken + 1 : 1;
+    for (let step = firstStep; ; step++) {
       const limit = stepLimitText(step, limits.maxSteps) ?? this.deps.budget?.stopReason() ?? null;
       if (limit !== null) return finishTurn(this.scope(sandwich, emit), state, 'limit', limit);
       // While nothing could be compacted at any window (a short conversation), the model call does

@@ -26,6 +26,17 @@ export function childOutcome(store: SessionStore): ChildOutcome {
   return endOf(head);
 }
 
+/**
+ * The model calls a sub-agent's turn has made, read from its file: each answer the model gave is
+ * one step (a child's session is its one turn, whatever crashes and resumes cut it into), so that
+ * a child going on after a crash counts them against its `maxSteps`.
+ */
+export function childStepsTaken(store: SessionStore): number {
+  let steps = 0;
+  for (const entry of store.tree.all()) if (entry.type === 'assistant') steps++;
+  return steps;
+}
+
 function endOf(head: AnyEntry): ChildOutcome {
   if (head.type === 'assistant') {
     const { text, refusal, toolCalls, finishReason } = head.payload;

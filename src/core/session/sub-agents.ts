@@ -15,7 +15,7 @@ import type { ToolOutput } from '../tools/tool';
 import { Agent } from './agent';
 import type { AgentDeps } from './agent-deps';
 import type { ActiveProfile } from './agent-profile';
-import { childOutcome, type ChildOutcome } from './child-outcome';
+import { childOutcome, childStepsTaken, type ChildOutcome } from './child-outcome';
 import type { EventSink, SessionEvent } from './events';
 import type { PendingIntent } from './tool-step';
 import { taskStateAt, type TaskState } from './task-state';
@@ -205,7 +205,8 @@ export class SubAgents {
         await agent.resume(signal, emit);
         const resumed = childOutcome(store);
         if (resumed.kind !== 'cut-short' || resumed.headEntryId === null) return resumed;
-        await agent.retry(resumed.headEntryId, signal, emit);
+        // The steps it took before the crash count: a resume does not give it its maxSteps again.
+        await agent.retry(resumed.headEntryId, signal, emit, childStepsTaken(store));
         return childOutcome(store);
       }
     }

@@ -4,7 +4,7 @@
  * brief as the first user message), the real store, policy and registry. A child is a session
  * file of its own beside the parent's; its final answer is the parent call's result.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../../src/core/approval/approver';
@@ -12,6 +12,9 @@ import { newSessionId, seededRandom, systemClock } from '../../../src/core/clock
 import { NS } from '../../../src/core/registers/namespaces';
 import { machineState } from '../../../src/core/machine/machine';
 import { SessionStore } from '../../../src/core/storage/session-store';
+import { StorageError } from '../../../src/core/storage/errors';
+import type { FaultPoint } from '../../../src/core/session/agent-deps';
+import type { ParentLink } from '../../../src/core/storage/records';
 import { SubAgents, type ChildEvent } from '../../../src/core/session/sub-agents';
 import type { SubAgentLimits } from '../../../src/core/session/sub-agent-limits';
 import { taskTool } from '../../../src/core/session/task-tool';
@@ -283,6 +286,41 @@ describe('the task tool', () => {
     store.close();
   });
 
+  it('counts the steps a child took before a crash: one at maxSteps - 1 gets exactly one more after the resume', async () => {
+    route = (request) => {
+      if (firstUser(request) === 'delegate')
+        return toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_t', 'keep listing')] }
+          : { text: 'ok' };
+      return { toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] };
+    };
+    const childCalls = () => chatRequests(server).filter((r) => firstUser(r) === 'keep listing').length;
+    // Intents: the parent's task call, then the child's first list_dir, then its second: a crash
+    // there (a failed write stops the parent's turn as a kill would) leaves the child at step 2 of 3.
+    let intents = 0;
+    const fault = (point: FaultPoint): void => {
+      if (point === 'after-intent' && ++intents === 3) throw new StorageError('not-committed', 'simulated crash');
+    };
+    const limits = { maxParallelTasks: 3, maxTaskDepth: 1, childMaxSteps: 3 };
+    const crashed = withTasks({ policy: {}, fault }, limits);
+    await expect(crashed.agent.runTurn('delegate', new AbortController().signal, () => {})).rejects.toThrow(
+      /simulated crash/,
+    );
+    crashed.store.close();
+    expect(childCalls()).toBe(2);
+
+    const resumed = withTasks({ policy: {}, sessionPath: crashed.store.path }, limits);
+    await resumed.agent.resume(new AbortController().signal, () => {});
+
+    expect(childCalls()).toBe(3);
+    const [result] = entriesOfType(resumed.store, 'tool_result');
+    expect(result!.payload.outcome).toBe('error');
+    expect(result!.payload.content).toMatch(
+      /^the sub-agent could not finish: stopped after 3 model calls \(max steps\)/,
+    );
+    resumed.store.close();
+  });
+
   it("asks about a child's call on the parent's approver, naming the child, and reports its events", async () => {
     route = (request) => {
       const prompt = firstUser(request);
@@ -348,7 +386,45 @@ describe('the task tool', () => {
     store.close();
   });
 
-  it("never drives a session file under the child's id that another session made: the call fails, the file is left", async () => {
+  // A file under the child's id is driven only when its header names this session's very call.
+  const FOREIGN_HEADERS: readonly {
+    readonly made: string;
+    readonly parent: (own: SessionStore) => ParentLink | undefined;
+    readonly names: RegExp;
+  }[] = [
+    { made: 'no parent', parent: () => undefined, names: /its header names no parent call/ },
+    {
+      made: 'a fork of this session (no call)',
+      parent: (own) => ({ sessionId: own.header.id, entryId: 'e1', path: own.path }),
+      names: /its header names no parent call/,
+    },
+    {
+      made: "another session's task call of the same id",
+      parent: () => ({
+        sessionId: '1000000000-abcdef',
+        entryId: 'e1',
+        task: { callId: 'call_x', agent: null, depth: 1 },
+      }),
+      names: /its header names call call_x of session 1000000000-abcdef/,
+    },
+    {
+      made: 'another call of this session',
+      parent: (own) => ({
+        sessionId: own.header.id,
+        entryId: 'e1',
+        path: own.path,
+        task: { callId: 'call_other', agent: null, depth: 1 },
+      }),
+      names: /its header names call call_other of session [0-9]+-[0-9a-f]{6}/,
+    },
+  ];
+
+  it.each(
+    FOREIGN_HEADERS,
+  )("never drives a file under the child's id whose header names $made: the call fails naming the file, which is left as it was", async ({
+    parent,
+    names,
+  }) => {
     route = (request) =>
       firstUser(request) === 'go'
         ? toolMessages(request).length === 0
@@ -357,13 +433,51 @@ describe('the task tool', () => {
         : { text: 'should not run' };
     const fixed = { nowMs: () => 1_000, nowNs: () => 1_000_000_000n };
     const childId = newSessionId(fixed, seededRandom(0x77));
+    const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: {} });
+    const link = parent(built.store);
     const planted = SessionStore.create(dirs.sessions, {
       clock: fixed,
       random: seededRandom(1),
       cwd: dirs.root,
       id: childId,
+      ...(link ? { parent: link } : {}),
     });
     planted.close();
+    const plantedBytes = readFileSync(planted.path);
+    const agents = new SubAgents({
+      deps: built.deps,
+      model: () => 'tole-test-model',
+      profile: async () => {
+        throw new Error('no profiles here');
+      },
+      clock: fixed,
+      random: seededRandom(0x77),
+    });
+    built.deps.tools.register(taskTool(agents));
+
+    await built.agent.runTurn('go', new AbortController().signal, () => {});
+
+    const [result] = entriesOfType(built.store, 'tool_result');
+    expect(result!.payload.outcome).toBe('error');
+    expect(result!.payload.content).toContain(
+      `the sub-agent could not be started: the session file ${planted.path} is not this call's sub-agent`,
+    );
+    expect(result!.payload.content).toMatch(names);
+    expect(chatRequests(server).some((r) => firstUser(r) === 'hijack')).toBe(false);
+    expect(readFileSync(planted.path)).toEqual(plantedBytes);
+    expect(built.store.registers.entries(NS.pending)).toEqual([]);
+    built.store.close();
+  });
+  it("settles the call as failed, naming the file, when the file under the child's id is damaged", async () => {
+    route = (request) =>
+      firstUser(request) === 'go'
+        ? toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_x', 'hijack')] }
+          : { text: 'ok' }
+        : { text: 'should not run' };
+    const fixed = { nowMs: () => 1_000, nowNs: () => 1_000_000_000n };
+    const damaged = join(dirs.sessions, `${newSessionId(fixed, seededRandom(0x77))}.jsonl`);
+    writeFileSync(damaged, 'this is not a session\n');
     const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: {} });
     const agents = new SubAgents({
       deps: built.deps,
@@ -380,13 +494,10 @@ describe('the task tool', () => {
 
     const [result] = entriesOfType(built.store, 'tool_result');
     expect(result!.payload.outcome).toBe('error');
-    expect(result!.payload.content).toMatch(
-      /^the sub-agent could not be started: the session file .* is not this call's sub-agent \(its header names no parent call\)/,
-    );
+    expect(result!.payload.content).toMatch(/^the sub-agent could not be started: /);
+    expect(result!.payload.content).toContain(damaged);
     expect(chatRequests(server).some((r) => firstUser(r) === 'hijack')).toBe(false);
-    const left = openReadOnly(planted.path);
-    expect(left.tree.size).toBe(0);
-    left.close();
+    expect(readFileSync(damaged, 'utf8')).toBe('this is not a session\n');
     built.store.close();
   });
 });
