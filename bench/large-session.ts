@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { seededRandom, systemClock } from '../src/core/clock';
 import { SessionStore } from '../src/core/storage/session-store';
-import { LineCache, scrollTranscript, transcriptWindow } from '../src/tui/transcript-window';
-import { TreeRowIndex } from '../src/tui/tree-rows';
+import { LineCache, scrollTranscript, transcriptWindow } from '../src/tui/transcript/transcript-window';
+import { TreeRowIndex } from '../src/tui/tree/tree-rows';
 import { writeSession } from './startup';
 import { formatRows, type Row } from './storage';
 

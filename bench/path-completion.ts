@@ -8,8 +8,8 @@
  * Run alone with `node --import tsx bench/path-completion.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { MAX_COMPLETIONS } from '../src/tui/completion-items';
-import { PathIndex } from '../src/tui/workspace-paths';
+import { MAX_COMPLETIONS } from '../src/tui/prompt/completion-items';
+import { PathIndex } from '../src/tui/prompt/workspace-paths';
 import { formatRows, type Row } from './storage';
 
 const PATHS = 100_000;

@@ -5,9 +5,9 @@
  * terminal, and one more turn whose reply streams in without delay; returns the CPU time of
  * that turn, from the prompt to the last frame.
  */
-import '../src/tui/ci-env-hide';
+import '../src/tui/frame/ci-env-hide';
 import { render } from 'ink';
-import '../src/tui/ci-env-restore';
+import '../src/tui/frame/ci-env-restore';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -20,12 +20,12 @@ import { DEFAULT_LIMITS } from '../src/core/session/limits';
 import { SessionStore } from '../src/core/storage/session-store';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { App } from '../src/tui/App';
-import { createTuiApprover } from '../src/tui/approval-queue';
-import { FrameWriter } from '../src/tui/frame-writer';
-import { paced } from '../src/tui/PacedFrames';
-import { StreamedFrames } from '../src/tui/frame-pacer';
-import { loadTheme } from '../src/tui/theme';
-import { TurnController } from '../src/tui/turn-controller';
+import { createTuiApprover } from '../src/tui/approval/approval-queue';
+import { FrameWriter } from '../src/tui/frame/frame-writer';
+import { paced } from '../src/tui/frame/PacedFrames';
+import { StreamedFrames } from '../src/tui/frame/frame-pacer';
+import { loadTheme } from '../src/tui/style/theme';
+import { TurnController } from '../src/tui/screen/turn-controller';
 
 export const COLUMNS = 120;
 export const ROWS = 40;

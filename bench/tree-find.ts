@@ -15,9 +15,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { AnyEntry } from '../src/core/tree/entry-types';
-import { entryGlyph } from '../src/tui/entry-glyph';
-import { TreeFinder } from '../src/tui/tree-find';
-import type { TreeRow, TreeRows } from '../src/tui/tree-rows';
+import { entryGlyph } from '../src/tui/tree/entry-glyph';
+import { TreeFinder } from '../src/tui/tree/tree-find';
+import type { TreeRow, TreeRows } from '../src/tui/tree/tree-rows';
 import { formatRows, type Row } from './storage';
 
 const ENTRIES = 100_000;

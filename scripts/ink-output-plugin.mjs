@@ -1,19 +1,19 @@
-// esbuild plugin: Ink's renderer gets src/tui/ink-output.ts in place of Ink's own output.js, a
+// esbuild plugin: Ink's renderer gets src/tui/frame/ink-output.ts in place of Ink's own output.js, a
 // drop-in that makes the same frames and keeps what it derived from unchanged rows across frames.
 // The build fails if Ink's renderer no longer imports './output.js' (an Ink upgrade moved it).
-// It also checks that Ink still draws through the root node's hooks src/tui/PacedFrames.tsx swaps
+// It also checks that Ink still draws through the root node's hooks src/tui/frame/PacedFrames.tsx swaps
 // (the reconciler calls rootNode.onRender after a commit; onImmediateRender is the draw itself).
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-const replacement = fileURLToPath(new URL('../src/tui/ink-output.ts', import.meta.url));
+const replacement = fileURLToPath(new URL('../src/tui/frame/ink-output.ts', import.meta.url));
 // Ink measures every text node with `widest-line` on every frame; tole's is the same measure, remembered.
-const widestLine = fileURLToPath(new URL('../src/tui/text-width.ts', import.meta.url));
+const widestLine = fileURLToPath(new URL('../src/tui/text/text-width.ts', import.meta.url));
 // Ink remembers every text it measured in a map that never lets go; tole's keeps a bounded few.
-const measureText = fileURLToPath(new URL('../src/tui/ink-measure-text.ts', import.meta.url));
+const measureText = fileURLToPath(new URL('../src/tui/frame/ink-measure-text.ts', import.meta.url));
 // Ink sanitizes each text node's whole text by tokenizing it, several times a frame; tole's returns
 // text whose only escapes are colour codes as it is, and hands the rest to Ink's.
-const sanitizeAnsi = fileURLToPath(new URL('../src/tui/ink-sanitize-ansi.ts', import.meta.url));
+const sanitizeAnsi = fileURLToPath(new URL('../src/tui/frame/ink-sanitize-ansi.ts', import.meta.url));
 const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
 /** What frame pacing needs to find in Ink's files, each once. */
 const PACING_HOOKS = [
@@ -33,7 +33,7 @@ export const inkOutputPlugin = {
         if (!file.test(args.path)) continue;
         if (source.split(line).length !== 2)
           return {
-            errors: [{ text: `ink-output: expected "${line}" once in ${args.path} (src/tui/PacedFrames.tsx)` }],
+            errors: [{ text: `ink-output: expected "${line}" once in ${args.path} (src/tui/frame/PacedFrames.tsx)` }],
           };
         hooksSeen.add(line);
       }
@@ -69,7 +69,7 @@ export const inkOutputPlugin = {
         return {
           errors: [
             {
-              text: "ink-output: Ink's renderer.js no longer imports './output.js'; check src/tui/ink-output.ts against the new Ink",
+              text: "ink-output: Ink's renderer.js no longer imports './output.js'; check src/tui/frame/ink-output.ts against the new Ink",
             },
           ],
         };

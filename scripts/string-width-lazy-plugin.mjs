@@ -1,6 +1,6 @@
 // esbuild plugin: string-width builds `/^\p{RGI_Emoji}$/v` when it is loaded, a pattern V8 takes
 // ~10 ms (more on a busy machine) to build, on every start, although a frame of tole's usual text
-// never needs it (src/tui/simple-width.ts measures it without). Here the pattern is built on its
+// never needs it (src/tui/text/simple-width.ts measures it without). Here the pattern is built on its
 // first use instead; string-width's answers are unchanged. The build fails if the line moved.
 import { oneLinePatchPlugin } from './one-line-patch.mjs';
 

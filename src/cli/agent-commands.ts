@@ -4,9 +4,9 @@ import { DEFAULT_COMPACTION_THRESHOLD, estimateTokens } from '../core/session/co
 import { contextView, renderView } from '../core/session/context';
 import { currentHead } from '../core/session/cursor';
 import type { SessionStore } from '../core/storage/session-store';
-import { formatTokens } from '../tui/format';
+import { formatTokens } from '../tui/text/format';
 import { tokenCounterFor } from './token-counters';
-import type { CommandReport, HostCommand } from '../tui/slash-commands';
+import type { CommandReport, HostCommand } from '../tui/commands/slash-commands';
 import { listProfiles } from './agent-profiles';
 import { resolveProfile, type PromptContext } from './session-setup';
 

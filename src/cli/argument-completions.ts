@@ -1,4 +1,4 @@
-import type { CompletionItem } from '../tui/completion-target';
+import type { CompletionItem } from '../tui/prompt/completion-target';
 import { listProfiles, type ProfilePlaces } from './agent-profiles';
 import { listSessionFiles } from './session-files';
 

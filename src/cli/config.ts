@@ -9,7 +9,7 @@ import { API_KINDS, type ApiKind as ApiKindName } from '../core/provider/registr
 import { defaultRetryPolicy } from '../core/provider/retry';
 import { DEFAULT_LIMITS } from '../core/session/limits';
 import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
-import { KeymapError, overrideChords } from '../tui/keymap-overrides';
+import { KeymapError, overrideChords } from '../tui/input/keymap-overrides';
 import { ownStateDirs } from './tole-home';
 import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
 

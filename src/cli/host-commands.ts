@@ -2,11 +2,11 @@ import type { Random } from '../core/clock';
 import type { CompactionResult } from '../core/session/compaction';
 import { forkSession } from '../core/session/fork';
 import type { SessionStore } from '../core/storage/session-store';
-import { formatTokens } from '../tui/format';
-import type { HostCommand } from '../tui/slash-commands';
+import { formatTokens } from '../tui/text/format';
+import type { HostCommand } from '../tui/commands/slash-commands';
 import type { Agent } from '../core/session/agent';
 import { formatCost } from '../core/usage/totals';
-import type { CommandReport } from '../tui/slash-commands';
+import type { CommandReport } from '../tui/commands/slash-commands';
 import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';
 

@@ -1,5 +1,5 @@
 import type { McpHub } from '../core/mcp/mcp-hub';
-import type { HostCommand } from '../tui/slash-commands';
+import type { HostCommand } from '../tui/commands/slash-commands';
 
 /** `/mcp`: each server's state in a line; `?` lists every tool with its tier and replay class. */
 export function mcpCommand(hub: McpHub): HostCommand {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { StorageError } from '../core/storage/errors';
-import type { Binding } from '../tui/keymap';
+import type { Binding } from '../tui/input/keymap';
 import { runPicker } from '../tui/run-picker';
 import type { CliArgs } from './args';
 import { sessionsForListing } from './sessions-command';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseTemplate, type PromptTemplate } from '../tui/prompt-template';
+import { parseTemplate, type PromptTemplate } from '../tui/commands/prompt-template';
 import { userConfigPath } from './config';
 
 /** A template file larger than this is not read. */

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Random } from '../core/clock';
 import type { SwitchableProvider } from '../core/provider/switchable-provider';
-import type { LocalServer, LookedFor, ProviderSetup, SetupHint } from '../tui/provider-setup';
+import type { LocalServer, LookedFor, ProviderSetup, SetupHint } from '../tui/dialogs/provider-setup';
 import { userConfigPath, type Config } from './config';
 import { LOCAL_SERVERS, probeLocalServers } from './probe-local';
 import { missingKey, PROVIDER_PRESETS, type ProviderSettings } from './settings';

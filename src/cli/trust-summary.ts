@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrustSummary } from '../tui/trust-lines';
+import type { TrustSummary } from '../tui/dialogs/trust-lines';
 import { profilesIn } from './agent-profiles';
 import type { McpServerConfig, ProjectConfigTrust, ProjectMcpServers } from './config';
 import { PROMPT_COMMAND_FIELDS } from './project-gate';

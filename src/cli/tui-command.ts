@@ -1,14 +1,14 @@
 import { screenHistory } from './prompt-history-setup';
 import { loadPromptTemplates } from './prompt-templates';
-import { BUILT_IN_COMMANDS } from '../tui/slash-commands';
-import { applyKeymapOverrides } from '../tui/keymap-overrides';
+import { BUILT_IN_COMMANDS } from '../tui/commands/slash-commands';
+import { applyKeymapOverrides } from '../tui/input/keymap-overrides';
 import { closeSync, realpathSync } from 'node:fs';
 import { argumentCompletions } from './argument-completions';
 import { profilePlaces } from './agent-profiles';
 import { WorkspaceFileIndex } from './workspace-file-index';
 import { runTui, type TuiExit } from '../tui/run-tui';
-import { multiplexerOf } from '../tui/copy-answer';
-import { NOTIFY_DEFAULTS, showsOsc9 } from '../tui/terminal-signal';
+import { multiplexerOf } from '../tui/commands/copy-answer';
+import { NOTIFY_DEFAULTS, showsOsc9 } from '../tui/status/terminal-signal';
 import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
 import { loadConfig, trustFolder, untrustedNotice, userOnlyNotice } from './config';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type GitignoreRules, gitignoreRules } from './gitignore-rules';
-import { PathIndex, type WorkspacePathItem, type WorkspacePathSource } from '../tui/workspace-paths';
+import { PathIndex, type WorkspacePathItem, type WorkspacePathSource } from '../tui/prompt/workspace-paths';
 
 /** At most this many paths are indexed (a bigger tree gives its first ones). */
 export const MAX_INDEXED_PATHS = 200_000;

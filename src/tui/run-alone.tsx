@@ -1,13 +1,13 @@
-import './ci-env-hide';
+import './frame/ci-env-hide';
 import { render } from 'ink';
-import './ci-env-restore';
+import './frame/ci-env-restore';
 import type { ReactElement } from 'react';
-import { FrameWriter } from './frame-writer';
-import { TerminalScreen } from './terminal-screen';
-import { loadTheme, type Theme } from './theme';
-import { ThemeContext, themeView } from './theme-context';
-import { keyedStdin } from './key-chunks';
-import { paced } from './PacedFrames';
+import { FrameWriter } from './frame/frame-writer';
+import { TerminalScreen } from './frame/terminal-screen';
+import { loadTheme, type Theme } from './style/theme';
+import { ThemeContext, themeView } from './style/theme-context';
+import { keyedStdin } from './input/key-chunks';
+import { paced } from './frame/PacedFrames';
 
 export interface RunAloneOptions {
   readonly theme: Theme | string;

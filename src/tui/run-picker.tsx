@@ -1,8 +1,8 @@
-import type { Binding } from './keymap';
-import type { PickerSession } from './picker-rows';
+import type { Binding } from './input/keymap';
+import type { PickerSession } from './picker/picker-rows';
 import { runAlone } from './run-alone';
-import { SessionPicker } from './SessionPicker';
-import type { Theme } from './theme';
+import { SessionPicker } from './picker/SessionPicker';
+import type { Theme } from './style/theme';
 
 export interface RunPickerOptions {
   readonly sessions: readonly PickerSession[];

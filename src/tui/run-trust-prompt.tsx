@@ -1,7 +1,7 @@
 import { runAlone } from './run-alone';
-import type { Theme } from './theme';
-import type { TrustSummary } from './trust-lines';
-import { type TrustAnswer, TrustPrompt } from './TrustPrompt';
+import type { Theme } from './style/theme';
+import type { TrustSummary } from './dialogs/trust-lines';
+import { type TrustAnswer, TrustPrompt } from './dialogs/TrustPrompt';
 
 export interface RunTrustPromptOptions {
   readonly summary: TrustSummary;

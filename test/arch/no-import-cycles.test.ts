@@ -94,7 +94,7 @@ describe('src files import one another without cycles', () => {
 
   it('sees the files and their imports', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('tui/Panes.tsx')).toContain('tui/LiveUsagePane.tsx');
+    expect(graph.get('tui/panes/Panes.tsx')).toContain('tui/usage/LiveUsagePane.tsx');
   });
 
   it('has no cycle but the known ones still to break', () => {

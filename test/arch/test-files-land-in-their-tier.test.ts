@@ -47,7 +47,7 @@ describe('a test file’s tier', () => {
   });
 
   it('is isolated when it replaces a module, which would leak into the files after it in a shared worker', () => {
-    expect(tierOf(root, write('test/tui/k.test.tsx', "vi.mock('../../src/tui/format');\n"))).toBe('isolated');
+    expect(tierOf(root, write('test/tui/k.test.tsx', "vi.mock('../../src/tui/text/format');\n"))).toBe('isolated');
     expect(tierOf(root, write('test/core/l.test.ts', "vi.doMock('../../src/core/clock');\n"))).toBe('isolated');
   });
 

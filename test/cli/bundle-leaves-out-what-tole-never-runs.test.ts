@@ -39,7 +39,7 @@ describe('the built tole', () => {
 
   it("measures Ink's text with tole's remembered widths, not widest-line", () => {
     expect(everything).not.toContain('node_modules/widest-line/');
-    expect(everything).toContain('src/tui/text-width.ts');
+    expect(everything).toContain('src/tui/text/text-width.ts');
   });
 
   it('loads for its first frame neither the provider client nor MCP, grep, or sync code', () => {

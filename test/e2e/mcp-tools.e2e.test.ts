@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_ARM_MS } from '../../src/tui/approval-queue';
+import { APPROVAL_ARM_MS } from '../../src/tui/approval/approval-queue';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { notesCommand } from '../support/mcp-fixtures';

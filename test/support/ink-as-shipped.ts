@@ -6,6 +6,6 @@
  * for every later one: under CI=true a file that imports Ink through the harness before run-tui
  * left Ink drawing nothing for run-tui's tests, whose first frame then never came.
  */
-import '../../src/tui/ci-env-hide';
+import '../../src/tui/frame/ci-env-hide';
 import 'ink';
-import '../../src/tui/ci-env-restore';
+import '../../src/tui/frame/ci-env-restore';

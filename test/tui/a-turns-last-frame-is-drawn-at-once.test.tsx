@@ -8,10 +8,10 @@
  */
 import { Text, render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FramePacer, StreamedFrames } from '../../src/tui/frame-pacer';
-import { PacedFrames } from '../../src/tui/PacedFrames';
+import { FramePacer, StreamedFrames } from '../../src/tui/frame/frame-pacer';
+import { PacedFrames } from '../../src/tui/frame/PacedFrames';
 import { runTui } from '../../src/tui/run-tui';
-import { FRAME_MS, type TurnAgent } from '../../src/tui/turn-controller';
+import { FRAME_MS, type TurnAgent } from '../../src/tui/screen/turn-controller';
 import type { EventSink } from '../../src/core/session/events';
 import { FakeStdin, FakeStdout, KEYS, tuiOptions } from './harness';
 

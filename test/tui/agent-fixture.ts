@@ -10,7 +10,7 @@ import type { SessionStore } from '../../src/core/storage/session-store';
 import { builtinTools } from '../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyTool } from '../../src/core/tools/tool';
-import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
+import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval/approval-queue';
 import { ScriptedProvider, type ScriptedTurn } from './scripted-provider';
 
 export interface AgentFixture {

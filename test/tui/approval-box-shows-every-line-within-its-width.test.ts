@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
-import { approvalView, fitApproval, type ApprovalView } from '../../src/tui/approval-lines';
-import { pendingApproval } from '../../src/tui/approval-queue';
-import { lineWidth, type Line } from '../../src/tui/styled-line';
-import { visibleControls, visibleLines, visibleRow } from '../../src/tui/visible-text';
+import { approvalView, fitApproval, type ApprovalView } from '../../src/tui/approval/approval-lines';
+import { pendingApproval } from '../../src/tui/approval/approval-queue';
+import { lineWidth, type Line } from '../../src/tui/style/styled-line';
+import { visibleControls, visibleLines, visibleRow } from '../../src/tui/text/visible-text';
 import { fcRuns } from '../support/fc-runs';
 
 /** A share of TOLE_FC_RUNS (fc-runs.ts): each case lays out a whole approval box. */

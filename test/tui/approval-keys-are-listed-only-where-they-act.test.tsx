@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
-import { approvalBox, approvalViewAt } from '../../src/tui/ApprovalPrompt';
-import { approvalOffers } from '../../src/tui/approval-offers';
-import { pendingApproval } from '../../src/tui/approval-queue';
+import { approvalBox, approvalViewAt } from '../../src/tui/approval/ApprovalPrompt';
+import { approvalOffers } from '../../src/tui/approval/approval-offers';
+import { pendingApproval } from '../../src/tui/approval/approval-queue';
 import { destructiveRequest, writeRequest } from './approval-fixtures';
 import { pane, renderScreen, stripAnsi } from './harness';
 import { emptyStore } from './session-fixture';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
-import { APPROVAL_ARM_MS, createTuiApprover } from '../../src/tui/approval-queue';
+import { APPROVAL_ARM_MS, createTuiApprover } from '../../src/tui/approval/approval-queue';
 import { renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
 import { destructiveRequest, settled } from './approval-fixtures';

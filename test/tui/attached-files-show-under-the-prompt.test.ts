@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/core/tree/entry-types';
-import { entryLines } from '../../src/tui/entry-lines';
+import { entryLines } from '../../src/tui/transcript/entry-lines';
 
 const user = (payload: unknown): Entry<'user'> =>
   ({ kind: 'entry', seq: 1, timestamp: 0, id: 'e1', parentId: null, type: 'user', payload }) as Entry<'user'>;

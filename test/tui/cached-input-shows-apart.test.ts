@@ -7,11 +7,11 @@ import type { TokenUsage } from '../../src/core/provider/provider';
 import type { UsageRecord } from '../../src/core/storage/records';
 import { costUsdMicros } from '../../src/core/usage/pricing';
 import type { UsageRow } from '../../src/core/usage/usage-row';
-import { costLines } from '../../src/tui/cost-lines';
-import { callEstimate } from '../../src/tui/live-cost';
-import type { Line } from '../../src/tui/styled-line';
-import { usageLines } from '../../src/tui/usage-lines';
-import { summarizeUsage } from '../../src/tui/usage-summary';
+import { costLines } from '../../src/tui/usage/cost-lines';
+import { callEstimate } from '../../src/tui/usage/live-cost';
+import type { Line } from '../../src/tui/style/styled-line';
+import { usageLines } from '../../src/tui/usage/usage-lines';
+import { summarizeUsage } from '../../src/tui/usage/usage-summary';
 
 const lineText = (line: Line): string => line.map((segment) => segment.text).join('');
 

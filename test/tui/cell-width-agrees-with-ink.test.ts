@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cellWidth, graphemes, sanitize, truncate } from '../../src/tui/cell-width';
+import { cellWidth, graphemes, sanitize, truncate } from '../../src/tui/text/cell-width';
 
 describe('cell widths are the ones Ink lays out with', () => {
   it('emoji of every block take two cells, as Ink counts them', () => {

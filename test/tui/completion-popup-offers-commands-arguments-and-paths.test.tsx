@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PathIndex, type WorkspacePathSource } from '../../src/tui/workspace-paths';
+import { PathIndex, type WorkspacePathSource } from '../../src/tui/prompt/workspace-paths';
 import { emptyStore } from './session-fixture';
 import { eventually, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { multiplexerOf } from '../../src/tui/copy-answer';
+import { multiplexerOf } from '../../src/tui/commands/copy-answer';
 import { KEYS, renderScreen, type Screen } from './harness';
 import { wiredSession } from './wired-session';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_UI, uiReducer, type UiAction, type UiState } from '../../src/tui/ui-state';
+import { INITIAL_UI, uiReducer, type UiAction, type UiState } from '../../src/tui/screen/ui-state';
 
 const run = (state: UiState, ...actions: UiAction[]): UiState => actions.reduce(uiReducer, state);
 const typed = (history: string[], value: string): UiState =>

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { keyedStdin, keyPacingOf } from '../../src/tui/key-chunks';
-import { KeySplitter, MAX_SEQUENCE_CHARS } from '../../src/tui/key-splitter';
+import { keyedStdin, keyPacingOf } from '../../src/tui/input/key-chunks';
+import { KeySplitter, MAX_SEQUENCE_CHARS } from '../../src/tui/input/key-splitter';
 
 const split = (chunk: string): string[] => new KeySplitter().push(chunk);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { focusReport } from '../../src/tui/focus-report';
-import { KeySplitter } from '../../src/tui/key-splitter';
-import { FOCUS_OFF, FOCUS_ON, TerminalScreen } from '../../src/tui/terminal-screen';
-import { osc9, showsOsc9, signalSequence } from '../../src/tui/terminal-signal';
+import { focusReport } from '../../src/tui/input/focus-report';
+import { KeySplitter } from '../../src/tui/input/key-splitter';
+import { FOCUS_OFF, FOCUS_ON, TerminalScreen } from '../../src/tui/frame/terminal-screen';
+import { osc9, showsOsc9, signalSequence } from '../../src/tui/status/terminal-signal';
 import { FakeStdin, FakeStdout } from './harness';
 
 describe('focus reports', () => {

@@ -6,8 +6,8 @@
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameWriter } from '../../src/tui/frame-writer';
-import Output from '../../src/tui/ink-output';
+import { FrameWriter } from '../../src/tui/frame/frame-writer';
+import Output from '../../src/tui/frame/ink-output';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 import { fcRuns } from '../support/fc-runs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameWriter, withoutColour } from '../../src/tui/frame-writer';
+import { FrameWriter, withoutColour } from '../../src/tui/frame/frame-writer';
 import { FakeStdout } from './harness';
 
 const eraseLines = (n: number): string => `${'\x1b[2K\x1b[1A'.repeat(n - 1)}\x1b[2K\x1b[G`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PathIndex } from '../../src/tui/workspace-paths';
-import { bestMatches, fuzzyScore, preparePath } from '../../src/tui/fuzzy-path-match';
+import { PathIndex } from '../../src/tui/prompt/workspace-paths';
+import { bestMatches, fuzzyScore, preparePath } from '../../src/tui/prompt/fuzzy-path-match';
 
 describe('fuzzy path matching', () => {
   it('needs every typed character in order, case ignored', () => {

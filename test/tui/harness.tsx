@@ -3,11 +3,11 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { vi } from 'vitest';
 import { App, type AppProps } from '../../src/tui/App';
-import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval-queue';
+import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval/approval-queue';
 import type { RunTuiOptions } from '../../src/tui/run-tui';
-import { loadTheme } from '../../src/tui/theme';
+import { loadTheme } from '../../src/tui/style/theme';
 import { emptyStore } from './session-fixture';
-import type { TurnAgent } from '../../src/tui/turn-controller';
+import type { TurnAgent } from '../../src/tui/screen/turn-controller';
 
 export class FakeStdout extends EventEmitter {
   readonly frames: string[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INK_CHECKED_VERSION } from '../../src/tui/ink-coupling';
+import { INK_CHECKED_VERSION } from '../../src/tui/frame/ink-coupling';
 import { REPO_ROOT } from '../support/repo-root';
 
 describe('the installed Ink', () => {
@@ -14,9 +14,9 @@ describe('the installed Ink', () => {
     ).dependencies['ink'];
     const advice =
       `Ink ${installed} is installed but tole's renderer was checked against Ink ${INK_CHECKED_VERSION}: re-check ` +
-      "scripts/ink-output-plugin.mjs and src/tui/ink-output.ts against Ink's build/output.js, src/tui/text-width.ts " +
-      'against widest-line, src/tui/ink-sanitize-ansi.ts against sanitize-ansi, the devtools stub, and the erase sequences src/tui/frame-writer.ts reads, then update ' +
-      'INK_CHECKED_VERSION in src/tui/ink-coupling.ts';
+      "scripts/ink-output-plugin.mjs and src/tui/frame/ink-output.ts against Ink's build/output.js, src/tui/text/text-width.ts " +
+      'against widest-line, src/tui/frame/ink-sanitize-ansi.ts against sanitize-ansi, the devtools stub, and the erase sequences src/tui/frame/frame-writer.ts reads, then update ' +
+      'INK_CHECKED_VERSION in src/tui/frame/ink-coupling.ts';
     expect(installed, advice).toBe(INK_CHECKED_VERSION);
     expect(declared, 'package.json must pin Ink exactly (no range) to the checked version').toBe(INK_CHECKED_VERSION);
   });

@@ -1,6 +1,6 @@
 /**
  * Rows of side-by-side panes are joined from their lines' cached pieces instead of being built
- * cell by cell (src/tui/ink-output.ts). Across a sequence of frames in which panes change, the
+ * cell by cell (src/tui/frame/ink-output.ts). Across a sequence of frames in which panes change, the
  * rows must stay the ones Ink's own Output makes (a stale piece or row would show here), and
  * the cells handed to the frame writer for a joined row must be the cells of its text.
  */
@@ -8,8 +8,8 @@ import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import InkOutput from '../../node_modules/ink/build/output.js';
-import Output from '../../src/tui/ink-output';
-import { rowCells } from '../../src/tui/row-cells';
+import Output from '../../src/tui/frame/ink-output';
+import { rowCells } from '../../src/tui/frame/row-cells';
 import { fcRuns } from '../support/fc-runs';
 
 const colour = new Chalk({ level: 3 });

@@ -10,7 +10,7 @@ import Output, {
   SIMPLE_TEXT,
   styledCharsOfLine,
   tokenizeLine,
-} from '../../src/tui/ink-output';
+} from '../../src/tui/frame/ink-output';
 import { fcRuns } from '../support/fc-runs';
 
 type Transformer = (line: string, index: number) => string;

@@ -1,6 +1,6 @@
 /**
  * Ink sanitizes every text node's text on every frame; the bundle swaps in tole's sanitizer
- * (src/tui/ink-sanitize-ansi.ts), which returns text with only colour codes as it is. Where Ink
+ * (src/tui/frame/ink-sanitize-ansi.ts), which returns text with only colour codes as it is. Where Ink
  * would pass an OSC sequence on (clipboard, title, links) or silently drop a control, tole's shows
  * it: after it, nothing but well-formed SGR acts. Text Ink keeps whole, tole's keeps the same.
  * The bundle must really use it.
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import inkSanitizeAnsi from '../../node_modules/ink/build/sanitize-ansi.js';
 // @ts-expect-error a plain .mjs build helper without types
 import { inkOutputPlugin } from '../../scripts/ink-output-plugin.mjs';
-import sanitizeAnsi, { onlySgr } from '../../src/tui/ink-sanitize-ansi';
+import sanitizeAnsi, { onlySgr } from '../../src/tui/frame/ink-sanitize-ansi';
 import { REPO_ROOT } from '../support/repo-root';
 import { fcRuns } from '../support/fc-runs';
 
@@ -114,7 +114,7 @@ describe("tole's sanitizer for Ink's text nodes", () => {
       logLevel: 'silent',
     });
     const bundle = result.outputFiles[0]!.text;
-    expect(bundle).toContain(join('src', 'tui', 'ink-sanitize-ansi.ts'));
+    expect(bundle).toContain(join('src', 'tui', 'frame', 'ink-sanitize-ansi.ts'));
     expect(bundle).toContain('onlySgr(');
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyKeymapOverrides, KeymapError, parseChord } from '../../src/tui/keymap-overrides';
-import { KEYMAP, resolveKey } from '../../src/tui/keymap';
+import { applyKeymapOverrides, KeymapError, parseChord } from '../../src/tui/input/keymap-overrides';
+import { KEYMAP, resolveKey } from '../../src/tui/input/keymap';
 import { pane, renderScreen, stripAnsi, KEYS, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 

@@ -11,9 +11,9 @@ import fc from 'fast-check';
 import { render, Text, type Key } from 'ink';
 import { useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { keyedStdin } from '../../src/tui/key-chunks';
-import { useKeyboard } from '../../src/tui/use-keyboard';
-import { KeySplitter, PASTE_END, PASTE_START } from '../../src/tui/key-splitter';
+import { keyedStdin } from '../../src/tui/input/key-chunks';
+import { useKeyboard } from '../../src/tui/input/use-keyboard';
+import { KeySplitter, PASTE_END, PASTE_START } from '../../src/tui/input/key-splitter';
 
 const RUNS = Number(process.env.TOLE_PROPERTY_RUNS ?? 0);
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEYMAP } from '../../src/tui/keymap';
+import { KEYMAP } from '../../src/tui/input/keymap';
 import { realAgent } from './agent-fixture';
 import { hangingAgent, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore, prepareSession } from './session-fixture';

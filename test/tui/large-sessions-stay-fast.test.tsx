@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppendBatch, checkout } from '../../src/core/session/cursor';
 import type { SessionStore } from '../../src/core/storage/session-store';
-import { TreeRowIndex } from '../../src/tui/tree-rows';
-import { LineCache, scrollTranscript, transcriptWindow } from '../../src/tui/transcript-window';
+import { TreeRowIndex } from '../../src/tui/tree/tree-rows';
+import { LineCache, scrollTranscript, transcriptWindow } from '../../src/tui/transcript/transcript-window';
 import { KEYS, pane, renderScreen } from './harness';
 import { emptyStore, fastOps } from './session-fixture';
 

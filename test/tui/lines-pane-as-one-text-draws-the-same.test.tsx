@@ -1,6 +1,6 @@
 /**
  * The lines panes (transcript, usage, registers) hand Ink their lines as one text node
- * (src/tui/LinesPane.tsx) instead of a node per line. For any lines, and as they change frame
+ * (src/tui/panes/LinesPane.tsx) instead of a node per line. For any lines, and as they change frame
  * after frame (scrolling, a theme change), the frame must be the one a node per line draws;
  * a line wider than the pane (which callers do not give) must still be cut as Ink cuts it.
  */
@@ -9,18 +9,18 @@ import fc from 'fast-check';
 import { Box, render } from 'ink';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { counted } from '../../src/tui/format';
-import { LinesPane } from '../../src/tui/LinesPane';
-import { innerSize, PaneFrame } from '../../src/tui/PaneFrame';
-import { StyledLine } from '../../src/tui/StyledLine';
-import widestLine from '../../src/tui/text-width';
-import { seg, truncateLine, type Line } from '../../src/tui/styled-line';
-import type { StyleName } from '../../src/tui/styles';
-import { loadTheme } from '../../src/tui/theme';
-import { ThemeContext, themeView, type ThemeView } from '../../src/tui/theme-context';
-import { treeLine } from '../../src/tui/tree-line';
-import { TreePane } from '../../src/tui/TreePane';
-import { useSessionView } from '../../src/tui/use-session-view';
+import { counted } from '../../src/tui/text/format';
+import { LinesPane } from '../../src/tui/panes/LinesPane';
+import { innerSize, PaneFrame } from '../../src/tui/panes/PaneFrame';
+import { StyledLine } from '../../src/tui/style/StyledLine';
+import widestLine from '../../src/tui/text/text-width';
+import { seg, truncateLine, type Line } from '../../src/tui/style/styled-line';
+import type { StyleName } from '../../src/tui/style/styles';
+import { loadTheme } from '../../src/tui/style/theme';
+import { ThemeContext, themeView, type ThemeView } from '../../src/tui/style/theme-context';
+import { treeLine } from '../../src/tui/tree/tree-line';
+import { TreePane } from '../../src/tui/tree/TreePane';
+import { useSessionView } from '../../src/tui/screen/use-session-view';
 import { FakeStdin, FakeStdout } from './harness';
 import { prepareSession } from './session-fixture';
 import { fcRuns } from '../support/fc-runs';

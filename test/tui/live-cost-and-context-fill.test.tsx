@@ -6,8 +6,8 @@
  */
 import chalk from 'chalk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadTheme } from '../../src/tui/theme';
-import { themeView } from '../../src/tui/theme-context';
+import { loadTheme } from '../../src/tui/style/theme';
+import { themeView } from '../../src/tui/style/theme-context';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';

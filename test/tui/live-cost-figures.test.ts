@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyTotals } from '../../src/core/usage/totals';
-import { callEstimate, contextFill, costText, fillStyle, fillText, withEstimate } from '../../src/tui/live-cost';
-import { statusUsage } from '../../src/tui/status-usage';
+import { callEstimate, contextFill, costText, fillStyle, fillText, withEstimate } from '../../src/tui/usage/live-cost';
+import { statusUsage } from '../../src/tui/usage/status-usage';
 
 const window = { tokens: 100_000, source: 'the config' };
 const price = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandPastes, foldPaste, pastedText } from '../../src/tui/folded-paste';
-import { INITIAL_UI, uiReducer } from '../../src/tui/ui-state';
+import { expandPastes, foldPaste, pastedText } from '../../src/tui/prompt/folded-paste';
+import { INITIAL_UI, uiReducer } from '../../src/tui/screen/ui-state';
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\r\n');
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clearMarkdownMemo, markdownLines } from '../../src/tui/markdown-lines';
+import { clearMarkdownMemo, markdownLines } from '../../src/tui/text/markdown-lines';
 import { fcRuns } from '../support/fc-runs';
 
 const PIECES = [

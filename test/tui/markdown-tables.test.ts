@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cellWidth } from '../../src/tui/cell-width';
-import { clearMarkdownMemo, markdownLines } from '../../src/tui/markdown-lines';
-import type { Line } from '../../src/tui/styled-line';
+import { cellWidth } from '../../src/tui/text/cell-width';
+import { clearMarkdownMemo, markdownLines } from '../../src/tui/text/markdown-lines';
+import type { Line } from '../../src/tui/style/styled-line';
 
 const plain = (line: Line): string => line.map((s) => s.text).join('');
 const shown = (text: string, width = 60): string[] => markdownLines(text, width).map(plain);

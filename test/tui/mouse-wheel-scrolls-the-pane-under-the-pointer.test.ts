@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { screenLayout } from '../../src/tui/layout';
-import { mouseReport, paneAt } from '../../src/tui/mouse-wheel';
+import { screenLayout } from '../../src/tui/panes/layout';
+import { mouseReport, paneAt } from '../../src/tui/input/mouse-wheel';
 
 const layout = (columns: number, focus: 'input' | 'tree' = 'input') =>
   screenLayout({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { oneLine } from '../../src/tui/format';
+import { oneLine } from '../../src/tui/text/format';
 import { fcRuns } from '../support/fc-runs';
 
 /** What oneLine means, written the plain way: every run of whitespace is one space, ends trimmed. */

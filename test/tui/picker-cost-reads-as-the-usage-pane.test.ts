@@ -3,7 +3,7 @@
  * with `+?` when some call had no price: its cost is then only a lower bound.
  */
 import { describe, expect, it } from 'vitest';
-import { pickerRow, type PickerSession } from '../../src/tui/picker-rows';
+import { pickerRow, type PickerSession } from '../../src/tui/picker/picker-rows';
 
 function session(costUsdMicros: number, unpriced: boolean): PickerSession {
   return {

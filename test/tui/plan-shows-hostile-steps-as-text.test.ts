@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_TASK_STATE, type TaskState } from '../../src/core/session/task-state';
-import { planOverlayRows, planStatus } from '../../src/tui/plan-lines';
-import { registerLines } from '../../src/tui/register-lines';
+import { planOverlayRows, planStatus } from '../../src/tui/overlays/plan-lines';
+import { registerLines } from '../../src/tui/overlays/register-lines';
 import { emptyStore } from './session-fixture';
 
 const text = (line: readonly { text: string }[]): string => line.map((s) => s.text).join('');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPromptTemplates } from '../../src/cli/prompt-templates';
-import { expandTemplate, parseTemplate } from '../../src/tui/prompt-template';
+import { expandTemplate, parseTemplate } from '../../src/tui/commands/prompt-template';
 
 describe('prompt templates', () => {
   it('put the arguments in: $ARGUMENTS whole, $1… each word (a quoted phrase is one), once', () => {

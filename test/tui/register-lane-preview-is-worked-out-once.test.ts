@@ -1,14 +1,14 @@
 import { EMPTY_TASK_STATE } from '../../src/core/session/task-state';
 import { describe, expect, it, vi } from 'vitest';
 import { AppendBatch } from '../../src/core/session/cursor';
-import { registerLines } from '../../src/tui/register-lines';
-import { lineWidth } from '../../src/tui/styled-line';
+import { registerLines } from '../../src/tui/overlays/register-lines';
+import { lineWidth } from '../../src/tui/style/styled-line';
 import { emptyStore, fastOps } from './session-fixture';
 
 // Counts the one-line previews worked out of entry texts (the registers pane's lane line shows its leaf's).
 const previews = vi.hoisted(() => ({ texts: [] as string[] }));
-vi.mock('../../src/tui/format', async (original) => {
-  const format = await original<typeof import('../../src/tui/format')>();
+vi.mock('../../src/tui/text/format', async (original) => {
+  const format = await original<typeof import('../../src/tui/text/format')>();
   return {
     ...format,
     plainPreview: (text: string) => {

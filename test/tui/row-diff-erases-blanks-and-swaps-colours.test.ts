@@ -7,8 +7,8 @@ import { styledCharsFromTokens, tokenize, type AnsiCode } from '@alcalzone/ansi-
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameWriter } from '../../src/tui/frame-writer';
-import { Pen, switchCodes } from '../../src/tui/row-diff';
+import { FrameWriter } from '../../src/tui/frame/frame-writer';
+import { Pen, switchCodes } from '../../src/tui/frame/row-diff';
 import { FakeStdout } from './harness';
 import { fcRuns } from '../support/fc-runs';
 

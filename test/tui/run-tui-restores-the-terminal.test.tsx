@@ -2,7 +2,7 @@ import chalk from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/storage/errors';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
-import type { TurnAgent } from '../../src/tui/turn-controller';
+import type { TurnAgent } from '../../src/tui/screen/turn-controller';
 import { eventually, FakeStdin, FakeStdout, hangingAgent, KEYS, tuiOptions } from './harness';
 import { append, emptyStore } from './session-fixture';
 import { shownText } from './xterm-screen';

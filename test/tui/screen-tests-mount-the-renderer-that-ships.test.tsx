@@ -10,8 +10,8 @@ import { render } from 'ink-testing-library';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import Output from '../../src/tui/ink-output';
-import { SegmenterOnUse } from '../../src/tui/segmenter-on-use';
+import Output from '../../src/tui/frame/ink-output';
+import { SegmenterOnUse } from '../../src/tui/text/segmenter-on-use';
 import { REPO_ROOT } from '../support/repo-root';
 import { SHIPPED_RENDERER_PACKAGES } from '../support/shipped-renderer';
 

@@ -1,9 +1,9 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { ScrolledLinesOverlay } from '../../src/tui/ScrolledLinesOverlay';
-import { seg } from '../../src/tui/styled-line';
-import { loadTheme } from '../../src/tui/theme';
-import { ThemeContext, themeView } from '../../src/tui/theme-context';
+import { ScrolledLinesOverlay } from '../../src/tui/overlays/ScrolledLinesOverlay';
+import { seg } from '../../src/tui/style/styled-line';
+import { loadTheme } from '../../src/tui/style/theme';
+import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
 
 const theme = themeView(loadTheme('dark'), true);
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SegmenterOnUse } from '../../src/tui/segmenter-on-use';
+import { SegmenterOnUse } from '../../src/tui/text/segmenter-on-use';
 import { fcRuns } from '../support/fc-runs';
 
 const icu = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

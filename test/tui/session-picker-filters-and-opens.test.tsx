@@ -1,5 +1,5 @@
 // Loaded before Ink, as tole's own entry points do, so that Ink draws frames when CI is set.
-import '../../src/tui/ci-env-hide';
+import '../../src/tui/frame/ci-env-hide';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,12 @@ import { render } from 'ink';
 import { seededRandom } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { sessionsForListing } from '../../src/cli/sessions-command';
-import { applyKeymapOverrides } from '../../src/tui/keymap-overrides';
-import type { PickerSession } from '../../src/tui/picker-rows';
+import { applyKeymapOverrides } from '../../src/tui/input/keymap-overrides';
+import type { PickerSession } from '../../src/tui/picker/picker-rows';
 import { runPicker } from '../../src/tui/run-picker';
-import { SessionPicker } from '../../src/tui/SessionPicker';
-import { loadTheme } from '../../src/tui/theme';
-import { ThemeContext, themeView } from '../../src/tui/theme-context';
+import { SessionPicker } from '../../src/tui/picker/SessionPicker';
+import { loadTheme } from '../../src/tui/style/theme';
+import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
 import { eventually, FakeStdin, FakeStdout, KEYS, stripAnsi } from './harness';
 import { append, fixedClock } from './session-fixture';
 import { shownText } from './xterm-screen';

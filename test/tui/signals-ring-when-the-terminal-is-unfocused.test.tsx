@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, hangingAgent, KEYS, renderScreen, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
 import { destructiveRequest, writeRequest } from './approval-fixtures';
-import { NOTIFY_DEFAULTS, type NotifySettings } from '../../src/tui/terminal-signal';
-import type { Multiplexer } from '../../src/tui/copy-answer';
+import { NOTIFY_DEFAULTS, type NotifySettings } from '../../src/tui/status/terminal-signal';
+import type { Multiplexer } from '../../src/tui/commands/copy-answer';
 
 const FOCUS_OUT = '\x1b[O';
 const FOCUS_IN = '\x1b[I';

@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { spinnerStep, StatusBar, type StatusBarProps } from '../../src/tui/StatusBar';
-import { loadTheme } from '../../src/tui/theme';
-import { ThemeContext, themeView } from '../../src/tui/theme-context';
+import { spinnerStep, StatusBar, type StatusBarProps } from '../../src/tui/status/StatusBar';
+import { loadTheme } from '../../src/tui/style/theme';
+import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
 import { fcRuns } from '../support/fc-runs';
 
 const theme = themeView(loadTheme('dark'), false);

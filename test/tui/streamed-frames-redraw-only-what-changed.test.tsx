@@ -2,14 +2,14 @@
  * A streamed reply redraws the screen some 30 times a second. Each of those frames draws again
  * only what it changed: the transcript (and the usage pane, whose figures move with the reply),
  * not the tree, not the registers, and not the status bar, whose spinner turns with the clock
- * (src/tui/use-paced-step.ts) rather than with every frame, and costs no frame of its own. The
+ * (src/tui/screen/use-paced-step.ts) rather than with every frame, and costs no frame of its own. The
  * screen around them (the App: its layout, panes row, prompt line) is not drawn again either:
- * only the live turn's scope reads the streamed text (src/tui/live-turn-scope.tsx). And what
+ * only the live turn's scope reads the streamed text (src/tui/screen/live-turn-scope.tsx). And what
  * the frames leave on screen is what a whole redraw of the same moment draws.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventSink } from '../../src/core/session/events';
-import { TurnController } from '../../src/tui/turn-controller';
+import { TurnController } from '../../src/tui/screen/turn-controller';
 import { hangingAgent, KEYS, pane, renderScreen, type Screen } from './harness';
 import { append, emptyStore } from './session-fixture';
 
@@ -37,24 +37,24 @@ const counting = vi.hoisted(
     },
 );
 
-vi.mock('../../src/tui/StatusBar', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tui/StatusBar')>();
+vi.mock('../../src/tui/status/StatusBar', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/status/StatusBar')>();
   return { ...actual, StatusBar: counting(actual.StatusBar, () => 'status', (await import('react')).memo) };
 });
-vi.mock('../../src/tui/TreePane', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tui/TreePane')>();
+vi.mock('../../src/tui/tree/TreePane', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/tree/TreePane')>();
   return { ...actual, TreePane: counting(actual.TreePane, () => 'tree', (await import('react')).memo) };
 });
-vi.mock('../../src/tui/Panes', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tui/Panes')>();
+vi.mock('../../src/tui/panes/Panes', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/panes/Panes')>();
   return { ...actual, Panes: counting(actual.Panes, () => 'panes', (await import('react')).memo) };
 });
-vi.mock('../../src/tui/PromptLine', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tui/PromptLine')>();
+vi.mock('../../src/tui/prompt/PromptLine', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/prompt/PromptLine')>();
   return { ...actual, PromptLine: counting(actual.PromptLine, () => 'prompt', (await import('react')).memo) };
 });
-vi.mock('../../src/tui/LinesPane', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/tui/LinesPane')>();
+vi.mock('../../src/tui/panes/LinesPane', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/tui/panes/LinesPane')>();
   const name = ({ title = '' }: { title?: string }): string =>
     title === 'usage' || title === 'registers' ? title : 'transcript';
   return { ...actual, LinesPane: counting(actual.LinesPane, name, (await import('react')).memo) };

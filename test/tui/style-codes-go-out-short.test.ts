@@ -8,9 +8,9 @@
 import { styledCharsFromTokens, tokenize, type AnsiCode } from '@alcalzone/ansi-tokenize';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { FrameWriter } from '../../src/tui/frame-writer';
-import { switchCodes } from '../../src/tui/row-diff';
-import { joinCodes, paletteIndex } from '../../src/tui/sgr-codes';
+import { FrameWriter } from '../../src/tui/frame/frame-writer';
+import { switchCodes } from '../../src/tui/frame/row-diff';
+import { joinCodes, paletteIndex } from '../../src/tui/frame/sgr-codes';
 import { FakeStdout } from './harness';
 
 const colour = new Chalk({ level: 3 });

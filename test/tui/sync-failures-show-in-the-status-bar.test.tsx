@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SyncLoop } from '../../src/core/sync/sync-loop';
-import { syncAlertText } from '../../src/tui/use-sync-alert';
+import { syncAlertText } from '../../src/tui/status/use-sync-alert';
 import { createStore, tempDir } from '../support/storage-fixtures';
 import { renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';

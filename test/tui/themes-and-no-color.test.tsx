@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_THEMES, loadTheme, parseTheme, ThemeError } from '../../src/tui/theme';
+import { BUILT_IN_THEMES, loadTheme, parseTheme, ThemeError } from '../../src/tui/style/theme';
 import { renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 

@@ -1,16 +1,16 @@
 /**
- * The transcript keys each line by its entry and place (src/tui/transcript-window.ts), so when a
+ * The transcript keys each line by its entry and place (src/tui/transcript/transcript-window.ts), so when a
  * streamed line scrolls the others up, every line keeps its drawing instead of each screen row
  * being drawn again with its neighbour's text; and a line drawn again only when what it shows
- * changed (src/tui/StyledLine.tsx) must still show every change.
+ * changed (src/tui/style/StyledLine.tsx) must still show every change.
  */
 import { render } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { LinesPane } from '../../src/tui/LinesPane';
-import { seg, type Line } from '../../src/tui/styled-line';
-import { ThemeContext, themeView, type ThemeView } from '../../src/tui/theme-context';
-import { loadTheme } from '../../src/tui/theme';
-import { LineCache, transcriptWindow } from '../../src/tui/transcript-window';
+import { LinesPane } from '../../src/tui/panes/LinesPane';
+import { seg, type Line } from '../../src/tui/style/styled-line';
+import { ThemeContext, themeView, type ThemeView } from '../../src/tui/style/theme-context';
+import { loadTheme } from '../../src/tui/style/theme';
+import { LineCache, transcriptWindow } from '../../src/tui/transcript/transcript-window';
 import { append, emptyStore } from './session-fixture';
 import { FakeStdin, FakeStdout } from './harness';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
-import { entryGlyph } from '../../src/tui/entry-glyph';
-import { TreeFinder, type TreeMatches } from '../../src/tui/tree-find';
-import type { TreeRow, TreeRows } from '../../src/tui/tree-rows';
+import { entryGlyph } from '../../src/tui/tree/entry-glyph';
+import { TreeFinder, type TreeMatches } from '../../src/tui/tree/tree-find';
+import type { TreeRow, TreeRows } from '../../src/tui/tree/tree-rows';
 import { fcRuns } from '../support/fc-runs';
 
 /**

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { TreeIndex } from '../../src/core/tree/tree-index';
-import { TreeRowIndex, type TreeRow } from '../../src/tui/tree-rows';
-import { headPath } from '../../src/tui/use-session-view';
+import { TreeRowIndex, type TreeRow } from '../../src/tui/tree/tree-rows';
+import { headPath } from '../../src/tui/screen/use-session-view';
 import { fcRuns } from '../support/fc-runs';
 
 /** The flattening as first written: a stack, newest child last in its column, older ones nested. */

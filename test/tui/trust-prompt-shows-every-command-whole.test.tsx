@@ -5,10 +5,10 @@
  */
 import { render } from 'ink';
 import { describe, expect, it, vi } from 'vitest';
-import { loadTheme } from '../../src/tui/theme';
-import { ThemeContext, themeView } from '../../src/tui/theme-context';
-import type { TrustSummary } from '../../src/tui/trust-lines';
-import { type TrustAnswer, TrustPrompt } from '../../src/tui/TrustPrompt';
+import { loadTheme } from '../../src/tui/style/theme';
+import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
+import type { TrustSummary } from '../../src/tui/dialogs/trust-lines';
+import { type TrustAnswer, TrustPrompt } from '../../src/tui/dialogs/TrustPrompt';
 import { eventually, FakeStdin, FakeStdout, KEYS } from './harness';
 
 function summary(commands: [string, string][]): TrustSummary {

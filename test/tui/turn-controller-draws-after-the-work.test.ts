@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { OpenAIProvider } from '../../src/core/provider/openai-chat/openai-provider';
 import type { EventSink } from '../../src/core/session/events';
-import { IdleCollection } from '../../src/tui/idle-collection';
-import { TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/turn-controller';
+import { IdleCollection } from '../../src/tui/frame/idle-collection';
+import { TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/screen/turn-controller';
 import { buildAgent, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 

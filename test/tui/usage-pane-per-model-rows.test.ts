@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyTotals } from '../../src/core/usage/totals';
-import type { Line } from '../../src/tui/styled-line';
-import { usageLines, type LiveUsage } from '../../src/tui/usage-lines';
-import type { UsageSummary } from '../../src/tui/usage-summary';
+import type { Line } from '../../src/tui/style/styled-line';
+import { usageLines, type LiveUsage } from '../../src/tui/usage/usage-lines';
+import type { UsageSummary } from '../../src/tui/usage/usage-summary';
 
 function summary(models: readonly [string, number][]): UsageSummary {
   const totals = (costUsdMicros: number) => ({ ...emptyTotals(), attempts: 1, costUsdMicros });

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../src/core/storage/records';
 import type { UsageRow } from '../../src/core/usage/usage-row';
-import type { ChildUsage } from '../../src/tui/child-usage';
-import type { Line } from '../../src/tui/styled-line';
-import { usageLines } from '../../src/tui/usage-lines';
-import { summarizeUsage } from '../../src/tui/usage-summary';
+import type { ChildUsage } from '../../src/tui/usage/child-usage';
+import type { Line } from '../../src/tui/style/styled-line';
+import { usageLines } from '../../src/tui/usage/usage-lines';
+import { summarizeUsage } from '../../src/tui/usage/usage-summary';
 
 function record(entryId: string | null, model: string, costUsdMicros: number): UsageRecord {
   const usage: UsageRow = {

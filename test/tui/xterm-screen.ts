@@ -24,7 +24,7 @@ const RGB_MODE = 0x3000000;
 /**
  * A cell's colour as mode:value, a colour of the 256-colour palette's cube or grey ramp (16 to 255)
  * given as the 24-bit colour xterm draws it with, so that the same colour sent either way reads the
- * same (the frame writer sends exact palette colours by index: src/tui/sgr-codes.ts).
+ * same (the frame writer sends exact palette colours by index: src/tui/frame/sgr-codes.ts).
  */
 function colourOf(mode: number, value: number): string {
   if (mode !== PALETTE_MODE || value < 16) return `${mode}:${value}`;

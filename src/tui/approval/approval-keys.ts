@@ -1,0 +1,220 @@
+import type { Key } from 'ink';
+import type { ApprovalField } from './approval-field';
+import {
+  MAX_DENIAL_MESSAGE_CHARS,
+  type ApprovalAnswer,
+  type ApprovalQueue,
+  type PendingApproval,
+} from './approval-queue';
+import { stripControls } from '../text/cell-width';
+import { applyEdit, insertText, MAX_PROMPT_CHARS, type EditAction } from '../prompt/line-editor';
+import type { SessionAllowance } from './session-allowance';
+import type { UiAction } from '../screen/ui-state';
+
+export type { SessionAllowance } from './session-allowance';
+
+/** What the approval box's keys read and change. */
+export interface ApprovalKeyContext {
+  readonly dispatch: (action: UiAction) => void;
+  readonly approvals: ApprovalQueue;
+  readonly pending: PendingApproval | null;
+  readonly policy: SessionAllowance | null;
+  readonly field: ApprovalField | null;
+}
+
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+/** Bound on an edited command: the parser refuses longer lines anyway. */
+const MAX_EDITED_CHARS = Math.min(MAX_PROMPT_CHARS, 65_536);
+
+function flash(ctx: ApprovalKeyContext, level: 'info' | 'warn', text: string): void {
+  ctx.dispatch({ type: 'flash', flash: { level, text } });
+}
+
+function setField(ctx: ApprovalKeyContext, field: ApprovalField | null): void {
+  ctx.dispatch({ type: 'approval-field', field });
+}
+
+/** The open field of the call on screen, or null (a field left from an earlier call is ignored). */
+export function openField(field: ApprovalField | null, pending: PendingApproval | null): ApprovalField | null {
+  return pending && field?.callId === pending.request.callId ? field : null;
+}
+
+/** `n` / `d`: the field a denial's message is typed in (⏎ with nothing typed denies without one). */
+export function openDenyField(ctx: ApprovalKeyContext): void {
+  if (ctx.pending) setField(ctx, { kind: 'deny', callId: ctx.pending.request.callId, value: '' });
+}
+
+/** `p`: shows the prefix the policy would keep, to be confirmed; or says why there is none. */
+export function offerPrefix(ctx: ApprovalKeyContext): void {
+  const { pending, policy } = ctx;
+  if (!pending) return;
+  const offer = policy?.prefixOffer?.(pending.request) ?? { ok: false, why: 'nothing can be allowed here' };
+  if (!offer.ok) return flash(ctx, 'warn', `no prefix allowed: ${offer.why}`);
+  setField(ctx, { kind: 'prefix', callId: pending.request.callId, prefix: offer.prefix });
+}
+
+/** `e`: the command in a field to edit before approving it (shell calls only). */
+export function openEditField(ctx: ApprovalKeyContext): void {
+  const { pending } = ctx;
+  if (!pending) return;
+  if (!pending.shell)
+    return flash(ctx, 'warn', `e edits a shell command; a ${pending.request.tool} call cannot be edited`);
+  const value = pending.request.subject;
+  setField(ctx, { kind: 'edit', callId: pending.request.callId, editor: { value, cursor: value.length } });
+}
+
+/** An answer to the call on screen; an approving key that came too soon is refused, saying so. */
+export function answerApproval(
+  ctx: ApprovalKeyContext,
+  answer: ApprovalAnswer,
+  detail: { readonly message?: string; readonly prefix?: readonly string[]; readonly edited?: string } = {},
+): void {
+  const { pending } = ctx;
+  if (!pending) return;
+  if (answer === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
+  if (answer !== 'deny' && !ctx.approvals.armed()) {
+    flash(ctx, 'warn', 'that key came before the prompt was on screen long enough to read: press it again to approve');
+    return;
+  }
+  const decision = ctx.approvals.answer(pending, answer, detail);
+  setField(ctx, null);
+  if (!decision) return;
+  // The waiting call resumes after this returns, so an allowance is in force for its next call.
+  const tool = pending.request.tool;
+  if (answer === 'allow-for-session' && decision.approved) ctx.policy?.allowForSession(tool);
+  if (answer === 'allow-prefix' && decision.approved) ctx.policy?.allowPrefix?.(pending.request, detail.prefix!);
+  flash(ctx, decision.approved ? 'info' : 'warn', answeredText(tool, answer, detail));
+}
+
+function answeredText(
+  tool: string,
+  answer: ApprovalAnswer,
+  detail: { readonly message?: string; readonly prefix?: readonly string[] },
+): string {
+  switch (answer) {
+    case 'approve':
+      return `${tool} approved`;
+    case 'deny':
+      return `${tool} denied${detail.message ? ': the model is told what you wrote' : ''}`;
+    case 'allow-for-session':
+      return `${tool} is allowed for the rest of this session`;
+    case 'allow-prefix':
+      return `approved; commands starting with \`${detail.prefix!.join(' ')}\` run in the sandbox without asking for the rest of this session`;
+    case 'approve-edited':
+      return `${tool} approved as you edited it (checked again before it runs)`;
+  }
+}
+
+/**
+ * A key while a field is open in the box. Returns false for a key the field leaves to the keymap
+ * (Ctrl-C stops the turn as ever).
+ */
+export function typeInApprovalField(ctx: ApprovalKeyContext, input: string, key: Key): boolean {
+  const field = openField(ctx.field, ctx.pending);
+  if (!field) return false;
+  if (key.ctrl && input === 'c') return false;
+  if (key.escape) {
+    setField(ctx, null);
+    return true;
+  }
+  switch (field.kind) {
+    case 'deny':
+      return typeDenial(ctx, field, input, key);
+    case 'prefix':
+      if (key.return || input === 'p') answerApproval(ctx, 'allow-prefix', { prefix: field.prefix });
+      return true;
+    case 'edit':
+      return typeEdit(ctx, field, input, key);
+  }
+}
+
+/** The denial's message: ⏎ denies with it (or without one when nothing is typed). */
+function typeDenial(
+  ctx: ApprovalKeyContext,
+  field: Extract<ApprovalField, { kind: 'deny' }>,
+  input: string,
+  key: Key,
+): boolean {
+  const set = (value: string): void => setField(ctx, { ...field, value: value.slice(0, MAX_DENIAL_MESSAGE_CHARS) });
+  if (key.return) return deny(ctx, field.value);
+  if (key.backspace || key.delete) {
+    set([...field.value].slice(0, -1).join(''));
+    return true;
+  }
+  if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return true;
+  // A fast typist's (or a script's) "text⏎" in one read is the text, then a send.
+  const sends = input.endsWith('\r');
+  const value = field.value + stripControls((sends ? input.slice(0, -1) : input).replace(/\r\n?|\n/g, ' '));
+  if (sends) return deny(ctx, value);
+  set(value);
+  return true;
+}
+
+function deny(ctx: ApprovalKeyContext, typed: string): true {
+  const message = typed.trim().slice(0, MAX_DENIAL_MESSAGE_CHARS);
+  answerApproval(ctx, 'deny', message === '' ? {} : { message });
+  return true;
+}
+
+const EDIT_KEYS: readonly [keyof Key | `ctrl+${string}`, EditAction][] = [
+  ['leftArrow', 'cursor-left'],
+  ['rightArrow', 'cursor-right'],
+  ['ctrl+a', 'line-start'],
+  ['ctrl+e', 'line-end'],
+  ['ctrl+u', 'delete-to-start'],
+  ['ctrl+k', 'delete-to-end'],
+  ['ctrl+w', 'delete-word'],
+];
+
+/** The command being edited: ⏎ approves it as edited (core checks it again), Alt-⏎ a new line. */
+function typeEdit(
+  ctx: ApprovalKeyContext,
+  field: Extract<ApprovalField, { kind: 'edit' }>,
+  input: string,
+  key: Key,
+): boolean {
+  const set = (editor: typeof field.editor): void => {
+    if (editor.value.length <= MAX_EDITED_CHARS) setField(ctx, { ...field, editor });
+  };
+  if (key.return && key.meta) {
+    set(insertText(field.editor, '\n'));
+    return true;
+  }
+  if (key.return) {
+    const edited = field.editor.value;
+    if (edited.trim() === '') {
+      flash(ctx, 'warn', 'the command is empty: type one, or Esc to go back');
+      return true;
+    }
+    answerApproval(ctx, 'approve-edited', { edited });
+    return true;
+  }
+  if (key.backspace || key.delete) {
+    set(applyEdit(field.editor, 'delete-back'));
+    return true;
+  }
+  const edit = EDIT_KEYS.find(([k]) =>
+    k.startsWith('ctrl+') ? key.ctrl && input === k.slice(5) : key[k as keyof Key] === true,
+  );
+  if (edit) {
+    set(applyEdit(field.editor, edit[1]));
+    return true;
+  }
+  if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return true;
+  set(insertText(field.editor, stripControls(input.replace(/\r\n?/g, '\n'))));
+  return true;
+}
+
+/** A bracketed paste while a field is open: into a denial's message on one line, into an edited command whole. */
+export function pasteInApprovalField(ctx: ApprovalKeyContext, text: string): void {
+  const field = openField(ctx.field, ctx.pending);
+  if (field?.kind === 'deny') {
+    const value = (field.value + stripControls(text.replace(/\r\n?|\n/g, ' '))).slice(0, MAX_DENIAL_MESSAGE_CHARS);
+    setField(ctx, { ...field, value });
+  } else if (field?.kind === 'edit') {
+    const editor = insertText(field.editor, stripControls(text.replace(/\r\n?/g, '\n')));
+    if (editor.value.length <= MAX_EDITED_CHARS) setField(ctx, { ...field, editor });
+  }
+}

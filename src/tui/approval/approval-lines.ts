@@ -1,0 +1,232 @@
+import { approvalOffers, type ApprovalOffers } from './approval-offers';
+import type { ApprovalField } from './approval-field';
+import type { PendingApproval } from './approval-queue';
+import { spread } from '../transcript/entry-lines';
+import { inputLines } from './input-lines';
+import { previewLines } from './preview-lines';
+import { seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
+import { visibleLines, visibleRow } from '../text/visible-text';
+
+/**
+ * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
+ * the keys) are always drawn; the body (every line of what will run) scrolls between them.
+ */
+export interface ApprovalView {
+  readonly head: readonly Line[];
+  readonly body: readonly Line[];
+  readonly foot: readonly Line[];
+  /** "Destructive: always asked…": drawn when there is room, dropped first when there is not. */
+  readonly note: Line | null;
+}
+
+/** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
+function addsToSubject(input: unknown, subject: string): boolean {
+  if (input === null || typeof input !== 'object') return String(input) !== subject;
+  // An MCP call's subject is its arguments on one line: shown once, as lines.
+  if (JSON.stringify(input) === subject) return true;
+  const values = Object.values(input as Record<string, unknown>);
+  return !(values.length === 1 && values[0] === subject);
+}
+
+/** The command's lines, numbered, a line holding a Destructive part marked `!` in the gutter. */
+function commandLines(pending: PendingApproval, width: number): Line[] {
+  const lines = visibleLines(pending.request.subject);
+  const digits = String(lines.length).length;
+  const gutter = digits + 3;
+  const out: Line[] = [];
+  lines.forEach((text, i) => {
+    const marked = pending.marked.has(i);
+    const head: Segment[] = [
+      seg(marked ? '!' : ' ', 'danger'),
+      seg(` ${String(i + 1).padStart(digits)} `, marked ? 'danger' : 'faint'),
+    ];
+    out.push(...wrapLine([...head, seg(text, marked ? 'danger' : 'strong')], width, [seg(' '.repeat(gutter))]));
+  });
+  return out;
+}
+
+/**
+ * The body of each request at the width it was last laid out at: typing a denial's message or
+ * scrolling lays out the foot again, never a long command's lines (50,000 lines take ~0.5 s).
+ */
+const laidOut = new WeakMap<PendingApproval, { readonly width: number; readonly body: readonly Line[] }>();
+
+function bodyAt(pending: PendingApproval, width: number): readonly Line[] {
+  const known = laidOut.get(pending);
+  if (known?.width === width) return known.body;
+  const body = bodyLines(pending, width);
+  laidOut.set(pending, { width, body });
+  return body;
+}
+
+function bodyLines(pending: PendingApproval, width: number): Line[] {
+  const { request } = pending;
+  const lines: Line[] = [];
+  if (pending.shell) {
+    lines.push(...commandLines(pending, width));
+    const { input } = request;
+    if (input === null || typeof input !== 'object' || !addsToSubject(input, request.subject)) return lines;
+    // Anything the call says beside its command (a timeout, a working directory).
+    const rest = Object.fromEntries(
+      Object.entries(input as Record<string, unknown>).filter(([, value]) => value !== request.subject),
+    );
+    for (const text of inputLines(rest)) lines.push(...wrapLine([seg(text, 'codeBlock')], width, [seg('  ')]));
+    return lines;
+  }
+  // An MCP call's subject is its arguments on one line: the lines below say them whole.
+  if (JSON.stringify(request.input) !== request.subject)
+    for (const text of visibleLines(request.subject))
+      lines.push(...wrapLine([seg(text, 'strong')], width, [seg('  ')]));
+  // A file tool's change is shown as what it does to the file, not as its arguments.
+  if (request.preview) return [...lines, ...previewLines(request.preview, width)];
+  if (addsToSubject(request.input, request.subject))
+    for (const text of inputLines(request.input)) lines.push(...wrapLine([seg(text, 'codeBlock')], width, [seg('  ')]));
+  return lines;
+}
+
+/** The keys that act on this call (see ApprovalOffers): a key that could only say no is not listed. */
+function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null, offers: ApprovalOffers): Line[] {
+  if (field) return fieldLines(field, width);
+  const keys: [string, string][] = [
+    ['y', 'approve once'],
+    ['n', 'deny (type why, ⏎)'],
+    ...(offers.allow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
+    ...(offers.prefix ? [['p', 'allow its prefix'] as [string, string]] : []),
+    ...(offers.edit ? [['e', 'edit it'] as [string, string]] : []),
+    ['Esc', 'stop the turn'],
+  ];
+  return keyRows(keys, width);
+}
+
+/** The open field in place of the keys: what is typed (or offered) and what ⏎ and Esc do. */
+function fieldLines(field: ApprovalField, width: number): Line[] {
+  const keys = (enter: string): Line[] =>
+    wrapLine([seg('⏎', 'accentBold'), seg(` ${enter}   `), seg('Esc', 'accentBold'), seg(' back')], width);
+  switch (field.kind) {
+    case 'deny':
+      return [
+        ...wrapLine(
+          [seg('deny, telling the model: ', 'warn'), seg(visibleLines(field.value).join(' ')), seg('▏', 'accent')],
+          width,
+        ),
+        ...keys(field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message'),
+      ];
+    case 'prefix':
+      return [
+        ...wrapLine(
+          [
+            seg('allow for this session every command starting ', 'warn'),
+            seg(field.prefix.join(' '), 'strong'),
+            seg(' (in the sandbox; never a Destructive one, nor a line running anything else)', 'muted'),
+          ],
+          width,
+        ),
+        ...wrapLine(
+          [
+            seg('p', 'accentBold'),
+            seg('/'),
+            seg('⏎', 'accentBold'),
+            seg(' approve and keep it   '),
+            seg('Esc', 'accentBold'),
+            seg(' back'),
+          ],
+          width,
+        ),
+      ];
+    case 'edit': {
+      const { value, cursor } = field.editor;
+      const withCursor = `${value.slice(0, cursor)}▏${value.slice(cursor)}`;
+      const lines = visibleLines(withCursor).flatMap((text, i) =>
+        wrapLine([seg(i === 0 ? 'run instead: ' : '             ', 'warn'), seg(text, 'strong')], width, [seg('  ')]),
+      );
+      return [...lines, ...keys('approve as edited (checked again first)   Alt-⏎ new line')];
+    }
+  }
+}
+
+/** Keys and what they do, laid out in rows; a key is never parted from its words. */
+function keyRows(keys: readonly (readonly [string, string])[], width: number): Line[] {
+  const rows: Segment[][] = [[]];
+  let used = 0;
+  for (const [key, does] of keys) {
+    const cells = key.length + 1 + does.length;
+    if (used > 0 && used + 3 + cells > width) {
+      rows.push([]);
+      used = 0;
+    }
+    const row = rows[rows.length - 1]!;
+    if (used > 0) row.push(seg('   '));
+    row.push(seg(key, 'accentBold'), seg(` ${does}`));
+    used += (used > 0 ? 3 : 0) + cells;
+  }
+  return rows.map((row) => truncateLine(row, width));
+}
+
+/** The parts of the approval box for a request at a width; every line fits the width. */
+export function approvalView(
+  pending: PendingApproval,
+  width: number,
+  field: ApprovalField | null = null,
+  offers: ApprovalOffers = approvalOffers(pending, null),
+): ApprovalView {
+  const { request } = pending;
+  const destructive = request.risk === 'Destructive';
+  const foot: Line[] = [];
+  if (request.reason)
+    foot.push(
+      ...wrapLine(
+        [seg('why: ', 'muted'), ...visibleLines(request.reason).map((t) => seg(t, destructive ? 'danger' : 'text'))],
+        width,
+        [seg('     ')],
+      ),
+    );
+  if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
+  foot.push(...keyLine(pending, width, field, offers));
+  return {
+    head: [
+      spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
+      // A sub-agent's call is asked on this screen: who asks is always in sight.
+      ...(request.agent
+        ? [truncateLine([seg('asked by ', 'muted'), seg(visibleRow(request.agent), 'accentBold')], width)]
+        : []),
+    ],
+    body: bodyAt(pending, width),
+    foot,
+    note: destructive
+      ? truncateLine([seg('Destructive: always asked; --yes and rules never apply', 'danger')], width)
+      : null,
+  };
+}
+
+/** Rows the whole view takes, unscrolled. */
+export function approvalRows(view: ApprovalView): number {
+  return view.head.length + view.body.length + view.foot.length + (view.note ? 1 : 0);
+}
+
+export interface FittedApproval {
+  readonly lines: readonly Line[];
+  /** The first body line shown (the scroll position, clamped). */
+  readonly top: number;
+  /** Body lines shown at once: what a page moves. */
+  readonly page: number;
+  /** "lines 1–8 of 32", when the body does not fit whole. */
+  readonly position: string | null;
+}
+
+/**
+ * The view cut to `height` rows with the body scrolled to `top`: the head and foot always stay,
+ * the note is dropped before the body shrinks below two lines, the body keeps at least one line.
+ */
+export function fitApproval(view: ApprovalView, height: number, top: number): FittedApproval {
+  const room = height - view.head.length - view.foot.length;
+  const note = view.note && room - 1 >= Math.min(2, view.body.length) ? view.note : null;
+  const page = Math.max(1, Math.min(view.body.length, room - (note ? 1 : 0)));
+  const first = Math.max(0, Math.min(top, view.body.length - page));
+  const shown = view.body.slice(first, first + page);
+  // Below the smallest screen tole supports, the keys are what stays: the first foot lines go.
+  const footRows = Math.max(1, height - view.head.length - shown.length - (note ? 1 : 0));
+  const foot = view.foot.slice(Math.max(0, view.foot.length - footRows));
+  const lines = [...view.head, ...shown, ...foot, ...(note ? [note] : [])].slice(0, Math.max(0, height));
+  const position = view.body.length > page ? `lines ${first + 1}–${first + shown.length} of ${view.body.length}` : null;
+  return { lines, top: first, page, position };
+}

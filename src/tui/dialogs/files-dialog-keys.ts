@@ -1,0 +1,81 @@
+import { planSize } from '../../core/checkpoints/checkpoint-store';
+import type { SessionCommands } from '../../core/session/session-commands';
+import { flashRefusal } from '../commands/refusal-flash';
+import type { TurnAgent, TurnController } from '../screen/turn-controller';
+import type { FilesDialog, UiAction } from '../screen/ui-state';
+
+/** What the files prompt's keys need from the screen. */
+export interface FilesKeyContext {
+  readonly dialog: FilesDialog | null;
+  readonly dispatch: (action: UiAction) => void;
+  readonly agent: TurnAgent;
+  readonly session: SessionCommands;
+  readonly turns: TurnController;
+}
+
+function flash(ctx: FilesKeyContext, level: 'info' | 'warn' | 'error', text: string): void {
+  ctx.dispatch({ type: 'flash', flash: { level, text } });
+}
+
+/** Opens a files prompt for an entry and computes its preview in the background. */
+export function openFilesDialog(ctx: FilesKeyContext, kind: FilesDialog['kind'], entryId: string): void {
+  const preview = ctx.agent.previewRestore;
+  if (!preview) return;
+  ctx.dispatch({ type: 'dialog', dialog: { kind, entryId, preview: null } });
+  void preview.call(ctx.agent, entryId).then(
+    (result) => ctx.dispatch({ type: 'dialog-preview', entryId, preview: result }),
+    (error: unknown) =>
+      ctx.dispatch({
+        type: 'dialog-preview',
+        entryId,
+        preview: { ok: false, reason: (error as Error)?.message ?? String(error) },
+      }),
+  );
+}
+
+/** `u` in the tree: what restoring the files to the selected entry would change, then y/n. */
+export function askRestore(ctx: FilesKeyContext, entryId: string): void {
+  const refused = ctx.session.restoreRefusal(entryId);
+  if (refused) return flashRefusal(ctx, refused);
+  if (!ctx.agent.previewRestore) return flash(ctx, 'warn', 'checkpoints are not set up for this session');
+  openFilesDialog(ctx, 'restore', entryId);
+}
+
+/** y in the restore prompt: restores once the preview is in and has something to change. */
+export function confirmRestore(ctx: FilesKeyContext): void {
+  const { dialog } = ctx;
+  if (!dialog || dialog.kind !== 'restore') return;
+  if (!dialog.preview) return flash(ctx, 'info', 'still looking at what would change: press y again in a moment');
+  ctx.dispatch({ type: 'dialog', dialog: null });
+  if (!dialog.preview.ok || planSize(dialog.preview.plan) === 0) return;
+  runRestore(ctx, dialog.entryId);
+}
+
+/** c or f in the check-out prompt: check out, and with f restore the files too. */
+export function answerCheckout(
+  ctx: FilesKeyContext,
+  withFiles: boolean,
+  checkoutEntry: (entryId: string) => boolean,
+): void {
+  const { dialog } = ctx;
+  if (!dialog || dialog.kind !== 'checkout') return;
+  if (withFiles && !dialog.preview)
+    return flash(ctx, 'info', 'still looking at what would change: press f again in a moment');
+  ctx.dispatch({ type: 'dialog', dialog: null });
+  if (!checkoutEntry(dialog.entryId)) return;
+  // Checked out first: the restore's entries start the new branch from there.
+  if (withFiles && dialog.preview?.ok && planSize(dialog.preview.plan) > 0) runRestore(ctx, dialog.entryId);
+}
+
+function runRestore(ctx: FilesKeyContext, entryId: string): void {
+  void ctx.turns
+    .runTask('restoring files', (_signal, emit) => ctx.session.restore(entryId, emit))
+    .then((outcome) => {
+      if (outcome === null) flash(ctx, 'warn', 'a turn is running: restore files when it ends');
+      else if (!outcome.ok) flashRefusal(ctx, outcome);
+      else flash(ctx, 'info', `files restored to ${entryId} (undo: u on the restore entry, ${outcome.undoEntryId})`);
+    })
+    .catch((error: unknown) =>
+      flash(ctx, 'error', `files not restored: ${(error as Error)?.message ?? String(error)}`),
+    );
+}

@@ -1,0 +1,63 @@
+import { Box, type DOMElement } from 'ink';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { FramePacer, FRAME_PACING, StreamedFrames, type FramePacerOptions } from './frame-pacer';
+
+/** Ink's root node as tole uses it: the draw after a commit, and the draw now. */
+type InkRoot = DOMElement & { onRender: () => void; onImmediateRender: () => void };
+
+/**
+ * Ink's root node, reached from any node under it. The build's Ink (src/tui/frame/ink-coupling.ts)
+ * calls `onRender` after each commit (its throttled draw) and keeps `onImmediateRender` as the draw
+ * itself; if a new Ink moved either, this says so instead of drawing through a throttle unseen.
+ */
+export function inkRootOf(node: DOMElement | null): InkRoot {
+  let root = node;
+  while (root?.parentNode) root = root.parentNode;
+  if (
+    root?.nodeName !== 'ink-root' ||
+    typeof root.onRender !== 'function' ||
+    typeof root.onImmediateRender !== 'function'
+  )
+    throw new Error(
+      "frame pacing: Ink's root node has no onRender/onImmediateRender; check src/tui/frame/PacedFrames.tsx against the new Ink",
+    );
+  return root as InkRoot;
+}
+
+/**
+ * Draws each committed frame at once instead of through Ink's render throttle (see
+ * frame-pacer.ts), from the commit after its own on; `stream` is what the turn controller says of
+ * streamed text. Put it at the top of the tree handed to Ink.
+ */
+export function PacedFrames({
+  children,
+  stream,
+  pacing = FRAME_PACING,
+}: {
+  readonly children: ReactNode;
+  readonly stream?: StreamedFrames;
+  readonly pacing?: FramePacerOptions;
+}): ReactNode {
+  const anchor = useRef<DOMElement>(null);
+  useLayoutEffect(() => {
+    const root = inkRootOf(anchor.current);
+    const throttled = root.onRender;
+    const pacer = new FramePacer(root.onImmediateRender, stream ?? new StreamedFrames(), pacing);
+    root.onRender = pacer.request;
+    return () => {
+      pacer.dispose();
+      if (root.onRender === pacer.request) root.onRender = throttled;
+    };
+  }, [stream, pacing]);
+  return (
+    <>
+      <Box ref={anchor} display="none" />
+      {children}
+    </>
+  );
+}
+
+/** `tree` under PacedFrames: what runTui and runAlone hand Ink. */
+export function paced(tree: ReactNode, stream?: StreamedFrames): ReactNode {
+  return <PacedFrames {...(stream ? { stream } : {})}>{tree}</PacedFrames>;
+}

@@ -1,0 +1,206 @@
+/**
+ * Draws Ink's frames on the alternate screen by sending only the cells that changed.
+ *
+ * Ink (6.8) either erases and rewrites its whole output on every frame, or, with its incremental
+ * mode, drifts a line down per frame when the output does not fill the screen. This sits between
+ * Ink and the terminal: Ink writes a whole frame, and the terminal receives, in one synchronized
+ * update, the runs of cells that differ from the last frame (compared cell by cell, with each
+ * cell's style), each behind a cursor move. A streamed token costs its own characters.
+ */
+import { rowCells, type RowCells } from './row-cells';
+import { planScroll, scrollCodes, shiftedRow } from './frame-scroll';
+import { diffRow, Pen } from './row-diff';
+
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+/**
+ * Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. Sticky
+ * patterns matched from 0 with `test`, their end read from `lastIndex`: a frame is ~10 KB, and a
+ * replace or an exec would copy it or allocate a match on every frame.
+ */
+const ERASE_PREFIX = /(?:\x1b\[2K(?:\x1b\[1A)?)+\x1b\[G/y;
+const CLEAR_PREFIX = /(?:\x1b\[2J|\x1b\[3J|\x1b\[H|\x1b\[0f|\x1bc)+/y;
+
+/** The length of what the sticky `pattern` matches at the start of `text`, 0 if nothing. */
+function prefixLength(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? pattern.lastIndex : 0;
+}
+const ONLY_CONTROL = /^(?:\x1b\[[0-9;?]*[A-Za-z])*$/;
+
+/** SGR parameters that set a colour: 30-39, 40-49, 90-97, 100-107, and the 38/48 extended forms. */
+function dropColours(sgr: string): string {
+  const params = sgr.split(';');
+  const kept: string[] = [];
+  for (let i = 0; i < params.length; i++) {
+    const n = Number(params[i]);
+    if (n === 38 || n === 48) {
+      i += params[i + 1] === '5' ? 2 : 4;
+      continue;
+    }
+    if ((n >= 30 && n <= 49) || (n >= 90 && n <= 107)) continue;
+    kept.push(params[i]!);
+  }
+  return kept.length === 0 ? '' : `\x1b[${kept.join(';')}m`;
+}
+
+/** A line with every colour code taken out (bold, dim, inverse and the rest stay): `NO_COLOR`. */
+export function withoutColour(line: string): string {
+  return line.replace(/\x1b\[([0-9;]*)m/g, (_, params: string) => (params === '' ? '\x1b[m' : dropColours(params)));
+}
+
+const NO_CELLS: RowCells = { cells: [], uncertain: false };
+/** Fewer changed rows than this: no scroll is looked for (a streamed token changes one or two). */
+const MIN_SCROLL_ROWS = 3;
+
+export class FrameWriter {
+  private previous: string[] = [];
+  /** The cells of each row of `previous`, as far as they were needed. */
+  private previousCells: (RowCells | undefined)[] = [];
+  private readonly pen = new Pen();
+  /** Bytes sent for frames so far (for the bench's bytes-per-frame figure). */
+  bytesWritten = 0;
+  /** Whether rows that moved are scrolled by the terminal (off: the bench's same-run baseline). */
+  scroll = true;
+  framesWritten = 0;
+  private lost = false;
+  /** The stream to hand Ink: the real one, except that `write` goes through here. */
+  readonly stream: NodeJS.WriteStream;
+
+  /** With `noColor`, no colour code reaches the terminal, whoever asked for it (Ink resets included). */
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly noColor = false,
+  ) {
+    const write = (data: string | Uint8Array, ...rest: unknown[]): boolean => {
+      this.write(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+      const callback = rest.find((r): r is () => void => typeof r === 'function');
+      callback?.();
+      return true;
+    };
+    this.stream = new Proxy(out, {
+      get(target, property) {
+        if (property === 'write') return write;
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+
+  /** Draws the last frame whole again (after the screen was cleared, on a resize). */
+  repaint(): void {
+    if (this.lost) return;
+    const lines = this.previous;
+    this.previous = [];
+    this.previousCells = [];
+    this.draw(lines);
+  }
+
+  /** The terminal is gone: frames are dropped from now on. */
+  lose(): void {
+    this.lost = true;
+  }
+
+  private write(data: string): void {
+    if (this.lost) return;
+    if (data === SYNC_START || data === SYNC_END) return;
+    let rest = data;
+    const cleared = prefixLength(CLEAR_PREFIX, rest);
+    if (cleared > 0) {
+      this.out.write('\x1b[2J');
+      this.previous = [];
+      this.previousCells = [];
+      rest = rest.slice(cleared);
+    }
+    const erased = prefixLength(ERASE_PREFIX, rest);
+    if (erased > 0) rest = rest.slice(erased);
+    if (rest === '') return;
+    if (ONLY_CONTROL.test(rest)) {
+      this.out.write(rest);
+      return;
+    }
+    const lines = rest.endsWith('\n') ? rest.slice(0, -1).split('\n') : rest.split('\n');
+    this.draw(this.noColor ? lines.map(withoutColour) : lines);
+  }
+
+  private draw(lines: string[]): void {
+    let out = '';
+    const cells: (RowCells | undefined)[] = [];
+    const count = Math.max(lines.length, this.previous.length);
+    const columns = this.out.columns || 80;
+    /** The rows whose text changed. */
+    const changed: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const line = lines[i] ?? '';
+      const before = this.previous[i] ?? '';
+      if (line === before) {
+        cells.push(this.previousCells[i]);
+        continue;
+      }
+      const now = rowCells(line, columns);
+      cells.push(now);
+      changed.push(i);
+      out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
+    }
+    if (out !== '') out += this.pen.reset();
+    if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
+      const scrolled = this.scrolled(lines, cells, changed, columns);
+      if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
+    }
+    this.previous = lines;
+    this.previousCells = cells;
+    if (out === '') return;
+    out = SYNC_START + out + SYNC_END;
+    this.bytesWritten += Buffer.byteLength(out);
+    this.framesWritten++;
+    this.out.write(out);
+  }
+
+  /** The cells the terminal holds on row `i` from the last frame. */
+  private oldCells(i: number, columns: number): RowCells {
+    const before = this.previous[i] ?? '';
+    return this.previousCells[i] ?? (before === '' ? NO_CELLS : rowCells(before, columns));
+  }
+
+  /**
+   * The frame drawn with a scroll of the rows that moved, if one looks cheaper than the plain diff
+   * (see src/tui/frame/frame-scroll.ts), ending with the style reset.
+   */
+  private scrolled(
+    lines: readonly string[],
+    cells: (RowCells | undefined)[],
+    changed: readonly number[],
+    columns: number,
+  ): string | null {
+    // The band must lie on the screen: a scroll region past its last row is ignored.
+    const n = Math.min(cells.length, this.out.rows || 0);
+    if (n < 2) return null;
+    const old: RowCells[] = [];
+    const now: RowCells[] = [];
+    const oldLines: string[] = [];
+    for (let i = 0; i < n; i++) {
+      old.push(this.oldCells(i, columns));
+      cells[i] ??= lines[i] ? rowCells(lines[i]!, columns) : NO_CELLS;
+      now.push(cells[i]!);
+      oldLines.push(this.previous[i] ?? '');
+    }
+    const scroll = planScroll(
+      old,
+      now,
+      changed.filter((i) => i < n),
+    );
+    if (scroll === null) return null;
+    const pen = new Pen();
+    // The scroll codes reset the style and home the cursor.
+    pen.cleared();
+    let out = scrollCodes(scroll);
+    for (let i = 0; i < cells.length; i++) {
+      const line = lines[i] ?? '';
+      const before = i < n ? shiftedRow(oldLines, scroll, i, '') : (this.previous[i] ?? '');
+      if (line === before) continue;
+      const held = i < n ? shiftedRow(old, scroll, i, NO_CELLS) : this.oldCells(i, columns);
+      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line);
+    }
+    return out + pen.reset();
+  }
+}

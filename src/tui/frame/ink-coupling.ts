@@ -1,0 +1,12 @@
+/**
+ * The Ink version tole's renderer was checked against. Several parts lean on Ink's internals, not
+ * its API, and a new Ink can break them silently:
+ * - `scripts/ink-output-plugin.mjs` swaps Ink's `build/output.js` for `src/tui/frame/ink-output.ts`
+ *   (which must make the same frames: `test/tui/ink-output-matches-ink.test.ts`), swaps its
+ *   `widest-line` for `src/tui/text/text-width.ts`, and stubs its `devtools.js`;
+ * - `src/tui/frame/frame-writer.ts` reads the erase sequences Ink writes before each frame.
+ * - `src/tui/frame/PacedFrames.tsx` replaces the root node's `onRender` (Ink's throttled draw after a
+ *   commit) with tole's pacer over `onImmediateRender` (the draw itself); it throws if they moved.
+ * Upgrading Ink means re-reading those Ink files against these, then changing this constant.
+ */
+export const INK_CHECKED_VERSION = '6.8.0';

@@ -1,0 +1,46 @@
+/**
+ * tole's sanitizer for Ink's text nodes, in place of Ink 6.8's `build/sanitize-ansi.js`
+ * (swapped in by the bundler: scripts/ink-output-plugin.mjs). Ink calls it on every text node's
+ * whole text (several times a frame) and keeps OSC sequences (clipboard, title, links) as they
+ * are; tole lets through only SGR sequences (colours, bold: the styling its painters and Ink's
+ * colour props make) and shows everything else a terminal would act on, through the one terminal
+ * sanitizer (src/core/terminal-text.ts). Text whose only escapes are SGR sequences (what tole's
+ * panes hold) is returned as it is after one scan.
+ */
+import { visibleControls } from '../../core/terminal-text';
+
+/** An SGR sequence as tole and Ink write them: `ESC [ params m`, params digits, `:` and `;`. */
+const SGR = /\u001b\[[0-9:;]*m/g;
+
+/**
+ * True when every ESC in `text` starts `ESC [ params m` with params of digits, `:` and `;` only,
+ * and nothing else a terminal acts on is there.
+ */
+export function onlySgr(text: string): boolean {
+  for (let at = text.indexOf('\u001b'); at !== -1; at = text.indexOf('\u001b', at)) {
+    if (text.charCodeAt(at + 1) !== 0x5b) return false;
+    let end = at + 2;
+    for (; end < text.length; end++) {
+      const code = text.charCodeAt(end);
+      // Digits, ':' and ';'.
+      if (code < 0x30 || code > 0x3b) break;
+    }
+    if (text.charCodeAt(end) !== 0x6d) return false;
+    at = end + 1;
+  }
+  return !ACTS_BESIDES_ESC.test(text);
+}
+
+/** What the sanitizer shows, ESC aside (each ESC was checked above): as src/core/terminal-text.ts's. */
+const ACTS_BESIDES_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+export default function sanitizeAnsi(text: string): string {
+  if (onlySgr(text)) return text;
+  let out = '';
+  let from = 0;
+  for (const match of text.matchAll(SGR)) {
+    out += visibleControls(text.slice(from, match.index)) + match[0];
+    from = match.index + match[0].length;
+  }
+  return out + visibleControls(text.slice(from));
+}

@@ -1,0 +1,49 @@
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import { innerSize, PaneFrame } from './PaneFrame';
+import { StyledLine } from '../style/StyledLine';
+import { paintedLines } from '../style/painted-lines';
+import type { Line } from '../style/styled-line';
+import widestLine from '../text/text-width';
+import { useTheme } from '../style/use-theme';
+
+export interface LinesPaneProps {
+  readonly title: string;
+  readonly note?: string;
+  /** The lines on screen, already windowed and cut to the pane's inner width. */
+  readonly lines: readonly Line[];
+  /** A key per line that moves with it as the pane scrolls (else lines are keyed by place). */
+  readonly keys?: readonly string[];
+  readonly width: number;
+  readonly height: number;
+  readonly focused: boolean;
+}
+
+/**
+ * A pane that shows prepared lines: the transcript, usage and registers panes. Memoized: a pane
+ * whose lines object, title and size are the same is not drawn again (a streamed token redraws
+ * the transcript, not the registers).
+ *
+ * Its lines go to Ink as one text node, one line of it per screen line. Ink draws that exactly as
+ * a text node per line (lines no wider than the pane are neither wrapped nor cut), for a fraction
+ * of the work: a streamed frame that scrolls the transcript by a line changes one node's text,
+ * where a node per line made React move every line, Ink make and free a layout node, Yoga lay out
+ * the whole column again and Ink walk each line's node. A line wider than the pane (which callers
+ * do not give) is drawn a node per line, each cut by Ink as before.
+ */
+export const LinesPane = memo(function LinesPane({ title, note, lines, keys, width, height, focused }: LinesPaneProps) {
+  const theme = useTheme();
+  const text = paintedLines(theme, lines);
+  const whole = lines.length > 0 && widestLine(text) <= innerSize(width, height).width;
+  return (
+    <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
+      <Box flexDirection="column">
+        {whole ? (
+          <Text wrap="truncate-end">{text}</Text>
+        ) : (
+          lines.map((line, i) => <StyledLine key={keys?.[i] ?? i} line={line} />)
+        )}
+      </Box>
+    </PaneFrame>
+  );
+});

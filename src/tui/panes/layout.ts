@@ -1,0 +1,74 @@
+import type { PaneId } from '../input/keymap';
+
+/** Below this many columns the side panes leave the screen; Tab brings each one up in turn. */
+export const NARROW_COLUMNS = 100;
+
+export interface Rect {
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface ScreenLayout {
+  readonly narrow: boolean;
+  /** Lines Ink may draw: one less than the terminal has, so it never scrolls or clears the screen. */
+  readonly lines: number;
+  readonly panesHeight: number;
+  readonly tree: Rect | null;
+  readonly transcript: Rect | null;
+  readonly usage: Rect | null;
+  readonly registers: Rect | null;
+  /** The one pane a narrow screen shows. */
+  readonly single: PaneId | null;
+}
+
+export interface LayoutInput {
+  readonly columns: number;
+  readonly rows: number;
+  readonly focus: PaneId;
+  readonly promptHeight: number;
+  readonly approvalHeight: number;
+  readonly flashHeight: number;
+  /** Lines the usage pane's content wants (it gets them when the column has room). */
+  readonly usageLines: number;
+}
+
+const clamp = (n: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, n));
+
+/** Width of the usage and registers column on a wide screen (the whole width on a narrow one). */
+export function sidePaneWidth(columns: number): number {
+  return columns < NARROW_COLUMNS ? columns : clamp(Math.round(columns * 0.27), 33, 46);
+}
+
+/** Splits the screen: tree | transcript | usage over registers, then flash, approval, prompt, status. */
+export function screenLayout(input: LayoutInput): ScreenLayout {
+  const lines = Math.max(1, input.rows - 1);
+  const panesHeight = Math.max(0, lines - 1 - input.promptHeight - input.approvalHeight - input.flashHeight);
+  if (input.columns < NARROW_COLUMNS) {
+    const single: PaneId = input.focus === 'input' ? 'transcript' : input.focus;
+    const rect = { width: input.columns, height: panesHeight };
+    return {
+      narrow: true,
+      lines,
+      panesHeight,
+      tree: single === 'tree' ? rect : null,
+      transcript: single === 'transcript' ? rect : null,
+      usage: single === 'usage' ? rect : null,
+      registers: single === 'registers' ? rect : null,
+      single,
+    };
+  }
+  const treeWidth = clamp(Math.round(input.columns * 0.25), 24, 48);
+  const sideWidth = sidePaneWidth(input.columns);
+  const transcriptWidth = input.columns - treeWidth - sideWidth;
+  const usageHeight = clamp(input.usageLines + 2, Math.min(4, panesHeight), Math.floor(panesHeight * 0.5));
+  return {
+    narrow: false,
+    lines,
+    panesHeight,
+    tree: { width: treeWidth, height: panesHeight },
+    transcript: { width: transcriptWidth, height: panesHeight },
+    usage: { width: sideWidth, height: usageHeight },
+    registers: { width: sideWidth, height: panesHeight - usageHeight },
+    single: null,
+  };
+}

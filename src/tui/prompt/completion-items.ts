@@ -1,0 +1,48 @@
+import { type CompletionItem, type CompletionTarget, completionTarget, mentionOf } from './completion-target';
+import type { EditorState } from './line-editor';
+import type { SlashCommand } from '../commands/slash-commands';
+import type { WorkspacePathSource } from './workspace-paths';
+
+/** The popup shows at most this many matches. */
+export const MAX_COMPLETIONS = 8;
+
+/** Where completions come from: the commands, their arguments' values, the workspace's paths. */
+export interface CompletionSources {
+  readonly commands: readonly SlashCommand[];
+  /** The values `/command ` takes (profiles, sessions, models), as known now; null for a command that completes nothing. */
+  readonly argumentsOf: (command: string) => readonly CompletionItem[] | null;
+  readonly paths: WorkspacePathSource | null;
+}
+
+/** What the popup shows for the prompt as it is: the target and its matches, best first (none: no popup). */
+export interface CompletionList {
+  readonly target: CompletionTarget;
+  readonly items: readonly CompletionItem[];
+}
+
+export function completionList(editor: EditorState, sources: CompletionSources): CompletionList | null {
+  const target = completionTarget(editor.value, editor.cursor);
+  if (target === null) return null;
+  const items = itemsFor(target, sources);
+  return items.length === 0 ? null : { target, items };
+}
+
+function itemsFor(target: CompletionTarget, sources: CompletionSources): CompletionItem[] {
+  switch (target.kind) {
+    case 'command':
+      return sources.commands
+        .filter((command) => command.name.startsWith(target.typed))
+        .slice(0, MAX_COMPLETIONS)
+        .map((command) => ({ insert: `/${command.name} `, label: `/${command.name}`, detail: command.help }));
+    case 'argument': {
+      const values = sources.argumentsOf(target.command) ?? [];
+      const typed = target.typed.toLowerCase();
+      return values.filter((item) => item.insert.toLowerCase().includes(typed)).slice(0, MAX_COMPLETIONS);
+    }
+    case 'file':
+      return (sources.paths?.search(target.typed, MAX_COMPLETIONS) ?? []).map((item) => ({
+        insert: mentionOf(item.path, item.directory),
+        label: item.directory ? `${item.path}/` : item.path,
+      }));
+  }
+}

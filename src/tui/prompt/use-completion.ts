@@ -1,0 +1,46 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { type CompletionList, type CompletionSources, completionList } from './completion-items';
+import type { UiState } from '../screen/ui-state';
+import { popupChoice } from '../screen/ui-state';
+import type { WorkspacePathSource } from './workspace-paths';
+
+const NO_PATHS = { subscribe: () => () => {}, version: () => 0 };
+
+/** Counts the path index's new answers, so the popup is drawn again when one lands. */
+function usePathsVersion(paths: WorkspacePathSource | null): number {
+  const versions = paths ? pathVersions(paths) : NO_PATHS;
+  return useSyncExternalStore(versions.subscribe, versions.version);
+}
+
+const counters = new WeakMap<
+  WorkspacePathSource,
+  { subscribe: (l: () => void) => () => void; version: () => number }
+>();
+
+function pathVersions(paths: WorkspacePathSource) {
+  let known = counters.get(paths);
+  if (known === undefined) {
+    let version = 0;
+    paths.subscribe(() => {
+      version++;
+    });
+    known = { subscribe: (listener) => paths.subscribe(listener), version: () => version };
+    counters.set(paths, known);
+  }
+  return known;
+}
+
+/**
+ * The completion popup for the prompt as it is (null: nothing to complete, the prompt does not
+ * hold the keyboard, or Esc closed it). A path being completed asks the index for a fresh look
+ * when the last is old; its answer lands without holding up a key.
+ */
+export function useCompletion(ui: UiState, sources: CompletionSources, promptHasKeys: boolean): CompletionList | null {
+  usePathsVersion(sources.paths);
+  const list = promptHasKeys && !popupChoice(ui).closed ? completionList(ui.editor, sources) : null;
+  const completingPath = promptHasKeys && /(^|\s)@"?[^\s"]*$/.test(ui.editor.value.slice(0, ui.editor.cursor));
+  useEffect(() => {
+    if (completingPath) sources.paths?.refresh();
+  }, [completingPath, sources.paths]);
+  return list;
+}

@@ -1,0 +1,61 @@
+import { memo } from 'react';
+import type { AnyEntry } from '../../core/tree/entry-types';
+import { liveLines } from './live-lines';
+import { LinesPane } from '../panes/LinesPane';
+import { useLiveNow } from '../screen/live-turn-scope';
+import { innerSize } from '../panes/PaneFrame';
+import type { Line } from '../style/styled-line';
+import { transcriptWindow, type LineCache, type ScrollAnchor } from './transcript-window';
+import type { LiveTurn } from '../screen/turn-controller';
+import { welcomeLines } from './welcome-lines';
+
+/** What the transcript shows besides the live turn: all of it the same from one streamed frame to the next. */
+export interface TranscriptInput {
+  readonly title: string;
+  readonly path: readonly AnyEntry[];
+  readonly cache: LineCache;
+  readonly anchor: ScrollAnchor;
+  readonly model: string;
+  readonly awaitingApproval: boolean;
+  readonly readOnly: boolean;
+  readonly sessionPath: string;
+}
+
+/**
+ * The transcript's last block, after the committed entries: the live turn (the reply as it
+ * streams, a running tool, a retry), or the welcome on an empty session.
+ */
+export function transcriptTail(live: LiveTurn, nowMs: number, input: TranscriptInput, width: number): Line[] {
+  if (input.path.length === 0 && live.phase === 'idle') return welcomeLines(input.sessionPath, input.readOnly, width);
+  return liveLines(live, input.model, nowMs, input.awaitingApproval, width);
+}
+
+export interface LiveTranscriptPaneProps extends TranscriptInput {
+  readonly width: number;
+  readonly height: number;
+  readonly focused: boolean;
+}
+
+/**
+ * The transcript pane, the one pane a streamed token changes the lines of: it reads the live
+ * turn itself (`useLiveNow`), so a streamed frame draws it (and lays out the live tail only: the
+ * committed entries' lines are kept in `cache`) without drawing the screen around it.
+ */
+export const LiveTranscriptPane = memo(function LiveTranscriptPane(props: LiveTranscriptPaneProps) {
+  const { live, nowMs } = useLiveNow();
+  const inner = innerSize(props.width, props.height);
+  const tail = transcriptTail(live, nowMs, props, inner.width);
+  const window = transcriptWindow(props.path, tail, props.cache, inner.width, inner.height, props.anchor);
+  const note = window.following ? undefined : window.atTop ? 'top · End follows' : '↑ scrolled · End follows';
+  return (
+    <LinesPane
+      title={props.title}
+      {...(note ? { note } : {})}
+      lines={window.lines}
+      keys={window.keys}
+      width={props.width}
+      height={props.height}
+      focused={props.focused}
+    />
+  );
+});

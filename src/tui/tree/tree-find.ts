@@ -1,0 +1,425 @@
+import type { AnyEntry } from '../../core/tree/entry-types';
+import { entryGlyph } from './entry-glyph';
+import type { TreeRows } from './tree-rows';
+
+/** What `/` in the tree found: the rows whose text holds the query, in reading order. */
+export interface TreeMatches {
+  readonly query: string;
+  /** Row indexes into `rows`, ascending. */
+  readonly indexes: readonly number[];
+  readonly ids: ReadonlySet<string>;
+  readonly rows: TreeRows;
+}
+
+/** Longer previews are searched up to here (the tree shows no more of a row). */
+const MAX_SEARCHED = 1000;
+/** Queries whose matches are kept, so that a backspace or a query typed again costs nothing. */
+const KEPT_QUERIES = 32;
+/** A query's matches are narrowed from a kept query inside it only while that one matched fewer than 1 entry in this many. */
+const NARROW_BELOW = 8;
+
+/** Bits of each entry's trigram filter (a Bloom filter of the three-letter runs of its text). */
+const FILTER_WORDS = 32;
+const FILTER_BITS = FILTER_WORDS * 32;
+
+/** The filter bit of the run of three characters with codes `a`, `b`, `c`. */
+function trigramBit(a: number, b: number, c: number): number {
+  const h = Math.imul(a ^ Math.imul(b, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b), 0xc2b2ae35);
+  return (h >>> 16) & (FILTER_BITS - 1);
+}
+
+/** The filter words and bits a text holding `needle` must have set: word, mask, word, mask … */
+function needleFilter(needle: string): Int32Array {
+  const masks = new Map<number, number>();
+  for (let i = 0; i + 2 < needle.length; i++) {
+    const bit = trigramBit(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2));
+    const word = bit >>> 5;
+    masks.set(word, (masks.get(word) ?? 0) | (1 << (bit & 31)));
+  }
+  return Int32Array.from([...masks].flat());
+}
+
+/** An entry's searchable text: the tree row's preview, lower case. */
+function searchText(entry: AnyEntry): string {
+  return entryGlyph(entry).text.slice(0, MAX_SEARCHED).toLowerCase();
+}
+
+/** Entries whose filters are worked out in one go while the finder is idle (a few milliseconds). */
+const FILTER_SLICE = 2000;
+/** Entries whose texts are worked out in one go while the find field waits for its first key. */
+const TEXT_SLICE = 1000;
+
+/** Runs `work` soon, on a timer that keeps the process alive only while someone waits (`held`). */
+function soon(work: () => void, held: boolean): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(work, 0);
+  if (!held) timer.unref?.();
+  return timer;
+}
+
+/**
+ * The searchable texts of the entries, in the order they were first seen: entries never change,
+ * so a text is worked out once and an entry keeps its ordinal. Beside each text, a trigram filter
+ * (1,024 bits) that rules out most texts without reading them: a text holding the needle has
+ * every three-letter run of it. The filters are filled in after the texts, in slices, while the
+ * finder waits for the next key; a text without one yet is read.
+ */
+class EntryTexts {
+  readonly ids: string[] = [];
+  readonly texts: string[] = [];
+  readonly ordinalOf = new Map<string, number>();
+  /** FILTER_WORDS words per ordinal: the trigram filter of its text. */
+  private filters = new Int32Array(0);
+  /** Texts before this ordinal have their filter. */
+  private filtered = 0;
+  private pending: ReturnType<typeof setTimeout> | null = null;
+  private readonly waiting: (() => void)[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  add(id: string, text: string): number {
+    const ordinal = this.ids.length;
+    this.ordinalOf.set(id, ordinal);
+    this.ids.push(id);
+    this.texts.push(text);
+    return ordinal;
+  }
+
+  /** Whether the text of entry `ordinal` holds `needle`. */
+  holds(ordinal: number, needle: string): boolean {
+    return this.texts[ordinal]!.includes(needle);
+  }
+
+  /** Whether the filter of entry `ordinal` lets through a text holding the needle of `filter` (no filter yet: yes). */
+  passes(ordinal: number, filter: Int32Array): boolean {
+    if (ordinal >= this.filtered) return true;
+    const base = ordinal * FILTER_WORDS;
+    for (let i = 0; i < filter.length; i += 2) {
+      const mask = filter[i + 1]!;
+      if ((this.filters[base + filter[i]!]! & mask) !== mask) return false;
+    }
+    return true;
+  }
+
+  /** Appends to `out` the ordinals from `from` on whose text holds `needle`, ascending. */
+  scan(needle: string, from: number, out: number[]): void {
+    const { texts } = this;
+    if (needle.length < 3) {
+      for (let o = from; o < texts.length; o++) if (texts[o]!.includes(needle)) out.push(o);
+      return;
+    }
+    const filter = needleFilter(needle);
+    for (let o = from; o < texts.length; o++) if (this.passes(o, filter) && texts[o]!.includes(needle)) out.push(o);
+  }
+
+  /**
+   * Appends to `out` the ordinals whose text holds `needle`, ascending, given `vouched`: ascending
+   * ordinals below `upTo` known to hold it (they matched a query that holds the needle). Only the
+   * others are read.
+   */
+  scanAround(needle: string, vouched: readonly number[], upTo: number): number[] {
+    const { texts } = this;
+    if (vouched.length === upTo) {
+      // Every entry up to there holds it (a needle every entry holds): a copy, no text read.
+      const out = vouched.slice();
+      this.scan(needle, upTo, out);
+      return out;
+    }
+    const out: number[] = [];
+    const filter = needle.length < 3 ? null : needleFilter(needle);
+    let k = 0;
+    for (let o = 0; o < upTo; o++) {
+      if (k < vouched.length && vouched[k] === o) {
+        out.push(o);
+        k++;
+      } else if ((!filter || this.passes(o, filter)) && texts[o]!.includes(needle)) out.push(o);
+    }
+    this.scan(needle, upTo, out);
+    return out;
+  }
+
+  /** Fills in the missing filters a slice at a time, on timers that never keep the process alive. */
+  fillFilters(): void {
+    if (this.pending !== null) return;
+    if (this.filtered >= this.texts.length) {
+      for (const resolve of this.waiting.splice(0)) resolve();
+      return;
+    }
+    this.pending = setTimeout(() => {
+      this.pending = null;
+      this.fillSlice(FILTER_SLICE);
+      this.fillFilters();
+    }, 0);
+    // Nobody waiting: the work must not keep the process alive.
+    if (this.waiting.length === 0) this.pending.unref?.();
+  }
+
+  /** Resolves once every text has its filter. */
+  filled(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.pending?.ref?.();
+      this.fillFilters();
+    });
+  }
+
+  private fillSlice(count: number): void {
+    const end = Math.min(this.texts.length, this.filtered + count);
+    if (end * FILTER_WORDS > this.filters.length) {
+      // Room for a quarter more entries, so that entries added one at a time do not copy it each time.
+      const grown = new Int32Array(Math.ceil(Math.max(this.texts.length, 1024) * 1.25) * FILTER_WORDS);
+      grown.set(this.filters);
+      this.filters = grown;
+    }
+    const filters = this.filters;
+    for (let o = this.filtered; o < end; o++) {
+      const text = this.texts[o]!;
+      const base = o * FILTER_WORDS;
+      let a = 0;
+      let b = text.charCodeAt(0);
+      let c = text.charCodeAt(1);
+      for (let i = 2; i < text.length; i++) {
+        a = b;
+        b = c;
+        c = text.charCodeAt(i);
+        const bit = trigramBit(a, b, c);
+        filters[base + (bit >>> 5)]! |= 1 << (bit & 31);
+      }
+    }
+    this.filtered = end;
+  }
+}
+
+/** The rows of one snapshot beside the entries' ordinals, and the matches found in them. */
+interface RowsView {
+  readonly rows: TreeRows;
+  readonly labels: ReadonlyMap<string, string>;
+  /** Ordinal -> row index (-1: the entry has no row). */
+  readonly rowOf: Int32Array;
+  readonly byQuery: Map<string, TreeMatches>;
+}
+
+/** A query's matches as entry ordinals, over the first `upTo` entries. */
+interface Found {
+  upTo: number;
+  readonly hits: number[];
+}
+
+const NO_LABELS: ReadonlyMap<string, string> = new Map();
+
+function keep<V>(map: Map<string, V>, key: string, value: V): V {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KEPT_QUERIES) map.delete(map.keys().next().value!);
+  return value;
+}
+
+/**
+ * The ids of the matched rows, as a set that answers `has` from the row marks without a set of
+ * every id being built (a one-letter query matches nearly every row).
+ */
+class MatchIds implements ReadonlySet<string> {
+  constructor(
+    private readonly marked: Uint8Array,
+    private readonly view: RowsView,
+    private readonly ordinalOf: ReadonlyMap<string, number>,
+    private readonly indexes: readonly number[],
+  ) {}
+
+  get size(): number {
+    return this.indexes.length;
+  }
+
+  has(id: string): boolean {
+    const ordinal = this.ordinalOf.get(id);
+    if (ordinal === undefined || ordinal >= this.view.rowOf.length) return false;
+    const row = this.view.rowOf[ordinal]!;
+    return row >= 0 && this.marked[row] === 1;
+  }
+
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this) callback.call(thisArg, id, id, this);
+  }
+
+  *values(): SetIterator<string> {
+    const rows = this.view.rows.rows;
+    for (const i of this.indexes) yield rows[i]!.id;
+  }
+
+  keys(): SetIterator<string> {
+    return this.values();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const id of this) yield [id, id];
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.values();
+  }
+}
+
+/**
+ * Finds tree rows by text: a user prompt, an answer, a tool and its subject, a label.
+ *
+ * Each entry's text is worked out once, when a search first sees the entry. A query's matches are
+ * kept per entry, so a backspace (or any query searched before) is a lookup, a query that holds a
+ * kept one (a letter typed at its end, or anywhere) looks only at that one's matches, and new
+ * entries are searched on their own. A query unlike any kept one goes over every text, and the
+ * trigram filters let it read only the few that may hold it. Matches become rows through a table
+ * kept per rows snapshot, and are marked, not collected into a set of ids.
+ */
+export class TreeFinder {
+  private readonly texts = new EntryTexts();
+  private readonly found = new Map<string, Found>();
+  private view: RowsView | null = null;
+  /** The texts being worked out ahead of the first key (`prepare`), and who waits for them. */
+  private preparing: { timer: ReturnType<typeof setTimeout>; readonly waiting: (() => void)[] } | null = null;
+
+  constructor(private readonly entry: (id: string) => AnyEntry | undefined) {}
+
+  /**
+   * Works out the texts of the entries of `rows` ahead of the first search, a slice at a time
+   * between frames: the find field calls it when it opens, so that the first key finds most of
+   * the work done. Entries it has not reached when a search comes are worked out by the search.
+   */
+  prepare(rows: TreeRows): void {
+    if (this.preparing) return;
+    const list = rows.rows;
+    let i = 0;
+    const step = (): void => {
+      const end = Math.min(list.length, i + TEXT_SLICE);
+      for (; i < end; i++) this.ordinalOf(list[i]!.id);
+      if (i < list.length) {
+        this.preparing!.timer = soon(step, this.preparing!.waiting.length > 0);
+        return;
+      }
+      // The row table too, unless a search made one already (a search with labels keeps the table).
+      if (!this.view) this.viewOf(rows, NO_LABELS);
+      this.texts.fillFilters();
+      const waiting = this.preparing!.waiting;
+      this.preparing = null;
+      for (const resolve of waiting) resolve();
+    };
+    this.preparing = { timer: soon(step, false), waiting: [] };
+  }
+
+  search(rows: TreeRows, labels: ReadonlyMap<string, string>, query: string): TreeMatches | null {
+    const needle = query.toLowerCase();
+    if (needle === '') return null;
+    const view = this.viewOf(rows, labels);
+    const kept = view.byQuery.get(needle);
+    if (kept) return keep(view.byQuery, needle, kept);
+    const matches = keep(view.byQuery, needle, this.toRows(view, needle, this.hitsOf(needle)));
+    this.texts.fillFilters();
+    return matches;
+  }
+
+  /** Resolves when the finder has no work left between keys (texts prepared, every text has its filter). */
+  async idle(): Promise<void> {
+    const preparing = this.preparing;
+    if (preparing) {
+      preparing.timer.ref?.();
+      await new Promise<void>((resolve) => preparing.waiting.push(resolve));
+    }
+    await this.texts.filled();
+  }
+
+  /** The ordinal of entry `id`, working out its text when it is seen for the first time. */
+  private ordinalOf(id: string): number {
+    const ordinal = this.texts.ordinalOf.get(id);
+    if (ordinal !== undefined) return ordinal;
+    const entry = this.entry(id);
+    return this.texts.add(id, entry ? searchText(entry) : '');
+  }
+
+  /** The view of `rows`, adding the entries seen for the first time to the texts. */
+  private viewOf(rows: TreeRows, labels: ReadonlyMap<string, string>): RowsView {
+    const last = this.view;
+    if (last && last.rows === rows) {
+      if (last.labels === labels) return last;
+      this.view = { ...last, labels, byQuery: new Map() };
+      return this.view;
+    }
+    const list = rows.rows;
+    const ordinals = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) ordinals[i] = this.ordinalOf(list[i]!.id);
+    const rowOf = new Int32Array(this.texts.size).fill(-1);
+    for (let i = 0; i < ordinals.length; i++) rowOf[ordinals[i]!] = i;
+    this.view = { rows, labels, rowOf, byQuery: new Map() };
+    return this.view;
+  }
+
+  /** The entries whose text holds `needle`, as ordinals, ascending. */
+  private hitsOf(needle: string): readonly number[] {
+    const total = this.texts.size;
+    const kept = this.found.get(needle);
+    if (kept) {
+      if (kept.upTo < total) this.texts.scan(needle, kept.upTo, kept.hits);
+      kept.upTo = total;
+      return keep(this.found, needle, kept).hits;
+    }
+    // Every entry that holds the needle holds each part of it: a kept query inside it narrows the
+    // search, and a kept query that holds it (a backspace after a paste) vouches for its matches.
+    let base: Found | undefined;
+    let known: Found | undefined;
+    for (const [query, f] of this.found) {
+      if (query.length < needle.length && needle.includes(query) && (!base || f.hits.length < base.hits.length))
+        base = f;
+      if (query.length > needle.length && query.includes(needle) && (!known || f.hits.length > known.hits.length))
+        known = f;
+    }
+    const narrows = base !== undefined && base.hits.length * NARROW_BELOW < total;
+    // A kept query that holds the needle pays when it matched many entries: those are not read.
+    if (!narrows && known && known.hits.length * NARROW_BELOW >= known.upTo)
+      return keep(this.found, needle, { upTo: total, hits: this.texts.scanAround(needle, known.hits, known.upTo) })
+        .hits;
+    const hits: number[] = [];
+    if (narrows && base) {
+      const filter = needleFilter(needle);
+      for (const ordinal of base.hits)
+        if (this.texts.passes(ordinal, filter) && this.texts.holds(ordinal, needle)) hits.push(ordinal);
+      this.texts.scan(needle, base.upTo, hits);
+    } else this.texts.scan(needle, 0, hits);
+    return keep(this.found, needle, { upTo: total, hits }).hits;
+  }
+
+  private toRows(view: RowsView, needle: string, hits: readonly number[]): TreeMatches {
+    const { rows, rowOf } = view;
+    const marked = new Uint8Array(rows.rows.length);
+    let count = 0;
+    const mark = (row: number): void => {
+      if (row >= 0 && marked[row] === 0) {
+        marked[row] = 1;
+        count++;
+      }
+    };
+    for (const ordinal of hits) mark(rowOf[ordinal]!);
+    for (const [id, label] of view.labels) {
+      if (!label.toLowerCase().includes(needle)) continue;
+      const ordinal = this.texts.ordinalOf.get(id);
+      mark(ordinal === undefined || ordinal >= rowOf.length ? -1 : rowOf[ordinal]!);
+    }
+    const indexes = new Array<number>(count);
+    for (let i = 0, k = 0; k < count; i++) if (marked[i] === 1) indexes[k++] = i;
+    return { query: needle, indexes, ids: new MatchIds(marked, view, this.texts.ordinalOf, indexes), rows };
+  }
+}
+
+/** The match to move to from row `from`: the next one after it (or before it), wrapping around; null when none. */
+export function nextMatch(
+  matches: TreeMatches | null,
+  from: number,
+  direction: -1 | 1,
+  inclusive = false,
+): number | null {
+  if (!matches || matches.indexes.length === 0) return null;
+  const list = matches.indexes;
+  if (direction === 1) {
+    for (const i of list) if (i > from || (inclusive && i === from)) return i;
+    return list[0]!;
+  }
+  for (let k = list.length - 1; k >= 0; k--) if (list[k]! < from || (inclusive && list[k] === from)) return list[k]!;
+  return list[list.length - 1]!;
+}
