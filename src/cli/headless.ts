@@ -89,7 +89,8 @@ export async function runHeadless(
 
 /**
  * What this run used, for the result event: its tokens in total and by kind, and its cost in
- * USD; `costKnown` is false when some attempt had no price (the cost is then a lower bound).
+ * USD; `costKnown` is false when some attempt had no price (the cost is then a lower bound);
+ * `costEstimated` is true when some attempt was cut off mid-stream and is counted by tole's estimate.
  */
 function runUsage(totals: UsageTotals): Record<string, number | boolean> {
   return {
@@ -100,6 +101,7 @@ function runUsage(totals: UsageTotals): Record<string, number | boolean> {
     cacheWriteTokens: totals.cacheWriteTokens,
     costUsd: totals.costUsdMicros / 1_000_000,
     costKnown: !totals.unpriced,
+    costEstimated: totals.estimated,
   };
 }
 

@@ -96,7 +96,7 @@ function sessionsReport(parts: HostCommandParts): CommandReport {
   };
   const lines = sessions.map(
     (s) =>
-      `${s.id === here ? '▸' : ' '} ${s.id.padEnd(28)} ${new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16)}  ${`${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}`.padEnd(12)} ${formatCost(s.costUsdMicros, s.unpriced).padEnd(10)} ${s.problem ? `! ${flat(s.problem, 50)}` : `${s.name ? `${flat(s.name, 30)} · ` : ''}${flat(s.firstPrompt || '(no prompt yet)', 50)}`}`,
+      `${s.id === here ? '▸' : ' '} ${s.id.padEnd(28)} ${new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16)}  ${`${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}`.padEnd(12)} ${formatCost(s.costUsdMicros, s.unpriced, s.estimated).padEnd(10)} ${s.problem ? `! ${flat(s.problem, 50)}` : `${s.name ? `${flat(s.name, 30)} · ` : ''}${flat(s.firstPrompt || '(no prompt yet)', 50)}`}`,
   );
   return {
     title: 'sessions',

@@ -25,8 +25,8 @@ function idCell(s: ListedSession): string {
 /** Its own cost and its sub-agents', starred when they are in it; `+?` when some call had no price. */
 function costCell(s: ListedSession): string {
   return s.childrenCostUsdMicros === 0 && !s.childrenUnpriced
-    ? formatCost(s.costUsdMicros, s.unpriced)
-    : `${formatCost(s.costUsdMicros + s.childrenCostUsdMicros, s.unpriced || s.childrenUnpriced)}*`;
+    ? formatCost(s.costUsdMicros, s.unpriced, s.estimated)
+    : `${formatCost(s.costUsdMicros + s.childrenCostUsdMicros, s.unpriced || s.childrenUnpriced, s.estimated || s.childrenEstimated)}*`;
 }
 
 function promptCell(s: ListedSession): string {

@@ -68,6 +68,7 @@ describe('headless --output json result event', () => {
       cacheWriteTokens: 0,
       costUsd: micros / 1_000_000,
       costKnown: ledger.every((row) => row.priced),
+      costEstimated: false,
     });
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { pickerRow, type PickerSession } from '../../src/tui/picker/picker-rows';
 
-function session(costUsdMicros: number, unpriced: boolean): PickerSession {
+function session(costUsdMicros: number, unpriced: boolean, estimated = false): PickerSession {
   return {
     id: '1-a',
     path: '/s/1-a.jsonl',
@@ -17,6 +17,7 @@ function session(costUsdMicros: number, unpriced: boolean): PickerSession {
     branches: 1,
     costUsdMicros,
     unpriced,
+    estimated,
     problem: null,
     task: null,
   };
@@ -32,5 +33,10 @@ describe('the picker row', () => {
     expect(text(session(41_000, false))).toMatch(/\$0\.041\s*$/);
     expect(text(session(0, true))).toMatch(/\$0\+\?\s*$/);
     expect(text(session(41_000, false))).not.toContain('+?');
+  });
+
+  it('marks an estimated cost (a call cut off mid-stream) with ~', () => {
+    expect(text(session(41_000, false, true))).toMatch(/~\$0\.041\s*$/);
+    expect(text(session(41_000, false))).not.toContain('~');
   });
 });

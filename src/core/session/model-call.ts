@@ -5,6 +5,7 @@ import type { UsageRow } from '../usage/usage-row';
 import type { AgentDeps } from './agent-deps';
 import type { CompactionResult } from './compaction';
 import { currentHead, laneForAppend } from './cursor';
+import { cutAttemptUsage } from './cut-attempt-usage';
 import type { EventSink } from './events';
 import { requestMessages } from './plan-reinjection';
 
@@ -28,15 +29,22 @@ export async function callModel(
   const { store, provider, tools, systemPrompt, limits, generation } = deps;
   const head = currentHead(store);
   const messages = requestMessages(systemPrompt, store.tree.pathTo(head.entryId), limits);
+  const definitions = tools.definitions();
   let partial = '';
+  // What the attempt under way streamed, in characters: the estimate of its output when it ends
+  // without the server's count (a discard clears the shown text, not what was billed).
+  let streamedChars = 0;
   let ledgerFailure: unknown = null;
   // The usage row of the attempt that answered goes into the answer's own commit (one write and
   // one fdatasync instead of two, on the way from the last token to the screen); see `ledger`.
   let answered: AttemptReport | null = null;
   const onEvent = (event: CompletionEvent): void => {
     if (event.type === 'text') partial += event.delta;
+    if (event.type === 'text' || event.type === 'reasoning' || event.type === 'refusal')
+      streamedChars += event.delta.length;
     if (event.type === 'discard') partial = '';
     if (event.type === 'tool_call') {
+      streamedChars += (event.name?.length ?? 0) + event.argumentsDelta.length;
       emit({ type: 'stream-activity' });
       return;
     }
@@ -45,12 +53,16 @@ export async function callModel(
       return;
     }
     emit({ type: 'attempt', report: event.report });
+    const cut = cutAttemptUsage(event.report, streamedChars, { messages, tools: definitions });
+    streamedChars = 0;
     if (event.report.outcome === 'ok' && answered === null) {
       answered = event.report;
       return;
     }
     try {
-      recordAttempt(deps, event.report, head.entryId, emit);
+      if (cut !== null)
+        commitLedger(deps, [usageDraft(deps, { ...event.report, usage: cut }, head.entryId, true)], emit);
+      else recordAttempt(deps, event.report, head.entryId, emit);
     } catch (error) {
       ledgerFailure ??= error;
     }
@@ -59,7 +71,7 @@ export async function callModel(
     const request = {
       model,
       messages,
-      tools: tools.definitions(),
+      tools: definitions,
       signal,
       ...(generation ? { generation } : {}),
       ...(windowTokens === undefined ? {} : { contextWindowTokens: windowTokens }),
@@ -107,8 +119,11 @@ export function keepLedger(deps: AgentDeps, ledger: readonly DraftRecord[], emit
   }
 }
 
-/** The ledger's row for an attempt of a model call made from `entryId`. */
-function usageDraft(deps: AgentDeps, report: AttemptReport, entryId: string | null): DraftRecord {
+/**
+ * The ledger's row for an attempt of a model call made from `entryId`; `estimated` when its tokens
+ * are tole's estimate of an attempt cut off mid-stream, not the server's count.
+ */
+function usageDraft(deps: AgentDeps, report: AttemptReport, entryId: string | null, estimated = false): DraftRecord {
   const { store, price } = deps;
   const priced = price(report);
   const usage: UsageRow = {
@@ -125,6 +140,7 @@ function usageDraft(deps: AgentDeps, report: AttemptReport, entryId: string | nu
     lane: laneForAppend(store).lane,
     ...(report.error ? { error: report.error } : {}),
     ...(report.retryInMs !== undefined ? { retryInMs: report.retryInMs } : {}),
+    ...(estimated ? { estimated: true as const } : {}),
   };
   return { kind: 'usage', id: store.newUsageId(), entryId, usage };
 }

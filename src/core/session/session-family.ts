@@ -8,6 +8,8 @@ export interface ListedSession extends SessionSummary {
   readonly childrenCostUsdMicros: number;
   /** Some call of its sub-agents (and theirs) had no price. */
   readonly childrenUnpriced: boolean;
+  /** Some call of its sub-agents (and theirs) is an estimate (cut off mid-stream). */
+  readonly childrenEstimated: boolean;
 }
 
 /**
@@ -26,22 +28,28 @@ export function withChildrenUnderParents(sessions: readonly SessionSummary[]): L
   for (const list of children.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const placed = new Set<string>();
   const out: ListedSession[] = [];
-  /** Places a session and its sub-agents; what they cost together, and whether some call had no price. */
-  const place = (session: SessionSummary, depth: number): { cost: number; unpriced: boolean } => {
+  /** Places a session and its sub-agents; what they cost together, whether some call had no price or was estimated. */
+  const place = (session: SessionSummary, depth: number): { cost: number; unpriced: boolean; estimated: boolean } => {
     // A cycle in hand-edited headers is cut where it closes.
-    if (placed.has(session.id)) return { cost: 0, unpriced: false };
+    if (placed.has(session.id)) return { cost: 0, unpriced: false, estimated: false };
     placed.add(session.id);
     const at = out.length;
-    out.push({ ...session, depth, childrenCostUsdMicros: 0, childrenUnpriced: false });
+    out.push({ ...session, depth, childrenCostUsdMicros: 0, childrenUnpriced: false, childrenEstimated: false });
     let childrenCost = 0;
     let childrenUnpriced = false;
+    let childrenEstimated = false;
     for (const child of children.get(session.id) ?? []) {
       const placedChild = place(child, depth + 1);
       childrenCost += placedChild.cost;
       childrenUnpriced ||= placedChild.unpriced;
+      childrenEstimated ||= placedChild.estimated;
     }
-    out[at] = { ...out[at]!, childrenCostUsdMicros: childrenCost, childrenUnpriced };
-    return { cost: session.costUsdMicros + childrenCost, unpriced: session.unpriced || childrenUnpriced };
+    out[at] = { ...out[at]!, childrenCostUsdMicros: childrenCost, childrenUnpriced, childrenEstimated };
+    return {
+      cost: session.costUsdMicros + childrenCost,
+      unpriced: session.unpriced || childrenUnpriced,
+      estimated: session.estimated || childrenEstimated,
+    };
   };
   for (const session of sessions) {
     const parentId = session.task?.parentId;

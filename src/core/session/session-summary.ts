@@ -19,6 +19,8 @@ export interface SessionSummary {
   readonly costUsdMicros: number;
   /** Some call that used tokens had no price (an unknown or local model): the cost is a lower bound, shown `+?`. */
   readonly unpriced: boolean;
+  /** Some call was cut off mid-stream: part of the cost is tole's estimate, shown `~`. */
+  readonly estimated: boolean;
   /** Why it cannot be read (corrupt, newer version), or null. */
   readonly problem: string | null;
   /** Set for a sub-agent: its parent session, the call that started it and its profile. */
@@ -80,11 +82,12 @@ export function summariseSession(
       branches: 0,
       costUsdMicros: 0,
       unpriced: false,
+      estimated: false,
       problem: error.message,
     };
   }
 }
 
-function costOf(totals: { readonly costUsdMicros: number; readonly unpriced: boolean }) {
-  return { costUsdMicros: totals.costUsdMicros, unpriced: totals.unpriced };
+function costOf(totals: { readonly costUsdMicros: number; readonly unpriced: boolean; readonly estimated: boolean }) {
+  return { costUsdMicros: totals.costUsdMicros, unpriced: totals.unpriced, estimated: totals.estimated };
 }

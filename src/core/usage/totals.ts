@@ -13,6 +13,8 @@ export interface UsageTotals {
   attempts: number;
   /** Some attempt that used tokens had no price (unknown or local model): the cost is a lower bound. */
   unpriced: boolean;
+  /** Some attempt was cut off mid-stream: its tokens and cost are tole's estimate (`~`). */
+  estimated: boolean;
 }
 
 export function emptyTotals(): UsageTotals {
@@ -24,6 +26,7 @@ export function emptyTotals(): UsageTotals {
     costUsdMicros: 0,
     attempts: 0,
     unpriced: false,
+    estimated: false,
   };
 }
 
@@ -36,6 +39,7 @@ export function addRow(totals: UsageTotals, row: UsageRow): UsageTotals {
   totals.costUsdMicros += row.costUsdMicros;
   totals.attempts += 1;
   if (!row.priced && row.inputTokens + row.outputTokens > 0) totals.unpriced = true;
+  if (row.estimated) totals.estimated = true;
   return totals;
 }
 
@@ -49,9 +53,12 @@ export function totalsOf(rows: readonly UsageRecord[], include?: (entryId: strin
   return totals;
 }
 
-/** `$0.41`, or `$0.41+?` when some call had no price and the cost is a lower bound. */
-export function formatCost(micros: number, unpriced: boolean): string {
-  return `${formatUsd(micros)}${unpriced ? '+?' : ''}`;
+/**
+ * `$0.41`; `$0.41+?` when some call had no price and the cost is a lower bound; `~$0.41` when
+ * part of it is the estimate of a call cut off mid-stream.
+ */
+export function formatCost(micros: number, unpriced: boolean, estimated = false): string {
+  return `${estimated ? '~' : ''}${formatUsd(micros)}${unpriced ? '+?' : ''}`;
 }
 
 export function formatUsd(micros: number): string {

@@ -15,4 +15,9 @@ export interface UsageRow {
   readonly lane: string;
   readonly error?: string;
   readonly retryInMs?: number;
+  /**
+   * The attempt ended mid-stream without the server's count (Esc, a dropped stream): the tokens
+   * are tole's estimate of the prompt and of what streamed, and the cost is priced from them.
+   */
+  readonly estimated?: true;
 }

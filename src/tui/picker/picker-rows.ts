@@ -98,7 +98,10 @@ export function pickerRow(
     ...(c.dir ? [seg(fit(` ${shortDir(session.cwd, home, c.dir - 2)}`, c.dir), 'faint')] : []),
     seg(right(session.problem ? '-' : String(session.entries), ENTRIES), 'text'),
     seg(right(session.problem ? '-' : String(session.branches), BRANCHES), 'text'),
-    seg(right(session.problem ? '-' : formatCost(session.costUsdMicros, session.unpriced), COST), 'muted'),
+    seg(
+      right(session.problem ? '-' : formatCost(session.costUsdMicros, session.unpriced, session.estimated), COST),
+      'muted',
+    ),
   ];
   return truncateLine(line, width);
 }

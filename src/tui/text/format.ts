@@ -17,9 +17,12 @@ export function formatUsd(costUsdMicros: number): string {
   return `$${Math.round(usd)}`;
 }
 
-/** A cost as formatUsd writes it, with `+?` when some call had no price (the cost is a lower bound). */
-export function formatCost(costUsdMicros: number, unpriced: boolean): string {
-  return `${formatUsd(costUsdMicros)}${unpriced ? '+?' : ''}`;
+/**
+ * A cost as formatUsd writes it, with `+?` when some call had no price (the cost is a lower
+ * bound) and `~` before it when part of it is an estimate (a call cut off mid-stream).
+ */
+export function formatCost(costUsdMicros: number, unpriced: boolean, estimated = false): string {
+  return `${estimated ? '~' : ''}${formatUsd(costUsdMicros)}${unpriced ? '+?' : ''}`;
 }
 
 export function formatBytes(bytes: number): string {

@@ -51,21 +51,22 @@ export interface LiveTotals {
   readonly costUsdMicros: number;
   /** Some call had no price: the cost is a lower bound (`+?`). */
   readonly unpriced: boolean;
-  /** Part of the token figures is the open call's estimate (`~`). */
+  /** Part of the token figures is an estimate (`~`): the open call's, or a call's cut off mid-stream. */
   readonly estimated: boolean;
   /** Part of the cost is (a priced call's estimate). */
   readonly costEstimated: boolean;
 }
 
 export function withEstimate(totals: UsageTotals, estimate: CallEstimate | null): LiveTotals {
-  if (estimate === null) return { ...totals, estimated: false, costEstimated: false };
+  // A call cut off mid-stream is in the ledger as an estimate already: its mark stays.
+  if (estimate === null) return { ...totals, costEstimated: totals.estimated };
   return {
     inputTokens: totals.inputTokens + estimate.inputTokens,
     outputTokens: totals.outputTokens + estimate.outputTokens,
     costUsdMicros: totals.costUsdMicros + estimate.costUsdMicros,
     unpriced: totals.unpriced || (!estimate.priced && estimate.inputTokens + estimate.outputTokens > 0),
     estimated: true,
-    costEstimated: estimate.priced,
+    costEstimated: totals.estimated || estimate.priced,
   };
 }
 

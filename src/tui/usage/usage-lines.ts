@@ -34,7 +34,7 @@ function cell(text: string, width: number): string {
 }
 
 function cost(totals: UsageTotals): string {
-  return formatCost(totals.costUsdMicros, totals.unpriced);
+  return formatCost(totals.costUsdMicros, totals.unpriced, totals.estimated);
 }
 
 /** A token figure, marked `~` when it holds an estimate, unless the mark would leave no space before it (the cost keeps its mark). */

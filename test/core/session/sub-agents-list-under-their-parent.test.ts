@@ -7,7 +7,7 @@ import { withChildrenUnderParents } from '../../../src/core/session/session-fami
 import type { SessionSummary } from '../../../src/core/session/session-summary';
 import { formatCost } from '../../../src/core/usage/totals';
 
-function session(id: string, cost: number, parentId?: string, unpriced = false): SessionSummary {
+function session(id: string, cost: number, parentId?: string, unpriced = false, estimated = false): SessionSummary {
   return {
     id,
     path: `/s/${id}.jsonl`,
@@ -19,6 +19,7 @@ function session(id: string, cost: number, parentId?: string, unpriced = false):
     branches: 1,
     costUsdMicros: cost,
     unpriced,
+    estimated,
     problem: null,
     task: parentId === undefined ? null : { parentId, callId: `call_${id}`, agent: null },
   };
@@ -73,5 +74,20 @@ describe('sessions with sub-agents, as listed', () => {
     ]);
     expect(formatCost(0, true)).toBe('$0+?');
     expect(formatCost(410_000, false)).toBe('$0.41');
+  });
+
+  it('marks a cost with ~ up the family when a call somewhere was cut off and is an estimate', () => {
+    const listed = withChildrenUnderParents([
+      session('8-g', 900, '6-c1', false, true),
+      session('6-c1', 20, '5-p'),
+      session('5-p', 100),
+    ]);
+    expect(listed.map((s) => [s.id, s.estimated, s.childrenEstimated])).toEqual([
+      ['5-p', false, true],
+      ['6-c1', false, true],
+      ['8-g', true, false],
+    ]);
+    expect(formatCost(1_234_000, true, true)).toBe('~$1.23+?');
+    expect(formatCost(410_000, false, false)).toBe('$0.41');
   });
 });
