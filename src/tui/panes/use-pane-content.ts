@@ -23,7 +23,7 @@ import type { TurnShape } from '../screen/live-turn-scope';
 import type { ContextFill } from '../usage/live-cost';
 import type { LiveTurn, TurnAgent } from '../screen/turn-controller';
 import type { UiState } from '../screen/ui-state';
-import { usageLines } from '../usage/usage-lines';
+import { usageLines, usageRows } from '../usage/usage-lines';
 import type { SessionView } from '../screen/use-session-view';
 
 export interface PaneContentInput {
@@ -72,22 +72,25 @@ export function usePaneContent(input: PaneContentInput): {
   const { requestTokens, fill } = usePromptEstimate(store, agent, view, shape.callOpen);
   const knownWindow = agent.knownWindow;
   const doing = turnActivity(shape, shape.hasText || shape.hasReasoning, awaitingApproval);
-  // How many lines the usage pane has (the screen's layout gives it its height): the streamed
-  // figures in them move, their number does not.
+  // How many rows the usage pane takes (the screen's layout gives it its height): the streamed
+  // figures in them move, their number does not, nor does it move when a turn starts or ends.
   const usageLineCount = useMemo(
     () =>
-      usageLines(
+      usageRows(
+        usageLines(
+          view.usage,
+          {
+            activity: doing,
+            estimate: null,
+            fill,
+            elapsedMs: 0,
+            retry: shape.retry ? { outcome: shape.retry.outcome, remainingMs: null } : null,
+          },
+          usageWidth,
+          knownWindow,
+        ).length,
         view.usage,
-        {
-          activity: doing,
-          estimate: null,
-          fill,
-          elapsedMs: 0,
-          retry: shape.retry ? { outcome: shape.retry.outcome, remainingMs: null } : null,
-        },
-        usageWidth,
-        knownWindow,
-      ).length,
+      ),
     [view.usage, doing, fill, shape.retry, usageWidth, knownWindow],
   );
   const registersPane = useMemoWindow('registers');

@@ -186,3 +186,17 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
   lines.push(...retryLines(summary.retries));
   return lines.map((line) => truncateLine(line, width));
 }
+
+/** header, turn, live, branch, session, context, window, and the first model row. */
+const STEADY_ROWS = 8;
+
+/**
+ * The rows the usage pane is given on screen: what its lines take, but never fewer than it takes
+ * while a turn of one model runs (the header, the turn row, the live row, branch, session, the
+ * context and window rows, one model row). The context estimate and the window arrive after the
+ * first frame and the live row comes and goes with each turn: were the pane sized to its lines,
+ * each would move the registers pane below it and redraw it.
+ */
+export function usageRows(lines: number, summary: UsageSummary): number {
+  return Math.max(lines, STEADY_ROWS - 1 + Math.max(1, Math.min(6, summary.perModel.length)));
+}
