@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyTotals } from '../../src/core/usage/totals';
-import type { Line } from '../../src/tui/styled-line';
-import { usageLines, type LiveUsage } from '../../src/tui/usage-lines';
-import type { UsageSummary } from '../../src/tui/usage-summary';
+import type { Line } from '../../src/tui/style/styled-line';
+import { usageLines, type LiveUsage } from '../../src/tui/usage/usage-lines';
+import type { UsageSummary } from '../../src/tui/usage/usage-summary';
 
 function summary(estimated: boolean): UsageSummary {
   const totals = {
