@@ -1,9 +1,12 @@
 /**
  * `@` path completion: one keystroke's search over a 100,000-path workspace (files in nested
  * folders, as a monorepo has them), after the first index. Measured: building the index (every
- * path and directory prepared once, off the key path) and the query of a keystroke, for a few
- * queries a person types (a file's name, a path's initials, one letter). The baseline is the
- * least a keystroke could do: one `includes` over every lower-case path. Figures are CPU time
+ * path and directory prepared once for fuzzysort, off the key path) and a keystroke's search, for
+ * a few queries a person types (a file's name, a path's initials, one letter): the search runs a
+ * slice of paths per turn of the event loop, so a keystroke waits for one slice and the answer
+ * lands after all of them. The baseline is the least a keystroke could do: one `includes` over
+ * every lower-case path. The first search after a fresh index is measured apart (nothing is warm
+ * yet), and a rebuild that keeps the prepared paths of the index it replaces. Figures are CPU time
  * (the machine is shared: wall time there is mostly waiting for a core).
  * Run alone with `node --import tsx bench/path-completion.ts`.
  */
@@ -38,6 +41,21 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** CPU ms of each slice of a search in slices, and of the whole. */
+function sliceCpuMs(index: PathIndex, query: string): { longest: number; whole: number } {
+  const slices = index.searchInSlices(query, MAX_COMPLETIONS);
+  let longest = 0;
+  let whole = 0;
+  for (let done = false; !done; ) {
+    const took = cpuMs(() => {
+      done = slices.next().done === true;
+    });
+    longest = Math.max(longest, took);
+    whole += took;
+  }
+  return { longest, whole };
+}
+
 export async function runPathCompletionBench(): Promise<Row[]> {
   const paths = workspacePaths();
   const lower = paths.map((path) => path.toLowerCase());
@@ -45,18 +63,32 @@ export async function runPathCompletionBench(): Promise<Row[]> {
   const build = median(Array.from({ length: 3 }, () => cpuMs(() => (index = PathIndex.of(paths)))));
   const rows: Row[] = [];
   const k = `${PATHS / 1000}k paths`;
+  const first = sliceCpuMs(index, 'file-4242');
+  const rebuildStart = process.cpuUsage();
+  await PathIndex.build(paths, async () => {}, index);
+  const rebuildUsed = process.cpuUsage(rebuildStart);
+  const rebuild = (rebuildUsed.user + rebuildUsed.system) / 1000;
   for (const query of ['file-4242', 'srcpars', 'r']) {
     const baseline = median(Array.from({ length: ROUNDS }, () => cpuMs(() => lower.filter((p) => p.includes(query)))));
-    const tole = median(Array.from({ length: ROUNDS }, () => cpuMs(() => index.search(query, MAX_COMPLETIONS))));
+    const runs = Array.from({ length: ROUNDS }, () => sliceCpuMs(index, query));
+    const what = `@ completion "${query}", ${k}`;
+    const longest = median(runs.map((run) => run.longest));
     rows.push(
-      row(
-        `@ completion keystroke "${query}", ${k} (baseline: one includes over every path)`,
-        tole,
-        baseline,
-        '< 16 ms',
-      ),
+      row(`${what}: a keystroke's slice (baseline: one includes over every path)`, longest, baseline, '< 16 ms'),
     );
+    rows.push(row(`${what}: the whole answer, every slice`, median(runs.map((run) => run.whole)), baseline));
   }
+  rows.push(
+    row(
+      `@ completion first "file-4242" after a fresh index, ${k}: a keystroke's slice`,
+      first.longest,
+      first.longest,
+      '< 16 ms',
+    ),
+  );
+  rows.push(
+    row(`@ completion first "file-4242" after a fresh index, ${k}: the whole answer`, first.whole, first.whole),
+  );
   rows.push(
     row(
       `@ completion index built, ${k} and their folders (baseline: lower-case every path)`,
@@ -64,6 +96,7 @@ export async function runPathCompletionBench(): Promise<Row[]> {
       median(Array.from({ length: 3 }, () => cpuMs(() => paths.map((p) => p.toLowerCase())))),
     ),
   );
+  rows.push(row(`@ completion index rebuilt over the one it replaces, ${k} (baseline: a fresh build)`, rebuild, build));
   return rows;
 }
 

@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type GitignoreRules, gitignoreRules } from './gitignore-rules';
-import { PathIndex, type WorkspacePathItem, type WorkspacePathSource } from '../tui/prompt/workspace-paths';
+import {
+  PathIndex,
+  SEARCHED_PER_SLICE,
+  type WorkspacePathItem,
+  type WorkspacePathSource,
+} from '../tui/prompt/workspace-paths';
 
 /** At most this many paths are indexed (a bigger tree gives its first ones). */
 export const MAX_INDEXED_PATHS = 200_000;
@@ -14,7 +19,8 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 /**
  * The workspace's paths for the `@` popup, indexed off the key path: in a git repository what
  * `git ls-files --cached --others --exclude-standard` lists (ignored files left out), elsewhere a
- * walk that reads every `.gitignore` on the way. The first index starts
+ * walk that reads every `.gitignore` on the way. The index is built a slice at a time, so keys
+ * typed meanwhile are read. The first index starts
  * when `@` is first typed; later ones when a search finds the index older than a few seconds, the
  * old one answering meanwhile.
  */
@@ -22,16 +28,26 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
   private index: PathIndex | null = null;
   private indexedAtMs = -Infinity;
   private running: Promise<void> | null = null;
+  private searching: AskedSearch | null = null;
+  private answer: { asked: AskedSearch; items: readonly WorkspacePathItem[] } | null = null;
   private readonly listeners = new Set<() => void>();
 
   private constructor(
     private readonly root: string,
     private readonly nowMs: () => number,
+    private readonly list: (root: string) => Promise<string[]>,
   ) {}
 
-  /** Nothing is read until the first `@` asks (the screen's start spawns nothing for it). */
-  static create(root: string, nowMs: () => number = Date.now): WorkspaceFileIndex {
-    return new WorkspaceFileIndex(root, nowMs);
+  /**
+   * Nothing is read until the first `@` asks (the screen's start spawns nothing for it). `list`
+   * gives the workspace's files (tests hand in their own).
+   */
+  static create(
+    root: string,
+    nowMs: () => number = Date.now,
+    list: (root: string) => Promise<string[]> = listWorkspace,
+  ): WorkspaceFileIndex {
+    return new WorkspaceFileIndex(root, nowMs, list);
   }
 
   /** Resolves once the index running now (if any) is in: for tests and the bench. */
@@ -39,15 +55,47 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
     await this.running;
   }
 
+  /**
+   * A workspace of one slice is searched at once. A bigger one a slice per turn of the event loop:
+   * until its answer is in (listeners hear), the last answer stands, and a search for a newer
+   * keystroke takes the place of one still running.
+   */
   search(typed: string, limit: number): readonly WorkspacePathItem[] {
-    return this.index?.search(typed, limit) ?? [];
+    const index = this.index;
+    if (index === null) return [];
+    if (index.size <= SEARCHED_PER_SLICE) return index.search(typed, limit);
+    const asked = { index, typed, limit };
+    if (this.answer !== null && sameSearch(this.answer.asked, asked)) return this.answer.items;
+    if (this.searching === null || !sameSearch(this.searching, asked)) this.searchInSlices(asked);
+    return this.answer?.items ?? [];
+  }
+
+  private searchInSlices(asked: AskedSearch): void {
+    this.searching = asked;
+    const slices = asked.index.searchInSlices(asked.typed, asked.limit);
+    const step = () => {
+      if (this.searching !== asked) return;
+      const next = slices.next();
+      if (!next.done) return void setImmediate(step);
+      this.searching = null;
+      this.answer = { asked, items: next.value };
+      for (const listener of this.listeners) listener();
+    };
+    step();
   }
 
   refresh(): void {
     if (this.running !== null || this.nowMs() - this.indexedAtMs < STALE_AFTER_MS) return;
-    this.running = listWorkspace(this.root)
-      .then((files) => {
-        this.index = PathIndex.of(files.filter((file) => !/[\u0000-\u001f\u007f]/.test(file)));
+    this.running = this.list(this.root)
+      .then((files) =>
+        PathIndex.build(
+          files.filter((file) => !/[\u0000-\u001f\u007f]/.test(file)),
+          () => new Promise((resolve) => setImmediate(resolve)),
+          this.index,
+        ),
+      )
+      .then((index) => {
+        this.index = index;
         this.indexedAtMs = this.nowMs();
       })
       .catch(() => {
@@ -64,6 +112,16 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+interface AskedSearch {
+  readonly index: PathIndex;
+  readonly typed: string;
+  readonly limit: number;
+}
+
+function sameSearch(a: AskedSearch, b: AskedSearch): boolean {
+  return a.index === b.index && a.typed === b.typed && a.limit === b.limit;
 }
 
 /** The workspace's files, relative and `/`-separated: git's list where it is a repository, else a walk. */

@@ -76,4 +76,61 @@ describe('.gitignore rules', () => {
     expect(rules.ignores('docs/a.pdf', false)).toBe(true);
     expect(rules.ignores('src/a.ts', false)).toBeNull();
   });
+
+  it('read escapes, ** in every place, trailing spaces and case as git does', () => {
+    const rules = gitignoreRules('\\#hash\n\\!bang\na/**/z\n**/logs\nlib/**\ntrail\\ \nCase.txt\n');
+    expect(rules.ignores('#hash', false)).toBe(true);
+    expect(rules.ignores('!bang', false)).toBe(true);
+    expect(rules.ignores('a/z', false)).toBe(true);
+    expect(rules.ignores('a/b/c/z', false)).toBe(true);
+    expect(rules.ignores('x/logs', true)).toBe(true);
+    expect(rules.ignores('lib/deep/x.js', false)).toBe(true);
+    expect(rules.ignores('lib', true)).toBeNull();
+    expect(rules.ignores('trail ', false)).toBe(true);
+    expect(rules.ignores('case.txt', false)).toBeNull();
+    expect(rules.ignores('Case.txt', false)).toBe(true);
+  });
+
+  it('the walk agrees with git on the same tree', async () => {
+    const files = {
+      '.gitignore': '\\#keep\nbuild/**\n!build/keep.txt\nout/\n!out/back.txt\n*.LOG\n',
+      '#keep': '',
+      'build/a.txt': '',
+      'build/keep.txt': '',
+      'out/back.txt': '',
+      'x.LOG': '',
+      'x.log': '',
+      'sub/.gitignore': '/only-here\n',
+      'sub/only-here': '',
+      'only-here': '',
+    };
+    const plain = workspace(files);
+    const repo = workspace(files);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    expect((await listWorkspace(plain)).sort()).toEqual((await listWorkspace(repo)).sort());
+  });
+});
+
+describe('a big workspace', () => {
+  it('is searched a slice per turn: the last answer stands until the new one lands, and a newer keystroke takes the place of an older one', async () => {
+    const files = Array.from({ length: 35_000 }, (_, i) => `pkg${i % 9}/mod${i % 31}/unit-${i}.ts`);
+    const index = WorkspaceFileIndex.create('/nowhere', Date.now, async () => files);
+    index.refresh();
+    await index.settled();
+    const landed = () =>
+      new Promise<void>((resolve) => {
+        const stop = index.subscribe(() => {
+          stop();
+          resolve();
+        });
+      });
+    expect(index.search('unit-3456', 1)).toEqual([]);
+    await landed();
+    expect(index.search('unit-3456', 1)).toEqual([{ path: 'pkg0/mod15/unit-3456.ts', directory: false }]);
+    // Two keystrokes before the first answer: only the newer one's answer lands.
+    expect(index.search('unit-2', 1)).toEqual([{ path: 'pkg0/mod15/unit-3456.ts', directory: false }]);
+    expect(index.search('unit-2999', 1)).toEqual([{ path: 'pkg0/mod15/unit-3456.ts', directory: false }]);
+    await landed();
+    expect(index.search('unit-2999', 1)).toEqual([{ path: 'pkg2/mod23/unit-2999.ts', directory: false }]);
+  });
 });
