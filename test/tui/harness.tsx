@@ -141,6 +141,8 @@ export interface Screen {
   readonly quit: ReturnType<typeof vi.fn>;
   readonly crash: ReturnType<typeof vi.fn>;
   frame(): string;
+  /** Every frame written so far, oldest first. */
+  frames(): readonly string[];
   press(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
   /**
@@ -202,6 +204,7 @@ export function renderScreen(options: ScreenOptions): Screen {
     quit,
     crash,
     frame,
+    frames: () => stdout.frames,
     async press(...keys) {
       for (const key of keys) {
         stdin.write(key);

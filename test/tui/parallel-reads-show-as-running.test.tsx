@@ -82,14 +82,17 @@ describe('ReadOnly calls running side by side on screen', () => {
       expect(registers).toContain(`held_read executing call_${key}`);
     }
 
-    // b ends first: it waits for a's settlement, so all three still show.
+    // b ends first: it waits for a's settlement, so all three still show. What b's end sets off
+    // without waiting on anything outside has run once the event loop turns.
     held.release('b');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(runningRows(screen.frame())).toEqual(['held_read key-a', 'held_read key-b', 'held_read key-c']);
 
-    // a ends: a and then b are settled; c alone is left.
+    // a ends: a and then b are settled; c alone is left. No frame on the way showed b gone while a still ran.
     held.release('a');
     await vi.waitFor(() => expect(runningRows(screen!.frame())).toEqual(['held_read']));
+    const shown = screen.frames().map(runningRows);
+    expect(shown).not.toContainEqual(['held_read key-a', 'held_read key-c']);
     frame = await screen.waitFor('running held_read');
     expect(stripAnsi(frame)).toContain('Esc stops it');
 

@@ -32,8 +32,6 @@ function restored(stdout: FakeStdout): void {
   expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('╭'));
 }
 
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Waits until the prompt row shows `text` (typed keys drawn), as a terminal would show the writes. */
 async function promptShows(stdout: FakeStdout, text: string): Promise<void> {
   await eventually(async () =>
@@ -97,7 +95,8 @@ describe('runTui', () => {
     await eventually(() => expect(stdout.frames.join('')).toContain('type a prompt'));
     stdin.write('x');
     await eventually(() => expect(stdout.frames.join('')).toMatch(/H\x1b\[0mx/));
-    await pause(50);
+    // Counted from the frame that drew x: a frame after it that is not y's (x drawn again, a row
+    // redrawn late) would be a write of unchanged cells, and fails the match below.
     const before = stdout.frames.length;
     stdin.write('y');
     await eventually(() => expect(stdout.frames.slice(before).join('')).toContain('y'));

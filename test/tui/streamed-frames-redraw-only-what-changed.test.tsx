@@ -79,9 +79,13 @@ function streamingAgent() {
   return { agent, send: (delta: string) => sink?.({ type: 'text', delta }) };
 }
 
+/** One step of the status bar's spinner: the turn is running. */
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
+
 /** Waits (on real timers, which `vi.waitFor` would move on with a fake clock) until the screen shows `text`. */
-async function shows(on: Screen, text: string): Promise<void> {
-  for (let waited = 0; !on.frame().includes(text); waited += 10) {
+async function shows(on: Screen, text: string | RegExp): Promise<void> {
+  const showing = (): boolean => (typeof text === 'string' ? on.frame().includes(text) : text.test(on.frame()));
+  for (let waited = 0; !showing(); waited += 10) {
     if (waited > 10_000) throw new Error(`screen does not show ${text}:\n${on.frame()}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -99,8 +103,8 @@ describe('a streamed frame', () => {
     await screen.press(KEYS.enter);
     send('word0 ');
     await shows(screen, 'word0');
-    // Settled: the turn is running and its first text is on screen; count from here.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Settled: the status bar shows the turn running and its first text is on screen; count from here.
+    await shows(screen, SPINNER);
     renders.clear();
     const frames = 12;
     for (let i = 1; i <= frames; i++) {
@@ -141,7 +145,6 @@ describe('a streamed frame', () => {
     }
     send('last');
     await shows(screen, 'last');
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const streamed = screen.frame();
     screen.unmount();
     // A new screen on the same session and the same live turn draws everything from scratch.
