@@ -8,6 +8,7 @@ import { sessionsDirectory } from './session-files';
 import { authHint, missingKey, resolveProvider, type ProviderSettings } from './settings';
 import { exposedWorkspaceNotice, exposedWorkspaceReason } from './exposed-workspace';
 import { childProfiles } from './child-profiles';
+import { childProviders } from './child-providers';
 import { indexKeyIn } from './index-key';
 import { toleHome } from './tole-home';
 import { buildPolicy, buildProvider, buildSession, clock, systemRandom, unconfinedNotice } from './wiring';
@@ -97,7 +98,7 @@ export async function runHeadlessCommand(
       profile: prepared.resolved.active,
       model: prepared.model,
       sandbox,
-      childProfile: childProfiles(prepared.prompts),
+      childProfile: childProfiles(prepared.prompts, childProviders({ args, config, env: io.env, random })),
       indexKey: indexKeyIn(toleHome(io.env)),
     });
     noteSessionStart(agent, store, prepared);

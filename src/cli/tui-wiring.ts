@@ -15,6 +15,7 @@ import { providerSetup } from './provider-setup';
 import { missingKey, resolveProvider, type ProviderSettings } from './settings';
 import { buildProvider, buildSession, clock } from './wiring';
 import { childProfiles } from './child-profiles';
+import { childProviders } from './child-providers';
 import type { SubAgents } from '../core/session/sub-agents';
 import { indexKeyIn } from './index-key';
 import { toleHome } from './tole-home';
@@ -147,7 +148,7 @@ export function wireTui(input: TuiWiringInput): TuiWiring {
     profile: prepared.resolved.active,
     model: prepared.model,
     ...(store.readOnly ? {} : { mcp: mcpPlan }),
-    childProfile: childProfiles(prepared.prompts),
+    childProfile: childProfiles(prepared.prompts, childProviders({ args: input.args ?? NO_ARGS, config, env, random })),
     indexKey: indexKeyIn(toleHome(env)),
   });
   mcp?.startSessionServers();

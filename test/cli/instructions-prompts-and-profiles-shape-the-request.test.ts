@@ -393,6 +393,59 @@ describe('agent profiles', () => {
     }
   });
 
+  it('a sub-agent whose profile names a provider runs on that provider, with its key and model; one whose provider has no key is not started', async () => {
+    const other = await startChatServer({ defaultReply: { text: 'from the other server' } });
+    try {
+      const at = place();
+      writeJson(join(at.configDir, 'config.json'), {
+        provider: 'first',
+        providers: {
+          first: { baseUrl: server.url, model: 'first-model', apiKeyEnv: 'FIRST_KEY' },
+          second: { baseUrl: other.url, model: 'second-model', apiKeyEnv: 'SECOND_KEY' },
+          third: { baseUrl: 'https://third.invalid/v1', apiKeyEnv: 'THIRD_KEY' },
+          plain: { baseUrl: 'http://10.0.0.9/v1', apiKeyEnv: 'PLAIN_KEY' },
+        },
+      });
+      writeJson(join(at.configDir, 'agents', 'overhttp.json'), { provider: 'plain' });
+      writeJson(join(at.configDir, 'agents', 'nowhere.json'), { provider: 'fourth' });
+      writeJson(join(at.configDir, 'agents', 'elsewhere.json'), { provider: 'second' });
+      writeJson(join(at.configDir, 'agents', 'keyless.json'), { provider: 'third' });
+      const env = { ...at.env, FIRST_KEY: 'first-secret', SECOND_KEY: 'second-secret', PLAIN_KEY: 'plain-secret' };
+      const calls = [
+        { id: 'call_a', name: 'task', arguments: JSON.stringify({ prompt: 'check the parser', agent: 'elsewhere' }) },
+        { id: 'call_b', name: 'task', arguments: JSON.stringify({ prompt: 'check the lexer', agent: 'keyless' }) },
+        { id: 'call_c', name: 'task', arguments: JSON.stringify({ prompt: 'check the docs', agent: 'overhttp' }) },
+        { id: 'call_d', name: 'task', arguments: JSON.stringify({ prompt: 'check the tests', agent: 'nowhere' }) },
+      ];
+      const run = await tole({ ...at, env }, ['-p', 'delegate'], [{ toolCalls: calls }, { text: 'parent done' }], null);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe('parent done\n');
+
+      const childCalls = other.requests.filter((r) => r.path === '/v1/chat/completions');
+      expect(childCalls).toHaveLength(1);
+      expect(childCalls[0]!.body?.model).toBe('second-model');
+      expect(childCalls[0]!.headers['authorization']).toBe('Bearer second-secret');
+      expect(childCalls[0]!.body?.messages?.find((m) => m.role === 'user')?.content).toBe('check the parser');
+      // The parent's two calls stay on its own provider, with its own key; no child asked it.
+      expect(chats().map((r) => r.body?.model)).toEqual(['first-model', 'first-model']);
+      expect(chats().map((r) => r.headers['authorization'])).toEqual(['Bearer first-secret', 'Bearer first-secret']);
+      const results = chats()[1]!
+        .body!.messages!.filter((m) => m.role === 'tool')
+        .map((m) => String(m.content));
+      expect(results[0]).toMatch(/^from the other server\n\n\(sub-agent elsewhere, session /);
+      expect(results[1]).toBe(
+        `the sub-agent was not started: the agent profile ${join(at.configDir, 'agents', 'keyless.json')} names provider "third", which needs a key: set THIRD_KEY`,
+      );
+      expect(results[2]).toMatch(
+        /^the sub-agent was not started: .* names provider "plain": the key in PLAIN_KEY is not sent to http:\/\/10\.0\.0\.9\/v1/,
+      );
+      expect(results[2]).not.toContain('plain-secret');
+      expect(results[3]).toMatch(/^the sub-agent was not started: .*unknown provider "fourth"/);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("a project's .tole/agents profiles are not loaded while the project is not trusted", async () => {
     const at = place();
     writeJson(join(at.workspace, '.tole', 'agents', 'sneaky.json'), { prompt: ['echo sneaky'] });

@@ -12,6 +12,7 @@ import { ToolRegistry } from '../tools/registry';
 import { taskTool } from './task-tool';
 import { TASK_TOOL } from './task-tool-name';
 import type { ToolOutput } from '../tools/tool';
+import type { Provider } from '../provider/provider';
 import { Agent } from './agent';
 import type { AgentDeps } from './agent-deps';
 import type { ActiveProfile } from './agent-profile';
@@ -24,10 +25,18 @@ import { DEFAULT_SUB_AGENT_LIMITS, type SubAgentLimits } from './sub-agent-limit
 
 export { TASK_TOOL } from './task-tool-name';
 
-/** A profile made ready for a child (its prompt assembled), and the model it names. */
+/** A profile made ready for a child (its prompt assembled), the model it names, and its own provider when it names one. */
 export interface ChildProfile {
   readonly profile: ActiveProfile;
   readonly model?: string;
+  readonly provider?: ChildProvider;
+}
+
+/** The provider a child's profile names, in place of the session's (its own base URL, key and API). */
+export interface ChildProvider {
+  readonly provider: Provider;
+  /** Its model's context window as configured for it; unknown (asked of the server) when left out. */
+  readonly contextWindowTokens?: number;
 }
 
 /** What a child is started with: the model's brief and, optionally, an agent profile by name. */
@@ -123,7 +132,7 @@ export class SubAgents {
     // The child's cost counts against the session's budget, its rows from before a resume too.
     const unwatch = this.options.deps.budget?.watch(store);
     try {
-      const outcome = await this.drive(store, chosen.profile, model, link, request, signal);
+      const outcome = await this.drive(store, chosen, model, link, request, signal);
       return settlementOf(outcome, childId, agentName);
     } finally {
       unwatch?.();
@@ -185,14 +194,15 @@ export class SubAgents {
 
   private async drive(
     store: SessionStore,
-    profile: ActiveProfile,
+    chosen: ChildProfile,
     model: string,
     link: TaskLink,
     request: TaskRequest,
     signal: AbortSignal,
   ): Promise<ChildOutcome> {
     const emit = this.childSink(link, store.header.id, model);
-    const agent = new Agent(this.childDeps(store, link, profile), model, profile);
+    const { profile } = chosen;
+    const agent = new Agent(this.childDeps(store, link, chosen), model, profile);
     const before = childOutcome(store);
     switch (before.kind) {
       case 'answered':
@@ -216,11 +226,11 @@ export class SubAgents {
    * The parent's deps over the child's store, its approver naming the child. A child that may
    * start children gets a `task` tool of its own, one level deeper, over its own deps.
    */
-  private childDeps(store: SessionStore, link: TaskLink, profile: ActiveProfile): AgentDeps {
-    const { deps } = this.options;
+  private childDeps(store: SessionStore, link: TaskLink, chosen: ChildProfile): AgentDeps {
+    const deps = chosen.provider ? onProvider(this.options.deps, chosen.provider) : this.options.deps;
     const label = `sub-agent${link.agent === null ? '' : ` ${link.agent}`} (session ${store.header.id})`;
     const approver = deps.approver ? naming(deps.approver, label) : null;
-    if (profile.tools?.includes(TASK_TOOL) !== true) return { ...deps, store, approver };
+    if (chosen.profile.tools?.includes(TASK_TOOL) !== true) return { ...deps, store, approver };
     const tools = ToolRegistry.create({ interactiveApprover: deps.approver !== null });
     for (const { tool } of deps.tools.listing()) if (tool.name !== TASK_TOOL) tools.register(tool);
     const own: AgentDeps = { ...deps, store, approver, tools };
@@ -263,6 +273,14 @@ function briefOf(request: TaskRequest, parentState: TaskState): string {
   const brief = title ? `${title}\n\n${request.prompt}` : request.prompt;
   if (parentState.plan.length === 0) return brief;
   return `${brief}\n\nFor context, the task state of the agent that started you (you work on the brief above, not on its plan):\n${taskStateText(parentState)}`;
+}
+
+/** The parent's deps on the provider a child's profile names: its window is that provider's, not the parent's. */
+function onProvider(deps: AgentDeps, own: ChildProvider): AgentDeps {
+  const { contextWindowTokens: _parentWindow, ...rest } = deps;
+  const { contextWindowTokens: _parentCompactionWindow, ...compaction } = deps.compaction ?? {};
+  const window = own.contextWindowTokens === undefined ? {} : { contextWindowTokens: own.contextWindowTokens };
+  return { ...rest, provider: own.provider, ...window, compaction: { ...compaction, ...window } };
 }
 
 function naming(approver: Approver, label: string): Approver {
