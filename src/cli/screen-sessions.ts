@@ -5,6 +5,7 @@ import type { Random } from '../core/clock';
 import { skippedServerNotices } from '../core/mcp/mcp-notices';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import type { SwitchableProvider } from '../core/provider/switchable-provider';
+import { ServerModels } from './server-models';
 import type { Agent } from '../core/session/agent';
 import type { SessionStore } from '../core/storage/session-store';
 import type { Sandbox } from '../core/tools/sandbox';
@@ -220,6 +221,7 @@ export class ScreenSessions implements SessionSwitcher {
       return {
         store,
         agent,
+        models: new ServerModels(wired.provider),
         approvals: wired.approvals,
         policy,
         readOnly: store.readOnly,

@@ -32,7 +32,8 @@ import { PromptLine } from './prompt/PromptLine';
 import type { ProviderSetup } from './dialogs/provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './commands/slash-commands';
 import { LiveStatusBar } from './status/LiveStatusBar';
-import { CompletionPopup, popupLines, popupRoom } from './prompt/CompletionPopup';
+import { CompletionPopup, popupLines, popupNoteLines, popupRoom } from './prompt/CompletionPopup';
+import { type AskedValues, completionNote } from './prompt/completion-items';
 import type { CompletionItem } from './prompt/completion-target';
 import { useCompletion } from './prompt/use-completion';
 import type { WorkspacePathSource } from './prompt/workspace-paths';
@@ -130,6 +131,8 @@ export interface AppProps {
   readonly paths?: WorkspacePathSource;
   /** The values `/command ` completes to (profiles, sessions, models), as known now; absent, none. */
   readonly argumentsOf?: (command: string) => readonly CompletionItem[] | null;
+  /** The server's models, for `/model ` completion (this session's provider); absent, `/model ` offers none. */
+  readonly models?: AskedValues;
   /** The workspace: a prompt's `@path` mentions are read from it before sending, and one that cannot be read stops the send. */
   readonly workspaceRoot?: string;
   readonly onQuit: () => void;
@@ -259,11 +262,17 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   );
   const promptHasKeys =
     ui.focus === 'input' && !pending && !dialog && !ui.helpOpen && !setupOpen && !queueOpen && !ui.field;
-  const completion = useCompletion(
-    ui,
-    { commands, argumentsOf: props.argumentsOf ?? (() => null), paths: props.paths ?? null },
-    promptHasKeys,
-  );
+  const completionSources = {
+    commands,
+    argumentsOf: props.argumentsOf ?? (() => null),
+    paths: props.paths ?? null,
+    models: props.models ?? null,
+  };
+  const completion = useCompletion(ui, completionSources, promptHasKeys);
+  const note =
+    completion === null && promptHasKeys && !popupChoice(ui).closed
+      ? completionNote(ui.editor, completionSources)
+      : null;
   const popup = completion
     ? popupLines(
         completion.items,
@@ -271,7 +280,9 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
         popupRoom(size.rows, completion.items.length),
         size.columns,
       )
-    : [];
+    : note !== null
+      ? popupNoteLines(note, popupRoom(size.rows, 1), size.columns)
+      : [];
   const layout = screenLayout({
     columns: size.columns,
     rows: size.rows,

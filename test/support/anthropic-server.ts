@@ -87,6 +87,8 @@ export interface AnthropicServerOptions {
   readonly apiKey?: string;
   /** The window: a prompt of more tokens is refused as too long. */
   readonly contextWindowTokens?: number;
+  /** The ids `GET /v1/models` lists, newest first. Default: two Claude models. */
+  readonly models?: readonly string[];
 }
 
 export interface AnthropicServer {
@@ -97,6 +99,34 @@ export interface AnthropicServer {
   /** Usage over every answered request. */
   totals(): Usage;
   close(): Promise<void>;
+}
+
+/**
+ * `GET /v1/models` as the Models API answers it (https://docs.anthropic.com/en/api/models-list):
+ * the key and version headers required, `limit` (1 to 1000, 20 unless given) models a page after
+ * `after_id`, `{data: [{type: "model", id, display_name, created_at}], has_more, first_id, last_id}`.
+ */
+function listModels(req: IncomingMessage, res: ServerResponse, url: URL, options: AnthropicServerOptions): void {
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string' || key === '' || (options.apiKey !== undefined && key !== options.apiKey))
+    return sendError(res, 401, 'authentication_error', 'invalid x-api-key');
+  if (req.headers['anthropic-version'] === undefined)
+    return sendError(res, 400, 'invalid_request_error', 'anthropic-version: header is required');
+  const ids = options.models ?? ['claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001'];
+  const limit = Number(url.searchParams.get('limit') ?? '20');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    return sendError(res, 400, 'invalid_request_error', 'limit: must be between 1 and 1000');
+  const after = url.searchParams.get('after_id');
+  const start = after === null ? 0 : ids.indexOf(after) + 1;
+  const page = ids.slice(start, start + limit);
+  const body = {
+    data: page.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' })),
+    has_more: start + limit < ids.length,
+    first_id: page[0] ?? null,
+    last_id: page.at(-1) ?? null,
+  };
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
 }
 
 const SIGNING_KEY = 'tole-test-thinking';
@@ -120,7 +150,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req);
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/v1/models') return listModels(req, res, url, options);
     if (req.method !== 'POST' || path !== '/v1/messages')
       return sendError(res, 404, 'not_found_error', `no route for ${req.method} ${path}`);
     let body: MessagesBody;

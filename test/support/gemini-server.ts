@@ -14,6 +14,9 @@
  *   prefix from cache, reported in `cachedContentTokenCount`, once it is at least 1024 tokens.
  * - `GET /v1beta/models/{model}` ("Models", https://ai.google.dev/api/models#Model): the model
  *   with `inputTokenLimit` and `outputTokenLimit`.
+ * - `GET /v1beta/models` ("models.list", https://ai.google.dev/api/models#method:-models.list):
+ *   `pageSize` models (50 unless given, at most 1000) a page from `pageToken`, as `{models: [Model],
+ *   nextPageToken}` (no token on the last page).
  * - Errors in Google's error model (https://ai.google.dev/gemini-api/docs/troubleshooting):
  *   `{"error": {"code", "message", "status", "details"}}`; a wrong key is 400 INVALID_ARGUMENT with
  *   reason API_KEY_INVALID; an unknown model 404 NOT_FOUND.
@@ -116,6 +119,20 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
       }
       const generate = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/.exec(url.pathname);
       const model = /^\/v1beta\/models\/([^/:]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && url.pathname === '/v1beta/models') {
+        const size = Math.min(1000, Number(url.searchParams.get('pageSize') ?? '50') || 50);
+        const start = Number(url.searchParams.get('pageToken') ?? '0') || 0;
+        const page = models.slice(start, start + size).map((name) => ({
+          name: `models/${name}`,
+          inputTokenLimit: options.inputTokenLimit ?? 1_048_576,
+          outputTokenLimit: 65_536,
+          supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+        }));
+        return sendJson(res, 200, {
+          models: page,
+          ...(start + size < models.length ? { nextPageToken: String(start + size) } : {}),
+        });
+      }
       if (request.method === 'GET' && model) {
         if (!models.includes(model[1]!)) return modelNotFound(res, model[1]!);
         return sendJson(res, 200, {

@@ -29,6 +29,12 @@ export function popupLines(items: readonly CompletionItem[], selected: number, r
   });
 }
 
+/** The popup's one faint line while it has nothing to offer yet (the server's models being asked for), cut to the width. */
+export function popupNoteLines(note: string, room: number, width: number): Line[] {
+  if (room === 0) return [];
+  return [truncateLine([seg('   ', 'faint'), seg(visibleLines(note).join(' '), 'faint')], width)];
+}
+
 /** The completion popup over the prompt. */
 export function CompletionPopup({ lines }: { readonly lines: readonly Line[] }) {
   return (

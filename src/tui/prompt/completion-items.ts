@@ -12,6 +12,18 @@ export interface CompletionSources {
   /** The values `/command ` takes (profiles, sessions, models), as known now; null for a command that completes nothing. */
   readonly argumentsOf: (command: string) => readonly CompletionItem[] | null;
   readonly paths: WorkspacePathSource | null;
+  /** `/model `'s values: the server's models, asked for when first wanted. */
+  readonly models?: AskedValues | null;
+}
+
+/** Values of a command's argument asked of something slow (the server's models): offered once they are in. */
+export interface AskedValues {
+  /** The values as known now (none until they are in); the first call asks for them. */
+  items(): readonly CompletionItem[];
+  /** What the popup says while it has none to offer: that they are being asked for, or why there are none; null: nothing. */
+  note(): string | null;
+  /** Calls `listener` when an answer lands; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
 }
 
 /** What the popup shows for the prompt as it is: the target and its matches, best first (none: no popup). */
@@ -35,7 +47,7 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
         .slice(0, MAX_COMPLETIONS)
         .map((command) => ({ insert: `/${command.name} `, label: `/${command.name}`, detail: command.help }));
     case 'argument': {
-      const values = sources.argumentsOf(target.command) ?? [];
+      const values = valuesOf(target.command, sources);
       const typed = target.typed.toLowerCase();
       return values.filter((item) => item.insert.toLowerCase().includes(typed)).slice(0, MAX_COMPLETIONS);
     }
@@ -45,4 +57,17 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
         label: item.directory ? `${item.path}/` : item.path,
       }));
   }
+}
+
+function valuesOf(command: string, sources: CompletionSources): readonly CompletionItem[] {
+  if (command === 'model' && sources.models) return sources.models.items();
+  return sources.argumentsOf(command) ?? [];
+}
+
+/** The line the popup shows in place of values that are not in yet (or could not be had); null: none. */
+export function completionNote(editor: EditorState, sources: CompletionSources): string | null {
+  const target = completionTarget(editor.value, editor.cursor);
+  if (target?.kind !== 'argument' || target.command !== 'model' || !sources.models) return null;
+  if (sources.models.items().length > 0) return null;
+  return sources.models.note();
 }

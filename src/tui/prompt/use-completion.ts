@@ -2,22 +2,23 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { type CompletionList, type CompletionSources, completionList } from './completion-items';
 import type { UiState } from '../screen/ui-state';
 import { popupChoice } from '../screen/ui-state';
-import type { WorkspacePathSource } from './workspace-paths';
 
-const NO_PATHS = { subscribe: () => () => {}, version: () => 0 };
+/** Something whose answers come later: the path index, the server's models. */
+interface Answers {
+  subscribe(listener: () => void): () => void;
+}
 
-/** Counts the path index's new answers, so the popup is drawn again when one lands. */
-function usePathsVersion(paths: WorkspacePathSource | null): number {
-  const versions = paths ? pathVersions(paths) : NO_PATHS;
+const NO_ANSWERS = { subscribe: () => () => {}, version: () => 0 };
+
+/** Counts a source's new answers, so the popup is drawn again when one lands. */
+function useAnswersVersion(source: Answers | null): number {
+  const versions = source ? answerVersions(source) : NO_ANSWERS;
   return useSyncExternalStore(versions.subscribe, versions.version);
 }
 
-const counters = new WeakMap<
-  WorkspacePathSource,
-  { subscribe: (l: () => void) => () => void; version: () => number }
->();
+const counters = new WeakMap<Answers, { subscribe: (l: () => void) => () => void; version: () => number }>();
 
-function pathVersions(paths: WorkspacePathSource) {
+function answerVersions(paths: Answers) {
   let known = counters.get(paths);
   if (known === undefined) {
     let version = 0;
@@ -33,10 +34,11 @@ function pathVersions(paths: WorkspacePathSource) {
 /**
  * The completion popup for the prompt as it is (null: nothing to complete, the prompt does not
  * hold the keyboard, or Esc closed it). A path being completed asks the index for a fresh look
- * when the last is old; its answer lands without holding up a key.
+ * when the last is old; its answer lands without holding up a key, as the server's models do.
  */
 export function useCompletion(ui: UiState, sources: CompletionSources, promptHasKeys: boolean): CompletionList | null {
-  usePathsVersion(sources.paths);
+  useAnswersVersion(sources.paths);
+  useAnswersVersion(sources.models ?? null);
   const list = promptHasKeys && !popupChoice(ui).closed ? completionList(ui.editor, sources) : null;
   const completingPath = promptHasKeys && /(^|\s)@"?[^\s"]*$/.test(ui.editor.value.slice(0, ui.editor.cursor));
   useEffect(() => {

@@ -8,6 +8,7 @@ export type ScreenSession = Pick<
   AppProps,
   | 'store'
   | 'agent'
+  | 'models'
   | 'approvals'
   | 'policy'
   | 'readOnly'

@@ -21,7 +21,7 @@ import {
 import type { DiscoveredWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
-import type { CompletionEvent, CompletionRequest, CompletionResult } from '../provider';
+import type { CompletionEvent, CompletionRequest, CompletionResult, ModelInfo } from '../provider';
 import type { ProviderOptions } from '../provider-options';
 import type { LoadedProvider } from '../registry';
 import { isEventStream } from '../sse-response';
@@ -29,6 +29,7 @@ import { readEventStream } from '../sse-reader';
 import { classifyAnthropicError, refusalError, streamErrorEvent } from './anthropic-errors';
 import { messagesBody } from './anthropic-request';
 import { MessagesAssembly, type MessagesEvent } from './anthropic-stream';
+import { listAnthropicModels } from './anthropic-models';
 import { claudeWindow } from './anthropic-windows';
 
 /** The API version tole speaks (https://docs.anthropic.com/en/api/versioning). */
@@ -68,6 +69,12 @@ export class AnthropicProvider implements LoadedProvider {
   /** The model's window as Anthropic documents it (its API does not say); null for a model it does not name. */
   contextWindow(model: string): Promise<DiscoveredWindow | null> {
     return Promise.resolve(claudeWindow(model));
+  }
+
+  /** The models the server lists (`GET /v1/models`), with their documented windows. */
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    const { 'content-type': _type, accept: _accept, ...headers } = this.headers();
+    return listAnthropicModels(this.baseURL, headers, { fetch: this.options.fetch, signal });
   }
 
   private headers(): Record<string, string> {

@@ -15,7 +15,8 @@ import { classifyFailure } from '../classify-error';
 import { type DiscoveredWindow, discoverOllamaWindow } from '../context-window';
 import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { postJson, Refusal } from '../post-json';
-import type { CompletionEvent, CompletionRequest, CompletionResult, Provider } from '../provider';
+import type { CompletionEvent, CompletionRequest, CompletionResult, ModelInfo, Provider } from '../provider';
+import { listOllamaModels } from './ollama-models';
 import type { ProviderOptions } from '../provider-options';
 import { readNdjson } from './ndjson-reader';
 import { classifyOllamaFailure } from './ollama-errors';
@@ -135,6 +136,12 @@ export class OllamaProvider implements Provider {
     if (err instanceof SyntaxError)
       return streamDroppedError(this.baseURL, `a line of the answer is not JSON (${err.message})`, err);
     return classifyFailure(err, this.baseURL, { httpFailure: () => undefined }, { nowMs, midStream });
+  }
+
+  /** The models pulled into the server (`GET /api/tags`). */
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    const { accept: _accept, ...headers } = this.headers();
+    return listOllamaModels(this.baseURL, headers, { fetch: this.options.fetch, signal });
   }
 
   private headers(): Record<string, string> {
