@@ -5,7 +5,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { formatTokens } from '../tui/text/format';
 import type { HostCommand } from '../tui/commands/slash-commands';
 import type { Agent } from '../core/session/agent';
-import { formatCost } from '../core/usage/totals';
+import { formatCost } from '../core/usage/cost-text';
 import type { CommandReport } from '../tui/commands/slash-commands';
 import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';

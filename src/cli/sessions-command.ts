@@ -1,6 +1,6 @@
 import { summariseSession } from '../core/session/session-summary';
 import { withChildrenUnderParents, type ListedSession } from '../core/session/session-family';
-import { formatCost } from '../core/usage/totals';
+import { formatCost } from '../core/usage/cost-text';
 import type { CliArgs } from './args';
 import { loadConfig } from './config';
 import { listingCell, listingWhen } from './listing-cell';

@@ -12,7 +12,7 @@ import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import { redactUrl } from '../core/sync/database';
 import { findTeamSession, listTeamSessions, pullSession, type TeamSession } from '../core/sync/pull';
-import { formatUsd } from '../core/usage/totals';
+import { formatUsd } from '../core/usage/cost-text';
 import type { CliArgs } from './args';
 import type { Config } from './config';
 import { resolveSessionRef } from './session-files';

@@ -39,7 +39,7 @@ async function turn(cwd: string, args: readonly string[]): Promise<{ id: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  // Every answer costs 1000 input and 500 output tokens: at 10 and 20 USD per million, $0.02.
+  // Every answer costs 1000 input and 500 output tokens: at 10 and 20 USD per million, $0.020.
   server = await startChatServer({
     respond: (request) => ({
       ...echoReply(request),
@@ -105,8 +105,8 @@ describe.concurrent('tole sessions', () => {
     const listed = rows(run.stdout);
     expect(listed.map((row) => row[0])).toEqual([newer.id, older.id]);
     // id, when, entries, branches, cost, first prompt
-    expect(listed[0]!.slice(2)).toEqual(['2', '1', '$0.02', 'a second session']);
-    expect(listed[1]!.slice(2)).toEqual(['5', '2', '$0.04', 'the first question']);
+    expect(listed[0]!.slice(2)).toEqual(['2', '1', '$0.020', 'a second session']);
+    expect(listed[1]!.slice(2)).toEqual(['5', '2', '$0.040', 'the first question']);
     expect(run.stdout).not.toContain(elsewhere.id);
   });
 
@@ -117,7 +117,7 @@ describe.concurrent('tole sessions', () => {
     expect(run.stdout.split('\n')[0]).toMatch(/first prompt +directory$/);
     const listed = rows(run.stdout);
     expect(listed.map((row) => row[0])).toEqual([elsewhere.id, newer.id, older.id]);
-    expect(listed[0]!.slice(2)).toEqual(['2', '1', '$0.02', 'from another directory', other]);
+    expect(listed[0]!.slice(2)).toEqual(['2', '1', '$0.020', 'from another directory', other]);
     expect(listed[2]!.at(-1)).toBe(project);
   });
 

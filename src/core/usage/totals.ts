@@ -52,18 +52,3 @@ export function totalsOf(rows: readonly UsageRecord[], include?: (entryId: strin
   }
   return totals;
 }
-
-/**
- * `$0.41`; `$0.41+?` when some call had no price and the cost is a lower bound; `~$0.41` when
- * part of it is the estimate of a call cut off mid-stream.
- */
-export function formatCost(micros: number, unpriced: boolean, estimated = false): string {
-  return `${estimated ? '~' : ''}${formatUsd(micros)}${unpriced ? '+?' : ''}`;
-}
-
-export function formatUsd(micros: number): string {
-  const usd = micros / 1_000_000;
-  if (usd === 0) return '$0';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}

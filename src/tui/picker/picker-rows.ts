@@ -1,7 +1,8 @@
 import type { SessionSummary } from '../../core/session/session-summary';
 import { withChildrenUnderParents } from '../../core/session/session-family';
 import { cellWidth, fit } from '../text/cell-width';
-import { formatCost, oneLine } from '../text/format';
+import { formatCost } from '../../core/usage/cost-text';
+import { oneLine } from '../text/format';
 import { seg, truncateLine, type Line } from '../style/styled-line';
 
 /** A session as the picker lists it (what `tole sessions` sums up). */

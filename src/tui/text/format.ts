@@ -1,28 +1,10 @@
-/** Numbers as people read them on a status line: tokens in k, money in dollars, sizes in KB. */
+/** Numbers as people read them on a status line: tokens in k, sizes in KB (money: core/usage/cost-text). */
 
 export function formatTokens(tokens: number): string {
   if (tokens < 1000) return String(Math.round(tokens));
   if (tokens < 100_000) return `${(tokens / 1000).toFixed(1)}k`;
   if (tokens < 1_000_000) return `${Math.round(tokens / 1000)}k`;
   return `${(tokens / 1_000_000).toFixed(2)}M`;
-}
-
-export function formatUsd(costUsdMicros: number): string {
-  const usd = costUsdMicros / 1_000_000;
-  if (costUsdMicros === 0) return '$0';
-  if (usd < 0.0001) return '<$0.0001';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 1) return `$${usd.toFixed(3)}`;
-  if (usd < 1000) return `$${usd.toFixed(2)}`;
-  return `$${Math.round(usd)}`;
-}
-
-/**
- * A cost as formatUsd writes it, with `+?` when some call had no price (the cost is a lower
- * bound) and `~` before it when part of it is an estimate (a call cut off mid-stream).
- */
-export function formatCost(costUsdMicros: number, unpriced: boolean, estimated = false): string {
-  return `${estimated ? '~' : ''}${formatUsd(costUsdMicros)}${unpriced ? '+?' : ''}`;
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,4 +1,5 @@
-import { formatCost, formatTokens } from '../text/format';
+import { formatCost } from '../../core/usage/cost-text';
+import { formatTokens } from '../text/format';
 import type { LiveTurn, TurnAgent } from '../screen/turn-controller';
 import type { KnownWindow } from './known-window';
 import type { UsageTotals } from './usage-summary';

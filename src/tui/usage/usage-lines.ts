@@ -1,5 +1,6 @@
 import { cacheFigures } from './cache-figures';
-import { formatCost, formatMs, formatTokens } from '../text/format';
+import { formatCost } from '../../core/usage/cost-text';
+import { formatMs, formatTokens } from '../text/format';
 import { spread } from '../transcript/entry-lines';
 import { seg, truncateLine, type Line, type Segment } from '../style/styled-line';
 import {

@@ -9,7 +9,8 @@ import { exportJson } from '../../../src/core/session/export';
 import { summariseSession } from '../../../src/core/session/session-summary';
 import { systemClock } from '../../../src/core/clock';
 import { costUsdMicros } from '../../../src/core/usage/pricing';
-import { formatCost, totalsOf } from '../../../src/core/usage/totals';
+import { formatCost } from '../../../src/core/usage/cost-text';
+import { totalsOf } from '../../../src/core/usage/totals';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { buildAgent, entriesOfType, ledger, tempDirs, type TempDirs } from '../../support/agent-fixtures';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { withChildrenUnderParents } from '../../../src/core/session/session-family';
 import type { SessionSummary } from '../../../src/core/session/session-summary';
-import { formatCost } from '../../../src/core/usage/totals';
+import { formatCost } from '../../../src/core/usage/cost-text';
 
 function session(id: string, cost: number, parentId?: string, unpriced = false, estimated = false): SessionSummary {
   return {
@@ -73,7 +73,7 @@ describe('sessions with sub-agents, as listed', () => {
       ['8-g', true, false],
     ]);
     expect(formatCost(0, true)).toBe('$0+?');
-    expect(formatCost(410_000, false)).toBe('$0.41');
+    expect(formatCost(410_000, false)).toBe('$0.410');
   });
 
   it('marks a cost with ~ up the family when a call somewhere was cut off and is an estimate', () => {
@@ -88,6 +88,6 @@ describe('sessions with sub-agents, as listed', () => {
       ['8-g', true, false],
     ]);
     expect(formatCost(1_234_000, true, true)).toBe('~$1.23+?');
-    expect(formatCost(410_000, false, false)).toBe('$0.41');
+    expect(formatCost(410_000, false, false)).toBe('$0.410');
   });
 });
