@@ -8,7 +8,8 @@ import type { DiscoveredWindow } from './context-window';
 import { ProviderError } from './errors';
 import type { CompletionEvent, CompletionRequest, CompletionResult, ModelInfo, Provider } from './provider';
 import type { ProviderOptions } from './provider-options';
-import { type ApiKind, type LoadedProvider, loadKind, type ProviderKindModule } from './registry';
+import type { LoadedProvider, ProviderKindModule } from './provider-kind';
+import { type ApiKind, loadKind } from './registry';
 
 export class ProviderOnUse implements Provider {
   readonly name: string;

@@ -4,20 +4,7 @@
  * loaded on its first call, so a start pays for none of them. Adding a kind is one folder under
  * src/core/provider/ with a `createProvider` and one line here.
  */
-import type { DiscoveredWindow } from './context-window';
-import type { ModelInfo, Provider } from './provider';
-import type { ProviderOptions } from './provider-options';
-
-/** A kind's provider: completions, and when its server can say, its models and their windows. */
-export interface LoadedProvider extends Provider {
-  listModels?(signal?: AbortSignal): Promise<ModelInfo[]>;
-  contextWindow?(model: string, signal?: AbortSignal): Promise<DiscoveredWindow | null>;
-}
-
-/** What a kind's folder exports. */
-export interface ProviderKindModule {
-  createProvider(options: ProviderOptions): LoadedProvider;
-}
+import type { ProviderKindModule } from './provider-kind';
 
 const KINDS = {
   'openai-chat': () => import('./openai-chat/openai-chat-kind'),

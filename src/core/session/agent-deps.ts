@@ -5,7 +5,7 @@ import type { AttemptReport, GenerationSettings, Provider } from '../provider/pr
 import type { Checkpoints } from '../checkpoints/checkpoint-store';
 import type { SessionStore } from '../storage/session-store';
 import type { ToolRegistry } from '../tools/registry';
-import type { CompactionSettings } from './compaction';
+import type { CompactionSettings } from './compaction-settings';
 import type { LoopLimits } from './limits';
 import type { SessionBudget } from './session-budget';
 

@@ -12,18 +12,6 @@ import { CHARACTER_ESTIMATE, type TokenCounter } from './token-counter';
 import { taskStateAt } from './task-state';
 import { addNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
-/** How a session compacts its conversation (the `compaction` section of the config). */
-export interface CompactionSettings {
-  /** Share of the context window at which a turn compacts before calling the model (default 0.5). */
-  readonly threshold?: number;
-  /** The model that writes summaries, e.g. a cheaper one (default: the session's model). */
-  readonly model?: string;
-  /** The model's context window, over what the host and the provider say. */
-  readonly contextWindowTokens?: number;
-  /** Messages sent verbatim after the summary (default 8). */
-  readonly tailMessages?: number;
-}
-
 export const DEFAULT_COMPACTION_THRESHOLD = 0.5;
 export const DEFAULT_TAIL_MESSAGES = 8;
 /** A threshold compaction needs at least this many messages before the tail to be worth a model call. */

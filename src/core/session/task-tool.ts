@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../lazy';
-import type { Tool } from '../tools/tool';
-import type { SubAgents } from './sub-agents';
+import type { Tool, ToolOutput } from '../tools/tool';
+import type { SubAgentLimits } from './sub-agent-limits';
 import { TASK_TOOL } from './task-tool-name';
 
 const inputSchema = lazySchema((z) =>
@@ -30,6 +30,13 @@ function subjectOf(input: TaskInput): string {
   return input.agent ? `${input.agent}: ${short}` : short;
 }
 
+/** What the task tool needs of the sub-agents (SubAgents): their limits, a new child's id, and a child's run. */
+export interface TaskRunner {
+  readonly limits: Pick<SubAgentLimits, 'maxParallelTasks'>;
+  newChildId(): string;
+  run(request: TaskInput, callId: string, childId: unknown, signal: AbortSignal): Promise<ToolOutput>;
+}
+
 /**
  * `task`: the model hands a brief to a sub-agent, a session of its own that runs the same loop
  * and reports back its final answer. The call itself changes nothing (ReadOnly): every call the
@@ -37,7 +44,7 @@ function subjectOf(input: TaskInput): string {
  * is made in `prepare`, so it is in the committed intent before the child's file exists; run
  * again on resume, the child goes on from its own file (`idempotent`).
  */
-export function taskTool(agents: SubAgents): Tool<TaskInput> {
+export function taskTool(agents: TaskRunner): Tool<TaskInput> {
   return {
     name: TASK_TOOL,
     description:

@@ -16,7 +16,7 @@ import { HookRunner } from '../../../src/core/hooks/hook-runner';
 import { OpenAIProvider } from '../../../src/core/provider/openai-chat/openai-provider';
 import { Agent, type TurnResult } from '../../../src/core/session/agent';
 import type { AgentDeps } from '../../../src/core/session/agent-deps';
-import type { CompactionSettings } from '../../../src/core/session/compaction';
+import type { CompactionSettings } from '../../../src/core/session/compaction-settings';
 import { currentHead } from '../../../src/core/session/cursor';
 import type { SessionEvent } from '../../../src/core/session/events';
 import { DEFAULT_LIMITS, type LoopLimits } from '../../../src/core/session/limits';

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { editFileTool, occurrences } from '../../../src/core/tools/builtin/edit-file';
+import { editFileTool } from '../../../src/core/tools/builtin/edit-file';
+import { occurrences } from '../../../src/core/tools/builtin/edit-plan';
 import { sha256Hex } from '../../../src/core/tools/builtin/file-io';
 import { tempWorkspace } from './temp-workspace';
 

@@ -23,7 +23,7 @@ import { abortedError, ProviderError, streamDroppedError } from '../errors';
 import { httpFetch } from '../http-fetch';
 import type { CompletionEvent, CompletionRequest, CompletionResult, ModelInfo } from '../provider';
 import type { ProviderOptions } from '../provider-options';
-import type { LoadedProvider } from '../registry';
+import type { LoadedProvider } from '../provider-kind';
 import { isEventStream } from '../sse-response';
 import { readEventStream } from '../sse-reader';
 import { classifyAnthropicError, refusalError, streamErrorEvent } from './anthropic-errors';

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { type ChangePreview, hunkCount, NEW_FILE_PREVIEW_LINES } from '../../approval/change-preview';
 import { resolveWorkspacePath, type ResolveOptions } from '../workspace';
 import { describeFsError, isFsError, readTextFile, type TextFileRead } from './file-io';
-import { type EditFileInput, planEdit } from './edit-file';
+import { type EditRequest, planEdit } from './edit-plan';
 import { unifiedDiff } from './line-diff';
-import type { WriteFileInput } from './write-file';
 
 /** Entries a directory's preview counts before it says "at least": a preview never walks forever. */
 export const MAX_PREVIEW_ENTRIES = 100_000;
@@ -15,7 +14,10 @@ function unreadable(error: unknown): ChangePreview {
 }
 
 /** write_file: the diff against the file as it is now, or the new file's first lines and size. */
-export async function writePreview(input: WriteFileInput, workspaceRoot: string): Promise<ChangePreview> {
+export async function writePreview(
+  input: { readonly path: string; readonly content: string },
+  workspaceRoot: string,
+): Promise<ChangePreview> {
   const resolved = await resolveWorkspacePath(workspaceRoot, input.path);
   if (!resolved.ok) return { kind: 'unreadable', why: resolved.error.message };
   const { relativePath } = resolved.path;
@@ -41,7 +43,7 @@ export async function writePreview(input: WriteFileInput, workspaceRoot: string)
 }
 
 /** edit_file: the diff of its change, or why it will not apply. */
-export async function editPreview(input: EditFileInput, workspaceRoot: string): Promise<ChangePreview> {
+export async function editPreview(input: EditRequest, workspaceRoot: string): Promise<ChangePreview> {
   const plan = await planEdit(input, { workspaceRoot });
   if (!plan.ok) return { kind: 'unreadable', why: plan.message };
   const diff = unifiedDiff(plan.relativePath, plan.before, plan.after);
