@@ -8,6 +8,7 @@ import { profilePlaces } from './agent-profiles';
 import { WorkspaceFileIndex } from './workspace-file-index';
 import { runTui, type TuiExit } from '../tui/run-tui';
 import { multiplexerOf } from '../tui/commands/copy-answer';
+import { tmuxClipboard } from './tmux-clipboard';
 import { NOTIFY_DEFAULTS, showsOsc9 } from '../tui/status/terminal-signal';
 import type { CliArgs } from './args';
 import { runTrustPrompt } from '../tui/run-trust-prompt';
@@ -154,6 +155,7 @@ export async function startTui(
       keymap,
       switcher: sessions,
       multiplexer: multiplexerOf(io.env),
+      ...(multiplexerOf(io.env) === 'tmux' ? { tmux: tmuxClipboard(io.env) } : {}),
       signals: { settings: { ...NOTIFY_DEFAULTS, ...config.notify }, osc9Shown: showsOsc9(io.env) },
       ...(onFirstFrame ? { onFirstFrame } : {}),
       collectYoung,

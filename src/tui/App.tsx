@@ -10,7 +10,7 @@ import { FlashLine, flashLines } from './status/FlashLine';
 import { LiveCostOverlay } from './overlays/CostOverlay';
 import { HelpOverlay } from './overlays/HelpOverlay';
 import { ListOverlay } from './overlays/ListOverlay';
-import type { Multiplexer } from './commands/copy-answer';
+import type { Multiplexer, TmuxClipboard } from './commands/copy-answer';
 import { oneLine } from './text/format';
 import { seg } from './style/styled-line';
 import { FieldLine } from './tree/FieldLine';
@@ -111,6 +111,8 @@ export interface AppProps {
   readonly opened?: string;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
+  /** Inside tmux: asked by `/copy` whether the clipboard sequence gets through. */
+  readonly tmux?: TmuxClipboard;
   /** A bell and OSC 9 through `writeTerminal` when an approval waits or a long turn ends unfocused; absent, none. */
   readonly signals?: Signals;
   /** True while the host opens another session (`/new`, `/resume`): prompts wait, so none lands in the one left. */
@@ -342,6 +344,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     openSetup: firstRun.keys ? firstRun.keys.open : null,
     writeTerminal: props.writeTerminal ?? null,
     multiplexer: props.multiplexer ?? null,
+    tmux: props.tmux ?? null,
     refusal,
     sessions: props.sessions ?? null,
     busy: () =>

@@ -7,7 +7,7 @@ import { CrashBoundary } from './frame/crash-boundary';
 import { paced } from './frame/PacedFrames';
 import { StreamedFrames } from './frame/frame-pacer';
 import type { ApprovalQueue } from './approval/approval-queue';
-import type { Multiplexer } from './commands/copy-answer';
+import type { Multiplexer, TmuxClipboard } from './commands/copy-answer';
 import type { Signals } from './status/use-signals';
 import type { SessionAllowance } from './input/key-handler';
 import type { HostCommand } from './commands/slash-commands';
@@ -59,6 +59,8 @@ export interface RunTuiOptions {
   readonly subAgents?: ChildEventSource;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
+  /** Inside tmux: asked by `/copy` whether the clipboard sequence gets through. */
+  readonly tmux?: TmuxClipboard;
   /** The bell and OSC 9 when an approval waits or a long turn ends while the terminal is unfocused; absent, none. */
   readonly signals?: Signals;
   readonly stdout?: NodeJS.WriteStream;
@@ -226,6 +228,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
           {...options.completion}
           {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
           {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+          {...(options.tmux ? { tmux: options.tmux } : {})}
           {...(options.signals ? { signals: options.signals } : {})}
           writeTerminal={(data) => {
             // Straight to the terminal, beside the frame writer: a control sequence is not a frame.

@@ -11,6 +11,22 @@ export function multiplexerOf(env: Readonly<Record<string, string | undefined>>)
   return null;
 }
 
+/**
+ * How a clipboard sequence from inside tmux reaches the terminal, as tmux's options say:
+ * `passthrough` (allow-passthrough on, or a tmux older than 3.3, which always passed it),
+ * `set-clipboard` (tmux takes OSC 52 itself and sets the terminal's clipboard), or `blocked`
+ * (neither: tmux drops it).
+ */
+export type TmuxClipboardRoute = 'passthrough' | 'set-clipboard' | 'blocked';
+
+/** The tmux tole runs in, asked by the host (it runs `tmux`). */
+export interface TmuxClipboard {
+  /** How tmux passes a clipboard sequence on; rejects, saying why, when tmux cannot be asked. */
+  route(): Promise<TmuxClipboardRoute>;
+  /** Puts the text in tmux's paste buffer (prefix ] pastes it). */
+  loadBuffer(text: string): Promise<void>;
+}
+
 /** OSC 52 "set the clipboard" (`c`), the text base64-encoded, ended with BEL. */
 export function osc52(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;

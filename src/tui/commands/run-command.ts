@@ -2,7 +2,7 @@ import type { EventSink } from '../../core/session/events';
 import type { SessionCommands } from '../../core/session/session-commands';
 import { sessionName } from '../../core/session/session-name';
 import type { SessionStore } from '../../core/storage/session-store';
-import { clipboardSequence, lastAnswer, type Multiplexer } from './copy-answer';
+import { clipboardSequence, lastAnswer, osc52, type Multiplexer, type TmuxClipboard } from './copy-answer';
 import { BUILT_IN_COMMANDS, type HostCommand, type ParsedCommand } from './slash-commands';
 import type { SessionSwitching, SwitchRequest } from '../picker/session-switch';
 import { flashRefusal } from './refusal-flash';
@@ -33,6 +33,8 @@ export interface CommandContext {
   readonly writeTerminal: ((data: string) => void) | null;
   /** The multiplexer tole runs in (tmux, GNU screen): `/copy` passes its sequence through it. */
   readonly multiplexer: Multiplexer;
+  /** Inside tmux: asks it whether a clipboard sequence gets through (null: not asked, sent through its passthrough). */
+  readonly tmux: TmuxClipboard | null;
   /** `/retry`: ask again from the target entry as a sibling branch. */
   readonly retry: (entryId: string | null) => void;
   /** `/new` and `/resume`: the host's way to change sessions in the screen; null when it has none. */
@@ -105,19 +107,69 @@ function copy(ctx: CommandContext): void {
   const text = lastAnswer(ctx.store);
   if (text === null) return flash(ctx, 'info', 'nothing to copy: there is no answer on this path yet');
   if (!ctx.writeTerminal) return flash(ctx, 'warn', 'this tole has no terminal to copy through');
+  if (ctx.multiplexer === 'tmux' && ctx.tmux !== null) {
+    void copyInTmux(ctx, ctx.writeTerminal, ctx.tmux, text);
+    return;
+  }
   ctx.writeTerminal(clipboardSequence(text, ctx.multiplexer));
-  const bytes = Buffer.byteLength(text, 'utf8');
-  const lines = text.split('\n').length;
   const through =
     ctx.multiplexer === 'tmux'
       ? ' through tmux (it passes it on with `set -g allow-passthrough on`)'
       : ctx.multiplexer === 'screen'
         ? ' through GNU screen'
         : '';
+  flash(ctx, 'info', `${copied(text)} with OSC 52${through}; a terminal that does not allow it ignores it`);
+}
+
+function copied(text: string): string {
+  const lines = text.split('\n').length;
+  return `copied the last answer (${Buffer.byteLength(text, 'utf8')} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'})`;
+}
+
+/**
+ * `/copy` inside tmux, which drops a clipboard sequence unless its options let it through: asks
+ * tmux first, sends the sequence the way it passes on, and when neither way is open says which
+ * option opens one and leaves the answer in tmux's paste buffer.
+ */
+async function copyInTmux(
+  ctx: CommandContext,
+  write: (data: string) => void,
+  tmux: TmuxClipboard,
+  text: string,
+): Promise<void> {
+  let route: Awaited<ReturnType<TmuxClipboard['route']>> | null = null;
+  let unknown = '';
+  try {
+    route = await tmux.route();
+  } catch (error) {
+    unknown = (error as Error).message;
+  }
+  if (route === 'set-clipboard') {
+    write(osc52(text));
+    return flash(
+      ctx,
+      'info',
+      `${copied(text)} with OSC 52 to tmux, which sets the terminal's clipboard (set-clipboard on)`,
+    );
+  }
+  if (route === 'blocked') {
+    let buffered = true;
+    await tmux.loadBuffer(text).catch(() => {
+      buffered = false;
+    });
+    const kept = buffered ? "; the answer is in tmux's paste buffer meanwhile (prefix ] pastes it)" : '';
+    return flash(
+      ctx,
+      'warn',
+      `not copied to the clipboard: tmux drops OSC 52 (allow-passthrough and set-clipboard are off); run \`tmux set -g allow-passthrough on\` and /copy again${kept}`,
+    );
+  }
+  write(clipboardSequence(text, 'tmux'));
+  const why = unknown ? ` (tmux could not be asked whether it passes it on: ${unknown})` : '';
   flash(
     ctx,
     'info',
-    `copied the last answer (${bytes} bytes, ${lines} ${lines === 1 ? 'line' : 'lines'}) with OSC 52${through}; a terminal that does not allow it ignores it`,
+    `${copied(text)} with OSC 52 through tmux's passthrough${why}; a terminal that does not allow it ignores it`,
   );
 }
 
