@@ -22,6 +22,12 @@ interface Unrun {
   readonly outcome: Outcome;
   readonly content: string;
   readonly notices?: readonly NoticePayload[];
+  /** The call as described once its risk was known (and the policy's denial): a user's `!command` records its intent with it. */
+  readonly described?: {
+    readonly request: ApprovalRequest;
+    readonly tool: AnyTool;
+    readonly decision: Decision | null;
+  };
 }
 
 const INTERRUPTED = { outcome: 'interrupted', content: 'not run: the turn was interrupted by the user' } as const;
@@ -97,7 +103,7 @@ export class ToolCalls {
     byUser = false,
   ): Promise<{ state: MachineState; ok: boolean }> {
     const admitted = await this.admit(scope, call, signal);
-    if ('unrun' in admitted) return { state: settleUnrun(scope, state, call, admitted.unrun), ok: false };
+    if ('unrun' in admitted) return { state: settleUnrun(scope, state, call, admitted.unrun, byUser), ok: false };
     const { deps, model, sandwich, emit } = scope;
     const { tool, input, request, known, prepared, fields, notices } = admitted;
     // The checkpoint comes after the approval and before the effect: with the intent when the
@@ -150,17 +156,18 @@ export class ToolCalls {
     if (!parsed.ok) return { unrun: { tool: call.name, outcome: 'error', content: parsed.message } };
     const { tool, input } = parsed;
     const subject = await resolvedSubjectOf(tool, input, deps.workspaceRoot);
-    const described = subject.ok ? requestFor(tool, input, call.id, subject.subject) : subject;
-    if (!described.ok) return { unrun: { tool: tool.name, outcome: 'error', content: described.message } };
-    const { request } = described;
+    const asked = subject.ok ? requestFor(tool, input, call.id, subject.subject) : subject;
+    if (!asked.ok) return { unrun: { tool: tool.name, outcome: 'error', content: asked.message } };
+    const { request } = asked;
     emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
     const pre = deps.policy.preDecide(request);
     const repeatDenied = this.deniedByUser.has(signatureOf(tool.name, input));
     const known: Decision | null = 'ask' in pre ? (repeatDenied ? ALREADY_DENIED : null) : pre;
+    const described = { request, tool, decision: known };
     if (known && !known.approved)
-      return { unrun: { tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}` } };
+      return { unrun: { tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, described } };
     const prepared = await prepareCall(tool, input, { workspaceRoot: deps.workspaceRoot, signal, callId: call.id });
-    if (!prepared.ok) return { unrun: { tool: tool.name, outcome: 'error', content: prepared.message } };
+    if (!prepared.ok) return { unrun: { tool: tool.name, outcome: 'error', content: prepared.message, described } };
     // preToolUse runs once the policy has decided and before the intent: a block settles the call
     // without an intent, and a call the user must approve is blocked before anyone is asked.
     const fields = { tool: tool.name, call_id: call.id, input, risk: request.risk, subject: request.subject };
@@ -169,17 +176,28 @@ export class ToolCalls {
       signal,
     });
     const notices = noticesOf(preHook);
-    if (signal.aborted) return { unrun: { tool: tool.name, ...INTERRUPTED, notices } };
+    if (signal.aborted) return { unrun: { tool: tool.name, ...INTERRUPTED, notices, described } };
     if (preHook?.verdict === 'block') {
       const content = `blocked by a preToolUse hook: ${preHook.blockReason ?? ''}. Not run; do not retry the same call.`;
-      return { unrun: { tool: tool.name, outcome: 'blocked', content, notices } };
+      return { unrun: { tool: tool.name, outcome: 'blocked', content, notices, described } };
     }
     return { tool, input, request, known, prepared: prepared.value, fields, notices };
   }
 }
 
-/** Settles a call that did not run (no intent was written for it), with its notices. */
-function settleUnrun(scope: TurnScope, state: MachineState, call: ToolCallRequest, unrun: Unrun): MachineState {
+/**
+ * Settles a call that did not run (no intent was written for it), with its notices. A user's
+ * `!command` gets its intent written with the result, marked as the user's, once its risk is
+ * known; one that failed before that (its input or risk could not be read) is settled as the
+ * model's calls are.
+ */
+function settleUnrun(
+  scope: TurnScope,
+  state: MachineState,
+  call: ToolCallRequest,
+  unrun: Unrun,
+  byUser = false,
+): MachineState {
   const notices = unrun.notices ?? [];
   const result = {
     callId: call.id,
@@ -188,7 +206,11 @@ function settleUnrun(scope: TurnScope, state: MachineState, call: ToolCallReques
     content: unrun.content,
     tier: 'hot' as const,
   };
-  const next = scope.sandwich.settle(state, result, false, notices);
+  const { described } = unrun;
+  const next =
+    byUser && described
+      ? scope.sandwich.settleUnrunByUser(state, described.request, described.tool, described.decision, result, notices)
+      : scope.sandwich.settle(state, result, false, notices);
   emitNotices(notices, scope.emit);
   return next;
 }

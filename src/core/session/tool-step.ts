@@ -40,6 +40,30 @@ export interface BatchIntent {
   readonly notices: readonly NoticePayload[];
 }
 
+/** The `tool_intent` entry of a call. */
+function intentPayload(
+  request: ApprovalRequest,
+  tool: AnyTool,
+  decision: Decision | null,
+  prepared: unknown,
+  checkpointId: string | undefined,
+  byUser: boolean,
+): EntryPayloads['tool_intent'] {
+  return {
+    callId: request.callId,
+    tool: tool.name,
+    input: request.input,
+    subject: request.subject,
+    risk: request.risk,
+    reason: request.reason,
+    replay: tool.replay,
+    approval: decision,
+    ...(prepared === undefined ? {} : { prepared }),
+    ...(checkpointId === undefined ? {} : { checkpoint: checkpointId }),
+    ...(byUser ? { by: 'user' as const } : {}),
+  };
+}
+
 /**
  * A call's intent in `batch`: the `tool_intent` entry, its pending register and its op state.
  * One call alone and the calls of a batch are written alike, so that resume reads them alike.
@@ -54,19 +78,7 @@ function addIntent(
   checkpointId: string | undefined,
   byUser = false,
 ): boolean {
-  const entryId = batch.entry('tool_intent', {
-    callId: request.callId,
-    tool: tool.name,
-    input: request.input,
-    subject: request.subject,
-    risk: request.risk,
-    reason: request.reason,
-    replay: tool.replay,
-    approval: decision,
-    ...(prepared === undefined ? {} : { prepared }),
-    ...(checkpointId === undefined ? {} : { checkpoint: checkpointId }),
-    ...(byUser ? { by: 'user' as const } : {}),
-  });
+  const entryId = batch.entry('tool_intent', intentPayload(request, tool, decision, prepared, checkpointId, byUser));
   const approved = decision?.approved === true;
   batch.register(NS.pending, request.callId, {
     entryId,
@@ -183,6 +195,27 @@ export class Sandwich {
     batch.register(NS.pending, request.callId, { ...pending, approved: true, ...edited } satisfies PendingIntent);
     batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
     return this.move(state, 'Executing', batch.build());
+  }
+
+  /**
+   * A `!command` stopped before it could run (the policy denied it, a hook blocked it, its
+   * preparation failed, Esc): its intent, marked as the user's and carrying the denial when there
+   * was one, and its result in one line. The record then reads as any other `!command` of the
+   * user's (the transcript, the tree, the export and the model's next request), and nothing is left
+   * pending, since there is nothing a resume could do for it.
+   */
+  settleUnrunByUser(
+    state: MachineState,
+    request: ApprovalRequest,
+    tool: AnyTool,
+    decision: Decision | null,
+    result: Result,
+    notices: readonly NoticePayload[],
+  ): MachineState {
+    const batch = new AppendBatch(this.deps.store);
+    addNotices(batch, notices);
+    batch.entry('tool_intent', intentPayload(request, tool, decision, undefined, undefined, true));
+    return this.settleInto(state, batch, request.callId, result, false);
   }
 
   /** Settlement: result entry, pending cleared, pc advanced, in one line (after the notices of hooks that ran first). */

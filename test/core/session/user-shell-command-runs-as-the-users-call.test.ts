@@ -3,7 +3,7 @@
  * output cap and crash safety), between turns, marked as the user's, and the model reads it with
  * the next prompt as the user's message.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
@@ -120,6 +120,24 @@ describe('!command', () => {
     store.close();
   });
 
+  it('denied before it could run, it is still recorded as the user’s: its intent (with the denial) and result in one line, and the model hears of it', async () => {
+    const { agent, store } = agentHere({ policy: { yes: true } });
+    await agent.runShell('rm -rf keep.txt', never(), () => {});
+
+    expect(entriesOf(store).map((e) => e.type)).toEqual(['tool_intent', 'tool_result']);
+    const [intent] = entriesOfType(store, 'tool_intent');
+    expect(intent!.payload).toMatchObject({ subject: 'rm -rf keep.txt', by: 'user', approval: { approved: false } });
+    // One line: a crash can leave neither half alone, and nothing is pending for a resume.
+    const lines = readFileSync(store.path, 'utf8').split('\n');
+    expect(lines.filter((line) => line.includes('"tool_intent"') && line.includes('"tool_result"'))).toHaveLength(1);
+    expect(store.registers.entries(NS.pending)).toEqual([]);
+    expect(machineState(store).pc).toBe('Final');
+    await agent.runTurn('why not?', never(), () => {});
+    expect(userMessages(0)[0]).toMatch(/^\[the user ran a shell command \(denied\)\]\n\$ rm -rf keep\.txt\ndenied: /);
+    expect((chatRequests(server)[0]?.body?.messages ?? []).some((m) => m.role === 'tool')).toBe(false);
+    store.close();
+  });
+
   it('Esc (an abort) stops a command that never ends and settles it as interrupted', async () => {
     const { agent, store } = agentHere({ policy: { yes: true } });
     const abort = new AbortController();
@@ -128,6 +146,7 @@ describe('!command', () => {
     });
 
     expect((await ran).outcome).toBe('aborted');
+    expect(entriesOfType(store, 'tool_intent')[0]!.payload.by).toBe('user');
     expect(entriesOfType(store, 'tool_result')[0]!.payload.outcome).toBe('interrupted');
     expect(store.registers.entries(NS.pending)).toEqual([]);
     expect(machineState(store).pc).toBe('Final');
