@@ -2,45 +2,27 @@
  * A model that asks for the same denied call over and over: the loop's limits nudge it after 5
  * failing rounds and stop the turn after 10, however many more times the model would ask.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Approver } from '../../src/core/approval/approver';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
-import {
-  chatRequests,
-  buildAgent,
-  entriesOfType,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../support/agent-fixtures';
-
-let server: ChatServer;
-let dirs: TempDirs;
+import type { ScriptedReply } from '../support/chat-server';
+import { chatRequests, entriesOfType } from '../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../support/scripted-agent';
 
 const SPAM = 50;
 
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'the spam ran out' } });
-  dirs = tempDirs('tole-spam-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
+const scripted = scriptedAgentPerTest({
+  server: { defaultReply: { text: 'the spam ran out' } },
+  dirsPrefix: 'tole-spam-',
 });
 
 function spam(callFor: (i: number) => ScriptedReply['toolCalls']): void {
-  for (let i = 0; i < SPAM; i++) server.push({ toolCalls: callFor(i) });
-}
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
+  for (let i = 0; i < SPAM; i++) scripted.server.push({ toolCalls: callFor(i) });
 }
 
 /** `[tole] ...` notices the model was sent, per request. */
 function nudgesPerRequest(): number[] {
-  return chatRequests(server).map(
+  return chatRequests(scripted.server).map(
     (r) => (r.body?.messages ?? []).filter((m) => m.role === 'user' && String(m.content).startsWith('[tole] ')).length,
   );
 }
@@ -48,12 +30,12 @@ function nudgesPerRequest(): number[] {
 describe('approval spam', () => {
   it('headless: the same denied write 50 times is nudged after 5 rounds and stopped after 10', async () => {
     spam((i) => [{ id: `call_${i}`, name: 'write_file', arguments: '{"path":"evil.txt","content":"x"}' }]);
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
 
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
-    expect(chatRequests(server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(chatRequests(scripted.server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
     const denied = entriesOfType(store, 'tool_result');
     expect(denied).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
     expect(new Set(denied.map((e) => e.payload.outcome))).toEqual(new Set(['denied']));
@@ -74,13 +56,13 @@ describe('approval spam', () => {
         return { approved: false, by: 'user', reason: 'no' };
       },
     };
-    const { agent, store } = agentHere({ approver });
+    const { agent, store } = scripted.agent({ approver });
 
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
     expect(asked).toBe(1);
-    expect(chatRequests(server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(chatRequests(scripted.server)).toHaveLength(DEFAULT_LIMITS.abortAfterFailingRounds);
     store.close();
   });
 
@@ -98,13 +80,13 @@ describe('approval spam', () => {
         return { approved: false, by: 'user', reason: 'no' };
       },
     };
-    const { agent, store } = agentHere({ approver, limits: { maxSteps: 20 } });
+    const { agent, store } = scripted.agent({ approver, limits: { maxSteps: 20 } });
 
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
     expect(asked).toBe(1);
-    expect(chatRequests(server)).toHaveLength(20);
+    expect(chatRequests(scripted.server)).toHaveLength(20);
     const repeats = entriesOfType(store, 'tool_result').filter((e) => e.payload.callId.startsWith('call_rm_'));
     expect(repeats.map((e) => e.payload.outcome)).toEqual(Array(20).fill('denied'));
     expect(repeats[1]!.payload.content).toMatch(/already denied/);
@@ -116,23 +98,23 @@ describe('approval spam', () => {
     spam((i) => [
       { id: `call_${i}`, name: 'write_file', arguments: JSON.stringify({ path: `evil-${i}.txt`, content: 'x' }) },
     ]);
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
 
     const result = await agent.runTurn('do it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
-    expect(chatRequests(server).length).toBeLessThanOrEqual(DEFAULT_LIMITS.abortAfterFailingRounds);
+    expect(chatRequests(scripted.server).length).toBeLessThanOrEqual(DEFAULT_LIMITS.abortAfterFailingRounds);
     store.close();
   });
 
   it('the max-steps limit stops a model that keeps calling tools that succeed', async () => {
     spam((i) => [{ id: `call_${i}`, name: 'list_dir', arguments: JSON.stringify({ path: i % 2 === 0 ? '.' : './' }) }]);
-    const { agent, store } = agentHere({ limits: { maxSteps: 7, stallRounds: 100 } });
+    const { agent, store } = scripted.agent({ limits: { maxSteps: 7, stallRounds: 100 } });
 
     const result = await agent.runTurn('look around', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('limit');
-    expect(chatRequests(server)).toHaveLength(7);
+    expect(chatRequests(scripted.server)).toHaveLength(7);
     store.close();
   });
 });

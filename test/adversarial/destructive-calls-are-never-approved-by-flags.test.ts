@@ -5,36 +5,17 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/core/approval/approver';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import {
-  buildAgent,
-  entriesOfType,
-  resultsFor,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../support/agent-fixtures';
+import { entriesOfType, resultsFor, type AgentOptions } from '../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'ok' } });
-  dirs = tempDirs('tole-destructive-');
-  mkdirSync(join(dirs.root, 'x'));
-  writeFileSync(join(dirs.root, 'x', 'keep.txt'), 'keep');
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'ok' } }, dirsPrefix: 'tole-destructive-' });
+// After the fixture's own beforeEach, which made the directories.
+beforeEach(() => {
+  mkdirSync(join(scripted.dirs.root, 'x'));
+  writeFileSync(join(scripted.dirs.root, 'x', 'keep.txt'), 'keep');
 });
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}
 
 const WRAPPED = [
   'rm -rf x',
@@ -62,9 +43,11 @@ describe('headless, a Destructive call is denied whatever the flags say', () => 
   for (const flag of FLAGS) {
     it(`${flag.name}: every wrapping of rm -rf x is denied and x is untouched`, async () => {
       WRAPPED.forEach((command, i) =>
-        server.push({ toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command }) }] }),
+        scripted.server.push({
+          toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command }) }],
+        }),
       );
-      const { agent, store } = agentHere({
+      const { agent, store } = scripted.agent({
         policy: flag.policy,
         limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100, stallRounds: 100 },
       });
@@ -81,7 +64,7 @@ describe('headless, a Destructive call is denied whatever the flags say', () => 
         expect(settled[0]!.payload.content, command).toMatch(/Destructive/);
       });
       expect(entriesOfType(store, 'tool_intent')).toEqual([]);
-      expect(existsSync(join(dirs.root, 'x', 'keep.txt'))).toBe(true);
+      expect(existsSync(join(scripted.dirs.root, 'x', 'keep.txt'))).toBe(true);
       store.close();
     });
   }
@@ -89,7 +72,7 @@ describe('headless, a Destructive call is denied whatever the flags say', () => 
 
 describe('interactively, a Destructive call is always asked', () => {
   it('is asked despite --yes and a matching rule, and a denial leaves x untouched', async () => {
-    server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
+    scripted.server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
     const asked: ApprovalRequest[] = [];
     const approver: Approver = {
       decide: async (request) => {
@@ -97,37 +80,37 @@ describe('interactively, a Destructive call is always asked', () => {
         return { approved: false, by: 'user', reason: 'no' };
       },
     };
-    const { agent, store } = agentHere({ approver, policy: { yes: true, rules: ['bash:*'], interactive: true } });
+    const { agent, store } = scripted.agent({ approver, policy: { yes: true, rules: ['bash:*'], interactive: true } });
 
     await agent.runTurn('clean up', new AbortController().signal, () => {});
 
     expect(asked.map((r) => [r.callId, r.risk])).toEqual([['call_rm', 'Destructive']]);
     expect(resultsFor(store, 'call_rm').map((e) => e.payload.outcome)).toEqual(['denied']);
-    expect(existsSync(join(dirs.root, 'x', 'keep.txt'))).toBe(true);
+    expect(existsSync(join(scripted.dirs.root, 'x', 'keep.txt'))).toBe(true);
     store.close();
   });
 
   it('an approver that approves by anything but a user keypress is a bug: nothing runs', async () => {
-    server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
+    scripted.server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
     const rogue: Approver = { decide: async () => ({ approved: true, by: 'yes' }) };
-    const { agent, store } = agentHere({ approver: rogue, policy: { yes: true, interactive: true } });
+    const { agent, store } = scripted.agent({ approver: rogue, policy: { yes: true, interactive: true } });
 
     await expect(agent.runTurn('clean up', new AbortController().signal, () => {})).rejects.toThrow(/Destructive/);
 
-    expect(existsSync(join(dirs.root, 'x', 'keep.txt'))).toBe(true);
+    expect(existsSync(join(scripted.dirs.root, 'x', 'keep.txt'))).toBe(true);
     expect(resultsFor(store, 'call_rm').filter((e) => e.payload.outcome === 'ok')).toEqual([]);
     store.close();
   });
 
   it("runs only after the user's own key", async () => {
-    server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
+    scripted.server.push({ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: '{"command":"rm -rf x"}' }] });
     const approver: Approver = { decide: async () => ({ approved: true, by: 'user' }) };
-    const { agent, store } = agentHere({ approver });
+    const { agent, store } = scripted.agent({ approver });
 
     await agent.runTurn('clean up', new AbortController().signal, () => {});
 
     expect(resultsFor(store, 'call_rm').map((e) => e.payload.outcome)).toEqual(['ok']);
-    expect(existsSync(join(dirs.root, 'x'))).toBe(false);
+    expect(existsSync(join(scripted.dirs.root, 'x'))).toBe(false);
     store.close();
   });
 });

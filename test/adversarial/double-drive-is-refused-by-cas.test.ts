@@ -4,36 +4,21 @@
  * refused and nothing is committed twice, a settlement least of all.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CasConflictError, machineState, transition } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import { Sandwich } from '../../src/core/session/tool-step';
 import { StorageError } from '../../src/core/storage/errors';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { seededRandom, systemClock } from '../../src/core/clock';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { buildAgent, entriesOfType, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { entriesOfType, resultsFor } from '../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'ok' } });
-  dirs = tempDirs('tole-double-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere() {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
-}
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'ok' } }, dirsPrefix: 'tole-double-' });
 
 describe('double drive', () => {
   it('a second transition with the same expected seq is a CasConflictError and commits nothing', () => {
-    const { store } = agentHere();
+    const { store } = scripted.agent();
     const seen = machineState(store);
     transition(store, seen.seq, 'Planning');
     const bytes = readFileSync(store.path);
@@ -46,7 +31,7 @@ describe('double drive', () => {
   });
 
   it('a settlement driven twice from the same state is committed once', () => {
-    const { store, deps } = agentHere();
+    const { store, deps } = scripted.agent();
     const sandwich = new Sandwich(deps, () => {});
     const tool = deps.tools.get('list_dir')!;
     const request = {
@@ -81,7 +66,7 @@ describe('double drive', () => {
   });
 
   it('a second writer cannot open the session while the first holds it', () => {
-    const { store } = agentHere();
+    const { store } = scripted.agent();
     let thrown: unknown;
     try {
       SessionStore.open(store.path, { clock: systemClock, random: seededRandom(6) });
@@ -95,8 +80,8 @@ describe('double drive', () => {
   });
 
   it('one agent runs one turn at a time: a second runTurn while one runs is refused', async () => {
-    server.push({ text: ['slow ', 'answer'], delayMs: 50 });
-    const { agent, store } = agentHere();
+    scripted.server.push({ text: ['slow ', 'answer'], delayMs: 50 });
+    const { agent, store } = scripted.agent();
 
     const first = agent.runTurn('one', new AbortController().signal, () => {});
     await expect(agent.runTurn('two', new AbortController().signal, () => {})).rejects.toThrow(/one turn at a time/);

@@ -4,24 +4,16 @@
  */
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { buildAgent, entriesOfType, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { entriesOfType, resultsFor } from '../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'ok' } });
-  dirs = tempDirs('tole-symlink-');
-  writeFileSync(join(dirs.outside, 'victim.txt'), 'original\n');
-  symlinkSync(dirs.outside, join(dirs.root, 'door'));
-  symlinkSync(join(dirs.outside, 'victim.txt'), join(dirs.root, 'victim-link.txt'));
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'ok' } }, dirsPrefix: 'tole-symlink-' });
+// After the fixture's own beforeEach, which made the directories.
+beforeEach(() => {
+  writeFileSync(join(scripted.dirs.outside, 'victim.txt'), 'original\n');
+  symlinkSync(scripted.dirs.outside, join(scripted.dirs.root, 'door'));
+  symlinkSync(join(scripted.dirs.outside, 'victim.txt'), join(scripted.dirs.root, 'victim-link.txt'));
 });
 
 const ATTEMPTS = [
@@ -40,11 +32,10 @@ describe('writes through symlinks out of the workspace', () => {
   for (const policy of [{ yes: true }, { rules: ['write_file:*', 'edit_file:*'] }]) {
     it(`are refused with ${JSON.stringify(policy)}, and the outside file is untouched`, async () => {
       for (const call of ATTEMPTS)
-        server.push({ toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) }] });
-      const { agent, store } = buildAgent({
-        baseURL: server.url,
-        sessionsDir: dirs.sessions,
-        workspaceRoot: dirs.root,
+        scripted.server.push({
+          toolCalls: [{ id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) }],
+        });
+      const { agent, store } = scripted.agent({
         policy,
         limits: { abortAfterFailingRounds: 100, nudgeAfterFailingRounds: 100 },
       });
@@ -65,8 +56,8 @@ describe('writes through symlinks out of the workspace', () => {
       }
       // Refused before any intent: nothing was about to run.
       expect(entriesOfType(store, 'tool_intent')).toEqual([]);
-      expect(readFileSync(join(dirs.outside, 'victim.txt'), 'utf8')).toBe('original\n');
-      expect(() => readFileSync(join(dirs.outside, 'new.txt'))).toThrow(/ENOENT/);
+      expect(readFileSync(join(scripted.dirs.outside, 'victim.txt'), 'utf8')).toBe('original\n');
+      expect(() => readFileSync(join(scripted.dirs.outside, 'new.txt'))).toThrow(/ENOENT/);
       store.close();
     });
   }

@@ -8,27 +8,16 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Approver } from '../../../src/core/approval/approver';
 import { NS } from '../../../src/core/registers/namespaces';
 import { checkout } from '../../../src/core/session/cursor';
 import { previewRestore, restoreTarget } from '../../../src/core/session/restore-files';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, entriesOfType, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { entriesOfType } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 import { treeState, userGit, userRepoState, type TreeState } from '../../support/workspace-state';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-  dirs = tempDirs('tole-checkpoint-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-checkpoint-' });
 
 const approveAll: Approver = { decide: async () => ({ approved: true, by: 'user' }) };
 
@@ -61,22 +50,19 @@ const CALLS = [
 
 describe('restoring to the entry before a call brings back the files as they were', () => {
   it('undoes an rmtree, a node write, git clean -fdx and a truncating write_file, byte for byte', async () => {
-    makeProject(dirs.root);
-    const repoBefore = userRepoState(dirs.root);
-    const { agent, store } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    makeProject(scripted.dirs.root);
+    const repoBefore = userRepoState(scripted.dirs.root);
+    const { agent, store } = scripted.agent({
       policy: { yes: true, interactive: true },
       approver: approveAll,
-      checkpointHome: dirs.home,
+      checkpointHome: scripted.dirs.home,
     });
 
     const before: TreeState[] = [];
     const askedAt: string[] = [];
     for (const [i, call] of CALLS.entries()) {
-      before.push(treeState(dirs.root));
-      server.push({ toolCalls: [{ id: `call_${i}`, ...call }] });
+      before.push(treeState(scripted.dirs.root));
+      scripted.server.push({ toolCalls: [{ id: `call_${i}`, ...call }] });
       const result = await agent.runTurn(`step ${i}`, new AbortController().signal, () => {});
       expect(result.outcome).toBe('done');
       const [asked] = entriesOfType(store, 'assistant').filter((e) =>
@@ -90,11 +76,11 @@ describe('restoring to the entry before a call brings back the files as they wer
       (e) => e.payload.checkpoint !== undefined,
     );
     expect(named).toHaveLength(4);
-    expect(treeState(dirs.root)['src']).toBeUndefined();
+    expect(treeState(scripted.dirs.root)['src']).toBeUndefined();
     expect(before[0]!['src/deep/tool.sh']).toMatch(/^file 755 /);
 
     // A file the user changes by hand after the last call is in the preview before it is overwritten.
-    writeFileSync(join(dirs.root, 'a.txt'), 'changed by hand\n');
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'changed by hand\n');
     const preview = await previewRestore({ store, checkpoints: agent['deps'].checkpoints! }, askedAt[0]!);
     if (!preview.ok) throw new Error(preview.reason);
     expect(preview.plan.removed).toContain('a.txt');
@@ -102,17 +88,17 @@ describe('restoring to the entry before a call brings back the files as they wer
     expect(preview.plan.changed).toContain('README.md');
 
     for (const [i, entryId] of askedAt.entries()) {
-      const repoAround = userRepoState(dirs.root);
+      const repoAround = userRepoState(scripted.dirs.root);
       const outcome = await agent.restoreFiles(entryId, () => {});
       if (!outcome.ok) throw new Error(outcome.reason);
-      expect(treeState(dirs.root), `restored to the entry before call ${i}`).toEqual(before[i]);
+      expect(treeState(scripted.dirs.root), `restored to the entry before call ${i}`).toEqual(before[i]);
       // Restoring wrote nothing under .git: HEAD, index, stash, refs, objects are as they were.
-      expect(userRepoState(dirs.root).gitDir).toEqual(repoAround.gitDir);
+      expect(userRepoState(scripted.dirs.root).gitDir).toEqual(repoAround.gitDir);
     }
 
     // Back at the start: the user's repository is exactly as it was, untracked files included.
     await agent.restoreFiles(askedAt[0]!, () => {});
-    expect(userRepoState(dirs.root)).toEqual(repoBefore);
+    expect(userRepoState(scripted.dirs.root)).toEqual(repoBefore);
     expect(store.registers.entries(NS.pending)).toEqual([]);
     // Each restore is an intent with a checkpoint of its own, and one settlement.
     const restores = entriesOfType(store, 'restore');
@@ -129,26 +115,23 @@ describe('restoring to the entry before a call brings back the files as they wer
   });
 
   it('moves between branches: to an entry of another branch, then back to the newest entry of the first', async () => {
-    const { agent, store } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const { agent, store } = scripted.agent({
       policy: { yes: true },
-      checkpointHome: dirs.home,
+      checkpointHome: scripted.dirs.home,
     });
-    writeFileSync(join(dirs.root, 'shared.txt'), 'v0\n');
-    server.push({
+    writeFileSync(join(scripted.dirs.root, 'shared.txt'), 'v0\n');
+    scripted.server.push({
       toolCalls: [
         { id: 'call_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'branch one\n' }) },
       ],
     });
     await agent.runTurn('make a', new AbortController().signal, () => {});
     const firstLeaf = store.registers.get<string>(NS.laneLeaf, 'main')!;
-    const onFirst = treeState(dirs.root);
+    const onFirst = treeState(scripted.dirs.root);
 
     // Branch from the first prompt's parent (the root): a second branch that writes other files.
     checkout(store, null);
-    server.push({
+    scripted.server.push({
       toolCalls: [
         {
           id: 'call_b',
@@ -159,17 +142,17 @@ describe('restoring to the entry before a call brings back the files as they wer
     });
     await agent.runTurn('make b', new AbortController().signal, () => {});
     const secondLeaf = store.registers.get<string>(NS.laneLeaf, 'branch-2')!;
-    const onSecond = treeState(dirs.root);
+    const onSecond = treeState(scripted.dirs.root);
     expect(onSecond).not.toEqual(onFirst);
 
     const toFirst = await agent.restoreFiles(firstLeaf, () => {});
     expect(toFirst.ok).toBe(true);
-    expect(treeState(dirs.root)).toEqual(onFirst);
+    expect(treeState(scripted.dirs.root)).toEqual(onFirst);
 
     expect(restoreTarget(store, secondLeaf)).not.toBeNull();
     const back = await agent.restoreFiles(secondLeaf, () => {});
     expect(back.ok).toBe(true);
-    expect(treeState(dirs.root)).toEqual(onSecond);
+    expect(treeState(scripted.dirs.root)).toEqual(onSecond);
     store.close();
   });
 });

@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AnyTool } from '../../../src/core/tools/tool';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, eventLog, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { eventLog, resultsFor } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 let ran = 0;
 const brokenTool: AnyTool = {
@@ -37,14 +26,11 @@ const brokenTool: AnyTool = {
 
 describe('a tool whose assess throws', () => {
   it('settles the call as an error the model reads, does not run it, and the turn goes on', async () => {
-    server.push(
+    scripted.server.push(
       { toolCalls: [{ id: 'call_broken', name: 'broken', arguments: '{}' }] },
       { text: ['I could not run it.'] },
     );
-    const { agent, store } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const { agent, store } = scripted.agent({
       extraTools: [brokenTool],
     });
 

@@ -1,30 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { MAX_COMMIT_BYTES } from '../../../src/core/storage/session-store';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, entriesOfType, eventLog, ledger, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { entriesOfType, eventLog, ledger } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 describe('an answer larger than the largest commit', () => {
   it('settles the turn as failed with a notice, and the session goes on and reopens without "tole stopped"', async () => {
     const chunk = 'x'.repeat(1024 * 1024);
-    server.push(
+    scripted.server.push(
       { text: Array.from({ length: MAX_COMMIT_BYTES / chunk.length + 1 }, () => chunk) },
       { text: 'a short answer' },
     );
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    const { agent, store } = scripted.agent();
     const log = eventLog();
 
     const result = await agent.runTurn('write me 17 MB', new AbortController().signal, log.emit);
@@ -44,10 +33,7 @@ describe('an answer larger than the largest commit', () => {
     const path = store.path;
     store.close();
 
-    const reopened = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const reopened = scripted.agent({
       sessionPath: path,
     });
     expect(await reopened.agent.resume(new AbortController().signal, () => {})).toBe(0);

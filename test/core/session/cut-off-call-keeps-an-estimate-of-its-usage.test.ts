@@ -3,7 +3,7 @@
  * it streamed, though the server never sent its count: its ledger row keeps tole's estimate of
  * both, marked `estimated`, priced like any other, and every total over it says so (`~`).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session/events';
 import { exportJson } from '../../../src/core/session/export';
 import { summariseSession } from '../../../src/core/session/session-summary';
@@ -11,24 +11,13 @@ import { systemClock } from '../../../src/core/clock';
 import { costUsdMicros } from '../../../src/core/usage/pricing';
 import { formatCost } from '../../../src/core/usage/cost-text';
 import { totalsOf } from '../../../src/core/usage/totals';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, entriesOfType, ledger, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { entriesOfType, ledger } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs('tole-cut-usage-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest({ dirsPrefix: 'tole-cut-usage-' });
 
 function agentHere(model = 'gpt-4o') {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, model });
+  return scripted.agent({ model });
 }
 
 /** Aborts the turn once `chars` characters of text have streamed. */
@@ -45,7 +34,7 @@ function abortAfter(chars: number): { controller: AbortController; emit: (event:
 
 describe('a call cut off mid-stream', () => {
   it('Esc: the row keeps the estimated prompt and streamed tokens, priced, and the totals say ~', async () => {
-    server.push({ text: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 20 });
+    scripted.server.push({ text: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 20 });
     const { agent, store } = agentHere();
     const { controller, emit } = abortAfter(40);
 
@@ -80,7 +69,7 @@ describe('a call cut off mid-stream', () => {
   });
 
   it('an unpriced model: the tokens are estimated and the cost stays unknown (+?), not $0', async () => {
-    server.push({ text: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 20 });
+    scripted.server.push({ text: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 20 });
     const { agent, store } = agentHere('local-model');
     const { controller, emit } = abortAfter(20);
 
@@ -95,7 +84,7 @@ describe('a call cut off mid-stream', () => {
   });
 
   it('a stream dropped after some text: the failed attempt is estimated, the answer that follows is counted by the server', async () => {
-    server.push(
+    scripted.server.push(
       { text: ['one ', 'two ', 'three ', 'four '], dropAfterChunks: 3 },
       { text: 'whole answer', usage: { prompt_tokens: 50, completion_tokens: 3 } },
     );
@@ -115,7 +104,7 @@ describe('a call cut off mid-stream', () => {
   });
 
   it('aborted before any token streamed: nothing shows it was billed, so nothing is estimated', async () => {
-    server.push({ text: 'late', stallAfterChunks: 0 });
+    scripted.server.push({ text: 'late', stallAfterChunks: 0 });
     const { agent, store } = agentHere();
     const controller = new AbortController();
     const emit = (event: SessionEvent): void => {

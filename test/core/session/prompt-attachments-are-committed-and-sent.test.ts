@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppendBatch } from '../../../src/core/session/cursor';
 import { renderEntries } from '../../../src/core/session/context';
 import { exportLeaf, exportMarkdown } from '../../../src/core/session/export';
@@ -8,31 +8,20 @@ import { checkSessionFile } from '../../../src/core/storage/check';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import type { SessionEvent } from '../../../src/core/session/events';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import { buildAgent, chatRequests, entriesOfType, tempDirs, type TempDirs } from '../../support/agent-fixtures';
+import { chatRequests, entriesOfType } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 const lastUserText = (messages: ReadonlyArray<{ role: string; content?: unknown }>): string =>
   String(messages.filter((m) => m.role === 'user').at(-1)?.content);
 
 describe('a prompt with @path', () => {
   it('commits the file in its user entry before the model call, which gets it in a block naming the path; an email attaches nothing', async () => {
-    writeFileSync(join(dirs.root, 'a.txt'), 'alpha\n');
-    writeFileSync(join(dirs.root, 'example.com'), 'never this\n');
-    server.push({ text: ['Read it.'] });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'alpha\n');
+    writeFileSync(join(scripted.dirs.root, 'example.com'), 'never this\n');
+    scripted.server.push({ text: ['Read it.'] });
+    const { agent, store } = scripted.agent();
 
     const result = await agent.runTurn('explain @a.txt, mail me@example.com', new AbortController().signal, () => {});
 
@@ -42,12 +31,12 @@ describe('a prompt with @path', () => {
       text: 'explain @a.txt, mail me@example.com',
       attachments: [{ path: 'a.txt', kind: 'file', text: 'alpha\n', size: 6 }],
     });
-    const [request] = chatRequests(server);
+    const [request] = chatRequests(scripted.server);
     expect(lastUserText(request!.body!.messages ?? [])).toBe(
       'explain @a.txt, mail me@example.com\n\n<attachment path="a.txt" (6 bytes)>\nalpha\n\n</attachment>',
     );
     // Reopened, the session gives the model the same text (the file is not read again).
-    writeFileSync(join(dirs.root, 'a.txt'), 'changed since\n');
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'changed since\n');
     const reopened = SessionStore.open(store.path, { clock: systemClock, random: seededRandom(2), readOnly: true });
     expect(lastUserText(renderEntries([...reopened.tree.all()]))).toContain('alpha\n');
     expect(exportMarkdown(reopened, exportLeaf(reopened, {}))).toContain('**attached** `a.txt` (6 bytes)');
@@ -55,8 +44,8 @@ describe('a prompt with @path', () => {
   });
 
   it('that leaves the workspace is not attached: the model reads a notice saying why', async () => {
-    server.push({ text: ['ok'] });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    scripted.server.push({ text: ['ok'] });
+    const { agent, store } = scripted.agent();
     const events: SessionEvent[] = [];
 
     await agent.runTurn('look at @/etc/passwd', new AbortController().signal, (e) => events.push(e));
@@ -67,17 +56,17 @@ describe('a prompt with @path', () => {
       toModel: true,
       text: expect.stringMatching(/^not attached: @\/etc\/passwd: .*outside the workspace/),
     });
-    expect(JSON.stringify(chatRequests(server)[0]!.body!.messages)).not.toContain('root:');
+    expect(JSON.stringify(chatRequests(scripted.server)[0]!.body!.messages)).not.toContain('root:');
   });
 
   it('sent as steering into a running turn carries its file too', async () => {
-    writeFileSync(join(dirs.root, 'a.txt'), 'alpha\n');
-    writeFileSync(join(dirs.root, 'b.md'), 'beta\n');
-    server.push(
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'alpha\n');
+    writeFileSync(join(scripted.dirs.root, 'b.md'), 'beta\n');
+    scripted.server.push(
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: '{"path":"a.txt"}' }] },
       { text: ['ok'] },
     );
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    const { agent, store } = scripted.agent();
     const emit = (event: SessionEvent): void => {
       if (event.type === 'tool-call') agent.steer('and @b.md');
     };
@@ -89,7 +78,7 @@ describe('a prompt with @path', () => {
       steered: true,
       attachments: [{ path: 'b.md', kind: 'file', text: 'beta\n', size: 5 }],
     });
-    expect(lastUserText(chatRequests(server)[1]!.body!.messages ?? [])).toContain(
+    expect(lastUserText(chatRequests(scripted.server)[1]!.body!.messages ?? [])).toContain(
       '<attachment path="b.md" (5 bytes)>\nbeta\n',
     );
   });
@@ -97,7 +86,11 @@ describe('a prompt with @path', () => {
 
 describe('a malformed attachments field in a session file', () => {
   it('is refused by the context, the export and tole check, naming the entry and what is wrong', () => {
-    const store = SessionStore.create(dirs.sessions, { clock: systemClock, random: seededRandom(3), cwd: dirs.root });
+    const store = SessionStore.create(scripted.dirs.sessions, {
+      clock: systemClock,
+      random: seededRandom(3),
+      cwd: scripted.dirs.root,
+    });
     const batch = new AppendBatch(store);
     const id = batch.entry('user', { text: 'x', attachments: [{ path: 'a', kind: 'socket' }] as never });
     store.commit(batch.build());

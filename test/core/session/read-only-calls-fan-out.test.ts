@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest } from '../../../src/core/approval/approver';
 import { seededRandom, systemClock } from '../../../src/core/clock';
@@ -17,35 +17,11 @@ import { NS } from '../../../src/core/registers/namespaces';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import type { Tool } from '../../../src/core/tools/tool';
 import type { AnyEntry } from '../../../src/core/tree/entry-types';
-import { startChatServer, type ChatServer, type RecordedRequest } from '../../support/chat-server';
-import {
-  buildAgent,
-  chatRequests,
-  entriesOf,
-  eventLog,
-  markerTools,
-  markerCount,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import type { RecordedRequest } from '../../support/chat-server';
+import { chatRequests, entriesOf, eventLog, markerTools, markerCount } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs('tole-fanout-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}
+const scripted = scriptedAgentPerTest({ dirsPrefix: 'tole-fanout-' });
 
 /** How long a gate's call waits for the others by default: only a failing test waits this long. */
 const GATE_TIMEOUT_MS = 5_000;
@@ -154,8 +130,8 @@ function toolMessages(request: RecordedRequest | undefined): [string, string][] 
 describe('ReadOnly calls of one reply run side by side, settled in the order of the calls', () => {
   it('three gate reads all run at once, end in reverse, and are committed intents-first in call order', async () => {
     const gate = gateTool(3);
-    server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] }, { text: 'read all three' });
-    const { agent, store } = agentHere({ extraTools: [gate.tool] });
+    scripted.server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] }, { text: 'read all three' });
+    const { agent, store } = scripted.agent({ extraTools: [gate.tool] });
     const log = eventLog();
 
     const result = await agent.runTurn('read a, b and c', new AbortController().signal, log.emit);
@@ -188,7 +164,7 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
     store.close();
     expect(replayedToolRecords(path)).toEqual(expected);
     // The model reads the results in the order it asked.
-    expect(toolMessages(chatRequests(server)[1])).toEqual([
+    expect(toolMessages(chatRequests(scripted.server)[1])).toEqual([
       ['call_a', 'read a'],
       ['call_b', 'read b'],
       ['call_c', 'read c'],
@@ -199,8 +175,8 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
     // Here the gate is meant to time out, so it need not wait long: what decides is the order of
     // the records (run side by side, both intents would come before either result).
     const gate = gateTool(2, { timeoutMs: 100 });
-    server.push({ toolCalls: [gateCall('a'), gateCall('b')] }, { text: 'done' });
-    const { agent, store } = agentHere({ extraTools: [gate.tool], deps: { readConcurrency: 1 } });
+    scripted.server.push({ toolCalls: [gateCall('a'), gateCall('b')] }, { text: 'done' });
+    const { agent, store } = scripted.agent({ extraTools: [gate.tool], deps: { readConcurrency: 1 } });
     await agent.runTurn('read a and b', new AbortController().signal, () => {});
     expect(toolRecords(entriesOf(store))).toEqual([
       'tool_intent call_a',
@@ -232,7 +208,7 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
         return { approved: true, by: 'user' } as const;
       },
     };
-    server.push(
+    scripted.server.push(
       {
         toolCalls: [
           gateCall('a'),
@@ -244,7 +220,7 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
       },
       { text: 'mixed done' },
     );
-    const { agent, store } = agentHere({ extraTools: [gate.tool, laterTool, marker!], approver });
+    const { agent, store } = scripted.agent({ extraTools: [gate.tool, laterTool, marker!], approver });
 
     const result = await agent.runTurn('mixed', new AbortController().signal, () => {});
 
@@ -275,7 +251,7 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
       'end d',
       'end c',
     ]);
-    expect(markerCount(dirs.root, 'marker_idempotent', 'w')).toBe(1);
+    expect(markerCount(scripted.dirs.root, 'marker_idempotent', 'w')).toBe(1);
     const outcomes = entriesOf(store).flatMap((e) => (e.type === 'tool_result' ? [e.payload.outcome] : []));
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
     store.close();
@@ -283,9 +259,9 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
 
   it('an abort mid-batch stops every call in flight and settles each, in order; a call not started settles as not run', async () => {
     const gate = gateTool(2, { untilAbort: true });
-    server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] });
+    scripted.server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] });
     // Two at a time: c waits for a free slot and is still waiting when the abort comes.
-    const { agent, store } = agentHere({ extraTools: [gate.tool], deps: { readConcurrency: 2 } });
+    const { agent, store } = scripted.agent({ extraTools: [gate.tool], deps: { readConcurrency: 2 } });
     const controller = new AbortController();
     const emit = (): void => {
       if (gate.started.length === 2 && !controller.signal.aborted) controller.abort();
@@ -311,23 +287,23 @@ describe('ReadOnly calls of one reply run side by side, settled in the order of 
     expect(store.registers.entries(NS.pending)).toEqual([]);
     expect(store.registers.entries(NS.opState)).toEqual([]);
     expect(machineState(store).pc).toBe('Final');
-    expect(chatRequests(server)).toHaveLength(1);
+    expect(chatRequests(scripted.server)).toHaveLength(1);
     store.close();
   });
 
   it('preToolUse and postToolUse run per call in call order; a block settles that call in its place', async () => {
     const gate = gateTool(2);
-    const hookLog = join(dirs.parent, 'hooks.log');
+    const hookLog = join(scripted.dirs.parent, 'hooks.log');
     const record = `echo "$TOLE_EVENT $TOLE_CALL_ID" >> '${hookLog}'`;
     const hooks = HookRunner.create({
       config: {
         preToolUse: `${record}; if [ "$TOLE_CALL_ID" = call_b ]; then echo "not b" >&2; exit 2; fi`,
         postToolUse: record,
       },
-      cwd: dirs.root,
+      cwd: scripted.dirs.root,
     });
-    server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] }, { text: 'hooked' });
-    const { agent, store } = agentHere({ extraTools: [gate.tool], deps: { hooks } });
+    scripted.server.push({ toolCalls: [gateCall('a'), gateCall('b'), gateCall('c')] }, { text: 'hooked' });
+    const { agent, store } = scripted.agent({ extraTools: [gate.tool], deps: { hooks } });
 
     const result = await agent.runTurn('read with hooks', new AbortController().signal, () => {});
 

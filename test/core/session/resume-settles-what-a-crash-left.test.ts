@@ -3,41 +3,19 @@
  * leaves the intent committed and unsettled exactly as a SIGKILL would.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../../src/core/session/agent-deps';
 import type { Tool } from '../../../src/core/tools/tool';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import {
-  buildAgent,
-  markerCount,
-  markerTools,
-  resultsFor,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import { markerCount, markerTools, resultsFor, type AgentOptions } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'after' } });
-  dirs = tempDirs('tole-resume-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'after' } }, dirsPrefix: 'tole-resume-' });
 
 const RULES = ['marker_idempotent', 'marker_guarded', 'marker_never'];
 
 function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({
-    baseURL: server.url,
-    sessionsDir: dirs.sessions,
-    workspaceRoot: dirs.root,
+  return scripted.agent({
     extraTools: markerTools(),
     policy: { rules: RULES },
     ...options,
@@ -46,7 +24,7 @@ function agentHere(options: Partial<AgentOptions> = {}) {
 
 /** Runs a turn whose one marker call "crashes" at `at`; returns the closed session's path. */
 async function crashInProcess(tool: string, at: FaultPoint): Promise<string> {
-  server.push({ toolCalls: [{ id: 'call_m', name: tool, arguments: '{"key":"k"}' }] });
+  scripted.server.push({ toolCalls: [{ id: 'call_m', name: tool, arguments: '{"key":"k"}' }] });
   const fault = (point: FaultPoint): void => {
     if (point === at) throw new Error(`simulated crash ${at}`);
   };
@@ -59,7 +37,7 @@ async function crashInProcess(tool: string, at: FaultPoint): Promise<string> {
 
 describe('resume', () => {
   it('the next turn of the same agent settles an intent an exception left behind', async () => {
-    server.push({ toolCalls: [{ id: 'call_m', name: 'marker_idempotent', arguments: '{"key":"k"}' }] });
+    scripted.server.push({ toolCalls: [{ id: 'call_m', name: 'marker_idempotent', arguments: '{"key":"k"}' }] });
     let armed = true;
     const fault = (point: FaultPoint): void => {
       if (armed && point === 'after-intent') {
@@ -74,7 +52,7 @@ describe('resume', () => {
 
     expect(next.outcome).toBe('done');
     expect(resultsFor(store, 'call_m').map((e) => e.payload.outcome)).toEqual(['ok']);
-    expect(markerCount(dirs.root, 'marker_idempotent')).toBe(1);
+    expect(markerCount(scripted.dirs.root, 'marker_idempotent')).toBe(1);
     store.close();
   });
 
@@ -94,7 +72,7 @@ describe('resume', () => {
     const settled = resultsFor(store, 'call_m');
     expect(settled.map((e) => e.payload.outcome)).toEqual(['interrupted']);
     expect(settled[0]!.payload.content).toMatch(/EACCES/);
-    expect(markerCount(dirs.root, 'marker_guarded')).toBe(0);
+    expect(markerCount(scripted.dirs.root, 'marker_guarded')).toBe(0);
     expect(store.registers.entries(NS.pending)).toEqual([]);
     expect((await agent.runTurn('go on', new AbortController().signal, () => {})).outcome).toBe('done');
     store.close();
@@ -109,7 +87,7 @@ describe('resume', () => {
     await agent.resume(new AbortController().signal, () => {});
 
     expect(resultsFor(store, 'call_m').map((e) => e.payload.outcome)).toEqual(['interrupted']);
-    expect(markerCount(dirs.root, 'marker_guarded')).toBe(1);
+    expect(markerCount(scripted.dirs.root, 'marker_guarded')).toBe(1);
     store.close();
   });
 
@@ -120,7 +98,7 @@ describe('resume', () => {
     await agent.resume(new AbortController().signal, () => {});
 
     expect(resultsFor(store, 'call_m').map((e) => e.payload.outcome)).toEqual(['interrupted']);
-    expect(markerCount(dirs.root, 'marker_idempotent')).toBe(0);
+    expect(markerCount(scripted.dirs.root, 'marker_idempotent')).toBe(0);
     store.close();
   });
 
@@ -131,7 +109,7 @@ describe('resume', () => {
 
     expect(await agent.resume(new AbortController().signal, () => {})).toBe(0);
 
-    expect(markerCount(dirs.root, 'marker_idempotent')).toBe(0);
+    expect(markerCount(scripted.dirs.root, 'marker_idempotent')).toBe(0);
     expect(store.registers.entries(NS.pending)).toHaveLength(1);
     store.close();
     expect(readFileSync(path).equals(bytes)).toBe(true);

@@ -1,33 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { currentHead } from '../../../src/core/session/cursor';
 import { retryPoint } from '../../../src/core/session/retry-point';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import {
-  buildAgent,
-  chatRequests,
-  entriesOfType,
-  eventLog,
-  tempDirs,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import { chatRequests, entriesOfType, eventLog } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 describe('asking again as a branch', () => {
   it('an answer is asked again from its prompt: the new answer is its sibling on a new branch, the old one stays', async () => {
-    server.push({ text: ['Blue.'] }, { text: ['Green, on second thought.'] });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    scripted.server.push({ text: ['Blue.'] }, { text: ['Green, on second thought.'] });
+    const { agent, store } = scripted.agent();
     await agent.runTurn('favourite colour?', new AbortController().signal, eventLog().emit);
     const [prompt] = entriesOfType(store, 'user');
     const [first] = entriesOfType(store, 'assistant');
@@ -45,7 +27,7 @@ describe('asking again as a branch', () => {
     const head = currentHead(store);
     expect(head.entryId).toBe(answers[1]!.id);
     expect(head.lane).not.toBe('main');
-    const second = chatRequests(server)[1]!;
+    const second = chatRequests(scripted.server)[1]!;
     expect((second.body?.messages ?? []).map((m) => m.role)).toEqual(['system', 'user']);
   });
 

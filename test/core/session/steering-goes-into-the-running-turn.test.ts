@@ -1,29 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session/events';
-import { startChatServer, type ChatServer, type RecordedRequest } from '../../support/chat-server';
-import {
-  buildAgent,
-  chatRequests,
-  entriesOf,
-  entriesOfType,
-  tempDirs,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import type { RecordedRequest } from '../../support/chat-server';
+import { chatRequests, entriesOf, entriesOfType } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 function roles(request: RecordedRequest | undefined): string[] {
   return (request?.body?.messages ?? []).map((m) => `${m.role}${m.role === 'user' ? `:${String(m.content)}` : ''}`);
@@ -31,12 +14,12 @@ function roles(request: RecordedRequest | undefined): string[] {
 
 describe('steering a running turn', () => {
   it("goes in after the tool results in flight, as a user entry, with the same turn's next call; a second one before that call replaces the first", async () => {
-    writeFileSync(join(dirs.root, 'a.txt'), 'alpha\n');
-    server.push(
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'alpha\n');
+    scripted.server.push(
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: '{"path":"a.txt"}' }] },
       { text: ['Short answer, as you asked.'] },
     );
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    const { agent, store } = scripted.agent();
     const events: SessionEvent[] = [];
     const emit = (event: SessionEvent): void => {
       events.push(event);
@@ -59,7 +42,7 @@ describe('steering a running turn', () => {
     ]);
     const steered = entriesOfType(store, 'user')[1]!;
     expect(steered.payload).toEqual({ text: 'keep it short', steered: true });
-    const [, second] = chatRequests(server);
+    const [, second] = chatRequests(scripted.server);
     expect(roles(second)).toEqual(['system', 'user:read a.txt', 'assistant', 'tool', 'user:keep it short']);
     expect(events.filter((e) => e.type === 'steered')).toEqual([
       { type: 'steered', entryId: steered.id, text: 'keep it short' },
@@ -68,8 +51,8 @@ describe('steering a running turn', () => {
   });
 
   it('sent while the model answers without a tool call, the answer stays and the turn goes on to answer the steering', async () => {
-    server.push({ text: ['First ', 'answer.'], delayMs: 50 }, { text: ['Second answer.'] });
-    const { agent, store } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    scripted.server.push({ text: ['First ', 'answer.'], delayMs: 50 }, { text: ['Second answer.'] });
+    const { agent, store } = scripted.agent();
     let sent = false;
     const emit = (event: SessionEvent): void => {
       if (event.type === 'text' && !sent) sent = agent.steer('and in French?');
@@ -84,12 +67,12 @@ describe('steering a running turn', () => {
       'user:and in French?',
       'assistant:Second answer.',
     ]);
-    expect(chatRequests(server)).toHaveLength(2);
+    expect(chatRequests(scripted.server)).toHaveLength(2);
   });
 
   it('a turn that stops before its next call leaves the steering to be taken back, not lost', async () => {
-    server.push({ text: ['never'], delayMs: 5_000 });
-    const { agent } = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root });
+    scripted.server.push({ text: ['never'], delayMs: 5_000 });
+    const { agent } = scripted.agent();
     const abort = new AbortController();
     const emit = (event: SessionEvent): void => {
       if (event.type === 'state' && event.state.pc === 'Planning') {

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../../../src/core/approval/approver';
 import { newSessionId, seededRandom, systemClock } from '../../../src/core/clock';
 import { NS } from '../../../src/core/registers/namespaces';
@@ -18,31 +18,13 @@ import type { ParentLink } from '../../../src/core/storage/records';
 import { SubAgents, type ChildEvent } from '../../../src/core/session/sub-agents';
 import type { SubAgentLimits } from '../../../src/core/session/sub-agent-limits';
 import { taskTool } from '../../../src/core/session/task-tool';
-import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../../support/chat-server';
-import {
-  buildAgent,
-  chatRequests,
-  entriesOfType,
-  markerCount,
-  markerTools,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import type { RecordedRequest, ScriptedReply } from '../../support/chat-server';
+import { chatRequests, entriesOfType, markerCount, markerTools, type AgentOptions } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
 let route: (request: RecordedRequest) => ScriptedReply;
 
-beforeEach(async () => {
-  server = await startChatServer({ respond: (request) => route(request) });
-  dirs = tempDirs('tole-task-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest({ server: { respond: (request) => route(request) }, dirsPrefix: 'tole-task-' });
 
 type Message = { readonly role: string; readonly content?: unknown };
 
@@ -67,7 +49,7 @@ function taskCall(id: string, prompt: string, extra: Record<string, string> = {}
 }
 
 function withTasks(options: Partial<AgentOptions> = {}, limits?: SubAgentLimits) {
-  const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
+  const built = scripted.agent(options);
   const agents = new SubAgents({
     deps: built.deps,
     model: () => 'tole-test-model',
@@ -84,9 +66,9 @@ function withTasks(options: Partial<AgentOptions> = {}, limits?: SubAgentLimits)
 }
 
 function childFiles(parentPath: string): string[] {
-  return readdirSync(dirs.sessions)
-    .filter((name) => name.endsWith('.jsonl') && join(dirs.sessions, name) !== parentPath)
-    .map((name) => join(dirs.sessions, name));
+  return readdirSync(scripted.dirs.sessions)
+    .filter((name) => name.endsWith('.jsonl') && join(scripted.dirs.sessions, name) !== parentPath)
+    .map((name) => join(scripted.dirs.sessions, name));
 }
 
 function openReadOnly(path: string): SessionStore {
@@ -108,7 +90,7 @@ describe('the task tool', () => {
     const turn = await agent.runTurn('parent secret prompt', new AbortController().signal, () => {});
 
     expect(turn).toEqual({ outcome: 'done', text: 'all done' });
-    const childRequests = chatRequests(server).filter((r) => firstUser(r) !== 'parent secret prompt');
+    const childRequests = chatRequests(scripted.server).filter((r) => firstUser(r) !== 'parent secret prompt');
     expect(childRequests).toHaveLength(1);
     const sent = messagesOf(childRequests[0]!);
     expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
@@ -159,7 +141,7 @@ describe('the task tool', () => {
 
     await agent.runTurn('plan then delegate', new AbortController().signal, () => {});
 
-    const child = chatRequests(server).find((r) => firstUser(r).startsWith('map src/core'))!;
+    const child = chatRequests(scripted.server).find((r) => firstUser(r).startsWith('map src/core'))!;
     const brief = firstUser(child);
     expect(brief).toMatch(/^map src\/core\n\nFor context, the task state of the agent that started you/);
     expect(brief).toContain('1. [>] map the code');
@@ -248,12 +230,12 @@ describe('the task tool', () => {
 
     await agent.runTurn('review it', new AbortController().signal, () => {});
 
-    const child = chatRequests(server).find((r) => firstUser(r) === 'review src')!;
+    const child = chatRequests(scripted.server).find((r) => firstUser(r) === 'review src')!;
     expect(child.body?.model).toBe('review-model');
     expect(messagesOf(child)[0]!.content).toBe('You review.');
     const offered = (child.body?.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
     expect(offered).toEqual(['read_file']);
-    const parentTools = (chatRequests(server)[0]!.body?.tools ?? []).map(
+    const parentTools = (chatRequests(scripted.server)[0]!.body?.tools ?? []).map(
       (t) => (t as { function: { name: string } }).function.name,
     );
     expect(parentTools).toContain('task');
@@ -294,7 +276,7 @@ describe('the task tool', () => {
           : { text: 'ok' };
       return { toolCalls: [{ name: 'list_dir', arguments: '{"path":"."}' }] };
     };
-    const childCalls = () => chatRequests(server).filter((r) => firstUser(r) === 'keep listing').length;
+    const childCalls = () => chatRequests(scripted.server).filter((r) => firstUser(r) === 'keep listing').length;
     // Intents: the parent's task call, then the child's first list_dir, then its second: a crash
     // there (a failed write stops the parent's turn as a kill would) leaves the child at step 2 of 3.
     let intents = 0;
@@ -348,7 +330,7 @@ describe('the task tool', () => {
     expect(asked.map((r) => r.tool)).toEqual(['marker_never']);
     const childId = openReadOnly(childFiles(store.path)[0]!).header.id;
     expect(asked[0]!.agent).toBe(`sub-agent (session ${childId})`);
-    expect(markerCount(dirs.root, 'marker_never')).toBe(1);
+    expect(markerCount(scripted.dirs.root, 'marker_never')).toBe(1);
     expect(seen.every((e) => e.callId === 'call_m' && e.sessionId === childId)).toBe(true);
     expect(seen.filter((e) => e.event.type === 'usage')).toHaveLength(2);
     expect(entriesOfType(store, 'tool_result')[0]!.payload.content).toMatch(/^marked\n/);
@@ -433,12 +415,12 @@ describe('the task tool', () => {
         : { text: 'should not run' };
     const fixed = { nowMs: () => 1_000, nowNs: () => 1_000_000_000n };
     const childId = newSessionId(fixed, seededRandom(0x77));
-    const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: {} });
+    const built = scripted.agent({ policy: {} });
     const link = parent(built.store);
-    const planted = SessionStore.create(dirs.sessions, {
+    const planted = SessionStore.create(scripted.dirs.sessions, {
       clock: fixed,
       random: seededRandom(1),
-      cwd: dirs.root,
+      cwd: scripted.dirs.root,
       id: childId,
       ...(link ? { parent: link } : {}),
     });
@@ -463,7 +445,7 @@ describe('the task tool', () => {
       `the sub-agent could not be started: the session file ${planted.path} is not this call's sub-agent`,
     );
     expect(result!.payload.content).toMatch(names);
-    expect(chatRequests(server).some((r) => firstUser(r) === 'hijack')).toBe(false);
+    expect(chatRequests(scripted.server).some((r) => firstUser(r) === 'hijack')).toBe(false);
     expect(readFileSync(planted.path)).toEqual(plantedBytes);
     expect(built.store.registers.entries(NS.pending)).toEqual([]);
     built.store.close();
@@ -476,9 +458,9 @@ describe('the task tool', () => {
           : { text: 'ok' }
         : { text: 'should not run' };
     const fixed = { nowMs: () => 1_000, nowNs: () => 1_000_000_000n };
-    const damaged = join(dirs.sessions, `${newSessionId(fixed, seededRandom(0x77))}.jsonl`);
+    const damaged = join(scripted.dirs.sessions, `${newSessionId(fixed, seededRandom(0x77))}.jsonl`);
     writeFileSync(damaged, 'this is not a session\n');
-    const built = buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, policy: {} });
+    const built = scripted.agent({ policy: {} });
     const agents = new SubAgents({
       deps: built.deps,
       model: () => 'tole-test-model',
@@ -496,7 +478,7 @@ describe('the task tool', () => {
     expect(result!.payload.outcome).toBe('error');
     expect(result!.payload.content).toMatch(/^the sub-agent could not be started: /);
     expect(result!.payload.content).toContain(damaged);
-    expect(chatRequests(server).some((r) => firstUser(r) === 'hijack')).toBe(false);
+    expect(chatRequests(scripted.server).some((r) => firstUser(r) === 'hijack')).toBe(false);
     expect(readFileSync(damaged, 'utf8')).toBe('this is not a session\n');
     built.store.close();
   });

@@ -1,26 +1,18 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
-import { buildAgent, eventLog, resultsFor, tempDirs, type TempDirs } from '../../support/agent-fixtures';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
+import { eventLog, resultsFor } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-  mkdirSync(path.join(dirs.root, 'real'));
-  symlinkSync('real', path.join(dirs.root, 'alias'));
-  mkdirSync(path.join(dirs.outside, 'home'));
-  writeFileSync(path.join(dirs.outside, 'home', 'keep.txt'), 'keep\n');
-  symlinkSync(dirs.outside, path.join(dirs.root, 'link'));
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
+const scripted = scriptedAgentPerTest();
+// After the fixture's own beforeEach, which made the directories.
+beforeEach(() => {
+  mkdirSync(path.join(scripted.dirs.root, 'real'));
+  symlinkSync('real', path.join(scripted.dirs.root, 'alias'));
+  mkdirSync(path.join(scripted.dirs.outside, 'home'));
+  writeFileSync(path.join(scripted.dirs.outside, 'home', 'keep.txt'), 'keep\n');
+  symlinkSync(scripted.dirs.outside, path.join(scripted.dirs.root, 'link'));
 });
 
 /** Approves everything and keeps what it was asked. */
@@ -43,16 +35,13 @@ function call(id: string, name: string, args: Record<string, string>) {
 
 describe('the approval prompt names the path a file tool really touches', () => {
   it('shows where a path through a symlink leads, and what the model wrote', async () => {
-    server.push(
+    scripted.server.push(
       call('c1', 'write_file', { path: 'alias/new.txt', content: 'x\n' }),
       call('c2', 'write_file', { path: './real//plain.txt', content: 'y\n' }),
       { text: ['done'] },
     );
     const { approver, asked } = recordingApprover();
-    const { agent } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const { agent } = scripted.agent({
       approver,
     });
     await agent.runTurn('write', new AbortController().signal, eventLog().emit);
@@ -63,12 +52,9 @@ describe('the approval prompt names the path a file tool really touches', () => 
   });
 
   it('never asks about a delete whose path leads outside: the call fails first and nothing outside goes', async () => {
-    server.push(call('c1', 'delete_path', { path: 'nope/../link/home' }), { text: ['ok'] });
+    scripted.server.push(call('c1', 'delete_path', { path: 'nope/../link/home' }), { text: ['ok'] });
     const { approver, asked } = recordingApprover();
-    const { agent, store } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const { agent, store } = scripted.agent({
       approver,
     });
     await agent.runTurn('delete', new AbortController().signal, eventLog().emit);
@@ -76,21 +62,18 @@ describe('the approval prompt names the path a file tool really touches', () => 
     const [settled] = resultsFor(store, 'c1');
     expect(settled?.payload.outcome).toBe('error');
     expect(settled?.payload.content).toContain('does not exist, so the ".." after it cannot be resolved');
-    expect(readdirSync(path.join(dirs.outside, 'home'))).toEqual(['keep.txt']);
+    expect(readdirSync(path.join(scripted.dirs.outside, 'home'))).toEqual(['keep.txt']);
   });
 
   it('asks about deleting a symlink by the link itself, and removes only the link', async () => {
-    server.push(call('c1', 'delete_path', { path: 'link' }), { text: ['ok'] });
+    scripted.server.push(call('c1', 'delete_path', { path: 'link' }), { text: ['ok'] });
     const { approver, asked } = recordingApprover();
-    const { agent } = buildAgent({
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
+    const { agent } = scripted.agent({
       approver,
     });
     await agent.runTurn('delete', new AbortController().signal, eventLog().emit);
     expect(asked.map((request) => request.subject)).toEqual(['link']);
-    expect(readdirSync(dirs.root).sort()).toEqual(['alias', 'real']);
-    expect(readdirSync(path.join(dirs.outside, 'home'))).toEqual(['keep.txt']);
+    expect(readdirSync(scripted.dirs.root).sort()).toEqual(['alias', 'real']);
+    expect(readdirSync(path.join(scripted.dirs.outside, 'home'))).toEqual(['keep.txt']);
   });
 });

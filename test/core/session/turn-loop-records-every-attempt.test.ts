@@ -2,36 +2,13 @@ import { seededRandom, systemClock } from '../../../src/core/clock';
 import { StorageError } from '../../../src/core/storage/errors';
 import type { DraftRecord } from '../../../src/core/storage/records';
 import { SessionStore } from '../../../src/core/storage/session-store';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sleep } from '../../../src/core/provider/retry';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../../support/chat-server';
-import {
-  chatRequests,
-  buildAgent,
-  entriesOfType,
-  eventLog,
-  ledger,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import type { ScriptedReply } from '../../support/chat-server';
+import { chatRequests, entriesOfType, eventLog, ledger } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}
+const scripted = scriptedAgentPerTest();
 
 const apiError = (
   status: number,
@@ -109,18 +86,18 @@ describe('every provider attempt writes exactly one usage ledger row', () => {
   for (const c of CASES) {
     it(`${c.name}: one row per attempt with its outcome`, async () => {
       // After the scripted replies the server answers; a turn that retries past them still ends.
-      server.push(...c.replies);
+      scripted.server.push(...c.replies);
       const waitsMs: number[] = [];
       const sleep: Sleep = async (ms) => {
         waitsMs.push(ms);
       };
-      const { agent, store } = agentHere({ sleep });
+      const { agent, store } = scripted.agent({ sleep });
       const log = eventLog();
 
       const result = await agent.runTurn('hello', new AbortController().signal, log.emit);
 
       const rows = ledger(store);
-      expect(rows).toHaveLength(chatRequests(server).length);
+      expect(rows).toHaveLength(chatRequests(scripted.server).length);
       expect(rows.map((row) => row.outcome).slice(0, c.outcomes.length)).toEqual(c.outcomes);
       expect(rows.map((row) => row.attempt).slice(0, c.outcomes.length)).toEqual(c.outcomes.map((_, i) => i + 1));
       for (const row of rows) {
@@ -147,8 +124,8 @@ describe('every provider attempt writes exactly one usage ledger row', () => {
   }
 
   it('keeps one row per attempt when every attempt fails', async () => {
-    server.push(...Array.from({ length: 3 }, () => apiError(503, 'overloaded')));
-    const { agent, store } = agentHere({ maxAttempts: 3 });
+    scripted.server.push(...Array.from({ length: 3 }, () => apiError(503, 'overloaded')));
+    const { agent, store } = scripted.agent({ maxAttempts: 3 });
 
     const result = await agent.runTurn('hello', new AbortController().signal, () => {});
 
@@ -158,15 +135,15 @@ describe('every provider attempt writes exactly one usage ledger row', () => {
       [2, 'transient'],
       [3, 'transient'],
     ]);
-    expect(chatRequests(server).length).toBe(3);
+    expect(chatRequests(scripted.server).length).toBe(3);
     store.close();
   });
 });
 
 describe('the answering attempt and its answer are one commit', () => {
   it("writes the answering attempt's row in the answer's line, a failed attempt's row at once, and reopens both", async () => {
-    server.push(apiError(500, 'upstream exploded'), { text: ['fine ', 'then'] });
-    const { agent, store } = agentHere();
+    scripted.server.push(apiError(500, 'upstream exploded'), { text: ['fine ', 'then'] });
+    const { agent, store } = scripted.agent();
     const commits: string[][] = [];
     store.onCommit((records) => commits.push(records.map((r) => (r.kind === 'entry' ? `entry:${r.type}` : r.kind))));
     const log = eventLog();
@@ -192,8 +169,8 @@ describe('the answering attempt and its answer are one commit', () => {
 
 describe('the answering attempt whose answer is not written', () => {
   it('keeps its row on a line of its own, and the failure still goes up', async () => {
-    server.push({ text: ['an answer ', 'the disk refuses'] });
-    const { agent, store } = agentHere();
+    scripted.server.push({ text: ['an answer ', 'the disk refuses'] });
+    const { agent, store } = scripted.agent();
     const commit = store.commit.bind(store);
     const refuseTheAnswer = (records: readonly DraftRecord[]) => {
       if (records.some((r) => r.kind === 'entry' && r.type === 'assistant')) {
@@ -224,8 +201,8 @@ describe('ledger rows carry what the attempt cost', () => {
   };
 
   it('prices a known model prefix from the pricing table, cached input discounted', async () => {
-    server.push({ text: 'priced', usage });
-    const { agent, store } = agentHere({ model: 'gpt-4o-mini-2024-07-18' });
+    scripted.server.push({ text: 'priced', usage });
+    const { agent, store } = scripted.agent({ model: 'gpt-4o-mini-2024-07-18' });
 
     await agent.runTurn('hello', new AbortController().signal, () => {});
 
@@ -244,8 +221,8 @@ describe('ledger rows carry what the attempt cost', () => {
   });
 
   it('costs 0 for an unknown model', async () => {
-    server.push({ text: 'free', usage });
-    const { agent, store } = agentHere({ model: 'my-local-llama' });
+    scripted.server.push({ text: 'free', usage });
+    const { agent, store } = scripted.agent({ model: 'my-local-llama' });
 
     await agent.runTurn('hello', new AbortController().signal, () => {});
 
@@ -254,8 +231,8 @@ describe('ledger rows carry what the attempt cost', () => {
   });
 
   it("uses the server's reported cost over the table", async () => {
-    server.push({ text: 'reported', usage: { ...usage, cost: 0.0042 } });
-    const { agent, store } = agentHere({ model: 'gpt-4o-mini' });
+    scripted.server.push({ text: 'reported', usage: { ...usage, cost: 0.0042 } });
+    const { agent, store } = scripted.agent({ model: 'gpt-4o-mini' });
 
     await agent.runTurn('hello', new AbortController().signal, () => {});
 
@@ -264,8 +241,8 @@ describe('ledger rows carry what the attempt cost', () => {
   });
 
   it('records a failed attempt at cost 0 beside the priced one that followed', async () => {
-    server.push(apiError(500, 'boom'), { text: 'priced', usage });
-    const { agent, store } = agentHere({ model: 'gpt-4o-mini' });
+    scripted.server.push(apiError(500, 'boom'), { text: 'priced', usage });
+    const { agent, store } = scripted.agent({ model: 'gpt-4o-mini' });
 
     await agent.runTurn('hello', new AbortController().signal, () => {});
 

@@ -1,38 +1,14 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
-import { startChatServer, type ChatServer, type RecordedRequest } from '../../support/chat-server';
-import {
-  chatRequests,
-  buildAgent,
-  type AgentOptions,
-  entriesOf,
-  entriesOfType,
-  eventLog,
-  resultsFor,
-  tempDirs,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import type { RecordedRequest } from '../../support/chat-server';
+import { chatRequests, entriesOf, entriesOfType, eventLog, resultsFor } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}
+const scripted = scriptedAgentPerTest();
 
 /** The `tool` messages of a recorded request, as [id, content]. */
 function toolMessages(request: RecordedRequest | undefined): [string, string][] {
@@ -43,13 +19,13 @@ function toolMessages(request: RecordedRequest | undefined): [string, string][] 
 
 describe('the turn loop runs tool rounds through the effect sandwich', () => {
   it('reads a file, lists a directory, then answers: entries in order, one settlement per intent, results sent back by id', async () => {
-    writeFileSync(join(dirs.root, 'notes.txt'), 'first line\nsecond line\n');
-    server.push(
+    writeFileSync(join(scripted.dirs.root, 'notes.txt'), 'first line\nsecond line\n');
+    scripted.server.push(
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: '{"path":"notes.txt"}', fragments: 3 }] },
       { toolCalls: [{ id: 'call_list', name: 'list_dir', arguments: '{"path":"."}' }] },
       { text: ['The file ', 'has two lines.'] },
     );
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
     const log = eventLog();
 
     const result = await agent.runTurn('what is in notes.txt?', new AbortController().signal, log.emit);
@@ -74,8 +50,8 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
     expect(store.registers.entries(NS.opState)).toEqual([]);
     expect(machineState(store).pc).toBe('Final');
 
-    expect(chatRequests(server)).toHaveLength(3);
-    const [, second, third] = chatRequests(server);
+    expect(chatRequests(scripted.server)).toHaveLength(3);
+    const [, second, third] = chatRequests(scripted.server);
     const [read] = toolMessages(second);
     expect(read![0]).toBe('call_read');
     expect(read![1]).toContain('first line');
@@ -93,19 +69,19 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
   });
 
   it('turns invalid JSON and wrongly typed arguments into error results the model reads, and goes on', async () => {
-    server.push(
+    scripted.server.push(
       { toolCalls: [{ id: 'call_bad_json', name: 'read_file', arguments: '{"path": "notes.txt"' }] },
       { toolCalls: [{ id: 'call_bad_type', name: 'read_file', arguments: '{"path": 42}' }] },
       { toolCalls: [{ id: 'call_unknown', name: 'launch_rocket', arguments: '{}' }] },
       { text: 'giving up on that' },
     );
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
 
     const result = await agent.runTurn('read it', new AbortController().signal, () => {});
 
     expect(result.outcome).toBe('done');
-    expect(chatRequests(server)).toHaveLength(4);
-    const [, afterJson, afterType, afterUnknown] = chatRequests(server);
+    expect(chatRequests(scripted.server)).toHaveLength(4);
+    const [, afterJson, afterType, afterUnknown] = chatRequests(scripted.server);
     expect(toolMessages(afterJson)).toEqual([['call_bad_json', expect.stringMatching(/not valid JSON/)]]);
     expect(toolMessages(afterType).at(-1)).toEqual(['call_bad_type', expect.stringMatching(/"path".*string/s)]);
     expect(toolMessages(afterUnknown).at(-1)).toEqual([
@@ -121,8 +97,8 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
 
   it('caps a 1 MB tool output at 32 KiB in the entry and in the request', async () => {
     const big = `${'x'.repeat(999)}\n`.repeat(1000);
-    writeFileSync(join(dirs.root, 'big.txt'), big);
-    server.push(
+    writeFileSync(join(scripted.dirs.root, 'big.txt'), big);
+    scripted.server.push(
       {
         toolCalls: [
           {
@@ -135,7 +111,7 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
       { toolCalls: [{ id: 'call_read_big', name: 'read_file', arguments: '{"path":"big.txt"}' }] },
       { text: 'done' },
     );
-    const { agent, store } = agentHere({ policy: { rules: ['bash:head *'] } });
+    const { agent, store } = scripted.agent({ policy: { rules: ['bash:head *'] } });
 
     expect((await agent.runTurn('make noise', new AbortController().signal, () => {})).outcome).toBe('done');
 
@@ -146,22 +122,22 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
       expect(Buffer.byteLength(entry!.payload.content)).toBeGreaterThan(MODEL_OUTPUT_CAP_BYTES / 2);
     }
     expect(resultsFor(store, 'call_bash_big')[0]!.payload.content).toMatch(/elided/);
-    const sent = toolMessages(chatRequests(server)[2]);
+    const sent = toolMessages(chatRequests(scripted.server)[2]);
     expect(sent.map(([id]) => id)).toEqual(['call_bash_big', 'call_read_big']);
     for (const [, content] of sent) expect(Buffer.byteLength(content)).toBeLessThanOrEqual(MODEL_OUTPUT_CAP_BYTES);
     store.close();
   });
 
   it('turns path escapes (.. and a symlink out of the workspace) into error results', async () => {
-    writeFileSync(join(dirs.outside, 'secret.txt'), 'outside secret');
-    symlinkSync(dirs.outside, join(dirs.root, 'door'));
-    server.push(
+    writeFileSync(join(scripted.dirs.outside, 'secret.txt'), 'outside secret');
+    symlinkSync(scripted.dirs.outside, join(scripted.dirs.root, 'door'));
+    scripted.server.push(
       { toolCalls: [{ id: 'call_dots', name: 'read_file', arguments: '{"path":"../../etc/passwd"}' }] },
       { toolCalls: [{ id: 'call_link', name: 'read_file', arguments: '{"path":"door/secret.txt"}' }] },
       { toolCalls: [{ id: 'call_list_link', name: 'list_dir', arguments: '{"path":"door"}' }] },
       { text: 'cannot' },
     );
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
 
     expect((await agent.runTurn('read secrets', new AbortController().signal, () => {})).outcome).toBe('done');
 
@@ -170,7 +146,7 @@ describe('the turn loop runs tool rounds through the effect sandwich', () => {
       expect(entry!.payload.outcome).toBe('error');
       expect(entry!.payload.content).toMatch(/outside the workspace/i);
     }
-    const everything = JSON.stringify(chatRequests(server).map((r) => r.body));
+    const everything = JSON.stringify(chatRequests(scripted.server).map((r) => r.body));
     expect(everything).not.toContain('outside secret');
     expect(everything).not.toContain('root:x:0');
     store.close();

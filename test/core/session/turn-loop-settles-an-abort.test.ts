@@ -1,41 +1,21 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { SessionEvent } from '../../../src/core/session/events';
 import type { Tool } from '../../../src/core/tools/tool';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { liveProcessesInGroup, waitFor } from '../../support/process-groups';
-import {
-  buildAgent,
-  chatRequests,
-  markerTools,
-  entriesOfType,
-  ledger,
-  resultsFor,
-  tempDirs,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import { chatRequests, markerTools, entriesOfType, ledger, resultsFor } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer();
-  dirs = tempDirs();
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
+const scripted = scriptedAgentPerTest();
 
 describe('an interrupted turn is settled, never left pending', () => {
   it('mid-stream: the partial text is kept as an interrupted assistant entry and the turn ends aborted', async () => {
     const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
-    server.push({ text: words, delayMs: 20 });
-    const { agent, store } = agentHere();
+    scripted.server.push({ text: words, delayMs: 20 });
+    const { agent, store } = scripted.agent();
     const controller = new AbortController();
     let streamed = '';
     const emit = (event: SessionEvent): void => {
@@ -61,14 +41,14 @@ describe('an interrupted turn is settled, never left pending', () => {
   });
 
   it('mid-tool: a running `sleep 30` is killed with its process group and settled as interrupted', async () => {
-    const pidFile = join(dirs.root, 'bash.pid');
+    const pidFile = join(scripted.dirs.root, 'bash.pid');
     const command = `echo $$ > ${pidFile}; sleep 30; echo never`;
-    server.push(
+    scripted.server.push(
       { toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: JSON.stringify({ command }) }] },
       { text: 'not reached' },
     );
     // No sandbox here: a Write shell command runs without a key only by a rule naming it exactly.
-    const { agent, store } = agentHere({ policy: { rules: [`bash:${command}`] } });
+    const { agent, store } = scripted.agent({ policy: { rules: [`bash:${command}`] } });
     const controller = new AbortController();
 
     const turn = agent.runTurn('wait', controller.signal, () => {});
@@ -86,7 +66,7 @@ describe('an interrupted turn is settled, never left pending', () => {
     expect(store.registers.entries(NS.pending)).toEqual([]);
     expect(machineState(store).pc).toBe('Final');
     expect(liveProcessesInGroup(pgid)).toEqual([]);
-    expect(chatRequests(server)).toHaveLength(1);
+    expect(chatRequests(scripted.server)).toHaveLength(1);
     store.close();
   });
 
@@ -101,13 +81,13 @@ describe('an interrupted turn is settled, never left pending', () => {
         return { ok: true, content: `wrote ${input.key}` };
       },
     };
-    server.push({ toolCalls: [{ id: 'call_done', name: 'finish_anyway', arguments: '{"key":"k"}' }] });
-    const { agent, store } = agentHere({ extraTools: [finishAnyway], policy: { rules: ['finish_anyway'] } });
+    scripted.server.push({ toolCalls: [{ id: 'call_done', name: 'finish_anyway', arguments: '{"key":"k"}' }] });
+    const { agent, store } = scripted.agent({ extraTools: [finishAnyway], policy: { rules: ['finish_anyway'] } });
 
     const result = await agent.runTurn('write', controller.signal, () => {});
 
     expect(result.outcome).toBe('aborted');
-    expect(readFileSync(join(dirs.root, 'done.log'), 'utf8')).toBe('k\n');
+    expect(readFileSync(join(scripted.dirs.root, 'done.log'), 'utf8')).toBe('k\n');
     expect(resultsFor(store, 'call_done').map((e) => [e.payload.outcome, e.payload.content])).toEqual([
       ['ok', 'wrote k'],
     ]);
@@ -115,14 +95,14 @@ describe('an interrupted turn is settled, never left pending', () => {
   });
 
   it('before a tool starts: later calls of the round are settled as interrupted, not run', async () => {
-    server.push({
+    scripted.server.push({
       toolCalls: [
         { id: 'call_one', name: 'list_dir', arguments: '{"path":"."}' },
         { id: 'call_two', name: 'list_dir', arguments: '{"path":"."}' },
       ],
     });
     // One at a time: two ReadOnly calls would otherwise run side by side (read-only-calls-fan-out covers that).
-    const { agent, store } = agentHere({ deps: { readConcurrency: 1 } });
+    const { agent, store } = scripted.agent({ deps: { readConcurrency: 1 } });
     const controller = new AbortController();
     const emit = (event: SessionEvent): void => {
       if (event.type === 'tool-result' && event.callId === 'call_one') controller.abort();
@@ -137,7 +117,3 @@ describe('an interrupted turn is settled, never left pending', () => {
     store.close();
   });
 });
-
-function agentHere(options: Partial<Parameters<typeof buildAgent>[0]> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}

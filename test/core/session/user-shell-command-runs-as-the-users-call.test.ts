@@ -5,41 +5,17 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../../src/core/session/agent-deps';
 import { NEVER_REPLAY_TEXT } from '../../../src/core/session/resume';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
-import { startChatServer, type ChatServer } from '../../support/chat-server';
-import {
-  buildAgent,
-  chatRequests,
-  entriesOf,
-  entriesOfType,
-  eventLog,
-  tempDirs,
-  type AgentOptions,
-  type TempDirs,
-} from '../../support/agent-fixtures';
+import { chatRequests, entriesOf, entriesOfType, eventLog } from '../../support/agent-fixtures';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
-let server: ChatServer;
-let dirs: TempDirs;
-
-beforeEach(async () => {
-  server = await startChatServer({ defaultReply: { text: 'noted' } });
-  dirs = tempDirs('tole-shell-');
-});
-
-afterEach(async () => {
-  await server.close();
-  dirs.remove();
-});
-
-function agentHere(options: Partial<AgentOptions> = {}) {
-  return buildAgent({ baseURL: server.url, sessionsDir: dirs.sessions, workspaceRoot: dirs.root, ...options });
-}
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'noted' } }, dirsPrefix: 'tole-shell-' });
 
 /** Answers every request with `approved` and keeps what it was asked. */
 function approverThat(approved: boolean): { approver: Approver; asked: ApprovalRequest[] } {
@@ -59,19 +35,19 @@ const never = (): AbortSignal => new AbortController().signal;
 
 /** The content of the user messages of a recorded chat request. */
 function userMessages(index: number): string[] {
-  const request = chatRequests(server)[index];
+  const request = chatRequests(scripted.server)[index];
   return (request?.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
 }
 
 describe('!command', () => {
   it('runs without calling the model, is committed as the user’s call, and the next request carries it as a user message', async () => {
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
     const log = eventLog();
 
     const ran = await agent.runShell('echo hi', never(), log.emit);
 
     expect(ran.outcome).toBe('done');
-    expect(chatRequests(server)).toHaveLength(0);
+    expect(chatRequests(scripted.server)).toHaveLength(0);
     expect(entriesOf(store).map((e) => e.type)).toEqual(['tool_intent', 'tool_result']);
     const [intent] = entriesOfType(store, 'tool_intent');
     expect(intent!.payload).toMatchObject({ tool: 'bash', subject: 'echo hi', by: 'user', risk: 'ReadOnly' });
@@ -89,19 +65,19 @@ describe('!command', () => {
     expect(sent[0]).toMatch(/^\[the user ran a shell command\]\n\$ echo hi\nhi/);
     expect(sent[1]).toBe('what did it print?');
     // No tool message without its call: the command is not the model's.
-    expect((chatRequests(server)[0]?.body?.messages ?? []).some((m) => m.role === 'tool')).toBe(false);
+    expect((chatRequests(scripted.server)[0]?.body?.messages ?? []).some((m) => m.role === 'tool')).toBe(false);
     store.close();
   });
 
   it('! rm -rf ~ asks for a key even under --yes, and a denial runs nothing', async () => {
-    writeFileSync(join(dirs.root, 'keep.txt'), 'x');
+    writeFileSync(join(scripted.dirs.root, 'keep.txt'), 'x');
     const { approver, asked } = approverThat(false);
-    const { agent, store } = agentHere({ approver, policy: { yes: true, interactive: true } });
+    const { agent, store } = scripted.agent({ approver, policy: { yes: true, interactive: true } });
 
-    await agent.runShell(`rm -rf ~ ${dirs.root}/keep.txt`, never(), () => {});
+    await agent.runShell(`rm -rf ~ ${scripted.dirs.root}/keep.txt`, never(), () => {});
 
     expect(asked.map((r) => r.risk)).toEqual(['Destructive']);
-    expect(existsSync(join(dirs.root, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(scripted.dirs.root, 'keep.txt'))).toBe(true);
     const [result] = entriesOfType(store, 'tool_result');
     expect(result!.payload.outcome).toBe('denied');
     await agent.runTurn('next', never(), () => {});
@@ -110,12 +86,12 @@ describe('!command', () => {
   });
 
   it('without an interactive approver a Destructive command is denied, never run', async () => {
-    writeFileSync(join(dirs.root, 'keep.txt'), 'x');
-    const { agent, store } = agentHere({ policy: { yes: true } });
+    writeFileSync(join(scripted.dirs.root, 'keep.txt'), 'x');
+    const { agent, store } = scripted.agent({ policy: { yes: true } });
 
     await agent.runShell('rm -rf keep.txt', never(), () => {});
 
-    expect(existsSync(join(dirs.root, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(scripted.dirs.root, 'keep.txt'))).toBe(true);
     expect(entriesOfType(store, 'tool_result')[0]!.payload.outcome).toBe('denied');
     store.close();
   });
@@ -139,7 +115,7 @@ describe('!command', () => {
   });
 
   it('Esc (an abort) stops a command that never ends and settles it as interrupted', async () => {
-    const { agent, store } = agentHere({ policy: { yes: true } });
+    const { agent, store } = scripted.agent({ policy: { yes: true } });
     const abort = new AbortController();
     const ran = agent.runShell('sleep 600', abort.signal, (event) => {
       if (event.type === 'tool-call') abort.abort();
@@ -154,7 +130,7 @@ describe('!command', () => {
   });
 
   it('huge output is capped as the model’s calls are', async () => {
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
 
     await agent.runShell('seq 1 200000', never(), () => {});
 
@@ -170,23 +146,23 @@ describe('!command', () => {
     const fault = (point: FaultPoint): void => {
       if (point === 'after-intent') throw new Error('simulated crash');
     };
-    const first = agentHere({ fault, policy: { rules: [`bash:${APPEND}`] } });
+    const first = scripted.agent({ fault, policy: { rules: [`bash:${APPEND}`] } });
     await expect(first.agent.runShell(APPEND, never(), () => {})).rejects.toThrow(/simulated crash/);
     first.store.close();
-    expect(existsSync(join(dirs.root, 'ran.log'))).toBe(false);
+    expect(existsSync(join(scripted.dirs.root, 'ran.log'))).toBe(false);
 
-    const { agent, store } = agentHere({ sessionPath: first.store.path, policy: { rules: [`bash:${APPEND}`] } });
+    const { agent, store } = scripted.agent({ sessionPath: first.store.path, policy: { rules: [`bash:${APPEND}`] } });
     await agent.resume(never(), () => {});
 
     const [result] = entriesOfType(store, 'tool_result');
     expect(result!.payload).toMatchObject({ outcome: 'interrupted', content: NEVER_REPLAY_TEXT });
-    expect(existsSync(join(dirs.root, 'ran.log'))).toBe(false);
+    expect(existsSync(join(scripted.dirs.root, 'ran.log'))).toBe(false);
     expect(store.registers.entries(NS.pending)).toEqual([]);
     store.close();
   });
 
   it('! alone and a read-only session are refused with words that say what to do, nothing committed', async () => {
-    const { agent, store } = agentHere();
+    const { agent, store } = scripted.agent();
     const log = eventLog();
 
     expect((await agent.runShell('   ', never(), log.emit)).text).toMatch(/type it after the !/);
@@ -194,7 +170,7 @@ describe('!command', () => {
     await agent.runShell('echo once', never(), () => {});
     store.close();
 
-    const viewer = agentHere({ sessionPath: store.path, readOnly: true });
+    const viewer = scripted.agent({ sessionPath: store.path, readOnly: true });
     expect((await viewer.agent.runShell('echo hi', never(), () => {})).text).toMatch(/read-only/);
     expect(entriesOf(viewer.store)).toHaveLength(2);
     viewer.store.close();
