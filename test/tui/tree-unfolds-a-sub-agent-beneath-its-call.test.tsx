@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { seededRandom } from '../../src/core/clock';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { KEYS, pane, renderScreen, type Screen } from './harness';
+import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append, emptyStore, fixedClock } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -138,6 +138,25 @@ describe('a task call in the tree', () => {
     await vi.waitFor(() => expect(treeOf(screen!.frame())).toContain('CHILD-ANSWER'));
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(treeOf(screen!.frame())).not.toContain('CHILD-ANSWER'));
+  });
+
+  it('hints ⏎ unfold on the call and ⏎ check out on other rows, in the status bar and the ? list', async () => {
+    const { store } = parentWithChild();
+    screen = renderScreen({ store, noColor: true });
+    await screen.waitFor('5 entries');
+    await selectTaskCall();
+    const plain = (): string => stripAnsi(screen!.frame());
+    await vi.waitFor(() => expect(plain()).toContain('⏎ unfold'));
+    expect(plain()).not.toContain('⏎ check out');
+
+    await screen.press(KEYS.up);
+    await vi.waitFor(() => expect(selectedRow(screen!.frame())).toContain('◆ → task'));
+    await vi.waitFor(() => expect(plain()).toContain('⏎ check out'));
+    expect(plain()).not.toContain('⏎ unfold');
+
+    await screen.press('?');
+    const help = await screen.waitFor("on a sub-agent's task call (⧉): unfold");
+    expect(help).toContain('check out the entry');
   });
 
   it('says in one row why a missing child file cannot be shown', async () => {

@@ -27,7 +27,7 @@ import { askAgain } from '../commands/ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from '../prompt/line-editor';
 import { newestLeaf, siblingRow } from '../tree/tree-rows';
 import { readChildPath } from '../tree/child-path';
-import { subAgentOf } from '../tree/entry-glyph';
+import { selectedRowIndex, taskCallChild, taskCallSelected } from '../tree/selected-row';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from '../prompt/folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
 import { applyCompletion } from '../prompt/completion-target';
@@ -118,6 +118,8 @@ function conditions(ctx: KeyContext): Set<Condition> {
     focus: ctx.ui.focus,
     editorEmpty: ctx.ui.editor.value === '',
     offers: ctx.pending ? approvalOffers(ctx.pending, ctx.policy) : null,
+    onTaskCall:
+      ctx.ui.focus === 'tree' && taskCallSelected(ctx.store, ctx.view.rows, ctx.ui.selectedId, ctx.view.head.entryId),
   });
 }
 
@@ -452,10 +454,7 @@ function interrupt(ctx: KeyContext): void {
 }
 
 function selectedIndex(ctx: KeyContext): number {
-  const { rows, head } = ctx.view;
-  const id = ctx.ui.selectedId ?? head.entryId;
-  const index = id === null ? undefined : rows.indexOf.get(id);
-  return index ?? Math.max(0, rows.rows.length - 1);
+  return selectedRowIndex(ctx.view.rows, ctx.ui.selectedId, ctx.view.head.entryId);
 }
 
 function selectIndex(ctx: KeyContext, index: number): void {
@@ -641,9 +640,8 @@ function navigate(ctx: KeyContext, action: Action): void {
  * ← folds. The child's file is read (read-only) when it unfolds. True when the key was taken.
  */
 function foldKey(ctx: KeyContext, action: Action, id: string | null): boolean {
-  if (action !== 'checkout' && action !== 'sibling-next' && action !== 'sibling-previous') return false;
-  const entry = id === null ? undefined : ctx.store.entry(id);
-  const childId = entry?.type === 'tool_intent' ? subAgentOf(entry.payload) : null;
+  if (action !== 'unfold' && action !== 'sibling-next' && action !== 'sibling-previous') return false;
+  const childId = taskCallChild(ctx.store, id);
   if (id === null || childId === null) return false;
   const open = ctx.ui.unfolded.has(id);
   if (action === 'sibling-previous' ? !open : action === 'sibling-next' && open) return false;

@@ -86,6 +86,7 @@ export type Action =
   | 'toggle-all'
   | 'restore-files'
   | 'restore-confirm'
+  | 'unfold'
   | 'checkout-conversation'
   | 'checkout-with-files'
   | 'close-dialog'
@@ -111,7 +112,9 @@ export type Condition =
   | 'prefix-offered'
   | 'edit-offered'
   /** The session can be written: not opened read-only. */
-  | 'writable';
+  | 'writable'
+  /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉). */
+  | 'on-task-call';
 
 export interface Binding {
   readonly scope: Scope;
@@ -480,6 +483,14 @@ export const KEYMAP: readonly Binding[] = [
   {
     scope: 'tree',
     keys: ['return'],
+    action: 'unfold',
+    help: "on a sub-agent's task call (⧉): unfold its entries beneath it, read from its file (⏎ again or ← folds them; → unfolds too)",
+    hint: 'unfold',
+    when: 'on-task-call',
+  },
+  {
+    scope: 'tree',
+    keys: ['return'],
     action: 'checkout',
     help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)',
     hint: 'check out',
@@ -639,9 +650,12 @@ export function keyConditions(state: {
   readonly editorEmpty: boolean;
   readonly offers: ApprovalOffers | null;
   readonly readOnly?: boolean;
+  /** The tree has the keyboard on a `task` call's row. */
+  readonly onTaskCall?: boolean;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (!state.readOnly) set.add('writable');
+  if (state.onTaskCall) set.add('on-task-call');
   if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
   if (state.offers?.allow) set.add('allow-offered');
   if (state.offers?.prefix) set.add('prefix-offered');
@@ -710,6 +724,8 @@ export function hintsFor(
       if (binding.scope !== scope || !binding.hint || binding.keys.length === 0 || seen.has(binding.hint)) continue;
       if (binding.when && !conditions.has(binding.when)) continue;
       if (binding.hintWhen && !conditions.has(binding.hintWhen)) continue;
+      // A key another binding takes here (⏎ unfolds on a task call) is hinted as what it does.
+      if (binding.keys.every((chord) => resolveKey(chord, { scopes, conditions }, keymap) !== binding)) continue;
       seen.add(binding.hint);
       const keys = pairedLabel(binding, keymap);
       hints.push({ keys, hint: binding.hint });
