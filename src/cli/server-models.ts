@@ -47,9 +47,9 @@ export class ServerModels implements AskedValues {
       case 'asking':
         return `asking ${this.server.name} for its models…`;
       case 'failed':
-        return `${this.server.name} did not list its models (${state.reason}): type the model's name`;
+        return `type the model's name (${this.server.name} did not list its models: ${state.reason})`;
       case 'listed':
-        return state.items.length === 0 ? `${this.server.name} lists no models: type the model's name` : null;
+        return state.items.length === 0 ? `type the model's name (${this.server.name} lists no models)` : null;
     }
   }
 

@@ -26,6 +26,7 @@ import { editInEditor, type EditorResult } from './prompt/external-editor';
 import type { PromptTemplate } from './commands/prompt-template';
 import type { AppProps } from './App';
 import { IdleCollection } from './frame/idle-collection';
+import type { AskedValues } from './prompt/completion-items';
 
 export interface RunTuiOptions {
   readonly store: SessionStore;
@@ -57,6 +58,8 @@ export interface RunTuiOptions {
   readonly mcp?: McpStatusSource;
   /** The session's sub-agents, whose usage the usage pane follows. */
   readonly subAgents?: ChildEventSource;
+  /** The server's models, for `/model ` completion. */
+  readonly models?: AskedValues;
   /** The multiplexer tole runs in (`multiplexerOf(env)`): `/copy` passes its sequence through it. */
   readonly multiplexer?: Multiplexer;
   /** Inside tmux: asked by `/copy` whether the clipboard sequence gets through. */
@@ -135,6 +138,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ...(options.sync ? { sync: options.sync } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.subAgents ? { subAgents: options.subAgents } : {}),
+    ...(options.models ? { models: options.models } : {}),
   };
   let onScreen = first.store;
   // One controller per session shown; `turns` is the one of the session on screen (/new, /resume change it).

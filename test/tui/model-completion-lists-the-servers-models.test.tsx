@@ -86,7 +86,7 @@ describe('/model completion', () => {
     const server = await serverOf({ noModelList: true });
     screen = renderScreen({ store: emptyStore(), columns: 120, rows: 30, models: new ServerModels(server) });
     await screen.type('/model ');
-    await shows(/local did not list its models \(.*404.*\): type the model's name/);
+    await shows(/type the model's name \(local did not list its models: .*404/);
     await screen.type('my-model');
     await shows(/❯ \/model my-model/);
   });
