@@ -7,6 +7,7 @@ import { CHECKPOINT_MARK, resultGlyph, subAgentOf } from '../tree/entry-glyph';
 import { counted, formatBytes, formatMs, formatTokens, oneLine, utf8Bytes } from '../text/format';
 import { markdownLines } from '../text/markdown-lines';
 import { visibleLines } from '../text/visible-text';
+import { isPassingHookNotice } from './folded-notices';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
 
 /** Lines of tool output shown under a call (what the model reads can be far longer). */
@@ -182,6 +183,12 @@ function noticeLines(entry: Entry<'notice'>, width: number): Line[] {
   const { level, text, source } = entry.payload;
   const style = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
   const glyph = level === 'info' ? 'ℹ' : '!';
+  // A hook that passed says so in one short line (what it added, on it): the whole text is in the
+  // entry, and a warning or a block is shown whole.
+  if (isPassingHookNotice(entry)) {
+    const flat = text.replace(/:\s*\n\s*/, ': ').replace(/\s*\n\s*/g, ' ⏎ ');
+    return [truncateLine([seg(`${glyph} `, style), seg(flat, style)], width)];
+  }
   return wrapLine([seg(`${glyph} `, style), seg(text, style), seg(`  (${source})`, 'faint')], width, [seg('  ')]);
 }
 

@@ -1,5 +1,6 @@
 import type { AnyEntry } from '../../core/tree/entry-types';
 import { entryLines } from './entry-lines';
+import { isRepeatedHookNotice } from './folded-notices';
 import type { Line } from '../style/styled-line';
 
 /**
@@ -36,6 +37,8 @@ export class LineCache {
   }
 }
 
+const NO_LINES: readonly Line[] = [];
+
 /** The path's entries, then the live tail (streamed text not committed yet) as one last block. */
 interface Blocks {
   readonly count: number;
@@ -46,7 +49,9 @@ interface Blocks {
 function blocksOf(path: readonly AnyEntry[], tail: readonly Line[], cache: LineCache, width: number): Blocks {
   return {
     count: path.length + 1,
-    lines: (index) => (index < path.length ? cache.get(path[index]!, width) : tail),
+    // A passing hook's notice said once already this turn takes no line.
+    lines: (index) =>
+      index < path.length ? (isRepeatedHookNotice(path, index) ? NO_LINES : cache.get(path[index]!, width)) : tail,
     id: (index) => (index < path.length ? path[index]!.id : ''),
   };
 }
