@@ -248,7 +248,7 @@ export async function streamedReplyRun(
     });
     collectGarbage();
     const started = process.cpuUsage();
-    turns.submit('now a long answer, please');
+    turns.start('now a long answer, please');
     await ended;
     // The last frame is drawn at once (PacedFrames); a margin for any frame still waiting its slot.
     await settle(80);

@@ -196,7 +196,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   const task = useTaskState(view);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);
   // The session's commands refuse what its state does not allow: a turn (or work in its place) holds the lock.
-  const session = useMemo(() => new SessionCommands(store, agent, () => turns.running), [store, agent, turns]);
+  const session = useMemo(() => new SessionCommands(store, agent, () => turns.running, turns), [store, agent, turns]);
   const matches = finder.search(view.rows, view.labels, ui.find);
   // The find field's first key finds the entries' texts worked out while it waited.
   useEffect(() => {

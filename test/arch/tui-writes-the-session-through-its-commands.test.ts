@@ -19,6 +19,14 @@ const STORE_WRITERS = new Set([
   'AppendBatch',
 ]);
 
+/**
+ * What only the runner of turns (screen/turn-controller.ts) may call: the rest of the screen sends,
+ * steers and queues prompts through `SessionCommands.send` and `takeQueued`, which refuse what the
+ * running work does not allow.
+ */
+const RUNNER_ONLY = new Set(['steer', 'takeSteering', 'enqueue', 'dequeue']);
+const RUNNER = 'screen/turn-controller.ts';
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -45,12 +53,11 @@ function storeWrites(name: string, source: string): string[] {
       if (fromCore && bindings && ts.isNamespaceImport(bindings))
         found.push(`${where(node)} imports all of ${node.moduleSpecifier.text}`);
     }
-    if (
-      ts.isCallExpression(node) &&
-      ts.isPropertyAccessExpression(node.expression) &&
-      node.expression.name.text === 'commit'
-    )
-      found.push(`${where(node)} calls ${node.expression.getText(file)}(…)`);
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
+      if (method === 'commit' || (RUNNER_ONLY.has(method) && name !== RUNNER))
+        found.push(`${where(node)} calls ${node.expression.getText(file)}(…)`);
+    }
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -58,14 +65,14 @@ function storeWrites(name: string, source: string): string[] {
 }
 
 describe('the screen writes the session only through its commands', () => {
-  it('no file in src/tui imports a store writer from core or commits to a store', () => {
+  it('no file in src/tui imports a store writer from core, commits to a store, or steers or queues past the commands', () => {
     const found = sourceFiles(tuiDir).flatMap((path) =>
       storeWrites(relative(tuiDir, path).split(sep).join('/'), readFileSync(path, 'utf8')),
     );
     expect(found).toEqual([]);
   });
 
-  it('catches the ways a screen file could write: a named import, a renamed one, a namespace, a commit', () => {
+  it('catches the ways a screen file could write: a named import, a renamed one, a namespace, a commit, a runner call', () => {
     const source = [
       "import { checkout } from '../core/session/cursor';",
       "import { setLabel as label } from '../core/session/labels';",
@@ -73,12 +80,22 @@ describe('the screen writes the session only through its commands', () => {
       "import { labelOf } from '../core/session/labels';",
       "import type { RestoreOutcome } from '../core/session/restore-files';",
       'ctx.store.commit([]);',
+      'ctx.turns.steer(text);',
+      'ctx.turns.enqueue(text);',
+      'ctx.turns.dequeue(0);',
+      'agent.takeSteering();',
+      'ctx.session.send(text);',
     ].join('\n');
     expect(storeWrites('key-handler.ts', source)).toEqual([
       'key-handler.ts:1 imports checkout from ../core/session/cursor',
       'key-handler.ts:2 imports setLabel from ../core/session/labels',
       'key-handler.ts:3 imports all of ../core/session/session-name',
       'key-handler.ts:6 calls ctx.store.commit(…)',
+      'key-handler.ts:7 calls ctx.turns.steer(…)',
+      'key-handler.ts:8 calls ctx.turns.enqueue(…)',
+      'key-handler.ts:9 calls ctx.turns.dequeue(…)',
+      'key-handler.ts:10 calls agent.takeSteering(…)',
     ]);
+    expect(storeWrites(RUNNER, 'this.options.agent.steer(text);\nthis.options.agent.takeSteering();')).toEqual([]);
   });
 });

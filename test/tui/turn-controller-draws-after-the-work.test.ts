@@ -63,7 +63,7 @@ describe('the live turn reaches the screen after the work, once', () => {
       },
     });
     const watched = watch(turns);
-    expect(turns.submit('go')).toBe(true);
+    expect(turns.start('go')).toBe(true);
     expect(watched.calls).toBe(0);
     await nextTick();
     await nextTick();
@@ -94,7 +94,7 @@ describe('the live turn reaches the screen after the work, once', () => {
     };
     const turns = new TurnController({ agent, nowMs: () => performance.now(), onCrash: () => {} });
     const watched = watch(turns);
-    turns.submit('go');
+    turns.start('go');
     await nextTick();
     finish();
     await nextTick();
@@ -121,7 +121,7 @@ describe('the live turn reaches the screen after the work, once', () => {
     };
     const turns = new TurnController({ agent, nowMs: () => performance.now(), onCrash: () => {} });
     const watched = watch(turns);
-    turns.submit('go');
+    turns.start('go');
     await nextTick();
     // Queued before the stream's last read, as React queues its own scheduled work: it must find
     // the screen told of the whole end, or it draws the new commits beside the live turn of before.
@@ -161,7 +161,7 @@ describe('the live turn reaches the screen after the work, once', () => {
     });
     const turns = new TurnController({ agent, nowMs: () => store.now(), onCrash: () => {} });
     turns.subscribe(() => told++);
-    turns.submit('hello');
+    turns.start('hello');
     await new Promise<void>((resolve) => {
       const stop = turns.subscribe(() => {
         if (!turns.running) {
@@ -198,7 +198,7 @@ describe('garbage is collected between turns, not in them', () => {
       idle: { afterTurn: () => said.push(`after (${turns.getSnapshot().phase})`), cancel: () => said.push('cancel') },
     });
     turns.subscribe(() => said.push('told'));
-    turns.submit('go');
+    turns.start('go');
     expect(said).toEqual(['cancel']);
     await nextTick();
     end();

@@ -2,9 +2,11 @@ import type { SessionStore } from '../storage/session-store';
 import { checkout, currentHead } from './cursor';
 import type { EventSink } from './events';
 import { labelOf, setLabel } from './labels';
+import { MAX_QUEUED_PROMPTS, type PromptRunner } from './prompt-runner';
 import type { RestoreOutcome } from './restore-files';
 import { retryPoint } from './retry-point';
 import { nameSession, sessionName } from './session-name';
+import { shellCommandOf } from './shell-command';
 
 /** Why a session command was not carried out; `message` is one line for the user that says what to do. */
 export interface Refusal {
@@ -18,7 +20,10 @@ export interface Refusal {
     | 'no-checkpoint'
     | 'not-committed'
     | 'not-restored'
-    | 'nothing-to-retry';
+    | 'nothing-to-retry'
+    | 'no-turns'
+    | 'queue-full'
+    | 'not-queued';
   readonly message: string;
 }
 
@@ -30,6 +35,10 @@ export type NameResult = { readonly ok: true; readonly name: string | null; read
 /** `retryFrom`: the entry a retry asks the model again from (the prompt or tool result the answer followed). */
 export type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
 export type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
+/** `send`: where the prompt went (started a turn, into the running one, or behind it). */
+export type SendResult = { readonly ok: true; readonly how: 'sent' | 'steered' | 'queued' } | Refusal;
+/** `takeQueued`: the prompt taken out of the queue, and how many are left in it. */
+export type QueuedResult = { readonly ok: true; readonly text: string; readonly left: number } | Refusal;
 
 /** What the commands need of the agent: its checkpoints, and its own lock around a restore. */
 export interface CommandAgent {
@@ -49,7 +58,44 @@ export class SessionCommands {
     private readonly agent: CommandAgent,
     /** Whether a turn, or work in a turn's place (a `/compact`, a restore), runs in the session now. */
     private readonly running: () => boolean,
+    /** The host's runner of turns, which prompts are sent, steered and queued through (none: a host that runs no turns). */
+    private readonly prompts?: PromptRunner,
   ) {}
+
+  /**
+   * A prompt typed now. With nothing running it starts a turn. While a prompt's turn runs,
+   * `steer` sends it into that turn at its next model call (a `!command` never: the model does
+   * not read it mid-turn, it runs after the turn) and `queue` keeps it for after the turn; behind
+   * other work (a resume, a `/compact`) it is queued. Refused read-only, or when the queue is full.
+   */
+  send(text: string, how: 'steer' | 'queue' = 'steer'): SendResult {
+    const { prompts } = this;
+    if (this.store.readOnly)
+      return refuse('read-only', 'read-only session: prompts cannot be sent (nothing is written)');
+    if (!prompts) return refuse('no-turns', 'this view runs no turns: open the session in tole to send prompts');
+    // Nothing runs: a runner that will not start a turn now (a read-only view) never gets a queue it would not send.
+    if (prompts.work === 'none')
+      return prompts.start(text)
+        ? { ok: true, how: 'sent' }
+        : refuse('read-only', 'this view is read-only: prompts cannot be sent (nothing is written)');
+    if (how === 'steer' && prompts.work === 'turn' && shellCommandOf(text) === null && prompts.steer(text))
+      return { ok: true, how: 'steered' };
+    if (prompts.queued.length >= MAX_QUEUED_PROMPTS)
+      return refuse(
+        'queue-full',
+        `the queue is full (${MAX_QUEUED_PROMPTS} prompts wait): wait for the running turn, or Esc to stop it`,
+      );
+    prompts.enqueue(text);
+    return { ok: true, how: 'queued' };
+  }
+
+  /** Takes the queued prompt at `index` (0: the next to go) out of the queue, to edit it or to drop it. */
+  takeQueued(index: number): QueuedResult {
+    const text = this.prompts?.dequeue(index) ?? null;
+    if (text === null || !this.prompts)
+      return refuse('not-queued', `no prompt ${index + 1} in the queue: it went, or was taken out already`);
+    return { ok: true, text, left: this.prompts.queued.length };
+  }
 
   /** Why `checkout(entryId)` would be refused now, or null when it would be carried out. */
   checkoutRefusal(entryId: string): Refusal | null {

@@ -12,6 +12,9 @@ const LEVELS: Record<Refusal['reason'], Flash['level']> = {
   'not-committed': 'error',
   'not-restored': 'error',
   'nothing-to-retry': 'warn',
+  'no-turns': 'error',
+  'queue-full': 'warn',
+  'not-queued': 'warn',
 };
 
 /** Shows a session command's refusal in the flash line, in the words core gave it. */

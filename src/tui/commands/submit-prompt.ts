@@ -129,14 +129,9 @@ function send(ctx: SubmitContext, text: string, how: 'queue' | undefined, typed:
   const { dispatch } = ctx;
   const editing = ctx.current().editing;
   if (editing !== null && !branchBeside(ctx, editing)) return;
-  const taken = how === 'queue' ? ctx.turns.submit(text) && 'queued' : ctx.turns.steer(text);
-  if (!taken) {
-    dispatch({
-      type: 'flash',
-      flash: { level: 'warn', text: 'the queue is full: wait for the running turn, or Esc to stop it' },
-    });
-    return;
-  }
+  const sent = ctx.session.send(text, how ?? 'steer');
+  if (!sent.ok) return flashRefusal(ctx, sent);
+  const taken = sent.how;
   dispatch({ type: 'submitted', text: typed });
   ctx.remember(typed);
   const shell = shellCommandOf(text);

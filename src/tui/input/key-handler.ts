@@ -389,9 +389,9 @@ function moveInQueue(ctx: KeyContext, delta: -1 | 1): void {
 /** In the `/queue` list: take the selected prompt out, to the editor (`queue-edit`) or away (`queue-remove`). */
 function queuedPrompt(ctx: KeyContext, action: 'queue-edit' | 'queue-remove'): void {
   const index = ctx.ui.queueIndex;
-  const text = ctx.turns.takeQueued(index);
-  if (text === null) return ctx.dispatch({ type: 'queue-list', open: false });
-  const left = ctx.turns.getSnapshot().queue.length;
+  const taken = ctx.session.takeQueued(index);
+  if (!taken.ok) return ctx.dispatch({ type: 'queue-list', open: false });
+  const { text, left } = taken;
   if (action === 'queue-edit') {
     const value = [ctx.ui.editor.value, text].filter((t) => t !== '').join('\n');
     ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });

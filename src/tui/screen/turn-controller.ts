@@ -6,6 +6,7 @@ import type { AnyEntry } from '../../core/tree/entry-types';
 import type { EventSink, SessionEvent, TurnOutcome } from '../../core/session/events';
 import type { RestoreOutcome, RestorePreview } from '../../core/session/restore-files';
 import type { Risk } from '../../core/approval/risk';
+import type { PromptRunner } from '../../core/session/prompt-runner';
 import { shellCommandOf } from '../../core/session/shell-command';
 
 /** What the screen needs of the Agent: tests hand in a fake with the same shape. */
@@ -97,8 +98,6 @@ export interface TurnError {
   readonly hint: string;
 }
 
-/** At most this many prompts wait behind a running turn. */
-export const MAX_QUEUED_PROMPTS = 20;
 /**
  * Streamed text reaches the screen at most this often: 20 frames a second (a frame's own time
  * comes on top, since the wait starts at the first text after a frame). Most of a streamed
@@ -139,11 +138,12 @@ export interface TurnControllerOptions {
 }
 
 /**
- * Runs turns one at a time for the screen: queues prompts typed meanwhile, interrupts on
- * request, and turns the Agent's events into a snapshot the screen reads. Streamed deltas are
- * gathered and published at most once a frame, so a fast model never redraws per token.
+ * Runs turns one at a time for the screen: holds the prompts queued meanwhile (the session's
+ * commands decide what is sent, steered or queued: SessionCommands.send), sends them in turn,
+ * interrupts on request, and turns the Agent's events into a snapshot the screen reads. Streamed
+ * deltas are gathered and published at most once a frame, so a fast model never redraws per token.
  */
-export class TurnController {
+export class TurnController implements PromptRunner {
   private state: LiveTurn = IDLE;
   private readonly listeners = new Set<() => void>();
   private abort: AbortController | null = null;
@@ -165,17 +165,18 @@ export class TurnController {
     return this.state.phase !== 'idle';
   }
 
-  /**
-   * Sends a prompt, or queues it behind the running turn. A prompt starting with `!` is a shell
-   * command the user runs (see `shellCommandOf`). False when the queue is full.
-   */
-  submit(prompt: string): boolean {
-    if (this.options.readOnly) return false;
-    if (this.running) {
-      if (this.state.queue.length >= MAX_QUEUED_PROMPTS) return false;
-      this.publish({ queue: [...this.state.queue, prompt] });
-      return true;
-    }
+  get work(): PromptRunner['work'] {
+    if (this.state.phase === 'idle') return 'none';
+    return this.state.phase === 'running' && this.state.task === null ? 'turn' : 'other';
+  }
+
+  get queued(): readonly string[] {
+    return this.state.queue;
+  }
+
+  /** Starts a turn for the prompt; a prompt starting with `!` is a shell command the user runs (see `shellCommandOf`). */
+  start(prompt: string): boolean {
+    if (this.options.readOnly || this.running) return false;
     const { agent } = this.options;
     const command = shellCommandOf(prompt);
     void this.run('running', (signal, emit) =>
@@ -184,25 +185,15 @@ export class TurnController {
     return true;
   }
 
-  /**
-   * Enter while a turn runs: the text goes into the running turn at its next model call; sent
-   * again before that call, it replaces the first. With no turn running it is sent as a prompt;
-   * behind work that is not a turn (a `/compact`) it is queued. False when it could not be taken.
-   */
-  steer(text: string): 'sent' | 'steered' | 'queued' | false {
-    if (this.options.readOnly) return false;
-    if (!this.running) return this.submit(text) ? 'sent' : false;
-    // A `!command` is never the model's to read mid-turn: it runs after the turn.
-    if (
-      shellCommandOf(text) === null &&
-      this.state.phase === 'running' &&
-      this.state.task === null &&
-      this.options.agent.steer(text)
-    ) {
-      this.publish({ steering: text });
-      return 'steered';
-    }
-    return this.submit(text) ? 'queued' : false;
+  enqueue(prompt: string): void {
+    this.publish({ queue: [...this.state.queue, prompt] });
+  }
+
+  /** Into the running turn at its next model call; sent again before that call, it replaces the first. */
+  steer(text: string): boolean {
+    if (!this.options.agent.steer(text)) return false;
+    this.publish({ steering: text });
+    return true;
   }
 
   /** Asks again from an entry as a new sibling branch (`r` in the tree, `/retry`). False when a turn runs. */
@@ -212,8 +203,7 @@ export class TurnController {
     return true;
   }
 
-  /** Takes the queued prompt at `index` out of the queue (to edit it, or to drop it); null when there is none. */
-  takeQueued(index: number): string | null {
+  dequeue(index: number): string | null {
     const text = this.state.queue[index];
     if (text === undefined) return null;
     this.publish({ queue: this.state.queue.filter((_, i) => i !== index) });
@@ -323,7 +313,7 @@ export class TurnController {
     // that ended it) now, in one notification (see notifyNow).
     notifyNow();
     if (!this.disposed) this.options.idle?.afterTurn();
-    if (next !== undefined && !this.disposed) this.submit(next);
+    if (next !== undefined && !this.disposed) this.start(next);
   }
 
   private readonly onEvent = (event: SessionEvent): void => {
