@@ -83,7 +83,8 @@ type Step =
   | { readonly kind: 'delete-inside'; readonly at: number }
   | { readonly kind: 'append'; readonly texts: string[]; readonly at: number }
   | { readonly kind: 'label'; readonly entry: number; readonly label: string }
-  | { readonly kind: 'idle' };
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'prepare' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('type' as const), query }),
@@ -97,6 +98,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('label' as const), entry: fc.nat(40), label: text }),
   fc.constant({ kind: 'idle' as const }),
+  fc.constant({ kind: 'prepare' as const }),
 );
 
 describe('find in the tree matches what a plain scan of every row finds', () => {
@@ -129,6 +131,10 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
             } else if (s.kind === 'label') {
               const id = order[s.entry % order.length]!;
               labels = new Map([...labels, [id, s.label]]);
+            } else if (s.kind === 'prepare') {
+              // The field opened: its texts are worked out on timers, maybe after rows that came later.
+              finder.prepare(rows);
+              if (steps.indexOf(s) % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
             } else await finder.idle();
             const q = typed.join('');
             const found = finder.search(rows, labels, q);
@@ -237,5 +243,30 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     const later = rowsOf([...ids].reverse());
     expectSame(finder.search(later, labels, 'stripes'), later, plainScan(later, entries, labels, 'stripes'));
     expect(looked).toBe(2501);
+  });
+
+  it('finds by the rows it is given when the field prepared other rows, a slice of them, before an entry came between', async () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const add = (t: string, at = ids.length): void => {
+      const id = `e${entries.size}`;
+      entries.set(id, entryOf(id, t, entries.size));
+      ids.splice(at, 0, id);
+    };
+    for (let i = 0; i < 2500; i++) add(`plain ${i}`);
+    const finder = new TreeFinder((id) => entries.get(id));
+    const before = rowsOf(ids);
+    finder.prepare(before);
+    // One slice of the preparing ran (the first rows, in order); then an entry came in the middle.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    add('needle here', 500);
+    const after = rowsOf(ids);
+    const labels = new Map<string, string>();
+    expectSame(finder.search(after, labels, 'needle'), after, [500]);
+    await finder.idle();
+    // The rows before it do not hold the new entry: nothing there holds the needle.
+    expectSame(finder.search(before, labels, 'needle'), before, []);
+    expectSame(finder.search(before, labels, 'plain 2499'), before, [2499]);
+    expectSame(finder.search(after, labels, 'plain 2499'), after, [2500]);
   });
 });

@@ -66,7 +66,14 @@ function soon(work: () => void, held: boolean): ReturnType<typeof setTimeout> {
 class EntryTexts {
   readonly ids: string[] = [];
   readonly texts: string[] = [];
-  readonly ordinalOf = new Map<string, number>();
+  /** Id -> ordinal, for the ordinals below `indexed`; the others are put in when it is first read. */
+  private readonly index = new Map<string, number>();
+  private indexed = 0;
+  /**
+   * The rows whose first `size` rows are the entries in ordinal order (their texts were worked
+   * out row by row): the ordinal of such a row is its index, and is found without `index`.
+   */
+  private inOrder: TreeRows | null = null;
   /** FILTER_WORDS words per ordinal: the trigram filter of its text. */
   private filters = new Int32Array(0);
   /** Texts before this ordinal have their filter. */
@@ -78,12 +85,43 @@ class EntryTexts {
     return this.ids.length;
   }
 
+  /** The ordinal of entry `id`, undefined if its text was never worked out. */
+  ordinalOf(id: string): number | undefined {
+    this.completeIndex(this.ids.length);
+    return this.index.get(id);
+  }
+
+  /** The ordinal of entry `id` if the index is whole (undefined: not seen), null while it is not. */
+  indexedOrdinal(id: string): number | undefined | null {
+    return this.indexed < this.ids.length ? null : this.index.get(id);
+  }
+
+  /**
+   * The ordinal of row `i` of `rows` when the entries so far are the rows before it, in order
+   * (a first search or the field's preparing, row by row): row `i` is then ordinal `i`, told
+   * apart without a look-up. Undefined otherwise.
+   */
+  ordinalInOrder(rows: TreeRows, i: number): number | undefined {
+    if (this.ids.length === 0) this.inOrder = rows;
+    if (this.inOrder !== rows) return undefined;
+    return i <= this.ids.length ? i : undefined;
+  }
+
+  /** Adds entry `id`, seen for the first time, as the next ordinal. */
   add(id: string, text: string): number {
     const ordinal = this.ids.length;
-    this.ordinalOf.set(id, ordinal);
+    // Not in row order: every later ordinal is looked up.
+    if (this.inOrder !== null && this.inOrder.rows[ordinal]?.id !== id) this.inOrder = null;
     this.ids.push(id);
     this.texts.push(text);
     return ordinal;
+  }
+
+  /** Puts the ordinals below `upTo` in the index, a slice at a time when called between keys. */
+  private completeIndex(upTo: number): void {
+    const { ids, index } = this;
+    for (let o = this.indexed; o < upTo; o++) index.set(ids[o]!, o);
+    if (upTo > this.indexed) this.indexed = upTo;
   }
 
   /** Whether the text of entry `ordinal` holds `needle`. */
@@ -142,7 +180,7 @@ class EntryTexts {
   /** Fills in the missing filters a slice at a time, on timers that never keep the process alive. */
   fillFilters(): void {
     if (this.pending !== null) return;
-    if (this.filtered >= this.texts.length) {
+    if (this.filtered >= this.texts.length && this.indexed >= this.ids.length) {
       for (const resolve of this.waiting.splice(0)) resolve();
       return;
     }
@@ -155,7 +193,7 @@ class EntryTexts {
     if (this.waiting.length === 0) this.pending.unref?.();
   }
 
-  /** Resolves once every text has its filter. */
+  /** Resolves once every text has its filter (and every ordinal is in the index). */
   filled(): Promise<void> {
     return new Promise((resolve) => {
       this.waiting.push(resolve);
@@ -165,6 +203,11 @@ class EntryTexts {
   }
 
   private fillSlice(count: number): void {
+    // The index first (a first search left it for later), then the filters.
+    if (this.indexed < this.ids.length) {
+      this.completeIndex(Math.min(this.ids.length, this.indexed + count));
+      return;
+    }
     const end = Math.min(this.texts.length, this.filtered + count);
     if (end * FILTER_WORDS > this.filters.length) {
       // Room for a quarter more entries, so that entries added one at a time do not copy it each time.
@@ -223,7 +266,7 @@ class MatchIds implements ReadonlySet<string> {
   constructor(
     private readonly marked: Uint8Array,
     private readonly view: RowsView,
-    private readonly ordinalOf: ReadonlyMap<string, number>,
+    private readonly texts: EntryTexts,
     private readonly indexes: readonly number[],
   ) {}
 
@@ -232,10 +275,14 @@ class MatchIds implements ReadonlySet<string> {
   }
 
   has(id: string): boolean {
-    const ordinal = this.ordinalOf.get(id);
-    if (ordinal === undefined || ordinal >= this.view.rowOf.length) return false;
-    const row = this.view.rowOf[ordinal]!;
-    return row >= 0 && this.marked[row] === 1;
+    const ordinal = this.texts.indexedOrdinal(id);
+    // The index is not whole yet (a first search leaves it for later): the rows' own look-up.
+    const row = ordinal === null ? this.view.rows.indexOf.get(id) : this.rowOf(ordinal);
+    return row !== undefined && row >= 0 && this.marked[row] === 1;
+  }
+
+  private rowOf(ordinal: number | undefined): number | undefined {
+    return ordinal === undefined || ordinal >= this.view.rowOf.length ? undefined : this.view.rowOf[ordinal];
   }
 
   forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
@@ -290,7 +337,7 @@ export class TreeFinder {
     let i = 0;
     const step = (): void => {
       const end = Math.min(list.length, i + TEXT_SLICE);
-      for (; i < end; i++) this.ordinalOf(list[i]!.id);
+      for (; i < end; i++) this.ordinalAt(rows, i);
       if (i < list.length) {
         this.preparing!.timer = soon(step, this.preparing!.waiting.length > 0);
         return;
@@ -326,10 +373,15 @@ export class TreeFinder {
     await this.texts.filled();
   }
 
-  /** The ordinal of entry `id`, working out its text when it is seen for the first time. */
-  private ordinalOf(id: string): number {
-    const ordinal = this.texts.ordinalOf.get(id);
-    if (ordinal !== undefined) return ordinal;
+  /** The ordinal of the entry of row `i` of `rows`, working out its text when it is seen for the first time. */
+  private ordinalAt(rows: TreeRows, i: number): number {
+    const inOrder = this.texts.ordinalInOrder(rows, i);
+    if (inOrder !== undefined && inOrder < this.texts.size) return inOrder;
+    const id = rows.rows[i]!.id;
+    if (inOrder === undefined) {
+      const known = this.texts.ordinalOf(id);
+      if (known !== undefined) return known;
+    }
     const entry = this.entry(id);
     return this.texts.add(id, entry ? searchText(entry) : '');
   }
@@ -344,7 +396,7 @@ export class TreeFinder {
     }
     const list = rows.rows;
     const ordinals = new Int32Array(list.length);
-    for (let i = 0; i < list.length; i++) ordinals[i] = this.ordinalOf(list[i]!.id);
+    for (let i = 0; i < list.length; i++) ordinals[i] = this.ordinalAt(rows, i);
     const rowOf = new Int32Array(this.texts.size).fill(-1);
     for (let i = 0; i < ordinals.length; i++) rowOf[ordinals[i]!] = i;
     this.view = { rows, labels, rowOf, byQuery: new Map() };
@@ -398,12 +450,11 @@ export class TreeFinder {
     for (const ordinal of hits) mark(rowOf[ordinal]!);
     for (const [id, label] of view.labels) {
       if (!label.toLowerCase().includes(needle)) continue;
-      const ordinal = this.texts.ordinalOf.get(id);
-      mark(ordinal === undefined || ordinal >= rowOf.length ? -1 : rowOf[ordinal]!);
+      mark(rows.indexOf.get(id) ?? -1);
     }
     const indexes = new Array<number>(count);
     for (let i = 0, k = 0; k < count; i++) if (marked[i] === 1) indexes[k++] = i;
-    return { query: needle, indexes, ids: new MatchIds(marked, view, this.texts.ordinalOf, indexes), rows };
+    return { query: needle, indexes, ids: new MatchIds(marked, view, this.texts, indexes), rows };
   }
 }
 
