@@ -97,7 +97,7 @@ describe('!command', () => {
   });
 
   it('denied before it could run, it is still recorded as the user’s: its intent (with the denial) and result in one line, and the model hears of it', async () => {
-    const { agent, store } = agentHere({ policy: { yes: true } });
+    const { agent, store } = scripted.agent({ policy: { yes: true } });
     await agent.runShell('rm -rf keep.txt', never(), () => {});
 
     expect(entriesOf(store).map((e) => e.type)).toEqual(['tool_intent', 'tool_result']);
@@ -110,7 +110,7 @@ describe('!command', () => {
     expect(machineState(store).pc).toBe('Final');
     await agent.runTurn('why not?', never(), () => {});
     expect(userMessages(0)[0]).toMatch(/^\[the user ran a shell command \(denied\)\]\n\$ rm -rf keep\.txt\ndenied: /);
-    expect((chatRequests(server)[0]?.body?.messages ?? []).some((m) => m.role === 'tool')).toBe(false);
+    expect((chatRequests(scripted.server)[0]?.body?.messages ?? []).some((m) => m.role === 'tool')).toBe(false);
     store.close();
   });
 
