@@ -1,4 +1,5 @@
-import { fit } from '../text/cell-width';
+import { cellWidth, fit } from '../text/cell-width';
+import { fitPath } from '../text/path-fit';
 import { keyFor, type Binding } from '../input/keymap';
 import type { LocalServer, ProviderSetup } from './provider-setup';
 import { seg, truncateLine, wrapLine, type Line } from '../style/styled-line';
@@ -51,6 +52,16 @@ function serverLines(setup: ProviderSetup, state: FirstRunState, keymap: readonl
   return lines;
 }
 
+/**
+ * The width of the "looked for" column: the longest place named (config files are paths), with
+ * room left for what was found there; at least the usual column, a path cut only past that.
+ */
+function whatColumn(setup: ProviderSetup, width: number): number {
+  const longest = Math.max(0, ...setup.lookedFor.map((l) => cellWidth(l.what)));
+  const found = Math.max(0, ...setup.lookedFor.map((l) => cellWidth(l.found)));
+  return Math.max(WHAT_COLUMN - 1, Math.min(longest, width - 5 - found));
+}
+
 /** The first-run panel: what tole looked for, the local servers it found, and how to set a provider up. */
 export function firstRunLines(
   setup: ProviderSetup,
@@ -67,9 +78,13 @@ export function firstRunLines(
       ),
     );
     lines.push([], [seg('Looked for', 'heading')]);
+    const column = whatColumn(setup, width);
     for (const { what, found } of setup.lookedFor)
       lines.push(
-        truncateLine([seg('  ✗ ', 'error'), seg(`${fit(what, WHAT_COLUMN - 1)} `, 'text'), seg(found, 'muted')], width),
+        truncateLine(
+          [seg('  ✗ ', 'error'), seg(`${fit(fitPath(what, column), column)} `, 'text'), seg(found, 'muted')],
+          width,
+        ),
       );
     lines.push([]);
   }

@@ -1,4 +1,5 @@
 import { seg, wrapLine, type Line } from '../style/styled-line';
+import { wrapPath } from '../text/path-fit';
 
 /** What an empty session's transcript says: how to start, and where the session is kept. */
 export function welcomeLines(sessionPath: string, readOnly: boolean, width: number): Line[] {
@@ -36,6 +37,10 @@ export function welcomeLines(sessionPath: string, readOnly: boolean, width: numb
     ...wrapLine([seg('? lists every key; /help every command.', 'muted')], width),
     [],
   ];
-  lines.push(...wrapLine([seg('session  ', 'faint'), seg(sessionPath, 'faint')], width, [seg('         ')]));
+  // Broken after a separator, so that no name is split across lines while it fits on one.
+  const label = 'session  ';
+  wrapPath(sessionPath, Math.max(1, width - label.length)).forEach((piece, i) => {
+    lines.push([seg(i === 0 ? label : ' '.repeat(label.length), 'faint'), seg(piece, 'faint')]);
+  });
   return lines;
 }
