@@ -1,5 +1,6 @@
 import type { SessionStore } from '../storage/session-store';
 import type { UsageRecord } from '../storage/records';
+import { formatUsd } from '../usage/cost-text';
 import type { UsageRow } from '../usage/usage-row';
 
 /**
@@ -50,7 +51,7 @@ export class SessionBudget {
       this.unpricedCalls === 0
         ? ''
         : `; ${this.unpricedCalls} call${this.unpricedCalls === 1 ? '' : 's'} with no known price ${this.unpricedCalls === 1 ? 'is' : 'are'} not counted`;
-    return `stopped: this session has cost ${usd(this.spentMicros / 1e6)} with its sub-agents, reaching its budget of ${usd(this.maxUsd)} (limits.maxSessionCostUsd)${unknown}. Raise limits.maxSessionCostUsd in your own config (a project's config can only lower it), then send another prompt`;
+    return `stopped: this session has cost ${formatUsd(this.spentMicros)} with its sub-agents, reaching its budget of ${formatUsd(Math.round(this.maxUsd * 1e6))} (limits.maxSessionCostUsd)${unknown}. Raise limits.maxSessionCostUsd in your own config (a project's config can only lower it), then send another prompt`;
   }
 
   private add(sessionId: string, record: UsageRecord): void {
@@ -63,8 +64,4 @@ export class SessionBudget {
     // An attempt that used no tokens (a refused connection, a 503) cost nothing, priced or not.
     else if ((row.inputTokens ?? 0) + (row.outputTokens ?? 0) > 0) this.unpricedCalls++;
   }
-}
-
-function usd(amount: number): string {
-  return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }

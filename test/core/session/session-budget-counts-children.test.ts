@@ -77,8 +77,8 @@ describe('the session budget (limits.maxSessionCostUsd)', () => {
     // The parent's call ($0.40) and the child's ($0.40) were made; the parent's second was not.
     expect(chatRequests(server)).toHaveLength(2);
     expect(turn.outcome).toBe('limit');
-    expect(turn.text).toContain('this session has cost $0.8000 with its sub-agents');
-    expect(turn.text).toContain('budget of $0.7000 (limits.maxSessionCostUsd)');
+    expect(turn.text).toContain('this session has cost $0.800 with its sub-agents');
+    expect(turn.text).toContain('budget of $0.700 (limits.maxSessionCostUsd)');
     expect(turn.text).toContain('Raise limits.maxSessionCostUsd in your own config');
     const notices = entriesOfType(store, 'notice').map((n) => n.payload.text);
     expect(notices).toContain(turn.text);
@@ -95,7 +95,7 @@ describe('the session budget (limits.maxSessionCostUsd)', () => {
     expect(chatRequests(server)).toHaveLength(1);
     const [result] = entriesOfType(store, 'tool_result');
     expect(result!.payload.outcome).toBe('error');
-    expect(result!.payload.content).toContain('the sub-agent could not finish: stopped: this session has cost $0.4000');
+    expect(result!.payload.content).toContain('the sub-agent could not finish: stopped: this session has cost $0.400');
     expect(turn.outcome).toBe('limit');
     store.close();
   });
