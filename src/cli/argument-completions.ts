@@ -1,6 +1,7 @@
 import type { CompletionItem } from '../tui/prompt/completion-target';
 import { listProfiles, type ProfilePlaces } from './agent-profiles';
 import { listSessionFiles } from './session-files';
+import { BUILT_IN_THEMES } from '../tui/style/theme';
 
 /** A list read again when asked for after this long (profiles and sessions change while tole runs). */
 const FRESH_FOR_MS = 5_000;
@@ -16,6 +17,7 @@ export interface ArgumentPlaces {
 
 /**
  * The values a command's argument completes to: `/agent ` the profile names (and `-` for none),
+ * `/theme ` the built-in themes (the popup adds the workspace's .json files),
  * `/resume ` the sessions (id, with the folder and day they started). Each list is read when first
  * asked for, and again once it is a few seconds old, so a key never waits on more than one read.
  */
@@ -31,6 +33,7 @@ export function argumentCompletions(places: ArgumentPlaces): (command: string) =
       })),
       { insert: '-', label: '-', detail: 'no agent profile' },
     ],
+    theme: () => BUILT_IN_THEMES.map((name) => ({ insert: name, label: name, detail: 'built-in theme' })),
     resume: () =>
       listSessionFiles(places.sessionsDir)
         .slice(0, MAX_SESSIONS)

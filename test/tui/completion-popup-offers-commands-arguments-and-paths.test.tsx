@@ -121,6 +121,27 @@ describe('the completion popup', () => {
     expect(promptRow(screen.frame())).toContain('and @sr');
   });
 
+  it('/theme, the one command that takes a path, offers the theme names and the workspace .json files, inserted plain', async () => {
+    const source = paths(['themes/solar.json', 'themes/notes.md', 'package.json', 'src/dark-mode.ts']);
+    const argumentsOf = (command: string) =>
+      command === 'theme' ? [{ insert: 'dark', label: 'dark', detail: 'built-in theme' }] : null;
+    screen = renderScreen({ store: emptyStore(), paths: source, argumentsOf, columns: 100, rows: 30 });
+    await screen.type('/theme ');
+    let frame = await shows('▸ dark');
+    await screen.type('sol');
+    frame = await shows('▸ themes/solar.json');
+    expect(source.refreshes).toBeGreaterThan(0);
+    expect(frame).not.toContain('notes.md');
+    await screen.press(KEYS.tab);
+    await shows(/❯ \/theme themes\/solar\.json(?!\S)/);
+    expect(promptRow(screen.frame())).not.toContain('@');
+    for (let i = 0; i < 'themes/solar.json'.length; i++) await screen.press('\x7f');
+    await screen.type('dark');
+    frame = await shows('▸ dark');
+    // A .ts file is no theme, whatever its name.
+    expect(frame).not.toContain('dark-mode.ts');
+  });
+
   it('does not open for an email address, and fits a 60x20 screen with the prompt and status bar in view', async () => {
     const many = Array.from({ length: 40 }, (_, i) => `src/file-${i}.ts`);
     screen = renderScreen({ store: emptyStore(), paths: paths(many), columns: 60, rows: 20 });

@@ -76,7 +76,8 @@ describe('/model completion', () => {
     expect(frame).not.toContain('llama-3.3-70b');
     await screen.press(KEYS.tab);
     await shows(/❯ \/model qwen-coder-32b/);
-    for (let i = 0; i < '/model qwen-coder-32b'.length; i++) await screen.press('\x7f');
+    await screen.press(KEYS.enter);
+    await shows('model: qwen-coder-32b (from the next model call on)');
     await screen.type('/model l');
     await shows('▸ llama-3.3-70b');
     expect(server.asks).toBe(1);

@@ -6,6 +6,15 @@ import type { WorkspacePathSource } from './workspace-paths';
 /** The popup shows at most this many matches. */
 export const MAX_COMPLETIONS = 8;
 
+/**
+ * The commands whose argument may be a workspace file, and the ending such a file has. Of the
+ * screen's and the host's commands only `/theme` takes a path (a theme's .json file).
+ */
+export const PATH_ARGUMENTS: Readonly<Record<string, string>> = { theme: '.json' };
+
+/** Paths asked of the index for a path argument, before those without the ending are left out. */
+const PATHS_ASKED = 50;
+
 /** Where completions come from: the commands, their arguments' values, the workspace's paths. */
 export interface CompletionSources {
   readonly commands: readonly SlashCommand[];
@@ -49,7 +58,10 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
     case 'argument': {
       const values = valuesOf(target.command, sources);
       const typed = target.typed.toLowerCase();
-      return values.filter((item) => item.insert.toLowerCase().includes(typed)).slice(0, MAX_COMPLETIONS);
+      const named = values.filter((item) => item.insert.toLowerCase().includes(typed));
+      const ending = PATH_ARGUMENTS[target.command];
+      const files = ending === undefined ? [] : pathArguments(target.typed, ending, sources.paths);
+      return [...named, ...files].slice(0, MAX_COMPLETIONS);
     }
     case 'file':
       return (sources.paths?.search(target.typed, MAX_COMPLETIONS) ?? []).map((item) => ({
@@ -57,6 +69,26 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
         label: item.directory ? `${item.path}/` : item.path,
       }));
   }
+}
+
+/** Workspace files with `ending` (and folders, to go down into) matching `typed`, as a path argument takes them: plain, no `@`. */
+function pathArguments(typed: string, ending: string, paths: WorkspacePathSource | null): CompletionItem[] {
+  if (paths === null) return [];
+  return paths
+    .search(typed, PATHS_ASKED)
+    .filter((item) => item.directory || item.path.endsWith(ending))
+    .map((item) =>
+      item.directory
+        ? { insert: `${item.path}/`, label: `${item.path}/`, detail: 'folder' }
+        : { insert: item.path, label: item.path, detail: 'workspace file' },
+    );
+}
+
+/** True when the text at the cursor completes a workspace path: after `@`, or a path-taking command's argument. */
+export function completesPath(value: string, cursor: number): boolean {
+  const target = completionTarget(value, cursor);
+  if (target === null) return false;
+  return target.kind === 'file' || (target.kind === 'argument' && PATH_ARGUMENTS[target.command] !== undefined);
 }
 
 function valuesOf(command: string, sources: CompletionSources): readonly CompletionItem[] {

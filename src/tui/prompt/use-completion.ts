@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { type CompletionList, type CompletionSources, completionList } from './completion-items';
+import { type CompletionList, type CompletionSources, completesPath, completionList } from './completion-items';
 import type { UiState } from '../screen/ui-state';
 import { popupChoice } from '../screen/ui-state';
 
@@ -40,7 +40,7 @@ export function useCompletion(ui: UiState, sources: CompletionSources, promptHas
   useAnswersVersion(sources.paths);
   useAnswersVersion(sources.models ?? null);
   const list = promptHasKeys && !popupChoice(ui).closed ? completionList(ui.editor, sources) : null;
-  const completingPath = promptHasKeys && /(^|\s)@"?[^\s"]*$/.test(ui.editor.value.slice(0, ui.editor.cursor));
+  const completingPath = promptHasKeys && completesPath(ui.editor.value, ui.editor.cursor);
   useEffect(() => {
     if (completingPath) sources.paths?.refresh();
   }, [completingPath, sources.paths]);
