@@ -52,6 +52,7 @@ import type { McpStatusSource } from './overlays/mcp-lines';
 import { useMcpFlash } from './status/use-mcp-flash';
 import type { ChildEventSource } from './usage/child-usage';
 import { useChildUsage } from './usage/use-child-usage';
+import { useLiveUnfolded } from './tree/use-live-unfolded';
 import { usePrepareCall } from './prompt/use-prepare-call';
 import { useSessionStart, type SessionStartHook } from './screen/use-session-start';
 import { useSessionView } from './screen/use-session-view';
@@ -192,6 +193,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     dispatch,
   );
   const children = useChildUsage(store, props.subAgents);
+  useLiveUnfolded(props.subAgents, store, ui.unfolded, dispatch);
   const view = useSessionView(store, version, ui.viewHead, children);
   const task = useTaskState(view);
   const finder = useMemo(() => new TreeFinder((id) => store.entry(id)), [store]);

@@ -1,9 +1,10 @@
 /**
  * The built tole in a real pseudo-terminal runs a turn that starts two sub-agents: the tree shows
  * each task call as a sub-agent node naming its session, and the usage pane lists each child with
- * its model and cost, its usage rolled into the session's row (marked `*`).
+ * its model and cost, its usage rolled into the session's row (marked `*`), and the session's
+ * budget under it, the children's cost included.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,8 +44,10 @@ afterAll(async () => server?.close());
 describe('sub-agents on the screen', () => {
   it('shows each child in the tree and in the usage pane with its cost', async () => {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-task-')));
+    const config = join(mkdtempSync(join(tmpdir(), 'tole-e2e-config-')), 'config.json');
+    writeFileSync(config, JSON.stringify({ limits: { maxSessionCostUsd: 5 } }));
     driver = new TerminalDriver({
-      args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
+      args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1', '--config', config],
       cwd: workspace,
       env: { TOLE_HOME: mkdtempSync(join(tmpdir(), 'tole-e2e-home-')), OPENAI_API_KEY: 'sk-test' },
       columns: 120,
@@ -60,6 +63,9 @@ describe('sub-agents on the screen', () => {
     expect(screen.match(/sub-agent session [0-9]+-[0-9a-f]{6}/g)).toHaveLength(2);
     // The usage pane: the rows that hold the children's usage marked, each child with its cost.
     expect(screen).toMatch(/│ session\* +\d+ +\d+ +\$0\.\d+ │/);
-    expect(screen.match(/│ (agents| {6}) +sub-agent .*\$0\.\d+ │/g)).toHaveLength(2);
+    expect(screen.match(/│ (agents| {6}) +gpt-4\.1 +\$0\.\d+ │/g)).toHaveLength(2);
+    // The budget: what the session row says it cost, children included, against the one set.
+    const spent = /│ session\* +\d+ +\d+ +(\$0\.\d+) │/.exec(screen)![1]!;
+    expect(screen).toContain(`│ budget  ${spent} / $5.00 `);
   });
 });

@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { seededRandom } from '../../src/core/clock';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import type { SessionEvent } from '../../src/core/session/events';
+import type { ChildEvent } from '../../src/core/session/sub-agents';
+import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append, emptyStore, fixedClock } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -140,18 +142,57 @@ describe('a task call in the tree', () => {
     await vi.waitFor(() => expect(treeOf(screen!.frame())).not.toContain('CHILD-ANSWER'));
   });
 
+  it('follows a running child: what it commits after the unfold appears beneath the call', async () => {
+    const { store, childPath } = parentWithChild();
+    const listeners = new Set<(event: ChildEvent) => void>();
+    const source = {
+      onChildEvent: (listener: (event: ChildEvent) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const hear = (event: SessionEvent): void => {
+      for (const listener of listeners)
+        listener({ callId: 'call_t', sessionId: CHILD_ID, agent: 'reviewer', model: 'gpt-4.1', event });
+    };
+    screen = renderScreen({ store, noColor: true, subAgents: source });
+    await screen.waitFor('5 entries');
+    await selectTaskCall();
+    await screen.press(KEYS.enter);
+    await eventually(() => expect(treeOf(screen!.frame())).toContain('┊ 2 entries, read-only'));
+
+    const child = SessionStore.open(childPath, { clock: fixedClock(1_764_460_200_000), random: seededRandom(3) });
+    append(child, 'user', { text: 'LATER-PROMPT: and the reader too' });
+    child.close();
+    hear({ type: 'turn-started', promptEntryId: null, lane: 'main' });
+
+    await eventually(() => expect(treeOf(screen!.frame())).toContain('┊ 3 entries, read-only'));
+    const frame = screen.frame();
+    expect(treeOf(frame)).toContain('┊ ● LATER-PROMPT');
+    // Still unfolded and selected: the transcript shows the child's path as it stands now.
+    expect(frame).toContain(`sub-agent ${CHILD_ID} · 3 entries`);
+
+    // Folded, the call stays folded whatever the child commits next.
+    await screen.press(KEYS.left);
+    await eventually(() => expect(treeOf(screen!.frame())).not.toContain('┊'));
+    hear({ type: 'turn-ended', outcome: 'done', text: 'done' });
+    await screen.press(KEYS.down, KEYS.up);
+    await eventually(() => expect(selectedRow(screen!.frame())).toContain('⧉ review jsonl.ts'));
+    expect(treeOf(screen.frame())).not.toContain('┊');
+  });
+
   it('hints ⏎ unfold on the call and ⏎ check out on other rows, in the status bar and the ? list', async () => {
     const { store } = parentWithChild();
     screen = renderScreen({ store, noColor: true });
     await screen.waitFor('5 entries');
     await selectTaskCall();
     const plain = (): string => stripAnsi(screen!.frame());
-    await vi.waitFor(() => expect(plain()).toContain('⏎ unfold'));
+    await eventually(() => expect(plain()).toContain('⏎ unfold'));
     expect(plain()).not.toContain('⏎ check out');
 
     await screen.press(KEYS.up);
-    await vi.waitFor(() => expect(selectedRow(screen!.frame())).toContain('◆ → task'));
-    await vi.waitFor(() => expect(plain()).toContain('⏎ check out'));
+    await eventually(() => expect(selectedRow(screen!.frame())).toContain('◆ → task'));
+    await eventually(() => expect(plain()).toContain('⏎ check out'));
     expect(plain()).not.toContain('⏎ unfold');
 
     await screen.press('?');

@@ -70,8 +70,8 @@ describe('the usage pane with sub-agents', () => {
     const agents = lines.slice(lines.findIndex((l) => l.startsWith('agents')));
     expect(agents.slice(0, 4)).toEqual([
       expect.stringMatching(/^agents {2}▸ reviewer child-model +\$0\.300$/),
-      expect.stringMatching(/^ {10}sub-agent child-model +\$0\.050$/),
-      expect.stringMatching(/^ {10}sub-agent child-model +\$0\.0070$/),
+      expect.stringMatching(/^ {10}child-model +\$0\.050$/),
+      expect.stringMatching(/^ {10}child-model +\$0\.0070$/),
       '        * with sub-agents',
     ]);
   });
@@ -85,5 +85,24 @@ describe('the usage pane with sub-agents', () => {
     ).map(text);
     expect(lines.some((l) => l.includes('*'))).toBe(false);
     expect(lines.some((l) => l.startsWith('agents'))).toBe(false);
+  });
+  it("shows the session's budget under the session row, sub-agents included, warned near it and marked once reached", () => {
+    const idle = { activity: null, estimate: null, fill: null, elapsedMs: 0, retry: null };
+    const at = (childCosts: number[]) =>
+      summarizeUsage([record('e1', 'parent-model', 500_000)], new Set(['e1']), new Set(['e1']), [
+        child('c1', 'e1', childCosts),
+      ]);
+    const budgetRow = (lines: Line[]): Line => lines.find((l) => text(l).startsWith('budget'))!;
+
+    const under = usageLines(at([100_000]), idle, 44, undefined, 1);
+    const texts = under.map(text);
+    expect(texts[texts.findIndex((l) => l.startsWith('session*')) + 1]).toBe('budget  $0.600 / $1.00');
+    expect(budgetRow(under)[1]!.style).toBe('text');
+    expect(budgetRow(usageLines(at([300_000]), idle, 44, undefined, 1))[1]!.style).toBe('warn');
+    const reached = budgetRow(usageLines(at([500_000]), idle, 44, undefined, 1));
+    expect(text(reached)).toBe('budget  $1.00 / $1.00');
+    expect(reached[1]!.style).toBe('error');
+    // No budget set: no row.
+    expect(usageLines(at([100_000]), idle, 44).some((l) => text(l).startsWith('budget'))).toBe(false);
   });
 });

@@ -163,6 +163,11 @@ export class Agent {
     return this.deps.price({ model: this.model, attempt: 0, outcome: 'ok', usage, latencyMs: 0 });
   }
 
+  /** The session's budget in US dollars (`limits.maxSessionCostUsd`, sub-agents included); null when none is set. */
+  get budgetUsd(): number | null {
+    return this.deps.budget?.maxUsd ?? null;
+  }
+
   get isRunning(): boolean {
     return this.running;
   }

@@ -71,6 +71,7 @@ export function usePaneContent(input: PaneContentInput): {
   useWindowLearned(agent);
   const { requestTokens, fill } = usePromptEstimate(store, agent, view, shape.callOpen);
   const knownWindow = agent.knownWindow;
+  const budgetUsd = agent.budgetUsd ?? null;
   const doing = turnActivity(shape, shape.hasText || shape.hasReasoning, awaitingApproval);
   // How many rows the usage pane takes (the screen's layout gives it its height): the streamed
   // figures in them move, their number does not, nor does it move when a turn starts or ends.
@@ -88,10 +89,11 @@ export function usePaneContent(input: PaneContentInput): {
           },
           usageWidth,
           knownWindow,
+          budgetUsd,
         ).length,
         view.usage,
       ),
-    [view.usage, doing, fill, shape.retry, usageWidth, knownWindow],
+    [view.usage, doing, fill, shape.retry, usageWidth, knownWindow, budgetUsd],
   );
   const registersPane = useMemoWindow('registers');
   const registersAll = useMemo(
@@ -130,6 +132,7 @@ export function usePaneContent(input: PaneContentInput): {
     requestTokens,
     fill,
     knownWindow,
+    budgetUsd,
     awaitingApproval,
     lineWidth: usageWidth,
     offset: ui.usageOffset,

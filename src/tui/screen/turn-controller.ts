@@ -14,6 +14,8 @@ export interface TurnAgent {
   model: string;
   /** The model's context window as far as it was learned (the usage pane shows it). */
   readonly knownWindow?: KnownWindow;
+  /** The session's budget in US dollars (`limits.maxSessionCostUsd`), sub-agents included; null or absent when none is set. */
+  readonly budgetUsd?: number | null;
   /** Calls the listener when `knownWindow` was learned from the server (possibly after a turn); returns the unsubscribe. */
   onWindowLearned?(listener: () => void): () => void;
   /** The user is writing a prompt: get the model call ready (load the client, learn the window); sends no prompt. */

@@ -89,7 +89,7 @@ export interface UiState {
   readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
   /** A field open in the approval box of one call (by its id): a denial's message, a prefix to confirm, the command edited. */
   readonly approvalField: ApprovalField | null;
-  /** The `task` calls unfolded in the tree (by their intent's id), each with its sub-agent's entries as read when it unfolded. */
+  /** The `task` calls unfolded in the tree (by their intent's id), each with its sub-agent's entries as last read (while it runs, after each of its commits). */
   readonly unfolded: ReadonlyMap<string, ChildPath>;
   /** The completion popup for the prompt text `value`: the row selected, and whether Esc closed it (typing opens it again). */
   readonly completion: PopupChoice;
@@ -170,6 +170,8 @@ export type UiAction =
   | { readonly type: 'approval-field'; readonly field: ApprovalField | null }
   /** `child`: the sub-agent's entries to show beneath the call `entryId`; null folds it. */
   | { readonly type: 'unfold'; readonly entryId: string; readonly child: ChildPath | null }
+  /** A running sub-agent committed: its entries read again, shown if its call is still unfolded (the transcript stays where it is). */
+  | { readonly type: 'unfolded-read'; readonly entryId: string; readonly child: ChildPath }
   /** The completion popup: select a row (`count` rows shown: it wraps), or close it for the prompt as it is. */
   | { readonly type: 'completion-move'; readonly delta: number; readonly count: number }
   | { readonly type: 'completion-close' };
@@ -286,6 +288,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       if (action.child) unfolded.set(action.entryId, action.child);
       else unfolded.delete(action.entryId);
       return { ...state, unfolded, transcript: FOLLOW };
+    }
+    case 'unfolded-read': {
+      if (!state.unfolded.has(action.entryId)) return state;
+      return { ...state, unfolded: new Map(state.unfolded).set(action.entryId, action.child) };
     }
     case 'transcript':
       return { ...state, transcript: action.anchor };

@@ -38,6 +38,8 @@ export interface UsageInput {
   readonly requestTokens: number | null;
   readonly fill: ContextFill | null;
   readonly knownWindow: KnownWindow;
+  /** The session's budget in US dollars, shown under the session row; null when none is set. */
+  readonly budgetUsd: number | null;
   readonly awaitingApproval: boolean;
   /** The width its lines are laid out at (the side column's inner width). */
   readonly lineWidth: number;
@@ -57,7 +59,7 @@ export interface LiveUsagePaneProps extends UsageInput {
  */
 export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePaneProps) {
   const { live, nowMs } = useLiveNow();
-  const { agent, summary, requestTokens, fill, knownWindow, awaitingApproval, lineWidth } = props;
+  const { agent, summary, requestTokens, fill, knownWindow, budgetUsd, awaitingApproval, lineWidth } = props;
   const cost = useLiveCost(agent, summary, live, requestTokens, fill);
   const doing = turnActivity(live, live.text !== '' || live.reasoning !== '', awaitingApproval);
   const elapsedMs = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
@@ -77,8 +79,9 @@ export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePanePro
         },
         lineWidth,
         knownWindow,
+        budgetUsd,
       ),
-    [summary, doing, cost, elapsed, live.retry, remainingMs, lineWidth, knownWindow],
+    [summary, doing, cost, elapsed, live.retry, remainingMs, lineWidth, knownWindow, budgetUsd],
   );
   // The same window of the same lines is the same content: the pane is not drawn again for nothing.
   const content = useMemoWindow('usage')(lines, props.offset, innerSize(props.width, props.height).height);

@@ -1,5 +1,5 @@
 import { cacheFigures } from './cache-figures';
-import { formatCost } from '../../core/usage/cost-text';
+import { formatCost, formatUsd } from '../../core/usage/cost-text';
 import { formatMs, formatTokens } from '../text/format';
 import { spread } from '../transcript/entry-lines';
 import { seg, truncateLine, type Line, type Segment } from '../style/styled-line';
@@ -123,7 +123,7 @@ function layOutModelLines(summary: UsageSummary, width: number): Line[] {
     );
 }
 
-/** Each sub-agent (newest last, at most six): its profile, model and cost, `▸` while it runs; then what `*` means. */
+/** Each sub-agent (newest last, at most six): its profile (when it has one), model and cost, `▸` while it runs; then what `*` means. */
 function childLines(summary: UsageSummary, width: number): Line[] {
   const shown = summary.children.slice(-6);
   if (shown.length === 0) return [];
@@ -133,14 +133,28 @@ function childLines(summary: UsageSummary, width: number): Line[] {
         [
           seg((i === 0 ? 'agents' : '').padEnd(LABEL), 'muted'),
           seg(child.running ? '▸ ' : '  ', 'accent'),
-          seg(child.agent ?? 'sub-agent', 'text'),
-          seg(` ${child.model}`, 'faint'),
+          // A child without a profile is its model alone (the pane is narrow); one that made no call yet has none.
+          ...(child.agent === null
+            ? [seg(child.model || 'sub-agent', 'text')]
+            : [seg(child.agent, 'text'), seg(child.model ? ` ${child.model}` : '', 'faint')]),
         ],
         [seg(cost(child.totals), child.totals.costUsdMicros > 0 ? 'accent' : 'muted')],
         width,
       ),
   );
   return [...rows, [seg(' '.repeat(LABEL)), seg('* with sub-agents', 'faint')]];
+}
+
+/**
+ * `budget  $0.41 / $1.00`: what the session has cost, its sub-agents' included, against
+ * `limits.maxSessionCostUsd`; warned from 80%, an error once reached (the next model call stops).
+ */
+function budgetLine(session: UsageTotals, budgetUsd: number | null): Line | null {
+  if (budgetUsd === null) return null;
+  const budgetMicros = Math.round(budgetUsd * 1_000_000);
+  const spent = session.costUsdMicros;
+  const style = spent >= budgetMicros ? 'error' : spent >= budgetMicros * 0.8 ? 'warn' : 'text';
+  return [seg('budget'.padEnd(LABEL), 'muted'), seg(`${cost(session)} / ${formatUsd(budgetMicros)}`, style)];
 }
 
 function windowLine(window: KnownWindow): Line | null {
@@ -153,8 +167,17 @@ function windowLine(window: KnownWindow): Line | null {
   ];
 }
 
-/** The usage pane: turn, branch, session, per model, retries; the turn row moves while streaming. */
-export function usageLines(summary: UsageSummary, live: LiveUsage, width: number, window?: KnownWindow): Line[] {
+/**
+ * The usage pane: turn, branch, session, the session's budget when one is set (`budgetUsd`), per
+ * model, retries; the turn row moves while streaming.
+ */
+export function usageLines(
+  summary: UsageSummary,
+  live: LiveUsage,
+  width: number,
+  window?: KnownWindow,
+  budgetUsd: number | null = null,
+): Line[] {
   const col = columns(width);
   const header: Segment[] = [
     seg(''.padEnd(LABEL)),
@@ -171,6 +194,8 @@ export function usageLines(summary: UsageSummary, live: LiveUsage, width: number
     totalsLine(`branch${mark}`, summary.branch, width, live.estimate),
     totalsLine(`session${mark}`, summary.session, width, live.estimate),
   );
+  const budgetRow = budgetLine(summary.session, budgetUsd);
+  if (budgetRow) lines.push(budgetRow);
   const fillRow = fillLine(live.fill);
   if (fillRow) lines.push(fillRow);
   const windowRow = windowLine(window);
