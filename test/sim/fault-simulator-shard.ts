@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_POINTS } from '../../src/core/session/agent-deps';
 import { CI_SEEDS, SIM_SHARDS } from './sim-settings';
-import { runSchedule } from './simulate';
+import { runSchedules } from './run-schedules';
 
 /** Seeds first..last of shard `shard` (1..SIM_SHARDS); the shards cover 1..CI_SEEDS once. */
 export function shardSeeds(shard: number, shards = SIM_SHARDS, seeds = CI_SEEDS): { first: number; last: number } {
@@ -38,8 +38,8 @@ export function simulatorShard(shard: number): void {
       };
       const faultPoints = new Set<string>();
       const started = performance.now();
-      for (let seed = first; seed <= last; seed++) {
-        const result = await runSchedule(seed);
+      for (const result of await runSchedules(first, last)) {
+        const { seed } = result;
         totals.crashes += result.crashes;
         totals.commits += result.commits;
         totals.corruptions += result.corruptions;

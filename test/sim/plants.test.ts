@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PLANTS, type PlantName } from './plants';
+import { firstFailing } from './run-schedules';
 import { runSchedule } from './simulate';
 
 /** Every plant so far is caught within the first 100 seeds; the range leaves room. */
@@ -12,11 +13,7 @@ const PLANT_SEEDS = 400;
 describe('the fault simulator catches every planted bug', () => {
   for (const name of Object.keys(PLANTS) as PlantName[]) {
     it(`${name}: ${PLANTS[name].bug}`, async () => {
-      let caught: Awaited<ReturnType<typeof runSchedule>> | null = null;
-      for (let seed = 1; seed <= PLANT_SEEDS && caught === null; seed++) {
-        const result = await runSchedule(seed, { planted: name });
-        if (result.problems.length > 0) caught = result;
-      }
+      const caught = await firstFailing(1, PLANT_SEEDS, { planted: name });
       expect(caught, `${name} went unnoticed over seeds 1..${PLANT_SEEDS}`).not.toBeNull();
       console.log(`plant ${name}: caught by seed ${caught!.seed}: ${caught!.problems[0]}`);
       const replayed = await runSchedule(caught!.seed, { planted: name });

@@ -88,23 +88,32 @@ interface Acked {
 }
 
 /**
- * edit_file works on real files: one real workspace directory for every schedule this process
- * runs (each starts its file afresh), in memory where the machine has /dev/shm, since the
- * tool fsyncs what it writes; removed when the process exits.
+ * edit_file works on real files: a real workspace directory for each schedule running at the
+ * moment (a schedule starts its files afresh; one that ended hands its directory to the next), in
+ * memory where the machine has /dev/shm, since the tool fsyncs what it writes; removed when the
+ * process exits.
  */
-let sharedWorkspace: string | null = null;
+const idleWorkspaces: string[] = [];
 
-function workspaceDir(): string {
-  if (sharedWorkspace !== null) return sharedWorkspace;
+function takeWorkspace(): string {
+  const idle = idleWorkspaces.pop();
+  if (idle !== undefined) return idle;
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
   const dir = realpathSync(mkdtempSync(join(base, 'tole-sim-')));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  sharedWorkspace = dir;
   return dir;
 }
 
 export async function runSchedule(seed: number, options: SimOptions = {}): Promise<SimResult> {
-  const workspace = workspaceDir();
+  const workspace = takeWorkspace();
+  try {
+    return await runScheduleIn(workspace, seed, options);
+  } finally {
+    idleWorkspaces.push(workspace);
+  }
+}
+
+async function runScheduleIn(workspace: string, seed: number, options: SimOptions): Promise<SimResult> {
   const schedule = seededRandom(seed);
   const plant = plantNamed(options.planted);
   const disk = new SimDisk(seededRandom(seed ^ 0x5eed_d15c));
