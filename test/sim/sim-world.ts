@@ -77,6 +77,8 @@ export class SimWorld {
   sessionDir: string | null = null;
   /** Whether the parent's model also calls `task` (a schedule with sub-agents). */
   children = false;
+  /** Whether the user runs !commands between turns in this schedule. */
+  userShells = false;
   /** Checkpoint id -> the edited file as it was taken. */
   private readonly snapshots = new Map<string, string>();
   /** The checkpoint chain in tole's git directory, which every tole on the workspace moves: commit id -> its parents. */
@@ -145,7 +147,33 @@ export class SimWorld {
     if (this.planted === 'write-guard-two-states')
       write.guard = async (_input, prepared) =>
         sha256Hex(this.file(WRITTEN_FILE)) === (prepared as { sha256: string }).sha256;
-    return [...this.simTools(), edit, write];
+    return [...this.simTools(), edit, write, this.userShell()];
+  }
+
+  /**
+   * The shell a `!command` runs through (named as tole's bash tool, whose call path `runShell`
+   * takes): never replayed, as bash is, its effect counted as the others are after checking the
+   * intent is durable. The model never calls it.
+   */
+  private userShell(): Tool<{ command: string }> {
+    return {
+      name: 'bash',
+      description: 'simulated shell for !commands',
+      inputSchema: z.object({ command: z.string() }),
+      replay: 'never',
+      tier: 'hot',
+      declaredRisk: 'Write',
+      assess: () => ({ risk: 'Write', reason: 'a simulated !command' }),
+      subject: (input) => input.command,
+      execute: async (input, ctx) => {
+        if (this.disk.hasCrashed) this.disk.crashNow('a !command ran after the crash');
+        if (!this.intentDurable(ctx.callId))
+          this.problems.push(`the !command ${input.command} ran before its intent was durable`);
+        const id = `bash ${input.command}`;
+        this.effects.set(id, (this.effects.get(id) ?? 0) + 1);
+        return { ok: true, content: `ran ${input.command}` };
+      },
+    };
   }
 
   /**

@@ -129,6 +129,8 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
   world.sessionDir = DIR;
   // Some schedules' models also start sub-agents (picked by a hash of the seed, so that the others run as before).
   world.children = (Math.imul(seed, 0x9e37_79b1) >>> 0) / 2 ** 32 < CHILD_SCHEDULES;
+  // Some run the user's !commands between turns (picked by another hash, so that the others run as before).
+  world.userShells = (Math.imul(seed ^ 0x5be1, 0x85eb_ca6b) >>> 0) / 2 ** 32 < SHELL_SCHEDULES;
   const children = new ChildChecks(DIR, trace);
   const clock = steppingClock();
   const problems: string[] = [];
@@ -246,6 +248,12 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
         stats.turns++;
         const result = await agent.runTurn(`prompt ${life}.${turn}`, signal, () => {});
         trace(`  turn ${turn}: ${result.outcome}`);
+        if (!last && world.userShells && schedule.float() < 0.3) {
+          // Between turns, the user's own !command: its intent marked as the user's, never run twice.
+          const command = `shell-${life}.${turn}`;
+          const ran = await agent.runShell(command, signal, () => {});
+          trace(`  !${command}: ${ran.outcome}`);
+        }
         if (!last && schedule.float() < 0.2) {
           const entries = [...opened.tree.all()];
           const target = entries[Math.floor(schedule.float() * entries.length)]!;
@@ -358,6 +366,8 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
 
 /** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
 const CHILD_SCHEDULES = 0.25;
+/** The share of schedules whose user runs !commands between turns. */
+const SHELL_SCHEDULES = 0.25;
 
 type IndexingOptions = { readonly indexKey?: () => Buffer; readonly asideMinBytes?: number };
 /** Share of schedules whose opens replay on two threads with a key, so that they save an index and use it. */

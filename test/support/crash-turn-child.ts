@@ -1,7 +1,8 @@
 /**
  * A child process for the crash-resume tests: builds the Agent with the built-ins plus the four
  * marker tools (three Write, one ReadOnly) and the fault hook of the CLI (`TOLE_CRASH_AT` SIGKILLs this process at that point
- * of the next tool call), then runs one turn against the given chat server.
+ * of the next tool call), then runs one turn against the given chat server (or the user's
+ * `!command` given as `shell`).
  *
  * Usage: node --import tsx test/support/crash-turn-child.ts '<json ChildConfig>'
  * Prints `session <path>` once the session file exists, and `turn <outcome>` if it lives that long.
@@ -29,6 +30,8 @@ export interface ChildConfig {
   readonly rules?: readonly string[];
   /** Shell hooks run in the workspace (e.g. a preToolUse hook that changes the file a call edits). */
   readonly hooks?: HooksConfig;
+  /** Runs this as the user's `!command` (Agent.runShell) instead of the prompt's turn. */
+  readonly shell?: string;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
@@ -48,6 +51,10 @@ const { agent, store } = buildAgent({
   ...(config.hooks ? { deps: { hooks: HookRunner.create({ config: config.hooks, cwd: config.workspaceRoot }) } } : {}),
 });
 process.stdout.write(`session ${store.path}\n`);
-const result = await agent.runTurn(config.prompt, new AbortController().signal, () => {});
+const signal = new AbortController().signal;
+const result =
+  config.shell === undefined
+    ? await agent.runTurn(config.prompt, signal, () => {})
+    : await agent.runShell(config.shell, signal, () => {});
 store.close();
 process.stdout.write(`turn ${result.outcome}\n`);
