@@ -8,6 +8,7 @@
  * panes hold) is returned as it is after one scan.
  */
 import { visibleControls } from '../../core/terminal-text';
+import { drawnEmoji } from '../text/drawn-emoji';
 
 /** An SGR sequence as tole and Ink write them: `ESC [ params m`, params digits, `:` and `;`. */
 const SGR = /\u001b\[[0-9:;]*m/g;
@@ -34,7 +35,9 @@ export function onlySgr(text: string): boolean {
 /** What the sanitizer shows, ESC aside (each ESC was checked above): as src/core/terminal-text.ts's. */
 const ACTS_BESIDES_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-export default function sanitizeAnsi(text: string): string {
+export default function sanitizeAnsi(raw: string): string {
+  // Emoji parts terminals draw at other widths than Ink measures are left out (drawn-emoji.ts).
+  const text = drawnEmoji(raw);
   if (onlySgr(text)) return text;
   let out = '';
   let from = 0;

@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
 import { visibleControls } from '../../core/terminal-text';
+import { drawnEmoji } from './drawn-emoji';
 import { simpleWidth } from './simple-width';
 
 /**
@@ -17,11 +18,12 @@ function graphemeSegmenter(): Intl.Segmenter {
 
 /**
  * Cells one grapheme takes, as Ink measures it (`string-width`, the same package and version Ink
- * lays out with), so that tole and Ink never disagree about where a line ends. Control
- * characters are expected to be replaced before this.
+ * lays out with), so that tole and Ink never disagree about where a line ends: measured as drawn,
+ * without the emoji parts terminals disagree on (drawn-emoji.ts). Control characters are expected
+ * to be replaced before this.
  */
 export function graphemeWidth(grapheme: string): number {
-  return simpleWidth(grapheme) ?? stringWidth(grapheme);
+  return simpleWidth(grapheme) ?? stringWidth(drawnEmoji(grapheme));
 }
 
 function isPlainAscii(text: string): boolean {

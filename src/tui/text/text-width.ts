@@ -4,6 +4,7 @@
  * in for Ink's `widest-line` by the bundler (scripts/ink-output-plugin.mjs).
  */
 import stringWidth from 'string-width';
+import { drawnEmoji } from './drawn-emoji';
 import { simpleStyledWidth } from './simple-width';
 
 const widths = new Map<string, number>();
@@ -14,7 +15,7 @@ const MAX_KEY = 2_000;
 export function widthOf(text: string): number {
   let width = widths.get(text);
   if (width === undefined) {
-    width = simpleStyledWidth(text) ?? stringWidth(text);
+    width = simpleStyledWidth(text) ?? stringWidth(drawnEmoji(text));
     if (text.length > MAX_KEY) return width;
     if (widths.size >= MAX_WIDTHS) widths.clear();
     widths.set(text, width);
