@@ -19,6 +19,13 @@ type State =
 
 /** The popup lists this many models at most. */
 const MAX_MODELS = 1_000;
+/** A model id longer than this is no name a person types: left out. */
+const MAX_ID_LENGTH = 256;
+
+/** Whether a listed id can go into the prompt: the server is not trusted to send only names (no control characters, no overlong ids). */
+function typeable(id: string): boolean {
+  return id !== '' && id.length <= MAX_ID_LENGTH && !/[\u0000-\u001f\u007f-\u009f\s]/.test(id);
+}
 
 /**
  * The server's models for `/model ` completion: asked for when first wanted (the first `/model `
@@ -77,11 +84,14 @@ export class ServerModels implements AskedValues {
       (models) =>
         settle({
           kind: 'listed',
-          items: models.slice(0, MAX_MODELS).map((model) => ({
-            insert: model.id,
-            label: model.id,
-            ...(model.contextWindowTokens ? { detail: `${formatTokens(model.contextWindowTokens)} tokens` } : {}),
-          })),
+          items: models
+            .filter((model) => typeable(model.id))
+            .slice(0, MAX_MODELS)
+            .map((model) => ({
+              insert: model.id,
+              label: model.id,
+              ...(model.contextWindowTokens ? { detail: `${formatTokens(model.contextWindowTokens)} tokens` } : {}),
+            })),
         }),
       (error: unknown) => settle({ kind: 'failed', reason: reasonOf(error) }),
     );

@@ -106,6 +106,26 @@ describe('/model completion', () => {
     await shows(/❯ \/model abc/);
   });
 
+  it("offers only ids a person could type: a hostile server's escapes, newlines, spaces and 10,000-character ids are left out", async () => {
+    const hostile: ModelServer = {
+      usable: true,
+      name: 'hostile',
+      address: 'http://127.0.0.1:9/v1',
+      listModels: async () => [
+        { id: 'ok-model' },
+        { id: '\x1b]52;c;cm0gLXJmIH4=\x07evil' },
+        { id: 'two\nlines' },
+        { id: 'rm -rf ~' },
+        { id: 'x'.repeat(10_000) },
+        { id: '' },
+        { id: 'del\x7f' },
+      ],
+    };
+    const models = new ServerModels(hostile);
+    models.items();
+    await eventually(() => expect(models.items().map((m) => m.insert)).toEqual(['ok-model']));
+  });
+
   it('asks again when the provider changes (a /connect), and says when none is set up', async () => {
     const first = await serverOf({ models: [{ id: 'first-model', object: 'model' }] });
     let current: ModelServer = { usable: false, name: 'none', address: null, listModels: async () => [] };
