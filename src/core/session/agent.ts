@@ -1,5 +1,5 @@
 import type { HookOutcome } from '../hooks/hook-runner';
-import { machineState, type MachineState } from '../machine/machine';
+import type { MachineState } from '../machine/machine';
 import type { TokenUsage } from '../provider/provider';
 import type { DiscoveredWindow } from '../provider/context-window';
 import { NS } from '../registers/namespaces';
@@ -17,7 +17,7 @@ import {
 import { ContextWindows } from './context-windows';
 import { AppendBatch, checkout, currentHead } from './cursor';
 import type { EventSink } from './events';
-import { LoopGuard } from './limits';
+import { LoopGuard, stepLimitText } from './limits';
 import { callModel, recordAttempt, retryAfterOverflow, type ModelReply } from './model-call';
 import { replanNudge } from './plan-nudges';
 import { requestMessages } from './plan-reinjection';
@@ -32,7 +32,7 @@ import { readyState, runUserShell } from './user-shell';
 import { Sandwich } from './tool-step';
 import { commitAnswer, failTurn, finishTurn, type TurnResult } from './turn-ending';
 import { addNotices, commitNotices, emitNotices, noticesOf, runHooks, type NoticePayload } from './turn-hooks';
-import { retryRequested } from './turn-error-retry';
+import { commitRetryNotice, retryRequested } from './turn-error-retry';
 import type { TurnScope } from './turn-scope';
 
 export type { TurnResult } from './turn-ending';
@@ -493,15 +493,6 @@ export class Agent {
   /** A turnError hook asked to try again: said in the transcript (and the model switched) before the call. */
   private noteRetry(model: string | null, why: string, emit: EventSink): void {
     if (model !== null) this.model = model;
-    const text = `a turnError hook asked to try again${model === null ? '' : ` with ${model}`} after: ${why}`;
-    const batch = new AppendBatch(this.deps.store);
-    batch.entry('notice', { level: 'info', source: 'hook', text });
-    this.deps.store.commit(batch.build());
-    emit({ type: 'notice', level: 'info', text });
+    commitRetryNotice(this.deps.store, model, why, emit);
   }
-}
-
-function stepLimitText(step: number, maxSteps: number): string | null {
-  if (step <= maxSteps) return null;
-  return `stopped after ${maxSteps} model calls (max steps); send another prompt to continue`;
 }

@@ -70,3 +70,9 @@ export class LoopGuard {
     return { action: 'continue' };
   }
 }
+
+/** Why a turn stopped at its step limit, or null while `step` is within it. */
+export function stepLimitText(step: number, maxSteps: number): string | null {
+  if (step <= maxSteps) return null;
+  return `stopped after ${maxSteps} model calls (max steps); send another prompt to continue`;
+}

@@ -1,4 +1,7 @@
 import type { HookOutcome } from '../hooks/hook-runner';
+import type { SessionStore } from '../storage/session-store';
+import { AppendBatch } from './cursor';
+import type { EventSink } from './events';
 
 /** What a turnError hook asked for: try the failed call once more, optionally with another model. */
 export interface RetryRequest {
@@ -24,4 +27,13 @@ export function retryRequested(outcome: HookOutcome | null): RetryRequest | null
     return { model: typeof model === 'string' && model.trim() !== '' && model.length <= 200 ? model.trim() : null };
   }
   return null;
+}
+
+/** Says in the transcript that a turnError hook's retry request is honoured, before the call is made again. */
+export function commitRetryNotice(store: SessionStore, model: string | null, why: string, emit: EventSink): void {
+  const text = `a turnError hook asked to try again${model === null ? '' : ` with ${model}`} after: ${why}`;
+  const batch = new AppendBatch(store);
+  batch.entry('notice', { level: 'info', source: 'hook', text });
+  store.commit(batch.build());
+  emit({ type: 'notice', level: 'info', text });
 }
