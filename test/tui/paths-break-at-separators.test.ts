@@ -4,7 +4,9 @@
  * room the pane has and cuts one only when it is truly too long, in its middle, keeping the
  * file's name. At 80 and 120 columns.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fcRuns } from '../support/fc-runs';
 import type { Line } from '../../src/tui/style/styled-line';
 import { cellWidth } from '../../src/tui/text/cell-width';
 import { fitPath, wrapPath } from '../../src/tui/text/path-fit';
@@ -34,6 +36,22 @@ describe('fitPath and wrapPath', () => {
     const narrow = wrapPath(`/tmp/${'n'.repeat(25)}`, 10);
     expect(narrow.join('')).toBe(`/tmp/${'n'.repeat(25)}`);
     for (const line of narrow) expect(cellWidth(line)).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('any path at any width', () => {
+  it('fitPath stays within the width; wrapPath keeps every character, a line over the width only for one wide character', () => {
+    const piece = fc.constantFrom('/', 'a', 'name', '漢字', '👍🏽', '.', '~', 'é', 'long-directory-name-');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), fc.integer({ min: 1, max: 40 }), (parts, width) => {
+        const path = parts.join('');
+        expect(cellWidth(fitPath(path, width))).toBeLessThanOrEqual(width);
+        const lines = wrapPath(path, width);
+        expect(lines.join('')).toBe(path);
+        for (const line of lines) expect(cellWidth(line) <= width || Array.from(line).length <= 2).toBe(true);
+      }),
+      { numRuns: fcRuns() },
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { cellWidth, truncate } from './cell-width';
+import { cellWidth, graphemes, truncate } from './cell-width';
 
 /** A path's pieces, each ending with its separator (`/tmp/`, `a/`, `name.jsonl`). */
 function pieces(path: string): string[] {
@@ -35,6 +35,18 @@ export function fitPath(path: string, width: number): string {
   return middleCut(path, width);
 }
 
+/** The graphemes of `text` that fit in `width` cells, and at least one (a wide one on a one-cell line). */
+function head(text: string, width: number): string {
+  let out = '';
+  let used = 0;
+  for (const g of graphemes(text)) {
+    if (out !== '' && used + g.width > width) break;
+    out += g.text;
+    used += g.width;
+  }
+  return out;
+}
+
 /**
  * A path over lines of `width` cells (the first `firstWidth`), broken after a separator, never
  * inside a name unless the name alone is longer than a line.
@@ -50,10 +62,9 @@ export function wrapPath(path: string, width: number, firstWidth = width): strin
   };
   for (let piece of pieces(path)) {
     if (line !== '' && cellWidth(line + piece) > room) push();
-    while (cellWidth(piece) > room && room > 0) {
-      const cut = truncate(piece, room + 1).replace(/…$/, '');
-      lines.push(line + cut);
-      line = '';
+    while (cellWidth(piece) > room) {
+      const cut = head(piece, room);
+      lines.push(cut);
       room = width;
       piece = piece.slice(cut.length);
     }
