@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
 
@@ -18,9 +18,11 @@ afterEach(() => driver?.kill('SIGKILL'));
 const home = mkdtempSync(join(tmpdir(), 'tole-e2e-cache-home-'));
 const cacheHome = join(home, 'cache');
 const cacheDir = join(cacheHome, 'tole');
+/** A bound only a failing run reaches: tole writes its cache 300 ms after its first frame. */
+const WRITTEN_WITHIN = { timeout: 20_000, interval: 50 };
 
-/** Starts tole, waits for its first frame, and quits with Ctrl-C after `stayMs`. */
-async function startAndQuit(stayMs: number): Promise<void> {
+/** Starts tole, waits for its first frame and then until `done` holds, and quits with Ctrl-C. */
+async function startAndQuit(done: () => Promise<void>): Promise<void> {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-cache-')));
   driver = new TerminalDriver({
     args: [TOLE_JS],
@@ -30,7 +32,7 @@ async function startAndQuit(stayMs: number): Promise<void> {
     rows: 40,
   });
   await driver.waitFor((s) => s.includes('no model provider yet'));
-  await new Promise((resolve) => setTimeout(resolve, stayMs));
+  await done();
   driver.type('\x03');
   expect((await driver.exit).exitCode).toBe(0);
 }
@@ -45,24 +47,23 @@ function cacheFiles(): string[] {
 
 describe("the built tole's code cache", () => {
   it('is written once the session is on screen, kept while it is good, and replaced when damaged', async () => {
-    await startAndQuit(1200);
+    await startAndQuit(() => vi.waitFor(() => expect(cacheFiles()).toHaveLength(1), WRITTEN_WITHIN));
     const [name] = cacheFiles();
     expect(name).toMatch(/^screen-[0-9a-f]{8}\.v8cache$/);
     const file = join(cacheDir, name!);
     const written = statSync(file).mtimeMs;
     expect(readFileSync(file).subarray(0, 40).toString()).toContain('"format":"tole-code-cache/1"');
 
-    // A good cache is used, not written again.
-    await startAndQuit(1200);
+    // A good cache is used, not written again: tole stays on well past the moment it would write one.
+    await startAndQuit(() => new Promise((resolve) => setTimeout(resolve, 1200)));
     expect(statSync(file).mtimeMs).toBe(written);
 
     // Damaged: tole opens all the same, and writes a good one in its place.
     const bytes = readFileSync(file);
     bytes.fill(0x55, bytes.length - 200, bytes.length - 100);
     writeFileSync(file, bytes);
-    await startAndQuit(1200);
+    await startAndQuit(() => vi.waitFor(() => expect(readFileSync(file).equals(bytes)).toBe(false), WRITTEN_WITHIN));
     expect(cacheFiles()).toEqual([name]);
-    expect(readFileSync(file).equals(bytes)).toBe(false);
   }, 90_000);
 
   it('that cannot be written: tole opens all the same', async () => {
