@@ -269,4 +269,23 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     expectSame(finder.search(before, labels, 'plain 2499'), before, [2499]);
     expectSame(finder.search(after, labels, 'plain 2499'), after, [2500]);
   });
+
+  it('finds one letter or digit wherever a text holds it, once the texts are filled in, without reading them', async () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const characters = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
+    for (const ch of characters)
+      for (const t of [ch, ch.toUpperCase(), `${ch} -`, `- ${ch}`, `-${ch}-`, `é${ch}`]) {
+        const id = `e${ids.length}`;
+        entries.set(id, entryOf(id, t, 0));
+        ids.push(id);
+      }
+    const rows = rowsOf(ids);
+    const labels = new Map<string, string>();
+    const finder = new TreeFinder((id) => entries.get(id));
+    finder.search(rows, labels, '~');
+    await finder.idle();
+    for (const q of [...characters, 'A', 'Z', '-', 'é', ' '])
+      expectSame(finder.search(rows, labels, q), rows, plainScan(rows, entries, labels, q));
+  });
 });

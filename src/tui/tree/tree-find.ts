@@ -28,6 +28,16 @@ function trigramBit(a: number, b: number, c: number): number {
   return (h >>> 16) & (FILTER_BITS - 1);
 }
 
+/**
+ * The bit of a letter or digit in an entry's two words of characters (a-z: 0-25, 0-9: 32-41), -1
+ * for any other character.
+ */
+function characterBit(code: number): number {
+  if (code >= 97 && code <= 122) return code - 97;
+  if (code >= 48 && code <= 57) return code - 48 + 32;
+  return -1;
+}
+
 /** The filter words and bits a text holding `needle` must have set: word, mask, word, mask … */
 function needleFilter(needle: string): Int32Array {
   const masks = new Map<number, number>();
@@ -76,6 +86,8 @@ class EntryTexts {
   private inOrder: TreeRows | null = null;
   /** FILTER_WORDS words per ordinal: the trigram filter of its text. */
   private filters = new Int32Array(0);
+  /** Two words per ordinal: the letters and digits its text holds (`characterBit`), filled with the filter. */
+  private characters = new Int32Array(0);
   /** Texts before this ordinal have their filter. */
   private filtered = 0;
   private pending: ReturnType<typeof setTimeout> | null = null;
@@ -143,6 +155,16 @@ class EntryTexts {
   /** Appends to `out` the ordinals from `from` on whose text holds `needle`, ascending. */
   scan(needle: string, from: number, out: number[]): void {
     const { texts } = this;
+    const bit = needle.length === 1 ? characterBit(needle.charCodeAt(0)) : -1;
+    if (bit >= 0) {
+      // One letter or digit (a first key): the texts with their characters filled in are not read.
+      const word = bit >>> 5;
+      const mask = 1 << (bit & 31);
+      const known = Math.min(texts.length, this.filtered);
+      for (let o = from; o < known; o++) if ((this.characters[o * 2 + word]! & mask) !== 0) out.push(o);
+      for (let o = Math.max(from, known); o < texts.length; o++) if (texts[o]!.includes(needle)) out.push(o);
+      return;
+    }
     if (needle.length < 3) {
       for (let o = from; o < texts.length; o++) if (texts[o]!.includes(needle)) out.push(o);
       return;
@@ -211,14 +233,22 @@ class EntryTexts {
     const end = Math.min(this.texts.length, this.filtered + count);
     if (end * FILTER_WORDS > this.filters.length) {
       // Room for a quarter more entries, so that entries added one at a time do not copy it each time.
-      const grown = new Int32Array(Math.ceil(Math.max(this.texts.length, 1024) * 1.25) * FILTER_WORDS);
+      const room = Math.ceil(Math.max(this.texts.length, 1024) * 1.25);
+      const grown = new Int32Array(room * FILTER_WORDS);
       grown.set(this.filters);
       this.filters = grown;
+      const characters = new Int32Array(room * 2);
+      characters.set(this.characters);
+      this.characters = characters;
     }
-    const filters = this.filters;
+    const { filters, characters } = this;
     for (let o = this.filtered; o < end; o++) {
       const text = this.texts[o]!;
       const base = o * FILTER_WORDS;
+      for (let i = 0; i < text.length; i++) {
+        const bit = characterBit(text.charCodeAt(i));
+        if (bit >= 0) characters[o * 2 + (bit >>> 5)]! |= 1 << (bit & 31);
+      }
       let a = 0;
       let b = text.charCodeAt(0);
       let c = text.charCodeAt(1);
