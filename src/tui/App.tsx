@@ -20,7 +20,7 @@ import { approvalOffers } from './approval/approval-offers';
 import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './input/key-handler';
 import { TreeFinder } from './tree/tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './input/keymap';
-import { taskCallSelected } from './tree/selected-row';
+import { selectedTaskCall } from './tree/selected-row';
 import { screenLayout, sidePaneWidth } from './panes/layout';
 import { paneAt } from './input/mouse-wheel';
 import { useSignals, type Signals } from './status/use-signals';
@@ -422,7 +422,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     editorEmpty: ui.editor.value === '',
     offers,
     readOnly,
-    onTaskCall: ui.focus === 'tree' && taskCallSelected(store, view.rows, ui.selectedId, view.head.entryId),
+    taskCall: ui.focus === 'tree' ? selectedTaskCall(store, view.rows, ui, view.head.entryId) : null,
   });
   const hints = hintsFor(
     activeScopes(

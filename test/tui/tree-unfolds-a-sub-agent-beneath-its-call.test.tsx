@@ -189,6 +189,11 @@ describe('a task call in the tree', () => {
     const plain = (): string => stripAnsi(screen!.frame());
     await eventually(() => expect(plain()).toContain('⏎ unfold'));
     expect(plain()).not.toContain('⏎ check out');
+    // Unfolded, ⏎ folds it again, and says so.
+    await screen.press(KEYS.enter);
+    await eventually(() => expect(plain()).toContain('⏎ fold '));
+    await screen.press(KEYS.enter);
+    await eventually(() => expect(plain()).toContain('⏎ unfold'));
 
     await screen.press(KEYS.up);
     await eventually(() => expect(selectedRow(screen!.frame())).toContain('◆ → task'));
@@ -197,6 +202,7 @@ describe('a task call in the tree', () => {
 
     await screen.press('?');
     const help = await screen.waitFor("on a sub-agent's task call (⧉): unfold");
+    expect(help).toContain('on an unfolded task call (⧉): fold');
     expect(help).toContain('check out the entry');
   });
 

@@ -27,7 +27,7 @@ import { askAgain } from '../commands/ask-again';
 import { applyEdit, insertText, verticalMove, type EditAction } from '../prompt/line-editor';
 import { newestLeaf, siblingRow } from '../tree/tree-rows';
 import { readChildPath } from '../tree/child-path';
-import { selectedRowIndex, taskCallChild, taskCallSelected } from '../tree/selected-row';
+import { selectedRowIndex, selectedTaskCall, taskCallChild } from '../tree/selected-row';
 import { expandPastes, FOLD_PASTE_LINES, lineCount, pastedText } from '../prompt/folded-paste';
 import { mouseReport, WHEEL_LINES, type WheelNotch } from './mouse-wheel';
 import { applyCompletion } from '../prompt/completion-target';
@@ -118,8 +118,8 @@ function conditions(ctx: KeyContext): Set<Condition> {
     focus: ctx.ui.focus,
     editorEmpty: ctx.ui.editor.value === '',
     offers: ctx.pending ? approvalOffers(ctx.pending, ctx.policy) : null,
-    onTaskCall:
-      ctx.ui.focus === 'tree' && taskCallSelected(ctx.store, ctx.view.rows, ctx.ui.selectedId, ctx.view.head.entryId),
+    taskCall:
+      ctx.ui.focus === 'tree' ? selectedTaskCall(ctx.store, ctx.view.rows, ctx.ui, ctx.view.head.entryId) : null,
   });
 }
 

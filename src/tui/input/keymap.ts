@@ -113,8 +113,10 @@ export type Condition =
   | 'edit-offered'
   /** The session can be written: not opened read-only. */
   | 'writable'
-  /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉). */
-  | 'on-task-call';
+  /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉), folded. */
+  | 'on-task-call'
+  /** The same, unfolded: its sub-agent's entries are shown beneath it. */
+  | 'on-unfolded-task-call';
 
 export interface Binding {
   readonly scope: Scope;
@@ -491,6 +493,14 @@ export const KEYMAP: readonly Binding[] = [
   {
     scope: 'tree',
     keys: ['return'],
+    action: 'unfold',
+    help: "on an unfolded task call (⧉): fold its sub-agent's entries again",
+    hint: 'fold',
+    when: 'on-unfolded-task-call',
+  },
+  {
+    scope: 'tree',
+    keys: ['return'],
     action: 'checkout',
     help: 'check out the entry: the transcript follows, the next prompt branches from it (offers its files too)',
     hint: 'check out',
@@ -650,12 +660,13 @@ export function keyConditions(state: {
   readonly editorEmpty: boolean;
   readonly offers: ApprovalOffers | null;
   readonly readOnly?: boolean;
-  /** The tree has the keyboard on a `task` call's row. */
-  readonly onTaskCall?: boolean;
+  /** The tree has the keyboard on a `task` call's row: folded or unfolded; null (or absent) on any other row. */
+  readonly taskCall?: 'folded' | 'unfolded' | null;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (!state.readOnly) set.add('writable');
-  if (state.onTaskCall) set.add('on-task-call');
+  if (state.taskCall === 'folded') set.add('on-task-call');
+  if (state.taskCall === 'unfolded') set.add('on-unfolded-task-call');
   if (state.focus !== 'input' || state.editorEmpty) set.add('not-typing');
   if (state.offers?.allow) set.add('allow-offered');
   if (state.offers?.prefix) set.add('prefix-offered');

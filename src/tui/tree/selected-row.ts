@@ -15,12 +15,14 @@ export function taskCallChild(store: SessionStore, rowId: string | null): string
   return entry?.type === 'tool_intent' ? subAgentOf(entry.payload) : null;
 }
 
-/** Whether the selected row (`selectedRowIndex`) is a `task` call: the keys' 'on-task-call' condition. */
-export function taskCallSelected(
+/** The selected row (`selectedRowIndex`) as a `task` call, folded or unfolded (the keys' conditions); null for any other row. */
+export function selectedTaskCall(
   store: SessionStore,
   rows: TreeRows,
-  selectedId: string | null,
+  selected: { readonly selectedId: string | null; readonly unfolded: ReadonlyMap<string, unknown> },
   headId: string | null,
-): boolean {
-  return taskCallChild(store, rows.rows[selectedRowIndex(rows, selectedId, headId)]?.id ?? null) !== null;
+): 'folded' | 'unfolded' | null {
+  const id = rows.rows[selectedRowIndex(rows, selected.selectedId, headId)]?.id ?? null;
+  if (id === null || taskCallChild(store, id) === null) return null;
+  return selected.unfolded.has(id) ? 'unfolded' : 'folded';
 }

@@ -120,6 +120,27 @@ describe('the task tool', () => {
     store.close();
   });
 
+  it("caps a long answer like other tool output, keeping the child's session id at its end", async () => {
+    const long = `${'finding '.repeat(20_000)}THE-END`;
+    route = (request) =>
+      firstUser(request) === 'delegate'
+        ? toolMessages(request).length === 0
+          ? { toolCalls: [taskCall('call_t', 'report at length')] }
+          : { text: 'ok' }
+        : { text: long };
+    const { agent, store } = withTasks({ policy: {}, deps: { toolOutputCapBytes: 4096 } });
+
+    await agent.runTurn('delegate', new AbortController().signal, () => {});
+
+    const [result] = entriesOfType(store, 'tool_result');
+    const content = result!.payload.content;
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(4096);
+    expect(content.startsWith('finding finding')).toBe(true);
+    const childId = openReadOnly(childFiles(store.path)[0]!).header.id;
+    expect(content.endsWith(`THE-END\n\n(sub-agent, session ${childId})`)).toBe(true);
+    store.close();
+  });
+
   it("hands the child the parent's task state with the brief when the parent keeps a plan", async () => {
     const plan = {
       plan: [
