@@ -28,7 +28,7 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
   private index: PathIndex | null = null;
   private indexedAtMs = -Infinity;
   private running: Promise<void> | null = null;
-  private searching: AskedSearch | null = null;
+  private searching: { asked: AskedSearch; slices: Generator<void, WorkspacePathItem[]> } | null = null;
   private answer: { asked: AskedSearch; items: readonly WorkspacePathItem[] } | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -66,22 +66,42 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
     if (index.size <= SEARCHED_PER_SLICE) return index.search(typed, limit);
     const asked = { index, typed, limit };
     if (this.answer !== null && sameSearch(this.answer.asked, asked)) return this.answer.items;
-    if (this.searching === null || !sameSearch(this.searching, asked)) this.searchInSlices(asked);
+    if (this.searching === null || !sameSearch(this.searching.asked, asked)) this.searchInSlices(asked);
     return this.answer?.items ?? [];
   }
 
+  /** The answer to `typed` itself: a search still running in slices is finished now (a key that inserts a match waits for it). */
+  searchNow(typed: string, limit: number): readonly WorkspacePathItem[] {
+    const index = this.index;
+    if (index === null) return [];
+    if (index.size <= SEARCHED_PER_SLICE) return index.search(typed, limit);
+    const asked = { index, typed, limit };
+    if (this.answer !== null && sameSearch(this.answer.asked, asked)) return this.answer.items;
+    if (this.searching === null || !sameSearch(this.searching.asked, asked)) this.searchInSlices(asked);
+    const running = this.searching;
+    if (running === null) return this.answer?.items ?? [];
+    for (let next = running.slices.next(); ; next = running.slices.next()) {
+      if (next.done) return this.answered(asked, next.value);
+    }
+  }
+
   private searchInSlices(asked: AskedSearch): void {
-    this.searching = asked;
-    const slices = asked.index.searchInSlices(asked.typed, asked.limit);
+    const searching = { asked, slices: asked.index.searchInSlices(asked.typed, asked.limit) };
+    this.searching = searching;
     const step = () => {
-      if (this.searching !== asked) return;
-      const next = slices.next();
+      if (this.searching !== searching) return;
+      const next = searching.slices.next();
       if (!next.done) return void setImmediate(step);
-      this.searching = null;
-      this.answer = { asked, items: next.value };
-      for (const listener of this.listeners) listener();
+      this.answered(asked, next.value);
     };
     step();
+  }
+
+  private answered(asked: AskedSearch, items: readonly WorkspacePathItem[]): readonly WorkspacePathItem[] {
+    this.searching = null;
+    this.answer = { asked, items };
+    for (const listener of this.listeners) listener();
+    return items;
   }
 
   refresh(): void {
@@ -91,7 +111,6 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
         PathIndex.build(
           files.filter((file) => !/[\u0000-\u001f\u007f]/.test(file)),
           () => new Promise((resolve) => setImmediate(resolve)),
-          this.index,
         ),
       )
       .then((index) => {

@@ -34,7 +34,7 @@ import type { ProviderSetup } from './dialogs/provider-setup';
 import { BUILT_IN_COMMANDS, type HostCommand } from './commands/slash-commands';
 import { LiveStatusBar } from './status/LiveStatusBar';
 import { CompletionPopup, popupLines, popupNoteLines, popupRoom } from './prompt/CompletionPopup';
-import { type AskedValues, completionNote } from './prompt/completion-items';
+import { type AskedValues, completionList, completionNote } from './prompt/completion-items';
 import type { CompletionItem } from './prompt/completion-target';
 import { useCompletion } from './prompt/use-completion';
 import type { WorkspacePathSource } from './prompt/workspace-paths';
@@ -386,6 +386,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     paneAt: (column, row) => paneAt(layout, column, row),
     editText: props.editText ?? null,
     completion,
+    completionNow: () => completionList(current().editor, completionSources, true),
     matches,
   };
   const onFieldChange = (value: string): void => {

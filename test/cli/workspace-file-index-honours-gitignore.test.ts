@@ -133,4 +133,25 @@ describe('a big workspace', () => {
     await landed();
     expect(index.search('unit-2999', 1)).toEqual([{ path: 'pkg2/mod23/unit-2999.ts', directory: false }]);
   });
+
+  it('answers a key that inserts a match with its own query: searchNow finishes the search still running', async () => {
+    const files = Array.from({ length: 35_000 }, (_, i) => `pkg${i % 9}/mod${i % 31}/unit-${i}.ts`);
+    const index = WorkspaceFileIndex.create('/nowhere', Date.now, async () => files);
+    index.refresh();
+    await index.settled();
+    let heard = 0;
+    index.subscribe(() => heard++);
+    expect(index.searchNow('unit-3456', 1)).toEqual([{ path: 'pkg0/mod15/unit-3456.ts', directory: false }]);
+    expect(heard).toBe(1);
+    // A newer keystroke's search is under way (the older answer still stands for the screen)...
+    expect(index.search('unit-2999', 1)).toEqual([{ path: 'pkg0/mod15/unit-3456.ts', directory: false }]);
+    // ...and the key that inserts gets the newer one's answer, which then stands for the screen too.
+    expect(index.searchNow('unit-2999', 1)).toEqual([{ path: 'pkg2/mod23/unit-2999.ts', directory: false }]);
+    expect(index.search('unit-2999', 1)).toEqual([{ path: 'pkg2/mod23/unit-2999.ts', directory: false }]);
+    expect(heard).toBe(2);
+    // The slices left of the finished search do nothing when their turn comes.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toBe(2);
+  });
 });

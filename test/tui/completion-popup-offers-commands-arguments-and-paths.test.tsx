@@ -15,10 +15,41 @@ function paths(files: readonly string[]): WorkspacePathSource & { refreshes: num
   return {
     refreshes: 0,
     search: (typed, limit) => index.search(typed, limit),
+    searchNow: (typed, limit) => index.search(typed, limit),
     refresh() {
       this.refreshes++;
     },
     subscribe: () => () => {},
+  };
+}
+
+/**
+ * Paths as a big workspace's index answers them: `search` gives the answer of the last query that
+ * landed (the test lands one with `land`), `searchNow` the typed query's own answer.
+ */
+function slowPaths(files: readonly string[]): WorkspacePathSource & { land(): void } {
+  const index = PathIndex.of(files);
+  const listeners = new Set<() => void>();
+  let landed = '';
+  let asked = '';
+  return {
+    search(typed, limit) {
+      asked = typed;
+      return landed === '' ? [] : index.search(landed, limit);
+    },
+    searchNow(typed, limit) {
+      landed = typed;
+      return index.search(typed, limit);
+    },
+    land() {
+      landed = asked;
+      for (const listener of listeners) listener();
+    },
+    refresh() {},
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
@@ -119,6 +150,36 @@ describe('the completion popup', () => {
     await screen.type(' and @sr');
     await shows('src/');
     expect(promptRow(screen.frame())).toContain('and @sr');
+  });
+
+  it("Tab and Enter act on the answer to what is typed, not on an older query's paths still shown", async () => {
+    const source = slowPaths(['src/old-name.ts', 'src/new-name.ts', 'docs/guide.md']);
+    screen = renderScreen({ store: emptyStore(), paths: source, columns: 100, rows: 30 });
+    await screen.type('see @old');
+    source.land();
+    await shows('▸ src/old-name.ts');
+    for (let i = 0; i < 3; i++) await screen.press('\x7f');
+    await screen.type('new');
+    await shows(/❯ see @new/);
+    // The popup still shows the older query's answer; Tab inserts the newer one's best.
+    expect(stripAnsi(screen.frame())).toContain('▸ src/old-name.ts');
+    await screen.press(KEYS.tab);
+    await shows(/❯ see @src\/new-name\.ts(?!\S)/);
+    expect(promptRow(screen.frame())).not.toContain('old-name');
+    // A query that matches nothing: Enter does what it does without a popup (the prompt is sent).
+    await screen.type('and @gui');
+    source.land();
+    await shows('▸ docs/guide.md');
+    await screen.type('zzz');
+    await shows(/❯ see @src\/new-name\.ts and @guizzz/);
+    expect(stripAnsi(screen.frame())).toContain('▸ docs/guide.md');
+    await screen.press(KEYS.enter);
+    const frame = await eventually(() => {
+      const row = promptRow(screen!.frame());
+      if (row.includes('@guizzz')) throw new Error(`the prompt still holds the text: ${row}`);
+      return stripAnsi(screen!.frame());
+    });
+    expect(frame).not.toContain('@docs/guide.md');
   });
 
   it('/theme, the one command that takes a path, offers the theme names and the workspace .json files, inserted plain', async () => {

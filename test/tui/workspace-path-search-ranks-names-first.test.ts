@@ -38,7 +38,7 @@ describe('workspace path search', () => {
     expect(index.search('src/tu/', 1)).toEqual([{ path: 'src/tui', directory: true }]);
   });
 
-  it('built a slice at a time, pauses between slices and answers as one built at once; a rebuild drops gone paths and finds new ones', async () => {
+  it('built a slice at a time, pauses between slices and answers as one built at once; a new build holds only its own paths', async () => {
     const names = Array.from({ length: 5_000 }, (_, i) => `d${i % 5}/n${i}.md`);
     let pauses = 0;
     const pause = async () => {
@@ -48,7 +48,7 @@ describe('workspace path search', () => {
     expect(pauses).toBeGreaterThan(1);
     for (const typed of ['n4999', 'd3', ''])
       expect(built.search(typed, 5)).toEqual(PathIndex.of(names).search(typed, 5));
-    const next = await PathIndex.build(['d1/n1.md', 'fresh/new-file.ts'], pause, built);
+    const next = await PathIndex.build(['d1/n1.md', 'fresh/new-file.ts'], pause);
     expect(paths(next, 'n4999')).toEqual([]);
     expect(paths(next, 'newfile')).toEqual(['fresh/new-file.ts']);
     expect(paths(next, 'n1')).toEqual(['d1/n1.md']);

@@ -87,6 +87,8 @@ export interface KeyContext {
   readonly editText: ((text: string) => EditorResult) | null;
   /** The completion popup over the prompt, as it shows now (null: none, or closed with Esc). */
   readonly completion: CompletionList | null;
+  /** The popup's list for the prompt as it is now, its paths the answer to what is typed (a search still running finished first). */
+  readonly completionNow: () => CompletionList | null;
   /** The pane at a 1-based cell of the screen (the mouse wheel scrolls it); null outside the panes. */
   readonly paneAt: (column: number, row: number) => PaneId | null;
   /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
@@ -143,6 +145,22 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
   }
   if (typeInApprovalField(approvalContext(ctx), input, key)) return;
   const chord = chordOf(input, key);
+  let binding = chord === null ? null : bindingOf(ctx, chord, ctx.completion !== null);
+  if (chord !== null && binding?.action === 'completion-accept') {
+    // The popup may still show an older query's paths while the newer one's are searched: the key
+    // acts on the answer to what is typed, finished now; when that has nothing, as if no popup.
+    const list = ctx.completionNow();
+    if (list !== null) return acceptCompletion(ctx, list, key);
+    binding = bindingOf(ctx, chord, false);
+  }
+  if (binding) {
+    runAction(ctx, binding.action, key);
+    return;
+  }
+  if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
+}
+
+function bindingOf(ctx: KeyContext, chord: string, popup: boolean) {
   const scopes = activeScopes(
     ctx.ui.focus,
     ctx.pending !== null,
@@ -151,14 +169,9 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.ui.dialog?.kind ?? null,
     ctx.ui.queueOpen,
     ctx.ui.field?.kind ?? null,
-    ctx.completion !== null,
+    popup,
   );
-  const binding = chord === null ? null : resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
-  if (binding) {
-    runAction(ctx, binding.action, key);
-    return;
-  }
-  if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
+  return resolveKey(chord, { scopes, conditions: conditions(ctx) }, ctx.keymap);
 }
 
 /**
@@ -217,7 +230,10 @@ function editExternally(ctx: KeyContext): void {
   ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
 }
 
-/** Tab or ⏎ in the popup: the selected match goes into the prompt; ⏎ on a match already typed in full sends instead. */
+/**
+ * Tab or ⏎ in the popup: the selected match goes into the prompt; ⏎ on a match already typed in
+ * full sends instead. `list` is the answer to what is typed now (see handleKey).
+ */
 function acceptCompletion(ctx: KeyContext, list: CompletionList, key: Key): void {
   const { value } = ctx.ui.editor;
   const item = list.items[Math.min(popupChoice(ctx.ui).selected, list.items.length - 1)]!;
@@ -302,7 +318,10 @@ function runAction(ctx: KeyContext, action: Action, key: Key): void {
         });
       return;
     case 'completion-accept':
-      if (ctx.completion) acceptCompletion(ctx, ctx.completion, key);
+      if (ctx.completion) {
+        const list = ctx.completionNow();
+        if (list !== null) acceptCompletion(ctx, list, key);
+      }
       return;
     case 'completion-close':
       ctx.dispatch({ type: 'completion-close' });

@@ -1,7 +1,7 @@
 import { type CompletionItem, type CompletionTarget, completionTarget, mentionOf } from './completion-target';
 import type { EditorState } from './line-editor';
 import type { SlashCommand } from '../commands/slash-commands';
-import type { WorkspacePathSource } from './workspace-paths';
+import type { WorkspacePathItem, WorkspacePathSource } from './workspace-paths';
 
 /** The popup shows at most this many matches. */
 export const MAX_COMPLETIONS = 8;
@@ -41,14 +41,20 @@ export interface CompletionList {
   readonly items: readonly CompletionItem[];
 }
 
-export function completionList(editor: EditorState, sources: CompletionSources): CompletionList | null {
+/**
+ * `now`: paths are the answer to what is typed itself, a search still running finished first (for
+ * a key that inserts a match); otherwise the last answer stands until the new one lands.
+ */
+export function completionList(editor: EditorState, sources: CompletionSources, now = false): CompletionList | null {
   const target = completionTarget(editor.value, editor.cursor);
   if (target === null) return null;
-  const items = itemsFor(target, sources);
+  const items = itemsFor(target, sources, now);
   return items.length === 0 ? null : { target, items };
 }
 
-function itemsFor(target: CompletionTarget, sources: CompletionSources): CompletionItem[] {
+function itemsFor(target: CompletionTarget, sources: CompletionSources, now: boolean): CompletionItem[] {
+  const search = (paths: WorkspacePathSource, typed: string, limit: number) =>
+    now ? paths.searchNow(typed, limit) : paths.search(typed, limit);
   switch (target.kind) {
     case 'command':
       return sources.commands
@@ -60,11 +66,11 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
       const typed = target.typed.toLowerCase();
       const named = values.filter((item) => item.insert.toLowerCase().includes(typed));
       const ending = PATH_ARGUMENTS[target.command];
-      const files = ending === undefined ? [] : pathArguments(target.typed, ending, sources.paths);
+      const files = ending === undefined ? [] : pathArguments(target.typed, ending, sources.paths, search);
       return [...named, ...files].slice(0, MAX_COMPLETIONS);
     }
     case 'file':
-      return (sources.paths?.search(target.typed, MAX_COMPLETIONS) ?? []).map((item) => ({
+      return (sources.paths ? search(sources.paths, target.typed, MAX_COMPLETIONS) : []).map((item) => ({
         insert: mentionOf(item.path, item.directory),
         label: item.directory ? `${item.path}/` : item.path,
       }));
@@ -72,10 +78,14 @@ function itemsFor(target: CompletionTarget, sources: CompletionSources): Complet
 }
 
 /** Workspace files with `ending` (and folders, to go down into) matching `typed`, as a path argument takes them: plain, no `@`. */
-function pathArguments(typed: string, ending: string, paths: WorkspacePathSource | null): CompletionItem[] {
+function pathArguments(
+  typed: string,
+  ending: string,
+  paths: WorkspacePathSource | null,
+  search: (paths: WorkspacePathSource, typed: string, limit: number) => readonly WorkspacePathItem[],
+): CompletionItem[] {
   if (paths === null) return [];
-  return paths
-    .search(typed, PATHS_ASKED)
+  return search(paths, typed, PATHS_ASKED)
     .filter((item) => item.directory || item.path.endsWith(ending))
     .map((item) =>
       item.directory

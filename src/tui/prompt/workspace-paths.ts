@@ -10,25 +10,30 @@ export interface WorkspacePathItem {
 export interface WorkspacePathSource {
   /** The best `limit` matches of `typed` (fuzzy), best first; the shortest paths for nothing typed. Empty until indexed. */
   search(typed: string, limit: number): readonly WorkspacePathItem[];
+  /** The same, for `typed` itself: where `search` still gives an older query's answer, this one waits for its own. */
+  searchNow(typed: string, limit: number): readonly WorkspacePathItem[];
   /** Asks for a fresh index in the background when the last is older than a few seconds; listeners hear when it lands. */
   refresh(): void;
   /** Calls `listener` when a new index is in; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
 }
 
-/** Paths prepared between two yields while an index is built, so keys typed meanwhile are read. */
-const PREPARED_PER_SLICE = 2_000;
+/** Paths lower-cased between two yields while an index is built, so keys typed meanwhile are read. */
+const INDEXED_PER_SLICE = 5_000;
 /** Paths searched between two yields of a search in slices (a few milliseconds of a keystroke). */
 export const SEARCHED_PER_SLICE = 10_000;
 
 /**
- * The paths of one index, each prepared once for fuzzysort (which ranks a match higher where its
- * letters follow one another, start a word, and come early in a shorter path). A keystroke's
- * search then allocates nothing per path.
+ * The paths of one index as plain strings, beside a lower-case copy (accents taken off as
+ * fuzzysort takes them; an ASCII path shares its string when it has no capitals). A keystroke's
+ * search keeps the paths that hold the typed letters in order, and fuzzysort ranks a short list of
+ * them, prepared for that search alone: fuzzysort's prepared form of every path would hold about
+ * 1.2 KB a path (120 MB for 100,000) and take a second of CPU to build.
  */
 export class PathIndex {
   private constructor(
-    private readonly targets: readonly Fuzzysort.Prepared[],
+    private readonly paths: readonly string[],
+    private readonly lower: readonly string[],
     private readonly directories: ReadonlySet<string>,
     private readonly shortest: readonly WorkspacePathItem[],
   ) {}
@@ -36,36 +41,26 @@ export class PathIndex {
   /** An index of `files` (workspace-relative, `/`-separated) and every directory above them, built at once. */
   static of(files: readonly string[], firstCount = 50): PathIndex {
     const { all, directories } = withDirectories(files);
-    return new PathIndex(all.map(prepared), directories, shortestOf(all, directories, firstCount));
+    return new PathIndex(all, all.map(lowerOf), directories, shortestOf(all, directories, firstCount));
   }
 
   /**
    * The same index built a slice at a time, `pause` awaited between slices (the screen hands in a
-   * turn of its event loop): preparing 100,000 paths takes longer than a frame. The paths that
-   * `previous` (the index this one replaces) had are taken from it as they were prepared.
+   * turn of its event loop). Lower-casing is cheap enough that a rebuild does it all again: looking
+   * the old index's copies up cost more than making them.
    */
-  static async build(
-    files: readonly string[],
-    pause: () => Promise<void>,
-    previous: PathIndex | null = null,
-    firstCount = 50,
-  ): Promise<PathIndex> {
+  static async build(files: readonly string[], pause: () => Promise<void>, firstCount = 50): Promise<PathIndex> {
     const { all, directories } = withDirectories(files);
-    const known = previous?.byPath() ?? new Map<string, Fuzzysort.Prepared>();
-    const targets: Fuzzysort.Prepared[] = [];
-    for (let from = 0; from < all.length; from += PREPARED_PER_SLICE) {
-      for (const path of all.slice(from, from + PREPARED_PER_SLICE)) targets.push(known.get(path) ?? prepared(path));
+    const lower: string[] = [];
+    for (let from = 0; from < all.length; from += INDEXED_PER_SLICE) {
+      for (const path of all.slice(from, from + INDEXED_PER_SLICE)) lower.push(lowerOf(path));
       await pause();
     }
-    return new PathIndex(targets, directories, shortestOf(all, directories, firstCount));
-  }
-
-  private byPath(): Map<string, Fuzzysort.Prepared> {
-    return new Map(this.targets.map((target) => [target.target, target]));
+    return new PathIndex(all, lower, directories, shortestOf(all, directories, firstCount));
   }
 
   get size(): number {
-    return this.targets.length;
+    return this.paths.length;
   }
 
   /** The best `limit` matches of `typed`, best first (ties: shorter, then by name). */
@@ -82,29 +77,81 @@ export class PathIndex {
    * run a slice per turn of the event loop, so a keystroke never holds the screen for all of it.
    * The answer is the generator's return value.
    *
-   * fuzzysort weighs where in the path a match starts, which in a path is mostly how long its
-   * folders' names are: of its best few, a path whose own name is what was typed goes first, then
-   * one whose name starts with it, then one whose name holds it.
+   * A path is a candidate when its lower-case copy holds the typed letters in order (what
+   * fuzzysort needs of a match at all). Of the candidates a short list is kept, a path whose own
+   * name is what was typed first, then one whose name starts with it, then one whose name holds
+   * it, then one whose path holds it whole, shorter first; fuzzysort ranks that list (it weighs
+   * letters that follow one another, start a word and come early in a shorter path), the own
+   * name still first. Ranking every candidate with fuzzysort would cost about 12 µs a path: a
+   * one-letter query's 100,000 candidates would take over a second.
    */
   *searchInSlices(typed: string, limit: number): Generator<void, WorkspacePathItem[]> {
     const query = typed.replace(/\/+$/, '');
     if (query === '') return this.shortest.slice(0, limit);
-    const lower = query.toLowerCase();
-    let best: Ranked[] = [];
-    for (let from = 0; from < this.targets.length; from += SEARCHED_PER_SLICE) {
-      const found = fuzzysort.go(query, this.targets.slice(from, from + SEARCHED_PER_SLICE), {
-        limit: limit * NAME_FIRST_AMONG,
-      });
-      const ranked = found.map((result) => ({ result, inName: nameMatch(result.target, lower) }));
-      best = [...best, ...ranked].sort(better).slice(0, limit * NAME_FIRST_AMONG);
-      if (from + SEARCHED_PER_SLICE < this.targets.length) yield;
+    const wanted = lowerOf(query);
+    const words = wanted.split(/\s+/).filter((word) => word !== '');
+    const room = Math.max(limit * SHORT_LIST_PER_ROW, MIN_SHORT_LIST);
+    let kept: Candidate[] = [];
+    for (let from = 0; from < this.paths.length; from += SEARCHED_PER_SLICE) {
+      const to = Math.min(from + SEARCHED_PER_SLICE, this.paths.length);
+      for (let at = from; at < to; at++) {
+        const lower = this.lower[at]!;
+        if (!words.every((word) => holdsInOrder(lower, word))) continue;
+        kept.push({ path: this.paths[at]!, inName: nameMatch(lower, wanted), whole: lower.includes(wanted) });
+      }
+      if (kept.length > room * 2) kept = kept.sort(likelier).slice(0, room);
+      if (to < this.paths.length) yield;
     }
-    return best.slice(0, limit).map(({ result }) => this.item(result.target));
+    const short = kept.sort(likelier).slice(0, room);
+    const inName = new Map(short.map((candidate) => [candidate.path, candidate.inName]));
+    const found = fuzzysort.go(
+      query,
+      short.map((candidate) => fuzzysort.prepare(candidate.path)),
+    );
+    const ranked = found.map((result) => ({ result, inName: inName.get(result.target) ?? 0 }));
+    return ranked
+      .sort(better)
+      .slice(0, limit)
+      .map(({ result }) => this.item(result.target));
   }
 
   private item(path: string): WorkspacePathItem {
     return { path, directory: this.directories.has(path) };
   }
+}
+
+/** The short list fuzzysort ranks holds this many paths for each row asked for (and at least `MIN_SHORT_LIST`). */
+const SHORT_LIST_PER_ROW = 16;
+const MIN_SHORT_LIST = 128;
+
+interface Candidate {
+  readonly path: string;
+  readonly inName: number;
+  /** The path holds the typed text whole (fuzzysort ranks such a match high). */
+  readonly whole: boolean;
+}
+
+function likelier(a: Candidate, b: Candidate): number {
+  if (a.inName !== b.inName) return b.inName - a.inName;
+  if (a.whole !== b.whole) return a.whole ? -1 : 1;
+  return shorter(a.path, b.path) ? -1 : 1;
+}
+
+/** True when `lower` holds `word`'s characters in order. */
+function holdsInOrder(lower: string, word: string): boolean {
+  let at = -1;
+  for (let i = 0; i < word.length; i++) {
+    at = lower.indexOf(word[i]!, at + 1);
+    if (at < 0) return false;
+  }
+  return true;
+}
+
+/** Lower case with accents off Latin letters, as fuzzysort compares; an ASCII path without capitals is its own copy. */
+function lowerOf(path: string): string {
+  const lower = path.toLowerCase();
+  if (!/[^\u0000-\u007f]/.test(lower)) return lower === path ? path : lower;
+  return lower.replace(/\p{Script=Latin}+/gu, (latin) => latin.normalize('NFD')).replace(/[\u0300-\u036f]/g, '');
 }
 
 function withDirectories(files: readonly string[]): { all: string[]; directories: Set<string> } {
@@ -113,18 +160,6 @@ function withDirectories(files: readonly string[]): { all: string[]; directories
     for (let at = file.indexOf('/'); at > 0; at = file.indexOf('/', at + 1)) directories.add(file.slice(0, at));
   }
   return { all: [...files, ...directories], directories };
-}
-
-/**
- * A path prepared for fuzzysort, and matched once against its own first letter: fuzzysort works
- * out where the path's words start on a path's first match, and done here (off the key path) that
- * work is not paid by the first keystroke, which would otherwise do it for every path at once.
- */
-function prepared(path: string): Fuzzysort.Prepared {
-  const target = fuzzysort.prepare(path);
-  const first = /\S/.exec(path)?.[0];
-  if (first !== undefined) fuzzysort.single(first, target);
-  return target;
 }
 
 /** The `count` shortest paths (ties by name), for an `@` with nothing typed after it. */
@@ -140,17 +175,14 @@ function shortestOf(all: readonly string[], directories: ReadonlySet<string>, co
   return kept.map((path) => ({ path, directory: directories.has(path) }));
 }
 
-/** fuzzysort's best (this many times the rows asked for) are ranked again with the path's own name first. */
-const NAME_FIRST_AMONG = 4;
-
 interface Ranked {
   readonly result: Fuzzysort.Result;
   /** 3: the path's own name (or its name before the first `.`) is the query; 2: it starts with it; 1: it holds it; 0: none. */
   readonly inName: number;
 }
 
-function nameMatch(path: string, lowerQuery: string): number {
-  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+function nameMatch(lowerPath: string, lowerQuery: string): number {
+  const name = lowerPath.slice(lowerPath.lastIndexOf('/') + 1);
   const dot = name.indexOf('.', 1);
   if (name === lowerQuery || (dot > 0 && name.slice(0, dot) === lowerQuery)) return 3;
   if (name.startsWith(lowerQuery)) return 2;
