@@ -27,6 +27,19 @@ describe('workspace path search', () => {
     ]);
   });
 
+  it('finds a path whose folders spell the query among hundreds of shorter ones that hold its letters scattered', () => {
+    const scattered = Array.from({ length: 600 }, (_, i) => `sxrxcxpxaxrxs${i}`);
+    const found = paths(PathIndex.of([...scattered, 'src/parser/index.ts']), 'srcpars', 3);
+    expect(found.slice(0, 2)).toEqual(['src/parser', 'src/parser/index.ts']);
+  });
+
+  it('matches as fuzzysort does: case and the accents of Latin letters are ignored, on either side', () => {
+    const index = PathIndex.of(['docs/Café-Menu.md', 'src/cafe.ts', 'lib/ÉCOLE.txt']);
+    expect(paths(index, 'cafemenu')).toEqual(['docs/Café-Menu.md']);
+    expect(paths(index, 'CAFÉ')[0]).toBe('src/cafe.ts');
+    expect(paths(index, 'ecole')).toEqual(['lib/ÉCOLE.txt']);
+  });
+
   it('an index knows the directories above its files and offers the shortest paths for nothing typed', () => {
     const index = PathIndex.of(['src/tui/App.tsx', 'README.md']);
     expect(index.size).toBe(4);
