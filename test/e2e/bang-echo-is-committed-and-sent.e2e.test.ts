@@ -50,7 +50,7 @@ describe('!command in the built tole', () => {
     await driver.waitFor('it printed hi');
     const sent = server.requests.filter((request) => request.body?.messages).at(-1)!.body!.messages!;
     const users = sent.filter((m) => m.role === 'user').map((m) => String(m.content));
-    expect(users[0]).toMatch(/^\[the user ran a shell command\]\n\$ echo hi\nhi\n/);
+    expect(users[0]).toMatch(/^\[the user ran a shell command\]\n\$ echo hi\n```\nhi\n/);
     expect(users[1]).toBe('what did it print?');
     driver.type('\x03');
     expect((await driver.exit).exitCode).toBe(0);

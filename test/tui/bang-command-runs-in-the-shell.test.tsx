@@ -30,7 +30,10 @@ describe('!command in the screen', () => {
     await enter(screen, 'what did it print?');
     await screen.waitFor('It printed hi.');
     const users = fixture.provider.requests[0]!.messages.filter((m) => m.role === 'user').map((m) => m.content);
-    expect(users).toEqual(['[the user ran a shell command]\n$ echo hi\nhi\n[exit code 0]', 'what did it print?']);
+    expect(users).toEqual([
+      '[the user ran a shell command]\n$ echo hi\n```\nhi\n[exit code 0]\n```',
+      'what did it print?',
+    ]);
   });
 
   it('! rm -rf ~ asks with the Destructive box even under --yes; denied, nothing runs', async () => {

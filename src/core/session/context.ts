@@ -103,14 +103,17 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
         break;
       case 'tool_intent':
         subjects.set(entry.payload.callId, entry.payload.subject);
+        // Call ids come from the model too: one may repeat a `!command`'s id, and only the
+        // result after the user's own intent is the user's.
         if (entry.payload.by === 'user') {
           closeOpenCalls();
           userShells.set(entry.payload.callId, entry.payload.subject);
-        }
+        } else userShells.delete(entry.payload.callId);
         break;
       case 'tool_result': {
         const command = userShells.get(entry.payload.callId);
         if (command !== undefined) {
+          userShells.delete(entry.payload.callId);
           messages.push({ role: 'user', content: userShellText(command, entry) });
           break;
         }
@@ -140,11 +143,23 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
   return messages;
 }
 
-/** What the model reads of a `!command` the user ran: the command, how it ended and its output. */
+/**
+ * What the model reads of a `!command` the user ran: the command, how it ended and its output.
+ * The output is fenced with more backticks than it holds in a row, so nothing it prints (a file's
+ * text, a server's answer) can close the fence and read as another command of the user's or a
+ * tole notice.
+ */
 export function userShellText(command: string, result: Entry<'tool_result'>): string {
   const { outcome, content } = result.payload;
   const how = outcome === 'ok' ? '' : ` (${outcome})`;
-  return `[the user ran a shell command${how}]\n$ ${command}\n${content}`;
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(content) + 1));
+  return `[the user ran a shell command${how}]\n$ ${command}\n${fence}\n${content}\n${fence}`;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
 }
 
 /** What the model is told after the user restored the workspace files. */
