@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { filterSessions, pickerRow, type PickerSession } from '../../src/tui/picker/picker-rows';
 
-function session(id: string, createdAt: number, firstPrompt: string, task: PickerSession['task'] = null): PickerSession {
+function session(
+  id: string,
+  createdAt: number,
+  firstPrompt: string,
+  task: PickerSession['task'] = null,
+): PickerSession {
   return {
     id,
     path: `/s/${id}.jsonl`,
