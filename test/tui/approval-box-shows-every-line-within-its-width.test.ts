@@ -10,6 +10,7 @@ import type { ApprovalRequest } from '../../src/core/approval/approver';
 import { approvalView, fitApproval, type ApprovalView } from '../../src/tui/approval/approval-lines';
 import { pendingApproval } from '../../src/tui/approval/approval-queue';
 import { lineWidth, type Line } from '../../src/tui/style/styled-line';
+import sanitizeAnsi from '../../src/tui/frame/ink-sanitize-ansi';
 import { visibleControls, visibleLines, visibleRow } from '../../src/tui/text/visible-text';
 import { fcRuns } from '../support/fc-runs';
 
@@ -32,7 +33,22 @@ function bash(command: string, risk: ApprovalRequest['risk'] = 'Destructive'): A
 
 const piece = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('\t', '\r', '\x1b[2J', '\x1b]0;owned\x07', '\x00', '\x7f', '\x9b', '\u202e', 'rm -rf /', '\r\n'),
+  fc.constantFrom(
+    '\t',
+    '\r',
+    '\x1b[2J',
+    '\x1b]0;owned\x07',
+    '\x00',
+    '\x7f',
+    '\x9b',
+    '\u202e',
+    'rm -rf /',
+    '\r\n',
+    '2\u20e3>x',
+    '\ufe0f',
+    '👍🏽',
+    '❤️',
+  ),
   fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\r', '\x1b', 'é', '字', '🙂'), maxLength: 80 }),
 );
 const command = fc
@@ -76,6 +92,8 @@ describe('the approval box', () => {
         for (const row of [...view.head, ...view.body, ...view.foot, ...(view.note ? [view.note] : [])]) {
           expect(lineWidth(row)).toBeLessThanOrEqual(width);
           expect(text(row)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+          // What the screen draws of the row is the row: nothing in it is left out on the way.
+          expect(sanitizeAnsi(text(row))).toBe(text(row));
         }
         const shown = bodyByLine(view, lines.length);
         expect(shown).toHaveLength(lines.length);
@@ -144,6 +162,12 @@ describe('the approval box', () => {
     const pending = pendingApproval({ ...bash(script), reason: '`rm -r` removes a directory tree' });
     const rows = approvalView(pending, 80).body.map(text);
     expect(rows).toEqual(['  1 echo building', '  2 echo all done␍rm -rf ~/src', '! 3 ls ⟨U+202E⟩; rm -rf out']);
+  });
+
+  it('shows the emoji parts the screen leaves out as what they are: a keycap mark makes 2>/dev/null an argument', () => {
+    const script = ['rm -f notes.txt 2\u20e3>/dev/null', 'echo ok\ufe0f 👍🏽'].join('\n');
+    const rows = approvalView(pendingApproval(bash(script)), 80).body.map((row) => sanitizeAnsi(text(row)).slice(4));
+    expect(rows).toEqual(['rm -f notes.txt 2⟨U+20E3⟩>/dev/null', 'echo ok⟨U+FE0F⟩ 👍⟨U+1F3FD⟩']);
   });
 
   it('marks every line when no line alone is Destructive (the part spans a heredoc)', () => {

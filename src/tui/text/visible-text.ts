@@ -16,6 +16,26 @@ const TAB_STOP = 4;
 const HIDDEN = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 
 /**
+ * Code points named too, by range (one code point is tested at a time): the emoji parts the
+ * screen leaves out (a keycap's U+20E3, U+FE0F, the skin tones: drawn-emoji.ts) and the other
+ * selectors and tags that draw nothing. `2\u20E3>/dev/null` would otherwise be drawn as
+ * `2>/dev/null`, a redirection where bash reads an argument.
+ */
+const DRAWN_AS_NOTHING: readonly (readonly [number, number])[] = [
+  [0x20e3, 0x20e3],
+  [0xfe00, 0xfe0f],
+  [0x1f3fb, 0x1f3ff],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+
+function hidden(ch: string): boolean {
+  if (HIDDEN.test(ch)) return true;
+  const code = ch.codePointAt(0)!;
+  return DRAWN_AS_NOTHING.some(([from, to]) => code >= from && code <= to);
+}
+
+/**
  * Replaces one character that must not reach the terminal as it is; null when it may. Controls,
  * DEL, C1 and bidi overrides as the one terminal sanitizer shows them (src/core/terminal-text.ts);
  * here also a tab, and what hides text from a reader deciding on it.
@@ -24,7 +44,7 @@ function shown(ch: string, column: number): string | null {
   if (ch === '\t') return `→${' '.repeat(TAB_STOP - 1 - (column % TAB_STOP))}`;
   const control = visibleCharacter(ch);
   if (control !== null) return control;
-  if (HIDDEN.test(ch)) return `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  if (hidden(ch)) return `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
   return null;
 }
 
