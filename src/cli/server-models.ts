@@ -22,9 +22,13 @@ const MAX_MODELS = 1_000;
 /** A model id longer than this is no name a person types: left out. */
 const MAX_ID_LENGTH = 256;
 
-/** Whether a listed id can go into the prompt: the server is not trusted to send only names (no control characters, no overlong ids). */
+/**
+ * Whether a listed id can go into the prompt: the server is not trusted to send only names. No
+ * control, format or private-use character (escapes, bidi overrides, zero-width marks, tags), no
+ * lone surrogate or unassigned code point, no whitespace, no overlong id.
+ */
 function typeable(id: string): boolean {
-  return id !== '' && id.length <= MAX_ID_LENGTH && !/[\u0000-\u001f\u007f-\u009f\s]/.test(id);
+  return id !== '' && id.length <= MAX_ID_LENGTH && !/[\p{C}\p{Z}\s]/u.test(id);
 }
 
 /**

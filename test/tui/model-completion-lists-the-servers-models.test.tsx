@@ -106,7 +106,7 @@ describe('/model completion', () => {
     await shows(/❯ \/model abc/);
   });
 
-  it("offers only ids a person could type: a hostile server's escapes, newlines, spaces and 10,000-character ids are left out", async () => {
+  it("offers only ids a person could type: a hostile server's escapes, newlines, spaces, bidi overrides, zero-width marks, tags and 10,000-character ids are left out", async () => {
     const hostile: ModelServer = {
       usable: true,
       name: 'hostile',
@@ -119,6 +119,12 @@ describe('/model completion', () => {
         { id: 'x'.repeat(10_000) },
         { id: '' },
         { id: 'del\x7f' },
+        { id: 'ok-model\u200b' },
+        { id: 'gpt\u202elanimret' },
+        { id: 'joined\u2060' },
+        { id: 'tagged\u{e0041}' },
+        { id: 'nbsp\u00a0id' },
+        { id: 'lone\ud800' },
       ],
     };
     const models = new ServerModels(hostile);
