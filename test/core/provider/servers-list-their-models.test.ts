@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
+import { getModelList, MODEL_LIST_MAX_BYTES } from '../../../src/core/provider/get-model-list';
 import { ProviderOnUse } from '../../../src/core/provider/provider-on-use';
 import type { ApiKind } from '../../../src/core/provider/registry';
 import { startAnthropicServer } from '../../support/anthropic-server';
@@ -54,5 +55,27 @@ describe("each kind lists its server's models", () => {
       await gemini.close();
       await chat.close();
     }
+  });
+
+  it('a list answer larger than the limit is refused and no longer read, whatever it holds', async () => {
+    const chunk = 'x'.repeat(1024 * 1024);
+    const chunks = Math.ceil(MODEL_LIST_MAX_BYTES / chunk.length) * 4;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const encoder = new TextEncoder();
+        if (pulled === 0) controller.enqueue(encoder.encode('{"data":[{"id":"m"}],"pad":"'));
+        else if (pulled <= chunks) controller.enqueue(encoder.encode(chunk));
+        else {
+          controller.enqueue(encoder.encode('"}'));
+          controller.close();
+        }
+        pulled++;
+      },
+    });
+    const fetch = async (): Promise<Response> => new Response(body, { status: 200 });
+
+    await expect(getModelList('http://models.test/v1/models', {}, { fetch })).rejects.toThrow(/more than 8 MB/);
+    expect(pulled).toBeLessThan(chunks / 2);
   });
 });
