@@ -2,7 +2,7 @@ import type { Random } from '../core/clock';
 import type { ChildProvider } from '../core/session/sub-agents';
 import type { CliArgs } from './args';
 import type { Config } from './config';
-import { missingKey, resolveProvider } from './settings';
+import { missingKey, type ProviderSettings, resolveProvider } from './settings';
 import { buildProvider } from './wiring';
 
 /** A provider for children, and the model it runs when the profile names none. */
@@ -28,7 +28,7 @@ export function childProviders(setup: ChildProviderSetup): (name: string, file: 
   return (name, file) => {
     const known = made.get(name);
     if (known) return known;
-    const settings = resolveProvider(setup.args, { ...setup.config, provider: name }, setup.env, file);
+    const settings = childSettings(setup, name, file);
     if (settings.keyWithheld)
       throw new Error(`the agent profile ${file} names provider "${name}": ${settings.keyWithheld}`);
     if (missingKey(settings))
@@ -44,4 +44,25 @@ export function childProviders(setup: ChildProviderSetup): (name: string, file: 
     made.set(name, provider);
     return provider;
   };
+}
+
+/**
+ * The settings of the provider `name` as a profile's child gets them. The session's own choice
+ * of base URL and model (--base-url, OPENAI_BASE_URL, the config's baseUrl and model, --model)
+ * belongs to the session's provider: a child naming that provider keeps it (the key goes where
+ * the session sends it), a child naming another leaves it out. Resolved with it, a profile naming
+ * "anthropic" in a session with OPENAI_BASE_URL set sent the Anthropic key to that other server,
+ * and ran the session's --model on a provider that may not have it.
+ */
+export function childSettings(
+  setup: Pick<ChildProviderSetup, 'args' | 'config' | 'env'>,
+  name: string,
+  file: string,
+): ProviderSettings {
+  if (name === (setup.config.provider ?? 'openai'))
+    return resolveProvider(setup.args, { ...setup.config, provider: name }, setup.env, file);
+  const { baseUrl: _url, model: _model, ...args } = setup.args;
+  const { baseUrl: _configUrl, model: _configModel, ...config } = setup.config;
+  const { OPENAI_BASE_URL: _envUrl, ...env } = setup.env;
+  return resolveProvider(args, { ...config, provider: name }, env, file);
 }
