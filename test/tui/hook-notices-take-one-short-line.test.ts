@@ -78,4 +78,13 @@ describe('a hook that warned', () => {
         .match(/was not checked/g),
     ).toHaveLength(2);
   });
+  it('is shown even when a passing notice of the same turn said the same words first', () => {
+    const store = emptyStore();
+    append(store, 'user', { text: 'read it twice' });
+    call(store, 1, { text: WARNED, level: 'info' });
+    call(store, 2, { text: WARNED, level: 'warn' });
+    const lines = transcript(store, 200);
+    expect(lines.filter((line) => line.startsWith('! hook preToolUse'))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('ℹ hook preToolUse'))).toHaveLength(1);
+  });
 });
