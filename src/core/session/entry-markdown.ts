@@ -5,8 +5,22 @@ import type { AnyEntry } from '../tree/entry-types';
 import type { Attachment } from '../tools/attachment';
 import { attachmentNote, attachmentsOf } from './user-attachments';
 
-/** The fence around tool output and attachments: four backticks, so a three-backtick block inside stays whole. */
-export const FENCE = '````';
+/**
+ * The fence around tool output or an attachment: four backticks at least, and more than the text
+ * holds in a row, so nothing in it (a file's text, a command's output) can close the fence and
+ * write headings of its own into the export ("## You ran" a command the user never ran).
+ */
+export function fenceFor(text: string): string {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(4, longest + 1));
+}
+
+/** `text` in a fence of its own. */
+function fenced(text: string): string {
+  const fence = fenceFor(text);
+  return `${fence}\n${text}\n${fence}`;
+}
 
 /** One entry as the export writes it; null for an entry it leaves out. */
 export function entryMarkdown(entry: AnyEntry, store: SessionStore): string | null {
@@ -38,7 +52,7 @@ export function entryMarkdown(entry: AnyEntry, store: SessionStore): string | nu
     case 'approval':
       return approvalMarkdown(entry.payload);
     case 'tool_result':
-      return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${FENCE}\n${entry.payload.content}\n${FENCE}`;
+      return `### ${entry.payload.tool} → ${entry.payload.outcome}\n\n${fenced(entry.payload.content)}`;
     case 'summary':
       return `## Summary of the conversation before this point\n\n${entry.payload.text}`;
     case 'notice':
@@ -52,9 +66,7 @@ export function entryMarkdown(entry: AnyEntry, store: SessionStore): string | nu
 
 /** A prompt's attachments as the export shows them: each path, its size (cut or whole), and the text the model read. */
 function attachmentsMarkdown(attachments: readonly Attachment[]): string {
-  return attachments
-    .map((a) => `\n\n**attached** \`${a.path}\` (${attachmentNote(a)})\n\n${FENCE}\n${a.text}\n${FENCE}`)
-    .join('');
+  return attachments.map((a) => `\n\n**attached** \`${a.path}\` (${attachmentNote(a)})\n\n${fenced(a.text)}`).join('');
 }
 
 /** An approval as the export says it: who decided, what the user said, the prefix kept, the command as edited. */

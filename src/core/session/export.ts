@@ -6,7 +6,7 @@ import { checkpointedEntries, checkpointOf } from './restore-files';
 import { taskStateOf, type TaskState } from './task-state';
 import { childrenOf, readChild } from './child-sessions';
 import { systemClock, type Clock } from '../clock';
-import { entryMarkdown, FENCE } from './entry-markdown';
+import { entryMarkdown } from './entry-markdown';
 
 /** The leaf an export starts from: a named lane, an entry, or the checked-out head. */
 export function exportLeaf(store: SessionStore, options: { branch?: string; entry?: string }): string | null {
@@ -155,15 +155,16 @@ function withChildren(own: string, store: SessionStore, entries: Iterable<AnyEnt
   return children.length === 0 ? own : `${own}\n${children.join('\n\n')}\n`;
 }
 
-/** Headings one level down (`#` -> `##`), outside fenced blocks. */
+/** Headings one level down (`#` -> `##`), outside fenced blocks (a fence of four backticks or more, closed by one as long: entry-markdown.ts). */
 function demote(markdown: string): string {
-  let fenced = false;
+  let fence = '';
   return markdown
     .trimEnd()
     .split('\n')
     .map((line) => {
-      if (line.startsWith(FENCE)) fenced = !fenced;
-      return !fenced && line.startsWith('#') ? `#${line}` : line;
+      const run = /^`{4,}$/.exec(line)?.[0];
+      if (run !== undefined && (fence === '' || run === fence)) fence = fence === '' ? run : '';
+      return fence === '' && line.startsWith('#') ? `#${line}` : line;
     })
     .join('\n');
 }
