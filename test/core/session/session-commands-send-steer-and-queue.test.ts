@@ -60,8 +60,10 @@ describe('sending a prompt through the session commands', () => {
   it('never steers a !command into a turn: it waits for the turn to end', () => {
     const r = runner('turn');
     expect(commands(r.prompts).send('!npm test')).toEqual({ ok: true, how: 'queued' });
+    // Led by whitespace or a line break it is still a !command (it runs as one): never steered.
+    expect(commands(r.prompts).send(' \n\t!rm -rf build')).toEqual({ ok: true, how: 'queued' });
     expect(r.asked).toEqual([]);
-    expect(r.queued).toEqual(['!npm test']);
+    expect(r.queued).toEqual(['!npm test', ' \n\t!rm -rf build']);
   });
 
   it('queues behind work that is not a turn, and when the turn takes no steering', () => {
