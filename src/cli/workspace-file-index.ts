@@ -61,28 +61,33 @@ export class WorkspaceFileIndex implements WorkspacePathSource {
    * keystroke takes the place of one still running.
    */
   search(typed: string, limit: number): readonly WorkspacePathItem[] {
-    const index = this.index;
-    if (index === null) return [];
-    if (index.size <= SEARCHED_PER_SLICE) return index.search(typed, limit);
-    const asked = { index, typed, limit };
-    if (this.answer !== null && sameSearch(this.answer.asked, asked)) return this.answer.items;
-    if (this.searching === null || !sameSearch(this.searching.asked, asked)) this.searchInSlices(asked);
-    return this.answer?.items ?? [];
+    return this.known(typed, limit) ?? this.answer?.items ?? [];
   }
 
   /** The answer to `typed` itself: a search still running in slices is finished now (a key that inserts a match waits for it). */
   searchNow(typed: string, limit: number): readonly WorkspacePathItem[] {
+    const known = this.known(typed, limit);
+    if (known !== null) return known;
+    const running = this.searching;
+    if (running === null) return this.answer?.items ?? [];
+    for (let next = running.slices.next(); ; next = running.slices.next()) {
+      if (next.done) return this.answered(running.asked, next.value);
+    }
+  }
+
+  /**
+   * The answer to `typed` when it is known now (no index, a workspace of one slice, or the search
+   * already answered); otherwise null, with the search for it running in slices (started here
+   * unless it already runs).
+   */
+  private known(typed: string, limit: number): readonly WorkspacePathItem[] | null {
     const index = this.index;
     if (index === null) return [];
     if (index.size <= SEARCHED_PER_SLICE) return index.search(typed, limit);
     const asked = { index, typed, limit };
     if (this.answer !== null && sameSearch(this.answer.asked, asked)) return this.answer.items;
     if (this.searching === null || !sameSearch(this.searching.asked, asked)) this.searchInSlices(asked);
-    const running = this.searching;
-    if (running === null) return this.answer?.items ?? [];
-    for (let next = running.slices.next(); ; next = running.slices.next()) {
-      if (next.done) return this.answered(asked, next.value);
-    }
+    return null;
   }
 
   private searchInSlices(asked: AskedSearch): void {
