@@ -108,9 +108,8 @@ export interface TurnError {
  */
 export const FRAME_MS = 50;
 
-const IDLE: LiveTurn = {
-  phase: 'idle',
-  startedAtMs: null,
+/** The live turn with no reply on its way: nothing streamed, no call open, no retry waiting. */
+const NO_LIVE_REPLY = {
   text: '',
   reasoning: '',
   refusal: '',
@@ -118,6 +117,12 @@ const IDLE: LiveTurn = {
   callOpen: false,
   retry: null,
   retryAtMs: null,
+} as const satisfies Partial<LiveTurn>;
+
+const IDLE: LiveTurn = {
+  phase: 'idle',
+  startedAtMs: null,
+  ...NO_LIVE_REPLY,
   activeTools: [],
   queue: [],
   steering: null,
@@ -366,15 +371,7 @@ export class TurnController implements PromptRunner {
         // The model's reply is committed with this move: the store now shows it, so the live copy goes.
         this.pendingText = '';
         this.pendingReasoning = '';
-        this.publish({
-          text: '',
-          reasoning: '',
-          refusal: '',
-          stream: null,
-          callOpen: false,
-          retry: null,
-          retryAtMs: null,
-        });
+        this.publish(NO_LIVE_REPLY);
         return;
       case 'tool-call':
         this.publish({
