@@ -1,9 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { seededRandom } from '../core/clock';
 import { planLines } from '../core/checkpoints/plan-text';
-import { NS } from '../core/registers/namespaces';
-import { previewRestore, restoreFiles, resumeRestore } from '../core/session/restore-files';
-import type { PendingIntent } from '../core/session/tool-step';
+import { FileRestorer } from '../core/session/file-restorer';
+import { SessionCommands, type Refusal } from '../core/session/session-commands';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import { UsageError, type CliArgs } from './args';
@@ -43,24 +42,22 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     const workspace = sessionWorkspace(store, io.cwd);
     for (const notice of workspace.notices) io.stderr.write(`tole: ${notice}\n`);
     const fault = faultFromEnv(io.env);
-    const deps = {
+    const restorer = new FileRestorer({
       store,
       checkpoints: checkpointsFor(io.env, config, realpathSync(workspace.cwd)),
       ...(fault ? { fault } : {}),
-    };
+    });
+    const commands = new SessionCommands(store, restorer, () => restorer.running);
     const emit = (): void => {};
-    // A restore a crash cut short is finished first: it is idempotent.
-    if (!store.readOnly) {
-      for (const [, cell] of store.registers.entries(NS.pending)) {
-        const intent = cell.value as PendingIntent;
-        if (intent.kind === 'restore') await resumeRestore(deps, intent, emit);
-      }
-    }
-    const preview = await previewRestore(deps, args.entry);
-    if (!preview.ok) {
-      io.stderr.write(`tole: ${preview.reason}\n`);
+    const refused = (refusal: Refusal): number => {
+      io.stderr.write(`tole: ${refusalText(refusal, ref, args.entry!)}\n`);
       return 1;
-    }
+    };
+    await restorer.resume(emit);
+    const asked = args.dryRun ? null : commands.restoreRefusal(args.entry);
+    if (asked) return refused(asked);
+    const preview = await commands.previewRestore(args.entry);
+    if (!preview.ok) return refused(preview);
     const head = `files at ${args.entry} (checkpoint ${preview.target.checkpoint.slice(0, 12)}, taken at ${preview.target.heldBy}) in ${workspace.cwd}`;
     io.stdout.write(
       `${head}\n${planLines(preview.plan, 50)
@@ -68,16 +65,28 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
         .join('\n')}\n`,
     );
     if (args.dryRun) return 0;
-    const outcome = await restoreFiles(deps, args.entry, emit);
-    if (!outcome.ok) {
-      io.stderr.write(`tole: ${outcome.reason}\n`);
-      return 1;
-    }
+    const outcome = await commands.restore(args.entry, emit);
+    if (!outcome.ok) return refused(outcome);
     io.stdout.write(
       `restored: ${outcome.plan.added.length} created, ${outcome.plan.changed.length} overwritten, ${outcome.plan.removed.length} removed (to undo it: tole restore ${ref} --entry ${outcome.undoEntryId})\n`,
     );
     return 0;
   } finally {
     store.close();
+  }
+}
+
+/**
+ * A refusal in the words of the command line: the screen's words point at its tree and keys,
+ * which `tole restore` has not.
+ */
+function refusalText(refusal: Refusal, ref: string, entryId: string): string {
+  switch (refusal.reason) {
+    case 'no-entry':
+      return `no entry ${entryId} in session ${ref}: list its entry ids with tole export ${ref} --format json`;
+    case 'turn-unsettled':
+      return `a turn in this session was cut short and has calls not settled yet: open it once with tole --resume ${ref} (tole settles them on open), then restore`;
+    default:
+      return refusal.message;
   }
 }

@@ -1,18 +1,21 @@
+import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 import { checkout, currentHead } from './cursor';
 import type { EventSink } from './events';
 import { labelOf, setLabel } from './labels';
 import { MAX_QUEUED_PROMPTS, type PromptRunner } from './prompt-runner';
-import type { RestoreOutcome } from './restore-files';
+import type { RestoreOutcome, RestorePreview } from './restore-files';
 import { retryPoint } from './retry-point';
 import { nameSession, sessionName } from './session-name';
 import { shellCommandOf } from './shell-command';
+import type { PendingIntent } from './tool-step';
 
 /** Why a session command was not carried out; `message` is one line for the user that says what to do. */
 export interface Refusal {
   readonly ok: false;
   readonly reason:
     | 'turn-running'
+    | 'turn-unsettled'
     | 'read-only'
     | 'no-entry'
     | 'already-checked-out'
@@ -35,6 +38,8 @@ export type NameResult = { readonly ok: true; readonly name: string | null; read
 /** `retryFrom`: the entry a retry asks the model again from (the prompt or tool result the answer followed). */
 export type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
 export type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
+/** `previewRestore`: what restoring the files to an entry would change now (nothing is changed). */
+export type PreviewResult = Extract<RestorePreview, { ok: true }> | Refusal;
 /** `send`: where the prompt went (started a turn, into the running one, or behind it). */
 export type SendResult = { readonly ok: true; readonly how: 'sent' | 'steered' | 'queued' } | Refusal;
 /** `takeQueued`: the prompt taken out of the queue, and how many are left in it. */
@@ -43,6 +48,7 @@ export type QueuedResult = { readonly ok: true; readonly text: string; readonly 
 /** What the commands need of the agent: its checkpoints, and its own lock around a restore. */
 export interface CommandAgent {
   hasCheckpointFor?(entryId: string): boolean;
+  previewRestore?(entryId: string): Promise<RestorePreview>;
   restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
 }
 
@@ -180,7 +186,18 @@ export class SessionCommands {
     const refused = this.writable('restore files', 'restore files when it ends (Esc stops it)');
     if (refused) return refused;
     if (!this.agent.restoreFiles) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
-    return this.existing(entryId);
+    return this.existing(entryId) ?? this.unsettled();
+  }
+
+  /** What restoring the files to `entryId` would change, as they are now; changes nothing (a read-only view may ask). */
+  async previewRestore(entryId: string): Promise<PreviewResult> {
+    const { previewRestore } = this.agent;
+    if (!previewRestore) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
+    const missing = this.existing(entryId);
+    if (missing) return missing;
+    // The preview's own reasons say more than `hasCheckpointFor` (checkpoints off, and why).
+    const preview = await previewRestore.call(this.agent, entryId);
+    return preview.ok ? preview : refuse('not-restored', preview.reason);
   }
 
   /**
@@ -191,10 +208,9 @@ export class SessionCommands {
     if (this.store.readOnly) return refuse('read-only', 'read-only: files cannot be restored from this view');
     const { restoreFiles } = this.agent;
     if (!restoreFiles) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
-    const missing = this.existing(entryId);
-    if (missing) return missing;
-    if (this.agent.hasCheckpointFor?.(entryId) === false)
-      return refuse('no-checkpoint', `files not restored: no checkpoint holds the files as they were at ${entryId}`);
+    const refused = this.existing(entryId) ?? this.unsettled();
+    if (refused) return refused;
+    if (this.agent.hasCheckpointFor?.(entryId) === false) return noCheckpoint(entryId);
     const outcome = await restoreFiles.call(this.agent, entryId, emit);
     if (outcome.ok) return outcome;
     return refuse('not-restored', `files not restored: ${outcome.reason}`);
@@ -207,10 +223,30 @@ export class SessionCommands {
     return null;
   }
 
+  /**
+   * Refuses while a call a stop cut short waits to be settled: settling it may run it again (a
+   * write is idempotent), which would undo part of a restore made before it. Opening the session
+   * in tole settles it (a restore cut short is not counted: it is finished by running it again).
+   */
+  private unsettled(): Refusal | null {
+    const calls = this.store.registers
+      .entries(NS.pending)
+      .filter(([, cell]) => (cell.value as PendingIntent).kind !== 'restore');
+    if (calls.length === 0) return null;
+    return refuse(
+      'turn-unsettled',
+      `a turn a stop cut short has ${calls.length} call(s) not settled yet: open the session in tole to settle them first, then restore`,
+    );
+  }
+
   private existing(entryId: string): Refusal | null {
     if (this.store.tree.has(entryId)) return null;
     return refuse('no-entry', `no entry ${entryId} in this session: pick one in the tree (t)`);
   }
+}
+
+function noCheckpoint(entryId: string): Refusal {
+  return refuse('no-checkpoint', `files not restored: no checkpoint holds the files as they were at ${entryId}`);
 }
 
 function refuse(reason: Refusal['reason'], message: string): Refusal {

@@ -4,6 +4,7 @@ import type { Flash, UiAction } from '../screen/ui-state';
 /** How loud each refusal of a session command is on screen: a failed write is an error, a no-op is news. */
 const LEVELS: Record<Refusal['reason'], Flash['level']> = {
   'turn-running': 'warn',
+  'turn-unsettled': 'warn',
   'read-only': 'error',
   'no-entry': 'warn',
   'already-checked-out': 'info',

@@ -5,16 +5,19 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 const tuiDir = join(root, 'src', 'tui');
+const cliDir = join(root, 'src', 'cli');
 
 /**
- * The session writes a screen may not make itself: they go through `SessionCommands` (core),
- * which refuses what the session's state does not allow (a turn runs, read-only, no such entry).
+ * The session writes a screen or the command line may not make itself: they go through
+ * `SessionCommands` (core), which refuses what the session's state does not allow (a turn runs,
+ * read-only, no such entry, a call a stop cut short).
  */
 const STORE_WRITERS = new Set([
   'checkout',
   'setLabel',
   'nameSession',
   'restoreFiles',
+  'resumeRestore',
   'recordSessionFact',
   'AppendBatch',
 ]);
@@ -64,12 +67,19 @@ function storeWrites(name: string, source: string): string[] {
   return found;
 }
 
-describe('the screen writes the session only through its commands', () => {
+function writesIn(dir: string): string[] {
+  return sourceFiles(dir).flatMap((path) =>
+    storeWrites(relative(dir, path).split(sep).join('/'), readFileSync(path, 'utf8')),
+  );
+}
+
+describe('the screen and the command line write the session only through its commands', () => {
   it('no file in src/tui imports a store writer from core, commits to a store, or steers or queues past the commands', () => {
-    const found = sourceFiles(tuiDir).flatMap((path) =>
-      storeWrites(relative(tuiDir, path).split(sep).join('/'), readFileSync(path, 'utf8')),
-    );
-    expect(found).toEqual([]);
+    expect(writesIn(tuiDir)).toEqual([]);
+  });
+
+  it('no file in src/cli does either (tole restore asks the commands as the screen does)', () => {
+    expect(writesIn(cliDir)).toEqual([]);
   });
 
   it('catches the ways a screen file could write: a named import, a renamed one, a namespace, a commit, a runner call', () => {
