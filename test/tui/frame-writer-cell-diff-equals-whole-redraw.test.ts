@@ -42,6 +42,9 @@ const TEXTS = [
     colour.bgHex('#262626').bold.hex('#5fafff')('⏎') +
     colour.dim.hex('#808080')(' dim'),
   colour.bold.dim('both') + colour.dim('dim') + colour.hex('#000087')('blue 18'),
+  // Spaces in styles a space does not show (written as any space, or skipped), beside ones it does.
+  colour.red('a   ') + colour.underline('  ') + colour.bold.italic('   b') + colour.inverse(' ') + colour.dim('  '),
+  colour.strikethrough('  ') + colour.hex('#5fafff')('  │ ') + colour.overline(' ') + colour.bgRed(' '),
 ];
 
 interface Write {
@@ -141,10 +144,11 @@ describe('the frame writer sends cell diffs', () => {
     out.frames.length = 0;
     writer.stream.write(pane(colour.green('the reply grows')));
     const sent = out.frames.join('');
-    expect(sent).toContain(' grows');
+    expect(sent).toContain('grows');
     expect(sent).not.toContain('the reply');
     expect(sent).not.toContain('tree');
-    // The synchronized-update markers (16 bytes), a cursor move, a reset and colour in one code, ' grows', a reset.
-    expect(JSON.stringify(sent)).toBe('"\\u001b[?2026h\\u001b[2;21H\\u001b[0;32m grows\\u001b[0m\\u001b[?2026l"');
+    // The synchronized-update markers (16 bytes), a cursor move, a reset and colour in one code,
+    // 'grows' (the green space before it looks as the blank cell there did), a reset.
+    expect(JSON.stringify(sent)).toBe('"\\u001b[?2026h\\u001b[2;22H\\u001b[0;32mgrows\\u001b[0m\\u001b[?2026l"');
   });
 });

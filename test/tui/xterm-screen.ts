@@ -56,9 +56,14 @@ export function cells(term: Terminal): string[] {
       ]
         .map(Number)
         .join('');
-      // A cell never written and a cell holding an unstyled space look the same.
+      const char = c.getChars() || ' ';
+      // A cell never written and a cell holding an unstyled space look the same; so does a space in
+      // a foreground colour, bold, dim, italic, blinking or hidden (none of them shows on a space).
+      const unseen = char === ' ' && !c.isUnderline() && !c.isInverse() && !c.isStrikethrough() && !c.isOverline();
       row.push(
-        `${JSON.stringify(c.getChars() || ' ')}/${c.getWidth()}/${colourOf(c.getFgColorMode(), c.getFgColor())}/${colourOf(c.getBgColorMode(), c.getBgColor())}/${attributes}`,
+        unseen
+          ? `" "/${c.getWidth()}/0:0/${colourOf(c.getBgColorMode(), c.getBgColor())}/blank`
+          : `${JSON.stringify(char)}/${c.getWidth()}/${colourOf(c.getFgColorMode(), c.getFgColor())}/${colourOf(c.getBgColorMode(), c.getBgColor())}/${attributes}`,
       );
     }
     rows.push(`${y}: ${row.join(' ')}`);

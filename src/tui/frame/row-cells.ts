@@ -176,3 +176,19 @@ export function sameCell(a: Cell, b: Cell): boolean {
 export function isBlank(cell: Cell): boolean {
   return cell.text === ' ' && cell.style === '';
 }
+
+/**
+ * End codes of the styles a space does not show: its foreground colour, bold, dim, italic, blink,
+ * hidden. (A background, inverse, underline, overline or strike-through shows on a space.)
+ */
+const UNSEEN_ON_A_SPACE = new Set(['\x1b[39m', '\x1b[22m', '\x1b[23m', '\x1b[25m', '\x1b[28m']);
+
+/** True when every style of `styles` leaves a space looking like an erased cell. */
+export function spacesLookBlank(styles: readonly AnsiCode[]): boolean {
+  return styles.every((code) => UNSEEN_ON_A_SPACE.has(code.endCode));
+}
+
+/** True when the cell looks like an erased cell on screen: a space in a style a space does not show. */
+export function looksBlank(cell: Cell): boolean {
+  return cell.text === ' ' && (cell.style === '' || spacesLookBlank(cell.styles));
+}

@@ -4,12 +4,12 @@
  * that extends a line costs its own characters and a cursor move, not the row.
  */
 import type { AnsiCode } from '@alcalzone/ansi-tokenize';
-import { BLANK, isBlank, sameCell, type Cell, type RowCells } from './row-cells';
+import { BLANK, looksBlank, sameCell, spacesLookBlank, type Cell, type RowCells } from './row-cells';
 import { joinCodes } from './sgr-codes';
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
 const MAX_GAP = 3;
-/** Blank cells in a run erased (ECH, then a jump past them) rather than written as unstyled spaces, from this many on. */
+/** Blank cells in a run erased (ECH, then a jump past them) rather than written as spaces, from this many on. */
 const MIN_ERASE = 10;
 const FOREGROUND_END = '\x1b[39m';
 const RESET = '\x1b[0m';
@@ -85,10 +85,9 @@ export class Pen {
     return codes;
   }
 
-  /** Blank cells worth erasing rather than writing as spaces: any, when the pen holds a colour the spaces would need taken off. */
-  minErase(): number {
-    if (this.styles === null || this.styles.length === 0) return MIN_ERASE;
-    return this.styles.every((code) => code.endCode === FOREGROUND_END) ? 1 : MIN_ERASE;
+  /** True when a space written now looks like an erased cell (the pen holds no style a space shows). */
+  writesBlankSpaces(): boolean {
+    return this.styles !== null && spacesLookBlank(this.styles);
   }
 
   /**
@@ -132,17 +131,28 @@ export class Pen {
 
 const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
 
+/** Two cells that look the same on screen: the same cell, or two spaces in styles a space does not show. */
+const unchanged = (before: Cell, after: Cell): boolean =>
+  sameCell(before, after) || (looksBlank(before) && looksBlank(after));
+
 function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, to: number): string {
   let out = '';
   for (let i = from; i < to; i++) {
     const cell = at(cells, i);
     if (cell.width === 0) continue;
-    if (isBlank(cell)) {
-      // A long stretch of blank cells (the rest of a shorter line) is erased where it lies.
+    if (looksBlank(cell)) {
       let end = i + 1;
-      while (end < to && isBlank(at(cells, end))) end++;
-      if (end - i >= pen.minErase()) {
+      while (end < to && looksBlank(at(cells, end))) end++;
+      // A long stretch of blank cells (the rest of a shorter line) is erased where it lies; a short
+      // one is written as spaces in whatever the pen holds, when a space does not show that.
+      if (end - i >= MIN_ERASE) {
         out += `${pen.moveTo(row, i)}${pen.eraseStyle()}\x1b[${end - i}X`;
+        i = end - 1;
+        continue;
+      }
+      if (pen.writesBlankSpaces()) {
+        out += pen.moveTo(row, i) + ' '.repeat(end - i);
+        pen.advance(end - i);
         i = end - 1;
         continue;
       }
@@ -166,18 +176,18 @@ export function diffRow(pen: Pen, row: number, before: RowCells, after: RowCells
   const old = before.cells;
   const now = after.cells;
   let end = now.length;
-  while (end > 0 && isBlank(now[end - 1]!)) end--;
+  while (end > 0 && looksBlank(now[end - 1]!)) end--;
   let out = '';
   let i = 0;
   while (i < end) {
-    if (sameCell(at(old, i), now[i]!)) {
+    if (unchanged(at(old, i), now[i]!)) {
       i++;
       continue;
     }
     // A run of changes, joined across short unchanged gaps; wide characters are never cut.
     const start = now[i]!.width === 0 ? i - 1 : i;
     let last = i;
-    for (let j = i + 1; j < end && j - last <= MAX_GAP; j++) if (!sameCell(at(old, j), now[j]!)) last = j;
+    for (let j = i + 1; j < end && j - last <= MAX_GAP; j++) if (!unchanged(at(old, j), now[j]!)) last = j;
     let stop = last + 1;
     if (now[last]!.width === 2) stop++;
     out += writeRun(pen, row, now, start, stop);
@@ -185,7 +195,7 @@ export function diffRow(pen: Pen, row: number, before: RowCells, after: RowCells
   }
   // Past the new row's last visible cell: erase from the first old cell that still shows something.
   for (let j = Math.max(end, i); j < old.length; j++) {
-    if (isBlank(old[j]!)) continue;
+    if (looksBlank(old[j]!)) continue;
     out += `${pen.moveTo(row, j)}${pen.eraseStyle()}\x1b[K`;
     break;
   }
