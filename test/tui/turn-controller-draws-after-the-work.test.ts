@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { OpenAIProvider } from '../../src/core/provider/openai-chat/openai-provider';
 import type { EventSink } from '../../src/core/session/events';
+import { StreamedFrames } from '../../src/tui/frame/frame-pacer';
 import { IdleCollection } from '../../src/tui/frame/idle-collection';
-import { TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/screen/turn-controller';
+import { FRAME_MS, TurnController, type LiveTurn, type TurnAgent } from '../../src/tui/screen/turn-controller';
 import { buildAgent, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 
@@ -102,6 +103,38 @@ describe('the live turn reaches the screen after the work, once', () => {
     expect(watched.seen.at(-1)?.text).toBe('alpha ZZlast');
     end();
     turns.dispose();
+  });
+
+  it('a streamed frame is told inside its own timer, before a spinner step due at the same moment runs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let emit!: EventSink;
+      const agent: TurnAgent = {
+        ...scriptedAgent(() => {}),
+        runTurn: (_prompt, _signal, sink) =>
+          new Promise<void>(() => {
+            emit = sink;
+          }),
+      };
+      const frames = new StreamedFrames();
+      const turns = new TurnController({ agent, nowMs: () => performance.now(), onCrash: () => {}, frames });
+      const watched = watch(turns);
+      turns.start('go');
+      await nextTick();
+      emit({ type: 'stream-open', firstTokenLimitMs: 1000, idleLimitMs: 1000 });
+      emit({ type: 'text', delta: 'ZZframe' });
+      // Due with the frame, after it: the frame pacer lets the commit that follows the frame's
+      // timer through as the streamed one, so that commit must be the text's, not this step's.
+      let textToldBeforeTheStep: boolean | undefined;
+      setTimeout(() => {
+        textToldBeforeTheStep = watched.seen.at(-1)?.text === 'ZZframe';
+      }, FRAME_MS);
+      vi.advanceTimersByTime(FRAME_MS);
+      expect(textToldBeforeTheStep).toBe(true);
+      turns.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the turn's end is told before work queued for the next loop turn while the stream was read", async () => {

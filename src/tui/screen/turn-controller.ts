@@ -420,6 +420,10 @@ export class TurnController implements PromptRunner {
     this.frameTimer = setTimeout(() => {
       this.frameTimer = null;
       this.flushFrame();
+      // The screen hears of the text now, inside this timer: the frame pacer lets the next commit
+      // through as the streamed one (StreamedFrames.flushed), and a spinner or clock step due at the
+      // same moment would otherwise be that commit, leaving the text to wait for the next slot.
+      notifyNow();
     }, FRAME_MS);
     this.options.frames?.due(FRAME_MS);
   }
