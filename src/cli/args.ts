@@ -140,6 +140,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       i++;
       return next;
     };
+    if (flag in VALUE_FLAGS && VALUE_FLAGS[flag] === 'prompt' && values['prompt'] !== undefined)
+      // A headless run is one turn: a second prompt would be dropped without a word.
+      throw new UsageError(
+        `${flag} was given twice: tole -p runs one turn with one prompt; put it all in one -p "…", or send the next with tole -c -p "…" once this one ends (-c continues the last session)`,
+      );
     if (flag in VALUE_FLAGS) values[VALUE_FLAGS[flag]!] = takeValue();
     else if (flag === '--allow') allow.push(takeValue());
     else if (flag === '--resume' || flag === '-r') {
