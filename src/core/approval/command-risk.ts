@@ -6,11 +6,13 @@
  * The classifier's parts are in classify/, one concern a file: script.ts walks a parsed line,
  * dispatch.ts sends each command to the file that knows it (wrappers, shells, find, git, sed and
  * awk, the rule tables via rules.ts, unknown.ts), and those walk again whatever line a command
- * runs (`bash -c`, `xargs`, `find -exec`), so the walk and the per-command files call each other.
+ * runs (`bash -c`, `xargs`, `find -exec`), so the walk and the per-command files call each other:
+ * through the context's `walk` (classify/context.ts), which this file fills, never by importing.
  */
-import type { Ctx } from './classify/context';
+import type { Ctx, Walk } from './classify/context';
+import { classifyArgv } from './classify/dispatch';
 import { decide } from './classify/findings';
-import { classifyLine } from './classify/script';
+import { classifyLine, classifyScript, classifySubstitutions } from './classify/script';
 import type { RiskAssessment } from './risk';
 
 export interface ClassifyOptions {
@@ -23,6 +25,14 @@ export interface ClassifyOptions {
   readonly isDirectory?: (path: string) => boolean;
 }
 
+/** The walk's entry points, handed to every classifier through its context. */
+const WALK: Walk = {
+  argv: classifyArgv,
+  line: classifyLine,
+  script: classifyScript,
+  substitutions: classifySubstitutions,
+};
+
 /** Bound on the commands looked at for one line, whatever its shape. */
 const MAX_CLASSIFY_STEPS = 5_000;
 
@@ -34,6 +44,7 @@ export function classifyCommand(line: string, opts: ClassifyOptions = {}): RiskA
     stdin: { kind: 'terminal' },
     elsewhere: false,
     state: { cwdUnknown: false, steps: MAX_CLASSIFY_STEPS, written: new Set() },
+    walk: WALK,
   };
   return decide(classifyLine(line, ctx));
 }

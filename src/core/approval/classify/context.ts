@@ -1,4 +1,6 @@
-/** What the classifier carries through a line: the workspace questions, stdin, nesting, shared state. */
+/** What the classifier carries through a line: the workspace questions, stdin, nesting, shared state, the walk. */
+import type { Script, Word } from '../shell/syntax';
+import type { Finding } from './findings';
 
 export type Stdin =
   | { readonly kind: 'terminal' }
@@ -18,6 +20,25 @@ export interface Ctx {
    * paths the line writes, so that running one of them later in the line is caught.
    */
   readonly state: { cwdUnknown: boolean; steps: number; readonly written: Set<string> };
+  /** The walk, for a command that runs other commands (`bash -c`, `xargs`, `find -exec`). */
+  readonly walk: Walk;
+}
+
+/**
+ * The walk's entry points, handed in by whoever starts a walk (`command-risk.ts`). The walk
+ * (`script.ts`) and the per-command classifiers (`dispatch.ts` and the files it calls) reach
+ * each other through these, not through imports, so that no file of classify/ imports one that
+ * imports it back.
+ */
+export interface Walk {
+  /** One command's words, read by the classifier its name picks (`dispatch.ts`). */
+  readonly argv: (words: readonly Word[], ctx: Ctx) => Finding[];
+  /** A command line given as text: parsed, then walked (`script.ts`). */
+  readonly line: (line: string, ctx: Ctx) => Finding[];
+  /** A parsed line (`script.ts`). */
+  readonly script: (script: Script, ctx: Ctx) => Finding[];
+  /** The `$(…)` and backtick commands inside a word (`script.ts`). */
+  readonly substitutions: (w: Word, ctx: Ctx) => Finding[];
 }
 
 export function deeper(ctx: Ctx, stdin: Stdin = ctx.stdin): Ctx {

@@ -2,7 +2,6 @@
 import { FIND_ACTIONS } from '../command-rules';
 import type { Word } from '../shell/syntax';
 import { type Ctx, deeper } from './context';
-import { classifyArgv } from './dispatch';
 import { type Finding, destructive, optional, readOnly, unparseable } from './findings';
 import { includes, mayBeOption, own } from './words';
 import { targetFinding } from './written-paths';
@@ -24,7 +23,7 @@ export function classifyFind(args: readonly Word[], ctx: Ctx): Finding[] {
       const command = args
         .slice(i + 1, end)
         .map((word) => (word.text.includes('{}') ? { ...word, expands: true } : word));
-      findings.push(...classifyArgv(command, deeper(ctx, { kind: 'terminal' })));
+      findings.push(...ctx.walk.argv(command, deeper(ctx, { kind: 'terminal' })));
       i = end;
     } else if (own(FIND_ACTIONS.output, t) !== undefined) {
       const file = args[i + 1];

@@ -3,7 +3,6 @@ import { DOWNLOADERS } from '../command-rules';
 import { parseShell } from '../shell/parser';
 import type { Command, Redirect, Script, SimpleCommand, Word } from '../shell/syntax';
 import type { Ctx, Stdin } from './context';
-import { classifyArgv } from './dispatch';
 import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
 import { wordFindings } from './inert-words';
 import { classifyAssignment } from './variables';
@@ -84,7 +83,7 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   for (const w of words) findings.push(...wordFindings(w, inner));
   if (command.redirects.some((r) => r.heredoc?.evaluates))
     findings.push(opaqueWrite('a heredoc makes bash evaluate text as arithmetic, a name or a prompt'));
-  if (command.words.length > 0) findings.push(...classifyArgv(command.words, inner));
+  if (command.words.length > 0) findings.push(...ctx.walk.argv(command.words, inner));
   if (command.assignments.length > 0) findings.push(readOnly('it only sets shell variables', 'VAR=value'));
   return findings;
 }

@@ -4,7 +4,7 @@ import type { Word } from '../shell/syntax';
 import { classifyCommandString } from './command-strings';
 import { type Ctx, deeper } from './context';
 import { type Finding, destructive, opaqueWrite, readOnly, unparseable, write } from './findings';
-import { classifyLine, scriptDownloads } from './script';
+import { scriptDownloads } from './script';
 import { includes, isDynamic, mayBeOption } from './words';
 import { runsWrittenFile } from './written-paths';
 
@@ -98,7 +98,7 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
       if (stdin.expands) return [destructive(`\`${name}\` runs a heredoc whose text is only known when it runs`)];
       return [
         write(`\`${name}\` runs commands fed on its stdin`),
-        ...classifyLine(stdin.text, deeper(ctx, { kind: 'terminal' })),
+        ...ctx.walk.line(stdin.text, deeper(ctx, { kind: 'terminal' })),
       ];
     case 'file':
       return [opaqueWrite(`\`${name}\` runs commands from a file tole does not inspect`)];
@@ -114,7 +114,7 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
 export function classifyEval(args: readonly Word[], ctx: Ctx): Finding[] {
   if (args.length === 0) return [readOnly('`eval` alone does nothing', 'eval')];
   if (args.some((w) => w.expands)) return [destructive('`eval` runs text only known when it runs')];
-  return classifyLine(args.map((w) => w.text).join(' '), deeper(ctx));
+  return ctx.walk.line(args.map((w) => w.text).join(' '), deeper(ctx));
 }
 
 export function classifyInterpreter(name: string, args: readonly Word[], ctx: Ctx): Finding[] {

@@ -3,9 +3,7 @@ import { COMMAND_RULES, DESTRUCTIVE_NAME_PREFIXES, SHELLS, UNKNOWN_COMMAND_REASO
 import { parseShell } from '../shell/parser';
 import type { Word } from '../shell/syntax';
 import { type Ctx, deeper } from './context';
-import { classifyArgv } from './dispatch';
 import { type Finding, destructive, opaqueWrite, write } from './findings';
-import { classifyScript } from './script';
 import { basename, isDynamic } from './words';
 
 /** Bound on the arguments of one unknown command searched for an embedded command. */
@@ -27,7 +25,7 @@ const MAY_RUN_DESTRUCTIVE = new Set<string>([
 /** The Destructive part of `text` read as a command line, if it parses and has one. */
 function embeddedLine(text: string, ctx: Ctx): Finding | undefined {
   const parsed = parseShell(text, ctx.depth + 1);
-  return parsed.ok ? classifyScript(parsed.script, deeper(ctx)).find((f) => f.risk === 'Destructive') : undefined;
+  return parsed.ok ? ctx.walk.script(parsed.script, deeper(ctx)).find((f) => f.risk === 'Destructive') : undefined;
 }
 
 /** Unknown is Write; but `setsid rm -rf x` or `ssh host 'rm -rf /'` shows what it may run. */
@@ -52,7 +50,7 @@ export function embeddedDestructive(name: string, args: readonly Word[], ctx: Ct
     let found: Finding | undefined;
     if (MAY_RUN_DESTRUCTIVE.has(embedded) || DESTRUCTIVE_NAME_PREFIXES.some((p) => embedded.startsWith(p.prefix))) {
       scans++;
-      found = classifyArgv(args.slice(i), deeper(ctx)).find((f) => f.risk === 'Destructive');
+      found = ctx.walk.argv(args.slice(i), deeper(ctx)).find((f) => f.risk === 'Destructive');
     } else if (!w.plain && /[\s;&|]/.test(w.text)) {
       scans++;
       // As written, after `KEY=` (`-o ProxyCommand=…`), after an editor's `:!` (`vim -c '!cmd'`).

@@ -10,14 +10,13 @@ import type { Word } from '../shell/syntax';
 import { classifyCommandString } from './command-strings';
 import { type Ctx, deeper } from './context';
 import { type Finding, destructive, opaqueWrite, write } from './findings';
-import { classifyLine, classifySubstitutions } from './script';
 import { includes } from './words';
 
 export function classifyAssignment(name: string, value: Word, ctx: Ctx): Finding[] {
-  const findings = classifySubstitutions(value, ctx);
+  const findings = ctx.walk.substitutions(value, ctx);
   if (includes(COMMAND_VARIABLES, name)) {
     if (value.expands) findings.push(destructive(`\`${name}\` is set to a program only known when it runs`));
-    else if (value.text.trim() !== '') findings.push(...classifyLine(value.text, deeper(ctx, { kind: 'terminal' })));
+    else if (value.text.trim() !== '') findings.push(...ctx.walk.line(value.text, deeper(ctx, { kind: 'terminal' })));
   }
   if (includes(CODE_LOADING_VARIABLES, name) || CODE_LOADING_VARIABLE_PREFIXES.some((p) => name.startsWith(p))) {
     findings.push(destructive(`setting \`${name}\` makes programs load code tole cannot inspect`));

@@ -3,7 +3,6 @@ import type { WrapperRule } from '../command-rules';
 import { type Word, literalWord } from '../shell/syntax';
 import { classifyCommandString, classifyJoined } from './command-strings';
 import { type Ctx, deeper } from './context';
-import { classifyArgv } from './dispatch';
 import { type Finding, destructive, optional, readOnly, write } from './findings';
 import { classifyAssignment } from './variables';
 import { includes, mayBeOption } from './words';
@@ -47,12 +46,12 @@ export function classifyWrapped(name: string, spec: WrapperRule, args: readonly 
     return findings;
   }
   if (spec.joinsArguments || parsed.viaShell) return [...findings, ...classifyJoined(name, command, ctx)];
-  if (!spec.appendsArguments) return [...findings, ...classifyArgv(command, deeper(ctx))];
+  if (!spec.appendsArguments) return [...findings, ...ctx.walk.argv(command, deeper(ctx))];
   const marked =
     parsed.replace === undefined
       ? command
       : command.map((w) => (w.text.includes(parsed.replace!) ? { ...w, expands: true } : w));
-  return [...findings, ...classifyArgv([...marked, STDIN_ARGUMENTS], deeper(ctx, { kind: 'terminal' }))];
+  return [...findings, ...ctx.walk.argv([...marked, STDIN_ARGUMENTS], deeper(ctx, { kind: 'terminal' }))];
 }
 
 /** xargs appends arguments read from stdin: anything at all. */
