@@ -14,6 +14,7 @@ import { runMemoryBench, runRenderBench } from './render';
 import { runSandboxBench } from './sandbox';
 import { runSqliteBench } from './sqlite';
 import { runStartBench, runStartupBench } from './startup';
+import { runSnapshotBench } from './startup-snapshot';
 import { formatRows, runStorageBench, type Row } from './storage';
 import { runPromptCacheBench } from './prompt-cache';
 import { runProviderTransportBench } from './provider-transport';
@@ -30,6 +31,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['plans', runPlanReinjectionBench],
   ['cache', runPromptCacheBench],
   ['start', runStartBench],
+  ['snapshot', runSnapshotBench],
   ['patches', runPatchesBench],
   ['screen', runStartupBench],
   ['render', runRenderBench],
