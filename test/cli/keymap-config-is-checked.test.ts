@@ -49,13 +49,8 @@ describe('the keymap field of the config', () => {
     );
   });
 
-  it('an unparseable chord is a config error naming the field; tole exits 2 before opening anything', async () => {
-    const { code, stderr } = await run(project({}), [], home({ keymap: { help: ['ctrl+o', 'ctrl+shift+'] } }));
-    expect(code).toBe(2);
-    expect(stderr).toContain('field "keymap.help": "ctrl+shift+" is not a key chord');
-    expect(stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
-  });
-
+  // The screen's own run (no -p) is checked with the screen's tests (test/tui/keymap-overrides-apply.test.tsx),
+  // where the screen's modules are loaded already.
   it('a bad keymap fails headless runs too, since it is the same config', async () => {
     const { code, stderr } = await run(project({}), ['-p', 'hi'], home({ keymap: { quit: 'hyper+q' } }));
     expect(code).toBe(2);

@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main';
 import { applyKeymapOverrides, KeymapError, parseChord } from '../../src/tui/input/keymap-overrides';
 import { KEYMAP, resolveKey } from '../../src/tui/input/keymap';
 import { pane, renderScreen, stripAnsi, KEYS, type Screen } from './harness';
@@ -58,5 +63,31 @@ describe('keymap overrides from the config', () => {
     const overlay = pane(await screen.waitFor('keys · Esc or ? closes'), 'keys ·');
     expect(overlay).toMatch(/\^N\s+focus the next pane/);
     expect(overlay).toMatch(/\^O\s+show every key/);
+  });
+
+  it('an unparseable chord in the user config stops tole with exit 2 and the field named, before the screen opens', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tole-home-'));
+    mkdirSync(join(home, '.config', 'tole'), { recursive: true });
+    writeFileSync(
+      join(home, '.config', 'tole', 'config.json'),
+      JSON.stringify({ keymap: { help: ['ctrl+o', 'ctrl+shift+'] } }),
+    );
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (chunk) => (out += String(chunk)));
+    stderr.on('data', (chunk) => (err += String(chunk)));
+    const code = await main({
+      argv: [],
+      env: { HOME: home },
+      cwd: mkdtempSync(join(tmpdir(), 'tole-keymap-')),
+      stdout,
+      stderr,
+    });
+    expect(code).toBe(2);
+    expect(err).toContain('field "keymap.help": "ctrl+shift+" is not a key chord');
+    expect(err.split('\n').filter((l) => l !== '')).toHaveLength(1);
+    expect(out).toBe('');
   });
 });
