@@ -39,8 +39,6 @@ function start(workspace: string, home: string): TerminalDriver {
   });
 }
 
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** The user messages of each chat request, in order. */
 function userMessages(): string[][] {
   return server.requests
@@ -83,8 +81,9 @@ describe('driving a running session in a terminal', () => {
     expect(fourth).toEqual(['count to seven', 'stop at three', 'and then this']);
 
     await driver.waitFor(/Final · seq/);
+    // Esc leaves the tree (its keys go from the status bar), then Ctrl-C quits from the prompt.
     driver.type('\x1b');
-    await pause(100);
+    await driver.waitFor('⏎ send');
     driver.type('\x03');
     expect((await driver.exit).exitCode).toBe(0);
     const [file] = readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.jsonl'));

@@ -25,8 +25,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** The tree pane's column of the screen (left of the transcript's border). */
 function treeColumn(screen: string): string {
   return screen
@@ -66,10 +64,12 @@ describe('find in the tree, in a terminal', () => {
     await driver.waitFor('check out');
     driver.type('/');
     await driver.waitFor('find:');
-    // Typed as a person would: j, k, l are tree keys; in the field they are letters.
+    // Typed as a person would, one key a read: j, k, l are tree keys; in the field they are letters.
+    let typed = '';
     for (const ch of 'zebraxx') {
       driver.type(ch);
-      await pause(60);
+      typed += ch;
+      await driver.waitFor(`find: ${typed}`);
     }
     driver.type('\x7f\x7f');
     const found = await driver.waitFor('2 found');

@@ -100,18 +100,16 @@ describe('tole in a terminal', () => {
     // Branch: check out the first answer in the tree, then prompt from there.
     driver.type('\t');
     await driver.waitFor('check out');
-    driver.type('\x1b[H');
-    await new Promise((r) => setTimeout(r, 100));
-    driver.type('\x1b[B');
-    await new Promise((r) => setTimeout(r, 100));
-    driver.type('\r');
+    // Home, Down, Enter in one write: keys read together each act, one after the other's frame.
+    driver.type('\x1b[H\x1b[B\r');
     // The entry is before the write's checkpoint: tole asks whether the files go back too.
     await driver.waitFor('conversation only');
     driver.type('c');
     await driver.waitFor('next prompt starts a new branch');
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('# Notes\n- ship the screen\n');
+    // Esc leaves the tree for the prompt; a letter typed with it would be read as Alt and the letter.
     driver.type('\x1b');
-    await new Promise((r) => setTimeout(r, 100));
+    await driver.waitFor('⏎ send');
     driver.type('another idea\r');
     const branched = await driver.waitFor('A different idea, on its own branch.');
     await driver.waitFor('2 branches');
