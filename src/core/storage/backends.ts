@@ -49,6 +49,8 @@ export function openStorage(
     /** See JsonlOpenOptions.onRestart (SQLite replays on one thread and never calls it). */
     readonly onRestart?: () => void;
     readonly asideMinBytes?: number;
+    /** See JsonlOpenOptions.asideWorker. */
+    readonly asideWorker?: boolean;
     /** See JsonlOpenOptions.onSaved. */
     readonly onSaved?: ResumeFrom['apply'];
     /** See JsonlOpenOptions.indexKey. */

@@ -44,7 +44,10 @@ const NEWLINE = 0x0a;
 /** What this thread reads itself while the worker starts; the worker reads the rest. */
 const HEAD_READ_BYTES = 4 * 1024 * 1024;
 
-/** Replays `fd` like `replayJsonl`, checking its lines in a worker when the file is large. */
+/**
+ * Replays `fd` like `replayJsonl`, checking its lines in a worker when the file is large (or on
+ * this thread alone, `worker` false: see AsideCheck).
+ */
 export function replayJsonlAside(
   ops: FileOps,
   fd: number,
@@ -54,6 +57,7 @@ export function replayJsonlAside(
   minBytes = ASIDE_MIN_BYTES,
   headReadBytes = HEAD_READ_BYTES,
   resume: ResumeFrom | null = null,
+  worker = true,
 ): AsideResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
@@ -69,9 +73,9 @@ export function replayJsonlAside(
   nameFile(bytes, path);
   // With the real file system the worker reads the file past its first piece while this thread
   // replays what came before; otherwise (injected file operations) this thread reads it all.
-  const workerReads = ops === nodeFileOps;
+  const workerReads = worker && ops === nodeFileOps;
   const headBytes = early?.headBytes ?? (workerReads ? Math.min(headReadBytes, totalBytes) : totalBytes);
-  const check = early?.check ?? new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined);
+  const check = early?.check ?? new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined, { worker });
   let applied = false;
   try {
     if (early !== null || readRange(ops, fd, bytes, headBytes) === headBytes) {

@@ -23,6 +23,8 @@ export interface JsonlOpenOptions {
   readonly onRestart?: () => void;
   /** Files of at least this many bytes are checked aside (ASIDE_MIN_BYTES unless given). */
   readonly asideMinBytes?: number;
+  /** False: that check runs on this thread, no worker started (AsideCheck's `worker`); true unless given. */
+  readonly asideWorker?: boolean;
   /**
    * Takes in the state a saved index beside the file holds (session-index.ts), in place of
    * replaying the lines it covers; only with `onRestart`, which drops it again if the check fails.
@@ -138,7 +140,17 @@ export class JsonlStorage implements Storage {
         : null;
       const resume = saved && options.onSaved ? { index: saved, apply: options.onSaved } : null;
       const scan: AsideResult = options.onRestart
-        ? replayJsonlAside(ops, fd, path, sink, options.onRestart, options.asideMinBytes, undefined, resume)
+        ? replayJsonlAside(
+            ops,
+            fd,
+            path,
+            sink,
+            options.onRestart,
+            options.asideMinBytes,
+            undefined,
+            resume,
+            options.asideWorker ?? true,
+          )
         : replayJsonl(ops, fd, path, sink);
       let tornTail = scan.tornTail;
       if (tornTail && !readOnly) {

@@ -34,6 +34,8 @@ export interface OpenOptions extends StoreOptions {
   readonly onReplay?: (records: readonly StoredRecord[], line: number) => void;
   /** JSONL files of at least this many bytes are checked by a worker while they replay (tests lower it). */
   readonly asideMinBytes?: number;
+  /** False: that check runs on this thread, no worker started (tests that open thousands of small files). */
+  readonly asideWorker?: boolean;
   /** The user's key for the saved index's MAC (session-index.ts): without it no index is used or saved. */
   readonly indexKey?: IndexKey;
 }
@@ -112,6 +114,7 @@ export class SessionStore {
             ...(options.indexKey ? { indexKey: options.indexKey } : {}),
             onSaved: (state, file, mark) => store.restore(state, mark.ids, mark.numbers, file, mark.bytes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
+            ...(options.asideWorker === undefined ? {} : { asideWorker: options.asideWorker }),
           }),
     });
     store.storage = storage;

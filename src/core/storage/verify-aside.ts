@@ -229,14 +229,21 @@ export class AsideCheck {
   /**
    * `read`: the worker reads the rest of the file from this descriptor (which this process keeps
    * open), from the offset given, while this thread works on what came before; else `bytes` is
-   * filled by the caller, which says so with `haveRead`.
+   * filled by the caller, which says so with `haveRead`. `worker: false` starts none: this thread
+   * checks every piece, as it does when a worker cannot start (a caller that opens thousands of
+   * small files, the fault simulator, whose check costs less than a worker's start).
    */
   constructor(
     private readonly bytes: Buffer,
     read?: { readonly fd: number; readonly from: number },
+    { worker = true }: { readonly worker?: boolean } = {},
   ) {
     this.state[READ] = read ? read.from : 0;
     this.filled = read !== undefined;
+    if (!worker) {
+      if (read) throw new Error('assert: a check without a worker has no worker to read the file');
+      return;
+    }
     try {
       this.worker = new Worker(WORKER_SOURCE, {
         eval: true,

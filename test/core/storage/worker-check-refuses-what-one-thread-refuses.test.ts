@@ -166,6 +166,25 @@ describe('the line check', () => {
     }
   });
 
+  it('answers the same on this thread alone when told to start no worker', () => {
+    const from = lines[0]!.length + 1;
+    const seed = crc32(lines[0]!);
+    const flipped = Buffer.from(original);
+    flipped[from + lines[1]!.length + 1 + 30] ^= 1;
+    for (const bytes of [original, flipped]) {
+      const shared = Buffer.from(new SharedArrayBuffer(bytes.length));
+      bytes.copy(shared);
+      const alone = new AsideCheck(shared, undefined, { worker: false });
+      alone.haveRead();
+      // Pieces of 64 bytes: this thread takes every one of them.
+      alone.begin(from, shared.length, seed, 64);
+      expect(alone.answer()).toBe(firstBadLine(bytes, from, bytes.length, seed, crc32, jsonSkipper(false)));
+      expect(alone.answeredBy).toBe('this thread');
+      alone.stop();
+    }
+    expect(() => new AsideCheck(Buffer.alloc(8), { fd: 0, from: 0 }, { worker: false })).toThrow(/assert/);
+  });
+
   it('is as strict as JSON.parse on the commit text', () => {
     const header = Buffer.from('{}');
     const seed = crc32(header);
