@@ -17,6 +17,7 @@ import type { Tool } from '../../src/core/tools/tool';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { steppingClock } from '../support/storage-fixtures';
 import { seededRandom } from '../../src/core/clock';
+import { describedOnce } from './described-once';
 import type { TaskPlant } from './plants';
 import { answerOf, CHILD_PROFILE, CHILD_TOOLS } from './sim-world';
 import { checkSettled } from './simulate';
@@ -46,7 +47,7 @@ export function subAgentsFor(
     limits: SIM_LIMITS,
   });
   const tool = taskTool(agents);
-  deps.tools.register(plant === 'new-child-on-resume' ? newChildOnResume(tool, agents) : tool);
+  deps.tools.register(describedOnce(plant === 'new-child-on-resume' ? newChildOnResume(tool, agents) : tool));
   return agents;
 }
 

@@ -40,6 +40,7 @@ import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 import { ChildChecks, subAgentsFor } from './sim-children';
+import { describedOnce } from './described-once';
 
 const DIR = '/sim/sessions';
 const MODEL = 'sim-model';
@@ -511,6 +512,13 @@ function checkShipped(
   const held = team.recordsOf(id);
   const effects = team.effectsOf(id);
   const found: string[] = [];
+  const intents = new Map<string, AnyEntry>();
+  for (const record of records) {
+    const entry = record as unknown as AnyEntry;
+    // The first intent of a call, as a search from the file's start finds it.
+    if (record.kind === 'entry' && entry.type === 'tool_intent' && !intents.has(entry.payload.callId))
+      intents.set(entry.payload.callId, entry);
+  }
   for (const record of records) {
     if (record.seq > cursor) continue;
     const row = held.get(record.seq);
@@ -523,13 +531,8 @@ function checkShipped(
     if (entry.type === 'tool_intent' && !effects.has(entry.id))
       found.push(`intent ${entry.id} (seq ${record.seq}) has no tool-effect row`);
     if (entry.type === 'tool_result') {
-      const intent = records.find(
-        (r) =>
-          r.kind === 'entry' &&
-          (r as unknown as AnyEntry).type === 'tool_intent' &&
-          (r as unknown as { payload: { callId: string } }).payload.callId === entry.payload.callId,
-      );
-      const row = intent ? effects.get((intent as unknown as AnyEntry).id) : undefined;
+      const intent = intents.get(entry.payload.callId);
+      const row = intent ? effects.get(intent.id) : undefined;
       if (row !== undefined && row['settlement_entry_id'] !== entry.id)
         found.push(`the tool-effect row of ${entry.payload.callId} is not settled by ${entry.id}`);
     }
@@ -566,7 +569,7 @@ function elsewhere(ops: FileOps): FileOps {
 
 function registry(world: SimWorld): ToolRegistry {
   const tools = ToolRegistry.create({ interactiveApprover: true });
-  for (const tool of world.tools()) tools.register(tool);
+  for (const tool of world.tools()) tools.register(describedOnce(tool));
   return tools;
 }
 
