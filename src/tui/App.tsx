@@ -26,7 +26,7 @@ import { paneAt } from './input/mouse-wheel';
 import { useSignals, type Signals } from './status/use-signals';
 import type { EditorResult } from './prompt/external-editor';
 import type { PromptTemplate } from './commands/prompt-template';
-import { innerSize } from './panes/PaneFrame';
+import { paneInnerSize } from './panes/RuledPane';
 import { Panes } from './panes/Panes';
 import { promptLayout, promptPlaceholder } from './prompt/prompt-layout';
 import { PromptLine } from './prompt/PromptLine';
@@ -240,7 +240,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   );
   const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
   const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;
-  const usageWidth = innerSize(sidePaneWidth(size.columns), 0).width;
+  const usageWidth = paneInnerSize(sidePaneWidth(size.columns), 0).width;
   const content = usePaneContent({
     store,
     agent,

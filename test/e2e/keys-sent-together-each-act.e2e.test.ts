@@ -79,7 +79,7 @@ describe('keys sent in one write', () => {
     // click changes nothing and types nothing. Mouse reporting is on while the screen is up.
     expect(term.raw).toContain('\x1b[?1000h\x1b[?1006h');
     const first = await term.screen();
-    const column = first.split('\n')[0]!.indexOf('╮╭') + 5;
+    const column = first.split('\n')[0]!.indexOf('┬') + 4;
     term.type(`\x1b[<0;${column};10M\x1b[<0;${column};10m\x1b[<65;${column};10M\x1b[<65;${column};10M`);
     await term.waitFor((s) => topRow(s) === bottom - 10 - 3 * page + 6);
 
@@ -117,7 +117,7 @@ describe('keys sent in one write', () => {
 
     // Ctrl-G: the prompt in $EDITOR; the full screen comes back, drawn whole, with what it saved.
     term.type('\x15draft\x07');
-    await term.waitFor((s) => s.includes('❯ edited: draft') && s.includes('╭ tree'));
+    await term.waitFor((s) => s.includes('❯ edited: draft') && s.includes('─ tree'));
     expect(term.onAlternateScreen).toBe(true);
   }, 90_000);
 });

@@ -97,13 +97,11 @@ describe('small defects in a real tmux pane at 80x24', () => {
     tmux('send-keys', '-t', 'tole', '-l', 'say thumbs 👍🏽 please');
     tmux('send-keys', '-t', 'tole', 'Enter');
     const answered = await paneWhen((pane) => pane.includes('back, and') && /Final · /.test(pane));
-    const bordered = answered.split('\n').filter((line) => line.startsWith('│'));
-    expect(bordered.length).toBeGreaterThan(10);
-    for (const line of bordered) {
-      expect(line.trimEnd(), answered).toMatch(/│$/);
-      expect(stringWidth(line.trimEnd()), line).toBe(COLUMNS);
-    }
+    // At 80 columns the transcript is alone, with no rule on its right: every row fits, and the
+    // prompt's row reads as tole laid it out (tmux drawing the modifier would push or overwrite 'please').
+    for (const line of answered.split('\n')) expect(stringWidth(line.trimEnd()), line).toBeLessThanOrEqual(COLUMNS);
     expect(answered).toMatch(/thumbs 👍\S* please/);
+    expect(answered).toMatch(/^ {2}say thumbs 👍 please$/m);
     expect(answered).toMatch(/thumbs up 👍\S* back/);
 
     tmux('send-keys', '-t', 'tole', 'C-c');

@@ -58,14 +58,14 @@ describe('sub-agents on the screen', () => {
     const screen = await driver.waitFor((s) => s.includes('Both parts are fine.') && s.includes('* with sub-agents'));
     if (process.env['TOLE_SHOW_SCREEN']) console.log(screen);
     // The tree: each task call a sub-agent node (the pane is narrow: the session id is in the transcript).
-    expect(screen).toMatch(/│ ⧉ parser review · sub-a/);
-    expect(screen).toMatch(/│ ⧉ lexer review · sub-ag/);
+    expect(screen).toMatch(/^ {2}⧉ parser review · sub-a/m);
+    expect(screen).toMatch(/^ {2}⧉ lexer review · sub-ag/m);
     expect(screen.match(/sub-agent session [0-9]+-[0-9a-f]{6}/g)).toHaveLength(2);
     // The usage pane: the rows that hold the children's usage marked, each child with its cost.
-    expect(screen).toMatch(/│ session\* +\d+ +\d+ +\$0\.\d+ │/);
-    expect(screen.match(/│ (agents| {6}) +gpt-4\.1 +\$0\.\d+ │/g)).toHaveLength(2);
+    expect(screen).toMatch(/│ session\* +\d+ +\d+ +\$0\.\d+ *$/m);
+    expect(screen.match(/│ (agents| {6}) +gpt-4\.1 +\$0\.\d+ *$/gm)).toHaveLength(2);
     // The budget: what the session row says it cost, children included, against the one set.
-    const spent = /│ session\* +\d+ +\d+ +(\$0\.\d+) │/.exec(screen)![1]!;
-    expect(screen).toContain(`│ budget  ${spent} / $5.00 `);
+    const spent = /│ session\* +\d+ +\d+ +(\$0\.\d+) *$/m.exec(screen)![1]!;
+    expect(screen).toContain(`│ budget  ${spent} / $5.00`);
   });
 });

@@ -25,12 +25,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The tree pane's column of the screen (left of the transcript's border). */
+/** The tree pane's column of the screen (left of the transcript's rule, which meets the top one at `┬`). */
 function treeColumn(screen: string): string {
-  return screen
-    .split('\n')
-    .map((line) => line.slice(0, line.indexOf('╮╭') + 1 || line.indexOf('││') + 1 || 0))
-    .join('\n');
+  const lines = screen.split('\n');
+  const width = Math.max(0, lines[0]!.indexOf('┬'));
+  return lines.map((line) => line.slice(0, width)).join('\n');
 }
 
 describe('find in the tree, in a terminal', () => {

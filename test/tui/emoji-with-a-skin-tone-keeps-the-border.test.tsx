@@ -4,7 +4,7 @@
  * border moved two cells right. ❤️ and 1️⃣ are 2 to string-width and 1 to tmux: it moved left.
  * The screen leaves those parts out (text/drawn-emoji.ts): what it writes is what both count.
  */
-import { render } from 'ink';
+import { Box, render } from 'ink';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { LinesPane } from '../../src/tui/panes/LinesPane';
@@ -42,13 +42,16 @@ describe('the width of emoji terminals disagree on', () => {
     }
   });
 
-  it('keeps a bordered pane line as wide as the others', () => {
-    const stdout = new FakeStdout(30, 6);
+  it('keeps the rule right of a pane in one column on every line', () => {
+    const stdout = new FakeStdout(40, 6);
     const theme = themeView(loadTheme('dark'), true);
-    const lines = [[seg('done 👍🏽 reading ❤️ ok')], [seg('plain line')], [seg(truncate('👍🏽'.repeat(20), 26))]];
+    const lines = [[seg('done 👍🏽 reading ❤️ ok')], [seg('plain line')], [seg(truncate('👍🏽'.repeat(20), 27))]];
     const instance = render(
       <ThemeContext.Provider value={theme}>
-        <LinesPane title="t" lines={lines} width={30} height={6} focused={false} />
+        <Box flexDirection="row">
+          <LinesPane title="t" lines={lines} width={30} height={6} focused={false} edge="screen" />
+          <LinesPane title="u" lines={[]} width={10} height={6} focused={false} edge="beside" />
+        </Box>
       </ThemeContext.Provider>,
       {
         stdout: stdout as unknown as NodeJS.WriteStream,
@@ -65,10 +68,11 @@ describe('the width of emoji terminals disagree on', () => {
         .filter((row) => row !== '');
       expect(rows.join('\n')).toContain('done 👍 reading ❤ ok');
       for (const row of rows) {
-        // Nothing in the frame that tmux counts apart from string-width, and every row 30 cells.
+        // Nothing in the frame that tmux counts apart from string-width, and the next pane's rule
+        // 30 cells in on every row.
         expect(drawnEmoji(row)).toBe(row);
-        expect(stringWidth(row), row).toBe(30);
-        expect(row.endsWith('│') || row.endsWith('╮') || row.endsWith('╯'), row).toBe(true);
+        const rule = Math.max(row.lastIndexOf('│'), row.lastIndexOf('┬'));
+        expect(stringWidth(row.slice(0, rule)), row).toBe(30);
       }
     } finally {
       instance.unmount();

@@ -6,6 +6,8 @@ import { App, type AppProps } from '../../src/tui/App';
 import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval/approval-queue';
 import type { RunTuiOptions } from '../../src/tui/run-tui';
 import { loadTheme } from '../../src/tui/style/theme';
+import { screenLayout } from '../../src/tui/panes/layout';
+import { cellWidth } from '../../src/tui/text/cell-width';
 import { emptyStore } from './session-fixture';
 import type { TurnAgent } from '../../src/tui/screen/turn-controller';
 
@@ -236,7 +238,14 @@ export function renderScreen(options: ScreenOptions): Screen {
 
 export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 
-/** The text inside one pane of a frame, found by a word of its title (the border's columns bound it). */
+/** Where a pane's title row starts: a boxed pane's corner, or a screen pane's rule (`─` at the screen's edge, `┬`, `├`). */
+const TITLE_LEADS = '╭┬├─';
+
+/**
+ * The text inside one pane of a frame, found by a word of its title: a boxed pane (an overlay, the
+ * approval box) is bound by its border; a pane of the screen by its title rule, the rule on its
+ * left (blank at the screen's edge) and the next pane's rule on its right.
+ */
 export function pane(frame: string, title: string): string {
   const lines = stripAnsi(frame)
     .split('\n')
@@ -246,11 +255,54 @@ export function pane(frame: string, title: string): string {
   const row = lines[top]!;
   const titleAt = row.join('').indexOf(title);
   let start = titleAt;
-  while (start > 0 && row[start] !== '╭') start--;
+  while (start > 0 && !TITLE_LEADS.includes(row[start]!)) start--;
+  const boxed = row[start] === '╭';
   let end = titleAt;
-  while (end < row.length && row[end] !== '╮') end++;
+  while (end < row.length && row[end] !== (boxed ? '╮' : '┬')) end++;
+  const inside = (line: readonly string[]): boolean => {
+    if (boxed) return line[start] !== '╰';
+    if (row[start] !== '─') return line[start] === '│';
+    // At the screen's edge: two blank columns before the text, the pane's own rule to its right.
+    return line[start] === ' ' && line[start + 1] === ' ' && (end >= row.length || line[end] === '│');
+  };
   const out: string[] = [];
-  for (let i = top + 1; i < lines.length && lines[i]![start] !== '╰'; i++)
-    out.push(lines[i]!.slice(start + 1, end).join(''));
+  // A row of the screen's rightmost pane ends where its text does (the frame has no trailing blanks): padded to the pane.
+  for (let i = top + 1; i < lines.length && inside(lines[i]!); i++)
+    out.push(
+      lines[i]!.slice(start + 1, end)
+        .join('')
+        .padEnd(end - start - 1),
+    );
   return out.join('\n');
+}
+
+/** The tree pane's columns of a screen `columns` wide (it is the leftmost pane on a wide screen). */
+export function treeWidth(columns = 140): number {
+  return screenLayout({
+    columns,
+    rows: 40,
+    focus: 'input',
+    promptHeight: 1,
+    approvalHeight: 0,
+    flashHeight: 0,
+    usageLines: 0,
+  }).tree!.width;
+}
+
+/** The first `count` columns of a frame's line, its style codes kept: the tree's part of a row. */
+export function leftColumns(line: string, count: number = treeWidth()): string {
+  let out = '';
+  let seen = 0;
+  for (const part of line.split(/(\x1b\[[0-9;]*m)/)) {
+    if (part.startsWith('\x1b[')) {
+      out += part;
+      continue;
+    }
+    for (const char of part) {
+      seen += cellWidth(char);
+      if (seen > count) return out;
+      out += char;
+    }
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { counted } from '../../src/tui/text/format';
 import { LinesPane } from '../../src/tui/panes/LinesPane';
-import { innerSize, PaneFrame } from '../../src/tui/panes/PaneFrame';
+import { paneInnerSize, RuledPane } from '../../src/tui/panes/RuledPane';
 import { StyledLine } from '../../src/tui/style/StyledLine';
 import widestLine from '../../src/tui/text/text-width';
 import { seg, truncateLine, type Line } from '../../src/tui/style/styled-line';
@@ -56,13 +56,13 @@ function NodePerLine({
   height: number;
 }) {
   return (
-    <PaneFrame title={title} width={width} height={height} focused={false}>
+    <RuledPane title={title} width={width} height={height} focused={false} edge="screen">
       <Box flexDirection="column">
         {lines.map((line, i) => (
           <StyledLine key={i} line={line} />
         ))}
       </Box>
-    </PaneFrame>
+    </RuledPane>
   );
 }
 
@@ -113,7 +113,7 @@ describe('a lines pane drawn as one text node', () => {
           maxLength: 3,
         }),
         (width, height, cut, raw) => {
-          const inner = innerSize(width, height + 2);
+          const inner = paneInnerSize(width, height + 2);
           // Callers cut their lines to the pane (`cut`); uncut, some lines are wider than it.
           const frames = raw.map((frame) => ({
             theme: frame.theme,
@@ -184,14 +184,15 @@ describe('a lines pane drawn as one text node', () => {
           />
         );
       // Before: a node per row (every row fits, so the first row shown is the first).
-      const inner = innerSize(width, height);
+      const inner = paneInnerSize(width, height);
       return (
-        <PaneFrame
+        <RuledPane
           title={`tree · ${view.laneCount} branches`}
           note={counted(view.rows.rows.length, 'entry', 'entries')}
           width={width}
           height={height}
           focused={focused}
+          edge="screen"
         >
           <Box flexDirection="column">
             {view.rows.rows.map((row, i) => (
@@ -210,7 +211,7 @@ describe('a lines pane drawn as one text node', () => {
               />
             ))}
           </Box>
-        </PaneFrame>
+        </RuledPane>
       );
     }
     const views = [

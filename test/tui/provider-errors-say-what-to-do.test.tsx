@@ -18,11 +18,11 @@ async function send(s: Screen, text: string): Promise<void> {
   await s.press(KEYS.enter);
 }
 
-/** The flash: the lines between the panes' bottom border and the prompt. */
+/** The flash: the lines between the panes' last row (the rules between panes run down it) and the prompt. */
 function flashOf(frame: string): string {
   const lines = stripAnsi(frame).split('\n');
   const prompt = lines.findIndex((l) => l.startsWith('❯'));
-  const bottom = lines.slice(0, prompt).findLastIndex((l) => l.includes('╯'));
+  const bottom = lines.slice(0, prompt).findLastIndex((l) => l.includes('│'));
   return lines.slice(bottom + 1, prompt).join('\n');
 }
 

@@ -29,7 +29,7 @@ function restored(stdout: FakeStdout): void {
   expect(all.startsWith(ENTER)).toBe(true);
   const tail = all.slice(all.lastIndexOf(LEAVE) - 40);
   expect(tail).toContain(SHOW_CURSOR);
-  expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('╭'));
+  expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('─'));
 }
 
 /** Waits until the prompt row shows `text` (typed keys drawn), as a terminal would show the writes. */

@@ -78,7 +78,7 @@ describe('the session name field (R in the tree)', () => {
     await shows('the session has no name now');
     expect(sessionName(store)).toBeNull();
     expect(nameOnDisk(store.path)).toBeNull();
-    await shows('╭ branch-2 · 6 entries');
+    await shows('┬ branch-2 · 6 entries');
   });
 });
 

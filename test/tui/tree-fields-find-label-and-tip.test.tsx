@@ -2,7 +2,7 @@ import chalk from 'chalk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import { labelOf } from '../../src/core/session/labels';
-import { KEYS, pane, renderScreen, type Screen } from './harness';
+import { KEYS, leftColumns, pane, renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -20,7 +20,7 @@ const strip = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 /** The tree row drawn in inverse video (the selection, with NO_COLOR on). */
 function selectedRow(frame: string): string {
   const line = frame.split('\n').find((l) => l.includes('\x1b[7m'));
-  return line ? strip(line).split('││')[0]! : '';
+  return line ? strip(leftColumns(line)) : '';
 }
 
 async function selected(text: string): Promise<void> {
@@ -51,8 +51,8 @@ async function shows(text: string): Promise<void> {
 function markedRows(frame: string): string[] {
   return frame
     .split('\n')
-    .filter((l) => l.split('││')[0]!.includes('\x1b[4m'))
-    .map((l) => strip(l).split('││')[0]!.trim());
+    .filter((l) => leftColumns(l).includes('\x1b[4m'))
+    .map((l) => strip(leftColumns(l)).trim());
 }
 
 describe('find in the tree (/)', () => {

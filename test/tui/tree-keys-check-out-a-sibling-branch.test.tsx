@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
-import { KEYS, pane, renderScreen, type Screen } from './harness';
+import { KEYS, leftColumns, pane, renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -19,7 +19,7 @@ const strip = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 /** The tree row drawn in inverse video (the selection, with NO_COLOR on). */
 function selectedRow(frame: string): string {
   const line = frame.split('\n').find((l) => l.includes('\x1b[7m'));
-  return line ? strip(line).split('││')[0]! : '';
+  return line ? strip(leftColumns(line)) : '';
 }
 
 /** Waits (frames land after a macrotask) until the selected row shows `text`. */

@@ -12,7 +12,7 @@ import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces
 import { SessionStore } from '../../src/core/storage/session-store';
 import type { SessionEvent } from '../../src/core/session/events';
 import type { ChildEvent } from '../../src/core/session/sub-agents';
-import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, leftColumns, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append, emptyStore, fixedClock } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -95,7 +95,7 @@ const treeOf = (frame: string): string => pane(frame, 'tree');
 /** The tree row drawn in inverse video (the selection, with NO_COLOR on). */
 function selectedRow(frame: string): string {
   const line = frame.split('\n').find((l) => l.includes('\x1b[7m'));
-  return line ? line.replace(/\x1b\[[0-9;]*m/g, '').split('││')[0]! : '';
+  return line ? leftColumns(line).replace(/\x1b\[[0-9;]*m/g, '') : '';
 }
 
 async function selectTaskCall(): Promise<void> {

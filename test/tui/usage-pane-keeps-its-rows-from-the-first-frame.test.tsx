@@ -22,7 +22,7 @@ afterEach(() => {
 function registersRow(frame: string): number {
   return stripAnsi(frame)
     .split('\n')
-    .findIndex((line) => /[─┌╭].*registers/.test(line));
+    .findIndex((line) => /[─┌╭├] registers/.test(line));
 }
 
 function summary(models: readonly string[]): UsageSummary {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import { innerSize, PaneFrame } from './PaneFrame';
+import { paneInnerSize, RuledPane, type PaneEdge } from './RuledPane';
 import { StyledLine } from '../style/StyledLine';
 import { paintedLines } from '../style/painted-lines';
 import type { Line } from '../style/styled-line';
@@ -17,6 +17,8 @@ export interface LinesPaneProps {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;
+  /** Where it sits among the panes (at the screen's left edge when not given). */
+  readonly edge?: PaneEdge;
 }
 
 /**
@@ -31,12 +33,21 @@ export interface LinesPaneProps {
  * the whole column again and Ink walk each line's node. A line wider than the pane (which callers
  * do not give) is drawn a node per line, each cut by Ink as before.
  */
-export const LinesPane = memo(function LinesPane({ title, note, lines, keys, width, height, focused }: LinesPaneProps) {
+export const LinesPane = memo(function LinesPane({
+  title,
+  note,
+  lines,
+  keys,
+  width,
+  height,
+  focused,
+  edge = 'screen',
+}: LinesPaneProps) {
   const theme = useTheme();
   const text = paintedLines(theme, lines);
-  const whole = lines.length > 0 && widestLine(text) <= innerSize(width, height).width;
+  const whole = lines.length > 0 && widestLine(text) <= paneInnerSize(width, height).width;
   return (
-    <PaneFrame title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused}>
+    <RuledPane title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused} edge={edge}>
       <Box flexDirection="column">
         {whole ? (
           <Text wrap="truncate-end">{text}</Text>
@@ -44,6 +55,6 @@ export const LinesPane = memo(function LinesPane({ title, note, lines, keys, wid
           lines.map((line, i) => <StyledLine key={keys?.[i] ?? i} line={line} />)
         )}
       </Box>
-    </PaneFrame>
+    </RuledPane>
   );
 });

@@ -4,6 +4,7 @@ import type { SessionStore } from '../../core/storage/session-store';
 import type { PaneId } from '../input/keymap';
 import type { PaneContent } from './pane-content';
 import type { ScreenLayout } from './layout';
+import type { PaneEdge } from './RuledPane';
 import { LinesPane } from './LinesPane';
 import { LiveTranscriptPane, type TranscriptInput } from '../transcript/LiveTranscriptPane';
 import { LiveUsagePane, type UsageInput } from '../usage/LiveUsagePane';
@@ -56,6 +57,9 @@ export function Panes({
       {...(unfolded ? { unfolded } : {})}
     />
   ) : null;
+  // Side by side, each pane right of the tree shares a rule with the one on its left; on a narrow
+  // screen the one pane shown is at the screen's edge.
+  const edge = (wide: PaneEdge): PaneEdge => (layout.narrow ? 'screen' : wide);
   const pane = (id: PaneId, content: PaneContent, rect: { width: number; height: number } | null) =>
     rect ? (
       <LinesPane
@@ -66,6 +70,7 @@ export function Panes({
         width={rect.width}
         height={rect.height}
         focused={focus === id}
+        edge={edge('below')}
       />
     ) : null;
   const transcriptPane = transcriptRect ? (
@@ -74,10 +79,17 @@ export function Panes({
       width={transcriptRect.width}
       height={transcriptRect.height}
       focused={focus === 'transcript'}
+      edge={edge('beside')}
     />
   ) : null;
   const usagePane = usageRect ? (
-    <LiveUsagePane {...usage} width={usageRect.width} height={usageRect.height} focused={focus === 'usage'} />
+    <LiveUsagePane
+      {...usage}
+      width={usageRect.width}
+      height={usageRect.height}
+      focused={focus === 'usage'}
+      edge={edge('beside')}
+    />
   ) : null;
   if (layout.narrow) {
     return (

@@ -60,7 +60,7 @@ export function screenLayout(input: LayoutInput): ScreenLayout {
   const treeWidth = clamp(Math.round(input.columns * 0.25), 24, 48);
   const sideWidth = sidePaneWidth(input.columns);
   const transcriptWidth = input.columns - treeWidth - sideWidth;
-  const usageHeight = clamp(input.usageLines + 2, Math.min(4, panesHeight), Math.floor(panesHeight * 0.5));
+  const usageHeight = clamp(input.usageLines + 1, Math.min(4, panesHeight), Math.floor(panesHeight * 0.5));
   return {
     narrow: false,
     lines,

@@ -6,7 +6,7 @@ import { counted } from '../text/format';
 import { sessionName } from '../../core/session/session-name';
 import { useWindowLearned } from '../usage/use-window-learned';
 import { usePromptEstimate } from '../usage/use-live-cost';
-import { innerSize } from './PaneFrame';
+import { paneInnerSize } from './RuledPane';
 import type { PaneContent } from './pane-content';
 import { useMemoWindow } from './pane-window';
 import { registerLines } from '../overlays/register-lines';
@@ -143,8 +143,8 @@ export function usePaneContent(input: PaneContentInput): {
       width: layout.narrow ? (layout.usage?.width ?? 80) : 80,
       height: layout.panesHeight,
     };
-    const inner = innerSize(rect.width, rect.height);
-    const registersRect = innerSize(layout.registers?.width ?? usageWidth + 3, layout.registers?.height ?? 0);
+    const inner = paneInnerSize(rect.width, rect.height);
+    const registersRect = paneInnerSize(layout.registers?.width ?? usageWidth + 3, layout.registers?.height ?? 0);
     return {
       transcript,
       usage,

@@ -3,7 +3,7 @@ import type { AnyEntry } from '../../core/tree/entry-types';
 import { liveLines } from './live-lines';
 import { LinesPane } from '../panes/LinesPane';
 import { useLiveNow } from '../screen/live-turn-scope';
-import { innerSize } from '../panes/PaneFrame';
+import { paneInnerSize, type PaneEdge } from '../panes/RuledPane';
 import type { Line } from '../style/styled-line';
 import { transcriptWindow, type LineCache, type ScrollAnchor } from './transcript-window';
 import type { LiveTurn } from '../screen/turn-controller';
@@ -34,6 +34,7 @@ export interface LiveTranscriptPaneProps extends TranscriptInput {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;
+  readonly edge: PaneEdge;
 }
 
 /**
@@ -43,7 +44,7 @@ export interface LiveTranscriptPaneProps extends TranscriptInput {
  */
 export const LiveTranscriptPane = memo(function LiveTranscriptPane(props: LiveTranscriptPaneProps) {
   const { live, nowMs } = useLiveNow();
-  const inner = innerSize(props.width, props.height);
+  const inner = paneInnerSize(props.width, props.height);
   const tail = transcriptTail(live, nowMs, props, inner.width);
   const window = transcriptWindow(props.path, tail, props.cache, inner.width, inner.height, props.anchor);
   const note = window.following ? undefined : window.atTop ? 'top · End follows' : '↑ scrolled · End follows';
@@ -56,6 +57,7 @@ export const LiveTranscriptPane = memo(function LiveTranscriptPane(props: LiveTr
       width={props.width}
       height={props.height}
       focused={props.focused}
+      edge={props.edge}
     />
   );
 });

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo, useRef } from 'react';
 import type { SessionStore } from '../../core/storage/session-store';
 import { counted } from '../text/format';
-import { PaneFrame, innerSize } from '../panes/PaneFrame';
+import { paneInnerSize, RuledPane } from '../panes/RuledPane';
 import { paintedLines } from '../style/painted-lines';
 import { StyledLine } from '../style/StyledLine';
 import { seg, type Line } from '../style/styled-line';
@@ -62,7 +62,7 @@ export const TreePane = memo(function TreePane({
   unfolded = NONE_UNFOLDED,
 }: TreePaneProps) {
   const theme = useTheme();
-  const inner = innerSize(width, height);
+  const inner = paneInnerSize(width, height);
   const topRef = useRef(0);
   const rowsTop = viewportTop(topRef.current, selected, inner.height, rows.rows.length);
   const { top, items } = unfoldedWindow(
@@ -104,7 +104,7 @@ export const TreePane = memo(function TreePane({
   const text = paintedLines(theme, lines, baseOf);
   const whole = widestLine(text) <= inner.width;
   return (
-    <PaneFrame title={title} note={`${found}${note}`} width={width} height={height} focused={focused}>
+    <RuledPane title={title} note={`${found}${note}`} width={width} height={height} focused={focused} edge="screen">
       <Box flexDirection="column">
         {whole ? (
           <Text wrap="truncate-end">{text}</Text>
@@ -115,6 +115,6 @@ export const TreePane = memo(function TreePane({
           })
         )}
       </Box>
-    </PaneFrame>
+    </RuledPane>
   );
 });

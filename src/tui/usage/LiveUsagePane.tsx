@@ -4,7 +4,7 @@ import type { ContextFill } from './live-cost';
 import { retryRemainingMs } from '../transcript/live-lines';
 import { LinesPane } from '../panes/LinesPane';
 import { useLiveNow } from '../screen/live-turn-scope';
-import { innerSize } from '../panes/PaneFrame';
+import { paneInnerSize, type PaneEdge } from '../panes/RuledPane';
 import type { ActiveTool, TurnAgent } from '../screen/turn-controller';
 import { useMemoWindow } from '../panes/pane-window';
 import { useLiveCost } from './use-live-cost';
@@ -50,6 +50,7 @@ export interface LiveUsagePaneProps extends UsageInput {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;
+  readonly edge: PaneEdge;
 }
 
 /**
@@ -84,7 +85,7 @@ export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePanePro
     [summary, doing, cost, elapsed, live.retry, remainingMs, lineWidth, knownWindow, budgetUsd],
   );
   // The same window of the same lines is the same content: the pane is not drawn again for nothing.
-  const content = useMemoWindow('usage')(lines, props.offset, innerSize(props.width, props.height).height);
+  const content = useMemoWindow('usage')(lines, props.offset, paneInnerSize(props.width, props.height).height);
   return (
     <LinesPane
       title={content.title}
@@ -93,6 +94,7 @@ export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePanePro
       width={props.width}
       height={props.height}
       focused={props.focused}
+      edge={props.edge}
     />
   );
 });

@@ -1,0 +1,78 @@
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { cellWidth, truncate } from '../text/cell-width';
+import { useTheme } from '../style/use-theme';
+
+/**
+ * Where a pane of the screen sits, which decides how its rules meet its neighbours':
+ * - `screen`: at the screen's left edge (no rule on its left);
+ * - `beside`: right of another pane, its title rule on the screen's top row (`┬` joins them);
+ * - `below`: under another pane of the same column, right of a third one (`├` joins them).
+ */
+export type PaneEdge = 'screen' | 'beside' | 'below';
+
+export interface RuledPaneProps {
+  readonly title: string;
+  /** Right-hand note in the title rule (a count, a scroll position). */
+  readonly note?: string;
+  readonly width: number;
+  readonly height: number;
+  readonly focused: boolean;
+  readonly edge: PaneEdge;
+  readonly children: ReactNode;
+}
+
+/**
+ * Inner size of a pane of the screen: its title rule takes the top line; a column on its left
+ * holds the rule it shares with the pane beside it (blank at the screen's edge), and a column of
+ * padding each side keeps its text off the rules.
+ */
+export function paneInnerSize(width: number, height: number): { width: number; height: number } {
+  return { width: Math.max(1, width - 3), height: Math.max(0, height - 1) };
+}
+
+const LEAD: Record<PaneEdge, string> = { screen: '─', beside: '┬', below: '├' };
+
+/**
+ * A pane of the screen: its title in a rule along its top, and one rule on its left shared with
+ * the pane there. Panes side by side draw one rule between them, not two borders, and none below
+ * (the prompt's row is under them): a first screen of fewer cells. The focused pane's rules and
+ * title are drawn in the focus colour. Nothing inside can draw outside it.
+ */
+export function RuledPane({ title, note, width, height, focused, edge, children }: RuledPaneProps) {
+  const theme = useTheme();
+  const rule = theme.style(focused ? 'borderFocused' : 'border');
+  const room = Math.max(0, width - 4);
+  const shownTitle = truncate(title, room);
+  // A note that does not fit whole is left out: a cut count would mislead.
+  const shownNote = note && cellWidth(note) <= room - cellWidth(shownTitle) - 3 ? note : '';
+  const fill = Math.max(0, width - 2 - (cellWidth(shownTitle) + 2) - (shownNote ? cellWidth(shownNote) + 2 : 0));
+  return (
+    <Box flexDirection="column" width={width} height={height} flexShrink={0}>
+      <Text wrap="truncate-end">
+        <Text {...rule}>{LEAD[edge]} </Text>
+        <Text {...theme.style(focused ? 'accentBold' : 'muted')}>{shownTitle}</Text>
+        <Text {...rule}> {'─'.repeat(fill)}</Text>
+        {shownNote ? <Text {...theme.style('faint')}> {shownNote} </Text> : null}
+        <Text {...rule}>─</Text>
+      </Text>
+      <Box
+        flexDirection="column"
+        width={width}
+        height={Math.max(0, height - 1)}
+        borderStyle="single"
+        borderTop={false}
+        borderRight={false}
+        borderBottom={false}
+        borderLeft={edge !== 'screen'}
+        borderColor={rule.color}
+        borderDimColor={false}
+        paddingLeft={edge === 'screen' ? 2 : 1}
+        paddingRight={1}
+        overflow="hidden"
+      >
+        {children}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The bytes of tole's first screen at 120 x 40 (what a terminal receives before the user can type)
+ * are bounded: a launch's bytes were 1.65x Claude Code's, 4.0 KB of them this first frame, and a
+ * change that makes the screen dearer to draw fails here rather than in a benchmark run.
+ * Deterministic: the frame is a fixed session's, drawn whole on a blank screen by the frame writer
+ * that ships; no clock decides anything.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { FrameWriter } from '../../src/tui/frame/frame-writer';
+import { FakeStdout, renderScreen, type Screen } from './harness';
+import { emptyStore, prepareSession } from './session-fixture';
+
+/** Bytes the first frame may take: 2,908 and 3,169 B with four boxed panes, 1,833 and 2,159 B with ruled ones. */
+const BUDGET = { launch: 2_000, prepared: 2_400 };
+
+let screen: Screen | undefined;
+afterEach(() => {
+  screen?.unmount();
+  screen = undefined;
+});
+
+/** What the frame writer sends to draw `frame` on a blank 120 x 40 screen. */
+function bytesToDraw(frame: string): number {
+  const out = new FakeStdout(120, 40);
+  const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  writer.stream.write(frame);
+  return Buffer.byteLength(out.frames.join(''), 'utf8');
+}
+
+describe('the first frame at 120 x 40', () => {
+  it('of a new session stays within its byte budget', async () => {
+    screen = renderScreen({ store: emptyStore(), columns: 120, rows: 40 });
+    const frame = await screen.waitFor(/type a prompt[\s\S]*Idle/);
+    expect(frame).toContain('registers');
+    const bytes = bytesToDraw(frame);
+    expect(bytes, `${bytes} B`).toBeLessThanOrEqual(BUDGET.launch);
+    console.log('LAUNCH', bytes);
+  });
+
+  it('of a session with two branches stays within its byte budget', async () => {
+    screen = renderScreen({ store: prepareSession().store, columns: 120, rows: 40 });
+    const frame = await screen.waitFor(/2 branches[\s\S]*type a prompt/);
+    const bytes = bytesToDraw(frame);
+    expect(bytes, `${bytes} B`).toBeLessThanOrEqual(BUDGET.prepared);
+    console.log('PREPARED', bytes);
+  });
+});
