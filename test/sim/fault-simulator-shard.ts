@@ -9,11 +9,31 @@ import { describe, expect, it } from 'vitest';
 import { FAULT_POINTS } from '../../src/core/session/agent-deps';
 import { CI_SEEDS, SIM_SHARDS } from './sim-settings';
 import { runSchedules } from './run-schedules';
+import { scheduleWeight } from './simulate';
 
-/** Seeds first..last of shard `shard` (1..SIM_SHARDS); the shards cover 1..CI_SEEDS once. */
-export function shardSeeds(shard: number, shards = SIM_SHARDS, seeds = CI_SEEDS): { first: number; last: number } {
-  const size = Math.ceil(seeds / shards);
-  return { first: (shard - 1) * size + 1, last: Math.min(seeds, shard * size) };
+/**
+ * Seeds first..last of shard `shard` (1..SIM_SHARDS); the shards cover 1..CI_SEEDS once, cut
+ * where the seeds' summed weight (what their schedules cost: scheduleWeight) reaches each
+ * shard's share, so that the shards take about as long as each other.
+ */
+export function shardSeeds(
+  shard: number,
+  shards = SIM_SHARDS,
+  seeds = CI_SEEDS,
+  weight: (seed: number) => number = scheduleWeight,
+): { first: number; last: number } {
+  const weights = Array.from({ length: seeds }, (_, i) => weight(i + 1));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  /** The first seed of shard k (shards + 1: one past the last seed). */
+  const firstOf = (k: number): number => {
+    let sum = 0;
+    for (let seed = 1; seed <= seeds; seed++) {
+      if (sum * shards >= total * (k - 1)) return seed;
+      sum += weights[seed - 1]!;
+    }
+    return seeds + 1;
+  };
+  return { first: firstOf(shard), last: firstOf(shard + 1) - 1 };
 }
 
 export function simulatorShard(shard: number): void {

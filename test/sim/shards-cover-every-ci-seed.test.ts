@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shardSeeds } from './fault-simulator-shard';
 import { CI_SEEDS, SIM_SHARDS } from './sim-settings';
+import { scheduleWeight } from './simulate';
 
 describe('the simulator’s shards', () => {
   it('cover seeds 1..CI_SEEDS once, in order, whatever the count', () => {
@@ -20,6 +21,18 @@ describe('the simulator’s shards', () => {
       }
       expect(covered).toEqual(Array.from({ length: seeds }, (_, i) => i + 1));
     }
+  });
+
+  it('cost about the same: their seeds’ weights differ by less than two seeds’ at most', () => {
+    const weights: number[] = [];
+    for (let shard = 1; shard <= SIM_SHARDS; shard++) {
+      const { first, last } = shardSeeds(shard);
+      let sum = 0;
+      for (let seed = first; seed <= last; seed++) sum += scheduleWeight(seed);
+      weights.push(sum);
+    }
+    const heaviest = Math.max(...Array.from({ length: CI_SEEDS }, (_, i) => scheduleWeight(i + 1)));
+    expect(Math.max(...weights) - Math.min(...weights)).toBeLessThan(2 * heaviest);
   });
 
   it('each have their test file', () => {

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApprovalPolicy, type ApprovalPolicyOptions } from '../../src/core/approval/approval-policy';
-import { seededRandom } from '../../src/core/clock';
+import { type Random, seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import { Agent } from '../../src/core/session/agent';
@@ -154,7 +154,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
   let path: string | null = null;
   let header: SessionHeader | null = null;
   const team = new SimTeamTable(plant?.table === 'cursor-alone');
-  const lifetimes = 2 + Math.floor(schedule.float() * 4);
+  const lifetimes = faultedLifetimes(schedule);
   // Some schedules open as a large session does: on two threads, saving an index and using it.
   const indexing: IndexingOptions = schedule.float() < INDEXED_SCHEDULES ? INDEXING : {};
 
@@ -363,6 +363,20 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
   )
     checkIndexRefusals(path, opsFor(9998), disk, problems, stats, trace);
   return { seed, problems, ...stats, faultPoints, childFiles: children.files.size, childAnswers: children.answers };
+}
+
+/** The lifetimes with faults a schedule runs before its last one: the first number it draws. */
+function faultedLifetimes(schedule: Random): number {
+  return 2 + Math.floor(schedule.float() * 4);
+}
+
+/**
+ * What seed `seed`'s schedule costs, in lifetimes (its last one included): a run's time grows
+ * with them (a shard of 1,250 seeds whose 905 drew one lifetime more took 1.2 times as long as
+ * the others, as its lifetimes predict). The shards are cut by it (fault-simulator-shard.ts).
+ */
+export function scheduleWeight(seed: number): number {
+  return 1 + faultedLifetimes(seededRandom(seed));
 }
 
 /** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
