@@ -1,7 +1,4 @@
 /** A real Agent over a real store, with a scripted provider and the built-in tools in a temp workspace. */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import { Agent } from '../../src/core/session/agent';
@@ -12,6 +9,7 @@ import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyTool } from '../../src/core/tools/tool';
 import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval/approval-queue';
 import { ScriptedProvider, type ScriptedTurn } from './scripted-provider';
+import { tempDirForTest } from '../support/after-the-test';
 
 export interface AgentFixture {
   readonly agent: Agent;
@@ -26,7 +24,7 @@ export function realAgent(
   turns: readonly ScriptedTurn[],
   options: { yes?: boolean; checkpointHome?: string; extraTools?: readonly AnyTool[] } = {},
 ): AgentFixture {
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-ws-')));
+  const workspace = tempDirForTest('tole-tui-ws-');
   const approvals = createTuiApprover({ armMs: 0 });
   const policy = new ApprovalPolicy({ rules: [], yes: options.yes ?? false, interactive: true });
   const tools = ToolRegistry.create({ interactiveApprover: true });

@@ -1,16 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AppendBatch, checkout } from '../../src/core/session/cursor';
 import type { SessionStore } from '../../src/core/storage/session-store';
 import { TreeRowIndex } from '../../src/tui/tree/tree-rows';
 import { LineCache, scrollTranscript, transcriptWindow } from '../../src/tui/transcript/transcript-window';
 import { KEYS, pane, renderScreen } from './harness';
-import { emptyStore, fastOps } from './session-fixture';
+import { tempDir } from '../support/storage-fixtures';
+import { fastOps, storeIn } from './session-fixture';
 
 const ENTRIES = 100_000;
 
 /** A 100,000-entry session: one long chain with a side branch every 5,000 entries. */
-function hugeSession(): { store: SessionStore; branchPoints: string[] } {
-  const store = emptyStore(fastOps);
+function hugeSession(dir: string): { store: SessionStore; branchPoints: string[] } {
+  const store = storeIn(dir, fastOps);
   const branchPoints: string[] = [];
   for (let written = 0; written < ENTRIES - 40; written += 1000) {
     const batch = new AppendBatch(store);
@@ -41,7 +42,12 @@ function hugeSession(): { store: SessionStore; branchPoints: string[] } {
 }
 
 describe('a 100,000-entry session', () => {
-  const { store } = hugeSession();
+  const dir = tempDir('tole-tui-huge-');
+  const { store } = hugeSession(dir.path);
+  afterAll(() => {
+    store.close();
+    dir.remove();
+  });
 
   // Correctness only: how fast a 100k-entry session opens and answers a tree key is measured by
   // `npm run bench` (bench/startup.ts), never asserted here, where a loaded machine would make a

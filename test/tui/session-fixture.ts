@@ -1,13 +1,11 @@
 /** A prepared session for the screen tests: realistic entries, a branch, usage rows with a retry. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { seededRandom, type Clock } from '../../src/core/clock';
 import { nodeFileOps, type FileOps } from '../../src/core/storage/file-ops';
 import { AppendBatch, checkout } from '../../src/core/session/cursor';
 import type { UsageRow } from '../../src/core/usage/usage-row';
 import { SessionStore } from '../../src/core/storage/session-store';
 import type { EntryPayloads, EntryType } from '../../src/core/tree/entry-types';
+import { tempDirForTest } from '../support/after-the-test';
 
 export function fixedClock(startMs = 1_764_460_000_000): Clock {
   let now = startMs;
@@ -20,8 +18,13 @@ export function fixedClock(startMs = 1_764_460_000_000): Clock {
 /** fsync skipped: for building very large sessions fast (durability is not what these tests check). */
 export const fastOps: FileOps = { ...nodeFileOps, fdatasyncSync: () => {}, fsyncSync: () => {} };
 
+/** A new session in a temp directory removed when the test ends. */
 export function emptyStore(ops?: FileOps): SessionStore {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-tui-'));
+  return storeIn(tempDirForTest('tole-tui-'), ops);
+}
+
+/** A new session in `dir`, for a session the tests of a file share (the file removes `dir` after them all). */
+export function storeIn(dir: string, ops?: FileOps): SessionStore {
   return SessionStore.create(dir, {
     clock: fixedClock(),
     random: seededRandom(7),

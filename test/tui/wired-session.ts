@@ -3,8 +3,7 @@
  * SwitchableProvider, the real OpenAI provider against a local chat server (or none: no key), the
  * host slash commands and the first-run panel's host side. Only the terminal is left out.
  */
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
@@ -18,6 +17,7 @@ import { buildPolicy } from '../../src/cli/wiring';
 // test file, so that the screen's one-second waits for an answer do not also wait for the
 // test runner to transform the client's modules on a busy machine.
 import '../../src/core/provider/openai-chat/openai-provider';
+import { tempDirForTest } from '../support/after-the-test';
 
 export interface WiredSession extends TuiWiring {
   readonly store: SessionStore;
@@ -39,7 +39,7 @@ export interface WireOptions {
 }
 
 export function wiredSession(options: WireOptions = {}): WiredSession {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-wired-')));
+  const parent = tempDirForTest('tole-wired-');
   const root = join(parent, 'workspace');
   const home = join(parent, 'home');
   const sessionsDir = join(home, '.tole', 'sessions');

@@ -3,11 +3,8 @@
  * tools, the real approval policy, the OpenAI provider against a local chat server, and a session
  * store in a temp directory. Nothing is mocked.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
 import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
 import { seededRandom, systemClock } from '../../../src/core/clock';
@@ -25,6 +22,7 @@ import { builtinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { AnyTool } from '../../../src/core/tools/tool';
 import type { AnyEntry, Entry, EntryType } from '../../../src/core/tree/entry-types';
+import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
 import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../../support/chat-server';
 
 export const MODEL = 'tole-test-model';
@@ -64,15 +62,8 @@ export interface Harness {
   path(): readonly AnyEntry[];
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 export function tempRoot(): { root: string; sessionsDir: string } {
-  const parent = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-session-')));
-  cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+  const parent = tempDirForTest('tole-session-');
   const root = path.join(parent, 'workspace');
   const sessionsDir = path.join(parent, 'sessions');
   mkdirSync(root);
@@ -86,9 +77,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     replies: options.replies ?? [],
     ...(options.models ? { models: options.models } : {}),
   });
-  cleanups.push(() => server.close());
+  afterTheTest(() => server.close());
   const store = SessionStore.create(sessionsDir, { clock: systemClock, random: seededRandom(7), cwd: root });
-  cleanups.push(() => store.close());
+  afterTheTest(() => store.close());
   return harnessOn(store, server, root, sessionsDir, options);
 }
 
@@ -202,7 +193,7 @@ export async function eventuallyDead(pid: number): Promise<boolean> {
 
 /** Kills a process the test started, if it is still there. */
 export function killLater(pid: number): void {
-  cleanups.push(() => {
+  afterTheTest(() => {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

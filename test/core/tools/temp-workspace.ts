@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import type { ToolContext } from '../../../src/core/tools/tool';
+import { tempDirForTest } from '../../support/after-the-test';
 
 export interface TempWorkspace {
   /** The workspace root (real path). */
@@ -14,16 +13,9 @@ export interface TempWorkspace {
   abortable(): { ctx: ToolContext; abort: () => void };
 }
 
-const created: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 /** A real temp directory holding `workspace/` and `outside/`, removed after each test. */
 export async function tempWorkspace(): Promise<TempWorkspace> {
-  const parent = await realpath(await mkdtemp(path.join(tmpdir(), 'tole-tools-')));
-  created.push(parent);
+  const parent = tempDirForTest('tole-tools-');
   const root = path.join(parent, 'workspace');
   const outside = path.join(parent, 'outside');
   await mkdir(root);
