@@ -6,9 +6,10 @@
  * Needs a working bwrap; without it these tests skip and say why.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { protectedPaths } from '../../../src/core/tools/sandbox-protected-paths';
@@ -24,24 +25,44 @@ const git = (cwd: string, ...args: string[]): string =>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
-/** A repository with a commit, a submodule, tole.config.json and .tole/; the state every attack must leave alone. */
-async function setup() {
-  const ws = await tempWorkspace();
-  const sub = path.join(ws.outside, 'sub-origin');
+/**
+ * A repository with a commit, a submodule, a nested clone, tole.config.json and .tole/: made once
+ * (a dozen git runs) in `templateRoot`, and copied for each test. Every link inside it is relative
+ * (the submodule's .git file and core.worktree), so a copy is a repository of its own.
+ */
+let templateParent = '';
+const templateRoot = (): string => path.join(templateParent, 'workspace');
+
+beforeAll(() => {
+  if (!sandbox) return;
+  templateParent = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-git-template-')));
+  const root = templateRoot();
+  const sub = path.join(templateParent, 'sub-origin');
+  mkdirSync(root);
   mkdirSync(sub);
   git(sub, 'init', '-q');
   git(sub, 'commit', '-q', '--allow-empty', '-m', 'sub');
-  git(ws.root, 'init', '-q');
-  writeFileSync(path.join(ws.root, 'a.txt'), 'a\n');
-  writeFileSync(path.join(ws.root, 'tole.config.json'), '{}\n');
-  mkdirSync(path.join(ws.root, '.tole', 'agents'), { recursive: true });
-  writeFileSync(path.join(ws.root, '.tole', 'agents', 'helper.json'), '{}\n');
-  git(ws.root, 'add', '.');
-  git(ws.root, 'commit', '-q', '-m', 'first');
-  git(ws.root, 'submodule', '-q', 'add', sub, 'sub');
-  git(ws.root, 'commit', '-q', '-m', 'with sub');
+  git(root, 'init', '-q');
+  writeFileSync(path.join(root, 'a.txt'), 'a\n');
+  writeFileSync(path.join(root, 'tole.config.json'), '{}\n');
+  mkdirSync(path.join(root, '.tole', 'agents'), { recursive: true });
+  writeFileSync(path.join(root, '.tole', 'agents', 'helper.json'), '{}\n');
+  git(root, 'add', '.');
+  git(root, 'commit', '-q', '-m', 'first');
+  git(root, 'submodule', '-q', 'add', sub, 'sub');
+  git(root, 'commit', '-q', '-m', 'with sub');
   // A repository nested in the workspace that is no submodule (a vendored clone).
-  git(ws.outside, 'clone', '-q', sub, path.join(ws.root, 'vendor', 'lib'));
+  git(templateParent, 'clone', '-q', sub, path.join(root, 'vendor', 'lib'));
+});
+
+afterAll(() => {
+  if (templateParent !== '') rmSync(templateParent, { recursive: true, force: true });
+});
+
+/** A copy of the template repository; the state every attack must leave alone. */
+async function setup() {
+  const ws = await tempWorkspace();
+  cpSync(templateRoot(), ws.root, { recursive: true, verbatimSymlinks: true });
   const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
   mkdirSync(tempDir);
   const bash = createBashTool({
