@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
 export interface NotesLogLine {
@@ -165,6 +165,8 @@ export interface NotesHttpServer {
 
 /** The notes server over Streamable HTTP on 127.0.0.1: a server and transport per client session. */
 export async function startNotesHttpServer(dir: string): Promise<NotesHttpServer> {
+  // Loaded here: the stdio server a test starts as a process (each start counts) never needs it.
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const sessions = new Map<string, { server: McpServer; transport: StreamableHTTPServerTransport }>();
   const http = createServer((req, res) => {
     const id = req.headers['mcp-session-id'];
