@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  lstatSync,
-  type Stats,
-  mkdirSync,
-  readdirSync,
-  realpathSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, type Stats, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, runGitPastLocks, type GitTarget } from './git-command';
-import { nulBuffers, nulJoined, parentOf, pathKey, pathText, under } from './path-bytes';
+import { nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
+import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { type CheckpointRef, commitOnRef } from './ref-chain';
+import { removeInWorkspace } from './remove-in-workspace';
+import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
+
+export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy';
 
 /**
@@ -44,59 +38,9 @@ export interface CheckpointSettings {
   readonly repack?: RepackPolicy;
 }
 
-/** A path a checkpoint does not hold, and why. */
-export interface LeftOut {
-  /** The name as text (`pathText`: escaped where it is not UTF-8). */
-  readonly path: string;
-  /** The name's bytes in base64, when it is not UTF-8 (then `path` is only its escaped text). */
-  readonly raw?: string;
-  readonly why: 'too-large' | 'nested-repository';
-  readonly bytes?: number;
-}
-
 export type TakeResult =
   | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] }
   | { readonly ok: false; readonly reason: string };
-
-/** What restoring a checkpoint would do to the workspace as it is now. */
-export interface RestorePlan {
-  readonly checkpoint: string;
-  /** Files the checkpoint holds that are not in the workspace now: created. */
-  readonly added: readonly string[];
-  /** Files whose bytes, mode or kind differ now: overwritten. */
-  readonly changed: readonly string[];
-  /** Files in the workspace now that the checkpoint does not hold: removed. */
-  readonly removed: readonly string[];
-  /** Paths the checkpoint left out (too large, nested repositories): restore leaves them as they are. */
-  readonly leftOut: readonly LeftOut[];
-  /** The same paths as bytes, for the filesystem and git (the lists above are their text). */
-  readonly bytes: {
-    readonly added: readonly Buffer[];
-    readonly changed: readonly Buffer[];
-    readonly removed: readonly Buffer[];
-  };
-}
-
-/** A restore after which the workspace still differs from its checkpoint: `left` says where. */
-export class RestoreIncomplete extends Error {
-  override readonly name = 'RestoreIncomplete';
-  constructor(readonly left: RestorePlan) {
-    const list = (mark: string, paths: readonly string[]): string[] => paths.slice(0, 8).map((p) => `${mark}${p}`);
-    const named = [
-      ...list('still there: ', left.removed),
-      ...list('still missing: ', left.added),
-      ...list('still different: ', left.changed),
-    ];
-    const more = planSize(left) - named.length;
-    super(
-      `the files still differ from checkpoint ${left.checkpoint.slice(0, 12)} after the restore (${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}): another process may be changing them, or they cannot be written`,
-    );
-  }
-}
-
-export function planSize(plan: RestorePlan): number {
-  return plan.added.length + plan.changed.length + plan.removed.length;
-}
 
 export class Checkpoints {
   private initialized = false;
@@ -104,6 +48,18 @@ export class Checkpoints {
   /** The newest checkpoint this process made (the next one's parent): saves a git run per checkpoint. */
   private newest: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The newest checkpoint this process made, while it vouches that it holds the workspace as it
+   * was then (see `take`); null until a scan and after `rescan`.
+   */
+  private vouched: Vouched | null = null;
+  /** Paths tole's own calls named since the last checkpoint (`noteChanges`), by their bytes. */
+  private readonly named = new Map<string, Buffer>();
+  /** Counts `rescan`s: a checkpoint that ran across one is not vouched for. */
+  private rescans = 0;
+  private writer: KnownPathWriter | null = null;
+  /** Known-path checkpoints since the repack policy was last checked. */
+  private sinceRepackCheck = 0;
 
   private constructor(
     private readonly target: GitTarget,
@@ -157,18 +113,39 @@ export class Checkpoints {
   /**
    * Snapshots the workspace as a commit in tole's checkpoint directory. A failure is data: the
    * reason, and whether this is the first time it is reported (tole says it once).
+   *
+   * `scan` (the default) reads the whole workspace. `known-paths` is the caller's word that,
+   * since this tole's last checkpoint, the workspace changed only at the paths its calls named
+   * (`noteChanges`): the checkpoint is then the last one's tree with only those paths read again,
+   * in time that does not grow with the workspace. What such a checkpoint vouches for: every path
+   * tole named holds its bytes of now; every other path holds what the last scan (or the chain of
+   * known-path checkpoints since it) saw. A change made meanwhile by another process is not in
+   * it; a restore's preview compares the checkpoint with the workspace as it is then, so such a
+   * file is named there, and the restore checkpoints it first. tole scans anyway when it cannot
+   * vouch: no scan yet in this process, a `rescan` since, another tole moved the ref, or a named
+   * path whose meaning a few stats cannot settle (known-changes.ts).
    */
-  async take(): Promise<TakeResult & { readonly firstReport?: boolean }> {
+  async take(how: 'scan' | 'known-paths' = 'scan'): Promise<TakeResult & { readonly firstReport?: boolean }> {
     if (this.offReason !== null) return this.off(this.offReason);
     try {
       const taken = await this.serial(async () => {
         await this.init();
-        const snap = await this.snapshot();
-        const id = await this.commitOnRef(snap.tree, JSON.stringify({ tole: 'checkpoint', leftOut: snap.leftOut }));
-        return { ok: true as const, id, leftOut: snap.leftOut };
+        const rescans = this.rescans;
+        const named = [...this.named.values()];
+        this.named.clear();
+        const known = how === 'known-paths' ? await this.knownPathCheckpoint(named) : null;
+        const checkpoint = known ?? (await this.scanCheckpoint());
+        this.newest = checkpoint.commit;
+        this.vouched = rescans === this.rescans ? checkpoint : null;
+        this.sinceRepackCheck = known === null ? KNOWN_PATHS_PER_REPACK_CHECK : this.sinceRepackCheck + 1;
+        return { ok: true as const, id: checkpoint.commit, leftOut: [...checkpoint.leftOut] };
       });
-      // The directory is kept bounded after each checkpoint (repack-policy.ts), off the caller's path.
-      void this.serial(() => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK));
+      // The directory is kept bounded (repack-policy.ts), off the caller's path: checked after each
+      // scan, and after every so many known-path checkpoints (each adds a handful of objects).
+      if (this.sinceRepackCheck >= KNOWN_PATHS_PER_REPACK_CHECK) {
+        this.sinceRepackCheck = 0;
+        void this.serial(() => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK));
+      }
       return taken;
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
@@ -177,6 +154,46 @@ export class Checkpoints {
           `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`,
         );
       return this.off(`the workspace could not be snapshotted: ${message}`);
+    }
+  }
+
+  /**
+   * Tells the checkpoints that a call of tole's own is about to change (or has changed) these
+   * workspace paths (relative to the workspace root): the next known-path checkpoint reads them.
+   */
+  noteChanges(paths: readonly string[]): void {
+    for (const path of paths) this.named.set(path, Buffer.from(path));
+  }
+
+  /** The next checkpoint scans the whole workspace: something changed that tole cannot name. */
+  rescan(): void {
+    this.rescans++;
+    this.vouched = null;
+  }
+
+  /** Ends the gits known-path checkpoints keep running (they start again when needed). */
+  close(): void {
+    this.writer?.close();
+  }
+
+  private async scanCheckpoint(): Promise<Vouched> {
+    const snap = await this.snapshot();
+    const commit = await this.commitOnRef(snap.tree, checkpointMessage(snap.leftOut));
+    return { commit, tree: snap.tree, leftOut: snap.leftOut };
+  }
+
+  /** The known-path checkpoint after the vouched one, or null when only a scan can say (see `take`). */
+  private async knownPathCheckpoint(named: readonly Buffer[]): Promise<Vouched | null> {
+    const from = this.vouched;
+    if (from === null || from.commit !== this.newest) return null;
+    this.writer ??= new KnownPathWriter(this.target, CHECKPOINT_REF);
+    try {
+      const taken = await this.writer.take(from, named, this.maxFileBytes, checkpointMessage);
+      return taken.ok ? taken.checkpoint : null;
+    } catch {
+      // A git of the writer that failed or ended: the scan says what the workspace holds.
+      this.writer.close();
+      return null;
     }
   }
 
@@ -237,8 +254,10 @@ export class Checkpoints {
    */
   async restore(id: string, midway?: () => void): Promise<RestorePlan> {
     return this.serial(async () => {
+      // A restore changes files no call named: the checkpoint after it scans.
+      this.rescan();
       const plan = await this.planNow(id);
-      for (const path of plan.bytes.removed) this.removeFile(path);
+      for (const path of plan.bytes.removed) removeInWorkspace(this.target.workTree, path);
       midway?.();
       const writes = [...plan.bytes.added, ...plan.bytes.changed];
       if (writes.length > 0)
@@ -388,27 +407,6 @@ export class Checkpoints {
     }
   }
 
-  private removeFile(path: Buffer): void {
-    // Compared as real paths: the workspace may be named through a symlink.
-    const root = realpathOrNull(this.target.workTree) ?? this.target.workTree;
-    const rootBytes = Buffer.from(`${root}/`);
-    const inside = (dir: Buffer | null): dir is Buffer =>
-      dir !== null && dir.length > rootBytes.length && dir.subarray(0, rootBytes.length).equals(rootBytes);
-    const full = under(root, path);
-    // Never follow a symlinked parent out of the workspace.
-    const parentPath = parentOf(full);
-    const parent = parentPath === null ? null : realpathBytesOrNull(parentPath);
-    if (parent === null || (!parent.equals(Buffer.from(root)) && !inside(parent))) return;
-    rmSync(full, { force: true });
-    for (let dir = parentOf(full); inside(dir); dir = parentOf(dir)) {
-      try {
-        rmdirSync(dir);
-      } catch {
-        break;
-      }
-    }
-  }
-
   /** Checkpoint runs one at a time: git's index is one file. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
@@ -418,6 +416,16 @@ export class Checkpoints {
 }
 
 const CHECKPOINT_REF = 'refs/tole/checkpoints';
+
+/**
+ * A known-path checkpoint adds a blob per named path, the trees on their way and a commit (about
+ * seven objects); git's check costs a process. Checked every 64: at most ~450 objects late.
+ */
+const KNOWN_PATHS_PER_REPACK_CHECK = 64;
+
+function checkpointMessage(leftOut: readonly LeftOut[]): string {
+  return JSON.stringify({ tole: 'checkpoint', leftOut });
+}
 
 /**
  * The gits that write tole's index keep it split (git's core.splitIndex): the entries that did not
@@ -462,25 +470,9 @@ function lstatOrNull(path: string | Buffer): Stats | null {
   }
 }
 
-function realpathOrNull(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
 function cannotWrite(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return true;
   return error instanceof GitFailure && /Read-only file system|Permission denied/.test(error.stderr);
-}
-
-function realpathBytesOrNull(path: Buffer): Buffer | null {
-  try {
-    return realpathSync(path, { encoding: 'buffer' });
-  } catch {
-    return null;
-  }
 }

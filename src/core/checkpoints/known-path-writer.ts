@@ -1,0 +1,165 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LeftOut } from './restore-plan';
+import type { GitTarget } from './git-command';
+import { catFileObject, GitPipe, lines, nulFields, oneLine } from './git-pipe';
+import { knownChanges } from './known-changes';
+import { editTree, mktreeInput, type NewTree, parseTree, TREE_MODE, type TreeEntry } from './tree-edit';
+
+/** A checkpoint as its tole knows it: its commit, tree, and what it left out. */
+export interface Vouched {
+  readonly commit: string;
+  readonly tree: string;
+  readonly leftOut: readonly LeftOut[];
+}
+
+export type KnownPathTake =
+  | { readonly ok: true; readonly checkpoint: Vouched }
+  | { readonly ok: false; readonly scan: string };
+
+/**
+ * Known-path checkpoints: the last checkpoint's tree with only the named paths replaced by their
+ * bytes now, committed on the checkpoint ref by compare-and-swap, through gits that keep running
+ * (git-pipe.ts) instead of one git per step. Objects are written by git itself (`hash-object -w`,
+ * `mktree`), as loose objects, as a scan's `update-index` and `write-tree` write them. tole's
+ * index is not touched: the next scan finds the files these checkpoints read by their stat data,
+ * as it finds any other change.
+ */
+export class KnownPathWriter {
+  private readonly objects: GitPipe;
+  private readonly blobs: GitPipe;
+  private readonly trees: GitPipe;
+  private readonly commits: GitPipe;
+  private readonly ignores: GitPipe;
+  private readonly refs: GitPipe;
+  /** Tree objects read or written lately (the trees on recently changed paths), by id. */
+  private readonly cache = new Map<string, readonly TreeEntry[]>();
+  /** Ends the gits once no checkpoint has needed them for a while (a session left open idle). */
+  private idle: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly target: GitTarget,
+    private readonly ref: string,
+  ) {
+    this.objects = new GitPipe(target, ['cat-file', '--batch']);
+    this.blobs = new GitPipe(target, ['hash-object', '-w', '--stdin-paths']);
+    this.trees = new GitPipe(target, ['mktree', '-z', '--batch']);
+    this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
+    // check-ignore refuses literal pathspecs; a path that could read as pathspec magic (`:(...)`) is never asked (known-changes.ts).
+    this.ignores = new GitPipe(target, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching', '--no-index'], {
+      GIT_LITERAL_PATHSPECS: '0',
+    });
+    this.refs = new GitPipe(target, ['update-ref', '--stdin', '-z']);
+  }
+
+  /**
+   * The checkpoint after `from` in which only `named` paths changed. Not ok (with the reason) when
+   * only a scan can say (known-changes.ts, a tree the paths do not fit) or the ref is no longer
+   * at `from` (another tole took a checkpoint, and may have changed files).
+   */
+  async take(
+    from: Vouched,
+    named: readonly Buffer[],
+    maxFileBytes: number,
+    message: (leftOut: readonly LeftOut[]) => string,
+  ): Promise<KnownPathTake> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(), IDLE_MS);
+    this.idle.unref();
+    // The trees on the named paths are read while the files are: the edit then finds them here.
+    const [known] = await Promise.all([
+      knownChanges(this.target.workTree, named, from.leftOut, maxFileBytes, {
+        hashFile: (path) => this.blobs.ask(Buffer.concat([path, NEWLINE]), oneLine),
+        ignored: async (path) => {
+          const [source] = await this.ignores.ask(Buffer.concat([path, NUL]), nulFields(4));
+          return source!.length > 0;
+        },
+      }),
+      this.readTreesOn(from.tree, named),
+    ]);
+    if (!known.ok) return { ok: false, scan: known.scan };
+    const edited = await editTree({ read: (id) => this.readTree(id) }, from.tree, known.changes);
+    if (edited === null) return { ok: false, scan: 'a named path does not fit the last checkpoint tree' };
+    await this.writeTrees(edited.trees);
+    const tree = edited.id;
+    const commit = await this.commit(tree, from.commit, message(known.leftOut));
+    try {
+      const answer = await this.refs.ask(
+        Buffer.from(`start\0update ${this.ref}\0${commit}\0${from.commit}\0commit\0`, 'latin1'),
+        lines(2),
+      );
+      if (answer[1] !== 'commit: ok') throw new Error(answer.join('; '));
+    } catch (error) {
+      return { ok: false, scan: `the checkpoint ref moved (${(error as Error).message})` };
+    }
+    return { ok: true, checkpoint: { commit, tree, leftOut: known.leftOut } };
+  }
+
+  /** Ends the gits (a later checkpoint starts them again). */
+  close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    for (const pipe of [this.objects, this.blobs, this.trees, this.commits, this.ignores, this.refs]) pipe.close();
+  }
+
+  private async readTree(id: string): Promise<readonly TreeEntry[]> {
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const object = await this.objects.ask(`${id}\n`, catFileObject);
+    if (object === null || object.type !== 'tree') throw new Error(`checkpoint tree ${id} is missing`);
+    return this.remember(id, parseTree(object.body));
+  }
+
+  /** Reads the trees on the way to each path into the cache (none that is not there). */
+  private async readTreesOn(root: string, named: readonly Buffer[]): Promise<void> {
+    await Promise.all(
+      named.map(async (path) => {
+        let entries = await this.readTree(root);
+        for (const folder of path.toString('latin1').split('/').slice(0, -1)) {
+          const sub = entries.find((e) => e.mode === TREE_MODE && e.name.toString('latin1') === folder);
+          if (sub === undefined) return;
+          entries = await this.readTree(sub.id);
+        }
+      }),
+    );
+  }
+
+  /** Writes the trees in one go (`mktree --batch`, each after those it holds) and checks git made the same ids. */
+  private async writeTrees(trees: readonly NewTree[]): Promise<void> {
+    if (trees.length === 0) return;
+    const input = Buffer.concat(trees.flatMap((t) => [mktreeInput(t.entries), NUL]));
+    const ids = await this.trees.ask(input, lines(trees.length));
+    trees.forEach((t, i) => {
+      if (ids[i] !== t.id) throw new Error(`git wrote tree ${ids[i]} where ${t.id} was expected`);
+      this.remember(t.id, t.entries);
+    });
+  }
+
+  private remember(id: string, entries: readonly TreeEntry[]): readonly TreeEntry[] {
+    this.cache.delete(id);
+    this.cache.set(id, entries);
+    if (this.cache.size > CACHED_TREES) this.cache.delete(this.cache.keys().next().value!);
+    return entries;
+  }
+
+  /** The commit object as `commit-tree` writes it, written by git from a file in tole's directory. */
+  private async commit(tree: string, parent: string, message: string): Promise<string> {
+    const seconds = Math.floor(Date.now() / 1000);
+    const who = `tole <tole@localhost> ${seconds} +0000`;
+    const file = join(this.target.gitDir, `tole-commit-${process.pid}`);
+    writeFileSync(file, `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}\n`);
+    try {
+      return await this.commits.ask(`${file}\n`, oneLine);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+}
+
+/** How long the gits stay after the last known-path checkpoint: a turn's calls come seconds apart. */
+const IDLE_MS = 120_000;
+
+/** Enough for the trees on a few hundred recently changed paths. */
+const CACHED_TREES = 512;
+
+const NUL = Buffer.from([0]);
+const NEWLINE = Buffer.from('\n');
