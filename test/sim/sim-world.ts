@@ -290,6 +290,9 @@ export class SimWorld {
       enabled: true,
       offReason: null,
       has: async (id: string) => this.snapshots.has(id),
+      // Each take here holds the whole workspace (one file), as a scan does: what the calls name changes nothing.
+      noteChanges: () => {},
+      rescan: () => {},
       plan: async (id: string) => plan(id),
       take: async () => {
         if (this.chance(0.3)) this.otherWriter();

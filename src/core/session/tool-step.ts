@@ -94,6 +94,13 @@ export const NO_CHECKPOINT: TakenCheckpoint = { notices: [] };
 
 /** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
 export class Sandwich {
+  /**
+   * Whether this sandwich took a checkpoint since which every effect was one tole can name. A
+   * sandwich lives for one turn (or one resume, one `!command`): the first checkpoint of each
+   * scans the whole workspace, so that what the user changed between prompts is in it.
+   */
+  private vouching = false;
+
   constructor(
     private readonly deps: AgentDeps,
     private readonly emit: EventSink,
@@ -114,8 +121,9 @@ export class Sandwich {
   async checkpoint(risk: Risk): Promise<TakenCheckpoint> {
     const { checkpoints, fault } = this.deps;
     if (!checkpoints || risk === 'ReadOnly') return NO_CHECKPOINT;
-    const taken = await checkpoints.take();
+    const taken = await checkpoints.take(this.vouching ? 'known-paths' : 'scan');
     fault?.('after-checkpoint');
+    this.vouching = taken.ok;
     if (taken.ok) return { id: taken.id, notices: [] };
     if (!taken.firstReport) return NO_CHECKPOINT;
     return {
@@ -244,6 +252,21 @@ export class Sandwich {
     return next;
   }
 
+  /**
+   * Tells the checkpoints what a call is about to change, and again once it did (a checkpoint
+   * another caller takes meanwhile may read a path halfway): its paths, or that only a scan can say.
+   */
+  private expect(effect: Effect): void {
+    const { checkpoints } = this.deps;
+    if (!checkpoints || effect === 'none') return;
+    if (effect === 'unknown') {
+      checkpoints.rescan();
+      this.vouching = false;
+    } else {
+      checkpoints.noteChanges(effect);
+    }
+  }
+
   /** Runs the effect (confined unless `approval` is a keypress); a thrown error or an abort becomes a result, never an exception. */
   async execute(
     tool: AnyTool,
@@ -254,6 +277,8 @@ export class Sandwich {
     prepared?: unknown,
   ): Promise<Result> {
     const startedMs = this.deps.store.now();
+    const effect = await effectOf(tool, input, this.deps.workspaceRoot);
+    this.expect(effect);
     let output: ToolOutput;
     try {
       const keypress = approval?.approved === true && approval.by === 'user';
@@ -275,6 +300,9 @@ export class Sandwich {
       output = { ok: false, content: `tool ${tool.name} failed: ${(error as Error)?.message ?? String(error)}` };
     }
     const durationMs = this.deps.store.now() - startedMs;
+    // A call that failed may have done part of its work, and not only at its paths (a temporary
+    // file left beside its target): the next checkpoint scans.
+    this.expect(output.ok ? effect : 'unknown');
     // A tool that finished despite the abort did its effect: saying "interrupted" would invite the
     // model to do it again. Only a call the abort cut short is interrupted.
     const interrupted = signal.aborted && !output.ok;
@@ -289,6 +317,20 @@ export class Sandwich {
       tier: tool.tier,
       durationMs,
     };
+  }
+}
+
+/** What a call can change in the workspace: nothing, the paths it names, or what tole cannot name. */
+type Effect = 'none' | 'unknown' | readonly string[];
+
+async function effectOf(tool: AnyTool, input: unknown, workspaceRoot: string): Promise<Effect> {
+  const declared = tool.workspaceEffect;
+  if (declared === undefined) return 'unknown';
+  if (declared.kind === 'none') return 'none';
+  try {
+    return (await declared.paths(input, workspaceRoot)) ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 

@@ -90,7 +90,19 @@ export interface Tool<Input = unknown> {
    */
   guard?(input: Input, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict>;
   execute(input: Input, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * What the call can change in the workspace, as tole itself knows it (checkpoints build on it:
+   * checkpoint-store.ts `take`). `none`: tole's own readers. `paths`: a tool that changes only the
+   * workspace paths it names, resolved and relative to the workspace root (null when they cannot
+   * be resolved). Absent: effects tole cannot name (a shell, an MCP server, a sub-agent), after
+   * which the next checkpoint scans the whole workspace.
+   */
+  readonly workspaceEffect?: WorkspaceEffect<Input>;
 }
+
+export type WorkspaceEffect<Input> =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'paths'; paths(input: Input, workspaceRoot: string): Promise<readonly string[] | null> };
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type; each checks its own input with zod
 export type AnyTool = Tool<any>;

@@ -7,6 +7,7 @@ import { deletePreview } from './change-previews';
 import { openDirectoryChecked, removeTree } from './checked-open';
 import {
   failure,
+  namedWorkspacePaths,
   fsFailure,
   hashFileIfPresent,
   PrepareError,
@@ -48,6 +49,10 @@ export const deletePathTool: Tool<DeletePathInput> = {
   }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path, KEEP_LAST_LINK),
+  workspaceEffect: {
+    kind: 'paths',
+    paths: (input, workspaceRoot) => namedWorkspacePaths(workspaceRoot, input.path, KEEP_LAST_LINK),
+  },
   preview: (input, workspaceRoot) => deletePreview(input.path, workspaceRoot, KEEP_LAST_LINK),
   prepare: prepareDelete,
   guard: deleteHappened,

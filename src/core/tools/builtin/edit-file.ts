@@ -3,6 +3,7 @@ import { lazySchema } from '../../lazy';
 import type { GuardVerdict, Tool, ToolContext, ToolOutput } from '../tool';
 import {
   failure,
+  namedWorkspacePaths,
   pathSubject,
   fsFailure,
   PrepareError,
@@ -42,6 +43,7 @@ export const editFileTool: Tool<EditFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `edits ${input.path}` }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
+  workspaceEffect: { kind: 'paths', paths: (input, workspaceRoot) => namedWorkspacePaths(workspaceRoot, input.path) },
   preview: (input, workspaceRoot) => editPreview(input, workspaceRoot),
   prepare: prepareEdit,
   guard: editHappened,

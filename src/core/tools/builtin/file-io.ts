@@ -51,6 +51,19 @@ export async function pathSubject(workspaceRoot: string, requested: string, opti
   return resolved.ok ? shownTarget(resolved.path, requested) : requested;
 }
 
+/**
+ * The workspace path a call names, as checkpoints read it (`Tool.workspaceEffect`): resolved,
+ * relative to the workspace root; null when it cannot be resolved or is the root itself.
+ */
+export async function namedWorkspacePaths(
+  workspaceRoot: string,
+  requested: string,
+  options?: ResolveOptions,
+): Promise<readonly string[] | null> {
+  const resolved = await resolveWorkspacePath(workspaceRoot, requested, options);
+  return resolved.ok && resolved.path.relativePath !== '.' ? [resolved.path.relativePath] : null;
+}
+
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }

@@ -33,6 +33,7 @@ export const globTool: Tool<GlobInput> = {
   tier: 'cold',
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'lists matching file names' }),
+  workspaceEffect: { kind: 'none' },
   subject: (input) => input.pattern,
   execute: glob,
 };

@@ -61,6 +61,7 @@ export const grepTool: Tool<GrepInput> = {
   tier: 'cold',
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'searches file contents' }),
+  workspaceEffect: { kind: 'none' },
   subject: (input) => (input.path === undefined ? input.pattern : `${input.pattern} in ${input.path}`),
   resolvedSubject: async (input, workspaceRoot) =>
     input.path === undefined ? input.pattern : `${input.pattern} in ${await pathSubject(workspaceRoot, input.path)}`,

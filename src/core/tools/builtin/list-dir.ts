@@ -29,6 +29,7 @@ export const listDirTool: Tool<ListDirInput> = {
   tier: 'cold',
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'lists a directory' }),
+  workspaceEffect: { kind: 'none' },
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   execute: listDir,

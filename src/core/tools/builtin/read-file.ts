@@ -54,6 +54,7 @@ export const readFileTool: Tool<ReadFileInput> = {
   tier: 'cold',
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'reads a file' }),
+  workspaceEffect: { kind: 'none' },
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
   execute: readFile,

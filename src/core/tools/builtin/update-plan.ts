@@ -56,6 +56,7 @@ export const updatePlanTool: Tool<UpdatePlanInput> = {
   tier: 'hot',
   declaredRisk: 'ReadOnly',
   assess: () => ({ risk: 'ReadOnly', reason: 'records the plan' }),
+  workspaceEffect: { kind: 'none' },
   subject: (input) => planSubject(input.plan),
   execute: async (input): Promise<ToolOutput> => ({
     ok: true,

@@ -5,6 +5,7 @@ import type { GuardVerdict, Tool, ToolContext, ToolDisplay, ToolOutput } from '.
 import type { WorkspacePath } from '../workspace';
 import {
   failure,
+  namedWorkspacePaths,
   pathSubject,
   fsFailure,
   hashFileIfPresent,
@@ -51,6 +52,7 @@ export const writeFileTool: Tool<WriteFileInput> = {
   assess: (input) => ({ risk: 'Write', reason: `writes ${input.path}` }),
   subject: (input) => input.path,
   resolvedSubject: (input, workspaceRoot) => pathSubject(workspaceRoot, input.path),
+  workspaceEffect: { kind: 'paths', paths: (input, workspaceRoot) => namedWorkspacePaths(workspaceRoot, input.path) },
   preview: (input, workspaceRoot) => writePreview(input, workspaceRoot),
   prepare: prepareWrite,
   guard: (input, prepared, ctx) => writeHappened(input.path, prepared, ctx),
