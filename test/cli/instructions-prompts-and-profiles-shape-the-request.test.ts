@@ -63,7 +63,14 @@ function place(): Place {
     workspace,
     home,
     configDir,
-    env: { HOME: home, TOLE_HOME: join(home, '.tole'), PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    // No sandbox probe (a bwrap process) per run: nothing here runs a command.
+    env: {
+      HOME: home,
+      TOLE_HOME: join(home, '.tole'),
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      TOLE_NO_SANDBOX: '1',
+    },
   };
 }
 
