@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/cli/agent-profiles';
 import { ConfigError, loadConfig, readConfigFile } from '../../src/cli/config';
 import { builtinTools } from '../../src/core/tools/builtin/index';
+import { tempDirForTest } from '../support/after-the-test';
 
 const root = join(import.meta.dirname, '..', '..');
 
 function configFile(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-config-'));
+  const dir = tempDirForTest('tole-config-');
   const path = join(dir, 'tole.config.json');
   writeFileSync(path, content);
   return path;
@@ -51,11 +51,11 @@ describe('config files', () => {
   });
 
   it('a trusted project file goes over the user file', () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-home-'));
+    const home = tempDirForTest('tole-home-');
     const userDir = join(home, '.config', 'tole');
     mkdirSync(userDir, { recursive: true });
     writeFileSync(join(userDir, 'config.json'), '{"model": "user-model", "theme": "light", "allow": ["bash:ls"]}');
-    const project = mkdtempSync(join(tmpdir(), 'tole-project-'));
+    const project = tempDirForTest('tole-project-');
     writeFileSync(join(project, 'tole.config.json'), '{"model": "project-model", "allow": ["bash:npm test"]}');
     const { config, files } = loadConfig(project, { HOME: home }, { trust: true });
     expect(files).toHaveLength(2);

@@ -1,22 +1,22 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, readConfigFile } from '../../src/cli/config';
 import { main } from '../../src/cli/main';
+import { tempDirForTest } from '../support/after-the-test';
 
 const root = join(import.meta.dirname, '..', '..');
 
 function project(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-keymap-'));
+  const dir = tempDirForTest('tole-keymap-');
   writeFileSync(join(dir, 'tole.config.json'), JSON.stringify(config));
   return dir;
 }
 
 /** A home whose own config (the one place a keymap is read from) is `config`. */
 function home(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-home-'));
+  const dir = tempDirForTest('tole-home-');
   mkdirSync(join(dir, '.config', 'tole'), { recursive: true });
   writeFileSync(join(dir, '.config', 'tole', 'config.json'), JSON.stringify(config));
   return dir;
@@ -25,7 +25,7 @@ function home(config: unknown): string {
 async function run(
   cwd: string,
   argv: string[] = [],
-  HOME = mkdtempSync(join(tmpdir(), 'tole-home-')),
+  HOME = tempDirForTest('tole-home-'),
 ): Promise<{ code: number; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -59,7 +59,7 @@ describe('the keymap field of the config', () => {
 
   it("a project's keymap is never read: a bad one neither applies nor stops tole, and is named in a notice", () => {
     const dir = project({ keymap: { quit: 'hyper+q', approve: 'n' }, theme: 'no-such-theme' });
-    const loaded = loadConfig(dir, { HOME: mkdtempSync(join(tmpdir(), 'tole-home-')) });
+    const loaded = loadConfig(dir, { HOME: tempDirForTest('tole-home-') });
     expect(loaded.config.keymap).toEqual({});
     expect(loaded.config.theme).toBeUndefined();
     expect(loaded.project?.userOnly).toEqual(['keymap', 'theme']);

@@ -1,17 +1,17 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/cli/config';
+import { tempDirForTest } from '../support/after-the-test';
 
 function project(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-notify-'));
+  const dir = tempDirForTest('tole-notify-');
   writeFileSync(join(dir, 'tole.config.json'), JSON.stringify(config));
   return dir;
 }
 
 function home(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-home-'));
+  const dir = tempDirForTest('tole-home-');
   mkdirSync(join(dir, '.config', 'tole'), { recursive: true });
   writeFileSync(join(dir, '.config', 'tole', 'config.json'), JSON.stringify(config));
   return dir;
@@ -19,7 +19,7 @@ function home(config: unknown): string {
 
 describe('the notify config', () => {
   it("is read from the user's config", () => {
-    const loaded = loadConfig(mkdtempSync(join(tmpdir(), 'tole-empty-')), {
+    const loaded = loadConfig(tempDirForTest('tole-empty-'), {
       HOME: home({ notify: { bell: false, osc9: true, afterTurnMs: 5000 } }),
     });
     expect(loaded.config.notify).toEqual({ bell: false, osc9: true, afterTurnMs: 5000 });
@@ -34,7 +34,7 @@ describe('the notify config', () => {
 
   it('a wrong value is named with its field', () => {
     for (const notify of [{ bell: 'yes' }, { afterTurnMs: -1 }, { sound: true }]) {
-      const dir = mkdtempSync(join(tmpdir(), 'tole-empty-'));
+      const dir = tempDirForTest('tole-empty-');
       expect(() => loadConfig(dir, { HOME: home({ notify }) })).toThrow(ConfigError);
       expect(() => loadConfig(dir, { HOME: home({ notify }) })).toThrow(/notify/);
     }

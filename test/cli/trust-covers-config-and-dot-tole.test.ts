@@ -4,8 +4,7 @@
  * what changes the screen or the keys is never taken from a project, trusted or not.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listProfiles, loadProfile, profilePlaces } from '../../src/cli/agent-profiles';
@@ -14,11 +13,12 @@ import { PROJECT_TREE_MAX_ENTRIES } from '../../src/cli/project-tree';
 import { runTrust } from '../../src/cli/trust-command';
 import { trustSummary, wouldAct } from '../../src/cli/trust-summary';
 import { parseArgs } from '../../src/cli/args';
+import { tempDirForTest } from '../support/after-the-test';
 
 function folder(project: object | null): { cwd: string; env: NodeJS.ProcessEnv; home: string } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-trust2-home-')));
+  const home = tempDirForTest('tole-trust2-home-');
   mkdirSync(join(home, '.config', 'tole'), { recursive: true });
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-trust2-project-')));
+  const cwd = tempDirForTest('tole-trust2-project-');
   if (project) writeFileSync(join(cwd, 'tole.config.json'), JSON.stringify(project));
   return { cwd, home, env: { HOME: home, TOLE_HOME: join(home, '.tole') } };
 }
@@ -114,7 +114,7 @@ describe('trust covers .tole', () => {
 
   it('a .tole that links elsewhere is hashed as a link, and nothing is read through it', () => {
     const { cwd, env } = folder({});
-    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'tole-trust2-elsewhere-')));
+    const elsewhere = tempDirForTest('tole-trust2-elsewhere-');
     mkdirSync(join(elsewhere, 'agents'));
     writeFileSync(join(elsewhere, 'agents', 'evil.json'), JSON.stringify({ prompt: ['echo one'] }));
     symlinkSync(elsewhere, join(cwd, '.tole'));
@@ -128,7 +128,7 @@ describe('trust covers .tole', () => {
 
   it('a profile that is a link (to a file outside) is not loaded', () => {
     const { cwd, env } = folder({});
-    const outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'tole-trust2-out-'))), 'p.json');
+    const outside = join(tempDirForTest('tole-trust2-out-'), 'p.json');
     writeFileSync(outside, JSON.stringify({ prompt: ['echo x'] }));
     mkdirSync(join(cwd, '.tole', 'agents'), { recursive: true });
     symlinkSync(outside, join(cwd, '.tole', 'agents', 'linked.json'));

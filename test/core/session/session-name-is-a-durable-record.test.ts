@@ -3,8 +3,7 @@
  * after it (a name change cut mid-write is dropped whole, the name before it stays), the SQLite
  * backend, `tole check`, export, and what `tole sessions` and the picker list.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/cli/args';
@@ -16,9 +15,10 @@ import { MAX_NAME_CHARS, nameSession, sessionName } from '../../../src/core/sess
 import { checkSessionFile, formatCheckReport } from '../../../src/core/storage/check';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { AppendBatch } from '../../../src/core/session/cursor';
+import { tempDirForTest } from '../../support/after-the-test';
 
 function newSession(backend: 'jsonl' | 'sqlite' = 'jsonl', cwd = '/work/named'): SessionStore {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-name-'));
+  const dir = tempDirForTest('tole-name-');
   return SessionStore.create(dir, { clock: systemClock, random: seededRandom(11), cwd, backend });
 }
 
@@ -132,8 +132,8 @@ describe('the session name', () => {
   });
 
   it('shows in export, in what the picker lists, and in tole sessions', () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-name-home-')));
-    const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-name-cwd-')));
+    const home = tempDirForTest('tole-name-home-');
+    const cwd = tempDirForTest('tole-name-cwd-');
     mkdirSync(join(home, 'sessions'));
     const store = SessionStore.create(join(home, 'sessions'), {
       clock: systemClock,
