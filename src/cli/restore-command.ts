@@ -36,7 +36,7 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     );
   const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
-  const store = SessionStore.open(path, { clock, random: seededRandom(1), readOnly: args.dryRun });
+  const store = openForRestore(path, ref, args.dryRun);
   try {
     for (const notice of openNotices(store)) io.stderr.write(`tole: ${notice}\n`);
     const workspace = sessionWorkspace(store, io.cwd);
@@ -53,7 +53,15 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
       io.stderr.write(`tole: ${refusalText(refusal, ref, args.entry!)}\n`);
       return 1;
     };
-    await restorer.resume(emit);
+    // A restore a stop cut short changes the files again before this one: the user is told how it went.
+    if (store.readOnly && restorer.cutShort > 0)
+      io.stderr.write(
+        `tole: a restore a stop cut short is not finished, so the files may be partly restored: tole restore without --dry-run runs it again to its end first\n`,
+      );
+    await restorer.resume((event) => {
+      if (event.type === 'notice')
+        io.stderr.write(`tole: a restore a stop cut short was run again first: ${event.text}\n`);
+    });
     const asked = args.dryRun ? null : commands.restoreRefusal(args.entry);
     if (asked) return refused(asked);
     const preview = await commands.previewRestore(args.entry);
@@ -73,6 +81,24 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     return 0;
   } finally {
     store.close();
+  }
+}
+
+/**
+ * The session, opened to write unless only shown (`--dry-run`). Held by a running tole, the
+ * restore belongs there: a read-only open, which the lock's own words offer, cannot restore.
+ */
+function openForRestore(path: string, ref: string, readOnly: boolean): SessionStore {
+  try {
+    return SessionStore.open(path, { clock, random: seededRandom(1), readOnly });
+  } catch (error) {
+    if (!(error instanceof StorageError) || error.kind !== 'locked' || error.details.holder !== 'running') throw error;
+    const { pid, host } = error.details;
+    throw new StorageError(
+      'locked',
+      `session ${ref} is open in a running tole (pid ${pid} on ${host}): restore the files there (t for the tree, then u on the entry), or close that tole and run tole restore again; tole restore ${ref} --entry ENTRY --dry-run shows what would change meanwhile`,
+      { ...error.details, cause: error, ownRemedy: true },
+    );
   }
 }
 

@@ -36,14 +36,15 @@ export class FileRestorer implements CommandAgent {
     return previewRestore(this.deps, entryId);
   }
 
+  /** How many restores a stop cut short wait to be run again to their end (the files may be partly restored). */
+  get cutShort(): number {
+    return this.cutShortRestores().length;
+  }
+
   /** Finishes every restore a stop cut short; returns how many. A read-only view settles nothing. */
   async resume(emit: EventSink): Promise<number> {
-    const { store } = this.deps;
-    if (store.readOnly) return 0;
-    const restores = store.registers
-      .entries(NS.pending)
-      .map(([, cell]) => cell.value as PendingIntent)
-      .filter((intent) => intent.kind === 'restore');
+    if (this.deps.store.readOnly) return 0;
+    const restores = this.cutShortRestores();
     return this.exclusive(0, async () => {
       for (const intent of restores) await resumeRestore(this.deps, intent, emit);
       return restores.length;
@@ -54,6 +55,13 @@ export class FileRestorer implements CommandAgent {
     return this.exclusive({ ok: false, reason: 'a restore is running already; restore again when it ends' }, () =>
       restoreFiles(this.deps, entryId, emit),
     );
+  }
+
+  private cutShortRestores(): PendingIntent[] {
+    return this.deps.store.registers
+      .entries(NS.pending)
+      .map(([, cell]) => cell.value as PendingIntent)
+      .filter((intent) => intent.kind === 'restore');
   }
 
   private async exclusive<T>(refused: T, work: () => Promise<T>): Promise<T> {
