@@ -45,6 +45,13 @@ const TEXTS = [
   // Spaces in styles a space does not show (written as any space, or skipped), beside ones it does.
   colour.red('a   ') + colour.underline('  ') + colour.bold.italic('   b') + colour.inverse(' ') + colour.dim('  '),
   colour.strikethrough('  ') + colour.hex('#5fafff')('  │ ') + colour.overline(' ') + colour.bgRed(' '),
+  // Rules between panes' text, each left for the end of the frame and drawn with the others.
+  colour.ansi256(244)('ab') + colour.ansi256(239)('│') + ' ' + colour.ansi256(244)('cd') + colour.ansi256(239)('│'),
+  colour.ansi256(244).dim('x') +
+    colour.ansi256(111).bold('┬') +
+    colour.ansi256(244).dim('y') +
+    colour.bgBlue('│') +
+    'z',
 ];
 
 interface Write {

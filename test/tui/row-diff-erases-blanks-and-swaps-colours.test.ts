@@ -51,6 +51,21 @@ describe('the cell diff', () => {
     expect(second('a   b', `a${colour.bgBlue(' ')}  b`)).toBe('\x1b[1;2H\x1b[0;44m \x1b[0m');
   });
 
+  it('draws the rules between panes after their text, together, rather than switching colour around each', () => {
+    const grey = colour.ansi256(244);
+    const rule = colour.ansi256(239)('│');
+    const row = (a: string, b: string): string => `${rule} ${grey(a)}${rule} ${grey(b)}${rule}`;
+    const rows = (a: string, b: string): string => `${row(a, b)}\n${row(b, a)}`;
+    const sent = second('', rows('left', 'right'));
+    // A rule between two grey texts is jumped over (ESC[C) and drawn at the end with the other left
+    // ones, in the colour the row-end rule leaves the pen in: no switch to grey and back around it.
+    expect(sent).toBe(
+      '\x1b[1H\x1b[0;38;5;239m│ \x1b[38;5;244mleft\x1b[C right\x1b[38;5;239m│' +
+        '\x1b[2H│ \x1b[38;5;244mright\x1b[C left\x1b[38;5;239m│' +
+        '\x1b[1;7H│\x1b[2;8H│\x1b[0m',
+    );
+  });
+
   it('replaces one colour by another with the new colour alone', () => {
     const sent = second(`${colour.red('ab')}${colour.blue('cd')}`, `${colour.green('ab')}${colour.yellow('cd')}`);
     expect(sent).toBe('\x1b[1H\x1b[0;32mab\x1b[33mcd\x1b[0m');

@@ -142,7 +142,7 @@ export class FrameWriter {
       changed.push(i);
       out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
     }
-    if (out !== '') out += this.pen.reset();
+    if (out !== '') out += this.pen.deferred() + this.pen.reset();
     if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
       const scrolled = this.scrolled(lines, cells, changed, columns);
       if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
@@ -201,6 +201,6 @@ export class FrameWriter {
       const held = i < n ? shiftedRow(old, scroll, i, NO_CELLS) : this.oldCells(i, columns);
       out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line);
     }
-    return out + pen.reset();
+    return out + pen.deferred() + pen.reset();
   }
 }

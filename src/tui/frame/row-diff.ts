@@ -9,6 +9,11 @@ import { joinCodes } from './sgr-codes';
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
 const MAX_GAP = 3;
+/**
+ * What a cell left for the end of the frame costs more than one written in its place: a jump over
+ * it (`ESC[C`, 3 bytes) and a cursor move to it later (`ESC[r;cH`, ~8).
+ */
+const DEFER_COST = 11;
 /** Blank cells in a run erased (ECH, then a jump past them) rather than written as spaces, from this many on. */
 const MIN_ERASE = 10;
 const FOREGROUND_END = '\x1b[39m';
@@ -53,6 +58,8 @@ export class Pen {
   private key = '';
   private row = -1;
   private column = -1;
+  /** Cells left for the end of the frame (see `defers`), written by `deferred`. */
+  private left: { row: number; column: number; cell: Cell }[] = [];
 
   /** Codes that move the cursor to `row`, `column` (0-based). */
   moveTo(row: number, column: number): string {
@@ -83,6 +90,38 @@ export class Pen {
       byTo.set(key, (codes = switchCodes(from, styles)));
     }
     return codes;
+  }
+
+  /**
+   * True when a one-column cell in another style, between cells in the pen's style, is cheaper
+   * written at the end of the frame with the others of its style than here between two switches
+   * (a rule between two panes' text: two colour switches a row, where the rules written together
+   * need none).
+   */
+  defers(cell: Cell, next: Cell | undefined): boolean {
+    if (this.styles === null || cell.width !== 1 || next === undefined || next.style !== this.key) return false;
+    if (cell.style === this.key) return false;
+    return switchCodes(this.styles, cell.styles).length + switchCodes(cell.styles, this.styles).length > DEFER_COST;
+  }
+
+  /** Leaves `cell` at `row`, `column` for `deferred`. */
+  leave(row: number, column: number, cell: Cell): void {
+    this.left.push({ row, column, cell });
+  }
+
+  /** The cells left for the end of the frame, written in groups of one style, row by row. */
+  deferred(): string {
+    if (this.left.length === 0) return '';
+    const cells = this.left.sort((a, b) =>
+      a.cell.style === b.cell.style ? a.row - b.row || a.column - b.column : a.cell.style < b.cell.style ? -1 : 1,
+    );
+    this.left = [];
+    let out = '';
+    for (const { row, column, cell } of cells) {
+      out += this.moveTo(row, column) + this.style(cell.styles, cell.style) + cell.text;
+      this.advance(1);
+    }
+    return out;
   }
 
   /** True when a space written now looks like an erased cell (the pen holds no style a space shows). */
@@ -157,10 +196,23 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
         continue;
       }
     }
+    if (pen.defers(cell, nextShown(cells, i + 1, to))) {
+      pen.leave(row, i, cell);
+      continue;
+    }
     out += pen.moveTo(row, i) + pen.style(cell.styles, cell.style) + cell.text;
     pen.advance(cell.width);
   }
   return out;
+}
+
+/** The first cell from `from` (before `to`) that does not look blank, if any. */
+function nextShown(cells: readonly Cell[], from: number, to: number): Cell | undefined {
+  for (let j = from; j < to; j++) {
+    const cell = at(cells, j);
+    if (cell.width !== 0 && !looksBlank(cell)) return cell;
+  }
+  return undefined;
 }
 
 /**
