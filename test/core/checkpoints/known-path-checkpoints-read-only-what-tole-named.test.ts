@@ -72,6 +72,8 @@ function makeWorkspace(): void {
   writeFileSync(at('gone', 'a.txt'), 'a\n');
   writeFileSync(at('gone', 'inner', 'b.txt'), 'b\n');
   writeFileSync(at('marker.txt'), 'before\n');
+  // Line endings git normalises when it stages: a known-path blob must be the one a scan stages.
+  writeFileSync(at('.gitattributes'), '*.crlf text\n');
   mkdirSync(at('nested'));
   writeFileSync(at('nested', 'code.c'), 'int x;\n');
   spawnSync('git', ['init', '-q', at('nested')], {
@@ -100,6 +102,8 @@ describe('a known-path checkpoint reads only the paths tole named', () => {
       'src/deep-er/x',
     ]);
     writeFileSync(at('src', 'deep.ts'), 'beside the folder\n');
+    t.noteChanges(['notes.crlf']);
+    writeFileSync(at('notes.crlf'), 'one\r\ntwo\r\n');
     mkdirSync(at('src', 'deep-er'));
     writeFileSync(at('src', 'deep-er', 'x'), 'x\n');
     mkdirSync(at('src', 'new', 'deeper'), { recursive: true });
@@ -119,6 +123,7 @@ describe('a known-path checkpoint reads only the paths tole named', () => {
     expect(scanned['marker.txt']).toBe(`100644 ${blobOf('changed by another process\n')}`);
     expect({ ...held, 'marker.txt': '' }).toEqual({ ...scanned, 'marker.txt': '' });
     expect(held['run.sh']).toMatch(/^100755 /);
+    expect(held['notes.crlf']).toBe(`100644 ${blobOf('one\ntwo\n')}`);
     expect(Object.keys(held).filter((p) => p.startsWith('gone') || p === 'old.txt' || p === 'big.bin')).toEqual([]);
   });
 
