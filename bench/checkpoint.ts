@@ -3,9 +3,9 @@
  * once per run in a temporary folder). Each round changes one file, then times tole's checkpoint
  * (list what changed, stage it, write the tree, commit, move the ref) and, alternating, a bare
  * `git add -A && git write-tree` of the same tree into a git directory of its own, so that both
- * see the same machine. tole takes the same checkpoint before a write_file and before a bash call:
- * it scans the workspace for both (bench/RESULTS.md says why no journal of changes can vouch for
- * the rest of the tree here). Then the disk a one-file checkpoint adds once packed, beside that
+ * see the same machine (that is the checkpoint of a bash call, or of the first call of a turn).
+ * Then a series of known-path checkpoints, as a turn of write_file calls takes them (only the
+ * named paths read again), beside the same bare git. Then the disk a one-file checkpoint adds once packed, beside that
  * file's compressed size, and the checkpoint directory after the repack policy packed the first
  * checkpoint, beside the workspace's own files.
  * Run alone with `node --import tsx bench/checkpoint.ts`; hold both CPU slots while it runs.
@@ -103,6 +103,7 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
     await bare();
     base.push(performance.now() - t);
   }
+  const known = await knownPathRounds(checkpoints, workspace, 2 * rounds - 1);
   const count = files.toLocaleString('en');
   const rows: Row[] = [
     {
@@ -121,6 +122,21 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
       ratio: percentile(tole, 0.9) / percentile(base, 0.9),
     },
     {
+      name: `known-path checkpoint at ${count} files (before a write_file: only the paths tole's calls named are read), p50, vs the same bare git`,
+      tole: percentile(known, 0.5),
+      baseline: percentile(base, 0.5),
+      unit: 'ms',
+      ratio: percentile(known, 0.5) / percentile(base, 0.5),
+      target: files === 100_000 ? '≤ 10 ms' : '',
+    },
+    {
+      name: 'the same, p90',
+      tole: percentile(known, 0.9),
+      baseline: percentile(base, 0.9),
+      unit: 'ms',
+      ratio: percentile(known, 0.9) / percentile(base, 0.9),
+    },
+    {
       name: `checkpoint directory after the first checkpoint of ${count} files, packed by the repack policy (baseline: the files on disk)`,
       tole: afterFirst / 2 ** 20,
       baseline: diskBytes(workspace) / 2 ** 20,
@@ -130,6 +146,35 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
   ];
   if (files === 100_000) rows.push(await diskPerCheckpoint(checkpoints, workspace));
   return rows;
+}
+
+/**
+ * Known-path checkpoints as a turn of write_file calls takes them: each round writes one file the
+ * call names (four folders deep), and times the checkpoint that follows. A file changed at the
+ * start that no call names must be missing from the last one: else a round scanned.
+ */
+async function knownPathRounds(checkpoints: Checkpoints, workspace: string, rounds: number): Promise<number[]> {
+  const unnamed = join(workspace, 'pkg1', 'sub0', 'src', 'mod1.ts');
+  writeFileSync(unnamed, "changed behind tole's back\n");
+  const times: number[] = [];
+  let last = '';
+  for (let i = 0; i < rounds; i++) {
+    const path = `pkg${(i * 7) % 100}/sub0/src/mod${i % 100}.ts`;
+    checkpoints.noteChanges([path]);
+    writeFileSync(join(workspace, path), `export const written = ${i};\n`);
+    const t = performance.now();
+    const taken = await checkpoints.take('known-paths');
+    times.push(performance.now() - t);
+    if (!taken.ok) throw new Error(taken.reason);
+    last = taken.id;
+  }
+  const held = await run('git', ['show', `${last}:pkg1/sub0/src/mod1.ts`], {
+    env: { ...GIT_ENV, GIT_DIR: checkpoints.directory },
+  });
+  if (held.stdout.includes('behind')) throw new Error('a known-path round scanned the workspace');
+  // The next checkpoints of this bench scan, and find the file as any scan would.
+  checkpoints.rescan();
+  return times;
 }
 
 /** Packed bytes one checkpoint of a one-line change to a 4 KB file adds, beside the file compressed. */
