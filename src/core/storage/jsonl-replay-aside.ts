@@ -72,8 +72,10 @@ export function replayJsonlAside(
   // A payload read later names this file if it is not JSON (replayed-entry.ts).
   nameFile(bytes, path);
   // With the real file system the worker reads the file past its first piece while this thread
-  // replays what came before; otherwise (injected file operations) this thread reads it all.
-  const workerReads = worker && ops === nodeFileOps;
+  // replays what came before; otherwise (injected file operations, no worker asked for) this
+  // thread reads it all. A check begun early has its own worker reading, whatever was asked: the
+  // bytes past its head are not here until it says so.
+  const workerReads = early !== null || (worker && ops === nodeFileOps);
   const headBytes = early?.headBytes ?? (workerReads ? Math.min(headReadBytes, totalBytes) : totalBytes);
   const check = early?.check ?? new AsideCheck(bytes, workerReads ? { fd, from: headBytes } : undefined, { worker });
   let applied = false;

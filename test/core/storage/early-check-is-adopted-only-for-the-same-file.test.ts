@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { EARLY_MIN_BYTES as CLI_MIN_BYTES, resumedPath } from '../../../src/cli/resume-check-early';
 import {
   dropEarlyCheck,
@@ -11,6 +11,7 @@ import {
 import { nodeFileOps } from '../../../src/core/storage/file-ops';
 import { replayJsonlAside } from '../../../src/core/storage/jsonl-replay-aside';
 import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
+import { AsideCheck } from '../../../src/core/storage/verify-aside';
 import { buildSession, linesOf, openStore, rechained, snapshot, tempDir } from '../../support/storage-fixtures';
 
 const dir = tempDir();
@@ -34,8 +35,11 @@ function outcome(file: string, readOnly = true): unknown {
   }
 }
 
-/** Replays `file` beside a worker: the commits applied and whether the early check was the one that passed it. */
-function replay(file: string): { commits: number; earlyCheck: boolean } {
+/**
+ * Replays `file` beside a worker (or, `worker` false, asking for none): the commits applied and
+ * whether the early check was the one that passed it.
+ */
+function replay(file: string, worker = true): { commits: number; earlyCheck: boolean } {
   const fd = openSync(file, 'r');
   try {
     let commits = 0;
@@ -48,6 +52,9 @@ function replay(file: string): { commits: number; earlyCheck: boolean } {
         commits = 0;
       },
       0,
+      undefined,
+      null,
+      worker,
     );
     return { commits, earlyCheck: result.earlyCheck === true };
   } finally {
@@ -66,6 +73,21 @@ describe('the check of a resumed session begun before the open', () => {
     expect(early!.check.answeredBy).not.toBeNull();
     expect(takeEarlyCheck(openSync(file, 'r'))).toBeNull();
     expect(replay(file)).toEqual({ commits: lines.length - 1, earlyCheck: false });
+  });
+
+  it('is adopted by an open that asks for no worker without its bytes being taken as read before its worker read them', () => {
+    const file = join(dir.path, 'no-worker.jsonl');
+    writeFileSync(file, original);
+    expect(startEarlyCheck(file, 0)).not.toBeNull();
+    // Only the reader fills the buffer past the head: an open that said the file was read whole
+    // (haveRead) while the early check's worker still read it would replay zeros as a torn tail.
+    const haveRead = vi.spyOn(AsideCheck.prototype, 'haveRead');
+    try {
+      expect(replay(file, false)).toEqual({ commits: lines.length - 1, earlyCheck: true });
+      expect(haveRead).not.toHaveBeenCalled();
+    } finally {
+      haveRead.mockRestore();
+    }
   });
 
   it('is not adopted when the file changed after it read it: the open checks the file again and refuses the damage', () => {
