@@ -10,7 +10,7 @@ import type { CommandReport, HostCommand } from '../tui/commands/slash-commands'
 import { listProfiles } from './agent-profiles';
 import { resolveProfile, type PromptContext } from './session-setup';
 
-export interface AgentCommandParts {
+interface AgentCommandParts {
   readonly agent: Pick<Agent, 'model' | 'profile' | 'effective' | 'switchProfile' | 'contextWindowOf' | 'isRunning'>;
   readonly store: SessionStore;
   readonly prompts: PromptContext;
@@ -153,7 +153,7 @@ async function contextReport(parts: AgentCommandParts): Promise<CommandReport> {
   };
 }
 
-export function describeGeneration(generation: GenerationSettings | undefined): string {
+function describeGeneration(generation: GenerationSettings | undefined): string {
   const parts = Object.entries(generation ?? {})
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `${name} ${Array.isArray(value) ? JSON.stringify(value) : String(value)}`);

@@ -8,7 +8,7 @@ import { fingerprint, type FolderFingerprint } from './trust-store';
 
 /** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
 /** Built on first use: when a profile file is read. */
-export const profileSchema = lazySchema((z) =>
+const profileSchema = lazySchema((z) =>
   z.strictObject({
     $schema: z.string().optional(),
     description: z.string().optional(),

@@ -9,7 +9,7 @@ const FRESH_FOR_MS = 5_000;
 const MAX_SESSIONS = 200;
 
 /** Where `/agent ` and `/resume ` find what they complete to. */
-export interface ArgumentPlaces {
+interface ArgumentPlaces {
   readonly profiles: ProfilePlaces;
   readonly sessionsDir: string;
   readonly nowMs?: () => number;

@@ -10,7 +10,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { SyncLoop } from '../core/sync/sync-loop';
 import type { Config } from './config';
 
-export interface BackgroundSyncInput {
+interface BackgroundSyncInput {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;

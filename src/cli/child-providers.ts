@@ -10,7 +10,7 @@ export interface ProfileProvider extends ChildProvider {
   readonly model: string;
 }
 
-export interface ChildProviderSetup {
+interface ChildProviderSetup {
   readonly args: CliArgs;
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;

@@ -16,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
 /** What cached code is valid for. */
-export interface CodeCacheKey {
+interface CodeCacheKey {
   readonly tole: string;
   readonly node: string;
   readonly v8: string;

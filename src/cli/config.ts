@@ -246,7 +246,7 @@ const schemas = lazySchema((z) => {
   return { configSchema, generationSchema, promptSchema, mcpServerSchema };
 });
 
-export const configSchema = (): Schemas['configSchema'] => schemas().configSchema;
+const configSchema = (): Schemas['configSchema'] => schemas().configSchema;
 export const generationSchema = (): Schemas['generationSchema'] => schemas().generationSchema;
 export const promptSchema = (): Schemas['promptSchema'] => schemas().promptSchema;
 
@@ -358,7 +358,7 @@ export const TRUST_GATED_FIELDS = [
   'sandbox',
 ] as const satisfies readonly (keyof Config)[];
 
-export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
+type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
 
 /**
  * The fields that change what the user sees or how their keys are read: the keys that answer an
@@ -369,7 +369,7 @@ export type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];
  */
 export const USER_ONLY_FIELDS = ['keymap', 'theme', 'pricing', 'notify'] as const satisfies readonly (keyof Config)[];
 
-export type UserOnlyField = (typeof USER_ONLY_FIELDS)[number];
+type UserOnlyField = (typeof USER_ONLY_FIELDS)[number];
 
 /** What was decided about the workspace's project config. */
 export interface ProjectConfigTrust {
@@ -393,7 +393,7 @@ export interface ProjectMcpServers {
   readonly servers: Readonly<Record<string, McpServerConfig>>;
 }
 
-export interface LoadedConfig {
+interface LoadedConfig {
   /**
    * The effective config: user config, then the project config over it (only its harmless
    * fields when untrusted). Its `mcpServers` are the user's own (and those of `--config FILE`).
@@ -416,7 +416,7 @@ export interface LoadedConfig {
   readonly fingerprint: FolderFingerprint | null;
 }
 
-export interface LoadConfigOptions {
+interface LoadConfigOptions {
   /** `--config FILE`: given on the command line, so trusted, and read in place of the project config. */
   readonly explicit?: string | undefined;
   /** `--trust`: trust the workspace's project config for this run. */
@@ -518,7 +518,7 @@ function restrictLimits(project: Limits, base: Limits): Limits {
   return out as Limits;
 }
 
-export function mergeConfig(base: Config, over: Config): Config {
+function mergeConfig(base: Config, over: Config): Config {
   return {
     ...base,
     ...over,

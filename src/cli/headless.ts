@@ -6,7 +6,7 @@ import { shellCommandOf } from '../core/session/shell-command';
 import { terminalSafeJson } from '../core/terminal-text';
 import { totalsOf, type UsageTotals } from '../core/usage/totals';
 
-export interface HeadlessIo {
+interface HeadlessIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
 }

@@ -10,7 +10,7 @@ import type { CommandReport } from '../tui/commands/slash-commands';
 import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';
 
-export interface HostCommandParts {
+interface HostCommandParts {
   readonly agent: Pick<Agent, 'compact'>;
   readonly store: SessionStore;
   /** Where `/fork` puts the new session. */
@@ -21,7 +21,7 @@ export interface HostCommandParts {
 }
 
 /** What a compaction did, in a line. */
-export function describeCompaction(result: CompactionResult): string {
+function describeCompaction(result: CompactionResult): string {
   switch (result.kind) {
     case 'summarized':
     case 'collapsed': {

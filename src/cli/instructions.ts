@@ -2,13 +2,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Project instructions: the cross-agent `AGENTS.md` convention. */
-export const INSTRUCTIONS_FILE = 'AGENTS.md';
+const INSTRUCTIONS_FILE = 'AGENTS.md';
 /** What one file may add to the system prompt; the rest is left out, with a notice. */
 export const INSTRUCTIONS_FILE_MAX_BYTES = 32 * 1024;
 /** What all of them together may add. */
-export const INSTRUCTIONS_TOTAL_MAX_BYTES = 64 * 1024;
+const INSTRUCTIONS_TOTAL_MAX_BYTES = 64 * 1024;
 
-export interface InstructionFile {
+interface InstructionFile {
   readonly path: string;
   /** Bytes of the file taken into the prompt. */
   readonly bytes: number;
@@ -28,7 +28,7 @@ export interface Instructions {
  * repository root's and each directory down to the workspace root (the nearest one last, so it
  * reads as the most specific). Without a repository (no `.git` above), only the workspace root's.
  */
-export function instructionPaths(workspaceRoot: string, configDir: string): string[] {
+function instructionPaths(workspaceRoot: string, configDir: string): string[] {
   const dirs: string[] = [];
   let repoRoot: string | null = null;
   for (let dir = workspaceRoot; ; dir = dirname(dir)) {

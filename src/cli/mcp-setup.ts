@@ -18,7 +18,7 @@ export interface McpPlan {
   readonly skipped: readonly { readonly name: string; readonly reason: string }[];
 }
 
-export interface McpPlanInput {
+interface McpPlanInput {
   readonly config: Config;
   readonly projectMcp: ProjectMcpServers | null;
   /** Whether the project's config is trusted (its servers may start). */

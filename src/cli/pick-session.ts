@@ -6,7 +6,7 @@ import type { CliArgs } from './args';
 import { sessionsForListing } from './sessions-command';
 import { clock } from './wiring';
 
-export type PickResult = { readonly args: CliArgs } | { readonly exitCode: number };
+type PickResult = { readonly args: CliArgs } | { readonly exitCode: number };
 
 /** `tole --resume` without an id: the picker runs first; the session chosen is opened as `--resume PATH`. */
 export async function pickSession(

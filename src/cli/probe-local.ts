@@ -5,7 +5,7 @@ export const LOCAL_SERVERS: readonly { readonly name: string; readonly preset: s
   { name: 'LM Studio', preset: 'lmstudio', port: 1234 },
 ];
 
-export interface FoundServer {
+interface FoundServer {
   readonly name: string;
   readonly preset: string;
   readonly baseUrl: string;

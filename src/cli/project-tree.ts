@@ -17,8 +17,8 @@ export const PROJECT_DIR = '.tole';
 
 /** Bounds of the walk: a `.tole` larger than these cannot be trusted (and is not read to hash it). */
 export const PROJECT_TREE_MAX_ENTRIES = 1000;
-export const PROJECT_TREE_MAX_BYTES = 8 * 1024 * 1024;
-export const PROJECT_TREE_MAX_DEPTH = 16;
+const PROJECT_TREE_MAX_BYTES = 8 * 1024 * 1024;
+const PROJECT_TREE_MAX_DEPTH = 16;
 
 /** One thing under `.tole`, by its path relative to the workspace ('/'-separated). */
 export type TreeEntry =
@@ -27,7 +27,7 @@ export type TreeEntry =
   | { readonly kind: 'link'; readonly path: string; readonly target: string }
   | { readonly kind: 'other'; readonly path: string };
 
-export type ProjectTree =
+type ProjectTree =
   | { readonly ok: true; readonly entries: readonly TreeEntry[] }
   | { readonly ok: false; readonly reason: string };
 

@@ -5,7 +5,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { toleHome } from './tole-home';
 
 /** The screen's prompt history: what ↑ brings back, and where a sent prompt is kept. */
-export interface ScreenHistory {
+interface ScreenHistory {
   readonly prompts: readonly string[];
   readonly remember: (prompt: string) => void;
 }

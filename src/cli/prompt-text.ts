@@ -8,7 +8,7 @@ export class PromptCommandError extends Error {
   override readonly name = 'PromptCommandError';
 }
 
-export interface PromptRun {
+interface PromptRun {
   /** Where the prompt was set, for errors: `config /path/to/config.json: field "prompt"`. */
   readonly origin: string;
   readonly cwd: string;

@@ -8,7 +8,7 @@ import { LOCAL_SERVERS, probeLocalServers } from './probe-local';
 import { missingKey, PROVIDER_PRESETS, type ProviderSettings } from './settings';
 import { buildProvider } from './wiring';
 
-export interface ProviderSetupParts {
+interface ProviderSetupParts {
   readonly settings: ProviderSettings;
   readonly config: Config;
   /** The config files that were read. */
@@ -61,7 +61,7 @@ export function lookedFor(
 }
 
 /** Ways to set a provider up from here. */
-export function setupHints(settings: ProviderSettings): SetupHint[] {
+function setupHints(settings: ProviderSettings): SetupHint[] {
   const keyVar = settings.apiKeyEnv ?? 'OPENAI_API_KEY';
   const first: SetupHint =
     keyVar === 'OPENAI_API_KEY'

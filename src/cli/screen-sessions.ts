@@ -25,7 +25,7 @@ import { exposedWorkspaceReason } from './exposed-workspace';
 import { buildPolicy, clock } from './wiring';
 
 /** What every session of one full-screen tole is opened with: fixed for the life of the process. */
-export interface ScreenSessionsInput {
+interface ScreenSessionsInput {
   readonly args: CliArgs;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;

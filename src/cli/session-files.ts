@@ -14,14 +14,14 @@ export function sessionsDirectory(env: NodeJS.ProcessEnv, configured?: string): 
   return join(toleHome(env), 'sessions');
 }
 
-export interface SessionFileInfo {
+interface SessionFileInfo {
   readonly path: string;
   readonly header: SessionHeader;
   readonly mtimeMs: number;
 }
 
 /** The first line of a session file, parsed; null when it is not a tole session. */
-export function readHeader(path: string): SessionHeader | null {
+function readHeader(path: string): SessionHeader | null {
   if (path.endsWith('.db')) return readSqliteHeader(path);
   let fd: number | undefined;
   try {

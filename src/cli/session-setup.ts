@@ -37,7 +37,7 @@ export interface PromptContext {
 }
 
 /** An agent profile made ready to run: its prompt assembled, its commands run. */
-export interface ResolvedProfile {
+interface ResolvedProfile {
   readonly active: ActiveProfile;
   readonly profile: AgentProfile | null;
   readonly file: ProfileFile | null;
@@ -124,7 +124,7 @@ async function run(
   }
 }
 
-export interface SessionChoice {
+interface SessionChoice {
   /** The profile to start with (null: none). */
   readonly agent: string | null;
   /** The model to start with. */
@@ -164,7 +164,7 @@ function profileExists(places: ProfilePlaces, name: string): boolean {
 }
 
 /** Tells the transcript (with the next prompt) which instruction files are in the prompt, when that changed. */
-export function announceInstructions(agent: Agent, store: SessionStore, instructions: Instructions): void {
+function announceInstructions(agent: Agent, store: SessionStore, instructions: Instructions): void {
   const list = instructions.files.map((f) => f.path).join('\n');
   if ((sessionFact(store, 'instructions') ?? '') === list) return;
   const text =
@@ -185,7 +185,7 @@ export interface PreparedSession {
   readonly notices: readonly string[];
 }
 
-export interface PrepareInput {
+interface PrepareInput {
   readonly args: CliArgs;
   readonly gated: GatedConfig;
   readonly configFile: string;

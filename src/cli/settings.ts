@@ -3,7 +3,7 @@ import type { CliArgs } from './args';
 import type { Config } from './config';
 import { ConfigError } from './config';
 
-export interface ProviderPreset {
+interface ProviderPreset {
   /** The API the server speaks; `openai-chat` unless given. */
   readonly api?: ApiKind;
   readonly baseUrl: string;
@@ -105,7 +105,7 @@ export function resolveProvider(
 }
 
 /** http:// to anything but this machine (loopback names and addresses). */
-export function isPlainHttpRemote(baseUrl: string): boolean {
+function isPlainHttpRemote(baseUrl: string): boolean {
   let url: URL;
   try {
     url = new URL(baseUrl);

@@ -31,7 +31,7 @@ export function syncUrlFor(
 }
 
 /** The warning for a password written in the config's sync.url. */
-export function configPasswordWarning(): string {
+function configPasswordWarning(): string {
   return `tole: warning: the config's sync.url holds a password in plain text; remove it from the file and put it in ${SAFER_PASSWORD_PLACES}\n`;
 }
 
@@ -48,13 +48,13 @@ export async function readPasswordStdin(stdin: NodeJS.ReadableStream | undefined
   return password;
 }
 
-export interface SyncIdentity {
+interface SyncIdentity {
   readonly person: string;
   readonly host: string;
   readonly batchRecords?: number;
 }
 
-export function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdentity {
+function syncIdentity(config: Config, env: NodeJS.ProcessEnv): SyncIdentity {
   let login = env['USER'] || env['LOGNAME'] || '';
   if (!login) {
     try {
@@ -81,7 +81,7 @@ export async function withTeamDb<T>(url: string, body: (db: Db) => Promise<T>, p
 }
 
 /** Ships every session in `dir` to `url`. */
-export async function syncSessionsDir(
+async function syncSessionsDir(
   url: string,
   dir: string,
   identity: SyncIdentity,

@@ -19,7 +19,7 @@ import { resolveSessionRef } from './session-files';
 import { syncUrlFor, withTeamDb } from './sync-command';
 import { clock, systemRandom } from './wiring';
 
-export interface FromServer {
+interface FromServer {
   /** The local file to open: pulled now, or already here. */
   readonly path: string;
   /** Another machine holds it: open it read-only. */

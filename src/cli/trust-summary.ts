@@ -7,7 +7,7 @@ import { PROMPT_COMMAND_FIELDS } from './project-gate';
 import { PROJECT_DIR } from './project-tree';
 import type { FolderFingerprint } from './trust-store';
 
-export interface TrustSummaryInput {
+interface TrustSummaryInput {
   /** The workspace's real path. */
   readonly folder: string;
   readonly project: ProjectConfigTrust | null;

@@ -29,7 +29,7 @@ import { parseArgs, type CliArgs } from './args';
 import { agentCommands } from './agent-commands';
 import { noteSessionStart, promptContext, type PreparedSession } from './session-setup';
 
-export interface TuiWiringInput {
+interface TuiWiringInput {
   readonly config: Config;
   /** The command line, for a profile that names a provider (its flags still win). */
   readonly args?: CliArgs;

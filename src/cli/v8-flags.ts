@@ -21,11 +21,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-export const SCREEN_V8_FLAGS: readonly string[] = [
-  '--interrupt-budget=135168',
-  '--no-parallel-scavenge',
-  '--expose-gc',
-];
+const SCREEN_V8_FLAGS: readonly string[] = ['--interrupt-budget=135168', '--no-parallel-scavenge', '--expose-gc'];
 
 let set = false;
 

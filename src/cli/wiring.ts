@@ -63,7 +63,7 @@ export function buildProvider(settings: ProviderSettings, config: Config, random
   });
 }
 
-export function limitsFrom(config: Config): LoopLimits {
+function limitsFrom(config: Config): LoopLimits {
   return { ...DEFAULT_LIMITS, ...stripUndefined(config.limits ?? {}) };
 }
 
@@ -130,7 +130,7 @@ export function faultFromEnv(env: NodeJS.ProcessEnv): AgentDeps['fault'] {
   };
 }
 
-export interface AgentParts {
+interface AgentParts {
   readonly store: SessionStore;
   readonly provider: Provider;
   readonly policy: ApprovalPolicy;
@@ -153,7 +153,7 @@ export interface AgentParts {
   readonly indexKey?: IndexKey;
 }
 
-export interface BuiltSession {
+interface BuiltSession {
   readonly agent: Agent;
   /** The session's MCP servers; null when none is configured. The host closes it. */
   readonly mcp: McpHub | null;

@@ -10,7 +10,7 @@ import {
 } from '../tui/prompt/workspace-paths';
 
 /** At most this many paths are indexed (a bigger tree gives its first ones). */
-export const MAX_INDEXED_PATHS = 200_000;
+const MAX_INDEXED_PATHS = 200_000;
 /** A fresh index is asked for when the last is older than this. */
 const STALE_AFTER_MS = 5_000;
 /** `git ls-files` gets this many bytes of output at most. */

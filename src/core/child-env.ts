@@ -5,21 +5,21 @@
  */
 
 /** A variable whose name holds one of these words (any case) is taken for a secret. */
-export const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
 
 /** tole's own provider variables: where the key goes is not the model's business either. */
-export const TOLE_PROVIDER_VARS: readonly string[] = ['OPENAI_API_KEY', 'OPENAI_BASE_URL'];
+const TOLE_PROVIDER_VARS: readonly string[] = ['OPENAI_API_KEY', 'OPENAI_BASE_URL'];
 
 /**
  * tole's own variables that hold a credential or lead to one (the team server's URL may carry
  * its password): never given to a child, whatever `passEnv` says.
  */
-export const TOLE_CREDENTIAL_VARS: readonly string[] = [...TOLE_PROVIDER_VARS, 'TOLE_SYNC_URL'];
+const TOLE_CREDENTIAL_VARS: readonly string[] = [...TOLE_PROVIDER_VARS, 'TOLE_SYNC_URL'];
 
 /** `scheme://user:password@host`: a URL that carries a password. */
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 
-export interface ChildEnvOptions {
+interface ChildEnvOptions {
   /** Names the user's own config lets through although they look secret (`passEnv`). */
   readonly passEnv?: readonly string[];
   /** More names to drop whatever they look like and whatever `passEnv` says: the providers' key variables, for one. */
@@ -27,7 +27,7 @@ export interface ChildEnvOptions {
 }
 
 /** Whether a variable is kept out of child processes (unless passed through). */
-export function isWithheld(name: string, drop: readonly string[] = []): boolean {
+function isWithheld(name: string, drop: readonly string[] = []): boolean {
   return SECRET_NAME.test(name) || TOLE_PROVIDER_VARS.includes(name) || drop.includes(name);
 }
 

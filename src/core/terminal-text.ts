@@ -38,11 +38,6 @@ function shown(char: string, next: string | undefined): string {
   return visibleCharacter(char) ?? char;
 }
 
-/** True when `text` holds something a terminal would act on (so `visibleControls` would change it). */
-export function hasTerminalControls(text: string): boolean {
-  return ACTS.test(text);
-}
-
 /** `text` with every character a terminal would act on shown instead (see the file's comment). */
 export function visibleControls(text: string): string {
   if (!ACTS.test(text)) return text;

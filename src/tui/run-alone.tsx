@@ -9,7 +9,7 @@ import { ThemeContext, themeView } from './style/theme-context';
 import { keyedStdin } from './input/key-chunks';
 import { paced } from './frame/PacedFrames';
 
-export interface RunAloneOptions {
+interface RunAloneOptions {
   readonly theme: Theme | string;
   readonly noColor: boolean;
   readonly stdout?: NodeJS.WriteStream;

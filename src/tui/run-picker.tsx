@@ -4,7 +4,7 @@ import { runAlone } from './run-alone';
 import { SessionPicker } from './picker/SessionPicker';
 import type { Theme } from './style/theme';
 
-export interface RunPickerOptions {
+interface RunPickerOptions {
   readonly sessions: readonly PickerSession[];
   readonly cwd: string;
   readonly home: string;
@@ -16,7 +16,7 @@ export interface RunPickerOptions {
   readonly stdin?: NodeJS.ReadStream;
 }
 
-export type PickerExit =
+type PickerExit =
   | { readonly reason: 'chosen'; readonly session: PickerSession }
   | { readonly reason: 'quit' }
   | { readonly reason: 'signal'; readonly signal: NodeJS.Signals; readonly exitCode: number };

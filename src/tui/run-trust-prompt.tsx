@@ -3,7 +3,7 @@ import type { Theme } from './style/theme';
 import type { TrustSummary } from './dialogs/trust-lines';
 import { type TrustAnswer, TrustPrompt } from './dialogs/TrustPrompt';
 
-export interface RunTrustPromptOptions {
+interface RunTrustPromptOptions {
   readonly summary: TrustSummary;
   readonly theme: Theme | string;
   readonly noColor: boolean;

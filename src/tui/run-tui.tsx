@@ -99,7 +99,7 @@ type Ending =
   | { readonly reason: 'crash'; readonly error: unknown; readonly exitCode: 1 };
 
 /** A running turn gets this long to settle as interrupted before the screen closes anyway. */
-export const STOP_TIMEOUT_MS = 3000;
+const STOP_TIMEOUT_MS = 3000;
 
 const SIGNAL_CODES: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
@@ -269,7 +269,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
 }
 
 /** EIO or EPIPE on a read or write: the terminal (or the pipe behind it) is gone. */
-export function isTerminalFailure(error: unknown): boolean {
+function isTerminalFailure(error: unknown): boolean {
   const e = error as NodeJS.ErrnoException | null;
   return (e?.code === 'EIO' || e?.code === 'EPIPE') && (e.syscall === 'write' || e.syscall === 'read');
 }

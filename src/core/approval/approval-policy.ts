@@ -40,17 +40,17 @@ export interface ApprovalPolicyOptions {
   readonly sessionAllowance?: boolean;
 }
 
-export type PreDecision = Decision | { readonly ask: true };
+type PreDecision = Decision | { readonly ask: true };
 
 /** What `p` may keep for a request: the prefix to show and confirm, or why none can be kept. */
-export type PrefixOffer =
+type PrefixOffer =
   | { readonly ok: true; readonly prefix: readonly string[] }
   | { readonly ok: false; readonly why: string };
 
-export type PrefixKept = { readonly ok: true } | { readonly ok: false; readonly why: string };
+type PrefixKept = { readonly ok: true } | { readonly ok: false; readonly why: string };
 
 /** Bound on the prefixes one session keeps (each is a keypress, or a record of one read on resume). */
-export const MAX_KEPT_PREFIXES = 64;
+const MAX_KEPT_PREFIXES = 64;
 
 export class ApprovalPolicy {
   private readonly rules: readonly AllowRule[];

@@ -39,7 +39,7 @@ const RUNNERS = new Set([
   'coproc',
 ]);
 
-export type PrefixProposal =
+type PrefixProposal =
   | { readonly ok: true; readonly prefix: readonly string[] }
   | { readonly ok: false; readonly why: string };
 

@@ -34,7 +34,7 @@ export type ArgPattern =
   /** Every one of these holds (`compose down` with `-v`). */
   | { readonly kind: 'all'; readonly of: readonly ArgPattern[] };
 
-export interface RiskPattern {
+interface RiskPattern {
   readonly when: ArgPattern;
   readonly risk: Risk;
   readonly reason: string;

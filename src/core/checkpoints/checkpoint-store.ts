@@ -22,9 +22,9 @@ import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy'
  */
 export const BUILTIN_IGNORES = ['.git/', 'node_modules/', '.venv/', '__pycache__/', '.DS_Store', '.tole/'];
 
-export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export interface CheckpointSettings {
+interface CheckpointSettings {
   /** tole's home (`$TOLE_HOME`, else `~/.tole`): checkpoints live under `<home>/checkpoints/`. */
   readonly home: string;
   readonly workspaceRoot: string;
@@ -38,7 +38,7 @@ export interface CheckpointSettings {
   readonly repack?: RepackPolicy;
 }
 
-export type TakeResult =
+type TakeResult =
   | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] }
   | { readonly ok: false; readonly reason: string };
 

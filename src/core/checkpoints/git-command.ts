@@ -15,7 +15,7 @@ export interface GitTarget {
   readonly path: string;
 }
 
-export interface GitRun {
+interface GitRun {
   readonly code: number;
   readonly stdout: Buffer;
   readonly stderr: string;

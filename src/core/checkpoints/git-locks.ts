@@ -19,10 +19,10 @@ export function isInside(gitDir: string, lock: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-export type GitActivity = 'running' | 'none' | 'unknown';
+type GitActivity = 'running' | 'none' | 'unknown';
 
 /** Whether some git process runs with GIT_DIR=`gitDir`: `unknown` when a git's environment cannot be read. */
-export function gitActivity(gitDir: string): GitActivity {
+function gitActivity(gitDir: string): GitActivity {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -57,7 +57,7 @@ function identity(path: string): string | null {
   return stat ? `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}` : null;
 }
 
-export type LockOutcome = 'gone' | 'removed-stale' | 'held';
+type LockOutcome = 'gone' | 'removed-stale' | 'held';
 
 /**
  * What to do about a git lock file in tole's directory: `gone` (already released: run again),

@@ -13,7 +13,7 @@ import { diesWithTole, gitEnv, type GitTarget } from './git-command';
  */
 
 /** Reads one answer from the front of what git printed: the answer and the bytes it took, or null until more comes. */
-export type AnswerReader<T> = (out: Buffer) => { readonly value: T; readonly used: number } | null;
+type AnswerReader<T> = (out: Buffer) => { readonly value: T; readonly used: number } | null;
 
 interface Waiting {
   readonly read: AnswerReader<unknown>;

@@ -11,14 +11,14 @@ import type { PathChange } from './tree-edit';
  * `.gitignore` or `.gitattributes` that may change what every other path means).
  */
 
-export interface KnownChangeIO {
+interface KnownChangeIO {
   /** Writes the file's bytes as a blob (as git would stage them) and returns its id. */
   hashFile(path: Buffer): Promise<string>;
   /** Whether git's ignore rules (the user's and tole's built-in list) leave the path out. */
   ignored(path: Buffer): Promise<boolean>;
 }
 
-export type KnownChanges =
+type KnownChanges =
   | { readonly ok: true; readonly changes: PathChange[]; readonly leftOut: LeftOut[] }
   | { readonly ok: false; readonly scan: string };
 

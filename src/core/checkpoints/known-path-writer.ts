@@ -13,7 +13,7 @@ export interface Vouched {
   readonly leftOut: readonly LeftOut[];
 }
 
-export type KnownPathTake =
+type KnownPathTake =
   | { readonly ok: true; readonly checkpoint: Vouched }
   | { readonly ok: false; readonly scan: string };
 

@@ -1,10 +1,10 @@
 import { BUILTIN_IGNORES, type LeftOut, type RestorePlan } from './checkpoint-store';
 
 /** How many paths of each kind a preview names before it says "and N more". */
-export const PREVIEW_PATHS = 8;
+const PREVIEW_PATHS = 8;
 
 /** The counts of a restore plan in one line. */
-export function planCounts(plan: RestorePlan): string {
+function planCounts(plan: RestorePlan): string {
   return `${plan.added.length} to create · ${plan.changed.length} to overwrite · ${plan.removed.length} to remove`;
 }
 

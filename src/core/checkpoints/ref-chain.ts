@@ -19,7 +19,7 @@ export interface CheckpointRef {
 }
 
 /** Tries of the compare-and-swap before a checkpoint fails: each lost one means another tole moved the ref. */
-export const REF_ATTEMPTS = 8;
+const REF_ATTEMPTS = 8;
 
 /**
  * Makes a commit of `tree` on the ref's head and moves the ref to it. `newest` is the last

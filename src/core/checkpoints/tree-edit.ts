@@ -15,7 +15,7 @@ export interface TreeEntry {
   readonly id: string;
 }
 
-export interface TreeObjects {
+interface TreeObjects {
   read(id: string): Promise<readonly TreeEntry[]>;
 }
 

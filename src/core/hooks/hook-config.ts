@@ -12,7 +12,7 @@ export const HOOK_EVENTS = [
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** One command, or several run in order. */
-export type HookCommands = string | readonly string[];
+type HookCommands = string | readonly string[];
 
 /**
  * The `hooks` section of the config (the CLI validates it with zod):
@@ -22,7 +22,7 @@ export type HooksConfig = { readonly timeoutMs?: number } & { readonly [E in Hoo
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 /** More commands than this on one event is a config mistake, not a plan. */
-export const MAX_COMMANDS_PER_EVENT = 32;
+const MAX_COMMANDS_PER_EVENT = 32;
 
 export function commandsFor(config: HooksConfig, event: HookEvent): readonly string[] {
   const value = config[event];

@@ -32,7 +32,7 @@ export interface HookPayload {
 }
 
 /** The longest value one `TOLE_*` variable holds (Linux refuses a single string over 128 KiB). */
-export const MAX_ENV_VALUE_CHARS = 16 * 1024;
+const MAX_ENV_VALUE_CHARS = 16 * 1024;
 
 /**
  * The hook's environment: the host's, without any inherited `TOLE_*` variable (a stale one would

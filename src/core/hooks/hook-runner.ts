@@ -8,17 +8,17 @@ import { runHookCommand, type CommandEnd } from './run-hook-command';
 import type { Sandbox, SandboxPolicy } from '../tools/sandbox';
 
 /** A hook never approves: it lets the action go on, warns, or blocks it. */
-export type HookVerdict = 'ok' | 'warn' | 'block';
+type HookVerdict = 'ok' | 'warn' | 'block';
 
 /** The exit code that blocks the action. */
-export const HOOK_BLOCK_EXIT = 2;
+const HOOK_BLOCK_EXIT = 2;
 /** The most of a hook's stdout that goes into the model's context. */
-export const HOOK_CONTEXT_MAX_CHARS = 8 * 1024;
+const HOOK_CONTEXT_MAX_CHARS = 8 * 1024;
 /** The most of a hook's output a notice quotes when it only reports. */
 const SHORT_OUTPUT_CHARS = 400;
 const SHORT_COMMAND_CHARS = 120;
 
-export interface HookRunReport {
+interface HookRunReport {
   readonly event: HookEvent;
   readonly command: string;
   readonly verdict: HookVerdict;
@@ -45,7 +45,7 @@ export interface HookRunOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface HookRunnerOptions {
+interface HookRunnerOptions {
   readonly config: HooksConfig;
   /** Where the commands run: the workspace root. */
   readonly cwd: string;
@@ -170,7 +170,7 @@ function blockReason(report: HookRunReport): string {
 }
 
 /** The stdout of a hook that exited 0, as the model will read it; null when it printed nothing. */
-export function hookContext(report: HookRunReport): string | null {
+function hookContext(report: HookRunReport): string | null {
   if (report.verdict !== 'ok') return null;
   const text = report.stdout.trim();
   return text === '' ? null : clip(text, HOOK_CONTEXT_MAX_CHARS);

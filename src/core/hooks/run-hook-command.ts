@@ -6,9 +6,9 @@ import { confinedCommand, type Sandbox, type SandboxPolicy } from '../tools/sand
 /** Output kept per stream of one hook run; the rest is counted and dropped. */
 export const HOOK_OUTPUT_MAX_BYTES = 64 * 1024;
 /** After the hook's shell exits, how long children may keep its output open before the group is stopped. */
-export const HOOK_LINGER_MS = 500;
+const HOOK_LINGER_MS = 500;
 
-export interface CommandSpec {
+interface CommandSpec {
   readonly command: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;

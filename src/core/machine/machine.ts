@@ -16,7 +16,7 @@ export type MachineStateName =
  * Allowed moves. A call that is denied, refused or fails validation goes from ToolCall or
  * AwaitingApproval straight to Settling; every state but Idle may end in Final (error, abort).
  */
-export const TRANSITIONS: Readonly<Record<MachineStateName, readonly MachineStateName[]>> = {
+const TRANSITIONS: Readonly<Record<MachineStateName, readonly MachineStateName[]>> = {
   Idle: ['Planning'],
   Planning: ['ToolCall', 'Final'],
   ToolCall: ['AwaitingApproval', 'Executing', 'Settling', 'Final'],
@@ -49,7 +49,7 @@ export function machineState(store: SessionStore): MachineState {
   return { pc: (cell.value as { pc: MachineStateName }).pc, seq: cell.seq };
 }
 
-export function canMove(from: MachineStateName, to: MachineStateName): boolean {
+function canMove(from: MachineStateName, to: MachineStateName): boolean {
   return TRANSITIONS[from].includes(to);
 }
 

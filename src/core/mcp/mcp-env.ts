@@ -4,7 +4,7 @@ import { isToleCredential } from '../child-env';
  * Variables a server process gets from tole's own environment without being named: what a
  * program needs to find its tools and write its files, and nothing that holds a secret.
  */
-export const BASE_ENV_VARS: readonly string[] = [
+const BASE_ENV_VARS: readonly string[] = [
   'PATH',
   'HOME',
   'USER',

@@ -8,7 +8,7 @@ import { classifyMcpTool } from './mcp-risk';
 import type { McpServerSpec } from './mcp-server-spec';
 import { makeMcpTool, type McpArguments, type McpToolInfo } from './mcp-tool';
 
-export type McpServerState =
+type McpServerState =
   | { readonly kind: 'waiting' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'ready'; readonly tools: readonly McpToolInfo[]; readonly refused: readonly string[] }
@@ -26,7 +26,7 @@ export type McpHubEvent =
   | { readonly type: 'ready'; readonly server: string; readonly tools: number; readonly refused: readonly string[] }
   | { readonly type: 'failed'; readonly server: string; readonly message: string; readonly stderr: string };
 
-export interface McpHubOptions {
+interface McpHubOptions {
   readonly specs: readonly McpServerSpec[];
   /** Servers that are configured but must not start, and why. */
   readonly skipped?: readonly { readonly name: string; readonly reason: string }[];

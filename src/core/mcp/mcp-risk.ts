@@ -2,7 +2,7 @@ import type { ReplaySafety } from '../tools/tool';
 import { RISK_ORDER, type Risk } from '../approval/risk';
 
 /** The hints of an MCP tool's `annotations` that tole reads (the spec's names). */
-export interface McpToolHints {
+interface McpToolHints {
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
@@ -12,7 +12,7 @@ export interface McpToolHints {
 export type McpReplay = Extract<ReplaySafety, 'idempotent' | 'never'>;
 
 /** What the config says about one server's tools (server-wide, then per tool). */
-export interface McpToolSettings {
+interface McpToolSettings {
   /** Take the server's annotations at their word, so they may lower the tier below Destructive. */
   readonly trustAnnotations: boolean;
   /** An explicit tier for the tool. */

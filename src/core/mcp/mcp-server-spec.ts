@@ -4,7 +4,7 @@ import type { McpReplay } from './mcp-risk';
 /** Where a server's config came from: only the user's own config may lower a tool's tier. */
 export type McpOrigin = 'user' | 'project';
 
-export interface McpToolConfig {
+interface McpToolConfig {
   readonly risk?: Risk;
   readonly replay?: McpReplay;
   readonly trustAnnotations?: boolean;

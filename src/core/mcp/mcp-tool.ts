@@ -19,7 +19,7 @@ export interface McpToolInfo {
 }
 
 /** Runs one call on the tool's server; never throws (a failure is an output the model reads). */
-export type McpCall = (remoteName: string, input: McpArguments, signal: AbortSignal) => Promise<ToolOutput>;
+type McpCall = (remoteName: string, input: McpArguments, signal: AbortSignal) => Promise<ToolOutput>;
 
 /** A description the model reads is cut here: servers are not trusted to keep them short. */
 const MAX_DESCRIPTION_CHARS = 2000;

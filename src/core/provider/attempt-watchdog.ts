@@ -10,7 +10,7 @@ export function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-export interface WatchdogLimits {
+interface WatchdogLimits {
   /** Silence allowed from the stream's opening to its first output. */
   readonly firstTokenMs: number;
   /** Silence allowed once output has started. */

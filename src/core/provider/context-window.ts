@@ -18,7 +18,7 @@ export interface DiscoveredWindow {
   readonly source: string;
 }
 
-export interface WindowProbeOptions {
+interface WindowProbeOptions {
   /** The OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1. */
   readonly baseURL: string;
   readonly apiKey?: string;

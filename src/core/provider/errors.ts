@@ -6,7 +6,7 @@ import type { AttemptOutcome } from './provider';
 
 export type ProviderErrorKind = Exclude<AttemptOutcome, 'ok'>;
 
-export interface ProviderErrorInit {
+interface ProviderErrorInit {
   readonly kind: ProviderErrorKind;
   readonly message: string;
   readonly hint: string;

@@ -8,7 +8,7 @@ import { httpFetch } from './http-fetch';
 import type { Fetch } from './sse-response';
 
 /** How long a model list may take before it is given up. */
-export const MODEL_LIST_TIMEOUT_MS = 10_000;
+const MODEL_LIST_TIMEOUT_MS = 10_000;
 /** How large a model list's answer may be (a thousand models take about 100 KB). */
 export const MODEL_LIST_MAX_BYTES = 8 * 1024 * 1024;
 

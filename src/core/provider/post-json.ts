@@ -24,7 +24,7 @@ export class Refusal extends Error {
 /** How much of a refusal's body is read: enough for any error object. */
 const MAX_REFUSAL_BYTES = 64 * 1024;
 
-export interface PostOptions {
+interface PostOptions {
   readonly url: string;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;

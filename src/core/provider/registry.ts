@@ -17,10 +17,6 @@ export type ApiKind = keyof typeof KINDS;
 
 export const API_KINDS = Object.keys(KINDS) as readonly ApiKind[];
 
-export function isApiKind(name: string): name is ApiKind {
-  return Object.hasOwn(KINDS, name);
-}
-
 /** Loads the kind's folder (on a provider's first call). */
 export function loadKind(kind: ApiKind): Promise<ProviderKindModule> {
   return KINDS[kind]();

@@ -6,7 +6,7 @@ import { abortError } from '../abort';
 import type { Random } from '../clock';
 import type { ProviderErrorKind } from './errors';
 
-export type Jitter = 'full' | 'equal' | 'none';
+type Jitter = 'full' | 'equal' | 'none';
 
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -28,7 +28,7 @@ export const defaultRetryPolicy: RetryPolicy = {
 };
 
 /** Hard limit whatever the configuration says. */
-export const maxAttemptsLimit = 20;
+const maxAttemptsLimit = 20;
 
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...defaultRetryPolicy, ...overrides };
@@ -50,7 +50,7 @@ export function isRetriedByProvider(kind: ProviderErrorKind): boolean {
   return kind === 'rate_limit' || kind === 'transient' || kind === 'stream_dropped';
 }
 
-export interface RetryableFailure {
+interface RetryableFailure {
   readonly kind: ProviderErrorKind;
   readonly retryAfterMs?: number;
 }

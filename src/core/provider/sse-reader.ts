@@ -13,7 +13,7 @@ import { abortError } from '../abort';
 import type { AttemptWatchdog } from './attempt-watchdog';
 import { eventStreamBody } from './http-fetch';
 
-export interface SseEvent {
+interface SseEvent {
   /** The `event:` field; undefined for a plain `message`. */
   readonly event: string | undefined;
   readonly data: string;

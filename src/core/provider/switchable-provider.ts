@@ -78,7 +78,7 @@ export class SwitchableProvider implements Provider {
   }
 }
 
-export function noProviderError(): ProviderError {
+function noProviderError(): ProviderError {
   return new ProviderError({
     kind: 'auth',
     message: 'no model provider is set up: there is no API key and no server to talk to',

@@ -25,7 +25,7 @@ export const NS = {
   session: 'fact.session',
 } as const;
 
-export type RegisterFamily = 'lane' | 'op' | 'pending' | 'fact';
+type RegisterFamily = 'lane' | 'op' | 'pending' | 'fact';
 
 const FAMILIES: readonly RegisterFamily[] = ['lane', 'op', 'pending', 'fact'];
 

@@ -1,5 +1,5 @@
 /** A register change as the session file stores it: the registers layer defines it, storage carries it. */
-export interface RegisterSetRecord {
+interface RegisterSetRecord {
   readonly kind: 'register';
   readonly op: 'set';
   readonly seq: number;
@@ -8,7 +8,7 @@ export interface RegisterSetRecord {
   readonly value: unknown;
 }
 
-export interface RegisterDeleteRecord {
+interface RegisterDeleteRecord {
   readonly kind: 'register';
   readonly op: 'delete';
   readonly seq: number;

@@ -23,7 +23,7 @@ export const FAULT_POINTS: readonly FaultPoint[] = [
   'during-restore',
 ];
 
-export interface PricedAttempt {
+interface PricedAttempt {
   readonly costUsdMicros: number;
   readonly priced: boolean;
 }

@@ -8,7 +8,7 @@ import type { AnyEntry } from '../tree/entry-types';
 import { TASK_TOOL } from './task-tool-name';
 
 /** A sub-agent of a session: the `task` call that started it and its own session file. */
-export interface ChildRef {
+interface ChildRef {
   readonly callId: string;
   /** The parent's intent entry of the call (the tree shows the child beneath it). */
   readonly intentEntryId: string;

@@ -13,11 +13,11 @@ import { taskStateAt } from './task-state';
 import { addNotices, emitNotices, noticesOf, runHooks } from './turn-hooks';
 
 export const DEFAULT_COMPACTION_THRESHOLD = 0.5;
-export const DEFAULT_TAIL_MESSAGES = 8;
+const DEFAULT_TAIL_MESSAGES = 8;
 /** A threshold compaction needs at least this many messages before the tail to be worth a model call. */
-export const MIN_AUTO_SUMMARY_MESSAGES = 4;
+const MIN_AUTO_SUMMARY_MESSAGES = 4;
 /** Summary length asked of the model. */
-export const SUMMARY_MAX_OUTPUT_TOKENS = 2048;
+const SUMMARY_MAX_OUTPUT_TOKENS = 2048;
 /** What one message may take of the summarizer's transcript (head and tail kept). */
 const TRANSCRIPT_MESSAGE_CHARS = 3000;
 /** The transcript's length when the context window is unknown. */
@@ -53,7 +53,7 @@ export type CompactionResult =
       readonly estimatedTokensBefore: number;
     };
 
-export interface CompactionContext {
+interface CompactionContext {
   readonly deps: AgentDeps;
   /** The session's model. */
   readonly model: string;
@@ -88,7 +88,7 @@ export function estimateTokens(
  * Where the hot tail starts: the last `tailMessages` messages, moved back to the assistant entry
  * that opened a tool round, so that a call is never split from its results.
  */
-export function hotTailStart(entries: readonly AnyEntry[], tailMessages: number): number {
+function hotTailStart(entries: readonly AnyEntry[], tailMessages: number): number {
   const inRound = insideRound(entries);
   let count = 0;
   let i = entries.length;
@@ -355,7 +355,7 @@ function coldZoneNote(deps: AgentDeps): string {
 }
 
 /** A plain-text transcript for the summarizer: tool calls and results flattened to lines. */
-export function transcriptOf(messages: readonly ChatMessage[]): string {
+function transcriptOf(messages: readonly ChatMessage[]): string {
   const lines: string[] = [];
   for (const message of messages) {
     switch (message.role) {

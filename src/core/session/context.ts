@@ -3,7 +3,7 @@ import { attachmentsOf, promptWithAttachments } from './user-attachments';
 import type { AnyEntry, Entry } from '../tree/entry-types';
 import { wholeList } from '../tree/lazy-list';
 
-export const INTERRUPTED_CALL_TEXT = 'not run: the turn was interrupted before this call started';
+const INTERRUPTED_CALL_TEXT = 'not run: the turn was interrupted before this call started';
 export const SUMMARY_HEADING = '[summary of the conversation so far]';
 
 /**
@@ -149,7 +149,7 @@ export function renderEntries(entries: readonly AnyEntry[], collapseBefore = 0):
  * text, a server's answer) can close the fence and read as another command of the user's or a
  * tole notice.
  */
-export function userShellText(command: string, result: Entry<'tool_result'>): string {
+function userShellText(command: string, result: Entry<'tool_result'>): string {
   const { outcome, content } = result.payload;
   const how = outcome === 'ok' ? '' : ` (${outcome})`;
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(content) + 1));
@@ -163,7 +163,7 @@ function longestBacktickRun(text: string): number {
 }
 
 /** What the model is told after the user restored the workspace files. */
-export function restoreNote(entry: Entry<'restore_result'>): string {
+function restoreNote(entry: Entry<'restore_result'>): string {
   const { added, changed, removed } = entry.payload;
   return `the user restored the workspace files to an earlier checkpoint (${added + changed} files written, ${removed} removed). Files you changed after that point may be back to older contents: read a file again before you edit it.`;
 }
@@ -173,7 +173,7 @@ export function isCollapsible(entry: AnyEntry): entry is Entry<'tool_result'> {
   return entry.type === 'tool_result' && entry.payload.tier === 'cold' && entry.payload.outcome === 'ok';
 }
 
-export function collapsedLine(entry: Entry<'tool_result'>, subject: string | undefined): string {
+function collapsedLine(entry: Entry<'tool_result'>, subject: string | undefined): string {
   const { tool, content } = entry.payload;
   const lines = content === '' ? 0 : content.split('\n').length;
   const size = Buffer.byteLength(content, 'utf8');

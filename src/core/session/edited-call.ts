@@ -11,9 +11,9 @@ import type { AnyTool } from '../tools/tool';
 import { requestFor } from './call-request';
 
 /** Bound on the edits of one call: each asks the user again, so this only stops a runaway loop. */
-export const MAX_EDITS_PER_CALL = 20;
+const MAX_EDITS_PER_CALL = 20;
 
-export interface CheckedDecision {
+interface CheckedDecision {
   readonly decision: Decision;
   /** The input that runs when the decision approves: the model's, or the user's edit of it. */
   readonly input: unknown;
@@ -22,7 +22,7 @@ export interface CheckedDecision {
 type Reread = { ok: true; request: ApprovalRequest; input: unknown } | { ok: false; message: string };
 
 /** The call as the user edited it: its input through the tool's schema, its request classified afresh. */
-export function rereadEdited(tool: AnyTool, input: unknown, callId: string, subject: string): Reread {
+function rereadEdited(tool: AnyTool, input: unknown, callId: string, subject: string): Reread {
   if (!tool.withSubject) return { ok: false, message: `a ${tool.name} call cannot be edited` };
   const parsed = tool.inputSchema.safeParse(tool.withSubject(input, subject));
   if (!parsed.success) return { ok: false, message: `the edited call is not valid: ${parsed.error.message}` };
@@ -32,7 +32,7 @@ export function rereadEdited(tool: AnyTool, input: unknown, callId: string, subj
 }
 
 /** Whether the edited call must be asked about again rather than run on the key that approved the edit. */
-export function asksAgain(shown: ApprovalRequest, edited: ApprovalRequest): boolean {
+function asksAgain(shown: ApprovalRequest, edited: ApprovalRequest): boolean {
   return (
     edited.risk === 'Destructive' ||
     RISK_ORDER[edited.risk] > RISK_ORDER[shown.risk] ||

@@ -10,7 +10,7 @@ import { attachmentNote, attachmentsOf } from './user-attachments';
  * holds in a row, so nothing in it (a file's text, a command's output) can close the fence and
  * write headings of its own into the export ("## You ran" a command the user never ran).
  */
-export function fenceFor(text: string): string {
+function fenceFor(text: string): string {
   let longest = 0;
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   return '`'.repeat(Math.max(4, longest + 1));

@@ -3,7 +3,7 @@ import type { DraftRecord } from '../storage/records';
 import { SessionStore, type StoreOptions } from '../storage/session-store';
 import { labelOf } from './labels';
 
-export type ForkOptions = StoreOptions;
+type ForkOptions = StoreOptions;
 
 /** A fork copies the path in commits of about this size, well under the store's commit limit. */
 const FORK_COMMIT_BYTES = 4 * 1024 * 1024;

@@ -18,7 +18,7 @@ import type { AnyEntry, EntryPayloads } from '../tree/entry-types';
 import { requestFor } from './call-request';
 
 /** Bound on the approval records read for prefixes (beyond it the rest are refused as one). */
-export const MAX_PREFIX_RECORDS = 256;
+const MAX_PREFIX_RECORDS = 256;
 /** Bound on one word of a recorded prefix: a real one is a command name or a subcommand. */
 const MAX_WORD_CHARS = 64;
 

@@ -2,7 +2,7 @@ import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 
 /** The longest label kept; longer text is cut. */
-export const MAX_LABEL_CHARS = 200;
+const MAX_LABEL_CHARS = 200;
 
 /**
  * `/label`: names an entry (register `fact.label`, key: the entry id). Empty text removes the

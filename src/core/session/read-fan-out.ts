@@ -16,7 +16,7 @@ export const DEFAULT_READ_CONCURRENCY = 8;
 type Result = EntryPayloads['tool_result'];
 
 /** A call that may run beside others of its reply: ReadOnly, and allowed by the policy without asking anyone. */
-export interface FanOutCall {
+interface FanOutCall {
   readonly call: ToolCallRequest;
   readonly tool: AnyTool;
   readonly input: unknown;
@@ -25,7 +25,7 @@ export interface FanOutCall {
 }
 
 /** The call as a fan-out candidate, or null when it takes the one-at-a-time path (bad input, not ReadOnly, needs asking, denied). */
-export function fanOutCandidate(deps: AgentDeps, call: ToolCallRequest): FanOutCall | null {
+function fanOutCandidate(deps: AgentDeps, call: ToolCallRequest): FanOutCall | null {
   const parsed = deps.tools.parseCall(call.name, call.arguments);
   if (!parsed.ok) return null;
   const described = requestFor(parsed.tool, parsed.input, call.id);

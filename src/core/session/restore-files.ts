@@ -32,7 +32,7 @@ export function checkpointedEntries(store: SessionStore): AnyEntry[] {
   return [...store.tree.all()].filter((entry) => checkpointOf(entry) !== undefined).sort((a, b) => a.seq - b.seq);
 }
 
-export interface RestoreTarget {
+interface RestoreTarget {
   /** The entry the user picked. */
   readonly entryId: string;
   /** The entry whose checkpoint holds the files as they were at `entryId`. */
@@ -220,7 +220,7 @@ function settle(
   emit({ type: 'notice', level: outcome.ok ? 'info' : 'error', text: content });
 }
 
-export function restoredText(entryId: string, plan: RestorePlan): string {
+function restoredText(entryId: string, plan: RestorePlan): string {
   if (planSize(plan) === 0) return `files already as they were at ${entryId}: nothing to change`;
   const left =
     plan.leftOut.length > 0 ? `; ${plan.leftOut.length} left out (not in the checkpoint) and left as they are` : '';

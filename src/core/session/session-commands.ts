@@ -30,20 +30,20 @@ export interface Refusal {
   readonly message: string;
 }
 
-export type CheckoutResult = { readonly ok: true; readonly entryId: string; readonly leaf: boolean } | Refusal;
+type CheckoutResult = { readonly ok: true; readonly entryId: string; readonly leaf: boolean } | Refusal;
 /** `label`: the label as stored (null: the entry has none now) and whether it had one before. */
-export type LabelResult = { readonly ok: true; readonly label: string | null; readonly had: boolean } | Refusal;
+type LabelResult = { readonly ok: true; readonly label: string | null; readonly had: boolean } | Refusal;
 /** `name`: the name as stored (null: the session has none now) and whether it had one before. */
-export type NameResult = { readonly ok: true; readonly name: string | null; readonly had: boolean } | Refusal;
+type NameResult = { readonly ok: true; readonly name: string | null; readonly had: boolean } | Refusal;
 /** `retryFrom`: the entry a retry asks the model again from (the prompt or tool result the answer followed). */
-export type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
-export type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
+type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
+type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
 /** `previewRestore`: what restoring the files to an entry would change now (nothing is changed). */
-export type PreviewResult = Extract<RestorePreview, { ok: true }> | Refusal;
+type PreviewResult = Extract<RestorePreview, { ok: true }> | Refusal;
 /** `send`: where the prompt went (started a turn, into the running one, or behind it). */
-export type SendResult = { readonly ok: true; readonly how: 'sent' | 'steered' | 'queued' } | Refusal;
+type SendResult = { readonly ok: true; readonly how: 'sent' | 'steered' | 'queued' } | Refusal;
 /** `takeQueued`: the prompt taken out of the queue, and how many are left in it. */
-export type QueuedResult = { readonly ok: true; readonly text: string; readonly left: number } | Refusal;
+type QueuedResult = { readonly ok: true; readonly text: string; readonly left: number } | Refusal;
 
 /** What the commands need of the agent: its checkpoints, and its own lock around a restore. */
 export interface CommandAgent {

@@ -27,7 +27,7 @@ export interface SessionSummary {
   readonly task: SubAgentOf | null;
 }
 
-export interface SubAgentOf {
+interface SubAgentOf {
   readonly parentId: string;
   readonly callId: string;
   readonly agent: string | null;

@@ -40,7 +40,7 @@ export interface ChildProvider {
 }
 
 /** What a child is started with: the model's brief and, optionally, an agent profile by name. */
-export interface TaskRequest {
+interface TaskRequest {
   readonly prompt: string;
   readonly description?: string;
   readonly agent?: string;

@@ -6,7 +6,7 @@ import { inferPlan } from './plan-inference';
 import { planFromInput, UPDATE_PLAN_TOOL, type PlanStep } from '../tools/builtin/update-plan';
 
 /** The newest tool call of a path and a cut of its result. */
-export interface LastAction {
+interface LastAction {
   readonly tool: string;
   readonly subject: string;
   readonly outcome: string;
@@ -37,7 +37,7 @@ export interface TaskState {
   readonly roundIsNewest: boolean;
 }
 
-export const LAST_ACTION_RESULT_CHARS = 200;
+const LAST_ACTION_RESULT_CHARS = 200;
 
 export const EMPTY_TASK_STATE: TaskState = {
   plan: [],
@@ -178,7 +178,7 @@ function withPlan(
 }
 
 /** The step in progress, else the first pending one; null when every step is done (or there are none). */
-export function currentStepOf(plan: readonly PlanStep[]): number | null {
+function currentStepOf(plan: readonly PlanStep[]): number | null {
   const active = plan.findIndex((s) => s.status === 'in_progress');
   if (active !== -1) return active;
   const pending = plan.findIndex((s) => s.status === 'pending');

@@ -21,7 +21,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type TaskInput = z.infer<ReturnType<typeof inputSchema>>;
+type TaskInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** The first line of the title (or of the brief), cut to fit a line of the screen. */
 function subjectOf(input: TaskInput): string {
@@ -31,7 +31,7 @@ function subjectOf(input: TaskInput): string {
 }
 
 /** What the task tool needs of the sub-agents (SubAgents): their limits, a new child's id, and a child's run. */
-export interface TaskRunner {
+interface TaskRunner {
   readonly limits: Pick<SubAgentLimits, 'maxParallelTasks'>;
   newChildId(): string;
   run(request: TaskInput, callId: string, childId: unknown, signal: AbortSignal): Promise<ToolOutput>;

@@ -26,13 +26,13 @@ export interface PendingIntent {
 type Result = EntryPayloads['tool_result'];
 
 /** A checkpoint taken before an effect (its id, when one was taken) and what to tell the user about it. */
-export interface TakenCheckpoint {
+interface TakenCheckpoint {
   readonly id?: string;
   readonly notices: readonly NoticePayload[];
 }
 
 /** One intent of a batch of calls that run side by side (see `commitIntents`). */
-export interface BatchIntent {
+interface BatchIntent {
   readonly request: ApprovalRequest;
   readonly tool: AnyTool;
   readonly decision: Decision;
@@ -334,7 +334,7 @@ async function effectOf(tool: AnyTool, input: unknown, workspaceRoot: string): P
   }
 }
 
-export function denialText(decision: Decision): string {
+function denialText(decision: Decision): string {
   if (decision.approved) return '';
   switch (decision.by) {
     case 'user':

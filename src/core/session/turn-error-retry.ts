@@ -4,7 +4,7 @@ import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
 
 /** What a turnError hook asked for: try the failed call once more, optionally with another model. */
-export interface RetryRequest {
+interface RetryRequest {
   readonly model: string | null;
 }
 

@@ -23,7 +23,7 @@ export function extensionOf(backend: StorageBackend): '.jsonl' | '.db' {
   return backend === 'sqlite' ? '.db' : '.jsonl';
 }
 
-export interface BackendOptions {
+interface BackendOptions {
   readonly ops?: FileOps;
   readonly nonce: string;
   readonly nowMs: number;
@@ -73,7 +73,7 @@ const KIND_WORDS: Readonly<Record<Exclude<FileKind, 'file'>, string>> = {
  * A session is a regular file. Anything else is refused before it is opened: opening a FIFO
  * blocks until a writer comes, and a directory cannot be read as lines.
  */
-export function assertSessionFile(ops: FileOps, path: string): void {
+function assertSessionFile(ops: FileOps, path: string): void {
   const kind = ops.kindOf(path);
   if (kind === null) throw new StorageError('not-found', `no session file at ${path}`, { path });
   if (kind !== 'file')

@@ -11,7 +11,7 @@ import { malformedAttachmentsMessage, userAttachmentsProblem } from '../tree/use
 import { SessionStore } from './session-store';
 
 /** What `tole check PATH` found. `ok` is false only when a writable open would be refused. */
-export interface CheckReport {
+interface CheckReport {
   readonly path: string;
   readonly ok: boolean;
   readonly problem: CheckProblem | null;
@@ -41,9 +41,9 @@ export interface CheckReport {
 }
 
 /** `index`: the file is sound, but the saved index beside it says otherwise than the file. */
-export type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable' | 'index';
+type CheckProblemKind = 'corrupt' | 'version' | 'not-found' | 'unreadable' | 'index';
 
-export interface CheckProblem {
+interface CheckProblem {
   readonly file: string;
   /** 1-based line, when the problem sits on one. */
   readonly line: number | null;
@@ -51,7 +51,7 @@ export interface CheckProblem {
   readonly message: string;
 }
 
-export interface LaneSummary {
+interface LaneSummary {
   readonly lane: string;
   readonly leaf: string;
   /** Entries on the path from the root to the leaf; 0 when the leaf is missing. */

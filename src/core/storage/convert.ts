@@ -8,12 +8,12 @@ import type { Commit, SessionHeader, StoredRecord } from './records';
 import { SessionStore } from './session-store';
 import type { TornTail } from './storage';
 
-export interface ConvertOptions {
+interface ConvertOptions {
   readonly clock: Clock;
   readonly random: Random;
 }
 
-export interface ConvertResult {
+interface ConvertResult {
   readonly from: string;
   readonly to: string;
   readonly backend: StorageBackend;

@@ -24,7 +24,7 @@ const DROP_AFTER_MS = 20_000;
 const KEY = Symbol.for('tole.storage.earlyCheck');
 
 /** A check begun early, with the descriptor its worker reads from (this process keeps it open). */
-export interface EarlyCheck {
+interface EarlyCheck {
   readonly bytes: Buffer;
   readonly check: AsideCheck;
   /** Bytes read by this thread (the header's line is among them); the worker reads the rest. */

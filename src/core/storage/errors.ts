@@ -1,5 +1,5 @@
 /** Expected storage failures: typed, handled by the caller, shown in words that say what to do. */
-export type StorageErrorKind =
+type StorageErrorKind =
   | 'corrupt'
   | 'version'
   | 'locked'

@@ -41,7 +41,7 @@ export interface JsonlOpenOptions {
 }
 
 /** An index is written again after a writable open once this many bytes of lines replayed past it. */
-export const INDEX_STALE_BYTES = 1024 * 1024;
+const INDEX_STALE_BYTES = 1024 * 1024;
 
 export class JsonlStorage implements Storage {
   private poisoned: Error | null = null;

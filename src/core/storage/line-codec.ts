@@ -23,7 +23,7 @@ export function encodeHeader(header: SessionHeader): Buffer {
   return Buffer.from(`${JSON.stringify(header)}\n`, 'utf8');
 }
 
-export interface EncodedLine {
+interface EncodedLine {
   readonly bytes: Buffer;
   readonly crc: number;
 }
@@ -46,12 +46,12 @@ export function encodeCommit(commit: Commit, previousCrc: number, json: string =
   return { bytes, crc };
 }
 
-export type DecodedLine =
+type DecodedLine =
   | { readonly ok: true; readonly commit: Commit; readonly crc: number }
   | { readonly ok: false; readonly reason: string };
 
 /** Checks one line (without its newline) against the chain and reads its commit. */
-export function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
+function decodeCommit(line: Buffer, previousCrc: number): DecodedLine {
   return decodeCommitAt(line, 0, line.length, previousCrc);
 }
 

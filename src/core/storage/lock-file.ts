@@ -27,7 +27,7 @@ export interface HeldLock {
 }
 
 /** Whether the holder a lock names still holds it: `stale` may be taken over, `unknown` needs the user. */
-export interface LockVerdict {
+interface LockVerdict {
   readonly state: 'held' | 'stale' | 'unknown';
   /** Why, in words for the user. */
   readonly reason: string;
@@ -196,7 +196,7 @@ function takeOver(ops: FileOps, path: string, stale: LockOwner, owner: LockOwner
   }
 }
 
-export function takeoverMarker(lockPath: string, staleNonce: string): string {
+function takeoverMarker(lockPath: string, staleNonce: string): string {
   return `${lockPath}.takeover-${String(staleNonce).replace(/[^0-9A-Za-z_-]/g, '_')}`;
 }
 
@@ -251,7 +251,7 @@ function releaseIfOurs(ops: FileOps, path: string, nonce: string): void {
 }
 
 /** What `tole unlock PATH` found and did. */
-export interface UnlockResult {
+interface UnlockResult {
   readonly removed: boolean;
   readonly owner: LockOwner | null;
   readonly verdict: LockVerdict | null;

@@ -32,7 +32,7 @@ export interface ProcessProbe {
  * every process of the machine), or `unseen` (the namespace is not visible from here: an
  * ancestor's, a sibling's, or processes tole may not inspect).
  */
-export type Located =
+type Located =
   | { readonly state: 'found'; readonly startTime: string | null }
   | { readonly state: 'absent' }
   | { readonly state: 'unseen' };
@@ -46,20 +46,20 @@ function readProc(path: string): string | null {
 }
 
 /** Field 3 of /proc/PID/stat: Z (zombie) and X (dead) are processes that ended and hold nothing. */
-export function hasEnded(stat: string): boolean {
+function hasEnded(stat: string): boolean {
   const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   return state === 'Z' || state === 'X';
 }
 
 /** Field 22 of /proc/PID/stat; the command name (field 2) may hold spaces and parentheses, so count from its closing one. */
-export function startTimeFromStat(stat: string): string | null {
+function startTimeFromStat(stat: string): string | null {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const value = fields[19];
   return value !== undefined && /^\d+$/.test(value) ? value : null;
 }
 
 /** The last field of `NSpid:` in /proc/PID/status: the pid as its own namespace numbers it. */
-export function innermostPid(status: string): number | null {
+function innermostPid(status: string): number | null {
   const line = status.split('\n').find((l) => l.startsWith('NSpid:'));
   const last = line?.slice('NSpid:'.length).trim().split(/\s+/).pop();
   return last !== undefined && /^\d+$/.test(last) ? Number(last) : null;
@@ -80,7 +80,7 @@ function inThisNamespace(pid: string): boolean {
 }
 
 /** Scans /proc for the process numbered `pid` in `namespace`; see Located. */
-export function locateInProc(namespace: string, pid: number): Located {
+function locateInProc(namespace: string, pid: number): Located {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));

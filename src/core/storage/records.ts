@@ -68,5 +68,5 @@ export function commitRecords(commit: Commit): readonly StoredRecord[] {
 }
 
 /** A record before the store gives it a seq. */
-export type Draft<R> = R extends StoredRecord ? Omit<R, 'seq'> : never;
+type Draft<R> = R extends StoredRecord ? Omit<R, 'seq'> : never;
 export type DraftRecord = Draft<StoredRecord>;

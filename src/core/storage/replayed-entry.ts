@@ -122,7 +122,7 @@ let parsed: ReplayedEntry[] = [];
 let parsedBytes = 0;
 let parsedHead = 0;
 /** Bytes of payload text kept parsed at once (their values take a few times this). */
-export const PARSED_PAYLOAD_BUDGET = 8 * 1024 * 1024;
+const PARSED_PAYLOAD_BUDGET = 8 * 1024 * 1024;
 
 function noteParsed(entry: ReplayedEntry, bytes: number): void {
   parsed.push(entry);

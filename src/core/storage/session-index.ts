@@ -21,7 +21,7 @@ import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { FileOps } from './file-ops';
 
-export const INDEX_SUFFIX = '.index';
+const INDEX_SUFFIX = '.index';
 /**
  * The numbers are stored as this machine's doubles: an index from a machine of the other byte
  * order is not read. Version 3 keeps the entry ids as lines of text beside the JSON (version 2
@@ -41,7 +41,7 @@ const PREFIX_BYTES = MAGIC.length + 9 + MAC_HEX + 1;
 const LENGTH_BYTES = 11;
 
 /** Which prefix of the session file an index holds the state of. */
-export interface IndexMark {
+interface IndexMark {
   /** Bytes of the file covered: the header and whole commit lines, ending in a newline. */
   readonly bytes: number;
   /** The CRC stored on the last line covered (the header's when no commit line is). */

@@ -28,7 +28,7 @@ export interface StoreOptions {
   readonly ops?: FileOps;
 }
 
-export interface OpenOptions extends StoreOptions {
+interface OpenOptions extends StoreOptions {
   readonly readOnly?: boolean;
   /** Sees every replayed commit after it was applied (used by `tole check`). */
   readonly onReplay?: (records: readonly StoredRecord[], line: number) => void;
@@ -40,7 +40,7 @@ export interface OpenOptions extends StoreOptions {
   readonly indexKey?: IndexKey;
 }
 
-export interface CreateOptions extends StoreOptions {
+interface CreateOptions extends StoreOptions {
   readonly cwd: string;
   /** JSONL unless asked: SQLite needs the optional better-sqlite3. */
   readonly backend?: StorageBackend;
@@ -51,10 +51,10 @@ export interface CreateOptions extends StoreOptions {
 
 /** Compaction runs only when dead register bytes pass both of these. */
 export const COMPACTION_MIN_DEAD_BYTES = 1024 * 1024;
-export const COMPACTION_MIN_DEAD_RATIO = 0.5;
+const COMPACTION_MIN_DEAD_RATIO = 0.5;
 export { MAX_COMMIT_BYTES } from './records';
 
-export type CommitListener = (records: readonly StoredRecord[]) => void;
+type CommitListener = (records: readonly StoredRecord[]) => void;
 
 /** One session: its storage, and the replayed state (tree, registers, usage ledger). */
 export class SessionStore {

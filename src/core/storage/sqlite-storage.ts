@@ -19,7 +19,7 @@ import {
 } from './sqlite-rows';
 import type { CommitSink, OpenReport, Storage } from './storage';
 
-export interface SqliteOpenOptions {
+interface SqliteOpenOptions {
   readonly readOnly?: boolean;
   readonly onCommit?: CommitSink;
   /** Unique per opener; written into the lock file. */

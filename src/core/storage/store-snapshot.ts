@@ -24,14 +24,14 @@ import type { UsageRecord } from './records';
 import { ReplayedEntry } from './replayed-entry';
 
 /** The state a SessionStore replays: what the index saves and restores. */
-export interface StoreParts {
+interface StoreParts {
   readonly tree: TreeIndex;
   readonly registers: RegisterState;
   readonly usage: UsageRecord[];
 }
 
 /** The store's counters: the last seq, and the number the next entry id takes. */
-export interface Counters {
+interface Counters {
   readonly seq: number;
   readonly nextId: number;
 }
@@ -47,7 +47,7 @@ const COLUMNS = 6;
 const [UP, SEQ, TS, TYPE, FROM, LEN] = [0, 1, 2, 3, 4, 5];
 
 /** What the index holds: the state as JSON, the entries' numbers, and their ids (as lines of text). */
-export interface Snapshot {
+interface Snapshot {
   readonly state: SavedState;
   readonly numbers: Float64Array;
   readonly ids: readonly string[];

@@ -47,7 +47,7 @@ export function firstBadLine(
  * line's frame and chained CRC are checked; its commit's strict JSON only when its newline is at
  * or after `trustedEnd` (0: every line's).
  */
-export function checkLines(
+function checkLines(
   bytes: Buffer,
   from: number,
   limit: number,
@@ -97,7 +97,7 @@ export function checkLines(
  * of lines ending before the trusted bound in force when the piece starts is not checked; the
  * piece's second cell then holds minus that bound (else 1), so the answer can tell.
  */
-export function checkPiece(
+function checkPiece(
   state: Int32Array,
   piece: number,
   bytes: Buffer,
@@ -153,7 +153,7 @@ const READ_FAILED = -1;
 /** The worker reads the file in pieces this size, telling after each how far it got. */
 const READ_PIECE_BYTES = 4 * 1024 * 1024;
 /** The lines are checked in pieces of about this many bytes, each taken by whichever thread is free. */
-export const CHECK_PIECE_BYTES = 2 * 1024 * 1024;
+const CHECK_PIECE_BYTES = 2 * 1024 * 1024;
 /** Pieces at most (larger files have larger pieces). */
 const MAX_PIECES = 512;
 /** How long to wait for a worker that has not begun when its answer is wanted. */

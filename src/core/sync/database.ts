@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { urlHasPassword } from './url-password';
 import { BOOTSTRAP_SQL, MIGRATION_LOCK_KEY, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
-export type SyncErrorKind = 'url' | 'connect' | 'schema-newer' | 'query' | 'not-found';
+type SyncErrorKind = 'url' | 'connect' | 'schema-newer' | 'query' | 'not-found';
 
 export class SyncError extends Error {
   override readonly name = 'SyncError';
@@ -33,7 +33,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-export function checkSyncUrl(url: string): void {
+function checkSyncUrl(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -55,7 +55,7 @@ export interface Db {
   end(): Promise<void>;
 }
 
-export interface ConnectOptions {
+interface ConnectOptions {
   readonly connectTimeoutMs?: number;
   readonly queryTimeoutMs?: number;
   /** The password, when it came from somewhere other than the URL, PGPASSWORD or ~/.pgpass (stdin). */

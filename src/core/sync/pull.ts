@@ -91,7 +91,7 @@ export async function findTeamSession(db: Db, ref: string): Promise<TeamSession>
   );
 }
 
-export interface PullOptions {
+interface PullOptions {
   readonly clock: Clock;
   readonly random: Random;
 }

@@ -5,7 +5,7 @@
  * with a team").
  */
 
-export interface Migration {
+interface Migration {
   readonly version: number;
   readonly description: string;
   readonly sql: string;

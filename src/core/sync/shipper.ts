@@ -17,7 +17,7 @@ import type { RecordRow, ShipIdentity, TeamTable } from './team-table';
 
 export type { ShipIdentity } from './team-table';
 
-export interface ShipOptions extends ShipIdentity {
+interface ShipOptions extends ShipIdentity {
   /** Records per transaction (whole commits; at least one commit). */
   readonly batchRecords?: number;
   /** Called after each committed batch (the fault tests kill the shipper around these). */
@@ -28,7 +28,7 @@ export interface ShipOptions extends ShipIdentity {
   readonly ops?: FileOps;
 }
 
-export interface SessionShipResult {
+interface SessionShipResult {
   readonly id: string;
   readonly path: string;
   readonly records: number;
@@ -44,7 +44,7 @@ export interface ShipReport {
   readonly records: number;
 }
 
-export interface SessionFile {
+interface SessionFile {
   readonly path: string;
   readonly header: SessionHeader;
 }

@@ -17,7 +17,7 @@ export interface SyncTimers {
   nowMs(): number;
 }
 
-export interface SyncLoopOptions {
+interface SyncLoopOptions {
   /** Ships; rejects with an Error whose message says why it failed. */
   readonly run: () => Promise<void>;
   /** Wait after a commit before shipping (ms). */

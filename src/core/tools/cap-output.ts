@@ -71,7 +71,7 @@ function cutPoints(length: number, budget: number, gapAt: number | null): [numbe
 }
 
 /** `[... 1.2 MB elided: 31,002 lines ...]` */
-export function elisionMarker(elidedBytes: number, elidedLines: number): string {
+function elisionMarker(elidedBytes: number, elidedLines: number): string {
   const marker = `[... ${formatBytes(elidedBytes)} elided: ${formatCount(elidedLines)} ${elidedLines === 1 ? 'line' : 'lines'} ...]`;
   assert(marker.length + 2 < MARKER_RESERVE_BYTES, 'elision marker longer than its reserve');
   return marker;

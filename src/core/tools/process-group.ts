@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 /** Why a group was stopped: its time ran out, the caller aborted, or children held its output open after it exited. */
 export type GroupStopReason = 'timeout' | 'abort' | 'lingering';
 
-export interface GroupSpec {
+interface GroupSpec {
   /** The program run (default `bash`): a sandbox program that then runs bash. */
   readonly program?: string;
   /** Arguments to the program. */
@@ -25,7 +25,7 @@ export interface GroupSpec {
 }
 
 /** How the group ended. `exitCode` is null when it never ran or a signal ended it. */
-export interface GroupEnd {
+interface GroupEnd {
   readonly exitCode: number | null;
   readonly exitSignal: NodeJS.Signals | null;
   /** The first reason the group was stopped, if it was. */

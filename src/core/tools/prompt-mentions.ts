@@ -10,7 +10,7 @@
 export const MAX_ATTACHMENTS = 10;
 
 /** One mention: the path as written (quotes taken off) and where the `@` is in the prompt. */
-export interface Mention {
+interface Mention {
   readonly path: string;
   readonly at: number;
 }

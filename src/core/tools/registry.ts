@@ -4,7 +4,7 @@ import { zodNow } from '../zod-on-use';
 import type { ToolDefinition } from '../provider/provider';
 import type { AnyTool } from './tool';
 
-export type ToolRegistrationErrorKind = 'destructive-without-approver' | 'duplicate-name';
+type ToolRegistrationErrorKind = 'destructive-without-approver' | 'duplicate-name';
 
 /** A host wired its tools wrongly: thrown by `register`, at startup, never during a turn. */
 export class ToolRegistrationError extends Error {
@@ -18,11 +18,11 @@ export class ToolRegistrationError extends Error {
 }
 
 /** What `parseCall` makes of a model's tool call: the tool and its checked input, or words for the model. */
-export type ParsedCall =
+type ParsedCall =
   | { readonly ok: true; readonly tool: AnyTool; readonly input: unknown }
   | { readonly ok: false; readonly message: string };
 
-export interface ToolRegistryOptions {
+interface ToolRegistryOptions {
   /** True when a person can approve calls with a keypress (the TUI); false headless. */
   readonly interactiveApprover: boolean;
 }
@@ -155,7 +155,7 @@ function argumentsSchema(tool: AnyTool): Record<string, unknown> {
 }
 
 /** `{"path": string, "offset"?: integer}` from a JSON Schema object. */
-export function argumentsSignature(schema: Record<string, unknown>): string {
+function argumentsSignature(schema: Record<string, unknown>): string {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required ?? []) as string[]);
   const fields = Object.entries(properties).map(

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { protectedPaths } from './sandbox-protected-paths';
 import { unixSocketFilter } from './unix-socket-filter';
 
-export type SandboxKind = 'bwrap' | 'sandbox-exec';
+type SandboxKind = 'bwrap' | 'sandbox-exec';
 
 /** A sandbox found (and tried) on this machine. */
 export interface Sandbox {
@@ -35,7 +35,7 @@ export interface SandboxPolicy {
 }
 
 /** The program and arguments that run a command confined, and the seccomp filter to hand it on `seccompFd`. */
-export interface ConfinedCommand {
+interface ConfinedCommand {
   readonly program: string;
   readonly args: string[];
   /** Bytes the child must read on the descriptor named in `args` (`--seccomp FD`); null: none. */
@@ -43,7 +43,7 @@ export interface ConfinedCommand {
 }
 
 /** The descriptor the seccomp filter is handed on by default: the first after stdin, stdout, stderr. */
-export const SECCOMP_FD = 3;
+const SECCOMP_FD = 3;
 /** Where the sandbox shows something else than the host has: a private /tmp, empty /run and /dev/shm. */
 const HIDDEN_DIRS = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
 

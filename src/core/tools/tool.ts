@@ -100,7 +100,7 @@ export interface Tool<Input = unknown> {
   readonly workspaceEffect?: WorkspaceEffect<Input>;
 }
 
-export type WorkspaceEffect<Input> =
+type WorkspaceEffect<Input> =
   | { readonly kind: 'none' }
   | { readonly kind: 'paths'; paths(input: Input, workspaceRoot: string): Promise<readonly string[] | null> };
 

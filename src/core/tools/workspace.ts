@@ -3,13 +3,13 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Symlinks followed while resolving one path before giving up (Linux's own limit is 40). */
-export const MAX_SYMLINK_HOPS = 40;
+const MAX_SYMLINK_HOPS = 40;
 /** Components one resolution walks (the request and every link text together), so no path can stall it. */
-export const MAX_PATH_COMPONENTS = 4096;
+const MAX_PATH_COMPONENTS = 4096;
 
-export type WorkspacePathErrorKind = 'outside-workspace' | 'unresolvable';
+type WorkspacePathErrorKind = 'outside-workspace' | 'unresolvable';
 
-export interface WorkspacePathError {
+interface WorkspacePathError {
   readonly kind: WorkspacePathErrorKind;
   /** The path as the model wrote it. */
   readonly requested: string;
@@ -24,7 +24,7 @@ export interface FileIdentity {
 }
 
 /** What the walk found at the path: the kind comes from lstat, never from following a link. */
-export type FoundEntry =
+type FoundEntry =
   | { readonly kind: 'missing' }
   | ({ readonly kind: 'file' | 'directory' | 'symlink' | 'special' } & FileIdentity);
 
@@ -46,7 +46,7 @@ export interface WorkspacePath {
   readonly missing: readonly string[];
 }
 
-export type WorkspacePathResult =
+type WorkspacePathResult =
   | { readonly ok: true; readonly path: WorkspacePath }
   | { readonly ok: false; readonly error: WorkspacePathError };
 

@@ -6,7 +6,7 @@ import { lazyList } from './lazy-list';
  * Entries taken in without being built (a saved index's, see addDeferred): their ids and where
  * each one's parent sits in the order added, and how to build the one at a place when it is read.
  */
-export interface DeferredEntries {
+interface DeferredEntries {
   readonly ids: readonly string[];
   /** The parent's place in the order added, before the entry's own; -1 for a root. */
   readonly parentAt: Int32Array;

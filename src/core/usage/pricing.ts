@@ -9,7 +9,7 @@
  */
 import type { TokenUsage } from '../provider/provider';
 
-export interface ModelPricing {
+interface ModelPricing {
   readonly inputUsdPerMTok: number;
   /** Cache reads; 10% of the input price when absent (what Anthropic, Gemini and OpenAI's newer models charge). */
   readonly cachedInputUsdPerMTok?: number;
@@ -18,7 +18,7 @@ export interface ModelPricing {
   readonly outputUsdPerMTok: number;
 }
 
-export type PricingTable = Readonly<Record<string, ModelPricing>>;
+type PricingTable = Readonly<Record<string, ModelPricing>>;
 
 function price(input: number, cachedInput: number, output: number, cacheWrite?: number): ModelPricing {
   return {
@@ -71,14 +71,14 @@ export const defaultPricingTable: PricingTable = {
   'gemini-2.0-flash-lite': price(0.075, 0.075, 0.3),
 };
 
-export interface PricingMatch {
+interface PricingMatch {
   readonly prefix: string;
   readonly pricing: ModelPricing;
 }
 
-export type CostSource = 'server' | 'table' | 'unpriced';
+type CostSource = 'server' | 'table' | 'unpriced';
 
-export interface CostEstimate {
+interface CostEstimate {
   readonly costUsdMicros: number;
   /** False when nothing priced the call (unknown or local model): the cost is 0 for that reason. */
   readonly priced: boolean;
@@ -132,8 +132,8 @@ export function costUsdMicros(model: string, usage: TokenUsage | null, overrides
 }
 
 /** What a cache read and a cache write cost beside an uncached input token, when a price does not say. */
-export const CACHE_READ_SHARE = 0.1;
-export const CACHE_WRITE_SHARE = 1.25;
+const CACHE_READ_SHARE = 0.1;
+const CACHE_WRITE_SHARE = 1.25;
 
 /** Tokens times dollars per million tokens is micro-dollars. */
 function tableCostUsdMicros(pricing: ModelPricing, usage: TokenUsage): number {

@@ -7,7 +7,7 @@ import { PaneFrame, innerSize } from '../panes/PaneFrame';
 import { StyledLine } from '../style/StyledLine';
 
 /** The approval box at a size: its view, its height and what it shows scrolled to `top`. */
-export interface ApprovalBox {
+interface ApprovalBox {
   readonly height: number;
   readonly fitted: FittedApproval;
   /** The furthest the body scrolls: its last line at the bottom of the box. */
@@ -31,7 +31,7 @@ export function approvalBox(view: ApprovalView, maxHeight: number, top: number):
   return { height, fitted, maxTop: Math.max(0, view.body.length - fitted.page) };
 }
 
-export interface ApprovalPromptProps {
+interface ApprovalPromptProps {
   readonly pending: PendingApproval;
   readonly width: number;
   readonly box: ApprovalBox;

@@ -31,7 +31,7 @@ export function pendingApproval(request: ApprovalRequest): PendingApproval {
 export type ApprovalAnswer = 'approve' | 'deny' | 'allow-for-session' | 'allow-prefix' | 'approve-edited';
 
 /** What an answer carries beside its kind: the denial's message, the prefix kept, the edited command. */
-export interface AnswerDetail {
+interface AnswerDetail {
   readonly message?: string;
   readonly prefix?: readonly string[];
   readonly edited?: string;
@@ -43,7 +43,7 @@ export const MAX_DENIAL_MESSAGE_CHARS = 4_000;
 /** How long a prompt must have been on screen before a key can approve it. */
 export const APPROVAL_ARM_MS = 400;
 
-export interface ApprovalQueueOptions {
+interface ApprovalQueueOptions {
   /** The arming delay (tests of key routing set 0; the screen uses APPROVAL_ARM_MS). */
   readonly armMs?: number;
   readonly nowMs?: () => number;

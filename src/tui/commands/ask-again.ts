@@ -3,7 +3,7 @@ import { flashRefusal } from './refusal-flash';
 import type { TurnController } from '../screen/turn-controller';
 import type { UiAction } from '../screen/ui-state';
 
-export interface AskAgainContext {
+interface AskAgainContext {
   readonly session: SessionCommands;
   readonly turns: TurnController;
   readonly dispatch: (action: UiAction) => void;

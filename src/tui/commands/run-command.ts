@@ -48,7 +48,7 @@ function flash(ctx: Pick<CommandContext, 'dispatch'>, level: Flash['level'], tex
 }
 
 /** What a label or a name needs: `/label` and the tree's label field (L) both go through `labelEntry`. */
-export interface LabelContext {
+interface LabelContext {
   readonly session: SessionCommands;
   readonly store: SessionStore;
   readonly readOnly: boolean;

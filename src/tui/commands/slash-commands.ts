@@ -51,7 +51,7 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
 ];
 
 /** What a host command may know and use of the screen. */
-export interface HostCommandContext {
+interface HostCommandContext {
   /** The entry it is about: the tree's selection, else the checked-out entry; null in an empty session. */
   readonly targetId: string | null;
   readonly readOnly: boolean;

@@ -4,7 +4,7 @@ import { PaneFrame, innerSize } from '../panes/PaneFrame';
 import { StyledLine } from '../style/StyledLine';
 import type { FilesDialog } from '../screen/ui-state';
 
-export interface FilesDialogPromptProps {
+interface FilesDialogPromptProps {
   readonly dialog: FilesDialog;
   readonly width: number;
   readonly maxHeight: number;

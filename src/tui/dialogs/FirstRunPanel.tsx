@@ -6,7 +6,7 @@ import type { ProviderSetup } from './provider-setup';
 import { StyledLine } from '../style/StyledLine';
 import type { FirstRunState } from './use-first-run';
 
-export interface FirstRunPanelProps {
+interface FirstRunPanelProps {
   readonly setup: ProviderSetup;
   readonly state: FirstRunState;
   readonly keymap: readonly Binding[];

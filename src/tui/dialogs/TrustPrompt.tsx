@@ -10,7 +10,7 @@ import { type TerminalSize, useTerminalSize } from '../screen/use-terminal-size'
 
 export type TrustAnswer = 'trust' | 'not-now' | 'quit';
 
-export interface TrustPromptProps {
+interface TrustPromptProps {
   readonly summary: TrustSummary;
   readonly size?: TerminalSize;
   readonly onAnswer: (answer: TrustAnswer) => void;

@@ -10,7 +10,7 @@ type InkRoot = DOMElement & { onRender: () => void; onImmediateRender: () => voi
  * calls `onRender` after each commit (its throttled draw) and keeps `onImmediateRender` as the draw
  * itself; if a new Ink moved either, this says so instead of drawing through a throttle unseen.
  */
-export function inkRootOf(node: DOMElement | null): InkRoot {
+function inkRootOf(node: DOMElement | null): InkRoot {
   let root = node;
   while (root?.parentNode) root = root.parentNode;
   if (

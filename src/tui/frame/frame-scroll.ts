@@ -9,7 +9,7 @@
  */
 import { BLANK, isBlank, sameCell, type Cell, type RowCells } from './row-cells';
 
-export interface Scroll {
+interface Scroll {
   /** First and last row of the band (0-based, inclusive). */
   readonly top: number;
   readonly bottom: number;
@@ -40,7 +40,7 @@ const textBytes = (cell: Cell): number => (cell.text.length === 1 && cell.text.c
  * cursor move per run of changed cells, a style code where the style changes, the text. Counted
  * without building the codes: planning looks at every row under two or three shifts.
  */
-export function diffBytes(before: RowCells, after: RowCells): number {
+function diffBytes(before: RowCells, after: RowCells): number {
   const now = after.cells;
   let bytes = 0;
   if (before.uncertain || after.uncertain) {

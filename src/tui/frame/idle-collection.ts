@@ -37,4 +37,4 @@ export class IdleCollection {
 }
 
 /** After a turn's end: its last frame, and a frame or two that effects draw after it, are out by then. */
-export const IDLE_COLLECTION_DELAY_MS = 150;
+const IDLE_COLLECTION_DELAY_MS = 150;

@@ -3,22 +3,22 @@
  * scrollback is untouched), a hidden cursor, auto-wrap off, bracketed paste (so a pasted
  * newline is not a send), focus reporting (signals ring only while the terminal is unfocused). `restore` undoes them all, at most once, on every way out.
  */
-export const ENTER_ALT_SCREEN = '\x1b[?1049h';
-export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
-export const HIDE_CURSOR = '\x1b[?25l';
+const ENTER_ALT_SCREEN = '\x1b[?1049h';
+const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+const HIDE_CURSOR = '\x1b[?25l';
 export const SHOW_CURSOR = '\x1b[?25h';
-export const BRACKETED_PASTE_ON = '\x1b[?2004h';
-export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 /** Mouse reporting (button and wheel events) in SGR form: `ESC [ < button ; column ; row M`. */
-export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
-export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
+const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
 /** Focus reporting: the terminal sends `ESC [ I` when it gains focus and `ESC [ O` when it loses it. */
 export const FOCUS_ON = '\x1b[?1004h';
 export const FOCUS_OFF = '\x1b[?1004l';
-export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
+const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 /** Auto-wrap off: a line that would overflow is cut at the margin instead of pushing the screen down. */
-export const AUTOWRAP_OFF = '\x1b[?7l';
-export const AUTOWRAP_ON = '\x1b[?7h';
+const AUTOWRAP_OFF = '\x1b[?7l';
+const AUTOWRAP_ON = '\x1b[?7h';
 
 export class TerminalScreen {
   private restored = false;

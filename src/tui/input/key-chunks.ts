@@ -9,13 +9,13 @@ import { KeySplitter, PASTE_END, PASTE_START } from './key-splitter';
  */
 
 /** How long a sequence cut by the end of a read waits for its rest before it is given as it is. */
-export const SEQUENCE_WAIT_MS = 50;
+const SEQUENCE_WAIT_MS = 50;
 
 /** A bracketed paste longer than this keeps its first characters (the prompt refuses far fewer). */
-export const MAX_PASTE_CHARS = 1_000_000;
+const MAX_PASTE_CHARS = 1_000_000;
 
 /** Where the keys that do not go through Ink go: the screen's keyboard (useKeyboard). */
-export interface KeyboardSink {
+interface KeyboardSink {
   /**
    * A bracketed paste, whole: its text never goes through Ink's key parsing (which makes a lone
    * Tab or Enter in it a key with no text). Null: pastes go to Ink as keys, marks and text.
@@ -31,7 +31,7 @@ export interface KeyboardSink {
  * effects have run (a one-line field, ink-text-input, takes its new value and its new key
  * listener in effects). Until then the next key waits.
  */
-export interface KeyPacing {
+interface KeyPacing {
   /** A keyboard listens: keys wait for it to say each has been drawn. Returns its detach. */
   attach(sink: KeyboardSink): () => void;
   /** The keyboard is handling the key just handed. */

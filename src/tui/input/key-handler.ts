@@ -95,7 +95,7 @@ export interface KeyContext {
   readonly matches: TreeMatches | null;
 }
 
-export const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
+const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
 
 const EDIT_ACTIONS: ReadonlySet<Action> = new Set([
   'cursor-left',

@@ -5,10 +5,10 @@ import { KEYMAP, type Action, type Binding } from './keymap';
  * given replace the action's keys wherever the action is bound, and leave any other binding of
  * the same scope that held them, so that the new key does what the user asked.
  */
-export type KeymapOverrides = Readonly<Record<string, string | readonly string[]>>;
+type KeymapOverrides = Readonly<Record<string, string | readonly string[]>>;
 
 /** Every action the keymap binds: the names a config may use. */
-export const KEYMAP_ACTIONS: readonly Action[] = [...new Set(KEYMAP.map((b) => b.action))];
+const KEYMAP_ACTIONS: readonly Action[] = [...new Set(KEYMAP.map((b) => b.action))];
 
 const NAMED_KEYS = new Set([
   'up',

@@ -586,7 +586,7 @@ export const KEYMAP: readonly Binding[] = [
 ];
 
 /** What the Ink key event carries, reduced to what a chord needs. */
-export interface KeyEvent {
+interface KeyEvent {
   readonly upArrow: boolean;
   readonly downArrow: boolean;
   readonly leftArrow: boolean;

@@ -8,7 +8,7 @@ import { costLines, type CostInput } from '../usage/cost-lines';
 import { innerSize } from '../panes/PaneFrame';
 import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
 
-export interface CostOverlayProps {
+interface CostOverlayProps {
   readonly input: CostInput;
   readonly width: number;
   readonly height: number;
@@ -24,7 +24,7 @@ export function CostOverlay({ input, width, height, offset }: CostOverlayProps) 
   );
 }
 
-export interface LiveCostOverlayProps {
+interface LiveCostOverlayProps {
   readonly store: SessionStore;
   readonly view: SessionView;
   readonly agent: TurnAgent;

@@ -9,7 +9,7 @@ import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
 import { StyledLine } from '../style/StyledLine';
 import { seg, truncateLine, wrapLine, type Line } from '../style/styled-line';
 
-export interface HelpOverlayProps {
+interface HelpOverlayProps {
   readonly commands: readonly SlashCommand[];
   readonly width: number;
   readonly height: number;
@@ -23,7 +23,7 @@ export interface HelpOverlayProps {
 }
 
 /** Splits lines into columns section by section (sections end at blank lines), so no section is cut in two. */
-export function helpColumns(lines: readonly Line[], columns: number): Line[][] {
+function helpColumns(lines: readonly Line[], columns: number): Line[][] {
   const sections: Line[][] = [[]];
   for (const line of lines) {
     sections[sections.length - 1]!.push(line);

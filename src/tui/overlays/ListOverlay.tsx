@@ -3,7 +3,7 @@ import { PaneFrame, innerSize } from '../panes/PaneFrame';
 import { StyledLine } from '../style/StyledLine';
 import { seg, truncateLine, type Line } from '../style/styled-line';
 
-export interface ListOverlayProps {
+interface ListOverlayProps {
   readonly title: string;
   /** One row per item, in order. */
   readonly rows: readonly Line[];

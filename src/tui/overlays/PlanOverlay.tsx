@@ -4,7 +4,7 @@ import { planOverlayRows } from './plan-lines';
 import { innerSize } from '../panes/PaneFrame';
 import { ScrolledLinesOverlay } from './ScrolledLinesOverlay';
 
-export interface PlanOverlayProps {
+interface PlanOverlayProps {
   readonly task: TaskState;
   readonly width: number;
   readonly height: number;

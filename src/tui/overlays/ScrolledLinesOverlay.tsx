@@ -3,7 +3,7 @@ import { PaneFrame, innerSize } from '../panes/PaneFrame';
 import { StyledLine } from '../style/StyledLine';
 import type { Line } from '../style/styled-line';
 
-export interface ScrolledLinesOverlayProps {
+interface ScrolledLinesOverlayProps {
   readonly title: string;
   /** Laid out already to the overlay's inner width (see `innerSize`). */
   readonly lines: readonly Line[];

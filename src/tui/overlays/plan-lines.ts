@@ -40,7 +40,7 @@ export function planHeading(state: TaskState): string {
 }
 
 /** The plan full size (the overlay): heading, every step, why, the last action and the round counts. */
-export function planOverlayLines(state: TaskState): Line[] {
+function planOverlayLines(state: TaskState): Line[] {
   const lines: Line[] = [[seg(planHeading(state), 'accentBold')], []];
   if (state.plan.length === 0)
     lines.push([seg('The model has not set a plan on this branch (it keeps one with update_plan).', 'muted')]);

@@ -7,7 +7,7 @@ import type { Line } from '../style/styled-line';
 import widestLine from '../text/text-width';
 import { useTheme } from '../style/use-theme';
 
-export interface LinesPaneProps {
+interface LinesPaneProps {
   readonly title: string;
   readonly note?: string;
   /** The lines on screen, already windowed and cut to the pane's inner width. */

@@ -4,7 +4,7 @@ import { cellWidth, truncate } from '../text/cell-width';
 import type { StyleName } from '../style/styles';
 import { useTheme } from '../style/use-theme';
 
-export interface PaneFrameProps {
+interface PaneFrameProps {
   readonly title: string;
   /** Right-hand note in the top border (a count, a scroll position). */
   readonly note?: string;

@@ -11,7 +11,7 @@ import { LiveUsagePane, type UsageInput } from '../usage/LiveUsagePane';
 import { TreePane } from '../tree/TreePane';
 import type { SessionView } from '../screen/use-session-view';
 
-export interface PanesProps {
+interface PanesProps {
   readonly layout: ScreenLayout;
   readonly focus: PaneId;
   readonly store: SessionStore;

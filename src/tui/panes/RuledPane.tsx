@@ -11,7 +11,7 @@ import { useTheme } from '../style/use-theme';
  */
 export type PaneEdge = 'screen' | 'beside' | 'below';
 
-export interface RuledPaneProps {
+interface RuledPaneProps {
   readonly title: string;
   /** Right-hand note in the title rule (a count, a scroll position). */
   readonly note?: string;

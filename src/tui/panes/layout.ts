@@ -1,9 +1,9 @@
 import type { PaneId } from '../input/keymap';
 
 /** Below this many columns the side panes leave the screen; Tab brings each one up in turn. */
-export const NARROW_COLUMNS = 100;
+const NARROW_COLUMNS = 100;
 
-export interface Rect {
+interface Rect {
   readonly width: number;
   readonly height: number;
 }
@@ -21,7 +21,7 @@ export interface ScreenLayout {
   readonly single: PaneId | null;
 }
 
-export interface LayoutInput {
+interface LayoutInput {
   readonly columns: number;
   readonly rows: number;
   readonly focus: PaneId;

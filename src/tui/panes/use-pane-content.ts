@@ -26,7 +26,7 @@ import type { UiState } from '../screen/ui-state';
 import { usageLines, usageRows } from '../usage/usage-lines';
 import type { SessionView } from '../screen/use-session-view';
 
-export interface PaneContentInput {
+interface PaneContentInput {
   readonly store: SessionStore;
   readonly agent: TurnAgent;
   readonly view: SessionView;
@@ -42,7 +42,7 @@ export interface PaneContentInput {
   readonly task: TaskState;
 }
 
-export interface LaidOutContent {
+interface LaidOutContent {
   readonly transcript: TranscriptInput;
   readonly usage: UsageInput;
   readonly registers: PaneContent;

@@ -3,14 +3,14 @@ import { cellWidth, truncate } from '../text/cell-width';
 import type { PickerSession } from './picker-rows';
 import { useTheme } from '../style/use-theme';
 
-export interface PickerFooterProps {
+interface PickerFooterProps {
   readonly selected: PickerSession | undefined;
   readonly hints: readonly { readonly keys: string; readonly hint: string }[];
   readonly width: number;
 }
 
 /** What a session's file says when it cannot be opened, without its path (the line shows it). */
-export function problemText(session: PickerSession): string {
+function problemText(session: PickerSession): string {
   const problem = session.problem ?? '';
   return problem.startsWith(`${session.path}: `) ? problem.slice(session.path.length + 2) : problem;
 }

@@ -10,7 +10,7 @@ import { StyledLine } from '../style/StyledLine';
 import { useKeyboard } from '../input/use-keyboard';
 import { useTerminalSize, type TerminalSize } from '../screen/use-terminal-size';
 
-export interface SessionPickerProps {
+interface SessionPickerProps {
   readonly sessions: readonly PickerSession[];
   /** This directory: its sessions are listed first; a key shows every directory's. */
   readonly cwd: string;

@@ -14,7 +14,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 /** `just now`, `5 min ago`, `3 h ago`, `yesterday`, `4 days ago`, `12 Nov`, `12 Nov 2024` (local time). */
-export function relativeTime(ms: number, nowMs: number): string {
+function relativeTime(ms: number, nowMs: number): string {
   const ago = nowMs - ms;
   if (ago < MINUTE_MS) return 'just now';
   if (ago < HOUR_MS) return `${Math.floor(ago / MINUTE_MS)} min ago`;

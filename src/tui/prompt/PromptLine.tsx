@@ -3,7 +3,7 @@ import { cellWidth, graphemes, truncate } from '../text/cell-width';
 import { PROMPT_MARK, type PromptLayout } from './prompt-layout';
 import { useTheme } from '../style/use-theme';
 
-export interface PromptLineProps {
+interface PromptLineProps {
   readonly layout: PromptLayout;
   readonly focused: boolean;
   readonly placeholder: string;

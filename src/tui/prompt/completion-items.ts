@@ -10,7 +10,7 @@ export const MAX_COMPLETIONS = 8;
  * The commands whose argument may be a workspace file, and the ending such a file has. Of the
  * screen's and the host's commands only `/theme` takes a path (a theme's .json file).
  */
-export const PATH_ARGUMENTS: Readonly<Record<string, string>> = { theme: '.json' };
+const PATH_ARGUMENTS: Readonly<Record<string, string>> = { theme: '.json' };
 
 /** Paths asked of the index for a path argument, before those without the ending are left out. */
 const PATHS_ASKED = 50;

@@ -2,9 +2,9 @@ import { oneLine } from '../text/format';
 import { editorRows, type EditorRow, type EditorState } from './line-editor';
 
 /** The prompt grows with what is typed, up to this many rows; past that it scrolls with the cursor. */
-export const MAX_PROMPT_ROWS = 6;
+const MAX_PROMPT_ROWS = 6;
 /** Queued prompts listed above the prompt. */
-export const MAX_QUEUE_ROWS = 3;
+const MAX_QUEUE_ROWS = 3;
 export const PROMPT_MARK = '❯ ';
 
 export interface PromptLayout {

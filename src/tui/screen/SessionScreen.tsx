@@ -34,7 +34,7 @@ export interface SessionSwitcher {
   release(session: ScreenSession): Promise<void>;
 }
 
-export interface SessionScreenProps
+interface SessionScreenProps
   extends Omit<AppProps, keyof ScreenSession | 'turns' | 'sessions' | 'switching' | 'onTheme'> {
   readonly session: ScreenSession;
   readonly switcher?: SessionSwitcher;

@@ -15,13 +15,13 @@ export type TurnShape = Omit<LiveTurn, 'text' | 'reasoning' | 'refusal'> & {
 };
 
 /** The live turn as the screen draws it, and the clock it is drawn at. */
-export interface LiveNow {
+interface LiveNow {
   readonly live: LiveTurn;
   readonly nowMs: number;
 }
 
 /** The shape of `live`: `previous` itself when nothing in it moved. */
-export function turnShape(live: LiveTurn, previous: TurnShape | null): TurnShape {
+function turnShape(live: LiveTurn, previous: TurnShape | null): TurnShape {
   const { text, reasoning, refusal, ...rest } = live;
   const shape: TurnShape = {
     ...rest,
@@ -37,7 +37,7 @@ export function turnShape(live: LiveTurn, previous: TurnShape | null): TurnShape
 const ShapeContext = createContext<TurnShape | null>(null);
 const LiveNowContext = createContext<LiveNow | null>(null);
 
-export interface LiveTurnScopeProps {
+interface LiveTurnScopeProps {
   readonly turns: TurnController;
   /** The screen's clock (the store's). */
   readonly now: () => number;

@@ -54,7 +54,7 @@ export interface ActiveTool {
  * limits after which tole gives up on it. `lastDataAtMs` moves with every delta without a redraw
  * of its own (the screen's clock tick reads it).
  */
-export interface StreamWait {
+interface StreamWait {
   readonly openedAtMs: number;
   lastDataAtMs: number | null;
   readonly firstTokenLimitMs: number;
@@ -132,7 +132,7 @@ const IDLE: LiveTurn = {
   lastError: null,
 };
 
-export interface TurnControllerOptions {
+interface TurnControllerOptions {
   readonly agent: TurnAgent;
   readonly nowMs: () => number;
   /** The turn loop threw (a bug, or storage that can no longer commit): the host must stop. */

@@ -20,7 +20,7 @@ export interface Flash {
 export const FLASH_MS = 6000;
 
 /** Prompts kept for ↑/↓ recall. */
-export const MAX_HISTORY = 200;
+const MAX_HISTORY = 200;
 
 /**
  * The files prompt: `restore` (u in the tree: y/n) or `checkout` (Enter on an entry whose files
@@ -95,7 +95,7 @@ export interface UiState {
   readonly completion: PopupChoice;
 }
 
-export interface PopupChoice {
+interface PopupChoice {
   readonly value: string;
   readonly selected: number;
   readonly closed: boolean;

@@ -26,7 +26,7 @@ export interface SessionView {
 const rowIndexes = new WeakMap<SessionStore, TreeRowIndex>();
 
 /** The store's tree rows, kept up to date from its commits: one index per store, for as long as it lives. */
-export function treeRowsOf(store: SessionStore): TreeRowIndex {
+function treeRowsOf(store: SessionStore): TreeRowIndex {
   let index = rowIndexes.get(store);
   if (!index) {
     const made = new TreeRowIndex(store.tree);
@@ -74,7 +74,7 @@ class PathIds implements IdSet {
   }
 }
 
-export interface HeadPath {
+interface HeadPath {
   readonly tree: TreeIndex;
   readonly headId: string | null;
   readonly path: readonly AnyEntry[];

@@ -4,7 +4,7 @@ import { NS } from '../../core/registers/namespaces';
 import type { SessionStore } from '../../core/storage/session-store';
 import { TurnController, type TurnAgent } from './turn-controller';
 
-export interface TurnsOptions {
+interface TurnsOptions {
   readonly store: SessionStore;
   readonly agent: TurnAgent;
   readonly readOnly: boolean;
@@ -18,7 +18,7 @@ export interface TurnsOptions {
 }
 
 /** A crash left work behind: an intent without a settlement, or a turn that never reached Final. */
-export function needsResume(store: SessionStore): boolean {
+function needsResume(store: SessionStore): boolean {
   const pc = machineState(store).pc;
   return store.registers.entries(NS.pending).length > 0 || (pc !== 'Idle' && pc !== 'Final');
 }

@@ -4,7 +4,7 @@ import { StyledLine } from '../style/StyledLine';
 import type { Flash } from '../screen/ui-state';
 
 /** A flash takes at most this many lines; a longer one is cut. */
-export const MAX_FLASH_LINES = 3;
+const MAX_FLASH_LINES = 3;
 
 /** The flash as lines of the screen's width. */
 export function flashLines(flash: Flash, width: number): Line[] {

@@ -8,14 +8,14 @@ import type { TurnAgent } from '../screen/turn-controller';
 import type { UsageSummary } from '../usage/usage-summary';
 
 /** The session's cost as the status bar carries it on a screen too narrow for the usage pane. */
-export interface StatusCostInput {
+interface StatusCostInput {
   readonly agent: TurnAgent;
   readonly summary: UsageSummary;
   readonly requestTokens: number | null;
   readonly fill: ContextFill | null;
 }
 
-export interface LiveStatusBarProps extends Omit<StatusBarProps, 'pc' | 'running' | 'queued' | 'usage' | 'spin'> {
+interface LiveStatusBarProps extends Omit<StatusBarProps, 'pc' | 'running' | 'queued' | 'usage' | 'spin'> {
   /** The machine's state (the live turn says what it is doing in it). */
   readonly machine: MachineStateName;
   /** On a narrow screen, the cost to carry; else null. */

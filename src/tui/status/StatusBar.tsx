@@ -38,7 +38,7 @@ const MIN_HINTS = 3;
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** The spinner turns a step this often. */
-export const SPINNER_MS = 100;
+const SPINNER_MS = 100;
 /** How late the bar's own timer turns the spinner when no frame has drawn it (about a frame). */
 const SPINNER_SLACK_MS = 40;
 

@@ -4,7 +4,7 @@ import type { Line } from './styled-line';
 import type { StyleName } from './styles';
 import { useTheme } from './use-theme';
 
-export interface StyledLineProps {
+interface StyledLineProps {
   readonly line: Line;
   /** A style laid under every segment (the selected row's background). */
   readonly base?: StyleName;

@@ -10,7 +10,7 @@ import type { ThemeView } from './theme-context';
 const painted = new WeakMap<ThemeView, WeakMap<Line, string>>();
 
 /** A line as `StyledLine` paints it: an empty line is a space; `base` is laid under every segment. */
-export function paintedLine(theme: ThemeView, line: Line, base?: StyleName): string {
+function paintedLine(theme: ThemeView, line: Line, base?: StyleName): string {
   if (line.length === 0) return ' ';
   if (base !== undefined) {
     let text = '';

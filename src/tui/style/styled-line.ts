@@ -10,7 +10,7 @@ export interface Segment {
 /** One screen line: segments whose widths add up to at most the pane's width. */
 export type Line = readonly Segment[];
 
-export const EMPTY_LINE: Line = [];
+const EMPTY_LINE: Line = [];
 
 export function seg(text: string, style?: StyleName): Segment {
   return style ? { text, style } : { text };

@@ -16,7 +16,7 @@ import light from '../../../themes/light.json';
 const colourPattern =
   /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|ansi256\(\s?\d{1,3}\s?\)|rgb\(\s?\d{1,3},\s?\d{1,3},\s?\d{1,3}\s?\))$/;
 
-export const PALETTE_KEYS = [
+const PALETTE_KEYS = [
   'text',
   'muted',
   'accent',
@@ -47,7 +47,7 @@ export const PALETTE_KEYS = [
 export type PaletteKey = (typeof PALETTE_KEYS)[number];
 
 /** Built on first use: when a theme is checked. */
-export const themeSchema = lazySchema((z) => {
+const themeSchema = lazySchema((z) => {
   const colour = z
     .string()
     .refine((value) => (foregroundColorNames as readonly string[]).includes(value) || colourPattern.test(value), {

@@ -22,7 +22,7 @@ function graphemeSegmenter(): Intl.Segmenter {
  * without the emoji parts terminals disagree on (drawn-emoji.ts). Control characters are expected
  * to be replaced before this.
  */
-export function graphemeWidth(grapheme: string): number {
+function graphemeWidth(grapheme: string): number {
   return simpleWidth(grapheme) ?? stringWidth(drawnEmoji(grapheme));
 }
 

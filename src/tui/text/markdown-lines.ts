@@ -10,7 +10,7 @@ import type { StyleName } from '../style/styles';
 
 const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(__[^_\n]+__)|(\*[^*\s\n][^*\n]*\*)|(\[[^\]\n]+\]\([^)\s]+\))/g;
 
-export function inlineSegments(text: string, base: StyleName = 'text'): Segment[] {
+function inlineSegments(text: string, base: StyleName = 'text'): Segment[] {
   const out: Segment[] = [];
   let last = 0;
   for (const match of text.matchAll(INLINE)) {

@@ -30,7 +30,7 @@ export function transcriptTail(live: LiveTurn, nowMs: number, input: TranscriptI
   return liveLines(live, input.model, nowMs, input.awaitingApproval, width);
 }
 
-export interface LiveTranscriptPaneProps extends TranscriptInput {
+interface LiveTranscriptPaneProps extends TranscriptInput {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;

@@ -1,7 +1,7 @@
 import { seg, wrapLine, type Line } from '../style/styled-line';
 import type { StyleName } from '../style/styles';
 
-export const MAX_DIFF_LINES = 80;
+const MAX_DIFF_LINES = 80;
 
 export function diffStyle(line: string): StyleName {
   if (line.startsWith('+++') || line.startsWith('---')) return 'diffMeta';

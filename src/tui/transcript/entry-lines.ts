@@ -11,7 +11,7 @@ import { isPassingHookNotice } from './folded-notices';
 import { lineWidth, seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
 
 /** Lines of tool output shown under a call (what the model reads can be far longer). */
-export const MAX_OUTPUT_LINES = 6;
+const MAX_OUTPUT_LINES = 6;
 const INDENT = '    ';
 
 /** `left` and `right` on one line, `right` flush with the edge; `left` gives way when both do not fit. */

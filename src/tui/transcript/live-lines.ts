@@ -20,7 +20,7 @@ const QUIET_WAIT_MS = 5_000;
  * A stream that has gone quiet: how long, and when tole gives up on it and retries (the attempt
  * ends as a dropped stream at the limit that applies: first token, then idle).
  */
-export function streamWaitLine(live: LiveTurn, nowMs: number): Line | null {
+function streamWaitLine(live: LiveTurn, nowMs: number): Line | null {
   const { stream } = live;
   if (stream === null) return null;
   const firstToken = stream.lastDataAtMs === null;

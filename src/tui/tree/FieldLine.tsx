@@ -6,7 +6,7 @@ import { seg } from '../style/styled-line';
 import type { TreeMatches } from './tree-find';
 import type { TreeField } from '../screen/ui-state';
 
-export interface FieldLineProps {
+interface FieldLineProps {
   readonly field: TreeField;
   /** The find field's matches (null: nothing typed yet). */
   readonly matches: TreeMatches | null;

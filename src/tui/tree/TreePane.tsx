@@ -16,7 +16,7 @@ import { unfoldedWindow } from './unfolded-window';
 import type { IdSet } from '../screen/use-session-view';
 import { useTheme } from '../style/use-theme';
 
-export interface TreePaneProps {
+interface TreePaneProps {
   readonly store: SessionStore;
   readonly rows: TreeRows;
   readonly selected: number;
@@ -37,7 +37,7 @@ const MARGIN = 2;
 const NONE_UNFOLDED: ReadonlyMap<string, ChildPath> = new Map();
 
 /** The first row shown: moves only as far as it must to keep the selection in view. */
-export function viewportTop(previousTop: number, selected: number, height: number, total: number): number {
+function viewportTop(previousTop: number, selected: number, height: number, total: number): number {
   if (height <= 0) return 0;
   const margin = Math.min(MARGIN, Math.floor((height - 1) / 2));
   let top = previousTop;

@@ -5,7 +5,7 @@ import type { StyleName } from '../style/styles';
 import { visibleRow } from '../text/visible-text';
 
 /** How one entry reads in a single line: a glyph in its role's style, and a short text. */
-export interface EntryGlyph {
+interface EntryGlyph {
   readonly glyph: string;
   readonly style: StyleName;
   readonly text: string;

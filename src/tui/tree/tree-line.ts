@@ -4,7 +4,7 @@ import { spread } from '../transcript/entry-lines';
 import { seg, type Line, type Segment } from '../style/styled-line';
 import { treeGuide, type TreeRow } from './tree-rows';
 
-export interface TreeLineInput {
+interface TreeLineInput {
   readonly row: TreeRow;
   readonly entry: AnyEntry;
   readonly label: string | undefined;

@@ -1,7 +1,7 @@
 import type { Line } from '../style/styled-line';
 
 /** A row on screen in the tree pane: tree row `index`, or (with `line`) one of the rows unfolded beneath it. */
-export interface WindowItem {
+interface WindowItem {
   readonly index: number;
   readonly line?: Line;
   readonly key: string;

@@ -46,7 +46,7 @@ export interface UsageInput {
   readonly offset: number;
 }
 
-export interface LiveUsagePaneProps extends UsageInput {
+interface LiveUsagePaneProps extends UsageInput {
   readonly width: number;
   readonly height: number;
   readonly focused: boolean;

@@ -1,7 +1,7 @@
 import { formatTokens } from '../text/format';
 
 /** What of the input the provider's prompt cache served and took. */
-export interface CacheTotals {
+interface CacheTotals {
   readonly inputTokens: number;
   readonly cachedInputTokens: number;
   readonly cacheWriteTokens: number;

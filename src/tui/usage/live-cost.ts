@@ -86,7 +86,7 @@ export interface ContextFill {
 }
 
 /** At or above this share of the window the fill is shown as a warning, and above the next as an alert. */
-export const FILL_WARN = 0.6;
+const FILL_WARN = 0.6;
 export const FILL_ALERT = 0.85;
 
 /**

@@ -32,7 +32,7 @@ export interface UsageSummary {
   readonly children: readonly ChildTotals[];
 }
 
-export interface ChildTotals {
+interface ChildTotals {
   readonly sessionId: string;
   readonly agent: string | null;
   readonly model: string;

@@ -39,7 +39,7 @@ const SELF_ESCAPES = new Set(['root', 'cwd', 'task', 'map_files', 'fd', 'fdinfo'
  * environment. Also `/proc/self/root/…` (the whole filesystem again), globs at the top of the
  * tree (`/p*`) and relative paths that may climb into `/proc` (`../../proc`, after a `cd`).
  */
-export function reachesOtherProcess(w: Word, ctx: Ctx): boolean {
+function reachesOtherProcess(w: Word, ctx: Ctx): boolean {
   const candidates = [w.text, ...w.text.split(/[=:,@]/).slice(1)];
   return candidates.some((text) => pathReachesOtherProcess(text, w.glob, ctx.state.cwdUnknown));
 }

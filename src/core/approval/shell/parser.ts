@@ -22,9 +22,7 @@ import { describe, isKeyword, isOp, isSeparator, ShellParseError, type Assignmen
 import { WordBuilder } from './word-builder';
 import { WordReader } from './word-reader';
 
-export type ParseResult =
-  | { readonly ok: true; readonly script: Script }
-  | { readonly ok: false; readonly error: string };
+type ParseResult = { readonly ok: true; readonly script: Script } | { readonly ok: false; readonly error: string };
 
 /** Parses `line`; `depth` is how deeply the line is already nested (a `bash -c` string is 1). */
 export function parseShell(line: string, depth = 0): ParseResult {

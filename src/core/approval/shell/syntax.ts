@@ -38,7 +38,7 @@ export interface Assignment {
 
 export type RedirectOp = '<' | '>' | '>>' | '>|' | '<>' | '<<' | '<<-' | '<<<' | '>&' | '<&' | '&>' | '&>>';
 
-export interface Heredoc {
+interface Heredoc {
   readonly body: string;
   /** False when the delimiter was quoted: the body is then taken literally. */
   readonly expands: boolean;
@@ -64,13 +64,13 @@ export interface SimpleCommand {
 }
 
 /** `( … )` or `{ …; }`, with the redirections that apply to the whole group. */
-export interface GroupCommand {
+interface GroupCommand {
   readonly kind: 'group';
   readonly body: Script;
   readonly redirects: readonly Redirect[];
 }
 
-export interface FunctionDefinition {
+interface FunctionDefinition {
   readonly kind: 'function';
   readonly name: string;
   readonly body: Command;

@@ -19,7 +19,7 @@ export function classifyAnthropicError(err: unknown, baseURL: string, options: C
 }
 
 /** The error object of a body or an `error` event: its type and message, when it has them. */
-export function errorOf(body: unknown): { type?: string; message?: string } {
+function errorOf(body: unknown): { type?: string; message?: string } {
   const error = (body as { error?: unknown } | null)?.error;
   if (typeof error !== 'object' || error === null) return {};
   const { type, message } = error as { type?: unknown; message?: unknown };

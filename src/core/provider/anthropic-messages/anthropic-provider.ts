@@ -33,10 +33,10 @@ import { listAnthropicModels } from './anthropic-models';
 import { claudeWindow } from './anthropic-windows';
 
 /** The API version tole speaks (https://docs.anthropic.com/en/api/versioning). */
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 /** `https://api.anthropic.com` and `https://api.anthropic.com/v1` both mean the same endpoint. */
-export function messagesUrl(baseURL: string): string {
+function messagesUrl(baseURL: string): string {
   const base = baseURL.replace(/\/+$/, '');
   return /\/v1$/.test(base) ? `${base}/messages` : `${base}/v1/messages`;
 }

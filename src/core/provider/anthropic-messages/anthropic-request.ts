@@ -11,16 +11,16 @@
 import { ProviderError } from '../errors';
 import type { ChatMessage, CompletionRequest, GenerationSettings, ThinkingBlock, ToolDefinition } from '../provider';
 
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 /** max_tokens is required by the API; this when nothing sets it. */
-export const DEFAULT_MAX_TOKENS = 8192;
+const DEFAULT_MAX_TOKENS = 8192;
 /** Thinking budgets for the effort names tole shares with Chat Completions (the API's minimum is 1024). */
 const EFFORT_BUDGET_TOKENS = { minimal: 1024, low: 4096, medium: 10_000, high: 32_000 } as const;
 
 type CacheControl = { readonly type: 'ephemeral' };
 const EPHEMERAL: CacheControl = { type: 'ephemeral' };
 
-export type WireBlock =
+type WireBlock =
   | { type: 'text'; text: string; cache_control?: CacheControl }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
@@ -32,7 +32,7 @@ export interface WireMessage {
   readonly content: WireBlock[];
 }
 
-export interface WireTool {
+interface WireTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: Record<string, unknown>;
@@ -192,7 +192,7 @@ function toolInput(args: string): unknown {
  * block, and the last block of the message the previous call ended with (the one before the
  * newest assistant turn), whose prefix that call wrote to the cache.
  */
-export function placeBreakpoints(tools: WireTool[], system: WireBlock[], messages: WireMessage[]): void {
+function placeBreakpoints(tools: WireTool[], system: WireBlock[], messages: WireMessage[]): void {
   const marks: (WireTool | CacheableBlock)[] = [];
   const lastTool = tools[tools.length - 1];
   if (lastTool !== undefined) marks.push(lastTool);

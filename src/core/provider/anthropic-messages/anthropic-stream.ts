@@ -58,7 +58,7 @@ function text(value: unknown): string {
  * Anthropic's usage counts the uncached prompt (`input_tokens`), cache reads and cache writes
  * apart; tole's `inputTokens` counts them all (OpenAI's accounting), the cached ones kept apart.
  */
-export function toTokenUsage(wire: WireUsage): TokenUsage {
+function toTokenUsage(wire: WireUsage): TokenUsage {
   const cachedInputTokens = count(wire.cache_read_input_tokens);
   const cacheWriteTokens = count(wire.cache_creation_input_tokens);
   return {

@@ -11,7 +11,7 @@
  */
 import { isContextOverflowText, parseRetryAfterMs, ProviderError } from '../errors';
 
-export interface GeminiFailure {
+interface GeminiFailure {
   readonly status: number;
   /** The error object (the body's `error`), or the body's text when it was not one. */
   readonly error: unknown;

@@ -26,7 +26,7 @@ interface GeminiCandidate {
   readonly finishMessage?: unknown;
 }
 
-export interface GeminiUsage {
+interface GeminiUsage {
   readonly promptTokenCount?: unknown;
   readonly candidatesTokenCount?: unknown;
   readonly cachedContentTokenCount?: unknown;
@@ -154,7 +154,7 @@ export class GeminiAssembly {
  * (tole's `inputTokens` counts the same way); thinking is billed as output, so the thoughts count
  * joins the candidates'.
  */
-export function parseGeminiUsage(wire: GeminiUsage): TokenUsage {
+function parseGeminiUsage(wire: GeminiUsage): TokenUsage {
   return {
     inputTokens: count(wire.promptTokenCount) + count(wire.toolUsePromptTokenCount),
     outputTokens: count(wire.candidatesTokenCount) + count(wire.thoughtsTokenCount),

@@ -19,7 +19,7 @@ import type {
   ToolDefinition,
 } from '../provider';
 
-export type GeminiPart =
+type GeminiPart =
   | { readonly text: string; readonly thought?: boolean }
   | {
       readonly functionCall: { readonly name: string; readonly args: Record<string, unknown>; readonly id?: string };
@@ -33,12 +33,12 @@ export type GeminiPart =
       };
     };
 
-export interface GeminiContent {
+interface GeminiContent {
   readonly role: 'user' | 'model';
   readonly parts: GeminiPart[];
 }
 
-export interface GeminiBody {
+interface GeminiBody {
   readonly contents: readonly GeminiContent[];
   readonly systemInstruction?: { readonly parts: readonly { readonly text: string }[] };
   readonly tools?: readonly [{ readonly functionDeclarations: readonly unknown[] }];
@@ -77,7 +77,7 @@ export function geminiBody(request: CompletionRequest, model: string): GeminiBod
  * system turn); consecutive messages of the same side are one turn, so the results of one reply's
  * calls travel together, as the API expects them.
  */
-export function toGeminiContents(messages: readonly ChatMessage[]): GeminiContent[] {
+function toGeminiContents(messages: readonly ChatMessage[]): GeminiContent[] {
   const calls = new Map<string, ToolCallRequest>();
   const contents: GeminiContent[] = [];
   const push = (role: GeminiContent['role'], parts: GeminiPart[]): void => {
@@ -151,7 +151,7 @@ function toDeclaration(tool: ToolDefinition): unknown {
 }
 
 /** `generationConfig` (GenerationConfig in the reference): sampling, the output limit, thinking. */
-export function geminiGenerationConfig(
+function geminiGenerationConfig(
   settings: GenerationSettings | undefined,
   maxOutputTokens: number | undefined,
   model: string,

@@ -9,7 +9,7 @@
  */
 import { isContextOverflowText, isToolUnsupportedText, parseRetryAfterMs, ProviderError } from '../errors';
 
-export interface OllamaFailure {
+interface OllamaFailure {
   readonly status: number;
   /** The body as sent (JSON or not). */
   readonly body: string;
@@ -20,7 +20,7 @@ export interface OllamaFailure {
 }
 
 /** The `error` text of an Ollama error body, else the body itself (trimmed, capped). */
-export function ollamaErrorText(body: string): string {
+function ollamaErrorText(body: string): string {
   try {
     const parsed: unknown = JSON.parse(body);
     const error = (parsed as { error?: unknown } | null)?.error;

@@ -177,6 +177,6 @@ function throwIfNotOllama(response: Response, baseURL: string): void {
 }
 
 /** `http://host:11434/v1/` → `http://host:11434`: the native API is at the root. */
-export function ollamaRoot(baseURL: string): string {
+function ollamaRoot(baseURL: string): string {
   return baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
 }

@@ -12,12 +12,12 @@
  */
 import type { ChatMessage, CompletionRequest, GenerationSettings, ReasoningEffort, ToolDefinition } from '../provider';
 
-export interface OllamaToolCall {
+interface OllamaToolCall {
   readonly id?: string;
   readonly function: { readonly name: string; readonly arguments: Record<string, unknown> };
 }
 
-export type OllamaMessage =
+type OllamaMessage =
   | { readonly role: 'system' | 'user'; readonly content: string }
   | {
       readonly role: 'assistant';
@@ -26,7 +26,7 @@ export type OllamaMessage =
     }
   | { readonly role: 'tool'; readonly content: string; readonly tool_name?: string };
 
-export interface OllamaChatBody {
+interface OllamaChatBody {
   readonly model: string;
   readonly messages: readonly OllamaMessage[];
   readonly stream: true;
@@ -49,7 +49,7 @@ export function ollamaChatBody(request: CompletionRequest, model: string, numCtx
   };
 }
 
-export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
+function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
   // A tool result names its function (Ollama matches results to calls by name and order, and
   // has no call ids of its own): the name comes from the call the result answers.
   const names = new Map<string, string>();
@@ -102,7 +102,7 @@ function toOllamaTool(tool: ToolDefinition): unknown {
 }
 
 /** Ollama's `options`: the model's window and the sampling settings (docs/api.md, "Valid Parameters and Values" of the Modelfile). */
-export function ollamaOptions(
+function ollamaOptions(
   settings: GenerationSettings | undefined,
   maxOutputTokens: number | undefined,
   numCtx: number | undefined,

@@ -12,14 +12,14 @@ import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy 
 import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Output kept in memory while a command runs; the model then reads at most 32 KiB of it. */
-export const BASH_CAPTURE_MAX_BYTES = 8 * 1024 * 1024;
+const BASH_CAPTURE_MAX_BYTES = 8 * 1024 * 1024;
 /** Between SIGTERM and SIGKILL to the command's process group. */
-export const BASH_KILL_GRACE_MS = 2_000;
+const BASH_KILL_GRACE_MS = 2_000;
 /** After bash exits, how long background processes may keep its output open before they are stopped. */
-export const BASH_LINGER_MS = 1_000;
+const BASH_LINGER_MS = 1_000;
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -42,7 +42,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
+type BashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface BashToolOptions {
   /** The workspace root: where commands run, and what relative paths in a command line refer to. */

@@ -7,7 +7,7 @@ import { type EditRequest, planEdit } from './edit-plan';
 import { unifiedDiff } from './line-diff';
 
 /** Entries a directory's preview counts before it says "at least": a preview never walks forever. */
-export const MAX_PREVIEW_ENTRIES = 100_000;
+const MAX_PREVIEW_ENTRIES = 100_000;
 
 function unreadable(error: unknown): ChangePreview {
   return { kind: 'unreadable', why: (error as Error)?.message ?? String(error) };

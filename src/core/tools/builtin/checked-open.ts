@@ -9,7 +9,7 @@ import type { FileIdentity } from '../workspace';
  */
 const GUARD_FLAGS = constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 /** Directory levels `removeTree` descends, each holding one descriptor. */
-export const MAX_REMOVE_DEPTH = 256;
+const MAX_REMOVE_DEPTH = 256;
 
 /** A directory opened and checked: later names are resolved against the descriptor, not the path text. */
 export interface CheckedDirectory {

@@ -30,7 +30,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type DeletePathInput = z.infer<ReturnType<typeof inputSchema>>;
+type DeletePathInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const deletePathTool: Tool<DeletePathInput> = {
   name: 'delete_path',
@@ -64,7 +64,7 @@ export const deletePathTool: Tool<DeletePathInput> = {
  * its hash), so that a resume can tell a deletion that has not happened from something new put
  * in its place.
  */
-export type PreparedDelete =
+type PreparedDelete =
   | { readonly kind: 'file'; readonly sha256: string }
   | { readonly kind: 'directory' | 'symlink' | 'other' | 'missing' };
 

@@ -9,7 +9,7 @@ export interface EditRequest {
   readonly new_text: string;
 }
 
-export type PlannedEdit =
+type PlannedEdit =
   | {
       readonly ok: true;
       readonly relativePath: string;

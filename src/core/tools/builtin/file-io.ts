@@ -13,9 +13,9 @@ import {
 } from './checked-open';
 
 /** How much of a file's start is looked at to decide whether it is binary. */
-export const BINARY_SNIFF_BYTES = 8 * 1024;
+const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Files larger than this are not loaded whole for editing or diffing. */
-export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Thrown by a tool's `prepare` when the call cannot apply (the edit's text is missing, the path
@@ -234,7 +234,7 @@ function safeTag(tag: string): string {
   return tag.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'call';
 }
 
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }

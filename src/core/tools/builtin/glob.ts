@@ -18,7 +18,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
+type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const globTool: Tool<GlobInput> = {
   name: 'glob',
@@ -97,9 +97,7 @@ export function staticPrefix(pattern: string): string {
   return fixed.filter((part) => part !== '' && part !== '.').join('/');
 }
 
-export type CompiledGlob =
-  | { readonly ok: true; readonly regExp: RegExp }
-  | { readonly ok: false; readonly message: string };
+type CompiledGlob = { readonly ok: true; readonly regExp: RegExp } | { readonly ok: false; readonly message: string };
 
 /**
  * A glob as an anchored regular expression over `/`-separated relative paths, by picomatch

@@ -20,7 +20,7 @@ export const GREP_MAX_MATCHES = 500;
 /** Files larger than this are skipped (and counted): they are logs or data, not source. */
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 /** A matching line is shown up to this many characters. */
-export const GREP_MAX_LINE_CHARS = 300;
+const GREP_MAX_LINE_CHARS = 300;
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -37,7 +37,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
+type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 
 interface GrepState {
   readonly regExp: RE2JS;

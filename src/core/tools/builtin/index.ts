@@ -9,7 +9,7 @@ import { readFileTool } from './read-file';
 import { updatePlanTool } from './update-plan';
 import { writeFileTool } from './write-file';
 
-export interface BuiltinToolsOptions {
+interface BuiltinToolsOptions {
   /** Absolute, symlink-resolved workspace root (bash classifies relative paths against it). */
   readonly workspaceRoot: string;
   /**

@@ -6,9 +6,9 @@
  */
 import { structuredPatch, type StructuredPatchHunk } from 'diff';
 
-export const MAX_DIFF_EDITS = 5_000;
+const MAX_DIFF_EDITS = 5_000;
 export const DIFF_TIMEOUT_MS = 1_500;
-export const DIFF_CONTEXT_LINES = 3;
+const DIFF_CONTEXT_LINES = 3;
 
 const NO_NEWLINE = '\\ No newline at end of file';
 

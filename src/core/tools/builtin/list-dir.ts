@@ -7,7 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from '../tool';
 import { type CheckedDirectory, directoryItself, inDirectory, openDirectoryChecked } from './checked-open';
 import { failure, pathSubject, fsFailure, specialMessage, workspacePathOrFailure } from './file-io';
 
-export const LIST_DIR_MAX_ENTRIES = 1000;
+const LIST_DIR_MAX_ENTRIES = 1000;
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -15,7 +15,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type ListDirInput = z.infer<ReturnType<typeof inputSchema>>;
+type ListDirInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const listDirTool: Tool<ListDirInput> = {
   name: 'list_dir',

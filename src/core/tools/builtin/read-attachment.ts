@@ -10,7 +10,7 @@ import { describeFsError, isFsError, looksBinary, openFileForReading, specialMes
  * What became of one `@path`: attached; not a path at all (nothing is there, inside the workspace
  * or out, so it stays plain text, as `@everyone` does); or refused, with why.
  */
-export type AttachmentRead =
+type AttachmentRead =
   | { readonly kind: 'attached'; readonly attachment: Attachment }
   | { readonly kind: 'not-a-path' }
   | { readonly kind: 'refused'; readonly reason: string };
@@ -124,7 +124,7 @@ async function readNames(target: WorkspacePath): Promise<AttachmentRead> {
 }
 
 /** Every mention of a prompt read: the files attached, and the mentions refused with why (each says its path). */
-export interface PromptAttachments {
+interface PromptAttachments {
   readonly attachments: readonly Attachment[];
   readonly refusals: readonly string[];
 }

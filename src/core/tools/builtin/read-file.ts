@@ -16,7 +16,7 @@ import {
 } from './file-io';
 
 export const READ_FILE_DEFAULT_LIMIT_LINES = 2000;
-export const READ_FILE_MAX_LINE_CHARS = 2000;
+const READ_FILE_MAX_LINE_CHARS = 2000;
 /** Numbered lines stop before this many bytes, so the model never gets a middle elided from a file. */
 const READ_FILE_BUDGET_BYTES = MODEL_OUTPUT_CAP_BYTES - 1024;
 
@@ -33,7 +33,7 @@ const inputSchema = lazySchema((z) =>
   }),
 );
 
-export type ReadFileInput = z.infer<ReturnType<typeof inputSchema>>;
+type ReadFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 interface LinesRead {
   readonly lines: string[];

@@ -3,7 +3,7 @@ import { lazySchema } from '../../lazy';
 import type { Tool, ToolOutput } from '../tool';
 
 export const UPDATE_PLAN_TOOL = 'update_plan';
-export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
 export interface PlanStep {
@@ -14,7 +14,7 @@ export interface PlanStep {
 /** Limits on what one plan holds: the plan goes back to the model and onto the screen. */
 export const PLAN_MAX_STEPS = 50;
 export const PLAN_STEP_MAX_CHARS = 300;
-export const PLAN_EXPLANATION_MAX_CHARS = 2000;
+const PLAN_EXPLANATION_MAX_CHARS = 2000;
 
 const inputSchema = lazySchema((z) =>
   z
@@ -41,7 +41,7 @@ const inputSchema = lazySchema((z) =>
     }),
 );
 
-export type UpdatePlanInput = z.infer<ReturnType<typeof inputSchema>>;
+type UpdatePlanInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const updatePlanTool: Tool<UpdatePlanInput> = {
   name: UPDATE_PLAN_TOOL,
@@ -68,7 +68,7 @@ export const updatePlanTool: Tool<UpdatePlanInput> = {
 const CHECK_MARKS: Readonly<Record<PlanStatus, string>> = { completed: '[x]', in_progress: '[>]', pending: '[ ]' };
 
 /** What the transcript shows of the call: the steps with their marks, and why. */
-export function planChecklist(plan: readonly PlanStep[], explanation?: string): string {
+function planChecklist(plan: readonly PlanStep[], explanation?: string): string {
   const steps = plan.map((s) => `${CHECK_MARKS[s.status]} ${s.step}`);
   return [...(explanation ? [explanation] : []), ...steps].join('\n');
 }

@@ -6,9 +6,9 @@ import { type CheckedDirectory, directoryItself, inDirectory, openDirectoryCheck
 import { isFsError } from './file-io';
 
 /** Directories the search tools never enter. */
-export const SKIPPED_DIRECTORY_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+const SKIPPED_DIRECTORY_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 /** Directory entries one walk looks at before it gives up, so a huge tree cannot stall a turn. */
-export const WALK_MAX_ENTRIES = 200_000;
+const WALK_MAX_ENTRIES = 200_000;
 
 export interface WalkEntry {
   readonly absolutePath: string;
@@ -20,14 +20,14 @@ export interface WalkEntry {
   readonly openPath: string;
 }
 
-export interface WalkSummary {
+interface WalkSummary {
   /** False when the walk stopped early: the visitor said stop, the entry limit, or the signal. */
   readonly complete: boolean;
   readonly hitEntryLimit: boolean;
   readonly unreadableDirectories: number;
 }
 
-export type WalkVisitor = (entry: WalkEntry) => Promise<'continue' | 'stop'> | 'continue' | 'stop';
+type WalkVisitor = (entry: WalkEntry) => Promise<'continue' | 'stop'> | 'continue' | 'stop';
 
 interface PendingDirectory extends FileIdentity {
   readonly absolutePath: string;

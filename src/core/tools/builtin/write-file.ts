@@ -33,7 +33,7 @@ export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
  * Stored with the intent of a write_file call: the hash the file will have once the effect
  * happened, and the hash it had when the call was prepared (null: there was no file).
  */
-export interface PreparedFileWrite {
+interface PreparedFileWrite {
   readonly sha256: string;
   readonly priorSha256: string | null;
 }
@@ -85,7 +85,7 @@ function directoryMessage(relativePath: string): string {
  * again would overwrite their change). A path that leaves the workspace is "not done": running
  * it again fails the same way.
  */
-export async function writeHappened(requested: string, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
+async function writeHappened(requested: string, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, requested);
   if (!resolved.ok) return false;
   const sha256 = (prepared as { sha256?: unknown } | null)?.sha256;
