@@ -14,6 +14,7 @@ import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
 import { takeEarlyCheck } from './early-check';
 import { type FileOps, nodeFileOps } from './file-ops';
 import { decodeCommitBody, NOT_JSON } from './lazy-commit';
+import { scanColumns } from './column-scan';
 import { frameCrc, headerCrc, LINE_PREFIX_BYTES } from './line-codec';
 import { parseHeader, replayJsonl, type ScanResult } from './jsonl-replay';
 import { nameFile } from './replayed-entry';
@@ -58,6 +59,7 @@ export function replayJsonlAside(
   headReadBytes = HEAD_READ_BYTES,
   resume: ResumeFrom | null = null,
   worker = true,
+  takeScanned: ResumeFrom['apply'] | null = null,
 ): AsideResult {
   const totalBytes = ops.fstatSize(fd);
   if (totalBytes < minBytes || totalBytes > ASIDE_MAX_BYTES) return replayJsonl(ops, fd, path, onCommit);
@@ -83,7 +85,7 @@ export function replayJsonlAside(
     if (early !== null || readRange(ops, fd, bytes, headBytes) === headBytes) {
       if (!workerReads) check.haveRead();
       applied = true;
-      const result = replayTrusted(bytes, path, onCommit, check, resume, onRestart);
+      const result = replayTrusted(bytes, path, onCommit, check, resume, onRestart, takeScanned);
       if (result !== null && check.answer() === -1) return { ...result, earlyCheck: early !== null };
     }
   } catch {
@@ -104,6 +106,7 @@ function replayTrusted(
   check: AsideCheck,
   resume: ResumeFrom | null,
   onRestart: () => void,
+  takeScanned: ResumeFrom['apply'] | null,
 ): AsideResult | null {
   let have = check.readable(1);
   if (have < 0) return null;
@@ -148,6 +151,25 @@ function replayTrusted(
   // carries the CRC it recorded; the check still checks every line's frame and CRC chain, so the
   // bytes before N are those a writable open checked in full when it wrote the index.
   check.settle(indexedBytes);
+  if (indexedBytes === 0 && takeScanned !== null) {
+    // No saved index: the lines written the way tole writes them are read into columns, and the
+    // store takes them in as it takes an index (column-scan.ts). Their JSON is still checked
+    // whole by the worker (nothing was trusted above) before the open keeps anything.
+    const scanned = scanColumns(bytes, start, headerCrc(headerLine), newlineFrom);
+    if (scanned !== null) {
+      let taken = false;
+      try {
+        taken = takeScanned(scanned.state, bytes, scanned);
+      } catch {
+        taken = false;
+      }
+      if (taken) {
+        start = scanned.bytes;
+        lineNo += scanned.commitLines;
+        lastCrc = scanned.lastCrc;
+      } else onRestart();
+    }
+  }
   while (start < bytes.length) {
     const end = newlineFrom(start);
     if (end === -1) return null;

@@ -150,6 +150,7 @@ export class JsonlStorage implements Storage {
             undefined,
             resume,
             options.asideWorker ?? true,
+            options.onSaved ?? null,
           )
         : replayJsonl(ops, fd, path, sink);
       let tornTail = scan.tornTail;
