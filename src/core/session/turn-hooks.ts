@@ -11,7 +11,7 @@ export type NoticePayload = EntryPayloads['notice'];
 /** The event's own fields; the session id, cwd and model are filled in. */
 export type HookFields = Omit<HookPayload, 'event' | 'session_id' | 'cwd' | 'model'>;
 
-/** Runs the event's hooks, when the host configured any; null when there are none. */
+/** Runs the event's hooks, when the host configured any; null when there are none. The next checkpoint then scans. */
 export async function runHooks(
   deps: AgentDeps,
   model: string,
@@ -21,7 +21,15 @@ export async function runHooks(
 ): Promise<HookOutcome | null> {
   const { hooks } = deps;
   if (!hooks || !hooks.has(event)) return null;
-  return hooks.run({ event, session_id: deps.store.header.id, cwd: deps.workspaceRoot, model, ...fields }, options);
+  // A hook's command may change any file, which no call of tole's names: the next checkpoint
+  // scans (told before and after, as for a call: a checkpoint taken meanwhile is not vouched for).
+  deps.checkpoints?.rescan();
+  const outcome = await hooks.run(
+    { event, session_id: deps.store.header.id, cwd: deps.workspaceRoot, model, ...fields },
+    options,
+  );
+  deps.checkpoints?.rescan();
+  return outcome;
 }
 
 /** One notice per hook run, for the transcript. */
