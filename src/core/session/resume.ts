@@ -105,6 +105,7 @@ async function resumeOne(
       askAgain(deps, shown, signal, emit),
     );
     const { decision } = checked;
+    sandwich.waitedOnUser();
     const checkpoint = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
     current = sandwich.commitApproval(current, request, tool, decision, checkpoint);
     emitNotices(checkpoint.notices, emit);

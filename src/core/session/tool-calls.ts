@@ -118,6 +118,7 @@ export class ToolCalls {
       const preview = await previewOf(tool, input, deps.workspaceRoot);
       const asked = preview ? { ...request, preview } : request;
       const checked = await askFollowingEdits(tool, input, asked, (shown) => ask(scope, shown, signal));
+      sandwich.waitedOnUser();
       const decision = await hookOnEdit(scope, checked.decision, fields, signal);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signatureOf(tool.name, input));
       const late = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;

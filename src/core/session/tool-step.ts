@@ -115,6 +115,14 @@ export class Sandwich {
   }
 
   /**
+   * A call waited on a prompt a person answers: meanwhile they (or their editor) may have changed
+   * any file, so the next checkpoint scans the whole workspace, whatever the prompt's answer.
+   */
+  waitedOnUser(): void {
+    this.vouching = false;
+  }
+
+  /**
    * Before an effect that can change files, once it is approved: a checkpoint of the workspace.
    * When none can be taken the effect still runs, and the user is told why, once.
    */
