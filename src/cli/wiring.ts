@@ -9,7 +9,7 @@ import { ProviderOnUse } from '../core/provider/provider-on-use';
 import type { Provider } from '../core/provider/provider';
 import { Agent } from '../core/session/agent';
 import { currentHead } from '../core/session/cursor';
-import { restoreKeptPrefixes, type KeptPrefixes } from '../core/session/kept-prefixes';
+import { prefixRecordsTo, restoreKeptPrefixes, type KeptPrefixes } from '../core/session/kept-prefixes';
 import { SubAgents, type SubAgentsOptions } from '../core/session/sub-agents';
 import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
 import { taskTool } from '../core/session/task-tool';
@@ -225,7 +225,8 @@ export function buildSession(parts: AgentParts): BuiltSession {
   };
   const agent = new Agent(deps, parts.model, parts.profile);
   const subAgents = parts.childProfile ? subAgentsFor(parts, deps, agent) : null;
-  const kept = restoreKeptPrefixes(parts.store.tree.pathTo(currentHead(parts.store).entryId), tools, parts.policy);
+  const records = prefixRecordsTo(parts.store.tree, currentHead(parts.store).entryId);
+  const kept = restoreKeptPrefixes(records, tools, parts.policy);
   return { agent, mcp, subAgents, notices: keptPrefixNotices(kept) };
 }
 

@@ -15,6 +15,7 @@ import type { ApprovalPolicy } from '../approval/approval-policy';
 import { visibleControls } from '../terminal-text';
 import type { ToolRegistry } from '../tools/registry';
 import type { AnyEntry, EntryPayloads } from '../tree/entry-types';
+import type { TreeIndex } from '../tree/tree-index';
 import { requestFor } from './call-request';
 
 /** Bound on the approval records read for prefixes (beyond it the rest are refused as one). */
@@ -29,7 +30,21 @@ export interface KeptPrefixes {
   readonly refused: readonly string[];
 }
 
-/** Reads the prefixes kept on `path` (root first) and keeps in `policy` those it would offer now. */
+/** The entry types restoreKeptPrefixes reads: it passes over every other entry of a path. */
+const RECORD_TYPES: ReadonlySet<string> = new Set(['approval', 'tool_intent']);
+
+/**
+ * The entries of the path to `headId` that restoreKeptPrefixes reads (approvals and call intents,
+ * root first), picked by the tree's type column: the others of a long session are not built.
+ */
+export function prefixRecordsTo(tree: Pick<TreeIndex, 'pathEntriesOfTypes'>, headId: string | null): AnyEntry[] {
+  return tree.pathEntriesOfTypes(headId, RECORD_TYPES);
+}
+
+/**
+ * Reads the prefixes kept on `path` (root first, whole or as prefixRecordsTo picks it: the same
+ * answer) and keeps in `policy` those it would offer now.
+ */
 export function restoreKeptPrefixes(
   path: readonly AnyEntry[],
   tools: Pick<ToolRegistry, 'get'>,

@@ -178,6 +178,7 @@ export function restoreState(
     types[i] = type;
   }
   const ids = id as readonly string[];
+  const typeAt = (at: number): string => ENTRY_TYPES[types[at]!]!;
   const make = (at: number): AnyEntry => {
     const up = parentAt[at]!;
     return new ReplayedEntry(
@@ -185,13 +186,13 @@ export function restoreState(
       timestamps[at]!,
       ids[at]!,
       up < 0 ? null : ids[up]!,
-      ENTRY_TYPES[types[at]!]!,
+      typeAt(at),
       file,
       starts[at]!,
       stops[at]!,
     ) as unknown as AnyEntry;
   };
-  if (!parts.tree.addDeferred({ ids, parentAt, make })) return null;
+  if (!parts.tree.addDeferred({ ids, parentAt, typeAt, make })) return null;
   if (lastSeq > saved.seq) return null;
   for (const row of saved.usage) {
     if (!row || typeof row !== 'object' || (row as UsageRecord).kind !== 'usage') return null;

@@ -10,6 +10,8 @@ interface DeferredEntries {
   readonly ids: readonly string[];
   /** The parent's place in the order added, before the entry's own; -1 for a root. */
   readonly parentAt: Int32Array;
+  /** The type of the entry at a place (what `make` would build it with), read without building it. */
+  typeAt(at: number): string;
   make(at: number): AnyEntry;
 }
 
@@ -213,12 +215,33 @@ export class TreeIndex {
     return at === undefined ? [] : this.childrenOf(this.parentIdOf(at));
   }
 
-  /**
-   * Root first, `leafId` last. Each parent is first looked for right before its child in the
-   * order added (a chain of replies: no map look-up, from the leaf's own place on); the map
-   * answers the rest. Deferred entries on it are built only as the list is read.
-   */
+  /** Root first, `leafId` last (see placesTo). Deferred entries on it are built only as the list is read. */
   pathTo(leafId: string | null): readonly AnyEntry[] {
+    const places = this.placesTo(leafId);
+    if (this.deferred === null) return places.map((place) => this.order[place]!);
+    return lazyList(places.length, (i) => this.entryAt(places[i]!)!);
+  }
+
+  /**
+   * The entries of `pathTo(leafId)` whose type is one of `types`, root first: a deferred entry's
+   * type is read from its column, so only the entries given back are built.
+   */
+  pathEntriesOfTypes(leafId: string | null, types: ReadonlySet<string>): AnyEntry[] {
+    const found: AnyEntry[] = [];
+    for (const place of this.placesTo(leafId)) {
+      const entry = this.order[place];
+      const type = entry !== undefined ? entry.type : this.deferred!.typeAt(place);
+      if (types.has(type)) found.push(entry ?? this.entryAt(place)!);
+    }
+    return found;
+  }
+
+  /**
+   * Where the entries from the root to `leafId` sit in the order added, root first. Each parent is
+   * first looked for right before its child (a chain of replies: no map look-up); the map answers
+   * the rest.
+   */
+  private placesTo(leafId: string | null): number[] {
     if (leafId === null) return [];
     const last = this.order.length - 1;
     let at = last >= 0 && this.idOf(last) === leafId ? last : (this.placeById.get(leafId) ?? -1);
@@ -229,9 +252,7 @@ export class TreeIndex {
       if (parentId === null) break;
       at = at > 0 && this.idOf(at - 1) === parentId ? at - 1 : (this.placeById.get(parentId) ?? -1);
     }
-    places.reverse();
-    if (this.deferred === null) return places.map((place) => this.order[place]!);
-    return lazyList(places.length, (i) => this.entryAt(places[i]!)!);
+    return places.reverse();
   }
 
   depthOf(id: string): number {

@@ -11,9 +11,10 @@ import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
 import type { Decision } from '../../../src/core/approval/approver';
 import { seededRandom } from '../../../src/core/clock';
 import { checkout, currentHead } from '../../../src/core/session/cursor';
-import { restoreKeptPrefixes } from '../../../src/core/session/kept-prefixes';
+import { prefixRecordsTo, restoreKeptPrefixes } from '../../../src/core/session/kept-prefixes';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { builtinTools } from '../../../src/core/tools/builtin/index';
+import { wholeList } from '../../../src/core/tree/lazy-list';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { keptPrefixNotices } from '../../../src/cli/wiring';
 import type { FileOps } from '../../../src/core/storage/file-ops';
@@ -34,7 +35,14 @@ function newStore(ops?: FileOps): SessionStore {
 function reopened(store: SessionStore): SessionStore {
   const path = store.path;
   store.close();
-  return SessionStore.open(path, { clock: fixedClock(2_000_000_000_000), random: seededRandom(4), readOnly: true });
+  // Read as a large session's first open reads it: into columns, each entry built when read.
+  return SessionStore.open(path, {
+    clock: fixedClock(2_000_000_000_000),
+    random: seededRandom(4),
+    readOnly: true,
+    asideMinBytes: 0,
+    asideWorker: false,
+  });
 }
 
 const tools = (() => {
@@ -82,8 +90,17 @@ function policy(sandbox = true): ApprovalPolicy {
   return new ApprovalPolicy({ rules: [], yes: false, interactive: true, sandbox });
 }
 
-function restore(store: SessionStore, into: ApprovalPolicy) {
-  return restoreKeptPrefixes(store.tree.pathTo(currentHead(store).entryId), tools, into);
+/**
+ * What the start restores (the records picked from the path by type), checked against a walk of
+ * the whole path, as the start read it before: the same prefixes in force, the same refusals.
+ */
+function restore(store: SessionStore, into: ApprovalPolicy, sandbox = true) {
+  const head = currentHead(store).entryId;
+  const kept = restoreKeptPrefixes(prefixRecordsTo(store.tree, head), tools, into);
+  const whole = policy(sandbox);
+  expect(restoreKeptPrefixes(store.tree.pathTo(head), tools, whole)).toEqual(kept);
+  expect(into.inForce()).toEqual(whole.inForce());
+  return kept;
 }
 
 const laterCall = (subject: string) => ({
@@ -103,6 +120,9 @@ describe('kept prefixes on resume', () => {
     answered(store, 'c2', 'cargo build --release', keptBy(['cargo', 'build']));
     answered(store, 'c3', 'npm test -- --watch', keptBy(['npm', 'test']));
     const again = reopened(store);
+    // Its entries are built when read (a lazy path), as a large session's are.
+    const path = again.tree.pathTo(currentHead(again).entryId);
+    expect(wholeList(path)).not.toBe(path);
     const resumed = policy();
     const kept = restore(again, resumed);
     expect(kept).toEqual({ restored: ['npm test', 'cargo build'], refused: [] });
@@ -143,7 +163,7 @@ describe('kept prefixes on resume', () => {
     answered(store, 'c1', 'npm test', keptBy(['npm', 'test']));
     const again = reopened(store);
     const resumed = policy(false);
-    const kept = restore(again, resumed);
+    const kept = restore(again, resumed, false);
     expect(kept.restored).toEqual([]);
     expect(kept.refused).toEqual([expect.stringMatching(/^`npm test`: there is no sandbox on this machine/)]);
     expect(resumed.inForce().prefixes).toEqual([]);

@@ -6,21 +6,31 @@ import { lazyList, wholeList } from '../../../src/core/tree/lazy-list';
 import { TreeIndex } from '../../../src/core/tree/tree-index';
 import { fcRuns } from '../../support/fc-runs';
 
-const entry = (id: string, parentId: string | null, seq: number): AnyEntry =>
-  ({ kind: 'entry', seq, timestamp: seq, id, parentId, type: 'user', payload: { text: id } }) as unknown as AnyEntry;
+const entry = (id: string, parentId: string | null, seq: number, type = 'user'): AnyEntry =>
+  ({ kind: 'entry', seq, timestamp: seq, id, parentId, type, payload: { text: id } }) as unknown as AnyEntry;
+const TYPES = ['user', 'assistant', 'approval', 'tool_intent'] as const;
 
 /** A tree as a list of entries (each parent before its child), with tole's ids and others mixed. */
 const aTree = fc
-  .array(fc.record({ pick: fc.nat(), reply: fc.boolean(), root: fc.integer({ min: 0, max: 12 }), own: fc.boolean() }), {
-    minLength: 1,
-    maxLength: 60,
-  })
+  .array(
+    fc.record({
+      pick: fc.nat(),
+      reply: fc.boolean(),
+      root: fc.integer({ min: 0, max: 12 }),
+      own: fc.boolean(),
+      type: fc.constantFrom(...TYPES),
+    }),
+    {
+      minLength: 1,
+      maxLength: 60,
+    },
+  )
   .map((adds) => {
     const entries: AnyEntry[] = [];
-    for (const [i, { pick, reply, root, own }] of adds.entries()) {
+    for (const [i, { pick, reply, root, own, type }] of adds.entries()) {
       const parent =
         entries.length === 0 || root === 0 ? null : reply ? entries.at(-1)!.id : entries[pick % entries.length]!.id;
-      entries.push(entry(own ? `e_${i + 1}` : `x${i}`, parent, i + 1));
+      entries.push(entry(own ? `e_${i + 1}` : `x${i}`, parent, i + 1, type));
     }
     return entries;
   });
@@ -35,6 +45,7 @@ function deferredTree(entries: readonly AnyEntry[]): { tree: TreeIndex; made: nu
   const ok = tree.addDeferred({
     ids,
     parentAt,
+    typeAt: (at) => entries[at]!.type,
     make: (at) => {
       made.push(at);
       return { ...entries[at]! };
@@ -115,13 +126,34 @@ describe('entries added deferred', () => {
     expect(made.length).toBe(40);
   });
 
+  it("give a path's entries of some types, building only those", () => {
+    fc.assert(
+      fc.property(aTree, fc.nat(), fc.subarray([...TYPES]), (entries, pick, wanted) => {
+        const added = new TreeIndex();
+        for (const e of entries) added.add(e);
+        const { tree, made } = deferredTree(entries);
+        const leaf = entries[pick % entries.length]!.id;
+        const types = new Set<string>(wanted);
+        const expected = added.pathTo(leaf).filter((e) => types.has(e.type));
+        expect(tree.pathEntriesOfTypes(leaf, types)).toEqual(expected);
+        expect(added.pathEntriesOfTypes(leaf, types)).toEqual(expected);
+        expect(made.map((at) => entries[at]!.type).every((type) => types.has(type))).toBe(true);
+        expect(made.length).toBe(expected.length);
+      }),
+      { numRuns: fcRuns() },
+    );
+  });
+
   it('refuse a repeated id or a parent that does not come first', () => {
     const make = (): AnyEntry => entry('never', null, 1);
-    expect(new TreeIndex().addDeferred({ ids: ['a', 'b', 'a'], parentAt: Int32Array.of(-1, 0, 1), make })).toBe(false);
-    expect(new TreeIndex().addDeferred({ ids: ['a', 'b'], parentAt: Int32Array.of(1, -1), make })).toBe(false);
+    const typeAt = (): string => 'user';
+    expect(new TreeIndex().addDeferred({ ids: ['a', 'b', 'a'], parentAt: Int32Array.of(-1, 0, 1), typeAt, make })).toBe(
+      false,
+    );
+    expect(new TreeIndex().addDeferred({ ids: ['a', 'b'], parentAt: Int32Array.of(1, -1), typeAt, make })).toBe(false);
     const tree = new TreeIndex();
     tree.add(entry('a', null, 1));
-    expect(() => tree.addDeferred({ ids: ['b'], parentAt: Int32Array.of(-1), make })).toThrow();
+    expect(() => tree.addDeferred({ ids: ['b'], parentAt: Int32Array.of(-1), typeAt, make })).toThrow();
   });
 });
 
