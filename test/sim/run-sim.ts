@@ -48,8 +48,13 @@ const totals = {
   syncsCut: 0,
 };
 const faultPoints: Record<string, number> = {};
+const EMPTY_RESULT = { ...totals, faultPoints: {} as Record<string, number> };
 for (let seed = from; seed < from + count; seed++) {
-  const result = await runSchedule(seed, { planted, ...dirSync });
+  // A schedule that throws (the simulator's own checks tripping over what a bug left) fails its seed.
+  const result = await runSchedule(seed, { planted, ...dirSync }).catch((error: unknown) => ({
+    ...EMPTY_RESULT,
+    problems: [`the simulator threw: ${(error as Error)?.message ?? String(error)}`],
+  }));
   totals.crashes += result.crashes;
   totals.turns += result.turns;
   totals.commits += result.commits;
