@@ -41,6 +41,7 @@ import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 import { ChildChecks, subAgentsFor } from './sim-children';
 import { describedOnce } from './described-once';
+import { STREAMS, simRandom } from './sim-random';
 
 const DIR = '/sim/sessions';
 const MODEL = 'sim-model';
@@ -115,9 +116,9 @@ export async function runSchedule(seed: number, options: SimOptions = {}): Promi
 }
 
 async function runScheduleIn(workspace: string, seed: number, options: SimOptions): Promise<SimResult> {
-  const schedule = seededRandom(seed);
+  const schedule = simRandom(seed, STREAMS.schedule);
   const plant = plantNamed(options.planted);
-  const disk = new SimDisk(seededRandom(seed ^ 0x5eed_d15c));
+  const disk = new SimDisk(simRandom(seed, STREAMS.disk));
   disk.planted = plant?.disk ?? null;
   disk.mkdir('/sim');
   disk.mkdir(DIR);
@@ -125,7 +126,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     const ops = disk.opsFor(pid);
     return plant?.ops ? plant.ops(ops, (path) => disk.isDirectory(path)) : ops;
   };
-  const world = new SimWorld(seededRandom(seed ^ 0x00c0_ffee), disk, plant?.world ?? null, workspace);
+  const world = new SimWorld(simRandom(seed, STREAMS.world), disk, plant?.world ?? null, workspace);
   const trace = options.trace ?? (() => {});
   world.sessionDir = DIR;
   // Some schedules' models also start sub-agents (picked by a hash of the seed, so that the others run as before).
@@ -191,7 +192,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     let lockTaken: string | null = null;
     let intruder: SessionStore | null = null;
     try {
-      const random = seededRandom(seed + life);
+      const random = simRandom(seed, STREAMS.lifetime, life);
       if (path === null) {
         store = SessionStore.create(DIR, { clock, random, cwd: workspace, ops });
         path = store.path;
@@ -234,7 +235,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
           deps,
           MODEL,
           clock,
-          seededRandom(seed ^ (life << 8) ^ 0x31),
+          simRandom(seed, STREAMS.subAgents, life),
           ops,
           plant?.task ?? null,
         );
@@ -280,7 +281,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
             if (schedule.float() < 0.5) {
               intruder = SessionStore.open(path, {
                 clock,
-                random: seededRandom(seed ^ life),
+                random: simRandom(seed, STREAMS.intruder, life),
                 ops: opsFor(7500 + life),
               });
               lockTaken = 'tole unlock --force removed its lock and another tole took a new one';
@@ -327,7 +328,9 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       continue;
     }
     checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
-    if (world.children) children.checkAfter(path, disk.fileNames(), opsFor(9993), problems, life, last);
+    // A parent that does not open is already a problem; the children's checks open it again.
+    if (world.children && problems.length === 0)
+      children.checkAfter(path, disk.fileNames(), opsFor(9993), problems, life, last);
     if (problems.length === 0 && header !== null && (last || schedule.float() < 0.1)) {
       // `tole sync` ships the session to the team's table; its connection sometimes drops midway,
       // and the next sync goes on from there. The last one runs to the end.
@@ -373,10 +376,11 @@ function faultedLifetimes(schedule: Random): number {
 /**
  * What seed `seed`'s schedule costs, in lifetimes (its last one included): a run's time grows
  * with them (a shard of 1,250 seeds whose 905 drew one lifetime more took 1.2 times as long as
- * the others, as its lifetimes predict). The shards are cut by it (fault-simulator-shard.ts).
+ * the others, as its lifetimes predict). The shards are cut by it (fault-simulator-shard.ts);
+ * it draws from the schedule's own generator, so it follows whatever the schedule draws first.
  */
 export function scheduleWeight(seed: number): number {
-  return 1 + faultedLifetimes(seededRandom(seed));
+  return 1 + faultedLifetimes(simRandom(seed, STREAMS.schedule));
 }
 
 /** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
