@@ -318,6 +318,9 @@ export class SessionStore {
   /** validateRecord's checks of an entry, in its order, with the entry added on the way. */
   private replayEntry(record: EntryRecord): string | null {
     if (typeof record.id !== 'string') return 'entry without an id';
+    // A checksummed line can still hold any JSON: a parent that is neither an id nor null is corrupt, not a crash.
+    if (record.parentId !== null && typeof record.parentId !== 'string')
+      return `entry ${record.id} names a parent that is not an id: ${JSON.stringify(record.parentId)}`;
     const parentKnown = record.parentId === null || this.tree.has(record.parentId);
     if (!this.tree.addNew(record as AnyEntry)) return `entry ${record.id} written twice (entries are immutable)`;
     if (!parentKnown) return `entry ${record.id} names parent ${String(record.parentId)}, which does not exist`;

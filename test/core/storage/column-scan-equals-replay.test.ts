@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanColumns } from '../../../src/core/storage/column-scan';
-import { encodeCommit, headerCrc } from '../../../src/core/storage/line-codec';
+import { encodeCommit, headerCrc, storedCrcOf } from '../../../src/core/storage/line-codec';
 import type { SessionStore } from '../../../src/core/storage/session-store';
 import { buildSession, createStore, linesOf, openStore, tempDir, testSeed } from '../../support/storage-fixtures';
 import { fcRuns } from '../../support/fc-runs';
@@ -224,6 +224,24 @@ describe('the column scan of a session without a saved index', () => {
     expect(scanned).toMatchObject({ bytes: file.indexOf(0x0a, file.indexOf(0x0a) + 1) + 1, commitLines: 1 });
     expect(scanned!.ids).toEqual(['e_1']);
     expect(outcome(path, ASIDE)).toEqual(outcome(path, ONE_THREAD));
+  });
+
+  it('refuses a checksummed entry whose parent is an object or a number as corrupt, naming the line', () => {
+    const user = { kind: 'entry', parent: 'last', type: 'user', timestamp: 5, payload: '{"text":"hi"}' } as const;
+    for (const parent of ['{"id":"e_1"}', '7']) {
+      const commits = [
+        { ...user, id: 'next', parent: null, style: 'tole' },
+        { ...user, id: 'next', style: 'tole' },
+      ].map((r) => ({ records: [r as Rec], bare: true, seqStep: 1 as const }));
+      const path = sessionOf(commits);
+      // The second line again with its parent replaced, framed and chained as tole frames a line.
+      const json = `{"kind":"entry","seq":2,"timestamp":5,"id":"e_2","parentId":${parent},"type":"user","payload":{}}`;
+      const first = linesOf(readFileSync(path));
+      const line = encodeCommit([], storedCrcOf(first[1]!)!, json);
+      writeFileSync(path, Buffer.concat([first[0]!, Buffer.from('\n'), first[1]!, Buffer.from('\n'), line.bytes]));
+      for (const how of [ASIDE, ONE_THREAD])
+        expect(outcome(path, how)).toMatch(/^corrupt: .*line 3: entry e_2 names a parent that is not an id/);
+    }
   });
 
   it('undoes a line it does not take whole, or when a cell it deleted cannot go back in its place, takes none', () => {
