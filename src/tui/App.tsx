@@ -65,7 +65,7 @@ import { SessionPicker } from './picker/SessionPicker';
 import { switchBlocker, type SessionSwitching } from './picker/session-switch';
 import { useOpenTurns, useTurnController } from './screen/use-turns';
 import { LiveTurnScope, useTurnShape } from './screen/live-turn-scope';
-import { useUiState } from './screen/use-ui-state';
+import { useUiState, type HistorySource } from './screen/use-ui-state';
 import { usePaneContent } from './panes/use-pane-content';
 import { useTaskState } from './screen/use-task-state';
 import { planStatus } from './overlays/plan-lines';
@@ -122,7 +122,7 @@ export interface AppProps {
   /** Told of a `/theme` change, so that the next session's screen keeps it. */
   readonly onTheme?: (theme: Theme) => void;
   /** The prompts sent on the screen before this session opened on it (↑ brings them back). */
-  readonly history?: readonly string[];
+  readonly history?: HistorySource;
   /** Ctrl-G: the prompt in the user's editor ($EDITOR), the screen taken down meanwhile; absent, Ctrl-G says it cannot. */
   readonly editText?: (text: string) => EditorResult;
   /** Prompt templates: `/name` sends the file's text with the arguments put in. */

@@ -15,6 +15,7 @@ import { FrameWriter } from './frame/frame-writer';
 import type { Binding } from './input/keymap';
 import type { ProviderSetup } from './dialogs/provider-setup';
 import type { SessionStartHook } from './screen/use-session-start';
+import type { HistorySource } from './screen/use-ui-state';
 import type { McpStatusSource } from './overlays/mcp-lines';
 import type { ChildEventSource } from './usage/child-usage';
 import { TerminalScreen } from './frame/terminal-screen';
@@ -83,7 +84,7 @@ export interface RunTuiOptions {
   /** The mouse wheel scrolls the pane under the pointer (mouse reporting on while the screen is up). */
   readonly mouse?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
-  readonly history?: { readonly prompts: readonly string[]; readonly remember: (prompt: string) => void };
+  readonly history?: { readonly prompts: HistorySource; readonly remember: (prompt: string) => void };
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
   readonly switcher?: SessionSwitcher;
 }

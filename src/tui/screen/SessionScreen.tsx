@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { App, type AppProps } from '../App';
 import type { SessionSwitching, SwitchRequest, PickerList } from '../picker/session-switch';
 import type { TurnController } from './turn-controller';
+import type { HistorySource } from './use-ui-state';
 
 /** What changes with the session the screen shows: its store, its Agent, and what the host wired to them. */
 export type ScreenSession = Pick<
@@ -66,7 +67,7 @@ export function SessionScreen(props: SessionScreenProps) {
   // A /theme choice carries over to the next session's screen.
   const theme = useRef(look.theme);
   // So does the prompt history (↑).
-  const history = useRef<readonly string[]>(look.history ?? []);
+  const history = useRef<HistorySource>(look.history ?? []);
   const keepHistory = useCallback((next: readonly string[]) => {
     history.current = next;
   }, []);
