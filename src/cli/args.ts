@@ -195,6 +195,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (flags.continueLast && resume !== undefined) throw new UsageError('use either -c or --resume, not both');
   if (flags.passwordStdin && command !== 'sync')
     throw new UsageError("--password-stdin is for tole sync: it reads the team server's password from stdin");
+  if (command === 'restore' && flags.readOnly)
+    throw new UsageError(
+      'tole restore writes the files and the session: leave out --read-only (--dry-run shows what it would change and changes nothing)',
+    );
   if (command === 'headless' && flags.readOnly)
     throw new UsageError('-p runs a turn, which writes to the session: leave out --read-only');
   return {

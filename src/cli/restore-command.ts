@@ -62,7 +62,8 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
       if (event.type === 'notice')
         io.stderr.write(`tole: a restore a stop cut short was run again first: ${event.text}\n`);
     });
-    const asked = args.dryRun ? null : commands.restoreRefusal(args.entry);
+    // A dry run is refused where the restore itself would be (its read-only view aside).
+    const asked = args.dryRun ? commands.restoreRefusalOfState(args.entry) : commands.restoreRefusal(args.entry);
     if (asked) return refused(asked);
     const preview = await commands.previewRestore(args.entry);
     if (!preview.ok) return refused(preview);

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/cli/args';
+import { parseArgs, UsageError } from '../../src/cli/args';
 import { runRestore } from '../../src/cli/restore-command';
 import { seededRandom } from '../../src/core/clock';
 import { NS } from '../../src/core/registers/namespaces';
@@ -53,14 +53,14 @@ function session(cutShort: boolean) {
   return { path, prompt, lastSeq, workspace, env };
 }
 
-async function restore(s: ReturnType<typeof session>, entry: string) {
+async function restore(s: ReturnType<typeof session>, entry: string, ...flags: string[]) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await runRestore(parseArgs(['restore', s.path, '--entry', entry]), {
+  const code = await runRestore(parseArgs(['restore', s.path, '--entry', entry, ...flags]), {
     cwd: s.workspace,
     env: s.env,
     stdout,
@@ -88,6 +88,20 @@ describe('tole restore refused', () => {
     );
     expect(run.stdout).toBe('');
     expect(lastSeqOf(s.path)).toBe(s.lastSeq);
+  });
+
+  it('as a dry run while a write a stop cut short is not settled: refused as the restore would be, no plan shown', async () => {
+    const s = session(true);
+    const run = await restore(s, s.prompt, '--dry-run');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('a turn in this session was cut short and has calls not settled yet');
+    expect(run.stdout).toBe('');
+    expect(lastSeqOf(s.path)).toBe(s.lastSeq);
+  });
+
+  it('with --read-only: a usage error that points at --dry-run', () => {
+    expect(() => parseArgs(['restore', 'x.jsonl', '--entry', 'e_1', '--read-only'])).toThrow(UsageError);
+    expect(() => parseArgs(['restore', 'x.jsonl', '--entry', 'e_1', '--read-only'])).toThrow(/--dry-run/);
   });
 
   it('for an entry not in the session: says how to list the entries, not which key to press', async () => {

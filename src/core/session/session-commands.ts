@@ -189,6 +189,15 @@ export class SessionCommands {
     return this.existing(entryId) ?? this.unsettled();
   }
 
+  /**
+   * Why a restore to `entryId` would be refused by the session's state (no such entry, calls a
+   * stop cut short still unsettled), leaving out the view's own being read-only: what a dry run
+   * says before it shows a plan the real restore would not carry out.
+   */
+  restoreRefusalOfState(entryId: string): Refusal | null {
+    return this.existing(entryId) ?? this.unsettled();
+  }
+
   /** What restoring the files to `entryId` would change, as they are now; changes nothing (a read-only view may ask). */
   async previewRestore(entryId: string): Promise<PreviewResult> {
     const { previewRestore } = this.agent;
