@@ -217,10 +217,12 @@ describe('the saved index beside a session', () => {
           .filter((r: { kind: string }) => r.kind === 'entry');
         const store = openStore(path, { readOnly: true, ...ASIDE });
         // The indexed entries are built only when read: none by the open, one for the path's last item.
+        // The lines after the index are replayed (built) or, with no index read, taken into columns by
+        // the first open's scan (column-scan.ts: built when read too), so the open builds at most those.
         const built = (): number =>
           (store.tree as unknown as { order: unknown[] }).order.filter((e) => e !== undefined).length;
         const fromFile = store.tree.size - indexedEntries(path);
-        if (kept) expect(built()).toBe(fromFile);
+        if (kept) expect(built()).toBeLessThanOrEqual(fromFile);
         const last = store.tree.idAt(store.tree.size - 1)!;
         expect(store.tree.pathTo(last).at(-1)!.id).toBe(last);
         if (kept) expect(built()).toBeLessThanOrEqual(fromFile + 1);
