@@ -34,6 +34,22 @@ import {
 import { frameCrc, LINE_PREFIX_BYTES } from './line-codec';
 import type { UsageRecord } from './records';
 import type { SavedIndex } from './session-index';
+import {
+  ENTRY_HEAD,
+  REGISTER_SEQ_HEAD,
+  REGISTER_OP_HEAD,
+  USAGE_HEAD,
+  AFTER_SEQ_OP,
+  AFTER_OP_SEQ,
+  AFTER_TIMESTAMP,
+  AFTER_ID,
+  AFTER_PARENT,
+  AFTER_TYPE,
+  AFTER_PAYLOAD,
+  AFTER_NAMESPACE,
+  AFTER_KEY,
+  AFTER_VALUE,
+} from './record-heads';
 
 const { skipString, skipValue } = jsonSkipper(true);
 
@@ -48,22 +64,8 @@ interface LazyCell {
   bytes: number;
 }
 
-/** Records written the way tole writes them: the bytes each begins with, and after each value. */
+/** Values the scan reads as written (the records' heads are in record-heads.ts). */
 const bytesOf = (text: string): Buffer => Buffer.from(text, 'latin1');
-const ENTRY_HEAD = bytesOf('{"kind":"entry","seq":');
-const REGISTER_SEQ_HEAD = bytesOf('{"kind":"register","seq":');
-const REGISTER_OP_HEAD = bytesOf('{"kind":"register","op":');
-const USAGE_HEAD = bytesOf('{"kind":"usage","seq":');
-const AFTER_SEQ_OP = bytesOf(',"op":');
-const AFTER_OP_SEQ = bytesOf(',"seq":');
-const AFTER_TIMESTAMP = bytesOf(',"timestamp":');
-const AFTER_ID = bytesOf(',"id":');
-const AFTER_PARENT = bytesOf(',"parentId":');
-const AFTER_TYPE = bytesOf(',"type":');
-const AFTER_PAYLOAD = bytesOf(',"payload":');
-const AFTER_NAMESPACE = bytesOf(',"namespace":');
-const AFTER_KEY = bytesOf(',"key":');
-const AFTER_VALUE = bytesOf(',"value":');
 const NULL = bytesOf('null');
 const SET = bytesOf('"set"');
 const DELETE = bytesOf('"delete"');

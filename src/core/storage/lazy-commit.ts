@@ -31,6 +31,21 @@ import {
 } from './json-skip';
 import type { Commit } from './records';
 import { ReplayedEntry } from './replayed-entry';
+import {
+  ENTRY_HEAD,
+  REGISTER_SEQ_HEAD,
+  REGISTER_OP_HEAD,
+  AFTER_SEQ_OP,
+  AFTER_OP_SEQ,
+  AFTER_TIMESTAMP,
+  AFTER_ID,
+  AFTER_PARENT,
+  AFTER_TYPE,
+  AFTER_PAYLOAD,
+  AFTER_NAMESPACE,
+  AFTER_KEY,
+  AFTER_VALUE,
+} from './record-heads';
 
 const STRICT = jsonSkipper(false);
 const TRUSTING = jsonSkipper(true);
@@ -335,21 +350,6 @@ function plainString(body: Buffer, from: number, to: number): string | null {
   }
   return body.toString(ascii ? 'latin1' : 'utf8', from + 1, to - 1);
 }
-
-const bytesOf = (text: string): Buffer => Buffer.from(text, 'latin1');
-const ENTRY_HEAD = bytesOf('{"kind":"entry","seq":');
-const REGISTER_SEQ_HEAD = bytesOf('{"kind":"register","seq":');
-const REGISTER_OP_HEAD = bytesOf('{"kind":"register","op":');
-const AFTER_SEQ_OP = bytesOf(',"op":');
-const AFTER_OP_SEQ = bytesOf(',"seq":');
-const AFTER_TIMESTAMP = bytesOf(',"timestamp":');
-const AFTER_ID = bytesOf(',"id":');
-const AFTER_PARENT = bytesOf(',"parentId":');
-const AFTER_TYPE = bytesOf(',"type":');
-const AFTER_PAYLOAD = bytesOf(',"payload":');
-const AFTER_NAMESPACE = bytesOf(',"namespace":');
-const AFTER_KEY = bytesOf(',"key":');
-const AFTER_VALUE = bytesOf(',"value":');
 
 /**
  * An entry or register record exactly as tole writes it (its keys in tole's order, no spaces,
