@@ -21,15 +21,29 @@ export function innerSize(width: number, height: number): { width: number; heigh
   return { width: Math.max(1, width - 4), height: Math.max(0, height - 2) };
 }
 
+/**
+ * What a pane's top line holds at `width` columns: its title cut to fit, its note (left out when it
+ * does not fit whole: a cut count would mislead), and the run of rule between them. A corner or a
+ * joining rule and a space take two columns before the title, a space and one rule the two after
+ * the rest.
+ */
+export function titleRule(
+  title: string,
+  note: string | undefined,
+  width: number,
+): { shownTitle: string; shownNote: string; fill: number } {
+  const room = Math.max(0, width - 4);
+  const shownTitle = truncate(title, room);
+  const shownNote = note && cellWidth(note) <= room - cellWidth(shownTitle) - 3 ? note : '';
+  const fill = Math.max(0, width - 2 - (cellWidth(shownTitle) + 2) - (shownNote ? cellWidth(shownNote) + 2 : 0));
+  return { shownTitle, shownNote, fill };
+}
+
 /** A bordered pane with its title in the top border; nothing inside can draw outside it. */
 export function PaneFrame({ title, note, width, height, focused, tone, children }: PaneFrameProps) {
   const theme = useTheme();
   const border = theme.style(tone ?? (focused ? 'borderFocused' : 'border'));
-  const room = Math.max(0, width - 4);
-  const shownTitle = truncate(title, room);
-  // A note that does not fit whole is left out: a cut count would mislead.
-  const shownNote = note && cellWidth(note) <= room - cellWidth(shownTitle) - 3 ? note : '';
-  const fill = Math.max(0, width - 2 - (cellWidth(shownTitle) + 2) - (shownNote ? cellWidth(shownNote) + 2 : 0));
+  const { shownTitle, shownNote, fill } = titleRule(title, note, width);
   return (
     <Box flexDirection="column" width={width} height={height} flexShrink={0}>
       <Text wrap="truncate-end">

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import { cellWidth, truncate } from '../text/cell-width';
 import { useTheme } from '../style/use-theme';
+import { titleRule } from './PaneFrame';
 
 /**
  * Where a pane of the screen sits, which decides how its rules meet its neighbours':
@@ -42,11 +42,7 @@ const LEAD: Record<PaneEdge, string> = { screen: '─', beside: '┬', below: '�
 export function RuledPane({ title, note, width, height, focused, edge, children }: RuledPaneProps) {
   const theme = useTheme();
   const rule = theme.style(focused ? 'borderFocused' : 'border');
-  const room = Math.max(0, width - 4);
-  const shownTitle = truncate(title, room);
-  // A note that does not fit whole is left out: a cut count would mislead.
-  const shownNote = note && cellWidth(note) <= room - cellWidth(shownTitle) - 3 ? note : '';
-  const fill = Math.max(0, width - 2 - (cellWidth(shownTitle) + 2) - (shownNote ? cellWidth(shownNote) + 2 : 0));
+  const { shownTitle, shownNote, fill } = titleRule(title, note, width);
   return (
     <Box flexDirection="column" width={width} height={height} flexShrink={0}>
       <Text wrap="truncate-end">
