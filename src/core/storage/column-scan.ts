@@ -34,22 +34,8 @@ import {
 import { frameCrc, LINE_PREFIX_BYTES } from './line-codec';
 import type { UsageRecord } from './records';
 import type { SavedIndex } from './session-index';
-import {
-  ENTRY_HEAD,
-  REGISTER_SEQ_HEAD,
-  REGISTER_OP_HEAD,
-  USAGE_HEAD,
-  AFTER_SEQ_OP,
-  AFTER_OP_SEQ,
-  AFTER_TIMESTAMP,
-  AFTER_ID,
-  AFTER_PARENT,
-  AFTER_TYPE,
-  AFTER_PAYLOAD,
-  AFTER_NAMESPACE,
-  AFTER_KEY,
-  AFTER_VALUE,
-} from './record-heads';
+import * as written from './record-heads';
+import { flatObjectLength, grown, plainAscii, sameBytes, startsWith } from './byte-spans';
 
 const { skipString, skipValue } = jsonSkipper(true);
 
@@ -63,13 +49,6 @@ interface LazyCell {
   seq: number;
   bytes: number;
 }
-
-/** Values the scan reads as written (the records' heads are in record-heads.ts). */
-const bytesOf = (text: string): Buffer => Buffer.from(text, 'latin1');
-const NULL = bytesOf('null');
-const SET = bytesOf('"set"');
-const DELETE = bytesOf('"delete"');
-const QUOTED_TYPES = ENTRY_TYPES.map((type) => Buffer.from(JSON.stringify(type), 'utf8'));
 
 /** The columns store-snapshot.ts reads, in its order: parent distance, seq step, timestamp step, type, payload gap, payload length. */
 const COLUMNS = 6;
@@ -211,25 +190,27 @@ class ColumnScan {
   private record(from: number, to: number): boolean {
     const file = this.file;
     this.pending = null;
-    if (startsWith(file, from, to, ENTRY_HEAD)) return this.entry(from + ENTRY_HEAD.length, to);
-    if (startsWith(file, from, to, REGISTER_SEQ_HEAD)) return this.register(from + REGISTER_SEQ_HEAD.length, to, true);
-    if (startsWith(file, from, to, REGISTER_OP_HEAD)) return this.register(from + REGISTER_OP_HEAD.length, to, false);
-    if (startsWith(file, from, to, USAGE_HEAD)) return this.usageRow(from, to);
+    if (startsWith(file, from, to, written.ENTRY_HEAD)) return this.entry(from + written.ENTRY_HEAD.length, to);
+    if (startsWith(file, from, to, written.REGISTER_SEQ_HEAD))
+      return this.register(from + written.REGISTER_SEQ_HEAD.length, to, true);
+    if (startsWith(file, from, to, written.REGISTER_OP_HEAD))
+      return this.register(from + written.REGISTER_OP_HEAD.length, to, false);
+    if (startsWith(file, from, to, written.USAGE_HEAD)) return this.usageRow(from, to);
     return false;
   }
 
   private entry(i: number, to: number): boolean {
     const file = this.file;
     const seq = this.integerAt(i, to);
-    if (seq === null || seq <= this.seq || !startsWith(file, this.cursor, to, AFTER_TIMESTAMP)) return false;
-    const timestamp = this.integerAt(this.cursor + AFTER_TIMESTAMP.length, to);
-    if (timestamp === null || !startsWith(file, this.cursor, to, AFTER_ID)) return false;
-    const id = this.stringAt(this.cursor + AFTER_ID.length, to, false);
-    if (id === null || !startsWith(file, this.cursor, to, AFTER_PARENT)) return false;
+    if (seq === null || seq <= this.seq || !startsWith(file, this.cursor, to, written.AFTER_TIMESTAMP)) return false;
+    const timestamp = this.integerAt(this.cursor + written.AFTER_TIMESTAMP.length, to);
+    if (timestamp === null || !startsWith(file, this.cursor, to, written.AFTER_ID)) return false;
+    const id = this.stringAt(this.cursor + written.AFTER_ID.length, to, false);
+    if (id === null || !startsWith(file, this.cursor, to, written.AFTER_PARENT)) return false;
     const at = this.ids.length;
-    const parentFrom = this.cursor + AFTER_PARENT.length;
+    const parentFrom = this.cursor + written.AFTER_PARENT.length;
     let parent = -1;
-    if (startsWith(file, parentFrom, to, NULL)) this.cursor = parentFrom + NULL.length;
+    if (startsWith(file, parentFrom, to, written.NULL)) this.cursor = parentFrom + written.NULL.length;
     else {
       const parentId =
         at > 0 && this.sameAsLastId(parentFrom, to) ? this.ids[at - 1]! : this.stringAt(parentFrom, to, false);
@@ -237,14 +218,14 @@ class ColumnScan {
       parent = parentId === this.ids[at - 1] ? at - 1 : (this.places.get(parentId) ?? -2);
       if (parent === -2 || parent >= at) return false;
     }
-    if (!startsWith(file, this.cursor, to, AFTER_TYPE)) return false;
-    const typeFrom = this.cursor + AFTER_TYPE.length;
+    if (!startsWith(file, this.cursor, to, written.AFTER_TYPE)) return false;
+    const typeFrom = this.cursor + written.AFTER_TYPE.length;
     let type = 0;
-    while (type < QUOTED_TYPES.length && !startsWith(file, typeFrom, to, QUOTED_TYPES[type]!)) type++;
-    if (type === QUOTED_TYPES.length) return false;
-    this.cursor = typeFrom + QUOTED_TYPES[type]!.length;
-    if (!startsWith(file, this.cursor, to, AFTER_PAYLOAD)) return false;
-    const payloadFrom = this.cursor + AFTER_PAYLOAD.length;
+    while (type < written.QUOTED_TYPES.length && !startsWith(file, typeFrom, to, written.QUOTED_TYPES[type]!)) type++;
+    if (type === written.QUOTED_TYPES.length) return false;
+    this.cursor = typeFrom + written.QUOTED_TYPES[type]!.length;
+    if (!startsWith(file, this.cursor, to, written.AFTER_PAYLOAD)) return false;
+    const payloadFrom = this.cursor + written.AFTER_PAYLOAD.length;
     const payloadTo = skipValue(file, payloadFrom, to);
     if (payloadTo < 0 || file[payloadTo] !== CLOSE_BRACE || payloadTo >= to) return false;
     // Written twice: the replay names it.
@@ -273,26 +254,26 @@ class ColumnScan {
     let set: boolean | null;
     if (seqFirst) {
       seq = this.integerAt(i, to);
-      if (seq === null || !startsWith(file, this.cursor, to, AFTER_SEQ_OP)) return false;
-      set = this.opAt(this.cursor + AFTER_SEQ_OP.length, to);
+      if (seq === null || !startsWith(file, this.cursor, to, written.AFTER_SEQ_OP)) return false;
+      set = this.opAt(this.cursor + written.AFTER_SEQ_OP.length, to);
     } else {
       set = this.opAt(i, to);
-      if (set === null || !startsWith(file, this.cursor, to, AFTER_OP_SEQ)) return false;
-      seq = this.integerAt(this.cursor + AFTER_OP_SEQ.length, to);
+      if (set === null || !startsWith(file, this.cursor, to, written.AFTER_OP_SEQ)) return false;
+      seq = this.integerAt(this.cursor + written.AFTER_OP_SEQ.length, to);
     }
-    if (seq === null || set === null || seq <= this.seq || !startsWith(file, this.cursor, to, AFTER_NAMESPACE))
+    if (seq === null || set === null || seq <= this.seq || !startsWith(file, this.cursor, to, written.AFTER_NAMESPACE))
       return false;
-    const namespace = this.stringAt(this.cursor + AFTER_NAMESPACE.length, to, true);
-    if (namespace === null || familyOf(namespace) === null || !startsWith(file, this.cursor, to, AFTER_KEY))
+    const namespace = this.stringAt(this.cursor + written.AFTER_NAMESPACE.length, to, true);
+    if (namespace === null || familyOf(namespace) === null || !startsWith(file, this.cursor, to, written.AFTER_KEY))
       return false;
-    const key = this.stringAt(this.cursor + AFTER_KEY.length, to, true);
+    const key = this.stringAt(this.cursor + written.AFTER_KEY.length, to, true);
     if (key === null || key === '') return false;
     let from = -1;
     let valueTo = -1;
     if (file[this.cursor] === CLOSE_BRACE && this.cursor < to) this.cursor++;
     else {
-      if (!startsWith(file, this.cursor, to, AFTER_VALUE)) return false;
-      from = this.cursor + AFTER_VALUE.length;
+      if (!startsWith(file, this.cursor, to, written.AFTER_VALUE)) return false;
+      from = this.cursor + written.AFTER_VALUE.length;
       valueTo = skipValue(file, from, to);
       if (valueTo < 0 || file[valueTo] !== CLOSE_BRACE || valueTo >= to) return false;
       this.cursor = valueTo + 1;
@@ -393,12 +374,12 @@ class ColumnScan {
 
   /** `"set"` (true) or `"delete"` (false) at `i`, or null. */
   private opAt(i: number, to: number): boolean | null {
-    if (startsWith(this.file, i, to, SET)) {
-      this.cursor = i + SET.length;
+    if (startsWith(this.file, i, to, written.SET)) {
+      this.cursor = i + written.SET.length;
       return true;
     }
-    if (startsWith(this.file, i, to, DELETE)) {
-      this.cursor = i + DELETE.length;
+    if (startsWith(this.file, i, to, written.DELETE)) {
+      this.cursor = i + written.DELETE.length;
       return false;
     }
     return null;
@@ -516,67 +497,3 @@ interface RegisterRead {
 
 /** How a line changed a register cell (see ColumnScan's undo arrays). */
 const [NEW_NAMESPACE, NEW_KEY, CHANGED, DELETED] = [0, 1, 2, 3];
-
-function grown<T extends Int32Array | Float64Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
-function startsWith(file: Buffer, at: number, end: number, bytes: Buffer): boolean {
-  if (at + bytes.length > end) return false;
-  for (let k = 0; k < bytes.length; k++) if (file[at + k] !== bytes[k]) return false;
-  return true;
-}
-
-function sameBytes(file: Buffer, at: number, other: Buffer, from: number, length: number): boolean {
-  for (let k = 0; k < length; k++) if (file[at + k] !== other[from + k]) return false;
-  return true;
-}
-
-/** No escape and no byte past ASCII in `file[from, to)`: the text's length is its byte count. */
-function plainAscii(file: Buffer, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const c = file[k]!;
-    if (c === BACKSLASH || c >= 0x80) return false;
-  }
-  return true;
-}
-
-/**
- * RegisterState's length of a flat object value (`{"k":"v",…}`, no spaces, keys and strings plain
- * ASCII, every key once, values strings, integers, true, false or null), read from its bytes; -1
- * for anything else (the value is then built and measured).
- */
-function flatObjectLength(file: Buffer, from: number, to: number): number {
-  if (file[from + 1] === CLOSE_BRACE) return from + 2 === to ? 2 : -1;
-  let length = 2;
-  const keys: [number, number][] = [];
-  let i = from + 1;
-  for (;;) {
-    if (file[i] !== QUOTE) return -1;
-    const keyEnd = skipString(file, i, to);
-    if (keyEnd < 0 || !plainAscii(file, i + 1, keyEnd - 1) || file[keyEnd] !== 0x3a) return -1;
-    for (const [other, otherEnd] of keys) {
-      if (otherEnd - other === keyEnd - i && sameBytes(file, i, file, other, keyEnd - i)) return -1;
-    }
-    if (keys.length >= 8) return -1;
-    keys.push([i, keyEnd]);
-    const keyLength = keyEnd - i - 2;
-    const valueFrom = keyEnd + 1;
-    const c = file[valueFrom];
-    let valueTo: number;
-    if (c === QUOTE) {
-      valueTo = skipString(file, valueFrom, to);
-      if (valueTo < 0 || !plainAscii(file, valueFrom + 1, valueTo - 1)) return -1;
-      length += keyLength + valueTo - valueFrom - 2 + 6;
-    } else if (c === 0x7b || c === OPEN_BRACKET) return -1;
-    else {
-      valueTo = skipValue(file, valueFrom, to);
-      if (valueTo < 0) return -1;
-      length += keyLength + 20;
-    }
-    if (file[valueTo] === CLOSE_BRACE) return valueTo + 1 === to ? length : -1;
-    if (file[valueTo] !== COMMA) return -1;
-    i = valueTo + 1;
-  }
-}
