@@ -4,21 +4,17 @@
  * approved write, therefore scans the whole workspace, even within a turn whose earlier calls were
  * all ones tole can name; a file changed while the prompt waited is in it.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Approver } from '../../../src/core/approval/approver';
 import { entriesOfType } from '../../support/agent-fixtures';
+import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest({
   server: { defaultReply: { text: 'done' } },
   dirsPrefix: 'tole-checkpoint-prompt-',
-});
-
-const write = (id: string, path: string, content: string) => ({
-  toolCalls: [{ id, name: 'write_file', arguments: JSON.stringify({ path, content }) }],
 });
 
 describe('a checkpoint after the approval prompt', () => {
@@ -44,15 +40,11 @@ describe('a checkpoint after the approval prompt', () => {
       checkpointHome: scripted.dirs.home,
     });
     const checkpoints = agent['deps'].checkpoints!;
-    const show = (id: string, path: string): string =>
-      spawnSync('git', ['show', `${id}:${path}`], {
-        encoding: 'utf8',
-        env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
-      }).stdout;
+    const show = (id: string, path: string): string => fileInCheckpoint(checkpoints.directory, id, path);
 
-    scripted.server.push(write('call_a', 'a.txt', 'a by tole\n'));
-    scripted.server.push(write('call_c', 'c.txt', 'c by tole\n'));
-    if (!approveWhileEditing) scripted.server.push(write('call_d', 'd.txt', 'd by tole\n'));
+    scripted.server.push(writeFileReply('call_a', 'a.txt', 'a by tole\n'));
+    scripted.server.push(writeFileReply('call_c', 'c.txt', 'c by tole\n'));
+    if (!approveWhileEditing) scripted.server.push(writeFileReply('call_d', 'd.txt', 'd by tole\n'));
     expect((await agent.runTurn('write a and c', new AbortController().signal, () => {})).outcome).toBe('done');
 
     const last = approveWhileEditing ? 'call_c' : 'call_d';

@@ -4,19 +4,15 @@
  * a turn reads again only the paths tole's calls named (known-path); after a hook ran it scans, so
  * restoring to the call after the hook brings the files back as they were there, hook's work included.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HookRunner } from '../../../src/core/hooks/hook-runner';
 import { entriesOfType } from '../../support/agent-fixtures';
+import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest({
   server: { defaultReply: { text: 'done' } },
   dirsPrefix: 'tole-checkpoint-hook-',
-});
-
-const write = (id: string, path: string, content: string) => ({
-  toolCalls: [{ id, name: 'write_file', arguments: JSON.stringify({ path, content }) }],
 });
 
 describe('a hook that changes files between two calls of a turn', () => {
@@ -32,14 +28,10 @@ describe('a hook that changes files between two calls of a turn', () => {
       deps: { hooks },
     });
     const checkpoints = agent['deps'].checkpoints!;
-    const show = (id: string, path: string): string =>
-      spawnSync('git', ['show', `${id}:${path}`], {
-        encoding: 'utf8',
-        env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
-      }).stdout;
+    const show = (id: string, path: string): string => fileInCheckpoint(checkpoints.directory, id, path);
 
-    scripted.server.push(write('call_a', 'a.txt', 'a by tole\n'));
-    scripted.server.push(write('call_c', 'c.txt', 'c by tole\n'));
+    scripted.server.push(writeFileReply('call_a', 'a.txt', 'a by tole\n'));
+    scripted.server.push(writeFileReply('call_c', 'c.txt', 'c by tole\n'));
     expect((await agent.runTurn('write a and c', new AbortController().signal, () => {})).outcome).toBe('done');
 
     const second = entriesOfType(store, 'tool_intent').find((e) => e.payload.callId === 'call_c')!;

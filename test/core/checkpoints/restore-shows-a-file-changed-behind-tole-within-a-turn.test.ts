@@ -5,22 +5,18 @@
  * (the plan compares the checkpoint with the workspace as it is now), and the restore first
  * checkpoints the workspace by a full scan, so that the other process's change can be restored too.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../src/core/session/events';
 import { previewRestore } from '../../../src/core/session/restore-files';
 import { entriesOfType } from '../../support/agent-fixtures';
+import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest({
   server: { defaultReply: { text: 'done' } },
   dirsPrefix: 'tole-checkpoint-behind-',
-});
-
-const write = (id: string, path: string, content: string) => ({
-  toolCalls: [{ id, name: 'write_file', arguments: JSON.stringify({ path, content }) }],
 });
 
 describe('a file changed behind tole within a turn', () => {
@@ -29,14 +25,10 @@ describe('a file changed behind tole within a turn', () => {
     for (const name of ['a', 'b', 'c']) writeFileSync(at(`${name}.txt`), `${name} before\n`);
     const { agent, store } = scripted.agent({ policy: { yes: true }, checkpointHome: scripted.dirs.home });
     const checkpoints = agent['deps'].checkpoints!;
-    const show = (id: string, path: string): string =>
-      spawnSync('git', ['show', `${id}:${path}`], {
-        encoding: 'utf8',
-        env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
-      }).stdout;
+    const show = (id: string, path: string): string => fileInCheckpoint(checkpoints.directory, id, path);
 
-    scripted.server.push(write('call_a', 'a.txt', 'a by tole\n'));
-    scripted.server.push(write('call_c', 'c.txt', 'c by tole\n'));
+    scripted.server.push(writeFileReply('call_a', 'a.txt', 'a by tole\n'));
+    scripted.server.push(writeFileReply('call_c', 'c.txt', 'c by tole\n'));
     const emit = (event: SessionEvent): void => {
       // Between the two calls of the turn, another process (an editor, a build) changes b.txt.
       if (event.type === 'tool-result' && event.callId === 'call_a')
