@@ -57,6 +57,18 @@ describe('the usage pane’s rows', () => {
     for (const [s, live, w] of moments) expect(rows[0]).toBeGreaterThanOrEqual(usageLines(s, live, 40, w).length);
   });
 
+  it('are not moved by the live row: a turn starting or ending changes that row alone', () => {
+    const window: KnownWindow = { tokens: 128_000, source: 'server' };
+    const text = (lines: ReturnType<typeof usageLines>) => lines.map((l) => l.map((s) => s.text).join(''));
+    for (const models of [[], ['fake-model']]) {
+      const before = text(usageLines(summary(models), { ...idle, fill }, 40, window));
+      const during = text(usageLines(summary(models), { ...idle, fill, activity: 'streaming' }, 40, window));
+      expect(during.slice(0, before.length)).toEqual(before);
+      expect(during).toHaveLength(before.length + 1);
+      expect(during.at(-1)).toContain('▸ streaming');
+    }
+  });
+
   it('grow with what a turn of one model does not show (a second model)', () => {
     const live = { ...idle, fill, activity: 'streaming' };
     const one = usageRows(usageLines(summary(['a']), live, 40, null).length, summary(['a']));

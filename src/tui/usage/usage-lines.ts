@@ -187,13 +187,12 @@ export function usageLines(
   ];
   // Rows that hold sub-agents' usage are marked `*`.
   const mark = summary.children.length > 0 ? '*' : '';
-  const lines: Line[] = [header, totalsLine(`turn${mark}`, summary.turn, width, live.estimate)];
-  const liveRow = liveLine(live);
-  if (liveRow) lines.push(liveRow);
-  lines.push(
+  const lines: Line[] = [
+    header,
+    totalsLine(`turn${mark}`, summary.turn, width, live.estimate),
     totalsLine(`branch${mark}`, summary.branch, width, live.estimate),
     totalsLine(`session${mark}`, summary.session, width, live.estimate),
-  );
+  ];
   const budgetRow = budgetLine(summary.session, budgetUsd);
   if (budgetRow) lines.push(budgetRow);
   const fillRow = fillLine(live.fill);
@@ -210,16 +209,20 @@ export function usageLines(
   lines.push(...modelLines(summary, width));
   lines.push(...childLines(summary, width));
   lines.push(...retryLines(summary.retries));
+  // The live row comes and goes with each turn: last, it moves no row above it (a terminal is sent
+  // the row alone, not every row under the turn's).
+  const liveRow = liveLine(live);
+  if (liveRow) lines.push(liveRow);
   return lines.map((line) => truncateLine(line, width));
 }
 
-/** header, turn, live, branch, session, context, window, and the first model row. */
+/** header, turn, branch, session, context, window, the first model row and the live row. */
 const STEADY_ROWS = 8;
 
 /**
  * The rows the usage pane is given on screen: what its lines take, but never fewer than it takes
- * while a turn of one model runs (the header, the turn row, the live row, branch, session, the
- * context and window rows, one model row). The context estimate and the window arrive after the
+ * while a turn of one model runs (the header, the turn, branch and session rows, the context and
+ * window rows, one model row, the live row). The context estimate and the window arrive after the
  * first frame and the live row comes and goes with each turn: were the pane sized to its lines,
  * each would move the registers pane below it and redraw it.
  */
