@@ -36,6 +36,8 @@ interface CheckpointSettings {
   readonly path?: string;
   /** The repack policy (repack-policy.ts); tests make it small and in the foreground. */
   readonly repack?: RepackPolicy;
+  /** How long git runs wait for a lock another git holds (git-command.ts); tests make it short. */
+  readonly lockWaitsMs?: readonly number[];
 }
 
 type TakeResult =
@@ -98,6 +100,7 @@ export class Checkpoints {
       workTree: settings.workspaceRoot,
       binary,
       path,
+      ...(settings.lockWaitsMs ? { lockWaitsMs: settings.lockWaitsMs } : {}),
     };
     return new Checkpoints(target, settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, settings);
   }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,13 +84,16 @@ describe('a git lock left by a killed tole', () => {
 
   it("is left alone while a git runs for the directory, and the failure shows git's whole message", async () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
-    const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
+    // Short waits for the held lock: the outcome is the same after tole's own 6.4 s of them.
+    const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, lockWaitsMs: [10, 10] });
     expect((await checkpoints.take()).ok).toBe(true);
     // A live git on tole's directory (another tole's checkpoint in progress), holding the index.
     const live = spawn('git', ['cat-file', '--batch'], {
       env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
+    // Running as git (past its exec) before tole looks for it in /proc.
+    await once(live, 'spawn');
     const lock = join(checkpoints.directory, 'index.lock');
     writeFileSync(lock, '');
     try {
