@@ -5,15 +5,52 @@
 import { describe, expect, it } from 'vitest';
 import { PLANTS, type PlantName } from './plants';
 import { firstFailing } from './run-schedules';
-import { runSchedule } from './simulate';
+import { runSchedule, type SimResult } from './simulate';
 
 /** Every plant so far is caught within the first 200 seeds (sync-cursor-alone at 166); the range leaves room. */
 const PLANT_SEEDS = 400;
 
+/**
+ * The first seed that caught each plant when last measured, tried before any other: a plant then
+ * costs three schedules instead of a search from seed 1 (sync-cursor-alone's took 166). When a
+ * change to the schedules moves it, the search from seed 1 runs as before and the test prints the
+ * seed to write here.
+ */
+const CAUGHT_BY: Record<PlantName, number> = {
+  'skip-fdatasync': 1,
+  'skip-one-fdatasync': 6,
+  'fsync-eio-ignored': 1,
+  'dir-fsync-skipped': 1,
+  'compaction-dir-fsync-skipped': 1,
+  'crc-not-checked': 48,
+  'lock-holder-taken-for-dead': 2,
+  'lock-inode-not-checked': 31,
+  'sync-cursor-alone': 166,
+  'effect-before-intent': 1,
+  'edit-guard-whole-file': 15,
+  'write-guard-two-states': 14,
+  'ref-swap-without-cas': 1,
+  'new-child-on-resume': 5,
+  'restore-writes-nothing': 5,
+};
+
+/** The seed that catches `name`: its known one if that still does, else the first of 1..PLANT_SEEDS. */
+async function catching(name: PlantName): Promise<SimResult | null> {
+  const known = await runSchedule(CAUGHT_BY[name], { planted: name });
+  if (known.problems.length > 0) return known;
+  const found = await firstFailing(1, PLANT_SEEDS, { planted: name });
+  if (found !== null)
+    console.log(
+      `plant ${name}: seed ${CAUGHT_BY[name]} no longer catches it, ${found.seed} does: write it in CAUGHT_BY`,
+    );
+  return found;
+}
+
 describe('the fault simulator catches every planted bug', () => {
   for (const name of Object.keys(PLANTS) as PlantName[]) {
     it(`${name}: ${PLANTS[name].bug}`, async () => {
-      const caught = await firstFailing(1, PLANT_SEEDS, { planted: name });
+      expect(CAUGHT_BY[name]).toBeLessThanOrEqual(PLANT_SEEDS);
+      const caught = await catching(name);
       expect(caught, `${name} went unnoticed over seeds 1..${PLANT_SEEDS}`).not.toBeNull();
       console.log(`plant ${name}: caught by seed ${caught!.seed}: ${caught!.problems[0]}`);
       const replayed = await runSchedule(caught!.seed, { planted: name });

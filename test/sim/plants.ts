@@ -68,6 +68,31 @@ export const PLANTS = {
       };
     },
   },
+  'compaction-dir-fsync-skipped': {
+    bug: 'compaction renames the rewritten file over the session file and never fsyncs the directory, so a crash can bring the old file back without the commits acknowledged since',
+    ops: (ops, isDirectory) => {
+      // Set by the rename that puts a compacted file in place; the next fsync of a directory is the one compaction makes.
+      let renamed = false;
+      const dirs = new Set<number>();
+      return {
+        ...ops,
+        renameSync: (from, to) => {
+          ops.renameSync(from, to);
+          if (from.endsWith('.compact.tmp')) renamed = true;
+        },
+        openSync: (path, flags, mode) => {
+          const fd = ops.openSync(path, flags, mode);
+          if (isDirectory(path)) dirs.add(fd);
+          else dirs.delete(fd);
+          return fd;
+        },
+        fsyncSync: (fd) => {
+          if (renamed && dirs.has(fd)) renamed = false;
+          else ops.fsyncSync(fd);
+        },
+      };
+    },
+  },
   'crc-not-checked': {
     bug: 'replay does not check the CRC chain: every whole line reads as if its checksum matched',
     ops: (ops) => {

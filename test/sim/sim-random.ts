@@ -17,6 +17,7 @@ export const STREAMS = {
   lifetime: 4,
   subAgents: 5,
   intruder: 6,
+  compaction: 7,
 } as const;
 
 /** murmur3's fmix32: every input bit moves about half the output bits. */

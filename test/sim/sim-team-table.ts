@@ -7,6 +7,7 @@
  * PostgreSQL statements sit behind (postgres-table.ts).
  */
 import type { Random } from '../../src/core/clock';
+import { isDeepStrictEqual } from 'node:util';
 import type { TeamTable, RecordRow } from '../../src/core/sync/team-table';
 import type { IntentRow, LiveCell, UsageQueryRow } from '../../src/core/sync/local-session';
 
@@ -141,7 +142,7 @@ export class SimTeamTable {
       },
       recordMatches: async (id, seq, record) => {
         const row = this.step().records.get(`${id} ${seq}`);
-        return row === undefined ? null : JSON.stringify(row.body) === JSON.stringify(record);
+        return row === undefined ? null : sameJsonb(row.body, record);
       },
       lockSession: async (local, identity) => {
         const t = this.inTransaction('lockSession');
@@ -200,4 +201,13 @@ export class SimTeamTable {
       },
     };
   }
+}
+
+/**
+ * Whether two records are equal as PostgreSQL's jsonb compares them (postgres-table.ts: `body =
+ * $3::jsonb`): the same values, whatever order an object's keys were written in (a compacted file
+ * writes a register's keys in another order than the commit that first wrote it).
+ */
+export function sameJsonb(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }

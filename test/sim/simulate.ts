@@ -29,7 +29,7 @@ import type { StoredRecord } from '../../src/core/storage/records';
 import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/session-index';
 import type { SessionHeader } from '../../src/core/storage/records';
 import { shipToTable } from '../../src/core/sync/shipper';
-import { ConnectionLost, SimTeamTable } from './sim-team-table';
+import { ConnectionLost, SimTeamTable, sameJsonb } from './sim-team-table';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
@@ -245,7 +245,11 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       const signal = new AbortController().signal;
       await agent.resume(signal, () => {});
       const turns = last ? 1 : 1 + Math.floor(schedule.float() * 3);
+      // Its own stream, so that the schedule's other draws are the ones they were before compactions between turns.
+      const compacting = simRandom(seed, STREAMS.compaction, life);
       for (let turn = 0; turn < turns; turn++) {
+        if (compacting.float() < COMPACTION_BETWEEN_TURNS)
+          trace(`  compacted before turn ${turn}: ${opened.compactStorage(true)}`);
         world.startTurn();
         stats.turns++;
         const result = await agent.runTurn(`prompt ${life}.${turn}`, signal, () => {});
@@ -382,6 +386,13 @@ function faultedLifetimes(schedule: Random): number {
 export function scheduleWeight(seed: number): number {
   return 1 + faultedLifetimes(simRandom(seed, STREAMS.schedule));
 }
+
+/**
+ * The chance of a compaction before each turn of a lifetime: that turn and the ones after it
+ * commit to the rewritten file, and a crash among them loses those commits if the rename that put
+ * it in place was not made durable (compaction's directory fsync).
+ */
+const COMPACTION_BETWEEN_TURNS = 0.3;
 
 /** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
 const CHILD_SCHEDULES = 0.25;
@@ -542,8 +553,10 @@ function checkShipped(
     const row = held.get(record.seq);
     if (row === undefined)
       found.push(`seq ${record.seq} is at or below the cursor ${cursor} and not in the team table`);
-    else if (JSON.stringify(row.body) !== JSON.stringify(record))
-      found.push(`the team table's seq ${record.seq} differs from the file's`);
+    else if (!sameJsonb(row.body, record))
+      found.push(
+        `the team table's seq ${record.seq} differs from the file's: ${JSON.stringify(row.body)} vs ${JSON.stringify(record)}`,
+      );
     if (record.kind !== 'entry') continue;
     const entry = record as unknown as AnyEntry;
     if (entry.type === 'tool_intent' && !effects.has(entry.id))
