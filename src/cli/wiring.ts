@@ -278,11 +278,13 @@ function definedOnly<T extends object>(o: object, known: T): Partial<T> {
 /** The workspace's checkpoints under tole's home (never in the user's repository). */
 export function checkpointsFor(env: NodeJS.ProcessEnv, config: Config, workspaceRoot: string): Checkpoints {
   const maxFileMB = config.checkpoints?.maxFileMB;
+  const limitSeconds = config.checkpoints?.timeLimitSeconds;
   return Checkpoints.create({
     home: toleHome(env),
     workspaceRoot,
     path: env['PATH'] ?? '/usr/bin:/bin',
     ...(maxFileMB === undefined ? {} : { maxFileBytes: Math.round(maxFileMB * 1024 * 1024) }),
+    ...(limitSeconds === undefined ? {} : { timeLimitMs: Math.round(limitSeconds * 1000) }),
     ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
   });
 }

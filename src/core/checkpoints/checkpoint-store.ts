@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, type Stats, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, lstatSync, type Stats, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
-import { git, GitFailure, runGit, runGitPastLocks, type GitTarget } from './git-command';
+import { git, GitFailure, runGit, type GitTarget } from './git-command';
 import { nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
-import { type CheckpointRef, commitOnRef } from './ref-chain';
+import { commitOnRef } from './ref-chain';
+import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
+import { createDirectory, offReason } from './checkpoint-directory';
 import { removeInWorkspace } from './remove-in-workspace';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy';
+import { ABORTED, raceAbort } from '../abort';
+import { DEFAULT_TIME_LIMIT_MS, realTimer, type StartTimer, stopSignal, stoppedByCaller } from './git-stop';
 
 /**
  * Checkpoints of a workspace, kept in a git directory of tole's own under tole's home (one per
@@ -38,11 +41,15 @@ interface CheckpointSettings {
   readonly repack?: RepackPolicy;
   /** How long git runs wait for a lock another git holds (git-command.ts); tests make it short. */
   readonly lockWaitsMs?: readonly number[];
+  /** How long one checkpoint's gits may run, all told, before they are killed (git-stop.ts). */
+  readonly timeLimitMs?: number;
+  /** The timer of that limit; tests fire it themselves. */
+  readonly timer?: StartTimer;
 }
 
 type TakeResult =
   | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly interrupted?: true };
 
 export class Checkpoints {
   private initialized = false;
@@ -76,7 +83,9 @@ export class Checkpoints {
    * directory), or null. Probed once, on first use, so that opening tole does not wait for git.
    */
   get offReason(): string | null {
-    this.probed ??= { reason: offReason(this.settings, this.target.binary, this.target.path) };
+    this.probed ??= {
+      reason: offReason(this.settings.workspaceRoot, this.settings.userHome, this.target.binary, this.target.path),
+    };
     return this.probed.reason;
   }
 
@@ -127,30 +136,43 @@ export class Checkpoints {
    * file is named there, and the restore checkpoints it first. tole scans anyway when it cannot
    * vouch: no scan yet in this process, a `rescan` since, another tole moved the ref, or a named
    * path whose meaning a few stats cannot settle (known-changes.ts).
+   *
+   * Its gits stop when `signal` aborts (the user's Esc: the result says `interrupted`, at once, even
+   * while an earlier checkpoint still runs) or when the time limit passes (a failed checkpoint).
    */
-  async take(how: 'scan' | 'known-paths' = 'scan'): Promise<TakeResult & { readonly firstReport?: boolean }> {
+  async take(
+    how: 'scan' | 'known-paths' = 'scan',
+    signal?: AbortSignal,
+  ): Promise<TakeResult & { readonly firstReport?: boolean }> {
     if (this.offReason !== null) return this.off(this.offReason);
+    const interrupted = { ok: false, reason: 'interrupted by the user', interrupted: true } as const;
     try {
-      const taken = await this.serial(async () => {
-        await this.init();
+      const running = this.serial(async (stop) => {
+        await this.init(stop);
         const rescans = this.rescans;
         const named = [...this.named.values()];
         this.named.clear();
-        const known = how === 'known-paths' ? await this.knownPathCheckpoint(named) : null;
-        const checkpoint = known ?? (await this.scanCheckpoint());
+        // Until this checkpoint is made, no earlier one vouches for the paths just taken off `named`.
+        const from = this.vouched;
+        this.vouched = null;
+        const known = how === 'known-paths' ? await this.knownPathCheckpoint(from, named, stop) : null;
+        const checkpoint = known ?? (await this.scanCheckpoint(stop));
         this.newest = checkpoint.commit;
         this.vouched = rescans === this.rescans ? checkpoint : null;
         this.sinceRepackCheck = known === null ? KNOWN_PATHS_PER_REPACK_CHECK : this.sinceRepackCheck + 1;
         return { ok: true as const, id: checkpoint.commit, leftOut: [...checkpoint.leftOut] };
-      });
+      }, signal);
+      const taken = signal ? await raceAbort(running, signal) : await running;
+      if (taken === ABORTED) return interrupted;
       // The directory is kept bounded (repack-policy.ts), off the caller's path: checked after each
       // scan, and after every so many known-path checkpoints (each adds a handful of objects).
       if (this.sinceRepackCheck >= KNOWN_PATHS_PER_REPACK_CHECK) {
         this.sinceRepackCheck = 0;
-        void this.serial(() => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK));
+        void this.serial((stop) => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK, stop));
       }
       return taken;
     } catch (error) {
+      if (stoppedByCaller(error) || signal?.aborted) return interrupted;
       const message = (error as Error)?.message ?? String(error);
       if (cannotWrite(error))
         return this.off(
@@ -179,23 +201,27 @@ export class Checkpoints {
     this.writer?.close();
   }
 
-  private async scanCheckpoint(): Promise<Vouched> {
-    const snap = await this.snapshot();
-    const commit = await this.commitOnRef(snap.tree, checkpointMessage(snap.leftOut));
+  private async scanCheckpoint(stop: AbortSignal): Promise<Vouched> {
+    const snap = await this.snapshot(stop);
+    const commit = await this.commitOnRef(snap.tree, checkpointMessage(snap.leftOut), stop);
     return { commit, tree: snap.tree, leftOut: snap.leftOut };
   }
 
   /** The known-path checkpoint after the vouched one, or null when only a scan can say (see `take`). */
-  private async knownPathCheckpoint(named: readonly Buffer[]): Promise<Vouched | null> {
-    const from = this.vouched;
+  private async knownPathCheckpoint(
+    from: Vouched | null,
+    named: readonly Buffer[],
+    stop: AbortSignal,
+  ): Promise<Vouched | null> {
     if (from === null || from.commit !== this.newest) return null;
     this.writer ??= new KnownPathWriter(this.target, CHECKPOINT_REF);
     try {
-      const taken = await this.writer.take(from, named, this.maxFileBytes, checkpointMessage);
+      const taken = await this.writer.take(from, named, this.maxFileBytes, checkpointMessage, stop);
       return taken.ok ? taken.checkpoint : null;
-    } catch {
+    } catch (error) {
       // A git of the writer that failed or ended: the scan says what the workspace holds.
       this.writer.close();
+      if (stop.aborted) throw error;
       return null;
     }
   }
@@ -206,30 +232,9 @@ export class Checkpoints {
   }
 
   /** Commits `tree` on the checkpoint ref by compare-and-swap (ref-chain.ts), other toles on the workspace moving it too. */
-  private async commitOnRef(tree: string, message: string): Promise<string> {
-    this.newest = await commitOnRef(this.ref, tree, message, this.newest);
+  private async commitOnRef(tree: string, message: string, stop: AbortSignal): Promise<string> {
+    this.newest = await commitOnRef(gitCheckpointRef(this.target, stop), tree, message, this.newest);
     return this.newest;
-  }
-
-  /** The checkpoint ref in tole's git directory: `update-ref REF NEW OLD` is git's compare-and-swap. */
-  private readonly ref: CheckpointRef = {
-    commit: async (tree, parents, message) =>
-      (await git(this.target, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message]))
-        .toString()
-        .trim(),
-    swap: async (next, expected) => {
-      const run = await runGitPastLocks(this.target, ['update-ref', CHECKPOINT_REF, next, expected ?? NO_COMMIT]);
-      return run.code === 0
-        ? { ok: true }
-        : { ok: false, error: new GitFailure(['update-ref', CHECKPOINT_REF], run.code, run.stderr) };
-    },
-    head: () => this.head(),
-  };
-
-  /** The newest checkpoint of this workspace (any tole's), or null before the first. */
-  private async head(): Promise<string | null> {
-    const run = await runGit(this.target, ['rev-parse', '-q', '--verify', `${CHECKPOINT_REF}^{commit}`]);
-    return run.code === 0 ? run.stdout.toString().trim() || null : null;
   }
 
   private off(reason: string): { ok: false; reason: string; firstReport: boolean } {
@@ -240,14 +245,23 @@ export class Checkpoints {
 
   /** Whether a checkpoint id names a checkpoint that still exists here. */
   async has(id: string): Promise<boolean> {
+    const stop = this.stopOn(undefined);
+    try {
+      return await this.exists(id, stop.signal);
+    } finally {
+      stop.release();
+    }
+  }
+
+  private async exists(id: string, stop: AbortSignal): Promise<boolean> {
     if (!/^[0-9a-f]{40,64}$/.test(id) || !existsSync(join(this.target.gitDir, 'HEAD'))) return false;
-    const run = await runGit(this.target, ['cat-file', '-e', `${id}^{commit}`]);
+    const run = await runGit(this.target, ['cat-file', '-e', `${id}^{commit}`], stop);
     return run.code === 0;
   }
 
   /** What restoring `id` would create, overwrite and remove in the workspace as it is now. */
   async plan(id: string): Promise<RestorePlan> {
-    return this.serial(() => this.planNow(id));
+    return this.serial((stop) => this.planNow(id, stop));
   }
 
   /**
@@ -256,33 +270,40 @@ export class Checkpoints {
    * crash finishes the job: it is idempotent. `midway` runs between the two steps (fault tests).
    */
   async restore(id: string, midway?: () => void): Promise<RestorePlan> {
-    return this.serial(async () => {
+    return this.serial(async (stop) => {
       // A restore changes files no call named: the checkpoint after it scans.
       this.rescan();
-      const plan = await this.planNow(id);
+      const plan = await this.planNow(id, stop);
       for (const path of plan.bytes.removed) removeInWorkspace(this.target.workTree, path);
       midway?.();
       const writes = [...plan.bytes.added, ...plan.bytes.changed];
       if (writes.length > 0)
-        await git(this.target, ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'], nulJoined(writes));
+        await git(
+          this.target,
+          ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'],
+          stop,
+          nulJoined(writes),
+        );
       // What the workspace holds now is read again and compared with the checkpoint: a restore
       // that did not take (a file that could not be removed, a writer racing it) says so.
-      const left = await this.planNow(id);
+      const left = await this.planNow(id, stop);
       if (planSize(left) > 0) throw new RestoreIncomplete(left);
       return plan;
     });
   }
 
-  private async planNow(id: string): Promise<RestorePlan> {
+  private async planNow(id: string, stop: AbortSignal): Promise<RestorePlan> {
     if (this.offReason !== null) throw new Error(`checkpoints are off: ${this.offReason}`);
-    if (!(await this.has(id))) throw new Error(`checkpoint ${id.slice(0, 12)} does not exist in ${this.target.gitDir}`);
-    await this.init();
-    const now = await this.snapshot();
-    const leftOut = await this.leftOutOf(id);
+    if (!(await this.exists(id, stop)))
+      throw new Error(`checkpoint ${id.slice(0, 12)} does not exist in ${this.target.gitDir}`);
+    await this.init(stop);
+    const now = await this.snapshot(stop);
+    const leftOut = await this.leftOutOf(id, stop);
     const keep = new Set(
       leftOut.map((l) => pathKey(l.raw === undefined ? Buffer.from(l.path) : Buffer.from(l.raw, 'base64'))),
     );
-    const raw = nulBuffers(await git(this.target, ['diff-tree', '-r', '-z', '--no-renames', now.tree, `${id}^{tree}`]));
+    const diff = ['diff-tree', '-r', '-z', '--no-renames', now.tree, `${id}^{tree}`];
+    const raw = nulBuffers(await git(this.target, diff, stop));
     const added: Buffer[] = [];
     const changed: Buffer[] = [];
     const removed: Buffer[] = [];
@@ -307,8 +328,8 @@ export class Checkpoints {
     };
   }
 
-  private async leftOutOf(id: string): Promise<LeftOut[]> {
-    const body = (await git(this.target, ['cat-file', 'commit', id])).toString('utf8');
+  private async leftOutOf(id: string, stop: AbortSignal): Promise<LeftOut[]> {
+    const body = (await git(this.target, ['cat-file', 'commit', id], stop)).toString('utf8');
     const message = body.slice(body.indexOf('\n\n') + 2).trim();
     try {
       const parsed = JSON.parse(message) as { leftOut?: LeftOut[] };
@@ -322,15 +343,15 @@ export class Checkpoints {
    * `stageAndWrite`, on a fresh index when git cannot read the one it has (damaged, or its shared
    * part removed): the index only spares work, every path is staged again from the workspace.
    */
-  private async snapshot(): Promise<{ tree: string; leftOut: LeftOut[] }> {
+  private async snapshot(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
     try {
-      return await this.stageAndWrite();
+      return await this.stageAndWrite(stop);
     } catch (error) {
       if (!(error instanceof GitFailure) || !UNREADABLE_INDEX.test(error.stderr)) throw error;
       const dir = this.target.gitDir;
       for (const name of readdirSync(dir))
         if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
-      return this.stageAndWrite();
+      return this.stageAndWrite(stop);
     }
   }
 
@@ -341,10 +362,10 @@ export class Checkpoints {
    * (the untracked ones); together they list what `ls-files -m -d -o` lists, which compares on
    * one thread.
    */
-  private async stageAndWrite(): Promise<{ tree: string; leftOut: LeftOut[] }> {
+  private async stageAndWrite(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
     const [tracked, untracked] = await Promise.all([
-      git(this.target, ['diff-files', '-z', '--name-only']),
-      git(this.target, ['ls-files', '-z', '--others', '--exclude-standard']),
+      git(this.target, ['diff-files', '-z', '--name-only'], stop),
+      git(this.target, ['ls-files', '-z', '--others', '--exclude-standard'], stop),
     ]);
     const listed = [...nulBuffers(tracked), ...nulBuffers(untracked)];
     // A path is in one list at most; the Map keeps it once whatever git prints.
@@ -367,58 +388,44 @@ export class Checkpoints {
         stage.push(path);
       }
     }
-    if (stage.length > 0)
-      await git(this.target, [...SPLIT_INDEX, 'update-index', '-z', '--add', '--remove', '--stdin'], nulJoined(stage));
-    if (drop.length > 0)
-      await git(this.target, [...SPLIT_INDEX, 'update-index', '-z', '--force-remove', '--stdin'], nulJoined(drop));
-    const tree = (await git(this.target, [...SPLIT_INDEX, 'write-tree'])).toString().trim();
+    const update = [...SPLIT_INDEX, 'update-index', '-z'];
+    if (stage.length > 0) await git(this.target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
+    if (drop.length > 0) await git(this.target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
+    const tree = (await git(this.target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
     return { tree, leftOut };
   }
 
-  private async init(): Promise<void> {
+  private async init(stop: AbortSignal): Promise<void> {
     if (this.initialized) return;
     const dir = this.target.gitDir;
-    if (!existsSync(join(dir, 'HEAD'))) await this.createDirectory(dir);
+    if (!existsSync(join(dir, 'HEAD'))) await createDirectory(this.target, stop);
     mkdirSync(join(dir, 'info'), { recursive: true });
     writeFileSync(join(dir, 'info', 'exclude'), `# tole's built-in ignore list\n${BUILTIN_IGNORES.join('\n')}\n`);
     this.initialized = true;
   }
 
   /**
-   * Creates the checkpoint directory whole under a name of its own, then renames it into place:
-   * several toles starting on one workspace at once never see (or configure) a half-made one.
-   * The first rename wins; the others' directories are removed.
+   * Checkpoint runs one at a time: git's index is one file. Each runs with the signal its gits
+   * stop on, from when it starts: `caller` aborting or the time limit passing.
    */
-  private async createDirectory(dir: string): Promise<void> {
-    mkdirSync(dirname(dir), { recursive: true });
-    const temp = `${dir}.new-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
-    try {
-      const run = spawnSync(this.target.binary, ['init', '-q', '--bare', temp], {
-        env: { PATH: this.target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
-      if (run.status !== 0) throw new GitFailure(['init'], run.status ?? -1, String(run.stderr));
-      for (const [key, value] of CONFIG) await git({ ...this.target, gitDir: temp }, ['config', key, value]);
-      writeFileSync(join(temp, 'tole-workspace'), `${this.target.workTree}\n`);
+  private serial<T>(work: (stop: AbortSignal) => Promise<T>, caller?: AbortSignal): Promise<T> {
+    const run = async (): Promise<T> => {
+      const stop = this.stopOn(caller);
       try {
-        renameSync(temp, dir);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+        return await work(stop.signal);
+      } finally {
+        stop.release();
       }
-    } finally {
-      rmSync(temp, { recursive: true, force: true });
-    }
-  }
-
-  /** Checkpoint runs one at a time: git's index is one file. */
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
+    };
+    const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
   }
-}
 
-const CHECKPOINT_REF = 'refs/tole/checkpoints';
+  private stopOn(caller: AbortSignal | undefined): ReturnType<typeof stopSignal> {
+    return stopSignal(caller, this.settings.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, this.settings.timer ?? realTimer);
+  }
+}
 
 /**
  * A known-path checkpoint adds a blob per named path, the trees on their way and a commit (about
@@ -440,30 +447,6 @@ const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
 
 /** What git says when it cannot read an index file (read-cache.c's messages). */
 const UNREADABLE_INDEX = /index file|bad signature|bad index|sharedindex|index uses/;
-
-/** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
-const NO_COMMIT = '0'.repeat(40);
-
-const CONFIG: readonly [string, string][] = [
-  ['core.bare', 'false'],
-  ['core.autocrlf', 'false'],
-  ['core.filemode', 'true'],
-  ['core.symlinks', 'true'],
-  ['core.quotepath', 'false'],
-  // git's own commands never gc this directory by themselves: repackIfDue decides when.
-  ['gc.auto', '0'],
-];
-
-function offReason(settings: CheckpointSettings, binary: string, path: string): string | null {
-  const root = settings.workspaceRoot;
-  if (root === '/' || relative(root, '/') === '')
-    return 'the workspace is the filesystem root; start tole in a project folder';
-  if (settings.userHome && root === settings.userHome)
-    return 'the workspace is your home directory; start tole in a project folder';
-  const probe = spawnSync(binary, ['--version'], { env: { PATH: path }, encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) return `no usable git binary (${binary}): install git to get checkpoints`;
-  return null;
-}
 
 function lstatOrNull(path: string | Buffer): Stats | null {
   try {

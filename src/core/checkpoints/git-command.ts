@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { lockInMessage, settleLock } from './git-locks';
+import { commandOf, GitStopped, PROBE_LIMIT_MS, killGroup, waitUnlessStopped } from './git-stop';
 
 /**
  * One run of the `git` binary against tole's own checkpoint directory. The environment is
@@ -33,7 +34,7 @@ export class GitFailure extends Error {
     // git's whole message: its first line often says what went wrong and its last what to do.
     const message = stderr.trim().replace(/\s*\n\s*/g, ' ');
     super(
-      `git ${args[0] ?? ''} failed (exit ${code}): ${message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message || 'no message'}`,
+      `git ${commandOf(args)} failed (exit ${code}): ${message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message || 'no message'}`,
     );
   }
 }
@@ -77,34 +78,61 @@ const setprivOn = new Map<string, boolean>();
 function hasSetpriv(path: string): boolean {
   let known = setprivOn.get(path);
   if (known === undefined) {
-    const probe = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { env: { PATH: path }, stdio: 'ignore' });
+    const probe = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], {
+      env: { PATH: path },
+      stdio: 'ignore',
+      timeout: PROBE_LIMIT_MS,
+      killSignal: 'SIGKILL',
+    });
     known = probe.status === 0;
     setprivOn.set(path, known);
   }
   return known;
 }
 
-export function runGit(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<GitRun> {
+/**
+ * One run of git, killed with its process group when `signal` aborts (the work's time limit or
+ * the user's Esc): the promise then rejects with a GitStopped at once, without waiting for pipes
+ * a stray grandchild may still hold.
+ */
+export function runGit(
+  target: GitTarget,
+  args: readonly string[],
+  signal: AbortSignal,
+  input?: Buffer | string,
+): Promise<GitRun> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new GitStopped(args, signal.reason));
     const [command, ...argv] = diesWithTole(target, args);
     const child = spawn(command!, argv, {
       cwd: target.workTree,
       env: gitEnv(target),
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so that a stop kills whatever it started too.
+      detached: true,
     });
+    const stop = (): void => {
+      killGroup(child);
+      reject(new GitStopped(args, signal.reason));
+    };
+    signal.addEventListener('abort', stop, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) child.kill('SIGKILL');
+      if (size > MAX_OUTPUT_BYTES) killGroup(child);
       else out.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
-    );
+    child.on('error', (error) => {
+      signal.removeEventListener('abort', stop);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      signal.removeEventListener('abort', stop);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+    });
     child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
@@ -115,8 +143,13 @@ export function runGit(target: GitTarget, args: readonly string[], input?: Buffe
  * that found one of git's lock files in tole's directory runs again: at once when the lock was
  * stale (its git is gone) and is removed, after a short wait while another git holds it.
  */
-export async function git(target: GitTarget, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
-  const run = await runGitPastLocks(target, args, input);
+export async function git(
+  target: GitTarget,
+  args: readonly string[],
+  signal: AbortSignal,
+  input?: Buffer | string,
+): Promise<Buffer> {
+  const run = await runGitPastLocks(target, args, signal, input);
   if (run.code !== 0) throw new GitFailure(args, run.code, run.stderr);
   return run.stdout;
 }
@@ -125,16 +158,16 @@ export async function git(target: GitTarget, args: readonly string[], input?: Bu
 export async function runGitPastLocks(
   target: GitTarget,
   args: readonly string[],
+  signal: AbortSignal,
   input?: Buffer | string,
 ): Promise<GitRun> {
   const waitsMs = target.lockWaitsMs ?? LOCK_WAITS_MS;
-  let run = await runGit(target, args, input);
+  let run = await runGit(target, args, signal, input);
   for (let attempt = 0; run.code !== 0 && attempt < waitsMs.length; attempt++) {
     const lock = lockInMessage(run.stderr);
     if (lock === null) break;
-    if (settleLock(target.gitDir, lock) === 'held')
-      await new Promise((resolve) => setTimeout(resolve, waitsMs[attempt]));
-    run = await runGit(target, args, input);
+    if (settleLock(target.gitDir, lock) === 'held') await waitUnlessStopped(waitsMs[attempt]!, signal, args);
+    run = await runGit(target, args, signal, input);
   }
   return run;
 }

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { diesWithTole, gitEnv, type GitTarget } from './git-command';
+import { GitStopped, killGroup } from './git-stop';
 
 /**
  * One git that keeps running and answers request after request on its stdin and stdout
@@ -9,7 +10,9 @@ import { diesWithTole, gitEnv, type GitTarget } from './git-command';
  * cost more than the whole checkpoint may. It runs as every checkpoint git does (git-command.ts:
  * an environment built from nothing, dying with tole), and does not keep tole alive while idle.
  * When it ends (a failed compare-and-swap ends `update-ref`) every waiting request fails with
- * git's message, and the next request starts a new one.
+ * git's message, and the next request starts a new one. A request whose signal aborts (the
+ * checkpoint's time limit, the user's Esc) kills the git with its process group: every waiting
+ * request fails with a GitStopped, and the next request starts a new git.
  */
 
 /** Reads one answer from the front of what git printed: the answer and the bytes it took, or null until more comes. */
@@ -33,11 +36,24 @@ export class GitPipe {
     private readonly env: NodeJS.ProcessEnv = {},
   ) {}
 
-  /** Writes `request` and resolves with the answer `read` finds in git's output. */
-  ask<T>(request: Buffer | string, read: AnswerReader<T>): Promise<T> {
+  /** Writes `request` and resolves with the answer `read` finds in git's output, unless `signal` stops the git first. */
+  ask<T>(request: Buffer | string, read: AnswerReader<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) return Promise.reject(new GitStopped(this.args, signal.reason));
     const child = this.child ?? this.start();
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ read, resolve: resolve as (value: unknown) => void, reject });
+      const stop = (): void => this.stop(child, new GitStopped(this.args, signal.reason));
+      signal.addEventListener('abort', stop, { once: true });
+      this.waiting.push({
+        read,
+        resolve: (value) => {
+          signal.removeEventListener('abort', stop);
+          resolve(value as T);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', stop);
+          reject(error);
+        },
+      });
       // Waited for, the git keeps tole running until it answers or ends.
       child.ref();
       socket(child.stdout).ref();
@@ -47,26 +63,42 @@ export class GitPipe {
 
   /** Ends the git (its requests fail); the next request starts another. */
   close(): void {
-    this.child?.stdin.end();
-    this.child?.kill('SIGKILL');
-    this.ended(new Error(`git ${this.args[0]} was closed`));
+    if (this.child) this.stop(this.child, new Error(`git ${this.args[0]} was closed`));
+  }
+
+  /** Kills `child` with its group, if it is still this pipe's git, and fails its waiting requests with `error`. */
+  private stop(child: ChildProcessWithoutNullStreams, error: Error): void {
+    if (this.child !== child) return;
+    child.stdin.end();
+    killGroup(child);
+    this.ended(error);
   }
 
   private start(): ChildProcessWithoutNullStreams {
     const [command, ...argv] = diesWithTole(this.target, this.args);
-    const child = spawn(command!, argv, { cwd: this.target.workTree, env: { ...gitEnv(this.target), ...this.env } });
+    const child = spawn(command!, argv, {
+      cwd: this.target.workTree,
+      env: { ...gitEnv(this.target), ...this.env },
+      // Its own process group, so that a stop kills whatever it started too.
+      detached: true,
+    });
     this.child = child;
     this.out = Buffer.alloc(0);
     this.err = '';
     child.unref();
     socket(child.stdin).unref();
     child.stdin.on('error', () => {});
-    child.stdout.on('data', (chunk: Buffer) => this.heard(chunk));
+    // A git stopped or closed may still print what it had buffered: only this pipe's git is heard.
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (this.child === child) this.heard(chunk);
+    });
     child.stderr.on('data', (chunk: Buffer) => {
-      this.err += chunk.toString('utf8');
+      if (this.child === child) this.err += chunk.toString('utf8');
     });
     socket(child.stderr).unref();
-    child.on('error', (error) => this.ended(error));
+    child.on('error', (error) => {
+      if (this.child === child) this.ended(error);
+    });
     child.on('close', (code) => {
       if (this.child !== child) return;
       const message = this.err.trim().replace(/\s*\n\s*/g, ' ') || 'no message';

@@ -62,6 +62,7 @@ export class KnownPathWriter {
     named: readonly Buffer[],
     maxFileBytes: number,
     message: (leftOut: readonly LeftOut[]) => string,
+    signal: AbortSignal,
   ): Promise<KnownPathTake> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = setTimeout(() => this.close(), IDLE_MS);
@@ -69,27 +70,29 @@ export class KnownPathWriter {
     // The trees on the named paths are read while the files are: the edit then finds them here.
     const [known] = await Promise.all([
       knownChanges(this.target.workTree, named, from.leftOut, maxFileBytes, {
-        hashFile: (path) => this.blobs.ask(Buffer.concat([path, NEWLINE]), oneLine),
+        hashFile: (path) => this.blobs.ask(Buffer.concat([path, NEWLINE]), oneLine, signal),
         ignored: async (path) => {
-          const [source] = await this.ignores.ask(Buffer.concat([path, NUL]), nulFields(4));
+          const [source] = await this.ignores.ask(Buffer.concat([path, NUL]), nulFields(4), signal);
           return source!.length > 0;
         },
       }),
-      this.readTreesOn(from.tree, named),
+      this.readTreesOn(from.tree, named, signal),
     ]);
     if (!known.ok) return { ok: false, scan: known.scan };
-    const edited = await editTree({ read: (id) => this.readTree(id) }, from.tree, known.changes);
+    const edited = await editTree({ read: (id) => this.readTree(id, signal) }, from.tree, known.changes);
     if (edited === null) return { ok: false, scan: 'a named path does not fit the last checkpoint tree' };
-    await this.writeTrees(edited.trees);
+    await this.writeTrees(edited.trees, signal);
     const tree = edited.id;
-    const commit = await this.commit(tree, from.commit, message(known.leftOut));
+    const commit = await this.commit(tree, from.commit, message(known.leftOut), signal);
     try {
       const answer = await this.refs.ask(
         Buffer.from(`start\0update ${this.ref}\0${commit}\0${from.commit}\0commit\0`, 'latin1'),
         lines(2),
+        signal,
       );
       if (answer[1] !== 'commit: ok') throw new Error(answer.join('; '));
     } catch (error) {
+      if (signal.aborted) throw error;
       return { ok: false, scan: `the checkpoint ref moved (${(error as Error).message})` };
     }
     return { ok: true, checkpoint: { commit, tree, leftOut: known.leftOut } };
@@ -101,33 +104,33 @@ export class KnownPathWriter {
     for (const pipe of [this.objects, this.blobs, this.trees, this.commits, this.ignores, this.refs]) pipe.close();
   }
 
-  private async readTree(id: string): Promise<readonly TreeEntry[]> {
+  private async readTree(id: string, signal: AbortSignal): Promise<readonly TreeEntry[]> {
     const cached = this.cache.get(id);
     if (cached) return cached;
-    const object = await this.objects.ask(`${id}\n`, catFileObject);
+    const object = await this.objects.ask(`${id}\n`, catFileObject, signal);
     if (object === null || object.type !== 'tree') throw new Error(`checkpoint tree ${id} is missing`);
     return this.remember(id, parseTree(object.body));
   }
 
   /** Reads the trees on the way to each path into the cache (none that is not there). */
-  private async readTreesOn(root: string, named: readonly Buffer[]): Promise<void> {
+  private async readTreesOn(root: string, named: readonly Buffer[], signal: AbortSignal): Promise<void> {
     await Promise.all(
       named.map(async (path) => {
-        let entries = await this.readTree(root);
+        let entries = await this.readTree(root, signal);
         for (const folder of path.toString('latin1').split('/').slice(0, -1)) {
           const sub = entries.find((e) => e.mode === TREE_MODE && e.name.toString('latin1') === folder);
           if (sub === undefined) return;
-          entries = await this.readTree(sub.id);
+          entries = await this.readTree(sub.id, signal);
         }
       }),
     );
   }
 
   /** Writes the trees in one go (`mktree --batch`, each after those it holds) and checks git made the same ids. */
-  private async writeTrees(trees: readonly NewTree[]): Promise<void> {
+  private async writeTrees(trees: readonly NewTree[], signal: AbortSignal): Promise<void> {
     if (trees.length === 0) return;
     const input = Buffer.concat(trees.flatMap((t) => [mktreeInput(t.entries), NUL]));
-    const ids = await this.trees.ask(input, lines(trees.length));
+    const ids = await this.trees.ask(input, lines(trees.length), signal);
     trees.forEach((t, i) => {
       if (ids[i] !== t.id) throw new Error(`git wrote tree ${ids[i]} where ${t.id} was expected`);
       this.remember(t.id, t.entries);
@@ -142,13 +145,13 @@ export class KnownPathWriter {
   }
 
   /** The commit object as `commit-tree` writes it, written by git from a file in tole's directory. */
-  private async commit(tree: string, parent: string, message: string): Promise<string> {
+  private async commit(tree: string, parent: string, message: string, signal: AbortSignal): Promise<string> {
     const seconds = Math.floor(Date.now() / 1000);
     const who = `tole <tole@localhost> ${seconds} +0000`;
     const file = join(this.target.gitDir, `tole-commit-${process.pid}`);
     writeFileSync(file, `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}\n`);
     try {
-      return await this.commits.ask(`${file}\n`, oneLine);
+      return await this.commits.ask(`${file}\n`, oneLine, signal);
     } finally {
       rmSync(file, { force: true });
     }

@@ -21,7 +21,7 @@ export interface RepackPolicy {
 export const DEFAULT_REPACK: RepackPolicy = { looseObjects: 6700, inBackground: true };
 
 /** Runs `git gc --auto` under `policy`. A repack that fails leaves the objects loose: checkpoints go on. */
-export async function repackIfDue(target: GitTarget, policy: RepackPolicy): Promise<void> {
+export async function repackIfDue(target: GitTarget, policy: RepackPolicy, signal: AbortSignal): Promise<void> {
   const args = ['-c', `gc.auto=${policy.looseObjects}`, '-c', `gc.autoDetach=${policy.inBackground}`];
-  await runGit(target, [...args, 'gc', '--auto', '--quiet']).catch(() => undefined);
+  await runGit(target, [...args, 'gc', '--auto', '--quiet'], signal).catch(() => undefined);
 }

@@ -9,7 +9,7 @@ import { askFollowingEdits, riskOfRun } from './edited-call';
 import { resumeRestore } from './restore-files';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
-import { NO_CHECKPOINT, type PendingIntent, type Sandwich } from './tool-step';
+import { INTERRUPTED_AT_CHECKPOINT, NO_CHECKPOINT, type PendingIntent, type Sandwich } from './tool-step';
 import { emitNotices } from './turn-hooks';
 
 export const NEVER_REPLAY_TEXT =
@@ -106,10 +106,13 @@ async function resumeOne(
     );
     const { decision } = checked;
     sandwich.waitedOnUser();
-    const checkpoint = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
-    current = sandwich.commitApproval(current, request, tool, decision, checkpoint);
+    const checkpoint = decision.approved
+      ? await sandwich.checkpoint(riskOfRun(request, decision), signal)
+      : NO_CHECKPOINT;
+    const settled = checkpoint.interrupted ? INTERRUPTED_AT_CHECKPOINT : decision;
+    current = sandwich.commitApproval(current, request, tool, settled, checkpoint);
     emitNotices(checkpoint.notices, emit);
-    if (!decision.approved) return current;
+    if (!settled.approved) return current;
     // No approval was committed before the crash, so the effect cannot have started: run it.
     return runAndSettle(
       deps,

@@ -9,7 +9,7 @@ import { prepareCall, previewOf, requestFor, resolvedSubjectOf } from './call-re
 import { askFollowingEdits, riskOfRun } from './edited-call';
 import type { RoundCall } from './limits';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
-import { NO_CHECKPOINT } from './tool-step';
+import { INTERRUPTED_AT_CHECKPOINT, NO_CHECKPOINT } from './tool-step';
 import { commitNotices, emitNotices, noticesOf, runHooks, type HookFields, type NoticePayload } from './turn-hooks';
 import type { TurnScope } from './turn-scope';
 
@@ -108,7 +108,11 @@ export class ToolCalls {
     const { tool, input, request, known, prepared, fields, notices } = admitted;
     // The checkpoint comes after the approval and before the effect: with the intent when the
     // approval is already known, else with the user's approval.
-    const early = known ? await sandwich.checkpoint(request.risk) : NO_CHECKPOINT;
+    const early = known ? await sandwich.checkpoint(request.risk, signal) : NO_CHECKPOINT;
+    if (early.interrupted) {
+      const unrun = { tool: tool.name, ...INTERRUPTED, notices, described: { request, tool, decision: known } };
+      return { state: settleUnrun(scope, state, call, unrun, byUser), ok: false };
+    }
     let current = sandwich.commitIntent(state, request, tool, known, prepared, notices, early, byUser);
     emitNotices([...notices, ...early.notices], emit);
     deps.fault?.('after-intent');
@@ -121,10 +125,11 @@ export class ToolCalls {
       sandwich.waitedOnUser();
       const decision = await hookOnEdit(scope, checked.decision, fields, signal);
       if (!decision.approved && decision.by === 'user') this.deniedByUser.add(signatureOf(tool.name, input));
-      const late = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision)) : NO_CHECKPOINT;
-      current = sandwich.commitApproval(current, request, tool, decision, late);
+      const late = decision.approved ? await sandwich.checkpoint(riskOfRun(request, decision), signal) : NO_CHECKPOINT;
+      const settled = late.interrupted ? INTERRUPTED_AT_CHECKPOINT : decision;
+      current = sandwich.commitApproval(current, request, tool, settled, late);
       emitNotices(late.notices, emit);
-      if (!decision.approved) return { state: current, ok: false };
+      if (!settled.approved) return { state: current, ok: false };
       approval = decision;
       runInput = checked.input;
     }

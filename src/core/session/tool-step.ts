@@ -25,10 +25,14 @@ export interface PendingIntent {
 
 type Result = EntryPayloads['tool_result'];
 
-/** A checkpoint taken before an effect (its id, when one was taken) and what to tell the user about it. */
+/**
+ * A checkpoint taken before an effect (its id, when one was taken) and what to tell the user about
+ * it; `interrupted` when the user pressed Esc while it was taken (the call must not run).
+ */
 interface TakenCheckpoint {
   readonly id?: string;
   readonly notices: readonly NoticePayload[];
+  readonly interrupted?: true;
 }
 
 /** One intent of a batch of calls that run side by side (see `commitIntents`). */
@@ -92,6 +96,15 @@ function addIntent(
 
 export const NO_CHECKPOINT: TakenCheckpoint = { notices: [] };
 
+const INTERRUPTED_CHECKPOINT: TakenCheckpoint = { notices: [], interrupted: true };
+
+/** The decision of a call the user approved and then interrupted while its checkpoint was taken: not run. */
+export const INTERRUPTED_AT_CHECKPOINT: Decision = {
+  approved: false,
+  by: 'interrupted',
+  reason: 'interrupted by the user while its checkpoint was taken',
+};
+
 /** Shared moves of the effect sandwich: each one commit, each one CAS transition. */
 export class Sandwich {
   /**
@@ -124,14 +137,18 @@ export class Sandwich {
 
   /**
    * Before an effect that can change files, once it is approved: a checkpoint of the workspace.
-   * When none can be taken the effect still runs, and the user is told why, once.
+   * When none can be taken (git failed, or ran past the checkpoint time limit and was killed) the
+   * effect still runs with no checkpoint named in its intent, and the user is told why, once.
+   * When `signal` aborts meanwhile (Esc), the checkpoint's gits are killed and the result says
+   * `interrupted`: the caller settles the call as not run.
    */
-  async checkpoint(risk: Risk): Promise<TakenCheckpoint> {
+  async checkpoint(risk: Risk, signal: AbortSignal): Promise<TakenCheckpoint> {
     const { checkpoints, fault } = this.deps;
     if (!checkpoints || risk === 'ReadOnly') return NO_CHECKPOINT;
-    const taken = await checkpoints.take(this.vouching ? 'known-paths' : 'scan');
+    const taken = await checkpoints.take(this.vouching ? 'known-paths' : 'scan', signal);
     fault?.('after-checkpoint');
-    this.vouching = taken.ok;
+    this.vouching = taken.ok && !signal.aborted;
+    if (signal.aborted) return INTERRUPTED_CHECKPOINT;
     if (taken.ok) return { id: taken.id, notices: [] };
     if (!taken.firstReport) return NO_CHECKPOINT;
     return {
@@ -354,6 +371,8 @@ function denialText(decision: Decision): string {
     case 'hook':
       return `blocked by a hook: ${decision.reason}`;
     case 'interrupted':
-      return 'interrupted by the user before it was approved: not run';
+      return decision.reason === INTERRUPTED_AT_CHECKPOINT.reason
+        ? `${decision.reason}: not run`
+        : 'interrupted by the user before it was approved: not run';
   }
 }

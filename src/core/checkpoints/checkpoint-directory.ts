@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { git, GitFailure, type GitTarget } from './git-command';
+import { PROBE_LIMIT_MS } from './git-stop';
+
+/** The config of a checkpoint directory, set when it is made. */
+const CONFIG: readonly [string, string][] = [
+  ['core.bare', 'false'],
+  ['core.autocrlf', 'false'],
+  ['core.filemode', 'true'],
+  ['core.symlinks', 'true'],
+  ['core.quotepath', 'false'],
+  // git's own commands never gc this directory by themselves: repackIfDue decides when.
+  ['gc.auto', '0'],
+];
+
+/**
+ * Creates the checkpoint directory whole under a name of its own, then renames it into place:
+ * several toles starting on one workspace at once never see (or configure) a half-made one.
+ * The first rename wins; the others' directories are removed.
+ */
+export async function createDirectory(target: GitTarget, stop: AbortSignal): Promise<void> {
+  const dir = target.gitDir;
+  mkdirSync(dirname(dir), { recursive: true });
+  const temp = `${dir}.new-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
+  try {
+    const run = spawnSync(target.binary, ['init', '-q', '--bare', temp], {
+      env: { PATH: target.path, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      timeout: PROBE_LIMIT_MS,
+      killSignal: 'SIGKILL',
+    });
+    if (run.status !== 0) throw new GitFailure(['init'], run.status ?? -1, String(run.error ?? run.stderr));
+    for (const [key, value] of CONFIG) await git({ ...target, gitDir: temp }, ['config', key, value], stop);
+    writeFileSync(join(temp, 'tole-workspace'), `${target.workTree}\n`);
+    try {
+      renameSync(temp, dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** Why checkpoints cannot work for this workspace at all (the root or home folder, no git), or null. */
+export function offReason(
+  workspaceRoot: string,
+  userHome: string | undefined,
+  binary: string,
+  path: string,
+): string | null {
+  if (workspaceRoot === '/' || relative(workspaceRoot, '/') === '')
+    return 'the workspace is the filesystem root; start tole in a project folder';
+  if (userHome && workspaceRoot === userHome)
+    return 'the workspace is your home directory; start tole in a project folder';
+  const probe = spawnSync(binary, ['--version'], {
+    env: { PATH: path },
+    encoding: 'utf8',
+    timeout: PROBE_LIMIT_MS,
+    killSignal: 'SIGKILL',
+  });
+  if (probe.error || probe.status !== 0) return `no usable git binary (${binary}): install git to get checkpoints`;
+  return null;
+}

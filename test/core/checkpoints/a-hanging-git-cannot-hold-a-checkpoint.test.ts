@@ -1,0 +1,231 @@
+/**
+ * A git that hangs cannot hold a checkpoint, nor the turn waiting on it: when the checkpoint's
+ * time limit passes, or the user presses Esc, its gits are killed with their process groups (a
+ * wrapper's child included), the checkpoint fails or says it was interrupted, and the next
+ * checkpoint works (a killed pipe is started again). The git here is a real wrapper first on the
+ * path that hangs at one step while a flag file exists; the time limit is a timer the test fires
+ * once the wrapper says it hangs.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
+import type { StartTimer } from '../../../src/core/checkpoints/git-stop';
+import { entriesOfType, resultsFor } from '../../support/agent-fixtures';
+import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
+import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
+import { scriptedAgentPerTest } from '../../support/scripted-agent';
+
+const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-git-hang-' });
+
+const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+
+interface HangingGit {
+  readonly binary: string;
+  /** Makes the git hang at `step` (a git command name) from now on. */
+  hangAt(step: string): void;
+  /** Lets every git run again. */
+  release(): void;
+  /** Resolves once a git hangs, with its pid and its background child's. */
+  hanging(): Promise<{ git: number; child: number }>;
+}
+
+/** A git that runs the real one, except at the step named in its flag file: there it starts a child, says both pids and waits. */
+function hangingGit(): HangingGit {
+  const dir = tempDirForTest('tole-hanging-git-');
+  const flag = join(dir, 'hang-at');
+  const pids = join(dir, 'pids');
+  const binary = join(dir, 'git');
+  writeFileSync(
+    binary,
+    `#!/bin/sh
+step=$(cat '${flag}' 2>/dev/null)
+case " $* " in *" $step "*) if [ -n "$step" ]; then
+  sleep 1000 & echo "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'; wait; fi;; esac
+exec '${realGit}' "$@"
+`,
+  );
+  chmodSync(binary, 0o755);
+  return {
+    binary,
+    hangAt: (step) => writeFileSync(flag, step),
+    release: () => rmSync(flag, { force: true }),
+    hanging: async () => {
+      await fileAppears(pids);
+      const [git, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+      rmSync(pids);
+      return { git: git!, child: child! };
+    },
+  };
+}
+
+function fileAppears(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(join(path, '..'), () => {
+      if (existsSync(path)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (existsSync(path)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
+/** A time limit that passes when the test says so. */
+function testTimer(): { timer: StartTimer; expire(): void } {
+  const pending = new Set<() => void>();
+  return {
+    timer: (_ms, fire) => {
+      pending.add(fire);
+      return () => pending.delete(fire);
+    },
+    expire: () => {
+      for (const fire of [...pending]) fire();
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return !/^\S+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+async function killed(pids: { git: number; child: number }): Promise<void> {
+  await vi.waitFor(() => expect([alive(pids.git), alive(pids.child)]).toEqual([false, false]), { timeout: 10_000 });
+}
+
+function checkpointsWith(git: HangingGit, timer: StartTimer): Checkpoints {
+  const { home, root } = scripted.dirs;
+  const made = Checkpoints.create({ home, workspaceRoot: root, gitBinary: git.binary, timer });
+  afterTheTest(() => made.close());
+  return made;
+}
+
+describe('a hanging git', () => {
+  it("is killed with its group when the checkpoint's time limit passes; the checkpoint fails and the next one works", async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const checkpoints = checkpointsWith(git, limit.timer);
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'a\n');
+    git.hangAt('update-index');
+    const taking = checkpoints.take();
+    const pids = await git.hanging();
+    limit.expire();
+    const failed = await taking;
+    expect(failed).toMatchObject({
+      ok: false,
+      firstReport: true,
+      reason: expect.stringMatching(/git update-index was stopped: it ran past the checkpoint time limit of 300 s/),
+    });
+    await killed(pids);
+
+    git.release();
+    const taken = await checkpoints.take();
+    if (!taken.ok) throw new Error(taken.reason);
+    expect(fileInCheckpoint(checkpoints.directory, taken.id, 'a.txt')).toBe('a\n');
+  });
+
+  it('is killed at once by Esc: the checkpoint says interrupted, and is not reported as checkpoints being off', async () => {
+    const git = hangingGit();
+    const checkpoints = checkpointsWith(git, testTimer().timer);
+    git.hangAt('ls-files');
+    const esc = new AbortController();
+    const taking = checkpoints.take('scan', esc.signal);
+    const pids = await git.hanging();
+    esc.abort();
+    expect(await taking).toEqual({ ok: false, reason: 'interrupted by the user', interrupted: true });
+    await killed(pids);
+
+    // The first real failure is still the first report.
+    git.hangAt('ls-files');
+    const limit = testTimer();
+    const later = checkpointsWith(git, limit.timer);
+    const failing = later.take();
+    await git.hanging();
+    limit.expire();
+    expect(await failing).toMatchObject({ ok: false, firstReport: true });
+  });
+
+  it('in a pipe of the known-path checkpoints is killed and the pipe started again', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const checkpoints = checkpointsWith(git, limit.timer);
+    const at = (name: string): string => join(scripted.dirs.root, name);
+    writeFileSync(at('a.txt'), 'a\n');
+    expect((await checkpoints.take()).ok).toBe(true);
+
+    writeFileSync(at('b.txt'), 'b\n');
+    checkpoints.noteChanges(['b.txt']);
+    git.hangAt('hash-object');
+    const taking = checkpoints.take('known-paths');
+    const pids = await git.hanging();
+    limit.expire();
+    expect(await taking).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/git hash-object was stopped: it ran past the checkpoint time limit/),
+    });
+    await killed(pids);
+
+    git.release();
+    expect((await checkpoints.take()).ok).toBe(true);
+    // A known-path checkpoint reads only the named path: c.txt, not d.txt changed behind tole's back.
+    writeFileSync(at('c.txt'), 'c\n');
+    writeFileSync(at('d.txt'), 'd\n');
+    checkpoints.noteChanges(['c.txt']);
+    const known = await checkpoints.take('known-paths');
+    if (!known.ok) throw new Error(known.reason);
+    expect(fileInCheckpoint(checkpoints.directory, known.id, 'c.txt')).toBe('c\n');
+    expect(fileInCheckpoint(checkpoints.directory, known.id, 'd.txt')).toBe('');
+  });
+});
+
+describe('a turn whose checkpoint hangs', () => {
+  function agentOver(git: HangingGit, timer: StartTimer) {
+    const built = scripted.agent({ policy: { yes: true }, deps: { checkpoints: checkpointsWith(git, timer) } });
+    afterTheTest(() => built.store.close());
+    return built;
+  }
+
+  it('ends at Esc without running the call', async () => {
+    const git = hangingGit();
+    const { agent, store } = agentOver(git, testTimer().timer);
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'a\n');
+    git.hangAt('update-index');
+    scripted.server.push(writeFileReply('call_w', 'w.txt', 'written\n'));
+    const esc = new AbortController();
+    const turn = agent.runTurn('write w', esc.signal, () => {});
+    const pids = await git.hanging();
+    esc.abort();
+    await turn;
+    await killed(pids);
+    expect(existsSync(join(scripted.dirs.root, 'w.txt'))).toBe(false);
+    expect(resultsFor(store, 'call_w').map((r) => r.payload.outcome)).toEqual(['interrupted']);
+    expect(entriesOfType(store, 'tool_intent')).toEqual([]);
+  });
+
+  it('past its time limit runs the call with no checkpoint named, and says why', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const { agent, store } = agentOver(git, limit.timer);
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'a\n');
+    git.hangAt('update-index');
+    scripted.server.push(writeFileReply('call_w', 'w.txt', 'written\n'));
+    const turn = agent.runTurn('write w', new AbortController().signal, () => {});
+    await git.hanging();
+    limit.expire();
+    expect((await turn).outcome).toBe('done');
+    expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
+    const [intent] = entriesOfType(store, 'tool_intent');
+    expect(intent!.payload.checkpoint).toBeUndefined();
+    const notices = entriesOfType(store, 'notice').map((n) => n.payload.text);
+    expect(notices).toEqual([expect.stringMatching(/^checkpoints are off: .*ran past the checkpoint time limit/)]);
+  });
+});
