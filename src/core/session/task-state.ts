@@ -1,6 +1,8 @@
+import { answerShapeOf } from '../storage/answer-shape';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry, Entry } from '../tree/entry-types';
 import { wholeList } from '../tree/lazy-list';
+import { pathTypeReader } from '../tree/tree-index';
 import { currentHead } from './cursor';
 import { inferPlan } from './plan-inference';
 import { planFromInput, UPDATE_PLAN_TOOL, type PlanStep } from '../tools/builtin/update-plan';
@@ -38,6 +40,8 @@ export interface TaskState {
 }
 
 const LAST_ACTION_RESULT_CHARS = 200;
+/** The entry types `TaskStateFold.fold` reads; it passes over every other. */
+const FOLDED_TYPES: ReadonlySet<string> = new Set(['assistant', 'user', 'tool_intent', 'tool_result']);
 
 export const EMPTY_TASK_STATE: TaskState = {
   plan: [],
@@ -74,6 +78,12 @@ export class TaskStateFold {
   }
 
   add(entry: AnyEntry): void {
+    this.fold(entry);
+    this.folded++;
+    this.lastId = entry.id;
+  }
+
+  private fold(entry: AnyEntry): void {
     switch (entry.type) {
       case 'assistant':
         this.current = afterAnswer(this.current, entry);
@@ -92,8 +102,6 @@ export class TaskStateFold {
       default:
         break;
     }
-    this.folded++;
-    this.lastId = entry.id;
   }
 
   addAll(entries: Iterable<AnyEntry>): void {
@@ -104,7 +112,15 @@ export class TaskStateFold {
   follow(path: readonly AnyEntry[]): TaskState {
     const grows = this.folded <= path.length && (this.folded === 0 || path[this.folded - 1]?.id === this.lastId);
     if (!grows) return this.restart().follow(path);
-    for (let i = this.folded; i < path.length; i++) this.add(path[i]!);
+    if (path.length === this.folded) return this.current;
+    // Only the entries `fold` reads are built: a prompt matters only right after a tool round.
+    const typeAt = pathTypeReader(path);
+    for (let i = this.folded; i < path.length; i++) {
+      const type = typeAt(i);
+      if (FOLDED_TYPES.has(type) && (type !== 'user' || this.current.roundIsNewest)) this.fold(path[i]!);
+    }
+    this.folded = path.length;
+    this.lastId = path[path.length - 1]!.id;
     return this.current;
   }
 
@@ -120,9 +136,11 @@ export class TaskStateFold {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function afterAnswer(state: Mutable<TaskState>, entry: Entry<'assistant'>): Mutable<TaskState> {
-  const calls = entry.payload.toolCalls;
+  // Read from the payload's bytes while they are unparsed: a long path's answers are not parsed for two yes/no answers.
+  const shape = answerShapeOf(entry);
+  const calls = shape === null ? entry.payload.toolCalls.length > 0 : shape.calls;
   let next = state;
-  if (calls.length > 0)
+  if (calls)
     next = {
       ...next,
       rounds: next.rounds + 1,
@@ -131,7 +149,7 @@ function afterAnswer(state: Mutable<TaskState>, entry: Entry<'assistant'>): Muta
     };
   else if (next.roundIsNewest) next = { ...next, roundIsNewest: false };
   // A plan the model keeps with update_plan is not overridden by lines in its text.
-  if (next.source === 'tool') return next;
+  if (next.source === 'tool' || shape?.mayHoldPlan === false) return next;
   const inferred = inferPlan(entry.payload.text);
   if (inferred === null || samePlan(inferred, next.plan)) return next;
   return withPlan(next, inferred, null, 'inferred', entry.id);

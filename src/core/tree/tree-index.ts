@@ -15,6 +15,17 @@ interface DeferredEntries {
   make(at: number): AnyEntry;
 }
 
+/** How to read the type of a path's item without building it, for the paths pathTo gives with deferred entries on them. */
+const pathTypes = new WeakMap<readonly AnyEntry[], (index: number) => string>();
+
+/**
+ * The types of `path`'s items by index, read without building an entry not built yet when `path`
+ * came from TreeIndex.pathTo (a fold that passes over most types builds only what it reads).
+ */
+export function pathTypeReader(path: readonly AnyEntry[]): (index: number) => string {
+  return pathTypes.get(path) ?? ((i) => path[i]!.type);
+}
+
 /** Parent -> children links over the immutable entries, kept up to date as entries append. */
 export class TreeIndex {
   /**
@@ -219,7 +230,15 @@ export class TreeIndex {
   pathTo(leafId: string | null): readonly AnyEntry[] {
     const places = this.placesTo(leafId);
     if (this.deferred === null) return places.map((place) => this.order[place]!);
-    return lazyList(places.length, (i) => this.entryAt(places[i]!)!);
+    const path = lazyList(places.length, (i) => this.entryAt(places[i]!)!);
+    pathTypes.set(path, (i) => this.typeAt(places[i]!));
+    return path;
+  }
+
+  /** The type of the entry at `at` in the order added, without building a deferred entry. */
+  private typeAt(at: number): string {
+    const entry = this.order[at];
+    return entry !== undefined ? entry.type : this.deferred!.typeAt(at);
   }
 
   /**
@@ -229,9 +248,7 @@ export class TreeIndex {
   pathEntriesOfTypes(leafId: string | null, types: ReadonlySet<string>): AnyEntry[] {
     const found: AnyEntry[] = [];
     for (const place of this.placesTo(leafId)) {
-      const entry = this.order[place];
-      const type = entry !== undefined ? entry.type : this.deferred!.typeAt(place);
-      if (types.has(type)) found.push(entry ?? this.entryAt(place)!);
+      if (types.has(this.typeAt(place))) found.push(this.entryAt(place)!);
     }
     return found;
   }

@@ -1,0 +1,125 @@
+/**
+ * What the task state's fold asks of every assistant answer on a path (task-state.ts): whether it
+ * called tools, and whether its text may hold a plan. A 100,000-entry session's answers are still
+ * the bytes in the file when its first frame is drawn; parsing each (and keeping 50,000 parsed
+ * payloads for the collector to scan) cost more than the rest of the screen, for two yes/no
+ * answers. So they are read from the bytes, checked as strictly as `JSON.parse` checks them
+ * (json-skip.ts), and a payload written any other way is left to `JSON.parse`.
+ */
+import {
+  at,
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipSpace,
+  skipString,
+  skipValue,
+} from './json-skip';
+import { ReplayedEntry } from './replayed-entry';
+
+export interface AnswerShape {
+  /** `payload.toolCalls` is a non-empty array. */
+  readonly calls: boolean;
+  /**
+   * `payload.text` may match plan-inference.ts's `/\[[ xX]\]|plan/i`; false only when it cannot:
+   * its bytes hold no `\u` escape (every other escape stands for a character outside that pattern,
+   * so the pattern can only match the bytes as written) and no such match.
+   */
+  readonly mayHoldPlan: boolean;
+}
+
+const SHAPES: readonly AnswerShape[] = [
+  { calls: false, mayHoldPlan: false },
+  { calls: false, mayHoldPlan: true },
+  { calls: true, mayHoldPlan: false },
+  { calls: true, mayHoldPlan: true },
+];
+
+const TEXT = Buffer.from('text');
+const TOOL_CALLS = Buffer.from('toolCalls');
+const LOWER_U = 0x75;
+
+/**
+ * The shape of an answer whose payload is still unparsed bytes, or null: the payload is parsed
+ * already (read it), or is not an object holding a string `text` and an array `toolCalls` written
+ * with plain keys, or is not JSON (reading the payload then names the line, as before).
+ */
+export function answerShapeOf(entry: object): AnswerShape | null {
+  if (!(entry instanceof ReplayedEntry) || !ReplayedEntry.isUnparsed(entry)) return null;
+  const [bytes, start, end] = ReplayedEntry.rangeOf(entry);
+  return shapeInBytes(bytes, start, end);
+}
+
+/** The shape of the JSON object in `b[start, end)`, read as `JSON.parse` would (the last of a repeated key counts). */
+export function shapeInBytes(b: Buffer, start: number, end: number): AnswerShape | null {
+  let i = skipSpace(b, start, end);
+  if (at(b, i, end) !== OPEN_BRACE) return null;
+  i = skipSpace(b, i + 1, end);
+  let calls = -1;
+  let textFrom = -1;
+  let textTo = -1;
+  for (;;) {
+    if (at(b, i, end) !== QUOTE) return null;
+    const keyEnd = skipString(b, i, end);
+    if (keyEnd < 0) return null;
+    const isText = isKey(b, i + 1, keyEnd - 1, TEXT);
+    const isCalls = isKey(b, i + 1, keyEnd - 1, TOOL_CALLS);
+    // An escaped key may spell either (`"te\u0078t"`): JSON.parse reads those.
+    if (!isText && !isCalls && hasBackslash(b, i + 1, keyEnd - 1)) return null;
+    i = skipSpace(b, keyEnd, end);
+    if (at(b, i, end) !== COLON) return null;
+    i = skipSpace(b, i + 1, end);
+    const valueEnd = skipValue(b, i, end);
+    if (valueEnd < 0) return null;
+    if (isText) {
+      if (b[i] !== QUOTE) return null;
+      textFrom = i + 1;
+      textTo = valueEnd - 1;
+    } else if (isCalls) {
+      if (b[i] !== OPEN_BRACKET) return null;
+      calls = b[skipSpace(b, i + 1, end)] === CLOSE_BRACKET ? 0 : 1;
+    }
+    i = skipSpace(b, valueEnd, end);
+    const c = at(b, i, end);
+    if (c === CLOSE_BRACE) break;
+    if (c !== COMMA) return null;
+    i = skipSpace(b, i + 1, end);
+  }
+  if (skipSpace(b, i + 1, end) !== end || calls < 0 || textFrom < 0) return null;
+  return SHAPES[calls * 2 + (mayHoldPlan(b, textFrom, textTo) ? 1 : 0)]!;
+}
+
+function hasBackslash(b: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (b[k] === BACKSLASH) return true;
+  return false;
+}
+
+function isKey(b: Buffer, from: number, to: number, key: Buffer): boolean {
+  if (to - from !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (b[from + k] !== key[k]) return false;
+  return true;
+}
+
+/** Whether a JSON string's bytes `b[from, to)` may decode to text matching `/\[[ xX]\]|plan/i`. */
+function mayHoldPlan(b: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = b[k]!;
+    if (c === BACKSLASH) {
+      if (b[k + 1] === LOWER_U) return true;
+      k++;
+    } else if (c === OPEN_BRACKET) {
+      const inside = b[k + 1];
+      if (k + 2 < to && (inside === 0x20 || inside === 0x78 || inside === 0x58) && b[k + 2] === CLOSE_BRACKET)
+        return true;
+    } else if ((c | 0x20) === 0x70 && k + 3 < to) {
+      // `| 0x20` folds an ASCII capital to its small letter; no other byte lands on these.
+      if ((b[k + 1]! | 0x20) === 0x6c && (b[k + 2]! | 0x20) === 0x61 && (b[k + 3]! | 0x20) === 0x6e) return true;
+    }
+  }
+  return false;
+}
