@@ -21,7 +21,8 @@ describe('the frame writer', () => {
     frames.stream.write(`${eraseLines(4)}a\nB\nc\n`);
     const written = out.frames.join('');
     expect(rows(written)).toEqual([2]);
-    expect(written).toContain('\x1b[2H\x1b[0mB');
+    // No style code before B: the first frame left the terminal plain.
+    expect(written).toContain('\x1b[2HB');
     expect(written).not.toContain('\x1b[1A');
   });
 
@@ -51,5 +52,46 @@ describe('the frame writer', () => {
     frames.stream.write('\x1b[31mred\x1b[39m\n');
     expect(out.frames.join('')).not.toMatch(/\x1b\[[0-9;]*3[0-9][;m]/);
     expect(out.frames.join('')).toContain('red');
+  });
+
+  it('sends a short one-row frame without the synchronized-update pair, and every other frame inside one', () => {
+    const out = new FakeStdout(80, 5);
+    const frames = new FrameWriter(out as unknown as NodeJS.WriteStream);
+    frames.stream.write('a\nb\nc\n');
+    expect(out.frames.join('')).toMatch(/^\x1b\[\?2026h[\s\S]*\x1b\[\?2026l$/);
+    out.frames.length = 0;
+    frames.stream.write('a\nb!\nc\n');
+    expect(out.frames.join('')).toBe('\x1b[2;2H!');
+    out.frames.length = 0;
+    // Two rows: a terminal must not show one without the other.
+    frames.stream.write('A\nb!\nC\n');
+    expect(out.frames.join('')).toMatch(/^\x1b\[\?2026h[\s\S]*\x1b\[\?2026l$/);
+    out.frames.length = 0;
+    // One row, but long: it may take the terminal more than one read.
+    frames.stream.write(`A\n${'x'.repeat(64)}\nC\n`);
+    expect(out.frames.join('')).toMatch(/^\x1b\[\?2026h[\s\S]*\x1b\[\?2026l$/);
+  });
+
+  it('sets the first style of a frame without a reset after a frame, and with one after anything else wrote', () => {
+    const red = (text: string): string => `\x1b[31m${text}\x1b[39m`;
+    const { out, frames } = writer();
+    frames.stream.write('a\nb\n');
+    out.frames.length = 0;
+    frames.stream.write(`a\n${red('b')}\n`);
+    // The last frame ended plain: the colour alone.
+    expect(out.frames.join('')).toBe('\x1b[2H\x1b[31mb\x1b[0m');
+    // Codes passed through beside the frames, a clear, a repaint: the terminal's style is not known.
+    for (const between of [
+      () => frames.stream.write('\x1b[?25l'),
+      () => frames.stream.write('\x1b[2J'),
+      () => frames.repaint(),
+    ]) {
+      frames.stream.write('a\nb\n');
+      out.frames.length = 0;
+      between();
+      frames.stream.write(`a\n${red('b')}\n`);
+      // The first style code sent after it starts with a reset.
+      expect(out.frames.join('').match(/\x1b\[[0-9;]*m/)?.[0]).toMatch(/^\x1b\[0[;m]/);
+    }
   });
 });

@@ -50,6 +50,12 @@ export function withoutColour(line: string): string {
 }
 
 const NO_CELLS: RowCells = { cells: [], uncertain: false };
+/**
+ * A frame that changes one row in fewer bytes than this goes out without the synchronized-update
+ * pair (16 bytes, as much as a typed character's frame itself): the terminal reads so short a
+ * write whole, and a row drawn half a read early shows nothing a user could catch.
+ */
+const UNSYNCED_BYTES = 64;
 /** Fewer changed rows than this: no scroll is looked for (a streamed token changes one or two). */
 const MIN_SCROLL_ROWS = 3;
 
@@ -90,6 +96,8 @@ export class FrameWriter {
   /** Draws the last frame whole again (after the screen was cleared, on a resize). */
   repaint(): void {
     if (this.lost) return;
+    // The screen was cleared, perhaps by a program that left the terminal in a style of its own.
+    this.pen.forget();
     const lines = this.previous;
     this.previous = [];
     this.previousCells = [];
@@ -108,6 +116,7 @@ export class FrameWriter {
     const cleared = prefixLength(CLEAR_PREFIX, rest);
     if (cleared > 0) {
       this.out.write('\x1b[2J');
+      this.pen.forget();
       this.previous = [];
       this.previousCells = [];
       rest = rest.slice(cleared);
@@ -117,6 +126,8 @@ export class FrameWriter {
     if (rest === '') return;
     if (ONLY_CONTROL.test(rest)) {
       this.out.write(rest);
+      // Codes the pen does not follow (a style among them would leave it wrong).
+      this.pen.forget();
       return;
     }
     const lines = rest.endsWith('\n') ? rest.slice(0, -1).split('\n') : rest.split('\n');
@@ -143,6 +154,7 @@ export class FrameWriter {
       out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
     }
     if (out !== '') out += this.pen.deferred() + this.pen.reset();
+    const oneRow = changed.length === 1;
     if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
       const scrolled = this.scrolled(lines, cells, changed, columns);
       if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
@@ -150,7 +162,7 @@ export class FrameWriter {
     this.previous = lines;
     this.previousCells = cells;
     if (out === '') return;
-    out = SYNC_START + out + SYNC_END;
+    if (!oneRow || Buffer.byteLength(out) >= UNSYNCED_BYTES) out = SYNC_START + out + SYNC_END;
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;
     this.out.write(out);

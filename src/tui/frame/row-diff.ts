@@ -53,7 +53,7 @@ const UNKNOWN = '\u0000';
 
 /** What the terminal's pen holds while a frame is written: its style, and where the cursor is. */
 export class Pen {
-  /** null: not known (the start of a frame), so the first style set resets first. */
+  /** null: not known (before the first frame, after a clear), so the first style set resets first. */
   private styles: readonly AnsiCode[] | null = null;
   private key = '';
   private row = -1;
@@ -158,10 +158,15 @@ export class Pen {
     this.column = -1;
   }
 
-  /** Codes that leave the terminal with no style (at the end of a frame). */
+  /**
+   * Codes that leave the terminal with no style (at the end of a frame). The pen then knows the
+   * terminal's style is plain, so the next frame sets its first style without a reset first; the
+   * cursor it forgets (whoever writes between frames may move it).
+   */
   reset(): string {
     const wasPlain = this.styles !== null && this.styles.length === 0;
-    this.styles = null;
+    this.styles = [];
+    this.key = '';
     this.row = -1;
     this.column = -1;
     return wasPlain ? '' : '\x1b[0m';
