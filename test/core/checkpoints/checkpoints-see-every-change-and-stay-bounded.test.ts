@@ -47,6 +47,19 @@ function looseObjects(checkpoints: Checkpoints): number {
 
 const at = (...parts: string[]): string => join(dirs.root, ...parts);
 
+/**
+ * 256 small source files in four folders: more loose objects than a policy of 256 allows. git
+ * counts loose objects in one of its 256 object folders (objects/17) and packs past
+ * looseObjects / 256 there: these files' blobs put three in it, so `gc --auto` packs after the
+ * first checkpoint (the tests below check that it did).
+ */
+function writeSourceFiles(): void {
+  for (let d = 0; d < 4; d++) {
+    mkdirSync(at(`pkg${d}`));
+    for (let f = 0; f < 64; f++) writeFileSync(at(`pkg${d}`, `mod${f}.ts`), `export const v = ${d * 64 + f};\n`);
+  }
+}
+
 describe('a checkpoint holds every change made since the last one', () => {
   it('restores each of a series of changes no tool announced, byte, mode and kind', async () => {
     const [a, b] = [tole(), tole()];
@@ -126,15 +139,12 @@ describe("tole's index", () => {
 
 describe('the checkpoint directory is repacked', () => {
   it('once it holds more loose objects than the policy allows, and every checkpoint is still there and restorable', async () => {
-    for (let d = 0; d < 16; d++) {
-      mkdirSync(at(`pkg${d}`));
-      for (let f = 0; f < 64; f++) writeFileSync(at(`pkg${d}`, `mod${f}.ts`), `export const v = ${d * 64 + f};\n`);
-    }
+    writeSourceFiles();
     const checkpoints = tole({ looseObjects: 256, inBackground: false });
     const ids = [await take(checkpoints)];
     const states = [treeState(dirs.root)];
     await checkpoints.settled();
-    // The 1,024 blobs of the first checkpoint were packed; what is loose is what came after.
+    // The 256 blobs of the first checkpoint were packed; what is loose is what came after.
     expect(looseObjects(checkpoints)).toBeLessThan(64);
     expect(readdirSync(join(checkpoints.directory, 'objects', 'pack')).some((n) => n.endsWith('.pack'))).toBe(true);
     for (let i = 0; i < 2; i++) {
@@ -150,10 +160,7 @@ describe('the checkpoint directory is repacked', () => {
   });
 
   it('while another tole takes checkpoints, losing none of either', async () => {
-    for (let d = 0; d < 16; d++) {
-      mkdirSync(at(`pkg${d}`));
-      for (let f = 0; f < 64; f++) writeFileSync(at(`pkg${d}`, `mod${f}.ts`), `export const w = ${d * 64 + f};\n`);
-    }
+    writeSourceFiles();
     // One repacks after each of its checkpoints (its threshold is low), the other never needs to.
     const [packer, other] = [tole({ looseObjects: 256, inBackground: false }), tole()];
     const ids: string[] = [];
