@@ -148,7 +148,7 @@ export class Checkpoints {
     const interrupted = { ok: false, reason: 'interrupted by the user', interrupted: true } as const;
     try {
       const running = this.serial(async (stop) => {
-        await this.init(stop);
+        this.init();
         const rescans = this.rescans;
         const named = [...this.named.values()];
         this.named.clear();
@@ -296,7 +296,7 @@ export class Checkpoints {
     if (this.offReason !== null) throw new Error(`checkpoints are off: ${this.offReason}`);
     if (!(await this.exists(id, stop)))
       throw new Error(`checkpoint ${id.slice(0, 12)} does not exist in ${this.target.gitDir}`);
-    await this.init(stop);
+    this.init();
     const now = await this.snapshot(stop);
     const leftOut = await this.leftOutOf(id, stop);
     const keep = new Set(
@@ -395,10 +395,10 @@ export class Checkpoints {
     return { tree, leftOut };
   }
 
-  private async init(stop: AbortSignal): Promise<void> {
+  private init(): void {
     if (this.initialized) return;
     const dir = this.target.gitDir;
-    if (!existsSync(join(dir, 'HEAD'))) await createDirectory(this.target, stop);
+    if (!existsSync(join(dir, 'HEAD'))) createDirectory(this.target);
     mkdirSync(join(dir, 'info'), { recursive: true });
     writeFileSync(join(dir, 'info', 'exclude'), `# tole's built-in ignore list\n${BUILTIN_IGNORES.join('\n')}\n`);
     this.initialized = true;

@@ -33,6 +33,13 @@ describe('what a checkpoint holds', () => {
     const taken = await checkpoints.take();
     if (!taken.ok) throw new Error(taken.reason);
     expect(checkpoints.directory.startsWith(join(dirs.home, 'checkpoints'))).toBe(true);
+    // Its settings as git reads them: a work tree, no line-ending conversion, modes and symlinks
+    // kept, paths unquoted, no gc but tole's own.
+    const setting = (key: string): string =>
+      userGit(dirs.root, `--git-dir=${checkpoints.directory}`, 'config', '--get', key).trim();
+    expect(
+      ['core.bare', 'core.autocrlf', 'core.filemode', 'core.symlinks', 'core.quotepath', 'gc.auto'].map(setting),
+    ).toEqual(['false', 'false', 'true', 'true', 'false', '0']);
     expect(taken.leftOut).toEqual([{ path: 'big.bin', why: 'too-large', bytes: 3000 }]);
 
     rmSync(join(dirs.root, 'small.txt'));
