@@ -53,10 +53,12 @@ function columns(width: number): { input: number; output: number; cost: number }
 function totalsLine(name: string, counted: UsageTotals, width: number, estimate: CallEstimate | null): Line {
   const col = columns(width);
   const totals = withEstimate(counted, estimate);
+  // A figure of nothing yet is muted, as the cost of nothing is: a new session's rows read as one grey.
+  const figure = (tokens: number): 'text' | 'muted' => (tokens === 0 ? 'muted' : 'text');
   return [
     seg(name.padEnd(LABEL), 'muted'),
-    seg(cell(marked(totals, totals.inputTokens, col.input), col.input), 'text'),
-    seg(cell(marked(totals, totals.outputTokens, col.output), col.output), 'text'),
+    seg(cell(marked(totals, totals.inputTokens, col.input), col.input), figure(totals.inputTokens)),
+    seg(cell(marked(totals, totals.outputTokens, col.output), col.output), figure(totals.outputTokens)),
     seg(cell(costText(totals), col.cost), totals.costUsdMicros > 0 ? 'accent' : 'muted'),
   ];
 }
