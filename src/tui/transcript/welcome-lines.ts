@@ -1,7 +1,7 @@
 import { seg, wrapLine, type Line } from '../style/styled-line';
 import { wrapPath } from '../text/path-fit';
 
-/** What an empty session's transcript says: how to start, and where the session is kept. */
+/** What an empty session's transcript says: what tole keeps, the keys to know first, and where the session is kept. */
 export function welcomeLines(sessionPath: string, readOnly: boolean, width: number): Line[] {
   const lines: Line[] = [
     [],
@@ -13,28 +13,13 @@ export function welcomeLines(sessionPath: string, readOnly: boolean, width: numb
       width,
     ),
     [],
-    ...wrapLine(
-      [
-        seg(
-          readOnly
-            ? 'This session is open read-only: browse it, nothing is written.'
-            : 'Type a prompt below and press ⏎.',
-          'text',
-        ),
-      ],
-      width,
-    ),
+    // The prompt's row and the status bar under it already say how to send, how to find the
+    // commands and every key: said again here, it was three more rows to draw and to erase.
+    ...(readOnly
+      ? wrapLine([seg('This session is open read-only: browse it, nothing is written.', 'text')], width)
+      : []),
     ...wrapLine([seg('Esc stops a running turn; prompts typed meanwhile wait in a queue.', 'muted')], width),
-    ...wrapLine(
-      [
-        seg(
-          'Tab moves between panes: the tree (↑↓ entries, ←→ branches, ⏎ check out and branch from there), the transcript, usage and registers.',
-          'muted',
-        ),
-      ],
-      width,
-    ),
-    ...wrapLine([seg('? lists every key; /help every command.', 'muted')], width),
+    ...wrapLine([seg('Tab moves between panes; the bar below names the keys of the one in focus.', 'muted')], width),
     [],
   ];
   // Broken after a separator, so that no name is split across lines while it fits on one.
