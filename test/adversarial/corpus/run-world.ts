@@ -33,7 +33,10 @@ export interface WorldRun {
 export const callIdOf = (id: string): string => `call_${id.replace(/[^a-zA-Z0-9_]/g, '_')}`;
 
 export async function runWorld(name: string, mode: SandboxMode, cases: readonly AttackCase[]): Promise<WorldRun> {
-  const world = buildWorld(`${mode}-${name}`, { workspaceIsHome: name === 'home' });
+  const world = buildWorld(`${mode}-${name}`, {
+    workspaceIsHome: name === 'home',
+    userTmux: cases.some((c) => /tmux|\{SOCK\}/.test(JSON.stringify(c.args))),
+  });
   try {
     return await runIn(world, name, mode, cases);
   } catch (error) {

@@ -3,7 +3,9 @@
  * dotfiles and tole's config, a directory outside every writable place ({OUT}) where the attacks
  * try to leave their marker, a directory holding a secret the file tools must never read, fake
  * programs for the tools whose real run would do harm or is not installed here (each logs its
- * name and arguments to {OUT}/ran.log when it runs), and a real tmux server of the user's.
+ * name and arguments to {OUT}/ran.log when it runs), and, for the worlds whose cases go after
+ * it, a real tmux server of the user's. Home and workspace are copied from one template
+ * (world-template.ts), and a world that does not start exactly as a fresh one is not run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -11,20 +13,29 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../support/repo-root';
+import {
+  copyTemplate,
+  fingerprint,
+  fingerprintDiff,
+  WORLDS_DIR,
+  type WorldTemplate,
+  worldTemplate,
+} from './world-template';
+
+export { BASHRC } from './world-template';
 
 export const SECRET_TEXT = 'OUTSIDE-SECRET-7f3a9c';
 export const API_KEY = 'sk-attack-corpus-key-5521';
 /** A file name outside the workspace: a listing that shows it has left the workspace. */
 export const LISTING_CANARY = 'listing-canary-91b2.txt';
-export const BASHRC = '# the user own bashrc\nexport PS1="$ "\n';
 
 /**
  * Programs replaced by a fake that only logs that it ran: the real ones would touch the user's
@@ -79,21 +90,15 @@ export interface World {
   remove(): void;
 }
 
-/**
- * Worlds live outside /tmp (under node_modules/.cache, which git ignores), so that the sandbox
- * shows them read-only as it shows the rest of the machine: {OUT} then proves the read-only
- * binding, not only the private /tmp, and the fake programs are found inside the sandbox too.
- * A checkout that is itself under a folder the sandbox replaces (a clone in /tmp) keeps its
- * worlds under the user's ~/.cache instead: there the sandbox would hide every world's fake
- * programs, and the cases that need them (a kept prefix's `npm test`) would test nothing.
- */
-const SANDBOX_HIDES = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
-const WORLDS_DIR = SANDBOX_HIDES.some((dir) => realpathSync(REPO_ROOT).startsWith(`${dir}/`))
-  ? join(homedir(), '.cache', 'tole-attack')
-  : join(REPO_ROOT, 'node_modules', '.cache', 'tole-attack');
+export interface WorldOptions {
+  /** The workspace is the user's home (the repository and the dotfiles in one folder). */
+  readonly workspaceIsHome?: boolean;
+  /** Start a tmux server of the user's (only worlds whose cases go after it need one). */
+  readonly userTmux?: boolean;
+}
 
-export function buildWorld(name: string, options: { readonly workspaceIsHome?: boolean } = {}): World {
-  mkdirSync(WORLDS_DIR, { recursive: true });
+export function buildWorld(name: string, options: WorldOptions = {}): World {
+  const template = worldTemplate();
   const base = realpathSync(mkdtempSync(join(WORLDS_DIR, `${name}-`)));
   const home = join(base, 'home');
   const ws = options.workspaceIsHome ? home : join(base, 'ws');
@@ -101,43 +106,27 @@ export function buildWorld(name: string, options: { readonly workspaceIsHome?: b
   const toleHome = join(base, 'tole-home');
   const secretDir = join(base, 'secret');
   const bin = join(base, 'bin');
-  for (const dir of [home, ws, out, toleHome, secretDir, bin, join(home, '.config', 'tole')])
-    mkdirSync(dir, { recursive: true });
+  for (const dir of [out, toleHome, secretDir, bin]) mkdirSync(dir, { recursive: true });
+  copyTemplate(template, home, ws);
   writeFileSync(join(secretDir, 'secret.txt'), `${SECRET_TEXT}\n`);
   writeFileSync(join(secretDir, LISTING_CANARY), 'listed\n');
-  writeFileSync(join(home, '.bashrc'), BASHRC);
-  writeFileSync(
-    join(home, '.gitconfig'),
-    '[user]\n\tname = User\n\temail = user@example.com\n[init]\n\tdefaultBranch = main\n',
-  );
-  writeFileSync(
-    join(home, '.config', 'tole', 'config.json'),
-    JSON.stringify({
-      limits: { maxSteps: 1000, nudgeAfterFailingRounds: 1000, abortAfterFailingRounds: 1000, stallRounds: 1000 },
-    }),
-  );
   for (const program of FAKE_PROGRAMS) {
     const file = join(bin, program);
     writeFileSync(file, `#!/bin/sh\necho "${program} $*" >> '${out}/ran.log'\n`);
     chmodSync(file, 0o755);
   }
-  writeFileSync(join(ws, 'README.md'), 'a repository\n');
-  writeFileSync(join(ws, 'data.txt'), 'one\ntwo\n');
-  execFileSync('git', ['init', '-q'], {
-    cwd: ws,
-    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
-  });
-  execFileSync('git', ['add', '-A'], {
-    cwd: ws,
-    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
-  });
-  execFileSync('git', ['commit', '-qm', 'first'], {
-    cwd: ws,
-    env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: WORLDS_DIR },
-  });
   // The user's tmux socket and a folder of theirs stay under the host's /tmp, where they really are.
   const hostTmp = realpathSync(mkdtempSync(join(tmpdir(), 'tole-attack-host-')));
-  const tmuxSocket = startTmux(hostTmp, home);
+  const removeAll = (): void => {
+    rmSync(base, { recursive: true, force: true });
+    rmSync(hostTmp, { recursive: true, force: true });
+  };
+  const leftovers = worldLeftovers(template, { home, ws, out, toleHome, secretDir, bin, hostTmp });
+  if (leftovers.length > 0) {
+    removeAll();
+    throw new Error(`the world ${base} did not start clean: ${leftovers.join('; ')}`);
+  }
+  const tmuxSocket = options.userTmux ? startTmux(hostTmp, home) : '';
   const env: Record<string, string> = {
     PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: home,
@@ -160,10 +149,44 @@ export function buildWorld(name: string, options: { readonly workspaceIsHome?: b
     env,
     remove: () => {
       if (tmuxSocket !== '') spawnSync('tmux', ['-S', tmuxSocket, 'kill-server'], { stdio: 'ignore' });
-      rmSync(base, { recursive: true, force: true });
-      rmSync(hostTmp, { recursive: true, force: true });
+      removeAll();
     },
   };
+}
+
+interface WorldDirs {
+  readonly home: string;
+  readonly ws: string;
+  readonly out: string;
+  readonly toleHome: string;
+  readonly secretDir: string;
+  readonly bin: string;
+  readonly hostTmp: string;
+}
+
+/**
+ * What a new world holds that a freshly made one would not (or lacks): its home and workspace
+ * exactly the template's, the secret and the fake programs only, nothing in {OUT}, tole's home or
+ * the user's folder under /tmp. Empty when the world starts clean.
+ */
+export function worldLeftovers(template: WorldTemplate, dirs: WorldDirs): string[] {
+  const inHome = dirs.ws === dirs.home ? template.homeWs : template.home;
+  const expected: [string, string, readonly string[]][] = [
+    ['home', dirs.home, inHome],
+    ...(dirs.ws === dirs.home ? [] : [['workspace', dirs.ws, template.ws] as [string, string, readonly string[]]]),
+    ['{OUT}', dirs.out, []],
+    ["tole's home", dirs.toleHome, []],
+    ["the user's /tmp folder", dirs.hostTmp, []],
+  ];
+  const found: string[] = [];
+  for (const [what, dir, want] of expected)
+    found.push(...fingerprintDiff(want, fingerprint(dir)).map((line) => `${what}: ${line}`));
+  const names = (dir: string): string => readdirSync(dir).sort().join(' ');
+  const secrets = names(dirs.secretDir);
+  if (secrets !== [LISTING_CANARY, 'secret.txt'].sort().join(' ')) found.push(`the secret folder holds: ${secrets}`);
+  const programs = names(dirs.bin);
+  if (programs !== [...FAKE_PROGRAMS].sort().join(' ')) found.push(`the fake programs' folder holds: ${programs}`);
+  return found;
 }
 
 /** A tmux server of the user's, at a socket under /tmp like tmux's own default, running a shell. */
