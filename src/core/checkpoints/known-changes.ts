@@ -12,8 +12,11 @@ import type { PathChange } from './tree-edit';
  */
 
 interface KnownChangeIO {
-  /** Writes the file's bytes as a blob (as git would stage them) and returns its id. */
-  hashFile(path: Buffer): Promise<string>;
+  /**
+   * Writes the file's bytes as a blob (as git would stage them) and returns its id, or null when
+   * the file at the path is no longer the regular file `seen` (a symlink swapped in, say).
+   */
+  hashFile(path: Buffer, seen: Stats): Promise<string | null>;
   /** Whether git's ignore rules (the user's and tole's built-in list) leave the path out. */
   ignored(path: Buffer): Promise<boolean>;
 }
@@ -56,8 +59,9 @@ export async function knownChanges(
       leftOut.push({ ...leftOutName(path), why: 'too-large', bytes: stat.size });
     } else {
       // Asked side by side (two gits): a blob written for an ignored file is only never used.
-      const [ignored, id] = await Promise.all([io.ignored(path), io.hashFile(path)]);
+      const [ignored, id] = await Promise.all([io.ignored(path), io.hashFile(path, stat)]);
       if (ignored) return { ok: false, scan: `${shown} is ignored` };
+      if (id === null) return { ok: false, scan: `${shown} changed while tole read it` };
       changes.push({ path, entry: { mode: (stat.mode & 0o100) !== 0 ? '100755' : '100644', id } });
     }
   }

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LeftOut } from './restore-plan';
 import type { GitTarget } from './git-command';
+import { FileBlobs } from './file-blobs';
 import { catFileObject, GitPipe, lines, nulFields, oneLine } from './git-pipe';
 import { knownChanges } from './known-changes';
 import { editTree, mktreeInput, type NewTree, parseTree, TREE_MODE, type TreeEntry } from './tree-edit';
@@ -27,7 +28,7 @@ type KnownPathTake =
  */
 export class KnownPathWriter {
   private readonly objects: GitPipe;
-  private readonly blobs: GitPipe;
+  private readonly blobs: FileBlobs;
   private readonly trees: GitPipe;
   private readonly commits: GitPipe;
   private readonly ignores: GitPipe;
@@ -42,7 +43,7 @@ export class KnownPathWriter {
     private readonly ref: string,
   ) {
     this.objects = new GitPipe(target, ['cat-file', '--batch']);
-    this.blobs = new GitPipe(target, ['hash-object', '-w', '--stdin-paths']);
+    this.blobs = new FileBlobs(target);
     this.trees = new GitPipe(target, ['mktree', '-z', '--batch']);
     this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
     // check-ignore refuses literal pathspecs; a path that could read as pathspec magic (`:(...)`) is never asked (known-changes.ts).
@@ -70,7 +71,7 @@ export class KnownPathWriter {
     // The trees on the named paths are read while the files are: the edit then finds them here.
     const [known] = await Promise.all([
       knownChanges(this.target.workTree, named, from.leftOut, maxFileBytes, {
-        hashFile: (path) => this.blobs.ask(Buffer.concat([path, NEWLINE]), oneLine, signal),
+        hashFile: (path, seen) => this.blobs.hash(path, seen, signal),
         ignored: async (path) => {
           const [source] = await this.ignores.ask(Buffer.concat([path, NUL]), nulFields(4), signal);
           return source!.length > 0;
@@ -165,4 +166,3 @@ const IDLE_MS = 120_000;
 const CACHED_TREES = 512;
 
 const NUL = Buffer.from([0]);
-const NEWLINE = Buffer.from('\n');

@@ -1,0 +1,63 @@
+import { closeSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { git, type GitTarget } from './git-command';
+import { GitPipe, nulFields, oneLine } from './git-pipe';
+import { openAsSeen, openFilePath } from './open-as-seen';
+
+/**
+ * Blobs of workspace files as git would stage them, each read from the file an `lstat` saw and
+ * no other (open-as-seen.ts): git reads the descriptor tole holds open, never the path, so a
+ * symlink swapped in after the look cannot put a file from outside the workspace in a checkpoint.
+ *
+ * git reads `/proc/<pid>/fd/<fd>` with `--no-filters`: the path's git attributes (end-of-line
+ * conversion, `ident`, an encoding) cannot be looked up by that name, so they are asked of
+ * `check-attr` for the real path side by side; a file they apply to is hashed again by a git of
+ * its own, its bytes read from the same descriptor and the real path given for the attributes.
+ */
+export class FileBlobs {
+  private readonly raw: GitPipe;
+  private readonly attributes: GitPipe;
+  private realRoot: string | null = null;
+
+  constructor(private readonly target: GitTarget) {
+    this.raw = new GitPipe(target, ['hash-object', '-w', '--no-filters', '--stdin-paths']);
+    this.attributes = new GitPipe(target, ['check-attr', '--stdin', '-z', ...CONVERTING]);
+  }
+
+  /** The blob id of the file at `path` if it is still the regular file `seen`, else null (only a scan can say). */
+  async hash(path: Buffer, seen: Stats, signal: AbortSignal): Promise<string | null> {
+    this.realRoot ??= realpathSync(this.target.workTree);
+    const fd = openAsSeen(this.realRoot, path, seen);
+    if (fd === null) return null;
+    try {
+      const [converted, id] = await Promise.all([
+        this.converted(path, signal),
+        this.raw.ask(`${openFilePath(fd)}\n`, oneLine, signal),
+      ]);
+      if (!converted) return id;
+      // git takes the path for the attributes as an argument: a name that is not UTF-8 cannot be given.
+      if (!isUtf8(path)) return null;
+      const args = ['hash-object', '-w', '--stdin', `--path=${path.toString('utf8')}`];
+      return (await git(this.target, args, signal, readFileSync(fd))).toString('latin1').trim();
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  close(): void {
+    this.raw.close();
+    this.attributes.close();
+  }
+
+  /** Whether a git attribute may change the path's bytes when staged (any of CONVERTING specified). */
+  private async converted(path: Buffer, signal: AbortSignal): Promise<boolean> {
+    const fields = await this.attributes.ask(Buffer.concat([path, NUL]), nulFields(3 * CONVERTING.length), signal);
+    for (let i = 2; i < fields.length; i += 3) if (fields[i]!.toString('latin1') !== 'unspecified') return true;
+    return false;
+  }
+}
+
+/** The attributes by which git changes a file's bytes as it stages them (convert.c); a filter needs config tole never sets, but counts. */
+const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'working-tree-encoding', 'filter'];
+
+const NUL = Buffer.from([0]);

@@ -1,0 +1,125 @@
+/**
+ * Between the known-path checkpoint's look at a named file (lstat) and git's read of its bytes,
+ * another process (a command the model started) may put a symlink in the file's place, or in the
+ * place of a folder on its way, pointing at a file outside the workspace. That file's bytes must
+ * never be stored as the workspace path: the file is opened without following a symlink, kept
+ * only if it is the one seen and the kernel names it by the workspace path, and git reads that
+ * open file, not the path.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
+import { openAsSeen } from '../../../src/core/checkpoints/open-as-seen';
+import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
+import { fileInCheckpoint } from '../../support/checkpoint-reads';
+
+const SECRET = 'a key from outside the workspace\n';
+
+function places(): { root: string; outside: string; home: string } {
+  const parent = tempDirForTest('tole-swap-');
+  const [root, outside, home] = ['root', 'outside', 'home'].map((name) => join(parent, name));
+  for (const dir of [root!, outside!, home!]) mkdirSync(dir);
+  writeFileSync(join(outside!, 'f.txt'), SECRET);
+  return { root: root!, outside: outside!, home: home! };
+}
+
+describe('a file opened as seen', () => {
+  it('is the file the look saw, its bytes read from the descriptor', () => {
+    const { root } = places();
+    writeFileSync(join(root, 'f.txt'), 'mine\n');
+    const fd = openAsSeen(root, Buffer.from('f.txt'), lstatSync(join(root, 'f.txt')))!;
+    expect(fd).not.toBeNull();
+    expect(readFileSync(fd, 'utf8')).toBe('mine\n');
+    closeSync(fd);
+  });
+
+  it('is refused when a symlink to an outside file took its place after the look', () => {
+    const { root, outside } = places();
+    writeFileSync(join(root, 'f.txt'), 'mine\n');
+    const seen = lstatSync(join(root, 'f.txt'));
+    rmSync(join(root, 'f.txt'));
+    symlinkSync(join(outside, 'f.txt'), join(root, 'f.txt'));
+    expect(openAsSeen(root, Buffer.from('f.txt'), seen)).toBeNull();
+  });
+
+  it('is refused when a folder on its way became a symlink to an outside folder, even if the look went through it', () => {
+    const { root, outside } = places();
+    mkdirSync(join(root, 'd'));
+    writeFileSync(join(root, 'd', 'f.txt'), 'mine\n');
+    const before = lstatSync(join(root, 'd', 'f.txt'));
+    renameSync(join(root, 'd'), join(root, 'd-moved'));
+    symlinkSync(outside, join(root, 'd'));
+    const path = Buffer.from('d/f.txt');
+    expect(openAsSeen(root, path, before)).toBeNull();
+    // A look after the swap went through the symlink: it saw the outside file itself.
+    expect(openAsSeen(root, path, lstatSync(join(root, 'd', 'f.txt')))).toBeNull();
+  });
+
+  it('is refused, without blocking, when a FIFO took its place', () => {
+    const { root } = places();
+    writeFileSync(join(root, 'f.txt'), 'mine\n');
+    const seen = lstatSync(join(root, 'f.txt'));
+    rmSync(join(root, 'f.txt'));
+    expect(spawnSync('mkfifo', [join(root, 'f.txt')]).status).toBe(0);
+    expect(openAsSeen(root, Buffer.from('f.txt'), seen)).toBeNull();
+  });
+});
+
+describe('a known-path checkpoint', () => {
+  it('holds the bytes of the file it saw when a symlink to an outside file is swapped in as git starts to read', async () => {
+    const { root, outside, home } = places();
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    const flag = join(home, 'swap-once');
+    const binary = join(home, 'git');
+    // The first hash-object git swaps the named file for a symlink before it reads anything.
+    writeFileSync(
+      binary,
+      `#!/bin/sh
+case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
+  rm '${root}/f.txt'; ln -s '${outside}/f.txt' '${root}/f.txt'; fi;; esac
+exec '${realGit}' "$@"
+`,
+    );
+    chmodSync(binary, 0o755);
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary });
+    afterTheTest(() => checkpoints.close());
+    writeFileSync(join(root, 'other.txt'), 'other\n');
+    expect((await checkpoints.take()).ok).toBe(true);
+
+    writeFileSync(join(root, 'f.txt'), 'written by tole\n');
+    checkpoints.noteChanges(['f.txt']);
+    writeFileSync(flag, '');
+    const taken = await checkpoints.take('known-paths');
+    if (!taken.ok) throw new Error(taken.reason);
+    expect(lstatSync(join(root, 'f.txt')).isSymbolicLink()).toBe(true);
+    expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt')).toBe('written by tole\n');
+  });
+
+  it("stores a file under git's end-of-line attributes as a scan does", async () => {
+    const { root, home } = places();
+    writeFileSync(join(root, '.gitattributes'), '*.txt text=auto\n');
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root });
+    afterTheTest(() => checkpoints.close());
+    expect((await checkpoints.take()).ok).toBe(true);
+
+    writeFileSync(join(root, 'crlf.txt'), 'one\r\ntwo\r\n');
+    writeFileSync(join(root, 'plain.bin'), 'one\r\ntwo\r\n');
+    checkpoints.noteChanges(['crlf.txt', 'plain.bin']);
+    const known = await checkpoints.take('known-paths');
+    if (!known.ok) throw new Error(known.reason);
+    expect(fileInCheckpoint(checkpoints.directory, known.id, 'crlf.txt')).toBe('one\ntwo\n');
+    expect(fileInCheckpoint(checkpoints.directory, known.id, 'plain.bin')).toBe('one\r\ntwo\r\n');
+  });
+});
