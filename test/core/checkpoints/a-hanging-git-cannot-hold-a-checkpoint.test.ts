@@ -154,6 +154,26 @@ describe('a hanging git', () => {
     expect(await failing).toMatchObject({ ok: false, firstReport: true });
   });
 
+  it('behind another checkpoint is left at once by Esc, while that one runs on to its own limit', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const checkpoints = checkpointsWith(git, limit.timer);
+    git.hangAt('ls-files');
+    let firstSettled = false;
+    const first = checkpoints.take().finally(() => {
+      firstSettled = true;
+    });
+    const esc = new AbortController();
+    const second = checkpoints.take('scan', esc.signal);
+    const pids = await git.hanging();
+    esc.abort();
+    expect(await second).toMatchObject({ ok: false, interrupted: true });
+    expect(firstSettled).toBe(false);
+    limit.expire();
+    expect(await first).toMatchObject({ ok: false, reason: expect.stringMatching(/time limit/) });
+    await killed(pids);
+  });
+
   it('in a pipe of the known-path checkpoints is killed and the pipe started again', async () => {
     const git = hangingGit();
     const limit = testTimer();
