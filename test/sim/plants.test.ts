@@ -22,6 +22,8 @@ const CAUGHT_BY: Record<PlantName, number> = {
   'fsync-eio-ignored': 1,
   'dir-fsync-skipped': 1,
   'compaction-dir-fsync-skipped': 1,
+  'create-dir-fsync-skipped': 1,
+  'open-name-not-made-durable': 5,
   'crc-not-checked': 48,
   'lock-holder-taken-for-dead': 2,
   'lock-inode-not-checked': 31,
@@ -31,7 +33,7 @@ const CAUGHT_BY: Record<PlantName, number> = {
   'write-guard-two-states': 14,
   'ref-swap-without-cas': 1,
   'new-child-on-resume': 5,
-  'restore-writes-nothing': 5,
+  'restore-writes-nothing': 4,
 };
 
 /** The seed that catches `name`: its known one if that still does, else the first of 1..PLANT_SEEDS. */

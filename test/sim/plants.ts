@@ -70,25 +70,37 @@ export const PLANTS = {
   },
   'compaction-dir-fsync-skipped': {
     bug: 'compaction renames the rewritten file over the session file and never fsyncs the directory, so a crash can bring the old file back without the commits acknowledged since',
+    ops: (ops, isDirectory) => skipDirFsyncAfterRename(ops, isDirectory, (from) => from.endsWith('.compact.tmp')),
+  },
+  'create-dir-fsync-skipped': {
+    bug: "a new session's file is renamed into place and its directory never fsynced, so a crash can take the file and every commit acknowledged in it",
+    ops: (ops, isDirectory) =>
+      skipDirFsyncAfterRename(ops, isDirectory, (from, to) => to.endsWith('.jsonl') && !from.endsWith('.compact.tmp')),
+  },
+  'open-name-not-made-durable': {
+    bug: "a writable open does not fsync the session's directory before its first commit, trusting that the rename which put the file in place (a compaction whose directory fsync failed) was made durable",
     ops: (ops, isDirectory) => {
-      // Set by the rename that puts a compacted file in place; the next fsync of a directory is the one compaction makes.
-      let renamed = false;
+      // Whether this process created (the lock aside, which tole never fsyncs) or renamed a name since its last
+      // directory fsync: only then does it fsync one.
+      let named = false;
       const dirs = new Set<number>();
       return {
         ...ops,
         renameSync: (from, to) => {
           ops.renameSync(from, to);
-          if (from.endsWith('.compact.tmp')) renamed = true;
+          named = true;
         },
         openSync: (path, flags, mode) => {
           const fd = ops.openSync(path, flags, mode);
           if (isDirectory(path)) dirs.add(fd);
           else dirs.delete(fd);
+          if (flags.includes('w')) named = true;
           return fd;
         },
         fsyncSync: (fd) => {
-          if (renamed && dirs.has(fd)) renamed = false;
-          else ops.fsyncSync(fd);
+          if (!dirs.has(fd)) return ops.fsyncSync(fd);
+          if (named) ops.fsyncSync(fd);
+          named = false;
         },
       };
     },
@@ -198,4 +210,34 @@ function rechained(bytes: Buffer): Buffer {
     start = end + 1;
   }
   return out;
+}
+
+/**
+ * `ops` with the directory fsync that follows a rename matching `renamed` skipped: the rename
+ * stays visible, and a crash before another fsync of the directory brings the old name back.
+ */
+function skipDirFsyncAfterRename(
+  ops: FileOps,
+  isDirectory: (path: string) => boolean,
+  renamed: (from: string, to: string) => boolean,
+): FileOps {
+  let skipNext = false;
+  const dirs = new Set<number>();
+  return {
+    ...ops,
+    renameSync: (from, to) => {
+      ops.renameSync(from, to);
+      if (renamed(from, to)) skipNext = true;
+    },
+    openSync: (path, flags, mode) => {
+      const fd = ops.openSync(path, flags, mode);
+      if (isDirectory(path)) dirs.add(fd);
+      else dirs.delete(fd);
+      return fd;
+    },
+    fsyncSync: (fd) => {
+      if (skipNext && dirs.has(fd)) skipNext = false;
+      else ops.fsyncSync(fd);
+    },
+  };
 }

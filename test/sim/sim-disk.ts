@@ -43,10 +43,13 @@ export interface DiskFaults {
   writeFailure: number;
   /** Chance that a write is short (the caller must loop). */
   shortWrite: number;
-  /** Chance that an fsync or fdatasync fails with EIO. */
+  /** Chance that an fsync or fdatasync of a file fails with EIO. */
   syncFailure: number;
-  /** Whether that chance applies to an fsync of a directory too (sim-settings.ts, DIRECTORY_FSYNC_FAILURES). */
-  dirSyncFailures: boolean;
+  /**
+   * Chance that an fsync of a directory fails with EIO (0 unless DIRECTORY_FSYNC_FAILURES,
+   * sim-settings.ts): the name it was to make durable (a rename, a create) is not.
+   */
+  dirSyncFailure: number;
   /** The operation count at which the process crashes (Infinity: never). */
   crashAtOp: number;
 }
@@ -55,7 +58,7 @@ export const NO_FAULTS: DiskFaults = {
   writeFailure: 0,
   shortWrite: 0,
   syncFailure: 0,
-  dirSyncFailures: false,
+  dirSyncFailure: 0,
   crashAtOp: Infinity,
 };
 
@@ -328,7 +331,7 @@ export class SimDisk {
     this.step(syscall);
     const open = this.fds.get(fd);
     if (!open) throw errno('EBADF', syscall);
-    if ((open.inode || this.faults.dirSyncFailures) && this.random.float() < this.faults.syncFailure) {
+    if (this.random.float() < (open.inode ? this.faults.syncFailure : this.faults.dirSyncFailure)) {
       this.counts.syncFailures++;
       // fsyncgate: the pages are marked clean either way; whether they reached the disk is unknown.
       if (open.inode && this.random.float() < 0.5) open.inode.durable = open.inode.data;
