@@ -1,29 +1,34 @@
 import { planSize } from '../../core/checkpoints/checkpoint-store';
 import type { SessionCommands } from '../../core/session/session-commands';
 import { flashRefusal } from '../commands/refusal-flash';
-import type { TurnAgent, TurnController } from '../screen/turn-controller';
+import type { TurnController } from '../screen/turn-controller';
 import type { FilesDialog, UiAction } from '../screen/ui-state';
 
-/** What the files prompt's keys need from the screen. */
+/** What the files prompt's keys need from the screen: the preview and the restore go through the session's commands. */
 export interface FilesKeyContext {
   readonly dialog: FilesDialog | null;
   readonly dispatch: (action: UiAction) => void;
-  readonly agent: TurnAgent;
-  readonly session: SessionCommands;
-  readonly turns: TurnController;
+  readonly session: Pick<SessionCommands, 'previewRestore' | 'restore' | 'restoreRefusal'>;
+  readonly turns: Pick<TurnController, 'runTask'>;
 }
 
 function flash(ctx: FilesKeyContext, level: 'info' | 'warn' | 'error', text: string): void {
   ctx.dispatch({ type: 'flash', flash: { level, text } });
 }
 
-/** Opens a files prompt for an entry and computes its preview in the background. */
+/**
+ * Opens a files prompt for an entry and asks the session's commands for its preview in the
+ * background (as `tole restore` does); a refusal is shown in the prompt in its own words.
+ */
 export function openFilesDialog(ctx: FilesKeyContext, kind: FilesDialog['kind'], entryId: string): void {
-  const preview = ctx.agent.previewRestore;
-  if (!preview) return;
   ctx.dispatch({ type: 'dialog', dialog: { kind, entryId, preview: null } });
-  void preview.call(ctx.agent, entryId).then(
-    (result) => ctx.dispatch({ type: 'dialog-preview', entryId, preview: result }),
+  void ctx.session.previewRestore(entryId).then(
+    (result) =>
+      ctx.dispatch({
+        type: 'dialog-preview',
+        entryId,
+        preview: result.ok ? result : { ok: false, reason: result.message },
+      }),
     (error: unknown) =>
       ctx.dispatch({
         type: 'dialog-preview',
@@ -37,7 +42,6 @@ export function openFilesDialog(ctx: FilesKeyContext, kind: FilesDialog['kind'],
 export function askRestore(ctx: FilesKeyContext, entryId: string): void {
   const refused = ctx.session.restoreRefusal(entryId);
   if (refused) return flashRefusal(ctx, refused);
-  if (!ctx.agent.previewRestore) return flash(ctx, 'warn', 'checkpoints are not set up for this session');
   openFilesDialog(ctx, 'restore', entryId);
 }
 

@@ -584,7 +584,6 @@ function filesContext(ctx: KeyContext): FilesKeyContext {
   return {
     dialog: ctx.ui.dialog,
     dispatch: ctx.dispatch,
-    agent: ctx.agent,
     session: ctx.session,
     turns: ctx.turns,
   };
