@@ -1,8 +1,8 @@
-import { answerShapeOf } from '../storage/answer-shape';
+import { answerShapeOf, shapeInBytes } from '../storage/answer-shape';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry, Entry } from '../tree/entry-types';
 import { wholeList } from '../tree/lazy-list';
-import { pathTypeReader } from '../tree/tree-index';
+import { pathPayloadReader, pathTypeReader } from '../tree/tree-index';
 import { currentHead } from './cursor';
 import { inferPlan } from './plan-inference';
 import { planFromInput, UPDATE_PLAN_TOOL, type PlanStep } from '../tools/builtin/update-plan';
@@ -113,11 +113,16 @@ export class TaskStateFold {
     const grows = this.folded <= path.length && (this.folded === 0 || path[this.folded - 1]?.id === this.lastId);
     if (!grows) return this.restart().follow(path);
     if (path.length === this.folded) return this.current;
-    // Only the entries `fold` reads are built: a prompt matters only right after a tool round.
+    // Only the entries `fold` reads are built: a prompt matters only right after a tool round, and
+    // an answer whose bytes say it holds no plan is read where it lies.
     const typeAt = pathTypeReader(path);
+    const payloadAt = pathPayloadReader(path);
     for (let i = this.folded; i < path.length; i++) {
       const type = typeAt(i);
-      if (FOLDED_TYPES.has(type) && (type !== 'user' || this.current.roundIsNewest)) this.fold(path[i]!);
+      if (!FOLDED_TYPES.has(type) || (type === 'user' && !this.current.roundIsNewest)) continue;
+      const shape = type === 'assistant' ? payloadAt(i, shapeInBytes) : undefined;
+      if (shape?.mayHoldPlan === false) this.current = afterRound(this.current, shape.calls);
+      else this.fold(path[i]!);
     }
     this.folded = path.length;
     this.lastId = path[path.length - 1]!.id;
@@ -138,21 +143,24 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 function afterAnswer(state: Mutable<TaskState>, entry: Entry<'assistant'>): Mutable<TaskState> {
   // Read from the payload's bytes while they are unparsed: a long path's answers are not parsed for two yes/no answers.
   const shape = answerShapeOf(entry);
-  const calls = shape === null ? entry.payload.toolCalls.length > 0 : shape.calls;
-  let next = state;
-  if (calls)
-    next = {
-      ...next,
-      rounds: next.rounds + 1,
-      roundsSincePlanChange: next.roundsSincePlanChange + 1,
-      roundIsNewest: true,
-    };
-  else if (next.roundIsNewest) next = { ...next, roundIsNewest: false };
+  const next = afterRound(state, shape === null ? entry.payload.toolCalls.length > 0 : shape.calls);
   // A plan the model keeps with update_plan is not overridden by lines in its text.
   if (next.source === 'tool' || shape?.mayHoldPlan === false) return next;
   const inferred = inferPlan(entry.payload.text);
   if (inferred === null || samePlan(inferred, next.plan)) return next;
   return withPlan(next, inferred, null, 'inferred', entry.id);
+}
+
+/** The state after an answer that did (`calls`) or did not call tools, before any plan in its text. */
+function afterRound(state: Mutable<TaskState>, calls: boolean): Mutable<TaskState> {
+  if (calls)
+    return {
+      ...state,
+      rounds: state.rounds + 1,
+      roundsSincePlanChange: state.roundsSincePlanChange + 1,
+      roundIsNewest: true,
+    };
+  return state.roundIsNewest ? { ...state, roundIsNewest: false } : state;
 }
 
 function afterResult(

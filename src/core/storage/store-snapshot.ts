@@ -19,7 +19,7 @@
 import type { RegisterCell, RegisterState } from '../registers/register-state';
 import { ENTRY_TYPES, type AnyEntry } from '../tree/entry-types';
 import { entryNumber } from '../tree/id-places';
-import type { TreeIndex } from '../tree/tree-index';
+import type { PayloadBytesReader, TreeIndex } from '../tree/tree-index';
 import type { UsageRecord } from './records';
 import { ReplayedEntry } from './replayed-entry';
 
@@ -192,7 +192,8 @@ export function restoreState(
       stops[at]!,
     ) as unknown as AnyEntry;
   };
-  if (!parts.tree.addDeferred({ ids, parentAt, typeAt, make })) return null;
+  const readPayload = <T>(at: number, read: PayloadBytesReader<T>): T => read(file, starts[at]!, stops[at]!);
+  if (!parts.tree.addDeferred({ ids, parentAt, typeAt, make, readPayload })) return null;
   if (lastSeq > saved.seq) return null;
   for (const row of saved.usage) {
     if (!row || typeof row !== 'object' || (row as UsageRecord).kind !== 'usage') return null;

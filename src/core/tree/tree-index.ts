@@ -13,10 +13,20 @@ interface DeferredEntries {
   /** The type of the entry at a place (what `make` would build it with), read without building it. */
   typeAt(at: number): string;
   make(at: number): AnyEntry;
+  /** `read` of the bytes the payload of the entry at a place is written in, without building it (where they are known). */
+  readPayload?<T>(at: number, read: PayloadBytesReader<T>): T;
 }
+
+/** Reads a payload from where its bytes lie: `bytes[from, to)`. */
+export type PayloadBytesReader<T> = (bytes: Buffer, from: number, to: number) => T;
 
 /** How to read the type of a path's item without building it, for the paths pathTo gives with deferred entries on them. */
 const pathTypes = new WeakMap<readonly AnyEntry[], (index: number) => string>();
+/** How to read the payload bytes of a path's item not built yet, for the same paths. */
+const pathPayloads = new WeakMap<
+  readonly AnyEntry[],
+  <T>(index: number, read: PayloadBytesReader<T>) => T | undefined
+>();
 
 /**
  * The types of `path`'s items by index, read without building an entry not built yet when `path`
@@ -24,6 +34,16 @@ const pathTypes = new WeakMap<readonly AnyEntry[], (index: number) => string>();
  */
 export function pathTypeReader(path: readonly AnyEntry[]): (index: number) => string {
   return pathTypes.get(path) ?? ((i) => path[i]!.type);
+}
+
+/**
+ * `read` of the payload bytes of `path`'s item at an index, when `path` came from TreeIndex.pathTo
+ * and that item is a deferred entry not built yet; else undefined (read the item's payload).
+ */
+export function pathPayloadReader(
+  path: readonly AnyEntry[],
+): <T>(index: number, read: PayloadBytesReader<T>) => T | undefined {
+  return pathPayloads.get(path) ?? (() => undefined);
 }
 
 /** Parent -> children links over the immutable entries, kept up to date as entries append. */
@@ -232,7 +252,16 @@ export class TreeIndex {
     if (this.deferred === null) return places.map((place) => this.order[place]!);
     const path = lazyList(places.length, (i) => this.entryAt(places[i]!)!);
     pathTypes.set(path, (i) => this.typeAt(places[i]!));
+    pathPayloads.set(path, (i, read) => this.payloadBytesAt(places[i]!, read));
     return path;
+  }
+
+  /** `read` of the payload bytes of the deferred entry at `at`, when it is not built yet and they are known. */
+  private payloadBytesAt<T>(at: number, read: PayloadBytesReader<T>): T | undefined {
+    const deferred = this.deferred;
+    if (deferred?.readPayload === undefined || at >= this.deferredCount || this.order[at] !== undefined)
+      return undefined;
+    return deferred.readPayload(at, read);
   }
 
   /** The type of the entry at `at` in the order added, without building a deferred entry. */

@@ -12,8 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { TaskStateFold, taskStateOf, type TaskState } from '../../../src/core/session/task-state';
 import { payloadIsUnparsed, ReplayedEntry } from '../../../src/core/storage/replayed-entry';
 import type { AnyEntry } from '../../../src/core/tree/entry-types';
-import { TreeIndex } from '../../../src/core/tree/tree-index';
+import { type PayloadBytesReader, TreeIndex } from '../../../src/core/tree/tree-index';
+import { seededRandom } from '../../../src/core/clock';
+import { currentHead } from '../../../src/core/session/cursor';
+import { SessionStore } from '../../../src/core/storage/session-store';
 import { fcRuns } from '../../support/fc-runs';
+import { append, emptyStore, fastOps, fixedClock } from '../../tui/session-fixture';
 
 interface Written {
   readonly type: string;
@@ -110,7 +114,8 @@ interface Built {
   readonly parsed: ReadonlyMap<string, AnyEntry>;
 }
 
-function build(adds: readonly { entry: Written; branch: number | null }[]): Built {
+/** `withBytes`: the tree can read a deferred entry's payload bytes without building it (as a saved index's or the scan's can). */
+function build(adds: readonly { entry: Written; branch: number | null }[], withBytes = true): Built {
   const ids = adds.map((_, i) => `e_${i + 1}`);
   const parentAt = Int32Array.from(adds, ({ branch }, i) => (i === 0 ? -1 : branch === null ? i - 1 : branch % i));
   const file = Buffer.from(adds.map(({ entry }) => entry.json).join('\n'));
@@ -137,7 +142,10 @@ function build(adds: readonly { entry: Written; branch: number | null }[]): Buil
       end,
     ) as unknown as AnyEntry;
   };
-  expect(tree.addDeferred({ ids, parentAt, typeAt: (i) => adds[i]!.entry.type, make })).toBe(true);
+  const readPayload = <T>(i: number, read: PayloadBytesReader<T>): T =>
+    read(file, starts[i]!, starts[i]! + Buffer.byteLength(adds[i]!.entry.json));
+  const typeAt = (i: number) => adds[i]!.entry.type;
+  expect(tree.addDeferred({ ids, parentAt, typeAt, make, ...(withBytes ? { readPayload } : {}) })).toBe(true);
   const parsed = new Map<string, AnyEntry>();
   for (const [i, { entry }] of adds.entries()) {
     const up = parentAt[i]!;
@@ -182,21 +190,26 @@ const pathOf = (built: Built, leaf: string): AnyEntry[] => {
 describe("the screen's task state over entries built when read", () => {
   it('is the fold of every parsed entry, at every head it moves to', () => {
     fc.assert(
-      fc.property(session, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (adds, heads) => {
-        const built = build(adds);
-        const fold = new TaskStateFold();
-        for (const head of [built.ids.length - 1, ...heads]) {
-          const leaf = built.ids[head % built.ids.length]!;
-          const lazy = outcome(() => fold.follow(built.tree.pathTo(leaf)));
-          expect(lazy).toEqual(outcome(() => taskStateOf(pathOf(built, leaf))));
-          if (typeof lazy === 'string') return;
-        }
-      }),
+      fc.property(
+        session,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (adds, heads, withBytes) => {
+          const built = build(adds, withBytes);
+          const fold = new TaskStateFold();
+          for (const head of [built.ids.length - 1, ...heads]) {
+            const leaf = built.ids[head % built.ids.length]!;
+            const lazy = outcome(() => fold.follow(built.tree.pathTo(leaf)));
+            expect(lazy).toEqual(outcome(() => taskStateOf(pathOf(built, leaf))));
+            if (typeof lazy === 'string') return;
+          }
+        },
+      ),
       { numRuns: fcRuns() },
     );
   });
 
-  it('builds only the answers, calls, results, prompts after a round and the head, and parses no answer its bytes answer for', () => {
+  it('builds only the calls, results, prompts after a round, answers that may hold a plan and the head', () => {
     fc.assert(
       fc.property(session, (adds) => {
         const built = build(adds);
@@ -212,15 +225,12 @@ describe("the screen's task state over entries built when read", () => {
             continue;
           }
           const { type, json } = adds[i]!.entry;
+          // A plain answer with no plan in it is read where it lies.
+          const plainAnswer =
+            type === 'assistant' && !json.includes('\\u') && !/\[[ xX]\]|plan/i.test(json) && !json.includes('"x"');
           const passedOver = type === 'approval' || type === 'compaction' || (type === 'user' && !afterRound);
-          if (passedOver && i !== headAt) expect(built.made).not.toContain(i);
-          if (type === 'assistant') {
-            const payload = JSON.parse(json) as { toolCalls: unknown[] };
-            afterRound = payload.toolCalls.length > 0;
-            // A plain answer with no plan in it stays bytes.
-            if (!json.includes('\\u') && !/\[[ xX]\]|plan/i.test(json) && !json.includes('"x"'))
-              expect(payloadIsUnparsed(built.tree.get(built.ids[i]!)!)).toBe(true);
-          }
+          if ((passedOver || plainAnswer) && i !== headAt) expect(built.made).not.toContain(i);
+          if (type === 'assistant') afterRound = (JSON.parse(json) as { toolCalls: unknown[] }).toolCalls.length > 0;
           if (type === 'user' && !JSON.parse(json).steered) afterRound = false;
         }
       }),
@@ -228,7 +238,7 @@ describe("the screen's task state over entries built when read", () => {
     );
   });
 
-  it('reads no payload of a 2,000-entry path of prompts and plain answers, and builds only its answers', () => {
+  it('builds none of a 2,000-entry path of prompts and plain answers but its head, and parses no answer', () => {
     const adds = Array.from({ length: 2000 }, (_, i) => ({
       entry:
         i % 2 === 0
@@ -239,7 +249,61 @@ describe("the screen's task state over entries built when read", () => {
     const built = build(adds);
     const path = built.tree.pathTo(built.ids.at(-1)!);
     expect(new TaskStateFold().follow(path)).toEqual(taskStateOf(pathOf(built, built.ids.at(-1)!)));
-    expect(built.made.length).toBe(1000);
-    for (const at of built.made) expect(payloadIsUnparsed(built.tree.get(built.ids[at]!)!)).toBe(true);
+    expect(built.made).toEqual([1999]);
+    // Built, and read where their bytes lie all the same: no answer is parsed.
+    const again = build(adds, false);
+    expect(new TaskStateFold().follow(again.tree.pathTo(again.ids.at(-1)!))).toEqual(
+      taskStateOf(pathOf(again, again.ids.at(-1)!)),
+    );
+    expect(again.made.length).toBe(1000);
+    for (const at of again.made) expect(payloadIsUnparsed(again.tree.get(again.ids[at]!)!)).toBe(true);
+  });
+
+  it('is the same over a session file read back into columns, as its first open reads it', () => {
+    const store = emptyStore(fastOps);
+    const answer = (text: string, calls = false) =>
+      append(store, 'assistant', {
+        text,
+        toolCalls: calls ? [{ id: 'c1', name: 'update_plan', input: {} }] : [],
+        model: 'm',
+        finishReason: calls ? 'tool_calls' : 'stop',
+      } as never);
+    append(store, 'user', { text: 'start' } as never);
+    answer('PLAN:\n- read\n- write');
+    answer('still reading');
+    answer('calling', true);
+    append(store, 'user', { text: 'and tests', steered: true } as never);
+    append(store, 'tool_intent', {
+      callId: 'c1',
+      tool: 'update_plan',
+      input: {
+        plan: [
+          { step: 'read', status: 'completed' },
+          { step: 'write', status: 'in_progress' },
+        ],
+      },
+      subject: 'plan',
+    } as never);
+    append(store, 'tool_result', { callId: 'c1', tool: 'update_plan', outcome: 'ok', content: 'plan set' } as never);
+    answer("- [ ] ignored: the plan is update_plan's now");
+    answer('done with \u0070lan words');
+    const path = store.path;
+    const expected = taskStateOf(store.tree.pathTo(currentHead(store).entryId));
+    store.close();
+    const reopened = SessionStore.open(path, {
+      clock: fixedClock(2_000_000_000_000),
+      random: seededRandom(4),
+      readOnly: true,
+      asideMinBytes: 0,
+      asideWorker: false,
+    });
+    try {
+      const state = new TaskStateFold().follow(reopened.tree.pathTo(currentHead(reopened).entryId));
+      expect(state).toEqual(expected);
+      expect(state.rounds).toBe(1);
+      expect(state.source).toBe('tool');
+    } finally {
+      reopened.close();
+    }
   });
 });
