@@ -199,28 +199,30 @@ function exitMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<nu
 
 export const CPU_PRELOAD = join(import.meta.dirname, 'cpu-at-first-frame.mjs');
 
-/** CPU time (user + system) of `node args` until it prints it: cpu-at-first-frame.mjs or the bare line. */
-async function cpuMs(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
-  return (await atFirstFrame(args, env, cwd)).cpuMs;
-}
-
-/** The CPU time and, where cpu-at-first-frame.mjs says it, the resident memory of `node args` at its first frame. */
+/**
+ * The CPU time and, where the line says them (cpu-at-first-frame.mjs does), the resident memory and
+ * minor page faults of `node args` at its first frame.
+ */
 export function atFirstFrame(
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
-): Promise<{ cpuMs: number; rssMb: number | undefined }> {
+): Promise<{ cpuMs: number; rssMb: number | undefined; faults: number | undefined }> {
   return new Promise((resolve, reject) => {
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no CPU figure within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
     pty.onData((data) => {
       seen += data;
-      const found = /cpu-at-first-frame ([\d.]+) ms(?: rss ([\d.]+) MB)?/.exec(seen);
+      const found = /cpu-at-first-frame ([\d.]+) ms(?: rss ([\d.]+) MB)?(?: faults (\d+))?/.exec(seen);
       if (!found) return;
       clearTimeout(timer);
       pty.kill();
-      resolve({ cpuMs: Number(found[1]), rssMb: found[2] === undefined ? undefined : Number(found[2]) });
+      resolve({
+        cpuMs: Number(found[1]),
+        rssMb: found[2] === undefined ? undefined : Number(found[2]),
+        faults: found[3] === undefined ? undefined : Number(found[3]),
+      });
     });
   });
 }
@@ -288,11 +290,19 @@ export async function runStartBench(): Promise<Row[]> {
       () => firstFrameMs([], coldEnv, dir),
       ...builds.map((bin) => () => firstFrameMs([], env, dir, bin)),
     ]);
-    const bareCpuScript = `const { user, system } = process.cpuUsage(); console.log('cpu-at-first-frame ' + ((user + system) / 1000).toFixed(1) + ' ms'); setTimeout(() => {}, 5000)`;
+    const bareCpuScript = `const { user, system } = process.cpuUsage(); console.log('cpu-at-first-frame ' + ((user + system) / 1000).toFixed(1) + ' ms rss 0 MB faults ' + process.resourceUsage().minorPageFault); setTimeout(() => {}, 5000)`;
+    // The page faults of the same runs: bare node's first, then each build's.
+    const faults: number[][] = [[], ...builds.map(() => [])];
+    const cpuAndFaults = (i: number, args: string[]) => async (): Promise<number> => {
+      const at = await atFirstFrame(args, env, dir);
+      faults[i]!.push(at.faults ?? Number.NaN);
+      return at.cpuMs;
+    };
     const [bareCpu, ...cpus] = await interleavedMedians(9, [
-      () => cpuMs(['-e', bareCpuScript], env, dir),
-      ...builds.map((bin) => () => cpuMs(['--import', CPU_PRELOAD, bin], env, dir)),
+      cpuAndFaults(0, ['-e', bareCpuScript]),
+      ...builds.map((bin, i) => cpuAndFaults(i + 1, ['--import', CPU_PRELOAD, bin])),
     ]);
+    const [bareFaults, ...buildFaults] = faults.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!);
     const [bareExit, ...versions] = await interleavedMedians(9, [
       () => exitMs(['-e', '0'], env, dir),
       ...builds.map((bin) => () => exitMs([bin, '--version'], env, dir)),
@@ -323,6 +333,13 @@ export async function runStartBench(): Promise<Row[]> {
             baseline: bareCpu!,
             unit: 'ms CPU',
             ratio: cpus[i]! / bareCpu!,
+          },
+          {
+            name: `minor page faults until that first frame (baseline: bare node's at its line)${which}`,
+            tole: buildFaults[i]!,
+            baseline: bareFaults!,
+            unit: 'faults',
+            ratio: buildFaults[i]! / bareFaults!,
           },
           {
             name: `tole --version, start to exit${which}`,
