@@ -1,8 +1,10 @@
-import { closeSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, type GitTarget } from './git-command';
 import { GitPipe, nulFields, oneLine } from './git-pipe';
 import { openAsSeen, openFilePath } from './open-as-seen';
+import { under } from './path-bytes';
 
 /**
  * Blobs of workspace files as git would stage them, each read from the file an `lstat` saw and
@@ -13,6 +15,8 @@ import { openAsSeen, openFilePath } from './open-as-seen';
  * conversion, `ident`, an encoding) cannot be looked up by that name, so they are asked of
  * `check-attr` for the real path side by side; a file they apply to is hashed again by a git of
  * its own, its bytes read from the same descriptor and the real path given for the attributes.
+ * Where no attributes file could apply (none in the root or a folder on the way, none in tole's
+ * directory; tole's gits read no system or user one), check-attr is not asked.
  */
 export class FileBlobs {
   private readonly raw: GitPipe;
@@ -31,7 +35,7 @@ export class FileBlobs {
     if (fd === null) return null;
     try {
       const [converted, id] = await Promise.all([
-        this.converted(path, signal),
+        this.attributesMayApply(path) ? this.converted(path, signal) : false,
         this.raw.ask(`${openFilePath(fd)}\n`, oneLine, signal),
       ]);
       if (!converted) return id;
@@ -49,6 +53,18 @@ export class FileBlobs {
     this.attributes.close();
   }
 
+  /** Whether an attributes file sits in the root or a folder on the way to `path`, or in tole's directory. */
+  private attributesMayApply(path: Buffer): boolean {
+    if (lstatSync(join(this.target.gitDir, 'info', 'attributes'), { throwIfNoEntry: false })) return true;
+    for (let start = 0; ; ) {
+      const file = under(this.realRoot!, Buffer.concat([path.subarray(0, start), ATTRIBUTES]));
+      if (lstatSync(file, { throwIfNoEntry: false })) return true;
+      const slash = path.indexOf(0x2f, start);
+      if (slash < 0) return false;
+      start = slash + 1;
+    }
+  }
+
   /** Whether a git attribute may change the path's bytes when staged (any of CONVERTING specified). */
   private async converted(path: Buffer, signal: AbortSignal): Promise<boolean> {
     const fields = await this.attributes.ask(Buffer.concat([path, NUL]), nulFields(3 * CONVERTING.length), signal);
@@ -61,3 +77,4 @@ export class FileBlobs {
 const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'working-tree-encoding', 'filter'];
 
 const NUL = Buffer.from([0]);
+const ATTRIBUTES = Buffer.from('.gitattributes');

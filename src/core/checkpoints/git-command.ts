@@ -51,6 +51,8 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
     GIT_DIR: target.gitDir,
     GIT_WORK_TREE: target.workTree,
     GIT_CONFIG_NOSYSTEM: '1',
+    // Nor the system's attributes file: what a checkpoint stores of a file depends on the workspace alone.
+    GIT_ATTR_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_LITERAL_PATHSPECS: '1',
     GIT_TERMINAL_PROMPT: '0',

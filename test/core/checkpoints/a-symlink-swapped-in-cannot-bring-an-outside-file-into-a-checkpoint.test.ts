@@ -107,19 +107,25 @@ exec '${realGit}' "$@"
     expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt')).toBe('written by tole\n');
   });
 
-  it("stores a file under git's end-of-line attributes as a scan does", async () => {
+  it("stores a file under git's end-of-line attributes as a scan does, and a file under none as it is", async () => {
     const { root, home } = places();
-    writeFileSync(join(root, '.gitattributes'), '*.txt text=auto\n');
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'sub', '.gitattributes'), '*.txt text=auto\n');
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root });
     afterTheTest(() => checkpoints.close());
     expect((await checkpoints.take()).ok).toBe(true);
 
-    writeFileSync(join(root, 'crlf.txt'), 'one\r\ntwo\r\n');
-    writeFileSync(join(root, 'plain.bin'), 'one\r\ntwo\r\n');
-    checkpoints.noteChanges(['crlf.txt', 'plain.bin']);
+    const crlf = 'one\r\ntwo\r\n';
+    for (const path of ['sub/crlf.txt', 'sub/plain.bin', 'top.txt']) writeFileSync(join(root, path), crlf);
+    checkpoints.noteChanges(['sub/crlf.txt', 'sub/plain.bin', 'top.txt']);
     const known = await checkpoints.take('known-paths');
     if (!known.ok) throw new Error(known.reason);
-    expect(fileInCheckpoint(checkpoints.directory, known.id, 'crlf.txt')).toBe('one\ntwo\n');
-    expect(fileInCheckpoint(checkpoints.directory, known.id, 'plain.bin')).toBe('one\r\ntwo\r\n');
+    const scan = await checkpoints.take('scan');
+    if (!scan.ok) throw new Error(scan.reason);
+    for (const checkpoint of [known.id, scan.id]) {
+      expect(fileInCheckpoint(checkpoints.directory, checkpoint, 'sub/crlf.txt')).toBe('one\ntwo\n');
+      expect(fileInCheckpoint(checkpoints.directory, checkpoint, 'sub/plain.bin')).toBe(crlf);
+      expect(fileInCheckpoint(checkpoints.directory, checkpoint, 'top.txt')).toBe(crlf);
+    }
   });
 });
