@@ -10,22 +10,11 @@
  * one would, or it is not run at all.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/repo-root';
+import { treeState } from '../../support/workspace-state';
 
 export const BASHRC = '# the user own bashrc\nexport PS1="$ "\n';
 
@@ -43,31 +32,18 @@ export const WORLDS_DIR = SANDBOX_HIDES.some((dir) => realpathSync(REPO_ROOT).st
   : join(REPO_ROOT, 'node_modules', '.cache', 'tole-attack');
 
 /** The index holds the stat data of the files it was written beside: a copy's differs, so it is compared by presence. */
-const STAT_BOUND = new Set(['.git/index']);
+const STAT_BOUND = /(^|\/)\.git\/index$/;
 
 /**
- * Every path under `dir` with its type, mode and content (a hash), one line each, sorted: two
+ * Every path under `dir` with its kind, mode and content (a hash), one line each, sorted: two
  * directories with the same fingerprint hold the same files.
  */
 export function fingerprint(dir: string): string[] {
-  const lines: string[] = [];
-  const walk = (path: string): void => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      const rel = relative(dir, full);
-      const stat = lstatSync(full);
-      const mode = (stat.mode & 0o7777).toString(8);
-      if (stat.isSymbolicLink()) lines.push(`${rel} link ${readlinkSync(full)}`);
-      else if (stat.isDirectory()) {
-        lines.push(`${rel} dir ${mode}`);
-        walk(full);
-      } else if (!stat.isFile()) lines.push(`${rel} special ${mode}`);
-      else if (STAT_BOUND.has(rel.split('/').slice(-2).join('/'))) lines.push(`${rel} file ${mode} (stat-bound)`);
-      else lines.push(`${rel} file ${mode} ${createHash('sha1').update(readFileSync(full)).digest('hex')}`);
-    }
-  };
-  walk(dir);
-  return lines.sort();
+  return Object.entries(treeState(dir, []))
+    .map(
+      ([path, state]) => `${path} ${STAT_BOUND.test(path) ? state.replace(/ [0-9a-f]{64}$/, ' (stat-bound)') : state}`,
+    )
+    .sort();
 }
 
 /** What differs between two fingerprints, a line each side, for a failure's message. */
