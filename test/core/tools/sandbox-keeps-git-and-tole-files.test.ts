@@ -6,13 +6,24 @@
  * Needs a working bwrap; without it these tests skip and say why.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { protectedPaths } from '../../../src/core/tools/sandbox-protected-paths';
+import { treeState } from '../../support/workspace-state';
 import { tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
@@ -70,19 +81,18 @@ async function setup() {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside },
     sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
   });
+  // Every byte of what runs later outside the sandbox, read in-process: git's metadata (the
+  // repository's, the submodule's .git file and git dir, the nested clone's) and tole's files.
   const snapshot = (): string =>
-    [
-      git(ws.root, 'config', '--local', '--list'),
-      git(path.join(ws.root, 'sub'), 'config', '--local', '--list'),
-      git(path.join(ws.root, 'vendor', 'lib'), 'config', '--local', '--list'),
-      readFileSync(path.join(ws.root, 'sub', '.git'), 'utf8'),
-      readFileSync(path.join(ws.root, 'tole.config.json'), 'utf8'),
-      execFileSync('ls', ['-aR', path.join(ws.root, '.git', 'hooks'), path.join(ws.root, '.tole')], {
-        encoding: 'utf8',
+    JSON.stringify(
+      ['.git', 'sub/.git', 'vendor/lib/.git', 'tole.config.json', '.tole'].map((rel) => {
+        const full = path.join(ws.root, rel);
+        if (!existsSync(full)) return [rel, 'missing'];
+        return [rel, lstatSync(full).isDirectory() ? treeState(full, []) : readFileSync(full, 'utf8')];
       }),
-      git(ws.root, 'log', '--oneline'),
-      git(ws.root, 'worktree', 'list'),
-    ].join('\n');
+      null,
+      1,
+    );
   return { ws, bash, snapshot, before: snapshot() };
 }
 
