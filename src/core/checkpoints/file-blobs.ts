@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, type GitTarget } from './git-command';
@@ -38,11 +38,16 @@ export class FileBlobs {
         this.attributesMayApply(path) ? this.converted(path, signal) : false,
         this.raw.ask(`${openFilePath(fd)}\n`, oneLine, signal),
       ]);
+      // A file written to since the look (grown past the size limit, say) is not the file seen:
+      // git read it whole, whatever its size by then. The checkpoint scans instead.
+      if (!stillAsSeen(fd, seen)) return null;
       if (!converted) return id;
       // git takes the path for the attributes as an argument: a name that is not UTF-8 cannot be given.
       if (!isUtf8(path)) return null;
+      const bytes = bytesAsSeen(fd, seen);
+      if (bytes === null) return null;
       const args = ['hash-object', '-w', '--stdin', `--path=${path.toString('utf8')}`];
-      return (await git(this.target, args, signal, readFileSync(fd))).toString('latin1').trim();
+      return (await git(this.target, args, signal, bytes)).toString('latin1').trim();
     } finally {
       closeSync(fd);
     }
@@ -71,6 +76,28 @@ export class FileBlobs {
     for (let i = 2; i < fields.length; i += 3) if (fields[i]!.toString('latin1') !== 'unspecified') return true;
     return false;
   }
+}
+
+/**
+ * Whether the open file still has the size and modification time the look saw: a write since
+ * changes them. (Not the change time: the file's name being removed, a symlink put in its place,
+ * changes that, and the file seen is then still the one to store.)
+ */
+function stillAsSeen(fd: number, seen: Stats): boolean {
+  const now = fstatSync(fd);
+  return now.size === seen.size && now.mtimeMs === seen.mtimeMs;
+}
+
+/** The file's `seen.size` bytes from the start, or null when it holds more or fewer (it changed). */
+function bytesAsSeen(fd: number, seen: Stats): Buffer | null {
+  const bytes = Buffer.alloc(seen.size + 1);
+  let read = 0;
+  while (read < bytes.length) {
+    const n = readSync(fd, bytes, read, bytes.length - read, read);
+    if (n === 0) break;
+    read += n;
+  }
+  return read === seen.size ? bytes.subarray(0, read) : null;
 }
 
 /** The attributes by which git changes a file's bytes as it stages them (convert.c); a filter needs config tole never sets, but counts. */

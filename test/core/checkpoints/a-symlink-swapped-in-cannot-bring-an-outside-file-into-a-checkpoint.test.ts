@@ -107,6 +107,36 @@ exec '${realGit}' "$@"
     expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt')).toBe('written by tole\n');
   });
 
+  it("leaves out a file that grew past the size limit between the look and git's read, as a scan would", async () => {
+    const { root, home } = places();
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    const flag = join(home, 'grow-once');
+    const binary = join(home, 'git');
+    // The first hash-object git makes the named file grow past the limit before it reads anything.
+    writeFileSync(
+      binary,
+      `#!/bin/sh
+case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
+  head -c 4096 /dev/zero >> '${root}/f.txt'; fi;; esac
+exec '${realGit}' "$@"
+`,
+    );
+    chmodSync(binary, 0o755);
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary, maxFileBytes: 1024 });
+    afterTheTest(() => checkpoints.close());
+    writeFileSync(join(root, 'other.txt'), 'other\n');
+    expect((await checkpoints.take()).ok).toBe(true);
+
+    writeFileSync(join(root, 'f.txt'), 'written by tole\n');
+    checkpoints.noteChanges(['f.txt']);
+    writeFileSync(flag, '');
+    const taken = await checkpoints.take('known-paths');
+    if (!taken.ok) throw new Error(taken.reason);
+    expect(lstatSync(join(root, 'f.txt')).size).toBeGreaterThan(4096);
+    expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt').length).toBe(0);
+    expect(taken.leftOut).toContainEqual(expect.objectContaining({ path: 'f.txt', why: 'too-large' }));
+  });
+
   it("stores a file under git's end-of-line attributes as a scan does, and a file under none as it is", async () => {
     const { root, home } = places();
     mkdirSync(join(root, 'sub'));
