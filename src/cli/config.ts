@@ -225,8 +225,11 @@ const schemas = lazySchema((z) => {
         enabled: z.boolean().optional(),
         /** Files larger than this are left out of checkpoints (default 10 MB). */
         maxFileMB: z.number().positive().max(4096).optional(),
-        /** How long one checkpoint's gits may run before they are killed and the checkpoint fails (default 300). */
-        timeLimitSeconds: z.number().positive().max(86_400).optional(),
+        /**
+         * How long one checkpoint's gits may run before they are killed and the checkpoint fails
+         * (default 300). At least a second: a smaller limit fails every checkpoint at once.
+         */
+        timeLimitSeconds: z.number().min(1).max(86_400).optional(),
       })
       .optional(),
     systemPrompt: promptSchema.optional(),

@@ -40,6 +40,16 @@ describe('config files', () => {
     expect(() => readConfigFile(path)).toThrow(new RegExp(`${path}.*field "limits.maxSteps"`));
   });
 
+  it('a checkpoint time limit under a second is refused, naming the field', () => {
+    // 0.0001 s rounded to a 0 ms limit: every checkpoint failed at once, told as "0 s".
+    for (const limit of ['0.0001', '0.5', '0', '-1']) {
+      const path = configFile(`{"checkpoints": {"timeLimitSeconds": ${limit}}}`);
+      expect(() => readConfigFile(path)).toThrow(/field "checkpoints.timeLimitSeconds"/);
+    }
+    const path = configFile('{"checkpoints": {"timeLimitSeconds": 1}}');
+    expect(readConfigFile(path).checkpoints?.timeLimitSeconds).toBe(1);
+  });
+
   it('an unknown field is refused, so a typo never passes silently', () => {
     const path = configFile('{"modle": "gpt-4.1"}');
     expect(() => readConfigFile(path)).toThrow(/modle/);
