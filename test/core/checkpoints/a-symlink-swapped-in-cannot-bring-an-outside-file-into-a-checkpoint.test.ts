@@ -35,6 +35,26 @@ function places(): { root: string; outside: string; home: string } {
   return { root: root!, outside: outside!, home: home! };
 }
 
+/**
+ * A git on the path that runs `action` in the shell the first time a hash-object git starts after
+ * `arm()`, before that git reads anything; otherwise it is the real git.
+ */
+function gitActingAtHashObject(home: string, action: string): { binary: string; arm(): void } {
+  const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  const flag = join(home, 'act-once');
+  const binary = join(home, 'git');
+  writeFileSync(
+    binary,
+    `#!/bin/sh
+case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
+  ${action}; fi;; esac
+exec '${realGit}' "$@"
+`,
+  );
+  chmodSync(binary, 0o755);
+  return { binary, arm: () => writeFileSync(flag, '') };
+}
+
 describe('a file opened as seen', () => {
   it('is the file the look saw, its bytes read from the descriptor', () => {
     const { root } = places();
@@ -80,19 +100,8 @@ describe('a file opened as seen', () => {
 describe('a known-path checkpoint', () => {
   it('holds the bytes of the file it saw when a symlink to an outside file is swapped in as git starts to read', async () => {
     const { root, outside, home } = places();
-    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-    const flag = join(home, 'swap-once');
-    const binary = join(home, 'git');
     // The first hash-object git swaps the named file for a symlink before it reads anything.
-    writeFileSync(
-      binary,
-      `#!/bin/sh
-case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
-  rm '${root}/f.txt'; ln -s '${outside}/f.txt' '${root}/f.txt'; fi;; esac
-exec '${realGit}' "$@"
-`,
-    );
-    chmodSync(binary, 0o755);
+    const { binary, arm } = gitActingAtHashObject(home, `rm '${root}/f.txt'; ln -s '${outside}/f.txt' '${root}/f.txt'`);
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary });
     afterTheTest(() => checkpoints.close());
     writeFileSync(join(root, 'other.txt'), 'other\n');
@@ -100,7 +109,7 @@ exec '${realGit}' "$@"
 
     writeFileSync(join(root, 'f.txt'), 'written by tole\n');
     checkpoints.noteChanges(['f.txt']);
-    writeFileSync(flag, '');
+    arm();
     const taken = await checkpoints.take('known-paths');
     if (!taken.ok) throw new Error(taken.reason);
     expect(lstatSync(join(root, 'f.txt')).isSymbolicLink()).toBe(true);
@@ -109,19 +118,8 @@ exec '${realGit}' "$@"
 
   it("leaves out a file that grew past the size limit between the look and git's read, as a scan would", async () => {
     const { root, home } = places();
-    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-    const flag = join(home, 'grow-once');
-    const binary = join(home, 'git');
     // The first hash-object git makes the named file grow past the limit before it reads anything.
-    writeFileSync(
-      binary,
-      `#!/bin/sh
-case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
-  head -c 4096 /dev/zero >> '${root}/f.txt'; fi;; esac
-exec '${realGit}' "$@"
-`,
-    );
-    chmodSync(binary, 0o755);
+    const { binary, arm } = gitActingAtHashObject(home, `head -c 4096 /dev/zero >> '${root}/f.txt'`);
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary, maxFileBytes: 1024 });
     afterTheTest(() => checkpoints.close());
     writeFileSync(join(root, 'other.txt'), 'other\n');
@@ -129,7 +127,7 @@ exec '${realGit}' "$@"
 
     writeFileSync(join(root, 'f.txt'), 'written by tole\n');
     checkpoints.noteChanges(['f.txt']);
-    writeFileSync(flag, '');
+    arm();
     const taken = await checkpoints.take('known-paths');
     if (!taken.ok) throw new Error(taken.reason);
     expect(lstatSync(join(root, 'f.txt')).size).toBeGreaterThan(4096);
