@@ -53,15 +53,10 @@ export const PLANTS = {
   'dir-fsync-skipped': {
     bug: 'a directory is never fsynced, so a created or renamed name (new session, compaction, lock) is not durable',
     ops: (ops, isDirectory) => {
-      const dirs = new Set<number>();
+      const dirs = directoryFds(ops, isDirectory);
       return {
         ...ops,
-        openSync: (path, flags, mode) => {
-          const fd = ops.openSync(path, flags, mode);
-          if (isDirectory(path)) dirs.add(fd);
-          else dirs.delete(fd);
-          return fd;
-        },
+        openSync: dirs.openSync,
         fsyncSync: (fd) => {
           if (!dirs.has(fd)) ops.fsyncSync(fd);
         },
@@ -83,7 +78,7 @@ export const PLANTS = {
       // Whether this process created (the lock aside, which tole never fsyncs) or renamed a name since its last
       // directory fsync: only then does it fsync one.
       let named = false;
-      const dirs = new Set<number>();
+      const dirs = directoryFds(ops, isDirectory);
       return {
         ...ops,
         renameSync: (from, to) => {
@@ -91,9 +86,7 @@ export const PLANTS = {
           named = true;
         },
         openSync: (path, flags, mode) => {
-          const fd = ops.openSync(path, flags, mode);
-          if (isDirectory(path)) dirs.add(fd);
-          else dirs.delete(fd);
+          const fd = dirs.openSync(path, flags, mode);
           if (flags.includes('w')) named = true;
           return fd;
         },
@@ -222,22 +215,38 @@ function skipDirFsyncAfterRename(
   renamed: (from: string, to: string) => boolean,
 ): FileOps {
   let skipNext = false;
-  const dirs = new Set<number>();
+  const dirs = directoryFds(ops, isDirectory);
   return {
     ...ops,
     renameSync: (from, to) => {
       ops.renameSync(from, to);
       if (renamed(from, to)) skipNext = true;
     },
+    openSync: dirs.openSync,
+    fsyncSync: (fd) => {
+      if (skipNext && dirs.has(fd)) skipNext = false;
+      else ops.fsyncSync(fd);
+    },
+  };
+}
+
+/** Which of a process's open descriptors are directories, kept by the `openSync` that opens them. */
+interface DirectoryFds {
+  /** `ops.openSync`, noting whether the descriptor it returns is a directory's. */
+  readonly openSync: FileOps['openSync'];
+  /** Whether `fd` was last opened on a directory (a closed file's number may come back for a directory, and back again). */
+  readonly has: (fd: number) => boolean;
+}
+
+function directoryFds(ops: FileOps, isDirectory: (path: string) => boolean): DirectoryFds {
+  const dirs = new Set<number>();
+  return {
     openSync: (path, flags, mode) => {
       const fd = ops.openSync(path, flags, mode);
       if (isDirectory(path)) dirs.add(fd);
       else dirs.delete(fd);
       return fd;
     },
-    fsyncSync: (fd) => {
-      if (skipNext && dirs.has(fd)) skipNext = false;
-      else ops.fsyncSync(fd);
-    },
+    has: (fd) => dirs.has(fd),
   };
 }
