@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { startChild } from '../support/test-children';
+import { fileAppears } from '../support/file-appears';
 
 /**
  * A tole killed (SIGKILL) while its checkpoint's git runs: the git must not go on running in
@@ -32,21 +33,6 @@ function hangingGit(pidFile: string, step: 'ls-files' | 'update-ref'): string {
   );
   chmodSync(path, 0o755);
   return path;
-}
-
-function waitForFile(path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(join(path, '..'), () => {
-      if (existsSync(path)) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(path)) {
-      watcher.close();
-      resolve();
-    }
-  });
 }
 
 function alive(pid: number): boolean {
@@ -79,7 +65,7 @@ describe('a tole killed while its checkpoint runs git', () => {
     const git = hangingGit(pidFile, step);
     const tole = startChild('checkpoint-taker', [dirs.home, dirs.root, git], { timeoutMs: 30_000 });
     await Promise.race([
-      waitForFile(pidFile),
+      fileAppears(pidFile),
       tole.done.then((run) => {
         throw new Error(`the tole ended before its git hung: ${run.stdout}${run.stderr}`);
       }),

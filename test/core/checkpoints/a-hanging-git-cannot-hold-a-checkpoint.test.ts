@@ -7,7 +7,7 @@
  * once the wrapper says it hangs.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -16,6 +16,7 @@ import { entriesOfType, resultsFor } from '../../support/agent-fixtures';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
 import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
+import { fileAppears } from '../../support/file-appears';
 
 const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-git-hang-' });
 
@@ -58,21 +59,6 @@ exec '${realGit}' "$@"
       return { git: git!, child: child! };
     },
   };
-}
-
-function fileAppears(path: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(join(path, '..'), () => {
-      if (existsSync(path)) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(path)) {
-      watcher.close();
-      resolve();
-    }
-  });
 }
 
 /** A time limit that passes when the test says so. */
