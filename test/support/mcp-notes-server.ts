@@ -5,7 +5,7 @@
  * and so is every cancel notification it receives, so that tests can count effects.
  *
  * Over stdio (the way tole starts it):
- *   node --import tsx test/support/mcp-notes-server.ts --dir DIR [--fail-start | --hang-start]
+ *   node --import tsx test/support/mcp-notes-server.ts --dir DIR [--fail-start]
  * Over Streamable HTTP on loopback, in the test process: `startNotesHttpServer(dir)`.
  */
 import { randomUUID } from 'node:crypto';
@@ -200,11 +200,6 @@ async function mainStdio(argv: readonly string[]): Promise<void> {
   if (argv.includes('--fail-start')) {
     process.stderr.write('notes server: cannot open the notes database (NOTES_DB is not set)\n');
     process.exit(2);
-  }
-  if (argv.includes('--hang-start')) {
-    process.stderr.write('notes server: waiting for a lock that never comes\n');
-    setInterval(() => {}, 60_000);
-    return;
   }
   await buildNotesServer(dir, { canDie: true }).connect(new StdioServerTransport());
 }

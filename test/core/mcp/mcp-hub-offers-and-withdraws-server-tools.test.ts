@@ -137,17 +137,28 @@ describe('an MCP hub over real servers', () => {
   });
 
   it('a server that never answers at start is given up after its startup timeout, with its stderr', async () => {
-    const hanging = notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 3000 }, [
-      '--hang-start',
-    ]);
+    // A shell, not the notes server: it has its stderr written within milliseconds of its start, so
+    // a short limit still finds it there, and it leaves when tole closes its stdin (a node server
+    // that ignored that cost two more seconds of the SDK's wait before its SIGTERM).
+    const script = "echo 'stuck server: waiting for a lock that never comes' >&2; exec cat > /dev/null";
+    const hanging: McpServerSpec = {
+      ...notesStdioSpec(`${dirs.root}/stdio-hang-start`, { name: 'stuck', startupTimeoutMs: 1000 }),
+      transport: {
+        kind: 'stdio',
+        command: 'sh',
+        args: ['-c', script],
+        env: serverEnvironment(process.env, [], {}),
+        cwd: dirs.root,
+      },
+    };
     const { hub, events } = hubOf([hanging]);
     await hub.ready();
     expect(events).toEqual([
       {
         type: 'failed',
         server: 'stuck',
-        message: 'did not finish starting within 3000 ms',
-        stderr: expect.stringContaining('never comes'),
+        message: 'did not finish starting within 1000 ms',
+        stderr: expect.stringContaining('waiting for a lock that never comes'),
       },
     ]);
   });
