@@ -169,12 +169,13 @@ describe('tole -p against loosely compatible servers', () => {
 
   it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async () => {
     const stalled: ScriptedReply = { text: 'x', stallAfterChunks: 1 };
-    // Five stalled replies at 1 s each would outlast the 2.5 s call limit: the error naming it and the
-    // requests left unsent show the limit ended the turn, however slow the machine.
+    // Five stalled replies at 1 s each would outlast the 2 s call limit: the error naming it and the
+    // requests left unsent show the limit ended the turn, however slow the machine. The limit is two
+    // idle limits, the shortest that still lets a retry start before it.
     const run = await turn([stalled, stalled, stalled, stalled, stalled], {
       streamIdleTimeoutMs: 1000,
       firstTokenTimeoutMs: 1000,
-      modelCallTimeoutMs: 2500,
+      modelCallTimeoutMs: 2000,
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('limits.modelCallTimeoutMs');
