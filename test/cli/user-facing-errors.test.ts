@@ -29,7 +29,7 @@ import {
   type ScriptedReply,
 } from '../support/chat-server';
 import type { ChildRun } from '../support/spawn-node';
-import { startChild } from '../support/test-children';
+import { holdingTheLock } from '../support/lock-holder';
 
 let server: ChatServer;
 const made: string[] = [];
@@ -235,17 +235,9 @@ describe.concurrent('sessions that cannot be opened', () => {
   it('locked by another tole: -p exits 1 naming the pid and --read-only; export and sessions still read it', async () => {
     const at = place();
     const { id, path } = await madeSession(at, 'first words');
-    const holder = startChild('storage-lock-holder', [path], { timeoutMs: 30_000 });
+    const holder = await holdingTheLock(path, 30_000);
     try {
-      const pid = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        holder.child.stdout!.on('data', (chunk: Buffer | string) => {
-          out += String(chunk);
-          const ready = /ready (\d+)/.exec(out);
-          if (ready) resolve(Number(ready[1]));
-        });
-        void holder.done.then((run) => reject(new Error(`lock holder ended: ${run.stderr}`)));
-      });
+      const pid = holder.child.pid!;
 
       const [turn, exported, listed] = await Promise.all([
         tole(at, ['-p', 'more', '--resume', id, ...local()]),

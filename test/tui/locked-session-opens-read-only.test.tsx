@@ -7,7 +7,7 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { parseArgs } from '../../src/cli/args';
 import { openForTui } from '../../src/cli/open-for-tui';
 import type { StartedChild } from '../support/spawn-node';
-import { startChild } from '../support/test-children';
+import { holdingTheLock } from '../support/lock-holder';
 import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
 
@@ -27,19 +27,10 @@ function madeSession(): { dir: string; id: string; path: string } {
   return { dir, id: store.header.id, path: store.path };
 }
 
-/** Another tole, holding the session open for writing. */
+/** Another tole, holding the session open for writing; its pid. */
 async function holdLock(path: string): Promise<number> {
-  holder = startChild('storage-lock-holder', [path], { timeoutMs: 30_000 });
-  const child = holder;
-  return new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.child.stdout!.on('data', (chunk: Buffer | string) => {
-      out += String(chunk);
-      const ready = /ready (\d+)/.exec(out);
-      if (ready) resolve(Number(ready[1]));
-    });
-    void child.done.then((run) => reject(new Error(`lock holder ended: ${run.stderr}`)));
-  });
+  holder = await holdingTheLock(path, 30_000);
+  return holder.child.pid!;
 }
 
 describe('a session another tole holds', () => {

@@ -8,6 +8,7 @@ import { lockPathFor, unlockSession, type LockOwner } from '../../../src/core/st
 import { systemProbe } from '../../../src/core/storage/process-probe';
 import { createStore, openStore, tempDir } from '../../support/storage-fixtures';
 import { childScript } from '../../support/test-children';
+import { holdingTheLock } from '../../support/lock-holder';
 import { REPO_ROOT } from '../../support/repo-root';
 
 const dir = tempDir('tole-lock-');
@@ -91,20 +92,14 @@ describe('a lock that names a pid now used by another process', () => {
 
   it('is not taken over while the tole that took it runs, and says so', async () => {
     const path = session();
-    const holder = spawn(process.execPath, [childScript('storage-lock-holder'), path], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(holder);
-    await new Promise<void>((resolve) =>
-      holder.stdout!.on('data', (chunk: Buffer) => String(chunk).startsWith('ready') && resolve()),
-    );
+    const holder = await holdingTheLock(path);
+    children.push(holder.child);
     expect(() => openStore(path)).toThrow(
-      `session is locked by pid ${holder.pid} on ${hostname()}, a running tole: close that tole`,
+      `session is locked by pid ${holder.child.pid} on ${hostname()}, a running tole: close that tole`,
     );
     expect(unlockSession(nodeFileOps, path)).toMatchObject({ removed: false, verdict: { state: 'held' } });
     expect(existsSync(lockPathFor(path))).toBe(true);
-    holder.kill('SIGKILL');
+    holder.child.kill('SIGKILL');
   });
 
   it('tells the user to run tole unlock when it cannot decide, and tole unlock removes it only when forced', () => {

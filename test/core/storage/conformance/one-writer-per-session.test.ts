@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { entryCommit, openStore, snapshot, tempDir } from '../../../support/storage-fixtures';
-import { childScript } from '../../../support/test-children';
+import { holdingTheLock } from '../../../support/lock-holder';
 import { BACKENDS, createIn, skipUnavailable } from './backends';
 
 const dir = tempDir();
@@ -11,26 +10,6 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   dir.remove();
 });
-
-/** A process that opens `path` for writing and holds it; resolves once it has. */
-async function holder(path: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [childScript('storage-lock-holder'), path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  child.stdout!.setEncoding('utf8');
-  while (!out.includes('\n')) {
-    const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [
-      string | null,
-    ];
-    if (chunk === null) throw new Error(`holder exited: ${err}`);
-    out += chunk;
-  }
-  return child;
-}
 
 describe.each(BACKENDS)('%s backend: one writer per session', (backend) => {
   if (skipUnavailable(backend)) return;
@@ -53,17 +32,18 @@ describe.each(BACKENDS)('%s backend: one writer per session', (backend) => {
     const state = snapshot(store);
     store.close();
 
-    const first = await holder(store.path);
+    const first = await holdingTheLock(store.path);
+    children.push(first.child);
     expect(() => openStore(store.path)).toThrowError(
-      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.pid }) }),
+      expect.objectContaining({ kind: 'locked', details: expect.objectContaining({ pid: first.child.pid }) }),
     );
-    expect(() => openStore(store.path)).toThrowError(`session is locked by pid ${first.pid}`);
+    expect(() => openStore(store.path)).toThrowError(`session is locked by pid ${first.child.pid}`);
     const view = openStore(store.path, { readOnly: true });
     expect(snapshot(view)).toEqual(state);
     view.close();
 
-    first.kill('SIGKILL');
-    await once(first, 'exit');
+    first.child.kill('SIGKILL');
+    await first.done;
     const after = openStore(store.path);
     after.commit(entryCommit(after, 'e_1', 'after the holder died'));
     expect(after.lastSeq).toBe(state.lastSeq + 2);
