@@ -1,25 +1,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/cli/args';
 import { main } from '../../src/cli/main';
-import { runUnlock } from '../../src/cli/unlock-command';
 import { lockPathFor } from '../../src/core/storage/lock-file';
 import { createStore, openStore, tempDir } from '../support/storage-fixtures';
+import { unlockIn, type UnlockRun } from '../support/unlock-in-process';
 
 const dir = tempDir('tole-unlock-');
 afterAll(() => dir.remove());
 
-function unlock(path: string, ...flags: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const stream = (add: (text: string) => void) =>
-    ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
-  const code = runUnlock(parseArgs(['unlock', path, ...flags]), {
-    cwd: dir.path,
-    stdout: stream((t) => (out += t)),
-    stderr: stream((t) => (err += t)),
-  });
-  return { code, out, err };
+function unlock(path: string, ...flags: string[]): UnlockRun {
+  return unlockIn(dir.path, path, ...flags);
 }
 
 describe('tole unlock PATH', () => {

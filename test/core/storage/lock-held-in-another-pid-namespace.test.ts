@@ -1,13 +1,12 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parseArgs } from '../../../src/cli/args';
-import { runUnlock } from '../../../src/cli/unlock-command';
 import { isStorageError } from '../../../src/core/storage/errors';
 import { judgeLock, lockPathFor, type LockOwner } from '../../../src/core/storage/lock-file';
 import { systemProbe, type ProcessProbe } from '../../../src/core/storage/process-probe';
 import { childScript } from '../../support/test-children';
 import { createStore, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
+import { unlockIn, type UnlockRun } from '../../support/unlock-in-process';
 
 /**
  * A tole in its own pid namespace (`unshare -p -f --mount-proc`) holds a session: from here its
@@ -76,17 +75,8 @@ function startWriter(path: string, unshareArgs: readonly string[]): Writer {
 
 const IN_NEW_NAMESPACE = ['-p', '-f', '--mount-proc', '--kill-child'];
 
-function unlock(path: string, ...flags: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const stream = (add: (text: string) => void) =>
-    ({ write: (chunk: string) => (add(chunk), true) }) as unknown as NodeJS.WritableStream;
-  const code = runUnlock(parseArgs(['unlock', path, ...flags]), {
-    cwd: dir.path,
-    stdout: stream((t) => (out += t)),
-    stderr: stream((t) => (err += t)),
-  });
-  return { code, out, err };
+function unlock(path: string, ...flags: string[]): UnlockRun {
+  return unlockIn(dir.path, path, ...flags);
 }
 
 function session(): string {
