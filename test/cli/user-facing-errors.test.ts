@@ -16,7 +16,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +29,7 @@ import {
 } from '../support/chat-server';
 import type { ChildRun } from '../support/spawn-node';
 import { holdingTheLock } from '../support/lock-holder';
+import { closedPort } from '../support/closed-port';
 
 let server: ChatServer;
 const made: string[] = [];
@@ -138,11 +138,7 @@ async function madeSession(
 }
 
 async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await closedPort()}/v1`;
 }
 
 describe.concurrent('provider errors in headless mode', () => {

@@ -3,13 +3,13 @@
  * directory: exit codes, stdout, JSON events, approval denials and `tole check` on the file it made.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import type { ChildRun } from '../support/spawn-node';
 import { runBuiltTole } from '../support/built-tole';
+import { closedPort } from '../support/closed-port';
 
 let server: ChatServer;
 let dirs: TempDirs;
@@ -55,11 +55,7 @@ function reasons(run: ChildRun): string[] {
 }
 
 async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await closedPort()}/v1`;
 }
 
 describe('tole -p (headless) end to end', () => {

@@ -17,3 +17,13 @@ export function fileInCheckpoint(gitDir: string, id: string, path: string): stri
     env: { PATH: process.env['PATH'], GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null' },
   }).stdout;
 }
+
+/** git in a checkpoint directory, as the user or another tole would run it there: its stdout, or an error with its stderr. */
+export function inCheckpoints(checkpoints: { readonly directory: string }, ...args: string[]): string {
+  const run = spawnSync('git', args, {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}

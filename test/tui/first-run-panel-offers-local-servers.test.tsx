@@ -4,6 +4,7 @@ import { startOllamaServer, type OllamaServer } from '../support/ollama-server';
 import { eventually, KEYS, WAIT_MS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
 import { wiredSession } from './wired-session';
+import { closedPort } from '../support/closed-port';
 
 let screen: Screen | undefined;
 let server: OllamaServer | undefined;
@@ -12,15 +13,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A local Ollama (found through its OpenAI-compatible model list, spoken to on its native /api/chat). */
 async function firstRun(models = ['qwen-local', 'llama-local']) {

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';
+import { closedPort } from '../support/closed-port';
 
 let screen: Screen | undefined;
 let server: ChatServer | undefined;
@@ -78,10 +78,7 @@ describe('provider errors in the screen: one line that says what to do, and the 
   });
 
   it('server down: it says to start the server, and the screen stays up', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as { port: number };
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     const wired = wiredSession({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' });
     screen = renderScreen({ ...wired, columns: 140, rows: 40 });
     await send(screen, 'anyone there?');

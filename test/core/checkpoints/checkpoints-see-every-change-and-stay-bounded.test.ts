@@ -6,7 +6,6 @@
  * the checkpoint directory is repacked once it holds more loose objects than the policy allows,
  * every checkpoint still restorable afterwards.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import type { RepackPolicy } from '../../../src/core/checkpoints/repack-policy';
 import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
 import { treeState, type TreeState } from '../../support/workspace-state';
+import { inCheckpoints } from '../../support/checkpoint-reads';
 
 let dirs: TempDirs;
 beforeEach(() => {
@@ -29,16 +29,6 @@ async function take(checkpoints: Checkpoints): Promise<string> {
   const taken = await checkpoints.take();
   if (!taken.ok) throw new Error(`checkpoint failed: ${taken.reason}`);
   return taken.id;
-}
-
-/** git in the checkpoint directory, as the user would run it there. */
-function inCheckpoints(checkpoints: Checkpoints, ...args: string[]): string {
-  const run = spawnSync('git', args, {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
 }
 
 function looseObjects(checkpoints: Checkpoints): number {

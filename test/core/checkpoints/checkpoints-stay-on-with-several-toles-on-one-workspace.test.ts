@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Checkpoints, RestoreIncomplete } from '../../../src/core/checkpoints/checkpoint-store';
 import { tempDirs, type TempDirs } from '../../support/agent-fixtures';
 import { childScript } from '../../support/test-children';
+import { inCheckpoints } from '../../support/checkpoint-reads';
 
 /** Several toles on one workspace share its checkpoint directory: each is a Checkpoints of its own. */
 let dirs: TempDirs;
@@ -15,16 +16,6 @@ afterEach(() => dirs.remove());
 
 function tole(root = dirs.root): Checkpoints {
   return Checkpoints.create({ home: dirs.home, workspaceRoot: root });
-}
-
-/** git in the checkpoint directory, as another tole or the user would run it. */
-function inCheckpoints(checkpoints: Checkpoints, ...args: string[]): string {
-  const run = spawnSync('git', args, {
-    encoding: 'utf8',
-    env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory, GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
 }
 
 async function take(checkpoints: Checkpoints): Promise<string> {
