@@ -2,21 +2,16 @@
  * `/new` and `/resume` change the session the screen shows without leaving it, through the host
  * tole really uses (src/cli/screen-sessions.ts: openForTui, prepareSession, wireTui, a real Agent
  * over the OpenAI client and the local chat server). The session left is kept whole and let go
- * (its lock too); nothing is switched while a turn runs.
+ * (its lock too); nothing is switched while a turn runs. What /new restarts (the session's MCP
+ * servers) is new-restarts-the-mcp-servers-a-session-owns.test.tsx, in the process tier: it runs
+ * the notes server the tests bundle.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import chalk from 'chalk';
 import { render } from 'ink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseArgs } from '../../src/cli/args';
-import type { Config } from '../../src/cli/config';
-import { ScreenSessions } from '../../src/cli/screen-sessions';
 import { newestSessionIn } from '../../src/cli/session-files';
-import { resolveProvider } from '../../src/cli/settings';
-import { buildPolicy } from '../../src/cli/wiring';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { nameSession } from '../../src/core/session/session-name';
 import { SessionStore } from '../../src/core/storage/session-store';
@@ -25,8 +20,8 @@ import { SessionScreen, type SessionSwitcher } from '../../src/tui/screen/Sessio
 import { createTuiApprover } from '../../src/tui/approval/approval-queue';
 import { loadTheme } from '../../src/tui/style/theme';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { notesCommand } from '../support/mcp-fixtures';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
+import { openTole, tick } from './tole-in-the-screen';
 import { append, emptyStore, prepareSession } from './session-fixture';
 
 let server: ChatServer;
@@ -39,103 +34,6 @@ afterEach(async () => {
   cleanup = [];
   await server.close();
 });
-
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** The full-screen tole's host and screen, with every part real but the terminal. */
-async function openTole(
-  setup: { config?: Config; home?: (home: string) => void; argv?: readonly string[] } = {},
-): Promise<{
-  sessions: ScreenSessions;
-  dir: string;
-  root: string;
-  frame: () => string;
-  type: (text: string) => Promise<void>;
-  press: (...keys: string[]) => Promise<void>;
-  shows: (text: string | RegExp, timeoutMs?: number) => Promise<string>;
-  quit: ReturnType<typeof vi.fn>;
-}> {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-')));
-  const root = join(parent, 'workspace');
-  const home = join(parent, 'home');
-  const dir = join(home, '.tole', 'sessions');
-  for (const d of [root, home, dir]) mkdirSync(d, { recursive: true });
-  setup.home?.(home);
-  const args = parseArgs(['--base-url', server.url, '--model', 'tole-test-model', ...(setup.argv ?? [])]);
-  const config: Config = { limits: { maxAttempts: 1 }, ...setup.config };
-  const env = { HOME: home, PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
-  const settings = resolveProvider(args, config, env, 'tole.config.json');
-  const sessions = new ScreenSessions({
-    args,
-    env,
-    cwd: root,
-    config,
-    files: [],
-    gated: { config, projectTrusted: false, notices: [] },
-    configFile: 'tole.config.json',
-    settings,
-    random: seededRandom(17),
-    projectMcp: null,
-    projectTrusted: false,
-    sandbox: null,
-    dir,
-  });
-  const first = await sessions.first(args, [], buildPolicy(args, config, true, 'tole.config.json'));
-  const stdout = new FakeStdout(140, 40);
-  const stdin = new FakeStdin();
-  const quit = vi.fn();
-  const instance = render(
-    <SessionScreen
-      session={first}
-      switcher={sessions}
-      theme={loadTheme('dark')}
-      noColor
-      onQuit={quit}
-      onCrash={(error) => {
-        throw error;
-      }}
-    />,
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: true,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
-  );
-  cleanup.push(async () => {
-    instance.unmount();
-    await sessions.releaseAll();
-  });
-  const frame = (): string => stripAnsi(stdout.frames[stdout.frames.length - 1] ?? '');
-  return {
-    sessions,
-    dir,
-    root,
-    frame,
-    quit,
-    async type(text) {
-      for (const ch of text) {
-        stdin.write(ch);
-        await tick();
-      }
-    },
-    async press(...keys) {
-      for (const key of keys) {
-        stdin.write(key);
-        await tick();
-      }
-    },
-    async shows(text, timeoutMs = 5000) {
-      await vi.waitFor(() => {
-        const current = frame();
-        if (typeof text === 'string' ? !current.includes(text) : !text.test(current))
-          throw new Error(`screen does not show ${String(text)}:\n${current}`);
-      }, timeoutMs);
-      return frame();
-    },
-  };
-}
 
 /** Opens a session file for writing: this fails while another open holds its lock. */
 function lockIsFree(path: string): boolean {
@@ -158,7 +56,7 @@ function entriesOnDisk(path: string): number {
 
 describe('/new', () => {
   it('starts a new session with the model in use, keeps the old one whole and lets it go; -c then opens the new one', async () => {
-    const tole = await openTole();
+    const tole = await openTole(server, cleanup);
     await tole.shows('type a prompt');
     await tole.type('what is in this repo');
     await tole.press(KEYS.enter);
@@ -195,60 +93,9 @@ describe('/new', () => {
   });
 });
 
-describe('/new carries the settings over, and restarts what a session owns', () => {
-  it('keeps the agent profile in use; the MCP servers of the session left are closed, the new one gets its own', async () => {
-    const notesDir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-notes-')));
-    const notes = notesCommand(notesDir);
-    const tole = await openTole({
-      config: { mcpServers: { notes: { command: notes.command, args: notes.args } } },
-      home: (home) => {
-        mkdirSync(join(home, '.config', 'tole', 'agents'), { recursive: true });
-        writeFileSync(
-          join(home, '.config', 'tole', 'agents', 'reviewer.json'),
-          JSON.stringify({ model: 'reviewer-model', tools: ['read_file'] }),
-        );
-      },
-    });
-    await tole.shows('type a prompt');
-    /** The notes servers running now: their pids (the unique --dir tells them from any other). */
-    const servers = (): number[] =>
-      execFileSync('pgrep', ['-f', notesDir], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .filter((l) => l !== '')
-        .map(Number);
-    await vi.waitFor(() => expect(servers()).toHaveLength(1), 20_000);
-    const before = servers()[0]!;
-
-    await tole.type('/agent reviewer');
-    await tole.press(KEYS.enter);
-    await tole.shows('agent: reviewer · model reviewer-model');
-    await tole.type('as the reviewer');
-    await tole.press(KEYS.enter);
-    await tole.shows('echo: as the reviewer');
-    await tole.type('/new');
-    await tole.press(KEYS.enter);
-    await tole.shows('the one before is kept whole');
-    await tole.type('still the reviewer');
-    await tole.press(KEYS.enter);
-    await tole.shows('echo: still the reviewer');
-    const body = server.requests.at(-1)?.body;
-    expect(body?.model).toBe('reviewer-model');
-    const tools = (body?.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
-    expect(tools).toEqual(['read_file']);
-
-    // The old session's server was closed; the new session started its own.
-    await vi.waitFor(() => {
-      const now = servers();
-      expect(now).toHaveLength(1);
-      expect(now[0]).not.toBe(before);
-    }, 20_000);
-  });
-});
-
 describe('/resume', () => {
   it('shows the picker in the screen, with names; Esc goes back; Enter switches and lets the other session go', async () => {
-    const tole = await openTole();
+    const tole = await openTole(server, cleanup);
     await tole.shows('type a prompt');
     await tole.type('first topic');
     await tole.press(KEYS.enter);
@@ -304,7 +151,7 @@ describe('/resume', () => {
 
   it('leaves no empty session behind: a start that resumes another at once removes the one it made', async () => {
     // --storage names the format of new sessions: it does not stand in the way of resuming one.
-    const tole = await openTole({ argv: ['--storage', 'jsonl'] });
+    const tole = await openTole(server, cleanup, { argv: ['--storage', 'jsonl'] });
     await tole.shows('type a prompt');
     const made = readdirSync(tole.dir).filter((f) => f.endsWith('.jsonl'));
     expect(made).toHaveLength(1);
@@ -323,7 +170,7 @@ describe('/resume', () => {
   });
 
   it('opens a session another tole holds read-only, saying who holds it; /resume ID of the open one says so', async () => {
-    const tole = await openTole();
+    const tole = await openTole(server, cleanup);
     await tole.shows('type a prompt');
     await tole.type('mine');
     await tole.press(KEYS.enter);
