@@ -81,6 +81,12 @@ function usageOutcomes(d: TempDirs): unknown[] {
     .map((row) => (row as { usage?: { outcome?: unknown } }).usage?.outcome);
 }
 
+function usageErrors(d: TempDirs): unknown[] {
+  return records(d)
+    .filter((row) => row.kind === 'usage')
+    .map((row) => (row as { usage?: { error?: unknown } }).usage?.error);
+}
+
 type WireMessage = {
   role: string;
   content?: unknown;
@@ -158,13 +164,17 @@ describe('tole -p against loosely compatible servers', () => {
   });
 
   it('a stream that opens and never sends a token is dropped at the first-token limit', async () => {
+    // Both limits at the least the config accepts: the dropped attempt's error names which one fired.
     const run = await turn([{ text: 'late', stallAfterChunks: 1 }, { text: 'second try' }], {
       streamIdleTimeoutMs: 1000,
-      firstTokenTimeoutMs: 1500,
+      firstTokenTimeoutMs: 1000,
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('second try\n');
     expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
+    expect(usageErrors(run.dirs)[0]).toContain(
+      'no answer for 1 s after the stream opened (limits.firstTokenTimeoutMs)',
+    );
   });
 
   it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async () => {
