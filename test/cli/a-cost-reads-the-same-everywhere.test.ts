@@ -9,45 +9,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions, sessionsForListing } from '../../src/cli/sessions-command';
-import { seededRandom, systemClock } from '../../src/core/clock';
-import { AppendBatch } from '../../src/core/session/cursor';
-import { SessionStore } from '../../src/core/storage/session-store';
 import { emptyTotals } from '../../src/core/usage/totals';
-import type { UsageRow } from '../../src/core/usage/usage-row';
 import { pickerRow } from '../../src/tui/picker/picker-rows';
 import type { Line } from '../../src/tui/style/styled-line';
 import { usageLines } from '../../src/tui/usage/usage-lines';
 import type { UsageSummary } from '../../src/tui/usage/usage-summary';
+import { callUsage, sessionWithUsage } from '../support/usage-sessions';
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function row(costUsdMicros: number, priced: boolean): UsageRow {
-  return {
-    model: 'some-model',
-    attempt: 1,
-    outcome: 'ok',
-    inputTokens: 1200,
-    outputTokens: 300,
-    cachedInputTokens: 0,
-    cacheWriteTokens: 0,
-    costUsdMicros,
-    priced,
-    latencyMs: 10,
-    lane: 'main',
-  };
-}
-
-function sessionWith(dir: string, cwd: string, seed: number, prompt: string, usage: UsageRow): void {
-  const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(seed), cwd });
-  const batch = new AppendBatch(store);
-  const id = batch.entry('user', { text: prompt });
-  store.commit(batch.build());
-  store.commit([{ kind: 'usage', id: store.newUsageId(), entryId: id, usage }]);
-  store.close();
-}
 
 const lineText = (line: Line): string => line.map((segment) => segment.text).join('');
 const lastWord = (text: string): string => text.trim().split(/\s+/).at(-1) ?? '';
@@ -89,7 +61,9 @@ describe('a cost', () => {
       [0, false, '$0+?'],
       [410_000, false, '$0.410+?'],
     ];
-    cases.forEach(([micros, priced], i) => sessionWith(dir, home, i + 1, `prompt ${i}`, row(micros, priced)));
+    cases.forEach(([micros, priced], i) =>
+      sessionWithUsage(dir, home, i + 1, `prompt ${i}`, callUsage('some-model', micros, priced)),
+    );
     let out = '';
     const code = runSessions(parseArgs(['sessions']), {
       cwd: home,

@@ -9,40 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions } from '../../src/cli/sessions-command';
-import { seededRandom, systemClock } from '../../src/core/clock';
-import { AppendBatch } from '../../src/core/session/cursor';
-import { SessionStore } from '../../src/core/storage/session-store';
-import type { UsageRow } from '../../src/core/usage/usage-row';
+import { callUsage, sessionWithUsage } from '../support/usage-sessions';
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function row(model: string, costUsdMicros: number, priced: boolean): UsageRow {
-  return {
-    model,
-    attempt: 1,
-    outcome: 'ok',
-    inputTokens: 1200,
-    outputTokens: 300,
-    cachedInputTokens: 0,
-    cacheWriteTokens: 0,
-    costUsdMicros,
-    priced,
-    latencyMs: 10,
-    lane: 'main',
-  };
-}
-
-function sessionWith(dir: string, cwd: string, seed: number, prompt: string, usage: UsageRow): void {
-  const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(seed), cwd });
-  const batch = new AppendBatch(store);
-  const id = batch.entry('user', { text: prompt });
-  store.commit(batch.build());
-  store.commit([{ kind: 'usage', id: store.newUsageId(), entryId: id, usage }]);
-  store.close();
-}
 
 describe('tole sessions', () => {
   it('shows +? after the cost of a session with an unpriced call, and the cost alone otherwise', () => {
@@ -50,8 +22,8 @@ describe('tole sessions', () => {
     made.push(home);
     const sessions = join(home, 'sessions');
     mkdirSync(sessions);
-    sessionWith(sessions, home, 1, 'local model', row('llama3.2:3b', 0, false));
-    sessionWith(sessions, home, 2, 'priced model', row('gpt-4.1', 410_000, true));
+    sessionWithUsage(sessions, home, 1, 'local model', callUsage('llama3.2:3b', 0, false));
+    sessionWithUsage(sessions, home, 2, 'priced model', callUsage('gpt-4.1', 410_000, true));
     let out = '';
     const code = runSessions(parseArgs(['sessions', '--all']), {
       cwd: home,
