@@ -32,12 +32,14 @@ import { shipToTable } from '../../src/core/sync/shipper';
 import { ConnectionLost, SimTeamTable, sameJsonb } from './sim-team-table';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
+import { NODE_TOOL_FS, setToolFs } from '../../src/core/tools/tool-fs';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import type { FileOps } from '../../src/core/storage/file-ops';
 import { snapshot, steppingClock } from '../support/storage-fixtures';
 import { plantNamed, type PlantName } from './plants';
 import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
+import { SYNC_TOOL_FS } from './sync-tool-fs';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 import { ChildChecks, subAgentsFor } from './sim-children';
 import { describedOnce } from './described-once';
@@ -106,11 +108,16 @@ function takeWorkspace(): string {
   return dir;
 }
 
+/** Schedules running now in this process: the file tools use SYNC_TOOL_FS while any does. */
+let running = 0;
+
 export async function runSchedule(seed: number, options: SimOptions = {}): Promise<SimResult> {
   const workspace = takeWorkspace();
+  if (running++ === 0) setToolFs(SYNC_TOOL_FS);
   try {
     return await runScheduleIn(workspace, seed, options);
   } finally {
+    if (--running === 0) setToolFs(NODE_TOOL_FS);
     idleWorkspaces.push(workspace);
   }
 }

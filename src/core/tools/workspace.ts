@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { toolFs } from './tool-fs';
 
 /** Symlinks followed while resolving one path before giving up (Linux's own limit is 40). */
 const MAX_SYMLINK_HOPS = 40;
@@ -89,7 +89,7 @@ export async function resolveWorkspacePath(
     if (requested.includes('\0')) {
       throw new Refusal('unresolvable', `Path ${JSON.stringify(requested)} contains a NUL byte; no file name can.`);
     }
-    const root = await realpath(workspaceRoot);
+    const root = await toolFs().realpath(workspaceRoot);
     if (root !== path.resolve(workspaceRoot)) throw new Refusal('unresolvable', rootMovedMessage(workspaceRoot, root));
     // A trailing `/` or `/.` names the directory a last link points to, as it does for the system.
     const followLast = (options.followLastSymlink ?? true) || /[\\/]\.?$/.test(requested);
@@ -143,7 +143,7 @@ class Walk {
   ) {}
 
   async run(components: string[]): Promise<WorkspacePath> {
-    const rootStats = await lstat(this.root, { bigint: true });
+    const rootStats = await toolFs().lstat(this.root, { bigint: true });
     this.chain = [{ absolutePath: this.root, ...identity(rootStats) }];
     const pending = [...components];
     while (pending.length > 0) {
@@ -192,7 +192,7 @@ class Walk {
         `Cannot resolve path "${this.requested}": more than ${MAX_SYMLINK_HOPS} symlinks (a symlink loop?). Use a path without the looping link.`,
       );
     }
-    const text = await readlink(link);
+    const text = await toolFs().readlink(link);
     if (text.includes('\0') || text === '')
       throw new Refusal('unresolvable', `The symlink ${link} has no usable target.`);
     if (!path.isAbsolute(text)) return splitComponents(text);
@@ -256,7 +256,7 @@ function foundOf(stats: BigIntStats): FoundEntry {
 /** lstat, or null when nothing is there. ENOTDIR cannot happen: every parent was checked to be a directory. */
 async function lstatOrNull(candidate: string): Promise<BigIntStats | null> {
   try {
-    return await lstat(candidate, { bigint: true });
+    return await toolFs().lstat(candidate, { bigint: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, readlink, rmdir, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { toolFs } from '../tool-fs';
 import type { FileIdentity } from '../workspace';
 
 /**
@@ -40,7 +41,7 @@ export async function openChecked(
   flags: number,
   mode?: number,
 ): Promise<FileHandle> {
-  const handle = await open(openPath, flags | GUARD_FLAGS, mode);
+  const handle = await toolFs().open(openPath, flags | GUARD_FLAGS, mode);
   try {
     const stats = await handle.stat({ bigint: true });
     if (!stats.isFile() && !stats.isDirectory()) {
@@ -102,7 +103,7 @@ export function directoryItself(directory: CheckedDirectory): string {
 export async function openOrMakeDirectory(directory: CheckedDirectory, name: string): Promise<CheckedDirectory> {
   const at = inDirectory(directory, name);
   try {
-    await mkdir(at);
+    await toolFs().mkdir(at);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
@@ -121,12 +122,12 @@ export async function removeTree(
   depth = 0,
 ): Promise<void> {
   const at = inDirectory(directory, name);
-  const stats = await lstat(at, { bigint: true });
+  const stats = await toolFs().lstat(at, { bigint: true });
   if (expected !== null && (stats.dev !== expected.dev || stats.ino !== expected.ino)) {
     throw guardError('ESWAPPED', `${path.join(directory.absolutePath, name)} was replaced after the workspace check`);
   }
   if (!stats.isDirectory()) {
-    await unlink(at);
+    await toolFs().unlink(at);
     return;
   }
   if (depth >= MAX_REMOVE_DEPTH) {
@@ -139,17 +140,17 @@ export async function removeTree(
     ino: stats.ino,
   });
   try {
-    for (const entry of await readdir(directoryItself(child))) await removeTree(child, entry, null, depth + 1);
+    for (const entry of await toolFs().readdir(directoryItself(child))) await removeTree(child, entry, null, depth + 1);
   } finally {
     await child.handle.close();
   }
-  await rmdir(at);
+  await toolFs().rmdir(at);
 }
 
 /** What `/proc/self/fd/N` says the descriptor is, or null where the system has no such names. */
 async function descriptorPath(handle: FileHandle): Promise<string | null> {
   try {
-    return await readlink(`/proc/self/fd/${handle.fd}`);
+    return await toolFs().readlink(`/proc/self/fd/${handle.fd}`);
   } catch {
     return null;
   }

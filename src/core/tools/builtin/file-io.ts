@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, rename, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolOutput } from '../tool';
+import { toolFs } from '../tool-fs';
 import { type ResolveOptions, resolveWorkspacePath, shownTarget, type WorkspacePath } from '../workspace';
 import {
   type CheckedDirectory,
@@ -164,15 +165,15 @@ export async function writeFileDurably(target: WorkspacePath, content: string, t
   }
   const directory = await openParentDirectory(target);
   try {
-    const existing = target.found.kind === 'file' ? await lstat(inDirectory(directory, name)) : null;
+    const existing = target.found.kind === 'file' ? await toolFs().lstat(inDirectory(directory, name)) : null;
     const mode = existing?.isFile() ? existing.mode & 0o7777 : null;
     const temporary = `.${name.slice(0, 100)}.${safeTag(tag)}.tole-tmp`;
     try {
-      await rm(inDirectory(directory, temporary), { force: true }); // one a crash left behind on an earlier run of this call
+      await toolFs().rm(inDirectory(directory, temporary), { force: true }); // one a crash left behind on an earlier run of this call
       await writeNewFile(directory, temporary, content, mode);
-      await rename(inDirectory(directory, temporary), inDirectory(directory, name));
+      await toolFs().rename(inDirectory(directory, temporary), inDirectory(directory, name));
     } catch (error) {
-      await rm(inDirectory(directory, temporary), { force: true });
+      await toolFs().rm(inDirectory(directory, temporary), { force: true });
       throw error;
     }
     await syncOpenDirectory(directory.handle);
