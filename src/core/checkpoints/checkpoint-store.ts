@@ -47,13 +47,29 @@ interface CheckpointSettings {
   readonly timer?: StartTimer;
 }
 
+/**
+ * A checkpoint, or why none was taken. A failure counts the checkpoints that failed in a row with
+ * it (`inARow`, 1 for the first since the last success); a success after failures says how many
+ * there were (`afterFailures`). An interruption (Esc) is neither.
+ */
 type TakeResult =
-  | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[] }
-  | { readonly ok: false; readonly reason: string; readonly interrupted?: true };
+  | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[]; readonly afterFailures?: number }
+  | { readonly ok: false; readonly reason: string; readonly interrupted: true };
+
+/** A checkpoint that failed: `firstReport` when it is the first in a row (the one told in full). */
+export type FailedCheckpoint = {
+  readonly ok: false;
+  readonly reason: string;
+  readonly firstReport: boolean;
+  readonly inARow: number;
+  /** Checkpoints cannot work here at all (`offReason`): none will be taken while this tole runs. */
+  readonly standing?: true;
+};
 
 export class Checkpoints {
   private initialized = false;
-  private offReported = false;
+  /** Checkpoints that failed since the last one taken (the failures a caller tells). */
+  private failedInARow = 0;
   /** The newest checkpoint this process made (the next one's parent): saves a git run per checkpoint. */
   private newest: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -124,7 +140,8 @@ export class Checkpoints {
 
   /**
    * Snapshots the workspace as a commit in tole's checkpoint directory. A failure is data: the
-   * reason, and whether this is the first time it is reported (tole says it once).
+   * reason, and how many checkpoints failed in a row with it (the first is told in full, the
+   * later ones each in a short line, until one is taken again).
    *
    * `scan` (the default) reads the whole workspace. `known-paths` is the caller's word that,
    * since this tole's last checkpoint, the workspace changed only at the paths its calls named
@@ -140,11 +157,8 @@ export class Checkpoints {
    * Its gits stop when `signal` aborts (the user's Esc: the result says `interrupted`, at once, even
    * while an earlier checkpoint still runs) or when the time limit passes (a failed checkpoint).
    */
-  async take(
-    how: 'scan' | 'known-paths' = 'scan',
-    signal?: AbortSignal,
-  ): Promise<TakeResult & { readonly firstReport?: boolean }> {
-    if (this.offReason !== null) return this.off(this.offReason);
+  async take(how: 'scan' | 'known-paths' = 'scan', signal?: AbortSignal): Promise<TakeResult | FailedCheckpoint> {
+    if (this.offReason !== null) return { ...this.off(this.offReason), standing: true };
     const interrupted = { ok: false, reason: 'interrupted by the user', interrupted: true } as const;
     try {
       const running = this.serial(async (stop) => {
@@ -164,13 +178,15 @@ export class Checkpoints {
       }, signal);
       const taken = signal ? await raceAbort(running, signal) : await running;
       if (taken === ABORTED) return interrupted;
+      const afterFailures = this.failedInARow;
+      this.failedInARow = 0;
       // The directory is kept bounded (repack-policy.ts), off the caller's path: checked after each
       // scan, and after every so many known-path checkpoints (each adds a handful of objects).
       if (this.sinceRepackCheck >= KNOWN_PATHS_PER_REPACK_CHECK) {
         this.sinceRepackCheck = 0;
         void this.serial((stop) => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK, stop));
       }
-      return taken;
+      return afterFailures > 0 ? { ...taken, afterFailures } : taken;
     } catch (error) {
       if (stoppedByCaller(error) || signal?.aborted) return interrupted;
       const message = (error as Error)?.message ?? String(error);
@@ -237,10 +253,9 @@ export class Checkpoints {
     return this.newest;
   }
 
-  private off(reason: string): { ok: false; reason: string; firstReport: boolean } {
-    const firstReport = !this.offReported;
-    this.offReported = true;
-    return { ok: false, reason, firstReport };
+  private off(reason: string): FailedCheckpoint {
+    this.failedInARow++;
+    return { ok: false, reason, firstReport: this.failedInARow === 1, inARow: this.failedInARow };
   }
 
   /** Whether a checkpoint id names a checkpoint that still exists here. */

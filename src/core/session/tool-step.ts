@@ -10,6 +10,7 @@ import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
+import { checkpointsBackNotices, failedCheckpointNotices } from './checkpoint-notices';
 import { addNotices, type NoticePayload } from './turn-hooks';
 
 export interface PendingIntent {
@@ -138,7 +139,9 @@ export class Sandwich {
   /**
    * Before an effect that can change files, once it is approved: a checkpoint of the workspace.
    * When none can be taken (git failed, or ran past the checkpoint time limit and was killed) the
-   * effect still runs with no checkpoint named in its intent, and the user is told why, once.
+   * effect still runs with no checkpoint named in its intent, and the user is told: the first
+   * failure in a row in full, each later one in a short line on its call, and the success after
+   * them (checkpoint-notices.ts).
    * When `signal` aborts meanwhile (Esc), the checkpoint's gits are killed and the result says
    * `interrupted`: the caller settles the call as not run.
    */
@@ -149,17 +152,10 @@ export class Sandwich {
     fault?.('after-checkpoint');
     this.vouching = taken.ok && !signal.aborted;
     if (signal.aborted) return INTERRUPTED_CHECKPOINT;
-    if (taken.ok) return { id: taken.id, notices: [] };
-    if (!taken.firstReport) return NO_CHECKPOINT;
-    return {
-      notices: [
-        {
-          level: 'warn',
-          source: 'checkpoint',
-          text: `checkpoints are off: ${taken.reason}. Calls still run, but their file changes cannot be restored.`,
-        },
-      ],
-    };
+    if (taken.ok)
+      return { id: taken.id, notices: taken.afterFailures ? checkpointsBackNotices(taken.afterFailures) : [] };
+    if ('interrupted' in taken) return INTERRUPTED_CHECKPOINT;
+    return { notices: failedCheckpointNotices(taken) };
   }
 
   /**

@@ -238,3 +238,50 @@ describe('a turn whose checkpoint hangs', () => {
     expect(notices).toEqual([expect.stringMatching(/^checkpoints are off: .*ran past the checkpoint time limit/)]);
   });
 });
+
+describe('checkpoints that fail in a row', () => {
+  it('are each told on their call, the first in full; the checkpoint after them says they are on again', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const checkpoints = checkpointsWith(git, limit.timer);
+    const built = scripted.agent({ policy: { yes: true }, deps: { checkpoints } });
+    afterTheTest(() => built.store.close());
+    const { agent, store } = built;
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'a\n');
+    for (const n of [1, 2, 3, 4]) scripted.server.push(writeFileReply(`call_${n}`, `w${n}.txt`, `${n}\n`));
+    git.hangAt('update-index');
+    const turn = agent.runTurn('write four files', new AbortController().signal, () => {});
+    for (const _ of [1, 2, 3]) {
+      await git.hanging();
+      limit.expire();
+    }
+    git.release();
+    expect((await turn).outcome).toBe('done');
+
+    const intents = entriesOfType(store, 'tool_intent');
+    expect(intents.map((i) => i.payload.checkpoint === undefined)).toEqual([true, true, true, false]);
+    const notices = entriesOfType(store, 'notice').map((n) => n.payload.text);
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^checkpoints are off: .*ran past the checkpoint time limit.*until a checkpoint is taken again/,
+      ),
+      expect.stringMatching(/^no checkpoint for this call either \(2 calls in a row without one\): .*time limit/),
+      expect.stringMatching(/^no checkpoint for this call either \(3 calls in a row without one\): .*time limit/),
+      'checkpoints are on again: this call has one (3 calls before it ran without one, and cannot be restored).',
+    ]);
+    // Each notice is committed in the line of its own call's intent, before it.
+    for (const [i, intent] of intents.entries()) {
+      const notice = entriesOfType(store, 'notice')[i]!;
+      expect(notice.seq).toBeLessThan(intent.seq);
+      if (i > 0) expect(notice.seq).toBeGreaterThan(intents[i - 1]!.seq);
+    }
+
+    // The next failure is a new run of them: told in full again.
+    expect(await checkpoints.take()).toMatchObject({ ok: true });
+    git.hangAt('ls-files');
+    const failing = checkpoints.take();
+    await git.hanging();
+    limit.expire();
+    expect(await failing).toMatchObject({ ok: false, firstReport: true, inARow: 1 });
+  });
+});

@@ -1,0 +1,39 @@
+import type { FailedCheckpoint } from '../checkpoints/checkpoint-store';
+import type { NoticePayload } from './turn-hooks';
+
+/**
+ * What the user is told when a checkpoint before a call fails, so that every call that ran without
+ * one is known: the first failure in a row in full (the reason and what it means), each later one
+ * in a short line on its own call. Checkpoints that cannot work here at all (`standing`) are told
+ * once: the first line says no call of this tole gets one, and a line on every call would say
+ * nothing more.
+ */
+export function failedCheckpointNotices(failed: FailedCheckpoint): NoticePayload[] {
+  if (failed.standing)
+    return failed.firstReport
+      ? [notice(`checkpoints are off: ${failed.reason}. Calls still run, but their file changes cannot be restored.`)]
+      : [];
+  if (failed.firstReport)
+    return [
+      notice(
+        `checkpoints are off: ${failed.reason}. This call runs without one, and so does every call until a checkpoint is taken again: their file changes cannot be restored.`,
+      ),
+    ];
+  return [notice(`no checkpoint for this call either (${failed.inARow} calls in a row without one): ${failed.reason}`)];
+}
+
+/** The line that says checkpoints work again after `failures` calls ran without one. */
+export function checkpointsBackNotices(failures: number): NoticePayload[] {
+  const calls = failures === 1 ? '1 call' : `${failures} calls`;
+  return [
+    {
+      level: 'info',
+      source: 'checkpoint',
+      text: `checkpoints are on again: this call has one (${calls} before it ran without one, and cannot be restored).`,
+    },
+  ];
+}
+
+function notice(text: string): NoticePayload {
+  return { level: 'warn', source: 'checkpoint', text };
+}
