@@ -1,13 +1,15 @@
 /**
- * Runs a range of seeds with a few schedules at once in one process. A schedule waits on the real
- * filesystem while tole's own file tools run (about a fifth of its time, in a profile of 300
- * seeds); the others use the processor meanwhile. Each schedule has its own simulated disk, world,
+ * Runs a range of seeds with a few schedules at once in one process. A schedule waited on the real
+ * filesystem while tole's own file tools ran (about a fifth of its time, in a profile of 300
+ * seeds), and the others used the processor meanwhile; since the simulator makes those calls
+ * synchronously (sync-tool-fs.ts) a schedule hardly waits (1% of a shard's profile idle), and two
+ * at once against one made no difference beyond the machine's noise. Each schedule has its own simulated disk, world,
  * clock, randomness and workspace directory, so what one does is the same whichever run beside it:
  * a failing seed replays alone (`npm run sim -- --seed S`).
  */
 import { runSchedule, type SimOptions, type SimResult } from './simulate';
 
-/** Schedules in flight at once: two fill the waits of one; a third gained nothing more when measured. */
+/** Schedules in flight at once: two filled the waits of one while the file tools' calls went through the thread pool. */
 export const SCHEDULES_AT_ONCE = 2;
 
 /** One seed's schedule: its result, or what it threw (a bug of the simulator's own, or a plant's). */
