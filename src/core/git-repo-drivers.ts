@@ -70,19 +70,43 @@ export function repositoryItems(listing: string): string[] {
 }
 
 /**
- * The neutral settings for the repository at `cwd` (none when there is no repository, or git is
- * missing). `env` should already carry tole's git guard, so that reading the config runs nothing.
+ * The neutral settings for the repository at `cwd` (none when git is missing). `env` should
+ * already carry tole's git guard, so that reading the config runs nothing. Only the keys are
+ * read (`--name-only`): the values are not needed, and a repository cannot fill the listing with
+ * them. Any other failure to read (a listing past the limit, a time-out, git refusing the config)
+ * rejects with what to do: the settings would be missing, and the command must not run without
+ * them.
  */
 export function repositoryDriverSettings(
   cwd: string,
   env: Readonly<Record<string, string>>,
 ): Promise<(readonly [string, string])[]> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     execFile(
       'git',
-      ['config', '--list', '--show-scope', '-z'],
-      { cwd, env, encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, timeout: 10_000 },
-      (error, stdout) => resolve(error ? [] : neutralSettings(repositoryItems(stdout))),
+      ['config', '--list', '--show-scope', '--name-only', '-z'],
+      { cwd, env, encoding: 'utf8', maxBuffer: LISTING_MAX_BYTES, timeout: 10_000 },
+      (error, stdout, stderr) => {
+        if (!error) resolve(neutralSettings(repositoryItems(stdout)));
+        else if ((error as NodeJS.ErrnoException).code === 'ENOENT') resolve([]);
+        else reject(new Error(unreadableConfig(error, stderr)));
+      },
     );
   });
+}
+
+/** The most of `git config --list --name-only` read; a longer listing is a failure to read. */
+const LISTING_MAX_BYTES = 4 * 1024 * 1024;
+
+function unreadableConfig(error: Error & { code?: unknown; killed?: boolean }, stderr: string): string {
+  const reason =
+    error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
+      ? `its config names more than ${LISTING_MAX_BYTES / (1024 * 1024)} MB of keys`
+      : error.killed
+        ? 'git config did not answer within 10 s'
+        : stderr.trim().split('\n')[0] || error.message;
+  return (
+    `tole could not read this repository's git config to keep the programs it names from running (${reason}), ` +
+    'so the command was not run. Fix the config (git config --list shows what git finds in it) and run the command again.'
+  );
 }

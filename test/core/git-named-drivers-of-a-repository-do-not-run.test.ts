@@ -79,6 +79,48 @@ describe("a repository's named programs", () => {
     expect(marks.filter((m) => existsSync(m))).toEqual([]);
   });
 
+  it('a config whose keys are past what tole reads fails closed: neither the command nor a hook runs', async () => {
+    const { ws, env, marks } = await repositoryWithDrivers();
+    // 260,000 keys list as more than 4 MB: a listing cut short would leave the drivers as they are.
+    const keys = Array.from({ length: 260_000 }, (_, i) => `\tk${i} = x`).join('\n');
+    appendFileSync(path.join(ws.root, '.git', 'config'), `[pad]\n${keys}\n`);
+    const ran = path.join(ws.outside, 'ran');
+    const bash = createBashTool({ workspaceRoot: ws.root, env });
+    const out = await bash.execute({ command: `touch ${ran}; ${READS}` }, { ...ws.ctx, keypress: true });
+    expect(out.ok).toBe(false);
+    expect(out.content).toContain('more than 4 MB of keys');
+    expect(out.content).toContain('so the command was not run');
+    const end = await runHookCommand({
+      command: `touch ${ran}; ${READS}`,
+      cwd: ws.root,
+      env,
+      stdin: '',
+      timeoutMs: 20_000,
+    });
+    expect(end.exitCode).toBe(null);
+    expect(end.spawnError).toContain('so the command was not run');
+    expect([ran, ...marks].filter((m) => existsSync(m))).toEqual([]);
+  });
+
+  it('a config git refuses fails closed with what git said', async () => {
+    const { ws, env } = await repositoryWithDrivers();
+    appendFileSync(path.join(ws.root, '.git', 'config'), '[broken\n');
+    const ran = path.join(ws.outside, 'ran');
+    const bash = createBashTool({ workspaceRoot: ws.root, env });
+    const out = await bash.execute({ command: `touch ${ran}` }, { ...ws.ctx, keypress: true });
+    expect(out.ok).toBe(false);
+    expect(out.content).toContain('bad config line');
+    expect(out.content).toContain('Fix the config');
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  it('outside a repository, or with no git on the path, nothing is refused', async () => {
+    const ws = await tempWorkspace();
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
+    expect(await repositoryDriverSettings(ws.root, withGitGuard(env))).toEqual([]);
+    expect(await repositoryDriverSettings(ws.root, withGitGuard({ ...env, PATH: ws.outside }))).toEqual([]);
+  });
+
   it("reads only the repository's scopes: a user's global driver is left alone", async () => {
     const { ws, env } = await repositoryWithDrivers();
     writeFileSync(path.join(ws.outside, '.gitconfig'), '[diff "mine"]\n\ttextconv = my-textconv\n');

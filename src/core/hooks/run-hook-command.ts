@@ -45,13 +45,20 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   const { program, args, seccomp } = spec.confined
     ? confinedCommand(spec.confined.sandbox, spec.confined.policy, ['bash', ...bashArgs])
     : { program: 'bash', args: bashArgs, seccomp: null };
+  let drivers: (readonly [string, string])[];
+  try {
+    drivers = await repositoryDriverSettings(spec.cwd, withGitGuard(spec.env));
+  } catch (error) {
+    const spawnError = (error as Error).message;
+    return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
+  }
   const end = await runInProcessGroup({
     program,
     args,
     fd3: seccomp,
     cwd: spec.cwd,
     // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
-    env: withGitGuard(spec.env, await repositoryDriverSettings(spec.cwd, withGitGuard(spec.env))),
+    env: withGitGuard(spec.env, drivers),
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
     lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,

@@ -105,7 +105,13 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
   const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
-  const env = withGitGuard(base, await repositoryDriverSettings(ctx.workspaceRoot, withGitGuard(base)));
+  let drivers: (readonly [string, string])[];
+  try {
+    drivers = await repositoryDriverSettings(ctx.workspaceRoot, withGitGuard(base));
+  } catch (error) {
+    return { ok: false, content: (error as Error).message };
+  }
+  const env = withGitGuard(base, drivers);
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
