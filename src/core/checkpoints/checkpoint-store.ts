@@ -274,9 +274,9 @@ export class Checkpoints {
     return run.code === 0;
   }
 
-  /** What restoring `id` would create, overwrite and remove in the workspace as it is now. */
-  async plan(id: string): Promise<RestorePlan> {
-    return this.serial((stop) => this.planNow(id, stop));
+  /** What restoring `id` would create, overwrite and remove in the workspace as it is now; its gits stop when `signal` aborts. */
+  async plan(id: string, signal?: AbortSignal): Promise<RestorePlan> {
+    return this.serial((stop) => this.planNow(id, stop), signal);
   }
 
   /**

@@ -214,11 +214,11 @@ export class Agent {
    * Restores the workspace files to how they were at an entry: an effect of its own, with a
    * checkpoint first, an intent and a settlement. Refused while a turn runs.
    */
-  async restoreFiles(entryId: string, emit: EventSink): Promise<RestoreOutcome> {
+  async restoreFiles(entryId: string, emit: EventSink, signal?: AbortSignal): Promise<RestoreOutcome> {
     if (this.running) return { ok: false, reason: 'a turn is running; restore files when it ends' };
     this.running = true;
     try {
-      return await restoreFiles(this.deps, entryId, emit);
+      return await restoreFiles(this.deps, entryId, emit, signal);
     } finally {
       this.running = false;
     }

@@ -51,9 +51,9 @@ export class FileRestorer implements CommandAgent {
     });
   }
 
-  restoreFiles(entryId: string, emit: EventSink): Promise<RestoreOutcome> {
+  restoreFiles(entryId: string, emit: EventSink, signal?: AbortSignal): Promise<RestoreOutcome> {
     return this.exclusive({ ok: false, reason: 'a restore is running already; restore again when it ends' }, () =>
-      restoreFiles(this.deps, entryId, emit),
+      restoreFiles(this.deps, entryId, emit, signal),
     );
   }
 

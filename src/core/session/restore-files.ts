@@ -79,17 +79,40 @@ export type RestoreOutcome =
       /** The restore's own entry: restoring to it undoes this restore. */
       readonly undoEntryId: string;
     }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly interrupted?: true };
+
+/** What a restore the user stopped with Esc while the present files were checkpointed says. */
+export const RESTORE_INTERRUPTED =
+  'interrupted by the user while the files as they are now were checkpointed: nothing was restored, the files are as they were';
+
+/** The restore to `entryId` stopped by Esc before any file was touched: the session says so in a notice. */
+function interrupted(store: SessionStore, entryId: string, emit: EventSink): RestoreOutcome {
+  commitNotice(store, emit, {
+    level: 'info',
+    source: 'checkpoint',
+    text: `restore of the files to ${entryId} ${RESTORE_INTERRUPTED}`,
+  });
+  return { ok: false, reason: RESTORE_INTERRUPTED, interrupted: true };
+}
 
 /**
  * Restores the workspace files to how they were at `entryId`, as an effect of its own: a
  * checkpoint of the files as they are now, then the intent (naming both checkpoints), then the
  * file changes, then the settlement. The restore can itself be undone by restoring to its entry.
+ *
+ * `signal` (Esc) stops it until the intent is committed: the plan's and the checkpoint's gits are
+ * killed, nothing is written to the session and no file is touched. Once the files are being
+ * written it is refused: the write phase finishes whole (or fails at the checkpoint time limit),
+ * and a notice says so at the moment Esc comes. Stopping between files would leave a workspace
+ * that is neither the files before nor the files restored, and git writes each file in place, so
+ * a file cut short could be half written; a whole restore is one the user can undo exactly, by
+ * restoring to its entry (the checkpoint taken first holds every file as it was).
  */
 export async function restoreFiles(
   deps: RestoreDeps,
   entryId: string,
   emit: EventSink = () => {},
+  signal?: AbortSignal,
 ): Promise<RestoreOutcome> {
   const { store } = deps;
   if (store.readOnly)
@@ -99,11 +122,14 @@ export async function restoreFiles(
   const { target, checkpoints } = found;
   let plan: RestorePlan;
   try {
-    plan = await checkpoints.plan(target.checkpoint);
+    plan = await checkpoints.plan(target.checkpoint, signal);
   } catch (error) {
+    if (signal?.aborted) return interrupted(store, entryId, emit);
     return { ok: false, reason: (error as Error)?.message ?? String(error) };
   }
-  const before = await checkpoints.take();
+  if (signal?.aborted) return interrupted(store, entryId, emit);
+  const before = await checkpoints.take('scan', signal);
+  if (!before.ok && 'interrupted' in before) return interrupted(store, entryId, emit);
   if (!before.ok)
     return {
       ok: false,
@@ -129,13 +155,31 @@ export async function restoreFiles(
     kind: 'restore',
   } satisfies PendingIntent);
   store.commit(batch.build());
-  return applyAndSettle(
-    deps,
-    checkpoints,
-    { restoreId, intentId, entryId, checkpoint: target.checkpoint },
-    false,
-    emit,
-  );
+  const refuseEsc = (): void =>
+    commitNotice(store, emit, {
+      level: 'warn',
+      source: 'checkpoint',
+      text: `Esc came while the files were being written: the restore finishes whole rather than leave some files restored and others not. To undo it, restore to its entry ${intentId}.`,
+    });
+  signal?.addEventListener('abort', refuseEsc, { once: true });
+  try {
+    return await applyAndSettle(
+      deps,
+      checkpoints,
+      { restoreId, intentId, entryId, checkpoint: target.checkpoint },
+      false,
+      emit,
+    );
+  } finally {
+    signal?.removeEventListener('abort', refuseEsc);
+  }
+}
+
+function commitNotice(store: SessionStore, emit: EventSink, notice: Entry<'notice'>['payload']): void {
+  const batch = new AppendBatch(store);
+  batch.entry('notice', notice);
+  store.commit(batch.build());
+  emit({ type: 'notice', level: notice.level, text: notice.text });
 }
 
 /** Settles a restore a crash interrupted: restoring is idempotent, so it runs again to the end. */

@@ -49,7 +49,7 @@ type QueuedResult = { readonly ok: true; readonly text: string; readonly left: n
 export interface CommandAgent {
   hasCheckpointFor?(entryId: string): boolean;
   previewRestore?(entryId: string): Promise<RestorePreview>;
-  restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
+  restoreFiles?(entryId: string, emit: EventSink, signal?: AbortSignal): Promise<RestoreOutcome>;
 }
 
 /**
@@ -211,16 +211,17 @@ export class SessionCommands {
 
   /**
    * Restores the workspace files to how they were at an entry. The agent holds its turn lock for
-   * it (a host runs it in a turn's place); a turn already running refuses it.
+   * it (a host runs it in a turn's place); a turn already running refuses it. `signal` (Esc) stops it
+   * while it checkpoints the files as they are now; once it writes files it finishes (restore-files.ts).
    */
-  async restore(entryId: string, emit: EventSink): Promise<RestoreResult> {
+  async restore(entryId: string, emit: EventSink, signal?: AbortSignal): Promise<RestoreResult> {
     if (this.store.readOnly) return refuse('read-only', 'read-only: files cannot be restored from this view');
     const { restoreFiles } = this.agent;
     if (!restoreFiles) return refuse('no-checkpoints', 'checkpoints are not set up for this session');
     const refused = this.existing(entryId) ?? this.unsettled();
     if (refused) return refused;
     if (this.agent.hasCheckpointFor?.(entryId) === false) return noCheckpoint(entryId);
-    const outcome = await restoreFiles.call(this.agent, entryId, emit);
+    const outcome = await restoreFiles.call(this.agent, entryId, emit, signal);
     if (outcome.ok) return outcome;
     return refuse('not-restored', `files not restored: ${outcome.reason}`);
   }

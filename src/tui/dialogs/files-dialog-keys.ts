@@ -73,7 +73,7 @@ export function answerCheckout(
 
 function runRestore(ctx: FilesKeyContext, entryId: string): void {
   void ctx.turns
-    .runTask('restoring files', (_signal, emit) => ctx.session.restore(entryId, emit))
+    .runTask('restoring files', (signal, emit) => ctx.session.restore(entryId, emit, signal))
     .then((outcome) => {
       if (outcome === null) flash(ctx, 'warn', 'a turn is running: restore files when it ends');
       else if (!outcome.ok) flashRefusal(ctx, outcome);

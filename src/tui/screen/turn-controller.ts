@@ -30,7 +30,7 @@ export interface TurnAgent {
   resume(signal: AbortSignal, emit: EventSink): Promise<number>;
   /** Workspace checkpoints: what restoring the files to an entry would change, and the restore. */
   previewRestore?(entryId: string): Promise<RestorePreview>;
-  restoreFiles?(entryId: string, emit: EventSink): Promise<RestoreOutcome>;
+  restoreFiles?(entryId: string, emit: EventSink, signal?: AbortSignal): Promise<RestoreOutcome>;
   /** Whether a checkpoint holds the files as they were at the entry (none: nothing to restore). */
   hasCheckpointFor?(entryId: string): boolean;
   /** Asks the model again from an entry in the tree, as a new sibling branch. */

@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import type { StartTimer } from '../../../src/core/checkpoints/git-stop';
+import { NS } from '../../../src/core/registers/namespaces';
+import { RESTORE_INTERRUPTED } from '../../../src/core/session/restore-files';
+import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType, resultsFor } from '../../support/agent-fixtures';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
 import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
@@ -283,5 +286,89 @@ describe('checkpoints that fail in a row', () => {
     await git.hanging();
     limit.expire();
     expect(await failing).toMatchObject({ ok: false, firstReport: true, inARow: 1 });
+  });
+});
+
+describe('a restore, through the session commands', () => {
+  /** A session whose turn wrote w.txt (checkpointed before), then w.txt changed by hand: a restore to the prompt removes it. */
+  async function restorable(git: HangingGit, timer: StartTimer, fault?: (point: string) => void) {
+    const built = scripted.agent({
+      policy: { yes: true },
+      deps: { checkpoints: checkpointsWith(git, timer), ...(fault ? { fault } : {}) },
+    });
+    afterTheTest(() => built.store.close());
+    const { agent, store } = built;
+    writeFileSync(join(scripted.dirs.root, 'kept.txt'), 'kept\n');
+    scripted.server.push(writeFileReply('call_w', 'w.txt', 'written\n'));
+    expect((await agent.runTurn('write w', new AbortController().signal, () => {})).outcome).toBe('done');
+    writeFileSync(join(scripted.dirs.root, 'kept.txt'), 'changed by hand\n');
+    const [prompt] = entriesOfType(store, 'user');
+    return { store, prompt: prompt!.id, commands: new SessionCommands(store, agent, () => false) };
+  }
+
+  it('is stopped by Esc while it checkpoints the files as they are now: nothing restored, the session says so', async () => {
+    const git = hangingGit();
+    const { store, prompt, commands } = await restorable(git, testTimer().timer);
+    const seqBefore = store.lastSeq;
+    git.hangAt('commit-tree');
+    const esc = new AbortController();
+    const restoring = commands.restore(prompt, () => {}, esc.signal);
+    const pids = await git.hanging();
+    esc.abort();
+    expect(await restoring).toEqual({
+      ok: false,
+      reason: 'not-restored',
+      message: `files not restored: ${RESTORE_INTERRUPTED}`,
+    });
+    await killed(pids);
+    expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
+    expect(readFileSync(join(scripted.dirs.root, 'kept.txt'), 'utf8')).toBe('changed by hand\n');
+    expect(entriesOfType(store, 'restore')).toEqual([]);
+    const added = [...store.tree.all()].filter((entry) => entry.seq > seqBefore);
+    expect(added.map((entry) => [entry.type, entry.type === 'notice' ? entry.payload.text : ''])).toEqual([
+      ['notice', `restore of the files to ${prompt} ${RESTORE_INTERRUPTED}`],
+    ]);
+    expect(store.registers.entries(NS.pending)).toEqual([]);
+
+    // The checkpoints work after it, and so does the restore.
+    git.release();
+    expect(await commands.restore(prompt, () => {})).toMatchObject({ ok: true });
+    expect(existsSync(join(scripted.dirs.root, 'w.txt'))).toBe(false);
+  });
+
+  it('is stopped by Esc while it plans, before any checkpoint', async () => {
+    const git = hangingGit();
+    const { store, prompt, commands } = await restorable(git, testTimer().timer);
+    git.hangAt('ls-files');
+    const esc = new AbortController();
+    const restoring = commands.restore(prompt, () => {}, esc.signal);
+    const pids = await git.hanging();
+    esc.abort();
+    expect(await restoring).toMatchObject({ ok: false, message: `files not restored: ${RESTORE_INTERRUPTED}` });
+    await killed(pids);
+    expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
+    expect(entriesOfType(store, 'restore')).toEqual([]);
+  });
+
+  it('refuses Esc once it writes files: it finishes whole, and a notice said so when Esc came', async () => {
+    const git = hangingGit();
+    const esc = new AbortController();
+    const { store, prompt, commands } = await restorable(git, testTimer().timer, (point) => {
+      if (point === 'during-restore') esc.abort();
+    });
+    const outcome = await commands.restore(prompt, () => {}, esc.signal);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(existsSync(join(scripted.dirs.root, 'w.txt'))).toBe(false);
+    expect(readFileSync(join(scripted.dirs.root, 'kept.txt'), 'utf8')).toBe('kept\n');
+    const [intent] = entriesOfType(store, 'restore');
+    const [result] = entriesOfType(store, 'restore_result');
+    expect(result!.payload.outcome).toBe('ok');
+    const refused = entriesOfType(store, 'notice').filter((n) =>
+      /Esc came while the files were being written/.test(n.payload.text),
+    );
+    expect(refused.map((n) => n.payload.text)).toEqual([expect.stringContaining(`restore to its entry ${intent!.id}`)]);
+    expect(refused[0]!.seq).toBeGreaterThan(intent!.seq);
+    expect(refused[0]!.seq).toBeLessThan(result!.seq);
+    expect(store.registers.entries(NS.pending)).toEqual([]);
   });
 });
