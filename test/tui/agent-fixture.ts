@@ -1,5 +1,6 @@
 /** A real Agent over a real store, with a scripted provider and the built-in tools in a temp workspace. */
 import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
+import type { StartTimer } from '../../src/core/checkpoints/git-stop';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import { Agent } from '../../src/core/session/agent';
 import { DEFAULT_LIMITS } from '../../src/core/session/limits';
@@ -22,7 +23,13 @@ export interface AgentFixture {
 export function realAgent(
   store: SessionStore,
   turns: readonly ScriptedTurn[],
-  options: { yes?: boolean; checkpointHome?: string; extraTools?: readonly AnyTool[] } = {},
+  options: {
+    yes?: boolean;
+    checkpointHome?: string;
+    /** The git the checkpoints run (a test's wrapper), and the timer of their time limit. */
+    git?: { readonly binary: string; readonly timer?: StartTimer };
+    extraTools?: readonly AnyTool[];
+  } = {},
 ): AgentFixture {
   const workspace = tempDirForTest('tole-tui-ws-');
   const approvals = createTuiApprover({ armMs: 0 });
@@ -43,7 +50,14 @@ export function realAgent(
       limits: DEFAULT_LIMITS,
       price: () => ({ costUsdMicros: 1500, priced: true }),
       ...(options.checkpointHome
-        ? { checkpoints: Checkpoints.create({ home: options.checkpointHome, workspaceRoot: workspace }) }
+        ? {
+            checkpoints: Checkpoints.create({
+              home: options.checkpointHome,
+              workspaceRoot: workspace,
+              ...(options.git ? { gitBinary: options.git.binary } : {}),
+              ...(options.git?.timer ? { timer: options.git.timer } : {}),
+            }),
+          }
         : {}),
     },
     'scripted-model',

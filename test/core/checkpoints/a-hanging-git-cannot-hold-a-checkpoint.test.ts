@@ -6,8 +6,7 @@
  * path that hangs at one step while a flag file exists; the time limit is a timer the test fires
  * once the wrapper says it hangs.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -16,67 +15,12 @@ import { NS } from '../../../src/core/registers/namespaces';
 import { RESTORE_INTERRUPTED } from '../../../src/core/session/restore-files';
 import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType, resultsFor } from '../../support/agent-fixtures';
-import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
+import { afterTheTest } from '../../support/after-the-test';
 import { fileInCheckpoint, writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
-import { fileAppears } from '../../support/file-appears';
+import { type HangingGit, hangingGit, testTimer } from '../../support/hanging-git';
 
 const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-git-hang-' });
-
-const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-
-interface HangingGit {
-  readonly binary: string;
-  /** Makes the git hang at `step` (a git command name) from now on. */
-  hangAt(step: string): void;
-  /** Lets every git run again. */
-  release(): void;
-  /** Resolves once a git hangs, with its pid and its background child's. */
-  hanging(): Promise<{ git: number; child: number }>;
-}
-
-/** A git that runs the real one, except at the step named in its flag file: there it starts a child, says both pids and waits. */
-function hangingGit(): HangingGit {
-  const dir = tempDirForTest('tole-hanging-git-');
-  const flag = join(dir, 'hang-at');
-  const pids = join(dir, 'pids');
-  const binary = join(dir, 'git');
-  writeFileSync(
-    binary,
-    `#!/bin/sh
-step=$(cat '${flag}' 2>/dev/null)
-case " $* " in *" $step "*) if [ -n "$step" ]; then
-  sleep 1000 & echo "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'; wait; fi;; esac
-exec '${realGit}' "$@"
-`,
-  );
-  chmodSync(binary, 0o755);
-  return {
-    binary,
-    hangAt: (step) => writeFileSync(flag, step),
-    release: () => rmSync(flag, { force: true }),
-    hanging: async () => {
-      await fileAppears(pids);
-      const [git, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-      rmSync(pids);
-      return { git: git!, child: child! };
-    },
-  };
-}
-
-/** A time limit that passes when the test says so. */
-function testTimer(): { timer: StartTimer; expire(): void } {
-  const pending = new Set<() => void>();
-  return {
-    timer: (_ms, fire) => {
-      pending.add(fire);
-      return () => pending.delete(fire);
-    },
-    expire: () => {
-      for (const fire of [...pending]) fire();
-    },
-  };
-}
 
 function alive(pid: number): boolean {
   try {
