@@ -136,6 +136,8 @@ export async function restoreFiles(
       reason: `the files as they are now could not be checkpointed first, so the restore could not be undone: ${before.reason}`,
     };
   deps.fault?.('after-checkpoint');
+  // Esc that came as the checkpoint finished still stops it: nothing is written yet.
+  if (signal?.aborted) return interrupted(store, entryId, emit);
   const restoreId = `restore_${store.lastSeq + 1}`;
   const batch = new AppendBatch(store);
   const intentId = batch.entry('restore', {

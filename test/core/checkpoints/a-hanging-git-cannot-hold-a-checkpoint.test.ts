@@ -294,6 +294,22 @@ describe('a restore, through the session commands', () => {
     expect(entriesOfType(store, 'restore')).toEqual([]);
   });
 
+  it('is stopped by Esc that comes as its checkpoint finishes, before the intent', async () => {
+    const git = hangingGit();
+    const esc = new AbortController();
+    let restoring = false;
+    const { store, prompt, commands } = await restorable(git, testTimer().timer, (point) => {
+      if (restoring && point === 'after-checkpoint') esc.abort();
+    });
+    restoring = true;
+    expect(await commands.restore(prompt, () => {}, esc.signal)).toMatchObject({
+      ok: false,
+      message: `files not restored: ${RESTORE_INTERRUPTED}`,
+    });
+    expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
+    expect(entriesOfType(store, 'restore')).toEqual([]);
+  });
+
   it('refuses Esc once it writes files: it finishes whole, and a notice said so when Esc came', async () => {
     const git = hangingGit();
     const esc = new AbortController();
