@@ -13,7 +13,7 @@ import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './r
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy';
-import { ABORTED, raceAbort } from '../abort';
+import { ABORTED, abortError, raceAbort } from '../abort';
 import { DEFAULT_TIME_LIMIT_MS, realTimer, type StartTimer, stopSignal, stoppedByCaller } from './git-stop';
 
 /**
@@ -274,9 +274,16 @@ export class Checkpoints {
     return run.code === 0;
   }
 
-  /** What restoring `id` would create, overwrite and remove in the workspace as it is now; its gits stop when `signal` aborts. */
+  /**
+   * What restoring `id` would create, overwrite and remove in the workspace as it is now. When
+   * `signal` aborts its gits stop and it throws at once, even while an earlier checkpoint runs.
+   */
   async plan(id: string, signal?: AbortSignal): Promise<RestorePlan> {
-    return this.serial((stop) => this.planNow(id, stop), signal);
+    const running = this.serial((stop) => this.planNow(id, stop), signal);
+    if (!signal) return running;
+    const planned = await raceAbort(running, signal);
+    if (planned === ABORTED) throw abortError('interrupted by the user');
+    return planned;
   }
 
   /**

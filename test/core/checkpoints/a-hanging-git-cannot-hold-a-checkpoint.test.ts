@@ -236,10 +236,8 @@ describe('checkpoints that fail in a row', () => {
 describe('a restore, through the session commands', () => {
   /** A session whose turn wrote w.txt (checkpointed before), then w.txt changed by hand: a restore to the prompt removes it. */
   async function restorable(git: HangingGit, timer: StartTimer, fault?: (point: string) => void) {
-    const built = scripted.agent({
-      policy: { yes: true },
-      deps: { checkpoints: checkpointsWith(git, timer), ...(fault ? { fault } : {}) },
-    });
+    const checkpoints = checkpointsWith(git, timer);
+    const built = scripted.agent({ policy: { yes: true }, deps: { checkpoints, ...(fault ? { fault } : {}) } });
     afterTheTest(() => built.store.close());
     const { agent, store } = built;
     writeFileSync(join(scripted.dirs.root, 'kept.txt'), 'kept\n');
@@ -247,7 +245,7 @@ describe('a restore, through the session commands', () => {
     expect((await agent.runTurn('write w', new AbortController().signal, () => {})).outcome).toBe('done');
     writeFileSync(join(scripted.dirs.root, 'kept.txt'), 'changed by hand\n');
     const [prompt] = entriesOfType(store, 'user');
-    return { store, prompt: prompt!.id, commands: new SessionCommands(store, agent, () => false) };
+    return { store, prompt: prompt!.id, commands: new SessionCommands(store, agent, () => false), checkpoints };
   }
 
   it('is stopped by Esc while it checkpoints the files as they are now: nothing restored, the session says so', async () => {
@@ -308,6 +306,28 @@ describe('a restore, through the session commands', () => {
     });
     expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
     expect(entriesOfType(store, 'restore')).toEqual([]);
+  });
+
+  it('is left at once by Esc while its plan waits behind another checkpoint, which runs on to its own limit', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const { store, prompt, commands, checkpoints } = await restorable(git, limit.timer);
+    git.hangAt('ls-files');
+    let firstSettled = false;
+    const first = checkpoints.take().finally(() => {
+      firstSettled = true;
+    });
+    const pids = await git.hanging();
+    const esc = new AbortController();
+    const restoring = commands.restore(prompt, () => {}, esc.signal);
+    esc.abort();
+    expect(await restoring).toMatchObject({ ok: false, message: `files not restored: ${RESTORE_INTERRUPTED}` });
+    expect(firstSettled).toBe(false);
+    expect(entriesOfType(store, 'restore')).toEqual([]);
+    limit.expire();
+    expect(await first).toMatchObject({ ok: false, reason: expect.stringMatching(/time limit/) });
+    await killed(pids);
+    expect(readFileSync(join(scripted.dirs.root, 'w.txt'), 'utf8')).toBe('written\n');
   });
 
   it('refuses Esc once it writes files: it finishes whole, and a notice said so when Esc came', async () => {
