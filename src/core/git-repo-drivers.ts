@@ -7,13 +7,30 @@
  * repository's `git diff` would run its code. tole reads the repository's config (the local and
  * worktree scopes, with their includes) before each command the model runs and gives every such
  * key, through `GIT_CONFIG_COUNT`, a value that runs nothing of the repository's: the filters
- * become `cat`, a textconv `cat`, a diff or merge command one line saying it was not run.
+ * become `cat`, a textconv `cat`, a diff command one line saying it was not run, a merge driver
+ * git's own text merge.
  * The user's own (system and global) settings are left as they are.
  */
 import { execFile } from 'node:child_process';
 
+/**
+ * `text` as one shell word. A driver's name is the repository's (any bytes but newline), so it
+ * goes to the shell single-quoted, never inside double quotes where `$(…)` would run.
+ */
+const shellWord = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
 /** A command that runs nothing and says so (what git appends to it falls in the comment). */
-const NOT_RUN = (what: string): string => `echo "tole: this repository's ${what} was not run" #`;
+const NOT_RUN = (what: string): string => `echo ${shellWord(`tole: this repository's ${what} was not run`)} #`;
+
+/**
+ * A merge driver's stand-in: git's own three-way text merge of the file, which is what git does
+ * for a file with no driver. A driver's exit status is its verdict, so one that only said it was
+ * not run would report a clean merge and keep our side alone, dropping the other side's changes.
+ * git fills in the placeholders; nothing is appended to the command.
+ */
+const TEXT_MERGE = (name: string): string =>
+  `echo ${shellWord(`tole: this repository's merge driver ${name} was not run; git merged the file as text`)} >&2; ` +
+  'git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B';
 
 interface Neutral {
   readonly key: RegExp;
@@ -27,7 +44,7 @@ const NEUTRAL: readonly Neutral[] = [
   { key: /^diff\.(.+)\.textconv$/, value: () => 'cat' },
   { key: /^diff\.(.+)\.command$/, value: (name) => NOT_RUN(`diff driver ${name}`) },
   { key: /^diff\.external$/, value: () => NOT_RUN('diff.external') },
-  { key: /^merge\.(.+)\.driver$/, value: (name) => `${NOT_RUN(`merge driver ${name}`)} && false` },
+  { key: /^merge\.(.+)\.driver$/, value: (name) => TEXT_MERGE(name) },
   { key: /^gpg\.program$/, value: () => 'gpg' },
   { key: /^gpg\.openpgp\.program$/, value: () => 'gpg' },
   { key: /^gpg\.x509\.program$/, value: () => 'gpgsm' },
@@ -47,11 +64,23 @@ const NEUTRAL: readonly Neutral[] = [
 /** Scopes that belong to the repository, not to the user or the machine. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
 
+/**
+ * `key` as git compares it: the section and the variable name lowercased, a subsection (a
+ * driver's name) kept as written. Git tells `diff.Evil.textconv` from `diff.evil.textconv`, so a
+ * setting for the lowercased name would leave the repository's driver as it is.
+ */
+export function canonicalKey(key: string): string {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (first === last) return key.toLowerCase();
+  return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
+}
+
 /** The settings that neutralise the programs named by `items` (each `key\nvalue`, or a bare key). */
 export function neutralSettings(items: readonly string[]): (readonly [string, string])[] {
   const settings = new Map<string, string>();
   for (const item of items) {
-    const key = item.split('\n', 1)[0]!.toLowerCase();
+    const key = canonicalKey(item.split('\n', 1)[0]!);
     if (key === '' || settings.has(key)) continue;
     for (const neutral of NEUTRAL) {
       const match = neutral.key.exec(key);
