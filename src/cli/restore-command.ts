@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { seededRandom } from '../core/clock';
 import { planLines } from '../core/checkpoints/plan-text';
 import { FileRestorer } from '../core/session/file-restorer';
+import { uncheckpointedWarning } from '../core/session/restore-files';
 import { SessionCommands, type Refusal } from '../core/session/session-commands';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
@@ -68,6 +69,8 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     const preview = await commands.previewRestore(args.entry);
     if (!preview.ok) return refused(preview);
     const head = `files at ${args.entry} (checkpoint ${preview.target.checkpoint.slice(0, 12)}, taken at ${preview.target.heldBy}) in ${workspace.cwd}`;
+    const warning = uncheckpointedWarning(preview.target);
+    if (warning) io.stderr.write(`tole: ${warning}\n`);
     io.stdout.write(
       `${head}\n${planLines(preview.plan, 50)
         .map((l) => `  ${l}`)

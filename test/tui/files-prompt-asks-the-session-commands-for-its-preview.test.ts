@@ -8,6 +8,7 @@ import type { RestorePlan } from '../../src/core/checkpoints/restore-plan';
 import type { Refusal } from '../../src/core/session/session-commands';
 import type { RestorePreview } from '../../src/core/session/restore-files';
 import { askRestore, type FilesKeyContext, openFilesDialog } from '../../src/tui/dialogs/files-dialog-keys';
+import { filesDialogLines } from '../../src/tui/dialogs/files-dialog-lines';
 import type { UiAction } from '../../src/tui/screen/ui-state';
 
 const PLAN: RestorePlan = {
@@ -21,7 +22,7 @@ const PLAN: RestorePlan = {
 
 const PREVIEW: Extract<RestorePreview, { ok: true }> = {
   ok: true,
-  target: { entryId: 'e1', heldBy: 'e2', checkpoint: PLAN.checkpoint },
+  target: { entryId: 'e1', heldBy: 'e2', checkpoint: PLAN.checkpoint, uncheckpointed: 0 },
   plan: PLAN,
 };
 
@@ -95,5 +96,30 @@ describe("the files prompt's preview comes from the session's commands", () => {
     expect(actions).toEqual([
       { type: 'flash', flash: { level: expect.any(String), text: 'a turn is running: restore files when it ends' } },
     ]);
+  });
+});
+
+describe('the restore prompt says what it cannot bring back', () => {
+  const text = (width: number, uncheckpointed: number) =>
+    filesDialogLines(
+      { kind: 'restore', entryId: 'e1', preview: { ...PREVIEW, target: { ...PREVIEW.target, uncheckpointed } } },
+      width,
+    )
+      .map((line) => line.map((s) => s.text).join(''))
+      .join('\n');
+
+  it('warns, under its title, when calls after the entry ran without a checkpoint', () => {
+    const shown = text(200, 2);
+    expect(shown.split('\n')[1]).toBe(
+      '! 2 calls after e1 ran without a checkpoint: their file changes cannot be undone: the files would be restored to how they were after them, at e2',
+    );
+    // Wrapped whole at 80 columns: every word is still there.
+    expect(text(80, 2).replace(/\s+/g, ' ')).toContain(
+      'the files would be restored to how they were after them, at e2',
+    );
+  });
+
+  it('says nothing more when every call after the entry had its checkpoint', () => {
+    expect(text(200, 0)).not.toContain('without a checkpoint');
   });
 });

@@ -38,12 +38,19 @@ interface RestoreTarget {
   /** The entry whose checkpoint holds the files as they were at `entryId`. */
   readonly heldBy: string;
   readonly checkpoint: string;
+  /**
+   * Calls that changed files after `entryId` and before `heldBy` with no checkpoint of their own
+   * (the checkpoint failed or ran past its time limit): what they changed is in `checkpoint`, so
+   * the files restored are as they were after those calls, not at `entryId`.
+   */
+  readonly uncheckpointed: number;
 }
 
 /**
  * The files as they were at an entry are the first checkpoint taken at or after it (by commit
  * order, on any branch): nothing tole ran changed the files between that entry and that
- * checkpoint. Null when no call changed files after the entry.
+ * checkpoint, unless a call ran without one (counted in `uncheckpointed`). Null when no
+ * checkpoint was taken after the entry.
  */
 export function restoreTarget(store: SessionStore, entryId: string): RestoreTarget | null {
   const entry = store.entry(entryId);
@@ -53,7 +60,48 @@ export function restoreTarget(store: SessionStore, entryId: string): RestoreTarg
     if (candidate.seq < entry.seq || checkpointOf(candidate) === undefined) continue;
     if (best === null || candidate.seq < best.seq) best = candidate;
   }
-  return best ? { entryId, heldBy: best.id, checkpoint: checkpointOf(best)! } : null;
+  if (!best) return null;
+  const uncheckpointed = uncheckpointedCalls(store, entry.seq, best.seq);
+  return { entryId, heldBy: best.id, checkpoint: checkpointOf(best)!, uncheckpointed };
+}
+
+/**
+ * How many calls were let change files between two commits (by commit order, on any branch, as
+ * the checkpoint after an entry is found) with no checkpoint taken before: an intent that may
+ * change files, naming none, approved at intent time or by an approval that named none either.
+ * A call denied, or stopped by Esc at its checkpoint, changed nothing and is not counted.
+ */
+export function uncheckpointedCalls(store: SessionStore, afterSeq: number, beforeSeq: number): number {
+  const waiting = new Set<string>();
+  let count = 0;
+  const between = [...store.tree.all()]
+    .filter((e) => e.seq > afterSeq && e.seq < beforeSeq)
+    .sort((a, b) => a.seq - b.seq);
+  for (const e of between) {
+    if (e.type === 'tool_intent') {
+      const { risk, checkpoint, approval, callId } = e.payload;
+      if (risk === 'ReadOnly' || checkpoint !== undefined) continue;
+      if (approval === null) waiting.add(callId);
+      else if (approval.approved) count += 1;
+    } else if (e.type === 'approval' && waiting.delete(e.payload.callId)) {
+      if (e.payload.decision.approved && e.payload.checkpoint === undefined) count += 1;
+    }
+  }
+  return count;
+}
+
+/** What a restore to `entryId` cannot bring back: the calls after it that ran with no checkpoint. */
+export function uncheckpointedText(entryId: string, calls: number): string {
+  return calls === 1
+    ? `1 call after ${entryId} ran without a checkpoint: its file changes cannot be undone`
+    : `${calls} calls after ${entryId} ran without a checkpoint: their file changes cannot be undone`;
+}
+
+/** The preview's warning when calls between the entry and its checkpoint ran without one, or null. */
+export function uncheckpointedWarning(target: RestoreTarget): string | null {
+  if (target.uncheckpointed === 0) return null;
+  const them = target.uncheckpointed === 1 ? 'it' : 'them';
+  return `${uncheckpointedText(target.entryId, target.uncheckpointed)}: the files would be restored to how they were after ${them}, at ${target.heldBy}`;
 }
 
 export type RestorePreview =
@@ -282,10 +330,16 @@ function findTarget(
   if (checkpoints.offReason !== null) return { ok: false, reason: `checkpoints are off: ${checkpoints.offReason}` };
   if (!store.tree.has(entryId)) return { ok: false, reason: `no entry ${entryId} in this session` };
   const target = restoreTarget(store, entryId);
-  if (!target)
+  if (!target) {
+    const entry = store.entry(entryId)!;
+    const calls = uncheckpointedCalls(store, entry.seq, Number.POSITIVE_INFINITY);
     return {
       ok: false,
-      reason: `no call changed files after ${entryId}: the files are as they were there (apart from changes made outside tole)`,
+      reason:
+        calls > 0
+          ? `${uncheckpointedText(entryId, calls)}, and no checkpoint was taken after them: there is nothing to restore the files from`
+          : `no call changed files after ${entryId}: the files are as they were there (apart from changes made outside tole)`,
     };
+  }
   return { ok: true, target, checkpoints };
 }

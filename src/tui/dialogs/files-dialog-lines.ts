@@ -1,5 +1,6 @@
 import { planSize } from '../../core/checkpoints/checkpoint-store';
 import { planLines } from '../../core/checkpoints/plan-text';
+import { uncheckpointedWarning } from '../../core/session/restore-files';
 import { CHECKPOINT_MARK } from '../tree/entry-glyph';
 import { spread } from '../transcript/entry-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
@@ -23,6 +24,8 @@ export function filesDialogLines(dialog: FilesDialog, width: number): Line[] {
   const title = kind === 'restore' ? `restore the files to how they were at ${entryId}` : `check out ${entryId}`;
   const checkpoint = preview?.ok ? `${CHECKPOINT_MARK} ${preview.target.checkpoint.slice(0, 12)}` : '';
   const lines: Line[] = [spread([seg(title, 'strong')], [seg(checkpoint, 'faint')], width)];
+  const warning = preview?.ok ? uncheckpointedWarning(preview.target) : null;
+  if (warning) lines.push(...wrapLine([seg(`! ${warning}`, 'warn')], width, [seg('  ')]));
   if (!preview) lines.push([seg('looking at what would change…', 'muted')]);
   else if (!preview.ok) lines.push(...wrapLine([seg(preview.reason, 'warn')], width, [seg('  ')]));
   else if (planSize(preview.plan) === 0)

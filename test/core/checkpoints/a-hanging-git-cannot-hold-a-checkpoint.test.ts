@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import type { StartTimer } from '../../../src/core/checkpoints/git-stop';
 import { NS } from '../../../src/core/registers/namespaces';
-import { RESTORE_INTERRUPTED } from '../../../src/core/session/restore-files';
+import { RESTORE_INTERRUPTED, uncheckpointedWarning } from '../../../src/core/session/restore-files';
 import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType, resultsFor } from '../../support/agent-fixtures';
 import { afterTheTest } from '../../support/after-the-test';
@@ -222,6 +222,18 @@ describe('checkpoints that fail in a row', () => {
       expect(notice.seq).toBeLessThan(intent.seq);
       if (i > 0) expect(notice.seq).toBeGreaterThan(intents[i - 1]!.seq);
     }
+
+    // A restore to the prompt cannot bring back what the three calls without a checkpoint wrote:
+    // the first checkpoint after it is the fourth call's, and the preview says so.
+    const [prompt] = entriesOfType(store, 'user');
+    const preview = await new SessionCommands(store, agent, () => false).previewRestore(prompt!.id);
+    expect(preview).toMatchObject({ ok: true, target: { heldBy: intents[3]!.id, uncheckpointed: 3 } });
+    expect(preview.ok && uncheckpointedWarning(preview.target)).toBe(
+      `3 calls after ${prompt!.id} ran without a checkpoint: their file changes cannot be undone: the files would be restored to how they were after them, at ${intents[3]!.id}`,
+    );
+    // From the fourth call's own intent nothing ran without one.
+    const fromFourth = await agent.previewRestore(intents[3]!.id);
+    expect(fromFourth.ok && fromFourth.target.uncheckpointed).toBe(0);
 
     // The next failure is a new run of them: told in full again.
     expect(await checkpoints.take()).toMatchObject({ ok: true });

@@ -39,7 +39,7 @@ function session() {
     hasCheckpointFor: () => true,
     previewRestore: async (entryId): Promise<RestorePreview> => ({
       ok: true,
-      target: { entryId, heldBy: entryId, checkpoint: 'c'.repeat(40) },
+      target: { entryId, heldBy: entryId, checkpoint: 'c'.repeat(40), uncheckpointed: 0 },
       plan: PLAN,
     }),
     restoreFiles: async (entryId): Promise<RestoreOutcome> => {
@@ -99,7 +99,7 @@ describe('restoring files after a stop', () => {
     const agent: CommandAgent = {
       previewRestore: async (entryId) => ({
         ok: true,
-        target: { entryId, heldBy: entryId, checkpoint: 'c' },
+        target: { entryId, heldBy: entryId, checkpoint: 'c', uncheckpointed: 0 },
         plan: PLAN,
       }),
     };
