@@ -156,8 +156,15 @@ export class Checkpoints {
    *
    * Its gits stop when `signal` aborts (the user's Esc: the result says `interrupted`, at once, even
    * while an earlier checkpoint still runs) or when the time limit passes (a failed checkpoint).
+   *
+   * `apart` (a restore's checkpoint) leaves the run of failed call checkpoints as it is: a restore
+   * that cannot checkpoint is refused, so no effect runs without one, and its refusal tells why.
    */
-  async take(how: 'scan' | 'known-paths' = 'scan', signal?: AbortSignal): Promise<TakeResult | FailedCheckpoint> {
+  async take(
+    how: 'scan' | 'known-paths' = 'scan',
+    signal?: AbortSignal,
+    run: 'counted' | 'apart' = 'counted',
+  ): Promise<TakeResult | FailedCheckpoint> {
     if (this.offReason !== null) return { ...this.off(this.offReason), standing: true };
     const interrupted = { ok: false, reason: 'interrupted by the user', interrupted: true } as const;
     try {
@@ -178,8 +185,8 @@ export class Checkpoints {
       }, signal);
       const taken = signal ? await raceAbort(running, signal) : await running;
       if (taken === ABORTED) return interrupted;
-      const afterFailures = this.failedInARow;
-      this.failedInARow = 0;
+      const afterFailures = run === 'counted' ? this.failedInARow : 0;
+      if (run === 'counted') this.failedInARow = 0;
       // The directory is kept bounded (repack-policy.ts), off the caller's path: checked after each
       // scan, and after every so many known-path checkpoints (each adds a handful of objects).
       if (this.sinceRepackCheck >= KNOWN_PATHS_PER_REPACK_CHECK) {
@@ -190,11 +197,11 @@ export class Checkpoints {
     } catch (error) {
       if (stoppedByCaller(error) || signal?.aborted) return interrupted;
       const message = (error as Error)?.message ?? String(error);
-      if (cannotWrite(error))
-        return this.off(
-          `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`,
-        );
-      return this.off(`the workspace could not be snapshotted: ${message}`);
+      const reason = cannotWrite(error)
+        ? `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`
+        : `the workspace could not be snapshotted: ${message}`;
+      if (run === 'apart') return { ok: false, reason, firstReport: false, inARow: 0 };
+      return this.off(reason);
     }
   }
 

@@ -176,7 +176,7 @@ export async function restoreFiles(
     return { ok: false, reason: (error as Error)?.message ?? String(error) };
   }
   if (signal?.aborted) return interrupted(store, entryId, emit);
-  const before = await checkpoints.take('scan', signal);
+  const before = await checkpoints.take('scan', signal, 'apart');
   if (!before.ok && 'interrupted' in before) return interrupted(store, entryId, emit);
   if (!before.ok)
     return {

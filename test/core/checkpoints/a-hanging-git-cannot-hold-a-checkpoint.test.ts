@@ -257,7 +257,7 @@ describe('a restore, through the session commands', () => {
     expect((await agent.runTurn('write w', new AbortController().signal, () => {})).outcome).toBe('done');
     writeFileSync(join(scripted.dirs.root, 'kept.txt'), 'changed by hand\n');
     const [prompt] = entriesOfType(store, 'user');
-    return { store, prompt: prompt!.id, commands: new SessionCommands(store, agent, () => false), checkpoints };
+    return { agent, store, prompt: prompt!.id, commands: new SessionCommands(store, agent, () => false), checkpoints };
   }
 
   it('is stopped by Esc while it checkpoints the files as they are now: nothing restored, the session says so', async () => {
@@ -288,6 +288,28 @@ describe('a restore, through the session commands', () => {
     git.release();
     expect(await commands.restore(prompt, () => {})).toMatchObject({ ok: true });
     expect(existsSync(join(scripted.dirs.root, 'w.txt'))).toBe(false);
+  });
+
+  it("whose checkpoint fails is refused apart from the calls' run: the next call's failure is still told in full", async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const { agent, store, prompt, commands } = await restorable(git, limit.timer);
+    git.hangAt('commit-tree');
+    const restoring = commands.restore(prompt, () => {});
+    await git.hanging();
+    limit.expire();
+    expect(await restoring).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/could not be checkpointed first/),
+    });
+
+    scripted.server.push(writeFileReply('call_v', 'v.txt', 'v\n'));
+    const turn = agent.runTurn('write v', new AbortController().signal, () => {});
+    await git.hanging();
+    limit.expire();
+    expect((await turn).outcome).toBe('done');
+    const notices = entriesOfType(store, 'notice').map((n) => n.payload.text);
+    expect(notices).toEqual([expect.stringMatching(/^checkpoints are off: .*until a checkpoint is taken again/)]);
   });
 
   it('is stopped by Esc while it plans, before any checkpoint', async () => {
