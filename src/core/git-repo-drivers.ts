@@ -1,8 +1,9 @@
 /**
  * The commands a repository's own config names for git to run: content filters
  * (`filter.<name>.clean/smudge/process`), diff drivers (`diff.<name>.textconv/command`,
- * `diff.external`), merge drivers, signing programs, submodule update commands, a local
- * remote's upload/receive programs and credential helpers. Git has no setting that switches a
+ * `diff.external`), merge drivers, `git archive`'s compressors (`tar.<format>.command`),
+ * signing programs, submodule update commands, a local remote's upload/receive programs and
+ * credential helpers. Git has no setting that switches a
  * named driver off, and `.gitattributes` in the work tree picks which run, so a hostile
  * repository's `git diff` would run its code. tole reads the repository's config (the local and
  * worktree scopes, with their includes) before each command the model runs and gives every such
@@ -45,6 +46,10 @@ const NEUTRAL: readonly Neutral[] = [
   { key: /^diff\.(.+)\.command$/, value: (name) => NOT_RUN(`diff driver ${name}`) },
   { key: /^diff\.external$/, value: () => NOT_RUN('diff.external') },
   { key: /^merge\.(.+)\.driver$/, value: (name) => TEXT_MERGE(name) },
+  {
+    key: /^tar\.(.+)\.command$/,
+    value: (name) => `echo ${shellWord(`tole: this repository's archive command for ${name} was not run`)} >&2; false`,
+  },
   { key: /^gpg\.program$/, value: () => 'gpg' },
   { key: /^gpg\.openpgp\.program$/, value: () => 'gpg' },
   { key: /^gpg\.x509\.program$/, value: () => 'gpgsm' },

@@ -93,6 +93,15 @@ describe("a repository's driver names", () => {
     expect(existsSync(mark('driver'))).toBe(false);
   });
 
+  it("git archive runs no compressor of the repository's: it fails and says why", async () => {
+    const { ws, run, config, mark } = await repository('');
+    config(['[tar "tgz"]', `\tcommand = "touch ${mark('tgz')}; gzip -cn"`]);
+    const out = await run(`git archive --format=tgz -o ${path.join(ws.outside, 'out.tgz')} HEAD; echo exit=$?`);
+    expect(out.content).toContain("this repository's archive command for tgz was not run");
+    expect(out.content).toContain('exit=128');
+    expect(existsSync(mark('tgz'))).toBe(false);
+  });
+
   it('keys keep their subsection as written; section and variable are lowercased', () => {
     expect(canonicalKey('DIFF.Evil.TextConv')).toBe('diff.Evil.textconv');
     expect(canonicalKey('Filter.a.B.Clean')).toBe('filter.a.B.clean');
