@@ -111,7 +111,7 @@ describe('the restore prompt says what it cannot bring back', () => {
   it('warns, under its title, when calls after the entry ran without a checkpoint', () => {
     const shown = text(200, 2);
     expect(shown.split('\n')[1]).toBe(
-      '! 2 calls after e1 ran without a checkpoint: their file changes cannot be undone: the files would be restored to how they were after them, at e2',
+      '! 2 calls after e1 ran without a checkpoint: their file changes cannot be undone, so the files would be restored to how they were after them, at e2',
     );
     // Wrapped whole at 80 columns: every word is still there.
     expect(text(80, 2).replace(/\s+/g, ' ')).toContain(

@@ -101,7 +101,7 @@ export function uncheckpointedText(entryId: string, calls: number): string {
 export function uncheckpointedWarning(target: RestoreTarget): string | null {
   if (target.uncheckpointed === 0) return null;
   const them = target.uncheckpointed === 1 ? 'it' : 'them';
-  return `${uncheckpointedText(target.entryId, target.uncheckpointed)}: the files would be restored to how they were after ${them}, at ${target.heldBy}`;
+  return `${uncheckpointedText(target.entryId, target.uncheckpointed)}, so the files would be restored to how they were after ${them}, at ${target.heldBy}`;
 }
 
 export type RestorePreview =

@@ -229,7 +229,7 @@ describe('checkpoints that fail in a row', () => {
     const preview = await new SessionCommands(store, agent, () => false).previewRestore(prompt!.id);
     expect(preview).toMatchObject({ ok: true, target: { heldBy: intents[3]!.id, uncheckpointed: 3 } });
     expect(preview.ok && uncheckpointedWarning(preview.target)).toBe(
-      `3 calls after ${prompt!.id} ran without a checkpoint: their file changes cannot be undone: the files would be restored to how they were after them, at ${intents[3]!.id}`,
+      `3 calls after ${prompt!.id} ran without a checkpoint: their file changes cannot be undone, so the files would be restored to how they were after them, at ${intents[3]!.id}`,
     );
     // From the fourth call's own intent nothing ran without one.
     const fromFourth = await agent.previewRestore(intents[3]!.id);
