@@ -129,9 +129,9 @@ export type RestoreOutcome =
     }
   | { readonly ok: false; readonly reason: string; readonly interrupted?: true };
 
-/** What a restore the user stopped with Esc while the present files were checkpointed says. */
+/** What a restore the user stopped with Esc before it wrote any file (while it planned or checkpointed the present files) says. */
 export const RESTORE_INTERRUPTED =
-  'interrupted by the user while the files as they are now were checkpointed: nothing was restored, the files are as they were';
+  'interrupted by the user before any file was written: nothing was restored, the files are as they were';
 
 /** The restore to `entryId` stopped by Esc before any file was touched: the session says so in a notice. */
 function interrupted(store: SessionStore, entryId: string, emit: EventSink): RestoreOutcome {
@@ -149,7 +149,7 @@ function interrupted(store: SessionStore, entryId: string, emit: EventSink): Res
  * file changes, then the settlement. The restore can itself be undone by restoring to its entry.
  *
  * `signal` (Esc) stops it until the intent is committed: the plan's and the checkpoint's gits are
- * killed, nothing is written to the session and no file is touched. Once the files are being
+ * killed, no file is touched and the session holds only a notice saying so. Once the files are being
  * written it is refused: the write phase finishes whole (or fails at the checkpoint time limit),
  * and a notice says so at the moment Esc comes. Stopping between files would leave a workspace
  * that is neither the files before nor the files restored, and git writes each file in place, so
@@ -209,7 +209,7 @@ export async function restoreFiles(
     commitNotice(store, emit, {
       level: 'warn',
       source: 'checkpoint',
-      text: `Esc came while the files were being written: the restore finishes whole rather than leave some files restored and others not. To undo it, restore to its entry ${intentId}.`,
+      text: `Esc came while the files were being written: the restore goes on to its end rather than leave some files restored and others not (its result says how it ended). To undo it, restore to its entry ${intentId}.`,
     });
   signal?.addEventListener('abort', refuseEsc, { once: true });
   try {
