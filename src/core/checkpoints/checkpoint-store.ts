@@ -260,6 +260,11 @@ export class Checkpoints {
     return this.newest;
   }
 
+  /** Takes a failure back out of the run: its call did not run after all (Esc came as it failed). */
+  withdraw(failed: FailedCheckpoint): void {
+    if (failed.inARow > 0 && failed.inARow === this.failedInARow) this.failedInARow--;
+  }
+
   private off(reason: string): FailedCheckpoint {
     this.failedInARow++;
     return { ok: false, reason, firstReport: this.failedInARow === 1, inARow: this.failedInARow };

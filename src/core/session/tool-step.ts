@@ -151,7 +151,11 @@ export class Sandwich {
     const taken = await checkpoints.take(this.vouching ? 'known-paths' : 'scan', signal);
     fault?.('after-checkpoint');
     this.vouching = taken.ok && !signal.aborted;
-    if (signal.aborted) return INTERRUPTED_CHECKPOINT;
+    if (signal.aborted) {
+      // Esc came as the checkpoint failed: the call does not run, so its failure is not one to tell.
+      if (!taken.ok && !('interrupted' in taken)) checkpoints.withdraw(taken);
+      return INTERRUPTED_CHECKPOINT;
+    }
     if (taken.ok)
       return { id: taken.id, notices: taken.afterFailures ? checkpointsBackNotices(taken.afterFailures) : [] };
     if ('interrupted' in taken) return INTERRUPTED_CHECKPOINT;

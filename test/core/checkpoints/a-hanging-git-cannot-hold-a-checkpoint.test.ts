@@ -245,6 +245,56 @@ describe('checkpoints that fail in a row', () => {
   });
 });
 
+describe('a checkpoint that fails as Esc comes', () => {
+  it('is not counted: the call does not run, and the next failure is told in full', async () => {
+    const git = hangingGit();
+    const limit = testTimer();
+    const esc = new AbortController();
+    let escaped = false;
+    // Esc comes in the instant after the first checkpoint failed at its time limit, before its call would run.
+    const built = scripted.agent({
+      policy: { yes: true },
+      deps: {
+        checkpoints: checkpointsWith(git, limit.timer),
+        fault: (point) => {
+          if (point !== 'after-checkpoint' || escaped) return;
+          escaped = true;
+          esc.abort();
+        },
+      },
+    });
+    afterTheTest(() => built.store.close());
+    const { agent, store } = built;
+    writeFileSync(join(scripted.dirs.root, 'a.txt'), 'a\n');
+    git.hangAt('update-index');
+    scripted.server.push(writeFileReply('call_1', 'one.txt', '1\n'));
+    const first = agent.runTurn('write one', esc.signal, () => {});
+    await git.hanging();
+    limit.expire();
+    await first;
+    expect(existsSync(join(scripted.dirs.root, 'one.txt'))).toBe(false);
+    expect(resultsFor(store, 'call_1').map((r) => r.payload.outcome)).toEqual(['interrupted']);
+    const told = () =>
+      entriesOfType(store, 'notice')
+        .filter((n) => n.payload.source === 'checkpoint')
+        .map((n) => n.payload.text);
+    expect(told()).toEqual([]);
+
+    // The next call whose checkpoint fails is the first of a run: told in full, not "either (2 in a row)".
+    scripted.server.push(writeFileReply('call_2', 'two.txt', '2\n'));
+    const second = agent.runTurn('write two', new AbortController().signal, () => {});
+    await git.hanging();
+    limit.expire();
+    expect((await second).outcome).toBe('done');
+    expect(readFileSync(join(scripted.dirs.root, 'two.txt'), 'utf8')).toBe('2\n');
+    expect(told()).toEqual([
+      expect.stringMatching(
+        /^checkpoints are off: .*ran past the checkpoint time limit.*until a checkpoint is taken again/,
+      ),
+    ]);
+  });
+});
+
 describe('a restore, through the session commands', () => {
   /** A session whose turn wrote w.txt (checkpointed before), then w.txt changed by hand: a restore to the prompt removes it. */
   async function restorable(git: HangingGit, timer: StartTimer, fault?: (point: string) => void) {
