@@ -48,7 +48,10 @@ const NEUTRAL: readonly Neutral[] = [
   { key: /^merge\.(.+)\.driver$/, value: (name) => TEXT_MERGE(name) },
   {
     key: /^tar\.(.+)\.command$/,
-    value: (name) => `echo ${shellWord(`tole: this repository's archive command for ${name} was not run`)} >&2; false`,
+    // Reads the archive git sends before failing: a stand-in that left first would have git die of a
+    // broken pipe (exit 141) or fail (128) by a race, where this fails the same way every time.
+    value: (name) =>
+      `cat >/dev/null; echo ${shellWord(`tole: this repository's archive command for ${name} was not run`)} >&2; false`,
   },
   { key: /^gpg\.program$/, value: () => 'gpg' },
   { key: /^gpg\.openpgp\.program$/, value: () => 'gpg' },
