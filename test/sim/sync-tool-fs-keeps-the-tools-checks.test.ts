@@ -19,16 +19,9 @@ import {
   writeFileDurably,
 } from '../../src/core/tools/builtin/file-io';
 import { NODE_TOOL_FS, setToolFs, toolFs } from '../../src/core/tools/tool-fs';
-import { resolveWorkspacePath, type WorkspacePath } from '../../src/core/tools/workspace';
-import { tempWorkspace } from '../core/tools/temp-workspace';
+import { checkedPath, tempWorkspace } from '../core/tools/temp-workspace';
 import { runSchedule } from './simulate';
 import { SYNC_TOOL_FS } from './sync-tool-fs';
-
-async function checked(root: string, requested: string): Promise<WorkspacePath> {
-  const resolved = await resolveWorkspacePath(root, requested);
-  if (!resolved.ok) throw new Error(resolved.error.message);
-  return resolved.path;
-}
 
 /** Runs `body` with the simulator's calls, and node's again after. */
 async function onSyncCalls(body: () => Promise<void>): Promise<void> {
@@ -46,7 +39,7 @@ describe("the simulator's synchronous file calls", () => {
       const ws = await tempWorkspace();
       await writeFile(path.join(ws.outside, 'secret.txt'), 'SECRET\n');
       await writeFile(path.join(ws.root, 'notes.txt'), 'notes\n');
-      const target = await checked(ws.root, 'notes.txt');
+      const target = await checkedPath(ws.root, 'notes.txt');
       await rename(target.absolutePath, `${target.absolutePath}.old`);
       await symlink(path.join(ws.outside, 'secret.txt'), target.absolutePath);
       await expect(readTextFile(target)).rejects.toMatchObject({ code: 'ELOOP' });
@@ -59,7 +52,7 @@ describe("the simulator's synchronous file calls", () => {
       await writeFile(path.join(ws.outside, 'f.txt'), 'SECRET\n');
       await mkdir(path.join(ws.root, 'sub'));
       await writeFile(path.join(ws.root, 'sub', 'f.txt'), 'inside\n');
-      const target = await checked(ws.root, 'sub/f.txt');
+      const target = await checkedPath(ws.root, 'sub/f.txt');
       await rename(path.join(ws.root, 'sub'), path.join(ws.root, 'sub-old'));
       await symlink(ws.outside, path.join(ws.root, 'sub'));
       await expect(readTextFile(target)).rejects.toMatchObject({ code: 'ESWAPPED' });
@@ -71,7 +64,7 @@ describe("the simulator's synchronous file calls", () => {
   it('refuse a directory write_file would create once a link is planted there', () =>
     onSyncCalls(async () => {
       const ws = await tempWorkspace();
-      const target = await checked(ws.root, 'new/deeper/f.txt');
+      const target = await checkedPath(ws.root, 'new/deeper/f.txt');
       await symlink(ws.outside, path.join(ws.root, 'new'));
       await expect(writeFileDurably(target, 'planted\n', 'call_3')).rejects.toMatchObject({ code: 'ESWAPPED' });
       expect(await readdir(ws.outside)).toEqual([]);
@@ -81,7 +74,7 @@ describe("the simulator's synchronous file calls", () => {
     onSyncCalls(async () => {
       const ws = await tempWorkspace();
       await writeFile(path.join(ws.root, 'data.txt'), 'data\n');
-      const target = await checked(ws.root, 'data.txt');
+      const target = await checkedPath(ws.root, 'data.txt');
       await rm(path.join(ws.root, 'data.txt'));
       execFileSync('mkfifo', [path.join(ws.root, 'data.txt')]);
       // A synchronous open without O_NONBLOCK would block this very thread forever.
@@ -93,13 +86,13 @@ describe("the simulator's synchronous file calls", () => {
       const ws = await tempWorkspace();
       await writeFile(path.join(ws.root, 'kept.txt'), 'old\n');
       await chmod(path.join(ws.root, 'kept.txt'), 0o640);
-      await writeFileDurably(await checked(ws.root, 'kept.txt'), 'new text\n', 'call_4');
+      await writeFileDurably(await checkedPath(ws.root, 'kept.txt'), 'new text\n', 'call_4');
       expect(await readFile(path.join(ws.root, 'kept.txt'), 'utf8')).toBe('new text\n');
       expect((await stat(path.join(ws.root, 'kept.txt'))).mode & 0o7777).toBe(0o640);
 
       const text = 'x'.repeat(100_000);
-      await writeFileDurably(await checked(ws.root, 'a/b/big.txt'), text, 'call_5');
-      const target = await checked(ws.root, 'a/b/big.txt');
+      await writeFileDurably(await checkedPath(ws.root, 'a/b/big.txt'), text, 'call_5');
+      const target = await checkedPath(ws.root, 'a/b/big.txt');
       expect(await readTextFile(target)).toEqual({ kind: 'text', text });
       expect(await hashFileIfPresent(target)).toBe(sha256Hex(text));
       const handle = await openFileForReading(target);

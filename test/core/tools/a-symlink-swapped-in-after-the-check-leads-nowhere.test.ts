@@ -15,21 +15,15 @@ import {
   writeFileDurably,
 } from '../../../src/core/tools/builtin/file-io';
 import { walkWorkspace } from '../../../src/core/tools/builtin/walk-workspace';
-import { resolveWorkspacePath, type WorkspacePath } from '../../../src/core/tools/workspace';
-import { tempWorkspace } from './temp-workspace';
-
-async function checked(root: string, requested: string): Promise<WorkspacePath> {
-  const resolved = await resolveWorkspacePath(root, requested);
-  if (!resolved.ok) throw new Error(resolved.error.message);
-  return resolved.path;
-}
+import { resolveWorkspacePath } from '../../../src/core/tools/workspace';
+import { checkedPath, tempWorkspace } from './temp-workspace';
 
 describe('a symlink swapped in after the workspace check', () => {
   it('as the file itself: reads and hashes are refused (ELOOP), the outside file is not read', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.outside, 'secret.txt'), 'SECRET\n');
     await writeFile(path.join(ws.root, 'notes.txt'), 'notes\n');
-    const target = await checked(ws.root, 'notes.txt');
+    const target = await checkedPath(ws.root, 'notes.txt');
     await rename(target.absolutePath, `${target.absolutePath}.old`);
     await symlink(path.join(ws.outside, 'secret.txt'), target.absolutePath);
     await expect(readTextFile(target)).rejects.toMatchObject({ code: 'ELOOP' });
@@ -41,7 +35,7 @@ describe('a symlink swapped in after the workspace check', () => {
     await writeFile(path.join(ws.outside, 'f.txt'), 'SECRET\n');
     await mkdir(path.join(ws.root, 'sub'));
     await writeFile(path.join(ws.root, 'sub', 'f.txt'), 'inside\n');
-    const target = await checked(ws.root, 'sub/f.txt');
+    const target = await checkedPath(ws.root, 'sub/f.txt');
     await rename(path.join(ws.root, 'sub'), path.join(ws.root, 'sub-old'));
     await symlink(ws.outside, path.join(ws.root, 'sub'));
 
@@ -54,15 +48,15 @@ describe('a symlink swapped in after the workspace check', () => {
   it('nothing swapped: the same calls work as before', async () => {
     const ws = await tempWorkspace();
     await mkdir(path.join(ws.root, 'sub'));
-    await writeFileDurably(await checked(ws.root, 'sub/f.txt'), 'hello\n', 'call_2');
-    const target = await checked(ws.root, 'sub/f.txt');
+    await writeFileDurably(await checkedPath(ws.root, 'sub/f.txt'), 'hello\n', 'call_2');
+    const target = await checkedPath(ws.root, 'sub/f.txt');
     expect(await readTextFile(target)).toEqual({ kind: 'text', text: 'hello\n' });
     expect(await hashFileIfPresent(target)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('as a directory write_file is about to create: nothing is created through the planted link', async () => {
     const ws = await tempWorkspace();
-    const target = await checked(ws.root, 'new/deeper/f.txt');
+    const target = await checkedPath(ws.root, 'new/deeper/f.txt');
     expect(target.missing).toEqual(['new', 'deeper', 'f.txt']);
     await symlink(ws.outside, path.join(ws.root, 'new'));
     await expect(writeFileDurably(target, 'planted\n', 'call_3')).rejects.toMatchObject({ code: 'ESWAPPED' });
@@ -72,7 +66,7 @@ describe('a symlink swapped in after the workspace check', () => {
   it('a FIFO swapped in for the file: the open returns at once and refuses it, nothing hangs', async () => {
     const ws = await tempWorkspace();
     await writeFile(path.join(ws.root, 'data.txt'), 'data\n');
-    const target = await checked(ws.root, 'data.txt');
+    const target = await checkedPath(ws.root, 'data.txt');
     await rm(path.join(ws.root, 'data.txt'));
     execFileSync('mkfifo', [path.join(ws.root, 'data.txt')]);
     // Without O_NONBLOCK this open would wait for a writer forever.
@@ -118,7 +112,7 @@ describe('a symlink swapped in after the workspace check', () => {
     await writeFile(path.join(ws.root, 'b', 'inside.txt'), 'inside\n');
     await writeFile(path.join(ws.root, 'c.txt'), 'c\n');
     await writeFile(path.join(ws.outside, 'secret.txt'), 'SECRET\n');
-    const start = await checked(ws.root, '.');
+    const start = await checkedPath(ws.root, '.');
     if (start.found.kind !== 'directory') throw new Error('the root is a directory');
     const seen: string[] = [];
     const walk = await walkWorkspace(

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContext } from '../../../src/core/tools/tool';
+import { resolveWorkspacePath, type WorkspacePath } from '../../../src/core/tools/workspace';
 import { tempDirForTest } from '../../support/after-the-test';
 
 export interface TempWorkspace {
@@ -30,4 +31,11 @@ export async function tempWorkspace(): Promise<TempWorkspace> {
       return { ctx: context(controller.signal), abort: () => controller.abort() };
     },
   };
+}
+
+/** `requested` checked against the workspace at `root`, as the tools check it; throws when it is refused. */
+export async function checkedPath(root: string, requested: string): Promise<WorkspacePath> {
+  const resolved = await resolveWorkspacePath(root, requested);
+  if (!resolved.ok) throw new Error(resolved.error.message);
+  return resolved.path;
 }
