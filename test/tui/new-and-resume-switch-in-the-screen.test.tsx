@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import chalk from 'chalk';
 import { render } from 'ink';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newestSessionIn } from '../../src/cli/session-files';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { nameSession } from '../../src/core/session/session-name';
@@ -19,21 +19,11 @@ import type { SessionSwitching } from '../../src/tui/picker/session-switch';
 import { SessionScreen, type SessionSwitcher } from '../../src/tui/screen/SessionScreen';
 import { createTuiApprover } from '../../src/tui/approval/approval-queue';
 import { loadTheme } from '../../src/tui/style/theme';
-import { startChatServer, type ChatServer } from '../support/chat-server';
+import { afterTheTest } from '../support/after-the-test';
+import { chatServerForTest } from '../support/chat-server-for-test';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS, renderScreen, stripAnsi, type Screen } from './harness';
 import { openTole, tick } from './tole-in-the-screen';
 import { append, emptyStore, prepareSession } from './session-fixture';
-
-let server: ChatServer;
-let cleanup: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  server = await startChatServer();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await server.close();
-});
 
 /** Opens a session file for writing: this fails while another open holds its lock. */
 function lockIsFree(path: string): boolean {
@@ -56,7 +46,8 @@ function entriesOnDisk(path: string): number {
 
 describe('/new', () => {
   it('starts a new session with the model in use, keeps the old one whole and lets it go; -c then opens the new one', async () => {
-    const tole = await openTole(server, cleanup);
+    const server = await chatServerForTest();
+    const tole = await openTole(server);
     await tole.shows('type a prompt');
     await tole.type('what is in this repo');
     await tole.press(KEYS.enter);
@@ -95,7 +86,8 @@ describe('/new', () => {
 
 describe('/resume', () => {
   it('shows the picker in the screen, with names; Esc goes back; Enter switches and lets the other session go', async () => {
-    const tole = await openTole(server, cleanup);
+    const server = await chatServerForTest();
+    const tole = await openTole(server);
     await tole.shows('type a prompt');
     await tole.type('first topic');
     await tole.press(KEYS.enter);
@@ -151,7 +143,8 @@ describe('/resume', () => {
 
   it('leaves no empty session behind: a start that resumes another at once removes the one it made', async () => {
     // --storage names the format of new sessions: it does not stand in the way of resuming one.
-    const tole = await openTole(server, cleanup, { argv: ['--storage', 'jsonl'] });
+    const server = await chatServerForTest();
+    const tole = await openTole(server, { argv: ['--storage', 'jsonl'] });
     await tole.shows('type a prompt');
     const made = readdirSync(tole.dir).filter((f) => f.endsWith('.jsonl'));
     expect(made).toHaveLength(1);
@@ -170,7 +163,8 @@ describe('/resume', () => {
   });
 
   it('opens a session another tole holds read-only, saying who holds it; /resume ID of the open one says so', async () => {
-    const tole = await openTole(server, cleanup);
+    const server = await chatServerForTest();
+    const tole = await openTole(server);
     await tole.shows('type a prompt');
     await tole.type('mine');
     await tole.press(KEYS.enter);
@@ -180,7 +174,7 @@ describe('/resume', () => {
     const held = SessionStore.create(tole.dir, { clock: systemClock, random: seededRandom(77), cwd: tole.root });
     append(held, 'user', { text: 'held elsewhere' });
     nameSession(held, 'busy one');
-    cleanup.push(async () => held.close());
+    afterTheTest(async () => held.close());
 
     await tole.type(`/resume ${held.header.id}`);
     await tole.press(KEYS.enter);
@@ -201,7 +195,7 @@ describe('the screen while it switches', () => {
   it('holds prompts while the other session opens, draws it in place, then lets the old one go; /theme and the prompt history carry over', async () => {
     const level = chalk.level;
     chalk.level = 3;
-    cleanup.push(async () => {
+    afterTheTest(async () => {
       chalk.level = level;
     });
     const { store: first } = prepareSession();
@@ -239,7 +233,7 @@ describe('the screen while it switches', () => {
       />,
       { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true },
     );
-    cleanup.push(async () => instance.unmount());
+    afterTheTest(async () => instance.unmount());
     const frame = (): string => stripAnsi(stdout.frames.at(-1) ?? '');
     /** The colour codes of the status bar: they differ from theme to theme. */
     const statusColours = (): string =>

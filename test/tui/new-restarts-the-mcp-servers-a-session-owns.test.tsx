@@ -4,31 +4,21 @@
  * and the agent profile in use carries over.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
+import { describe, expect, it, vi } from 'vitest';
+import { tempDirForTest } from '../support/after-the-test';
+import { chatServerForTest } from '../support/chat-server-for-test';
 import { notesCommand } from '../support/mcp-fixtures';
 import { KEYS } from './harness';
 import { openTole } from './tole-in-the-screen';
 
-let server: ChatServer;
-let cleanup: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  server = await startChatServer();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await server.close();
-});
-
 describe('/new carries the settings over, and restarts what a session owns', () => {
   it('keeps the agent profile in use; the MCP servers of the session left are closed, the new one gets its own', async () => {
-    const notesDir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-notes-')));
+    const notesDir = tempDirForTest('tole-switch-notes-');
     const notes = notesCommand(notesDir);
-    const tole = await openTole(server, cleanup, {
+    const server = await chatServerForTest();
+    const tole = await openTole(server, {
       config: { mcpServers: { notes: { command: notes.command, args: notes.args } } },
       home: (home) => {
         mkdirSync(join(home, '.config', 'tole', 'agents'), { recursive: true });

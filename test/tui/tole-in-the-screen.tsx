@@ -1,10 +1,9 @@
 /**
  * The screen tole runs, opened through the host tole really uses (src/cli/screen-sessions.ts:
  * openForTui, prepareSession, wireTui, a real Agent over the OpenAI client and the local chat
- * server): what the /new and /resume tests drive.
+ * server): what the /new and /resume tests drive. What it opens is closed when the test ends.
  */
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink';
 import { vi } from 'vitest';
@@ -16,6 +15,7 @@ import { buildPolicy } from '../../src/cli/wiring';
 import { seededRandom } from '../../src/core/clock';
 import { SessionScreen } from '../../src/tui/screen/SessionScreen';
 import { loadTheme } from '../../src/tui/style/theme';
+import { afterTheTest, tempDirForTest } from '../support/after-the-test';
 import type { ChatServer } from '../support/chat-server';
 import { FakeStdin, FakeStdout, stripAnsi } from './harness';
 
@@ -24,11 +24,10 @@ export const tick = (): Promise<void> => new Promise((resolve) => setTimeout(res
 
 /**
  * The full-screen tole's host and screen, with every part real but the terminal, talking to
- * `server`; what must be undone when the test ends is pushed on `cleanup`.
+ * `server`; unmounted and its sessions let go when the test ends.
  */
 export async function openTole(
   server: ChatServer,
-  cleanup: (() => Promise<void>)[],
   setup: { config?: Config; home?: (home: string) => void; argv?: readonly string[] } = {},
 ): Promise<{
   sessions: ScreenSessions;
@@ -40,7 +39,7 @@ export async function openTole(
   shows: (text: string | RegExp, timeoutMs?: number) => Promise<string>;
   quit: ReturnType<typeof vi.fn>;
 }> {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-switch-')));
+  const parent = tempDirForTest('tole-switch-');
   const root = join(parent, 'workspace');
   const home = join(parent, 'home');
   const dir = join(home, '.tole', 'sessions');
@@ -88,7 +87,7 @@ export async function openTole(
       patchConsole: false,
     },
   );
-  cleanup.push(async () => {
+  afterTheTest(async () => {
     instance.unmount();
     await sessions.releaseAll();
   });
