@@ -53,41 +53,47 @@ interface RestoreTarget {
  * checkpoint was taken after the entry.
  */
 export function restoreTarget(store: SessionStore, entryId: string): RestoreTarget | null {
-  const entry = store.entry(entryId);
-  if (!entry) return null;
-  let best: AnyEntry | null = null;
-  for (const candidate of store.tree.all()) {
-    if (candidate.seq < entry.seq || checkpointOf(candidate) === undefined) continue;
-    if (best === null || candidate.seq < best.seq) best = candidate;
-  }
-  if (!best) return null;
-  const uncheckpointed = uncheckpointedCalls(store, entry.seq, best.seq);
-  return { entryId, heldBy: best.id, checkpoint: checkpointOf(best)!, uncheckpointed };
+  const walked = walkToCheckpoint(store, entryId);
+  return walked ? targetOf(entryId, walked) : null;
+}
+
+function targetOf(entryId: string, walked: Walked): RestoreTarget | null {
+  const { heldBy, uncheckpointed } = walked;
+  return heldBy ? { entryId, heldBy: heldBy.id, checkpoint: checkpointOf(heldBy)!, uncheckpointed } : null;
+}
+
+interface Walked {
+  /** The first entry at or after the one asked for that names a checkpoint; null when none came. */
+  readonly heldBy: AnyEntry | null;
+  readonly uncheckpointed: number;
 }
 
 /**
- * How many calls were let change files between two commits (by commit order, on any branch, as
- * the checkpoint after an entry is found) with no checkpoint taken before: an intent that may
- * change files, naming none, approved at intent time or by an approval that named none either.
- * A call denied, or stopped by Esc at its checkpoint, changed nothing and is not counted.
+ * One walk in commit order from `entryId` to the first entry at or after it that names a
+ * checkpoint, counting on the way the calls after it that were let change files with no
+ * checkpoint taken before: an intent that may change files, naming none, approved at intent time
+ * or by an approval that named none either. A call denied, or stopped by Esc at its checkpoint,
+ * changed nothing and is not counted. Undefined when the session has no such entry.
  */
-export function uncheckpointedCalls(store: SessionStore, afterSeq: number, beforeSeq: number): number {
+function walkToCheckpoint(store: SessionStore, entryId: string): Walked | undefined {
+  const entry = store.entry(entryId);
+  if (!entry) return undefined;
   const waiting = new Set<string>();
-  let count = 0;
-  const between = [...store.tree.all()]
-    .filter((e) => e.seq > afterSeq && e.seq < beforeSeq)
-    .sort((a, b) => a.seq - b.seq);
-  for (const e of between) {
+  let uncheckpointed = 0;
+  for (const e of store.tree.all()) {
+    if (e.seq < entry.seq) continue;
+    if (checkpointOf(e) !== undefined) return { heldBy: e, uncheckpointed };
+    if (e.seq === entry.seq) continue;
     if (e.type === 'tool_intent') {
-      const { risk, checkpoint, approval, callId } = e.payload;
-      if (risk === 'ReadOnly' || checkpoint !== undefined) continue;
+      const { risk, approval, callId } = e.payload;
+      if (risk === 'ReadOnly') continue;
       if (approval === null) waiting.add(callId);
-      else if (approval.approved) count += 1;
-    } else if (e.type === 'approval' && waiting.delete(e.payload.callId)) {
-      if (e.payload.decision.approved && e.payload.checkpoint === undefined) count += 1;
+      else if (approval.approved) uncheckpointed += 1;
+    } else if (e.type === 'approval' && waiting.delete(e.payload.callId) && e.payload.decision.approved) {
+      uncheckpointed += 1;
     }
   }
-  return count;
+  return { heldBy: null, uncheckpointed };
 }
 
 /** What a restore to `entryId` cannot bring back: the calls after it that ran with no checkpoint. */
@@ -329,10 +335,10 @@ function findTarget(
   if (!checkpoints) return { ok: false, reason: 'checkpoints are not set up for this session' };
   if (checkpoints.offReason !== null) return { ok: false, reason: `checkpoints are off: ${checkpoints.offReason}` };
   if (!store.tree.has(entryId)) return { ok: false, reason: `no entry ${entryId} in this session` };
-  const target = restoreTarget(store, entryId);
+  const walked = walkToCheckpoint(store, entryId)!;
+  const target = targetOf(entryId, walked);
   if (!target) {
-    const entry = store.entry(entryId)!;
-    const calls = uncheckpointedCalls(store, entry.seq, Number.POSITIVE_INFINITY);
+    const calls = walked.uncheckpointed;
     return {
       ok: false,
       reason:

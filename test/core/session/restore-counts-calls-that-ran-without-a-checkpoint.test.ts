@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppendBatch } from '../../../src/core/session/cursor';
-import { restoreTarget, uncheckpointedCalls } from '../../../src/core/session/restore-files';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
+import { previewRestore, restoreTarget } from '../../../src/core/session/restore-files';
 import type { SessionStore } from '../../../src/core/storage/session-store';
 import type { Risk } from '../../../src/core/approval/risk';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
@@ -81,12 +82,28 @@ describe('the calls a restore cannot bring back', () => {
     expect(restoreTarget(s, prompt)).toMatchObject({ heldBy: held, uncheckpointed: 0 });
   });
 
-  it('counts what ran when no checkpoint came after the entry at all', () => {
+  it('counts what ran when no checkpoint came after the entry at all', async () => {
     const s = store();
     const prompt = commit(s, 'user', { text: 'go' });
     intent(s, 'a');
     intent(s, 'b', { risk: 'Destructive' });
     expect(restoreTarget(s, prompt)).toBeNull();
-    expect(uncheckpointedCalls(s, s.entry(prompt)!.seq, Number.POSITIVE_INFINITY)).toBe(2);
+    const checkpoints = Checkpoints.create({
+      home: tempDirForTest('tole-restore-count-home-'),
+      workspaceRoot: tempDirForTest('tole-restore-count-workspace-'),
+    });
+    expect(await previewRestore({ store: s, checkpoints }, prompt)).toEqual({
+      ok: false,
+      reason: `2 calls after ${prompt} ran without a checkpoint: their file changes cannot be undone, and no checkpoint was taken after them: there is nothing to restore the files from`,
+    });
+  });
+
+  it('does not count the call at the entry itself, nor what came after the checkpoint', () => {
+    const s = store();
+    const own = intent(s, 'own');
+    intent(s, 'a');
+    const held = intent(s, 'b', { checkpoint: CHECKPOINT });
+    intent(s, 'c');
+    expect(restoreTarget(s, own)).toEqual({ entryId: own, heldBy: held, checkpoint: CHECKPOINT, uncheckpointed: 1 });
   });
 });
