@@ -55,7 +55,7 @@ describe('a test file’s tier', () => {
     const tiers = filesByTier(REPO_ROOT);
     const all = Object.values(tiers).flat();
     expect(new Set(all).size).toBe(all.length);
-    expect(tiers.process).toContain('test/core/storage/second-process-is-locked-out.test.ts');
+    expect(tiers.process).toContain('test/core/storage/conformance/one-writer-per-session.test.ts');
     expect(tiers.unit).toContain('test/arch/test-files-land-in-their-tier.test.ts');
     expect(tiers.screen).toContain('test/tui/cost-command.test.tsx');
   });
