@@ -83,8 +83,6 @@ export class Checkpoints {
   /** Counts `rescan`s: a checkpoint that ran across one is not vouched for. */
   private rescans = 0;
   private writer: KnownPathWriter | null = null;
-  /** Known-path checkpoints since the repack policy was last checked. */
-  private sinceRepackCheck = 0;
 
   private constructor(
     private readonly target: GitTarget,
@@ -180,7 +178,6 @@ export class Checkpoints {
         const checkpoint = known ?? (await this.scanCheckpoint(stop));
         this.newest = checkpoint.commit;
         this.vouched = rescans === this.rescans ? checkpoint : null;
-        this.sinceRepackCheck = known === null ? KNOWN_PATHS_PER_REPACK_CHECK : this.sinceRepackCheck + 1;
         return { ok: true as const, id: checkpoint.commit, leftOut: [...checkpoint.leftOut] };
       }, signal);
       const taken = signal ? await raceAbort(running, signal) : await running;
@@ -188,11 +185,8 @@ export class Checkpoints {
       const afterFailures = run === 'counted' ? this.failedInARow : 0;
       if (run === 'counted') this.failedInARow = 0;
       // The directory is kept bounded (repack-policy.ts), off the caller's path: checked after each
-      // scan, and after every so many known-path checkpoints (each adds a handful of objects).
-      if (this.sinceRepackCheck >= KNOWN_PATHS_PER_REPACK_CHECK) {
-        this.sinceRepackCheck = 0;
-        void this.serial((stop) => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK, stop));
-      }
+      // checkpoint by a look at one object folder, git started only when a repack may be due.
+      void this.serial((stop) => repackIfDue(this.target, this.settings.repack ?? DEFAULT_REPACK, stop));
       return afterFailures > 0 ? { ...taken, afterFailures } : taken;
     } catch (error) {
       if (stoppedByCaller(error) || signal?.aborted) return interrupted;
@@ -460,12 +454,6 @@ export class Checkpoints {
     return stopSignal(caller, this.settings.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, this.settings.timer ?? realTimer);
   }
 }
-
-/**
- * A known-path checkpoint adds a blob per named path, the trees on their way and a commit (about
- * seven objects); git's check costs a process. Checked every 64: at most ~450 objects late.
- */
-const KNOWN_PATHS_PER_REPACK_CHECK = 64;
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {
   return JSON.stringify({ tole: 'checkpoint', leftOut });
