@@ -11,9 +11,6 @@
  * faults resumes it, and then every intent must be settled exactly once.
  */
 
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApprovalPolicy, type ApprovalPolicyOptions } from '../../src/core/approval/approval-policy';
 import { type Random, seededRandom } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
@@ -40,6 +37,7 @@ import { plantNamed, type PlantName } from './plants';
 import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
 import { SYNC_TOOL_FS } from './sync-tool-fs';
+import { makeWorkspace } from './sim-workspaces';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 import { ChildChecks, subAgentsFor } from './sim-children';
 import { describedOnce } from './described-once';
@@ -94,19 +92,13 @@ interface Acked {
 
 /**
  * edit_file works on real files: a real workspace directory for each schedule running at the
- * moment (a schedule starts its files afresh; one that ended hands its directory to the next), in
- * memory where the machine has /dev/shm, since the tool fsyncs what it writes; removed when the
- * process exits.
+ * moment (a schedule starts its files afresh; one that ended hands its directory to the next),
+ * made and removed as sim-workspaces.ts says.
  */
 const idleWorkspaces: string[] = [];
 
 function takeWorkspace(): string {
-  const idle = idleWorkspaces.pop();
-  if (idle !== undefined) return idle;
-  const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const dir = realpathSync(mkdtempSync(join(base, 'tole-sim-')));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return idleWorkspaces.pop() ?? makeWorkspace();
 }
 
 /** Schedules running now in this process: the file tools use SYNC_TOOL_FS while any does. */

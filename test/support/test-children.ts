@@ -22,6 +22,7 @@ export const CHILD_SCRIPTS = [
   'crash-restore-child',
   'crash-turn-child',
   'mcp-notes-server',
+  'sim-workspace-holder',
   'stale-lock-racer',
   'storage-commit-writer',
   'storage-lock-holder',
