@@ -1,73 +1,35 @@
 /**
- * The commands a repository's own config names for git to run: content filters
- * (`filter.<name>.clean/smudge/process`), diff drivers (`diff.<name>.textconv/command`,
- * `diff.external`), merge drivers, `git archive`'s compressors (`tar.<format>.command`),
- * signing programs, submodule update commands, a local remote's upload/receive programs and
- * credential helpers. Git has no setting that switches a
- * named driver off, and `.gitattributes` in the work tree picks which run, so a hostile
- * repository's `git diff` would run its code. tole reads the repository's config (the local and
- * worktree scopes, with their includes) before each command the model runs and gives every such
- * key, through `GIT_CONFIG_COUNT`, a value that runs nothing of the repository's: the filters
- * become `cat`, a textconv `cat`, a diff command one line saying it was not run, a merge driver
- * git's own text merge.
+ * The commands a repository's own config names for git to run: content filters, diff and merge
+ * drivers, `git archive`'s compressors, signing programs, aliases, tools, editors, pagers,
+ * credential helpers… Git has no setting that switches a named driver off, and `.gitattributes`
+ * in the work tree picks which run, so a hostile repository's `git diff` would run its code. tole
+ * reads the repository's config (the local and worktree scopes, with their includes) before each
+ * command the model runs and vets every key, failing closed:
+ * - a key known to name no program (git-inert-keys.ts) passes as it is;
+ * - a key that names a program (git-program-keys.ts) gets an inert value through
+ *   `GIT_CONFIG_COUNT`, which outranks every config file;
+ * - any other key is one tole cannot vouch for: the command does not run unconfined (the refusal
+ *   names the keys and what to do); in the sandbox it runs, confined.
  * The user's own (system and global) settings are left as they are.
  */
 import { execFile } from 'node:child_process';
+import { keyParts, namesNoProgram } from './git-inert-keys';
+import { inertValue } from './git-program-keys';
 
-/**
- * `text` as one shell word. A driver's name is the repository's (any bytes but newline), so it
- * goes to the shell single-quoted, never inside double quotes where `$(…)` would run.
- */
-const shellWord = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
-
-/** A command that runs nothing and says so (what git appends to it falls in the comment). */
-const NOT_RUN = (what: string): string => `echo ${shellWord(`tole: this repository's ${what} was not run`)} #`;
-
-/**
- * A merge driver's stand-in: git's own three-way text merge of the file, which is what git does
- * for a file with no driver. A driver's exit status is its verdict, so one that only said it was
- * not run would report a clean merge and keep our side alone, dropping the other side's changes.
- * git fills in the placeholders; nothing is appended to the command.
- */
-const TEXT_MERGE = (name: string): string =>
-  `echo ${shellWord(`tole: this repository's merge driver ${name} was not run; git merged the file as text`)} >&2; ` +
-  'git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B';
-
-interface Neutral {
-  readonly key: RegExp;
-  readonly value: (name: string) => string;
+/** One key of the repository's config: where git read it, and its value (null for a bare key). */
+export interface ConfigEntry {
+  readonly origin: string;
+  readonly key: string;
+  readonly value: string | null;
 }
 
-/** Keys of the local scope that name a program, and what they become. */
-const NEUTRAL: readonly Neutral[] = [
-  { key: /^filter\.(.+)\.(clean|smudge)$/, value: () => 'cat' },
-  { key: /^filter\.(.+)\.process$/, value: () => '' },
-  { key: /^diff\.(.+)\.textconv$/, value: () => 'cat' },
-  { key: /^diff\.(.+)\.command$/, value: (name) => NOT_RUN(`diff driver ${name}`) },
-  { key: /^diff\.external$/, value: () => NOT_RUN('diff.external') },
-  { key: /^merge\.(.+)\.driver$/, value: (name) => TEXT_MERGE(name) },
-  {
-    key: /^tar\.(.+)\.command$/,
-    // Reads the archive git sends before failing: a stand-in that left first would have git die of a
-    // broken pipe (exit 141) or fail (128) by a race, where this fails the same way every time.
-    value: (name) =>
-      `cat >/dev/null; echo ${shellWord(`tole: this repository's archive command for ${name} was not run`)} >&2; false`,
-  },
-  { key: /^gpg\.program$/, value: () => 'gpg' },
-  { key: /^gpg\.openpgp\.program$/, value: () => 'gpg' },
-  { key: /^gpg\.x509\.program$/, value: () => 'gpgsm' },
-  { key: /^gpg\.ssh\.program$/, value: () => 'ssh-keygen' },
-  { key: /^gpg\.ssh\.defaultkeycommand$/, value: () => '' },
-  { key: /^submodule\.(.+)\.update$/, value: () => 'checkout' },
-  { key: /^remote\.(.+)\.uploadpack$/, value: () => 'git-upload-pack' },
-  { key: /^remote\.(.+)\.receivepack$/, value: () => 'git-receive-pack' },
-  { key: /^credential\.(.+\.)?helper$/, value: () => '' },
-  { key: /^core\.editor$/, value: () => 'false' },
-  { key: /^sequence\.editor$/, value: () => 'false' },
-  { key: /^core\.pager$/, value: () => 'cat' },
-  { key: /^pager\..+$/, value: () => 'cat' },
-  { key: /^core\.gitproxy$/, value: () => '' },
-];
+/** What the repository's config asks of a command the model runs. */
+export interface RepositoryGitConfig {
+  /** `[key, inert value]` for each key that names a program, for withGitGuard. */
+  readonly settings: (readonly [string, string])[];
+  /** What tole cannot vouch for, one line each (`key (in file)`): a command must not run unconfined. */
+  readonly unvouched: readonly string[];
+}
 
 /** Scopes that belong to the repository, not to the user or the machine. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
@@ -84,66 +46,100 @@ export function canonicalKey(key: string): string {
   return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
 }
 
-/** The settings that neutralise the programs named by `items` (each `key\nvalue`, or a bare key). */
-export function neutralSettings(items: readonly string[]): (readonly [string, string])[] {
-  const settings = new Map<string, string>();
-  for (const item of items) {
-    const key = canonicalKey(item.split('\n', 1)[0]!);
-    if (key === '' || settings.has(key)) continue;
-    for (const neutral of NEUTRAL) {
-      const match = neutral.key.exec(key);
-      if (match) settings.set(key, neutral.value(match[1] ?? ''));
-    }
-  }
-  return [...settings];
+/** Whether `key` is an include: the file it names is read as part of the config. */
+export function isInclude(key: string): boolean {
+  const { section, subsection, variable } = keyParts(key);
+  return variable === 'path' && ((section === 'include' && subsection === null) || section === 'includeif');
 }
 
-/** The repository's own items of `git config --list --show-scope -z` (a scope, then its item, in turn). */
-export function repositoryItems(listing: string): string[] {
-  const items = listing.split('\0');
-  const kept: string[] = [];
-  for (let i = 0; i + 1 < items.length; i += 2) if (REPOSITORY_SCOPES.has(items[i]!)) kept.push(items[i + 1]!);
-  return kept;
+/** The settings and the unvouched keys of `entries`. */
+export function vetEntries(entries: readonly ConfigEntry[]): RepositoryGitConfig {
+  const settings = new Map<string, string>();
+  const unvouched = new Map<string, string>();
+  for (const entry of entries) {
+    const key = canonicalKey(entry.key);
+    if (key === '' || settings.has(key) || unvouched.has(key)) continue;
+    const value = inertValue(key);
+    if (value !== null) settings.set(key, value);
+    else if (!isInclude(key) && !namesNoProgram(keyParts(key))) unvouched.set(key, `${key} (in ${entry.origin})`);
+  }
+  return { settings: [...settings], unvouched: [...unvouched.values()] };
+}
+
+/** The settings that neutralise the programs named by `items` (each `key\nvalue`, or a bare key). */
+export function neutralSettings(items: readonly string[]): (readonly [string, string])[] {
+  return vetEntries(items.map((item) => ({ origin: '', ...splitItem(item) }))).settings;
+}
+
+function splitItem(item: string): { key: string; value: string | null } {
+  const newline = item.indexOf('\n');
+  return newline < 0 ? { key: item, value: null } : { key: item.slice(0, newline), value: item.slice(newline + 1) };
 }
 
 /**
- * The neutral settings for the repository at `cwd` (none when git is missing). `env` should
- * already carry tole's git guard, so that reading the config runs nothing. Only the keys are
- * read (`--name-only`): the values are not needed, and a repository cannot fill the listing with
- * them. Any other failure to read (a listing past the limit, a time-out, git refusing the config)
- * rejects with what to do: the settings would be missing, and the command must not run without
- * them.
+ * The repository's own entries of `git config --list --show-scope --show-origin -z` (a scope, an
+ * origin, then its item, in turn).
  */
-export function repositoryDriverSettings(
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-): Promise<(readonly [string, string])[]> {
+export function repositoryEntries(listing: string): ConfigEntry[] {
+  const items = listing.split('\0');
+  const kept: ConfigEntry[] = [];
+  for (let i = 0; i + 2 < items.length; i += 3) {
+    if (REPOSITORY_SCOPES.has(items[i]!)) kept.push({ origin: fileOf(items[i + 1]!), ...splitItem(items[i + 2]!) });
+  }
+  return kept;
+}
+
+/** `file:.git/config` → `.git/config` (other origins as they are). */
+const fileOf = (origin: string): string => (origin.startsWith('file:') ? origin.slice('file:'.length) : origin);
+
+/**
+ * What the config of the repository at `cwd` asks (nothing when git is missing). `env` should
+ * already carry tole's git guard, so that reading the config runs nothing. Any failure to read (a
+ * listing past the limit, a time-out, git refusing the config) rejects with what to do: the
+ * settings would be missing, and the command must not run without them.
+ */
+export function repositoryGitConfig(cwd: string, env: Readonly<Record<string, string>>): Promise<RepositoryGitConfig> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
-      ['config', '--list', '--show-scope', '--name-only', '-z'],
+      ['config', '--list', '--show-scope', '--show-origin', '-z'],
       { cwd, env, encoding: 'utf8', maxBuffer: LISTING_MAX_BYTES, timeout: 10_000 },
       (error, stdout, stderr) => {
-        if (!error) resolve(neutralSettings(repositoryItems(stdout)));
-        else if ((error as NodeJS.ErrnoException).code === 'ENOENT') resolve([]);
+        if (!error) resolve(vetEntries(repositoryEntries(stdout)));
+        else if ((error as NodeJS.ErrnoException).code === 'ENOENT') resolve({ settings: [], unvouched: [] });
         else reject(new Error(unreadableConfig(error, stderr)));
       },
     );
   });
 }
 
-/** The most of `git config --list --name-only` read; a longer listing is a failure to read. */
+/** The most of `git config --list` read; a longer listing is a failure to read. */
 const LISTING_MAX_BYTES = 4 * 1024 * 1024;
 
 function unreadableConfig(error: Error & { code?: unknown; killed?: boolean }, stderr: string): string {
   const reason =
     error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
-      ? `its config names more than ${LISTING_MAX_BYTES / (1024 * 1024)} MB of keys`
+      ? `its config is longer than ${LISTING_MAX_BYTES / (1024 * 1024)} MB`
       : error.killed
         ? 'git config did not answer within 10 s'
         : stderr.trim().split('\n')[0] || error.message;
   return (
     `tole could not read this repository's git config to keep the programs it names from running (${reason}), ` +
     'so the command was not run. Fix the config (git config --list shows what git finds in it) and run the command again.'
+  );
+}
+
+/** The most unvouched keys a refusal names; the rest are counted. */
+const NAMED_MAX = 5;
+
+/** Why a command that would run unconfined was not run, with what to do. */
+export function unvouchedRefusal(unvouched: readonly string[]): string {
+  const named = unvouched.slice(0, NAMED_MAX).join(', ');
+  const more = unvouched.length > NAMED_MAX ? ` and ${unvouched.length - NAMED_MAX} more` : '';
+  return (
+    `tole did not run this command outside its sandbox: this repository's git config has ${named}${more}, ` +
+    'which tole does not know to name no program, and git could run a program it names. ' +
+    'If a key is not needed, remove it (git config --unset <key>); otherwise run the command in the sandbox ' +
+    '(without outside_sandbox), where what git runs is confined.'
   );
 }

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { neutralSettings, repositoryDriverSettings, repositoryItems } from '../../src/core/git-repo-drivers';
+import { neutralSettings, repositoryEntries, repositoryGitConfig } from '../../src/core/git-repo-drivers';
 import { withGitGuard } from '../../src/core/git-guard-env';
 import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
@@ -88,7 +88,7 @@ describe("a repository's named programs", () => {
     const bash = createBashTool({ workspaceRoot: ws.root, env });
     const out = await bash.execute({ command: `touch ${ran}; ${READS}` }, { ...ws.ctx, keypress: true });
     expect(out.ok).toBe(false);
-    expect(out.content).toContain('more than 4 MB of keys');
+    expect(out.content).toContain('longer than 4 MB');
     expect(out.content).toContain('so the command was not run');
     const end = await runHookCommand({
       command: `touch ${ran}; ${READS}`,
@@ -117,14 +117,15 @@ describe("a repository's named programs", () => {
   it('outside a repository, or with no git on the path, nothing is refused', async () => {
     const ws = await tempWorkspace();
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
-    expect(await repositoryDriverSettings(ws.root, withGitGuard(env))).toEqual([]);
-    expect(await repositoryDriverSettings(ws.root, withGitGuard({ ...env, PATH: ws.outside }))).toEqual([]);
+    const none = { settings: [], unvouched: [] };
+    expect(await repositoryGitConfig(ws.root, withGitGuard(env))).toEqual(none);
+    expect(await repositoryGitConfig(ws.root, withGitGuard({ ...env, PATH: ws.outside }))).toEqual(none);
   });
 
   it("reads only the repository's scopes: a user's global driver is left alone", async () => {
     const { ws, env } = await repositoryWithDrivers();
     writeFileSync(path.join(ws.outside, '.gitconfig'), '[diff "mine"]\n\ttextconv = my-textconv\n');
-    const settings = await repositoryDriverSettings(ws.root, withGitGuard(env));
+    const { settings } = await repositoryGitConfig(ws.root, withGitGuard(env));
     const keys = settings.map(([key]) => key);
     expect(keys).toEqual(
       expect.arrayContaining([
@@ -166,9 +167,13 @@ describe("a repository's named programs", () => {
     );
     expect(settings.get('filter.lfs.process')).toBe('');
     expect(settings.get('submodule.x.update')).toBe('checkout');
-    expect(repositoryItems('global\0diff.a.textconv\nx\0local\0diff.b.textconv\ny\0worktree\0core.bare\0')).toEqual([
-      'diff.b.textconv\ny',
-      'core.bare',
+    expect(
+      repositoryEntries(
+        'global\0file:/h/.gitconfig\0diff.a.textconv\nx\0local\0file:.git/config\0diff.b.textconv\ny\0worktree\0file:.git/config.worktree\0core.bare\0',
+      ),
+    ).toEqual([
+      { origin: '.git/config', key: 'diff.b.textconv', value: 'y' },
+      { origin: '.git/config.worktree', key: 'core.bare', value: null },
     ]);
   });
 });

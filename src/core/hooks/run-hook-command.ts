@@ -1,5 +1,5 @@
 import { withGitGuard } from '../git-guard-env';
-import { repositoryDriverSettings } from '../git-repo-drivers';
+import { type RepositoryGitConfig, repositoryGitConfig, unvouchedRefusal } from '../git-repo-drivers';
 import { runInProcessGroup } from '../tools/process-group';
 import { confinedCommand, type Sandbox, type SandboxPolicy } from '../tools/sandbox';
 
@@ -45,11 +45,16 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   const { program, args, seccomp } = spec.confined
     ? confinedCommand(spec.confined.sandbox, spec.confined.policy, ['bash', ...bashArgs])
     : { program: 'bash', args: bashArgs, seccomp: null };
-  let drivers: (readonly [string, string])[];
+  let config: RepositoryGitConfig;
   try {
-    drivers = await repositoryDriverSettings(spec.cwd, withGitGuard(spec.env));
+    config = await repositoryGitConfig(spec.cwd, withGitGuard(spec.env));
   } catch (error) {
     const spawnError = (error as Error).message;
+    return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
+  }
+  // What tole cannot vouch for in the repository's config may run only confined.
+  if (!spec.confined && config.unvouched.length > 0) {
+    const spawnError = unvouchedRefusal(config.unvouched);
     return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
   }
   const end = await runInProcessGroup({
@@ -58,7 +63,7 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
     fd3: seccomp,
     cwd: spec.cwd,
     // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
-    env: withGitGuard(spec.env, drivers),
+    env: withGitGuard(spec.env, config.settings),
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
     lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,

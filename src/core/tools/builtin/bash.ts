@@ -5,7 +5,7 @@ import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
-import { repositoryDriverSettings } from '../../git-repo-drivers';
+import { type RepositoryGitConfig, repositoryGitConfig, unvouchedRefusal } from '../../git-repo-drivers';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
@@ -105,15 +105,18 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
   const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
-  let drivers: (readonly [string, string])[];
+  let config: RepositoryGitConfig;
   try {
-    drivers = await repositoryDriverSettings(ctx.workspaceRoot, withGitGuard(base));
+    config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base));
   } catch (error) {
     return { ok: false, content: (error as Error).message };
   }
-  const env = withGitGuard(base, drivers);
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
+  // What tole cannot vouch for in the repository's config may run only confined.
+  if (confined === null && config.unvouched.length > 0)
+    return { ok: false, content: unvouchedRefusal(config.unvouched) };
+  const env = withGitGuard(base, config.settings);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
   return present(run, limits, confined?.policy ?? null);
 }
