@@ -6,14 +6,14 @@
  * The user's own GIT_CONFIG_COUNT settings still apply.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GIT_GUARD_CONFIG, withGitGuard } from '../../src/core/git-guard-env';
 import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../src/core/tools/sandbox';
-import { tempWorkspace } from './tools/temp-workspace';
+import { sandboxedBash, tempWorkspace } from './tools/temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 if (!sandbox) console.log('skipping the sandboxed half of the git tests: no working bwrap here (install bubblewrap)');
@@ -64,13 +64,7 @@ describe('git in a model-run command', () => {
     // The marker must be where the sandbox can write for the test to mean anything: the workspace.
     const mark = path.join(ws.root, 'fsmonitor-ran');
     git(ws.root, 'config', 'core.fsmonitor', `touch ${mark}; false`);
-    const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
-    mkdirSync(tempDir);
-    const bash = createBashTool({
-      workspaceRoot: ws.root,
-      env,
-      sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
-    });
+    const { bash } = sandboxedBash(ws, sandbox!, { env });
     const out = await bash.execute({ command: 'echo b >> a.txt && git status --short' }, ws.ctx);
     expect(out.ok, out.content).toBe(true);
     expect(existsSync(mark)).toBe(false);

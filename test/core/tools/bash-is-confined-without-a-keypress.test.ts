@@ -5,13 +5,12 @@
  * Needs a working bwrap: `npm test` installs it where it can (scripts/install-system-deps.sh); without it these tests skip and say why.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
-import { tempWorkspace } from './temp-workspace';
+import { sandboxedBash, tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 const hasPython = (() => {
@@ -43,16 +42,9 @@ afterAll(async () => {
 
 async function setup() {
   const ws = await tempWorkspace();
-  const tempDir = path.join(path.dirname(ws.root), 'tmp');
-  mkdirSync(tempDir);
   const keep = path.join(ws.outside, 'keep.txt');
   writeFileSync(keep, 'still here');
-  const bash = createBashTool({
-    workspaceRoot: ws.root,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
-  });
-  return { ws, tempDir, keep, bash };
+  return { ws, keep, ...sandboxedBash(ws, sandbox!) };
 }
 
 describe.skipIf(!sandbox || !hasPython)('bash in the sandbox', () => {

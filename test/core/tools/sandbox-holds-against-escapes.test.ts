@@ -6,13 +6,12 @@
  * Needs a working bwrap; without it these tests skip and say why.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
-import { tempWorkspace } from './temp-workspace';
+import { sandboxedBash, tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 if (!sandbox) console.log('skipping the sandbox escape tests: no working bwrap here (install bubblewrap)');
@@ -34,16 +33,9 @@ afterAll(async () => {
 
 async function setup() {
   const ws = await tempWorkspace();
-  const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
-  mkdirSync(tempDir);
   const secret = path.join(ws.outside, 'secret.txt');
   writeFileSync(secret, 'host only');
-  const bash = createBashTool({
-    workspaceRoot: ws.root,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
-  });
-  return { ws, bash, secret };
+  return { ws, bash: sandboxedBash(ws, sandbox!).bash, secret };
 }
 
 describe.skipIf(!sandbox)('the sandbox against escapes', () => {

@@ -20,11 +20,10 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { protectedPaths } from '../../../src/core/tools/sandbox-protected-paths';
 import { treeState } from '../../support/workspace-state';
-import { tempWorkspace } from './temp-workspace';
+import { sandboxedBash, tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 if (!sandbox) console.log('skipping the .git protection tests: no working bwrap here (install bubblewrap)');
@@ -74,12 +73,8 @@ afterAll(() => {
 async function setup() {
   const ws = await tempWorkspace();
   cpSync(templateRoot(), ws.root, { recursive: true, verbatimSymlinks: true });
-  const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
-  mkdirSync(tempDir);
-  const bash = createBashTool({
-    workspaceRoot: ws.root,
+  const { bash } = sandboxedBash(ws, sandbox!, {
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside },
-    sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
   });
   // Every byte of what runs later outside the sandbox, read in-process: git's metadata (the
   // repository's, the submodule's .git file and git dir, the nested clone's) and tole's files.
@@ -155,12 +150,8 @@ describe.skipIf(!sandbox)('git metadata and tole files in the sandbox', () => {
     const ws = await tempWorkspace();
     git(ws.root, 'init', '-q', `--separate-git-dir=${path.join(ws.root, 'store')}`);
     git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'm');
-    const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
-    mkdirSync(tempDir);
-    const bash = createBashTool({
-      workspaceRoot: ws.root,
+    const { bash } = sandboxedBash(ws, sandbox!, {
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside },
-      sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network: false } },
     });
     const before = readFileSync(path.join(ws.root, 'store', 'config'), 'utf8');
     for (const command of [

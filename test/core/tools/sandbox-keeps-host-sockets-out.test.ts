@@ -14,10 +14,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { NO_POSTGRES_REASON, POSTGRES_BIN, type PostgresServer, startPostgres } from '../../support/postgres-server';
-import { tempWorkspace } from './temp-workspace';
+import { sandboxedBash, tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 const has = (program: string): boolean => spawnSync(program, ['-V'], { stdio: 'ignore' }).status === 0;
@@ -32,14 +31,8 @@ afterAll(() => rmSync(hostDir, { recursive: true, force: true }));
 
 async function setup(network = false) {
   const ws = await tempWorkspace();
-  const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
-  mkdirSync(tempDir, { mode: 0o700 });
-  const bash = createBashTool({
-    workspaceRoot: ws.root,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root' },
-    sandbox: { sandbox: sandbox!, policy: { workspaceRoot: ws.root, tempDir, network } },
-  });
-  return { ws, bash };
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/root' };
+  return { ws, bash: sandboxedBash(ws, sandbox!, { env, network }).bash };
 }
 
 describe.skipIf(!sandbox || !hasTmux)('a tmux server outside the sandbox', () => {

@@ -1,5 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { createBashTool } from '../../../src/core/tools/builtin/bash';
+import type { Sandbox } from '../../../src/core/tools/sandbox';
 import type { ToolContext } from '../../../src/core/tools/tool';
 import { resolveWorkspacePath, type WorkspacePath } from '../../../src/core/tools/workspace';
 import { tempDirForTest } from '../../support/after-the-test';
@@ -38,4 +41,24 @@ export async function checkedPath(root: string, requested: string): Promise<Work
   const resolved = await resolveWorkspacePath(root, requested);
   if (!resolved.ok) throw new Error(resolved.error.message);
   return resolved.path;
+}
+
+/**
+ * The bash tool as tole runs it without a keypress: confined by `sandbox` to `ws` and a private
+ * session temp directory beside it (`session-tmp`, 0700, as tole makes it), the network off unless
+ * asked. `env` is the command's environment (PATH alone unless given).
+ */
+export function sandboxedBash(
+  ws: TempWorkspace,
+  sandbox: Sandbox,
+  options: { readonly env?: Readonly<Record<string, string>>; readonly network?: boolean } = {},
+): { readonly bash: ReturnType<typeof createBashTool>; readonly tempDir: string } {
+  const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
+  mkdirSync(tempDir, { mode: 0o700 });
+  const bash = createBashTool({
+    workspaceRoot: ws.root,
+    env: options.env ?? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    sandbox: { sandbox, policy: { workspaceRoot: ws.root, tempDir, network: options.network ?? false } },
+  });
+  return { bash, tempDir };
 }
