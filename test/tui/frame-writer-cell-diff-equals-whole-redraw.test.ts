@@ -66,11 +66,16 @@ const writeArb: fc.Arbitrary<Write> = fc.record({
   text: fc.oneof(fc.constantFrom(...TEXTS), fc.stringMatching(/^[ab中 ]{0,6}$/)),
 });
 
-/** A frame is a base set of writes, some dropped, some added, all moved up or down (a scroll). */
+/**
+ * A frame is a base set of writes, some dropped, some added, all moved up or down (a scroll), and
+ * those from a column on moved sideways (a word grown or shrunk before them: the terminal may
+ * shift the rest of the row with insert- or delete-character).
+ */
 const stepArb = fc.record({
   drop: fc.array(fc.nat(12), { maxLength: 3 }),
   add: fc.array(writeArb, { maxLength: 3 }),
   shift: fc.integer({ min: -2, max: 2 }),
+  sideways: fc.record({ from: fc.nat(WIDTH - 1), by: fc.integer({ min: -4, max: 4 }) }),
 });
 
 function render(writes: readonly Write[]): string {
@@ -84,7 +89,12 @@ function render(writes: readonly Write[]): string {
 
 function frames(
   base: readonly Write[],
-  steps: readonly { drop: readonly number[]; add: readonly Write[]; shift: number }[],
+  steps: readonly {
+    drop: readonly number[];
+    add: readonly Write[];
+    shift: number;
+    sideways: { from: number; by: number };
+  }[],
 ): string[] {
   const out = [render(base)];
   let writes = [...base];
@@ -92,8 +102,8 @@ function frames(
     writes = writes
       .filter((_, i) => !step.drop.includes(i))
       .concat(step.add)
-      .map((w) => ({ ...w, y: w.y + step.shift }))
-      .filter((w) => w.y >= 0 && w.y < HEIGHT);
+      .map((w) => ({ ...w, y: w.y + step.shift, x: w.x >= step.sideways.from ? w.x + step.sideways.by : w.x }))
+      .filter((w) => w.y >= 0 && w.y < HEIGHT && w.x >= 0 && w.x < WIDTH);
     out.push(render(writes));
   }
   return out;

@@ -151,7 +151,7 @@ export class FrameWriter {
       const now = rowCells(line, columns);
       cells.push(now);
       changed.push(i);
-      out += diffRow(this.pen, i, this.oldCells(i, columns), now, line);
+      out += diffRow(this.pen, i, this.oldCells(i, columns), now, line, columns);
     }
     if (out !== '') out += this.pen.deferred() + this.pen.reset();
     const oneRow = changed.length === 1;
@@ -211,7 +211,7 @@ export class FrameWriter {
       const before = i < n ? shiftedRow(oldLines, scroll, i, '') : (this.previous[i] ?? '');
       if (line === before) continue;
       const held = i < n ? shiftedRow(old, scroll, i, NO_CELLS) : this.oldCells(i, columns);
-      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line);
+      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line, columns);
     }
     return out + pen.deferred() + pen.reset();
   }

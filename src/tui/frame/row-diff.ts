@@ -5,6 +5,7 @@
  */
 import type { AnsiCode } from '@alcalzone/ansi-tokenize';
 import { BLANK, looksBlank, sameCell, spacesLookBlank, type Cell, type RowCells } from './row-cells';
+import { planShifts, type Shift } from './row-shift';
 import { joinCodes } from './sgr-codes';
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
@@ -51,6 +52,15 @@ const MAX_SWITCHES = 1_000;
 /** The key of a pen whose style is not known (no key of codes is this). */
 const UNKNOWN = '\u0000';
 
+/** A pen's state, saved (see `Pen.save`). */
+interface PenState {
+  readonly styles: readonly AnsiCode[] | null;
+  readonly key: string;
+  readonly row: number;
+  readonly column: number;
+  readonly left: readonly { row: number; column: number; cell: Cell }[];
+}
+
 /** What the terminal's pen holds while a frame is written: its style, and where the cursor is. */
 export class Pen {
   /** null: not known (before the first frame, after a clear), so the first style set resets first. */
@@ -60,6 +70,16 @@ export class Pen {
   private column = -1;
   /** Cells left for the end of the frame (see `defers`), written by `deferred`. */
   private left: { row: number; column: number; cell: Cell }[] = [];
+
+  /** What the pen holds now, for `restore` (a row drawn two ways, the shorter kept). */
+  save(): PenState {
+    return { styles: this.styles, key: this.key, row: this.row, column: this.column, left: [...this.left] };
+  }
+
+  restore(state: PenState): void {
+    ({ styles: this.styles, key: this.key, row: this.row, column: this.column } = state);
+    this.left = [...state.left];
+  }
 
   /** Codes that move the cursor to `row`, `column` (0-based). */
   moveTo(row: number, column: number): string {
@@ -221,17 +241,53 @@ function nextShown(cells: readonly Cell[], from: number, to: number): Cell | und
 }
 
 /**
- * The codes that turn `before` (what the terminal shows on `row`) into `after`. `line` is
- * `after`'s text, written whole when either row's layout in the terminal is uncertain.
+ * The codes that turn `before` (what the terminal shows on `row`, a screen `columns` wide) into
+ * `after`. `line` is `after`'s text, written whole when either row's layout in the terminal is
+ * uncertain. Where text moved sideways, the row is also drawn with the terminal shifting it
+ * (src/tui/frame/row-shift.ts), and the shortest way is sent.
  */
-export function diffRow(pen: Pen, row: number, before: RowCells, after: RowCells, line: string): string {
+export function diffRow(
+  pen: Pen,
+  row: number,
+  before: RowCells,
+  after: RowCells,
+  line: string,
+  columns: number,
+): string {
   if (before.uncertain || after.uncertain) {
     const out = `${pen.moveTo(row, 0)}\x1b[0m\x1b[2K${line}\x1b[0m`;
     pen.forget();
     return out;
   }
-  const old = before.cells;
-  const now = after.cells;
+  const plan = planShifts(before.cells, after.cells, columns);
+  if (plan === null) return diffCells(pen, row, before.cells, after.cells);
+  // The plain diff, then the row drawn after the first one, two, ... of the shifts: the shortest goes.
+  const start = pen.save();
+  let best = diffCells(pen, row, before.cells, after.cells);
+  let bestPen = pen.save();
+  for (let count = 1; count <= plan.shifts.length; count++) {
+    pen.restore(start);
+    const shifts = plan.shifts.slice(0, count);
+    const moved = shiftCodes(pen, row, shifts) + diffCells(pen, row, plan.rows[count - 1]!, after.cells);
+    if (Buffer.byteLength(moved) >= Buffer.byteLength(best)) continue;
+    best = moved;
+    bestPen = pen.save();
+  }
+  pen.restore(bestPen);
+  return best;
+}
+
+/** Insert- and delete-character codes for `shifts`, each at its absolute position, blanks unstyled. */
+function shiftCodes(pen: Pen, row: number, shifts: readonly Shift[]): string {
+  let out = '';
+  for (const { at: column, by } of shifts) {
+    out += `${pen.moveTo(row, column)}${pen.eraseStyle()}\x1b[${Math.abs(by)}${by > 0 ? '@' : 'P'}`;
+  }
+  return out;
+}
+
+/** The codes that turn the cells `old` (what the terminal shows on `row`) into `now`. */
+function diffCells(pen: Pen, row: number, old: readonly Cell[], now: readonly Cell[]): string {
   let end = now.length;
   while (end > 0 && looksBlank(now[end - 1]!)) end--;
   let out = '';
