@@ -1,11 +1,12 @@
 /** `tempDirForTest` gives a directory that is there for its test and gone when the test ends. */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDirForTest } from './after-the-test';
+import { tempDirForFile, tempDirForTest } from './after-the-test';
 
 const PREFIX = `tole-after-the-test-${process.pid}-`;
+const FILE_PREFIX = `tole-after-the-file-${process.pid}-`;
 let made: string | null = null;
 let outside: unknown = null;
 
@@ -32,5 +33,31 @@ describe('a temp directory for a test', () => {
   it('outside a test it is refused, and no directory is made', () => {
     expect(String(outside)).toMatch(/can only be called inside a test/);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX))).toEqual([]);
+  });
+});
+
+describe('a temp directory for a file', () => {
+  let shared = '';
+  describe('made in a describe body', () => {
+    shared = tempDirForFile(FILE_PREFIX);
+
+    it('is there, real and writable, for every test of the block', () => {
+      writeFileSync(join(shared, 'first.txt'), 'from the first test');
+      expect(realpathSync(shared)).toBe(shared);
+    });
+
+    it('still holds what an earlier test of the block wrote', () => {
+      expect(readFileSync(join(shared, 'first.txt'), 'utf8')).toBe('from the first test');
+    });
+  });
+
+  it('is gone, with what it held, once its block ended', () => {
+    expect(shared).not.toBe('');
+    expect(existsSync(shared)).toBe(false);
+  });
+
+  it('inside a test it is refused, and no directory is made', () => {
+    expect(() => tempDirForFile(FILE_PREFIX)).toThrow(/inside a test.*use tempDirForTest/);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(FILE_PREFIX))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What a test makes and must undo (temp directories, servers, open stores), undone when that test
- * ends. A shared support module must not call `afterEach` at its top: the unit and screen tiers
+ * ends; or, for a directory the tests of a whole file share, when that file ends (`tempDirForFile`). A shared support module must not call `afterEach` at its top: the unit and screen tiers
  * run with `isolate: false`, so a worker loads the module once, and the hook is registered for the
  * first test file that imported it alone; every later file's directories were left in /tmp.
  * `onTestFinished` belongs to the test running now (its `beforeEach` included), in any file.
@@ -8,7 +8,8 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onTestFinished } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 
 /** Runs `undo` when the test running now ends, passed or failed. Called outside a test (a `beforeAll`) it throws. */
 export function afterTheTest(undo: () => unknown): void {
@@ -23,5 +24,24 @@ export function tempDirForTest(prefix: string): string {
   // Registered first: outside a test it throws before any directory is made.
   afterTheTest(() => path !== null && rmSync(path, { recursive: true, force: true }));
   path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return path;
+}
+
+/**
+ * A new temp directory (its real path) that the tests of one file share, removed with all it holds
+ * when that file ends, passed or failed. Call it at the top of the test file or in a `describe`
+ * body (the directory then goes when that block ends), never inside a test or a hook: it registers
+ * an `afterAll` on the block being collected, and one registered while the tests run (in a
+ * `beforeAll`) never runs. Inside a test it throws; in a `beforeAll` nothing can tell, so a file that
+ * fills the directory in its `beforeAll` makes it at its top. A shared support module must not call
+ * it at its own top, for the reason given above.
+ */
+export function tempDirForFile(prefix: string): string {
+  if (getCurrentTest() !== undefined)
+    throw new Error(
+      `tempDirForFile('${prefix}') was called inside a test, where its afterAll would never run: use tempDirForTest`,
+    );
+  const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  afterAll(() => rmSync(path, { recursive: true, force: true }));
   return path;
 }
