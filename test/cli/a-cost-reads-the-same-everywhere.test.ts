@@ -3,10 +3,9 @@
  * session picker and the usage pane's session row read the same for the same sum. `tole sessions`
  * once wrote $0.041 as $0.04 while the screen wrote $0.041.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions, sessionsForListing } from '../../src/cli/sessions-command';
 import { emptyTotals } from '../../src/core/usage/totals';
@@ -15,11 +14,7 @@ import type { Line } from '../../src/tui/style/styled-line';
 import { usageLines } from '../../src/tui/usage/usage-lines';
 import type { UsageSummary } from '../../src/tui/usage/usage-summary';
 import { callUsage, sessionWithUsage } from '../support/usage-sessions';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 const lineText = (line: Line): string => line.map((segment) => segment.text).join('');
 const lastWord = (text: string): string => text.trim().split(/\s+/).at(-1) ?? '';
@@ -46,8 +41,7 @@ function usagePaneCost(costUsdMicros: number, unpriced: boolean): string {
 
 describe('a cost', () => {
   it('reads the same in tole sessions, the picker and the usage pane', () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-cost-text-')));
-    made.push(home);
+    const home = tempDirForTest('tole-cost-text-');
     const dir = join(home, 'sessions');
     mkdirSync(dir);
     // Each range of the formatter: under a hundredth of a cent, under a cent, under a dollar, dollars, thousands.

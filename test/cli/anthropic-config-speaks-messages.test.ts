@@ -3,8 +3,7 @@
  * speaks Anthropic's Messages API to that server: in process through the settings and the
  * registry, and once through the built dist/tole.js in headless mode.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
@@ -13,10 +12,9 @@ import { buildProvider } from '../../src/cli/wiring';
 import { seededRandom } from '../../src/core/clock';
 import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: AnthropicServer;
-const made: string[] = [];
-
 beforeAll(async () => {
   ensureBuilt();
   server = await startAnthropicServer({ apiKey: 'sk-ant-local' });
@@ -24,7 +22,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the anthropic preset with a base URL of its own', () => {
@@ -50,8 +47,7 @@ describe('the anthropic preset with a base URL of its own', () => {
   });
 
   it('the built tole, headless, answers through it', async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-anthropic-')));
-    made.push(root);
+    const root = tempDirForTest('tole-anthropic-');
     const home = join(root, 'home');
     const cwd = join(root, 'project');
     mkdirSync(join(home, '.config', 'tole'), { recursive: true });

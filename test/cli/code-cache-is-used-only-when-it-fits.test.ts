@@ -4,21 +4,21 @@
  * cache) reads as none and is replaced by a fresh one. A cache that cannot be written costs
  * nothing but the time.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from '../../src/cli/code-cache';
 import { loadScript } from '../../src/cli/screen-loader';
 import { missingModuleMessage } from '../../src/core/missing-module';
+import { tempDirForTest } from '../support/after-the-test';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tole-code-cache-'));
+  dir = tempDirForTest('tole-code-cache-');
 });
+// A test may leave the directory unwritable; its removal when the test ends needs it writable again.
 afterEach(() => {
   chmodSync(dir, 0o700);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A script as the build wraps dist/screen.cjs, with enough functions that V8's cache of it is not trivial. */

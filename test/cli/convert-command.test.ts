@@ -1,16 +1,15 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { main } from '../../src/cli/main';
 import { openSession } from '../../src/cli/open-session';
 import { seededRandom } from '../../src/core/clock';
 import { skipUnavailable } from '../core/storage/conformance/backends';
+import { tempDirForFile } from '../support/after-the-test';
 
-const dir = mkdtempSync(join(tmpdir(), 'tole-convert-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('tole-convert-cli-');
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();

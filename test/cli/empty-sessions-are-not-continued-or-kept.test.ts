@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { discardUnused, newestSessionIn } from '../../src/cli/session-files';
 import { append, fixedClock } from '../tui/session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 function create(dir: string, startMs: number, cwd = '/work/project'): SessionStore {
   return SessionStore.create(dir, { clock: fixedClock(startMs), random: seededRandom(startMs), cwd });
@@ -13,7 +12,7 @@ function create(dir: string, startMs: number, cwd = '/work/project'): SessionSto
 
 describe('sessions left without a prompt', () => {
   it('tole -c skips a newer session that holds nothing and continues the newest one that does', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tole-empty-'));
+    const dir = tempDirForTest('tole-empty-');
     const used = create(dir, 1_764_460_000_000);
     append(used, 'user', { text: 'hello' });
     used.close();
@@ -23,7 +22,7 @@ describe('sessions left without a prompt', () => {
   });
 
   it('a session this tole made and left unused is removed on the way out; one with a prompt, or one it only opened, is kept', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tole-empty-'));
+    const dir = tempDirForTest('tole-empty-');
     const empty = create(dir, 1_764_460_000_000);
     empty.close();
     expect(discardUnused(empty, true)).toBe(true);

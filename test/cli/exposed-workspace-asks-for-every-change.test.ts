@@ -4,17 +4,16 @@
  * the command line's) and the "a" key's session allowance do not apply; headless, such a call is
  * denied. In a project folder the same flags work as before.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { exposedWorkspaceNotice, exposedWorkspaceReason } from '../../src/cli/exposed-workspace';
 import { buildPolicy } from '../../src/cli/wiring';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
+import { tempDirForFile } from '../support/after-the-test';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-exposed-')));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const base = tempDirForFile('tole-exposed-');
 const home = path.join(base, 'home', 'me');
 const project = path.join(home, 'code', 'project');
 mkdirSync(project, { recursive: true });

@@ -1,17 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexKeyIn, indexKeyPath } from '../../src/cli/index-key';
-
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 function home(): string {
-  const made = mkdtempSync(join(tmpdir(), 'tole-index-key-'));
-  homes.push(made);
+  const made = tempDirForTest('tole-index-key-');
   return join(made, 'home');
 }
 

@@ -4,17 +4,7 @@
  * against the real local chat server, with HOME and the config dir in a temp directory. The
  * request bodies the server recorded are the proof.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,17 +13,15 @@ import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { INSTRUCTIONS_FILE_MAX_BYTES } from '../../src/cli/instructions';
 import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
-const made: string[] = [];
-
 beforeAll(async () => {
   server = await startChatServer({ defaultReply: { text: 'ok' } });
 });
 
 afterAll(async () => {
   await server.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
 beforeEach(() => {
@@ -51,8 +39,7 @@ interface Place {
 }
 
 function place(): Place {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-shape-')));
-  made.push(parent);
+  const parent = tempDirForTest('tole-shape-');
   const repo = join(parent, 'repo');
   const workspace = join(repo, 'packages', 'app');
   const home = join(parent, 'home');

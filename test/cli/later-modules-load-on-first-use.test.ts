@@ -4,22 +4,21 @@
  * error that says the install is incomplete and what to do, and a later call tries again; a
  * present one is loaded once, with tole's code cache, and gives each specifier's module.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATER_SCRIPT, laterModule } from '../../src/cli/later-modules';
 import { missingModuleMessage } from '../../src/core/missing-module';
+import { tempDirForFile } from '../support/after-the-test';
 
-const dir = mkdtempSync(join(tmpdir(), 'tole-later-'));
+const dir = tempDirForFile('tole-later-');
 const cache = join(dir, 'cache');
 const saved = process.env['XDG_CACHE_HOME'];
 process.env['XDG_CACHE_HOME'] = cache;
 afterAll(() => {
   if (saved === undefined) delete process.env['XDG_CACHE_HOME'];
   else process.env['XDG_CACHE_HOME'] = saved;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const url = pathToFileURL(join(dir, LATER_SCRIPT));

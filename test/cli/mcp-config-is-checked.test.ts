@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfigFile } from '../../src/cli/config';
 import { planMcpServers } from '../../src/cli/mcp-setup';
+import { tempDirForTest } from '../support/after-the-test';
 
 function configFile(value: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'tole-mcp-config-')), 'config.json');
+  const path = join(tempDirForTest('tole-mcp-config-'), 'config.json');
   writeFileSync(path, JSON.stringify(value));
   return path;
 }

@@ -4,14 +4,14 @@
  * Node stack trace or an "internal error".
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/built-tole';
 import { REPO_ROOT } from '../support/repo-root';
+import { tempDirForFile } from '../support/after-the-test';
 
-let copy: string;
+const copy = tempDirForFile('tole-missing-chunk-');
 
 /** A copy of the built dist/ with the chunks whose names start with these removed. */
 function distWithout(...prefixes: string[]): string {
@@ -37,9 +37,7 @@ function run(toleJs: string, args: string[]): { code: number | null; stdout: str
 
 beforeAll(() => {
   ensureBuilt();
-  copy = mkdtempSync(join(tmpdir(), 'tole-missing-chunk-'));
 });
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('a chunk of the build that is missing', () => {
   it("the command's own chunk: one line naming the file and saying to rebuild, exit 1", () => {

@@ -4,22 +4,21 @@
  * num_ctx from /api/show) and Gemini's streamGenerateContent (the key from GEMINI_API_KEY in
  * x-goog-api-key) to the local stand-ins.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 import { GEMINI_TEST_KEY, startGeminiServer } from '../support/gemini-server';
 import { startOllamaServer } from '../support/ollama-server';
+import { tempDirForFile } from '../support/after-the-test';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-native-kinds-')));
+const root = tempDirForFile('tole-native-kinds-');
 const workspace = join(root, 'project');
 
 beforeAll(() => {
   ensureBuilt();
   mkdirSync(workspace);
 }, 120_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function userConfig(name: string, config: unknown): NodeJS.ProcessEnv {
   const home = join(root, name);

@@ -3,12 +3,12 @@
  * sanitizer: an escape in a config, a file name or an error message is shown, not acted on.
  * A pipe gets the bytes as they are.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { shownOnTerminal } from '../../src/cli/terminal-output';
+import { tempDirForTest } from '../support/after-the-test';
 
 class Capture {
   text = '';
@@ -24,9 +24,9 @@ class Capture {
 const HOSTILE = 'echo ok\u001b]52;c;ZXZpbA==\u0007\u001b]0;pwned\u0007\u009b2J\u202egnp.exe';
 
 async function trustHostile(isTTY: boolean): Promise<{ stdout: string; stderr: string }> {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tty-home-')));
+  const home = tempDirForTest('tole-tty-home-');
   mkdirSync(join(home, '.config', 'tole'), { recursive: true });
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tty-project-')));
+  const cwd = tempDirForTest('tole-tty-project-');
   writeFileSync(join(cwd, 'tole.config.json'), JSON.stringify({ hooks: { sessionStart: HOSTILE } }));
   const stdout = new Capture(isTTY);
   const stderr = new Capture(isTTY);

@@ -6,11 +6,11 @@
  * test/tui/ink-is-the-version-tole-was-checked-against.test.ts.) The copy checked is the one the
  * bundle takes: resolved from the package that imports it, as Node and esbuild resolve it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo-root';
+import { tempDirForTest } from '../support/after-the-test';
 
 interface Patched {
   readonly name: string;
@@ -72,23 +72,19 @@ describe('each dependency whose text the build rewrites', () => {
   }
 
   it('finds the copy a package imports before the hoisted one', () => {
-    const root = mkdtempSync(join(tmpdir(), 'tole-patched-'));
-    try {
-      for (const [path, version] of [
-        ['node_modules/b', '1.0.0'],
-        ['node_modules/a/node_modules/b', '2.0.0'],
-        ['node_modules/a', '1.0.0'],
-      ] as const) {
-        mkdirSync(join(root, path), { recursive: true });
-        writeFileSync(join(root, path, 'package.json'), JSON.stringify({ version }));
-      }
-      expect(installedManifest('b', join(root, 'node_modules', 'a'))).toBe(
-        join(root, 'node_modules/a/node_modules/b/package.json'),
-      );
-      expect(installedManifest('b', root)).toBe(join(root, 'node_modules/b/package.json'));
-      expect(() => installedManifest('c', join(root, 'node_modules', 'a'))).toThrow(/not installed/);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
+    const root = tempDirForTest('tole-patched-');
+    for (const [path, version] of [
+      ['node_modules/b', '1.0.0'],
+      ['node_modules/a/node_modules/b', '2.0.0'],
+      ['node_modules/a', '1.0.0'],
+    ] as const) {
+      mkdirSync(join(root, path), { recursive: true });
+      writeFileSync(join(root, path, 'package.json'), JSON.stringify({ version }));
     }
+    expect(installedManifest('b', join(root, 'node_modules', 'a'))).toBe(
+      join(root, 'node_modules/a/node_modules/b/package.json'),
+    );
+    expect(installedManifest('b', root)).toBe(join(root, 'node_modules/b/package.json'));
+    expect(() => installedManifest('c', join(root, 'node_modules', 'a'))).toThrow(/not installed/);
   });
 });

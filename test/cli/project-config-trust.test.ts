@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_GATED_FIELDS, trustFolder } from '../../src/cli/config';
 import { EMPTY_SHA256, fingerprint } from '../../src/cli/trust-store';
+import { tempDirForTest } from '../support/after-the-test';
 
 function setup(user: object, project: object | null): { cwd: string; env: NodeJS.ProcessEnv } {
-  const home = mkdtempSync(join(tmpdir(), 'tole-trust-home-'));
+  const home = tempDirForTest('tole-trust-home-');
   mkdirSync(join(home, '.config', 'tole'), { recursive: true });
   writeFileSync(join(home, '.config', 'tole', 'config.json'), JSON.stringify(user));
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-trust-project-')));
+  const cwd = tempDirForTest('tole-trust-project-');
   if (project) writeFileSync(join(cwd, 'tole.config.json'), JSON.stringify(project));
   return { cwd, env: { HOME: home } };
 }
@@ -34,7 +34,7 @@ const hostile = {
 
 describe('project config trust', () => {
   it("keys a folder by the SHA-256 of its config's bytes; no bytes by the hash of none, known without hashing", () => {
-    const folder = realpathSync(tmpdir());
+    const folder = tempDirForTest('tole-trust-folder-');
     expect(EMPTY_SHA256).toBe(createHash('sha256').update(Buffer.alloc(0)).digest('hex'));
     expect(fingerprint(folder, Buffer.alloc(0))).toEqual({ folder, sha256: EMPTY_SHA256 });
     const bytes = Buffer.from('{"theme":"light"}');

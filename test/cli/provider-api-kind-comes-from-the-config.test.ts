@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
@@ -9,9 +8,10 @@ import { buildProvider } from '../../src/cli/wiring';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { ProviderOnUse } from '../../src/core/provider/provider-on-use';
 import { API_KINDS, loadKind } from '../../src/core/provider/registry';
+import { tempDirForTest } from '../support/after-the-test';
 
 function configFile(content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'tole-config-')), 'tole.config.json');
+  const path = join(tempDirForTest('tole-config-'), 'tole.config.json');
   writeFileSync(path, content);
   return path;
 }

@@ -4,8 +4,7 @@
  * making it, `tole restore` makes it (and says how to undo it), `tole export` lists the
  * checkpoints, and `tole check` finds them, or reports the missing ones without failing.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
@@ -13,9 +12,10 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import type { ChildRun } from '../support/spawn-node';
+import { tempDirForFile } from '../support/after-the-test';
 
 let server: ChatServer;
-let root: string;
+const root = tempDirForFile('tole-restore-cli-');
 let project: string;
 let toleHomeDir: string;
 let env: NodeJS.ProcessEnv;
@@ -28,7 +28,6 @@ function tole(args: readonly string[]): Promise<ChildRun> {
 beforeAll(async () => {
   ensureBuilt();
   server = await startChatServer({ defaultReply: { text: 'done' } });
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-restore-cli-')));
   project = join(root, 'project');
   toleHomeDir = join(root, 'tole-home');
   mkdirSync(project);
@@ -56,7 +55,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe('tole restore, export and check with checkpoints', () => {

@@ -5,15 +5,14 @@
  * taken by one with them (so the screen's cache, made and read under them, stays in use).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo-root';
 import { childScript } from '../support/test-children';
+import { tempDirForFile } from '../support/after-the-test';
 
-const dir = mkdtempSync(join(tmpdir(), 'tole-v8-flags-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('tole-v8-flags-');
 
 function run(mode: 'write' | 'read' | 'gc', flags: 'screen' | 'none', file: string): Promise<string> {
   return new Promise((resolve, reject) => {

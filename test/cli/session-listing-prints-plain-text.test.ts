@@ -3,24 +3,18 @@
  * pulled from a team server, or written by anything else, can carry escape sequences there. The
  * listing shows them as plain text; no control character reaches the terminal.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions } from '../../src/cli/sessions-command';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { AppendBatch } from '../../src/core/session/cursor';
 import { SessionStore } from '../../src/core/storage/session-store';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 function listing(argv: string[]): string {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-listing-')));
-  made.push(home);
+  const home = tempDirForTest('tole-listing-');
   const cwd = join(home, 'work\x1b]0;title\x07dir');
   mkdirSync(join(home, 'sessions'));
   mkdirSync(cwd);

@@ -2,14 +2,13 @@
  * The session's own temp directory (what a sandboxed command sees at /tmp) is made fresh for
  * each session, readable by its owner alone, and removed with what a command left in it.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeSessionTempDir, removeSessionTempDir } from '../../src/cli/session-temp-dir';
+import { tempDirForFile } from '../support/after-the-test';
 
-const parent = mkdtempSync(path.join(tmpdir(), 'tole-session-tmp-test-'));
-afterAll(() => rmSync(parent, { recursive: true, force: true }));
+const parent = tempDirForFile('tole-session-tmp-test-');
 
 describe('the session temp directory', () => {
   it('is new for each session and mode 0700', () => {

@@ -3,8 +3,7 @@
  * chat server: `tole sessions [--all]`, `tole export --format md|json [-o FILE]`, `--help` and
  * `--version`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json';
@@ -13,9 +12,10 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 import { echoReply, startChatServer, type ChatServer } from '../support/chat-server';
 import type { ChildRun } from '../support/spawn-node';
+import { tempDirForFile } from '../support/after-the-test';
 
 let server: ChatServer;
-let root: string;
+const root = tempDirForFile('tole-listing-');
 let env: NodeJS.ProcessEnv;
 /** Two sessions are made here, one in `other`. */
 let project: string;
@@ -46,7 +46,6 @@ beforeAll(async () => {
       usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
     }),
   });
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-listing-')));
   project = join(root, 'project');
   other = join(root, 'other');
   mkdirSync(project);
@@ -87,7 +86,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 /** The rows of a listing, split on runs of two or more spaces, without the header. */

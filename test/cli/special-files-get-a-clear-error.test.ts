@@ -4,14 +4,14 @@
  * clear line and exit 1, like any other file that cannot be read.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
 import type { ChildRun } from '../support/spawn-node';
+import { tempDirForFile } from '../support/after-the-test';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-special-')));
+const root = tempDirForFile('tole-special-');
 const home = join(root, 'tole-home');
 const sessions = join(home, 'sessions');
 const fifo = join(root, 'pipe.jsonl');
@@ -28,7 +28,6 @@ beforeAll(() => {
   execFileSync('mkfifo', [join(sessions, '1700000000000000000-abcdef.jsonl')]);
   mkdirSync(directory);
 }, 120_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function tole(args: readonly string[]): Promise<ChildRun> {
   return runBuiltTole(args, { cwd: workspace, env, timeoutMs: 30_000 });

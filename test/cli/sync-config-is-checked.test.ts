@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfigFile } from '../../src/cli/config';
 import { parseArgs } from '../../src/cli/args';
 import { syncUrlFor } from '../../src/cli/sync-command';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 function configWith(sync: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-sync-config-'));
-  dirs.push(dir);
+  const dir = tempDirForTest('tole-sync-config-');
   const file = join(dir, 'tole.config.json');
   writeFileSync(file, JSON.stringify({ sync }));
   return file;

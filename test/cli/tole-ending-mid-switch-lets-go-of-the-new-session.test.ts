@@ -3,21 +3,16 @@
  * session. What that open made must be let go as well: its lock, and the empty session file it
  * created; the open itself rejects instead of handing a screen a session that is closed.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { Config } from '../../src/cli/config';
 import { ScreenSessions } from '../../src/cli/screen-sessions';
 import { resolveProvider } from '../../src/cli/settings';
 import { buildPolicy } from '../../src/cli/wiring';
 import { seededRandom } from '../../src/core/clock';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 function screenSessions(): {
   sessions: ScreenSessions;
@@ -25,8 +20,7 @@ function screenSessions(): {
   args: ReturnType<typeof parseArgs>;
   config: Config;
 } {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-end-mid-switch-')));
-  made.push(parent);
+  const parent = tempDirForTest('tole-end-mid-switch-');
   const root = join(parent, 'workspace');
   const home = join(parent, 'home');
   const dir = join(home, '.tole', 'sessions');

@@ -3,23 +3,17 @@
  * bound: `tole sessions` says `+?` after it, as the usage pane does, instead of a `$0` that reads
  * as free. A priced session shows its cost as it is.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions } from '../../src/cli/sessions-command';
 import { callUsage, sessionWithUsage } from '../support/usage-sessions';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 describe('tole sessions', () => {
   it('shows +? after the cost of a session with an unpriced call, and the cost alone otherwise', () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-unpriced-')));
-    made.push(home);
+    const home = tempDirForTest('tole-unpriced-');
     const sessions = join(home, 'sessions');
     mkdirSync(sessions);
     sessionWithUsage(sessions, home, 1, 'local model', callUsage('llama3.2:3b', 0, false));

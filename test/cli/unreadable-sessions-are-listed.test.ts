@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import { runSessions } from '../../src/cli/sessions-command';
+import { tempDirForTest } from '../support/after-the-test';
 
 function capture(): { stream: NodeJS.WritableStream; text: () => string } {
   let text = '';
@@ -13,7 +13,7 @@ function capture(): { stream: NodeJS.WritableStream; text: () => string } {
 
 describe('tole sessions', () => {
   it('names a session file whose header cannot be read instead of hiding it', () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-unreadable-'));
+    const home = tempDirForTest('tole-unreadable-');
     const dir = join(home, 'sessions');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '1700000000000000000-abcdef.jsonl'), '\u0000\u0000garbage with no header');

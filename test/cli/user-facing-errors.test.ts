@@ -6,17 +6,7 @@
  * What a command names that is not there (a session, a lane, an entry) exits 1, like any other
  * runtime failure; a command line or config that is wrong in itself exits 2.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBuiltTole } from '../support/built-tole';
@@ -33,10 +23,9 @@ import { closedPort } from '../support/closed-port';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { append } from '../tui/session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
-const made: string[] = [];
-
 /** The server's answers depend on the request alone, so that children may run side by side. */
 function respond(request: RecordedRequest): ScriptedReply {
   const model = request.body?.model;
@@ -74,7 +63,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Place {
@@ -87,8 +75,7 @@ interface Place {
 
 /** A fresh HOME, TOLE_HOME and working directory; no key in the environment. */
 function place(): Place {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-errors-')));
-  made.push(root);
+  const root = tempDirForTest('tole-errors-');
   const cwd = join(root, 'project');
   const home = join(root, 'home');
   mkdirSync(cwd);

@@ -1,19 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitignoreRules } from '../../src/cli/gitignore-rules';
 import { listWorkspace, WorkspaceFileIndex } from '../../src/cli/workspace-file-index';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 function workspace(files: Record<string, string>): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-index-')));
-  made.push(root);
+  const root = tempDirForTest('tole-index-');
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(root, name, '..'), { recursive: true });
     writeFileSync(join(root, name), text);

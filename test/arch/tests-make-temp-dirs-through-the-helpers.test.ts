@@ -1,0 +1,134 @@
+/**
+ * Tests make their temp directories through test/support/after-the-test.ts: `tempDirForTest`
+ * (removed when the test ends) or `tempDirForFile` (removed when the file ends). A directory made by
+ * hand with mkdtemp, or a path built on `tmpdir()`, was removed only when its file remembered to,
+ * often only when the test passed, or by an `afterEach` in a shared module that belonged to another
+ * file: the suite left thousands of directories in /tmp on this machine. The files below do it by
+ * hand for a reason the list names.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/repo-root';
+
+/** Files that make or name a temp directory by hand, each with why it must. */
+const JUSTIFIED: ReadonlyMap<string, string> = new Map([
+  ['test/support/after-the-test.ts', 'the helpers themselves'],
+  ['test/support/after-the-test.test.ts', 'checks that a refused tempDirForTest left nothing in tmpdir()'],
+]);
+
+/**
+ * Files not converted yet: each still makes a temp directory by hand. The list only shrinks: a file
+ * that no longer does must leave it (the last test says so), and no file may join it.
+ */
+const NOT_YET_CONVERTED: ReadonlySet<string> = new Set([
+  'test/adversarial/attacks-on-the-keys-change-nothing.test.ts',
+  'test/adversarial/attacks-reach-the-terminal-only-as-text.test.ts',
+  'test/adversarial/corpus/world-template.ts',
+  'test/adversarial/corpus/world.ts',
+  'test/arch/test-files-land-in-their-tier.test.ts',
+  'test/arch/tests-make-temp-dirs-through-the-helpers.test.ts',
+  'test/core/provider/chat-server-runs-standalone.test.ts',
+  'test/core/session/export-names-its-branch-and-all-exports-every-branch.test.ts',
+  'test/core/session/kept-prefixes-are-restored-on-resume.test.ts',
+  'test/core/storage/check-report-prints-plain-text.test.ts',
+  'test/core/storage/prompt-history-survives-restarts.test.ts',
+  'test/core/tools/sandbox-is-tried-without-blocking.test.ts',
+  'test/core/tools/sandbox-keeps-git-and-tole-files.test.ts',
+  'test/core/tools/sandbox-keeps-host-sockets-out.test.ts',
+  'test/core/tools/sandbox-try-reads-no-folders.test.ts',
+  'test/e2e/approval-answers-and-the-bell.e2e.test.ts',
+  'test/e2e/approval-box-shows-a-write-as-a-diff.e2e.test.ts',
+  'test/e2e/approval-box-shows-every-line.e2e.test.ts',
+  'test/e2e/at-file-completion-attaches-the-file.e2e.test.ts',
+  'test/e2e/bang-echo-is-committed-and-sent.e2e.test.ts',
+  'test/e2e/closed-terminal-settles-the-turn.e2e.test.ts',
+  'test/e2e/code-cache.e2e.test.ts',
+  'test/e2e/first-frame-builds-no-schema.e2e.test.ts',
+  'test/e2e/first-frame-loads-only-what-it-shows.e2e.test.ts',
+  'test/e2e/first-run.e2e.test.ts',
+  'test/e2e/forged-payload-ends-the-screen-with-what-to-do.e2e.test.ts',
+  'test/e2e/hostile-escapes-never-reach-the-terminal.e2e.test.ts',
+  'test/e2e/keys-sent-together-each-act.e2e.test.ts',
+  'test/e2e/mcp-tools.e2e.test.ts',
+  'test/e2e/new-and-resume.e2e.test.ts',
+  'test/e2e/plan-pane-and-status-step.e2e.test.ts',
+  'test/e2e/project-keymap-never-changes-the-keys.e2e.test.ts',
+  'test/e2e/prompt-history-after-restart.e2e.test.ts',
+  'test/e2e/small-defects-in-the-terminal.e2e.test.ts',
+  'test/e2e/steering-and-retry.e2e.test.ts',
+  'test/e2e/streamed-screen-equals-a-whole-redraw.e2e.test.ts',
+  'test/e2e/sub-agents-in-the-tree-and-usage-pane.e2e.test.ts',
+  'test/e2e/tree-find.e2e.test.ts',
+  'test/e2e/tui.e2e.test.ts',
+  'test/e2e/untrusted-project-asks-first.e2e.test.ts',
+  'test/integration/project-hooks-run-in-the-sandbox.test.ts',
+  'test/sim/sim-workspaces.ts',
+  'test/support/agent-fixtures.ts',
+  'test/support/postgres-server.ts',
+  'test/support/storage-fixtures.ts',
+  'test/sync/sync-password-stays-out-of-sight.test.ts',
+  'test/tui/approval-box-shows-edits-as-diffs.test.tsx',
+  'test/tui/copy-in-tmux-asks-tmux-first.test.tsx',
+  'test/tui/esc-stops-a-restore-while-it-checkpoints.test.tsx',
+  'test/tui/keymap-overrides-apply.test.tsx',
+  'test/tui/locked-session-opens-read-only.test.tsx',
+  'test/tui/prompt-history-is-read-after-the-first-frame.test.tsx',
+  'test/tui/prompt-templates-become-commands.test.ts',
+  'test/tui/session-picker-filters-and-opens.test.tsx',
+  'test/tui/themes-and-no-color.test.tsx',
+  'test/tui/tree-keys-restore-files-with-a-preview.test.tsx',
+]);
+
+const BY_HAND: readonly [RegExp, string][] = [
+  [/\bmkdtemp(Sync)?\s*\(/, 'mkdtemp'],
+  [/\btmpdir\s*\(\s*\)/, 'tmpdir()'],
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx|mts)$/.test(name) ? [path] : [];
+  });
+}
+
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+/** What `source` uses to make a temp directory by hand, by the names in BY_HAND. */
+function handMadeTempDirs(source: string): string[] {
+  const code = withoutComments(source);
+  return BY_HAND.filter(([pattern]) => pattern.test(code)).map(([, name]) => name);
+}
+
+describe('temp directories in the tests', () => {
+  const files = sourceFiles(join(REPO_ROOT, 'test')).map((path) => relative(REPO_ROOT, path));
+  const byHand = new Map(
+    files.map((file) => [file, handMadeTempDirs(readFileSync(join(REPO_ROOT, file), 'utf8'))] as const),
+  );
+
+  it('are made through tempDirForTest or tempDirForFile, outside the justified files', () => {
+    const offences = [...byHand]
+      .filter(([file, uses]) => uses.length > 0 && !JUSTIFIED.has(file) && !NOT_YET_CONVERTED.has(file))
+      .map(
+        ([file, uses]) =>
+          `${file} uses ${uses.join(' and ')}: make the directory with tempDirForTest(prefix) in the test, or tempDirForFile(prefix) at the file's top (test/support/after-the-test.ts)`,
+      );
+    expect(offences).toEqual([]);
+  });
+
+  it('each listed file exists and still makes one by hand (a converted file leaves the list)', () => {
+    const stale = [...JUSTIFIED.keys(), ...NOT_YET_CONVERTED]
+      .filter((file) => (byHand.get(file) ?? []).length === 0)
+      .map((file) => `${file} is listed but makes no temp directory by hand: take it off the list`);
+    expect(stale).toEqual([]);
+  });
+
+  it('the check sees mkdtemp, mkdtempSync and tmpdir(), and not a mention in a comment', () => {
+    expect(handMadeTempDirs("const d = mkdtempSync(join(tmpdir(), 'x-'));")).toEqual(['mkdtemp', 'tmpdir()']);
+    expect(handMadeTempDirs("const d = await mkdtemp(join(os.tmpdir (), 'x-'));")).toEqual(['mkdtemp', 'tmpdir()']);
+    expect(handMadeTempDirs("// mkdtempSync(join(tmpdir(), 'x-'))\nconst d = tempDirForTest('x-');")).toEqual([]);
+  });
+});
