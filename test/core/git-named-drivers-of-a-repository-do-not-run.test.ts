@@ -10,7 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { neutralSettings, repositoryEntries, repositoryGitConfig } from '../../src/core/git-repo-drivers';
+import { listedEntries } from '../../src/core/git-config-listing';
+import { neutralSettings, repositoryGitConfig } from '../../src/core/git-repo-drivers';
 import { withGitGuard } from '../../src/core/git-guard-env';
 import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
@@ -168,12 +169,14 @@ describe("a repository's named programs", () => {
     expect(settings.get('filter.lfs.process')).toBe('');
     expect(settings.get('submodule.x.update')).toBe('checkout');
     expect(
-      repositoryEntries(
-        'global\0file:/h/.gitconfig\0diff.a.textconv\nx\0local\0file:.git/config\0diff.b.textconv\ny\0worktree\0file:.git/config.worktree\0core.bare\0',
+      listedEntries(
+        'global\0file:/h/.gitconfig\0diff.a.textconv\nx\0local\0file:.git/config\0diff.b.textconv\ny\0worktree\0file:.git/config.worktree\0core.bare\0local\0command line:\0k.v\0',
+        new Set(['local', 'worktree']),
+        '/r',
       ),
     ).toEqual([
-      { origin: '.git/config', key: 'diff.b.textconv', value: 'y' },
-      { origin: '.git/config.worktree', key: 'core.bare', value: null },
+      { origin: '/r/.git/config', key: 'diff.b.textconv', value: 'y' },
+      { origin: '/r/.git/config.worktree', key: 'core.bare', value: null },
     ]);
   });
 });
