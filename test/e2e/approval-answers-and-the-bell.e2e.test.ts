@@ -79,6 +79,8 @@ suite('approval answers and the bell in a terminal (needs the sandbox, bubblewra
     expect(existsSync(join(workspace, 'out', 'b'))).toBe(true);
     expect(destructive).toContain('rm -rf out/a');
     expect(destructive).not.toContain('p allow its prefix');
+    // The box can be on the screen a moment before its bell's bytes are read: wait for them, then count.
+    await d.waitFor(() => ringsIn(d.raw) >= 2);
     expect(ringsIn(d.raw)).toBe(2);
     d.type('p');
     await d.waitFor('no prefix allowed');
