@@ -5,6 +5,8 @@ import { SHIPPED_RENDERER_SETUP, shippedRendererPlugins, TRANSFORMED } from './t
 import { filesByTier } from './test/support/tiers';
 
 const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
+// Builds dist/tole.js when stale and bundles the child scripts, once before any file of a tier.
+const PROCESS_SETUP = ['test/support/build-test-children.ts'];
 
 export default defineConfig({
   test: {
@@ -16,7 +18,7 @@ export default defineConfig({
     // files spend their time waiting on children, fsync and local servers, so two run beside each other.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The tiers (test/support/tiers.ts says which file goes where): `npm run test:unit` runs the
-    // first, `npm test` all four.
+    // first, `npm test` all of them.
     projects: [
       { extends: true, test: { name: 'unit', include: tiers.unit, pool: 'threads', isolate: false } },
       {
@@ -52,8 +54,19 @@ export default defineConfig({
           name: 'process',
           include: tiers.process,
           pool: 'forks',
-          // Builds dist/tole.js when stale and bundles the child scripts, once before any file.
-          globalSetup: ['test/support/build-test-children.ts'],
+          // A file that leaves the process changed fails (process-state-kept.ts).
+          setupFiles: ['test/support/process-state-kept.ts'],
+          globalSetup: PROCESS_SETUP,
+        },
+      },
+      {
+        extends: true,
+        // The process files that would leave state behind in a shared fork (tiers.ts): one fork each.
+        test: {
+          name: 'process-isolated',
+          include: tiers['process-isolated'],
+          pool: 'forks',
+          globalSetup: PROCESS_SETUP,
         },
       },
     ],

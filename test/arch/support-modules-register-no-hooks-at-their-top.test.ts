@@ -4,7 +4,9 @@
  * once and the hook belongs to the first test file that imported it alone. The temp directories of
  * every later file were left in /tmp (about 20,000 of them on this machine). A shared module undoes
  * what a test made with `afterTheTest` / `tempDirForTest` (test/support/after-the-test.ts), or
- * offers a function the test file calls, whose hooks then belong to that file.
+ * offers a function the test file calls, whose hooks then belong to that file. A setup file that
+ * vitest.config.ts names is the exception: vitest evaluates it again before every test file, so its
+ * hooks belong to each file in turn.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo-root';
 
 const HOOKS = new Set(['beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
+const SETUP_FILES = ['test/support/process-state-kept.ts'];
 
 function sharedModules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -37,10 +40,15 @@ function topLevelHooks(name: string, source: string): string[] {
 
 describe('shared test modules', () => {
   it('register no hook at their top', () => {
-    const found = sharedModules(join(REPO_ROOT, 'test')).flatMap((path) =>
-      topLevelHooks(relative(REPO_ROOT, path), readFileSync(path, 'utf8')),
-    );
+    const found = sharedModules(join(REPO_ROOT, 'test'))
+      .filter((path) => !SETUP_FILES.includes(relative(REPO_ROOT, path)))
+      .flatMap((path) => topLevelHooks(relative(REPO_ROOT, path), readFileSync(path, 'utf8')));
     expect(found).toEqual([]);
+  });
+
+  it('leaves alone only the setup files vitest.config.ts names', () => {
+    const config = readFileSync(join(REPO_ROOT, 'vitest.config.ts'), 'utf8');
+    for (const file of SETUP_FILES) expect(config).toMatch(new RegExp(`setupFiles: \\[[^\\]]*'${file}'`));
   });
 
   it('the check sees a hook at the top, and leaves one inside a function alone', () => {

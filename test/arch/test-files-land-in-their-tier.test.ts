@@ -39,6 +39,27 @@ describe('a test file’s tier', () => {
     expect(tierOf(root, write('test/sim/g.test.ts', 'export {};\n'))).toBe('process');
   });
 
+  it('is process-isolated when it starts processes and would leave state behind for the next file of its fork', () => {
+    write('test/support/spawns.ts', "import { spawn } from 'node:child_process';\n");
+    const spawning = "import { x } from '../support/spawns';\n";
+    expect(tierOf(root, write('test/cli/m.test.ts', `${spawning}vi.mock('../../src/core/clock');\n`))).toBe(
+      'process-isolated',
+    );
+    expect(tierOf(root, write('test/cli/n.test.ts', `${spawning}process.env.TOLE_HOME = dir;\n`))).toBe(
+      'process-isolated',
+    );
+    expect(tierOf(root, write('test/cli/o.test.ts', `${spawning}process.env['HOME'] = dir;\n`))).toBe(
+      'process-isolated',
+    );
+    expect(tierOf(root, write('test/cli/p.test.ts', `${spawning}delete process.env.HOME;\n`))).toBe('process-isolated');
+    expect(tierOf(root, write('test/e2e/q.e2e.test.ts', 'process.chdir(dir);\n'))).toBe('process-isolated');
+    expect(tierOf(root, write('test/sim/r.test.ts', "vi.stubEnv('HOME', dir);\n"))).toBe('process-isolated');
+    // Reading the environment, or passing it to a child, leaves nothing behind.
+    expect(
+      tierOf(root, write('test/cli/s.test.ts', `${spawning}if (process.env.CI === '1') run({ env: process.env });\n`)),
+    ).toBe('process');
+  });
+
   it('is screen for a .tsx file or one that imports ink, react or ink-testing-library', () => {
     expect(tierOf(root, write('test/tui/h.test.tsx', 'export {};\n'))).toBe('screen');
     write('test/tui/harness.tsx', "import { render } from 'ink';\n");

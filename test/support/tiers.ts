@@ -3,7 +3,11 @@
  * modules it imports (transitively, within test/) use, so that a new test lands in the right tier
  * without anyone listing it:
  * - `process`: it starts processes or threads (node:child_process, node:worker_threads,
- *   node-pty), or lives in test/e2e or test/sim. Forks, one fresh process per file.
+ *   node-pty), or lives in test/e2e or test/sim. Forks, the files of a fork sharing its modules
+ *   (a fresh process per file cost an import of the same modules again each time).
+ * - `process-isolated`: a `process` file that replaces modules or changes what the whole process
+ *   sees (process.env, the working directory, a global), which would leak into the files that run
+ *   after it in the same fork. Forks, one fresh process per file.
  * - `screen`: it renders through Ink (a .tsx file, or it imports ink, react or
  *   ink-testing-library). Threads, modules shared between the files of a worker.
  * - `isolated`: it replaces modules (vi.mock, vi.doMock), which would leak into the files that run
@@ -13,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export type Tier = 'unit' | 'screen' | 'isolated' | 'process';
+export type Tier = 'unit' | 'screen' | 'isolated' | 'process' | 'process-isolated';
 
 /** An import statement of one of `modules`, or a dynamic import() of one: never a mention in a string. */
 function importing(modules: string): RegExp {
@@ -24,6 +28,8 @@ const STARTS_PROCESSES = importing('(node:)?child_process|(node:)?worker_threads
 const PROCESS_FOLDERS = ['test/e2e/', 'test/sim/'];
 const RENDERS = importing('ink|ink-testing-library|react');
 const MOCKS_MODULES = /^\s*vi\.(mock|doMock)\(/m;
+const CHANGES_THE_PROCESS =
+  /\bprocess\.chdir\(|\bprocess\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|\bdelete process\.env\b|\bvi\.(stubEnv|stubGlobal)\(/;
 const RELATIVE_IMPORT =
   /^\s*(?:import|export)[^;'"]*from ['"](\.{1,2}\/[^'"]+)['"]|\bimport\(['"](\.{1,2}\/[^'"]+)['"]\)/gm;
 const TEST_FILE = /\.test\.tsx?$/;
@@ -89,7 +95,8 @@ function closureTexts(file: string, testDir: string, cache: ModuleCache): string
 export function tierOf(root: string, path: string, cache: ModuleCache = new Map()): Tier {
   const texts = closureTexts(join(root, path), join(root, 'test'), cache);
   const uses = (pattern: RegExp): boolean => texts.some((text) => pattern.test(text));
-  if (PROCESS_FOLDERS.some((folder) => path.startsWith(folder)) || uses(STARTS_PROCESSES)) return 'process';
+  if (PROCESS_FOLDERS.some((folder) => path.startsWith(folder)) || uses(STARTS_PROCESSES))
+    return uses(MOCKS_MODULES) || uses(CHANGES_THE_PROCESS) ? 'process-isolated' : 'process';
   if (uses(MOCKS_MODULES)) return 'isolated';
   if (path.endsWith('.tsx') || uses(RENDERS)) return 'screen';
   return 'unit';
@@ -97,7 +104,7 @@ export function tierOf(root: string, path: string, cache: ModuleCache = new Map(
 
 /** The test files of each tier. */
 export function filesByTier(root: string): Record<Tier, string[]> {
-  const tiers: Record<Tier, string[]> = { unit: [], screen: [], isolated: [], process: [] };
+  const tiers: Record<Tier, string[]> = { unit: [], screen: [], isolated: [], process: [], 'process-isolated': [] };
   const cache: ModuleCache = new Map();
   for (const path of testFiles(root)) tiers[tierOf(root, path, cache)].push(path);
   return tiers;
