@@ -18,6 +18,8 @@ export interface AgentFixture {
   readonly policy: ApprovalPolicy;
   readonly provider: ScriptedProvider;
   readonly workspace: string;
+  /** The agent's checkpoints, when the test asked for them (`checkpointHome`). */
+  readonly checkpoints: Checkpoints | undefined;
 }
 
 export function realAgent(
@@ -38,6 +40,14 @@ export function realAgent(
   for (const tool of builtinTools({ workspaceRoot: workspace, interactiveApprover: true })) tools.register(tool);
   for (const tool of options.extraTools ?? []) tools.register(tool);
   const provider = new ScriptedProvider(turns);
+  const checkpoints = options.checkpointHome
+    ? Checkpoints.create({
+        home: options.checkpointHome,
+        workspaceRoot: workspace,
+        ...(options.git ? { gitBinary: options.git.binary } : {}),
+        ...(options.git?.timer ? { timer: options.git.timer } : {}),
+      })
+    : undefined;
   const agent = new Agent(
     {
       store,
@@ -49,18 +59,9 @@ export function realAgent(
       systemPrompt: 'You are tole, in a test.',
       limits: DEFAULT_LIMITS,
       price: () => ({ costUsdMicros: 1500, priced: true }),
-      ...(options.checkpointHome
-        ? {
-            checkpoints: Checkpoints.create({
-              home: options.checkpointHome,
-              workspaceRoot: workspace,
-              ...(options.git ? { gitBinary: options.git.binary } : {}),
-              ...(options.git?.timer ? { timer: options.git.timer } : {}),
-            }),
-          }
-        : {}),
+      ...(checkpoints ? { checkpoints } : {}),
     },
     'scripted-model',
   );
-  return { agent, approvals, policy, provider, workspace };
+  return { agent, approvals, policy, provider, workspace, checkpoints };
 }

@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, type GitTarget } from './git-command';
 import { nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
+import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { createDirectory, offReason } from './checkpoint-directory';
@@ -83,6 +84,8 @@ export class Checkpoints {
   /** Counts `rescan`s: a checkpoint that ran across one is not vouched for. */
   private rescans = 0;
   private writer: KnownPathWriter | null = null;
+  /** The gits every checkpoint commits and moves the ref through (piped-ref.ts). */
+  private piped: PipedRef | null = null;
 
   private constructor(
     private readonly target: GitTarget,
@@ -216,6 +219,7 @@ export class Checkpoints {
   /** Ends the gits known-path checkpoints keep running (they start again when needed). */
   close(): void {
     this.writer?.close();
+    this.piped?.close();
   }
 
   private async scanCheckpoint(stop: AbortSignal): Promise<Vouched> {
@@ -231,7 +235,7 @@ export class Checkpoints {
     stop: AbortSignal,
   ): Promise<Vouched | null> {
     if (from === null || from.commit !== this.newest) return null;
-    this.writer ??= new KnownPathWriter(this.target, CHECKPOINT_REF);
+    this.writer ??= new KnownPathWriter(this.target, this.pipedRef());
     try {
       const taken = await this.writer.take(from, named, this.maxFileBytes, checkpointMessage, stop);
       return taken.ok ? taken.checkpoint : null;
@@ -248,10 +252,19 @@ export class Checkpoints {
     return this.queue.then(() => undefined);
   }
 
-  /** Commits `tree` on the checkpoint ref by compare-and-swap (ref-chain.ts), other toles on the workspace moving it too. */
+  /**
+   * Commits `tree` on the checkpoint ref by compare-and-swap (ref-chain.ts), other toles on the
+   * workspace moving it too; through the gits that keep running, a git per step where they cannot.
+   */
   private async commitOnRef(tree: string, message: string, stop: AbortSignal): Promise<string> {
-    this.newest = await commitOnRef(gitCheckpointRef(this.target, stop), tree, message, this.newest);
+    const ref = this.pipedRef().chainRef(gitCheckpointRef(this.target, stop), stop, () => this.writer?.close());
+    this.newest = await commitOnRef(ref, tree, message, this.newest);
     return this.newest;
+  }
+
+  private pipedRef(): PipedRef {
+    this.piped ??= new PipedRef(this.target, CHECKPOINT_REF);
+    return this.piped;
   }
 
   /** Takes a failure back out of the run: its call did not run after all (Esc came as it failed). */

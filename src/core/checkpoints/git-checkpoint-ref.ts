@@ -5,7 +5,7 @@ import type { CheckpointRef } from './ref-chain';
 export const CHECKPOINT_REF = 'refs/tole/checkpoints';
 
 /** `update-ref`'s old value saying "the ref must not exist yet" (tole's git directories use SHA-1). */
-const NO_COMMIT = '0'.repeat(40);
+export const NO_COMMIT = '0'.repeat(40);
 
 /** The chain's ref (ref-chain.ts) as git moves it, `update-ref REF NEW OLD` being git's compare-and-swap; its gits stop on `stop`. */
 export function gitCheckpointRef(target: GitTarget, stop: AbortSignal): CheckpointRef {

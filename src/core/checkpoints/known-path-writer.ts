@@ -1,9 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LeftOut } from './restore-plan';
 import type { GitTarget } from './git-command';
 import { FileBlobs } from './file-blobs';
-import { catFileObject, GitPipe, lines, nulFields, oneLine } from './git-pipe';
+import { catFileObject, GitPipe, lines, nulFields } from './git-pipe';
+import type { PipedRef } from './piped-ref';
 import { knownChanges } from './known-changes';
 import { editTree, mktreeInput, type NewTree, parseTree, TREE_MODE, type TreeEntry } from './tree-edit';
 
@@ -30,9 +29,7 @@ export class KnownPathWriter {
   private readonly objects: GitPipe;
   private readonly blobs: FileBlobs;
   private readonly trees: GitPipe;
-  private readonly commits: GitPipe;
   private readonly ignores: GitPipe;
-  private readonly refs: GitPipe;
   /** Tree objects read or written lately (the trees on recently changed paths), by id. */
   private readonly cache = new Map<string, readonly TreeEntry[]>();
   /** Ends the gits once no checkpoint has needed them for a while (a session left open idle). */
@@ -40,17 +37,15 @@ export class KnownPathWriter {
 
   constructor(
     private readonly target: GitTarget,
-    private readonly ref: string,
+    private readonly ref: PipedRef,
   ) {
     this.objects = new GitPipe(target, ['cat-file', '--batch']);
     this.blobs = new FileBlobs(target);
     this.trees = new GitPipe(target, ['mktree', '-z', '--batch']);
-    this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
     // check-ignore refuses literal pathspecs; a path that could read as pathspec magic (`:(...)`) is never asked (known-changes.ts).
     this.ignores = new GitPipe(target, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching', '--no-index'], {
       GIT_LITERAL_PATHSPECS: '0',
     });
-    this.refs = new GitPipe(target, ['update-ref', '--stdin', '-z']);
   }
 
   /**
@@ -84,14 +79,9 @@ export class KnownPathWriter {
     if (edited === null) return { ok: false, scan: 'a named path does not fit the last checkpoint tree' };
     await this.writeTrees(edited.trees, signal);
     const tree = edited.id;
-    const commit = await this.commit(tree, from.commit, message(known.leftOut), signal);
+    const commit = await this.ref.commit(tree, [from.commit], message(known.leftOut), signal);
     try {
-      const answer = await this.refs.ask(
-        Buffer.from(`start\0update ${this.ref}\0${commit}\0${from.commit}\0commit\0`, 'latin1'),
-        lines(2),
-        signal,
-      );
-      if (answer[1] !== 'commit: ok') throw new Error(answer.join('; '));
+      await this.ref.swap(commit, from.commit, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       return { ok: false, scan: `the checkpoint ref moved (${(error as Error).message})` };
@@ -102,7 +92,7 @@ export class KnownPathWriter {
   /** Ends the gits (a later checkpoint starts them again). */
   close(): void {
     if (this.idle) clearTimeout(this.idle);
-    for (const pipe of [this.objects, this.blobs, this.trees, this.commits, this.ignores, this.refs]) pipe.close();
+    for (const pipe of [this.objects, this.blobs, this.trees, this.ignores]) pipe.close();
   }
 
   private async readTree(id: string, signal: AbortSignal): Promise<readonly TreeEntry[]> {
@@ -143,19 +133,6 @@ export class KnownPathWriter {
     this.cache.set(id, entries);
     if (this.cache.size > CACHED_TREES) this.cache.delete(this.cache.keys().next().value!);
     return entries;
-  }
-
-  /** The commit object as `commit-tree` writes it, written by git from a file in tole's directory. */
-  private async commit(tree: string, parent: string, message: string, signal: AbortSignal): Promise<string> {
-    const seconds = Math.floor(Date.now() / 1000);
-    const who = `tole <tole@localhost> ${seconds} +0000`;
-    const file = join(this.target.gitDir, `tole-commit-${process.pid}`);
-    writeFileSync(file, `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}\n`);
-    try {
-      return await this.commits.ask(`${file}\n`, oneLine, signal);
-    } finally {
-      rmSync(file, { force: true });
-    }
   }
 }
 

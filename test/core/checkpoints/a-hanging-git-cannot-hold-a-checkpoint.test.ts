@@ -312,9 +312,11 @@ describe('a restore, through the session commands', () => {
 
   it('is stopped by Esc while it checkpoints the files as they are now: nothing restored, the session says so', async () => {
     const git = hangingGit();
-    const { store, prompt, commands } = await restorable(git, testTimer().timer);
+    const { store, prompt, commands, checkpoints } = await restorable(git, testTimer().timer);
     const seqBefore = store.lastSeq;
-    git.hangAt('commit-tree');
+    // The checkpoint's commit, by a git that keeps running: ended here, it is started again there.
+    checkpoints.close();
+    git.hangAt('hash-object');
     const esc = new AbortController();
     const restoring = commands.restore(prompt, () => {}, esc.signal);
     const pids = await git.hanging();
@@ -343,8 +345,9 @@ describe('a restore, through the session commands', () => {
   it("whose checkpoint fails is refused apart from the calls' run: the next call's failure is still told in full", async () => {
     const git = hangingGit();
     const limit = testTimer();
-    const { agent, store, prompt, commands } = await restorable(git, limit.timer);
-    git.hangAt('commit-tree');
+    const { agent, store, prompt, commands, checkpoints } = await restorable(git, limit.timer);
+    checkpoints.close();
+    git.hangAt('hash-object');
     const restoring = commands.restore(prompt, () => {});
     await git.hanging();
     limit.expire();

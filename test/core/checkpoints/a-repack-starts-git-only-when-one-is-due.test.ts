@@ -6,33 +6,13 @@
  * adds a file whose blob lands in objects/17, so the threshold is crossed within a few.
  */
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import { repackMayBeDue } from '../../../src/core/checkpoints/repack-policy';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
-
-const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-
-/** A git that runs the real one and logs, for each `gc`, how many loose objects objects/17 held. */
-function gcLoggingGit(dir: string): { binary: string; gcs: () => number[] } {
-  const binary = join(dir, 'git');
-  const log = join(dir, 'gc.log');
-  writeFileSync(
-    binary,
-    `#!/bin/sh
-case " $* " in *" gc "*) ls "$GIT_DIR/objects/17" 2>/dev/null | wc -l >> '${log}';; esac
-exec '${realGit}' "$@"
-`,
-  );
-  chmodSync(binary, 0o755);
-  return {
-    binary,
-    gcs: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map(Number) : []),
-  };
-}
+import { loggingGit } from '../../support/logging-git';
 
 /** A file's text whose blob id starts with 17 (git's objects/17 folder), found by trying suffixes. */
 function textIn17(seed: string): string {
@@ -54,7 +34,7 @@ describe('a repack of the checkpoint directory', () => {
     const [home, root] = [join(dir, 'home'), join(dir, 'workspace')];
     mkdirSync(home);
     mkdirSync(root);
-    const git = gcLoggingGit(dir);
+    const git = loggingGit(dir);
     // 512 loose objects: git packs once objects/17 holds more than 2.
     const checkpoints = Checkpoints.create({
       home,
@@ -84,7 +64,7 @@ describe('a repack of the checkpoint directory', () => {
     const [home, root] = [join(dir, 'home'), join(dir, 'workspace')];
     mkdirSync(home);
     mkdirSync(root);
-    const git = gcLoggingGit(dir);
+    const git = loggingGit(dir);
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: git.binary });
     afterTheTest(() => checkpoints.close());
     for (let round = 0; round < 4; round++) {

@@ -1,0 +1,107 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GitTarget } from './git-command';
+import { NO_COMMIT } from './git-checkpoint-ref';
+import { GitPipe, lines, oneLine } from './git-pipe';
+import type { CheckpointRef } from './ref-chain';
+
+/**
+ * The checkpoint ref's two writes, commit and compare-and-swap, through gits that keep running
+ * (git-pipe.ts): `hash-object -w -t commit --stdin-paths` writes the commit object `commit-tree`
+ * would, and `update-ref --stdin` moves the ref in a transaction with the old value it must hold.
+ * Every checkpoint ends with both, a scan's as a known-path one's: two git starts (each through
+ * setpriv) saved on every bash call. The gits end after two idle minutes, or with `close`.
+ */
+export class PipedRef {
+  private readonly commits: GitPipe;
+  private readonly refs: GitPipe;
+  /** Ends the gits once no checkpoint has needed them for a while (a session left open idle). */
+  private idle: NodeJS.Timeout | null = null;
+  /**
+   * The file each commit is written to: one per PipedRef (its checkpoints run one at a time), so
+   * that toles of one process on one workspace (tests, sub-agents) never write each other's.
+   */
+  private readonly file: string;
+
+  constructor(
+    private readonly target: GitTarget,
+    private readonly ref: string,
+  ) {
+    this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
+    this.refs = new GitPipe(target, ['update-ref', '--stdin', '-z']);
+    this.file = join(target.gitDir, `tole-commit-${process.pid}-${++made}`);
+  }
+
+  /** The commit object as `commit-tree` writes it, written by git from a file in tole's directory. */
+  async commit(tree: string, parents: readonly string[], message: string, signal: AbortSignal): Promise<string> {
+    this.touch();
+    const seconds = Math.floor(Date.now() / 1000);
+    const who = `tole <tole@localhost> ${seconds} +0000`;
+    const parentLines = parents.map((p) => `parent ${p}\n`).join('');
+    writeFileSync(this.file, `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}\n`);
+    try {
+      return await this.commits.ask(`${this.file}\n`, oneLine, signal);
+    } finally {
+      rmSync(this.file, { force: true });
+    }
+  }
+
+  /**
+   * Moves the ref to `next` if it is at `expected` (null: it must not exist yet). Throws with
+   * git's answer when git refused: the ref moved, or another git holds its lock (the git ends,
+   * and the next request starts another).
+   */
+  async swap(next: string, expected: string | null, signal: AbortSignal): Promise<void> {
+    this.touch();
+    const old = expected ?? NO_COMMIT;
+    const answer = await this.refs.ask(
+      Buffer.from(`start\0update ${this.ref}\0${next}\0${old}\0commit\0`, 'latin1'),
+      lines(2),
+      signal,
+    );
+    if (answer[1] !== 'commit: ok') throw new Error(answer.join('; '));
+  }
+
+  /**
+   * The ref as the chain moves it (ref-chain.ts), through these gits; `byProcess` (the ref moved
+   * by a git per step) reads the head, and makes a swap these gits could not: it waits out
+   * another git's lock or removes a stale one (git-command.ts), and reports git's own failure.
+   * Before it runs, these gits and `alsoRunning` (the caller's other gits) are ended: a lock is
+   * judged stale only while no git runs in tole's directory (git-locks.ts), and these would.
+   */
+  chainRef(byProcess: CheckpointRef, signal: AbortSignal, alsoRunning: () => void): CheckpointRef {
+    return {
+      commit: (tree, parents, message) => this.commit(tree, parents, message, signal),
+      swap: async (next, expected) => {
+        try {
+          await this.swap(next, expected, signal);
+          return { ok: true };
+        } catch (error) {
+          if (signal.aborted) throw error;
+          this.close();
+          alsoRunning();
+          return byProcess.swap(next, expected);
+        }
+      },
+      head: () => byProcess.head(),
+    };
+  }
+
+  close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.commits.close();
+    this.refs.close();
+  }
+
+  private touch(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(), IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+/** PipedRefs made in this process, for their files' names. */
+let made = 0;
+
+/** How long the gits stay after the last checkpoint: a turn's calls come seconds apart. */
+const IDLE_MS = 120_000;

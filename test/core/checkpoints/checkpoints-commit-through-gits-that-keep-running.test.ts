@@ -1,0 +1,106 @@
+/**
+ * Every checkpoint, a scan's as a known-path one's, writes its commit and moves the ref through
+ * gits that keep running (piped-ref.ts): a bash call's checkpoint starts no `commit-tree` and no
+ * `update-ref` of its own. Where those gits cannot move the ref (another tole moved it, a lock
+ * file), a git of its own does, as before; a hanging one is stopped like any checkpoint git.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
+import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
+import { fileInCheckpoint, inCheckpoints } from '../../support/checkpoint-reads';
+import { hangingGit, testTimer } from '../../support/hanging-git';
+import { loggingGit } from '../../support/logging-git';
+
+function workspace(): { home: string; root: string; dir: string } {
+  const dir = tempDirForTest('tole-piped-ref-');
+  const [home, root] = [join(dir, 'home'), join(dir, 'workspace')];
+  mkdirSync(home);
+  mkdirSync(root);
+  return { home, root, dir };
+}
+
+async function take(checkpoints: Checkpoints): Promise<string> {
+  const taken = await checkpoints.take();
+  if (!taken.ok) throw new Error(`checkpoint failed: ${taken.reason}`);
+  return taken.id;
+}
+
+describe('scan checkpoints', () => {
+  it('commit and move the ref through the gits that keep running: one start of each for a series', async () => {
+    const { home, root, dir } = workspace();
+    const git = loggingGit(dir);
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: git.binary });
+    afterTheTest(() => checkpoints.close());
+    const ids: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      writeFileSync(join(root, 'a.txt'), `round ${round}\n`);
+      ids.push(await take(checkpoints));
+    }
+    const starts = git.starts();
+    expect(starts.filter((s) => /(^| )(commit-tree|update-ref) /.test(`${s} `) && !s.includes('--stdin'))).toEqual([]);
+    expect(starts.filter((s) => s.includes('update-ref --stdin'))).toHaveLength(1);
+    expect(starts.filter((s) => s.includes('hash-object -w -t commit'))).toHaveLength(1);
+    // Each is on the chain, its parent the one before, and holds its round's file.
+    expect(inCheckpoints(checkpoints, 'rev-list', 'refs/tole/checkpoints').trim().split('\n')).toEqual(
+      [...ids].reverse(),
+    );
+    ids.forEach((id, round) => expect(fileInCheckpoint(checkpoints.directory, id, 'a.txt')).toBe(`round ${round}\n`));
+  });
+
+  it('move the ref by a git of its own when another tole moved it meanwhile, keeping both on the chain', async () => {
+    const { home, root } = workspace();
+    const [a, b] = [
+      Checkpoints.create({ home, workspaceRoot: root }),
+      Checkpoints.create({ home, workspaceRoot: root }),
+    ];
+    afterTheTest(() => {
+      a.close();
+      b.close();
+    });
+    writeFileSync(join(root, 'a.txt'), 'one\n');
+    const first = await take(a);
+    writeFileSync(join(root, 'a.txt'), 'two\n');
+    const second = await take(b);
+    // a's running gits still expect the ref at `first`.
+    writeFileSync(join(root, 'a.txt'), 'three\n');
+    const third = await take(a);
+    const chain = inCheckpoints(a, 'rev-list', 'refs/tole/checkpoints').trim().split('\n');
+    expect(new Set(chain)).toEqual(new Set([third, second, first]));
+    expect(inCheckpoints(a, 'rev-parse', 'refs/tole/checkpoints').trim()).toBe(third);
+    expect(fileInCheckpoint(a.directory, third, 'a.txt')).toBe('three\n');
+  });
+
+  it("past a stale lock on the ref that a killed git left, while tole's own gits keep running", async () => {
+    const { home, root } = workspace();
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root, lockWaitsMs: [20, 50, 100] });
+    afterTheTest(() => checkpoints.close());
+    writeFileSync(join(root, 'a.txt'), 'one\n');
+    await take(checkpoints);
+    writeFileSync(join(checkpoints.directory, 'refs', 'tole', 'checkpoints.lock'), '');
+    writeFileSync(join(root, 'a.txt'), 'two\n');
+    const id = await take(checkpoints);
+    expect(fileInCheckpoint(checkpoints.directory, id, 'a.txt')).toBe('two\n');
+  });
+
+  it('whose commit git hangs is stopped at the time limit, and the next checkpoint starts it again', async () => {
+    const { home, root } = workspace();
+    const git = hangingGit();
+    const limit = testTimer();
+    const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: git.binary, timer: limit.timer });
+    afterTheTest(() => checkpoints.close());
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    git.hangAt('hash-object');
+    const taking = checkpoints.take();
+    await git.hanging();
+    limit.expire();
+    expect(await taking).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/git hash-object was stopped: it ran past the checkpoint time limit/),
+    });
+    git.release();
+    const id = await take(checkpoints);
+    expect(fileInCheckpoint(checkpoints.directory, id, 'a.txt')).toBe('a\n');
+  });
+});
