@@ -257,7 +257,7 @@ export class Checkpoints {
    * workspace moving it too; through the gits that keep running, a git per step where they cannot.
    */
   private async commitOnRef(tree: string, message: string, stop: AbortSignal): Promise<string> {
-    const ref = this.pipedRef().chainRef(gitCheckpointRef(this.target, stop), stop, () => this.writer?.close());
+    const ref = this.pipedRef().chainRef(gitCheckpointRef(this.target, stop), stop);
     this.newest = await commitOnRef(ref, tree, message, this.newest);
     return this.newest;
   }

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
+import { isIdleGitOfThisProcess } from './idle-gits';
 
 /**
  * git's own lock files in tole's checkpoint directory (`index.lock`, `refs/tole/checkpoints.lock`,
@@ -32,7 +33,7 @@ function gitActivity(gitDir: string): GitActivity {
   const needle = Buffer.from(`\0GIT_DIR=${gitDir}\0`);
   let unreadable = false;
   for (const pid of entries) {
-    if (Number(pid) === process.pid) continue;
+    if (Number(pid) === process.pid || isIdleGitOfThisProcess(Number(pid))) continue;
     let comm: string;
     try {
       comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();

@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { diesWithTole, gitEnv, type GitTarget } from './git-command';
 import { GitStopped, killGroup } from './git-stop';
+import { markIdle } from './idle-gits';
 
 /**
  * One git that keeps running and answers request after request on its stdin and stdout
@@ -55,6 +56,7 @@ export class GitPipe {
         },
       });
       // Waited for, the git keeps tole running until it answers or ends.
+      markIdle(child.pid, false);
       child.ref();
       socket(child.stdout).ref();
       child.stdin.write(request);
@@ -118,12 +120,14 @@ export class GitPipe {
     }
     // Idle, the pipe does not keep tole running (a headless run ends when its work does).
     if (this.waiting.length === 0 && this.child) {
+      markIdle(this.child.pid, true);
       this.child.unref();
       socket(this.child.stdout).unref();
     }
   }
 
   private ended(error: Error): void {
+    markIdle(this.child?.pid, false);
     this.child = null;
     const waiting = this.waiting;
     this.waiting = [];

@@ -65,11 +65,10 @@ export class PipedRef {
   /**
    * The ref as the chain moves it (ref-chain.ts), through these gits; `byProcess` (the ref moved
    * by a git per step) reads the head, and makes a swap these gits could not: it waits out
-   * another git's lock or removes a stale one (git-command.ts), and reports git's own failure.
-   * Before it runs, these gits and `alsoRunning` (the caller's other gits) are ended: a lock is
-   * judged stale only while no git runs in tole's directory (git-locks.ts), and these would.
+   * another git's lock or removes a stale one (git-command.ts; these gits, idle by then, do not
+   * count as gits holding it: idle-gits.ts), and reports git's own failure.
    */
-  chainRef(byProcess: CheckpointRef, signal: AbortSignal, alsoRunning: () => void): CheckpointRef {
+  chainRef(byProcess: CheckpointRef, signal: AbortSignal): CheckpointRef {
     return {
       commit: (tree, parents, message) => this.commit(tree, parents, message, signal),
       swap: async (next, expected) => {
@@ -78,8 +77,6 @@ export class PipedRef {
           return { ok: true };
         } catch (error) {
           if (signal.aborted) throw error;
-          this.close();
-          alsoRunning();
           return byProcess.swap(next, expected);
         }
       },

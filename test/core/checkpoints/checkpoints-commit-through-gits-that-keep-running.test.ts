@@ -4,7 +4,7 @@
  * `update-ref` of its own. Where those gits cannot move the ref (another tole moved it, a lock
  * file), a git of its own does, as before; a hanging one is stopped like any checkpoint git.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -72,16 +72,24 @@ describe('scan checkpoints', () => {
     expect(fileInCheckpoint(a.directory, third, 'a.txt')).toBe('three\n');
   });
 
-  it("past a stale lock on the ref that a killed git left, while tole's own gits keep running", async () => {
+  it.each([
+    'refs/tole/checkpoints.lock',
+    'index.lock',
+  ])("past a stale %s a killed git left, while tole's own gits keep running", async (lock) => {
     const { home, root } = workspace();
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, lockWaitsMs: [20, 50, 100] });
     afterTheTest(() => checkpoints.close());
     writeFileSync(join(root, 'a.txt'), 'one\n');
     await take(checkpoints);
-    writeFileSync(join(checkpoints.directory, 'refs', 'tole', 'checkpoints.lock'), '');
+    // A known-path checkpoint too: its gits (cat-file, hash-object, mktree, check-ignore) keep running.
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    checkpoints.noteChanges(['b.txt']);
+    expect((await checkpoints.take('known-paths')).ok).toBe(true);
+    writeFileSync(join(checkpoints.directory, lock), '');
     writeFileSync(join(root, 'a.txt'), 'two\n');
     const id = await take(checkpoints);
     expect(fileInCheckpoint(checkpoints.directory, id, 'a.txt')).toBe('two\n');
+    expect(existsSync(join(checkpoints.directory, lock))).toBe(false);
   });
 
   it('whose commit git hangs is stopped at the time limit, and the next checkpoint starts it again', async () => {
