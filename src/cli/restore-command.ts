@@ -3,7 +3,7 @@ import { seededRandom } from '../core/clock';
 import { planLines } from '../core/checkpoints/plan-text';
 import { FileRestorer } from '../core/session/file-restorer';
 import { uncheckpointedWarning } from '../core/session/restore-files';
-import { SessionCommands, type Refusal } from '../core/session/session-commands';
+import { type PartlyRestored, SessionCommands, type Refusal } from '../core/session/session-commands';
 import { StorageError } from '../core/storage/errors';
 import { SessionStore } from '../core/storage/session-store';
 import { UsageError, type CliArgs } from './args';
@@ -50,7 +50,7 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
     });
     const commands = new SessionCommands(store, restorer, () => restorer.running);
     const emit = (): void => {};
-    const refused = (refusal: Refusal): number => {
+    const refused = (refusal: Refusal | PartlyRestored): number => {
       io.stderr.write(`tole: ${refusalText(refusal, ref, args.entry!)}\n`);
       return 1;
     };
@@ -110,10 +110,12 @@ function openForRestore(path: string, ref: string, readOnly: boolean): SessionSt
  * A refusal in the words of the command line: the screen's words point at its tree and keys,
  * which `tole restore` has not.
  */
-function refusalText(refusal: Refusal, ref: string, entryId: string): string {
+function refusalText(refusal: Refusal | PartlyRestored, ref: string, entryId: string): string {
   switch (refusal.reason) {
     case 'no-entry':
       return `no entry ${entryId} in session ${ref}: list its entry ids with tole export ${ref} --format json`;
+    case 'partly-restored':
+      return `${refusal.message} (tole restore ${ref} --entry ${refusal.undoEntryId})`;
     case 'turn-unsettled':
       return `a turn in this session was cut short and has calls not settled yet: open it once with tole --resume ${ref} (tole settles them on open), then restore`;
     default:

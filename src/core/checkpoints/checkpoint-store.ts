@@ -9,7 +9,7 @@ import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { createDirectory, offReason } from './checkpoint-directory';
-import { removeInWorkspace } from './remove-in-workspace';
+import { writeRestore } from './write-restore';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
@@ -306,29 +306,26 @@ export class Checkpoints {
   }
 
   /**
-   * Brings the workspace back to checkpoint `id`: removes what it does not hold, then writes what
-   * differs (git checks out, so it never writes through a symlink). Running it again after a
-   * crash finishes the job: it is idempotent. `midway` runs between the two steps (fault tests).
+   * Brings the workspace back to checkpoint `id` (writeRestore). Running it again after a crash
+   * finishes the job: it is idempotent. `midway` runs between its two steps (fault tests). What
+   * the workspace holds after is read again and compared with the checkpoint: a restore that did
+   * not take, or failed part way (a folder where a file must go), throws a RestoreIncomplete that
+   * says which files were restored and which not; one its time limit stopped cannot be read again.
    */
   async restore(id: string, midway?: () => void): Promise<RestorePlan> {
     return this.serial(async (stop) => {
       // A restore changes files no call named: the checkpoint after it scans.
       this.rescan();
       const plan = await this.planNow(id, stop);
-      for (const path of plan.bytes.removed) removeInWorkspace(this.target.workTree, path);
-      midway?.();
-      const writes = [...plan.bytes.added, ...plan.bytes.changed];
-      if (writes.length > 0)
-        await git(
-          this.target,
-          ['checkout', id, '--pathspec-from-file=-', '--pathspec-file-nul'],
-          stop,
-          nulJoined(writes),
-        );
-      // What the workspace holds now is read again and compared with the checkpoint: a restore
-      // that did not take (a file that could not be removed, a writer racing it) says so.
+      try {
+        await writeRestore(this.target, plan, stop, midway);
+      } catch (error) {
+        if (stop.aborted) throw error;
+        const left = await this.planNow(id, stop).catch(() => null);
+        throw left ? new RestoreIncomplete(left, plan, error) : error;
+      }
       const left = await this.planNow(id, stop);
-      if (planSize(left) > 0) throw new RestoreIncomplete(left);
+      if (planSize(left) > 0) throw new RestoreIncomplete(left, plan);
       return plan;
     });
   }

@@ -26,6 +26,17 @@ export function planLines(plan: RestorePlan, limit = PREVIEW_PATHS): string[] {
   return lines;
 }
 
+/** A plan's paths in one line (~ overwritten, - removed, + created), the first `limit` of them and how many more. */
+export function planPaths(plan: RestorePlan, limit = PREVIEW_PATHS): string {
+  const marked = [
+    ...plan.changed.map((p) => `~ ${p}`),
+    ...plan.removed.map((p) => `- ${p}`),
+    ...plan.added.map((p) => `+ ${p}`),
+  ];
+  const more = marked.length - limit;
+  return `${marked.slice(0, limit).join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+}
+
 function leftOutText(left: LeftOut): string {
   if (left.why === 'nested-repository') return `${left.path} (a nested git repository)`;
   const mb = left.bytes === undefined ? '' : `${(left.bytes / (1024 * 1024)).toFixed(1)} MB, `;

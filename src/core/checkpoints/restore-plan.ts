@@ -1,5 +1,7 @@
 /** What a checkpoint left out, and what restoring it would do and did. */
 
+import { pathKey, pathText } from './path-bytes';
+
 /** A path a checkpoint does not hold, and why. */
 export interface LeftOut {
   /** The name as text (`pathText`: escaped where it is not UTF-8). */
@@ -29,10 +31,18 @@ export interface RestorePlan {
   };
 }
 
-/** A restore after which the workspace still differs from its checkpoint: `left` says where. */
+/**
+ * A restore after which the workspace still differs from its checkpoint: `left` says where (what
+ * was not restored). `planned` is what the restore set out to change and `cause` the failure that
+ * stopped it part way, when one did (without one, the files were written and still differ).
+ */
 export class RestoreIncomplete extends Error {
   override readonly name = 'RestoreIncomplete';
-  constructor(readonly left: RestorePlan) {
+  constructor(
+    readonly left: RestorePlan,
+    readonly planned: RestorePlan = left,
+    cause?: unknown,
+  ) {
     const list = (mark: string, paths: readonly string[]): string[] => paths.slice(0, 8).map((p) => `${mark}${p}`);
     const named = [
       ...list('still there: ', left.removed),
@@ -40,9 +50,33 @@ export class RestoreIncomplete extends Error {
       ...list('still different: ', left.changed),
     ];
     const more = planSize(left) - named.length;
+    const why =
+      cause === undefined
+        ? 'another process may be changing them, or they cannot be written'
+        : `the restore stopped at: ${(cause as Error)?.message ?? String(cause)}`;
     super(
-      `the files still differ from checkpoint ${left.checkpoint.slice(0, 12)} after the restore (${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}): another process may be changing them, or they cannot be written`,
+      `the files still differ from checkpoint ${left.checkpoint.slice(0, 12)} after the restore (${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}): ${why}`,
+      cause === undefined ? undefined : { cause },
     );
+  }
+
+  /** The paths the restore set out to change that now hold what the checkpoint holds. */
+  get restored(): RestorePlan {
+    const { added, changed, removed } = this.left.bytes;
+    const still = new Set([...added, ...changed, ...removed].map(pathKey));
+    const done = (paths: readonly Buffer[]): Buffer[] => paths.filter((path) => !still.has(pathKey(path)));
+    const bytes = {
+      added: done(this.planned.bytes.added),
+      changed: done(this.planned.bytes.changed),
+      removed: done(this.planned.bytes.removed),
+    };
+    return {
+      ...this.planned,
+      added: bytes.added.map(pathText),
+      changed: bytes.changed.map(pathText),
+      removed: bytes.removed.map(pathText),
+      bytes,
+    };
   }
 }
 

@@ -65,6 +65,12 @@ export type SessionEvent =
       readonly explanation: string | null;
       readonly current: number | null;
     }
+  /**
+   * A restore's files are being written (its entry `entryId` is committed): from here Esc no longer
+   * stops it, since stopping part way would leave some files restored and others not; it goes on to
+   * its end, and its result says how it ended.
+   */
+  | { readonly type: 'restore-writing'; readonly entryId: string }
   /** A steering message was committed as a user entry and goes to the model with the next call. */
   | { readonly type: 'steered'; readonly entryId: string; readonly text: string }
   /** `refused`: the text is the model's refusal (it declined to answer). */

@@ -1,5 +1,6 @@
 import type { Checkpoints, RestorePlan } from '../checkpoints/checkpoint-store';
-import { planSize } from '../checkpoints/checkpoint-store';
+import { planSize, RestoreIncomplete } from '../checkpoints/checkpoint-store';
+import { planPaths } from '../checkpoints/plan-text';
 import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
 import type { AnyEntry, Entry } from '../tree/entry-types';
@@ -133,7 +134,13 @@ export type RestoreOutcome =
       /** The restore's own entry: restoring to it undoes this restore. */
       readonly undoEntryId: string;
     }
-  | { readonly ok: false; readonly reason: string; readonly interrupted?: true };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly interrupted?: true;
+      /** The restore failed once it wrote files: restoring to this entry (its own) puts them back. */
+      readonly undoEntryId?: string;
+    };
 
 /** What a restore the user stopped with Esc before it wrote any file (while it planned or checkpointed the present files) says. */
 export const RESTORE_INTERRUPTED =
@@ -280,15 +287,13 @@ async function applyAndSettle(
   emit: EventSink,
 ): Promise<RestoreOutcome> {
   const { restoreId, intentId, entryId, checkpoint } = restore;
+  emit({ type: 'restore-writing', entryId: intentId });
   let outcome: RestoreOutcome;
   try {
     const plan = await checkpoints.restore(checkpoint, () => deps.fault?.('during-restore'));
     outcome = { ok: true, plan, entryId, undoEntryId: intentId };
   } catch (error) {
-    outcome = {
-      ok: false,
-      reason: `the restore failed part way: ${(error as Error)?.message ?? String(error)}; restore again, or restore to the entry of this restore to undo it`,
-    };
+    outcome = { ok: false, reason: failedPartWay(error, intentId), undoEntryId: intentId };
   }
   settle(deps.store, restoreId, entryId, outcome, resumed, emit);
   return outcome;
@@ -318,6 +323,27 @@ function settle(
   batch.remove(NS.pending, restoreId);
   store.commit(batch.build());
   emit({ type: 'notice', level: outcome.ok ? 'info' : 'error', text: content });
+}
+
+/**
+ * What a restore that failed once it wrote files says: why, which files were restored and which
+ * not (read again from the workspace), and the one action that puts every file back as it was
+ * before it: restoring to its own entry, whose checkpoint holds them all.
+ */
+function failedPartWay(error: unknown, intentId: string): string {
+  const undo = `to put every file back as it was before this restore, restore to its entry ${intentId}`;
+  if (!(error instanceof RestoreIncomplete))
+    return `the restore failed part way: ${messageOf(error)}. Which of its files were written could not be read again: restore again to finish it, or ${undo} (its checkpoint holds them all)`;
+  const { restored, planned, left } = error;
+  const why =
+    error.cause === undefined
+      ? 'its files were written, and some still differ (another process may be changing them, or they cannot be written)'
+      : messageOf(error.cause);
+  return `the restore failed part way: ${why}. Restored ${planSize(restored)} of ${planSize(planned)}${planSize(restored) > 0 ? ` (${planPaths(restored)})` : ''}; not restored: ${planPaths(left)}; ${undo}`;
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
 }
 
 function restoredText(entryId: string, plan: RestorePlan): string {

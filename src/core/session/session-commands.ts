@@ -37,7 +37,17 @@ type LabelResult = { readonly ok: true; readonly label: string | null; readonly 
 type NameResult = { readonly ok: true; readonly name: string | null; readonly had: boolean } | Refusal;
 /** `retryFrom`: the entry a retry asks the model again from (the prompt or tool result the answer followed). */
 type RetryPoint = { readonly ok: true; readonly from: string } | Refusal;
-type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal;
+/**
+ * A restore that failed once it wrote files: the message names what was restored and what not;
+ * restoring to `undoEntryId` (the restore's own entry) puts every file back as it was before it.
+ */
+export interface PartlyRestored {
+  readonly ok: false;
+  readonly reason: 'partly-restored';
+  readonly message: string;
+  readonly undoEntryId: string;
+}
+type RestoreResult = Extract<RestoreOutcome, { ok: true }> | Refusal | PartlyRestored;
 /** `previewRestore`: what restoring the files to an entry would change now (nothing is changed). */
 type PreviewResult = Extract<RestorePreview, { ok: true }> | Refusal;
 /** `send`: where the prompt went (started a turn, into the running one, or behind it). */
@@ -223,6 +233,8 @@ export class SessionCommands {
     if (this.agent.hasCheckpointFor?.(entryId) === false) return noCheckpoint(entryId);
     const outcome = await restoreFiles.call(this.agent, entryId, emit, signal);
     if (outcome.ok) return outcome;
+    if (outcome.undoEntryId !== undefined)
+      return { ok: false, reason: 'partly-restored', message: outcome.reason, undoEntryId: outcome.undoEntryId };
     return refuse('not-restored', `files not restored: ${outcome.reason}`);
   }
 

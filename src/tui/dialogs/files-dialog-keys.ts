@@ -76,8 +76,15 @@ function runRestore(ctx: FilesKeyContext, entryId: string): void {
     .runTask('restoring files', (signal, emit) => ctx.session.restore(entryId, emit, signal))
     .then((outcome) => {
       if (outcome === null) flash(ctx, 'warn', 'a turn is running: restore files when it ends');
-      else if (!outcome.ok) flashRefusal(ctx, outcome);
-      else flash(ctx, 'info', `files restored to ${entryId} (undo: u on the restore entry, ${outcome.undoEntryId})`);
+      else if (outcome.ok)
+        flash(ctx, 'info', `files restored to ${entryId} (undo: u on the restore entry, ${outcome.undoEntryId})`);
+      else if (outcome.reason === 'partly-restored')
+        flash(
+          ctx,
+          'error',
+          `the restore failed part way (the transcript names the files restored and not): u on ${outcome.undoEntryId} puts them all back`,
+        );
+      else flashRefusal(ctx, outcome);
     })
     .catch((error: unknown) =>
       flash(ctx, 'error', `files not restored: ${(error as Error)?.message ?? String(error)}`),

@@ -451,24 +451,22 @@ function scrollApproval(ctx: KeyContext, delta: number): void {
 
 function interrupt(ctx: KeyContext): void {
   if (!ctx.turns.running) return;
+  // Read before the interrupt: whether Esc stops the work that runs now (a restore writing files goes on).
+  const { unstoppable } = ctx.turns.getSnapshot();
   const queued = ctx.turns.interrupt();
   if (queued.length === 0) {
-    ctx.dispatch({
-      type: 'flash',
-      flash: { level: 'warn', text: 'interrupted: the running stream or tool is being stopped' },
-    });
+    const text = unstoppable ?? 'interrupted: the running stream or tool is being stopped';
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text } });
     return;
   }
   const current = ctx.ui.editor.value;
   const value = [current, ...queued].filter((t) => t !== '').join('\n');
   ctx.dispatch({ type: 'edit', editor: { value, cursor: value.length } });
   ctx.dispatch({ type: 'focus', pane: 'input' });
+  const prompts = `${queued.length} queued prompt${queued.length > 1 ? 's are' : ' is'} back in the prompt, not sent`;
   ctx.dispatch({
     type: 'flash',
-    flash: {
-      level: 'warn',
-      text: `interrupted; ${queued.length} queued prompt${queued.length > 1 ? 's are' : ' is'} back in the prompt, not sent`,
-    },
+    flash: { level: 'warn', text: unstoppable ? `${unstoppable}; ${prompts}` : `interrupted; ${prompts}` },
   });
 }
 

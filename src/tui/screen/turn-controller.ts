@@ -89,6 +89,8 @@ export interface LiveTurn {
   readonly lastOutcome: TurnOutcome | null;
   /** Work that runs in a turn's place (a `/compact`, the sessionStart hooks): "compacting the conversation". */
   readonly task: string | null;
+  /** What the running work does that Esc cannot stop part way (a restore writing its files), or null: Esc stops it. */
+  readonly unstoppable: string | null;
   /** The provider error the last turn ended with; cleared when the next turn starts. */
   readonly lastError: TurnError | null;
 }
@@ -129,6 +131,7 @@ const IDLE: LiveTurn = {
   interrupting: false,
   lastOutcome: null,
   task: null,
+  unstoppable: null,
   lastError: null,
 };
 
@@ -400,6 +403,13 @@ export class TurnController implements PromptRunner {
         return;
       case 'steered':
         this.publish({ steering: null });
+        return;
+      case 'restore-writing':
+        this.publish({
+          task: 'writing the restored files',
+          unstoppable:
+            'the restore writes its files to its end: stopping part way would leave some restored and others not (its result says how it ended)',
+        });
         return;
       case 'turn-started':
       case 'usage':

@@ -81,7 +81,8 @@ export function liveLines(
   }
   if (live.activeTools.length > 0 && !awaitingApproval) out.push(...runningLines(live.activeTools, nowMs, width));
   if (awaitingApproval) out.push([seg('  ⏸ waiting for your approval (below)', 'warn')]);
-  if (live.interrupting) out.push([seg('  stopping…', 'warn')]);
+  if (live.interrupting)
+    out.push(...wrapLine([seg(`  ${live.unstoppable ?? 'stopping…'}`, 'warn')], width, [seg('  ')]));
   return out;
 }
 
