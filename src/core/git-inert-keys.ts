@@ -163,7 +163,6 @@ const INERT_PATTERNS = [
     'colormovedws',
     'context',
     'dirstat',
-    'guitool',
     'ignoresubmodules',
     'indentheuristic',
     'interhunkcontext',
@@ -176,7 +175,6 @@ const INERT_PATTERNS = [
     'statgraphwidth',
     'submodule',
     'suppressblankempty',
-    'tool',
     'wordregex',
     'wserrorhighlight',
   ].map((variable) => `diff.${variable}`),
@@ -228,14 +226,12 @@ const INERT_PATTERNS = [
     'defaulttoupstream',
     'directoryrenames',
     'ff',
-    'guitool',
     'log',
     'renamelimit',
     'renames',
     'renormalize',
     'stat',
     'suppressdest',
-    'tool',
     'verbosity',
     'verifysignatures',
   ].map((variable) => `merge.${variable}`),
@@ -251,7 +247,7 @@ const INERT_PATTERNS = [
   'mergetool.<>.hasoutput',
   'mergetool.<>.useautomerge',
   'mergetool.<>.layout',
-  // remote: the pack programs are made inert; a remote's vcs names a helper found on the user's PATH.
+  // remote: the pack programs are made inert; a remote's vcs is a NAMED_ONLY key.
   ...[
     'url',
     'pushurl',
@@ -261,7 +257,6 @@ const INERT_PATTERNS = [
     'skipdefaultupdate',
     'skipfetchall',
     'tagopt',
-    'vcs',
     'prune',
     'prunetags',
     'promisor',
@@ -295,6 +290,17 @@ const INERT_PATTERNS = [
 
 const INERT = new Set(INERT_PATTERNS);
 
+/**
+ * Keys whose value git makes into the name of a file it runs: a remote's vcs `x` runs
+ * `git-remote-x`, and a diff or merge tool `x` has git's mergetool scripts source
+ * `<git's mergetools folder>/x` as shell. A plain name is looked up where git keeps its own
+ * programs (then on the user's PATH); a value with a slash is a path from there, so
+ * `remote.origin.vcs = x/../run-me` runs `./run-me` of the repository once a folder `git-remote-x`
+ * is beside it, and `diff.tool = ../../../../work/run-me` sources any file. These pass only as a
+ * plain name; with a slash they are unvouched.
+ */
+const NAMED_ONLY = new Set(['remote.<>.vcs', 'diff.tool', 'diff.guitool', 'merge.tool', 'merge.guitool']);
+
 /** A key split as git reads it: section, subsection (null when there is none) and variable. */
 export interface KeyParts {
   readonly section: string;
@@ -311,12 +317,14 @@ export function keyParts(key: string): KeyParts {
   return { section, subsection: first === last ? null : key.slice(first + 1, last), variable };
 }
 
-/** Whether git reads no program from `parts` (tole lets it pass as it is). */
-export function namesNoProgram(parts: KeyParts): boolean {
+/** Whether git reads no program from `parts` set to `value` (tole lets it pass as it is). */
+export function namesNoProgram(parts: KeyParts, value: string | null): boolean {
   const middle = parts.subsection === null ? '' : '<>.';
   const literal = parts.subsection === null ? null : `${parts.section}.${parts.subsection}.${parts.variable}`;
+  const pattern = `${parts.section}.${middle}${parts.variable}`;
   return (
-    INERT.has(`${parts.section}.${middle}${parts.variable}`) ||
+    INERT.has(pattern) ||
+    (NAMED_ONLY.has(pattern) && !(value ?? '').includes('/')) ||
     INERT.has(`${parts.section}.${middle}*`) ||
     (literal !== null && INERT.has(literal))
   );

@@ -46,7 +46,8 @@ export function vetEntries(entries: readonly ConfigEntry[]): RepositoryGitConfig
     if (key === '' || settings.has(key) || unvouched.has(key)) continue;
     const value = inertValue(key);
     if (value !== null) settings.set(key, value);
-    else if (!isInclude(key) && !namesNoProgram(keyParts(key))) unvouched.set(key, `${key} (in ${entry.origin})`);
+    else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value))
+      unvouched.set(key, `${key} (in ${entry.origin})`);
   }
   return { settings: [...settings], unvouched: [...unvouched.values()] };
 }
