@@ -14,6 +14,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type ConfigEntry, includeTarget, listedEntries } from './git-config-listing';
 import { withGitGuard } from './git-guard-env';
+import { namedGitDirs, type OtherGitDirs, otherGitDirs } from './git-other-dirs';
 
 /** The repository's config entries, and what tole could not read or vouch for (one line each). */
 export interface RepositoryConfigRead {
@@ -44,6 +45,8 @@ export function isInclude(key: string): boolean {
 export async function readRepositoryConfig(
   cwd: string,
   env: Readonly<Record<string, string>>,
+  /** The command about to run: the nested repositories it names are read too. */
+  command = '',
 ): Promise<RepositoryConfigRead | null> {
   const [listing, dirs] = await Promise.all([
     gitOutput(['config', '--list', '--show-scope', '--show-origin', '-z'], cwd, env),
@@ -51,19 +54,48 @@ export async function readRepositoryConfig(
   ]);
   if (listing === null) return null;
   const entries = listedEntries(listing, REPOSITORY_SCOPES, cwd);
-  const unvouched = await readIncludes(entries, cwd, env);
+  const others = dirs === null ? { gitDirs: [], unvouched: [] } : othersOf(dirs, cwd, command);
+  const files = others.gitDirs.flatMap((dir) => ['config', 'config.worktree'].map((name) => path.join(dir, name)));
+  const unvouched = [
+    ...others.unvouched,
+    ...(await readIncludes(
+      entries,
+      cwd,
+      env,
+      files.filter((file) => existsSync(file)),
+    )),
+  ];
   if (entries.length > 0 && dirs === null) unvouched.push("tole could not find the repository's git directory");
-  if (dirs !== null) unvouched.push(...inWorkTree(entries, dirs));
+  if (dirs !== null)
+    unvouched.push(...inWorkTree(entries, { top: dirs.top, gitDirs: [...dirs.gitDirs, ...others.gitDirs] }));
   return { entries, unvouched };
 }
 
+/** The other git directories whose config the command can bring in (real paths, the repository's own left out). */
+function othersOf(dirs: GitDirs, cwd: string, command: string): OtherGitDirs {
+  const common = dirs.gitDirs[dirs.gitDirs.length - 1];
+  const found: OtherGitDirs[] = [];
+  if (common !== undefined) found.push(otherGitDirs(common));
+  const named = namedGitDirs(command, realPath(cwd) ?? cwd, dirs.gitDirs);
+  found.push(named, ...named.gitDirs.map((dir) => otherGitDirs(dir)));
+  const real = new Set(found.flatMap((each) => each.gitDirs.map((dir) => realPath(dir) ?? dir)));
+  for (const own of dirs.gitDirs) real.delete(own);
+  return { gitDirs: [...real], unvouched: found.flatMap((each) => each.unvouched) };
+}
+
 /** Reads the files `entries` include that git did not read, adding their entries; returns what tole cannot vouch for. */
-async function readIncludes(entries: ConfigEntry[], cwd: string, env: Readonly<Record<string, string>>) {
+async function readIncludes(
+  entries: ConfigEntry[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  /** Config files to read besides the includes: other git directories'. */
+  files: readonly string[],
+) {
   const unvouched: string[] = [];
   const read = new Set(entries.map((entry) => entry.origin));
   const looked = new Set<ConfigEntry>();
-  for (;;) {
-    const targets: string[] = [];
+  for (let round = 0; ; round++) {
+    const targets = round === 0 ? files.filter((file) => !read.has(file)) : [];
     for (const entry of entries) {
       if (looked.has(entry) || !isInclude(entry.key) || entry.value === null) continue;
       looked.add(entry);

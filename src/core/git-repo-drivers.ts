@@ -66,8 +66,10 @@ export function neutralSettings(items: readonly string[]): (readonly [string, st
 export async function repositoryGitConfig(
   cwd: string,
   env: Readonly<Record<string, string>>,
+  /** The command about to run: the nested repositories it names are read too. */
+  command = '',
 ): Promise<RepositoryGitConfig> {
-  const read = await readRepositoryConfig(cwd, env);
+  const read = await readRepositoryConfig(cwd, env, command);
   if (read === null) return { settings: [], unvouched: [] };
   const { settings, unvouched } = vetEntries(read.entries);
   return { settings, unvouched: [...read.unvouched, ...unvouched] };

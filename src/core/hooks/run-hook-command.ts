@@ -47,7 +47,7 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
     : { program: 'bash', args: bashArgs, seccomp: null };
   let config: RepositoryGitConfig;
   try {
-    config = await repositoryGitConfig(spec.cwd, withGitGuard(spec.env));
+    config = await repositoryGitConfig(spec.cwd, withGitGuard(spec.env), spec.command);
   } catch (error) {
     const spawnError = (error as Error).message;
     return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };

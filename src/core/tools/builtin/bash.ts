@@ -107,7 +107,7 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
   const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
   let config: RepositoryGitConfig;
   try {
-    config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base));
+    config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base), input.command);
   } catch (error) {
     return { ok: false, content: (error as Error).message };
   }

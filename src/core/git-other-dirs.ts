@@ -1,0 +1,132 @@
+/**
+ * The git directories besides the repository's own whose config a command the model runs can
+ * bring in: its submodules' (`<common dir>/modules/**`, entered by `git status` and `git diff` at
+ * the top), its other worktrees' (`<common dir>/worktrees/*`, entered by `git -C ../other`), and
+ * the nested repositories a command names (`cd sub && git diff`, `git -C sub`, `GIT_DIR=sub/.git`):
+ * each word of the command that names a folder in the workspace is looked at, and every `.git` from
+ * it up to the workspace root counts. Only names and stats: no git runs here.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Git directories found, and what tole could not look into (one line each). */
+export interface OtherGitDirs {
+  readonly gitDirs: string[];
+  readonly unvouched: string[];
+}
+
+/** The most folders looked at under `modules/`, and the most words of a command looked at. */
+const MODULE_FOLDERS_MAX = 10_000;
+const WORDS_MAX = 500;
+/** The most folders a command's words name that are looked at. */
+const FOLDERS_MAX = 200;
+/** Folders of a git directory that hold no git directory of a submodule. */
+const NO_MODULES_IN = new Set(['objects', 'refs', 'logs', 'hooks', 'info', 'lfs']);
+
+const isGitDir = (dir: string): boolean => existsSync(path.join(dir, 'HEAD')) && existsSync(path.join(dir, 'config'));
+
+/** The git directories of the submodules and other worktrees of the repository whose common directory is `commonDir`. */
+export function otherGitDirs(commonDir: string): OtherGitDirs {
+  const found: OtherGitDirs = { gitDirs: [], unvouched: [] };
+  for (const name of entriesOf(path.join(commonDir, 'worktrees')))
+    found.gitDirs.push(path.join(commonDir, 'worktrees', name));
+  const stack = [path.join(commonDir, 'modules')];
+  let folders = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    if (++folders > MODULE_FOLDERS_MAX) {
+      found.unvouched.push(`${path.join(commonDir, 'modules')} holds more than ${MODULE_FOLDERS_MAX} folders`);
+      break;
+    }
+    if (isGitDir(dir)) found.gitDirs.push(dir);
+    for (const name of entriesOf(dir)) {
+      const child = path.join(dir, name);
+      if (!NO_MODULES_IN.has(name) && isFolder(child)) stack.push(child);
+    }
+  }
+  return found;
+}
+
+/** The git directories of the repositories nested in `root` that a word of `command` names. */
+export function namedGitDirs(command: string, root: string, own: readonly string[]): OtherGitDirs {
+  const found: OtherGitDirs = { gitDirs: [], unvouched: [] };
+  const words = new Set(command.split(/[\s;&|()<>'"=`{}]+/).filter((word) => word !== '' && !word.startsWith('-')));
+  const looked = new Set<string>();
+  for (let dir of namedFolders([...words].slice(0, WORDS_MAX), root)) {
+    for (; dir !== root && within(dir, root) && !looked.has(dir); dir = path.dirname(dir)) {
+      looked.add(dir);
+      const gitDir = path.basename(dir) === '.git' || isGitDir(dir) ? dir : gitDirAt(dir, found);
+      if (gitDir !== null && !own.includes(gitDir)) found.gitDirs.push(gitDir);
+    }
+  }
+  return found;
+}
+
+/**
+ * The folders in `root` that `words` name, from the root or from a folder another word names (so
+ * `cd vendor && git -C x diff` finds vendor/x), until no new folder is found (at most 8 steps).
+ */
+function namedFolders(words: readonly string[], root: string): string[] {
+  const folders = new Set<string>();
+  let bases = [root];
+  for (let step = 0; step < 8 && bases.length > 0 && folders.size < FOLDERS_MAX; step++) {
+    const found: string[] = [];
+    for (const base of bases)
+      for (const word of words) {
+        const dir = path.resolve(base, word);
+        if (!word.startsWith('~') && !folders.has(dir) && within(dir, root) && isFolder(dir)) {
+          folders.add(dir);
+          found.push(dir);
+        }
+      }
+    bases = found;
+  }
+  return [...folders];
+}
+
+/** The git directory of the repository whose work tree is `dir` (its `.git` folder, or where a `.git` file points). */
+function gitDirAt(dir: string, found: OtherGitDirs): string | null {
+  const dotGit = path.join(dir, '.git');
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(dotGit);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile()) return isFolder(dotGit) ? dotGit : null;
+  const pointer = /^gitdir: (.+)$/m.exec(readText(dotGit) ?? '');
+  const target = pointer ? path.resolve(dir, pointer[1]!.trim()) : null;
+  if (target === null || !isFolder(target)) {
+    found.unvouched.push(`${dotGit}, a .git file pointing to a git directory tole cannot read`);
+    return null;
+  }
+  const common = readText(path.join(target, 'commondir'));
+  if (common !== null) found.gitDirs.push(path.resolve(target, common.trim()));
+  return target;
+}
+
+const within = (file: string, dir: string): boolean => file === dir || file.startsWith(`${dir}${path.sep}`);
+
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
