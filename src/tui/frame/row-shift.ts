@@ -20,7 +20,12 @@ export interface Shift {
 /** The widest shift looked for (a state word, a key hint or two). */
 const MAX_SHIFT = 16;
 /** How far past the start of a changed run the shifted text may begin. */
-const MAX_SEARCH = 24;
+const MAX_SEARCH = 16;
+/**
+ * Runs of changed cells per row at which a shift is looked for: a bar's words and keys need a few;
+ * text that reflowed has many runs and rarely a shift, and each look costs a streamed frame time.
+ */
+const MAX_TRIES = 4;
 /** The cells compared after a shift to judge it. */
 const WINDOW = 16;
 /**
@@ -67,6 +72,8 @@ function gain(held: readonly Cell[], now: readonly Cell[], from: number, by: num
   let gained = 0;
   const to = Math.min(end, from + WINDOW);
   for (let k = from; k < to; k++) {
+    // Every cell left could gain one: stop when they cannot reach MIN_GAIN.
+    if (gained + (to - k) < MIN_GAIN) return gained;
     const cell = at(now, k);
     if (looksBlank(cell)) continue;
     if (unchanged(at(held, k - by), cell)) gained++;
@@ -77,27 +84,29 @@ function gain(held: readonly Cell[], now: readonly Cell[], from: number, by: num
 
 /** The best shift for the run of changes starting at `start`, or null when none pays. */
 function bestShift(held: readonly Cell[], now: readonly Cell[], start: number, end: number, columns: number) {
-  let best: { shift: Shift; gained: number } | null = null;
+  let best: Shift | null = null;
+  let bestGained = 0;
   const last = Math.min(end, start + MAX_SEARCH);
   for (let p = start; p < last && best === null; p++) {
-    for (let by = 1; by <= MAX_SHIFT; by++) {
-      for (const shift of [
-        { at: p, by },
-        { at: p, by: -by },
-      ]) {
-        if (shift.at - Math.min(shift.by, 0) >= columns) continue;
-        // Inserted: the held cell at p lands on p + by; deleted: the one at p + by lands on p. The
+    for (let size = 1; size <= MAX_SHIFT; size++) {
+      for (let sign = 1; sign >= -1; sign -= 2) {
+        const by = sign * size;
+        const deleted = Math.max(-by, 0);
+        if (p + deleted >= columns) continue;
+        // Inserted: the held cell at p lands on p + by; deleted: the one at p - by lands on p. The
         // text that moved starts there: a cell that does not land where it belongs ends the try.
-        const first = at(held, p - Math.min(shift.by, 0));
-        if (looksBlank(first) || !unchanged(first, at(now, p + Math.max(shift.by, 0)))) continue;
-        const gained = gain(held, now, p + Math.max(shift.by, 0), shift.by, end);
-        if (gained < MIN_GAIN || (best !== null && gained <= best.gained)) continue;
+        const first = at(held, p + deleted);
+        if (looksBlank(first) || !unchanged(first, at(now, p + Math.max(by, 0)))) continue;
+        const gained = gain(held, now, p + Math.max(by, 0), by, end);
+        if (gained < MIN_GAIN || (best !== null && gained <= bestGained)) continue;
+        const shift = { at: p, by };
         if (!keepsWideCharacters(held, shift, columns)) continue;
-        best = { shift, gained };
+        best = shift;
+        bestGained = gained;
       }
     }
   }
-  return best?.shift ?? null;
+  return best;
 }
 
 /**
@@ -117,6 +126,7 @@ export function planShifts(
   const shifts: Shift[] = [];
   const rows: Cell[][] = [];
   let fresh = true;
+  let tries = 0;
   let i = 0;
   while (i < end) {
     if (unchanged(at(row, i), now[i]!)) {
@@ -124,7 +134,9 @@ export function planShifts(
       i++;
       continue;
     }
-    const shift = fresh ? bestShift(row, now, i, end, columns) : null;
+    const look = fresh && tries < MAX_TRIES;
+    const shift = look ? bestShift(row, now, i, end, columns) : null;
+    if (look) tries++;
     fresh = false;
     if (shift === null) {
       i++;
