@@ -68,16 +68,6 @@ const NOT_YET_CONVERTED: ReadonlySet<string> = new Set([
   'test/support/postgres-server.ts',
   'test/support/storage-fixtures.ts',
   'test/sync/sync-password-stays-out-of-sight.test.ts',
-  'test/tui/approval-box-shows-edits-as-diffs.test.tsx',
-  'test/tui/copy-in-tmux-asks-tmux-first.test.tsx',
-  'test/tui/esc-stops-a-restore-while-it-checkpoints.test.tsx',
-  'test/tui/keymap-overrides-apply.test.tsx',
-  'test/tui/locked-session-opens-read-only.test.tsx',
-  'test/tui/prompt-history-is-read-after-the-first-frame.test.tsx',
-  'test/tui/prompt-templates-become-commands.test.ts',
-  'test/tui/session-picker-filters-and-opens.test.tsx',
-  'test/tui/themes-and-no-color.test.tsx',
-  'test/tui/tree-keys-restore-files-with-a-preview.test.tsx',
 ]);
 
 const BY_HAND: readonly [RegExp, string][] = [

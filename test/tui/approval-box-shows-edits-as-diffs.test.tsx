@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
@@ -8,12 +7,13 @@ import { editFileTool } from '../../src/core/tools/builtin/edit-file';
 import { writeFileTool } from '../../src/core/tools/builtin/write-file';
 import { pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
 
 function workspace(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), 'tole-preview-')));
+  return tempDirForTest('tole-preview-');
 }
 
 async function boxFor(request: ApprovalRequest): Promise<string> {

@@ -4,14 +4,14 @@
  * option) it goes through the passthrough, with set-clipboard on tmux takes plain OSC 52, and with
  * both off (tmux 3.3's defaults) it says what to set and leaves the answer in tmux's paste buffer.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tmuxClipboard } from '../../src/cli/tmux-clipboard';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { KEYS, renderScreen, type Screen } from './harness';
 import { wiredSession } from './wired-session';
+import { tempDirForTest } from '../support/after-the-test';
 
 const FAKE_TMUX = `#!/bin/sh
 echo "$*" >> "$FAKE_TMUX_DIR/log"
@@ -29,7 +29,7 @@ let server: ChatServer;
 let dir: string;
 beforeEach(async () => {
   server = await startChatServer();
-  dir = mkdtempSync(join(tmpdir(), 'tole-fake-tmux-'));
+  dir = tempDirForTest('tole-fake-tmux-');
   writeFileSync(join(dir, 'tmux'), FAKE_TMUX);
   chmodSync(join(dir, 'tmux'), 0o755);
 });
@@ -37,7 +37,6 @@ afterEach(async () => {
   screen?.unmount();
   screen = undefined;
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A session whose last answer is "hi" (aGk= in base64), on a screen inside the fake tmux. */

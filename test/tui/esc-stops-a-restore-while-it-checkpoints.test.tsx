@@ -4,14 +4,14 @@
  * notice, and the workspace is as it was. The restore runs over a real Agent and a git wrapper
  * that hangs at the checkpoint's commit.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hangingGit, testTimer } from '../support/hanging-git';
 import { realAgent } from './agent-fixture';
 import { KEYS, renderScreen, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 afterEach(() => {
@@ -21,7 +21,7 @@ afterEach(() => {
 
 describe('Esc during a restore', () => {
   it('while the files as they are now are checkpointed: nothing restored, and the screen says so', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-home-')));
+    const home = tempDirForTest('tole-tui-home-');
     const git = hangingGit();
     const store = emptyStore();
     const fixture = realAgent(
@@ -65,8 +65,6 @@ describe('Esc during a restore', () => {
       expect([...store.tree.all()].filter((e) => e.type === 'restore' || e.type === 'restore_result')).toEqual([]);
     } finally {
       git.release();
-      rmSync(home, { recursive: true, force: true });
-      if (existsSync(fixture.workspace)) rmSync(fixture.workspace, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +7,7 @@ import { applyKeymapOverrides, KeymapError, parseChord } from '../../src/tui/inp
 import { KEYMAP, resolveKey } from '../../src/tui/input/keymap';
 import { pane, renderScreen, stripAnsi, KEYS, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
@@ -66,7 +66,7 @@ describe('keymap overrides from the config', () => {
   });
 
   it('an unparseable chord in the user config stops tole with exit 2 and the field named, before the screen opens', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-home-'));
+    const home = tempDirForTest('tole-home-');
     mkdirSync(join(home, '.config', 'tole'), { recursive: true });
     writeFileSync(
       join(home, '.config', 'tole', 'config.json'),
@@ -81,7 +81,7 @@ describe('keymap overrides from the config', () => {
     const code = await main({
       argv: [],
       env: { HOME: home },
-      cwd: mkdtempSync(join(tmpdir(), 'tole-keymap-')),
+      cwd: tempDirForTest('tole-keymap-'),
       stdout,
       stderr,
     });

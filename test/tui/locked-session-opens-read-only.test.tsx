@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
@@ -10,6 +9,7 @@ import type { StartedChild } from '../support/spawn-node';
 import { holdingTheLock } from '../support/lock-holder';
 import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 let holder: StartedChild | undefined;
@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 function madeSession(): { dir: string; id: string; path: string } {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-locked-')));
+  const dir = tempDirForTest('tole-locked-');
   const store = SessionStore.create(dir, { clock: systemClock, random: seededRandom(3), cwd: dir });
   append(store, 'user', { text: 'what holds the lock?' });
   append(store, 'assistant', { text: 'another tole does.', toolCalls: [], model: 'gpt-4.1', finishReason: 'stop' });

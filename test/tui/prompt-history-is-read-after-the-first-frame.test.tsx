@@ -3,12 +3,10 @@
  * ↑ and Ctrl-R after the screen's first frame, not before it, and ↑ brings back the same prompts
  * as when they were read first: a key that comes before the read reads them then.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screenHistory } from '../../src/cli/prompt-history-setup';
 import { seededRandom } from '../../src/core/clock';
 import { checkout, currentHead } from '../../src/core/session/cursor';
@@ -17,11 +15,7 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { useUiState, type HistorySource } from '../../src/tui/screen/use-ui-state';
 import type { UiAction, UiState } from '../../src/tui/screen/ui-state';
 import { append, fastOps, fixedClock } from './session-fixture';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../support/after-the-test';
 
 interface Probe {
   current?: () => UiState;
@@ -70,8 +64,7 @@ describe('the prompt history of the screen', () => {
   });
 
   it("holds the workspace's prompts, then the session's on the path to the head it was opened at", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tole-history-'));
-    dirs.push(dir);
+    const dir = tempDirForTest('tole-history-');
     const home = join(dir, 'home');
     const store = SessionStore.create(dir, { clock: fixedClock(), random: seededRandom(3), cwd: dir, ops: fastOps });
     const workspace = PromptHistory.open(home, dir);

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPromptTemplates } from '../../src/cli/prompt-templates';
 import { expandTemplate, parseTemplate } from '../../src/tui/commands/prompt-template';
+import { tempDirForTest } from '../support/after-the-test';
 
 describe('prompt templates', () => {
   it('put the arguments in: $ARGUMENTS whole, $1… each word (a quoted phrase is one), once', () => {
@@ -25,8 +25,8 @@ describe('prompt templates', () => {
   });
 
   it("are read from the user's prompts folder, and from the project's only when it is trusted", () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-templates-'));
-    const cwd = mkdtempSync(join(tmpdir(), 'tole-templates-ws-'));
+    const home = tempDirForTest('tole-templates-');
+    const cwd = tempDirForTest('tole-templates-ws-');
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'xdg') };
     mkdirSync(join(home, 'xdg', 'tole', 'prompts'), { recursive: true });
     mkdirSync(join(cwd, '.tole', 'prompts'), { recursive: true });

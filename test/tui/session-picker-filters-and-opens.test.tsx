@@ -1,7 +1,6 @@
 // Loaded before Ink, as tole's own entry points do, so that Ink draws frames when CI is set.
 import '../../src/tui/frame/ci-env-hide';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render } from 'ink';
@@ -17,13 +16,14 @@ import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
 import { eventually, FakeStdin, FakeStdout, KEYS, stripAnsi } from './harness';
 import { append, fixedClock } from './session-fixture';
 import { shownText } from './xterm-screen';
+import { tempDirForTest } from '../support/after-the-test';
 
 const HOUR_MS = 3_600_000;
 const NOW_MS = 1_764_460_000_000 + 100 * HOUR_MS;
 
 /** Real session files: two in the project (one with a branch), one in another directory. */
 function sessions(): { dir: string; project: string; listed: PickerSession[] } {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-picker-')));
+  const dir = tempDirForTest('tole-picker-');
   const project = join(dir, 'project');
   mkdirSync(project);
   const make = (cwd: string, startMs: number, prompts: string[]): void => {

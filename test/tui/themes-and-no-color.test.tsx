@@ -1,11 +1,11 @@
 import chalk from 'chalk';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_THEMES, loadTheme, parseTheme, ThemeError } from '../../src/tui/style/theme';
 import { renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 const level = chalk.level;
@@ -21,7 +21,7 @@ afterEach(() => screen?.unmount());
 const COLOUR_CODE = /\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
 
 function themeFile(data: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'tole-theme-')), 'mine.json');
+  const path = join(tempDirForTest('tole-theme-'), 'mine.json');
   writeFileSync(path, JSON.stringify(data));
   return path;
 }

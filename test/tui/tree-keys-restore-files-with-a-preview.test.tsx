@@ -3,8 +3,7 @@
  * home: `u` shows what restoring the files to an entry would change and restores only on y;
  * Enter on an earlier entry offers "conversation only" (c) or "conversation and files" (f).
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
@@ -12,6 +11,7 @@ import type { SessionStore } from '../../src/core/storage/session-store';
 import { realAgent, type AgentFixture } from './agent-fixture';
 import { KEYS, pane, renderScreen, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 let home: string;
@@ -20,7 +20,7 @@ let fixture: AgentFixture;
 let promptId: string;
 
 beforeEach(async () => {
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-home-')));
+  home = tempDirForTest('tole-tui-home-');
   store = emptyStore();
   fixture = realAgent(
     store,
@@ -44,8 +44,6 @@ beforeEach(async () => {
 afterEach(() => {
   screen?.unmount();
   screen = undefined;
-  rmSync(home, { recursive: true, force: true });
-  rmSync(fixture.workspace, { recursive: true, force: true });
 });
 
 const file = (name: string): string | null =>
