@@ -5,14 +5,14 @@
  * flash say so with the entry that puts every file back. The restore runs over a real Agent and a
  * git wrapper that hangs at the restore's checkout; its time limit passes when the test says.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hangingGit, testTimer } from '../support/hanging-git';
 import { realAgent } from './agent-fixture';
 import { KEYS, renderScreen, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
+import { tempDirForTest } from '../support/after-the-test';
 
 let screen: Screen | undefined;
 afterEach(() => {
@@ -22,7 +22,7 @@ afterEach(() => {
 
 describe('Esc while a restore writes its files', () => {
   it('says the restore goes on to its end; its failure part way is shown with the entry that undoes it', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-tui-home-')));
+    const home = tempDirForTest('tole-tui-home-');
     const git = hangingGit();
     const limit = testTimer();
     const store = emptyStore();
@@ -75,8 +75,6 @@ describe('Esc while a restore writes its files', () => {
       expect(readFileSync(join(fixture.workspace, 'a.txt'), 'utf8')).toBe('new\n');
     } finally {
       git.release();
-      rmSync(home, { recursive: true, force: true });
-      if (existsSync(fixture.workspace)) rmSync(fixture.workspace, { recursive: true, force: true });
     }
   });
 });

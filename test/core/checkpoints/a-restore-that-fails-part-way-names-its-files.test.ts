@@ -7,14 +7,13 @@
  * restore whose git ran past the time limit says what cannot be known.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType } from '../../support/agent-fixtures';
-import { afterTheTest } from '../../support/after-the-test';
+import { afterTheTest, tempDirForFile } from '../../support/after-the-test';
 import { writeFileReply } from '../../support/checkpoint-reads';
 import { hangingGit, testTimer } from '../../support/hanging-git';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
@@ -29,9 +28,12 @@ function setWritable(dir: string, writable: boolean): void {
   else chmodSync(dir, writable ? 0o755 : 0o555);
 }
 
-/** Whether this machine lets a test make a folder unwritable (root without CAP_LINUX_IMMUTABLE cannot). */
+/**
+ * Whether this machine lets a test make a folder unwritable (root without CAP_LINUX_IMMUTABLE cannot).
+ * Asked while the tests are collected, so its folder goes when the block that asked ends.
+ */
 function canMakeUnwritable(): boolean {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-unwritable-probe-'));
+  const dir = tempDirForFile('tole-unwritable-probe-');
   setWritable(dir, false);
   try {
     writeFileSync(join(dir, 'probe'), 'x');
@@ -40,7 +42,6 @@ function canMakeUnwritable(): boolean {
     return true;
   } finally {
     setWritable(dir, true);
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
