@@ -48,9 +48,16 @@ export function otherGitDirs(commonDir: string): OtherGitDirs {
 }
 
 /** The git directories of the repositories nested in `root` that a word of `command` names. */
-export function namedGitDirs(command: string, root: string, own: readonly string[]): OtherGitDirs {
+export function namedGitDirs(
+  command: string,
+  root: string,
+  own: readonly string[],
+  /** Folders to look at besides those the command names (absolute, or from the root). */
+  folders: readonly string[] = [],
+): OtherGitDirs {
   const found: OtherGitDirs = { gitDirs: [], unvouched: [] };
   const words = new Set(command.split(/[\s;&|()<>'"=`{}]+/).filter((word) => word !== '' && !word.startsWith('-')));
+  for (const folder of folders) words.add(folder);
   const looked = new Set<string>();
   for (let dir of namedFolders([...words].slice(0, WORDS_MAX), root)) {
     for (; dir !== root && within(dir, root) && !looked.has(dir); dir = path.dirname(dir)) {
@@ -60,6 +67,17 @@ export function namedGitDirs(command: string, root: string, own: readonly string
     }
   }
   return found;
+}
+
+/**
+ * The work trees of the submodules `.gitmodules` at `top` places (absolute): a submodule cloned by
+ * an older git, or added from a repository already in the work tree, keeps its git directory in
+ * its own `.git` folder, not under `modules/`, and `git diff --submodule=diff` at the top enters it.
+ * Every `path =` line counts, read loosely: a folder too many is only looked at.
+ */
+export function submoduleWorkTrees(top: string): string[] {
+  const text = readText(path.join(top, '.gitmodules')) ?? '';
+  return [...text.matchAll(/^\s*path\s*=\s*"?(.*?)"?\s*$/gim)].map((match) => path.resolve(top, match[1]!));
 }
 
 /**

@@ -14,7 +14,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type ConfigEntry, includeTarget, listedEntries } from './git-config-listing';
 import { withGitGuard } from './git-guard-env';
-import { namedGitDirs, type OtherGitDirs, otherGitDirs } from './git-other-dirs';
+import { namedGitDirs, type OtherGitDirs, otherGitDirs, submoduleWorkTrees } from './git-other-dirs';
 
 /** The repository's config entries, and what tole could not read or vouch for (one line each). */
 export interface RepositoryConfigRead {
@@ -76,7 +76,8 @@ function othersOf(dirs: GitDirs, cwd: string, command: string): OtherGitDirs {
   const common = dirs.gitDirs[dirs.gitDirs.length - 1];
   const found: OtherGitDirs[] = [];
   if (common !== undefined) found.push(otherGitDirs(common));
-  const named = namedGitDirs(command, realPath(cwd) ?? cwd, dirs.gitDirs);
+  const submodules = dirs.top === null ? [] : submoduleWorkTrees(dirs.top);
+  const named = namedGitDirs(command, realPath(cwd) ?? cwd, dirs.gitDirs, submodules);
   found.push(named, ...named.gitDirs.map((dir) => otherGitDirs(dir)));
   const real = new Set(found.flatMap((each) => each.gitDirs.map((dir) => realPath(dir) ?? dir)));
   for (const own of dirs.gitDirs) real.delete(own);

@@ -69,6 +69,22 @@ describe('other git directories a command reaches', () => {
     }
   });
 
+  it('a submodule keeping its own .git folder (added from a repository in the work tree): git diff --submodule=diff', async () => {
+    const { ws, run, mark, evil, plainRuns } = await workspace();
+    const sub = path.join(ws.root, 'sub');
+    repositoryAt(sub);
+    git(ws.root, 'submodule', 'add', '-q', './sub', 'sub');
+    git(ws.root, 'commit', '-qm', 'sub');
+    expect(existsSync(path.join(sub, '.git', 'HEAD'))).toBe(true);
+    appendFileSync(path.join(sub, '.git', 'config'), evil);
+    appendFileSync(path.join(sub, 'f.evil'), 'two\n');
+    const command = 'git diff --submodule=diff';
+    expect(plainRuns(command)).toBe(true);
+    const out = await run(command);
+    expect(out.ok, out.content).toBe(true);
+    expect(existsSync(mark)).toBe(false);
+  });
+
   it('a nested repository the command names: cd vendor/x && git diff, git -C vendor/x diff, GIT_DIR=', async () => {
     const { ws, run, mark, evil, plainRuns } = await workspace();
     const nested = path.join(ws.root, 'vendor', 'x');
