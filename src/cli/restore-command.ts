@@ -10,6 +10,7 @@ import { UsageError, type CliArgs } from './args';
 import { loadConfig } from './config';
 import { openNotices, sessionWorkspace } from './open-session';
 import { resolveSessionRef, sessionsDirectory } from './session-files';
+import { RestoreStop } from './restore-stop';
 import { checkpointsFor, clock, faultFromEnv } from './wiring';
 
 interface RestoreIo {
@@ -38,6 +39,7 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
   const path = resolveSessionRef(ref, sessionsDirectory(io.env, config.sessionsDir), io.cwd);
   if (!path) throw new StorageError('not-found', `no session "${ref}"; list them with tole sessions`);
   const store = openForRestore(path, ref, args.dryRun);
+  const stop = new RestoreStop(io.stderr);
   try {
     for (const notice of openNotices(store)) io.stderr.write(`tole: ${notice}\n`);
     const workspace = sessionWorkspace(store, io.cwd);
@@ -49,7 +51,6 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
       ...(fault ? { fault } : {}),
     });
     const commands = new SessionCommands(store, restorer, () => restorer.running);
-    const emit = (): void => {};
     const refused = (refusal: Refusal | PartlyRestored): number => {
       io.stderr.write(`tole: ${refusalText(refusal, ref, args.entry!)}\n`);
       return 1;
@@ -59,10 +60,13 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
       io.stderr.write(
         `tole: a restore a stop cut short is not finished, so the files may be partly restored: tole restore without --dry-run runs it again to its end first\n`,
       );
+    stop.listen();
     await restorer.resume((event) => {
       if (event.type === 'notice')
         io.stderr.write(`tole: a restore a stop cut short was run again first: ${event.text}\n`);
+      else stop.emit(event);
     });
+    stop.release();
     // A dry run is refused where the restore itself would be (its read-only view aside).
     const asked = args.dryRun ? commands.restoreRefusalOfState(args.entry) : commands.restoreRefusal(args.entry);
     if (asked) return refused(asked);
@@ -77,13 +81,19 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
         .join('\n')}\n`,
     );
     if (args.dryRun) return 0;
-    const outcome = await commands.restore(args.entry, emit);
-    if (!outcome.ok) return refused(outcome);
+    stop.listen();
+    const outcome = await commands.restore(args.entry, stop.emit, stop.signal);
+    if (!outcome.ok) {
+      const code = refused(outcome);
+      // Stopped before any file was written: the shell hears which signal stopped it.
+      return outcome.reason === 'not-restored' && stop.stoppedBy !== null ? stop.stoppedBy.exitCode : code;
+    }
     io.stdout.write(
       `restored: ${outcome.plan.added.length} created, ${outcome.plan.changed.length} overwritten, ${outcome.plan.removed.length} removed (to undo it: tole restore ${ref} --entry ${outcome.undoEntryId})\n`,
     );
     return 0;
   } finally {
+    stop.release();
     store.close();
   }
 }

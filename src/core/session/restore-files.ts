@@ -218,11 +218,12 @@ export async function restoreFiles(
     kind: 'restore',
   } satisfies PendingIntent);
   store.commit(batch.build());
+  // The stop is named by the signal's reason when the host gives one ('Ctrl-C'), else it is the screen's Esc.
   const refuseEsc = (): void =>
     commitNotice(store, emit, {
       level: 'warn',
       source: 'checkpoint',
-      text: `Esc came while the files were being written: the restore goes on to its end rather than leave some files restored and others not (its result says how it ended). To undo it, restore to its entry ${intentId}.`,
+      text: `${typeof signal?.reason === 'string' ? signal.reason : 'Esc'} came while the files were being written: the restore goes on to its end rather than leave some files restored and others not (its result says how it ended). To undo it, restore to its entry ${intentId}.`,
     });
   signal?.addEventListener('abort', refuseEsc, { once: true });
   try {
