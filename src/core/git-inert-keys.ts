@@ -142,7 +142,6 @@ const INERT_PATTERNS = [
     'usereplacerefs',
     'warnambiguousrefs',
     'whitespace',
-    'worktree',
     'fsmonitor',
     'hookspath',
     'askpass',

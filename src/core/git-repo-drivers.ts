@@ -12,6 +12,8 @@
  *   names the keys and what to do); in the sandbox it runs, confined.
  * The user's own (system and global) settings are left as they are.
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { type ConfigEntry, entryOf } from './git-config-listing';
 import { keyParts, namesNoProgram } from './git-inert-keys';
 import { inertValue } from './git-program-keys';
@@ -38,7 +40,11 @@ export function canonicalKey(key: string): string {
 }
 
 /** The settings and the unvouched keys of `entries`. */
-export function vetEntries(entries: readonly ConfigEntry[]): RepositoryGitConfig {
+export function vetEntries(
+  entries: readonly ConfigEntry[],
+  /** The workspace root: a core.worktree outside it is not vouched for. */
+  root: string | null = null,
+): RepositoryGitConfig {
   const settings = new Map<string, string>();
   const unvouched = new Map<string, string>();
   for (const entry of entries) {
@@ -46,10 +52,34 @@ export function vetEntries(entries: readonly ConfigEntry[]): RepositoryGitConfig
     if (key === '' || settings.has(key) || unvouched.has(key)) continue;
     const value = inertValue(key);
     if (value !== null) settings.set(key, value);
-    else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value))
+    else if (key === 'core.worktree') {
+      if (!worktreeWithin(entry, root))
+        unvouched.set(key, `${key} = ${entry.value} (in ${entry.origin}), outside the workspace`);
+    } else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value))
       unvouched.set(key, `${key} (in ${entry.origin})`);
   }
   return { settings: [...settings], unvouched: [...unvouched.values()] };
+}
+
+/**
+ * Whether a core.worktree (where git writes on a checkout or a reset) lies in the workspace: one
+ * pointing at the home folder would have `git reset --hard` write the repository's files there.
+ * git reads it relative to the git directory, which holds the config file that sets it.
+ */
+function worktreeWithin(entry: ConfigEntry, root: string | null): boolean {
+  if (root === null || entry.value === null) return false;
+  const fromGitDir = ['config', 'config.worktree'].includes(path.basename(entry.origin));
+  if (!fromGitDir && !path.isAbsolute(entry.value)) return false;
+  const target = realOrAsIs(path.resolve(path.dirname(entry.origin), entry.value));
+  return target === root || target.startsWith(`${root}${path.sep}`);
+}
+
+function realOrAsIs(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /** The settings that neutralise the programs named by `items` (each `key\nvalue`, or a bare key). */
@@ -71,7 +101,7 @@ export async function repositoryGitConfig(
 ): Promise<RepositoryGitConfig> {
   const read = await readRepositoryConfig(cwd, env, command);
   if (read === null) return { settings: [], unvouched: [] };
-  const { settings, unvouched } = vetEntries(read.entries);
+  const { settings, unvouched } = vetEntries(read.entries, cwd);
   return { settings, unvouched: [...read.unvouched, ...unvouched] };
 }
 

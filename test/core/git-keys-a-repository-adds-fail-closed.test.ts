@@ -6,7 +6,7 @@
  * commands and paths, interactive.diffFilter; keys in odd case; an unknown key.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { vetEntries } from '../../src/core/git-repo-drivers';
@@ -108,6 +108,22 @@ describe("keys a repository's config adds", () => {
     expect(end.exitCode).toBe(null);
     expect(end.spawnError).toContain('gitflow.Path.hooks');
     expect(existsSync(mark('ran'))).toBe(false);
+  });
+
+  it('a core.worktree outside the workspace (where a reset would write) keeps the command from running unconfined', async () => {
+    const { ws, run, config } = await repository();
+    symlinkSync(ws.outside, path.join(ws.root, 'away'));
+    for (const place of [ws.outside, '../away', '../../outside']) {
+      writeFileSync(path.join(ws.root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
+      config(['[core]', `\tworktree = ${place}`]);
+      const out = await run(`git reset -q --hard && touch ${path.join(ws.outside, 'ran')}`);
+      expect(out.ok, place).toBe(false);
+      expect(out.content).toContain(`core.worktree = ${place}`);
+    }
+    expect(existsSync(path.join(ws.outside, 'f'))).toBe(false);
+    expect(existsSync(path.join(ws.outside, 'ran'))).toBe(false);
+    writeFileSync(path.join(ws.root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n\tworktree = ..\n');
+    expect((await run('git status --short')).ok).toBe(true);
   });
 
   const sandbox = detectSandbox(process.platform, process.env['PATH']);
