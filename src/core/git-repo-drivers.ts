@@ -54,9 +54,9 @@ export function vetEntries(
     if (value !== null) settings.set(key, value);
     else if (key === 'core.worktree') {
       if (!worktreeWithin(entry, root))
-        unvouched.set(key, `${key} = ${entry.value} (in ${entry.origin}), outside the workspace`);
+        unvouched.set(key, `${key} = ${entry.value} (in ${shown(entry.origin, root)}), outside the workspace`);
     } else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value))
-      unvouched.set(key, `${key} (in ${entry.origin})`);
+      unvouched.set(key, `${key} (in ${shown(entry.origin, root)})`);
   }
   return { settings: [...settings], unvouched: [...unvouched.values()] };
 }
@@ -72,6 +72,11 @@ function worktreeWithin(entry: ConfigEntry, root: string | null): boolean {
   if (!fromGitDir && !path.isAbsolute(entry.value)) return false;
   const target = realOrAsIs(path.resolve(path.dirname(entry.origin), entry.value));
   return target === root || target.startsWith(`${root}${path.sep}`);
+}
+
+/** `file` as the refusal names it: from the workspace root when it lies there. */
+function shown(file: string, root: string | null): string {
+  return root !== null && file.startsWith(`${root}${path.sep}`) ? path.relative(root, file) : file;
 }
 
 function realOrAsIs(file: string): string {
