@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { afterAll, onTestFinished } from 'vitest';
 import { getCurrentTest } from 'vitest/suite';
 
+/**
+ * How a test's directory is removed: a child the test started (a tole killed as the test ends) may
+ * still be writing in it, and a removal racing it fails with ENOTEMPTY; Node tries again then.
+ */
+const REMOVAL = { recursive: true, force: true, maxRetries: 3 } as const;
+
 /** Runs `undo` when the test running now ends, passed or failed. Called outside a test (a `beforeAll`) it throws. */
 export function afterTheTest(undo: () => unknown): void {
   onTestFinished(async () => {
@@ -22,7 +28,7 @@ export function afterTheTest(undo: () => unknown): void {
 export function tempDirForTest(prefix: string): string {
   let path: string | null = null;
   // Registered first: outside a test it throws before any directory is made.
-  afterTheTest(() => path !== null && rmSync(path, { recursive: true, force: true }));
+  afterTheTest(() => path !== null && rmSync(path, REMOVAL));
   path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   return path;
 }
@@ -42,6 +48,6 @@ export function tempDirForFile(prefix: string): string {
       `tempDirForFile('${prefix}') was called inside a test, where its afterAll would never run: use tempDirForTest`,
     );
   const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  afterAll(() => rmSync(path, { recursive: true, force: true }));
+  afterAll(() => rmSync(path, REMOVAL));
   return path;
 }

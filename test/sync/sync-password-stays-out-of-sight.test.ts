@@ -7,8 +7,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { serverEnvironment } from '../../src/core/mcp/mcp-env';
 import { withPassword } from '../../src/core/sync/database';
 import { POSTGRES_BIN, startPostgres, type PostgresServer } from '../support/postgres-server';
 import { TOLE_JS } from '../support/built-tole';
+import { tempDirForFile, tempDirForTest } from '../support/after-the-test';
 
 const PASSWORD = 'pg-secret-in-sight-42';
 
@@ -118,7 +118,7 @@ describe('a password on the command line leaves ps once tole has started', () =>
     silent.listen(0, '127.0.0.1');
     await once(silent, 'listening');
     const { port } = silent.address() as { port: number };
-    const home = mkdtempSync(join(tmpdir(), 'tole-ps-'));
+    const home = tempDirForTest('tole-ps-');
     const url = `postgres://tole:${PASSWORD}@127.0.0.1:${port}/tole`;
     const child = spawn(process.execPath, [TOLE_JS, 'sync', '--to', url], {
       cwd: home,
@@ -137,26 +137,23 @@ describe('a password on the command line leaves ps once tole has started', () =>
       await once(child, 'close');
       for (const socket of held) socket.destroy();
       silent.close();
-      rmSync(home, { recursive: true, force: true });
     }
   }, 60_000);
 });
 
 describe.skipIf(POSTGRES_BIN === null)('tole sync against a server that asks for the password', () => {
   let pg: PostgresServer;
-  let home: string;
+  const home = tempDirForFile('tole-pw-home-');
   let url: string;
 
   beforeAll(async () => {
     pg = await startPostgres({ password: PASSWORD });
     url = pg.createDatabase('pw');
-    home = mkdtempSync(join(tmpdir(), 'tole-pw-home-'));
     mkdirSync(join(home, '.tole', 'sessions'), { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
     await pg?.destroy();
-    rmSync(home, { recursive: true, force: true });
   });
 
   /** `tole sync` from source, in a clean environment (no PGPASSWORD of the runner's), with `stdin` piped in. */

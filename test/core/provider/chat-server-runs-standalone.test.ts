@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childScript } from '../../support/test-children';
+import { tempDirForTest } from '../../support/after-the-test';
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
@@ -11,8 +11,6 @@ let dir: string | undefined;
 afterEach(() => {
   child?.kill('SIGKILL');
   child = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
 });
 
 function listeningUrl(process: ChildProcess): Promise<string> {
@@ -40,7 +38,7 @@ async function chat(url: string, content: string): Promise<{ choices: Array<{ me
 
 describe('chat server as a process', () => {
   it('serves the scripted replies, then echoes, and records requests', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tole-chat-server-'));
+    dir = tempDirForTest('tole-chat-server-');
     const script = join(dir, 'script.json');
     const record = join(dir, 'requests.jsonl');
     writeFileSync(script, JSON.stringify([{ text: ['first ', 'scripted'] }]));

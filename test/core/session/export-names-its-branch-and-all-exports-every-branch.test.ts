@@ -4,8 +4,7 @@
  * forks. A checkpoint is labelled by the call on its own path, though call ids repeat across turns
  * and branches.
  */
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../../src/cli/args';
@@ -19,8 +18,9 @@ import {
   exportMarkdown,
 } from '../../../src/core/session/export';
 import { SessionStore } from '../../../src/core/storage/session-store';
+import { tempDirForTest } from '../../support/after-the-test';
 
-function newSession(dir = mkdtempSync(join(tmpdir(), 'tole-export-branch-'))): SessionStore {
+function newSession(dir = tempDirForTest('tole-export-branch-')): SessionStore {
   return SessionStore.create(dir, { clock: systemClock, random: seededRandom(21), cwd: '/work/branches' });
 }
 
@@ -116,7 +116,7 @@ describe('tole export --all', () => {
   });
 
   it('is what the command writes, and refuses --all with --branch or --entry saying what to drop', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-export-all-home-')));
+    const home = tempDirForTest('tole-export-all-home-');
     mkdirSync(join(home, 'sessions'));
     const store = newSession(join(home, 'sessions'));
     twoBranches(store);

@@ -3,10 +3,7 @@
  * were before the exit: those on the path to the checked-out head, each checked as `p` would check
  * it now. A damaged, forged or no-longer-offered record is refused, saying why, never trusted.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
 import type { Decision } from '../../../src/core/approval/approver';
 import { seededRandom } from '../../../src/core/clock';
@@ -19,15 +16,10 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { keptPrefixNotices } from '../../../src/cli/wiring';
 import type { FileOps } from '../../../src/core/storage/file-ops';
 import { append, fastOps, fixedClock } from '../../tui/session-fixture';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../../support/after-the-test';
 
 function newStore(ops?: FileOps): SessionStore {
-  const dir = mkdtempSync(join(tmpdir(), 'tole-kept-'));
-  dirs.push(dir);
+  const dir = tempDirForTest('tole-kept-');
   return SessionStore.create(dir, { clock: fixedClock(), random: seededRandom(3), cwd: dir, ...(ops ? { ops } : {}) });
 }
 

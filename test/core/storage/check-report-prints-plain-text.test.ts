@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../../src/core/clock';
 import { AppendBatch } from '../../../src/core/session/cursor';
 import { checkSessionFile, formatCheckReport } from '../../../src/core/storage/check';
 import { SessionStore } from '../../../src/core/storage/session-store';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDirForTest } from '../../support/after-the-test';
 
 describe('tole check', () => {
   it('prints what a hostile file holds (here its directory) without control characters, one fact a line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tole-check-plain-'));
-    made.push(dir);
+    const dir = tempDirForTest('tole-check-plain-');
     const store = SessionStore.create(dir, {
       clock: systemClock,
       random: seededRandom(3),

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeFileOps, type FileOps } from '../../../src/core/storage/file-ops';
@@ -9,8 +8,9 @@ import {
   MAX_HISTORY_PROMPTS,
   PromptHistory,
 } from '../../../src/core/storage/prompt-history';
+import { tempDirForTest } from '../../support/after-the-test';
 
-const home = (): string => mkdtempSync(join(tmpdir(), 'tole-history-'));
+const home = (): string => tempDirForTest('tole-history-');
 
 describe('the prompt history of a workspace', () => {
   it('keeps each prompt, synced, for the next open of the same workspace only', () => {

@@ -2,14 +2,13 @@
  * The sandbox try that tole starts while it loads (detectSandboxSoon) finds what the blocking try
  * finds: the machine's sandbox when it works, nothing when the program is there but refuses.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectSandbox, detectSandboxSoon } from '../../../src/core/tools/sandbox';
+import { tempDirForFile } from '../../support/after-the-test';
 
-const dir = mkdtempSync(join(tmpdir(), 'tole-sandbox-soon-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('tole-sandbox-soon-');
 
 /** A directory whose sandbox program (first on PATH) exits with `code`. */
 function fakeSandbox(code: number): string {

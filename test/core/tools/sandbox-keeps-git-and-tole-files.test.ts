@@ -6,24 +6,14 @@
  * Needs a working bwrap; without it these tests skip and say why.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { protectedPaths } from '../../../src/core/tools/sandbox-protected-paths';
 import { treeState } from '../../support/workspace-state';
 import { sandboxedBash, tempWorkspace } from './temp-workspace';
+import { tempDirForFile } from '../../support/after-the-test';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 if (!sandbox) console.log('skipping the .git protection tests: no working bwrap here (install bubblewrap)');
@@ -40,12 +30,11 @@ const git = (cwd: string, ...args: string[]): string =>
  * (a dozen git runs) in `templateRoot`, and copied for each test. Every link inside it is relative
  * (the submodule's .git file and core.worktree), so a copy is a repository of its own.
  */
-let templateParent = '';
+const templateParent = tempDirForFile('tole-git-template-');
 const templateRoot = (): string => path.join(templateParent, 'workspace');
 
 beforeAll(() => {
   if (!sandbox) return;
-  templateParent = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-git-template-')));
   const root = templateRoot();
   const sub = path.join(templateParent, 'sub-origin');
   mkdirSync(root);
@@ -63,10 +52,6 @@ beforeAll(() => {
   git(root, 'commit', '-q', '-m', 'with sub');
   // A repository nested in the workspace that is no submodule (a vendored clone).
   git(templateParent, 'clone', '-q', sub, path.join(root, 'vendor', 'lib'));
-});
-
-afterAll(() => {
-  if (templateParent !== '') rmSync(templateParent, { recursive: true, force: true });
 });
 
 /** A copy of the template repository; the state every attack must leave alone. */

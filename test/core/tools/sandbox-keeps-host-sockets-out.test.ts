@@ -9,14 +9,14 @@
  * without one, the tests that need it skip and say why.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { NO_POSTGRES_REASON, POSTGRES_BIN, type PostgresServer, startPostgres } from '../../support/postgres-server';
 import { sandboxedBash, tempWorkspace } from './temp-workspace';
+import { tempDirForFile } from '../../support/after-the-test';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
 const has = (program: string): boolean => spawnSync(program, ['-V'], { stdio: 'ignore' }).status === 0;
@@ -26,8 +26,7 @@ if (!sandbox) console.log('skipping the socket tests: no working bwrap here (ins
 if (!hasTmux) console.log('skipping the tmux socket tests: tmux is not installed (scripts/install-system-deps.sh)');
 if (!psql) console.log(`skipping the PostgreSQL socket tests: ${NO_POSTGRES_REASON}`);
 
-const hostDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-host-sockets-')));
-afterAll(() => rmSync(hostDir, { recursive: true, force: true }));
+const hostDir = tempDirForFile('tole-host-sockets-');
 
 async function setup(network = false) {
   const ws = await tempWorkspace();

@@ -4,11 +4,11 @@
  * before every first frame (200-300 ms of CPU). A real command's confinement still searches.
  */
 import * as fs from 'node:fs';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { confinedCommand, detectSandboxSoon } from '../../../src/core/tools/sandbox';
+import { tempDirForFile } from '../../support/after-the-test';
 
 const reads = vi.hoisted(() => ({ dirs: [] as string[] }));
 vi.mock('node:fs', async (importOriginal) => {
@@ -20,8 +20,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...actual, default: { ...actual, readdirSync }, readdirSync };
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'tole-sandbox-try-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('tole-sandbox-try-');
 
 describe('the sandbox try at start', () => {
   it('reads no folder, and binds nothing read-only but the root', async () => {
