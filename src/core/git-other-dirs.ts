@@ -56,7 +56,9 @@ export function namedGitDirs(
   folders: readonly string[] = [],
 ): OtherGitDirs {
   const found: OtherGitDirs = { gitDirs: [], unvouched: [] };
-  const words = new Set(command.split(/[\s;&|()<>'"=`{}]+/).filter((word) => word !== '' && !word.startsWith('-')));
+  const words = new Set(commandWords(command));
+  const globbed = [...words].flatMap((word) => (/[*?[]/.test(word) ? globbedFolders(word, root) : []));
+  for (const folder of globbed.slice(0, FOLDERS_MAX)) words.add(folder);
   for (const folder of folders) words.add(folder);
   const looked = new Set<string>();
   for (let dir of namedFolders([...words].slice(0, WORDS_MAX), root)) {
@@ -67,6 +69,38 @@ export function namedGitDirs(
     }
   }
   return found;
+}
+
+/**
+ * The words of `command` as written and with the shell's quotes and backslashes taken out (the
+ * shell joins `vend""or` into `vendor`).
+ */
+function commandWords(command: string): string[] {
+  const unquoted = command.replace(/\\(.)/g, '$1').replace(/['"]/g, '');
+  return [command, unquoted]
+    .flatMap((text) => text.split(/[\s;&|()<>'"=`{}]+/))
+    .filter((word) => word !== '' && !word.startsWith('-'));
+}
+
+/**
+ * The folders a word with a pattern (`vendor/*`, `vendo?/x`, `*\/`) may name: the part with the
+ * first pattern character stands for every folder there (from the root), the rest kept, in turn
+ * for the next pattern (at most 4). The shell's own matching is not repeated, so a folder too many
+ * is only looked at.
+ */
+function globbedFolders(word: string, root: string, depth = 0): string[] {
+  const pattern = word.search(/[*?[]/);
+  if (pattern < 0) return [word];
+  if (depth === 4) return [];
+  const start = word.lastIndexOf('/', pattern) + 1;
+  const end = word.indexOf('/', pattern);
+  const parent = path.resolve(root, word.slice(0, start) || '.');
+  const rest = end < 0 ? '' : word.slice(end + 1);
+  if (!within(parent, root)) return [];
+  return entriesOf(parent)
+    .map((name) => path.join(parent, name))
+    .filter(isFolder)
+    .flatMap((folder) => [folder, ...(rest === '' ? [] : globbedFolders(path.join(folder, rest), root, depth + 1))]);
 }
 
 /**

@@ -96,6 +96,10 @@ describe('other git directories a command reaches', () => {
       'git -C vendor/x diff',
       'cd vendor && git -C x diff',
       'GIT_DIR=vendor/x/.git GIT_WORK_TREE=vendor/x git diff',
+      'cd vend""or/x && git diff',
+      'cd vend\\or/x && git diff',
+      'for d in vendor/*; do git -C "$d" diff; done',
+      'git -C vendo?/x diff',
     ];
     for (const command of commands) {
       expect(plainRuns(command), command).toBe(true);
