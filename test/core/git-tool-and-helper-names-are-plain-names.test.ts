@@ -53,9 +53,8 @@ describe('tool and helper names in a repository config', () => {
     const bash = createBashTool({ workspaceRoot: ws.root, env });
     const out = await bash.execute({ command: USE }, { ...ws.ctx, keypress: true });
     expect(out.ok).toBe(false);
-    const config = path.join(ws.root, '.git', 'config');
-    expect(out.content).toContain(`remote.origin.vcs (in ${config})`);
-    expect(out.content).toContain(`diff.tool (in ${config})`);
+    expect(out.content).toContain('remote.origin.vcs (in .git/config)');
+    expect(out.content).toContain('diff.tool (in .git/config)');
     expect(marked()).toEqual([]);
   });
 
