@@ -134,10 +134,15 @@ export class FrameWriter {
     this.draw(this.noColor ? lines.map(withoutColour) : lines);
   }
 
-  private draw(lines: string[]): void {
+  private draw(frame: string[]): void {
+    // Rows past the screen's bottom are never drawn: a terminal places every cursor move below its
+    // last row on that row, so the rows a frame laid out before a resize has past the new bottom
+    // (a repaint, or Ink's own redraw on the resize) would each be written over the bottom row.
+    const rows = this.out.rows || Number.POSITIVE_INFINITY;
+    const lines = frame.length > rows ? frame.slice(0, rows) : frame;
     let out = '';
     const cells: (RowCells | undefined)[] = [];
-    const count = Math.max(lines.length, this.previous.length);
+    const count = Math.min(Math.max(lines.length, this.previous.length), rows);
     const columns = this.out.columns || 80;
     /** The rows whose text changed. */
     const changed: number[] = [];
