@@ -3,13 +3,13 @@
  * approval box shows the unified diff against the file (`-old`, `+new`) and its hunk count, read
  * when the user is asked, not the call's raw content.
  */
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -37,12 +37,12 @@ afterAll(async () => server?.close());
 
 describe('a write_file approval in a terminal', () => {
   it('shows the diff against the file on disk and its hunk count', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-diff-')));
+    const workspace = tempDirForTest('tole-e2e-diff-');
     writeFileSync(join(workspace, 'greet.txt'), 'hello\nold world\nbye\n');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
-      env: { TOLE_HOME: mkdtempSync(join(tmpdir(), 'tole-e2e-home-')), OPENAI_API_KEY: 'sk-test' },
+      env: { TOLE_HOME: tempDirForTest('tole-e2e-home-'), OPENAI_API_KEY: 'sk-test' },
       columns: 100,
       rows: 30,
     });

@@ -4,13 +4,13 @@
  * reached by scrolling the box, the risk, the reason, where it runs and the keys stay on screen,
  * the Destructive line is marked, and nothing is drawn outside the box's borders.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 const SCRIPT_LINES = [
   'set -e',
@@ -72,12 +72,12 @@ describe.each([
   [60, 20],
 ])('the approval box at %ix%i', (columns, rows) => {
   it('reaches every line of a 32-line script by scrolling, keeps the keys, and draws inside its borders', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-box-')));
+    const workspace = tempDirForTest('tole-e2e-box-');
     mkdirSync(join(workspace, 'out'));
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
-      env: { TOLE_HOME: mkdtempSync(join(tmpdir(), 'tole-e2e-home-')), OPENAI_API_KEY: 'sk-test' },
+      env: { TOLE_HOME: tempDirForTest('tole-e2e-home-'), OPENAI_API_KEY: 'sk-test' },
       columns,
       rows,
     });

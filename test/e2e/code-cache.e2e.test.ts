@@ -3,19 +3,19 @@
  * the first start writes it once the session is on screen, a later start uses it, and a damaged
  * one (or a folder it cannot write) costs only the time: tole opens all the same.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForFile, tempDirForTest } from '../support/after-the-test';
 
 let driver: TerminalDriver | undefined;
 
 beforeAll(() => ensureBuilt(), 120_000);
 afterEach(() => driver?.kill('SIGKILL'));
 
-const home = mkdtempSync(join(tmpdir(), 'tole-e2e-cache-home-'));
+const home = tempDirForFile('tole-e2e-cache-home-');
 const cacheHome = join(home, 'cache');
 const cacheDir = join(cacheHome, 'tole');
 /** A bound only a failing run reaches: tole writes its cache 300 ms after its first frame. */
@@ -23,7 +23,7 @@ const WRITTEN_WITHIN = { timeout: 20_000, interval: 50 };
 
 /** Starts tole, waits for its first frame and then until `done` holds, and quits with Ctrl-C. */
 async function startAndQuit(done: () => Promise<void>): Promise<void> {
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-cache-')));
+  const workspace = tempDirForTest('tole-e2e-cache-');
   driver = new TerminalDriver({
     args: [TOLE_JS],
     cwd: workspace,
@@ -70,7 +70,7 @@ describe("the built tole's code cache", () => {
     // A file where the folder would be: not writable even for root.
     const notAFolder = join(home, 'a-file');
     writeFileSync(notAFolder, '');
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-cache-')));
+    const workspace = tempDirForTest('tole-e2e-cache-');
     driver = new TerminalDriver({
       args: [TOLE_JS],
       cwd: workspace,

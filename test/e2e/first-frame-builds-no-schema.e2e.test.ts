@@ -4,12 +4,12 @@
  * profiles build theirs on first use. A config file that exists is still checked before it is
  * used (its schema is then built before the frame). Counted in the built tole by a preload.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 const PROBE = resolve('test/support/zod-before-first-frame.mjs');
 
@@ -19,12 +19,12 @@ afterEach(() => driver?.kill('SIGKILL'));
 
 /** Starts the built tole with the probe: the schemas built before its first frame, and whether zod was evaluated. */
 async function beforeFirstFrame(config?: object): Promise<{ schemas: number; zodEvaluated: boolean }> {
-  const home = mkdtempSync(join(tmpdir(), 'tole-e2e-noschema-home-'));
+  const home = tempDirForTest('tole-e2e-noschema-home-');
   if (config) {
     mkdirSync(join(home, '.config', 'tole'), { recursive: true });
     writeFileSync(join(home, '.config', 'tole', 'config.json'), JSON.stringify(config));
   }
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-noschema-')));
+  const workspace = tempDirForTest('tole-e2e-noschema-');
   const out = join(home, 'probe.txt');
   driver = new TerminalDriver({
     args: ['--import', PROBE, TOLE_JS],

@@ -3,12 +3,12 @@
  * asks before anything of that config runs, shows what it would do verbatim, and `n` opens the
  * session with the config inert; `t` trusts it (and only then does its hook run).
  */
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let driver: TerminalDriver | undefined;
 
@@ -22,8 +22,8 @@ afterEach(() => {
 });
 
 function hostileFolder(): { workspace: string; home: string } {
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-untrusted-')));
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-home-')));
+  const workspace = tempDirForTest('tole-e2e-untrusted-');
+  const home = tempDirForTest('tole-e2e-home-');
   const config = {
     hooks: { sessionStart: 'echo PWNED > pwned.txt' },
     baseUrl: 'http://127.0.0.1:9/v1',
