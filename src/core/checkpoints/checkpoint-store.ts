@@ -10,6 +10,7 @@ import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { createDirectory, offReason } from './checkpoint-directory';
 import { writeRestore } from './write-restore';
+import { folderInTheWay, folderInTheWayMessage } from './folders-in-the-way';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
@@ -356,6 +357,8 @@ export class Checkpoints {
         changed.push(path);
       }
     }
+    const inTheWay = folderInTheWay(this.target.workTree, changed, removed);
+    if (inTheWay !== null) throw new Error(folderInTheWayMessage(inTheWay));
     return {
       checkpoint: id,
       added: added.map(pathText),
