@@ -4,7 +4,7 @@
  * a nested repository, a file too large to checkpoint), so the restore's own checkpoint of the
  * present could not bring it back. Such a restore is refused before any file is written.
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { pathKey, pathText, under } from './path-bytes';
 
 /** A folder a restore would replace with a file, and the first thing in it no checkpoint keeps. */
@@ -34,7 +34,7 @@ export function folderInTheWay(
 
 /** A path under folder `path` (recursively) not in `removing`; empty folders do not count. */
 function firstKeptInside(workTree: string, path: Buffer, removing: ReadonlySet<string>): Buffer | null {
-  let entries;
+  let entries: Dirent<Buffer>[];
   try {
     entries = readdirSync(under(workTree, path), { encoding: 'buffer', withFileTypes: true });
   } catch {
