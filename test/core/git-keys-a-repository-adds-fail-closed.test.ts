@@ -219,10 +219,16 @@ describe('vetting keys', () => {
       'gpg.ssh.allowedsignersfile',
       'include.path',
       'includeif.onbranch:x.path',
+      'lfs.concurrenttransfers',
+      'lfs.transfer.maxretries',
+      'gitflow.branch.master',
+      'gitflow.prefix.feature',
+      'core.longpaths',
     ];
     expect(vet(...inert)).toEqual({ settings: [], unvouched: [] });
     const unknown = [
       'lfs.customtransfer.x.path',
+      'gitflow.path.hooks',
       'instaweb.httpd',
       'core.newthing',
       'gitcvs.dbdriver',
@@ -230,6 +236,7 @@ describe('vetting keys', () => {
     ];
     expect(vet(...unknown).unvouched).toEqual([
       'lfs.customtransfer.x.path (in c)',
+      'gitflow.path.hooks (in c)',
       'instaweb.httpd (in c)',
       'core.newthing (in c)',
       'gitcvs.dbdriver (in c)',

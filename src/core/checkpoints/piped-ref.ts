@@ -24,7 +24,7 @@ export class PipedRef {
   private readonly file: string;
 
   constructor(
-    private readonly target: GitTarget,
+    target: GitTarget,
     private readonly ref: string,
   ) {
     this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
