@@ -247,6 +247,22 @@ const schemas = lazySchema((z) => {
         network: z.boolean().optional(),
       })
       .optional(),
+    /**
+     * Keys of a repository's git config that tole does not know and the user vouches name no
+     * program (`gitflow.path.hooks`, or a prefix such as `gitflow.*`): commands run outside the
+     * sandbox while they are set. A key tole knows names a program is made inert whatever this says.
+     */
+    trustedGitKeys: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9-]+(\.[^\n]+)?\.(\*|[A-Za-z][A-Za-z0-9-]*)$/,
+            'expected a git config key such as gitflow.path.hooks, or a prefix such as gitflow.*',
+          ),
+      )
+      .max(200)
+      .optional(),
   });
   return { configSchema, generationSchema, promptSchema, mcpServerSchema };
 });
@@ -361,6 +377,7 @@ export const TRUST_GATED_FIELDS = [
   'checkpoints',
   'passEnv',
   'sandbox',
+  'trustedGitKeys',
 ] as const satisfies readonly (keyof Config)[];
 
 type TrustGatedField = (typeof TRUST_GATED_FIELDS)[number];

@@ -16,6 +16,8 @@ interface PromptRun {
   /** The hook runner's limit (`hooks.timeoutMs`). */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Repository git config keys the user vouched for (`trustedGitKeys`). */
+  readonly trustedGitKeys?: readonly string[];
 }
 
 /**
@@ -38,6 +40,7 @@ export async function promptText(spec: PromptSpec, run: PromptRun): Promise<stri
       stdin: '',
       timeoutMs,
       ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.trustedGitKeys ? { trustedGitKeys: run.trustedGitKeys } : {}),
     });
     const how =
       end.spawnError !== null

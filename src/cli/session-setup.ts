@@ -117,6 +117,7 @@ async function run(
       env: childEnv(ctx.env, { passEnv: ctx.config.passEnv ?? [], drop: providerKeyVars(ctx.config) }),
       ...(ctx.config.hooks?.timeoutMs ? { timeoutMs: ctx.config.hooks.timeoutMs } : {}),
       ...(signal ? { signal } : {}),
+      ...(ctx.config.trustedGitKeys ? { trustedGitKeys: ctx.config.trustedGitKeys } : {}),
     });
   } catch (error) {
     if (error instanceof PromptCommandError) throw new ConfigError(ctx.configFile, error.message);

@@ -179,7 +179,14 @@ export function buildSession(parts: AgentParts): BuiltSession {
         policy: { workspaceRoot, tempDir: makeSessionTempDir(), network: parts.config.sandbox?.network === true },
       }
     : null;
-  for (const tool of builtinTools({ workspaceRoot, interactiveApprover: parts.approver !== null, env, sandbox }))
+  const trustedGitKeys = parts.config.trustedGitKeys ?? [];
+  for (const tool of builtinTools({
+    workspaceRoot,
+    interactiveApprover: parts.approver !== null,
+    env,
+    sandbox,
+    trustedGitKeys,
+  }))
     tools.register(tool);
   const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;
   const pricing = parts.config.pricing ?? {};
@@ -213,6 +220,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
             env,
             clock,
             confine: sandbox ? { events: projectHookEvents(parts.config, workspaceRoot), ...sandbox } : null,
+            trustedGitKeys,
           }),
         }
       : {}),

@@ -39,11 +39,25 @@ export function canonicalKey(key: string): string {
   return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
 }
 
+/**
+ * Whether the user vouched for `key` in their own config (`trustedGitKeys`): a key as git prints
+ * it, or a prefix ending in `.*` (`gitflow.path.*`). Compared as git compares keys.
+ */
+export function trustedByUser(key: string, trusted: readonly string[]): boolean {
+  return trusted.some((item) =>
+    item.endsWith('.*')
+      ? key.startsWith(canonicalKey(`${item.slice(0, -2)}.x`).slice(0, -1))
+      : canonicalKey(item) === key,
+  );
+}
+
 /** The settings and the unvouched keys of `entries`. */
 export function vetEntries(
   entries: readonly ConfigEntry[],
   /** The workspace root: a core.worktree outside it is not vouched for. */
   root: string | null = null,
+  /** Keys the user vouched for in their own config (`trustedGitKeys`); never those that name a program. */
+  trusted: readonly string[] = [],
 ): RepositoryGitConfig {
   const settings = new Map<string, string>();
   const unvouched = new Map<string, string>();
@@ -55,7 +69,7 @@ export function vetEntries(
     else if (key === 'core.worktree') {
       if (!worktreeWithin(entry, root))
         unvouched.set(key, `${key} = ${entry.value} (in ${shown(entry.origin, root)}), outside the workspace`);
-    } else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value))
+    } else if (!isInclude(key) && !namesNoProgram(keyParts(key), entry.value) && !trustedByUser(key, trusted))
       unvouched.set(key, `${key} (in ${shown(entry.origin, root)})`);
   }
   return { settings: [...settings], unvouched: [...unvouched.values()] };
@@ -103,10 +117,12 @@ export async function repositoryGitConfig(
   env: Readonly<Record<string, string>>,
   /** The command about to run: the nested repositories it names are read too. */
   command = '',
+  /** Keys the user vouched for (`trustedGitKeys`). */
+  trusted: readonly string[] = [],
 ): Promise<RepositoryGitConfig> {
   const read = await readRepositoryConfig(cwd, env, command);
   if (read === null) return { settings: [], unvouched: [] };
-  const { settings, unvouched } = vetEntries(read.entries, cwd);
+  const { settings, unvouched } = vetEntries(read.entries, cwd, trusted);
   return { settings, unvouched: [...read.unvouched, ...unvouched] };
 }
 
@@ -122,6 +138,7 @@ export function unvouchedRefusal(unvouched: readonly string[]): string {
     `(${named}${more}). A key tole does not know may name a program for git to run, and an include or a config file ` +
     'that a command can create or change may bring one in after tole read the config. Remove what is not needed ' +
     '(git config --unset <key>; move an included file into .git), or run the command in the sandbox (without ' +
-    'outside_sandbox), where what git runs is confined.'
+    'outside_sandbox), where what git runs is confined. A key you know names no program can be listed in ' +
+    'trustedGitKeys in your own tole config (~/.config/tole/config.json).'
   );
 }

@@ -27,6 +27,7 @@ const hostile = {
   checkpoints: { enabled: false },
   passEnv: ['OPENAI_API_KEY'],
   sandbox: { network: true },
+  trustedGitKeys: ['filter.*', 'gitflow.*'],
   theme: 'light',
   keymap: { quit: 'ctrl+q' },
   limits: { maxSteps: 10, maxAttempts: 20 },
@@ -57,6 +58,7 @@ describe('project config trust', () => {
     expect(loaded.config.checkpoints).toEqual({});
     expect(loaded.config.passEnv).toBeUndefined();
     expect(loaded.config.sandbox).toBeUndefined();
+    expect(loaded.config.trustedGitKeys).toBeUndefined();
     // What the user sees and how keys are read are the user's alone (see trust-covers-...).
     expect(loaded.config.theme).toBeUndefined();
     expect(loaded.config.keymap).toEqual({});

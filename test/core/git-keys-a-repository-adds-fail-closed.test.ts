@@ -110,6 +110,43 @@ describe("keys a repository's config adds", () => {
     expect(existsSync(mark('ran'))).toBe(false);
   });
 
+  it('a key the user vouched for (trustedGitKeys) lets the command run; a trusted prefix never un-neutralises a program', async () => {
+    const { ws, env, config, mark } = await repository();
+    config([
+      '[gitflow "path"]',
+      `\thooks = ${ws.outside}`,
+      '[diff "evil"]',
+      `\ttextconv = "sh -c 'touch ${mark('textconv')}; cat' --"`,
+    ]);
+    writeFileSync(path.join(ws.root, '.gitattributes'), 'f diff=evil\n');
+    const trusting = (trustedGitKeys: string[]) => createBashTool({ workspaceRoot: ws.root, env, trustedGitKeys });
+    const run = (trusted: string[], command: string) =>
+      trusting(trusted).execute({ command }, { ...ws.ctx, keypress: true });
+    // Another key, or the subsection in another case (git tells them apart), vouches for nothing.
+    for (const trusted of [['gitflow.prefix.*'], ['gitflow.Path.hooks'], []]) {
+      const out = await run(trusted, `touch ${mark('ran')}`);
+      expect(out.content).toContain('gitflow.path.hooks (in .git/config)');
+    }
+    expect(existsSync(mark('ran'))).toBe(false);
+    for (const trusted of [['gitflow.path.hooks'], ['gitflow.*'], ['GitFlow.path.*'], ['diff.*', 'gitflow.*']]) {
+      const out = await run(trusted, `touch ${mark('ran')} && git diff f`);
+      expect(out.ok, out.content).toBe(true);
+    }
+    expect(existsSync(mark('ran'))).toBe(true);
+    expect(existsSync(mark('textconv'))).toBe(false);
+    const hook = await runHookCommand({
+      command: `touch ${mark('hook')} && git diff f`,
+      cwd: ws.root,
+      env,
+      stdin: '',
+      timeoutMs: 20_000,
+      trustedGitKeys: ['gitflow.*', 'diff.*'],
+    });
+    expect(hook.spawnError).toBe(null);
+    expect(existsSync(mark('hook'))).toBe(true);
+    expect(existsSync(mark('textconv'))).toBe(false);
+  });
+
   it('a core.worktree outside the workspace (where a reset would write) keeps the command from running unconfined', async () => {
     const { ws, run, config } = await repository();
     symlinkSync(ws.outside, path.join(ws.root, 'away'));

@@ -54,6 +54,8 @@ interface HookRunnerOptions {
   readonly clock?: Clock;
   /** How long children may hold the output open after the hook's shell exits. */
   readonly lingerMs?: number;
+  /** Repository git config keys the user vouched for (`trustedGitKeys`). */
+  readonly trustedGitKeys?: readonly string[];
   /**
    * Events whose commands came from a project's config (trusted, yet the repository's words),
    * run confined by this sandbox; the user's own hooks run as written. Null: no sandbox here.
@@ -110,6 +112,7 @@ export class HookRunner {
         ...(this.options.lingerMs === undefined ? {} : { lingerMs: this.options.lingerMs }),
         ...(options.signal ? { signal: options.signal } : {}),
         confined: this.confinedFor(event),
+        ...(this.options.trustedGitKeys ? { trustedGitKeys: this.options.trustedGitKeys } : {}),
       });
       const report = reportOf(event, command, end, options.failClosed, this.timeoutMs, clock.nowMs() - startedMs);
       runs.push(report);

@@ -18,6 +18,8 @@ interface CommandSpec {
   readonly signal?: AbortSignal;
   /** Run confined by the OS sandbox (a project's hooks): the workspace writable, the rest read-only. */
   readonly confined?: { readonly sandbox: Sandbox; readonly policy: SandboxPolicy } | null;
+  /** Repository git config keys the user vouched for (`trustedGitKeys`). */
+  readonly trustedGitKeys?: readonly string[];
 }
 
 /** How one command ended. `exitCode` is null when it never ran or a signal ended it. */
@@ -47,7 +49,7 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
     : { program: 'bash', args: bashArgs, seccomp: null };
   let config: RepositoryGitConfig;
   try {
-    config = await repositoryGitConfig(spec.cwd, withGitGuard(spec.env), spec.command);
+    config = await repositoryGitConfig(spec.cwd, withGitGuard(spec.env), spec.command, spec.trustedGitKeys);
   } catch (error) {
     const spawnError = (error as Error).message;
     return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };

@@ -51,6 +51,8 @@ export interface BashToolOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** The OS sandbox that confines a call run without a keypress, and what it lets through; none: unconfined. */
   readonly sandbox?: { readonly sandbox: Sandbox; readonly policy: SandboxPolicy } | null;
+  /** Repository git config keys the user vouched for (`trustedGitKeys` in their config). */
+  readonly trustedGitKeys?: readonly string[];
   readonly killGraceMs?: number;
   readonly lingerMs?: number;
 }
@@ -107,7 +109,7 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
   const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
   let config: RepositoryGitConfig;
   try {
-    config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base), input.command);
+    config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base), input.command, options.trustedGitKeys);
   } catch (error) {
     return { ok: false, content: (error as Error).message };
   }

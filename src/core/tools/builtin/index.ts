@@ -21,6 +21,8 @@ interface BuiltinToolsOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Confines bash calls run without a keypress. */
   readonly sandbox?: BashToolOptions['sandbox'];
+  /** Repository git config keys the user vouched for. */
+  readonly trustedGitKeys?: readonly string[];
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -36,6 +38,7 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
       workspaceRoot: options.workspaceRoot,
       ...(options.env ? { env: options.env } : {}),
       sandbox: options.sandbox ?? null,
+      ...(options.trustedGitKeys ? { trustedGitKeys: options.trustedGitKeys } : {}),
     }),
     updatePlanTool,
   ];
