@@ -64,4 +64,24 @@ describe('narrow and resized screens', () => {
     await screen.waitFor('─ tree');
     fits(screen.frame(), 120, 30);
   });
+
+  it('shrunk from wide to narrow and back, draws what a screen of that size draws from the start', async () => {
+    const store = prepareSession().store;
+    const drawn = async (columns: number, rows: number): Promise<string> => {
+      const fresh = renderScreen({ store, columns, rows });
+      const frame = await fresh.waitFor('A lock file would serialise the writers.');
+      fresh.unmount();
+      return stripAnsi(frame);
+    };
+    const narrow = await drawn(80, 24);
+    const wide = await drawn(160, 45);
+    screen = renderScreen({ store, columns: 160, rows: 45 });
+    await screen.waitFor('─ tree');
+    // The transcript pane moves from beside the tree to the screen's edge: on the old code it kept
+    // the rule's column, its text one column right and cut as a whole after three lines.
+    screen.resize(80, 24);
+    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toBe(narrow));
+    screen.resize(160, 45);
+    await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toBe(wide));
+  });
 });

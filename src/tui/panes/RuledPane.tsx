@@ -53,6 +53,11 @@ export function RuledPane({ title, note, width, height, focused, edge, children 
         <Text {...rule}>─</Text>
       </Text>
       <Box
+        // A new layout node when the edge changes: Ink sets a border side only while it is on and
+        // never takes it back, so a pane moved from beside another to the screen's edge (a resize
+        // to a narrow screen) kept a border column it no longer draws, its text one column right
+        // and one narrower than laid out, and the transcript's one text node was cut as a whole.
+        key={edge}
         flexDirection="column"
         width={width}
         height={Math.max(0, height - 1)}
