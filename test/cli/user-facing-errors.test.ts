@@ -23,7 +23,7 @@ import { closedPort } from '../support/closed-port';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { append } from '../tui/session-fixture';
-import { tempDirForTest } from '../support/after-the-test';
+import { tempDirForFile } from '../support/after-the-test';
 
 let server: ChatServer;
 /** The server's answers depend on the request alone, so that children may run side by side. */
@@ -73,9 +73,18 @@ interface Place {
   readonly env: NodeJS.ProcessEnv;
 }
 
+/**
+ * Every test's place, in one directory removed when the file ends: the tests run side by side
+ * (describe.concurrent), where a directory per test could be removed as another test ended.
+ */
+const places = tempDirForFile('tole-errors-');
+let placed = 0;
+
 /** A fresh HOME, TOLE_HOME and working directory; no key in the environment. */
 function place(): Place {
-  const root = tempDirForTest('tole-errors-');
+  placed += 1;
+  const root = join(places, String(placed));
+  mkdirSync(root);
   const cwd = join(root, 'project');
   const home = join(root, 'home');
   mkdirSync(cwd);

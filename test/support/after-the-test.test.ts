@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDirForFile, tempDirForTest } from './after-the-test';
+import { afterTheTest, tempDirForFile, tempDirForTest } from './after-the-test';
 
 const PREFIX = `tole-after-the-test-${process.pid}-`;
 const FILE_PREFIX = `tole-after-the-file-${process.pid}-`;
@@ -33,6 +33,18 @@ describe('a temp directory for a test', () => {
   it('outside a test it is refused, and no directory is made', () => {
     expect(String(outside)).toMatch(/can only be called inside a test/);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX))).toEqual([]);
+  });
+});
+
+describe.concurrent('in tests that run side by side', () => {
+  // Which test's end would remove it cannot be told: one test's directory went when another ended.
+  it('a temp directory for one test is refused, and none is made', () => {
+    expect(() => tempDirForTest(PREFIX)).toThrow(/concurrent test.*tempDirForFile/);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX))).toEqual([]);
+  });
+
+  it('so is any undo for the test running now', () => {
+    expect(() => afterTheTest(() => undefined)).toThrow(/concurrent test/);
   });
 });
 

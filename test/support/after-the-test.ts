@@ -17,8 +17,18 @@ import { getCurrentTest } from 'vitest/suite';
  */
 const REMOVAL = { recursive: true, force: true, maxRetries: 3 } as const;
 
-/** Runs `undo` when the test running now ends, passed or failed. Called outside a test (a `beforeAll`) it throws. */
+/**
+ * Runs `undo` when the test running now ends, passed or failed. Called outside a test (a `beforeAll`)
+ * it throws; in a concurrent test too: vitest cannot tell which of the tests running side by side
+ * is "now", so the undo went with whichever ended first, and a test's directory was removed under
+ * the tole it was still running (a lock file gone, a commit refused). Concurrent tests share a
+ * `tempDirForFile` directory instead.
+ */
 export function afterTheTest(undo: () => unknown): void {
+  if (getCurrentTest()?.concurrent === true)
+    throw new Error(
+      'afterTheTest / tempDirForTest was called in a concurrent test, whose undo could run when another test ends: make the directory in a tempDirForFile directory',
+    );
   onTestFinished(async () => {
     await undo();
   });
