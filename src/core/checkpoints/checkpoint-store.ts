@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, type Stats, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, type GitTarget } from './git-command';
-import { nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
+import { lstatOrNull, nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
@@ -482,14 +482,6 @@ const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
 
 /** What git says when it cannot read an index file (read-cache.c's messages). */
 const UNREADABLE_INDEX = /index file|bad signature|bad index|sharedindex|index uses/;
-
-function lstatOrNull(path: string | Buffer): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
 
 /** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
 function cannotWrite(error: unknown): boolean {

@@ -4,8 +4,8 @@
  * a nested repository, a file too large to checkpoint), so the restore's own checkpoint of the
  * present could not bring it back. Such a restore is refused before any file is written.
  */
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { pathKey, pathText, under } from './path-bytes';
+import { type Dirent, readdirSync } from 'node:fs';
+import { lstatOrNull, pathKey, pathText, under } from './path-bytes';
 
 /** A folder a restore would replace with a file, and the first thing in it no checkpoint keeps. */
 export interface FolderInTheWay {
@@ -25,7 +25,7 @@ export function folderInTheWay(
 ): FolderInTheWay | null {
   const removing = new Set(removed.map(pathKey));
   for (const path of writes) {
-    if (!isFolder(under(workTree, path))) continue;
+    if (lstatOrNull(under(workTree, path))?.isDirectory() !== true) continue;
     const holds = firstKeptInside(workTree, path, removing);
     if (holds !== null) return { folder: pathText(path), holds: pathText(holds) };
   }
@@ -51,14 +51,6 @@ function firstKeptInside(workTree: string, path: Buffer, removing: ReadonlySet<s
     }
   }
   return null;
-}
-
-function isFolder(path: Buffer): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** What a refused restore says: what would be lost, and what to do. */

@@ -1,6 +1,6 @@
-import { lstatSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import type { LeftOut } from './restore-plan';
-import { pathKey, pathText, under } from './path-bytes';
+import { lstatOrNull, pathKey, pathText, under } from './path-bytes';
 import type { PathChange } from './tree-edit';
 
 /**
@@ -99,12 +99,4 @@ function leftOutBytes(l: LeftOut): Buffer {
 function isAtOrUnder(path: Buffer, folder: Buffer): boolean {
   if (pathKey(path) === pathKey(folder)) return true;
   return path.length > folder.length && path[folder.length] === 0x2f && path.subarray(0, folder.length).equals(folder);
-}
-
-function lstatOrNull(path: Buffer): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }

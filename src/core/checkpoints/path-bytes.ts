@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { lstatSync, type Stats } from 'node:fs';
 
 /**
  * File names as git and the filesystem hold them: bytes. A name need not be UTF-8 (`caf\xe9.txt`
@@ -53,4 +54,13 @@ export function under(root: string, path: Buffer): Buffer {
 export function parentOf(path: Buffer): Buffer | null {
   const slash = path.lastIndexOf(0x2f);
   return slash <= 0 ? null : path.subarray(0, slash);
+}
+
+/** What `lstat` says of `path`, or null when there is nothing there (or it cannot be looked at). */
+export function lstatOrNull(path: string | Buffer): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
 }
