@@ -4,22 +4,21 @@
  * built tole runs in a real terminal; whether the user declines the folder's trust or grants it,
  * the key the box says denies, denies, and the directory the call would remove is still there.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalDriver } from '../e2e/terminal-driver';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
+import { tempDirForFile } from '../support/after-the-test';
 
 let server: ChatServer;
-let base: string;
+const base = tempDirForFile('tole-attack-keys-');
 let driver: TerminalDriver | undefined;
 
 beforeAll(async () => {
   ensureBuilt();
   server = await startChatServer({ defaultReply: { text: 'done' } });
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'tole-attack-keys-')));
 });
 
 afterEach(() => {
@@ -29,7 +28,6 @@ afterEach(() => {
 
 afterAll(async () => {
   await server.close();
-  rmSync(base, { recursive: true, force: true });
 });
 
 const REMAPS: readonly { readonly name: string; readonly keymap: Record<string, string | string[]> }[] = [

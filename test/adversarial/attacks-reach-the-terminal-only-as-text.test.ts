@@ -4,27 +4,25 @@
  * `-p` writing to a terminal. The built tole runs in a real pseudo-terminal; what it wrote there
  * is searched for each sequence's active part.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalDriver } from '../e2e/terminal-driver';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { HOSTILE_SEQUENCES, hostileText } from './corpus/hostile-sequences';
+import { tempDirForFile } from '../support/after-the-test';
 
 let server: ChatServer;
-let base: string;
+const base = tempDirForFile('tole-attack-terminal-');
 
 beforeAll(async () => {
   ensureBuilt();
   server = await startChatServer({ defaultReply: { text: 'done' } });
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'tole-attack-terminal-')));
 });
 
 afterAll(async () => {
   await server.close();
-  rmSync(base, { recursive: true, force: true });
 });
 
 function place(name: string): { ws: string; env: Record<string, string> } {

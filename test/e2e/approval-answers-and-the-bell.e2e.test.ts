@@ -5,14 +5,14 @@
  * the next request; and while the terminal is unfocused (focus-out, CSI O) a waiting approval
  * rings the bell, with an OSC 9 notification where the terminal says it shows one (WezTerm).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../src/core/tools/sandbox';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 const FOCUS_OUT = '\x1b[O';
 const RING = '\x07\x1b]9;tole: approval waiting: bash\x07';
@@ -43,8 +43,8 @@ suite('approval answers and the bell in a terminal (needs the sandbox, bubblewra
         { text: 'I will leave out/a alone.' },
       ],
     });
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'));
+    const workspace = tempDirForTest('tole-e2e-ws-');
+    const home = tempDirForTest('tole-e2e-home-');
     driver = new TerminalDriver({
       args: [TOLE_JS, '--base-url', server.url, '--model', 'm'],
       cwd: workspace,

@@ -4,13 +4,13 @@
  * block naming its path (the attachment recorded in the user entry before the call).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -27,8 +27,8 @@ afterAll(async () => {
 
 describe('@ completion', () => {
   it('inserts a workspace path from the popup, and the file reaches the model attached', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-at-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-at-home-'));
+    const workspace = tempDirForTest('tole-at-ws-');
+    const home = tempDirForTest('tole-at-home-');
     mkdirSync(join(workspace, 'src', 'parser'), { recursive: true });
     writeFileSync(join(workspace, 'src', 'parser', 'tokens.ts'), 'export const TOKEN_MARK = 42;\n');
     writeFileSync(join(workspace, 'notes.md'), 'notes\n');

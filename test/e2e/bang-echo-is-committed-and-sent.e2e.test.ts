@@ -3,13 +3,13 @@
  * its output shows in the transcript, the session file holds it as the user's call (intent and
  * result), and the next prompt's request carries it as the user's message.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -26,8 +26,8 @@ afterAll(async () => {
 
 describe('!command in the built tole', () => {
   it('!echo hi shows its output, is committed as the user’s call, and the next request carries it', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-bang-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-bang-home-'));
+    const workspace = tempDirForTest('tole-bang-ws-');
+    const home = tempDirForTest('tole-bang-home-');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
@@ -57,8 +57,8 @@ describe('!command in the built tole', () => {
   });
 
   it("/model offers the server's models in the popup, Tab inserts one and ⏎ uses it", async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-model-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-model-home-'));
+    const workspace = tempDirForTest('tole-model-ws-');
+    const home = tempDirForTest('tole-model-home-');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,

@@ -3,8 +3,7 @@
  * writes to the terminal fail with EIO. The built tole runs in a real pseudo-terminal under a shell
  * that ignores SIGHUP, mid-way through a streamed answer, and the terminal's master side is closed.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
@@ -13,8 +12,9 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForFile } from '../support/after-the-test';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'tole-closed-tty-')));
+const root = tempDirForFile('tole-closed-tty-');
 
 let server: ChatServer;
 
@@ -27,7 +27,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 async function waitForFile(path: string, timeoutMs: number): Promise<string> {

@@ -7,13 +7,13 @@
  * and work, when that action comes: here a turn with a read_file call answered from the file.
  * Seen by a preload that lists the modules and scripts loaded at the first whole frame and at exit.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 const PROBE = resolve('test/support/modules-at-first-frame.mjs');
 /**
@@ -62,17 +62,17 @@ function listed(file: string): { atFrame: string[]; atExit: string[] } {
 
 /** A copy of the built dist/ in a new folder, for a test to change what the install holds. */
 function copyOfDist(label: string): string {
-  const copy = mkdtempSync(join(tmpdir(), `tole-e2e-${label}-`));
+  const copy = tempDirForTest(`tole-e2e-${label}-`);
   cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
   return copy;
 }
 
 /** The tole of a copied dist/ started against the chat server, in a home and workspace of its own. */
 function startedCopy(copy: string, label: string): TerminalDriver {
-  const home = mkdtempSync(join(tmpdir(), `tole-e2e-${label}-home-`));
+  const home = tempDirForTest(`tole-e2e-${label}-home-`);
   return new TerminalDriver({
     args: [join(copy, 'dist', 'tole.js'), '--base-url', server.url, '--model', 'gpt-4.1'],
-    cwd: realpathSync(mkdtempSync(join(tmpdir(), `tole-e2e-${label}-ws-`))),
+    cwd: tempDirForTest(`tole-e2e-${label}-ws-`),
     env: {
       HOME: home,
       XDG_CACHE_HOME: join(home, 'cache'),
@@ -84,8 +84,8 @@ function startedCopy(copy: string, label: string): TerminalDriver {
 
 describe("a new session's first frame", () => {
   it('loads neither the later script nor builtins only a later action needs; a turn with read_file then loads and uses them', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-loads-home-'));
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-loads-')));
+    const home = tempDirForTest('tole-e2e-loads-home-');
+    const workspace = tempDirForTest('tole-e2e-loads-');
     writeFileSync(join(workspace, 'plan.txt'), 'step one: ship the first frame sooner\n');
     const out = join(home, 'modules.txt');
     driver = new TerminalDriver({
@@ -137,7 +137,6 @@ describe("a new session's first frame", () => {
     );
     await driver.screen(); // the terminal has parsed all it was sent
     expect(driver.onAlternateScreen).toBe(false);
-    rmSync(copy, { recursive: true, force: true });
   }, 60_000);
 
   it('with a dist/later.cjs of another build (tole updated under the session): tole says to restart it and restores the terminal', async () => {
@@ -156,6 +155,5 @@ describe("a new session's first frame", () => {
     );
     await driver.screen(); // the terminal has parsed all it was sent
     expect(driver.onAlternateScreen).toBe(false);
-    rmSync(copy, { recursive: true, force: true });
   }, 60_000);
 });

@@ -2,12 +2,11 @@
  * The built tole, started with nothing configured (an empty HOME and TOLE_HOME, no key): it opens
  * full screen on the first-run panel instead of failing, and Ctrl-C leaves the terminal as it was.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let driver: TerminalDriver | undefined;
 
@@ -16,8 +15,8 @@ afterAll(() => driver?.kill('SIGKILL'));
 
 describe('tole with no provider, in a terminal', () => {
   it('shows the first-run panel (what it looked for, local servers, how to set a key), then quits cleanly', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-empty-home-'));
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-first-')));
+    const home = tempDirForTest('tole-e2e-empty-home-');
+    const workspace = tempDirForTest('tole-e2e-first-');
     driver = new TerminalDriver({
       args: [TOLE_JS],
       cwd: workspace,

@@ -5,8 +5,7 @@
  * entry and what to do, exits 1 and changes nothing. Doing what it says (the index moved aside)
  * gets the open's own refusal of that line, with the way to recover what came before it.
  */
-import { mkdtempSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ASIDE_MIN_BYTES } from '../../src/core/storage/aside-bounds';
@@ -17,6 +16,7 @@ import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/sessi
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TEST_INDEX_KEY, createStore, linesOf, openStore, rechained } from '../support/storage-fixtures';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let driver: TerminalDriver | undefined;
 
@@ -75,8 +75,8 @@ function tole(args: readonly string[], cwd: string, home: string): TerminalDrive
 
 describe('a payload a forged index vouches for, in a terminal', () => {
   it('ends the screen with the file, line and entry and what to do; the file is untouched', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-forged-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-forged-home-'));
+    const dir = tempDirForTest('tole-e2e-forged-');
+    const home = tempDirForTest('tole-e2e-forged-home-');
     // The forger here holds the user's key (the index's MAC is this key's): only the payload check stands.
     writeFileSync(join(home, 'index.key'), TEST_INDEX_KEY, { mode: 0o600 });
     const path = largeSession(dir);

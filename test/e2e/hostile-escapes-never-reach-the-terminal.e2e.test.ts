@@ -4,13 +4,13 @@
  * OSC 8 (links), C1 controls and bidi overrides, some split across stream chunks: everything the
  * pty received holds none of them, and the screen shows them as text. Headless to a pty likewise.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 /** Each sequence the terminal must never receive from tole, by what it would do. */
 const NEVER = [
@@ -48,9 +48,9 @@ afterAll(async () => {
 });
 
 function workspace(): { cwd: string; home: string } {
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-escapes-')));
+  const cwd = tempDirForTest('tole-e2e-escapes-');
   writeFileSync(join(cwd, FILE_NAME), FILE_TEXT);
-  return { cwd, home: realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-escapes-home-'))) };
+  return { cwd, home: tempDirForTest('tole-e2e-escapes-home-') };
 }
 
 function expectNoneIn(raw: string): void {

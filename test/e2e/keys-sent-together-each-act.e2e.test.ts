@@ -2,13 +2,13 @@
  * The built tole in a real pseudo-terminal: keys that arrive in one write (a key repeat, tmux's
  * `send-keys Up Up Up`, a script) each act, in order. Every group below is written at once.
  */
-import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 const UP = '\x1b[A';
 const PAGE_UP = '\x1b[5~';
@@ -38,8 +38,8 @@ function topRow(screen: string): number {
 
 describe('keys sent in one write', () => {
   it('Up×5, k×5, PageUp PageUp, Tab Tab, wheel notches and tree j×4 each act, in order; Escape alone still is Escape; a long paste folds and is sent whole; Tab completes /mo; Ctrl-G edits in $EDITOR', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-keys-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-keys-home-'));
+    const workspace = tempDirForTest('tole-keys-ws-');
+    const home = tempDirForTest('tole-keys-home-');
     // The user's editor: it rewrites the prompt's file.
     const editor = join(home, 'editor.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf "edited: %s" "$(cat "$1")" > "$1"\n');

@@ -3,8 +3,7 @@
  * cannot start is shown with its stderr, a Destructive MCP call waits for y, and the servers'
  * processes end when tole quits.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ARM_MS } from '../../src/tui/approval/approval-queue';
@@ -13,6 +12,7 @@ import { startChatServer, type ChatServer } from '../support/chat-server';
 import { notesCommand } from '../support/mcp-fixtures';
 import { notesLog } from '../support/mcp-notes-server';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 
@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('MCP servers in the terminal', () => {
   it('shows a server that failed with its stderr, and runs a Destructive MCP call only after y', async () => {
-    const parent = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-mcp-')));
+    const parent = tempDirForTest('tole-e2e-mcp-');
     const workspace = join(parent, 'ws');
     const notes = join(parent, 'notes');
     mkdirSync(join(parent, 'config', 'tole'), { recursive: true });

@@ -4,13 +4,13 @@
  * (the terminal sees one enter and one leave, at start and at quit). `tole sessions` lists the name.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 const LEAVE_ALTERNATE = '\x1b[?1049l';
 
@@ -31,8 +31,8 @@ afterAll(async () => {
 
 describe('/new and /resume in a terminal', () => {
   it('switch sessions in the running screen, and the sessions stay whole', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-switch-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-switch-home-'));
+    const workspace = tempDirForTest('tole-e2e-switch-ws-');
+    const home = tempDirForTest('tole-e2e-switch-home-');
     const env = { TOLE_HOME: home, OPENAI_API_KEY: 'sk-test' };
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],

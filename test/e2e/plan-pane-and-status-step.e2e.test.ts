@@ -3,13 +3,11 @@
  * in the registers pane at 160x45 with the step in progress, Ctrl-O opens it full size, and at
  * 80x24 the status bar carries the step.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 const STEPS = [
   'read the issue',
@@ -48,8 +46,8 @@ afterAll(async () => {
 
 describe('the plan on screen', () => {
   it('shows live in the registers pane at 160x45, full size with Ctrl-O, and as the status step at 80x24', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-plan-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-plan-home-'));
+    const workspace = tempDirForTest('tole-e2e-plan-ws-');
+    const home = tempDirForTest('tole-e2e-plan-home-');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,

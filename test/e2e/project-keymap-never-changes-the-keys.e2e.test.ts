@@ -3,13 +3,13 @@
  * tole with --trust: the approval box still reads the user's keys, so `n` denies the Write and
  * nothing is written; the notice names the fields ignored.
  */
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -34,8 +34,8 @@ afterAll(async () => {
 
 describe("a project's keymap", () => {
   it('n still denies, though the project maps n to approve and the folder is trusted', async () => {
-    const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-keymap-')));
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-keymap-home-')));
+    const cwd = tempDirForTest('tole-e2e-keymap-');
+    const home = tempDirForTest('tole-e2e-keymap-home-');
     writeFileSync(
       join(cwd, 'tole.config.json'),
       JSON.stringify({ keymap: { approve: 'n', deny: 'y' }, theme: 'light' }),

@@ -2,13 +2,13 @@
  * The built tole in a pseudo-terminal: prompts sent in a workspace come back with ↑ after tole
  * quits and starts again, in a new session or a resumed one (whose own prompts come first).
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 const UP = '\x1b[A';
 
@@ -27,8 +27,8 @@ afterAll(async () => {
 
 describe('prompt history', () => {
   it('↑ brings back the prompts of earlier runs in this folder; a resumed session its own first; Ctrl-R searches them; a prompt template takes arguments', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-history-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-history-home-'));
+    const workspace = tempDirForTest('tole-history-ws-');
+    const home = tempDirForTest('tole-history-home-');
     // A prompt template of the user's.
     const prompts = join(home, 'xdg', 'tole', 'prompts');
     mkdirSync(prompts, { recursive: true });

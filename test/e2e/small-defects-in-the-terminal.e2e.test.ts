@@ -7,13 +7,12 @@
  * that resumes the session.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 const COLUMNS = 80;
 const ROWS = 24;
@@ -50,8 +49,8 @@ afterAll(async () => {
 
 describe('small defects in a real tmux pane at 80x24', () => {
   it('the session path stays whole, emoji keep the border in place, and quitting names the resume command', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-defects-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-defects-home-with-a-long-folder-name-'));
+    const workspace = tempDirForTest('tole-defects-ws-');
+    const home = tempDirForTest('tole-defects-home-with-a-long-folder-name-');
     const env = {
       TOLE_HOME: home,
       OPENAI_API_KEY: 'sk-test',

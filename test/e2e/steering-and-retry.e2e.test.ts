@@ -3,13 +3,13 @@
  * a running turn goes to the model with that turn's next call; Alt-Enter queues instead; r in the
  * tree asks again as a sibling branch; a start that quits without a prompt leaves no file.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -48,8 +48,8 @@ function userMessages(): string[][] {
 
 describe('driving a running session in a terminal', () => {
   it('steers a running turn with Enter, queues with Alt-Enter, and asks again as a branch with r', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-steer-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-steer-home-'));
+    const workspace = tempDirForTest('tole-e2e-steer-ws-');
+    const home = tempDirForTest('tole-e2e-steer-home-');
     driver = start(workspace, home);
     await driver.waitFor('type a prompt');
 
@@ -93,8 +93,8 @@ describe('driving a running session in a terminal', () => {
   }, 90_000);
 
   it('a start that quits without a prompt leaves no session behind', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-steer-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-steer-home-'));
+    const workspace = tempDirForTest('tole-e2e-steer-ws-');
+    const home = tempDirForTest('tole-e2e-steer-home-');
     driver = start(workspace, home);
     await driver.waitFor('type a prompt');
     driver.type('\x03');

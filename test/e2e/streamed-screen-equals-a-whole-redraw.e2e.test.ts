@@ -3,13 +3,11 @@
  * the frame writer has the terminal scroll it (a scroll region), repairing the panes beside it.
  * After each reply the screen, cell by cell, equals what tole draws whole after a resize.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 const WORDS = ['store', 'commit', 'records', 'the', 'reply', 'grows', 'fsync', '**branch**', 'tree', '`token`', '中文'];
 
@@ -47,11 +45,11 @@ const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, m
 
 describe('a streamed reply in a terminal', () => {
   it('scrolls the transcript with a scroll region and leaves the screen as a whole redraw draws it', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-scroll-ws-')));
+    const workspace = tempDirForTest('tole-e2e-scroll-ws-');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
-      env: { TOLE_HOME: mkdtempSync(join(tmpdir(), 'tole-e2e-scroll-home-')), OPENAI_API_KEY: 'sk-test' },
+      env: { TOLE_HOME: tempDirForTest('tole-e2e-scroll-home-'), OPENAI_API_KEY: 'sk-test' },
     });
     await driver.waitFor('type a prompt');
     for (const tag of ['one', 'two']) {

@@ -4,13 +4,13 @@
  * its model and cost, its usage rolled into the session's row (marked `*`), and the session's
  * budget under it, the children's cost included.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer, type RecordedRequest } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -43,13 +43,13 @@ afterAll(async () => server?.close());
 
 describe('sub-agents on the screen', () => {
   it('shows each child in the tree and in the usage pane with its cost', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-task-')));
-    const config = join(mkdtempSync(join(tmpdir(), 'tole-e2e-config-')), 'config.json');
+    const workspace = tempDirForTest('tole-e2e-task-');
+    const config = join(tempDirForTest('tole-e2e-config-'), 'config.json');
     writeFileSync(config, JSON.stringify({ limits: { maxSessionCostUsd: 5 } }));
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1', '--config', config],
       cwd: workspace,
-      env: { TOLE_HOME: mkdtempSync(join(tmpdir(), 'tole-e2e-home-')), OPENAI_API_KEY: 'sk-test' },
+      env: { TOLE_HOME: tempDirForTest('tole-e2e-home-'), OPENAI_API_KEY: 'sk-test' },
       columns: 120,
       rows: 40,
     });

@@ -2,13 +2,11 @@
  * The built tole in a real pseudo-terminal: `/` in the tree opens the find field, a query typed
  * into it marks the matching entries (tree keys typed there are text), and Enter checks the match out.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -34,8 +32,8 @@ function treeColumn(screen: string): string {
 
 describe('find in the tree, in a terminal', () => {
   it('/ opens the field, the query marks its matches, Enter checks out the match', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-find-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-find-home-'));
+    const workspace = tempDirForTest('tole-e2e-find-ws-');
+    const home = tempDirForTest('tole-e2e-find-home-');
     driver = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,

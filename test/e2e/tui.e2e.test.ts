@@ -2,14 +2,14 @@
  * The built tole, in a real pseudo-terminal, against the local chat server: a streamed answer, a
  * Write call approved at the prompt, a branch from an earlier entry, and a clean quit.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_ARM_MS } from '../../src/tui/approval/approval-queue';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { TerminalDriver } from './terminal-driver';
 import { ensureBuilt, TOLE_JS as TOLE } from '../support/built-tole';
+import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
@@ -48,7 +48,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-function start(workspace: string, home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'))): TerminalDriver {
+function start(workspace: string, home = tempDirForTest('tole-e2e-home-')): TerminalDriver {
   return new TerminalDriver({
     args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
     cwd: workspace,
@@ -65,7 +65,7 @@ function treeColumn(screen: string): string {
 
 describe('tole in a terminal', () => {
   it('streams an answer, asks before a Write, branches from an earlier entry, and restores the terminal on quit', async () => {
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
+    const workspace = tempDirForTest('tole-e2e-ws-');
     driver = start(workspace);
     await driver.waitFor('type a prompt');
     expect(driver.onAlternateScreen).toBe(true);
@@ -135,8 +135,8 @@ describe('tole in a terminal', () => {
     server = await startChatServer({
       replies: [{ text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], delayMs: 800 }],
     });
-    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'tole-e2e-ws-')));
-    const home = mkdtempSync(join(tmpdir(), 'tole-e2e-home-'));
+    const workspace = tempDirForTest('tole-e2e-ws-');
+    const home = tempDirForTest('tole-e2e-home-');
     driver = start(workspace, home);
     await driver.waitFor('type a prompt');
     driver.type('go slowly\r');
