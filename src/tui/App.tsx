@@ -5,6 +5,7 @@ import type { SessionStore } from '../core/storage/session-store';
 import { ApprovalPrompt, approvalBox, approvalViewAt } from './approval/ApprovalPrompt';
 import type { ApprovalQueue } from './approval/approval-queue';
 import { FilesDialogPrompt, filesDialogHeight } from './dialogs/FilesDialogPrompt';
+import { restoreOffered } from './dialogs/files-dialog-lines';
 import { FirstRunPanel } from './dialogs/FirstRunPanel';
 import { FlashLine, flashLines } from './status/FlashLine';
 import { LiveCostOverlay } from './overlays/CostOverlay';
@@ -424,6 +425,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     offers,
     readOnly,
     taskCall: ui.focus === 'tree' ? selectedTaskCall(store, view.rows, ui, view.head.entryId) : null,
+    restoreOffered: restoreOffered(dialog),
   });
   const hints = hintsFor(
     activeScopes(

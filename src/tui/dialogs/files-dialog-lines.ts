@@ -18,6 +18,17 @@ function keyLine(keys: readonly [string, string][], width: number): Line {
   return truncateLine(out, width);
 }
 
+/**
+ * Whether the prompt is a restore prompt that may restore: its preview is still coming (y then
+ * says to wait), or it has files to change. A refused preview, or one with nothing to change,
+ * offers only to close: y does nothing there, and neither the prompt nor the status bar offers it.
+ */
+export function restoreOffered(dialog: FilesDialog | null): boolean {
+  if (dialog?.kind !== 'restore') return false;
+  const { preview } = dialog;
+  return preview === null || (preview.ok && planSize(preview.plan) > 0);
+}
+
 /** The files prompt: what restoring would create, overwrite and remove, and the keys that answer it. */
 export function filesDialogLines(dialog: FilesDialog, width: number): Line[] {
   const { kind, entryId, preview } = dialog;
@@ -40,10 +51,9 @@ export function filesDialogLines(dialog: FilesDialog, width: number): Line[] {
   }
   lines.push([]);
   if (kind === 'restore') {
-    const canRestore = preview?.ok === true && planSize(preview.plan) > 0;
     lines.push(
       keyLine(
-        canRestore
+        restoreOffered(dialog)
           ? [
               ['y', 'restore (the files as they are now are checkpointed first)'],
               ['n', 'cancel'],

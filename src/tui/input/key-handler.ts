@@ -35,6 +35,7 @@ import type { CompletionList } from '../prompt/completion-items';
 import type { EditorResult } from '../prompt/external-editor';
 import { nextMatch, type TreeMatches } from '../tree/tree-find';
 import { labelOf } from '../../core/session/labels';
+import { restoreOffered } from '../dialogs/files-dialog-lines';
 import type { SessionCommands } from '../../core/session/session-commands';
 import { labelEntry, nameTheSession, openNameField } from '../commands/run-command';
 import { flashRefusal } from '../commands/refusal-flash';
@@ -122,6 +123,7 @@ function conditions(ctx: KeyContext): Set<Condition> {
     offers: ctx.pending ? approvalOffers(ctx.pending, ctx.policy) : null,
     taskCall:
       ctx.ui.focus === 'tree' ? selectedTaskCall(ctx.store, ctx.view.rows, ctx.ui, ctx.view.head.entryId) : null,
+    restoreOffered: restoreOffered(ctx.ui.dialog),
   });
 }
 

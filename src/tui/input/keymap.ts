@@ -116,7 +116,9 @@ export type Condition =
   /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉), folded. */
   | 'on-task-call'
   /** The same, unfolded: its sub-agent's entries are shown beneath it. */
-  | 'on-unfolded-task-call';
+  | 'on-unfolded-task-call'
+  /** The restore prompt is open and may restore: its preview is still coming, or has files to change. */
+  | 'restore-offered';
 
 export interface Binding {
   readonly scope: Scope;
@@ -215,6 +217,7 @@ export const KEYMAP: readonly Binding[] = [
     action: 'restore-confirm',
     help: 'restore the files (the files as they are now are checkpointed first)',
     hint: 'restore',
+    when: 'restore-offered',
   },
   {
     scope: 'restore',
@@ -222,6 +225,14 @@ export const KEYMAP: readonly Binding[] = [
     action: 'close-dialog',
     help: 'leave the files as they are',
     hint: 'cancel',
+    when: 'restore-offered',
+  },
+  {
+    scope: 'restore',
+    keys: ['n', 'escape', 'ctrl+c'],
+    action: 'close-dialog',
+    help: 'close the prompt when it has nothing to restore (refused, or the files are as they were)',
+    hint: 'close',
   },
 
   {
@@ -662,6 +673,8 @@ export function keyConditions(state: {
   readonly readOnly?: boolean;
   /** The tree has the keyboard on a `task` call's row: folded or unfolded; null (or absent) on any other row. */
   readonly taskCall?: 'folded' | 'unfolded' | null;
+  /** The restore prompt may restore (`restoreOffered` of its dialog). */
+  readonly restoreOffered?: boolean;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (!state.readOnly) set.add('writable');
@@ -671,6 +684,7 @@ export function keyConditions(state: {
   if (state.offers?.allow) set.add('allow-offered');
   if (state.offers?.prefix) set.add('prefix-offered');
   if (state.offers?.edit) set.add('edit-offered');
+  if (state.restoreOffered) set.add('restore-offered');
   return set;
 }
 
