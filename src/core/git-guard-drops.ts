@@ -1,0 +1,99 @@
+/**
+ * What in a command's text would let git run without tole's guard, or read a config tole did not
+ * vet: tole's settings travel in the environment (`GIT_CONFIG_COUNT`, git-guard-env.ts), and a
+ * command that unsets them, clears its environment (`env -i`, `exec -c`, `sudo`) or points git at
+ * another config (`GIT_CONFIG_GLOBAL=`, `HOME=`) runs git as if tole had read nothing. Such a
+ * command does not run unconfined.
+ *
+ * This reads the text only: a program the command runs (a script, make, a tmux server started
+ * earlier) can still start git with an environment of its own, and a name built at run time
+ * (`eval`, a decoded string) is not seen. The README's security model says so.
+ */
+
+/** Every variable git reads its command-line config from, and the files it reads config from. */
+const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH/;
+/** Variables that move where git finds the user's own config, which tole does not vet. */
+const CONFIG_HOME = /(^|[^\w])(HOME|XDG_CONFIG_HOME)\+?=/;
+/** Programs that run a command with an environment of their own, not the one tole gave. */
+const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run']);
+/** Builtins that take variables out of the environment, by the names given after them. */
+const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** How every line guardDrops gives starts: a config key or a file never does. */
+const DROP_START = 'the command ';
+
+/** Whether `line`, from RepositoryGitConfig.unvouched, is one guardDrops gave. */
+export const isGuardDrop = (line: string): boolean => line.startsWith(DROP_START);
+
+/** What in `command` keeps git from tole's guard, one line each (empty when nothing does). */
+export function guardDrops(command: string): string[] {
+  const found = new Set<string>();
+  for (const text of [command, unquoted(command)]) {
+    const name = GUARD_NAME.exec(text);
+    if (name)
+      found.add(
+        `${DROP_START}names ${name[0]}, which holds the settings that keep the repository's programs from running`,
+      );
+    const home = CONFIG_HOME.exec(text);
+    if (home) found.add(`${DROP_START}sets ${home[2]}, which moves the git config tole did not read`);
+    for (const words of simpleCommands(text)) for (const drop of dropsOf(words)) found.add(drop);
+  }
+  return [...found];
+}
+
+/** `command` with the shell's quotes and backslashes taken out (`un""set`, `$'\x75nset'` as written stays). */
+function unquoted(command: string): string {
+  return command.replace(/\$'/g, "'").replace(/\\(.)/g, '$1').replace(/['"]/g, '');
+}
+
+/** The words of each simple command in `text`, split loosely at the shell's separators. */
+function simpleCommands(text: string): string[][] {
+  return text
+    .split(/[;&|()`\n]+|\$\(|(?<=^|\s)[{}](?=\s|$)/)
+    .map((part) => part.split(/\s+/).filter((word) => word !== ''))
+    .filter((words) => words.length > 0);
+}
+
+/** What the words of one simple command do to the environment git gets. */
+function dropsOf(words: readonly string[]): string[] {
+  const found: string[] = [];
+  words.forEach((word, index) => {
+    const base = word.slice(word.lastIndexOf('/') + 1);
+    const rest = words.slice(index + 1);
+    const options = rest.filter((each) => each.startsWith('-'));
+    if (OWN_ENV_PROGRAMS.has(base))
+      found.push(`${DROP_START}runs ${base}, which starts what follows with an environment of its own`);
+    if (base === 'env' && envDrops(rest, index > 0))
+      found.push(
+        `${DROP_START}runs env clearing or unsetting variables (env -i, env -u), or with arguments tole cannot read`,
+      );
+    if (base === 'exec' && options.some((option) => /^-[a-zA-Z]*c/.test(option)))
+      found.push(`${DROP_START}runs exec -c, which clears the environment`);
+    if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
+      found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
+  });
+  return found;
+}
+
+/**
+ * Whether env, given `args`, may clear or unset variables: an option that does, or arguments
+ * built at run time or passed in by another program (`xargs env`, `find -exec env {}`) before the
+ * command it runs. `env` alone as a command only prints the environment.
+ */
+function envDrops(args: readonly string[], isArgument: boolean): boolean {
+  for (const arg of args) {
+    if (/^(-|-[a-zA-Z]*[iu].*|--ignore-environment|--unset.*)$/.test(arg)) return true;
+    if (arg.startsWith('-') || /^\w+=/.test(arg)) continue;
+    return !/^[\w./+-]+$/.test(arg);
+  }
+  return isArgument;
+}
+
+/**
+ * Whether `builtin` (unset, export -n, declare +x…) takes out names tole cannot read from the
+ * text: one built at run time (`$v`, `${!GIT_@}`, `$(…)`) may be the guard's.
+ */
+function unexportsByPattern(builtin: string, rest: readonly string[]): boolean {
+  const removes = builtin === 'unset' || rest.some((word) => word === '-n' || /^\+[a-zA-Z]*x/.test(word));
+  return removes && rest.some((word) => /[$*?[`!]/.test(word));
+}

@@ -1,0 +1,133 @@
+/**
+ * tole's guard travels in the command's environment (`GIT_CONFIG_COUNT` and the pairs it counts):
+ * a command that unsets it, clears its environment or points git at another config file runs git
+ * as if tole had read nothing, and the repository's filter runs. Such a command is refused
+ * unconfined with what to do; it may still run in the sandbox.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { guardDrops } from '../../src/core/git-guard-drops';
+import { withGitGuard } from '../../src/core/git-guard-env';
+import { neutralSettings } from '../../src/core/git-repo-drivers';
+import { runHookCommand } from '../../src/core/hooks/run-hook-command';
+import { createBashTool } from '../../src/core/tools/builtin/bash';
+import { tempWorkspace } from './tools/temp-workspace';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+
+/** A repository whose textconv leaves a mark outside, and f.evil changed since its commit. */
+async function hostileRepository() {
+  const ws = await tempWorkspace();
+  git(ws.root, 'init', '-q');
+  writeFileSync(path.join(ws.root, 'f.evil'), 'one\n');
+  writeFileSync(path.join(ws.root, '.gitattributes'), '*.evil diff=evil\n');
+  git(ws.root, 'add', '-A');
+  git(ws.root, 'commit', '-qm', 'first');
+  const mark = path.join(ws.outside, 'ran');
+  appendFileSync(
+    path.join(ws.root, '.git', 'config'),
+    `[diff "evil"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
+  );
+  appendFileSync(path.join(ws.root, 'f.evil'), 'two\n');
+  // A global config the model wrote in the workspace (HOME=, GIT_CONFIG_GLOBAL=), picking a driver
+  // of its own for g.txt: the repository's config never names it.
+  writeFileSync(path.join(ws.root, 'g.txt'), 'one\n');
+  git(ws.root, 'add', 'g.txt');
+  git(ws.root, 'commit', '-qm', 'second');
+  appendFileSync(path.join(ws.root, 'g.txt'), 'two\n');
+  writeFileSync(path.join(ws.outside, 'attributes'), '*.txt diff=other\n');
+  writeFileSync(
+    path.join(ws.root, '.gitconfig'),
+    `[core]\n\tattributesFile = ${path.join(ws.outside, 'attributes')}\n[diff "other"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
+  );
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
+  return { ws, env, mark };
+}
+
+/** Commands that drop or go around the guard; each runs the textconv under plain bash with the guard set. */
+const DROPPING = [
+  'unset GIT_CONFIG_COUNT; git diff',
+  'env -u GIT_CONFIG_COUNT git diff',
+  'env -i PATH="$PATH" git diff',
+  'GIT_CONFIG_COUNT=0 git diff',
+  'un""set GIT_CONFIG_""COUNT; git diff',
+  "unset $'\\x47IT_CONFIG_COUNT'; git diff",
+  'v=GIT_CONFIG_COUNT; unset $v; git diff',
+  "bash -c 'unset GIT_CONFIG_COUNT; git diff'",
+  '(export -n GIT_CONFIG_COUNT; git diff)',
+  'exec -c bash -c "git diff"',
+  "printf '%s\\n' -i git diff | xargs env",
+  'HOME=$PWD git diff',
+  'GIT_CONFIG_GLOBAL=.gitconfig git diff',
+  'export XDG_CONFIG_HOME=$PWD/xdg; mkdir -p xdg/git; cp .gitconfig xdg/git/config; HOME=/nowhere git diff',
+];
+
+describe("a command that drops tole's git guard", () => {
+  it('plain bash with the guard set runs the textconv for each', async () => {
+    const { ws, env, mark } = await hostileRepository();
+    const guarded = withGitGuard(env, neutralSettings(['diff.evil.textconv']));
+    execFileSync('bash', ['-c', 'git diff'], { cwd: ws.root, env: guarded, stdio: 'ignore' });
+    expect(existsSync(mark)).toBe(false);
+    const ran = DROPPING.filter((command) => {
+      execFileSync('bash', ['-c', command], { cwd: ws.root, env: guarded, stdio: 'ignore' });
+      const made = existsSync(mark);
+      rmSync(mark, { force: true });
+      return made;
+    });
+    expect(ran).toEqual(DROPPING);
+  });
+
+  it('is refused unconfined through the bash tool, saying what and what to do, and nothing runs', async () => {
+    const { ws, env, mark } = await hostileRepository();
+    const bash = createBashTool({ workspaceRoot: ws.root, env });
+    for (const command of DROPPING) {
+      const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
+      expect(out.ok, command).toBe(false);
+      expect(out.content, command).toContain('tole did not run this command outside its sandbox');
+      expect(out.content, command).toContain('Run it in the sandbox (without outside_sandbox)');
+      expect(existsSync(mark), command).toBe(false);
+    }
+    const unset = await bash.execute({ command: DROPPING[0]! }, { ...ws.ctx, keypress: true });
+    expect(unset.content).toContain('the command names GIT_CONFIG');
+    const plain = await bash.execute({ command: 'git diff' }, { ...ws.ctx, keypress: true });
+    expect(plain.ok, plain.content).toBe(true);
+    expect(plain.content).toContain('+two');
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it('is refused in a hook run unconfined', async () => {
+    const { ws, env, mark } = await hostileRepository();
+    const end = await runHookCommand({ command: DROPPING[1]!, cwd: ws.root, env, stdin: '', timeoutMs: 20_000 });
+    expect(end.spawnError).toContain('env clearing or unsetting variables');
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it('leaves commands alone that keep the guard', () => {
+    for (const command of [
+      'git diff',
+      'unset FOO; git diff',
+      'env FOO=1 git diff',
+      'export PATH="$PATH:/opt/x"; make',
+      'cd ~ && ls',
+      'echo "$HOME"',
+      'grep -r "password" src',
+      'local x=$1',
+      'env | grep "^TOLE_" | sort > env.txt',
+      'env LANG=C sort -u words.txt',
+    ])
+      expect(guardDrops(command), command).toEqual([]);
+  });
+
+  it('names env given arguments it cannot read: xargs env, find -exec env {}', () => {
+    for (const command of ['printf -- -i | xargs env', 'xargs -I{} env {} git diff < args', 'env "$@" git diff'])
+      expect(guardDrops(command).join(), command).toContain('env clearing or unsetting');
+  });
+
+  it('names sudo, doas and su wherever the command runs them', () => {
+    for (const command of ['sudo git diff', 'find . -exec doas git diff \\;', 'true && /bin/su -c "git diff"'])
+      expect(guardDrops(command).join(), command).toContain('with an environment of its own');
+  });
+});
