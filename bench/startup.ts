@@ -31,6 +31,8 @@ const FRAME_END = '\x1b[?2026l';
 interface Started {
   readonly pty: IPty;
   readonly ms: number;
+  /** When a frame first showed the `early` text asked for (null: none did, or none was asked). */
+  readonly earlyMs: number | null;
 }
 
 /** Spawns `node args` in a 120x40 pseudo-terminal; resolves once a whole frame holding every mark has arrived. */
@@ -39,11 +41,14 @@ export function startUntil(
   marks: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
+  /** A text an earlier frame may show (the provisional frame's): when it first did is `earlyMs`. */
+  early?: string,
 ): Promise<Started> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
+    let earlyMs: number | null = null;
     const timer = setTimeout(
       () =>
         reject(
@@ -55,10 +60,12 @@ export function startUntil(
       seen += data;
       const end = seen.lastIndexOf(FRAME_END);
       const frame = seen.slice(0, end);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (early !== undefined && earlyMs === null && end !== -1 && frame.includes(early)) earlyMs = ms;
       if (end !== -1 && marks.every((mark) => frame.includes(mark))) {
         clearTimeout(timer);
         sub.dispose();
-        resolve({ pty, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        resolve({ pty, ms, earlyMs });
       }
     });
   });

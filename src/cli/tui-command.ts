@@ -29,6 +29,7 @@ import { reportError } from './report-error';
 import { gateProjectConfig } from './project-gate';
 import { collectYoung } from './v8-flags';
 import { resumeHint } from './resume-hint';
+import { drawProvisionalFrame } from './provisional-frame';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(
@@ -117,21 +118,31 @@ export async function startTui(
     dir,
   });
   let exit: TuiExit | null = null;
+  const startNotices = [
+    ...trustNotices,
+    ...(exposed ? [exposedWorkspaceNotice(exposed)] : []),
+    ...(unconfined ? [unconfined] : []),
+    ...(settings.keyWithheld ? [settings.keyWithheld] : []),
+    ...pulled.notices,
+  ];
+  // A large session is drawn from its last bytes while the open checks it whole; if the checked
+  // screen never comes (the file is refused), the terminal is given back before the error is told.
+  let provisional = drawProvisionalFrame({
+    path: sessionPathFromArgs(args, dir, io.cwd),
+    stdout: process.stdout,
+    stdin: process.stdin,
+    theme,
+    noColor,
+    readOnly: args.readOnly === true,
+    notices: startNotices,
+  });
   try {
-    const first = await sessions.first(
-      args,
-      [
-        ...trustNotices,
-        ...(exposed ? [exposedWorkspaceNotice(exposed)] : []),
-        ...(unconfined ? [unconfined] : []),
-        ...(settings.keyWithheld ? [settings.keyWithheld] : []),
-        ...pulled.notices,
-      ],
-      policy,
-    );
+    const first = await sessions.first(args, startNotices, policy);
     const { opened: _opened, ...shown } = first;
     const history = screenHistory(io.env, io.cwd, first.store);
     const workspaceRoot = realpathSync(io.cwd);
+    // runTui takes the terminal over from here (and gives it back however the screen ends).
+    provisional = null;
     exit = await runTui({
       ...shown,
       ...(history ? { history } : {}),
@@ -165,6 +176,7 @@ export async function startTui(
     if (exit.reason === 'crash') await reportError(exit.error, io);
     return exit.exitCode;
   } finally {
+    provisional?.restore();
     // The session on screen at the end (and one half opened by a switch cut short) is let go.
     await sessions.releaseAll();
     if (exit?.reason === 'terminal-lost') letGoOfTheTerminal();
