@@ -54,7 +54,9 @@ export async function readRepositoryConfig(
   ]);
   if (listing === null) return null;
   const entries = listedEntries(listing, REPOSITORY_SCOPES, cwd);
-  const others = dirs === null ? { gitDirs: [], unvouched: [] } : othersOf(dirs, cwd, command);
+  const ownEntries = entries.length;
+  // Outside a repository too: a workspace that is none may hold one the command goes into.
+  const others = othersOf(dirs ?? { top: null, gitDirs: [] }, cwd, command);
   const files = others.gitDirs.flatMap((dir) => ['config', 'config.worktree'].map((name) => path.join(dir, name)));
   const unvouched = [
     ...others.unvouched,
@@ -65,7 +67,7 @@ export async function readRepositoryConfig(
       files.filter((file) => existsSync(file)),
     )),
   ];
-  if (entries.length > 0 && dirs === null) unvouched.push("tole could not find the repository's git directory");
+  if (ownEntries > 0 && dirs === null) unvouched.push("tole could not find the repository's git directory");
   if (dirs !== null)
     unvouched.push(...inWorkTree(entries, { top: dirs.top, gitDirs: [...dirs.gitDirs, ...others.gitDirs] }));
   return { entries, unvouched };
