@@ -1,5 +1,6 @@
 import type { ChangePreview } from './change-preview';
 import type { Risk } from './risk';
+import type { UnconfinedVetting } from './unconfined-vetting';
 
 /** One tool call waiting for a decision. */
 export interface ApprovalRequest {
@@ -19,6 +20,11 @@ export interface ApprovalRequest {
   readonly runs?: string;
   /** What a file tool's call will change, for the box to show (`Tool.preview`); not recorded. */
   readonly preview?: ChangePreview;
+  /**
+   * What tole found before asking that keeps the call from running unconfined (the repository's
+   * git config): a key then approves it only to run in the sandbox, or, with no sandbox, not at all.
+   */
+  readonly vetting?: UnconfinedVetting;
   /** Set when a sub-agent makes the call: who asks, in words for the prompt ("sub-agent reviewer, session ID"). */
   readonly agent?: string;
 }
@@ -39,10 +45,17 @@ export type Decision =
       readonly allowsPrefix?: readonly string[];
       /** `e` at the prompt: the call as the user edited it, which is what runs (the intent keeps the model's). */
       readonly edited?: EditedCall;
+      /**
+       * A key approved the call only to run in the sandbox: tole found before asking what keeps it
+       * from running unconfined (`ApprovalRequest.vetting`). It runs confined, as a call approved
+       * without a key does.
+       */
+      readonly confined?: true;
     }
   | {
       readonly approved: false;
-      readonly by: 'user' | 'headless' | 'hook' | 'interrupted';
+      /** `policy`: tole refused it whatever the answer (it cannot run here: `ApprovalRequest.vetting`). */
+      readonly by: 'user' | 'headless' | 'hook' | 'interrupted' | 'policy';
       readonly reason: string;
       /** What the user typed when denying it (`d` at the prompt): it reaches the model as the call's result. */
       readonly message?: string;

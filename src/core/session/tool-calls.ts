@@ -7,6 +7,7 @@ import type { EntryPayloads } from '../tree/entry-types';
 import { askApprover } from './ask-approver';
 import { prepareCall, previewOf, requestFor, resolvedSubjectOf } from './call-request';
 import { askFollowingEdits, riskOfRun } from './edited-call';
+import { decidedCallRunsUnconfined, refusedBeforeAsking, vetUnconfined } from './vet-unconfined';
 import type { RoundCall } from './limits';
 import { DEFAULT_READ_CONCURRENCY, readRun, runFanOut } from './read-fan-out';
 import { INTERRUPTED_AT_CHECKPOINT, NO_CHECKPOINT } from './tool-step';
@@ -168,7 +169,8 @@ export class ToolCalls {
     emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
     const pre = deps.policy.preDecide(request);
     const repeatDenied = this.deniedByUser.has(signatureOf(tool.name, input));
-    const known: Decision | null = 'ask' in pre ? (repeatDenied ? ALREADY_DENIED : null) : pre;
+    const decided: Decision | null = 'ask' in pre ? (repeatDenied ? ALREADY_DENIED : null) : pre;
+    const known = decided && (await refusedUnconfined(scope, tool, input, decided, signal));
     const described = { request, tool, decision: known };
     if (known && !known.approved)
       return { unrun: { tool: tool.name, outcome: 'denied', content: `denied: ${known.reason}`, described } };
@@ -224,6 +226,23 @@ function settleUnrun(
 /** What makes two calls the same call for a user's denial: the tool and its input. */
 function signatureOf(toolName: string, input: unknown): string {
   return `${toolName}\n${JSON.stringify(input)}`;
+}
+
+/**
+ * A call the policy decided without asking, where there is no sandbox, runs unconfined: what the
+ * tool's preflight finds denies it here, before its intent, saying what was found and what to do
+ * (a headless denial that named a key or a rule says this instead: neither would run it).
+ */
+async function refusedUnconfined(
+  scope: TurnScope,
+  tool: AnyTool,
+  input: unknown,
+  decided: Decision,
+  signal: AbortSignal,
+): Promise<Decision> {
+  if (decided === ALREADY_DENIED || !decidedCallRunsUnconfined(scope.deps, decided)) return decided;
+  const vetting = await vetUnconfined(scope.deps, tool, input, signal);
+  return vetting === null ? decided : refusedBeforeAsking(vetting);
 }
 
 /** An edited call goes through the preToolUse hooks again, as what now runs: a block denies it. */

@@ -292,7 +292,7 @@ export class Sandwich {
     }
   }
 
-  /** Runs the effect (confined unless `approval` is a keypress); a thrown error or an abort becomes a result, never an exception. */
+  /** Runs the effect (confined unless `approval` is a keypress that did not ask for the sandbox); a thrown error or an abort becomes a result, never an exception. */
   async execute(
     tool: AnyTool,
     input: unknown,
@@ -306,7 +306,8 @@ export class Sandwich {
     this.expect(effect);
     let output: ToolOutput;
     try {
-      const keypress = approval?.approved === true && approval.by === 'user';
+      // A key that approved the call only to run it in the sandbox (vet-unconfined.ts) runs it confined.
+      const keypress = approval?.approved === true && approval.by === 'user' && approval.confined !== true;
       const running = tool.execute(input, {
         workspaceRoot: this.deps.workspaceRoot,
         signal,
@@ -368,6 +369,8 @@ function denialText(decision: Decision): string {
       return `denied by the user${decision.reason ? `: ${decision.reason}` : ''}. Do not retry the same call; ask or try another way.`;
     case 'headless':
       return `denied: ${decision.reason}`;
+    case 'policy':
+      return `not run: ${decision.reason}`;
     case 'hook':
       return `blocked by a hook: ${decision.reason}`;
     case 'interrupted':

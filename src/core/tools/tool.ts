@@ -22,6 +22,17 @@ export interface ToolContext {
   readonly prepared?: unknown;
 }
 
+export interface PreflightContext {
+  readonly workspaceRoot: string;
+  readonly signal: AbortSignal;
+}
+
+/** What `Tool.preflight` found. */
+export interface Preflight {
+  /** What keeps the call from running unconfined, one line each (`key (in file)`); empty: nothing. */
+  readonly unvouched: readonly string[];
+}
+
 export interface ToolOutput {
   readonly ok: boolean;
   /** What the model reads (capped by the caller at 32 KiB). */
@@ -77,6 +88,13 @@ export interface Tool<Input = unknown> {
    * throws for the world's failures: what cannot be read says why.
    */
   preview?(input: Input, workspaceRoot: string): Promise<ChangePreview>;
+  /**
+   * For tools whose calls may run unconfined (bash): what keeps this call from doing so, found
+   * before anyone is asked (what tole cannot vouch for in the repository's git config), so that
+   * the approval box says it instead of a key that leads to a refusal. The tool checks again when
+   * it runs. Never throws for the world's failures (what cannot be read is left to the run).
+   */
+  preflight?(input: Input, ctx: PreflightContext): Promise<Preflight>;
   /**
    * Computed before the intent is committed and stored with it: for `guarded` tools, so that
    * `guard` can later tell whether the effect already happened (e.g. the hash of the intended file);

@@ -9,7 +9,7 @@ import { type RepositoryGitConfig, repositoryGitConfig, unvouchedRefusal } from 
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
-import type { Tool, ToolContext, ToolOutput } from '../tool';
+import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -94,8 +94,26 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     }),
     subject: (input) => input.command,
     withSubject: (input, command) => ({ ...input, command }),
+    preflight: (input, ctx) => vetBeforeAsking(input, ctx, options),
     execute: (input, ctx) => runBash(input, ctx, options),
   };
+}
+
+/** The environment a command runs with, before the repository's settings are added. */
+function baseEnv(options: BashToolOptions): Record<string, string> {
+  return { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+}
+
+/** What runBash would refuse to run unconfined, read the same way before the user is asked. */
+async function vetBeforeAsking(input: BashInput, ctx: PreflightContext, options: BashToolOptions): Promise<Preflight> {
+  try {
+    const env = withGitGuard(baseEnv(options));
+    const config = await repositoryGitConfig(ctx.workspaceRoot, env, input.command, options.trustedGitKeys);
+    return { unvouched: config.unvouched };
+  } catch {
+    // A config that cannot be read fails the run whether confined or not; the run says why.
+    return { unvouched: [] };
+  }
 }
 
 async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOptions): Promise<ToolOutput> {
@@ -106,7 +124,7 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
     killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
-  const base = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const base = baseEnv(options);
   let config: RepositoryGitConfig;
   try {
     config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base), input.command, options.trustedGitKeys);
@@ -115,7 +133,8 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
   }
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
-  // What tole cannot vouch for in the repository's config may run only confined.
+  // What tole cannot vouch for in the repository's config may run only confined. Checked again
+  // here, whatever the approval box said: the config may have changed since.
   if (confined === null && config.unvouched.length > 0)
     return { ok: false, content: unvouchedRefusal(config.unvouched) };
   const env = withGitGuard(base, config.settings);
