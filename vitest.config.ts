@@ -58,7 +58,9 @@ export default defineConfig({
           // importing them again for each file (60 s of imports in a tier run went down to 16 s);
           // a file that leaves the process changed fails (process-state-kept.ts).
           isolate: false,
-          setupFiles: ['test/support/process-state-kept.ts'],
+          // TMPDIR is a directory of the file's own, removed when it ends (tmpdir-per-file.ts);
+          // first, so that the state checked after the file still holds it.
+          setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/process-state-kept.ts'],
           globalSetup: PROCESS_SETUP,
         },
       },
@@ -69,6 +71,7 @@ export default defineConfig({
           name: 'process-isolated',
           include: tiers['process-isolated'],
           pool: 'forks',
+          setupFiles: ['test/support/tmpdir-per-file.ts'],
           globalSetup: PROCESS_SETUP,
         },
       },

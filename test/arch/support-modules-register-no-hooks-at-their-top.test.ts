@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo-root';
 
 const HOOKS = new Set(['beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
-const SETUP_FILES = ['test/support/process-state-kept.ts'];
+const SETUP_FILES = ['test/support/process-state-kept.ts', 'test/support/tmpdir-per-file.ts'];
 
 function sharedModules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

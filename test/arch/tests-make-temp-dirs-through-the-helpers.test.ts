@@ -14,6 +14,8 @@ import { REPO_ROOT } from '../support/repo-root';
 /** Files that make or name a temp directory by hand, each with why it must. */
 const JUSTIFIED: ReadonlyMap<string, string> = new Map([
   ['test/support/after-the-test.ts', 'the helpers themselves'],
+  ['test/support/tmpdir-per-file.ts', "the process tiers' directory of each file, which TMPDIR points into"],
+  ['test/e2e/children-leave-their-temp-files-in-the-test-file.e2e.test.ts', 'checks that tmpdir() is that directory'],
   ['test/support/after-the-test.test.ts', 'checks that a refused tempDirForTest left nothing in tmpdir()'],
   [
     'test/integration/project-hooks-run-in-the-sandbox.test.ts',

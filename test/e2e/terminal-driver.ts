@@ -30,6 +30,9 @@ export class TerminalDriver {
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '',
       HOME: process.env['HOME'] ?? '/tmp',
+      // The test file's own temp directory (test/support/tmpdir-per-file.ts): what the program
+      // leaves in it, killed before it could clean up, goes with the file.
+      ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }),
       LANG: 'C.UTF-8',
       TERM: 'xterm-256color',
       ...options.env,

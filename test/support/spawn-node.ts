@@ -21,11 +21,21 @@ export interface StartedChild {
   readonly done: Promise<ChildRun>;
 }
 
+/**
+ * An environment of the test's making, with the test file's TMPDIR unless it names one
+ * (test/support/tmpdir-per-file.ts): a child killed before it could clean up leaves its temp
+ * files there, and they go with the file.
+ */
+function withTmpdir(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const tmp = process.env['TMPDIR'];
+  return tmp === undefined || 'TMPDIR' in env ? env : { ...env, TMPDIR: tmp };
+}
+
 /** `node <script> ...args` with stdin closed, the child at hand (to signal it) while it runs. */
 export function startNode(script: string, args: readonly string[], options: SpawnOptions = {}): StartedChild {
   const child = spawn(process.execPath, [script, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: options.env ?? process.env,
+    env: options.env === undefined ? process.env : withTmpdir(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = new Promise<ChildRun>((resolve, reject) => {
