@@ -2,15 +2,14 @@
  * The vitest projects (vitest.config.ts) take their files from test/support/tiers.ts: a file lands
  * in the tier of what it, or a test module it imports, uses.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirForFile } from '../support/after-the-test';
 import { REPO_ROOT } from '../support/repo-root';
 import { filesByTier, tierOf } from '../support/tiers';
 
-const root = mkdtempSync(join(tmpdir(), 'tole-tiers-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDirForFile('tole-tiers-');
 
 function write(path: string, text: string): string {
   mkdirSync(dirname(join(root, path)), { recursive: true });

@@ -3,10 +3,11 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { afterTheTest, tempDirForFile, tempDirForTest } from './after-the-test';
+import { afterTheTest, tempDirForFile, tempDirForTest, tempDirWhereCalled } from './after-the-test';
 
 const PREFIX = `tole-after-the-test-${process.pid}-`;
 const FILE_PREFIX = `tole-after-the-file-${process.pid}-`;
+const WHERE_PREFIX = `tole-where-called-${process.pid}-`;
 let made: string | null = null;
 let outside: unknown = null;
 
@@ -71,5 +72,33 @@ describe('a temp directory for a file', () => {
   it('inside a test it is refused, and no directory is made', () => {
     expect(() => tempDirForFile(FILE_PREFIX)).toThrow(/inside a test.*use tempDirForTest/);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(FILE_PREFIX))).toEqual([]);
+  });
+});
+
+describe('a temp directory for a shared fixture (tempDirWhereCalled)', () => {
+  let inTest = '';
+  let inBlock = '';
+  let inParent = '';
+  const parent = tempDirForFile(WHERE_PREFIX);
+  describe('made in a describe body', () => {
+    inBlock = tempDirWhereCalled(WHERE_PREFIX);
+
+    it('made in a test, is there while the test runs; made in the block, too', () => {
+      inTest = tempDirWhereCalled(WHERE_PREFIX);
+      inParent = tempDirWhereCalled(WHERE_PREFIX, parent);
+      expect(existsSync(inTest) && existsSync(inBlock) && existsSync(inParent)).toBe(true);
+      expect(inParent.startsWith(`${parent}/`)).toBe(true);
+    });
+
+    it("goes when the test that made it ended, in the parent it was given too; the block's stays", () => {
+      expect(existsSync(inTest)).toBe(false);
+      expect(existsSync(inParent)).toBe(false);
+      expect(existsSync(inBlock)).toBe(true);
+    });
+  });
+
+  it('made in a describe body, goes when the block ended', () => {
+    expect(inBlock).not.toBe('');
+    expect(existsSync(inBlock)).toBe(false);
   });
 });

@@ -34,12 +34,15 @@ export function afterTheTest(undo: () => unknown): void {
   });
 }
 
-/** A new temp directory (its real path), removed with all it holds when the test running now ends. */
-export function tempDirForTest(prefix: string): string {
+/**
+ * A new temp directory (its real path), removed with all it holds when the test running now ends;
+ * made in `parent` when given (/dev/shm, say), else in tmpdir().
+ */
+export function tempDirForTest(prefix: string, parent: string = tmpdir()): string {
   let path: string | null = null;
   // Registered first: outside a test it throws before any directory is made.
   afterTheTest(() => path !== null && rmSync(path, REMOVAL));
-  path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  path = realpathSync(mkdtempSync(join(parent, prefix)));
   return path;
 }
 
@@ -52,12 +55,22 @@ export function tempDirForTest(prefix: string): string {
  * fills the directory in its `beforeAll` makes it at its top. A shared support module must not call
  * it at its own top, for the reason given above.
  */
-export function tempDirForFile(prefix: string): string {
+export function tempDirForFile(prefix: string, parent: string = tmpdir()): string {
   if (getCurrentTest() !== undefined)
     throw new Error(
       `tempDirForFile('${prefix}') was called inside a test, where its afterAll would never run: use tempDirForTest`,
     );
-  const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const path = realpathSync(mkdtempSync(join(parent, prefix)));
   afterAll(() => rmSync(path, REMOVAL));
   return path;
+}
+
+/**
+ * A new temp directory (its real path) for a shared fixture that tests call from anywhere: made in
+ * a test (or its `beforeEach`) it goes when that test ends, as `tempDirForTest`'s; made at the top
+ * of a file or a `describe` body, when that file or block ends, as `tempDirForFile`'s. In a
+ * `beforeAll` nothing can tell, and the caller removes it in its `afterAll` as before.
+ */
+export function tempDirWhereCalled(prefix: string, parent: string = tmpdir()): string {
+  return getCurrentTest() === undefined ? tempDirForFile(prefix, parent) : tempDirForTest(prefix, parent);
 }

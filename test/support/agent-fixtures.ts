@@ -3,18 +3,9 @@
  * the real OpenAIProvider aimed at the local chat server, the real ToolRegistry with the
  * built-ins (plus any extra tools), and the real ApprovalPolicy. Retry waits are recorded, not spent.
  */
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDirWhereCalled } from './after-the-test';
 import { z } from 'zod';
 import { Checkpoints } from '../../src/core/checkpoints/checkpoint-store';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
@@ -137,8 +128,12 @@ export interface TempDirs {
   remove(): void;
 }
 
+/**
+ * A workspace, a sessions folder, a folder outside and a tole home, in one temp directory that goes
+ * when the test or file that made it ends (tempDirWhereCalled); `remove` removes it sooner.
+ */
 export function tempDirs(prefix = 'tole-loop-'): TempDirs {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const parent = tempDirWhereCalled(prefix);
   const root = join(parent, 'workspace');
   const sessions = join(parent, 'sessions');
   const outside = join(parent, 'outside');

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { tempDirWhereCalled } from './after-the-test';
 import { seededRandom, type Clock } from '../../src/core/clock';
 import type { FileOps } from '../../src/core/storage/file-ops';
 import { headerCrc, LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
@@ -15,8 +14,9 @@ export function steppingClock(startMs = 1_700_000_000_000): Clock {
   return { nowMs: () => ms++, nowNs: () => BigInt(ms++) * 1_000_000n };
 }
 
+/** A temp directory that goes when the test or file that made it ends (tempDirWhereCalled); `remove` removes it sooner. */
 export function tempDir(prefix = 'tole-store-'): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), prefix));
+  const path = tempDirWhereCalled(prefix);
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
@@ -27,7 +27,7 @@ export function tempDir(prefix = 'tole-store-'): { path: string; remove(): void 
  */
 export function memoryTempDir(prefix = 'tole-store-'): { path: string; remove(): void } {
   if (!existsSync('/dev/shm')) return tempDir(prefix);
-  const path = mkdtempSync(join('/dev/shm', prefix));
+  const path = tempDirWhereCalled(prefix, '/dev/shm');
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
