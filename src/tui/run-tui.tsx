@@ -19,6 +19,7 @@ import type { HistorySource } from './screen/use-ui-state';
 import type { McpStatusSource } from './overlays/mcp-lines';
 import type { ChildEventSource } from './usage/child-usage';
 import { TerminalScreen } from './frame/terminal-screen';
+import { REPEAT_PROBE, REPEAT_WAIT_MS, RepeatProbe } from './frame/repeat-probe';
 import type { SyncStatusSource } from './status/use-sync-alert';
 import { loadTheme, type Theme } from './style/theme';
 import { TurnController, type TurnAgent } from './screen/turn-controller';
@@ -83,6 +84,11 @@ export interface RunTuiOptions {
   readonly completion?: Pick<AppProps, 'paths' | 'argumentsOf' | 'workspaceRoot'>;
   /** The mouse wheel scrolls the pane under the pointer (mouse reporting on while the screen is up). */
   readonly mouse?: boolean;
+  /**
+   * Ask the terminal whether it repeats characters (REP), and draw runs of one character (the
+   * panes' rules) with it where it does (`asksRepeats`); default false.
+   */
+  readonly repeatRuns?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
   readonly history?: { readonly prompts: HistorySource; readonly remember: (prompt: string) => void };
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
@@ -122,6 +128,11 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const handleProcess = options.handleProcessEvents ?? true;
   const screen = TerminalScreen.enter(stdout, stdin, options.mouse === true);
   const frames = new FrameWriter(stdout, options.noColor);
+  const repeats = options.repeatRuns === true ? new RepeatProbe() : null;
+  if (repeats !== null) {
+    stdout.write(REPEAT_PROBE);
+    frames.waitForRepeats(repeats.answer, REPEAT_WAIT_MS);
+  }
   let finished = false;
   let resolveExit!: (exit: TuiExit) => void;
   const exited = new Promise<TuiExit>((resolve) => (resolveExit = resolve));
@@ -247,7 +258,11 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ),
     {
       stdout: frames.stream,
-      stdin: keyedStdin(stdin, () => streamed.keyed()),
+      stdin: keyedStdin(
+        stdin,
+        () => streamed.keyed(),
+        repeats ? (key) => repeats.take(key) : undefined,
+      ),
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 30,

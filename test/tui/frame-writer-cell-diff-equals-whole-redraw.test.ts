@@ -1,7 +1,8 @@
 /**
  * The frame writer sends only the cells that changed. Property: for any sequence of frames, a
  * terminal fed everything it sent shows, after each frame, exactly what a fresh terminal shows
- * when that frame is drawn whole: every cell's character, width, colours and attributes.
+ * when that frame is drawn whole: every cell's character, width, colours and attributes; with
+ * runs of one character repeated (REP) or not.
  */
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
@@ -52,6 +53,10 @@ const TEXTS = [
     colour.ansi256(244).dim('y') +
     colour.bgBlue('│') +
     'z',
+  // Runs of one character (repeated with REP where the terminal does it), in one style and across two.
+  colour.ansi256(244)('─ a ──────────┬──'),
+  colour.bold('════') + colour.dim('═════') + 'xxxxxxx',
+  colour.bgAnsi256(235)('       ') + '!!!!!!',
 ];
 
 interface Write {
@@ -113,7 +118,7 @@ function frames(
  * `parse`: each line gets a trailing reset, so the writer parses it from its text instead of
  * taking the cells Ink's output remembered for it; both ways must agree with the terminal.
  */
-async function check(frames: readonly string[], parse: boolean): Promise<void> {
+async function check(frames: readonly string[], parse: boolean, repeats: boolean): Promise<void> {
   const sequence = parse
     ? frames.map((frame) =>
         frame
@@ -124,6 +129,9 @@ async function check(frames: readonly string[], parse: boolean): Promise<void> {
     : frames;
   const out = new FakeStdout(WIDTH, HEIGHT);
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  const answer = Promise.resolve(repeats);
+  writer.waitForRepeats(answer, 1_000);
+  await answer;
   const term = terminal(WIDTH, HEIGHT);
   try {
     for (const frame of sequence) {
@@ -144,8 +152,9 @@ describe('the frame writer sends cell diffs', () => {
         fc.array(writeArb, { maxLength: 10 }),
         fc.array(stepArb, { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        async (base, steps, parse) => {
-          await check(frames(base, steps), parse);
+        fc.boolean(),
+        async (base, steps, parse, repeats) => {
+          await check(frames(base, steps), parse, repeats);
         },
       ),
       { numRuns: fcRuns(0.6) },

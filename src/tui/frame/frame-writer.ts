@@ -70,6 +70,10 @@ export class FrameWriter {
   scroll = true;
   framesWritten = 0;
   private lost = false;
+  /** What Ink wrote while frames wait for the terminal's answer (see `waitForRepeats`); null: not waiting. */
+  private held: string[] | null = null;
+  private holdTimer: NodeJS.Timeout | undefined;
+  private holdMs = 0;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
@@ -104,6 +108,28 @@ export class FrameWriter {
     this.draw(lines);
   }
 
+  /**
+   * Frames wait for `answer`, whether the terminal repeats characters (src/tui/frame/repeat-probe.ts),
+   * at most `waitMs` from the first frame, so the first frame's rules can be drawn with REP. An
+   * answer that comes later still counts for the frames after it.
+   */
+  waitForRepeats(answer: Promise<boolean>, waitMs: number): void {
+    this.held = [];
+    this.holdMs = waitMs;
+    void answer.then((repeats) => {
+      this.pen.repeats = repeats;
+      this.release();
+    });
+  }
+
+  /** Writes what waited for the terminal's answer, in order. */
+  private release(): void {
+    clearTimeout(this.holdTimer);
+    const held = this.held;
+    this.held = null;
+    for (const data of held ?? []) this.write(data);
+  }
+
   /** The terminal is gone: frames are dropped from now on. */
   lose(): void {
     this.lost = true;
@@ -112,6 +138,14 @@ export class FrameWriter {
   private write(data: string): void {
     if (this.lost) return;
     if (data === SYNC_START || data === SYNC_END) return;
+    if (this.held !== null) {
+      this.held.push(data);
+      if (this.holdTimer === undefined) {
+        this.holdTimer = setTimeout(() => this.release(), this.holdMs);
+        this.holdTimer.unref();
+      }
+      return;
+    }
     let rest = data;
     const cleared = prefixLength(CLEAR_PREFIX, rest);
     if (cleared > 0) {
@@ -208,6 +242,7 @@ export class FrameWriter {
     );
     if (scroll === null) return null;
     const pen = new Pen();
+    pen.repeats = this.pen.repeats;
     // The scroll codes reset the style and home the cursor.
     pen.cleared();
     let out = scrollCodes(scroll);

@@ -17,6 +17,11 @@ const MAX_GAP = 3;
 const DEFER_COST = 11;
 /** Blank cells in a run erased (ECH, then a jump past them) rather than written as spaces, from this many on. */
 const MIN_ERASE = 10;
+/**
+ * REP (`CSI n b`, ECMA-48's "repeat the preceding graphic character") costs this plus its count's
+ * digits; it is sent where the characters it stands for would cost more.
+ */
+const REPEAT_COST = 3;
 const FOREGROUND_END = '\x1b[39m';
 const RESET = '\x1b[0m';
 /** The end codes of colours (foreground, background, underline): a colour of the same kind replaces another. */
@@ -70,6 +75,11 @@ export class Pen {
   private column = -1;
   /** Cells left for the end of the frame (see `defers`), written by `deferred`. */
   private left: { row: number; column: number; cell: Cell }[] = [];
+  /**
+   * The terminal repeats a character with REP (it said so: src/tui/frame/repeat-probe.ts), so a
+   * run of one character in one style (a pane's rule) is the character and a REP.
+   */
+  repeats = false;
 
   /** What the pen holds now, for `restore` (a row drawn two ways, the shorter kept). */
   save(): PenState {
@@ -227,8 +237,29 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
     }
     out += pen.moveTo(row, i) + pen.style(cell.styles, cell.style) + cell.text;
     pen.advance(cell.width);
+    const repeated = pen.repeats ? repeatsAfter(cells, i, to) : 0;
+    if (repeated > 0) {
+      out += `\x1b[${repeated}b`;
+      pen.advance(repeated);
+      i += repeated;
+    }
   }
   return out;
+}
+
+/**
+ * How many cells after `i` (before `to`) repeat its cell, when a REP for them is cheaper than
+ * writing them; else 0. Only a single code point one column wide is repeated: REP repeats the
+ * last character the terminal received, which of a grapheme of several code points (a letter and
+ * its accent) is only the last one.
+ */
+function repeatsAfter(cells: readonly Cell[], i: number, to: number): number {
+  const cell = at(cells, i);
+  if (cell.width !== 1 || !cell.certain) return 0;
+  let end = i + 1;
+  while (end < to && sameCell(at(cells, end), cell)) end++;
+  const count = end - i - 1;
+  return count * Buffer.byteLength(cell.text) > REPEAT_COST + String(count).length ? count : 0;
 }
 
 /** The first cell from `from` (before `to`) that does not look blank, if any. */

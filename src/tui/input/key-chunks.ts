@@ -61,9 +61,14 @@ type Queued = string | { readonly paste: string } | { readonly escape: true };
  * by the end of a read waits SEQUENCE_WAIT_MS for its rest, then is given as it is; a lone ESC
  * that ends a read is the Escape key at once (as Ink and terminal programs take it). `onKey` is
  * told of each key as it is handed, before Ink and React handle it (the frame pacer draws what
- * it changes at once).
+ * it changes at once). `answer` takes the terminal's answers to tole's questions out of the keys
+ * (true: `key` was one, and no key).
  */
-export function keyedStdin(stdin: NodeJS.ReadStream, onKey?: () => void): NodeJS.ReadStream {
+export function keyedStdin(
+  stdin: NodeJS.ReadStream,
+  onKey?: () => void,
+  answer?: (key: string) => boolean,
+): NodeJS.ReadStream {
   const splitter = new KeySplitter();
   const queue: Queued[] = [];
   // The attached keyboards (the newest takes what skips Ink), and the paste being read.
@@ -122,7 +127,7 @@ export function keyedStdin(stdin: NodeJS.ReadStream, onKey?: () => void): NodeJS
           pasted = null;
         } else if (pasted.length < MAX_PASTE_CHARS) pasted += key.slice(0, MAX_PASTE_CHARS - pasted.length);
       } else if (key === PASTE_START && sinks.at(-1)?.paste) pasted = '';
-      else queue.push(key);
+      else if (!answer?.(key)) queue.push(key);
     }
   };
   const giveHeld = (): void => {

@@ -1,0 +1,59 @@
+/**
+ * Whether the terminal repeats a character with REP (`CSI n b`, ECMA-48's "repeat the preceding
+ * graphic character"), asked of the terminal itself when the screen opens. A pane's rule is then
+ * `─` and a REP (8 bytes) instead of a hundred 3-byte characters.
+ *
+ * Neither $TERM nor its terminfo can tell: most terminals call themselves xterm-256color, whose
+ * terminfo lists `rep`, and not all of them do it; tmux does it for ASCII only (its parser forgets
+ * the last character at any other). So tole draws `─` and asks for a repeat of two, then asks
+ * where the cursor is (DSR 6): a terminal that repeated it reports column 4 (7 if it draws `─` two
+ * columns wide); one that did not, column 2 or 3. Then the row is erased. A terminal that never
+ * answers leaves REP off: every way the answer can go wrong draws plain rules.
+ */
+
+/** At the top-left of the just-cleared screen: `─`, two repeats, the cursor's report, the row erased. */
+export const REPEAT_PROBE = '\x1b[H─\x1b[2b\x1b[6n\x1b[H\x1b[2K';
+
+/**
+ * How long the first frame waits for the answer. A terminal on this machine answers within a few
+ * milliseconds; over a slow link the first frame goes out plain, and frames after the late answer
+ * use REP.
+ */
+export const REPEAT_WAIT_MS = 100;
+
+/** A cursor position report, `ESC [ row ; column R`. */
+const POSITION_REPORT = /^\x1b\[\d+;(\d+)R$/;
+/** The column the cursor reaches when `─` and its two repeats were drawn (one column each). */
+const REPEATED_COLUMN = 4;
+
+export class RepeatProbe {
+  private settle!: (repeats: boolean) => void;
+  private open = true;
+  /** Whether the terminal repeats characters, once it has said. */
+  readonly answer = new Promise<boolean>((resolve) => {
+    this.settle = resolve;
+  });
+
+  /**
+   * True when `key` (one key as read from the terminal) is the answer to the probe, which is then
+   * taken out of the keys. Only the first position report is the answer: tole asks for no other.
+   */
+  take(key: string): boolean {
+    if (!this.open) return false;
+    const report = POSITION_REPORT.exec(key);
+    if (report === null) return false;
+    this.open = false;
+    this.settle(Number(report[1]) >= REPEATED_COLUMN);
+    return true;
+  }
+}
+
+/**
+ * Whether to ask: unless the user's config says `repeatRuns: false`, or tole runs inside tmux,
+ * which never repeats `─` (its REP repeats ASCII only), so the question would cost bytes and a
+ * round trip for a known no.
+ */
+export function asksRepeats(env: NodeJS.ProcessEnv, configured: boolean | undefined): boolean {
+  if (configured === false) return false;
+  return !env.TMUX;
+}
