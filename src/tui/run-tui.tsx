@@ -258,11 +258,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
     ),
     {
       stdout: frames.stream,
-      stdin: keyedStdin(
-        stdin,
-        () => streamed.keyed(),
-        repeats ? (key) => repeats.take(key) : undefined,
-      ),
+      stdin: keyedStdin(stdin, () => streamed.keyed(), repeats ? (key) => repeats.take(key) : undefined),
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 30,

@@ -161,7 +161,7 @@ describe('the question to the terminal', () => {
     }
   });
 
-  it("the answer is taken out of the keys Ink reads; the keys around it are not", async () => {
+  it('the answer is taken out of the keys Ink reads; the keys around it are not', async () => {
     const stdin = new PassThrough() as PassThrough & NodeJS.ReadStream;
     stdin.setEncoding('utf8');
     const probe = new RepeatProbe();
