@@ -48,6 +48,19 @@ export function createDirectory(target: GitTarget): void {
   }
 }
 
+/**
+ * Detaches HEAD at `commit`, the last scan's, whose tree tole's index holds: the scan's `status`
+ * compares the index with HEAD (workspace-changes.ts), and that costs a walk of the trees that
+ * differ (none, unless another tole's scan published its index since). A HEAD on a branch that
+ * does not exist would make git list every file as added, on every scan. Written beside it and
+ * renamed over it, so that a git of another tole reading HEAD meanwhile never finds it empty.
+ */
+export function detachHeadAt(dir: string, commit: string): void {
+  const temp = join(dir, `HEAD.tole-${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
+  writeFileSync(temp, `${commit}\n`);
+  renameSync(temp, join(dir, 'HEAD'));
+}
+
 /** Why checkpoints cannot work for this workspace at all (the root or home folder, no git), or null. */
 export function offReason(
   workspaceRoot: string,

@@ -8,7 +8,9 @@ import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
-import { createDirectory, offReason } from './checkpoint-directory';
+import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
+import { workspaceChanges } from './workspace-changes';
+import { removeOwnIndexesLeftBehind, withOwnIndex } from './own-index';
 import { writeRestore } from './write-restore';
 import { folderInTheWay, folderInTheWayMessage } from './folders-in-the-way';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
@@ -226,6 +228,7 @@ export class Checkpoints {
   private async scanCheckpoint(stop: AbortSignal): Promise<Vouched> {
     const snap = await this.snapshot(stop);
     const commit = await this.commitOnRef(snap.tree, checkpointMessage(snap.leftOut), stop);
+    detachHeadAt(this.target.gitDir, commit);
     return { commit, tree: snap.tree, leftOut: snap.leftOut };
   }
 
@@ -397,18 +400,16 @@ export class Checkpoints {
   }
 
   /**
-   * Stages the workspace into tole's index (only what changed since the last time) and writes a
-   * tree. What changed is read by two gits side by side: `diff-files` (the tracked files whose
-   * stat differs from the index, compared on git's preload threads) and `ls-files --others`
-   * (the untracked ones); together they list what `ls-files -m -d -o` lists, which compares on
-   * one thread.
+   * Stages the workspace into tole's index (only what changed since the last time, as one git
+   * lists it: workspace-changes.ts) and writes a tree, in an index of this scan's own
+   * (own-index.ts).
    */
   private async stageAndWrite(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const [tracked, untracked] = await Promise.all([
-      git(this.target, ['diff-files', '-z', '--name-only'], stop),
-      git(this.target, ['ls-files', '-z', '--others', '--exclude-standard'], stop),
-    ]);
-    const listed = [...nulBuffers(tracked), ...nulBuffers(untracked)];
+    return withOwnIndex(this.target, (target) => this.stageAndWriteWith(target, stop));
+  }
+
+  private async stageAndWriteWith(target: GitTarget, stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
+    const listed = await workspaceChanges(target, stop);
     // A path is in one list at most; the Map keeps it once whatever git prints.
     const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
     const stage: Buffer[] = [];
@@ -430,9 +431,9 @@ export class Checkpoints {
       }
     }
     const update = [...SPLIT_INDEX, 'update-index', '-z'];
-    if (stage.length > 0) await git(this.target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
-    if (drop.length > 0) await git(this.target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
-    const tree = (await git(this.target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
+    if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
+    if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
+    const tree = (await git(target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
     return { tree, leftOut };
   }
 
@@ -440,6 +441,7 @@ export class Checkpoints {
     if (this.initialized) return;
     const dir = this.target.gitDir;
     if (!existsSync(join(dir, 'HEAD'))) createDirectory(this.target);
+    removeOwnIndexesLeftBehind(dir);
     mkdirSync(join(dir, 'info'), { recursive: true });
     writeFileSync(join(dir, 'info', 'exclude'), `# tole's built-in ignore list\n${BUILTIN_IGNORES.join('\n')}\n`);
     this.initialized = true;

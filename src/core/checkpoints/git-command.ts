@@ -16,6 +16,8 @@ export interface GitTarget {
   readonly path: string;
   /** The waits between runs while another git holds a lock; LOCK_WAITS_MS unless a test names shorter ones. */
   readonly lockWaitsMs?: readonly number[];
+  /** An index file of one scan's own (own-index.ts) in place of the directory's `index`. */
+  readonly indexFile?: string;
 }
 
 interface GitRun {
@@ -61,6 +63,7 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
     GIT_COMMITTER_NAME: 'tole',
     GIT_COMMITTER_EMAIL: 'tole@localhost',
     LC_ALL: 'C',
+    ...(target.indexFile === undefined ? {} : { GIT_INDEX_FILE: target.indexFile }),
   };
 }
 

@@ -69,7 +69,7 @@ describe('a hanging git', () => {
   it('is killed at once by Esc: the checkpoint says interrupted, and is not reported as checkpoints being off', async () => {
     const git = hangingGit();
     const checkpoints = checkpointsWith(git, testTimer().timer);
-    git.hangAt('ls-files');
+    git.hangAt('status');
     const esc = new AbortController();
     const taking = checkpoints.take('scan', esc.signal);
     const pids = await git.hanging();
@@ -78,7 +78,7 @@ describe('a hanging git', () => {
     await killed(pids);
 
     // The first real failure is still the first report.
-    git.hangAt('ls-files');
+    git.hangAt('status');
     const limit = testTimer();
     const later = checkpointsWith(git, limit.timer);
     const failing = later.take();
@@ -91,7 +91,7 @@ describe('a hanging git', () => {
     const git = hangingGit();
     const limit = testTimer();
     const checkpoints = checkpointsWith(git, limit.timer);
-    git.hangAt('ls-files');
+    git.hangAt('status');
     let firstSettled = false;
     const first = checkpoints.take().finally(() => {
       firstSettled = true;
@@ -237,7 +237,7 @@ describe('checkpoints that fail in a row', () => {
 
     // The next failure is a new run of them: told in full again.
     expect(await checkpoints.take()).toMatchObject({ ok: true });
-    git.hangAt('ls-files');
+    git.hangAt('status');
     const failing = checkpoints.take();
     await git.hanging();
     limit.expire();
@@ -368,7 +368,7 @@ describe('a restore, through the session commands', () => {
   it('is stopped by Esc while it plans, before any checkpoint', async () => {
     const git = hangingGit();
     const { store, prompt, commands } = await restorable(git, testTimer().timer);
-    git.hangAt('ls-files');
+    git.hangAt('status');
     const esc = new AbortController();
     const restoring = commands.restore(prompt, () => {}, esc.signal);
     const pids = await git.hanging();
@@ -399,7 +399,7 @@ describe('a restore, through the session commands', () => {
     const git = hangingGit();
     const limit = testTimer();
     const { store, prompt, commands, checkpoints } = await restorable(git, limit.timer);
-    git.hangAt('ls-files');
+    git.hangAt('status');
     let firstSettled = false;
     const first = checkpoints.take().finally(() => {
       firstSettled = true;

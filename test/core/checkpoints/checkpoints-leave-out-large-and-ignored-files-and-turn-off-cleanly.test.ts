@@ -79,8 +79,8 @@ describe('a git lock left by a killed tole', () => {
     writeFileSync(join(dirs.root, 'a.txt'), 'a\n');
     const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root });
     expect((await checkpoints.take()).ok).toBe(true);
-    // A tole killed in update-index, and one killed in update-ref.
-    for (const lock of ['index.lock', 'refs/tole/checkpoints.lock']) {
+    // A tole killed in update-ref (one killed in update-index left its scan's own index: own-index.ts).
+    for (const lock of ['refs/tole/checkpoints.lock']) {
       writeFileSync(join(checkpoints.directory, lock), '');
       writeFileSync(join(dirs.root, 'a.txt'), `after ${lock}\n`);
       const taken = await checkpoints.take();
@@ -94,14 +94,14 @@ describe('a git lock left by a killed tole', () => {
     // Short waits for the held lock: the outcome is the same after tole's own 6.4 s of them.
     const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, lockWaitsMs: [10, 10] });
     expect((await checkpoints.take()).ok).toBe(true);
-    // A live git on tole's directory (another tole's checkpoint in progress), holding the index.
+    // A live git on tole's directory (another tole's checkpoint in progress), holding the ref.
     const live = spawn('git', ['cat-file', '--batch'], {
       env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     // Running as git (past its exec) before tole looks for it in /proc.
     await once(live, 'spawn');
-    const lock = join(checkpoints.directory, 'index.lock');
+    const lock = join(checkpoints.directory, 'refs', 'tole', 'checkpoints.lock');
     writeFileSync(lock, '');
     try {
       writeFileSync(join(dirs.root, 'a.txt'), 'b\n');

@@ -1,6 +1,6 @@
 /**
  * A checkpoint holds the workspace as it was, whatever changed it between checkpoints and however
- * (tole lists what changed with `diff-files` beside `ls-files --others`, and keeps its index
+ * (tole lists what changed with one `git status`, and keeps its index
  * between checkpoints): a change that keeps the size and the mtime, a mode, a file turned into a
  * symlink or a directory and back, a case-only rename, another tole's checkpoint in between. And
  * the checkpoint directory is repacked once it holds more loose objects than the policy allows,

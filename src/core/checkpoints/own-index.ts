@@ -1,0 +1,80 @@
+import { linkSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GitTarget } from './git-command';
+
+/**
+ * A scan's gits work on an index of the scan's own, and the scan publishes it as the directory's
+ * `index` when it is done. Another tole's scan on the same workspace may run meanwhile, and its
+ * `status` writes the index it read when it started (git takes the index's lock only after its
+ * refresh, so what it writes may be older than what is there by then): in a shared index, it
+ * could land between this scan's `update-index` and `write-tree`, and the tree would miss what
+ * this scan staged. In an index of its own, nothing but this scan's gits writes.
+ *
+ * It starts as a hard link to `index`: the same entries at no cost, and the same file times
+ * (git judges an entry whose file changed in the second its index was written by the index
+ * file's mtime; a copy would be younger and hide such a change). git never writes an index in
+ * place (it writes `<name>.lock` and renames it), so the link never changes `index` itself. Every
+ * index tole ever publishes holds, for each entry, the bytes of a file whose stat data it
+ * records; so whichever of two scans publishes last, the next scan finds every change.
+ */
+export async function withOwnIndex<T>(target: GitTarget, work: (target: GitTarget) => Promise<T>): Promise<T> {
+  const dir = target.gitDir;
+  const own = join(dir, `${OWN_PREFIX}${process.pid}-${++made}`);
+  try {
+    linkSync(join(dir, 'index'), own);
+  } catch (error) {
+    // No index yet (the first scan): git starts the scan's own from nothing.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    const done = await work({ ...gitTarget(target), indexFile: own });
+    renameIfThere(own, join(dir, 'index'));
+    return done;
+  } finally {
+    rmSync(own, { force: true });
+  }
+}
+
+/** Removes the own indexes (and their lock files) of toles that are gone: one killed mid-scan leaves its own. */
+export function removeOwnIndexesLeftBehind(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = OWN_NAME.exec(name)?.[1];
+    if (pid !== undefined && !running(Number(pid))) rmSync(join(dir, name), { force: true });
+  }
+}
+
+const OWN_PREFIX = 'index.tole-';
+const OWN_NAME = /^index\.tole-(\d+)-\d+(?:\.lock)?$/;
+
+/** Own indexes made in this process, for their names. */
+let made = 0;
+
+/** The target's fields as plain values (its gitDir may be a getter, which a spread would not keep lazily). */
+function gitTarget(target: GitTarget): GitTarget {
+  return {
+    gitDir: target.gitDir,
+    workTree: target.workTree,
+    binary: target.binary,
+    path: target.path,
+    ...(target.lockWaitsMs ? { lockWaitsMs: target.lockWaitsMs } : {}),
+  };
+}
+
+function renameIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    // The scan wrote no index (nothing to stage in an empty workspace): there is nothing to publish.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
