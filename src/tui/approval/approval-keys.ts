@@ -41,15 +41,30 @@ export function openField(field: ApprovalField | null, pending: PendingApproval 
   return pending && field?.callId === pending.request.callId ? field : null;
 }
 
+/** Whether the call on screen cannot run here, whatever the key (its vetting refused it): the box only closes. */
+function cannotRun(pending: PendingApproval): boolean {
+  return pending.request.vetting?.outcome === 'refused';
+}
+
+/** Closes the box of a call that cannot run: nothing runs, and the model reads why. */
+function closeRefused(ctx: ApprovalKeyContext, pending: PendingApproval): void {
+  const decision = ctx.approvals.answer(pending, 'deny', {});
+  setField(ctx, null);
+  if (decision) flash(ctx, 'warn', `${pending.request.tool} not run: it cannot run here (the box said why)`);
+}
+
 /** `n` / `d`: the field a denial's message is typed in (⏎ with nothing typed denies without one). */
 export function openDenyField(ctx: ApprovalKeyContext): void {
-  if (ctx.pending) setField(ctx, { kind: 'deny', callId: ctx.pending.request.callId, value: '' });
+  if (!ctx.pending) return;
+  if (cannotRun(ctx.pending)) return closeRefused(ctx, ctx.pending);
+  setField(ctx, { kind: 'deny', callId: ctx.pending.request.callId, value: '' });
 }
 
 /** `p`: shows the prefix the policy would keep, to be confirmed; or says why there is none. */
 export function offerPrefix(ctx: ApprovalKeyContext): void {
   const { pending, policy } = ctx;
   if (!pending) return;
+  if (cannotRun(pending)) return flash(ctx, 'warn', 'this command cannot run here: nothing to allow');
   const offer = policy?.prefixOffer?.(pending.request) ?? { ok: false, why: 'nothing can be allowed here' };
   if (!offer.ok) return flash(ctx, 'warn', `no prefix allowed: ${offer.why}`);
   setField(ctx, { kind: 'prefix', callId: pending.request.callId, prefix: offer.prefix });
@@ -61,6 +76,7 @@ export function openEditField(ctx: ApprovalKeyContext): void {
   if (!pending) return;
   if (!pending.shell)
     return flash(ctx, 'warn', `e edits a shell command; a ${pending.request.tool} call cannot be edited`);
+  if (cannotRun(pending)) return flash(ctx, 'warn', 'this command cannot run here: close the box with y or n');
   const value = pending.request.subject;
   setField(ctx, { kind: 'edit', callId: pending.request.callId, editor: { value, cursor: value.length } });
 }
@@ -73,6 +89,7 @@ export function answerApproval(
 ): void {
   const { pending } = ctx;
   if (!pending) return;
+  if (cannotRun(pending)) return answer === 'allow-for-session' ? undefined : closeRefused(ctx, pending);
   if (answer === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
   if (answer !== 'deny' && !ctx.approvals.armed()) {
     flash(ctx, 'warn', 'that key came before the prompt was on screen long enough to read: press it again to approve');
@@ -85,17 +102,19 @@ export function answerApproval(
   const tool = pending.request.tool;
   if (answer === 'allow-for-session' && decision.approved) ctx.policy?.allowForSession(tool);
   if (answer === 'allow-prefix' && decision.approved) ctx.policy?.allowPrefix?.(pending.request, detail.prefix!);
-  flash(ctx, decision.approved ? 'info' : 'warn', answeredText(tool, answer, detail));
+  const confined = pending.request.vetting?.outcome === 'confined';
+  flash(ctx, decision.approved ? 'info' : 'warn', answeredText(tool, answer, detail, confined));
 }
 
 function answeredText(
   tool: string,
   answer: ApprovalAnswer,
   detail: { readonly message?: string; readonly prefix?: readonly string[] },
+  confined: boolean,
 ): string {
   switch (answer) {
     case 'approve':
-      return `${tool} approved`;
+      return confined ? `${tool} approved: it runs in the sandbox` : `${tool} approved`;
     case 'deny':
       return `${tool} denied${detail.message ? ': the model is told what you wrote' : ''}`;
     case 'allow-for-session':

@@ -6,6 +6,7 @@ import { inputLines } from './input-lines';
 import { previewLines } from './preview-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
 import { visibleLines, visibleRow } from '../text/visible-text';
+import { VETTING_REMEDY, vettingFindings } from '../../core/approval/unconfined-vetting';
 
 /**
  * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
@@ -87,8 +88,18 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
 /** The keys that act on this call (see ApprovalOffers): a key that could only say no is not listed. */
 function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null, offers: ApprovalOffers): Line[] {
   if (field) return fieldLines(field, width);
+  const { vetting } = pending.request;
+  // Nothing can run: the one answer is to close the box.
+  if (vetting?.outcome === 'refused')
+    return keyRows(
+      [
+        ['y/n', 'close: nothing runs'],
+        ['Esc', 'stop the turn'],
+      ],
+      width,
+    );
   const keys: [string, string][] = [
-    ['y', 'approve once'],
+    ['y', vetting?.outcome === 'confined' ? 'approve: it runs in the sandbox' : 'approve once'],
     ['n', 'deny (type why, ⏎)'],
     ...(offers.allow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
     ...(offers.prefix ? [['p', 'allow its prefix'] as [string, string]] : []),
@@ -180,7 +191,14 @@ export function approvalView(
         [seg('     ')],
       ),
     );
-  if (request.runs) foot.push(...wrapLine([seg('runs: ', 'muted'), seg(request.runs, 'text')], width, [seg('      ')]));
+  foot.push(...vettingLines(pending, width));
+  if (request.runs)
+    foot.push(
+      ...wrapLine([seg('runs: ', 'muted'), seg(request.runs, request.vetting ? 'warn' : 'text')], width, [
+        seg('      '),
+      ]),
+    );
+  if (request.vetting) foot.push(...wrapLine([seg(VETTING_REMEDY, 'muted')], width, [seg('      ')]));
   foot.push(...keyLine(pending, width, field, offers));
   return {
     head: [
@@ -196,6 +214,21 @@ export function approvalView(
       ? truncateLine([seg('Destructive: always asked; --yes and rules never apply', 'danger')], width)
       : null,
   };
+}
+
+/**
+ * What tole found before asking that keeps the call from running unconfined (the repository's
+ * git config), each finding on its lines: its keys and paths come from the repository, so they
+ * are shown as what they hold.
+ */
+function vettingLines(pending: PendingApproval, width: number): Line[] {
+  const { vetting } = pending.request;
+  if (!vetting) return [];
+  return vettingFindings(vetting).flatMap((finding, i) =>
+    wrapLine([seg(i === 0 ? 'found: ' : '       ', 'muted'), seg(visibleRow(finding), 'warn')], width, [
+      seg('       '),
+    ]),
+  );
 }
 
 /** Rows the whole view takes, unscrolled. */

@@ -14,6 +14,8 @@ export interface ApprovalOffers {
 /** What the policy offers for the call on screen; without a policy, nothing beyond y and n. */
 export function approvalOffers(pending: PendingApproval, policy: SessionAllowance | null): ApprovalOffers {
   const { request } = pending;
+  // A call that cannot run here offers nothing to approve.
+  if (request.vetting?.outcome === 'refused') return { allow: false, prefix: false, edit: false };
   return {
     allow: pending.offersAllow && policy !== null && (policy.allowOffered?.(request) ?? true),
     prefix: pending.shell && policy?.prefixOffer?.(request).ok === true,
