@@ -4,7 +4,8 @@
  * the top), its other worktrees' (`<common dir>/worktrees/*`, entered by `git -C ../other`), and
  * the nested repositories a command names (`cd sub && git diff`, `git -C sub`, `GIT_DIR=sub/.git`):
  * each word of the command that names a folder in the workspace is looked at, and every `.git` from
- * it up to the workspace root counts. Only names and stats: no git runs here.
+ * it up to the workspace root counts (git-nested-dirs.ts finds the ones no word names). Only names
+ * and stats: no git runs here.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -137,7 +138,7 @@ function namedFolders(words: readonly string[], root: string): string[] {
 }
 
 /** The git directory of the repository whose work tree is `dir` (its `.git` folder, or where a `.git` file points). */
-function gitDirAt(dir: string, found: OtherGitDirs): string | null {
+export function gitDirAt(dir: string, found: OtherGitDirs): string | null {
   const dotGit = path.join(dir, '.git');
   let stat: ReturnType<typeof lstatSync>;
   try {

@@ -14,6 +14,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type ConfigEntry, includeTarget, listedEntries } from './git-config-listing';
 import { withGitGuard } from './git-guard-env';
+import { workspaceGitDirs } from './git-nested-dirs';
 import { namedGitDirs, type OtherGitDirs, otherGitDirs, submoduleWorkTrees } from './git-other-dirs';
 
 /** The repository's config entries, and what tole could not read or vouch for (one line each). */
@@ -54,9 +55,8 @@ export async function readRepositoryConfig(
   ]);
   if (listing === null) return null;
   const entries = listedEntries(listing, REPOSITORY_SCOPES, cwd);
-  const ownEntries = entries.length;
-  // Outside a repository too: a workspace that is none may hold one the command goes into.
-  const others = othersOf(dirs ?? { top: null, gitDirs: [] }, cwd, command);
+  const ownKeys = entries.length > 0;
+  const others = othersOf(dirs, cwd, command);
   const files = others.gitDirs.flatMap((dir) => ['config', 'config.worktree'].map((name) => path.join(dir, name)));
   const unvouched = [
     ...others.unvouched,
@@ -67,23 +67,31 @@ export async function readRepositoryConfig(
       files.filter((file) => existsSync(file)),
     )),
   ];
-  if (ownEntries > 0 && dirs === null) unvouched.push("tole could not find the repository's git directory");
-  if (dirs !== null)
-    unvouched.push(...inWorkTree(entries, { top: dirs.top, gitDirs: [...dirs.gitDirs, ...others.gitDirs] }));
+  if (ownKeys && dirs === null) unvouched.push("tole could not find the repository's git directory");
+  // Outside a repository, the workspace is where a nested repository's include could name a file.
+  const top = dirs === null ? realPath(cwd) : dirs.top;
+  unvouched.push(...inWorkTree(entries, { top, gitDirs: [...(dirs?.gitDirs ?? []), ...others.gitDirs] }));
   return { entries, unvouched };
 }
 
-/** The other git directories whose config the command can bring in (real paths, the repository's own left out). */
-function othersOf(dirs: GitDirs, cwd: string, command: string): OtherGitDirs {
-  const common = dirs.gitDirs[dirs.gitDirs.length - 1];
+/**
+ * The other git directories whose config the command can bring in (real paths, the repository's
+ * own left out): every one in the workspace, whether the command names it or not, and those the
+ * command names; with each, its submodules' and other worktrees'. `dirs` is null outside a repository.
+ */
+function othersOf(dirs: GitDirs | null, cwd: string, command: string): OtherGitDirs {
+  const root = realPath(cwd) ?? cwd;
+  const own = dirs?.gitDirs ?? [];
+  const common = own[own.length - 1];
   const found: OtherGitDirs[] = [];
   if (common !== undefined) found.push(otherGitDirs(common));
-  const submodules = dirs.top === null ? [] : submoduleWorkTrees(dirs.top);
-  const named = namedGitDirs(command, realPath(cwd) ?? cwd, dirs.gitDirs, submodules);
-  found.push(named, ...named.gitDirs.map((dir) => otherGitDirs(dir)));
+  const submodules = dirs?.top ? submoduleWorkTrees(dirs.top) : [];
+  const named = namedGitDirs(command, root, own, submodules);
+  const nested = workspaceGitDirs(root);
+  found.push(named, nested, ...[...named.gitDirs, ...nested.gitDirs].map((dir) => otherGitDirs(dir)));
   const real = new Set(found.flatMap((each) => each.gitDirs.map((dir) => realPath(dir) ?? dir)));
-  for (const own of dirs.gitDirs) real.delete(own);
-  return { gitDirs: [...real], unvouched: found.flatMap((each) => each.unvouched) };
+  for (const dir of own) real.delete(dir);
+  return { gitDirs: [...real], unvouched: [...new Set(found.flatMap((each) => each.unvouched))] };
 }
 
 /** Reads the files `entries` include that git did not read, adding their entries; returns what tole cannot vouch for. */
