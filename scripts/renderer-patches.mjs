@@ -5,12 +5,15 @@
 // tests load as it is) and zod on use.
 import { inkNoTopLevelAwaitPlugin } from './ink-no-top-level-await-plugin.mjs';
 import { inkOutputPlugin } from './ink-output-plugin.mjs';
+import { inkResizePlugin } from './ink-resize-plugin.mjs';
 import { stringWidthLazyPlugin } from './string-width-lazy-plugin.mjs';
 import { yogaNoFetchPlugin } from './yoga-no-fetch-plugin.mjs';
 import { yogaSyncPlugin } from './yoga-sync-plugin.mjs';
 
 export const RENDERER_PATCHES = [
+  // Before ink-resize: its onLoad of ink.js only checks (and loads nothing), ink-resize's loads it.
   inkOutputPlugin,
+  inkResizePlugin,
   inkNoTopLevelAwaitPlugin,
   yogaSyncPlugin,
   yogaNoFetchPlugin,

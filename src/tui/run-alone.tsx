@@ -37,10 +37,8 @@ export function runAlone<T>(
   const finished = new Promise<T>((resolve) => (resolveResult = resolve));
   let done = false;
   const signalled = (signal: NodeJS.Signals): void => finish(onSignal(signal));
-  const onResize = (): void => {
-    screen.clear();
-    frames.repaint();
-  };
+  // The next frame, laid out for the new size, is drawn whole on a cleared screen.
+  const onResize = (): void => frames.resized();
   function finish(result: T): void {
     if (done) return;
     done = true;

@@ -192,10 +192,8 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
         frames.repaint();
       },
     });
-  const onResize = (): void => {
-    screen.clear();
-    frames.repaint();
-  };
+  // The next frame, laid out for the new size, is drawn whole on a cleared screen.
+  const onResize = (): void => frames.resized();
   const detach = (): void => {
     stdout.off('resize', onResize);
     if (!handleProcess) return;

@@ -13,6 +13,8 @@ import { diffRow, Pen } from './row-diff';
 
 const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
+/** Erases the whole screen (the frame after it moves the cursor to each row it draws). */
+const CLEAR = '\x1b[2J';
 /**
  * Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. Sticky
  * patterns matched from 0 with `test`, their end read from `lastIndex`: a frame is ~10 KB, and a
@@ -74,6 +76,8 @@ export class FrameWriter {
   private held: string[] | null = null;
   private holdTimer: NodeJS.Timeout | undefined;
   private holdMs = 0;
+  /** The terminal was resized: the next frame is drawn whole, on a screen it clears in the same write. */
+  private clearFirst = false;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
@@ -97,7 +101,7 @@ export class FrameWriter {
     });
   }
 
-  /** Draws the last frame whole again (after the screen was cleared, on a resize). */
+  /** Draws the last frame whole again (after the screen was cleared: back from the user's editor). */
   repaint(): void {
     if (this.lost) return;
     // The screen was cleared, perhaps by a program that left the terminal in a style of its own.
@@ -130,6 +134,16 @@ export class FrameWriter {
     for (const data of held ?? []) this.write(data);
   }
 
+  /**
+   * The terminal was resized: the next frame (the screen laid out for the new size) is drawn whole
+   * on a cleared screen, the clear and the frame in one synchronized write, so the terminal shows
+   * the old frame as it kept it until the new one is there, and no frame laid out for the old size.
+   */
+  resized(): void {
+    if (this.lost) return;
+    this.clearFirst = true;
+  }
+
   /** The terminal is gone: frames are dropped from now on. */
   lose(): void {
     this.lost = true;
@@ -149,16 +163,15 @@ export class FrameWriter {
     let rest = data;
     const cleared = prefixLength(CLEAR_PREFIX, rest);
     if (cleared > 0) {
-      this.out.write('\x1b[2J');
-      this.pen.forget();
-      this.previous = [];
-      this.previousCells = [];
+      this.resized();
       rest = rest.slice(cleared);
     }
     const erased = prefixLength(ERASE_PREFIX, rest);
     if (erased > 0) rest = rest.slice(erased);
+    if (rest === '' && cleared > 0) this.flushClear();
     if (rest === '') return;
     if (ONLY_CONTROL.test(rest)) {
+      this.flushClear();
       this.out.write(rest);
       // Codes the pen does not follow (a style among them would leave it wrong).
       this.pen.forget();
@@ -168,12 +181,28 @@ export class FrameWriter {
     this.draw(this.noColor ? lines.map(withoutColour) : lines);
   }
 
+  /** A clear asked for with no frame to go with it (Ink cleared and wrote no lines) is written alone. */
+  private flushClear(): void {
+    if (!this.clearFirst) return;
+    this.clearFirst = false;
+    this.out.write(CLEAR);
+    this.pen.forget();
+    this.previous = [];
+    this.previousCells = [];
+  }
+
   private draw(frame: string[]): void {
     // Rows past the screen's bottom are never drawn: a terminal places every cursor move below its
     // last row on that row, so the rows a frame laid out before a resize has past the new bottom
-    // (a repaint, or Ink's own redraw on the resize) would each be written over the bottom row.
+    // (a repaint of the last frame) would each be written over the bottom row.
     const rows = this.out.rows || Number.POSITIVE_INFINITY;
     const lines = frame.length > rows ? frame.slice(0, rows) : frame;
+    if (this.clearFirst) {
+      // The screen is cleared first: every row of the frame is drawn, in no style assumed.
+      this.pen.forget();
+      this.previous = [];
+      this.previousCells = [];
+    }
     let out = '';
     const cells: (RowCells | undefined)[] = [];
     const count = Math.min(Math.max(lines.length, this.previous.length), rows);
@@ -194,7 +223,11 @@ export class FrameWriter {
     }
     if (out !== '') out += this.pen.deferred() + this.pen.reset();
     const oneRow = changed.length === 1;
-    if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
+    // On a cleared screen every row is drawn: nothing is there to scroll.
+    if (this.clearFirst) {
+      this.clearFirst = false;
+      out = CLEAR + out;
+    } else if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
       const scrolled = this.scrolled(lines, cells, changed, columns);
       if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
     }

@@ -5,6 +5,8 @@
  *   (which must make the same frames: `test/tui/ink-output-matches-ink.test.ts`), swaps its
  *   `widest-line` for `src/tui/text/text-width.ts`, and stubs its `devtools.js`;
  * - `src/tui/frame/frame-writer.ts` reads the erase sequences Ink writes before each frame.
+ * - `scripts/ink-resize-plugin.mjs` replaces Ink's resize listener (`resized` in `build/ink.js`) with one
+ *   that draws nothing and forgets Ink's last output: the frame of the new size is tole's.
  * - `src/tui/frame/PacedFrames.tsx` replaces the root node's `onRender` (Ink's throttled draw after a
  *   commit) with tole's pacer over `onImmediateRender` (the draw itself); it throws if they moved.
  * Upgrading Ink means re-reading those Ink files against these, then changing this constant.

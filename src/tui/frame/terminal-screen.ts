@@ -50,11 +50,6 @@ export class TerminalScreen {
     return !this.restored;
   }
 
-  /** Wipes the screen (after a resize, so no stale cells of the old size remain). */
-  clear(): void {
-    if (!this.restored) this.stdout.write(CLEAR_SCREEN);
-  }
-
   /**
    * The terminal is gone (a write or read failed with EIO or EPIPE): nothing is written to it
    * again, since every write would fail the same way.

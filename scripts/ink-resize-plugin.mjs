@@ -1,0 +1,46 @@
+// esbuild plugin: Ink's own resize listener (ink.js `resized`) no longer draws. On every resize it
+// laid the tree out again and drew it at once, before tole's screen had heard of the new size: a
+// frame laid out for the old size, then tole's frame for the new one (src/tui/frame/frame-writer.ts,
+// `resized`). Now it only makes Ink forget the output it drew last, so that the next frame, the one
+// tole's new size commits (src/tui/screen/use-terminal-size.ts), is written whole even where it
+// happens to equal the last one (a window dragged back to its size: the terminal may have cut it).
+// The build fails if Ink's `resized` is no longer the body this replaces (an Ink upgrade changed it).
+import { readFile } from 'node:fs/promises';
+
+const RESIZED = `    resized = () => {
+        const currentWidth = this.getTerminalWidth();
+        if (currentWidth < this.lastTerminalWidth) {
+            // We clear the screen when decreasing terminal width to prevent duplicate overlapping re-renders.
+            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';
+        }
+        this.calculateLayout();
+        this.onRender();
+        this.lastTerminalWidth = currentWidth;
+    };`;
+
+const FORGETS = `    resized = () => {
+        this.log.clear();
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        this.lastTerminalWidth = this.getTerminalWidth();
+    };`;
+
+export const inkResizePlugin = {
+  name: 'ink-resize',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]ink\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (source.split(RESIZED).length !== 2)
+        return {
+          errors: [
+            {
+              text: `ink-resize: Ink's resized listener in ${args.path} is not the one scripts/ink-resize-plugin.mjs replaces; check it against the new Ink`,
+            },
+          ],
+        };
+      return { contents: source.replace(RESIZED, FORGETS), loader: 'js' };
+    });
+  },
+};
