@@ -78,8 +78,8 @@ describe('the plan on screen', () => {
 
     driver.resize(80, 24);
     // tole lays its frame out one line shorter than the screen (src/tui/panes/layout.ts): the status
-    // bar is on row 23 and row 24 stays blank. The 160x45 frame is drawn once more on the resize
-    // (cut at the new bottom) before the frame for 80x24 comes: wait for that one (its narrow header).
+    // bar is on row 23 and row 24 stays blank. The resize draws the frame for 80x24 alone: wait for
+    // it (its narrow header).
     const narrow = await driver.waitFor((s) => {
       const rows = s.split('\n');
       return rows[0]!.startsWith('─ main') && rows[22]!.includes('step 3/7 · writing tests');
