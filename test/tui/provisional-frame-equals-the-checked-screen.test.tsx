@@ -5,19 +5,20 @@ import { SessionStore } from '../../src/core/storage/session-store';
 import { seededRandom } from '../../src/core/clock';
 import { provisionalFrame } from '../../src/tui/run-provisional';
 import { CHECKING } from '../../src/tui/screen/ProvisionalScreen';
+import { HOSTILE_SEQUENCES, hostileText } from '../adversarial/corpus/hostile-sequences';
 import { tempDirForTest } from '../support/after-the-test';
 import { pane, renderScreen, stripAnsi } from './harness';
 import { fixedClock, storeIn } from './session-fixture';
 
 /** A session of `turns` prompt/answer commits (answers of several lines), with a side branch. */
-function writtenSession(turns: number): string {
+function writtenSession(turns: number, answer = ''): string {
   const store = storeIn(tempDirForTest('tole-provisional-'));
   let early: string | null = null;
   for (let i = 0; i < turns; i++) {
     const batch = new AppendBatch(store);
     batch.entry('user', { text: `question ${i}: how does the store replay a torn tail?` });
     batch.entry('assistant', {
-      text: `answer ${i}: it cuts the bad final line away.\n\n- one\n- two \`code ${i}\``,
+      text: `answer ${i}: it cuts the bad final line away.${answer}\n\n- one\n- two \`code ${i}\``,
       toolCalls: [],
       model: 'gpt-4.1',
       finishReason: 'stop',
@@ -102,5 +103,12 @@ describe('the provisional frame of a large session', () => {
     const notice = 'the workspace holds a folder of its own: every call asks for a key';
     const frame = stripAnsi(provisionalFrame({ ...input(path), notices: [notice] }, 120, 40)).split('\n');
     expect(frame.at(-3)).toContain(notice);
+  });
+
+  it('shows escape sequences in the tail made visible, as the checked screen does, never passed on', () => {
+    const path = writtenSession(60, ` ${hostileText()}`);
+    const frame = provisionalFrame({ ...input(path), noColor: true }, 120, 40);
+    expect(frame).toContain('osc52-bel');
+    expect(HOSTILE_SEQUENCES.filter((h) => frame.includes(h.acted)).map((h) => h.id)).toEqual([]);
   });
 });
