@@ -15,6 +15,10 @@ import { REPO_ROOT } from '../support/repo-root';
 const JUSTIFIED: ReadonlyMap<string, string> = new Map([
   ['test/support/after-the-test.ts', 'the helpers themselves'],
   ['test/support/tmpdir-per-file.ts', "the process tiers' directory of each file, which TMPDIR points into"],
+  [
+    'test/support/shared-code-cache.ts',
+    "the run's code cache, made in the global setup (no test or file running) and removed in its teardown",
+  ],
   ['test/e2e/children-leave-their-temp-files-in-the-test-file.e2e.test.ts', 'checks that tmpdir() is that directory'],
   ['test/support/after-the-test.test.ts', 'checks that a refused tempDirForTest left nothing in tmpdir()'],
   [

@@ -1,6 +1,8 @@
 /** Runs the built tole in a real pseudo-terminal and reads its screen through a headless xterm. */
 import { spawn, type IPty } from 'node-pty';
 import headless from '@xterm/headless';
+import { inject } from 'vitest';
+import '../support/shared-code-cache';
 import { cells as screenCells } from '../tui/xterm-screen';
 
 const { Terminal } = headless;
@@ -26,6 +28,7 @@ export class TerminalDriver {
   constructor(options: DriverOptions) {
     const cols = options.columns ?? 120;
     const rows = options.rows ?? 40;
+    const codeCacheHome = inject('toleCodeCacheHome');
     this.term = new Terminal({ cols, rows, allowProposedApi: true });
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '',
@@ -33,6 +36,9 @@ export class TerminalDriver {
       // The test file's own temp directory (test/support/tmpdir-per-file.ts): what the program
       // leaves in it, killed before it could clean up, goes with the file.
       ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }),
+      // The run's code cache (test/support/shared-code-cache.ts): a start after the first reads the
+      // compiled screen script instead of compiling it again. A test that names its own wins.
+      ...(codeCacheHome === undefined ? {} : { XDG_CACHE_HOME: codeCacheHome }),
       LANG: 'C.UTF-8',
       TERM: 'xterm-256color',
       ...options.env,
