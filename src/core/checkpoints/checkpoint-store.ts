@@ -13,9 +13,9 @@ import { workspaceChanges } from './workspace-changes';
 import { removeOwnIndexesLeftBehind, withOwnIndex } from './own-index';
 import { writeRestore } from './write-restore';
 import { folderInTheWay, folderInTheWayMessage } from './folders-in-the-way';
-import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
+import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
 
-export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan } from './restore-plan';
+export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
 import { DEFAULT_REPACK, type RepackPolicy, repackIfDue } from './repack-policy';
 import { ABORTED, abortError, raceAbort } from '../abort';
 import { DEFAULT_TIME_LIMIT_MS, realTimer, type StartTimer, stopSignal, stoppedByCaller } from './git-stop';
@@ -314,17 +314,20 @@ export class Checkpoints {
    * finishes the job: it is idempotent. `midway` runs between its two steps (fault tests). What
    * the workspace holds after is read again and compared with the checkpoint: a restore that did
    * not take, or failed part way (a folder where a file must go), throws a RestoreIncomplete that
-   * says which files were restored and which not; one its time limit stopped cannot be read again.
+   * says which files were restored and which not; one its time limit stopped cannot be read again;
+   * one that failed before it wrote anything throws a RestoreWroteNothing.
    */
   async restore(id: string, midway?: () => void): Promise<RestorePlan> {
     return this.serial(async (stop) => {
       // A restore changes files no call named: the checkpoint after it scans.
       this.rescan();
-      const plan = await this.planNow(id, stop);
+      const plan = await this.planNow(id, stop).catch((error: unknown) =>
+        Promise.reject(new RestoreWroteNothing(error)),
+      );
       try {
         await writeRestore(this.target, plan, stop, midway);
       } catch (error) {
-        if (stop.aborted) throw error;
+        if (stop.aborted || error instanceof RestoreWroteNothing) throw error;
         const left = await this.planNow(id, stop).catch(() => null);
         throw left ? new RestoreIncomplete(left, plan, error) : error;
       }

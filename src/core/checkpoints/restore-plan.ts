@@ -32,6 +32,17 @@ export interface RestorePlan {
 }
 
 /**
+ * A restore that failed before it wrote anything (while it planned, or at its first removal): the
+ * files are as they were. Its message is the failure's own.
+ */
+export class RestoreWroteNothing extends Error {
+  override readonly name = 'RestoreWroteNothing';
+  constructor(cause: unknown) {
+    super((cause as Error)?.message ?? String(cause), { cause });
+  }
+}
+
+/**
  * A restore after which the workspace still differs from its checkpoint: `left` says where (what
  * was not restored). `planned` is what the restore set out to change and `cause` the failure that
  * stopped it part way, when one did (without one, the files were written and still differ).

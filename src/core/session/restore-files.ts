@@ -1,5 +1,5 @@
 import type { Checkpoints, RestorePlan } from '../checkpoints/checkpoint-store';
-import { planSize, RestoreIncomplete } from '../checkpoints/checkpoint-store';
+import { planSize, RestoreIncomplete, RestoreWroteNothing } from '../checkpoints/checkpoint-store';
 import { planPaths } from '../checkpoints/plan-text';
 import { NS } from '../registers/namespaces';
 import type { SessionStore } from '../storage/session-store';
@@ -145,6 +145,10 @@ export type RestoreOutcome =
 /** What a restore the user stopped with Esc before it wrote any file (while it planned or checkpointed the present files) says. */
 export const RESTORE_INTERRUPTED =
   'interrupted by the user before any file was written: nothing was restored, the files are as they were';
+
+/** What a restore that failed before it wrote any file says first: the files are as they were. */
+export const RESTORE_WROTE_NOTHING =
+  'the restore failed before it wrote any file: nothing was written, the files are as they were';
 
 /** The restore to `entryId` stopped by Esc before any file was touched: the session says so in a notice. */
 function interrupted(store: SessionStore, entryId: string, emit: EventSink): RestoreOutcome {
@@ -294,7 +298,12 @@ async function applyAndSettle(
     const plan = await checkpoints.restore(checkpoint, () => deps.fault?.('during-restore'));
     outcome = { ok: true, plan, entryId, undoEntryId: intentId };
   } catch (error) {
-    outcome = { ok: false, reason: failedPartWay(error, intentId), undoEntryId: intentId };
+    // Run again after a stop, the restore may have written files the first time: only a first run
+    // that wrote nothing leaves the files as they were.
+    outcome =
+      error instanceof RestoreWroteNothing && !resumed
+        ? { ok: false, reason: `${RESTORE_WROTE_NOTHING}: ${error.message}` }
+        : { ok: false, reason: failedPartWay(error, intentId), undoEntryId: intentId };
   }
   settle(deps.store, restoreId, entryId, outcome, resumed, emit);
   return outcome;
