@@ -10,14 +10,24 @@
  * (`eval`, a decoded string) is not seen. The README's security model says so.
  */
 
-/** Every variable git reads its command-line config from, and the files it reads config from. */
-const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH/;
+/**
+ * Every variable git reads its command-line config from, the files it reads config from, and where
+ * it finds its own programs (`--exec-path=DIR` runs DIR's `git-remote-<name>` for a fetch).
+ */
+const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH|--exec-path=/;
 /** Variables that move where git finds the user's own config, which tole does not vet. */
 const CONFIG_HOME = /(^|[^\w])(HOME|XDG_CONFIG_HOME)\+?=/;
 /** Programs that run a command with an environment of their own, not the one tole gave. */
-const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run']);
+const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run', 'setpriv']);
 /** Builtins that take variables out of the environment, by the names given after them. */
 const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 'readonly']);
+
+/**
+ * Settings a command's own `git -c` (or `--config-env`) could undo tole's guard with, or bring in
+ * a config tole did not read with (`include.path`, `includeIf.*.path`): git reads the command's
+ * `-c` after the guard's, so the command's value wins.
+ */
+const GUARD_KEYS = /^(include|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)/i;
 
 /** How every line guardDrops gives starts: a config key or a file never does. */
 const DROP_START = 'the command ';
@@ -41,9 +51,31 @@ export function guardDrops(command: string): string[] {
   return [...found];
 }
 
-/** `command` with the shell's quotes and backslashes taken out (`un""set`, `$'\x75nset'` as written stays). */
+/**
+ * `command` with the shell's quotes and backslashes taken out (`un""set`), and what `$'…'` spells
+ * with its escapes written out (`$'\x65nv'` is `env`).
+ */
 function unquoted(command: string): string {
-  return command.replace(/\$'/g, "'").replace(/\\(.)/g, '$1').replace(/['"]/g, '');
+  return command
+    .replace(/\$'((?:[^'\\]|\\.)*)'/g, (_all, body: string) => ansiC(body))
+    .replace(/\\(.)/g, '$1')
+    .replace(/['"]/g, '');
+}
+
+/** The escapes bash reads inside `$'…'`: a byte in hex or octal, a code point, a letter's control. */
+const ANSI_C_ESCAPE = /\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c.|.)/g;
+const ANSI_C_LETTERS: Record<string, string> = { n: '\n', t: '\t', r: '\r', e: '\x1b', E: '\x1b', a: '\x07' };
+
+/** The text the body of a `$'…'` quote stands for. */
+function ansiC(body: string): string {
+  return body.replace(ANSI_C_ESCAPE, (_all, escape: string) => {
+    const head = escape[0]!;
+    if (head === 'x') return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    if (head === 'u' || head === 'U') return String.fromCodePoint(Number.parseInt(escape.slice(1), 16) % 0x110000);
+    if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(escape, 8) & 0xff);
+    if (head === 'c') return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+    return ANSI_C_LETTERS[head] ?? head;
+  });
 }
 
 /** The words of each simple command in `text`, split loosely at the shell's separators. */
@@ -57,6 +89,11 @@ function simpleCommands(text: string): string[][] {
 /** What the words of one simple command do to the environment git gets. */
 function dropsOf(words: readonly string[]): string[] {
   const found: string[] = [];
+  const program = words.find((word) => !/^\w+=/.test(word));
+  if (program !== undefined && /^[$`][^/]*$/.test(program) && words.some(clearsAsEnvOrExec))
+    found.push(
+      `${DROP_START}runs a program named at run time (${program}) with an option env or exec clears the environment with`,
+    );
   words.forEach((word, index) => {
     const base = word.slice(word.lastIndexOf('/') + 1);
     const rest = words.slice(index + 1);
@@ -69,6 +106,10 @@ function dropsOf(words: readonly string[]): string[] {
       );
     if (base === 'exec' && options.some((option) => /^-[a-zA-Z]*c/.test(option)))
       found.push(`${DROP_START}runs exec -c, which clears the environment`);
+    if (base === 'git' && gitSetsGuardKey(rest))
+      found.push(
+        `${DROP_START}gives git a -c or --config-env setting that undoes tole's guard or includes a config tole did not read`,
+      );
     if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
       found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
   });
@@ -76,17 +117,32 @@ function dropsOf(words: readonly string[]): string[] {
 }
 
 /**
- * Whether env, given `args`, may clear or unset variables: an option that does, or arguments
- * built at run time or passed in by another program (`xargs env`, `find -exec env {}`) before the
- * command it runs. `env` alone as a command only prints the environment.
+ * Whether env, given `args`, may clear or unset variables: any option before the command it runs
+ * (env's options are few, and `--ignore-env` abbreviated, `-C DIR -i` or `-S'-i …'` clear it as
+ * well as `-i` does), or arguments built at run time or passed in by another program
+ * (`xargs env`, `find -exec env {}`). `env` alone as a command only prints the environment.
  */
 function envDrops(args: readonly string[], isArgument: boolean): boolean {
   for (const arg of args) {
-    if (/^(-|-[a-zA-Z]*[iu].*|--ignore-environment|--unset.*)$/.test(arg)) return true;
-    if (arg.startsWith('-') || /^\w+=/.test(arg)) continue;
+    if (arg.startsWith('-')) return true;
+    if (/^\w+=/.test(arg)) continue;
     return !/^[\w./+-]+$/.test(arg);
   }
   return isArgument;
+}
+
+/** Whether `word` is an option env (`-i`, `-u`, `-S`, `-C`, `-`, `--ignore-…`) or exec (`-c`) clears the environment with. */
+function clearsAsEnvOrExec(word: string): boolean {
+  return /^(-|-[a-zA-Z0-9]*[iuSCc].*|--(i|u|s|c).*)$/.test(word);
+}
+
+/** Whether git's `args` hold a `-c KEY=…` or `--config-env[=]KEY=…` whose key is one of GUARD_KEYS. */
+function gitSetsGuardKey(args: readonly string[]): boolean {
+  return args.some((arg, index) => {
+    const attached = /^--config-env=(.+)$/.exec(arg)?.[1];
+    const setting = arg === '-c' || arg === '--config-env' ? args[index + 1] : attached;
+    return setting !== undefined && GUARD_KEYS.test(setting);
+  });
 }
 
 /**

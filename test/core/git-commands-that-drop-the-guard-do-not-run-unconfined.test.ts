@@ -4,8 +4,8 @@
  * as if tole had read nothing, and the repository's filter runs. Such a command is refused
  * unconfined with what to do; it may still run in the sandbox.
  */
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guardDrops } from '../../src/core/git-guard-drops';
@@ -43,6 +43,8 @@ async function hostileRepository() {
     path.join(ws.root, '.gitconfig'),
     `[core]\n\tattributesFile = ${path.join(ws.outside, 'attributes')}\n[diff "other"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
   );
+  // A config file in the work tree the command's own `git -c include.path=` brings in.
+  writeFileSync(path.join(ws.root, 'evil.cfg'), `[diff "evil"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`);
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
   return { ws, env, mark };
 }
@@ -63,6 +65,16 @@ const DROPPING = [
   'HOME=$PWD git diff',
   'GIT_CONFIG_GLOBAL=.gitconfig git diff',
   'export XDG_CONFIG_HOME=$PWD/xdg; mkdir -p xdg/git; cp .gitconfig xdg/git/config; HOME=/nowhere git diff',
+  // Found by the review: env's other options, a program name spelled at run time, the command's own git -c.
+  'env --ignore-env PATH="$PATH" git diff',
+  'env -C . -i PATH="$PATH" git diff',
+  "env -S'-i PATH=/usr/bin:/bin git diff'",
+  'setpriv --reset-env git diff',
+  "$'\\x65nv' -i PATH=\"$PATH\" git diff",
+  '${E:-env} -i PATH="$PATH" git diff',
+  'e=env; $e -i PATH="$PATH" git diff',
+  'git -c include.path=$PWD/evil.cfg diff',
+  'P=$PWD/evil.cfg git --config-env=include.path=P diff',
 ];
 
 describe("a command that drops tole's git guard", () => {
@@ -105,6 +117,36 @@ describe("a command that drops tole's git guard", () => {
     expect(existsSync(mark)).toBe(false);
   });
 
+  it("is refused when the command's own git -c undoes the guard: hooks of the work tree, a helper of --exec-path", async () => {
+    const { ws, env, mark } = await hostileRepository();
+    for (const [name, dir] of [
+      ['pre-commit', 'hooks'],
+      ['git-remote-foo', 'tools'],
+    ] as const) {
+      mkdirSync(path.join(ws.root, dir));
+      writeFileSync(path.join(ws.root, dir, name), `#!/bin/sh\ntouch ${mark}\n`);
+      chmodSync(path.join(ws.root, dir, name), 0o755);
+    }
+    const commands = [
+      'git -c user.name=t -c user.email=t@t -c core.hooksPath=hooks commit -qam x',
+      'git --exec-path=tools fetch foo::bar',
+    ];
+    const guarded = withGitGuard(env, neutralSettings(['diff.evil.textconv']));
+    const ran = commands.filter((command) => {
+      spawnSync('bash', ['-c', command], { cwd: ws.root, env: guarded, stdio: 'ignore' });
+      const made = existsSync(mark);
+      rmSync(mark, { force: true });
+      return made;
+    });
+    expect(ran).toEqual(commands);
+    const bash = createBashTool({ workspaceRoot: ws.root, env });
+    for (const command of commands) {
+      const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
+      expect(out.content, command).toContain('tole did not run this command outside its sandbox');
+      expect(existsSync(mark), command).toBe(false);
+    }
+  });
+
   it('leaves commands alone that keep the guard', () => {
     for (const command of [
       'git diff',
@@ -117,6 +159,11 @@ describe("a command that drops tole's git guard", () => {
       'local x=$1',
       'env | grep "^TOLE_" | sort > env.txt',
       'env LANG=C sort -u words.txt',
+      'git -c color.ui=always -c user.name=x commit -m "include.path"',
+      'git --exec-path',
+      '$EDITOR notes.txt',
+      '"$PYTHON" script.py --verbose',
+      "printf $'a\\tb\\n' | sort",
     ])
       expect(guardDrops(command), command).toEqual([]);
   });
