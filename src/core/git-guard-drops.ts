@@ -27,7 +27,8 @@ const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 're
  * a config tole did not read with (`include.path`, `includeIf.*.path`): git reads the command's
  * `-c` after the guard's, so the command's value wins.
  */
-const GUARD_KEYS = /^(include|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)/i;
+const GUARD_KEYS =
+  /^(include|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)/i;
 
 /** How every line guardDrops gives starts: a config key or a file never does. */
 const DROP_START = 'the command ';
@@ -68,12 +69,12 @@ const ANSI_C_LETTERS: Record<string, string> = { n: '\n', t: '\t', r: '\r', e: '
 
 /** The text the body of a `$'…'` quote stands for. */
 function ansiC(body: string): string {
-  return body.replace(ANSI_C_ESCAPE, (_all, escape: string) => {
-    const head = escape[0]!;
-    if (head === 'x') return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
-    if (head === 'u' || head === 'U') return String.fromCodePoint(Number.parseInt(escape.slice(1), 16) % 0x110000);
-    if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(escape, 8) & 0xff);
-    if (head === 'c') return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+  return body.replace(ANSI_C_ESCAPE, (_all, sequence: string) => {
+    const head = sequence[0]!;
+    if (head === 'x') return String.fromCharCode(Number.parseInt(sequence.slice(1), 16));
+    if (head === 'u' || head === 'U') return String.fromCodePoint(Number.parseInt(sequence.slice(1), 16) % 0x110000);
+    if (/[0-7]/.test(head)) return String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
+    if (head === 'c') return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
     return ANSI_C_LETTERS[head] ?? head;
   });
 }

@@ -70,7 +70,7 @@ const DROPPING = [
   'env -C . -i PATH="$PATH" git diff',
   "env -S'-i PATH=/usr/bin:/bin git diff'",
   'setpriv --reset-env git diff',
-  "$'\\x65nv' -i PATH=\"$PATH\" git diff",
+  '$\'\\x65nv\' -i PATH="$PATH" git diff',
   '${E:-env} -i PATH="$PATH" git diff',
   'e=env; $e -i PATH="$PATH" git diff',
   'git -c include.path=$PWD/evil.cfg diff',
