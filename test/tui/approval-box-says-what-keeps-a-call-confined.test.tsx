@@ -40,6 +40,8 @@ function boxText(frame: string): string {
     .replace(/\s+/g, ' ');
 }
 
+const statusBar = (frame: string): string => stripAnsi(frame).trimEnd().split('\n').at(-1)!;
+
 const SIZES = [
   [80, 24],
   [120, 40],
@@ -66,6 +68,8 @@ describe('the approval box says what keeps a call from running unconfined', () =
       expect(text).toContain('y/n close: nothing runs');
       expect(text).toContain('Esc stop the turn');
       expect(text).not.toMatch(/approve once|e edit it|a allow|p allow/);
+      // Nor does the status bar offer y as an approval.
+      expect(statusBar(s.frame())).not.toMatch(/y approve|n deny/);
       await s.press('e');
       expect(await settled(decision)).toBe('pending');
       await s.press('y');
@@ -82,6 +86,7 @@ describe('the approval box says what keeps a call from running unconfined', () =
       expect(text).toContain('runs: approved, this command runs only in the sandbox');
       expect(text).toContain('y approve: it runs in the sandbox');
       expect(text).toContain('e edit it');
+      expect(statusBar(s.frame())).toContain('y approve');
       await s.press('y');
       expect(await settled(decision)).toMatchObject({ approved: true, by: 'user' });
       await s.waitFor('approved: it runs in the sandbox');

@@ -74,6 +74,7 @@ function approvalMarkdown(payload: EntryPayloads['approval']): string {
   const { decision, checkpoint } = payload;
   const parts = [`*${decision.approved ? 'approved' : 'denied'} by ${decision.by}*`];
   if (!decision.approved && decision.message) parts[0] += `: ${decision.message}`;
+  if (decision.approved && decision.confined) parts.push('to run in the sandbox');
   if (decision.approved && decision.allowsPrefix)
     parts.push(`allowed \`${decision.allowsPrefix.join(' ')}\` for the session`);
   if (decision.approved && decision.edited)

@@ -9,13 +9,15 @@ export interface ApprovalOffers {
   readonly prefix: boolean;
   /** `e`: the call is a shell command, which can be edited. */
   readonly edit: boolean;
+  /** `y` approves: false for a call that cannot run here (its vetting refused it), whose box y and n only close. */
+  readonly approve?: boolean;
 }
 
 /** What the policy offers for the call on screen; without a policy, nothing beyond y and n. */
 export function approvalOffers(pending: PendingApproval, policy: SessionAllowance | null): ApprovalOffers {
   const { request } = pending;
   // A call that cannot run here offers nothing to approve.
-  if (request.vetting?.outcome === 'refused') return { allow: false, prefix: false, edit: false };
+  if (request.vetting?.outcome === 'refused') return { allow: false, prefix: false, edit: false, approve: false };
   return {
     allow: pending.offersAllow && policy !== null && (policy.allowOffered?.(request) ?? true),
     prefix: pending.shell && policy?.prefixOffer?.(request).ok === true,

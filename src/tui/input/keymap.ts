@@ -111,6 +111,8 @@ export type Condition =
   | 'allow-offered'
   | 'prefix-offered'
   | 'edit-offered'
+  /** The call in the approval box can run: `y` approves it (not a call tole refused before asking). */
+  | 'approve-offered'
   /** The session can be written: not opened read-only. */
   | 'writable'
   /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉), folded. */
@@ -155,13 +157,21 @@ export const KEYMAP: readonly Binding[] = [
     help: 'completion popup: close it (typing opens it again); nothing else stops',
     hint: 'close',
   },
-  { scope: 'approval', keys: ['y'], action: 'approve', help: 'approve this call once', hint: 'approve' },
+  {
+    scope: 'approval',
+    keys: ['y'],
+    action: 'approve',
+    help: 'approve this call once (a call that cannot run here: close its box)',
+    hint: 'approve',
+    hintWhen: 'approve-offered',
+  },
   {
     scope: 'approval',
     keys: ['n', 'd'],
     action: 'deny-with-message',
     help: "deny it: type why if you like, then ⏎ (what you type reaches the model as the call's result; Esc goes back)",
     hint: 'deny (type why, ⏎)',
+    hintWhen: 'approve-offered',
   },
   {
     scope: 'approval',
@@ -684,6 +694,7 @@ export function keyConditions(state: {
   if (state.offers?.allow) set.add('allow-offered');
   if (state.offers?.prefix) set.add('prefix-offered');
   if (state.offers?.edit) set.add('edit-offered');
+  if (state.offers && state.offers.approve !== false) set.add('approve-offered');
   if (state.restoreOffered) set.add('restore-offered');
   return set;
 }

@@ -124,7 +124,13 @@ function approvalLines(entry: Entry<'approval'>, width: number): Line[] {
   const { decision, checkpoint } = entry.payload;
   const mark: Segment[] = checkpoint ? [seg(`  ${CHECKPOINT_MARK} checkpoint`, 'accent')] : [];
   if (decision.approved) {
-    const approved: Line = [seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'), ...mark];
+    // A key that approved the call only to run in the sandbox (tole vetted it before asking).
+    const confined = decision.confined ? [seg(' to run in the sandbox', 'ok')] : [];
+    const approved: Line = [
+      seg(`  ✔ approved by ${decision.by === 'user' ? 'you' : decision.by}`, 'ok'),
+      ...confined,
+      ...mark,
+    ];
     const out: Line[] = [approved];
     if (decision.allowsPrefix)
       out.push(

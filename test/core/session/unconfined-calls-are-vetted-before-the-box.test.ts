@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
 import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
+import { exportLeaf, exportMarkdown } from '../../../src/core/session/export';
 import { builtinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
@@ -164,6 +165,7 @@ describe('a call that would run unconfined is vetted before the box', () => {
     expect(asked[0]!.runs).toBe('approved, this command runs only in the sandbox');
     const [approval] = entriesOfType(store, 'approval');
     expect(approval?.payload.decision).toMatchObject({ approved: true, by: 'user', confined: true });
+    expect(exportMarkdown(store, exportLeaf(store, {}))).toContain('approved by user* · to run in the sandbox');
     const [result] = resultsFor(store, 'c1');
     expect(result?.payload.content).not.toContain('did not run this command outside its sandbox');
     expect(existsSync(path.join(root, 'vendor', 'x', 'inside'))).toBe(true);
