@@ -52,3 +52,13 @@ export function vettingWords(vetting: UnconfinedVetting): string {
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/**
+ * Why a hook or a prompt command was not run: the user's own commands run unconfined, and the
+ * repository's config holds what tole cannot vouch for. Said in the hook's notice on screen (and
+ * in a prompt command's error), in the box's words.
+ */
+export function unconfinedCommandRefusal(unvouched: readonly string[]): string {
+  const findings = vettingFindings({ unvouched, outcome: 'refused' }).join('; ');
+  return `tole did not run it: it would run outside the sandbox, and ${findings}. ${capitalised(VETTING_REMEDY)}.`;
+}

@@ -1,5 +1,6 @@
 import { withGitGuard } from '../git-guard-env';
-import { type RepositoryGitConfig, repositoryGitConfig, unvouchedRefusal } from '../git-repo-drivers';
+import { unconfinedCommandRefusal } from '../approval/unconfined-vetting';
+import { type RepositoryGitConfig, repositoryGitConfig } from '../git-repo-drivers';
 import { runInProcessGroup } from '../tools/process-group';
 import { confinedCommand, type Sandbox, type SandboxPolicy } from '../tools/sandbox';
 
@@ -56,7 +57,7 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   }
   // What tole cannot vouch for in the repository's config may run only confined.
   if (!spec.confined && config.unvouched.length > 0) {
-    const spawnError = unvouchedRefusal(config.unvouched);
+    const spawnError = unconfinedCommandRefusal(config.unvouched);
     return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
   }
   const end = await runInProcessGroup({
