@@ -73,6 +73,38 @@ export function namedGitDirs(
 }
 
 /**
+ * The git directories of the repositories outside `root` that a word of `command` names
+ * (`cd /tmp/other`, `git -C ~/x`, `$HOME/x`, `../sibling`, `--git-dir=/x/.git`), and those another
+ * word names from there (`cd /tmp/other && git -C sub diff`): each such folder and every folder
+ * above it up to `/` is looked at. A path built at run time is not seen.
+ */
+export function outsideGitDirs(command: string, root: string, home: string | undefined): OtherGitDirs {
+  const found: OtherGitDirs = { gitDirs: [], unvouched: [] };
+  const text = home === undefined ? command : command.replace(/\$\{HOME\}|\$HOME\b/g, home);
+  const words = [...new Set(commandWords(text))].slice(0, WORDS_MAX).map((word) => homeExpanded(word, home));
+  const outside = (dir: string) => !within(dir, root) && isFolder(dir);
+  const named = new Set(words.map((word) => path.resolve(root, word)).filter(outside));
+  for (const base of [...named].slice(0, FOLDERS_MAX))
+    for (const word of words)
+      if (!path.isAbsolute(word) && outside(path.resolve(base, word))) named.add(path.resolve(base, word));
+  const looked = new Set<string>();
+  for (let dir of [...named].slice(0, FOLDERS_MAX)) {
+    for (; !looked.has(dir); dir = path.dirname(dir)) {
+      looked.add(dir);
+      const gitDir = path.basename(dir) === '.git' || isGitDir(dir) ? dir : gitDirAt(dir, found);
+      if (gitDir !== null) found.gitDirs.push(gitDir);
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  return found;
+}
+
+/** `word` with a leading `~` replaced by `home` (unchanged when there is none). */
+function homeExpanded(word: string, home: string | undefined): string {
+  return home !== undefined && /^~(\/|$)/.test(word) ? `${home}${word.slice(1)}` : word;
+}
+
+/**
  * The words of `command` as written and with the shell's quotes and backslashes taken out (the
  * shell joins `vend""or` into `vendor`).
  */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { type ConfigEntry, includeTarget, listedEntries } from './git-config-listing';
 import { withGitGuard } from './git-guard-env';
 import { workspaceGitDirs } from './git-nested-dirs';
-import { namedGitDirs, type OtherGitDirs, otherGitDirs, submoduleWorkTrees } from './git-other-dirs';
+import { namedGitDirs, type OtherGitDirs, otherGitDirs, outsideGitDirs, submoduleWorkTrees } from './git-other-dirs';
 
 /** The repository's config entries, and what tole could not read or vouch for (one line each). */
 export interface RepositoryConfigRead {
@@ -56,7 +56,7 @@ export async function readRepositoryConfig(
   if (listing === null) return null;
   const entries = listedEntries(listing, REPOSITORY_SCOPES, cwd);
   const ownKeys = entries.length > 0;
-  const others = othersOf(dirs, cwd, command);
+  const others = othersOf(dirs, cwd, command, env['HOME']);
   const files = others.gitDirs.flatMap((dir) => ['config', 'config.worktree'].map((name) => path.join(dir, name)));
   const unvouched = [
     ...others.unvouched,
@@ -77,9 +77,9 @@ export async function readRepositoryConfig(
 /**
  * The other git directories whose config the command can bring in (real paths, the repository's
  * own left out): every one in the workspace, whether the command names it or not, and those the
- * command names; with each, its submodules' and other worktrees'. `dirs` is null outside a repository.
+ * command names, in the workspace or outside it; with each, its submodules' and other worktrees'. `dirs` is null outside a repository.
  */
-function othersOf(dirs: GitDirs | null, cwd: string, command: string): OtherGitDirs {
+function othersOf(dirs: GitDirs | null, cwd: string, command: string, home: string | undefined): OtherGitDirs {
   const root = realPath(cwd) ?? cwd;
   const own = dirs?.gitDirs ?? [];
   const common = own[own.length - 1];
@@ -88,7 +88,9 @@ function othersOf(dirs: GitDirs | null, cwd: string, command: string): OtherGitD
   const submodules = dirs?.top ? submoduleWorkTrees(dirs.top) : [];
   const named = namedGitDirs(command, root, own, submodules);
   const nested = workspaceGitDirs(root);
-  found.push(named, nested, ...[...named.gitDirs, ...nested.gitDirs].map((dir) => otherGitDirs(dir)));
+  const outside = outsideGitDirs(command, root, home);
+  const reached = [named, nested, outside];
+  found.push(...reached, ...reached.flatMap((each) => each.gitDirs.map((dir) => otherGitDirs(dir))));
   const real = new Set(found.flatMap((each) => each.gitDirs.map((dir) => realPath(dir) ?? dir)));
   for (const dir of own) real.delete(dir);
   return { gitDirs: [...real], unvouched: [...new Set(found.flatMap((each) => each.unvouched))] };
