@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isUtf8 } from 'node:buffer';
 import { git, GitFailure, runGit, type GitTarget } from './git-command';
 import { lstatOrNull, nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
@@ -9,7 +8,7 @@ import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
-import { workspaceChanges } from './workspace-changes';
+import { sortChanges, workspaceChanges } from './workspace-changes';
 import { removeOwnIndexesLeftBehind, withOwnIndex } from './own-index';
 import { writeRestore } from './write-restore';
 import { folderInTheWay, folderInTheWayMessage } from './folders-in-the-way';
@@ -89,6 +88,8 @@ export class Checkpoints {
   private writer: KnownPathWriter | null = null;
   /** The gits every checkpoint commits and moves the ref through (piped-ref.ts). */
   private piped: PipedRef | null = null;
+  /** The index this process's last scan published (own-index.ts: which file it is) and the tree it holds. */
+  private published: { readonly index: string; readonly tree: string } | null = null;
 
   private constructor(
     private readonly target: GitTarget,
@@ -408,31 +409,21 @@ export class Checkpoints {
    * (own-index.ts).
    */
   private async stageAndWrite(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    return withOwnIndex(this.target, (target) => this.stageAndWriteWith(target, stop));
+    const scan = await withOwnIndex(this.target, (target, from) => this.stageAndWriteWith(target, from, stop));
+    this.published = scan.published === null ? null : { index: scan.published, tree: scan.done.tree };
+    return scan.done;
   }
 
-  private async stageAndWriteWith(target: GitTarget, stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
+  private async stageAndWriteWith(
+    target: GitTarget,
+    from: string | null,
+    stop: AbortSignal,
+  ): Promise<{ tree: string; leftOut: LeftOut[] }> {
     const listed = await workspaceChanges(target, stop);
-    // A path is in one list at most; the Map keeps it once whatever git prints.
-    const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
-    const stage: Buffer[] = [];
-    const drop: Buffer[] = [];
-    const leftOut: LeftOut[] = [];
-    const named = (path: Buffer): { path: string; raw?: string } =>
-      isUtf8(path) ? { path: pathText(path) } : { path: pathText(path), raw: path.toString('base64') };
-    for (const path of candidates) {
-      if (path[path.length - 1] === 0x2f) {
-        leftOut.push({ ...named(path.subarray(0, -1)), why: 'nested-repository' });
-        continue;
-      }
-      const stat = lstatOrNull(under(this.target.workTree, path));
-      if (stat?.isFile() && stat.size > this.maxFileBytes) {
-        leftOut.push({ ...named(path), why: 'too-large', bytes: stat.size });
-        drop.push(path);
-      } else {
-        stage.push(path);
-      }
-    }
+    const { candidates, stage, drop, leftOut } = sortChanges(this.target.workTree, listed, this.maxFileBytes);
+    // Nothing changed since the index this process published, whose tree it wrote then.
+    if (candidates.length === 0 && from !== null && this.published?.index === from)
+      return { tree: this.published.tree, leftOut };
     const update = [...SPLIT_INDEX, 'update-index', '-z'];
     if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
     if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));

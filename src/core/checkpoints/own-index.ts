@@ -1,4 +1,4 @@
-import { linkSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitTarget } from './git-command';
 
@@ -17,7 +17,10 @@ import type { GitTarget } from './git-command';
  * index tole ever publishes holds, for each entry, the bytes of a file whose stat data it
  * records; so whichever of two scans publishes last, the next scan finds every change.
  */
-export async function withOwnIndex<T>(target: GitTarget, work: (target: GitTarget) => Promise<T>): Promise<T> {
+export async function withOwnIndex<T>(
+  target: GitTarget,
+  work: (target: GitTarget, startedFrom: string | null) => Promise<T>,
+): Promise<{ readonly done: T; readonly published: string | null }> {
   const dir = target.gitDir;
   const own = join(dir, `${OWN_PREFIX}${process.pid}-${++made}`);
   try {
@@ -27,12 +30,24 @@ export async function withOwnIndex<T>(target: GitTarget, work: (target: GitTarge
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   try {
-    const done = await work({ ...gitTarget(target), indexFile: own });
+    const done = await work({ ...gitTarget(target), indexFile: own }, indexIdentity(own));
+    // The file keeps its identity through the rename: this is the index the next scan may start from.
+    const published = indexIdentity(own);
     renameIfThere(own, join(dir, 'index'));
-    return done;
+    return { done, published };
   } finally {
     rmSync(own, { force: true });
   }
+}
+
+/**
+ * Which index file this is (device, inode, modification time in nanoseconds, size), or null when
+ * there is none: git never changes an index file in place, so two index files with one identity
+ * hold the same entries. (Not the change time: the link and the rename change it.)
+ */
+function indexIdentity(path: string): string | null {
+  const stat = lstatSync(path, { throwIfNoEntry: false, bigint: true });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.size}` : null;
 }
 
 /** Removes the own indexes (and their lock files) of toles that are gone: one killed mid-scan leaves its own. */

@@ -1,5 +1,7 @@
 import { git, type GitTarget } from './git-command';
-import { nulBuffers } from './path-bytes';
+import { isUtf8 } from 'node:buffer';
+import { lstatOrNull, nulBuffers, pathKey, pathText, under } from './path-bytes';
+import type { LeftOut } from './restore-plan';
 
 /**
  * What changed in the workspace since tole's index last took it in: the tracked paths whose file
@@ -73,4 +75,37 @@ function afterFields(record: Buffer, fields: number): Buffer {
   let at = 0;
   for (let i = 0; i < fields; i++) at = record.indexOf(0x20, at) + 1;
   return record.subarray(at);
+}
+
+/**
+ * What a scan does with each changed path: a nested repository (its folder, listed with a `/`) is
+ * left out; a file larger than `maxFileBytes` is left out and dropped from the index; every other
+ * path is staged (added, updated, or removed when it is gone).
+ */
+export function sortChanges(
+  workTree: string,
+  listed: readonly Buffer[],
+  maxFileBytes: number,
+): { candidates: Buffer[]; stage: Buffer[]; drop: Buffer[]; leftOut: LeftOut[] } {
+  // A path is listed once at most; the Map keeps it once whatever git prints.
+  const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
+  const stage: Buffer[] = [];
+  const drop: Buffer[] = [];
+  const leftOut: LeftOut[] = [];
+  const named = (path: Buffer): { path: string; raw?: string } =>
+    isUtf8(path) ? { path: pathText(path) } : { path: pathText(path), raw: path.toString('base64') };
+  for (const path of candidates) {
+    if (path[path.length - 1] === 0x2f) {
+      leftOut.push({ ...named(path.subarray(0, -1)), why: 'nested-repository' });
+      continue;
+    }
+    const stat = lstatOrNull(under(workTree, path));
+    if (stat?.isFile() && stat.size > maxFileBytes) {
+      leftOut.push({ ...named(path), why: 'too-large', bytes: stat.size });
+      drop.push(path);
+    } else {
+      stage.push(path);
+    }
+  }
+  return { candidates, stage, drop, leftOut };
 }

@@ -187,6 +187,47 @@ describe('a scan checkpoint', () => {
     expect(starts.filter((args) => /\b(diff-files|ls-files)\b/.test(args))).toEqual([]);
   });
 
+  it('writes no tree when nothing changed since its own last scan, and the same tree again', async () => {
+    const dir = tempDirForTest('tole-one-git-scan-');
+    const root = join(dir, 'workspace');
+    mkdirSync(root);
+    const logging = loggingGit(dir);
+    const checkpoints = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, gitBinary: logging.binary });
+    afterTheTest(() => checkpoints.close());
+    writeFileSync(join(root, 'a.txt'), 'one\n');
+    const first = await checkpoints.take();
+    if (!first.ok) throw new Error(first.reason);
+    const before = logging.starts().length;
+    const second = await checkpoints.take();
+    if (!second.ok) throw new Error(second.reason);
+    const starts = logging.starts().slice(before);
+    expect(starts.filter((args) => /\b(update-index|write-tree)\b/.test(args))).toEqual([]);
+    const treeOf = (id: string): string => git(checkpoints.directory, 'rev-parse', `${id}^{tree}`);
+    expect(treeOf(second.id)).toBe(treeOf(first.id));
+  });
+
+  it("writes the tree again when another tole's scan published its index since, though nothing changed after it", async () => {
+    const dir = tempDirForTest('tole-one-git-scan-');
+    const root = join(dir, 'workspace');
+    mkdirSync(root);
+    const a = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root });
+    const b = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root });
+    afterTheTest(() => {
+      a.close();
+      b.close();
+    });
+    writeFileSync(join(root, 'a.txt'), 'one\n');
+    expect((await a.take()).ok).toBe(true);
+    writeFileSync(join(root, 'a.txt'), 'two\n');
+    writeFileSync(join(root, 'b.txt'), 'new\n');
+    expect((await b.take()).ok).toBe(true);
+    // a's status finds nothing changed against the index b published: its tree is b's, not a's last.
+    const taken = await a.take();
+    if (!taken.ok) throw new Error(taken.reason);
+    expect(fileInCheckpoint(a.directory, taken.id, 'a.txt')).toBe('two\n');
+    expect(fileInCheckpoint(a.directory, taken.id, 'b.txt')).toBe('new\n');
+  });
+
   it("holds what it staged though another git writes an older index over the directory's meanwhile", async () => {
     // Another tole's `status` writes the index it read as it started, after its refresh: here,
     // just before this scan's write-tree, the index of the checkpoint before is put back.
