@@ -1,7 +1,9 @@
 /**
  * The built tole in a real pseudo-terminal: while long replies stream, the transcript scrolls and
  * the frame writer has the terminal scroll it (a scroll region), repairing the panes beside it.
- * After each reply the screen, cell by cell, equals what tole draws whole after a resize.
+ * After each reply the screen, cell by cell, equals what tole draws whole after a resize. The
+ * terminal answers tole's question whether it repeats characters (xterm does), so the rules go out
+ * as REPs, from the first frame on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../support/chat-server';
@@ -50,8 +52,10 @@ describe('a streamed reply in a terminal', () => {
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
       env: { TOLE_HOME: tempDirForTest('tole-e2e-scroll-home-'), OPENAI_API_KEY: 'sk-test' },
+      answers: true,
     });
     await driver.waitFor('type a prompt');
+    expect(driver.raw).toMatch(/─\x1b\[\d{2,}b/);
     for (const tag of ['one', 'two']) {
       driver.raw = '';
       driver.type(`reply ${tag}\r`);

@@ -16,6 +16,8 @@ export interface DriverOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly columns?: number;
   readonly rows?: number;
+  /** The terminal answers what the program asks (a cursor position report), as a real one does. */
+  readonly answers?: boolean;
 }
 
 export class TerminalDriver {
@@ -54,6 +56,7 @@ export class TerminalDriver {
       this.raw += data;
       this.term.write(data);
     });
+    if (options.answers) this.term.onData((data) => this.pty.write(data));
     this.exit = new Promise((resolve) => this.pty.onExit(resolve));
   }
 
