@@ -203,7 +203,6 @@ export class FrameWriter {
       this.previous = [];
       this.previousCells = [];
     }
-    let out = '';
     const cells: (RowCells | undefined)[] = [];
     const count = Math.min(Math.max(lines.length, this.previous.length), rows);
     const columns = this.out.columns || 80;
@@ -216,20 +215,32 @@ export class FrameWriter {
         cells.push(this.previousCells[i]);
         continue;
       }
-      const now = rowCells(line, columns);
-      cells.push(now);
+      cells.push(rowCells(line, columns));
       changed.push(i);
-      out += diffRow(this.pen, i, this.oldCells(i, columns), now, line, columns);
     }
-    if (out !== '') out += this.pen.deferred() + this.pen.reset();
     const oneRow = changed.length === 1;
+    let out: string;
     // On a cleared screen every row is drawn: nothing is there to scroll.
     if (this.clearFirst) {
       this.clearFirst = false;
-      out = CLEAR + out;
-    } else if (changed.length >= MIN_SCROLL_ROWS && this.scroll) {
-      const scrolled = this.scrolled(lines, cells, changed, columns);
-      if (scrolled !== null && Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
+      out = CLEAR + this.diffRows(lines, cells, changed, columns, true);
+    } else {
+      const scrolled =
+        changed.length >= MIN_SCROLL_ROWS && this.scroll ? this.scrolled(lines, cells, changed, columns) : null;
+      if (scrolled === null) out = this.diffRows(lines, cells, changed, columns, true);
+      else {
+        // A streamed frame whose rows moved up: the rows diffed in place are drawn first without
+        // looking for sideways shifts (a search per row, most of a streamed frame's diff), and
+        // with them only when that comes out shorter than the scroll.
+        const pen = this.pen.save();
+        out = this.diffRows(lines, cells, changed, columns, false);
+        if (Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
+        else {
+          this.pen.restore(pen);
+          const shifted = this.diffRows(lines, cells, changed, columns, true);
+          out = Buffer.byteLength(scrolled) < Buffer.byteLength(shifted) ? scrolled : shifted;
+        }
+      }
     }
     this.previous = lines;
     this.previousCells = cells;
@@ -238,6 +249,21 @@ export class FrameWriter {
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;
     this.out.write(out);
+  }
+
+  /** The codes that turn the rows `changed` from the last frame into `lines` in place, ending with the style reset. */
+  private diffRows(
+    lines: readonly string[],
+    cells: readonly (RowCells | undefined)[],
+    changed: readonly number[],
+    columns: number,
+    shifts: boolean,
+  ): string {
+    let out = '';
+    for (const i of changed) {
+      out += diffRow(this.pen, i, this.oldCells(i, columns), cells[i]!, lines[i] ?? '', columns, shifts);
+    }
+    return out === '' ? '' : out + this.pen.deferred() + this.pen.reset();
   }
 
   /** The cells the terminal holds on row `i` from the last frame. */

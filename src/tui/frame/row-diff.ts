@@ -275,7 +275,7 @@ function nextShown(cells: readonly Cell[], from: number, to: number): Cell | und
  * The codes that turn `before` (what the terminal shows on `row`, a screen `columns` wide) into
  * `after`. `line` is `after`'s text, written whole when either row's layout in the terminal is
  * uncertain. Where text moved sideways, the row is also drawn with the terminal shifting it
- * (src/tui/frame/row-shift.ts), and the shortest way is sent.
+ * (src/tui/frame/row-shift.ts), and the shortest way is sent; not looked for without `shifts`.
  */
 export function diffRow(
   pen: Pen,
@@ -284,13 +284,14 @@ export function diffRow(
   after: RowCells,
   line: string,
   columns: number,
+  shifts = true,
 ): string {
   if (before.uncertain || after.uncertain) {
     const out = `${pen.moveTo(row, 0)}\x1b[0m\x1b[2K${line}\x1b[0m`;
     pen.forget();
     return out;
   }
-  const plan = planShifts(before.cells, after.cells, columns);
+  const plan = shifts ? planShifts(before.cells, after.cells, columns) : null;
   if (plan === null) return diffCells(pen, row, before.cells, after.cells);
   // The plain diff, then the row drawn after the first one, two, ... of the shifts: the shortest goes.
   const start = pen.save();
