@@ -6,40 +6,18 @@
  * a directory, scandir". The session's result, the commands' refusal and what the workspace holds
  * all agree.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removalFailure } from '../../../src/core/checkpoints/remove-in-workspace';
 import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType } from '../../support/agent-fixtures';
-import { afterTheTest, tempDirForFile } from '../../support/after-the-test';
+import { afterTheTest } from '../../support/after-the-test';
 import { writeFileReply } from '../../support/checkpoint-reads';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
+import { asRoot, canMakeUnwritable, setWritable } from '../../support/unwritable-folder';
 
 const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-restore-none-' });
-
-const asRoot = process.getuid?.() === 0;
-
-/** Makes `dir` a folder nothing can be removed from, or writable again (root ignores modes: immutable then). */
-function setWritable(dir: string, writable: boolean): void {
-  if (asRoot) spawnSync('chattr', [writable ? '-i' : '+i', dir]);
-  else chmodSync(dir, writable ? 0o755 : 0o555);
-}
-
-/** Whether this machine lets a test make a folder unwritable (root without CAP_LINUX_IMMUTABLE cannot). */
-function canMakeUnwritable(): boolean {
-  const dir = tempDirForFile('tole-unwritable-probe-');
-  setWritable(dir, false);
-  try {
-    writeFileSync(join(dir, 'probe'), 'x');
-    return false;
-  } catch {
-    return true;
-  } finally {
-    setWritable(dir, true);
-  }
-}
 
 describe('a restore that fails before it writes any file', () => {
   it.runIf(canMakeUnwritable())('says nothing was written and why, and leaves every file as it was', async () => {

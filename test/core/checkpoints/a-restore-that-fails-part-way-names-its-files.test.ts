@@ -6,44 +6,19 @@
  * a folder the restore cannot write into (made immutable as root, read-only otherwise); and a
  * restore whose git ran past the time limit says what cannot be known.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import { SessionCommands } from '../../../src/core/session/session-commands';
 import { entriesOfType } from '../../support/agent-fixtures';
-import { afterTheTest, tempDirForFile } from '../../support/after-the-test';
+import { afterTheTest } from '../../support/after-the-test';
 import { writeFileReply } from '../../support/checkpoint-reads';
 import { hangingGit, testTimer } from '../../support/hanging-git';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
+import { canMakeUnwritable, setWritable } from '../../support/unwritable-folder';
 
 const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'done' } }, dirsPrefix: 'tole-restore-part-' });
-
-const asRoot = process.getuid?.() === 0;
-
-/** Makes `dir` a folder no file can be written into or removed from, or writable again (root ignores modes: immutable then). */
-function setWritable(dir: string, writable: boolean): void {
-  if (asRoot) spawnSync('chattr', [writable ? '-i' : '+i', dir]);
-  else chmodSync(dir, writable ? 0o755 : 0o555);
-}
-
-/**
- * Whether this machine lets a test make a folder unwritable (root without CAP_LINUX_IMMUTABLE cannot).
- * Asked while the tests are collected, so its folder goes when the block that asked ends.
- */
-function canMakeUnwritable(): boolean {
-  const dir = tempDirForFile('tole-unwritable-probe-');
-  setWritable(dir, false);
-  try {
-    writeFileSync(join(dir, 'probe'), 'x');
-    return false;
-  } catch {
-    return true;
-  } finally {
-    setWritable(dir, true);
-  }
-}
 
 /**
  * A session whose turn wrote w.txt (checkpointed before it, with a.txt, ro/f.txt and z.txt), then
