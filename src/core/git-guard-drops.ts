@@ -25,10 +25,11 @@ const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 're
 /**
  * Settings a command's own `git -c` (or `--config-env`) could undo tole's guard with, or bring in
  * a config tole did not read with (`include.path`, `includeIf.*.path`): git reads the command's
- * `-c` after the guard's, so the command's value wins.
+ * `-c` after the guard's, so the command's value wins. A setting has its `=`: `git log -c include/x.h`
+ * is a combined diff of a path.
  */
 const GUARD_KEYS =
-  /^(include|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)/i;
+  /^(include\.|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)[^=]*=/i;
 
 /** How every line guardDrops gives starts: a config key or a file never does. */
 const DROP_START = 'the command ';

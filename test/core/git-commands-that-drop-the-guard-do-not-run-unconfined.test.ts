@@ -161,6 +161,8 @@ describe("a command that drops tole's git guard", () => {
       'env LANG=C sort -u words.txt',
       'git -c color.ui=always -c user.name=x commit -m "include.path"',
       'git --exec-path',
+      'git log -c include/foo.h',
+      'git show -c include.h core.hooksPath',
       '$EDITOR notes.txt',
       '"$PYTHON" script.py --verbose',
       "printf $'a\\tb\\n' | sort",
