@@ -124,7 +124,9 @@ async function readIncludes(
     }
     if (targets.length === 0) return unvouched;
     if (read.size + targets.length > FILES_MAX) {
-      unvouched.push(`includes of more than ${FILES_MAX} config files`);
+      unvouched.push(
+        `more than ${FILES_MAX} config files to read (includes, and the git directories in the workspace or named by the command)`,
+      );
       return unvouched;
     }
     const listing = await gitOutput(

@@ -128,6 +128,19 @@ describe('nested repositories no word of the command names', () => {
     expect(out.content).toContain('some.unknown (in ignored/q/.git/config)');
   });
 
+  it('more nested repositories than tole reads configs of keep the command from running unconfined, saying so', async () => {
+    const { ws, toleRuns } = await workspace({ outerRepository: true });
+    for (let i = 0; i < 65; i++) {
+      const gitDir = path.join(ws.root, 'many', `r${i}`, '.git');
+      mkdirSync(gitDir, { recursive: true });
+      writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(path.join(gitDir, 'config'), '[core]\n\tbare = false\n');
+    }
+    const { out } = await toleRuns('true');
+    expect(out.ok).toBe(false);
+    expect(out.content).toContain('more than 64 config files to read');
+  });
+
   it('past the bound of folders walked, the workspace is unvouched, not clean', async () => {
     const { ws } = await workspace({ outerRepository: false });
     for (const name of ['a', 'b', 'c', 'd']) mkdirSync(path.join(ws.root, name));
