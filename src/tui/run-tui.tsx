@@ -12,6 +12,7 @@ import type { Signals } from './status/use-signals';
 import type { SessionAllowance } from './input/key-handler';
 import type { HostCommand } from './commands/slash-commands';
 import { FrameWriter } from './frame/frame-writer';
+import { FramesShown } from './frame/frames-shown';
 import type { Binding } from './input/keymap';
 import type { ProviderSetup } from './dialogs/provider-setup';
 import type { SessionStartHook } from './screen/use-session-start';
@@ -226,31 +227,33 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const instance = render(
     paced(
       <CrashBoundary onCrash={onError}>
-        <SessionScreen
-          session={first}
-          turnsFor={(session) => (session === first ? turns : turnsFor(session))}
-          onSwitched={(session, next) => {
-            onScreen = session.store;
-            if (next) turns = next;
-          }}
-          {...(options.switcher ? { switcher: options.switcher } : {})}
-          theme={theme}
-          noColor={options.noColor}
-          {...(options.keymap ? { keymap: options.keymap } : {})}
-          editText={editText}
-          {...(options.templates ? { templates: options.templates } : {})}
-          {...options.completion}
-          {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
-          {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
-          {...(options.tmux ? { tmux: options.tmux } : {})}
-          {...(options.signals ? { signals: options.signals } : {})}
-          writeTerminal={(data) => {
-            // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
-            if (!finished) stdout.write(data);
-          }}
-          onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
-          onCrash={onError}
-        />
+        <FramesShown.Provider value={frames.shown}>
+          <SessionScreen
+            session={first}
+            turnsFor={(session) => (session === first ? turns : turnsFor(session))}
+            onSwitched={(session, next) => {
+              onScreen = session.store;
+              if (next) turns = next;
+            }}
+            {...(options.switcher ? { switcher: options.switcher } : {})}
+            theme={theme}
+            noColor={options.noColor}
+            {...(options.keymap ? { keymap: options.keymap } : {})}
+            editText={editText}
+            {...(options.templates ? { templates: options.templates } : {})}
+            {...options.completion}
+            {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
+            {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+            {...(options.tmux ? { tmux: options.tmux } : {})}
+            {...(options.signals ? { signals: options.signals } : {})}
+            writeTerminal={(data) => {
+              // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
+              if (!finished) stdout.write(data);
+            }}
+            onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
+            onCrash={onError}
+          />
+        </FramesShown.Provider>
       </CrashBoundary>,
       streamed,
     ),

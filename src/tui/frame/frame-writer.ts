@@ -76,6 +76,9 @@ export class FrameWriter {
   private held: string[] | null = null;
   private holdTimer: NodeJS.Timeout | undefined;
   private holdMs = 0;
+  private showFrames: () => void = () => {};
+  /** Settles when frames reach the terminal: at once, unless they wait for the terminal's answer. */
+  shown: Promise<void> = Promise.resolve();
   /** The terminal was resized: the next frame is drawn whole, on a screen it clears in the same write. */
   private clearFirst = false;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
@@ -120,6 +123,7 @@ export class FrameWriter {
   waitForRepeats(answer: Promise<boolean>, waitMs: number): void {
     this.held = [];
     this.holdMs = waitMs;
+    this.shown = new Promise((resolve) => (this.showFrames = resolve));
     void answer.then((repeats) => {
       this.pen.repeats = repeats;
       this.release();
@@ -132,6 +136,7 @@ export class FrameWriter {
     const held = this.held;
     this.held = null;
     for (const data of held ?? []) this.write(data);
+    this.showFrames();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionStore } from '../../core/storage/session-store';
 import {
   callEstimate,
@@ -12,6 +12,7 @@ import {
 import type { LiveTurn, TurnAgent } from '../screen/turn-controller';
 import type { SessionView } from '../screen/use-session-view';
 import type { UsageSummary } from './usage-summary';
+import { FramesShown } from '../frame/frames-shown';
 
 /** What the call in flight adds to the figures, the context fill, and the session's total with both. */
 export interface LiveCost {
@@ -62,7 +63,7 @@ export function usePromptEstimate(
 
 /**
  * The next call's prompt, estimated over the view's path. That walks the whole path (a long
- * uncompacted session takes a while), so it runs after the frame is drawn, once per change of
+ * uncompacted session takes a while), so it runs after the frame is on the terminal, once per change of
  * the session file, the head or the model, and only while it is needed; the last figure stays
  * on screen (marked `~` like every estimate) until the new one is in.
  */
@@ -71,10 +72,18 @@ function useRequestEstimate(agent: TurnAgent, key: string, view: SessionView, ne
   const path = useRef(view.path);
   path.current = view.path;
   const stale = estimate?.key !== key;
+  const shown = useContext(FramesShown);
   useEffect(() => {
     if (!needed || !stale || !agent.requestTokensEstimate) return;
-    const timer = setTimeout(() => setEstimate({ key, tokens: agent.requestTokensEstimate!(path.current) }), 0);
-    return () => clearTimeout(timer);
-  }, [agent, key, needed, stale]);
+    let timer: NodeJS.Timeout | undefined;
+    let live = true;
+    void shown.then(() => {
+      if (live) timer = setTimeout(() => setEstimate({ key, tokens: agent.requestTokensEstimate!(path.current) }), 0);
+    });
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [agent, key, needed, stale, shown]);
   return estimate?.tokens ?? null;
 }
