@@ -143,6 +143,7 @@ export async function startTui(
     const history = screenHistory(io.env, io.cwd, first.store);
     const workspaceRoot = realpathSync(io.cwd);
     // runTui takes the terminal over from here (and gives it back however the screen ends).
+    provisional?.handOver();
     provisional = null;
     exit = await runTui({
       ...shown,

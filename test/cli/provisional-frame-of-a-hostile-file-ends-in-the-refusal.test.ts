@@ -133,6 +133,49 @@ describe('a provisional frame drawn from a hostile file', () => {
     });
   }
 
+  it('gives the terminal back before a signal ends tole, and lets the checked screen take the signals over', () => {
+    const path = writtenSession(1500);
+    const raised: NodeJS.Signals[] = [];
+    const draw = () => {
+      const tty = terminal();
+      const frame = drawProvisionalFrame({
+        path,
+        stdout: tty.stdout,
+        stdin: tty.stdin,
+        theme: 'dark',
+        noColor: true,
+        readOnly: true,
+        notices: [],
+        minBytes: 0,
+        raise: (signal) => raised.push(signal),
+      });
+      expect(frame).not.toBeNull();
+      return { tty, frame: frame! };
+    };
+    const listening = () => process.listenerCount('SIGTERM') + process.listenerCount('SIGHUP');
+    const before = listening();
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+      const { tty } = draw();
+      const drawn = tty.written().length;
+      process.emit(signal);
+      // The shell's screen, cooked keys and the cursor, then the signal raised again to end tole.
+      expect(tty.written().slice(drawn)).toContain('\x1b[?1049l');
+      expect(tty.written().slice(drawn)).toContain('\x1b[?25h');
+      expect(tty.setRawMode).toHaveBeenLastCalledWith(false);
+      expect(raised.at(-1)).toBe(signal);
+      expect(listening()).toBe(before);
+    }
+    // Handed over to the checked screen: a signal is no longer the frame's to answer.
+    const { tty, frame } = draw();
+    frame.handOver();
+    expect(listening()).toBe(before);
+    const drawn = tty.written().length;
+    const count = raised.length;
+    frame.restore();
+    expect(tty.written().slice(drawn)).toContain('\x1b[?1049l');
+    expect(raised.length).toBe(count);
+  });
+
   it('draws nothing for a file smaller than the size the open checks on a worker, or a tail that does not hold', () => {
     const path = writtenSession(20);
     const tty = terminal();
