@@ -27,8 +27,14 @@ export interface RepositoryConfigRead {
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
 /** Files read through tole's own command-line includes. */
 const INCLUDED_SCOPES = new Set(['command']);
-/** The most config files read for one repository; more is a config tole does not vouch for. */
-const FILES_MAX = 64;
+/**
+ * The most config files read for one command (includes, and the configs of every git directory in
+ * the workspace or named by the command); more is a config tole does not vouch for. A workspace of
+ * many clones, or a tool's cache of test repositories, holds more than a hundred.
+ */
+const FILES_MAX = 1024;
+/** The most files one `git config --list` includes on its command line; more are read by more gits, side by side. */
+const FILES_PER_GIT = 64;
 /** The most of one `git config --list` read; a longer listing is a failure to read. */
 const LISTING_MAX_BYTES = 4 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 10_000;
@@ -129,18 +135,23 @@ async function readIncludes(
       );
       return unvouched;
     }
-    const listing = await gitOutput(
-      [
-        ...targets.flatMap((target) => ['-c', `include.path=${target}`]),
-        ...['config', '--list', '--show-scope', '--show-origin', '-z'],
-      ],
-      cwd,
-      includingEnv(env),
+    const listings = await Promise.all(
+      chunked(targets, FILES_PER_GIT).map((chunk) =>
+        gitOutput(
+          [
+            ...chunk.flatMap((target) => ['-c', `include.path=${target}`]),
+            ...['config', '--list', '--show-scope', '--show-origin', '-z'],
+          ],
+          cwd,
+          includingEnv(env),
+        ),
+      ),
     );
-    for (const entry of listedEntries(listing ?? '', INCLUDED_SCOPES, cwd)) {
-      entries.push(entry);
-      read.add(entry.origin);
-    }
+    for (const listing of listings)
+      for (const entry of listedEntries(listing ?? '', INCLUDED_SCOPES, cwd)) {
+        entries.push(entry);
+        read.add(entry.origin);
+      }
     for (const target of targets) read.add(target);
   }
 }
@@ -231,4 +242,10 @@ function unreadableConfig(error: Error & { code?: unknown; killed?: boolean }, s
     `tole could not read this repository's git config to keep the programs it names from running (${reason}), ` +
     'so the command was not run. Fix the config (git config --list shows what git finds in it) and run the command again.'
   );
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let at = 0; at < items.length; at += size) chunks.push(items.slice(at, at + size));
+  return chunks;
 }

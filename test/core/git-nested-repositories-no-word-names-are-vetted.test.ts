@@ -128,17 +128,27 @@ describe('nested repositories no word of the command names', () => {
     expect(out.content).toContain('some.unknown (in ignored/q/.git/config)');
   });
 
-  it('more nested repositories than tole reads configs of keep the command from running unconfined, saying so', async () => {
+  it('a workspace of many repositories has every one read, and past the bound is refused unconfined, saying so', async () => {
     const { ws, toleRuns } = await workspace({ outerRepository: true });
-    for (let i = 0; i < 65; i++) {
-      const gitDir = path.join(ws.root, 'many', `r${i}`, '.git');
-      mkdirSync(gitDir, { recursive: true });
-      writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
-      writeFileSync(path.join(gitDir, 'config'), '[core]\n\tbare = false\n');
-    }
+    const repositories = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const gitDir = path.join(ws.root, 'many', `r${i}`, '.git');
+        mkdirSync(gitDir, { recursive: true });
+        writeFileSync(path.join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+        writeFileSync(path.join(gitDir, 'config'), '[core]\n\tbare = false\n');
+      }
+    };
+    // More than one git reads at once (a cache of test repositories, a folder of clones): all are read.
+    repositories(0, 130);
+    expect((await toleRuns('true')).out.ok).toBe(true);
+    const config = path.join(ws.root, 'many', 'r129', '.git', 'config');
+    writeFileSync(config, '[core]\n\tbare = false\n[some]\n\tunknown = x\n');
+    expect((await toleRuns('true')).out.content).toContain('some.unknown (in many/r129/.git/config)');
+    writeFileSync(config, '[core]\n\tbare = false\n');
+    repositories(130, 1025);
     const { out } = await toleRuns('true');
     expect(out.ok).toBe(false);
-    expect(out.content).toContain('more than 64 config files to read');
+    expect(out.content).toContain('more than 1024 config files to read');
   });
 
   it('past the bound of folders walked, the workspace is unvouched, not clean', async () => {
