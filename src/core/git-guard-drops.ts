@@ -19,6 +19,27 @@ const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH|--exec-path=/;
 const CONFIG_HOME = /(^|[^\w])(HOME|XDG_CONFIG_HOME)\+?=/;
 /** Programs that run a command with an environment of their own, not the one tole gave. */
 const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run', 'setpriv']);
+/**
+ * Programs that run none of their arguments as a command, whatever they are given: there `sudo`,
+ * `su` or `env -i` after the program is text (`grep -rn sudo docs`, `cat su.md`), not a program
+ * started without the guard. Only programs with no option that runs a command (not find, xargs,
+ * git, rg --pre, man -P, less, sed's e, awk's system); any other program's arguments are read as
+ * commands it may run.
+ */
+const ARGUMENTS_NEVER_RUN = new Set([
+  'grep',
+  'egrep',
+  'fgrep',
+  'cat',
+  'echo',
+  'ls',
+  'head',
+  'tail',
+  'wc',
+  'stat',
+  'file',
+  'which',
+]);
 /** Builtins that take variables out of the environment, by the names given after them. */
 const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 'readonly']);
 
@@ -96,8 +117,11 @@ function dropsOf(words: readonly string[]): string[] {
     found.push(
       `${DROP_START}runs a program named at run time (${program}) with an option env or exec clears the environment with`,
     );
+  const programBase = program?.slice(program.lastIndexOf('/') + 1);
   words.forEach((word, index) => {
     const base = word.slice(word.lastIndexOf('/') + 1);
+    // An argument of a program that runs none of them is text; the program's own name still counts.
+    if (programBase !== undefined && ARGUMENTS_NEVER_RUN.has(programBase) && index > words.indexOf(program!)) return;
     const rest = words.slice(index + 1);
     const options = rest.filter((each) => each.startsWith('-'));
     if (OWN_ENV_PROGRAMS.has(base))

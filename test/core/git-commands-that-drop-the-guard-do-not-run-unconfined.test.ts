@@ -166,8 +166,26 @@ describe("a command that drops tole's git guard", () => {
       '$EDITOR notes.txt',
       '"$PYTHON" script.py --verbose',
       "printf $'a\\tb\\n' | sort",
+      'grep -rn sudo docs',
+      'grep env -ri .',
+      '/bin/grep -w su notes.txt && cat su.md',
+      'echo use sudo here',
+      'ls env su',
     ])
       expect(guardDrops(command), command).toEqual([]);
+  });
+
+  it('reads the arguments of a program that may run them, and what a harmless program hands on', () => {
+    for (const command of [
+      'grep -l x . | xargs sudo git diff',
+      'echo $(env -i git diff)',
+      'cat `sudo git diff`',
+      'rg --pre "sudo git" x',
+      'find . -exec env -i git diff \\;',
+      'FOO=1 grep x f; sudo git diff',
+      'nice sudo git diff',
+    ])
+      expect(guardDrops(command), command).not.toEqual([]);
   });
 
   it('names env given arguments it cannot read: xargs env, find -exec env {}', () => {
