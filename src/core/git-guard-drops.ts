@@ -101,12 +101,29 @@ function ansiC(body: string): string {
   });
 }
 
-/** The words of each simple command in `text`, split loosely at the shell's separators. */
+/** The words of each simple command in `text`, split loosely at the shell's separators, redirections left out. */
 function simpleCommands(text: string): string[][] {
   return text
     .split(/[;&|()`\n]+|\$\(|(?<=^|\s)[{}](?=\s|$)/)
-    .map((part) => part.split(/\s+/).filter((word) => word !== ''))
+    .map((part) => withoutRedirections(part.split(/\s+/).filter((word) => word !== '')))
     .filter((words) => words.length > 0);
+}
+
+/** A redirection's operator alone (`>`, `2>>`, `<`, `&>`), its file the next word; or with its file joined (`>out`, `2>&1`). */
+const REDIRECTION_ALONE = /^(\d*|&)[<>]{1,2}$/;
+const REDIRECTION_JOINED = /^(\d*|&)[<>]{1,2}&?\S+$/;
+
+/**
+ * `words` without their redirections, which the shell takes out before it runs the program
+ * (`env > out` runs env alone; `env > out -i git diff` runs env -i git diff).
+ */
+function withoutRedirections(words: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (REDIRECTION_ALONE.test(words[i]!)) i++;
+    else if (!REDIRECTION_JOINED.test(words[i]!)) kept.push(words[i]!);
+  }
+  return kept;
 }
 
 /** What the words of one simple command do to the environment git gets. */

@@ -171,6 +171,9 @@ describe("a command that drops tole's git guard", () => {
       '/bin/grep -w su notes.txt && cat su.md',
       'echo use sudo here',
       'ls env su',
+      'env > hook-env.txt',
+      'env 2>/dev/null >>all.txt </dev/null',
+      'env >out; cat out',
     ])
       expect(guardDrops(command), command).toEqual([]);
   });
@@ -184,6 +187,8 @@ describe("a command that drops tole's git guard", () => {
       'find . -exec env -i git diff \\;',
       'FOO=1 grep x f; sudo git diff',
       'nice sudo git diff',
+      'env > out -i git diff',
+      'env >out -u GIT_CONFIG_COUNT git diff',
     ])
       expect(guardDrops(command), command).not.toEqual([]);
   });
