@@ -2,15 +2,16 @@
  * The checkpoint scan as tole ran it before one `git status` listed what changed: `diff-files`
  * beside `ls-files --others`, staged with `update-index` into the directory's own index and
  * written with `write-tree`. Kept as the reference the status scan is compared with on generated
- * workspaces; it writes into a checkpoint directory of its own.
+ * workspaces; it writes into a checkpoint directory of its own. What it does with each listed path
+ * is tole's own `sortChanges`: the two scans differ in how they list, and that is what is compared.
  */
-import { isUtf8 } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILTIN_IGNORES } from '../../src/core/checkpoints/checkpoint-store';
 import { createDirectory } from '../../src/core/checkpoints/checkpoint-directory';
 import { git, type GitTarget } from '../../src/core/checkpoints/git-command';
-import { lstatOrNull, nulBuffers, nulJoined, pathKey, pathText, under } from '../../src/core/checkpoints/path-bytes';
+import { nulBuffers, nulJoined } from '../../src/core/checkpoints/path-bytes';
+import { sortChanges } from '../../src/core/checkpoints/workspace-changes';
 import type { LeftOut } from '../../src/core/checkpoints/restore-plan';
 
 export interface TwoGitScan {
@@ -31,25 +32,7 @@ export function twoGitScan(gitDir: string, workTree: string, maxFileBytes: numbe
         git(target, ['ls-files', '-z', '--others', '--exclude-standard'], stop),
       ]);
       const listed = [...nulBuffers(tracked), ...nulBuffers(untracked)];
-      const candidates = [...new Map(listed.map((path) => [pathKey(path), path])).values()];
-      const stage: Buffer[] = [];
-      const drop: Buffer[] = [];
-      const leftOut: LeftOut[] = [];
-      const named = (path: Buffer): { path: string; raw?: string } =>
-        isUtf8(path) ? { path: pathText(path) } : { path: pathText(path), raw: path.toString('base64') };
-      for (const path of candidates) {
-        if (path[path.length - 1] === 0x2f) {
-          leftOut.push({ ...named(path.subarray(0, -1)), why: 'nested-repository' });
-          continue;
-        }
-        const stat = lstatOrNull(under(workTree, path));
-        if (stat?.isFile() && stat.size > maxFileBytes) {
-          leftOut.push({ ...named(path), why: 'too-large', bytes: stat.size });
-          drop.push(path);
-        } else {
-          stage.push(path);
-        }
-      }
+      const { stage, drop, leftOut } = sortChanges(workTree, listed, maxFileBytes);
       if (stage.length > 0)
         await git(target, ['update-index', '-z', '--add', '--remove', '--stdin'], stop, nulJoined(stage));
       if (drop.length > 0)
