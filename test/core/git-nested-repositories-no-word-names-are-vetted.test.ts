@@ -6,12 +6,12 @@
  * is one it cannot vouch for.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceGitDirs } from '../../src/core/git-nested-dirs';
-import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { tempWorkspace } from './tools/temp-workspace';
+import { markingTextconv, markRunners } from '../support/textconv-mark';
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
@@ -34,26 +34,10 @@ async function workspace(options: { outerRepository: boolean }) {
     writeFileSync(path.join(dir, '.gitattributes'), '*.evil diff=evil\n');
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'first');
-    appendFileSync(
-      path.join(dir, '.git', 'config'),
-      `[diff "evil"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
-    );
+    appendFileSync(path.join(dir, '.git', 'config'), markingTextconv(mark));
     appendFileSync(path.join(dir, 'f.evil'), 'two\n');
   };
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
-  const bash = createBashTool({ workspaceRoot: ws.root, env });
-  /** Whether `command` leaves the mark under plain bash (the mark is removed again). */
-  const plainRuns = (command: string): boolean => {
-    execFileSync('bash', ['-c', command], { cwd: ws.root, env, stdio: 'ignore' });
-    const ran = existsSync(mark);
-    rmSync(mark, { force: true });
-    return ran;
-  };
-  /** Runs `command` with a keypress through the bash tool: whether the mark was left, and the result. */
-  const toleRuns = async (command: string) => {
-    const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
-    return { ran: existsSync(mark), out };
-  };
+  const { plainRuns, toleRuns } = markRunners(ws, mark);
   return { ws, hostileAt, plainRuns, toleRuns };
 }
 

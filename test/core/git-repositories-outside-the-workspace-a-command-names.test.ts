@@ -5,11 +5,11 @@
  * seen (the README says so).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { tempWorkspace } from './tools/temp-workspace';
+import { markingTextconv, markRunners } from '../support/textconv-mark';
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
@@ -27,24 +27,10 @@ async function besideAHostileRepository() {
   git(other, 'add', '-A');
   git(other, 'commit', '-qm', 'first');
   const mark = path.join(ws.outside, 'ran');
-  appendFileSync(
-    path.join(other, '.git', 'config'),
-    `[diff "evil"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
-  );
+  appendFileSync(path.join(other, '.git', 'config'), markingTextconv(mark));
   appendFileSync(path.join(other, 'f.evil'), 'two\n');
   appendFileSync(path.join(other, 'sub', 'g.evil'), 'two\n');
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
-  const bash = createBashTool({ workspaceRoot: ws.root, env });
-  const plainRuns = (command: string): boolean => {
-    execFileSync('bash', ['-c', command], { cwd: ws.root, env, stdio: 'ignore' });
-    const ran = existsSync(mark);
-    rmSync(mark, { force: true });
-    return ran;
-  };
-  const toleRuns = async (command: string) => {
-    const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
-    return { ran: existsSync(mark), out };
-  };
+  const { plainRuns, toleRuns } = markRunners(ws, mark);
   return { ws, other, plainRuns, toleRuns };
 }
 
