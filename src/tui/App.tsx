@@ -18,6 +18,7 @@ import { FieldLine } from './tree/FieldLine';
 import { allowancesInForce } from './approval/allowances-in-force';
 import { openField } from './approval/approval-keys';
 import { approvalOffers } from './approval/approval-offers';
+import { approvalPlaceholder } from './approval/approval-placeholder';
 import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './input/key-handler';
 import { TreeFinder } from './tree/tree-find';
 import { activeScopes, hintsFor, keyConditions, keyFor, KEYMAP, type Binding } from './input/keymap';
@@ -443,7 +444,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   );
   const placeholder = promptPlaceholder({
     readOnly,
-    approving: pending !== null,
+    approving: pending && offers ? approvalPlaceholder(pending, approvalField, offers) : null,
     running,
     setupOpen,
     noProvider: firstRun.state.missing,

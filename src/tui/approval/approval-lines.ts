@@ -85,20 +85,19 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
   return lines;
 }
 
-/** The keys that act on this call (see ApprovalOffers): a key that could only say no is not listed. */
-function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null, offers: ApprovalOffers): Line[] {
-  if (field) return fieldLines(field, width);
+/**
+ * The keys that act on this call and what each does (see ApprovalOffers): a key that could only
+ * say no is not listed. The box's foot and the prompt's placeholder both say these.
+ */
+export function approvalKeys(pending: PendingApproval, offers: ApprovalOffers): [string, string][] {
   const { vetting } = pending.request;
   // Nothing can run: the one answer is to close the box.
   if (vetting?.outcome === 'refused')
-    return keyRows(
-      [
-        ['y/n', 'close: nothing runs'],
-        ['Esc', 'stop the turn'],
-      ],
-      width,
-    );
-  const keys: [string, string][] = [
+    return [
+      ['y/n', 'close: nothing runs'],
+      ['Esc', 'stop the turn'],
+    ];
+  return [
     ['y', vetting?.outcome === 'confined' ? 'approve: it runs in the sandbox' : 'approve once'],
     ['n', 'deny (type why, ⏎)'],
     ...(offers.allow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
@@ -106,7 +105,12 @@ function keyLine(pending: PendingApproval, width: number, field: ApprovalField |
     ...(offers.edit ? [['e', 'edit it'] as [string, string]] : []),
     ['Esc', 'stop the turn'],
   ];
-  return keyRows(keys, width);
+}
+
+/** The keys in the foot, or the open field in their place. */
+function keyLine(pending: PendingApproval, width: number, field: ApprovalField | null, offers: ApprovalOffers): Line[] {
+  if (field) return fieldLines(field, width);
+  return keyRows(approvalKeys(pending, offers), width);
 }
 
 /** The open field in place of the keys: what is typed (or offered) and what ⏎ and Esc do. */

@@ -21,14 +21,15 @@ export interface PromptLayout {
 /** The grey text in an empty prompt: what typing does right now. */
 export function promptPlaceholder(state: {
   readonly readOnly: boolean;
-  readonly approving: boolean;
+  /** The approval box is open: what its keys do, said by the box (approvalPlaceholder); null when none is. */
+  readonly approving: string | null;
   readonly running: boolean;
   readonly setupOpen?: boolean;
   readonly noProvider?: boolean;
 }): string {
   if (state.setupOpen) return 'pick a server above, or Esc to browse without a model';
   if (state.readOnly) return 'read-only: browse with Tab and the arrows';
-  if (state.approving) return 'answer the approval above: y, n, d or Esc';
+  if (state.approving !== null) return state.approving;
   if (state.running) return 'type to steer the turn (⏎) or queue a prompt (Alt-⏎) · Esc stops it';
   if (state.noProvider) return 'no model yet: /connect finds a local server · ? for keys';
   return 'type a prompt · / for commands · ? for keys';

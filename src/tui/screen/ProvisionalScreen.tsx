@@ -89,7 +89,7 @@ export function ProvisionalScreen({ preview, columns, rows, readOnly, notices }:
       <PromptLine
         layout={prompt}
         focused
-        placeholder={promptPlaceholder({ readOnly, approving: false, running: false })}
+        placeholder={promptPlaceholder({ readOnly, approving: null, running: false })}
         width={columns}
       />
       <StyledLine line={status} />
