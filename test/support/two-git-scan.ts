@@ -33,10 +33,10 @@ export function twoGitScan(gitDir: string, workTree: string, maxFileBytes: numbe
       ]);
       const listed = [...nulBuffers(tracked), ...nulBuffers(untracked)];
       const { stage, drop, leftOut } = sortChanges(workTree, listed, maxFileBytes);
-      if (stage.length > 0)
-        await git(target, ['update-index', '-z', '--add', '--remove', '--stdin'], stop, nulJoined(stage));
       if (drop.length > 0)
         await git(target, ['update-index', '-z', '--force-remove', '--stdin'], stop, nulJoined(drop));
+      if (stage.length > 0)
+        await git(target, ['update-index', '-z', '--add', '--remove', '--stdin'], stop, nulJoined(stage));
       return { tree: (await git(target, ['write-tree'], stop)).toString().trim(), leftOut };
     },
   };

@@ -425,8 +425,9 @@ export class Checkpoints {
     if (candidates.length === 0 && from !== null && this.published?.index === from)
       return { tree: this.published.tree, leftOut };
     const update = [...SPLIT_INDEX, 'update-index', '-z'];
-    if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
+    // Dropped first: a folder made a symlink is staged only once what the index held under it is gone.
     if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
+    if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
     const tree = (await git(target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
     return { tree, leftOut };
   }

@@ -79,7 +79,9 @@ function afterFields(record: Buffer, fields: number): Buffer {
 
 /**
  * What a scan does with each changed path: a nested repository (its folder, listed with a `/`) is
- * left out; a file larger than `maxFileBytes` is left out and dropped from the index; every other
+ * left out; a file larger than `maxFileBytes` is left out and dropped from the index; a path one
+ * of whose folders is no longer a folder (a symlink, a file, nothing: `a/b` made a link while the
+ * index holds `a/b/x`) is dropped, as git refuses to stage a path beyond a symlink; every other
  * path is staged (added, updated, or removed when it is gone).
  */
 export function sortChanges(
@@ -94,9 +96,14 @@ export function sortChanges(
   const leftOut: LeftOut[] = [];
   const named = (path: Buffer): { path: string; raw?: string } =>
     isUtf8(path) ? { path: pathText(path) } : { path: pathText(path), raw: path.toString('base64') };
+  const folders = new FolderCheck(workTree);
   for (const path of candidates) {
     if (path[path.length - 1] === 0x2f) {
       leftOut.push({ ...named(path.subarray(0, -1)), why: 'nested-repository' });
+      continue;
+    }
+    if (!folders.allFolders(path)) {
+      drop.push(path);
       continue;
     }
     const stat = lstatOrNull(under(workTree, path));
@@ -108,4 +115,27 @@ export function sortChanges(
     }
   }
   return { candidates, stage, drop, leftOut };
+}
+
+/** Whether every folder on a path's way is a real folder (not a symlink), each folder looked at once per scan. */
+class FolderCheck {
+  private readonly seen = new Map<string, boolean>();
+
+  constructor(private readonly workTree: string) {}
+
+  allFolders(path: Buffer): boolean {
+    for (let end = path.indexOf(0x2f); end > 0; end = path.indexOf(0x2f, end + 1))
+      if (!this.isFolder(path.subarray(0, end))) return false;
+    return true;
+  }
+
+  private isFolder(folder: Buffer): boolean {
+    const key = pathKey(folder);
+    let known = this.seen.get(key);
+    if (known === undefined) {
+      known = lstatOrNull(under(this.workTree, folder))?.isDirectory() === true;
+      this.seen.set(key, known);
+    }
+    return known;
+  }
 }

@@ -105,7 +105,8 @@ function apply(root: string, change: Change): void {
   }
   const full = Buffer.concat([Buffer.from(`${root}/`), change.path]);
   const within = (name: string): Buffer => Buffer.concat([full, Buffer.from(name)]);
-  if (change.kind === 'remove') return rmSync(full, { recursive: true, force: true });
+  // Nothing to remove where a folder on the way is a file (rmSync's force covers only ENOENT).
+  if (change.kind === 'remove') return void (lstatOrNull(full) && rmSync(full, { recursive: true, force: true }));
   if (change.kind === 'mode') return void (existsSync(full) && chmodSync(full, 0o755));
   if (change.kind === 'touch') return void (existsSync(full) && utimesSync(full, new Date(), new Date()));
   clearWayTo(root, change.path.subarray(0, change.path.lastIndexOf(0x2f) + 1));
@@ -166,7 +167,22 @@ describe('a scan checkpoint', () => {
           }
         },
       ),
-      { numRuns: fcRuns(0.1) },
+      {
+        numRuns: fcRuns(0.1),
+        // Found by this property: a folder the index holds a file under, made a symlink.
+        examples: [
+          [
+            [
+              [{ kind: 'write', path: Buffer.from('a/b/x.txt'), bytes: 0, seed: 0 }],
+              [
+                { kind: 'link', path: Buffer.from('a/b') },
+                { kind: 'touch', path: Buffer.from('x.txt') },
+              ],
+              [{ kind: 'ignore', folder: '', pattern: '*.txt' }],
+            ],
+          ],
+        ],
+      },
     );
   });
 
