@@ -15,7 +15,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type ConfigEntry, entryOf } from './git-config-listing';
-import { guardDrops, isGuardDrop } from './git-guard-drops';
+import { guardDrops } from './git-guard-drops';
 import { keyParts, namesNoProgram } from './git-inert-keys';
 import { inertValue } from './git-program-keys';
 import { isInclude, readRepositoryConfig } from './git-repo-config-read';
@@ -126,42 +126,4 @@ export async function repositoryGitConfig(
   if (read === null) return { settings: [], unvouched: commandDrops };
   const { settings, unvouched } = vetEntries(read.entries, cwd, trusted);
   return { settings, unvouched: [...commandDrops, ...read.unvouched, ...unvouched] };
-}
-
-/** The most unvouched keys a refusal names; the rest are counted. */
-const NAMED_MAX = 5;
-
-/** Why a command that would run unconfined was not run, with what to do. */
-export function unvouchedRefusal(unvouched: readonly string[]): string {
-  const drops = unvouched.filter(isGuardDrop);
-  const config = unvouched.filter((line) => !isGuardDrop(line));
-  const parts = [drops.length > 0 ? droppedGuard(drops) : '', config.length > 0 ? unvouchedConfig(config) : ''];
-  return parts.filter((part) => part !== '').join(' ');
-}
-
-/** Why a command that drops tole's guard did not run unconfined. */
-function droppedGuard(drops: readonly string[]): string {
-  return (
-    'tole did not run this command outside its sandbox: git could run without the settings that keep a ' +
-    `repository's programs from running, or read a config tole did not vet (${named(drops)}). Run it in the ` +
-    'sandbox (without outside_sandbox), where what git runs is confined, or write it without that.'
-  );
-}
-
-/** `lines` joined, at most NAMED_MAX of them, the rest counted. */
-function named(lines: readonly string[]): string {
-  const more = lines.length > NAMED_MAX ? `; and ${lines.length - NAMED_MAX} more` : '';
-  return `${lines.slice(0, NAMED_MAX).join('; ')}${more}`;
-}
-
-/** Why a command was not run unconfined in a repository whose config tole cannot vouch for. */
-function unvouchedConfig(unvouched: readonly string[]): string {
-  return (
-    "tole did not run this command outside its sandbox: it cannot vouch that git runs no program of this repository's " +
-    `(${named(unvouched)}). A key tole does not know may name a program for git to run, and an include or a config file ` +
-    'that a command can create or change may bring one in after tole read the config. Remove what is not needed ' +
-    '(git config --unset <key>; move an included file into .git), or run the command in the sandbox (without ' +
-    'outside_sandbox), where what git runs is confined. A key you know names no program can be listed in ' +
-    'trustedGitKeys in your own tole config (~/.config/tole/config.json).'
-  );
 }

@@ -98,8 +98,10 @@ describe("a command that drops tole's git guard", () => {
     for (const command of DROPPING) {
       const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
       expect(out.ok, command).toBe(false);
-      expect(out.content, command).toContain('tole did not run this command outside its sandbox');
-      expect(out.content, command).toContain('Run it in the sandbox (without outside_sandbox)');
+      // No sandbox here: the words name only what can work (no key, no outside_sandbox runs it).
+      expect(out.content, command).toContain('it is refused: there is no sandbox here');
+      expect(out.content, command).toContain('Write the command without that');
+      expect(out.content, command).not.toContain('outside_sandbox');
       expect(existsSync(mark), command).toBe(false);
     }
     const unset = await bash.execute({ command: DROPPING[0]! }, { ...ws.ctx, keypress: true });
@@ -142,7 +144,7 @@ describe("a command that drops tole's git guard", () => {
     const bash = createBashTool({ workspaceRoot: ws.root, env });
     for (const command of commands) {
       const out = await bash.execute({ command }, { ...ws.ctx, keypress: true });
-      expect(out.content, command).toContain('tole did not run this command outside its sandbox');
+      expect(out.content, command).toContain('it is refused: there is no sandbox here');
       expect(existsSync(mark), command).toBe(false);
     }
   });

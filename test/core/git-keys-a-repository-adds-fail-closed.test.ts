@@ -95,7 +95,7 @@ describe("keys a repository's config adds", () => {
     config(['[GitFlow "Path"]', `\tHooks = ${ws.outside}`]);
     const out = await run(`touch ${mark('ran')}`);
     expect(out.ok).toBe(false);
-    expect(out.content).toContain('did not run this command outside its sandbox');
+    expect(out.content).toContain('it is refused: there is no sandbox here');
     expect(out.content).toContain('gitflow.Path.hooks (in .git/config)');
     expect(out.content).toContain('git config --unset');
     const end = await runHookCommand({

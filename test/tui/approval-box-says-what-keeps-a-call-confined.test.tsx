@@ -60,7 +60,7 @@ describe('the approval box says what keeps a call from running unconfined', () =
       const decision = s.approvals.decide(vetted('refused'), new AbortController().signal);
       const text = boxText(await s.waitFor('approve?'));
       expect(text).toContain(
-        'found: git config key gitflow.path.hooks in vendor/x/.git/config may name a program, and tole cannot vouch for it',
+        'found: git config key gitflow.path.hooks (in vendor/x/.git/config) may name a program, and tole cannot vouch for it',
       );
       expect(text).toContain('runs: it is refused: there is no sandbox here');
       expect(text).toContain('git config --unset <key>');
@@ -82,7 +82,7 @@ describe('the approval box says what keeps a call from running unconfined', () =
       const s = open(true, columns, rows);
       const decision = s.approvals.decide(vetted('confined'), new AbortController().signal);
       const text = boxText(await s.waitFor('approve?'));
-      expect(text).toContain('found: git config key gitflow.path.hooks in vendor/x/.git/config');
+      expect(text).toContain('found: git config key gitflow.path.hooks (in vendor/x/.git/config)');
       expect(text).toContain('runs: approved, this command runs only in the sandbox');
       expect(text).toContain('y approve: it runs in the sandbox');
       expect(text).toContain('e edit it');

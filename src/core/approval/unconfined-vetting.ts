@@ -1,3 +1,5 @@
+import { isGuardDrop } from '../git-guard-drops';
+
 /**
  * What tole finds before asking about a call that would run unconfined (approved by a key, or
  * run where there is no sandbox): the repository's git config holds what tole cannot vouch for,
@@ -15,13 +17,15 @@ export interface UnconfinedVetting {
 /** The most findings the box and a denial name; the rest are counted. */
 const FINDINGS_MAX = 5;
 
-const KEY_IN_FILE = /^(\S+) \(in ([^()]+)\)$/;
+const KEY_IN_FILE = /^\S+ \(in [^()]+\)$/;
 
-/** One finding in words the user can act on: `git config key K in F may name a program…`. */
+/**
+ * One finding in words the user can act on: `git config key K (in F) may name a program…`, or
+ * what the command does. The key and file stay as the refusal at the run names them.
+ */
 function findingWords(line: string): string {
-  const keyInFile = KEY_IN_FILE.exec(line);
-  if (keyInFile)
-    return `git config key ${keyInFile[1]} in ${keyInFile[2]} may name a program, and tole cannot vouch for it`;
+  if (isGuardDrop(line)) return line;
+  if (KEY_IN_FILE.test(line)) return `git config key ${line} may name a program, and tole cannot vouch for it`;
   return `git config: ${line}`;
 }
 
@@ -32,11 +36,17 @@ export function vettingFindings(vetting: UnconfinedVetting): string[] {
   return more > 0 ? [...named, `and ${more} more`] : named;
 }
 
+/** What was found: the repository's config (which holds for every command there), what the command itself does, or both. */
+function foundIn(unvouched: readonly string[]): { readonly config: boolean; readonly command: boolean } {
+  return { config: unvouched.some((line) => !isGuardDrop(line)), command: unvouched.some(isGuardDrop) };
+}
+
 /** What approving does, given the findings. */
 export function vettingOutcome(vetting: UnconfinedVetting): string {
-  return vetting.outcome === 'confined'
-    ? 'approved, this command runs only in the sandbox'
-    : 'it is refused: there is no sandbox here, and tole runs nothing unconfined while the config holds this, so nothing runs';
+  if (vetting.outcome === 'confined') return 'approved, this command runs only in the sandbox';
+  const found = foundIn(vetting.unvouched);
+  const what = found.config ? 'nothing unconfined while the config holds this' : 'no command that does this unconfined';
+  return `it is refused: there is no sandbox here, and tole runs ${what}, so nothing runs`;
 }
 
 /** What the user can do to have such a call run unconfined. */
@@ -44,9 +54,66 @@ export const VETTING_REMEDY =
   'to run it unconfined, remove what is not needed (git config --unset <key>; move an included file into .git), ' +
   'or, for a key you know names no program, list it in trustedGitKeys in your own tole config (~/.config/tole/config.json)';
 
-/** The whole of it in one paragraph: a headless denial, what the model reads. */
+/** The same for a command that itself keeps git from tole's guard (git-guard-drops.ts). */
+const COMMAND_REMEDY = 'to run it unconfined, write the command without that';
+
+/** What the user can do, for what was found. */
+export function vettingRemedy(vetting: UnconfinedVetting): string {
+  const found = foundIn(vetting.unvouched);
+  if (found.config && found.command) return `${VETTING_REMEDY}; and ${COMMAND_REMEDY}`;
+  return found.config ? VETTING_REMEDY : COMMAND_REMEDY;
+}
+
+/**
+ * The whole of it in one paragraph: what the model reads when tole refused the call before
+ * anyone was asked, when the box it was shown in could only close, and when the run found it
+ * (bash, where there is no sandbox): the same words whichever way the call came. It names only
+ * what can work: with no sandbox, no key and no `outside_sandbox` runs it.
+ */
 export function vettingWords(vetting: UnconfinedVetting): string {
-  return `${vettingFindings(vetting).join('; ')}: ${vettingOutcome(vetting)}. ${capitalised(VETTING_REMEDY)}.`;
+  const found = foundIn(vetting.unvouched);
+  const head = `${vettingFindings(vetting).join('; ')}: ${vettingOutcome(vetting)}.`;
+  if (vetting.outcome === 'confined') return `${head} ${capitalised(vettingRemedy(vetting))}.`;
+  const advice = [
+    found.command ? "Write the command without that: git then runs with tole's guard." : '',
+    found.config
+      ? 'Calling bash again will not help, with outside_sandbox or without: there is no sandbox here, and every ' +
+        'bash command is refused while the repository holds this. Tell the user what was found: they can remove ' +
+        'what is not needed (git config --unset <key>; move an included file into .git), or list a key they know ' +
+        'names no program in trustedGitKeys in their own tole config (~/.config/tole/config.json).'
+      : '',
+  ];
+  return [head, ...advice.filter((part) => part !== '')].join(' ');
+}
+
+/**
+ * What the model reads when a bash call approved by a key is refused at its run where a sandbox
+ * exists: the preflight found nothing, and the repository's config (or the command, edited since)
+ * holds what tole cannot vouch for now. Called again, a key approves it to run in the sandbox.
+ */
+export function refusedAtRunWords(unvouched: readonly string[]): string {
+  const findings = vettingFindings({ unvouched, outcome: 'confined' }).join('; ');
+  const found = foundIn(unvouched);
+  const again = found.config
+    ? 'Call it again: the approval then runs it only in the sandbox, where what git runs is confined (outside_sandbox cannot change that while the repository holds this).'
+    : 'Write the command without that, or call it again as it is: the approval then runs it only in the sandbox, where what git runs is confined.';
+  return `tole did not run this command outside its sandbox: ${findings}. ${again}`;
+}
+
+/**
+ * What a confined run that failed says of the sandbox where the call cannot run unconfined (the
+ * repository's config holds what tole cannot vouch for): asking for `outside_sandbox` would run
+ * it in the sandbox again, so the model is told that, and what the user can do.
+ */
+export function confinedOnlyWords(unvouched: readonly string[]): string {
+  const findings = vettingFindings({ unvouched, outcome: 'confined' }).join('; ');
+  const found = foundIn(unvouched);
+  const then = found.config
+    ? 'If it needs more than the sandbox allows, tell the user what was found: they can remove what is not needed ' +
+      '(git config --unset <key>; move an included file into .git), or list a key they know names no program in ' +
+      'trustedGitKeys in their own tole config (~/.config/tole/config.json).'
+    : 'Written without that, it can be asked to run outside the sandbox.';
+  return `It cannot run outside the sandbox as it is: ${findings}; a call with "outside_sandbox": true runs in the sandbox again. ${then}`;
 }
 
 function capitalised(text: string): string {
@@ -59,6 +126,7 @@ function capitalised(text: string): string {
  * in a prompt command's error), in the box's words.
  */
 export function unconfinedCommandRefusal(unvouched: readonly string[]): string {
-  const findings = vettingFindings({ unvouched, outcome: 'refused' }).join('; ');
-  return `tole did not run it: it would run outside the sandbox, and ${findings}. ${capitalised(VETTING_REMEDY)}.`;
+  const vetting = { unvouched, outcome: 'refused' } as const;
+  const findings = vettingFindings(vetting).join('; ');
+  return `tole did not run it: it would run outside the sandbox, and ${findings}. ${capitalised(vettingRemedy(vetting))}.`;
 }

@@ -9,6 +9,7 @@ import { prepareCall, requestFor } from './call-request';
 import type { RoundCall } from './limits';
 import type { TurnScope } from './turn-scope';
 import { commitNotices, emitNotices, noticesOf, runHooks, type HookFields, type NoticePayload } from './turn-hooks';
+import { decidedCallRunsUnconfined, refusedBeforeAsking, vetUnconfined } from './vet-unconfined';
 
 /** How many ReadOnly calls of one reply run at once when the host does not say (`AgentDeps.readConcurrency`). */
 export const DEFAULT_READ_CONCURRENCY = 8;
@@ -76,8 +77,11 @@ export async function runFanOut(
   signal: AbortSignal,
 ): Promise<{ state: MachineState; calls: RoundCall[] }> {
   const { deps, sandwich, emit } = ctx;
+  // Where there is no sandbox these calls run unconfined: each is vetted as a call decided without
+  // asking is on the one-at-a-time path (the vettings side by side: each walks the workspace).
+  const refusals = await Promise.all(batch.map((item) => refusedUnconfined(ctx, item, signal)));
   const slots: Slot[] = [];
-  for (const item of batch) slots.push(await beforeIntent(ctx, item, signal));
+  for (const [index, item] of batch.entries()) slots.push(await beforeIntent(ctx, item, refusals[index]!, signal));
 
   let state = initial;
   const runs = slots.filter((slot): slot is Extract<Slot, { kind: 'run' }> => slot.kind === 'run');
@@ -148,12 +152,37 @@ async function settleInOrder(
   return { state, calls: done };
 }
 
-/** What comes before a call's intent, as on the one-at-a-time path: the event, `prepare`, the preToolUse hooks. */
-async function beforeIntent(ctx: TurnScope, item: FanOutCall, signal: AbortSignal): Promise<Slot> {
+/**
+ * The denial of a call that would run unconfined and cannot (its tool's preflight found what keeps
+ * it from that), in the words the one-at-a-time path gives; null when it may run.
+ */
+async function refusedUnconfined(ctx: TurnScope, item: FanOutCall, signal: AbortSignal): Promise<Decision | null> {
+  if (!decidedCallRunsUnconfined(ctx.deps, item.decision)) return null;
+  const vetting = await vetUnconfined(ctx.deps, item.tool, item.input, signal);
+  return vetting === null ? null : refusedBeforeAsking(vetting);
+}
+
+/**
+ * What comes before a call's intent, as on the one-at-a-time path: the event, the vetting's
+ * denial, `prepare`, the preToolUse hooks.
+ */
+async function beforeIntent(
+  ctx: TurnScope,
+  item: FanOutCall,
+  refused: Decision | null,
+  signal: AbortSignal,
+): Promise<Slot> {
   const { deps, emit } = ctx;
   const { tool, input, request, call } = item;
   emit({ type: 'tool-call', callId: call.id, tool: tool.name, subject: request.subject, risk: request.risk });
   const base = { callId: call.id, tool: tool.name, tier: 'hot' } as const;
+  if (refused && !refused.approved)
+    return {
+      kind: 'settle',
+      item,
+      result: { ...base, outcome: 'denied', content: `denied: ${refused.reason}` },
+      notices: [],
+    };
   if (signal.aborted) return { kind: 'settle', item, result: { ...base, ...NOT_RUN }, notices: [] };
   const prepared = await prepareCall(tool, input, { workspaceRoot: deps.workspaceRoot, signal, callId: call.id });
   if (!prepared.ok)

@@ -6,7 +6,7 @@ import { inputLines } from './input-lines';
 import { previewLines } from './preview-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
 import { visibleLines, visibleRow } from '../text/visible-text';
-import { VETTING_REMEDY, vettingFindings } from '../../core/approval/unconfined-vetting';
+import { vettingFindings, vettingRemedy } from '../../core/approval/unconfined-vetting';
 
 /**
  * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
@@ -202,7 +202,7 @@ export function approvalView(
         seg('      '),
       ]),
     );
-  if (request.vetting) foot.push(...wrapLine([seg(VETTING_REMEDY, 'muted')], width, [seg('      ')]));
+  if (request.vetting) foot.push(...wrapLine([seg(vettingRemedy(request.vetting), 'muted')], width, [seg('      ')]));
   foot.push(...keyLine(pending, width, field, offers));
   return {
     head: [

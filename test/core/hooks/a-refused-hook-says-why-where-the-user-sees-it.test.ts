@@ -32,7 +32,7 @@ function repository(): { readonly root: string; readonly mark: string } {
   return { root, mark: path.join(root, 'ran') };
 }
 
-const FINDING = 'git config key gitflow.path.hooks in .git/config may name a program, and tole cannot vouch for it';
+const FINDING = 'git config key gitflow.path.hooks (in .git/config) may name a program, and tole cannot vouch for it';
 
 describe('a hook refused for what the repository config holds', () => {
   it("says why in the hook's notice, and does not run", async () => {

@@ -5,7 +5,8 @@ import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
-import { type RepositoryGitConfig, repositoryGitConfig, unvouchedRefusal } from '../../git-repo-drivers';
+import { type RepositoryGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
+import { confinedOnlyWords, refusedAtRunWords, vettingWords } from '../../approval/unconfined-vetting';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
@@ -136,10 +137,18 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
   // What tole cannot vouch for in the repository's config may run only confined. Checked again
   // here, whatever the approval box said: the config may have changed since.
   if (confined === null && config.unvouched.length > 0)
-    return { ok: false, content: unvouchedRefusal(config.unvouched) };
+    return { ok: false, content: refusedUnconfined(config.unvouched, options) };
   const env = withGitGuard(base, config.settings);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
-  return present(run, limits, confined?.policy ?? null);
+  return present(run, limits, confined?.policy ?? null, config.unvouched);
+}
+
+/**
+ * What the model reads when the run refuses to go unconfined: with no sandbox, the words of a
+ * call refused before anyone was asked (no key runs it); with one, that a key runs it there.
+ */
+function refusedUnconfined(unvouched: readonly string[], options: BashToolOptions): string {
+  return options.sandbox ? refusedAtRunWords(unvouched) : vettingWords({ unvouched, outcome: 'refused' });
 }
 
 /** Spawns `bash -c` in its own process group and settles once its output is closed. Never rejects. */
@@ -182,22 +191,34 @@ async function runCommand(
   };
 }
 
-function present(run: CommandRun, limits: RunLimits, sandbox: SandboxPolicy | null): ToolOutput {
+function present(
+  run: CommandRun,
+  limits: RunLimits,
+  sandbox: SandboxPolicy | null,
+  unvouched: readonly string[],
+): ToolOutput {
   if (run.spawnError !== null) return { ok: false, content: `Could not start bash: ${run.spawnError}` };
   const body = run.outputBytes === 0 ? '(no output)' : run.output.replace(/\n$/, '');
   const status = statusLine(run, limits);
   const ok = run.exitCode === 0 && (run.stoppedBy === null || run.stoppedBy === 'lingering');
-  const note = !ok && sandbox && mayBeSandboxFailure(run.output) ? `\n${sandboxNote(sandbox)}` : '';
+  const note = !ok && sandbox && mayBeSandboxFailure(run.output) ? `\n${sandboxNote(sandbox, unvouched)}` : '';
   return { ok, content: `${body}\n${status}${note}` };
 }
 
-/** Said when a confined command failed in a way the sandbox may have caused, so the model asks instead of retrying. */
-function sandboxNote(sandbox: SandboxPolicy): string {
+/**
+ * Said when a confined command failed in a way the sandbox may have caused, so the model asks
+ * instead of retrying; where the call cannot run unconfined (`unvouched`), asking would only run
+ * it in the sandbox again, and the note says that instead.
+ */
+function sandboxNote(sandbox: SandboxPolicy, unvouched: readonly string[]): string {
+  const then =
+    unvouched.length > 0
+      ? confinedOnlyWords(unvouched)
+      : 'If it failed because of that, do not retry it as it is: call bash again with "outside_sandbox": true, which the user must approve with a key.';
   return (
     `[This command ran in tole's sandbox: only ${sandbox.workspaceRoot} (but for .git, tole.config.json and .tole) ` +
     'and a private /tmp are writable, Unix sockets are refused, ' +
-    `${sandbox.network ? 'the network is open' : 'there is no network'}, and background processes end with it. If it failed ` +
-    'because of that, do not retry it as it is: call bash again with "outside_sandbox": true, which the user must approve with a key.]'
+    `${sandbox.network ? 'the network is open' : 'there is no network'}, and background processes end with it. ${then}]`
   );
 }
 
