@@ -4,7 +4,7 @@
  * index held under the old folder is dropped before the link is staged. The first case is the
  * one the scan property found (a/b/x.txt, then a/b a link).
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
@@ -70,5 +70,22 @@ describe('a folder made a symlink', () => {
     rmSync(join(root, 'a'));
     symlinkSync('.', join(root, 'a'));
     expect(held(checkpoints, await take(checkpoints))).toEqual(['120000 a']);
+  });
+
+  it('a restore of the checkpoint before it brings the folder back in place of a link to outside, writing nothing there', async () => {
+    const { root, checkpoints } = workspace();
+    const outside = join(root, '..', 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(root, 'a', 'b', 'x.txt'), 'in the folder\n');
+    const before = await take(checkpoints);
+    rmSync(join(root, 'a', 'b'), { recursive: true });
+    symlinkSync(outside, join(root, 'a', 'b'));
+    expect(held(checkpoints, await take(checkpoints))).toEqual(['120000 a/b']);
+
+    await checkpoints.restore(before);
+
+    expect(lstatSync(join(root, 'a', 'b')).isDirectory()).toBe(true);
+    expect(readFileSync(join(root, 'a', 'b', 'x.txt'), 'utf8')).toBe('in the folder\n');
+    expect(existsSync(join(outside, 'x.txt'))).toBe(false);
   });
 });
