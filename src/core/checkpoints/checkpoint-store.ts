@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, GitFailure, runGit, type GitTarget } from './git-command';
-import { lstatOrNull, nulBuffers, nulJoined, pathKey, pathText, under } from './path-bytes';
+import { GitFailure, runGit, type GitTarget } from './git-command';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
-import { sortChanges, workspaceChanges } from './workspace-changes';
-import { removeOwnIndexesLeftBehind, withOwnIndex } from './own-index';
+import { removeOwnIndexesLeftBehind } from './own-index';
 import { writeRestore } from './write-restore';
-import { folderInTheWay, folderInTheWayMessage } from './folders-in-the-way';
+import { restoreDiff } from './restore-diff';
+import { WorkspaceScan } from './workspace-scan';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
@@ -88,14 +87,17 @@ export class Checkpoints {
   private writer: KnownPathWriter | null = null;
   /** The gits every checkpoint commits and moves the ref through (piped-ref.ts). */
   private piped: PipedRef | null = null;
-  /** The index this process's last scan published (own-index.ts: which file it is) and the tree it holds. */
-  private published: { readonly index: string; readonly tree: string } | null = null;
+
+  /** The scans of the whole workspace into tole's index (workspace-scan.ts). */
+  private readonly scan: WorkspaceScan;
 
   private constructor(
     private readonly target: GitTarget,
     private readonly maxFileBytes: number,
     private readonly settings: CheckpointSettings,
-  ) {}
+  ) {
+    this.scan = new WorkspaceScan(target, maxFileBytes);
+  }
 
   private probed: { reason: string | null } | null = null;
 
@@ -227,7 +229,7 @@ export class Checkpoints {
   }
 
   private async scanCheckpoint(stop: AbortSignal): Promise<Vouched> {
-    const snap = await this.snapshot(stop);
+    const snap = await this.scan.tree(stop);
     const commit = await this.commitOnRef(snap.tree, checkpointMessage(snap.leftOut), stop);
     detachHeadAt(this.target.gitDir, commit);
     return { commit, tree: snap.tree, leftOut: snap.leftOut };
@@ -343,93 +345,8 @@ export class Checkpoints {
     if (!(await this.exists(id, stop)))
       throw new Error(`checkpoint ${id.slice(0, 12)} does not exist in ${this.target.gitDir}`);
     this.init();
-    const now = await this.snapshot(stop);
-    const leftOut = await this.leftOutOf(id, stop);
-    const keep = new Set(
-      leftOut.map((l) => pathKey(l.raw === undefined ? Buffer.from(l.path) : Buffer.from(l.raw, 'base64'))),
-    );
-    const diff = ['diff-tree', '-r', '-z', '--no-renames', now.tree, `${id}^{tree}`];
-    const raw = nulBuffers(await git(this.target, diff, stop));
-    const added: Buffer[] = [];
-    const changed: Buffer[] = [];
-    const removed: Buffer[] = [];
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const status = raw[i]!.toString('latin1').split(' ')[4]?.[0];
-      const path = raw[i + 1]!;
-      if (status === 'D') {
-        if (!keep.has(pathKey(path))) removed.push(path);
-      } else if (status === 'A') {
-        (lstatOrNull(under(this.target.workTree, path)) !== null ? changed : added).push(path);
-      } else {
-        changed.push(path);
-      }
-    }
-    const inTheWay = folderInTheWay(this.target.workTree, changed, removed);
-    if (inTheWay !== null) throw new Error(folderInTheWayMessage(inTheWay));
-    return {
-      checkpoint: id,
-      added: added.map(pathText),
-      changed: changed.map(pathText),
-      removed: removed.map(pathText),
-      leftOut,
-      bytes: { added, changed, removed },
-    };
-  }
-
-  private async leftOutOf(id: string, stop: AbortSignal): Promise<LeftOut[]> {
-    const body = (await git(this.target, ['cat-file', 'commit', id], stop)).toString('utf8');
-    const message = body.slice(body.indexOf('\n\n') + 2).trim();
-    try {
-      const parsed = JSON.parse(message) as { leftOut?: LeftOut[] };
-      return Array.isArray(parsed.leftOut) ? parsed.leftOut : [];
-    } catch {
-      return [];
-    }
-  }
-
-  /**
-   * `stageAndWrite`, on a fresh index when git cannot read the one it has (damaged, or its shared
-   * part removed): the index only spares work, every path is staged again from the workspace.
-   */
-  private async snapshot(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    try {
-      return await this.stageAndWrite(stop);
-    } catch (error) {
-      if (!(error instanceof GitFailure) || !UNREADABLE_INDEX.test(error.stderr)) throw error;
-      const dir = this.target.gitDir;
-      for (const name of readdirSync(dir))
-        if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
-      return this.stageAndWrite(stop);
-    }
-  }
-
-  /**
-   * Stages the workspace into tole's index (only what changed since the last time, as one git
-   * lists it: workspace-changes.ts) and writes a tree, in an index of this scan's own
-   * (own-index.ts).
-   */
-  private async stageAndWrite(stop: AbortSignal): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const scan = await withOwnIndex(this.target, (target, from) => this.stageAndWriteWith(target, from, stop));
-    this.published = scan.published === null ? null : { index: scan.published, tree: scan.done.tree };
-    return scan.done;
-  }
-
-  private async stageAndWriteWith(
-    target: GitTarget,
-    from: string | null,
-    stop: AbortSignal,
-  ): Promise<{ tree: string; leftOut: LeftOut[] }> {
-    const listed = await workspaceChanges(target, stop);
-    const { candidates, stage, drop, leftOut } = sortChanges(this.target.workTree, listed, this.maxFileBytes);
-    // Nothing changed since the index this process published, whose tree it wrote then.
-    if (candidates.length === 0 && from !== null && this.published?.index === from)
-      return { tree: this.published.tree, leftOut };
-    const update = [...SPLIT_INDEX, 'update-index', '-z'];
-    // Dropped first: a folder made a symlink is staged only once what the index held under it is gone.
-    if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
-    if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
-    const tree = (await git(target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
-    return { tree, leftOut };
+    const now = await this.scan.tree(stop);
+    return restoreDiff(this.target, id, now.tree, stop);
   }
 
   private init(): void {
@@ -468,17 +385,6 @@ export class Checkpoints {
 function checkpointMessage(leftOut: readonly LeftOut[]): string {
   return JSON.stringify({ tole: 'checkpoint', leftOut });
 }
-
-/**
- * The gits that write tole's index keep it split (git's core.splitIndex): the entries that did not
- * change stay in a shared file written now and then, and each write is of the few that did, not
- * of every entry (8.8 MB at 100,000 files). Given on the command line, it applies to checkpoint
- * directories made before it too.
- */
-const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
-
-/** What git says when it cannot read an index file (read-cache.c's messages). */
-const UNREADABLE_INDEX = /index file|bad signature|bad index|sharedindex|index uses/;
 
 /** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
 function cannotWrite(error: unknown): boolean {

@@ -1,0 +1,76 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, GitFailure, type GitTarget } from './git-command';
+import { withOwnIndex } from './own-index';
+import { nulJoined } from './path-bytes';
+import type { LeftOut } from './restore-plan';
+import { sortChanges, workspaceChanges } from './workspace-changes';
+
+/** The workspace as a tree in tole's checkpoint directory, and what it left out. */
+export interface ScannedTree {
+  readonly tree: string;
+  readonly leftOut: LeftOut[];
+}
+
+/**
+ * A scan of the whole workspace into tole's index, written as a tree: only what changed since the
+ * index last took it in is staged (as one git lists it: workspace-changes.ts), in an index of this
+ * scan's own (own-index.ts). It remembers the index its last scan published, so that a scan that
+ * finds nothing changed since writes no tree again.
+ */
+export class WorkspaceScan {
+  /** The index this process's last scan published (own-index.ts: which file it is) and the tree it holds. */
+  private published: { readonly index: string; readonly tree: string } | null = null;
+
+  constructor(
+    private readonly target: GitTarget,
+    private readonly maxFileBytes: number,
+  ) {}
+
+  /**
+   * The scan, on a fresh index when git cannot read the one it has (damaged, or its shared part
+   * removed): the index only spares work, every path is staged again from the workspace.
+   */
+  async tree(stop: AbortSignal): Promise<ScannedTree> {
+    try {
+      return await this.stageAndWrite(stop);
+    } catch (error) {
+      if (!(error instanceof GitFailure) || !UNREADABLE_INDEX.test(error.stderr)) throw error;
+      const dir = this.target.gitDir;
+      for (const name of readdirSync(dir))
+        if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
+      return this.stageAndWrite(stop);
+    }
+  }
+
+  private async stageAndWrite(stop: AbortSignal): Promise<ScannedTree> {
+    const scan = await withOwnIndex(this.target, (target, from) => this.stageAndWriteWith(target, from, stop));
+    this.published = scan.published === null ? null : { index: scan.published, tree: scan.done.tree };
+    return scan.done;
+  }
+
+  private async stageAndWriteWith(target: GitTarget, from: string | null, stop: AbortSignal): Promise<ScannedTree> {
+    const listed = await workspaceChanges(target, stop);
+    const { candidates, stage, drop, leftOut } = sortChanges(this.target.workTree, listed, this.maxFileBytes);
+    // Nothing changed since the index this process published, whose tree it wrote then.
+    if (candidates.length === 0 && from !== null && this.published?.index === from)
+      return { tree: this.published.tree, leftOut };
+    const update = [...SPLIT_INDEX, 'update-index', '-z'];
+    // Dropped first: a folder made a symlink is staged only once what the index held under it is gone.
+    if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
+    if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
+    const tree = (await git(target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
+    return { tree, leftOut };
+  }
+}
+
+/**
+ * The gits that write tole's index keep it split (git's core.splitIndex): the entries that did not
+ * change stay in a shared file written now and then, and each write is of the few that did, not
+ * of every entry (8.8 MB at 100,000 files). Given on the command line, it applies to checkpoint
+ * directories made before it too.
+ */
+const SPLIT_INDEX = ['-c', 'core.splitIndex=true'];
+
+/** What git says when it cannot read an index file (read-cache.c's messages). */
+const UNREADABLE_INDEX = /index file|bad signature|bad index|sharedindex|index uses/;
