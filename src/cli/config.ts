@@ -121,7 +121,7 @@ const schemas = lazySchema((z) => {
     theme: z.string().min(1).optional(),
     /** The mouse wheel scrolls the pane under the pointer (mouse reporting on); false leaves the mouse to the terminal. */
     mouse: z.boolean().optional(),
-    /** Draw runs of one character (the panes' rules) with REP where the terminal says it repeats; false never asks. */
+    /** Draw runs of one character (the panes' rules) with REP where the terminal says it repeats, and box-drawing runs in the DEC graphics set inside tmux; false does neither. */
     repeatRuns: z.boolean().optional(),
     /** A bell (and OSC 9 where the terminal shows it) when an approval waits or a turn of `afterTurnMs` or more ends while the terminal is unfocused. */
     notify: z

@@ -30,7 +30,7 @@ import { gateProjectConfig } from './project-gate';
 import { collectYoung } from './v8-flags';
 import { resumeHint } from './resume-hint';
 import { drawProvisionalFrame } from './provisional-frame';
-import { asksRepeats } from '../tui/frame/repeat-probe';
+import { asksRepeats, drawsLineSet } from '../tui/frame/repeat-probe';
 
 /** `tole`, `tole -c`, `tole --resume [ID|PATH]`: the full-screen session (without an id, the picker first). */
 export async function startTui(
@@ -150,6 +150,7 @@ export async function startTui(
       ...(history ? { history } : {}),
       mouse: config.mouse ?? true,
       repeatRuns: asksRepeats(io.env, config.repeatRuns),
+      lineSet: drawsLineSet(io.env, config.repeatRuns),
       templates: loadPromptTemplates(
         io.env,
         io.cwd,

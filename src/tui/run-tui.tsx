@@ -90,6 +90,11 @@ export interface RunTuiOptions {
    * panes' rules) with it where it does (`asksRepeats`); default false.
    */
   readonly repeatRuns?: boolean;
+  /**
+   * Draw runs of box-drawing characters in the DEC special graphics set, one byte each, where no
+   * REP is used (`drawsLineSet`: inside tmux); default false.
+   */
+  readonly lineSet?: boolean;
   /** The workspace's prompt history, oldest first (↑ brings them back), and where a sent prompt is kept. */
   readonly history?: { readonly prompts: HistorySource; readonly remember: (prompt: string) => void };
   /** `/new` and `/resume`: how the host opens another session in the screen (absent: they say they cannot). */
@@ -129,6 +134,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const handleProcess = options.handleProcessEvents ?? true;
   const screen = TerminalScreen.enter(stdout, stdin, options.mouse === true);
   const frames = new FrameWriter(stdout, options.noColor);
+  frames.drawLineSet(options.lineSet === true);
   const repeats = options.repeatRuns === true ? new RepeatProbe() : null;
   if (repeats !== null) {
     stdout.write(REPEAT_PROBE);

@@ -2,7 +2,8 @@
  * The frame writer sends only the cells that changed. Property: for any sequence of frames, a
  * terminal fed everything it sent shows, after each frame, exactly what a fresh terminal shows
  * when that frame is drawn whole: every cell's character, width, colours and attributes; with
- * runs of one character repeated (REP) or not.
+ * runs of one character repeated (REP) or not, and runs of box-drawing characters in the DEC
+ * special graphics set (as inside tmux) or not.
  */
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
@@ -33,6 +34,8 @@ const TEXTS = [
   'emoji 👍🏽 flag 🇫🇷 done',
   'e\u0301 combining',
   '╭ border ─────────╮',
+  // Box-drawing characters the graphics set has, in runs long and short, across styles.
+  '┌──┬──┐ ├┼┤ └┴┘' + colour.red('││││') + colour.bold('─'),
   '│ ◆ tole ⚙ ✓ ✘ ●',
   '\x1b[38;5;208morange\x1b[39m and \x1b[48;2;1;2;3mbg\x1b[49m',
   `${colour.cyan('⠋')} running · seq 12`,
@@ -118,7 +121,7 @@ function frames(
  * `parse`: each line gets a trailing reset, so the writer parses it from its text instead of
  * taking the cells Ink's output remembered for it; both ways must agree with the terminal.
  */
-async function check(frames: readonly string[], parse: boolean, repeats: boolean): Promise<void> {
+async function check(frames: readonly string[], parse: boolean, repeats: boolean, lineSet: boolean): Promise<void> {
   const sequence = parse
     ? frames.map((frame) =>
         frame
@@ -129,6 +132,7 @@ async function check(frames: readonly string[], parse: boolean, repeats: boolean
     : frames;
   const out = new FakeStdout(WIDTH, HEIGHT);
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  writer.drawLineSet(lineSet);
   const answer = Promise.resolve(repeats);
   writer.waitForRepeats(answer, 1_000);
   await answer;
@@ -137,7 +141,11 @@ async function check(frames: readonly string[], parse: boolean, repeats: boolean
     for (const frame of sequence) {
       out.frames.length = 0;
       writer.stream.write(frame);
-      await flush(term, out.frames.join(''));
+      const sent = out.frames.join('');
+      // The graphics set is never left chosen at a frame's end (whatever writes next would be drawn in it).
+      expect(sent.split('\x1b(0').length).toBe(sent.split('\x1b(B').length);
+      expect(sent.lastIndexOf('\x1b(0')).toBeLessThanOrEqual(sent.lastIndexOf('\x1b(B'));
+      await flush(term, sent);
       expect(cells(term)).toEqual(await wholeDraw(frame, WIDTH, HEIGHT));
     }
   } finally {
@@ -153,8 +161,9 @@ describe('the frame writer sends cell diffs', () => {
         fc.array(stepArb, { minLength: 1, maxLength: 6 }),
         fc.boolean(),
         fc.boolean(),
-        async (base, steps, parse, repeats) => {
-          await check(frames(base, steps), parse, repeats);
+        fc.boolean(),
+        async (base, steps, parse, repeats, lineSet) => {
+          await check(frames(base, steps), parse, repeats, lineSet);
         },
       ),
       { numRuns: fcRuns(0.6) },

@@ -9,6 +9,7 @@
  */
 import { rowCells, type RowCells } from './row-cells';
 import { planScroll, scrollCodes, shiftedRow } from './frame-scroll';
+import { inLineSet } from './line-set';
 import { diffRow, Pen } from './row-diff';
 
 const SYNC_START = '\x1b[?2026h';
@@ -66,6 +67,8 @@ export class FrameWriter {
   /** The cells of each row of `previous`, as far as they were needed. */
   private previousCells: (RowCells | undefined)[] = [];
   private readonly pen = new Pen();
+  /** Runs of box-drawing characters go out in the DEC special graphics set (see `drawLineSet`). */
+  private lineSet = false;
   /** Bytes sent for frames so far (for the bench's bytes-per-frame figure). */
   bytesWritten = 0;
   /** Whether rows that moved are scrolled by the terminal (off: the bench's same-run baseline). */
@@ -128,6 +131,14 @@ export class FrameWriter {
       this.pen.repeats = repeats;
       this.release();
     });
+  }
+
+  /**
+   * Runs of box-drawing characters go out in the DEC special graphics set where no REP is used
+   * (src/tui/frame/line-set.ts; `drawsLineSet` in src/tui/frame/repeat-probe.ts: inside tmux).
+   */
+  drawLineSet(on: boolean): void {
+    this.lineSet = on;
   }
 
   /** Writes what waited for the terminal's answer, in order. */
@@ -250,6 +261,8 @@ export class FrameWriter {
     this.previous = lines;
     this.previousCells = cells;
     if (out === '') return;
+    // Where REP is used it draws a rule in fewer bytes still.
+    if (this.lineSet && !this.pen.repeats) out = inLineSet(out);
     if (!oneRow || Buffer.byteLength(out) >= UNSYNCED_BYTES) out = SYNC_START + out + SYNC_END;
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;

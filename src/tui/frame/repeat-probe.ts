@@ -57,3 +57,14 @@ export function asksRepeats(env: NodeJS.ProcessEnv, configured: boolean | undefi
   if (configured === false) return false;
   return !env.TMUX;
 }
+
+/**
+ * Whether runs of box-drawing characters go out in the DEC special graphics set (see
+ * src/tui/frame/line-set.ts): inside tmux, whose parser reads that set's bytes as box-drawing cells
+ * whatever terminal it shows them on, and which repeats no `─` (so REP cannot shorten a rule
+ * there). Elsewhere a terminal's graphics set is not asked for: some (the Linux console in UTF-8
+ * mode) draw its bytes as letters, and a cursor report cannot tell. Off with `repeatRuns: false`.
+ */
+export function drawsLineSet(env: NodeJS.ProcessEnv, configured: boolean | undefined): boolean {
+  return configured !== false && Boolean(env.TMUX);
+}

@@ -1,0 +1,207 @@
+/**
+ * Inside tmux (which repeats no `─`), a run of box-drawing characters goes out in the DEC special
+ * graphics set: `ESC ( 0`, one ASCII byte a character, `ESC ( B`. The screen a terminal is left
+ * with is cell for cell the one the plain writer leaves (a headless xterm), tmux holds the same
+ * characters where the plain writer put them (a real tmux), and no other text is ever written
+ * while the set is chosen. Runs too short to pay for the switch, and every run where REP is used,
+ * go out in UTF-8.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { FrameWriter } from '../../src/tui/frame/frame-writer';
+import { inLineSet } from '../../src/tui/frame/line-set';
+import { drawsLineSet } from '../../src/tui/frame/repeat-probe';
+import { tempDirForTest } from '../support/after-the-test';
+import { FakeStdout } from './harness';
+import { cells, flush, terminal, wholeDraw } from './xterm-screen';
+
+const colour = new Chalk({ level: 3 });
+const WIDTH = 40;
+const HEIGHT = 6;
+const ON = '\x1b(0';
+const OFF = '\x1b(B';
+
+/** A frame laid out as tole's panes are: rules with titles, a vertical rule between texts, a box. */
+const PANES = [
+  colour.ansi256(244)(`─ tree ${'─'.repeat(12)}┬ main ${'─'.repeat(13)}`),
+  `${colour.ansi256(244)('no entries yet')}      ${colour.ansi256(244)('│')} ${colour.ansi256(252)('the reply text')}`,
+  `${' '.repeat(20)}${colour.ansi256(244)('│')}`,
+  `${' '.repeat(20)}${colour.ansi256(244)('├ registers ────────')}`,
+  `┌──┐ ${colour.red('││││││')} ab ─ ─── ┼`,
+  colour.bgAnsi256(235)(' ⠋ Idle · seq 0 ') + colour.ansi256(244)('────'),
+].join('\n');
+
+/** A second frame: the reply grows, the vertical rule's rows stay, the focus colours a rule. */
+const PANES_AFTER = [
+  colour.ansi256(75)(`─ tree ${'─'.repeat(12)}┬ main ${'─'.repeat(13)}`),
+  `${colour.ansi256(244)('1 entry')}             ${colour.ansi256(244)('│')} ${colour.ansi256(252)('the reply text grows')}`,
+  `${colour.ansi256(244)('abc')}${' '.repeat(17)}${colour.ansi256(244)('│')} ${colour.ansi256(252)('and wraps')}`,
+  `${' '.repeat(20)}${colour.ansi256(244)('├ registers ────────')}`,
+  `└──┘ ${colour.red('│││')} ab ─ ─── ┼`,
+  colour.bgAnsi256(235)(' ⠙ Planning · seq 5 ') + colour.ansi256(244)('────'),
+].join('\n');
+
+function written(lineSet: boolean, repeats: boolean, frames: readonly string[]): Promise<string[]> {
+  const out = new FakeStdout(WIDTH, HEIGHT);
+  const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  writer.drawLineSet(lineSet);
+  const answer = Promise.resolve(repeats);
+  writer.waitForRepeats(answer, 1_000);
+  return answer.then(() =>
+    frames.map((frame) => {
+      out.frames.length = 0;
+      writer.stream.write(frame);
+      return out.frames.join('');
+    }),
+  );
+}
+
+/** What is written while the graphics set is chosen: only its bytes, cursor moves and style codes. */
+function insideTheSet(sent: string): string[] {
+  const spans: string[] = [];
+  let at = sent.indexOf(ON);
+  while (at !== -1) {
+    const end = sent.indexOf(OFF, at + ON.length);
+    expect(end, 'every ESC ( 0 is closed by ESC ( B').toBeGreaterThan(at);
+    spans.push(sent.slice(at + ON.length, end));
+    at = sent.indexOf(ON, end);
+  }
+  return spans;
+}
+
+describe('box-drawing runs in the graphics set (inside tmux)', () => {
+  it('a rule goes out one byte a character, and the screen is the one drawn whole', async () => {
+    const [plain, plainAfter] = await written(false, false, [PANES, PANES_AFTER]);
+    const [lined, linedAfter] = await written(true, false, [PANES, PANES_AFTER]);
+    expect(lined).toContain(`${ON}${'q'.repeat(12)}w${OFF}`);
+    expect(Buffer.byteLength(lined!)).toBeLessThan(Buffer.byteLength(plain!) - 50);
+    for (const span of [...insideTheSet(lined!), ...insideTheSet(linedAfter!)]) {
+      // Take out cursor moves and SGR codes: what is left is the set's bytes alone.
+      expect(span.replace(/\x1b\[[0-9;]*[A-Za-z@]/g, '')).toMatch(/^[qxlkmjtuwvn]+$/);
+    }
+    expect(plain).not.toContain(ON);
+    expect(plainAfter).not.toContain(ON);
+    const term = terminal(WIDTH, HEIGHT);
+    try {
+      await flush(term, lined!);
+      expect(cells(term)).toEqual(await wholeDraw(PANES, WIDTH, HEIGHT));
+      await flush(term, linedAfter!);
+      expect(cells(term)).toEqual(await wholeDraw(PANES_AFTER, WIDTH, HEIGHT));
+    } finally {
+      term.dispose();
+    }
+  });
+
+  it('runs too short to pay for the switch are written in UTF-8', async () => {
+    const [sent] = await written(true, false, ['─ ── ─── ┌┐']);
+    expect(sent).toContain('─ ── ───');
+    expect(sent).not.toContain(ON);
+    // Four characters pay: 12 bytes in UTF-8 against 10 in the set.
+    const [four] = await written(true, false, ['a ──── b']);
+    expect(four).toContain(`${ON}qqqq${OFF}`);
+  });
+
+  it('the vertical rules left for the end of the frame go out together in the set', async () => {
+    const rows = Array.from({ length: HEIGHT }, (_, i) =>
+      i === 0
+        ? colour.ansi256(244)('─'.repeat(WIDTH))
+        : `${colour.ansi256(252)(`row ${i}`)}${' '.repeat(6)}${colour.ansi256(244)('│')}${colour.ansi256(252)(' text')}`,
+    ).join('\n');
+    const [lined] = await written(true, false, [rows]);
+    const spans = insideTheSet(lined!);
+    expect(spans.some((span) => (span.match(/x/g) ?? []).length === HEIGHT - 1)).toBe(true);
+    const term = terminal(WIDTH, HEIGHT);
+    try {
+      await flush(term, lined!);
+      expect(cells(term)).toEqual(await wholeDraw(rows, WIDTH, HEIGHT));
+    } finally {
+      term.dispose();
+    }
+  });
+
+  it('takes cursor moves and style codes into a span, and nothing else', () => {
+    // The blank rows under two panes: one span down the screen, 16 bytes a row instead of 20.
+    const rows = [5, 6, 7].map((r) => `\x1b[${r};31H│\x1b[56C│`).join('');
+    expect(inLineSet(rows)).toBe(`\x1b[5;31H${ON}x\x1b[56Cx\x1b[6;31Hx\x1b[56Cx\x1b[7;31Hx\x1b[56Cx${OFF}`);
+    // Text, a space or a private-mode code ends a span; too short a span stays in UTF-8.
+    expect(inLineSet('│ a │ b ───')).toBe('│ a │ b ───');
+    expect(inLineSet('────a────')).toBe(`${ON}qqqq${OFF}a${ON}qqqq${OFF}`);
+    expect(inLineSet('\x1b[?2026h──\x1b[?2026l──')).toBe('\x1b[?2026h──\x1b[?2026l──');
+    // A rule with a mark joined to it is not the set's character; REP is not taken into a span.
+    expect(inLineSet('───\u0301─')).toBe('───\u0301─');
+    expect(inLineSet('──\x1b[5b──')).toBe('──\x1b[5b──');
+    // A frame holding any other escape (an OSC's text may hold a rule) is left whole.
+    expect(inLineSet('\x1b]8;;http://a/│││││\x1b\\link\x1b]8;;\x1b\\ ─────')).toBe(
+      '\x1b]8;;http://a/│││││\x1b\\link\x1b]8;;\x1b\\ ─────',
+    );
+  });
+
+  it('where the terminal repeats characters, REP draws the rule and the set is not used', async () => {
+    const [sent] = await written(true, true, [PANES]);
+    expect(sent).not.toContain(ON);
+    expect(sent).toContain('─\x1b[11b');
+  });
+
+  it('is used inside tmux only, and not with repeatRuns: false', () => {
+    expect(drawsLineSet({ TMUX: '/tmp/tmux-0/default,1,0' }, undefined)).toBe(true);
+    expect(drawsLineSet({ TMUX: '/tmp/tmux-0/default,1,0' }, true)).toBe(true);
+    expect(drawsLineSet({ TMUX: '/tmp/tmux-0/default,1,0' }, false)).toBe(false);
+    expect(drawsLineSet({ TERM: 'tmux-256color' }, undefined)).toBe(false);
+    expect(drawsLineSet({}, undefined)).toBe(false);
+  });
+
+  it('a real tmux holds the same characters where the plain writer put them, and copies them as UTF-8', async () => {
+    const dir = tempDirForTest('tole-line-set-');
+    const socket = `tole-line-set-${process.pid}`;
+    const tmux = (...args: string[]): string =>
+      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    /** The pane's cells with their styles after `bytes`, each graphics-set span read as its characters. */
+    const shown = (name: string, bytes: string): { screen: string; copied: string } => {
+      const file = join(dir, `${name}.bin`);
+      writeFileSync(file, bytes);
+      tmux('new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', String(HEIGHT));
+      tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+      // The pane signals once cat has written everything; the test waits for that signal.
+      tmux('respawn-pane', '-k', '-t', name, `cat '${file}'; tmux -L ${socket} wait-for -S ${name}-done; exec cat`);
+      tmux('wait-for', `${name}-done`);
+      const raw = tmux('capture-pane', '-p', '-e', '-N', '-t', name);
+      tmux('copy-mode', '-t', name);
+      for (const command of ['history-top', 'start-of-line', 'begin-selection', 'history-bottom', 'end-of-line'])
+        tmux('send-keys', '-t', name, '-X', command);
+      tmux('send-keys', '-t', name, '-X', 'copy-selection-and-cancel');
+      const copied = tmux('show-buffer');
+      const set = new Map(
+        Object.entries({ q: '─', x: '│', l: '┌', k: '┐', m: '└', j: '┘', t: '├', u: '┤', w: '┬', v: '┴', n: '┼' }),
+      );
+      // tmux's capture marks the set's cells with SO and SI (an SI that ends a row comes at the start
+      // of the next); its style codes are not compared here (the headless xterm above compares every
+      // cell's style).
+      let inSet = false;
+      let screen = '';
+      for (const c of raw.replace(/\x1b\[[0-9;]*m/g, '')) {
+        if (c === '\x0e' || c === '\x0f') inSet = c === '\x0e';
+        else screen += inSet ? (set.get(c) ?? c) : c;
+      }
+      return { screen, copied };
+    };
+    try {
+      const [plain] = await written(false, false, [PANES]);
+      const [lined] = await written(true, false, [PANES]);
+      expect(lined).toContain(ON);
+      const a = shown('plain', plain!);
+      const b = shown('lined', lined!);
+      expect(b.screen).toBe(a.screen);
+      expect(b.copied).toBe(a.copied);
+      expect(b.copied).toContain(`─ tree ${'─'.repeat(12)}┬ main`);
+    } finally {
+      try {
+        tmux('kill-server');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+});
