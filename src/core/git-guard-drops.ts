@@ -5,10 +5,16 @@
  * another config (`GIT_CONFIG_GLOBAL=`, `HOME=`) runs git as if tole had read nothing. Such a
  * command does not run unconfined.
  *
- * This reads the text only: a program the command runs (a script, make, a tmux server started
- * earlier) can still start git with an environment of its own, and a name built at run time
- * (`eval`, a decoded string) is not seen. The README's security model says so.
+ * The command is read with tole's shell parser (git-guard-commands.ts): only a word in command
+ * position counts as a program, so `git commit -m "never use sudo"` or `git log --grep env -i`
+ * drop nothing; a line the parser cannot read is read loosely, every word anywhere (fail closed).
+ * An interpreter's code on the command line (`python3 -c`, `perl -e`, `node -e`) or `eval` text
+ * that touches the environment or names the guard, or that is only known at run time, counts as
+ * a drop. What a program the command runs does (a script, make, a server started earlier) is not
+ * seen; the README's security model says so.
  */
+
+import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
 
 /**
  * Every variable git reads its command-line config from, the files it reads config from, and where
@@ -19,27 +25,6 @@ const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH|--exec-path=/;
 const CONFIG_HOME = /(^|[^\w])(HOME|XDG_CONFIG_HOME)\+?=/;
 /** Programs that run a command with an environment of their own, not the one tole gave. */
 const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run', 'setpriv']);
-/**
- * Programs that run none of their arguments as a command, whatever they are given: there `sudo`,
- * `su` or `env -i` after the program is text (`grep -rn sudo docs`, `cat su.md`), not a program
- * started without the guard. Only programs with no option that runs a command (not find, xargs,
- * git, rg --pre, man -P, less, sed's e, awk's system); any other program's arguments are read as
- * commands it may run.
- */
-const ARGUMENTS_NEVER_RUN = new Set([
-  'grep',
-  'egrep',
-  'fgrep',
-  'cat',
-  'echo',
-  'ls',
-  'head',
-  'tail',
-  'wc',
-  'stat',
-  'file',
-  'which',
-]);
 /** Builtins that take variables out of the environment, by the names given after them. */
 const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 'readonly']);
 
@@ -60,18 +45,80 @@ export const isGuardDrop = (line: string): boolean => line.startsWith(DROP_START
 
 /** What in `command` keeps git from tole's guard, one line each (empty when nothing does). */
 export function guardDrops(command: string): string[] {
+  const items = guardItems(command);
+  if (items === null) return looseDrops(command);
+  const found = new Set<string>();
+  for (const item of items) for (const drop of itemDrops(item)) found.add(drop);
+  return [...found];
+}
+
+function itemDrops(item: GuardItem): string[] {
+  switch (item.kind) {
+    case 'unread':
+      return looseDrops(item.text);
+    case 'text':
+      return textDrops(item.text);
+    case 'code':
+      return codeDrops(item.program, item.code);
+    case 'program': {
+      const [program, ...rest] = item.words;
+      const named = !item.argument || item.wrapped;
+      const found: string[] = [];
+      if (named && program!.substitutions.length > 0)
+        found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
+      return [
+        ...found,
+        ...programDrops(
+          program!.text,
+          rest.map((word) => word.text),
+          item.argument,
+          named && program!.expands,
+        ),
+      ];
+    }
+  }
+}
+
+/** The command read loosely, every word anywhere: for what the parser cannot read. */
+function looseDrops(command: string): string[] {
   const found = new Set<string>();
   for (const text of [command, unquoted(command)]) {
-    const name = GUARD_NAME.exec(text);
-    if (name)
-      found.add(
-        `${DROP_START}names ${name[0]}, which holds the settings that keep the repository's programs from running`,
-      );
-    const home = CONFIG_HOME.exec(text);
-    if (home) found.add(`${DROP_START}sets ${home[2]}, which moves the git config tole did not read`);
+    for (const drop of textDrops(text)) found.add(drop);
     for (const words of simpleCommands(text)) for (const drop of dropsOf(words)) found.add(drop);
   }
   return [...found];
+}
+
+/** A guard variable's name, or `HOME=`, in text that counts. */
+function textDrops(text: string): string[] {
+  const found: string[] = [];
+  const name = GUARD_NAME.exec(text);
+  if (name)
+    found.push(
+      `${DROP_START}names ${name[0]}, which holds the settings that keep the repository's programs from running`,
+    );
+  const home = CONFIG_HOME.exec(text);
+  if (home) found.push(`${DROP_START}sets ${home[2]}, which moves the git config tole did not read`);
+  return found;
+}
+
+/**
+ * What in an interpreter's code (or `eval`'s text) may change the environment git gets: the
+ * guard's names, the environment itself (`os.environ`, `%ENV`, `process.env`, `env=`), a program
+ * with an environment of its own. Code tole cannot read at all counts too.
+ */
+const ENV_TOUCH =
+  /GIT_CONFIG|GIT_EXEC_PATH|exec-path|environ|%ENV|\$ENV\b|\bENV\b|ENVIRON|process\.env|putenv|unsetenv|clearenv|execve|\bexecle\b|\bsudo\b|\bdoas\b|\bsu\b|\bHOME\b|XDG_CONFIG_HOME|setpriv/;
+const ENV_WORD = /\benv\b/i;
+
+function codeDrops(program: string, code: string | null): string[] {
+  if (code === null) return [`${DROP_START}runs ${program} with code only known when it runs`];
+  const touch = ENV_TOUCH.exec(code) ?? ENV_WORD.exec(code);
+  return touch
+    ? [
+        `${DROP_START}runs ${program} code that touches the environment git runs with (${touch[0]}), which tole cannot read`,
+      ]
+    : [];
 }
 
 /**
@@ -126,36 +173,46 @@ function withoutRedirections(words: readonly string[]): string[] {
   return kept;
 }
 
-/** What the words of one simple command do to the environment git gets. */
+/** What the words of one simple command, read loosely, do to the environment git gets: each word as a program. */
 function dropsOf(words: readonly string[]): string[] {
-  const found: string[] = [];
   const program = words.find((word) => !/^\w+=/.test(word));
-  if (program !== undefined && /^[$`][^/]*$/.test(program) && words.some(clearsAsEnvOrExec))
+  if (program === undefined) return [];
+  const at = words.indexOf(program);
+  const programBase = program.slice(program.lastIndexOf('/') + 1);
+  const found = programDrops(program, words.slice(at + 1), at > 0, /^[$`][^/]*$/.test(program));
+  // An argument of a program that runs none of them is text; the program's own name still counts.
+  if (ARGUMENTS_NEVER_RUN.has(programBase)) return found;
+  for (let index = at + 1; index < words.length; index++)
+    found.push(...programDrops(words[index]!, words.slice(index + 1), true, false));
+  return found;
+}
+
+/**
+ * What `program` run with `rest` does to the environment git gets. `argument`: another program
+ * hands it on (`xargs env`); `dynamic`: its name is only known at run time (`$e -i`).
+ */
+function programDrops(program: string, rest: readonly string[], argument: boolean, dynamic: boolean): string[] {
+  const found: string[] = [];
+  if (dynamic && rest.some(clearsAsEnvOrExec))
     found.push(
       `${DROP_START}runs a program named at run time (${program}) with an option env or exec clears the environment with`,
     );
-  const programBase = program?.slice(program.lastIndexOf('/') + 1);
-  words.forEach((word, index) => {
-    const base = word.slice(word.lastIndexOf('/') + 1);
-    // An argument of a program that runs none of them is text; the program's own name still counts.
-    if (programBase !== undefined && ARGUMENTS_NEVER_RUN.has(programBase) && index > words.indexOf(program!)) return;
-    const rest = words.slice(index + 1);
-    const options = rest.filter((each) => each.startsWith('-'));
-    if (OWN_ENV_PROGRAMS.has(base))
-      found.push(`${DROP_START}runs ${base}, which starts what follows with an environment of its own`);
-    if (base === 'env' && envDrops(rest, index > 0))
-      found.push(
-        `${DROP_START}runs env clearing or unsetting variables (env -i, env -u), or with arguments tole cannot read`,
-      );
-    if (base === 'exec' && options.some((option) => /^-[a-zA-Z]*c/.test(option)))
-      found.push(`${DROP_START}runs exec -c, which clears the environment`);
-    if (base === 'git' && gitSetsGuardKey(rest))
-      found.push(
-        `${DROP_START}gives git a -c or --config-env setting that undoes tole's guard or includes a config tole did not read`,
-      );
-    if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
-      found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
-  });
+  const base = program.slice(program.lastIndexOf('/') + 1);
+  const options = rest.filter((each) => each.startsWith('-'));
+  if (OWN_ENV_PROGRAMS.has(base))
+    found.push(`${DROP_START}runs ${base}, which starts what follows with an environment of its own`);
+  if (base === 'env' && envDrops(rest, argument))
+    found.push(
+      `${DROP_START}runs env clearing or unsetting variables (env -i, env -u), or with arguments tole cannot read`,
+    );
+  if (base === 'exec' && options.some((option) => /^-[a-zA-Z]*c/.test(option)))
+    found.push(`${DROP_START}runs exec -c, which clears the environment`);
+  if (base === 'git' && gitSetsGuardKey(rest))
+    found.push(
+      `${DROP_START}gives git a -c or --config-env setting that undoes tole's guard or includes a config tole did not read`,
+    );
+  if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
+    found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
   return found;
 }
 

@@ -75,6 +75,19 @@ const DROPPING = [
   'e=env; $e -i PATH="$PATH" git diff',
   'git -c include.path=$PWD/evil.cfg diff',
   'P=$PWD/evil.cfg git --config-env=include.path=P diff',
+  // Read with the shell parser: code tole cannot read that touches the environment, a pipe into a shell, an alias.
+  `python3 -c "import os,subprocess; os.environ.pop('GIT_CONFIG_COUNT'); subprocess.run(['git','diff'])"`,
+  'perl -e \'delete $ENV{GIT_CONFIG_COUNT}; system("git diff")\'',
+  `node -e 'delete process.env.GIT_CONFIG_COUNT; require("child_process").execSync("git diff", {stdio: "inherit"})'`,
+  'eval "unset GIT_CONFIG_COUNT"; git diff',
+  'x=\'unset GIT_CONFIG_COUNT\'; eval "$x"; git diff',
+  'echo "unset GIT_CONFIG_COUNT; git diff" | bash',
+  'bash <<EOF\nunset GIT_CONFIG_COUNT\ngit diff\nEOF',
+  `git -c alias.x='!env -i PATH="$PATH" git diff' x`,
+  '$(echo env) -i PATH="$PATH" git diff',
+  'cat <<EOF | bash\nunset GIT_CONFIG_COUNT; git diff\nEOF',
+  'source <(echo unset GIT_CONFIG_COUNT); git diff',
+  `awk 'BEGIN { system("env -i PATH=/usr/bin:/bin git diff") }'`,
 ];
 
 describe("a command that drops tole's git guard", () => {
@@ -176,6 +189,20 @@ describe("a command that drops tole's git guard", () => {
       'env > hook-env.txt',
       'env 2>/dev/null >>all.txt </dev/null',
       'env >out; cat out',
+      // Words that are no program: a message, a pattern, text written to a file.
+      'git commit -m "never use sudo here"',
+      'git commit -m "fix env -i handling"',
+      'git commit -m "it\'s done"',
+      'git log --grep=env -i',
+      'git log --grep env -i',
+      'echo "unset GIT_CONFIG_COUNT" >> notes.md',
+      'cat <<EOF > notes.md\nunset GIT_CONFIG_COUNT\nEOF',
+      'git diff $(git merge-base main HEAD)',
+      'python3 -c "print(1)"',
+      'eval "echo hi"',
+      "awk '{print $1}' f",
+      'git diff | cat',
+      'source venv/bin/activate',
     ])
       expect(guardDrops(command), command).toEqual([]);
   });
@@ -191,6 +218,21 @@ describe("a command that drops tole's git guard", () => {
       'nice sudo git diff',
       'env > out -i git diff',
       'env >out -u GIT_CONFIG_COUNT git diff',
+      // What the parser cannot read is read loosely: every word counts.
+      'case x in a) sudo git diff;; esac',
+      "git commit -m 'unclosed; sudo git diff",
+      // A git subcommand that runs its arguments, a setting's command, a string a program runs.
+      'git bisect run sudo git diff',
+      'git rebase -x "env -i git diff" main',
+      'ssh -o ProxyCommand="sudo nc %h %p" host',
+      'ruby -e "ENV.clear; system(%q(git diff))"',
+      'python3 -c "$CODE"',
+      'eval "$x"',
+      'echo "sudo git diff" | sh',
+      'git log --grep sudo | xargs sudo git diff',
+      'sh -c "$CMD"',
+      'echo "git status" | bash',
+      'python3 -Ic"import os; os.environ.clear()"',
     ])
       expect(guardDrops(command), command).not.toEqual([]);
   });
