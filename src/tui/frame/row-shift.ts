@@ -120,6 +120,10 @@ export function planShifts(
   now: readonly Cell[],
   columns: number,
 ): { shifts: Shift[]; rows: Cell[][] } | null {
+  // A shift moves cells the row shows, and starts at one that is not blank (see bestShift): a row
+  // that shows none (every row of a cleared screen, so all of a start's first frame) has none to
+  // move, and the search is skipped instead of failing at each of its positions.
+  if (!held.some((cell) => !looksBlank(cell))) return null;
   let end = Math.min(now.length, columns);
   while (end > 0 && looksBlank(now[end - 1]!)) end--;
   let row: readonly Cell[] = held;
