@@ -5,12 +5,9 @@
  * bar offered `y restore` beside the prompt's `n close`, and y closed the prompt as n does.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { realAgent } from './agent-fixture';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
-import { emptyStore } from './session-fixture';
-import { tempDirForTest } from '../support/after-the-test';
+import { aTurnThatWrote, type FilesTurn, screenOn, showsAfterGit } from '../support/files-turn';
+import { KEYS, pane, stripAnsi, type Screen } from './harness';
 
 let screen: Screen | undefined;
 
@@ -20,34 +17,12 @@ afterEach(() => {
 });
 
 /** A session whose turn overwrote a.txt, after which a.txt became a folder holding a repository. */
-async function aFolderInTheWay() {
-  const home = tempDirForTest('tole-tui-refused-home-');
-  const store = emptyStore();
-  const fixture = realAgent(
-    store,
-    [
-      {
-        chunks: ['Rewriting.'],
-        toolCalls: [
-          { id: 'w_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'changed\n' }) },
-        ],
-      },
-      { chunks: ['Done.'] },
-    ],
-    { yes: true, checkpointHome: home },
-  );
-  const at = (name: string): string => join(fixture.workspace, name);
-  writeFileSync(at('a.txt'), 'original\n');
-  await fixture.agent.runTurn('rewrite a', new AbortController().signal, () => {});
-  rmSync(at('a.txt'));
-  mkdirSync(at('a.txt/.git'), { recursive: true });
-  writeFileSync(at('a.txt/.git/HEAD'), 'ref: refs/heads/main\n');
-  return { store, fixture, at };
-}
-
-async function shows(text: string): Promise<string> {
-  await vi.waitFor(() => expect(screen!.frame()).toContain(text), { timeout: 30_000, interval: 20 });
-  return screen!.frame();
+async function aFolderInTheWay(): Promise<FilesTurn> {
+  const turn = await aTurnThatWrote({ 'a.txt': 'changed\n' }, { before: { 'a.txt': 'original\n' } });
+  rmSync(turn.at('a.txt'));
+  mkdirSync(turn.at('a.txt/.git'), { recursive: true });
+  writeFileSync(turn.at('a.txt/.git/HEAD'), 'ref: refs/heads/main\n');
+  return turn;
 }
 
 /** The frame's last line: the status bar with its key hints. */
@@ -55,17 +30,12 @@ const statusBar = (frame: string): string => stripAnsi(frame).trimEnd().split('\
 
 describe('a restore prompt whose preview is refused', () => {
   it('offers only to close, in the prompt and in the status bar, and y does nothing', async () => {
-    const { store, fixture, at } = await aFolderInTheWay();
-    screen = renderScreen({
-      store,
-      agent: fixture.agent,
-      approvals: fixture.approvals,
-      policy: fixture.policy,
-      noColor: true,
-    });
+    const turn = await aFolderInTheWay();
+    const { store, at } = turn;
+    screen = screenOn(turn);
     await screen.waitFor('Done.');
     await screen.press(KEYS.tab, KEYS.home, 'u');
-    const frame = await shows('Move a.txt out of the way');
+    const frame = await showsAfterGit(screen, 'Move a.txt out of the way');
     const prompt = pane(frame, 'restore files?');
     expect(prompt).toContain('n close');
     expect(prompt).not.toContain('y restore');

@@ -5,14 +5,12 @@
  * flash say so with the entry that puts every file back. The restore runs over a real Agent and a
  * git wrapper that hangs at the restore's checkout; its time limit passes when the test says.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hangingGit, testTimer } from '../support/hanging-git';
-import { realAgent } from './agent-fixture';
-import { KEYS, renderScreen, type Screen } from './harness';
-import { emptyStore } from './session-fixture';
-import { tempDirForTest } from '../support/after-the-test';
+import { aTurnThatWrote, screenOn, showsAfterGit } from '../support/files-turn';
+import { KEYS, type Screen } from './harness';
 
 let screen: Screen | undefined;
 afterEach(() => {
@@ -22,53 +20,29 @@ afterEach(() => {
 
 describe('Esc while a restore writes its files', () => {
   it('says the restore goes on to its end; its failure part way is shown with the entry that undoes it', async () => {
-    const home = tempDirForTest('tole-tui-home-');
     const git = hangingGit();
     const limit = testTimer();
-    const store = emptyStore();
-    const fixture = realAgent(
-      store,
-      [
-        {
-          chunks: ['Writing.'],
-          toolCalls: [
-            { id: 'w_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'new\n' }) },
-          ],
-        },
-        { chunks: ['Done.'] },
-      ],
-      { yes: true, checkpointHome: home, git: { binary: git.binary, timer: limit.timer } },
+    const turn = await aTurnThatWrote(
+      { 'a.txt': 'new\n' },
+      { before: { 'a.txt': 'old\n' }, git: { binary: git.binary, timer: limit.timer } },
     );
+    const { store, fixture } = turn;
     try {
-      writeFileSync(join(fixture.workspace, 'a.txt'), 'old\n');
-      await fixture.agent.runTurn('write a', new AbortController().signal, () => {});
-      screen = renderScreen({
-        store,
-        agent: fixture.agent,
-        approvals: fixture.approvals,
-        policy: fixture.policy,
-        noColor: true,
-      });
+      screen = screenOn(turn);
       await screen.waitFor('Done.');
       await screen.press(KEYS.tab, KEYS.home, 'u');
-      await vi.waitFor(() => expect(screen!.frame()).toContain('1 to overwrite'), { timeout: 30_000, interval: 20 });
+      await showsAfterGit(screen, '1 to overwrite');
       git.hangAt('checkout');
       await screen.press('y');
       await git.hanging();
       await screen.press(KEYS.escape);
-      await vi.waitFor(() => expect(screen!.frame()).toContain('the restore writes its files to its end'), {
-        timeout: 30_000,
-        interval: 20,
-      });
+      await showsAfterGit(screen, 'the restore writes its files to its end');
       expect(screen.frame()).not.toContain('being stopped');
       expect(screen.frame()).not.toContain('stopping…');
 
       limit.expire();
       const [restore] = [...store.tree.all()].filter((e) => e.type === 'restore');
-      await vi.waitFor(() => expect(screen!.frame()).toContain(`u on ${restore!.id} puts them all back`), {
-        timeout: 30_000,
-        interval: 20,
-      });
+      await showsAfterGit(screen, `u on ${restore!.id} puts them all back`);
       const text = screen.frame().replace(/\s+/g, ' ');
       expect(text).toContain('✗ the restore failed part way: git checkout was stopped');
       expect(text).toContain(`restore to its entry ${restore!.id}`);

@@ -3,42 +3,21 @@
  * home: `u` shows what restoring the files to an entry would change and restores only on y;
  * Enter on an earlier entry offers "conversation only" (c) or "conversation and files" (f).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import type { SessionStore } from '../../src/core/storage/session-store';
-import { realAgent, type AgentFixture } from './agent-fixture';
-import { KEYS, pane, renderScreen, type Screen } from './harness';
-import { emptyStore } from './session-fixture';
-import { tempDirForTest } from '../support/after-the-test';
+import { aTurnThatWrote, type FilesTurn, screenOn, showsAfterGit } from '../support/files-turn';
+import { KEYS, pane, type Screen } from './harness';
 
 let screen: Screen | undefined;
-let home: string;
+let turn: FilesTurn;
 let store: SessionStore;
-let fixture: AgentFixture;
 let promptId: string;
 
 beforeEach(async () => {
-  home = tempDirForTest('tole-tui-home-');
-  store = emptyStore();
-  fixture = realAgent(
-    store,
-    [
-      {
-        chunks: ['Rewriting.'],
-        toolCalls: [
-          { id: 'w_a', name: 'write_file', arguments: JSON.stringify({ path: 'a.txt', content: 'changed\n' }) },
-          { id: 'w_b', name: 'write_file', arguments: JSON.stringify({ path: 'b.txt', content: 'new\n' }) },
-        ],
-      },
-      { chunks: ['Done.'] },
-    ],
-    { yes: true, checkpointHome: home },
-  );
-  writeFileSync(join(fixture.workspace, 'a.txt'), 'original\n');
-  await fixture.agent.runTurn('rewrite a, add b', new AbortController().signal, () => {});
-  promptId = [...store.tree.all()].find((e) => e.type === 'user')!.id;
+  turn = await aTurnThatWrote({ 'a.txt': 'changed\n', 'b.txt': 'new\n' }, { before: { 'a.txt': 'original\n' } });
+  ({ store, promptId } = turn);
 });
 
 afterEach(() => {
@@ -46,28 +25,13 @@ afterEach(() => {
   screen = undefined;
 });
 
-const file = (name: string): string | null =>
-  existsSync(join(fixture.workspace, name)) ? readFileSync(join(fixture.workspace, name), 'utf8') : null;
+const file = (name: string): string | null => (existsSync(turn.at(name)) ? readFileSync(turn.at(name), 'utf8') : null);
 
-/** Checkpoints and restores run git: slower than a frame, so these waits are longer than the harness's. */
-async function shows(text: string): Promise<string> {
-  await vi.waitFor(() => expect(screen!.frame()).toContain(text), { timeout: 30_000, interval: 20 });
-  return screen!.frame();
-}
-
-function open(): Screen {
-  return renderScreen({
-    store,
-    agent: fixture.agent,
-    approvals: fixture.approvals,
-    policy: fixture.policy,
-    noColor: true,
-  });
-}
+const shows = (text: string): Promise<string> => showsAfterGit(screen!, text);
 
 describe('u in the tree restores the files after a preview and a y', () => {
   it('shows the counts and paths, changes nothing on n, restores on y', async () => {
-    screen = open();
+    screen = screenOn(turn);
     await screen.waitFor('Done.');
     await screen.press(KEYS.tab, KEYS.home, 'u');
     const prompt = pane(await shows('0 to create · 1 to overwrite · 1 to remove'), 'restore files?');
@@ -96,7 +60,7 @@ describe('u in the tree restores the files after a preview and a y', () => {
 
 describe('Enter on an earlier entry offers the files in the same prompt', () => {
   it('c checks out the conversation only, f the conversation and the files', async () => {
-    screen = open();
+    screen = screenOn(turn);
     await screen.waitFor('Done.');
     await screen.press(KEYS.tab, KEYS.home, KEYS.enter);
     const prompt = pane(await shows('1 to overwrite'), 'check out: files too?');
