@@ -8,21 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HookPayload } from '../../../src/core/hooks/hook-payload';
 import { HookRunner, hookNotice } from '../../../src/core/hooks/hook-runner';
+import { WRITE_FILE_PRE_TOOL_USE } from '../../support/hook-payloads';
 import { promptText } from '../../../src/cli/prompt-text';
 import { tempRoot } from './agent-harness';
 
-const payload: HookPayload = {
-  event: 'preToolUse',
-  session_id: 's-1',
-  cwd: '/w',
-  model: 'm',
-  tool: 'write_file',
-  risk: 'Write',
-  subject: 'a.txt',
-  input: { path: 'a.txt' },
-};
+const payload = WRITE_FILE_PRE_TOOL_USE;
 
 /** A repository whose config holds a key tole does not know, and a mark a command would leave. */
 function repository(): { readonly root: string; readonly mark: string } {

@@ -2,21 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HooksConfig } from '../../../src/core/hooks/hook-config';
-import type { HookPayload } from '../../../src/core/hooks/hook-payload';
 import { HookRunner, hookNotice } from '../../../src/core/hooks/hook-runner';
+import { WRITE_FILE_PRE_TOOL_USE } from '../../support/hook-payloads';
 import { HOOK_OUTPUT_MAX_BYTES } from '../../../src/core/hooks/run-hook-command';
 import { eventuallyDead, killLater, tempRoot } from './agent-harness';
 
-const payload: HookPayload = {
-  event: 'preToolUse',
-  session_id: 's-1',
-  cwd: '/w',
-  model: 'm',
-  tool: 'write_file',
-  risk: 'Write',
-  subject: 'a.txt',
-  input: { path: 'a.txt' },
-};
+const payload = WRITE_FILE_PRE_TOOL_USE;
 
 function runner(config: HooksConfig, root = tempRoot().root): HookRunner {
   return HookRunner.create({ config, cwd: root, env: { ...process.env, TOLE_TOOL: 'stale' }, lingerMs: 100 });
