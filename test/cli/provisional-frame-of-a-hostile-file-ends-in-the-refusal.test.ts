@@ -2,28 +2,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { drawProvisionalFrame } from '../../src/cli/provisional-frame';
 import { seededRandom } from '../../src/core/clock';
-import { AppendBatch } from '../../src/core/session/cursor';
 import { isStorageError } from '../../src/core/storage/errors';
 import { LINE_PREFIX_BYTES } from '../../src/core/storage/line-codec';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { tempDirForTest } from '../support/after-the-test';
+import { commitTurns } from '../support/session-turns';
 import { linesOf, rechained, steppingClock } from '../support/storage-fixtures';
 import { fastOps, storeIn } from '../tui/session-fixture';
 
 /** A session of `turns` commits, larger than the tail the preview reads, so that damage mid-file lies outside it. */
 function writtenSession(turns: number): string {
   const store = storeIn(tempDirForTest('tole-provisional-hostile-'), fastOps);
-  for (let i = 0; i < turns; i++) {
-    const batch = new AppendBatch(store);
-    batch.entry('user', { text: `question ${i}: ${'how does the store replay a torn tail? '.repeat(4)}` });
-    batch.entry('assistant', {
-      text: `answer ${i}: it cuts the bad final line away.`,
-      toolCalls: [],
-      model: 'm',
-      finishReason: 'stop',
-    });
-    store.commit(batch.build());
-  }
+  commitTurns(store, turns, {
+    question: (i) => `question ${i}: ${'how does the store replay a torn tail? '.repeat(4)}`,
+    answer: (i) => `answer ${i}: it cuts the bad final line away.`,
+  });
   store.close();
   return store.path;
 }
@@ -43,6 +36,19 @@ function terminal() {
   const setRawMode = vi.fn();
   const stdin = { isTTY: true, setRawMode } as unknown as NodeJS.ReadStream;
   return { stdout, stdin, setRawMode, written: () => written };
+}
+
+/** What tole asks the frame for, on `tty`: the session at `path`, opened read-only, dark, no colour, no notices. */
+function frameRequest(path: string, tty: ReturnType<typeof terminal>) {
+  return {
+    path,
+    stdout: tty.stdout,
+    stdin: tty.stdin,
+    theme: 'dark',
+    noColor: true,
+    readOnly: true,
+    notices: [] as string[],
+  };
 }
 
 const body = (line: Buffer): string => line.subarray(LINE_PREFIX_BYTES, line.length - 1).toString('utf8');
@@ -99,16 +105,7 @@ describe('a provisional frame drawn from a hostile file', () => {
       const path = writtenSession(1500);
       writeFileSync(path, hostile.damage(readFileSync(path)));
       const tty = terminal();
-      const frame = drawProvisionalFrame({
-        path,
-        stdout: tty.stdout,
-        stdin: tty.stdin,
-        theme: 'dark',
-        noColor: true,
-        readOnly: true,
-        notices: [],
-        minBytes: 0,
-      });
+      const frame = drawProvisionalFrame({ ...frameRequest(path, tty), minBytes: 0 });
       // The frame was drawn from the tail, which holds together: the damage lies before it.
       expect(frame).not.toBeNull();
       expect(tty.written()).toContain('checking session…');
@@ -139,13 +136,7 @@ describe('a provisional frame drawn from a hostile file', () => {
     const draw = () => {
       const tty = terminal();
       const frame = drawProvisionalFrame({
-        path,
-        stdout: tty.stdout,
-        stdin: tty.stdin,
-        theme: 'dark',
-        noColor: true,
-        readOnly: true,
-        notices: [],
+        ...frameRequest(path, tty),
         minBytes: 0,
         raise: (signal) => raised.push(signal),
       });
@@ -179,15 +170,7 @@ describe('a provisional frame drawn from a hostile file', () => {
   it('draws nothing for a file smaller than the size the open checks on a worker, or a tail that does not hold', () => {
     const path = writtenSession(20);
     const tty = terminal();
-    const request = {
-      path,
-      stdout: tty.stdout,
-      stdin: tty.stdin,
-      theme: 'dark',
-      noColor: true,
-      readOnly: true,
-      notices: [],
-    };
+    const request = frameRequest(path, tty);
     expect(drawProvisionalFrame(request)).toBeNull();
     const bytes = readFileSync(path);
     writeFileSync(path, bytes.subarray(0, bytes.length - 5));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppendBatch, checkout, currentHead } from '../../src/core/session/cursor';
 import { readTailPreview } from '../../src/core/storage/tail-preview';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { seededRandom } from '../../src/core/clock';
@@ -7,31 +6,19 @@ import { provisionalFrame } from '../../src/tui/run-provisional';
 import { CHECKING } from '../../src/tui/screen/ProvisionalScreen';
 import { HOSTILE_SEQUENCES, hostileText } from '../adversarial/corpus/hostile-sequences';
 import { tempDirForTest } from '../support/after-the-test';
+import { commitTurns } from '../support/session-turns';
 import { pane, renderScreen, stripAnsi } from './harness';
 import { fixedClock, storeIn } from './session-fixture';
 
 /** A session of `turns` prompt/answer commits (answers of several lines), with a side branch. */
 function writtenSession(turns: number, answer = ''): string {
   const store = storeIn(tempDirForTest('tole-provisional-'));
-  let early: string | null = null;
-  for (let i = 0; i < turns; i++) {
-    const batch = new AppendBatch(store);
-    batch.entry('user', { text: `question ${i}: how does the store replay a torn tail?` });
-    batch.entry('assistant', {
-      text: `answer ${i}: it cuts the bad final line away.${answer}\n\n- one\n- two \`code ${i}\``,
-      toolCalls: [],
-      model: 'gpt-4.1',
-      finishReason: 'stop',
-    });
-    store.commit(batch.build());
-    if (i === 3) early = batch.lastId;
-  }
-  const leaf = currentHead(store).entryId!;
-  checkout(store, early!);
-  const side = new AppendBatch(store);
-  side.entry('user', { text: 'a side question' });
-  store.commit(side.build());
-  checkout(store, leaf);
+  commitTurns(store, turns, {
+    question: (i) => `question ${i}: how does the store replay a torn tail?`,
+    answer: (i) => `answer ${i}: it cuts the bad final line away.${answer}\n\n- one\n- two \`code ${i}\``,
+    model: 'gpt-4.1',
+    sideBranchAt: 3,
+  });
   store.close();
   return store.path;
 }

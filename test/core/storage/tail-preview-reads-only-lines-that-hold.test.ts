@@ -1,28 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AppendBatch, checkout, currentHead } from '../../../src/core/session/cursor';
+import { currentHead } from '../../../src/core/session/cursor';
 import { previewOf, readTailPreview } from '../../../src/core/storage/tail-preview';
 import type { SessionStore } from '../../../src/core/storage/session-store';
 import { tempDirForTest } from '../../support/after-the-test';
+import { commitTurns } from '../../support/session-turns';
 import { createStore, linesOf, rechained } from '../../support/storage-fixtures';
 
 /** A session of `turns` prompt/answer commits on main, a side branch early on, the head back on main. */
 function session(turns: number): SessionStore {
   const store = createStore(tempDirForTest('tole-tail-preview-'));
-  let early: string | null = null;
-  for (let i = 0; i < turns; i++) {
-    const batch = new AppendBatch(store);
-    batch.entry('user', { text: `question ${i}` });
-    batch.entry('assistant', { text: `answer ${i}`, toolCalls: [], model: 'm', finishReason: 'stop' });
-    store.commit(batch.build());
-    if (i === 2) early = batch.lastId;
-  }
-  const leaf = currentHead(store).entryId!;
-  checkout(store, early!);
-  const side = new AppendBatch(store);
-  side.entry('user', { text: 'a side question' });
-  store.commit(side.build());
-  checkout(store, leaf);
+  commitTurns(store, turns, { question: (i) => `question ${i}`, answer: (i) => `answer ${i}`, sideBranchAt: 2 });
   // The file is read as it lies: no lock or handle of this writer is needed.
   store.close();
   return store;
