@@ -152,8 +152,11 @@ function node(command: Command, items: GuardItem[], depth: number, fed = false):
     return;
   }
   for (const assignment of command.assignments) {
-    items.push({ kind: 'text', text: `${assignment.name}=${assignment.value.text}` });
-    substitutions(assignment.value, items, depth);
+    const { value } = assignment;
+    items.push({ kind: 'text', text: `${assignment.name}=${value.text}` });
+    substitutions(value, items, depth);
+    // A value bash or a program may run as a command line (PROMPT_COMMAND, PS1's `$(…)`).
+    if (LINE_LIKE.test(value.text) && !value.expands) nestedLine(value.text, items, depth + 1);
   }
   for (const word of command.words) substitutions(word, items, depth);
   const program = command.words[0] ? basename(command.words[0].text) : null;

@@ -233,6 +233,8 @@ describe("a command that drops tole's git guard", () => {
       'sh -c "$CMD"',
       'echo "git status" | bash',
       'python3 -Ic"import os; os.environ.clear()"',
+      'PROMPT_COMMAND="sudo git diff" bash -i',
+      "PS1='$(env -i git diff)' bash -i",
     ])
       expect(guardDrops(command), command).not.toEqual([]);
   });
