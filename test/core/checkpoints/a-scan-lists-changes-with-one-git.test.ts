@@ -137,21 +137,30 @@ const git = (gitDir: string, ...args: string[]): string =>
     env: { PATH: process.env['PATH'], GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null' },
   }).stdout;
 
+/**
+ * A workspace folder in a temp folder of the test's, and checkpoints of it under that folder's
+ * `home` (each closed after the test), made with `more` settings.
+ */
+function aWorkspace() {
+  const dir = tempDirForTest('tole-one-git-scan-');
+  const root = join(dir, 'workspace');
+  mkdirSync(root);
+  const checkpoints = (more: Partial<Parameters<typeof Checkpoints.create>[0]> = {}): Checkpoints => {
+    const made = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, ...more });
+    afterTheTest(() => made.close());
+    return made;
+  };
+  return { dir, root, checkpoints };
+}
+
 describe('a scan checkpoint', () => {
   it('holds the tree and leaves out the files the two-git scan did, round after round', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(changeArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 }),
         async (rounds) => {
-          const dir = tempDirForTest('tole-one-git-scan-');
-          const root = join(dir, 'workspace');
-          mkdirSync(root);
-          const checkpoints = Checkpoints.create({
-            home: join(dir, 'home'),
-            workspaceRoot: root,
-            maxFileBytes: MAX_FILE_BYTES,
-          });
-          afterTheTest(() => checkpoints.close());
+          const { dir, root, checkpoints: made } = aWorkspace();
+          const checkpoints = made({ maxFileBytes: MAX_FILE_BYTES });
           const reference = twoGitScan(join(dir, 'reference.git'), root, MAX_FILE_BYTES);
           for (const changes of rounds) {
             for (const change of changes) apply(root, change);
@@ -187,12 +196,9 @@ describe('a scan checkpoint', () => {
   });
 
   it('starts one git to list what changed, not two', async () => {
-    const dir = tempDirForTest('tole-one-git-scan-');
-    const root = join(dir, 'workspace');
-    mkdirSync(root);
+    const { dir, root, checkpoints: made } = aWorkspace();
     const logging = loggingGit(dir);
-    const checkpoints = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, gitBinary: logging.binary });
-    afterTheTest(() => checkpoints.close());
+    const checkpoints = made({ gitBinary: logging.binary });
     writeFileSync(join(root, 'a.txt'), 'one\n');
     expect((await checkpoints.take()).ok).toBe(true);
     writeFileSync(join(root, 'a.txt'), 'two\n');
@@ -204,12 +210,9 @@ describe('a scan checkpoint', () => {
   });
 
   it('writes no tree when nothing changed since its own last scan, and the same tree again', async () => {
-    const dir = tempDirForTest('tole-one-git-scan-');
-    const root = join(dir, 'workspace');
-    mkdirSync(root);
+    const { dir, root, checkpoints: made } = aWorkspace();
     const logging = loggingGit(dir);
-    const checkpoints = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, gitBinary: logging.binary });
-    afterTheTest(() => checkpoints.close());
+    const checkpoints = made({ gitBinary: logging.binary });
     writeFileSync(join(root, 'a.txt'), 'one\n');
     const first = await checkpoints.take();
     if (!first.ok) throw new Error(first.reason);
@@ -223,15 +226,9 @@ describe('a scan checkpoint', () => {
   });
 
   it("writes the tree again when another tole's scan published its index since, though nothing changed after it", async () => {
-    const dir = tempDirForTest('tole-one-git-scan-');
-    const root = join(dir, 'workspace');
-    mkdirSync(root);
-    const a = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root });
-    const b = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root });
-    afterTheTest(() => {
-      a.close();
-      b.close();
-    });
+    const { root, checkpoints } = aWorkspace();
+    const a = checkpoints();
+    const b = checkpoints();
     writeFileSync(join(root, 'a.txt'), 'one\n');
     expect((await a.take()).ok).toBe(true);
     writeFileSync(join(root, 'a.txt'), 'two\n');
@@ -247,17 +244,14 @@ describe('a scan checkpoint', () => {
   it("holds what it staged though another git writes an older index over the directory's meanwhile", async () => {
     // Another tole's `status` writes the index it read as it started, after its refresh: here,
     // just before this scan's write-tree, the index of the checkpoint before is put back.
-    const dir = tempDirForTest('tole-one-git-scan-');
-    const root = join(dir, 'workspace');
-    mkdirSync(root);
+    const { dir, root, checkpoints: made } = aWorkspace();
     const wrapper = join(dir, 'git');
     writeFileSync(
       wrapper,
       `#!/bin/sh\ncase " $* " in *" write-tree "*) [ -f "$GIT_DIR/stale-index" ] && cp "$GIT_DIR/stale-index" "$GIT_DIR/index";; esac\nexec '${realGit}' "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
-    const checkpoints = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, gitBinary: wrapper });
-    afterTheTest(() => checkpoints.close());
+    const checkpoints = made({ gitBinary: wrapper });
     writeFileSync(join(root, 'a.txt'), 'one\n');
     expect((await checkpoints.take()).ok).toBe(true);
     copyFileSync(join(checkpoints.directory, 'index'), join(checkpoints.directory, 'stale-index'));
@@ -270,11 +264,8 @@ describe('a scan checkpoint', () => {
   });
 
   it("is not held up by another tole's git holding the index's lock, and the own index of a killed tole goes", async () => {
-    const dir = tempDirForTest('tole-one-git-scan-');
-    const root = join(dir, 'workspace');
-    mkdirSync(root);
-    const first = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root, lockWaitsMs: [10, 10] });
-    afterTheTest(() => first.close());
+    const { root, checkpoints } = aWorkspace();
+    const first = checkpoints({ lockWaitsMs: [10, 10] });
     writeFileSync(join(root, 'a.txt'), 'one\n');
     expect((await first.take()).ok).toBe(true);
     // A git at work on the directory (another tole's, of a version that wrote the shared index), holding its lock.
@@ -292,8 +283,7 @@ describe('a scan checkpoint', () => {
     const taken = await first.take();
     if (!taken.ok) throw new Error(taken.reason);
     expect(fileInCheckpoint(first.directory, taken.id, 'a.txt')).toBe('two\n');
-    const next = Checkpoints.create({ home: join(dir, 'home'), workspaceRoot: root });
-    afterTheTest(() => next.close());
+    const next = checkpoints();
     expect((await next.take()).ok).toBe(true);
     expect(leftBehind.filter((file) => existsSync(file))).toEqual([]);
     expect(inCheckpoints(next, 'fsck', '--connectivity-only', '--no-dangling')).toBe('');
