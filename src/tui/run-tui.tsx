@@ -20,7 +20,7 @@ import type { HistorySource } from './screen/use-ui-state';
 import type { McpStatusSource } from './overlays/mcp-lines';
 import type { ChildEventSource } from './usage/child-usage';
 import { TerminalScreen } from './frame/terminal-screen';
-import { REPEAT_PROBE, REPEAT_WAIT_MS, RepeatProbe } from './frame/repeat-probe';
+import { ASCII_REPEAT_PROBE, REPEAT_PROBE, REPEAT_WAIT_MS, RepeatProbe } from './frame/repeat-probe';
 import type { SyncStatusSource } from './status/use-sync-alert';
 import { loadTheme, type Theme } from './style/theme';
 import { TurnController, type TurnAgent } from './screen/turn-controller';
@@ -137,7 +137,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   frames.drawLineSet(options.lineSet === true);
   const repeats = options.repeatRuns === true ? new RepeatProbe() : null;
   if (repeats !== null) {
-    stdout.write(REPEAT_PROBE);
+    stdout.write(options.lineSet === true ? ASCII_REPEAT_PROBE : REPEAT_PROBE);
     frames.waitForRepeats(repeats.answer, REPEAT_WAIT_MS);
   }
   let finished = false;

@@ -3,17 +3,17 @@
  * graphics set: `ESC ( 0`, one ASCII byte a character, `ESC ( B`. The screen a terminal is left
  * with is cell for cell the one the plain writer leaves (a headless xterm), tmux holds the same
  * characters where the plain writer put them (a real tmux), and no other text is ever written
- * while the set is chosen. Runs too short to pay for the switch, and every run where REP is used,
- * go out in UTF-8.
+ * while the set is chosen. Runs too short to pay for the switch go out in UTF-8. Where tmux said it
+ * repeats ASCII, a run of one character is its letter (or a space) and a REP.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { inLineSet } from '../../src/tui/frame/line-set';
-import { drawsLineSet } from '../../src/tui/frame/repeat-probe';
+import { ASCII_REPEAT_PROBE, drawsLineSet, RepeatProbe } from '../../src/tui/frame/repeat-probe';
 import { tempDirForTest } from '../support/after-the-test';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
@@ -133,16 +133,34 @@ describe('box-drawing runs in the graphics set (inside tmux)', () => {
     // A rule with a mark joined to it is not the set's character; REP is not taken into a span.
     expect(inLineSet('───\u0301─')).toBe('───\u0301─');
     expect(inLineSet('──\x1b[5b──')).toBe('──\x1b[5b──');
+    // Where tmux repeats ASCII: a run of one character is its letter and a REP where that is shorter.
+    expect(inLineSet(`${'─'.repeat(20)}┬${'─'.repeat(4)}`, true)).toBe(`${ON}q\x1b[19bwqqqq${OFF}`);
+    expect(inLineSet(`\x1b[2;5H${'│'.repeat(6)}\x1b[0m`, true)).toBe(`\x1b[2;5H${ON}x\x1b[5b${OFF}\x1b[0m`);
     // A frame holding any other escape (an OSC's text may hold a rule) is left whole.
     expect(inLineSet('\x1b]8;;http://a/│││││\x1b\\link\x1b]8;;\x1b\\ ─────')).toBe(
       '\x1b]8;;http://a/│││││\x1b\\link\x1b]8;;\x1b\\ ─────',
     );
   });
 
-  it('where the terminal repeats characters, REP draws the rule and the set is not used', async () => {
-    const [sent] = await written(true, true, [PANES]);
-    expect(sent).not.toContain(ON);
-    expect(sent).toContain('─\x1b[11b');
+  it('where tmux said it repeats ASCII, a rule is its letter and a REP, and background spaces a space and a REP', async () => {
+    const [plain] = await written(true, false, [PANES]);
+    const [sent, after] = await written(true, true, [PANES, PANES_AFTER]);
+    expect(sent).toContain(`${ON}q\x1b[11bw${OFF}`);
+    expect(sent).toContain(`${ON}q\x1b[12b${OFF}`);
+    // No REP of a character tmux does not repeat (anything not ASCII outside the set).
+    expect(sent).not.toMatch(/[^\x00-\x7f]\x1b\[\d+b/);
+    expect(Buffer.byteLength(sent!)).toBeLessThan(Buffer.byteLength(plain!));
+    const wide = await written(true, true, [colour.bgAnsi256(235)(`${' '.repeat(30)}x`)]);
+    expect(wide[0]).toContain(' \x1b[29b');
+    const term = terminal(WIDTH, HEIGHT);
+    try {
+      await flush(term, sent!);
+      expect(cells(term)).toEqual(await wholeDraw(PANES, WIDTH, HEIGHT));
+      await flush(term, after!);
+      expect(cells(term)).toEqual(await wholeDraw(PANES_AFTER, WIDTH, HEIGHT));
+    } finally {
+      term.dispose();
+    }
   });
 
   it('is used inside tmux only, and not with repeatRuns: false', () => {
@@ -191,11 +209,55 @@ describe('box-drawing runs in the graphics set (inside tmux)', () => {
       const [plain] = await written(false, false, [PANES]);
       const [lined] = await written(true, false, [PANES]);
       expect(lined).toContain(ON);
+      const [repeated] = await written(true, true, [PANES]);
+      expect(repeated).toContain('q\x1b[11b');
       const a = shown('plain', plain!);
       const b = shown('lined', lined!);
+      const c = shown('repeated', repeated!);
       expect(b.screen).toBe(a.screen);
       expect(b.copied).toBe(a.copied);
+      expect(c.screen).toBe(a.screen);
+      expect(c.copied).toBe(a.copied);
       expect(b.copied).toContain(`─ tree ${'─'.repeat(12)}┬ main`);
+    } finally {
+      try {
+        tmux('kill-server');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+
+  it('the ASCII question: a real tmux answers yes, and is left blank with ASCII chosen', async () => {
+    const dir = tempDirForTest('tole-line-set-probe-');
+    const socket = `tole-line-set-probe-${process.pid}`;
+    const tmux = (...args: string[]): string =>
+      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    // Inside the pane: ask, keep the answer, then write a plain q (drawn as ─ if the set were left chosen).
+    const script = join(dir, 'ask.cjs');
+    const answerFile = join(dir, 'answer.txt');
+    writeFileSync(
+      script,
+      `process.stdin.setRawMode(true);
+process.stdin.once('data', (d) => {
+  require('node:fs').writeFileSync(${JSON.stringify(answerFile)}, d);
+  process.stdout.write('q', () => require('node:child_process').execFileSync('tmux', ['-L', ${JSON.stringify(socket)}, 'wait-for', '-S', 'asked']));
+});
+process.stdout.write(${JSON.stringify(ASCII_REPEAT_PROBE)});
+`,
+    );
+    try {
+      tmux('new-session', '-d', '-s', 'probe', '-x', String(WIDTH), '-y', String(HEIGHT));
+      tmux('set-option', '-t', 'probe', 'remain-on-exit', 'on');
+      tmux('respawn-pane', '-k', '-t', 'probe', `'${process.execPath}' '${script}'; exec cat`);
+      tmux('wait-for', 'asked');
+      const probe = new RepeatProbe();
+      expect(probe.take(readFileSync(answerFile, 'utf8'))).toBe(true);
+      expect(await probe.answer).toBe(true);
+      const raw = tmux('capture-pane', '-p', '-e', '-t', 'probe');
+      expect(raw).not.toContain('\x0e');
+      expect(raw.split('\n')[0]).toBe('q');
+      expect(raw.replace(/\s/g, '')).toBe('q');
     } finally {
       try {
         tmux('kill-server');

@@ -177,12 +177,13 @@ describe('the question to the terminal', () => {
     expect(keys).toEqual(['a', 'b', '\x1b[1;2R']);
   });
 
-  it('is asked unless the config says no or tole runs inside tmux, which repeats ASCII only', () => {
+  it('is asked unless the config says no (inside tmux, of ASCII: tmux repeats ASCII only)', () => {
     expect(asksRepeats({}, undefined)).toBe(true);
     expect(asksRepeats({}, true)).toBe(true);
     expect(asksRepeats({}, false)).toBe(false);
-    expect(asksRepeats({ TMUX: '/tmp/tmux-1000/default,1,0' }, undefined)).toBe(false);
-    expect(asksRepeats({ TMUX: '/tmp/tmux-1000/default,1,0' }, true)).toBe(false);
+    // Inside tmux the question is whether ASCII is repeated (ASCII_REPEAT_PROBE), asked all the same.
+    expect(asksRepeats({ TMUX: '/tmp/tmux-1000/default,1,0' }, undefined)).toBe(true);
+    expect(asksRepeats({ TMUX: '/tmp/tmux-1000/default,1,0' }, false)).toBe(false);
   });
 });
 

@@ -119,7 +119,8 @@ export class FrameWriter {
   }
 
   /**
-   * Frames wait for `answer`, whether the terminal repeats characters (src/tui/frame/repeat-probe.ts),
+   * Frames wait for `answer`, whether the terminal repeats characters (src/tui/frame/repeat-probe.ts;
+   * with `drawLineSet` on, whether it repeats ASCII ones, so call that first),
    * at most `waitMs` from the first frame, so the first frame's rules can be drawn with REP. An
    * answer that comes later still counts for the frames after it.
    */
@@ -128,7 +129,9 @@ export class FrameWriter {
     this.holdMs = waitMs;
     this.shown = new Promise((resolve) => (this.showFrames = resolve));
     void answer.then((repeats) => {
-      this.pen.repeats = repeats;
+      // Drawing in the graphics set (inside tmux), the question was whether ASCII is repeated.
+      if (this.lineSet) this.pen.asciiRepeats = repeats;
+      else this.pen.repeats = repeats;
       this.release();
     });
   }
@@ -262,7 +265,7 @@ export class FrameWriter {
     this.previousCells = cells;
     if (out === '') return;
     // Where REP is used it draws a rule in fewer bytes still.
-    if (this.lineSet && !this.pen.repeats) out = inLineSet(out);
+    if (this.lineSet && !this.pen.repeats) out = inLineSet(out, this.pen.asciiRepeats);
     if (!oneRow || Buffer.byteLength(out) >= UNSYNCED_BYTES) out = SYNC_START + out + SYNC_END;
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;
@@ -320,6 +323,7 @@ export class FrameWriter {
     if (scroll === null) return null;
     const pen = new Pen();
     pen.repeats = this.pen.repeats;
+    pen.asciiRepeats = this.pen.asciiRepeats;
     // The scroll codes reset the style and home the cursor.
     pen.cleared();
     let out = scrollCodes(scroll);

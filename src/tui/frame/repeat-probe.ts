@@ -49,20 +49,27 @@ export class RepeatProbe {
 }
 
 /**
- * Whether to ask: unless the user's config says `repeatRuns: false`, or tole runs inside tmux,
- * which never repeats `─` (its REP repeats ASCII only), so the question would cost bytes and a
- * round trip for a known no.
+ * Inside tmux (where tole draws box-drawing runs in the DEC graphics set: `drawsLineSet`), the
+ * question is whether an ASCII character is repeated: tmux's REP repeats the last character only
+ * when it was ASCII, and a rule there is the set's `q`. So tole draws `q` in the set, asks for two
+ * repeats and the cursor's position; column 4 is a yes. A yes lets a rule go out as `q` and a REP
+ * (and a bar's background spaces as a space and a REP); a no, or no answer, writes each one.
  */
-export function asksRepeats(env: NodeJS.ProcessEnv, configured: boolean | undefined): boolean {
-  if (configured === false) return false;
-  return !env.TMUX;
+export const ASCII_REPEAT_PROBE = '\x1b[H\x1b(0q\x1b[2b\x1b(B\x1b[6n\x1b[H\x1b[2K';
+
+/**
+ * Whether to ask, unless the user's config says `repeatRuns: false`. Inside tmux the question is
+ * `ASCII_REPEAT_PROBE`'s.
+ */
+export function asksRepeats(_env: NodeJS.ProcessEnv, configured: boolean | undefined): boolean {
+  return configured !== false;
 }
 
 /**
  * Whether runs of box-drawing characters go out in the DEC special graphics set (see
  * src/tui/frame/line-set.ts): inside tmux, whose parser reads that set's bytes as box-drawing cells
- * whatever terminal it shows them on, and which repeats no `─` (so REP cannot shorten a rule
- * there). Elsewhere a terminal's graphics set is not asked for: some (the Linux console in UTF-8
+ * whatever terminal it shows them on, and which repeats no `─` (it repeats the set's `q`: see
+ * `ASCII_REPEAT_PROBE`). Elsewhere a terminal's graphics set is not asked for: some (the Linux console in UTF-8
  * mode) draw its bytes as letters, and a cursor report cannot tell. Off with `repeatRuns: false`.
  */
 export function drawsLineSet(env: NodeJS.ProcessEnv, configured: boolean | undefined): boolean {

@@ -80,6 +80,12 @@ export class Pen {
    * run of one character in one style (a pane's rule) is the character and a REP.
    */
   repeats = false;
+  /**
+   * The terminal repeats ASCII characters with REP (tmux, which said so: `ASCII_REPEAT_PROBE` in
+   * src/tui/frame/repeat-probe.ts), so a run of one printable ASCII character (a bar's background
+   * spaces) is the character and a REP.
+   */
+  asciiRepeats = false;
 
   /** What the pen holds now, for `restore` (a row drawn two ways, the shorter kept). */
   save(): PenState {
@@ -237,7 +243,7 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
     }
     out += pen.moveTo(row, i) + pen.style(cell.styles, cell.style) + cell.text;
     pen.advance(cell.width);
-    const repeated = pen.repeats ? repeatsAfter(cells, i, to) : 0;
+    const repeated = pen.repeats || pen.asciiRepeats ? repeatsAfter(cells, i, to, pen.repeats) : 0;
     if (repeated > 0) {
       out += `\x1b[${repeated}b`;
       pen.advance(repeated);
@@ -249,18 +255,23 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
 
 /**
  * How many cells after `i` (before `to`) repeat its cell, when a REP for them is cheaper than
- * writing them; else 0. Only a single code point one column wide is repeated: REP repeats the
+ * writing them; else 0. Only a single code point one column wide is repeated (an ASCII one unless
+ * `anyCharacter`): REP repeats the
  * last character the terminal received, which of a grapheme of several code points (a letter and
  * its accent) is only the last one.
  */
-function repeatsAfter(cells: readonly Cell[], i: number, to: number): number {
+function repeatsAfter(cells: readonly Cell[], i: number, to: number, anyCharacter: boolean): number {
   const cell = at(cells, i);
   if (cell.width !== 1 || !cell.certain) return 0;
+  if (!anyCharacter && !ASCII.test(cell.text)) return 0;
   let end = i + 1;
   while (end < to && sameCell(at(cells, end), cell)) end++;
   const count = end - i - 1;
   return count * Buffer.byteLength(cell.text) > REPEAT_COST + String(count).length ? count : 0;
 }
+
+/** One printable ASCII character: what a terminal that repeats ASCII only (tmux) repeats. */
+const ASCII = /^[\x20-\x7e]$/;
 
 /** The first cell from `from` (before `to`) that does not look blank, if any. */
 function nextShown(cells: readonly Cell[], from: number, to: number): Cell | undefined {
