@@ -3,7 +3,7 @@
  * tools, the real approval policy, the OpenAI provider against a local chat server, and a session
  * store in a temp directory. Nothing is mocked.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
 import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
@@ -169,26 +169,6 @@ export function recordingApprover(
       return decide(request);
     },
   };
-}
-
-/** Alive and not a zombie waiting for a parent that may never reap it. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true; // no /proc: trust kill(0)
-  }
-}
-
-export async function eventuallyDead(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
-  return !isAlive(pid);
 }
 
 /** Kills a process the test started, if it is still there. */

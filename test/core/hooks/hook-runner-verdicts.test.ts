@@ -5,7 +5,8 @@ import type { HooksConfig } from '../../../src/core/hooks/hook-config';
 import { HookRunner, hookNotice } from '../../../src/core/hooks/hook-runner';
 import { WRITE_FILE_PRE_TOOL_USE } from '../../support/hook-payloads';
 import { HOOK_OUTPUT_MAX_BYTES } from '../../../src/core/hooks/run-hook-command';
-import { eventuallyDead, killLater, tempRoot } from './agent-harness';
+import { eventuallyDead } from '../../support/process-groups';
+import { killLater, tempRoot } from './agent-harness';
 
 const payload = WRITE_FILE_PRE_TOOL_USE;
 

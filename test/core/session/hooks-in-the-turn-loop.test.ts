@@ -2,15 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
-import {
-  eventuallyDead,
-  killLater,
-  messagesOf,
-  recordingApprover,
-  startHarness,
-  textOf,
-  toolCall,
-} from '../hooks/agent-harness';
+import { eventuallyDead } from '../../support/process-groups';
+import { killLater, messagesOf, recordingApprover, startHarness, textOf, toolCall } from '../hooks/agent-harness';
 
 describe('hooks in the turn loop', () => {
   it('a preToolUse hook that exits 0 adds its stdout to what the model reads, after the tool result', async () => {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
+import { eventuallyDead, isAlive } from '../../support/process-groups';
 import { tempWorkspace, type TempWorkspace } from './temp-workspace';
 
 const started: number[] = [];
@@ -17,27 +17,6 @@ afterEach(() => {
     }
   }
 });
-
-/** Alive and not a zombie waiting for a parent that may never reap it. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true; // no /proc: trust kill(0)
-  }
-}
-
-/** Polls until `pid` is gone; the 10 s bound only ends a failure (a loaded machine reaps late). */
-async function eventuallyDead(pid: number): Promise<boolean> {
-  for (let i = 0; i < 500 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
-  return !isAlive(pid);
-}
 
 async function childPid(ws: TempWorkspace): Promise<number> {
   const pid = Number((await readFile(path.join(ws.root, 'child.pid'), 'utf8')).trim());
