@@ -59,6 +59,12 @@ export interface ScriptedReply {
    */
   readonly stallAfterChunks?: number;
   readonly stallMs?: number;
+  /**
+   * With `stallAfterChunks`: send the rest once this settles (or never, if the client goes first),
+   * instead of after `stallMs`: a test holds the call open until it has seen what an open call
+   * shows, instead of hoping a fixed stall is long enough.
+   */
+  readonly stallUntil?: Promise<unknown>;
   readonly keepAliveMs?: number;
   /**
    * Answer a streaming request without a stream: `json` sends one `chat.completion` body as
@@ -358,8 +364,9 @@ function sendHtmlPage(res: ServerResponse): void {
   );
 }
 
-/** Sends nothing but comments until `ms` pass (forever without it) or the client goes. */
+/** Sends nothing but comments until `ms` pass (forever without it) or the client goes; or nothing until `stallUntil` settles. */
 async function stall(res: ServerResponse, reply: ScriptedReply, stop: AbortSignal): Promise<void> {
+  if (reply.stallUntil !== undefined) return held(reply.stallUntil, stop);
   const until = reply.stallMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + reply.stallMs;
   while (!stop.aborted && Date.now() < until) {
     const step = Math.min(reply.keepAliveMs ?? 1000, until - Date.now());

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkout } from '../../src/core/session/cursor';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';
 
 let screen: Screen | undefined;
@@ -96,16 +96,21 @@ describe('/cost', () => {
 
   it('adds the call in flight as an estimate marked ~, then the real figure; q closes it', async () => {
     const session = wired();
-    // The first chunk of text (after the role's), then nothing for 2.5 s (the call stays open while /cost is typed), then the rest.
+    // The first chunk of text (after the role's), then nothing (the call stays open while /cost is
+    // typed and read) until the test lets the rest come.
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     server.push({
       text: ['a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)],
       stallAfterChunks: 2,
-      stallMs: 2500,
+      stallUntil: released,
       usage: usage(5000, 300),
     });
     screen = renderScreen({ ...session, columns: 120, rows: 40 });
     await command(screen, 'go');
-    await screen.waitFor('aaaa', 3000);
+    await screen.waitFor('aaaa');
     await command(screen, '/cost');
     const streaming = stripAnsi(await screen.waitFor('in flight'));
     expect(row(streaming, 'in flight')).toMatch(/^in flight 0\+1 ~[\d.]+k? ~\d+ ~\$0\.\d+ estimated \(~\) until/);
@@ -114,10 +119,8 @@ describe('/cost', () => {
     expect(streaming).toContain('~ estimated');
 
     // The server's usage replaces the estimate: 5,000 in and 300 out cost $0.056.
-    await vi.waitFor(
-      () => expect(row(stripAnsi(screen!.frame()), 'all calls')).toBe('all calls 1 5.0k 300 $0.056'),
-      5000,
-    );
+    release();
+    await eventually(() => expect(row(stripAnsi(screen!.frame()), 'all calls')).toBe('all calls 1 5.0k 300 $0.056'));
     expect(stripAnsi(screen.frame())).not.toContain('in flight');
     expect(stripAnsi(screen.frame())).not.toContain('~ estimated');
     expect(stripAnsi(screen.frame())).not.toContain('+? some calls');

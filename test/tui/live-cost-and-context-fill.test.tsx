@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { loadTheme } from '../../src/tui/style/theme';
 import { themeView } from '../../src/tui/style/theme-context';
 import { startChatServer, type ChatServer } from '../support/chat-server';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';
 
 let screen: Screen | undefined;
@@ -41,14 +41,22 @@ function wired(contextWindow: number, pricing: Record<string, { inputUsdPerMTok:
   });
 }
 
-/** A reply of 1,200 characters: one chunk of text (after the role's), 1.5 s of silence (the call stays open), two more, then the server's usage. */
-function pacedReply(): void {
+/**
+ * A reply of 1,200 characters: one chunk of text (after the role's), then silence (the call stays
+ * open) until the test calls what this returns, then two more chunks and the server's usage.
+ */
+function pacedReply(): () => void {
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   server.push({
     text: ['a'.repeat(400), 'b'.repeat(400), 'c'.repeat(400)],
     stallAfterChunks: 2,
-    stallMs: 1500,
+    stallUntil: released,
     usage: { prompt_tokens: 5000, completion_tokens: 300, total_tokens: 5300 },
   });
+  return release;
 }
 
 const row = (usage: string, name: string): string =>
@@ -57,12 +65,12 @@ const row = (usage: string, name: string): string =>
 describe('the live cost column', () => {
   it('estimates the cost from the streamed text, marked ~, and puts the real figure in when the usage arrives', async () => {
     const session = wired(128_000, PRICED);
-    pacedReply();
+    const release = pacedReply();
     screen = renderScreen({ ...session, columns: 140, rows: 40 });
     await screen.type('go');
     await screen.press(KEYS.enter);
     // Mid-stream: every figure the open call moves is marked, the cost included.
-    await vi.waitFor(() => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/~\d+/), 3000);
+    await eventually(() => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/~\d+/));
     const streaming = pane(screen.frame(), 'usage');
     for (const name of ['turn', 'branch', 'session'])
       expect(row(streaming, name)).toMatch(/^\s*\w+\s+~[\d.]+k?\s+~\d+\s+~\$0\.\d+\s*$/);
@@ -73,7 +81,8 @@ describe('the live cost column', () => {
     expect(Number(cost)).toBeCloseTo((tokens(input!) * 10 + Number(output) * 20) / 1e6, 3);
     expect(pane(screen.frame(), 'usage')).toMatch(/context\s+~[\d.]+k\/128k \d+%/);
 
-    await screen.waitFor('cccc', 5000);
+    release();
+    await screen.waitFor('cccc');
     await vi.waitFor(() =>
       expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/turn\s+5\.0k\s+300\s+\$0\.056/),
     );
@@ -85,16 +94,14 @@ describe('the live cost column', () => {
 
   it('a model without a price gets no estimated cost: its tokens are still estimated, and the cost says +?', async () => {
     const session = wired(128_000, {});
-    pacedReply();
+    const release = pacedReply();
     screen = renderScreen({ ...session, columns: 140, rows: 40 });
     await screen.type('go');
     await screen.press(KEYS.enter);
-    await vi.waitFor(() => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/~\d+/), 3000);
+    await eventually(() => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/~\d+/));
     expect(row(pane(screen.frame(), 'usage'), 'turn')).toMatch(/~[\d.]+k?\s+~\d+\s+\$0\+\?\s*$/);
-    await vi.waitFor(
-      () => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/turn\s+5\.0k\s+300\s+\$0\+\?/),
-      5000,
-    );
+    release();
+    await eventually(() => expect(row(pane(screen!.frame(), 'usage'), 'turn')).toMatch(/turn\s+5\.0k\s+300\s+\$0\+\?/));
   });
 });
 
