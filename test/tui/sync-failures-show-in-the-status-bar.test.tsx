@@ -29,15 +29,32 @@ describe('the background sync in the status bar', () => {
     const store = createStore(dir.path);
     append(store, 'user', { text: 'ship me' });
     let fail = true;
+    // The loop's waits are the test's to end: the first run, then the retry after the failure.
+    const due: (() => void)[] = [];
+    const fireNext = async (): Promise<void> => {
+      await vi.waitFor(() => expect(due).toHaveLength(1));
+      due.shift()!();
+    };
     const loop = new SyncLoop({
       delayMs: 10,
       backoffMs: 1500,
       run: async () => {
         if (fail) throw new Error('cannot reach PostgreSQL at postgres://tole@db:5432/team: connect ECONNREFUSED');
       },
+      timers: {
+        set: (fn) => {
+          due.push(fn);
+          return fn;
+        },
+        clear: (handle) => {
+          due.splice(due.indexOf(handle as () => void), 1);
+        },
+        nowMs: () => Date.now(),
+      },
     });
     screen = renderScreen({ store, sync: loop, columns: 160, rows: 30 });
     loop.poke();
+    await fireNext();
     const frame = stripAnsi(await screen.waitFor(/sync failed: cannot reach PostgreSQL/));
     const status = frame.split('\n').find((l) => l.includes('sync failed'))!;
     expect(status).toMatch(
@@ -45,6 +62,7 @@ describe('the background sync in the status bar', () => {
     );
     expect(status).toContain(`seq ${store.lastSeq}`);
     fail = false;
+    await fireNext();
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).not.toContain('sync failed'), { timeout: 5000 });
     expect(loop.current.kind).toBe('ok');
     loop.stop();
