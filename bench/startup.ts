@@ -35,6 +35,23 @@ interface Started {
   readonly earlyMs: number | null;
 }
 
+/** The cursor position report tole asks for when its screen opens (src/tui/frame/repeat-probe.ts). */
+const POSITION_ASKED = '\x1b[6n';
+/** xterm's answer after tole's `─` and a repeat of two: row 1, column 4 (it repeats characters). */
+const POSITION_ANSWER = '\x1b[1;4R';
+
+/**
+ * Answers every cursor position report asked in `seen` past the first `answered`, at once, as a
+ * terminal does: a pseudo-terminal alone answers nothing, and tole's first frame would then wait
+ * out the 100 ms it gives a terminal that never answers. Returns how many are answered now.
+ */
+function answerAsATerminal(pty: IPty, seen: string, answered: number): number {
+  let asked = 0;
+  for (let at = seen.indexOf(POSITION_ASKED); at !== -1; at = seen.indexOf(POSITION_ASKED, at + 1)) asked++;
+  for (let i = answered; i < asked; i++) pty.write(POSITION_ANSWER);
+  return asked;
+}
+
 /** Spawns `node args` in a 120x40 pseudo-terminal; resolves once a whole frame holding every mark has arrived. */
 export function startUntil(
   args: string[],
@@ -48,6 +65,7 @@ export function startUntil(
     const started = process.hrtime.bigint();
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
+    let answered = 0;
     let earlyMs: number | null = null;
     const timer = setTimeout(
       () =>
@@ -58,6 +76,7 @@ export function startUntil(
     );
     const sub = pty.onData((data) => {
       seen += data;
+      answered = answerAsATerminal(pty, seen, answered);
       const end = seen.lastIndexOf(FRAME_END);
       const frame = seen.slice(0, end);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -218,9 +237,11 @@ export function atFirstFrame(
   return new Promise((resolve, reject) => {
     const pty = spawn(process.execPath, args, { cols: 120, rows: 40, cwd, env: env as Record<string, string> });
     let seen = '';
+    let answered = 0;
     const timer = setTimeout(() => reject(new Error(`no CPU figure within 30 s; saw: ${seen.slice(-400)}`)), 30_000);
     pty.onData((data) => {
       seen += data;
+      answered = answerAsATerminal(pty, seen, answered);
       const found = /cpu-at-first-frame ([\d.]+) ms(?: rss ([\d.]+) MB)?(?: faults (\d+))?/.exec(seen);
       if (!found) return;
       clearTimeout(timer);
