@@ -101,7 +101,7 @@ describe('the approval box answers', () => {
     await screen.press(KEYS.enter);
     await screen.waitFor('approve?');
     await screen.press('e');
-    await screen.waitFor('run instead: touch one.txt▏');
+    await screen.waitFor('1 touch one.txt▏');
     for (let i = 0; i < 'one.txt'.length; i++) await screen.press('\u007f');
     await screen.type('two.txt');
     await screen.waitFor('touch two.txt▏');

@@ -137,7 +137,7 @@ describe("the prompt's grey text under the approval box", () => {
       await s.press(KEYS.escape);
       expect(namedKeys(placeholder(await s.waitFor('answer the approval above')))).toContain('y');
       await s.press('e');
-      expect(placeholder(await s.waitFor('run instead:'))).toBe(
+      expect(placeholder(await s.waitFor('run instead (as edited):'))).toBe(
         'edit the command above: ⏎ approves it as edited, Esc goes back',
       );
       await s.press(KEYS.escape);

@@ -214,6 +214,13 @@ function typeEdit(
     set(applyEdit(field.editor, 'delete-back'));
     return true;
   }
+  // ↑↓ move the cursor a line, PgUp/PgDn ten: the box keeps the cursor's line in sight, so every
+  // line of what ⏎ approves can be read.
+  const lines = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -10 : key.pageDown ? 10 : 0;
+  if (lines !== 0) {
+    set(moveLines(field.editor, lines));
+    return true;
+  }
   const edit = EDIT_KEYS.find(([k]) =>
     k.startsWith('ctrl+') ? key.ctrl && input === k.slice(5) : key[k as keyof Key] === true,
   );
@@ -224,6 +231,20 @@ function typeEdit(
   if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return true;
   set(insertText(field.editor, stripControls(input.replace(/\r\n?/g, '\n'))));
   return true;
+}
+
+/** The cursor `by` lines down (up when negative), at the same column or the line's end. */
+export function moveLines(editor: { readonly value: string; readonly cursor: number }, by: number) {
+  const lines = editor.value.split('\n');
+  const before = editor.value.slice(0, editor.cursor).split('\n');
+  const line = before.length - 1;
+  const column = before[line]!.length;
+  const to = Math.max(0, Math.min(lines.length - 1, line + by));
+  const start = lines.slice(0, to).reduce((sum, text) => sum + text.length + 1, 0);
+  const cursor = start + Math.min(column, lines[to]!.length);
+  // Never between the halves of a surrogate pair.
+  const high = editor.value.charCodeAt(cursor - 1);
+  return { ...editor, cursor: high >= 0xd800 && high <= 0xdbff ? cursor - 1 : cursor };
 }
 
 /** A bracketed paste while a field is open: into a denial's message on one line, into an edited command whole. */

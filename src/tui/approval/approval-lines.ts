@@ -18,6 +18,8 @@ export interface ApprovalView {
   readonly foot: readonly Line[];
   /** "Destructive: always asked…": drawn when there is room, dropped first when there is not. */
   readonly note: Line | null;
+  /** The body row the view keeps in sight whatever the scroll (the cursor's, while the command is edited). */
+  readonly follow?: number;
 }
 
 /** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
@@ -148,15 +150,29 @@ function fieldLines(field: ApprovalField, width: number): Line[] {
           width,
         ),
       ];
-    case 'edit': {
-      const { value, cursor } = field.editor;
-      const withCursor = `${value.slice(0, cursor)}▏${value.slice(cursor)}`;
-      const lines = visibleLines(withCursor).flatMap((text, i) =>
-        wrapLine([seg(i === 0 ? 'run instead: ' : '             ', 'warn'), seg(text, 'strong')], width, [seg('  ')]),
-      );
-      return [...lines, ...keys('approve as edited (checked again first)   Alt-⏎ new line')];
-    }
+    case 'edit':
+      // The command as edited is the box's body (editedLines): every line of it can be reached.
+      return keys('approve as edited (checked again first)   Alt-⏎ new line   ↑↓ lines');
   }
+}
+
+/**
+ * The command being edited, as the box's body: numbered like the command, the cursor drawn where
+ * it is; `follow` is the row that holds the cursor.
+ */
+function editedLines(editor: { readonly value: string; readonly cursor: number }, width: number) {
+  const { value, cursor } = editor;
+  const lines = visibleLines(`${value.slice(0, cursor)}▏${value.slice(cursor)}`);
+  const cursorLine = value.slice(0, cursor).split('\n').length - 1;
+  const digits = String(lines.length).length;
+  const body: Line[] = [];
+  let follow = 0;
+  lines.forEach((text, i) => {
+    if (i === cursorLine) follow = body.length;
+    const head = [seg(`  ${String(i + 1).padStart(digits)} `, 'warn')];
+    body.push(...wrapLine([...head, seg(text, 'strong')], width, [seg(' '.repeat(digits + 3))]));
+  });
+  return { body, follow };
 }
 
 /** Keys and what they do, laid out in rows; a key is never parted from its words. */
@@ -204,15 +220,18 @@ export function approvalView(
     );
   if (request.vetting) foot.push(...wrapLine([seg(vettingRemedy(request.vetting), 'muted')], width, [seg('      ')]));
   foot.push(...keyLine(pending, width, field, offers));
+  const edited = field?.kind === 'edit' ? editedLines(field.editor, width) : null;
   return {
+    ...(edited ? { follow: edited.follow } : {}),
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
       // A sub-agent's call is asked on this screen: who asks is always in sight.
       ...(request.agent
         ? [truncateLine([seg('asked by ', 'muted'), seg(visibleRow(request.agent), 'accentBold')], width)]
         : []),
+      ...(edited ? [truncateLine([seg('run instead (as edited):', 'warn')], width)] : []),
     ],
-    body: bodyAt(pending, width),
+    body: edited ? edited.body : bodyAt(pending, width),
     foot,
     note: destructive
       ? truncateLine([seg('Destructive: always asked; --yes and rules never apply', 'danger')], width)
@@ -258,7 +277,8 @@ export function fitApproval(view: ApprovalView, height: number, top: number): Fi
   const room = height - view.head.length - view.foot.length;
   const note = view.note && room - 1 >= Math.min(2, view.body.length) ? view.note : null;
   const page = Math.max(1, Math.min(view.body.length, room - (note ? 1 : 0)));
-  const first = Math.max(0, Math.min(top, view.body.length - page));
+  const kept = view.follow === undefined ? top : Math.min(Math.max(top, view.follow - page + 1), view.follow);
+  const first = Math.max(0, Math.min(kept, view.body.length - page));
   const shown = view.body.slice(first, first + page);
   // Below the smallest screen tole supports, the keys are what stays: the first foot lines go.
   const footRows = Math.max(1, height - view.head.length - shown.length - (note ? 1 : 0));
