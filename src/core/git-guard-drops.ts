@@ -14,6 +14,7 @@
  * seen; the README's security model says so.
  */
 
+import { DROP_START } from './approval/unconfined-vetting';
 import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
 
 /**
@@ -36,12 +37,6 @@ const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 're
  */
 const GUARD_KEYS =
   /^(include\.|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)[^=]*=/i;
-
-/** How every line guardDrops gives starts: a config key or a file never does. */
-const DROP_START = 'the command ';
-
-/** Whether `line`, from RepositoryGitConfig.unvouched, is one guardDrops gave. */
-export const isGuardDrop = (line: string): boolean => line.startsWith(DROP_START);
 
 /** What in `command` keeps git from tole's guard, one line each (empty when nothing does). */
 export function guardDrops(command: string): string[] {

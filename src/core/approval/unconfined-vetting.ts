@@ -1,5 +1,3 @@
-import { isGuardDrop } from '../git-guard-drops';
-
 /**
  * What tole finds before asking about a call that would run unconfined (approved by a key, or
  * run where there is no sandbox): the repository's git config holds what tole cannot vouch for,
@@ -13,6 +11,12 @@ export interface UnconfinedVetting {
   /** `confined`: a key approves the call to run only in the sandbox; `refused`: no sandbox here, it cannot run. */
   readonly outcome: 'confined' | 'refused';
 }
+
+/** How every line the guard check (git-guard-drops.ts) gives starts: a config key or a file never does. */
+export const DROP_START = 'the command ';
+
+/** Whether `line`, from RepositoryGitConfig.unvouched, is one the guard check gave. */
+export const isGuardDrop = (line: string): boolean => line.startsWith(DROP_START);
 
 /** The most findings the box and a denial name; the rest are counted. */
 const FINDINGS_MAX = 5;
