@@ -3,7 +3,9 @@
  * and the reads of every config found), as the bash tool runs it before the approval box and again
  * before the command. Measured in a small repository and in a copy of tole's own checkout
  * (node_modules and .git included): the first call in a workspace (cold), and calls after it with
- * nothing changed (warm, the median of 15). Wall time: run it with the machine otherwise idle.
+ * nothing changed (warm, the median of 15). A workspace is left still for half a second before it
+ * is measured: tole keeps no listing or read of a file changed within 100 ms of reading it
+ * (git-folder-listings.ts, git-config-kept.ts). Wall time: run it with the machine otherwise idle.
  * Run alone with `node --import tsx bench/vet-call.ts [checkout]` (default: the current folder).
  */
 import { execFileSync } from 'node:child_process';
@@ -38,6 +40,7 @@ async function timed(run: () => unknown): Promise<number> {
 }
 
 async function measure(name: string, root: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const env = withGitGuard({ ...childEnv(process.env), PAGER: 'cat', GIT_PAGER: 'cat' });
   const vet = () => repositoryGitConfig(root, env, 'ls -la', []);
   const walk = () => workspaceGitDirs(root);

@@ -12,7 +12,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { type ConfigEntry, includeTarget, listedEntries } from './git-config-listing';
+import { keptOutput, repositoryFiles, userConfigFiles } from './git-config-kept';
+import { type ConfigEntry, entryOf, includeTarget, listedEntries } from './git-config-listing';
 import { withGitGuard } from './git-guard-env';
 import { workspaceGitDirs } from './git-nested-dirs';
 import { namedGitDirs, type OtherGitDirs, otherGitDirs, outsideGitDirs, submoduleWorkTrees } from './git-other-dirs';
@@ -56,7 +57,7 @@ export async function readRepositoryConfig(
   command = '',
 ): Promise<RepositoryConfigRead | null> {
   const [listing, dirs] = await Promise.all([
-    gitOutput(['config', '--list', '--show-scope', '--show-origin', '-z'], cwd, env),
+    keptGitOutput(['config', '--list', '--show-scope', '--show-origin', '-z'], cwd, env, []),
     gitDirs(cwd, env),
   ]);
   if (listing === null) return null;
@@ -137,13 +138,14 @@ async function readIncludes(
     }
     const listings = await Promise.all(
       chunked(targets, FILES_PER_GIT).map((chunk) =>
-        gitOutput(
+        keptGitOutput(
           [
             ...chunk.flatMap((target) => ['-c', `include.path=${target}`]),
             ...['config', '--list', '--show-scope', '--show-origin', '-z'],
           ],
           cwd,
           includingEnv(env),
+          chunk,
         ),
       ),
     );
@@ -201,10 +203,15 @@ function realPath(file: string): string | null {
 async function gitDirs(cwd: string, env: Readonly<Record<string, string>>): Promise<GitDirs | null> {
   let out: string | null;
   try {
-    out = await gitOutput(
-      ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--show-toplevel'],
-      cwd,
-      env,
+    const args = ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--show-toplevel'];
+    out = await keptOutput(
+      keyOf(args, cwd, env),
+      () => gitOutput(args, cwd, env),
+      (output) => [
+        ...repositoryFiles(cwd),
+        ...userConfigFiles(env),
+        ...output.split('\n').filter((line) => line !== ''),
+      ],
     );
   } catch {
     return null;
@@ -213,6 +220,51 @@ async function gitDirs(cwd: string, env: Readonly<Record<string, string>>): Prom
   if (!gitDir || !commonDir) return null;
   const dirs = [gitDir, commonDir].map(realPath).filter((dir): dir is string => dir !== null);
   return { top: top ? realPath(top) : null, gitDirs: dirs };
+}
+
+/**
+ * `git config --list --show-scope --show-origin -z` (with `args` before it) as gitOutput, kept
+ * while every file it read or could read is unchanged (git-config-kept.ts): the files it names
+ * and those their includes name, `files` (included on the command line: an empty one is named by
+ * no entry), the user's and the system's configs, and those that find the repository.
+ */
+function keptGitOutput(
+  args: string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  files: readonly string[],
+): Promise<string | null> {
+  return keptOutput(
+    keyOf(args, cwd, env),
+    () => gitOutput(args, cwd, env),
+    (listing) => [
+      ...files,
+      ...listedFiles(listing, cwd, env['HOME']),
+      ...userConfigFiles(env),
+      ...repositoryFiles(cwd),
+    ],
+  );
+}
+
+const keyOf = (args: readonly string[], cwd: string, env: Readonly<Record<string, string>>): string[] => [
+  cwd,
+  ...args,
+  JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+];
+
+/** The files a `--show-origin -z` listing names as origins, of any scope, and those its includes name. */
+function listedFiles(listing: string, cwd: string, home: string | undefined): string[] {
+  const items = listing.split('\0');
+  const files = new Set<string>();
+  for (let i = 0; i + 2 < items.length; i += 3) {
+    const origin = items[i + 1]!.startsWith('file:') ? path.resolve(cwd, items[i + 1]!.slice('file:'.length)) : null;
+    if (origin !== null) files.add(origin);
+    const entry = entryOf(origin ?? cwd, items[i + 2]!);
+    if (!isInclude(entry.key) || entry.value === null) continue;
+    const target = includeTarget(entry.value, origin ?? path.join(cwd, 'command-line'), home);
+    if (target !== null) files.add(target);
+  }
+  return [...files];
 }
 
 /** git's stdout (null when git is missing); rejects with what to do on any other failure. */
