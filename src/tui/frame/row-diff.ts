@@ -263,7 +263,7 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
 function repeatsAfter(cells: readonly Cell[], i: number, to: number, anyCharacter: boolean): number {
   const cell = at(cells, i);
   if (cell.width !== 1 || !cell.certain) return 0;
-  if (!anyCharacter && !ASCII.test(cell.text)) return 0;
+  if (!anyCharacter && !isAscii(cell.text)) return 0;
   let end = i + 1;
   while (end < to && sameCell(at(cells, end), cell)) end++;
   const count = end - i - 1;
@@ -271,7 +271,11 @@ function repeatsAfter(cells: readonly Cell[], i: number, to: number, anyCharacte
 }
 
 /** One printable ASCII character: what a terminal that repeats ASCII only (tmux) repeats. */
-const ASCII = /^[\x20-\x7e]$/;
+function isAscii(text: string): boolean {
+  if (text.length !== 1) return false;
+  const code = text.charCodeAt(0);
+  return code >= 0x20 && code <= 0x7e;
+}
 
 /** The first cell from `from` (before `to`) that does not look blank, if any. */
 function nextShown(cells: readonly Cell[], from: number, to: number): Cell | undefined {
