@@ -61,27 +61,25 @@ const kept = new Map<string, Kept>();
 export function folderListing(dir: string): FolderListing | UnlistedFolder {
   // The time is taken before the folder is looked at: a change after it falls in a later tick.
   const listedAtNs = BigInt(Date.now()) * NS_PER_MS;
+  const before = kept.get(dir);
+  if (before !== undefined) {
+    let stat: FolderStat | null;
+    try {
+      stat = statFolder(dir);
+    } catch {
+      stat = null;
+    }
+    if (stat !== null && sameFolder(before, stat)) return before.listing;
+    kept.delete(dir);
+  }
+  let dirents: Dirent[];
   let stat: FolderStat;
   try {
+    dirents = readdirSync(dir, { withFileTypes: true });
+    // Looked at after the listing: a change during it, or a folder swapped in, moved ctime past the margin.
     stat = statFolder(dir);
   } catch (error) {
-    kept.delete(dir);
     return { code: errorCode(error) };
-  }
-  const before = kept.get(dir);
-  if (before !== undefined && sameFolder(before, stat)) return before.listing;
-  kept.delete(dir);
-  let dirents: Dirent[];
-  try {
-    dirents = readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    return { code: errorCode(error) };
-  }
-  let after: FolderStat | null;
-  try {
-    after = statFolder(dir);
-  } catch {
-    after = null;
   }
   const names = new Set(dirents.map((entry) => entry.name));
   const listing: FolderListing = {
@@ -91,8 +89,7 @@ export function folderListing(dir: string): FolderListing | UnlistedFolder {
       .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
       .map((entry) => ({ name: entry.name, link: entry.isSymbolicLink() })),
   };
-  // Kept only when the folder stayed the same while it was listed, and had been still for the margin.
-  if (after !== null && sameFolder(stat, after) && settled(stat, listedAtNs)) {
+  if (settled(stat, listedAtNs)) {
     if (kept.size >= KEPT_MAX) kept.clear();
     kept.set(dir, { ...stat, listing });
   }
