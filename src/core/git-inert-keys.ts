@@ -7,7 +7,7 @@
  * `sendemail.*`, `gitcvs.*`, `instaweb.*` and the third-party sections (git-lfs's custom transfer
  * agents, git-flow's hook paths) but for the plain git-lfs URLs, and every key git may add later.
  */
-const INERT_PATTERNS = [
+export const INERT_PATTERNS: readonly string[] = [
   // Sections where git reads no program at all.
   'add.*',
   'add.<>.*',
@@ -332,7 +332,13 @@ const INERT = new Set(INERT_PATTERNS);
  * is beside it, and `diff.tool = ../../../../work/run-me` sources any file. These pass only as a
  * plain name; with a slash they are unvouched.
  */
-const NAMED_ONLY = new Set(['remote.<>.vcs', 'diff.tool', 'diff.guitool', 'merge.tool', 'merge.guitool']);
+export const NAMED_ONLY: ReadonlySet<string> = new Set([
+  'remote.<>.vcs',
+  'diff.tool',
+  'diff.guitool',
+  'merge.tool',
+  'merge.guitool',
+]);
 
 /** A key split as git reads it: section, subsection (null when there is none) and variable. */
 export interface KeyParts {

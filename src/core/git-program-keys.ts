@@ -12,6 +12,16 @@
  */
 const shellWord = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * Where a value takes the key's name (a driver's or a tool's): always inside a single-quoted
+ * shell word, so the name goes in with each `'` written `'\''` (nameInsideQuotes). The same
+ * templates are written into tole's git shim (git-shim-script.ts), which fills them in the same way.
+ */
+export const NAME_SLOT = '@NAME@';
+
+/** `name` as it goes in place of NAME_SLOT: inside single quotes. */
+export const nameInsideQuotes = (name: string): string => name.replaceAll("'", `'\\''`);
+
 /** A command that runs nothing and says so (what git appends to it falls in the comment). */
 const NOT_RUN = (what: string): string => `echo ${shellWord(`tole: this repository's ${what} was not run`)} #`;
 
@@ -25,74 +35,81 @@ const NOT_RUN_FAILS = (what: string): string =>
  * not run would report a clean merge and keep our side alone, dropping the other side's changes.
  * git fills in the placeholders; nothing is appended to the command.
  */
-const TEXT_MERGE = (name: string): string =>
-  `echo ${shellWord(`tole: this repository's merge driver ${name} was not run; git merged the file as text`)} >&2; ` +
+const TEXT_MERGE =
+  `echo ${shellWord(`tole: this repository's merge driver ${NAME_SLOT} was not run; git merged the file as text`)} >&2; ` +
   'git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B';
 
-/** The program each signature format runs when no config names one. */
-const GPG_DEFAULTS: Readonly<Record<string, string>> = { openpgp: 'gpg', x509: 'gpgsm', ssh: 'ssh-keygen' };
-
-interface ProgramKey {
-  readonly key: RegExp;
-  /** The inert value, given the key's first captured part (a driver's or a tool's name). */
-  readonly value: (name: string) => string;
+export interface ProgramKey {
+  /**
+   * The keys, as a regular expression both JavaScript and the shell's `[[ =~ ]]` (POSIX extended)
+   * read alike: its first group is the name NAME_SLOT stands for.
+   */
+  readonly key: string;
+  /** The inert value; NAME_SLOT is replaced by the key's name. */
+  readonly value: string;
 }
 
-const PROGRAM_KEYS: readonly ProgramKey[] = [
-  { key: /^filter\.(.+)\.(clean|smudge)$/, value: () => 'cat' },
-  { key: /^filter\.(.+)\.process$/, value: () => '' },
-  { key: /^diff\.(.+)\.textconv$/, value: () => 'cat' },
-  { key: /^diff\.(.+)\.command$/, value: (name) => NOT_RUN(`diff driver ${name}`) },
-  { key: /^diff\.external$/, value: () => NOT_RUN('diff.external') },
-  { key: /^merge\.(.+)\.driver$/, value: (name) => TEXT_MERGE(name) },
+/** Every key that names a program, in order: when two match, the later one's value is given. */
+export const PROGRAM_KEYS: readonly ProgramKey[] = [
+  { key: '^filter\\.(.+)\\.(clean|smudge)$', value: 'cat' },
+  { key: '^filter\\.(.+)\\.process$', value: '' },
+  { key: '^diff\\.(.+)\\.textconv$', value: 'cat' },
+  { key: '^diff\\.(.+)\\.command$', value: NOT_RUN(`diff driver ${NAME_SLOT}`) },
+  { key: '^diff\\.external$', value: NOT_RUN('diff.external') },
+  { key: '^merge\\.(.+)\\.driver$', value: TEXT_MERGE },
   {
-    key: /^tar\.(.+)\.command$/,
+    key: '^tar\\.(.+)\\.command$',
     // Reads the archive git sends before failing: a stand-in that left first would have git die of a
     // broken pipe (exit 141) or fail (128) by a race, where this fails the same way every time.
-    value: (name) =>
-      `cat >/dev/null; echo ${shellWord(`tole: this repository's archive command for ${name} was not run`)} >&2; false`,
+    value: `cat >/dev/null; echo ${shellWord(`tole: this repository's archive command for ${NAME_SLOT} was not run`)} >&2; false`,
   },
-  { key: /^gpg\.program$/, value: () => 'gpg' },
-  { key: /^gpg\.(.+)\.program$/, value: (format) => GPG_DEFAULTS[format] ?? 'false' },
-  { key: /^gpg\.ssh\.defaultkeycommand$/, value: () => '' },
-  { key: /^submodule\.(.+)\.update$/, value: () => 'checkout' },
-  { key: /^remote\.(.+)\.uploadpack$/, value: () => 'git-upload-pack' },
-  { key: /^remote\.(.+)\.receivepack$/, value: () => 'git-receive-pack' },
-  { key: /^credential\.(.+\.)?helper$/, value: () => '' },
-  { key: /^core\.editor$/, value: () => 'false' },
-  { key: /^sequence\.editor$/, value: () => 'false' },
-  { key: /^core\.pager$/, value: () => 'cat' },
-  { key: /^pager\..+$/, value: () => 'cat' },
-  { key: /^core\.gitproxy$/, value: () => '' },
+  { key: '^gpg\\.program$', value: 'gpg' },
+  // The program each signature format runs when no config names one; a format git does not know runs none.
+  { key: '^gpg\\.(.+)\\.program$', value: 'false' },
+  { key: '^gpg\\.(openpgp)\\.program$', value: 'gpg' },
+  { key: '^gpg\\.(x509)\\.program$', value: 'gpgsm' },
+  { key: '^gpg\\.(ssh)\\.program$', value: 'ssh-keygen' },
+  { key: '^gpg\\.ssh\\.defaultkeycommand$', value: '' },
+  { key: '^submodule\\.(.+)\\.update$', value: 'checkout' },
+  { key: '^remote\\.(.+)\\.uploadpack$', value: 'git-upload-pack' },
+  { key: '^remote\\.(.+)\\.receivepack$', value: 'git-receive-pack' },
+  { key: '^credential\\.(.+\\.)?helper$', value: '' },
+  { key: '^core\\.editor$', value: 'false' },
+  { key: '^sequence\\.editor$', value: 'false' },
+  { key: '^core\\.pager$', value: 'cat' },
+  { key: '^pager\\..+$', value: 'cat' },
+  { key: '^core\\.gitproxy$', value: '' },
   // Its output is read as refs the alternate has; `true` says it has none.
-  { key: /^core\.alternaterefscommand$/, value: () => 'true' },
+  { key: '^core\\.alternaterefscommand$', value: 'true' },
   // Every alias: a `!` alias runs the shell, and a plain one can bring `-c` settings that outrank tole's.
-  { key: /^alias\.(.+)$/, value: (name) => `!${NOT_RUN_FAILS(`alias ${name}`)}` },
-  { key: /^difftool\.(.+)\.cmd$/, value: (name) => NOT_RUN_FAILS(`difftool ${name}`) },
-  { key: /^mergetool\.(.+)\.cmd$/, value: (name) => NOT_RUN_FAILS(`mergetool ${name}`) },
-  { key: /^guitool\.(.+)\.cmd$/, value: (name) => NOT_RUN_FAILS(`guitool ${name}`) },
-  { key: /^browser\.(.+)\.cmd$/, value: (name) => NOT_RUN_FAILS(`browser ${name}`) },
-  { key: /^man\.(.+)\.cmd$/, value: (name) => NOT_RUN_FAILS(`man viewer ${name}`) },
+  { key: '^alias\\.(.+)$', value: `!${NOT_RUN_FAILS(`alias ${NAME_SLOT}`)}` },
+  { key: '^difftool\\.(.+)\\.cmd$', value: NOT_RUN_FAILS(`difftool ${NAME_SLOT}`) },
+  { key: '^mergetool\\.(.+)\\.cmd$', value: NOT_RUN_FAILS(`mergetool ${NAME_SLOT}`) },
+  { key: '^guitool\\.(.+)\\.cmd$', value: NOT_RUN_FAILS(`guitool ${NAME_SLOT}`) },
+  { key: '^browser\\.(.+)\\.cmd$', value: NOT_RUN_FAILS(`browser ${NAME_SLOT}`) },
+  { key: '^man\\.(.+)\\.cmd$', value: NOT_RUN_FAILS(`man viewer ${NAME_SLOT}`) },
   // A tool's path is run as the tool's program.
-  { key: /^(?:difftool|mergetool|browser|man)\.(.+)\.path$/, value: () => 'false' },
-  { key: /^interactive\.difffilter$/, value: () => 'cat' },
-  { key: /^imap\.tunnel$/, value: () => NOT_RUN_FAILS('imap.tunnel') },
+  { key: '^(difftool|mergetool|browser|man)\\.(.+)\\.path$', value: 'false' },
+  { key: '^interactive\\.difffilter$', value: 'cat' },
+  { key: '^imap\\.tunnel$', value: NOT_RUN_FAILS('imap.tunnel') },
   // A template directory's hooks and config are copied into every repository git init makes.
-  { key: /^init\.templatedir$/, value: () => '' },
+  { key: '^init\\.templatedir$', value: '' },
   // An absolute smtpServer is run as a sendmail program; the *Cmd keys are run for addresses.
-  { key: /^sendemail\.(.+\.)?smtpserver$/, value: () => '/usr/bin/false' },
-  { key: /^sendemail\.(.+\.)?sendmailcmd$/, value: () => 'false' },
-  { key: /^sendemail\.(.+\.)?(tocmd|cccmd|headercmd)$/, value: () => 'true' },
+  { key: '^sendemail\\.(.+\\.)?smtpserver$', value: '/usr/bin/false' },
+  { key: '^sendemail\\.(.+\\.)?sendmailcmd$', value: 'false' },
+  { key: '^sendemail\\.(.+\\.)?(tocmd|cccmd|headercmd)$', value: 'true' },
   // Not a program, but a file written wherever the repository says (the cookie jar).
-  { key: /^http\.(.+\.)?savecookies$/, value: () => 'false' },
+  { key: '^http\\.(.+\\.)?savecookies$', value: 'false' },
 ];
+
+const COMPILED = PROGRAM_KEYS.map((program) => ({ key: new RegExp(program.key), value: program.value }));
 
 /** The inert value for `key` (canonicalKey's form) when it names a program; null otherwise. */
 export function inertValue(key: string): string | null {
   let value: string | null = null;
-  for (const program of PROGRAM_KEYS) {
+  for (const program of COMPILED) {
     const match = program.key.exec(key);
-    if (match) value = program.value(match[1] ?? '');
+    if (match) value = program.value.replaceAll(NAME_SLOT, () => nameInsideQuotes(match[1] ?? ''));
   }
   return value;
 }
