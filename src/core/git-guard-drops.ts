@@ -24,6 +24,14 @@ import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-com
 const GUARD_NAME = /GIT_CONFIG|GIT_EXEC_PATH|--exec-path=/;
 /** Variables that move where git finds the user's own config, which tole does not vet. */
 const CONFIG_HOME = /(^|[^\w])(HOME|XDG_CONFIG_HOME)\+?=/;
+/**
+ * A PATH the command sets that does not keep tole's first: `PATH=/usr/bin git`, `export PATH=bin:$PATH`
+ * find a git other than tole's (git-shim-script.ts). `PATH=$PATH:…` keeps it first.
+ */
+const PATH_SET = /(^|[^\w$])PATH=(?!["']?\$(PATH|\{PATH\})(:|["'\s]|$))/;
+/** Where git is installed, named anywhere (an interpreter's code included): that git is not tole's. */
+const GIT_INSTALLED =
+  /(^|[^\w.~/-])\/(usr\/(local\/)?)?(s?bin|lib\/git-core|libexec\/git-core)\/git(-[\w-]+)?(?![\w./-])/;
 /** Programs that run a command with an environment of their own, not the one tole gave. */
 const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run', 'setpriv']);
 /** Builtins that take variables out of the environment, by the names given after them. */
@@ -37,6 +45,8 @@ const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 're
  */
 const GUARD_KEYS =
   /^(include\.|includeif\.|core\.(hookspath|fsmonitor|sshcommand|askpass)|safe\.barerepository|protocol\.)[^=]*=/i;
+
+const INSTALLED_GIT = `${DROP_START}names git by the path it is installed at, which tole's check does not see`;
 
 /** What in `command` keeps git from tole's guard, one line each (empty when nothing does). */
 export function guardDrops(command: string): string[] {
@@ -61,6 +71,7 @@ function itemDrops(item: GuardItem): string[] {
       const found: string[] = [];
       if (named && program!.substitutions.length > 0)
         found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
+      if (named) found.push(...gitByPath(program!.text));
       return [
         ...found,
         ...programDrops(
@@ -94,6 +105,9 @@ function textDrops(text: string): string[] {
     );
   const home = CONFIG_HOME.exec(text);
   if (home) found.push(`${DROP_START}sets ${home[2]}, which moves the git config tole did not read`);
+  if (PATH_SET.test(text))
+    found.push(`${DROP_START}sets PATH other than after tole's own, which can find a git tole does not check`);
+  if (GIT_INSTALLED.test(text)) found.push(INSTALLED_GIT);
   return found;
 }
 
@@ -108,6 +122,7 @@ const ENV_WORD = /\benv\b/i;
 
 function codeDrops(program: string, code: string | null): string[] {
   if (code === null) return [`${DROP_START}runs ${program} with code only known when it runs`];
+  if (GIT_INSTALLED.test(code)) return [INSTALLED_GIT];
   const touch = ENV_TOUCH.exec(code) ?? ENV_WORD.exec(code);
   return touch
     ? [
@@ -174,7 +189,10 @@ function dropsOf(words: readonly string[]): string[] {
   if (program === undefined) return [];
   const at = words.indexOf(program);
   const programBase = program.slice(program.lastIndexOf('/') + 1);
-  const found = programDrops(program, words.slice(at + 1), at > 0, /^[$`][^/]*$/.test(program));
+  const found = [
+    ...gitByPath(program),
+    ...programDrops(program, words.slice(at + 1), at > 0, /^[$`][^/]*$/.test(program)),
+  ];
   // An argument of a program that runs none of them is text; the program's own name still counts.
   if (ARGUMENTS_NEVER_RUN.has(programBase)) return found;
   for (let index = at + 1; index < words.length; index++)
@@ -208,7 +226,17 @@ function programDrops(program: string, rest: readonly string[], argument: boolea
     );
   if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
     found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
+  const leading = rest.slice(0, rest.findIndex((each) => !each.startsWith('-')) >>> 0);
+  if ((base === 'command' || base === 'hash') && leading.some((option) => /^-[a-zA-Z]*p/.test(option)))
+    found.push(`${DROP_START}runs ${base} -p, which finds a git tole does not check`);
   return found;
+}
+
+/** A git run by its path (`/usr/bin/git`, `./bin/git`, `$(git --exec-path)/git-diff`): not tole's git, which PATH finds. */
+function gitByPath(program: string): string[] {
+  return /\/git(-[\w.-]+)?$/.test(program)
+    ? [`${DROP_START}runs git by a path (${program}), which tole's check does not see`]
+    : [];
 }
 
 /**

@@ -8,6 +8,7 @@ import { withGitGuard } from '../../git-guard-env';
 import { type RepositoryGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
 import { confinedOnlyWords, refusedAtRunWords, vettingWords } from '../../approval/unconfined-vetting';
 import { capClippedOutput, formatBytes } from '../cap-output';
+import { type GitShim, installGitShim, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
 import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
@@ -76,6 +77,17 @@ interface RunLimits {
 /** `bash`: risk classified per command line; never replayed after a crash (its outcome is unknown). */
 export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   const exists = (candidate: string): boolean => existsSync(path.resolve(options.workspaceRoot, candidate));
+  // tole's git for unconfined runs, written once, at the first such run.
+  let shim: Promise<GitShim | null> | null = null;
+  const gitShim = (): Promise<GitShim | null> => {
+    shim ??= installGitShim(options.workspaceRoot, baseEnv(options), options.trustedGitKeys ?? []).catch(
+      (error: unknown) => {
+        shim = null; // tried again at the next run
+        throw error;
+      },
+    );
+    return shim;
+  };
   return {
     name: 'bash',
     description:
@@ -96,7 +108,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     subject: (input) => input.command,
     withSubject: (input, command) => ({ ...input, command }),
     preflight: (input, ctx) => vetBeforeAsking(input, ctx, options),
-    execute: (input, ctx) => runBash(input, ctx, options),
+    execute: (input, ctx) => runBash(input, ctx, options, gitShim),
   };
 }
 
@@ -117,7 +129,12 @@ async function vetBeforeAsking(input: BashInput, ctx: PreflightContext, options:
   }
 }
 
-async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOptions): Promise<ToolOutput> {
+async function runBash(
+  input: BashInput,
+  ctx: ToolContext,
+  options: BashToolOptions,
+  gitShim: () => Promise<GitShim | null>,
+): Promise<ToolOutput> {
   if (ctx.signal.aborted)
     return { ok: false, content: 'Not run: the call was interrupted before the command started.' };
   const limits: RunLimits = {
@@ -139,6 +156,20 @@ async function runBash(input: BashInput, ctx: ToolContext, options: BashToolOpti
   if (confined === null && config.unvouched.length > 0)
     return { ok: false, content: refusedUnconfined(config.unvouched, options) };
   const env = withGitGuard(base, config.settings);
+  // Unconfined, every git the command starts passes tole's git, which vets the repository it finds
+  // then (one the command made included). Confined, the sandbox holds what git runs; no shim there.
+  if (confined === null) {
+    let found: GitShim | null;
+    try {
+      found = await gitShim();
+    } catch (error) {
+      return {
+        ok: false,
+        content: `tole could not set up its git check, so the command was not run: ${(error as Error).message}`,
+      };
+    }
+    if (found !== null) env['PATH'] = pathWithShim(found, base);
+  }
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
   return present(run, limits, confined?.policy ?? null, config.unvouched);
 }

@@ -1,0 +1,159 @@
+/**
+ * Puts tole's git (git-shim-script.ts) on disk for the commands tole runs outside its sandbox: a
+ * private folder (mode 0700, removed when tole exits) holding `bin/git`, the script, and `exec/`,
+ * a copy of git's own programs folder in which every entry that is git itself (`git`, `git-diff`…)
+ * is the script and every other one (`git-remote-https`, `git-mergetool`…) links to git's. The
+ * real git, bash and the user's own config files are found once, from the commands' environment.
+ */
+import { execFile } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { includeTarget } from '../git-config-listing';
+import { withGitGuard } from '../git-guard-env';
+import { isInclude } from '../git-repo-config-read';
+import { gitShimScript } from '../git-shim-script';
+
+export interface GitShim {
+  /** The folder to put first on a command's PATH: it holds `git`. */
+  readonly binDir: string;
+}
+
+/** Where the script goes when no PATH is given: bash's own default. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** The first executable `name` on `searchPath`, absolute and real; null when there is none. */
+export function onPath(name: string, searchPath: string): string | null {
+  for (const dir of searchPath.split(':')) {
+    if (!path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return realpathSync(candidate);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** `env`'s PATH with the shim's folder first. */
+export function pathWithShim(shim: GitShim, env: Readonly<Record<string, string>>): string {
+  return `${shim.binDir}:${env['PATH'] ?? DEFAULT_PATH}`;
+}
+
+const made = new Set<string>();
+let removeOnExit = false;
+
+function removeAll(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
+}
+
+function gitOutput(git: string, args: string[], cwd: string, env: Readonly<Record<string, string>>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(git, args, { cwd, env, encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, timeout: 10_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+}
+
+/**
+ * The user's own config files as git names them (`file:…`) in `--show-origin`, read in `cwd`: the
+ * system and global scopes, and the files their includes name whatever their condition.
+ */
+async function userOrigins(git: string, cwd: string, env: Readonly<Record<string, string>>): Promise<string[]> {
+  const listing = await gitOutput(
+    git,
+    ['config', '--list', '--show-scope', '--show-origin', '-z'],
+    cwd,
+    withGitGuard(env),
+  );
+  const items = listing.split('\0');
+  const origins = new Set<string>();
+  for (let i = 0; i + 2 < items.length; i += 3) {
+    const [scope, origin, item] = [items[i]!, items[i + 1]!, items[i + 2]!];
+    if ((scope !== 'system' && scope !== 'global') || !origin.startsWith('file:')) continue;
+    origins.add(origin);
+    const newline = item.indexOf('\n');
+    if (newline < 0 || !isInclude(item.slice(0, newline))) continue;
+    const target = includeTarget(item.slice(newline + 1), origin.slice('file:'.length), env['HOME']);
+    if (target !== null) origins.add(`file:${target}`);
+  }
+  return [...origins];
+}
+
+/**
+ * Writes tole's git for commands run with `env` in `workspaceRoot`; null when there is no git on
+ * the commands' PATH (no git to vet). Rejects when it cannot be written.
+ */
+export async function installGitShim(
+  workspaceRoot: string,
+  env: Readonly<Record<string, string>>,
+  trusted: readonly string[],
+): Promise<GitShim | null> {
+  const searchPath = env['PATH'] ?? DEFAULT_PATH;
+  const realGit = onPath('git', searchPath);
+  if (realGit === null) return null;
+  const bash = onPath('bash', `/bin:/usr/bin:${searchPath}`);
+  if (bash === null) throw new Error('no bash found to run tole’s git check');
+  const [gitExecPath, origins] = await Promise.all([
+    gitOutput(realGit, ['--exec-path'], workspaceRoot, withGitGuard(env)).then((out) => out.trim()),
+    userOrigins(realGit, workspaceRoot, env),
+  ]);
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'tole-git-')));
+  made.add(dir);
+  if (!removeOnExit) {
+    removeOnExit = true;
+    process.on('exit', removeAll);
+  }
+  const binDir = path.join(dir, 'bin');
+  const execDir = path.join(dir, 'exec');
+  mkdirSync(binDir);
+  mkdirSync(execDir);
+  const script = path.join(binDir, 'git');
+  writeFileSync(
+    script,
+    gitShimScript({
+      bash,
+      realGit,
+      execDir,
+      workspaceRoot: realpathSync(workspaceRoot),
+      trusted,
+      userOrigins: origins,
+    }),
+    { mode: 0o555 },
+  );
+  mirrorExecPath(gitExecPath, execDir, script);
+  return { binDir };
+}
+
+/** Fills `execDir` from git's programs folder: git itself (under any name) becomes `script`. */
+function mirrorExecPath(gitExecPath: string, execDir: string, script: string): void {
+  const gitItself = realOrNull(path.join(gitExecPath, 'git'));
+  for (const name of readdirSync(gitExecPath)) {
+    const entry = path.join(gitExecPath, name);
+    const isGit = name === 'git' || (gitItself !== null && realOrNull(entry) === gitItself);
+    symlinkSync(isGit ? script : entry, path.join(execDir, name));
+  }
+  if (!existsSync(path.join(execDir, 'git'))) symlinkSync(script, path.join(execDir, 'git'));
+}
+
+function realOrNull(file: string): string | null {
+  try {
+    return realpathSync(file);
+  } catch {
+    return null;
+  }
+}
