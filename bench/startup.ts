@@ -42,8 +42,9 @@ const POSITION_ANSWER = '\x1b[1;4R';
 
 /**
  * Answers every cursor position report asked in `seen` past the first `answered`, at once, as a
- * terminal does: a pseudo-terminal alone answers nothing, and tole's first frame would then wait
- * out the 100 ms it gives a terminal that never answers. Returns how many are answered now.
+ * terminal does (a pseudo-terminal alone answers nothing). tole's first frame waits for no answer;
+ * answering keeps the frames after it drawn as a terminal that repeats gets them. Returns how many
+ * are answered now.
  */
 function answerAsATerminal(pty: IPty, seen: string, answered: number): number {
   let asked = 0;

@@ -12,7 +12,6 @@ import type { Signals } from './status/use-signals';
 import type { SessionAllowance } from './input/key-handler';
 import type { HostCommand } from './commands/slash-commands';
 import { FrameWriter } from './frame/frame-writer';
-import { FramesShown } from './frame/frames-shown';
 import type { Binding } from './input/keymap';
 import type { ProviderSetup } from './dialogs/provider-setup';
 import type { SessionStartHook } from './screen/use-session-start';
@@ -20,7 +19,7 @@ import type { HistorySource } from './screen/use-ui-state';
 import type { McpStatusSource } from './overlays/mcp-lines';
 import type { ChildEventSource } from './usage/child-usage';
 import { TerminalScreen } from './frame/terminal-screen';
-import { ASCII_REPEAT_PROBE, REPEAT_PROBE, REPEAT_WAIT_MS, RepeatProbe } from './frame/repeat-probe';
+import { ASCII_REPEAT_PROBE, REPEAT_PROBE, RepeatProbe } from './frame/repeat-probe';
 import type { SyncStatusSource } from './status/use-sync-alert';
 import { loadTheme, type Theme } from './style/theme';
 import { TurnController, type TurnAgent } from './screen/turn-controller';
@@ -138,7 +137,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const repeats = options.repeatRuns === true ? new RepeatProbe() : null;
   if (repeats !== null) {
     stdout.write(options.lineSet === true ? ASCII_REPEAT_PROBE : REPEAT_PROBE);
-    frames.waitForRepeats(repeats.answer, REPEAT_WAIT_MS);
+    frames.repeatsOnceAnswered(repeats.answer);
   }
   let finished = false;
   let resolveExit!: (exit: TuiExit) => void;
@@ -233,33 +232,31 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const instance = render(
     paced(
       <CrashBoundary onCrash={onError}>
-        <FramesShown.Provider value={frames.shown}>
-          <SessionScreen
-            session={first}
-            turnsFor={(session) => (session === first ? turns : turnsFor(session))}
-            onSwitched={(session, next) => {
-              onScreen = session.store;
-              if (next) turns = next;
-            }}
-            {...(options.switcher ? { switcher: options.switcher } : {})}
-            theme={theme}
-            noColor={options.noColor}
-            {...(options.keymap ? { keymap: options.keymap } : {})}
-            editText={editText}
-            {...(options.templates ? { templates: options.templates } : {})}
-            {...options.completion}
-            {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
-            {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
-            {...(options.tmux ? { tmux: options.tmux } : {})}
-            {...(options.signals ? { signals: options.signals } : {})}
-            writeTerminal={(data) => {
-              // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
-              if (!finished) stdout.write(data);
-            }}
-            onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
-            onCrash={onError}
-          />
-        </FramesShown.Provider>
+        <SessionScreen
+          session={first}
+          turnsFor={(session) => (session === first ? turns : turnsFor(session))}
+          onSwitched={(session, next) => {
+            onScreen = session.store;
+            if (next) turns = next;
+          }}
+          {...(options.switcher ? { switcher: options.switcher } : {})}
+          theme={theme}
+          noColor={options.noColor}
+          {...(options.keymap ? { keymap: options.keymap } : {})}
+          editText={editText}
+          {...(options.templates ? { templates: options.templates } : {})}
+          {...options.completion}
+          {...(options.history ? { history: options.history.prompts, rememberPrompt: options.history.remember } : {})}
+          {...(options.multiplexer ? { multiplexer: options.multiplexer } : {})}
+          {...(options.tmux ? { tmux: options.tmux } : {})}
+          {...(options.signals ? { signals: options.signals } : {})}
+          writeTerminal={(data) => {
+            // Straight to the terminal, beside the frame writer: a control sequence is not a frame.
+            if (!finished) stdout.write(data);
+          }}
+          onQuit={() => void finish({ reason: 'quit', exitCode: 0 })}
+          onCrash={onError}
+        />
       </CrashBoundary>,
       streamed,
     ),

@@ -134,7 +134,7 @@ async function check(frames: readonly string[], parse: boolean, repeats: boolean
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
   writer.drawLineSet(lineSet);
   const answer = Promise.resolve(repeats);
-  writer.waitForRepeats(answer, 1_000);
+  writer.repeatsOnceAnswered(answer);
   await answer;
   const term = terminal(WIDTH, HEIGHT);
   try {

@@ -49,7 +49,7 @@ function written(lineSet: boolean, repeats: boolean, frames: readonly string[]):
   const writer = new FrameWriter(out as unknown as NodeJS.WriteStream);
   writer.drawLineSet(lineSet);
   const answer = Promise.resolve(repeats);
-  writer.waitForRepeats(answer, 1_000);
+  writer.repeatsOnceAnswered(answer);
   return answer.then(() =>
     frames.map((frame) => {
       out.frames.length = 0;

@@ -7,7 +7,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { asksRepeats, REPEAT_PROBE, RepeatProbe } from '../../src/tui/frame/repeat-probe';
 import { keyedStdin } from '../../src/tui/input/key-chunks';
@@ -23,7 +23,7 @@ async function writer(repeats: boolean): Promise<{ writer: FrameWriter; out: Fak
   const out = new FakeStdout(WIDTH, HEIGHT);
   const frames = new FrameWriter(out as unknown as NodeJS.WriteStream);
   const answer = Promise.resolve(repeats);
-  frames.waitForRepeats(answer, 1_000);
+  frames.repeatsOnceAnswered(answer);
   await answer;
   return { writer: frames, out };
 }
@@ -36,10 +36,6 @@ const RULED = [
   colour.ansi256(244)('─'.repeat(WIDTH)),
   'e\u0301e\u0301e\u0301e\u0301 uncertain, written whole',
 ].join('\n');
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe('runs of one character with REP', () => {
   it('a rule goes out as its character and a REP, and the screen is the one drawn whole', async () => {
@@ -89,40 +85,58 @@ describe('runs of one character with REP', () => {
     expect(plainOut.frames.join('')).toBe(out.frames.join(''));
   });
 
-  it('frames wait for the answer and go out in order once it comes', async () => {
+  it('the first frame goes out at once and plain, before any answer; REP from the frame after a yes', async () => {
     const out = new FakeStdout(WIDTH, HEIGHT);
     const frames = new FrameWriter(out as unknown as NodeJS.WriteStream);
     let answer!: (repeats: boolean) => void;
     const answered = new Promise<boolean>((resolve) => (answer = resolve));
-    frames.waitForRepeats(answered, 60_000);
-    frames.stream.write('first');
-    frames.stream.write(`second ${'─'.repeat(20)}`);
-    expect(out.frames).toEqual([]);
+    frames.repeatsOnceAnswered(answered);
+    const first = `first ${'─'.repeat(30)}`;
+    frames.stream.write(first);
+    // On the terminal before the answer was sent: nothing waits for it.
+    const before = out.frames.join('');
+    expect(before).toContain(first);
+    expect(before).not.toMatch(/\x1b\[\d+b/);
     answer(true);
     await answered;
-    const sent = out.frames.join('');
-    expect(sent).toContain('first');
-    expect(sent.indexOf('first')).toBeLessThan(sent.indexOf('second'));
-    expect(sent).toContain('─\x1b[19b');
+    // The answer draws nothing itself: the frame on the screen stays as it was.
+    expect(out.frames.join('')).toBe(before);
+    const second = `${first}\n${'═'.repeat(30)}`;
+    frames.stream.write(second);
+    const after = out.frames.join('').slice(before.length);
+    expect(after).toContain('═\x1b[29b');
+    // The rows drawn plain and those drawn with REP leave the screen a whole redraw leaves.
+    const term = terminal(WIDTH, HEIGHT);
+    try {
+      await flush(term, out.frames.join(''));
+      expect(cells(term)).toEqual(await wholeDraw(second, WIDTH, HEIGHT));
+    } finally {
+      term.dispose();
+    }
   });
 
-  it('with no answer the first frame goes out plain after the wait, and a late yes counts from the next frame', async () => {
-    vi.useFakeTimers();
-    const out = new FakeStdout(WIDTH, HEIGHT);
-    const frames = new FrameWriter(out as unknown as NodeJS.WriteStream);
+  it('a terminal that never answers gets every frame at once, plain; after a no, none is repeated', async () => {
+    const silent = new FakeStdout(WIDTH, HEIGHT);
+    const unanswered = new FrameWriter(silent as unknown as NodeJS.WriteStream);
+    unanswered.repeatsOnceAnswered(new Promise<boolean>(() => {}));
+    unanswered.stream.write('─'.repeat(30));
+    expect(silent.frames.join('')).toContain('─'.repeat(30));
+    unanswered.stream.write(`${'─'.repeat(30)}\n${'═'.repeat(30)}`);
+    expect(silent.frames.join('')).toContain('═'.repeat(30));
+    expect(silent.frames.join('')).not.toMatch(/\x1b\[\d+b/);
+
+    const refusing = new FakeStdout(WIDTH, HEIGHT);
+    const refused = new FrameWriter(refusing as unknown as NodeJS.WriteStream);
     let answer!: (repeats: boolean) => void;
     const answered = new Promise<boolean>((resolve) => (answer = resolve));
-    frames.waitForRepeats(answered, 100);
-    frames.stream.write('─'.repeat(30));
-    vi.advanceTimersByTime(99);
-    expect(out.frames).toEqual([]);
-    vi.advanceTimersByTime(1);
-    expect(out.frames.join('')).toContain('─'.repeat(30));
-    answer(true);
+    refused.repeatsOnceAnswered(answered);
+    refused.stream.write('─'.repeat(30));
+    expect(refusing.frames.join('')).toContain('─'.repeat(30));
+    answer(false);
     await answered;
-    out.frames.length = 0;
-    frames.stream.write(`${'─'.repeat(30)}\n${'═'.repeat(30)}`);
-    expect(out.frames.join('')).toContain('═\x1b[29b');
+    refused.stream.write(`${'─'.repeat(30)}\n${'═'.repeat(30)}`);
+    expect(refusing.frames.join('')).toContain('═'.repeat(30));
+    expect(refusing.frames.join('')).not.toMatch(/\x1b\[\d+b/);
   });
 });
 

@@ -75,13 +75,6 @@ export class FrameWriter {
   scroll = true;
   framesWritten = 0;
   private lost = false;
-  /** What Ink wrote while frames wait for the terminal's answer (see `waitForRepeats`); null: not waiting. */
-  private held: string[] | null = null;
-  private holdTimer: NodeJS.Timeout | undefined;
-  private holdMs = 0;
-  private showFrames: () => void = () => {};
-  /** Settles when frames reach the terminal: at once, unless they wait for the terminal's answer. */
-  shown: Promise<void> = Promise.resolve();
   /** The terminal was resized: the next frame is drawn whole, on a screen it clears in the same write. */
   private clearFirst = false;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
@@ -119,20 +112,16 @@ export class FrameWriter {
   }
 
   /**
-   * Frames wait for `answer`, whether the terminal repeats characters (src/tui/frame/repeat-probe.ts;
-   * with `drawLineSet` on, whether it repeats ASCII ones, so call that first),
-   * at most `waitMs` from the first frame, so the first frame's rules can be drawn with REP. An
-   * answer that comes later still counts for the frames after it.
+   * Runs of one character go out with REP from the first frame after `answer` says the terminal
+   * repeats them (src/tui/frame/repeat-probe.ts; with `drawLineSet` on, whether it repeats ASCII
+   * ones, so call that first). No frame waits for the answer: the first goes out at once, plain,
+   * as does every frame before a yes (over a slow link the answer is a round trip away).
    */
-  waitForRepeats(answer: Promise<boolean>, waitMs: number): void {
-    this.held = [];
-    this.holdMs = waitMs;
-    this.shown = new Promise((resolve) => (this.showFrames = resolve));
+  repeatsOnceAnswered(answer: Promise<boolean>): void {
     void answer.then((repeats) => {
       // Drawing in the graphics set (inside tmux), the question was whether ASCII is repeated.
       if (this.lineSet) this.pen.asciiRepeats = repeats;
       else this.pen.repeats = repeats;
-      this.release();
     });
   }
 
@@ -142,15 +131,6 @@ export class FrameWriter {
    */
   drawLineSet(on: boolean): void {
     this.lineSet = on;
-  }
-
-  /** Writes what waited for the terminal's answer, in order. */
-  private release(): void {
-    clearTimeout(this.holdTimer);
-    const held = this.held;
-    this.held = null;
-    for (const data of held ?? []) this.write(data);
-    this.showFrames();
   }
 
   /**
@@ -171,14 +151,6 @@ export class FrameWriter {
   private write(data: string): void {
     if (this.lost) return;
     if (data === SYNC_START || data === SYNC_END) return;
-    if (this.held !== null) {
-      this.held.push(data);
-      if (this.holdTimer === undefined) {
-        this.holdTimer = setTimeout(() => this.release(), this.holdMs);
-        this.holdTimer.unref();
-      }
-      return;
-    }
     let rest = data;
     const cleared = prefixLength(CLEAR_PREFIX, rest);
     if (cleared > 0) {

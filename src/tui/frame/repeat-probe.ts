@@ -7,19 +7,14 @@
  * terminfo lists `rep`, and not all of them do it; tmux does it for ASCII only (its parser forgets
  * the last character at any other). So tole draws `─` and asks for a repeat of two, then asks
  * where the cursor is (DSR 6): a terminal that repeated it reports column 4 (7 if it draws `─` two
- * columns wide); one that did not, column 2 or 3. Then the row is erased. A terminal that never
- * answers leaves REP off: every way the answer can go wrong draws plain rules.
+ * columns wide); one that did not, column 2 or 3. Then the row is erased. No frame waits for the
+ * answer (over ssh it is a round trip away): frames go out plain until a yes, and with REP from the
+ * next one. A terminal that never answers leaves REP off: every way the answer can go wrong draws
+ * plain rules.
  */
 
 /** At the top-left of the just-cleared screen: `─`, two repeats, the cursor's report, the row erased. */
 export const REPEAT_PROBE = '\x1b[H─\x1b[2b\x1b[6n\x1b[H\x1b[2K';
-
-/**
- * How long the first frame waits for the answer. A terminal on this machine answers within a few
- * milliseconds; over a slow link the first frame goes out plain, and frames after the late answer
- * use REP.
- */
-export const REPEAT_WAIT_MS = 100;
 
 /** A cursor position report, `ESC [ row ; column R`. */
 const POSITION_REPORT = /^\x1b\[\d+;(\d+)R$/;

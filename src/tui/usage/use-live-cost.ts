@@ -1,4 +1,4 @@
-import { useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionStore } from '../../core/storage/session-store';
 import {
   callEstimate,
@@ -12,7 +12,6 @@ import {
 import type { LiveTurn, TurnAgent } from '../screen/turn-controller';
 import type { SessionView } from '../screen/use-session-view';
 import type { UsageSummary } from './usage-summary';
-import { FramesShown } from '../frame/frames-shown';
 
 /** What the call in flight adds to the figures, the context fill, and the session's total with both. */
 export interface LiveCost {
@@ -72,18 +71,10 @@ function useRequestEstimate(agent: TurnAgent, key: string, view: SessionView, ne
   const path = useRef(view.path);
   path.current = view.path;
   const stale = estimate?.key !== key;
-  const shown = useContext(FramesShown);
   useEffect(() => {
     if (!needed || !stale || !agent.requestTokensEstimate) return;
-    let timer: NodeJS.Timeout | undefined;
-    let live = true;
-    void shown.then(() => {
-      if (live) timer = setTimeout(() => setEstimate({ key, tokens: agent.requestTokensEstimate!(path.current) }), 0);
-    });
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [agent, key, needed, stale, shown]);
+    const timer = setTimeout(() => setEstimate({ key, tokens: agent.requestTokensEstimate!(path.current) }), 0);
+    return () => clearTimeout(timer);
+  }, [agent, key, needed, stale]);
   return estimate?.tokens ?? null;
 }
