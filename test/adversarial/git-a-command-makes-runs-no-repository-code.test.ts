@@ -340,3 +340,18 @@ describe('ordinary git work is unchanged under tole’s git', () => {
     expect(out.content).toMatch(/^t$/m);
   });
 });
+
+describe('tole’s git folder removed between calls', () => {
+  it('is written again before the next unconfined call, so PATH never falls through to the real git', async () => {
+    const { toleRuns, plainRuns } = await archivedRepository(TEXTCONV);
+    const where = await toleRuns('command -v git');
+    const shimGit = where.out.content.split('\n')[0]!;
+    expect(shimGit).toMatch(/tole-git-.*\/bin\/git$/);
+    rmSync(path.dirname(path.dirname(shimGit)), { recursive: true, force: true });
+    const command = 'tar xzf evil.tgz && cd evil && python3 drop.py git diff';
+    expect(plainRuns(command)).toBe(true);
+    const { ran, out } = await toleRuns(command);
+    expect(ran, out.content).toBe(false);
+    expect(out.content).toContain('+two');
+  });
+});
