@@ -18,6 +18,7 @@ import { FieldLine } from './tree/FieldLine';
 import { allowancesInForce } from './approval/allowances-in-force';
 import { openField } from './approval/approval-keys';
 import { approvalOffers } from './approval/approval-offers';
+import { approvalFieldKeys } from './approval/approval-lines';
 import { approvalPlaceholder } from './approval/approval-placeholder';
 import { followSearch, handleKey, handlePaste, type KeyContext, type SessionAllowance } from './input/key-handler';
 import { TreeFinder } from './tree/tree-find';
@@ -428,20 +429,23 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     taskCall: ui.focus === 'tree' ? selectedTaskCall(store, view.rows, ui, view.head.entryId) : null,
     restoreOffered: restoreOffered(dialog),
   });
-  const hints = hintsFor(
-    activeScopes(
-      ui.focus,
-      pending !== null,
-      ui.helpOpen,
-      setupOpen,
-      dialog?.kind ?? null,
-      queueOpen,
-      ui.field?.kind ?? null,
-      completion !== null,
-    ),
-    conditions,
-    keymap,
-  );
+  // An open field of the approval box takes the keys: the bar names its keys, as the box's foot does.
+  const hints = approvalField
+    ? approvalFieldKeys(approvalField).map(([keys, hint]) => ({ keys, hint }))
+    : hintsFor(
+        activeScopes(
+          ui.focus,
+          pending !== null,
+          ui.helpOpen,
+          setupOpen,
+          dialog?.kind ?? null,
+          queueOpen,
+          ui.field?.kind ?? null,
+          completion !== null,
+        ),
+        conditions,
+        keymap,
+      );
   const placeholder = promptPlaceholder({
     readOnly,
     approving: pending && offers ? approvalPlaceholder(pending, approvalField, offers) : null,

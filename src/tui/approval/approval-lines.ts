@@ -115,10 +115,35 @@ function keyLine(pending: PendingApproval, width: number, field: ApprovalField |
   return keyRows(approvalKeys(pending, offers), width);
 }
 
-/** The open field in place of the keys: what is typed (or offered) and what ⏎ and Esc do. */
+/**
+ * The keys of an open field and what each does: the box's foot says them under the field, and the
+ * status bar names them while the field is open (there `y` is typed and Esc goes back to the box).
+ */
+export function approvalFieldKeys(field: ApprovalField): [string, string][] {
+  switch (field.kind) {
+    case 'deny':
+      return [
+        ['⏎', field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message'],
+        ['Esc', 'back'],
+      ];
+    case 'prefix':
+      return [
+        ['p/⏎', 'approve and keep it'],
+        ['Esc', 'back'],
+      ];
+    case 'edit':
+      return [
+        ['⏎', 'approve as edited (checked again first)'],
+        ['Alt-⏎', 'new line'],
+        ['↑↓', 'lines'],
+        ['Esc', 'back'],
+      ];
+  }
+}
+
+/** The open field in place of the keys: what is typed (or offered), then its keys. */
 function fieldLines(field: ApprovalField, width: number): Line[] {
-  const keys = (enter: string): Line[] =>
-    wrapLine([seg('⏎', 'accentBold'), seg(` ${enter}   `), seg('Esc', 'accentBold'), seg(' back')], width);
+  const keys = keyRows(approvalFieldKeys(field), width);
   switch (field.kind) {
     case 'deny':
       return [
@@ -126,7 +151,7 @@ function fieldLines(field: ApprovalField, width: number): Line[] {
           [seg('deny, telling the model: ', 'warn'), seg(visibleLines(field.value).join(' ')), seg('▏', 'accent')],
           width,
         ),
-        ...keys(field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message'),
+        ...keys,
       ];
     case 'prefix':
       return [
@@ -138,21 +163,11 @@ function fieldLines(field: ApprovalField, width: number): Line[] {
           ],
           width,
         ),
-        ...wrapLine(
-          [
-            seg('p', 'accentBold'),
-            seg('/'),
-            seg('⏎', 'accentBold'),
-            seg(' approve and keep it   '),
-            seg('Esc', 'accentBold'),
-            seg(' back'),
-          ],
-          width,
-        ),
+        ...keys,
       ];
     case 'edit':
       // The command as edited is the box's body (editedLines): every line of it can be reached.
-      return keys('approve as edited (checked again first)   Alt-⏎ new line   ↑↓ lines');
+      return keys;
   }
 }
 

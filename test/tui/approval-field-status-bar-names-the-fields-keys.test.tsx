@@ -1,0 +1,92 @@
+/**
+ * While a field of the approval box is open (a denial's message, an edited command, a prefix),
+ * the status bar names that field's keys, the ones the box's foot lists under it: there `y` is
+ * typed into the field and Esc goes back to the box, so `y approve` and `Esc stop` would be wrong.
+ * Back at the box, the bar names its keys again. Drawn by the shipped renderer at 80x24 and 120x40.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
+import type { ApprovalRequest } from '../../src/core/approval/approver';
+import { settled } from './approval-fixtures';
+import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { emptyStore } from './session-fixture';
+
+let screen: Screen | undefined;
+afterEach(() => screen?.unmount());
+
+const request: ApprovalRequest = {
+  callId: 'call_1',
+  tool: 'bash',
+  subject: 'npm test',
+  input: { command: 'npm test' },
+  risk: 'Write',
+  reason: '`npm test` runs the project test script',
+};
+
+/** The status bar: the row under the prompt's. */
+function statusBar(frame: string): string {
+  const rows = stripAnsi(frame).split('\n');
+  const prompt = rows.findIndex((row) => row.includes('❯ '));
+  return (rows[prompt + 1] ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The box's foot on one line: its last rows above the border. */
+function boxText(frame: string): string {
+  return pane(frame, 'approve?')
+    .split('\n')
+    .map((row) => row.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ');
+}
+
+/** The hints a bar names, each `key what`, as far as the bar's width let them in. */
+function expectHints(bar: string, box: string, hints: readonly string[], columns: number): void {
+  // The first hint always fits; each one shown is one the box's foot lists.
+  expect(bar).toContain(hints[0]);
+  for (const hint of hints) if (bar.includes(hint)) expect(box, hint).toContain(hint);
+  if (columns >= 120) for (const hint of hints) expect(bar, hint).toContain(hint);
+  expect(bar).not.toMatch(/\by approve|Esc stop/);
+}
+
+describe('the status bar while a field of the approval box is open', () => {
+  for (const [columns, rows] of [
+    [80, 24],
+    [120, 40],
+  ] as const)
+    it(`names the field's keys, as the box's foot does (${columns}x${rows})`, async () => {
+      const policy = new ApprovalPolicy({ rules: [], yes: false, interactive: true, sandbox: true });
+      screen = renderScreen({ store: emptyStore(), policy, columns, rows });
+      const s = screen;
+      const decision = s.approvals.decide(request, new AbortController().signal);
+      const boxBar = statusBar(await s.waitFor('answer the approval above'));
+      expect(boxBar).toMatch(/y approve/);
+
+      await s.press('n');
+      let frame = await s.waitFor('deny, telling the model');
+      expectHints(statusBar(frame), boxText(frame), ['⏎ deny (type first to say why)', 'Esc back'], columns);
+      // y is typed into the message: the bar says what ⏎ does with it.
+      await s.press('y');
+      frame = await s.waitFor('deny with this message');
+      expectHints(statusBar(frame), boxText(frame), ['⏎ deny with this message', 'Esc back'], columns);
+      expect(await settled(decision)).toBe('pending');
+      await s.press(KEYS.escape);
+      expect(statusBar(await s.waitFor('answer the approval above'))).toBe(boxBar);
+
+      await s.press('e');
+      frame = await s.waitFor('run instead (as edited):');
+      expectHints(
+        statusBar(frame),
+        boxText(frame),
+        ['⏎ approve as edited (checked again first)', 'Alt-⏎ new line', '↑↓ lines', 'Esc back'],
+        columns,
+      );
+      await s.press(KEYS.escape);
+      expect(statusBar(await s.waitFor('answer the approval above'))).toBe(boxBar);
+
+      await s.press('p');
+      frame = await s.waitFor('allow for this session every command starting');
+      expectHints(statusBar(frame), boxText(frame), ['p/⏎ approve and keep it', 'Esc back'], columns);
+      await s.press(KEYS.enter);
+      expect(await settled(decision)).toMatchObject({ approved: true, allowsPrefix: ['npm', 'test'] });
+    });
+});
