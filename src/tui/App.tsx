@@ -431,7 +431,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
   });
   // An open field of the approval box takes the keys: the bar names its keys, as the box's foot does.
   const hints = approvalField
-    ? approvalFieldKeys(approvalField).map(([keys, hint]) => ({ keys, hint }))
+    ? approvalFieldKeys(approvalField)
     : hintsFor(
         activeScopes(
           ui.focus,

@@ -39,12 +39,20 @@ function boxText(frame: string): string {
     .replace(/\s+/g, ' ');
 }
 
-/** The hints a bar names, each `key what`, as far as the bar's width let them in. */
-function expectHints(bar: string, box: string, hints: readonly string[], columns: number): void {
-  // The first hint always fits; each one shown is one the box's foot lists.
-  expect(bar).toContain(hints[0]);
-  for (const hint of hints) if (bar.includes(hint)) expect(box, hint).toContain(hint);
+/**
+ * The bar names `hints` (each `key word`, the first two at any width, all at 120 columns), and
+ * the box's foot lists each key with `foot`'s words.
+ */
+function expectHints(
+  bar: string,
+  box: string,
+  hints: readonly string[],
+  foot: readonly string[],
+  columns: number,
+): void {
+  for (const hint of hints.slice(0, 2)) expect(bar, hint).toContain(hint);
   if (columns >= 120) for (const hint of hints) expect(bar, hint).toContain(hint);
+  for (const words of foot) expect(box, words).toContain(words);
   expect(bar).not.toMatch(/\by approve|Esc stop/);
 }
 
@@ -63,11 +71,23 @@ describe('the status bar while a field of the approval box is open', () => {
 
       await s.press('n');
       let frame = await s.waitFor('deny, telling the model');
-      expectHints(statusBar(frame), boxText(frame), ['⏎ deny (type first to say why)', 'Esc back'], columns);
-      // y is typed into the message: the bar says what ⏎ does with it.
+      expectHints(
+        statusBar(frame),
+        boxText(frame),
+        ['⏎ deny', 'Esc back'],
+        ['⏎ deny (type first to say why)', 'Esc back'],
+        columns,
+      );
+      // y is typed into the message: the foot says ⏎ now denies with it, and nothing is approved.
       await s.press('y');
       frame = await s.waitFor('deny with this message');
-      expectHints(statusBar(frame), boxText(frame), ['⏎ deny with this message', 'Esc back'], columns);
+      expectHints(
+        statusBar(frame),
+        boxText(frame),
+        ['⏎ deny', 'Esc back'],
+        ['⏎ deny with this message', 'Esc back'],
+        columns,
+      );
       expect(await settled(decision)).toBe('pending');
       await s.press(KEYS.escape);
       expect(statusBar(await s.waitFor('answer the approval above'))).toBe(boxBar);
@@ -77,7 +97,8 @@ describe('the status bar while a field of the approval box is open', () => {
       expectHints(
         statusBar(frame),
         boxText(frame),
-        ['⏎ approve as edited (checked again first)', 'Alt-⏎ new line', '↑↓ lines', 'Esc back'],
+        ['⏎ approve as edited', 'Esc back', 'Alt-⏎ new line', '↑↓ lines'],
+        ['⏎ approve as edited (checked again first)', 'Esc back', 'Alt-⏎ new line', '↑↓ lines'],
         columns,
       );
       await s.press(KEYS.escape);
@@ -85,7 +106,13 @@ describe('the status bar while a field of the approval box is open', () => {
 
       await s.press('p');
       frame = await s.waitFor('allow for this session every command starting');
-      expectHints(statusBar(frame), boxText(frame), ['p/⏎ approve and keep it', 'Esc back'], columns);
+      expectHints(
+        statusBar(frame),
+        boxText(frame),
+        ['p/⏎ approve, keep prefix', 'Esc back'],
+        ['p/⏎ approve and keep it', 'Esc back'],
+        columns,
+      );
       await s.press(KEYS.enter);
       expect(await settled(decision)).toMatchObject({ approved: true, allowsPrefix: ['npm', 'test'] });
     });

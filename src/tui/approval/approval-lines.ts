@@ -115,35 +115,43 @@ function keyLine(pending: PendingApproval, width: number, field: ApprovalField |
   return keyRows(approvalKeys(pending, offers), width);
 }
 
+/** A key of an open field: what the box's foot says it does, and the status bar's shorter word. */
+export interface FieldKey {
+  readonly keys: string;
+  readonly does: string;
+  readonly hint: string;
+}
+
 /**
  * The keys of an open field and what each does: the box's foot says them under the field, and the
  * status bar names them while the field is open (there `y` is typed and Esc goes back to the box).
+ * ⏎ and Esc come first: a narrow bar keeps the first hints.
  */
-export function approvalFieldKeys(field: ApprovalField): [string, string][] {
+export function approvalFieldKeys(field: ApprovalField): FieldKey[] {
+  const back: FieldKey = { keys: 'Esc', does: 'back', hint: 'back' };
   switch (field.kind) {
-    case 'deny':
-      return [
-        ['⏎', field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message'],
-        ['Esc', 'back'],
-      ];
+    case 'deny': {
+      const does = field.value.trim() === '' ? 'deny (type first to say why)' : 'deny with this message';
+      return [{ keys: '⏎', does, hint: 'deny' }, back];
+    }
     case 'prefix':
-      return [
-        ['p/⏎', 'approve and keep it'],
-        ['Esc', 'back'],
-      ];
+      return [{ keys: 'p/⏎', does: 'approve and keep it', hint: 'approve, keep prefix' }, back];
     case 'edit':
       return [
-        ['⏎', 'approve as edited (checked again first)'],
-        ['Alt-⏎', 'new line'],
-        ['↑↓', 'lines'],
-        ['Esc', 'back'],
+        { keys: '⏎', does: 'approve as edited (checked again first)', hint: 'approve as edited' },
+        back,
+        { keys: 'Alt-⏎', does: 'new line', hint: 'new line' },
+        { keys: '↑↓', does: 'lines', hint: 'lines' },
       ];
   }
 }
 
 /** The open field in place of the keys: what is typed (or offered), then its keys. */
 function fieldLines(field: ApprovalField, width: number): Line[] {
-  const keys = keyRows(approvalFieldKeys(field), width);
+  const keys = keyRows(
+    approvalFieldKeys(field).map((k) => [k.keys, k.does] as const),
+    width,
+  );
   switch (field.kind) {
     case 'deny':
       return [
