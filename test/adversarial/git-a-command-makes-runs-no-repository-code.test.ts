@@ -7,7 +7,16 @@
  * through the bash tool with a key.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guardDrops } from '../../src/core/git-guard-drops';
@@ -353,5 +362,49 @@ describe('tole’s git folder removed between calls', () => {
     const { ran, out } = await toleRuns(command);
     expect(ran, out.content).toBe(false);
     expect(out.content).toContain('+two');
+  });
+});
+
+describe('tole’s git folder changed between calls', () => {
+  /** The shim's folder, learned from a first unconfined call, changed by `change`; then the attack runs. */
+  async function changedThenAttacked(change: (folder: string, realGit: string) => void): Promise<void> {
+    const { toleRuns, plainRuns } = await archivedRepository(TEXTCONV);
+    const where = await toleRuns('command -v git');
+    const shimGit = where.out.content.split('\n')[0]!;
+    expect(shimGit).toMatch(/tole-git-.*\/bin\/git$/);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    change(path.dirname(path.dirname(shimGit)), realGit);
+    const command = 'tar xzf evil.tgz && cd evil && python3 drop.py git diff';
+    expect(plainRuns(command)).toBe(true);
+    const { ran, out } = await toleRuns(command);
+    expect(ran, out.content).toBe(false);
+    expect(out.content).toContain('+two');
+  }
+
+  it('is written again when its script was rewritten to run the real git, its mode kept', async () => {
+    await changedThenAttacked((folder, realGit) => {
+      const script = path.join(folder, 'bin', 'git');
+      chmodSync(script, 0o755);
+      writeFileSync(script, `#!/bin/sh\nexec ${realGit} "$@"\n`);
+      chmodSync(script, 0o555);
+    });
+  });
+
+  it('is written again when its bin folder was swapped for a link to a folder holding the real git', async () => {
+    await changedThenAttacked((folder, realGit) => {
+      const elsewhere = path.join(folder, 'elsewhere');
+      mkdirSync(elsewhere);
+      symlinkSync(realGit, path.join(elsewhere, 'git'));
+      rmSync(path.join(folder, 'bin'), { recursive: true, force: true });
+      symlinkSync(elsewhere, path.join(folder, 'bin'));
+    });
+  });
+
+  it('is written again when its script was replaced by a link to the real git', async () => {
+    await changedThenAttacked((folder, realGit) => {
+      const bin = path.join(folder, 'bin');
+      rmSync(path.join(bin, 'git'));
+      symlinkSync(realGit, path.join(bin, 'git'));
+    });
   });
 });

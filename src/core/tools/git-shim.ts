@@ -9,10 +9,12 @@ import { execFile } from 'node:child_process';
 import {
   accessSync,
   constants,
-  existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -28,6 +30,13 @@ import { gitShimScript } from '../git-shim-script';
 export interface GitShim {
   /** The folder to put first on a command's PATH: it holds `git`. */
   readonly binDir: string;
+  /**
+   * Whether the folder still holds exactly what tole wrote: the script's bytes and mode, `bin/`
+   * holding it alone, every link in `exec/` to where it was made to point. A command run
+   * unconfined may have removed or rewritten any of it (a /tmp cleaner, or a command that put a
+   * git of its own there for the next call); a shim not intact is written again before it is used.
+   */
+  intact(): boolean;
 }
 
 /** Where the script goes when no PATH is given: bash's own default. */
@@ -55,6 +64,15 @@ export function pathWithShim(shim: GitShim, env: Readonly<Record<string, string>
 
 const made = new Set<string>();
 let removeOnExit = false;
+
+/**
+ * Removes every shim folder this process wrote (also done when it exits). A test runner whose
+ * workers end without an exit calls it after each file; a bash tool whose shim is gone writes it
+ * again at its next unconfined run.
+ */
+export function removeGitShims(): void {
+  removeAll();
+}
 
 function removeAll(): void {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
@@ -123,31 +141,59 @@ export async function installGitShim(
   mkdirSync(binDir);
   mkdirSync(execDir);
   const script = path.join(binDir, 'git');
-  writeFileSync(
-    script,
-    gitShimScript({
-      bash,
-      realGit,
-      execDir,
-      workspaceRoot: realpathSync(workspaceRoot),
-      trusted,
-      userOrigins: origins,
-    }),
-    { mode: 0o555 },
-  );
-  mirrorExecPath(gitExecPath, execDir, script);
-  return { binDir };
+  const text = gitShimScript({
+    bash,
+    realGit,
+    execDir,
+    workspaceRoot: realpathSync(workspaceRoot),
+    trusted,
+    userOrigins: origins,
+  });
+  writeFileSync(script, text, { mode: 0o555 });
+  const links = mirrorExecPath(gitExecPath, execDir, script);
+  const modes = new Map([dir, binDir, execDir].map((folder) => [folder, lstatSync(folder).mode]));
+  return { binDir, intact: () => holdsWhatWasWritten(modes, script, text, execDir, links) };
 }
 
-/** Fills `execDir` from git's programs folder: git itself (under any name) becomes `script`. */
-function mirrorExecPath(gitExecPath: string, execDir: string, script: string): void {
+/** The check behind GitShim.intact; any error reading it (a folder gone, made a link) is a no. */
+function holdsWhatWasWritten(
+  modes: ReadonlyMap<string, number>,
+  script: string,
+  text: string,
+  execDir: string,
+  links: ReadonlyMap<string, string>,
+): boolean {
+  try {
+    for (const [folder, mode] of modes) if (lstatSync(folder).mode !== mode) return false;
+    const scriptStat = lstatSync(script);
+    if (!scriptStat.isFile() || (scriptStat.mode & 0o7777) !== 0o555) return false;
+    if (readdirSync(path.dirname(script)).length !== 1 || readFileSync(script, 'utf8') !== text) return false;
+    const names = readdirSync(execDir);
+    if (names.length !== links.size) return false;
+    return names.every((name) => links.get(name) === readlinkSync(path.join(execDir, name)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fills `execDir` from git's programs folder: git itself (under any name) becomes `script`.
+ * Returns each link made and where it points.
+ */
+function mirrorExecPath(gitExecPath: string, execDir: string, script: string): Map<string, string> {
+  const links = new Map<string, string>();
+  const link = (target: string, name: string): void => {
+    symlinkSync(target, path.join(execDir, name));
+    links.set(name, target);
+  };
   const gitItself = realOrNull(path.join(gitExecPath, 'git'));
   for (const name of readdirSync(gitExecPath)) {
     const entry = path.join(gitExecPath, name);
     const isGit = name === 'git' || (gitItself !== null && realOrNull(entry) === gitItself);
-    symlinkSync(isGit ? script : entry, path.join(execDir, name));
+    link(isGit ? script : entry, name);
   }
-  if (!existsSync(path.join(execDir, 'git'))) symlinkSync(script, path.join(execDir, 'git'));
+  if (!links.has('git')) link(script, 'git');
+  return links;
 }
 
 function realOrNull(file: string): string | null {

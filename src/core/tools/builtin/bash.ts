@@ -80,9 +80,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   // tole's git for unconfined runs, written once, at the first such run.
   let shim: Promise<GitShim | null> | null = null;
   const gitShim = async (): Promise<GitShim | null> => {
-    // A shim whose folder is gone (a /tmp cleaner) is written again: PATH would find the real git instead.
+    // A shim whose folder is gone (a /tmp cleaner) or was changed (by a command run unconfined) is
+    // written again: PATH would find the real git, or the command's own, instead.
     const current = await shim?.catch(() => null);
-    if (current && !existsSync(path.join(current.binDir, 'git'))) shim = null;
+    if (current && !current.intact()) shim = null;
     shim ??= installGitShim(options.workspaceRoot, baseEnv(options), options.trustedGitKeys ?? []).catch(
       (error: unknown) => {
         shim = null; // tried again at the next run
