@@ -12,8 +12,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // fast-check's run count for properties that name none: TOLE_FC_RUNS (test/support/fc-runs.ts).
-    setupFiles: ['test/support/fc-setup.ts'],
+    // fast-check's run count for properties that name none: TOLE_FC_RUNS (test/support/fc-runs.ts);
+    // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit).
+    setupFiles: ['test/support/fc-setup.ts', 'test/support/git-shims-removed.ts'],
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most process
     // files spend their time waiting on children, fsync and local servers, so two run beside each other.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -15,7 +15,11 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo-root';
 
 const HOOKS = new Set(['beforeAll', 'beforeEach', 'afterAll', 'afterEach']);
-const SETUP_FILES = ['test/support/process-state-kept.ts', 'test/support/tmpdir-per-file.ts'];
+const SETUP_FILES = [
+  'test/support/git-shims-removed.ts',
+  'test/support/process-state-kept.ts',
+  'test/support/tmpdir-per-file.ts',
+];
 
 function sharedModules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
