@@ -55,7 +55,6 @@ describe('a streamed reply in a terminal', () => {
       answers: true,
     });
     await driver.waitFor('type a prompt');
-    expect(driver.raw).toMatch(/─\x1b\[\d{2,}b/);
     for (const tag of ['one', 'two']) {
       driver.raw = '';
       driver.type(`reply ${tag}\r`);
@@ -71,6 +70,9 @@ describe('a streamed reply in a terminal', () => {
       driver.resize(120, 40);
       await driver.waitFor(`end of ${tag}`);
       await settle(500);
+      // The terminal answered that it repeats (the first frame goes out before the answer, plain):
+      // the redraws after it send a rule as one character and REP.
+      expect(driver.raw).toMatch(/─\x1b\[\d{2,}b/);
       expect(streamed).toEqual(await driver.cells());
     }
     driver.type('\x03');
