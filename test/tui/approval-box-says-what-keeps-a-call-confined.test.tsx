@@ -10,7 +10,7 @@ import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
 import { vettingOutcome } from '../../src/core/approval/unconfined-vetting';
 import { settled } from './approval-fixtures';
-import { pane, renderScreen, type Screen, stripAnsi } from './harness';
+import { paneOnOneLine, renderScreen, type Screen, stripAnsi } from './harness';
 import { emptyStore } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -31,14 +31,8 @@ function vetted(outcome: 'confined' | 'refused', unvouched = ['gitflow.path.hook
   return request;
 }
 
-/** The box's text on one line: its rows joined, the border and the wrapping gone. */
-function boxText(frame: string): string {
-  return pane(frame, 'approve?')
-    .split('\n')
-    .map((row) => row.trim())
-    .join(' ')
-    .replace(/\s+/g, ' ');
-}
+/** The box's text on one line. */
+const boxText = (frame: string): string => paneOnOneLine(frame, 'approve?');
 
 const statusBar = (frame: string): string => stripAnsi(frame).trimEnd().split('\n').at(-1)!;
 

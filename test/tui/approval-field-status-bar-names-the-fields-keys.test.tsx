@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
 import { settled } from './approval-fixtures';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { KEYS, paneOnOneLine, renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -30,14 +30,8 @@ function statusBar(frame: string): string {
   return (rows[prompt + 1] ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** The box's foot on one line: its last rows above the border. */
-function boxText(frame: string): string {
-  return pane(frame, 'approve?')
-    .split('\n')
-    .map((row) => row.trim())
-    .join(' ')
-    .replace(/\s+/g, ' ');
-}
+/** The box's text on one line. */
+const boxText = (frame: string): string => paneOnOneLine(frame, 'approve?');
 
 /**
  * The bar names `hints` (each `key word`, the first two at any width, all at 120 columns), and

@@ -10,7 +10,7 @@ import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { ApprovalRequest, Decision } from '../../src/core/approval/approver';
 import { vettingOutcome } from '../../src/core/approval/unconfined-vetting';
 import { destructiveRequest, settled, writeRequest } from './approval-fixtures';
-import { KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
+import { KEYS, paneOnOneLine, renderScreen, stripAnsi, type Screen } from './harness';
 import { emptyStore } from './session-fixture';
 
 let screen: Screen | undefined;
@@ -40,13 +40,7 @@ function placeholder(frame: string): string {
 }
 
 /** The box's text on one line. */
-function boxText(frame: string): string {
-  return pane(frame, 'approve?')
-    .split('\n')
-    .map((row) => row.trim())
-    .join(' ')
-    .replace(/\s+/g, ' ');
-}
+const boxText = (frame: string): string => paneOnOneLine(frame, 'approve?');
 
 /** The keys a placeholder of the box's keys names: `answer the approval above: y, n, e or Esc`. */
 function namedKeys(text: string): string[] {

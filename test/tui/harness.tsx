@@ -241,6 +241,15 @@ export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/
 /** Where a pane's title row starts: a boxed pane's corner, or a screen pane's rule (`─` at the screen's edge, `┬`, `├`). */
 const TITLE_LEADS = '╭┬├─';
 
+/** A pane's text on one line: its rows trimmed and joined, runs of spaces one (the wrapping gone). */
+export function paneOnOneLine(frame: string, title: string): string {
+  return pane(frame, title)
+    .split('\n')
+    .map((row) => row.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ');
+}
+
 /**
  * The text inside one pane of a frame, found by a word of its title: a boxed pane (an overlay, the
  * approval box) is bound by its border; a pane of the screen by its title rule, the rule on its
