@@ -65,6 +65,18 @@ async function shimIn(root: string, home: string, trusted: readonly string[] = [
   return { ...env, PATH: pathWithShim(shim, env) };
 }
 
+/** The repository config's local entries as git lists them, read as the pre-run vetting reads them. */
+function localEntries(root: string): ReturnType<typeof entryOf>[] {
+  const listing = execFileSync('git', ['config', '--list', '--show-scope', '--show-origin', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).split('\0');
+  const local = [];
+  for (let i = 0; i + 2 < listing.length; i += 3)
+    if (listing[i] === 'local') local.push(entryOf(listing[i + 1]!, listing[i + 2]!));
+  return local;
+}
+
 describe('tole’s git vouches as the vetting before the run does', () => {
   it('gives every key that names a program the inert value vetEntries gives, and passes every inert key', async () => {
     const ws = await tempWorkspace();
@@ -72,13 +84,7 @@ describe('tole’s git vouches as the vetting before the run does', () => {
     const keys = everyForm();
     expect(keys.length).toBeGreaterThan(300);
     appendFileSync(path.join(ws.root, '.git', 'config'), keys.map(([key, value]) => configText(key, value)).join(''));
-    const listing = execFileSync('git', ['config', '--list', '--show-scope', '--show-origin', '-z'], {
-      cwd: ws.root,
-      encoding: 'utf8',
-    }).split('\0');
-    const local = [];
-    for (let i = 0; i + 2 < listing.length; i += 3)
-      if (listing[i] === 'local') local.push(entryOf(listing[i + 1]!, listing[i + 2]!));
+    const local = localEntries(ws.root);
     const expected = vetEntries(local, ws.root);
     expect(expected.unvouched).toEqual([]);
     expect(expected.settings.length).toBeGreaterThan(100);
@@ -118,13 +124,7 @@ describe('tole’s git vouches as the vetting before the run does', () => {
       ['Mixed.Sub.Key', 'x'],
     ];
     appendFileSync(path.join(ws.root, '.git', 'config'), keys.map(([key, value]) => configText(key, value)).join(''));
-    const listing = execFileSync('git', ['config', '--list', '--show-scope', '--show-origin', '-z'], {
-      cwd: ws.root,
-      encoding: 'utf8',
-    }).split('\0');
-    const local = [];
-    for (let i = 0; i + 2 < listing.length; i += 3)
-      if (listing[i] === 'local') local.push(entryOf(listing[i + 1]!, listing[i + 2]!));
+    const local = localEntries(ws.root);
     const expected = vetEntries(local, ws.root).unvouched.map((line) => line.replace(/ \(in .*\)$/, ''));
     expect(expected).toEqual(['some.unknown', 'diff.tool', 'remote.origin.vcs', 'gitflow.path.hooks', 'mixed.Sub.key']);
     const env = await shimIn(ws.root, ws.outside);
