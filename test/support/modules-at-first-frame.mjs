@@ -29,8 +29,9 @@ const report = () =>
 const file = process.env.MODULES_PROBE_FILE;
 const write = process.stdout.write.bind(process.stdout);
 let atFrame = null;
+// The file is written before the frame goes out: a test that reads it once it sees the frame must
+// not find it missing.
 process.stdout.write = (chunk, ...rest) => {
-  const written = write(chunk, ...rest);
   if (atFrame === null) {
     const text = String(chunk);
     if (text.includes('seq ') && text.includes('\x1b[?2026l')) {
@@ -38,6 +39,6 @@ process.stdout.write = (chunk, ...rest) => {
       writeFileSync(file, `${atFrame}\n`);
     }
   }
-  return written;
+  return write(chunk, ...rest);
 };
 process.on('exit', () => writeFileSync(file, `${atFrame ?? ''}\nexit\n${report()}\n`));
