@@ -238,11 +238,16 @@ __tole_is_include() {
 
 if [[ -n $__tole_vet ]]; then
   __tole_items=()
-  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; exec "$__tole_real" "\${__tole_pre[@]}" config --list --show-scope --show-origin -z </dev/null)
-  wait $! || {
+  # The listing ends with git's exit status as one more item, read from the stream: bash's
+  # \`wait $!\` on a process substitution now and then finds no status (the shell reaped it first)
+  # and refused a config it could have read.
+  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; "$__tole_real" "\${__tole_pre[@]}" config --list --show-scope --show-origin -z </dev/null; printf 'tole-status:%d\\0' "$?")
+  __tole_n=\${#__tole_items[@]}
+  if (( __tole_n == 0 )) || [[ \${__tole_items[__tole_n - 1]} != tole-status:0 ]]; then
     __tole_problems+=("tole could not read the config git would read (git config --list failed, above)")
     __tole_refuse
-  }
+  fi
+  unset "__tole_items[__tole_n - 1]"
   declare -A __tole_last=()
   declare -A __tole_settings=()
   __tole_order=()

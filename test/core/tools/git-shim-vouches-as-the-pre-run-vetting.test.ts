@@ -142,4 +142,21 @@ describe('tole’s git vouches as the vetting before the run does', () => {
     expect(passed.stderr).toBe('');
     expect(passed.status).toBe(0);
   });
+
+  it('refuses when git cannot list the config, and runs when it can, every time', async () => {
+    const ws = await tempWorkspace();
+    execFileSync('git', ['init', '-q'], { cwd: ws.root });
+    const env = await shimIn(ws.root, ws.outside);
+    // Many runs in a row: the listing's status is read from its own stream, never lost.
+    for (let i = 0; i < 40; i++) {
+      const ran = spawnSync('git', ['rev-parse', '--git-dir'], { cwd: ws.root, env, encoding: 'utf8' });
+      expect(ran.stderr, `run ${i}`).toBe('');
+      expect(ran.stdout).toBe('.git\n');
+    }
+    appendFileSync(path.join(ws.root, '.git', 'config'), '[core\n');
+    const refused = spawnSync('git', ['status'], { cwd: ws.root, env, encoding: 'utf8' });
+    expect(refused.status).toBe(128);
+    expect(refused.stderr).toContain('bad config line');
+    expect(refused.stderr).toContain('tole could not read the config git would read (git config --list failed, above)');
+  });
 });
