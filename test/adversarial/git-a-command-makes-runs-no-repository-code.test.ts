@@ -19,8 +19,12 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { promptText } from '../../src/cli/prompt-text';
 import { guardDrops } from '../../src/core/git-guard-drops';
+import { HookRunner } from '../../src/core/hooks/hook-runner';
+import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
+import { WRITE_FILE_PRE_TOOL_USE } from '../support/hook-payloads';
 import { tempDirForTest } from '../support/after-the-test';
 import { tempWorkspace } from '../core/tools/temp-workspace';
 
@@ -79,6 +83,8 @@ async function archivedRepository(config: (mark: string) => string, files: Recor
     mark,
     plainWs,
     toleWs,
+    toleEnv: envOf(toleWs),
+    clean: () => clean(toleWs),
     /** Whether plain bash leaves the mark (removed again). */
     plainRuns(command: string): boolean {
       clean(plainWs);
@@ -406,5 +412,67 @@ describe('tole’s git folder changed between calls', () => {
       rmSync(path.join(bin, 'git'));
       symlinkSync(realGit, path.join(bin, 'git'));
     });
+  });
+});
+
+describe('hooks and prompt commands, run unconfined, pass tole’s git too', () => {
+  const unpack = 'tar xzf evil.tgz && cd evil && ';
+  // The repository made by the command, and the guard dropped by the archive's own script.
+  const attacks = ['git diff', 'python3 drop.py git diff', 'python3 drop.py bash -c "git diff"'];
+
+  it('a user’s hook: the made repository’s textconv runs under plain bash, not in the hook', async () => {
+    const { plainRuns, toleWs, toleEnv, mark, clean } = await archivedRepository(TEXTCONV);
+    for (const tail of attacks) {
+      const command = unpack + tail;
+      expect(plainRuns(command), command).toBe(true);
+      clean();
+      const hooks = HookRunner.create({ config: { preToolUse: command }, cwd: toleWs.root, env: toleEnv });
+      const outcome = await hooks.run(WRITE_FILE_PRE_TOOL_USE, { failClosed: true });
+      expect(existsSync(mark), `${command}: ${JSON.stringify(outcome.runs)}`).toBe(false);
+      expect(outcome.runs[0]!.stdout, command).toContain('+two');
+    }
+  });
+
+  it('a prompt command: the same, and its output is the prompt', async () => {
+    const { plainRuns, toleWs, toleEnv, mark, clean } = await archivedRepository(TEXTCONV);
+    for (const tail of attacks) {
+      const command = unpack + tail;
+      expect(plainRuns(command), command).toBe(true);
+      clean();
+      const text = await promptText([command], { origin: 'test', cwd: toleWs.root, env: toleEnv });
+      expect(existsSync(mark), command).toBe(false);
+      expect(text, command).toContain('+two');
+    }
+  });
+
+  it('a hook whose repository has a key tole cannot vouch for is refused when its git starts, saying so', async () => {
+    const { toleWs, toleEnv, mark } = await archivedRepository((m) => `${TEXTCONV(m)}[some]\n\tunknown = x\n`);
+    const end = await runHookCommand({
+      command: `${unpack}git status`,
+      cwd: toleWs.root,
+      env: toleEnv,
+      stdin: '',
+      timeoutMs: 20_000,
+    });
+    expect(existsSync(mark)).toBe(false);
+    expect(end.exitCode).toBe(128);
+    expect(end.stderr).toContain('tole: git was not run');
+    expect(end.stderr).toContain('some.unknown (in .git/config)');
+  });
+
+  it('a hook’s git folder removed between runs is written again, not fallen through to the real git', async () => {
+    const { plainRuns, toleWs, toleEnv, mark, clean } = await archivedRepository(TEXTCONV);
+    const run = (command: string) =>
+      runHookCommand({ command, cwd: toleWs.root, env: toleEnv, stdin: '', timeoutMs: 20_000 });
+    const where = await run('command -v git');
+    const shimGit = where.stdout.trim();
+    expect(shimGit).toMatch(/tole-git-.*\/bin\/git$/);
+    rmSync(path.dirname(path.dirname(shimGit)), { recursive: true, force: true });
+    const command = `${unpack}python3 drop.py git diff`;
+    expect(plainRuns(command)).toBe(true);
+    clean();
+    const end = await run(command);
+    expect(existsSync(mark), end.stderr).toBe(false);
+    expect(end.stdout).toContain('+two');
   });
 });

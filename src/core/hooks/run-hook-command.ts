@@ -1,6 +1,7 @@
 import { withGitGuard } from '../git-guard-env';
 import { unconfinedCommandRefusal } from '../approval/unconfined-vetting';
 import { type RepositoryGitConfig, repositoryGitConfig } from '../git-repo-drivers';
+import { gitShimFor, pathWithShim } from '../tools/git-shim';
 import { runInProcessGroup } from '../tools/process-group';
 import { confinedCommand, type Sandbox, type SandboxPolicy } from '../tools/sandbox';
 
@@ -60,13 +61,25 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
     const spawnError = unconfinedCommandRefusal(config.unvouched);
     return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
   }
+  // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
+  const env = withGitGuard(spec.env, config.settings);
+  // Unconfined, every git the command starts passes tole's git, which vets the repository it
+  // finds then (one the command made, or a guard a child dropped); no run without it.
+  if (!spec.confined) {
+    try {
+      const shim = await gitShimFor(spec.cwd, spec.env, spec.trustedGitKeys ?? []);
+      if (shim !== null) env['PATH'] = pathWithShim(shim, spec.env);
+    } catch (error) {
+      const spawnError = `tole could not set up its git check, so the command was not run: ${(error as Error).message}`;
+      return { exitCode: null, exitSignal: null, stoppedBy: null, spawnError, stdout: '', stderr: '' };
+    }
+  }
   const end = await runInProcessGroup({
     program,
     args,
     fd3: seccomp,
     cwd: spec.cwd,
-    // Hooks and prompt commands run git as the model's commands do: no repository-supplied code.
-    env: withGitGuard(spec.env, config.settings),
+    env,
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
     lingerMs: spec.lingerMs ?? HOOK_LINGER_MS,

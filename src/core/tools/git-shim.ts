@@ -64,6 +64,47 @@ export function pathWithShim(shim: GitShim, env: Readonly<Record<string, string>
 
 const made = new Set<string>();
 let removeOnExit = false;
+/** The shims in use, by what they were written for (shimKey): shared by the bash tool, hooks and prompt commands. */
+const kept = new Map<string, Promise<GitShim | null>>();
+
+/**
+ * What installGitShim reads from its inputs: the workspace, the trusted keys, and the variables
+ * that decide which git, which bash and which user config files it finds. A hook's own variables
+ * (`TOLE_EVENT`…) do not make it a different shim.
+ */
+function shimKey(workspaceRoot: string, env: Readonly<Record<string, string>>, trusted: readonly string[]): string {
+  const read = Object.entries(env)
+    .filter(([name]) => name === 'PATH' || name === 'HOME' || name === 'XDG_CONFIG_HOME' || name.startsWith('GIT_'))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([workspaceRoot, trusted, read]);
+}
+
+/**
+ * tole's git for commands run unconfined with `env` in `workspaceRoot`: written at the first call,
+ * then the same one, written again when it is no longer intact (a /tmp cleaner removed it, a
+ * command run unconfined changed it). Null when there is no git on the commands' PATH. Rejects
+ * when it cannot be written (tried again at the next call); the command must then not run.
+ */
+export async function gitShimFor(
+  workspaceRoot: string,
+  env: Readonly<Record<string, string>>,
+  trusted: readonly string[],
+): Promise<GitShim | null> {
+  const key = shimKey(workspaceRoot, env, trusted);
+  const before = kept.get(key);
+  const current = await before?.catch(() => null);
+  if (current && !current.intact() && kept.get(key) === before) kept.delete(key);
+  let shim = kept.get(key);
+  if (shim === undefined) {
+    const writing: Promise<GitShim | null> = installGitShim(workspaceRoot, env, trusted).catch((error: unknown) => {
+      if (kept.get(key) === writing) kept.delete(key);
+      throw error;
+    });
+    shim = writing;
+    kept.set(key, shim);
+  }
+  return shim;
+}
 
 /**
  * Removes every shim folder this process wrote (also done when it exits). A test runner whose
@@ -77,6 +118,7 @@ export function removeGitShims(): void {
 function removeAll(): void {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
   made.clear();
+  kept.clear();
 }
 
 function gitOutput(git: string, args: string[], cwd: string, env: Readonly<Record<string, string>>): Promise<string> {

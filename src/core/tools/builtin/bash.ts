@@ -8,7 +8,7 @@ import { withGitGuard } from '../../git-guard-env';
 import { type RepositoryGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
 import { confinedOnlyWords, refusedAtRunWords, vettingWords } from '../../approval/unconfined-vetting';
 import { capClippedOutput, formatBytes } from '../cap-output';
-import { type GitShim, installGitShim, pathWithShim } from '../git-shim';
+import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
 import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
@@ -77,21 +77,9 @@ interface RunLimits {
 /** `bash`: risk classified per command line; never replayed after a crash (its outcome is unknown). */
 export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   const exists = (candidate: string): boolean => existsSync(path.resolve(options.workspaceRoot, candidate));
-  // tole's git for unconfined runs, written once, at the first such run.
-  let shim: Promise<GitShim | null> | null = null;
-  const gitShim = async (): Promise<GitShim | null> => {
-    // A shim whose folder is gone (a /tmp cleaner) or was changed (by a command run unconfined) is
-    // written again: PATH would find the real git, or the command's own, instead.
-    const current = await shim?.catch(() => null);
-    if (current && !current.intact()) shim = null;
-    shim ??= installGitShim(options.workspaceRoot, baseEnv(options), options.trustedGitKeys ?? []).catch(
-      (error: unknown) => {
-        shim = null; // tried again at the next run
-        throw error;
-      },
-    );
-    return shim;
-  };
+  // tole's git for unconfined runs, written at the first such run and again when not intact.
+  const gitShim = (): Promise<GitShim | null> =>
+    gitShimFor(options.workspaceRoot, baseEnv(options), options.trustedGitKeys ?? []);
   return {
     name: 'bash',
     description:
