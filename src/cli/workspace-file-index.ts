@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { childEnv } from '../core/child-env';
+import { withGitGuard } from '../core/git-guard-env';
 import { type GitignoreRules, gitignoreRules } from './gitignore-rules';
 import {
   PathIndex,
@@ -160,7 +162,13 @@ function gitFiles(root: string): Promise<string[] | null> {
     execFile(
       'git',
       ['-c', 'core.quotepath=off', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'],
-      { cwd: root, maxBuffer: MAX_LISTING_BYTES, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      // With tole's guard: git ls-files runs the repository's core.fsmonitor, and this runs unconfined.
+      {
+        cwd: root,
+        maxBuffer: MAX_LISTING_BYTES,
+        encoding: 'utf8',
+        env: withGitGuard({ ...childEnv(process.env), GIT_OPTIONAL_LOCKS: '0' }),
+      },
       (error, stdout) => {
         if (error) return resolve(null);
         const files = stdout.split('\0').filter((file) => file !== '');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitignoreRules } from '../../src/cli/gitignore-rules';
@@ -147,5 +147,18 @@ describe('a big workspace', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard).toBe(2);
+  });
+
+  it('runs no program the repository names: its core.fsmonitor, which a bare git ls-files runs', async () => {
+    const root = workspace({ 'a.ts': '' });
+    const mark = join(tempDirForTest('tole-index-mark-'), 'ran');
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    execFileSync('git', ['add', 'a.ts'], { cwd: root });
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${mark}; true`], { cwd: root });
+    execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, stdio: 'ignore' });
+    expect(existsSync(mark)).toBe(true);
+    execFileSync('rm', [mark]);
+    expect(await listWorkspace(root)).toEqual(['a.ts']);
+    expect(existsSync(mark)).toBe(false);
   });
 });
