@@ -28,9 +28,10 @@ const BUDGET = { launch: 2_050, prepared: 3_300 };
 const REPEATED_BUDGET = { launch: 1_750, prepared: 3_000 };
 /**
  * Inside tmux (no REP for `─`), with runs of box-drawing characters in the DEC special graphics set
- * (src/tui/frame/line-set.ts): 1,749 and 3,009 B when this was written.
+ * (src/tui/frame/line-set.ts): 1,749 and 3,009 B when this was written; 1,536 and 2,844 B with the
+ * vertical rules of the blank rows drawn down their columns (`linesDown` in src/tui/frame/row-diff.ts).
  */
-const LINE_SET_BUDGET = { launch: 1_800, prepared: 3_050 };
+const LINE_SET_BUDGET = { launch: 1_600, prepared: 2_900 };
 
 let screen: Screen | undefined;
 // Colours as a 256-colour or true-colour terminal gets them (the pty traces set COLORTERM=truecolor).

@@ -56,6 +56,9 @@ const TEXTS = [
     colour.ansi256(244).dim('y') +
     colour.bgBlue('│') +
     'z',
+  // A vertical rule alone (three or more one under another go down their column in the graphics set).
+  colour.ansi256(244)('│'),
+  '├',
   // Runs of one character (repeated with REP where the terminal does it), in one style and across two.
   colour.ansi256(244)('─ a ──────────┬──'),
   colour.bold('════') + colour.dim('═════') + 'xxxxxxx',

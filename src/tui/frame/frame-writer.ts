@@ -9,7 +9,7 @@
  */
 import { rowCells, type RowCells } from './row-cells';
 import { planScroll, scrollCodes, shiftedRow } from './frame-scroll';
-import { inLineSet } from './line-set';
+import { inLineSet, NOT_CSI } from './line-set';
 import { diffRow, Pen } from './row-diff';
 
 const SYNC_START = '\x1b[?2026h';
@@ -210,6 +210,9 @@ export class FrameWriter {
       changed.push(i);
     }
     const oneRow = changed.length === 1;
+    // In the graphics set, columns of rules are drawn down with `BS VT`; not in a frame holding an
+    // escape other than CSI, which `inLineSet` leaves in UTF-8, where `│` may be drawn two columns wide.
+    this.pen.linesDown = this.lineSet && !lines.some((line) => NOT_CSI.test(line)) ? columns : 0;
     let out: string;
     // On a cleared screen every row is drawn: nothing is there to scroll.
     if (this.clearFirst) {
@@ -296,6 +299,7 @@ export class FrameWriter {
     const pen = new Pen();
     pen.repeats = this.pen.repeats;
     pen.asciiRepeats = this.pen.asciiRepeats;
+    pen.linesDown = this.pen.linesDown;
     // The scroll codes reset the style and home the cursor.
     pen.cleared();
     let out = scrollCodes(scroll);

@@ -11,7 +11,8 @@
  * is 13 bytes.
  */
 
-const LINE_SET: ReadonlyMap<string, string> = new Map([
+/** Each box-drawing character the set holds, and its letter there. */
+export const LINE_SET: ReadonlyMap<string, string> = new Map([
   ['─', 'q'],
   ['│', 'x'],
   ['┌', 'l'],
@@ -32,10 +33,12 @@ const SWITCH_COST = ON.length + OFF.length;
 
 /**
  * Runs of the set's characters and CSI codes that neither print nor take a character from before
- * (cursor moves, style, erases; REP is left out: it repeats whatever came last). A character with a
- * mark joined to it (a combining accent, a variation selector, a joiner) is not the set's.
+ * (cursor moves, style, erases; REP is left out: it repeats whatever came last), and the backspaces
+ * and line feeds (`BS VT`) that take the cursor down a column of them (`linesDown` in
+ * src/tui/frame/row-diff.ts). A character with a mark joined to it (a combining accent, a variation
+ * selector, a joiner) is not the set's.
  */
-const SPAN = /(?:\x1b\[[0-9;]*[A-HJKSTX@Pdfm]|[─│┌┐└┘├┤┬┴┼](?!\p{M}|\u200d|\ufe0e|\ufe0f))+/gu;
+const SPAN = /(?:\x1b\[[0-9;]*[A-HJKSTX@Pdfm]|[\x08\x0b]|[─│┌┐└┘├┤┬┴┼](?!\p{M}|\u200d|\ufe0e|\ufe0f))+/gu;
 const BOX = /[─│┌┐└┘├┤┬┴┼]/g;
 /** Runs of one box-drawing character (matched before the set's letters replace them, so no CSI's final letter is taken). */
 const RUN = /([─│┌┐└┘├┤┬┴┼])\1+/g;
@@ -47,7 +50,7 @@ function repeated(letter: string, count: number): string {
 }
 
 /** An escape that is not a CSI (an OSC, a DCS, a charset choice): a frame holding one is left as it is. */
-const NOT_CSI = /\x1b[^[]/;
+export const NOT_CSI = /\x1b[^[]/;
 
 /**
  * `out` with each span of box-drawing characters worth it written in the graphics set. A frame

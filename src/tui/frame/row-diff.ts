@@ -7,6 +7,7 @@ import type { AnsiCode } from '@alcalzone/ansi-tokenize';
 import { BLANK, looksBlank, sameCell, spacesLookBlank, type Cell, type RowCells } from './row-cells';
 import { planShifts, type Shift } from './row-shift';
 import { joinCodes } from './sgr-codes';
+import { LINE_SET } from './line-set';
 
 /** Unchanged cells between two changed runs rewritten rather than jumped over (a jump costs ~4 bytes). */
 const MAX_GAP = 3;
@@ -86,6 +87,17 @@ export class Pen {
    * spaces) is the character and a REP.
    */
   asciiRepeats = false;
+  /**
+   * The screen's width while a frame is drawn in the DEC special graphics set (inside tmux:
+   * src/tui/frame/line-set.ts), else 0. Then a box-drawing cell changed alone (a vertical rule on a
+   * row with nothing else new) is left for the end of the frame, and the cells left are drawn
+   * column by column, three or more of one column on rows one under another going down it with a
+   * backspace and a line feed (`BS VT`, 2 bytes) instead of a cursor move (`ESC[r;cH`, ~8). Only in
+   * the set: there each is one ASCII byte that tmux counts one column wide, so the relative moves
+   * land where an absolute one would; a `│` in UTF-8 that a terminal draws two columns wide (an East
+   * Asian ambiguous-width setting) would put every backspace a column off.
+   */
+  linesDown = 0;
 
   /** What the pen holds now, for `restore` (a row drawn two ways, the shorter kept). */
   save(): PenState {
@@ -145,16 +157,42 @@ export class Pen {
     this.left.push({ row, column, cell });
   }
 
-  /** The cells left for the end of the frame, written in groups of one style, row by row. */
+  /**
+   * True when `cell`, the only cell of a changed run, is left for the end of the frame to be drawn
+   * down its column with the others there (see `linesDown`).
+   */
+  leavesAlone(cell: Cell): boolean {
+    return this.linesDown > 0 && cell.width === 1 && LINE_SET.has(cell.text);
+  }
+
+  /**
+   * The cells left for the end of the frame, written in groups of one style, row by row (column
+   * by column with `linesDown`, each run down a column of three or more cells with `BS VT`).
+   */
   deferred(): string {
     if (this.left.length === 0) return '';
+    const down = this.linesDown > 0;
     const cells = this.left.sort((a, b) =>
-      a.cell.style === b.cell.style ? a.row - b.row || a.column - b.column : a.cell.style < b.cell.style ? -1 : 1,
+      a.cell.style !== b.cell.style
+        ? a.cell.style < b.cell.style
+          ? -1
+          : 1
+        : down
+          ? a.column - b.column || a.row - b.row
+          : a.row - b.row || a.column - b.column,
     );
     this.left = [];
+    const follows = down ? followsDown(cells, this.linesDown) : null;
     let out = '';
-    for (const { row, column, cell } of cells) {
-      out += this.moveTo(row, column) + this.style(cell.styles, cell.style) + cell.text;
+    for (let k = 0; k < cells.length; k++) {
+      const { row, column, cell } = cells[k]!;
+      if (follows?.[k] === true) {
+        // The cell above was just written (the cursor is right of it): back one, down one.
+        out += '\b\v';
+        this.row = row;
+        this.column = column;
+      } else out += this.moveTo(row, column);
+      out += this.style(cell.styles, cell.style) + cell.text;
       this.advance(1);
     }
     return out;
@@ -209,6 +247,37 @@ export class Pen {
   }
 }
 
+/** Cells one under another in a column, from this many on, are drawn down it with `BS VT`. */
+const MIN_DOWN = 3;
+
+/**
+ * For cells sorted by style, column and row: true at each cell drawn right after the one above it
+ * with `BS VT`, in runs of at least `MIN_DOWN` box-drawing cells of one style one under another.
+ * Not in the last column (`columns - 1`), where the cursor stays on the cell it wrote, so a
+ * backspace from there would land a column short.
+ */
+function followsDown(cells: readonly { row: number; column: number; cell: Cell }[], columns: number): boolean[] {
+  const follows = cells.map(() => false);
+  const fits = (k: number): boolean =>
+    cells[k]!.column < columns - 1 && cells[k]!.cell.width === 1 && LINE_SET.has(cells[k]!.cell.text);
+  let start = 0;
+  for (let k = 1; k <= cells.length; k++) {
+    const a = cells[k - 1]!;
+    const b = cells[k];
+    const joined =
+      b !== undefined &&
+      fits(k - 1) &&
+      fits(k) &&
+      b.column === a.column &&
+      b.row === a.row + 1 &&
+      b.cell.style === a.cell.style;
+    if (joined) continue;
+    if (k - start >= MIN_DOWN) for (let j = start + 1; j < k; j++) follows[j] = true;
+    start = k;
+  }
+  return follows;
+}
+
 const at = (cells: readonly Cell[], i: number): Cell => cells[i] ?? BLANK;
 
 /** Two cells that look the same on screen: the same cell, or two spaces in styles a space does not show. */
@@ -237,7 +306,7 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
         continue;
       }
     }
-    if (pen.defers(cell, nextShown(cells, i + 1, to))) {
+    if ((to - from === 1 && pen.leavesAlone(cell)) || pen.defers(cell, nextShown(cells, i + 1, to))) {
       pen.leave(row, i, cell);
       continue;
     }
