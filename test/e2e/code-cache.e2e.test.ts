@@ -1,10 +1,13 @@
 /**
  * The built tole keeps the compiled code of its full-screen session under the user's cache folder:
  * the first start writes it once the session is on screen, a later start uses it, and a damaged
- * one (or a folder it cannot write) costs only the time: tole opens all the same.
+ * one (or a folder it cannot write) costs only the time: tole opens all the same. A probe preloaded
+ * into tole (test/support/code-cache-probe.mjs) says as it happens whether V8 took the cache and
+ * when tole made one, so no test waits a fixed time for a write to happen or not; that a start which
+ * took the cache schedules no write is test/cli/screen-bundle-saves-a-cache-only-when-it-compiled.test.ts.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
@@ -20,21 +23,32 @@ const cacheHome = join(home, 'cache');
 const cacheDir = join(cacheHome, 'tole');
 /** A bound only a failing run reaches: tole writes its cache 300 ms after its first frame. */
 const WRITTEN_WITHIN = { timeout: 20_000, interval: 50 };
+const PROBE = resolve('test/support/code-cache-probe.mjs');
 
-/** Starts tole, waits for its first frame and then until `done` holds, and quits with Ctrl-C. */
-async function startAndQuit(done: () => Promise<void>): Promise<void> {
+/**
+ * Starts tole (with the probe, whose lines it returns), waits for its first frame and then until
+ * `done` holds, and quits with Ctrl-C.
+ */
+async function startAndQuit(
+  done: (probed: () => string[]) => Promise<unknown>,
+  xdgCacheHome = cacheHome,
+): Promise<string[]> {
   const workspace = tempDirForTest('tole-e2e-cache-');
+  const probeFile = join(tempDirForTest('tole-e2e-cache-probe-'), 'probe.log');
+  const probed = (): string[] =>
+    existsSync(probeFile) ? readFileSync(probeFile, 'utf8').split('\n').filter(Boolean) : [];
   driver = new TerminalDriver({
-    args: [TOLE_JS],
+    args: ['--import', PROBE, TOLE_JS],
     cwd: workspace,
-    env: { HOME: home, XDG_CACHE_HOME: cacheHome, TOLE_HOME: join(home, '.tole') },
+    env: { HOME: home, XDG_CACHE_HOME: xdgCacheHome, TOLE_HOME: join(home, '.tole'), CODE_CACHE_PROBE_FILE: probeFile },
     columns: 120,
     rows: 40,
   });
   await driver.waitFor((s) => s.includes('no model provider yet'));
-  await done();
+  await done(probed);
   driver.type('\x03');
   expect((await driver.exit).exitCode).toBe(0);
+  return probed();
 }
 
 function cacheFiles(): string[] {
@@ -54,8 +68,10 @@ describe("the built tole's code cache", () => {
     const written = statSync(file).mtimeMs;
     expect(readFileSync(file).subarray(0, 40).toString()).toContain('"format":"tole-code-cache/1"');
 
-    // A good cache is used, not written again: tole stays on well past the moment it would write one.
-    await startAndQuit(() => new Promise((resolve) => setTimeout(resolve, 1200)));
+    // A good cache is used (V8 takes it) and not written again in the whole life of that tole.
+    const second = await startAndQuit(async () => {});
+    expect(second).toContain('loaded screen.cjs accepted');
+    expect(second.filter((line) => line.startsWith('saving screen.cjs'))).toEqual([]);
     expect(statSync(file).mtimeMs).toBe(written);
 
     // Damaged: tole opens all the same, and writes a good one in its place.
@@ -70,17 +86,14 @@ describe("the built tole's code cache", () => {
     // A file where the folder would be: not writable even for root.
     const notAFolder = join(home, 'a-file');
     writeFileSync(notAFolder, '');
-    const workspace = tempDirForTest('tole-e2e-cache-');
-    driver = new TerminalDriver({
-      args: [TOLE_JS],
-      cwd: workspace,
-      env: { HOME: home, XDG_CACHE_HOME: join(notAFolder, 'cache'), TOLE_HOME: join(home, '.tole') },
-      columns: 120,
-      rows: 40,
-    });
-    await driver.waitFor((s) => s.includes('no model provider yet'));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    driver.type('\x03');
-    expect((await driver.exit).exitCode).toBe(0);
+    // tole tries to write its cache (the try is over once the probe says saved), and goes on.
+    const lines = await startAndQuit(
+      async (probed) => {
+        await vi.waitFor(() => expect(probed()).toContain('saved screen.cjs'), WRITTEN_WITHIN);
+        expect(await driver!.screen()).toContain('no model provider yet');
+      },
+      join(notAFolder, 'cache'),
+    );
+    expect(lines).toContain('loaded screen.cjs none');
   }, 60_000);
 });
