@@ -13,8 +13,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // fast-check's run count for properties that name none: TOLE_FC_RUNS (test/support/fc-runs.ts);
-    // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit).
-    setupFiles: ['test/support/fc-setup.ts', 'test/support/git-shims-removed.ts'],
+    // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit);
+    // with TOLE_FILE_CPU_LOG set, each file's CPU and its children's (test/support/file-cpu-log.ts).
+    setupFiles: ['test/support/fc-setup.ts', 'test/support/git-shims-removed.ts', 'test/support/file-cpu-log.ts'],
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most process
     // files spend their time waiting on children, fsync and local servers, so two run beside each other.
     maxWorkers: Math.max(2, availableParallelism() - 1),
