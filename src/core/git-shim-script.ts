@@ -67,10 +67,45 @@ function trustedForms(trusted: readonly string[]): { exact: string[]; prefixes: 
   return { exact, prefixes };
 }
 
-/** The sections whose keys may name a program (the script tries PROGRAM_KEYS only for these). */
-export function programSections(): string[] {
-  return [...new Set(PROGRAM_KEYS.flatMap((program) => /^\^\(?([a-z|]+)/.exec(program.key)![1]!.split('|')))];
+/**
+ * For each section whose keys may name a program, the PROGRAM_KEYS that can match there (their
+ * offsets in the script's flat key/value list, in PROGRAM_KEYS' order): a key is tried only
+ * against its own section's patterns, as bash compiles a regular expression at each match.
+ */
+export function programKeysBySection(): Map<string, number[]> {
+  const bySection = new Map<string, number[]>();
+  PROGRAM_KEYS.forEach((program, index) => {
+    for (const section of /^\^\(?([a-z|]+)/.exec(program.key)![1]!.split('|')) {
+      const offsets = bySection.get(section) ?? [];
+      offsets.push(index * 2);
+      bySection.set(section, offsets);
+    }
+  });
+  return bySection;
 }
+
+/**
+ * INERT_PATTERNS as one variable per section, `__tole_inert_<section>` (`-` written `_`: git's
+ * section names hold only letters, digits and `-`), each the rest of its patterns between
+ * newlines, which no key git lists holds: a plain string is set at once, where bash took ~1 ms
+ * to fill an associative array of ~290 keys at each git's start.
+ */
+function inertBySection(): string[] {
+  const rests = new Map<string, string[]>();
+  for (const pattern of INERT_PATTERNS) {
+    const dot = pattern.indexOf('.');
+    const section = pattern.slice(0, dot);
+    if (!/^[a-z0-9-]+$/.test(section)) throw new Error(`inert pattern with an unexpected section: ${pattern}`);
+    rests.set(section, [...(rests.get(section) ?? []), pattern.slice(dot + 1)]);
+  }
+  return [...rests].map(
+    ([section, list]) => `__tole_inert_${section.replaceAll('-', '_')}=${word(`\n${list.join('\n')}\n`)}`,
+  );
+}
+
+/** A bash associative array literal from `entries`. */
+const table = (name: string, entries: Iterable<readonly [string, string]>): string =>
+  `declare -A ${name}=(${[...entries].map(([key, value]) => `[${word(key)}]=${word(value)}`).join(' ')})`;
 
 /** The whole script. */
 export function gitShimScript(facts: GitShimFacts): string {
@@ -79,12 +114,24 @@ export function gitShimScript(facts: GitShimFacts): string {
     `__tole_real=${word(facts.realGit)}`,
     `__tole_exec=${word(facts.execDir)}`,
     `__tole_root=${word(facts.workspaceRoot)}`,
-    keySet('__tole_inert', INERT_PATTERNS),
+    ...inertBySection(),
     keySet('__tole_named', NAMED_ONLY),
     keySet('__tole_user', facts.userOrigins),
     keySet('__tole_trusted', trusted.exact),
     list('__tole_trusted_prefixes', trusted.prefixes),
-    keySet('__tole_program_sections', programSections()),
+    table(
+      '__tole_program_index',
+      [...programKeysBySection()].map(([section, offsets]) => [section, offsets.join(' ')] as const),
+    ),
+    // One expression per section matching where any of its own does: most keys of such a section
+    // (core.bare…) name no program, and are then tried once instead of once per pattern.
+    table(
+      '__tole_program_any',
+      [...programKeysBySection()].map(
+        ([section, offsets]) =>
+          [section, offsets.map((offset) => `(${PROGRAM_KEYS[offset / 2]!.key})`).join('|')] as const,
+      ),
+    ),
     list(
       '__tole_program_keys',
       PROGRAM_KEYS.flatMap((program) => [program.key, program.value]),
@@ -107,7 +154,8 @@ ${BODY}`;
 }
 
 /** What the script does with its data (see the module's comment). */
-const BODY = `__tole_sq="'"
+const BODY = `__tole_nl=$'\\n'
+__tole_sq="'"
 __tole_esq="'\\''"
 __tole_problems=()
 __tole_unvouched=()
@@ -136,7 +184,6 @@ __tole_count=$((10#$__tole_count))
 __tole_add() {
   export "GIT_CONFIG_KEY_$__tole_count=$1" "GIT_CONFIG_VALUE_$__tole_count=$2"
   __tole_count=$((__tole_count + 1))
-  export GIT_CONFIG_COUNT=$__tole_count
 }
 declare -A __tole_want=()
 for ((__tole_i = 0; __tole_i < \${#__tole_guard[@]}; __tole_i += 2)); do
@@ -148,6 +195,7 @@ if [[ -z \${GIT_SSH_COMMAND+x} && -z \${GIT_SSH+x} ]]; then
   __tole_add core.sshCommand ssh
   __tole_want[core.sshcommand]=ssh
 fi
+export GIT_CONFIG_COUNT=$__tole_count
 export GIT_EXEC_PATH=$__tole_exec
 
 # 2. What finds the repository, as the real git reads it.
@@ -195,8 +243,8 @@ __tole_is_program() {
   local key=$1 j name esc template
   __tole_value=
   local found=
-  [[ -n \${__tole_program_sections[\${key%%.*}]+x} ]] || return 1
-  for ((j = 0; j < \${#__tole_program_keys[@]}; j += 2)); do
+  [[ -n \${__tole_program_any[\${key%%.*}]+x} && $key =~ \${__tole_program_any[\${key%%.*}]} ]] || return 1
+  for j in \${__tole_program_index[\${key%%.*}]}; do
     if [[ $key =~ \${__tole_program_keys[j]} ]]; then
       name=\${BASH_REMATCH[1]}
       esc=\${name//"$__tole_sq"/"$__tole_esq"}
@@ -208,19 +256,22 @@ __tole_is_program() {
   [[ -n $found ]]
 }
 __tole_names_no_program() {
-  local key=$1 value=$2 has_value=$3 section variable middle= sub literal=
+  local key=$1 value=$2 has_value=$3 section variable middle= sub literal= name inert
   section=\${key%%.*}; section=\${section,,}
   variable=\${key##*.}; variable=\${variable,,}
+  [[ -z $section || $section == *[!a-z0-9-]* ]] && return 1
   if [[ $key == *.*.* ]]; then
     sub=\${key#*.}; sub=\${sub%.*}
     middle='<>.'
-    literal="$section.$sub.$variable"
+    literal="$sub.$variable"
   fi
-  local pattern="$section.$middle$variable"
-  [[ -n \${__tole_inert[$pattern]+x} ]] && return 0
-  [[ -n \${__tole_named[$pattern]+x} && $value != */* ]] && return 0
-  [[ -n \${__tole_inert[$section.$middle*]+x} ]] && return 0
-  [[ -n $literal && -n \${__tole_inert[$literal]+x} ]] && return 0
+  # The section's inert patterns, each between newlines (see inertBySection).
+  name=__tole_inert_\${section//-/_}
+  inert=\${!name-}
+  [[ $inert == *"$__tole_nl$middle$variable$__tole_nl"* ]] && return 0
+  [[ -n \${__tole_named[$section.$middle$variable]+x} && $value != */* ]] && return 0
+  [[ $inert == *"$__tole_nl$middle*$__tole_nl"* ]] && return 0
+  [[ -n $literal && $inert == *"$__tole_nl$literal$__tole_nl"* ]] && return 0
   return 1
 }
 __tole_trusted_key() {
@@ -231,23 +282,20 @@ __tole_trusted_key() {
   done
   return 1
 }
-__tole_is_include() {
-  local lower=\${1,,}
-  [[ $lower == include.path || ( $lower == includeif.* && $lower == *.path ) ]]
-}
 
 if [[ -n $__tole_vet ]]; then
   __tole_items=()
-  # The listing ends with git's exit status as one more item, read from the stream: bash's
-  # \`wait $!\` on a process substitution now and then finds no status (the shell reaped it first)
-  # and refused a config it could have read.
-  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; "$__tole_real" "\${__tole_pre[@]}" config --list --show-scope --show-origin -z </dev/null; printf 'tole-status:%d\\0' "$?")
+  # The listing ends with one more setting, given last on git's command line: git reads the command
+  # line after every config file and include, so the listing holds it last only when git read them
+  # all (a config git cannot parse lists nothing). git is exec'd, without a shell waiting on it for
+  # its status: bash's \`wait $!\` on a process substitution now and then finds no status.
+  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; exec "$__tole_real" "\${__tole_pre[@]}" -c tole.listed=whole config --list --show-scope --show-origin -z </dev/null)
   __tole_n=\${#__tole_items[@]}
-  if (( __tole_n == 0 )) || [[ \${__tole_items[__tole_n - 1]} != tole-status:0 ]]; then
+  if (( __tole_n < 3 )) || [[ \${__tole_items[__tole_n - 3]} != command || \${__tole_items[__tole_n - 1]} != "tole.listed\${__tole_nl}whole" ]]; then
     __tole_problems+=("tole could not read the config git would read (git config --list failed, above)")
     __tole_refuse
   fi
-  unset "__tole_items[__tole_n - 1]"
+  unset "__tole_items[__tole_n - 1]" "__tole_items[__tole_n - 2]" "__tole_items[__tole_n - 3]"
   declare -A __tole_last=()
   declare -A __tole_settings=()
   __tole_order=()
@@ -264,9 +312,12 @@ if [[ -n $__tole_vet ]]; then
     if [[ -n \${__tole_want[$__tole_key]+x} ]]; then
       if [[ -n $__tole_has ]]; then __tole_last[$__tole_key]=v$__tole_val; else __tole_last[$__tole_key]=bare; fi
     fi
+    # Whether the key is an include: include.path, or includeIf.* ending in .path.
+    __tole_include=
+    case \${__tole_key,,} in include.path|includeif.*.path|includeif.path) __tole_include=1 ;; esac
     case $__tole_scope in
       command)
-        if __tole_is_include "$__tole_key"; then
+        if [[ -n $__tole_include ]]; then
           __tole_problems+=("the command gives git an include of a config file ($__tole_key = $__tole_val) on its command line or in its environment")
         elif [[ $__tole_origin == file:* ]]; then
           __tole_problems+=("git read $__tole_key from \${__tole_origin#file:}, a file included from the command line or the environment")
@@ -283,7 +334,7 @@ if [[ -n $__tole_vet ]]; then
       fi
     elif [[ $__tole_key == core.worktree ]]; then
       __tole_worktree=1
-    elif __tole_is_include "$__tole_key"; then
+    elif [[ -n $__tole_include ]]; then
       :
     elif __tole_names_no_program "$__tole_key" "$__tole_val" "$__tole_has" || __tole_trusted_key "$__tole_key"; then
       :
@@ -306,6 +357,7 @@ if [[ -n $__tole_vet ]]; then
   fi
   (( \${#__tole_problems[@]} + \${#__tole_unvouched[@]} > 0 )) && __tole_refuse
   for __tole_k in "\${__tole_order[@]}"; do __tole_add "$__tole_k" "\${__tole_settings[$__tole_k]}"; done
+  export GIT_CONFIG_COUNT=$__tole_count
 fi
 
 # 4. The real git.

@@ -147,7 +147,7 @@ describe('tole’s git vouches as the vetting before the run does', () => {
     const ws = await tempWorkspace();
     execFileSync('git', ['init', '-q'], { cwd: ws.root });
     const env = await shimIn(ws.root, ws.outside);
-    // Many runs in a row: the listing's status is read from its own stream, never lost.
+    // Many runs in a row: whether the listing is whole is read from the listing itself, never lost.
     for (let i = 0; i < 40; i++) {
       const ran = spawnSync('git', ['rev-parse', '--git-dir'], { cwd: ws.root, env, encoding: 'utf8' });
       expect(ran.stderr, `run ${i}`).toBe('');
@@ -158,5 +158,44 @@ describe('tole’s git vouches as the vetting before the run does', () => {
     expect(refused.status).toBe(128);
     expect(refused.stderr).toContain('bad config line');
     expect(refused.stderr).toContain('tole could not read the config git would read (git config --list failed, above)');
+  });
+
+  it('refuses a listing git cut short, whatever the command or the repository says of tole’s own end mark', async () => {
+    const ws = await tempWorkspace();
+    execFileSync('git', ['init', '-q'], { cwd: ws.root });
+    const env = await shimIn(ws.root, ws.outside);
+    // The repository ends its config with the mark, then includes a file git cannot parse.
+    appendFileSync(
+      path.join(ws.root, '.git', 'config'),
+      '[tole]\n\tlisted = whole\n[include]\n\tpath = ../broken.cfg\n',
+    );
+    writeFileSync(path.join(ws.root, 'broken.cfg'), '[x\n');
+    const runs = [
+      spawnSync('git', ['status'], { cwd: ws.root, env, encoding: 'utf8' }),
+      spawnSync('git', ['-c', 'tole.listed=whole', 'status'], { cwd: ws.root, env, encoding: 'utf8' }),
+      spawnSync('git', ['status'], {
+        cwd: ws.root,
+        env: { ...env, GIT_CONFIG_PARAMETERS: "'tole.listed=whole'" },
+        encoding: 'utf8',
+      }),
+    ];
+    for (const refused of runs) {
+      expect(refused.status).toBe(128);
+      expect(refused.stderr).toContain('bad config line 1 in file');
+      expect(refused.stderr).toContain('tole could not read the config git would read');
+    }
+    // A bogus GIT_CONFIG_PARAMETERS, which git cannot read either.
+    writeFileSync(path.join(ws.root, 'broken.cfg'), '');
+    const bogus = spawnSync('git', ['status'], {
+      cwd: ws.root,
+      env: { ...env, GIT_CONFIG_PARAMETERS: "'unterminated" },
+      encoding: 'utf8',
+    });
+    expect(bogus.status).toBe(128);
+    expect(bogus.stderr).toContain('tole could not read the config git would read');
+    // With the include readable, the repository's own tole.listed is a key tole cannot vouch for.
+    const unvouched = spawnSync('git', ['status'], { cwd: ws.root, env, encoding: 'utf8' });
+    expect(unvouched.status).toBe(128);
+    expect(unvouched.stderr).toContain('tole.listed (in .git/config)');
   });
 });
