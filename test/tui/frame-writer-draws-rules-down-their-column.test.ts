@@ -91,6 +91,13 @@ describe('vertical rules drawn down their column in the graphics set', () => {
     await expectDrawnWhole([sent!], [short], WIDTH, 4);
   });
 
+  it('a frame that changes nothing but a rule alone draws it', async () => {
+    const frames = ['', rule('│'), `${rule('│')}\n${rule('│')}\n${rule('│')}`, 'a', rule('│')];
+    const sent = await written(true, frames, 8, 3);
+    expect(sent[1]).toContain('│');
+    await expectDrawnWhole(sent, frames, 8, 3);
+  });
+
   it('a frame holding an escape other than CSI (which stays in UTF-8) gets no relative moves', async () => {
     const linked = `${first}\n\x1b]8;;http://a/\x1b\\link\x1b]8;;\x1b\\`;
     const [sent] = await written(true, [linked], WIDTH, HEIGHT + 1);

@@ -259,7 +259,9 @@ export class FrameWriter {
     for (const i of changed) {
       out += diffRow(this.pen, i, this.oldCells(i, columns), cells[i]!, lines[i] ?? '', columns, shifts);
     }
-    return out === '' ? '' : out + this.pen.deferred() + this.pen.reset();
+    // A frame may change nothing but cells left for its end (a rule alone, in the graphics set).
+    out += this.pen.deferred();
+    return out === '' ? '' : out + this.pen.reset();
   }
 
   /** The cells the terminal holds on row `i` from the last frame. */
