@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrameWriter, withoutColour } from '../../src/tui/frame/frame-writer';
 import { FakeStdout } from './harness';
+import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 
 const eraseLines = (n: number): string => `${'\x1b[2K\x1b[1A'.repeat(n - 1)}\x1b[2K\x1b[G`;
 
@@ -9,10 +10,17 @@ function writer(noColor = false): { out: FakeStdout; frames: FrameWriter } {
   return { out, frames: new FrameWriter(out as unknown as NodeJS.WriteStream, noColor) };
 }
 
-const rows = (written: string): number[] => [...written.matchAll(/\x1b\[(\d+)(?:;\d+)?H/g)].map((m) => Number(m[1]));
+/** The row (1-based) of each cursor move: an absolute one, or a carriage return and line feeds from the last. */
+function rows(written: string): number[] {
+  const found: number[] = [];
+  for (const m of written.matchAll(/\x1b\[(\d+)(?:;\d+)?H|\r(\v+)/g)) {
+    found.push(m[1] === undefined ? found.at(-1)! + m[2]!.length : Number(m[1]));
+  }
+  return found;
+}
 
 describe('the frame writer', () => {
-  it('draws a first frame whole, then only the rows that changed, at their absolute rows', () => {
+  it('draws a first frame whole, then only the rows that changed, at an absolute row after the last frame', () => {
     const { out, frames } = writer();
     frames.stream.write('a\nb\nc\n');
     expect(rows(out.frames.join(''))).toEqual([1, 2, 3]);
@@ -92,6 +100,44 @@ describe('the frame writer', () => {
       frames.stream.write(`a\n${red('b')}\n`);
       // The first style code sent after it starts with a reset.
       expect(out.frames.join('').match(/\x1b\[[0-9;]*m/)?.[0]).toMatch(/^\x1b\[0[;m]/);
+    }
+  });
+
+  it('reaches a row one or two below with a carriage return and line feeds where shorter, and the screen is the whole draw', async () => {
+    const out = new FakeStdout(40, 14);
+    const frames = new FrameWriter(out as unknown as NodeJS.WriteStream);
+    // Rows 1, 2 and 4 from the left edge, rows 10, 11 and 14 (the last) from column 33: a row or two
+    // below is CR VT (VT) and a move right; three below, or a move no shorter, is absolute.
+    const first = [
+      'a',
+      'b',
+      '',
+      'd',
+      '',
+      '',
+      '',
+      '',
+      '',
+      ` ${'x'.repeat(32)}row`,
+      `${' '.repeat(32)}next`,
+      '',
+      '',
+      `${' '.repeat(32)}end`,
+    ];
+    const frame = first.join('\n');
+    frames.stream.write(frame);
+    const sent = out.frames.join('');
+    expect(sent).toContain('\x1b[1H\x1b[0ma\r\vb\r\v\vd');
+    expect(sent).toContain('row\r\v\x1b[32Cnext\x1b[14;33Hend');
+    // In a terminal whose line feed also returns the carriage (LNM set), the screen is the same.
+    for (const lnm of ['', '\x1b[20h']) {
+      const term = terminal(40, 14);
+      try {
+        await flush(term, lnm + sent);
+        expect(cells(term)).toEqual(await wholeDraw(frame, 40, 14));
+      } finally {
+        term.dispose();
+      }
     }
   });
 });

@@ -59,9 +59,10 @@ describe('the cell diff', () => {
     const sent = second('', rows('left', 'right'));
     // A rule between two grey texts is jumped over (ESC[C) and drawn at the end with the other left
     // ones, in the colour the row-end rule leaves the pen in: no switch to grey and back around it.
+    // The next row's start is a carriage return and a line feed (2 bytes, against ESC[2H's 4).
     expect(sent).toBe(
       '\x1b[1H\x1b[0;38;5;239m│ \x1b[38;5;244mleft\x1b[C right\x1b[38;5;239m│' +
-        '\x1b[2H│ \x1b[38;5;244mright\x1b[C left\x1b[38;5;239m│' +
+        '\r\v│ \x1b[38;5;244mright\x1b[C left\x1b[38;5;239m│' +
         '\x1b[1;7H│\x1b[2;8H│\x1b[0m',
     );
   });
