@@ -76,13 +76,84 @@ const basename = (text: string): string => text.slice(text.lastIndexOf('/') + 1)
 /** A word that may be a command line of its own: blanks or the shell's operators in it. */
 const LINE_LIKE = /[\s;&|<>()`$]/;
 
+/**
+ * A line that may give `which`, `command` or `echo` another meaning: a function of that name, an
+ * alias, `enable` (a builtin turned off or loaded). Read loosely, anywhere in the line (fail closed).
+ */
+const REDEFINES = /\b(which|command|echo)\s*\(\s*\)|\bfunction\s+(which|command|echo)\b|\balias\b|\benable\b/;
+
+/**
+ * Whether the line being read may take `$(which NAME)` and `echo TEXT | bash` at their word (see
+ * programLookedUp, echoedLine): set by guardItems for the one synchronous reading.
+ */
+let plainMeanings = false;
+
 /** What the guard check reads in `line`; null when the parser cannot read the line at all. */
 export function guardItems(line: string): GuardItem[] | null {
   const parsed = parseShell(line);
   if (!parsed.ok) return null;
   const items: GuardItem[] = [];
-  script(parsed.script, items, 0);
+  plainMeanings = !REDEFINES.test(line);
+  try {
+    script(parsed.script, items, 0);
+  } finally {
+    plainMeanings = false;
+  }
   return items;
+}
+
+/** A program name `which` or `command -v` may be asked for: no path, no expansion. */
+const LOOKED_UP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/;
+
+/**
+ * The program a word that is nothing but `$(which NAME)`, `` `which NAME` `` or `$(command -v
+ * NAME)` runs: NAME, found on PATH as bash would find it, so the word is read as NAME itself
+ * (`$(which sudo) git diff` is sudo). Null for any other word, or where the line may redefine
+ * `which` or `command`. What a program planted on PATH under NAME or `which` does, it could do
+ * run by its own name too: the check does not read programs.
+ */
+function programLookedUp(word: Word): string | null {
+  if (!plainMeanings || word.substitutions.length !== 1 || !/^(\$\(.*\)|`.*`)$/s.test(word.text)) return null;
+  const inner = word.substitutions[0]!;
+  if (inner.pipelines.length !== 1 || inner.pipelines[0]!.commands.length !== 1) return null;
+  const command = inner.pipelines[0]!.commands[0]!;
+  if (command.kind !== 'simple' || command.assignments.length > 0 || command.redirects.length > 0) return null;
+  if (!command.words.every((each) => each.plain)) return null;
+  const words = command.words.map((each) => each.text);
+  const name =
+    words.length === 2 && words[0] === 'which'
+      ? words[1]!
+      : words.length === 3 && words[0] === 'command' && words[1] === '-v'
+        ? words[2]!
+        : null;
+  return name !== null && LOOKED_UP_NAME.test(name) ? name : null;
+}
+
+/** A word standing for `name` as written: plain, nothing expanded. */
+const plainWord = (name: string): Word => ({
+  text: name,
+  plain: true,
+  expands: false,
+  glob: false,
+  leadingGlob: false,
+  processSubstitution: false,
+  substitutions: [],
+  evaluates: false,
+});
+
+/**
+ * What `echo` prints when it is given only literal words, none an option and none with a
+ * backslash (which `echo -e`, xpg_echo or a POSIX echo would read as an escape): the words joined
+ * by blanks. Null for anything else, or where the line may redefine `echo`.
+ */
+function echoedLine(command: Command): string | null {
+  if (!plainMeanings || command.kind !== 'simple') return null;
+  if (command.assignments.length > 0 || command.redirects.length > 0) return null;
+  const [program, ...args] = command.words;
+  if (program?.text !== 'echo' || !program.plain || args.length === 0) return null;
+  if (args.some((word) => word.expands || word.glob || word.text.includes('\\'))) return null;
+  if (args[0]!.text.startsWith('-')) return null;
+  return args.map((word) => word.text).join(' ');
 }
 
 /** `text` read as a command line of its own, nested `depth` deep; what does not parse is unread. */
@@ -119,7 +190,12 @@ function script(s: Script, items: GuardItem[], depth: number, feeds = false): vo
     // commands before it print may be a command, so their arguments are read as if they ran them.
     const fed = feeds || pipeline.commands.slice(1).some((command) => !readsAsData(command));
     pipeline.commands.forEach((command, index) => {
-      if (index > 0 && runsStdin(command)) items.push({ kind: 'code', program: programOf(command)!, code: null });
+      if (index > 0 && runsStdin(command)) {
+        // `echo "git status" | bash`: the shell runs what echo prints, known before it runs.
+        const echoed = shellReadsLines(command) ? echoedLine(pipeline.commands[index - 1]!) : null;
+        if (echoed !== null) nestedLine(echoed, items, depth + 1);
+        else items.push({ kind: 'code', program: programOf(command)!, code: null });
+      }
       node(command, items, depth, fed);
     });
   }
@@ -136,6 +212,17 @@ function runsStdin(command: Command): boolean {
   if ((SHELLS as readonly string[]).includes(program))
     return !args.some((arg) => /^-[a-zA-Z]*c/.test(arg)) && args.every((arg) => arg.startsWith('-'));
   return (INTERPRETERS as readonly string[]).includes(program) && args.every((arg) => arg.startsWith('-'));
+}
+
+/**
+ * bash or sh given nothing or `-s`: a shell whose reading of a line tole's parser (bash's grammar)
+ * reads as it does, and that reads nothing else first (`-i` reads ~/.bashrc and runs PROMPT_COMMAND).
+ */
+function shellReadsLines(command: Command): boolean {
+  const program = programOf(command);
+  if (command.kind !== 'simple' || (program !== 'bash' && program !== 'sh')) return false;
+  const args = command.words.slice(1);
+  return args.length === 0 || (args.length === 1 && args[0]!.plain && args[0]!.text === '-s');
 }
 
 function readsAsData(command: Command): boolean {
@@ -159,9 +246,15 @@ function node(command: Command, items: GuardItem[], depth: number, fed = false):
     if (LINE_LIKE.test(value.text) && !value.expands) nestedLine(value.text, items, depth + 1);
   }
   for (const word of command.words) substitutions(word, items, depth);
-  const program = command.words[0] ? basename(command.words[0].text) : null;
+  // `$(which python3) x.py` is read as `python3 x.py` (its lookup was read just above).
+  const lookedUp = command.words[0] ? programLookedUp(command.words[0]) : null;
+  const words = lookedUp === null ? command.words : [plainWord(lookedUp), ...command.words.slice(1)];
+  const program = words[0] ? basename(words[0].text) : null;
   for (const redirect of command.redirects) redirection(redirect, program, items, depth, fed);
-  if (command.words.length > 0) argv(command.words, { argument: false, wrapped: false, fed }, items, depth);
+  if (words.length > 0) argv(words, { argument: false, wrapped: false, fed }, items, depth);
+  // Unquoted, a lookup that finds nothing leaves no word: the next one is the program then.
+  if (lookedUp !== null && words.length > 1)
+    argv(words.slice(1), { argument: false, wrapped: false, fed }, items, depth);
 }
 
 /** A word's substitutions; what a process substitution prints is read by the program, maybe run (`source <(…)`). */

@@ -88,6 +88,13 @@ const DROPPING = [
   'cat <<EOF | bash\nunset GIT_CONFIG_COUNT; git diff\nEOF',
   'source <(echo unset GIT_CONFIG_COUNT); git diff',
   `awk 'BEGIN { system("env -i PATH=/usr/bin:/bin git diff") }'`,
+  // A program looked up by which, or echo's words piped into a shell, read as what they are; unless
+  // the line gives which or echo another meaning, or the lookup finds nothing (the next word runs).
+  '$(which env) -i PATH="$PATH" git diff',
+  'which() { echo env; }; $(which python3) -i PATH="$PATH" git diff',
+  '$(which tole-no-such-program) env -i PATH="$PATH" git diff',
+  'echo "env -i PATH=$PATH git diff" | bash',
+  'echo() { builtin echo env -i PATH="$PATH" git diff; }; echo git status | bash',
 ];
 
 describe("a command that drops tole's git guard", () => {
@@ -199,6 +206,13 @@ describe("a command that drops tole's git guard", () => {
       'cat <<EOF > notes.md\nunset GIT_CONFIG_COUNT\nEOF',
       'git diff $(git merge-base main HEAD)',
       'python3 -c "print(1)"',
+      // A lookup by which or command -v is the program it finds; echo's literal words piped into bash or sh are its code.
+      '$(which python3) x.py',
+      '`which python3` x.py',
+      '"$(command -v node)" app.js',
+      '$(which git) status',
+      'echo "git status" | bash',
+      "echo 'git log -1 --format=%s' | sh -s",
       'eval "echo hi"',
       "awk '{print $1}' f",
       'git diff | cat',
@@ -231,7 +245,29 @@ describe("a command that drops tole's git guard", () => {
       'echo "sudo git diff" | sh',
       'git log --grep sudo | xargs sudo git diff',
       'sh -c "$CMD"',
-      'echo "git status" | bash',
+      // The lookup read as the program it names, and what may change it.
+      '$(which sudo) git diff',
+      '"$(which python3)" -c "import os; os.environ.clear()"',
+      'which() { echo sudo; }; $(which python3) git diff',
+      'alias which=false; $(which python3) x.py',
+      '$(which -a git | tail -1) diff',
+      '$(which git)/../git diff',
+      '$(which file) sudo git diff',
+      // echo piped into a shell: only literal words, no option, no backslash, bash or sh reading nothing else.
+      'echo "sudo git diff" | bash',
+      'echo -e "\\x73udo git diff" | bash',
+      'echo "\\x73udo git diff" | bash',
+      'echo "$CMD" | bash',
+      'echo "git status" | bash -i',
+      'echo "git status" | zsh',
+      'enable -n echo; echo git status | bash',
+      // Left refused. ssh-agent prints its socket's path unquoted, under TMPDIR (where it is not
+      // setgid), which a command can set in ways the check cannot read: eval would run that text.
+      'eval "$(ssh-agent)"',
+      // A value may be run as a command line by what the command starts (GIT_PAGER='$FOO' git log
+      // runs FOO's); "use sudo" reads like "unbuffer sudo git diff", where unbuffer runs sudo.
+      'MSG="use sudo" ./notify.sh',
+      `FOO="unbuffer sudo env -i git diff" GIT_PAGER='$FOO' git log`,
       'python3 -Ic"import os; os.environ.clear()"',
       'PROMPT_COMMAND="sudo git diff" bash -i',
       "PS1='$(env -i git diff)' bash -i",
