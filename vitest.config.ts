@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { LEAVES_MEMORY_BEHIND, lastInTheirProject } from './test/support/file-order';
 import { SHIPPED_RENDERER_SETUP, shippedRendererPlugins, TRANSFORMED } from './test/support/shipped-renderer';
 import { filesByTier } from './test/support/tiers';
 
@@ -8,9 +10,17 @@ const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
 // Builds dist/tole.js when stale and bundles the child scripts, once before any file of a tier.
 const PROCESS_SETUP = ['test/support/build-test-children.ts'];
 
+/** vitest's order, the fault simulator's shards last in their project (test/support/file-order.ts says why). */
+class ToleSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return lastInTheirProject(await super.sort(files), LEAVES_MEMORY_BEHIND);
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    sequence: { sequencer: ToleSequencer },
     hookTimeout: 30_000,
     // fast-check's run count for properties that name none: TOLE_FC_RUNS (test/support/fc-runs.ts);
     // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit);
