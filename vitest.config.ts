@@ -26,6 +26,9 @@ export default defineConfig({
     // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit);
     // with TOLE_FILE_CPU_LOG set, each file's CPU and its children's (test/support/file-cpu-log.ts).
     setupFiles: ['test/support/fc-setup.ts', 'test/support/git-shims-removed.ts', 'test/support/file-cpu-log.ts'],
+    // No test reaches the user's watchman (checkpoints ask the one WATCHMAN_SOCK names): a test
+    // that wants one starts its own (test/support/own-watchman.ts) and names its socket.
+    env: { WATCHMAN_SOCK: '/nonexistent/tole-tests-reach-no-watchman' },
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most process
     // files spend their time waiting on children, fsync and local servers, so two run beside each other.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -7,6 +7,7 @@
 #   bubblewrap      the sandbox shell commands run in without a keypress
 #   postgresql-15   the team-sync tests start a real server (and the sandbox tests, to reach its socket)
 #   tmux            the sandbox tests start a real server that a confined command must not reach
+#   watchman        the change journal a bash call's checkpoint asks (tests start one of their own)
 set -euo pipefail
 
 missing=()
@@ -14,6 +15,7 @@ command -v git >/dev/null 2>&1 || missing+=(git)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql-15)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v watchman >/dev/null 2>&1 || missing+=(watchman)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -11,6 +11,7 @@ import { removeOwnIndexesLeftBehind } from './own-index';
 import { writeRestore } from './write-restore';
 import { restoreDiff } from './restore-diff';
 import { WorkspaceScan } from './workspace-scan';
+import { type ChangeJournal, WatchmanJournal } from './change-journal';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
@@ -25,7 +26,16 @@ import { DEFAULT_TIME_LIMIT_MS, realTimer, type StartTimer, stopSignal, stoppedB
  * git itself never descends into a `.git`. The user's `.gitignore` files are honoured (git reads
  * them from the work tree), and so is the built-in list below.
  */
-export const BUILTIN_IGNORES = ['.git/', 'node_modules/', '.venv/', '__pycache__/', '.DS_Store', '.tole/'];
+export const BUILTIN_IGNORES = [
+  '.git/',
+  'node_modules/',
+  '.venv/',
+  '__pycache__/',
+  '.DS_Store',
+  '.tole/',
+  // The files watchman makes (and removes at once) to sync with its view of the tree.
+  '.watchman-cookie-*',
+];
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -47,6 +57,12 @@ interface CheckpointSettings {
   readonly timeLimitMs?: number;
   /** The timer of that limit; tests fire it themselves. */
   readonly timer?: StartTimer;
+  /**
+   * The change journal a scan asks which paths changed (change-journal.ts): by default a running
+   * watchman's, through its client found on `path` (`WATCHMAN_SOCK` names another watchman than
+   * the user's default one); null for none. Without an answer a scan looks at every file.
+   */
+  readonly journal?: ChangeJournal | null;
 }
 
 /**
@@ -96,7 +112,12 @@ export class Checkpoints {
     private readonly maxFileBytes: number,
     private readonly settings: CheckpointSettings,
   ) {
-    this.scan = new WorkspaceScan(target, maxFileBytes);
+    this.scan = new WorkspaceScan(target, maxFileBytes, journalOf(settings, target.path));
+  }
+
+  /** Why the last scan looked at every file though a journal was given, or null (test and bench hook). */
+  get lastUnvouched(): string | null {
+    return this.scan.lastUnvouched;
   }
 
   private probed: { reason: string | null } | null = null;
@@ -380,6 +401,16 @@ export class Checkpoints {
   private stopOn(caller: AbortSignal | undefined): ReturnType<typeof stopSignal> {
     return stopSignal(caller, this.settings.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, this.settings.timer ?? realTimer);
   }
+}
+
+function journalOf(settings: CheckpointSettings, path: string): ChangeJournal | null {
+  if (settings.journal !== undefined) return settings.journal;
+  const env: NodeJS.ProcessEnv = { PATH: path };
+  for (const name of ['HOME', 'USER', 'LOGNAME', 'TMPDIR'])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  // Newer watchman clients read WATCHMAN_SOCK themselves; 4.9's takes it only as --sockname.
+  const sockname = process.env['WATCHMAN_SOCK'];
+  return new WatchmanJournal(settings.workspaceRoot, { env, ...(sockname ? { sockname } : {}) });
 }
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {

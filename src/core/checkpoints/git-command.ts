@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { lockInMessage, settleLock } from './git-locks';
 import { commandOf, GitStopped, PROBE_LIMIT_MS, killGroup, waitUnlessStopped } from './git-stop';
+import { FSMONITOR_ARGS, type FsmonitorAnswer, fsmonitorEnv } from './git-fsmonitor';
 
 /**
  * One run of the `git` binary against tole's own checkpoint directory. The environment is
@@ -18,6 +19,8 @@ export interface GitTarget {
   readonly lockWaitsMs?: readonly number[];
   /** An index file of one scan's own (own-index.ts) in place of the directory's `index`. */
   readonly indexFile?: string;
+  /** The change journal's answer, given to git as its fsmonitor hook (git-fsmonitor.ts): only a scan's gits. */
+  readonly fsmonitor?: FsmonitorAnswer;
 }
 
 interface GitRun {
@@ -64,6 +67,7 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
     GIT_COMMITTER_EMAIL: 'tole@localhost',
     LC_ALL: 'C',
     ...(target.indexFile === undefined ? {} : { GIT_INDEX_FILE: target.indexFile }),
+    ...(target.fsmonitor === undefined ? {} : fsmonitorEnv(target.fsmonitor)),
   };
 }
 
@@ -108,7 +112,7 @@ export function runGit(
 ): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new GitStopped(args, signal.reason));
-    const [command, ...argv] = diesWithTole(target, args);
+    const [command, ...argv] = diesWithTole(target, target.fsmonitor ? [...FSMONITOR_ARGS, ...args] : args);
     const child = spawn(command!, argv, {
       cwd: target.workTree,
       env: gitEnv(target),

@@ -37,6 +37,7 @@ export async function withOwnIndex<T>(
     return { done, published };
   } finally {
     rmSync(own, { force: true });
+    rmSync(`${own}.changed`, { force: true });
   }
 }
 
@@ -45,7 +46,7 @@ export async function withOwnIndex<T>(
  * there is none: git never changes an index file in place, so two index files with one identity
  * hold the same entries. (Not the change time: the link and the rename change it.)
  */
-function indexIdentity(path: string): string | null {
+export function indexIdentity(path: string): string | null {
   const stat = lstatSync(path, { throwIfNoEntry: false, bigint: true });
   return stat ? `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.size}` : null;
 }
@@ -59,7 +60,7 @@ export function removeOwnIndexesLeftBehind(dir: string): void {
 }
 
 const OWN_PREFIX = 'index.tole-';
-const OWN_NAME = /^index\.tole-(\d+)-\d+(?:\.lock)?$/;
+const OWN_NAME = /^index\.tole-(\d+)-\d+(?:\.lock|\.changed)?$/;
 
 /** Own indexes made in this process, for their names. */
 let made = 0;

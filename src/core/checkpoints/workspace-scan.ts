@@ -1,7 +1,9 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ChangeJournal } from './change-journal';
 import { git, GitFailure, type GitTarget } from './git-command';
-import { withOwnIndex } from './own-index';
+import { fsmonitorPaths } from './git-fsmonitor';
+import { indexIdentity, withOwnIndex } from './own-index';
 import { nulJoined } from './path-bytes';
 import type { LeftOut } from './restore-plan';
 import { sortChanges, workspaceChanges } from './workspace-changes';
@@ -17,14 +19,21 @@ export interface ScannedTree {
  * index last took it in is staged (as one git lists it: workspace-changes.ts), in an index of this
  * scan's own (own-index.ts). It remembers the index its last scan published, so that a scan that
  * finds nothing changed since writes no tree again.
+ *
+ * With a change journal (change-journal.ts), git looks only at the paths the journal names as
+ * changed since the token in that index (git-fsmonitor.ts), not at every file; whenever the
+ * journal cannot vouch, at every file as without it.
  */
 export class WorkspaceScan {
   /** The index this process's last scan published (own-index.ts: which file it is) and the tree it holds. */
-  private published: { readonly index: string; readonly tree: string } | null = null;
+  private published: { readonly index: string; readonly tree: string; readonly token: string | null } | null = null;
+  /** Why the last scan's git looked at every file though a journal was given (null: it did not, or no journal). */
+  lastUnvouched: string | null = null;
 
   constructor(
     private readonly target: GitTarget,
     private readonly maxFileBytes: number,
+    private readonly journal: ChangeJournal | null = null,
   ) {}
 
   /**
@@ -45,22 +54,59 @@ export class WorkspaceScan {
 
   private async stageAndWrite(stop: AbortSignal): Promise<ScannedTree> {
     const scan = await withOwnIndex(this.target, (target, from) => this.stageAndWriteWith(target, from, stop));
-    this.published = scan.published === null ? null : { index: scan.published, tree: scan.done.tree };
-    return scan.done;
+    const { token, ...done } = scan.done;
+    this.published = scan.published === null ? null : { index: scan.published, tree: done.tree, token };
+    return done;
   }
 
-  private async stageAndWriteWith(target: GitTarget, from: string | null, stop: AbortSignal): Promise<ScannedTree> {
-    const listed = await workspaceChanges(target, stop);
+  private async stageAndWriteWith(
+    own: GitTarget,
+    from: string | null,
+    stop: AbortSignal,
+  ): Promise<ScannedTree & { readonly token: string | null }> {
+    const { target, token, vouched } = await this.withJournal(own, from, stop);
+    const listed = await workspaceChanges(target, stop, vouched ? 'read-only' : 'write-index');
     const { candidates, stage, drop, leftOut } = sortChanges(this.target.workTree, listed, this.maxFileBytes);
     // Nothing changed since the index this process published, whose tree it wrote then.
     if (candidates.length === 0 && from !== null && this.published?.index === from)
-      return { tree: this.published.tree, leftOut };
+      return { tree: this.published.tree, leftOut, token: token(own.indexFile!) };
     const update = [...SPLIT_INDEX, 'update-index', '-z'];
     // Dropped first: a folder made a symlink is staged only once what the index held under it is gone.
     if (drop.length > 0) await git(target, [...update, '--force-remove', '--stdin'], stop, nulJoined(drop));
     if (stage.length > 0) await git(target, [...update, '--add', '--remove', '--stdin'], stop, nulJoined(stage));
     const tree = (await git(target, [...SPLIT_INDEX, 'write-tree'], stop)).toString().trim();
-    return { tree, leftOut };
+    return { tree, leftOut, token: token(own.indexFile!) };
+  }
+
+  /**
+   * The scan's gits with the journal's answer as their fsmonitor hook (git-fsmonitor.ts), and the
+   * token the own index holds when they are done (a function of the index then): the journal's
+   * new token if a git wrote the index (each writes the token its hook printed), else the one it
+   * held before, known only when it is the index this process published last. Without an answer
+   * (no journal, no watchman) the gits run without the hook, and a git that writes the index drops
+   * the token and the bits with it.
+   */
+  private async withJournal(
+    own: GitTarget,
+    from: string | null,
+    stop: AbortSignal,
+  ): Promise<{ target: GitTarget; token: (index: string) => string | null; vouched: boolean }> {
+    const none = { target: own, token: () => null, vouched: false };
+    if (this.journal === null) return none;
+    const before = from !== null && this.published?.index === from ? this.published.token : null;
+    const answer = await this.journal.ask(before, stop);
+    if (answer === null) {
+      this.lastUnvouched = 'no answer from the change journal';
+      return none;
+    }
+    this.lastUnvouched = answer.changed === null ? answer.why : null;
+    const paths = `${own.indexFile}.changed`;
+    writeFileSync(paths, answer.changed === null ? '' : fsmonitorPaths(answer.changed));
+    return {
+      target: { ...own, fsmonitor: { since: answer.changed === null ? null : before, token: answer.token, paths } },
+      token: (index) => (indexIdentity(index) === from ? before : answer.token),
+      vouched: answer.changed !== null,
+    };
   }
 }
 
