@@ -1,0 +1,160 @@
+/**
+ * What a command's child gives git where tole's command check cannot read it (xargs, a script
+ * from the archive the command unpacked): a config file of the user's moved (HOME, XDG_CONFIG_HOME,
+ * GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM), an include or a template on git's command line, or a push
+ * into a repository that came in the archive. Each is vetted by tole's git (git-shim-script.ts)
+ * when that git starts. Each case runs the mark under plain bash (the danger is real) and not
+ * through the bash tool with a key.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBashTool } from '../../src/core/tools/builtin/bash';
+import { tempDirForTest } from '../support/after-the-test';
+import { tempWorkspace } from '../core/tools/temp-workspace';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+
+/** The archive's script: sets one variable the command's text never names, then runs the rest. */
+const MOVED_PY = [
+  'import os, subprocess, sys',
+  'here = os.getcwd()',
+  "where = {'home': ('HOME', here), 'xdg': ('XDG_CONFIG_HOME', os.path.join(here, 'x')),",
+  "         'global': ('GIT_CONFIG_GLOBAL', os.path.join(here, 'drivers.cfg')),",
+  "         'system': ('GIT_CONFIG_SYSTEM', os.path.join(here, 'drivers.cfg')),",
+  "         'template': ('GIT_TEMPLATE_DIR', os.path.join(here, 'tpl'))}",
+  'name, value = where[sys.argv[1]]',
+  'os.environ[name] = value',
+  'sys.exit(subprocess.run(sys.argv[2:]).returncode)',
+  '',
+].join('\n');
+
+/**
+ * evil.tgz in each of two workspaces (plain bash, tole): a repository `evil` whose f.x (committed,
+ * then changed) has the driver `evil` for diff and filter, its own config naming no program. The
+ * drivers are in files beside it, where a moved user config, an include or a template finds them:
+ * drivers.cfg, .gitconfig, x/git/config and tpl/config. tgt.git is a bare repository whose hooks
+ * leave the mark when something is pushed into it.
+ */
+async function archive() {
+  const plainWs = await tempWorkspace();
+  const toleWs = await tempWorkspace();
+  const mark = path.join(tempDirForTest('tole-shim-mark-'), 'ran');
+  const build = tempDirForTest('tole-shim-build-');
+  const repo = path.join(build, 'evil');
+  mkdirSync(repo);
+  git(repo, 'init', '-q');
+  writeFileSync(path.join(repo, 'f.x'), 'one\n');
+  writeFileSync(path.join(repo, '.gitattributes'), '*.x diff=evil filter=evil\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  appendFileSync(path.join(repo, 'f.x'), 'two\n');
+  const drivers = [
+    '[diff "evil"]',
+    `\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"`,
+    '[filter "evil"]',
+    `\tsmudge = "sh -c 'touch ${mark}; cat'"`,
+    `\tclean = "sh -c 'touch ${mark}; cat'"`,
+    '',
+  ].join('\n');
+  mkdirSync(path.join(repo, 'x', 'git'), { recursive: true });
+  mkdirSync(path.join(repo, 'tpl'));
+  for (const file of ['drivers.cfg', '.gitconfig', 'x/git/config', 'tpl/config'])
+    writeFileSync(path.join(repo, file), drivers);
+  writeFileSync(path.join(repo, 'moved.py'), MOVED_PY);
+  const target = path.join(repo, 'tgt.git');
+  git(repo, 'init', '-q', '--bare', 'tgt.git');
+  for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update']) {
+    writeFileSync(path.join(target, 'hooks', hook), `#!/bin/sh\ntouch ${mark}\n`);
+    chmodSync(path.join(target, 'hooks', hook), 0o755);
+  }
+  for (const ws of [plainWs, toleWs]) {
+    git(ws.root, 'init', '-q');
+    execFileSync('tar', ['czf', path.join(ws.root, 'evil.tgz'), '-C', build, 'evil']);
+  }
+  rmSync(repo, { recursive: true, force: true });
+  const envOf = (ws: typeof plainWs) => ({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside });
+  const bash = createBashTool({ workspaceRoot: toleWs.root, env: envOf(toleWs) });
+  /** Leaves only the archive and the workspace's own .git: nothing a command made is there for tole to vet first. */
+  const clean = (ws: typeof plainWs) => {
+    for (const name of readdirSync(ws.root))
+      if (!['.git', 'evil.tgz'].includes(name)) rmSync(path.join(ws.root, name), { recursive: true, force: true });
+  };
+  return {
+    /** Whether plain bash leaves the mark (removed again). */
+    plainRuns(command: string): boolean {
+      clean(plainWs);
+      spawnSync('bash', ['-c', command], { cwd: plainWs.root, env: envOf(plainWs), stdio: 'ignore', timeout: 20_000 });
+      const ran = existsSync(mark);
+      rmSync(mark, { force: true });
+      return ran;
+    },
+    async toleRuns(command: string) {
+      clean(toleWs);
+      const out = await bash.execute({ command }, { ...toleWs.ctx, keypress: true });
+      const ran = existsSync(mark);
+      rmSync(mark, { force: true });
+      return { ran, out };
+    },
+  };
+}
+
+const UNPACK = 'tar xzf evil.tgz && cd evil && ';
+
+describe('a user config a child moves is vetted as the repository’s own', () => {
+  it('HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM set by the archive’s script: the textconv runs under plain bash, not under tole', async () => {
+    const { plainRuns, toleRuns } = await archive();
+    for (const moved of ['home', 'xdg', 'global', 'system']) {
+      const command = `${UNPACK}python3 moved.py ${moved} git diff`;
+      expect(plainRuns(command), command).toBe(true);
+      const { ran, out } = await toleRuns(command);
+      expect(ran, `${command}: ${out.content}`).toBe(false);
+      // Made inert, not refused: the diff is shown without its driver.
+      expect(out.content, command).toContain('+two');
+    }
+  });
+});
+
+describe('an include or a template given to git by a child is refused', () => {
+  it('-c include.path= and --config-env=include.path= from xargs: the textconv runs under plain bash; tole refuses that git', async () => {
+    const { plainRuns, toleRuns } = await archive();
+    for (const given of ['-c include.path=$PWD/drivers.cfg', '--config-env=include.path=CFG']) {
+      const command = `${UNPACK}printf '%s\\n' ${given} diff | CFG=$PWD/drivers.cfg xargs git`;
+      expect(plainRuns(command), command).toBe(true);
+      const { ran, out } = await toleRuns(command);
+      expect(ran, `${command}: ${out.content}`).toBe(false);
+      expect(out.content, command).toContain('tole: git was not run');
+      expect(out.content, command).toContain('include of a config file');
+    }
+  });
+
+  it('git clone --template=tpl, --template tpl and GIT_TEMPLATE_DIR: the template’s smudge runs under plain bash; tole refuses that git', async () => {
+    const { plainRuns, toleRuns } = await archive();
+    const commands = [
+      `${UNPACK}printf '%s\\n' clone -q --template=tpl . ../copy | xargs git`,
+      `${UNPACK}printf '%s\\n' clone -q --template tpl . ../copy | xargs git`,
+      `${UNPACK}python3 moved.py template git clone -q . ../copy`,
+    ];
+    for (const command of commands) {
+      expect(plainRuns(command), command).toBe(true);
+      const { ran, out } = await toleRuns(command);
+      expect(ran, `${command}: ${out.content}`).toBe(false);
+      expect(out.content, command).toContain('tole: git was not run');
+      expect(out.content, command).toMatch(/--template|GIT_TEMPLATE_DIR/);
+    }
+  });
+});
+
+describe('a push into a repository the command unpacked', () => {
+  it('runs its hooks under plain bash; under tole the push is made and no hook runs', async () => {
+    const { plainRuns, toleRuns } = await archive();
+    const command = `${UNPACK}git -c user.name=t -c user.email=t@t commit -qam second && git push -q tgt.git HEAD:refs/heads/pushed && git --git-dir=tgt.git rev-parse --verify -q pushed`;
+    expect(plainRuns(command)).toBe(true);
+    const { ran, out } = await toleRuns(command);
+    expect(out.ok, out.content).toBe(true);
+    expect(out.content).toMatch(/^[0-9a-f]{40}$/m);
+    expect(ran).toBe(false);
+  });
+});
