@@ -8,15 +8,19 @@
  * named paths read again), beside the same bare git. Then the disk a one-file checkpoint adds once packed, beside that
  * file's compressed size, and the checkpoint directory after the repack policy packed the first
  * checkpoint, beside the workspace's own files.
+ * With watchman installed, the scan rounds time a second store beside the first, on the same
+ * workspace, that asks a watchman of the bench's own which paths changed (change-journal.ts; the
+ * first store asks none), and check that both checkpoints hold the same tree.
  * Run alone with `node --import tsx bench/checkpoint.ts`; hold both CPU slots while it runs.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
+import { WatchmanJournal } from '../src/core/checkpoints/change-journal';
 import { Checkpoints } from '../src/core/checkpoints/checkpoint-store';
 import { formatRows, type Row } from './storage';
 
@@ -66,16 +70,23 @@ function sourceFile(version: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function scale(root: string, files: number, rounds: number): Promise<Row[]> {
+async function scale(root: string, files: number, rounds: number, sockname: string | null): Promise<Row[]> {
   const workspace = join(root, `workspace-${files}`);
   makeWorkspace(workspace, files);
-  const checkpoints = Checkpoints.create({
-    home: join(root, `tole-home-${files}`),
-    workspaceRoot: workspace,
-    path: PATH,
-    // In the foreground, so that the rounds below do not time a repack running beside them.
-    repack: { looseObjects: 6700, inBackground: false },
-  });
+  const store = (home: string, journal: WatchmanJournal | null): Checkpoints =>
+    Checkpoints.create({
+      home: join(root, home),
+      workspaceRoot: workspace,
+      path: PATH,
+      // In the foreground, so that the rounds below do not time a repack running beside them.
+      repack: { looseObjects: 6700, inBackground: false },
+      journal,
+    });
+  const checkpoints = store(`tole-home-${files}`, null);
+  const journaled =
+    sockname === null
+      ? null
+      : store(`tole-home-journal-${files}`, new WatchmanJournal(workspace, { env: { PATH }, sockname }));
   const bareEnv = { ...GIT_ENV, GIT_DIR: join(root, `bare-${files}.git`), GIT_WORK_TREE: workspace };
   await run('git', ['init', '-q', '--bare', bareEnv.GIT_DIR], { env: GIT_ENV });
   const bare = async (): Promise<void> => {
@@ -87,8 +98,14 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
   if (!first.ok) throw new Error(first.reason);
   await checkpoints.settled();
   const afterFirst = diskBytes(checkpoints.directory);
+  if (journaled !== null) {
+    // The first asks watchman to watch the workspace and stages every file; the second is the first with a clock to ask from.
+    for (let i = 0; i < 2; i++) if (!(await journaled.take()).ok) throw new Error('the journaled store failed');
+    await journaled.settled();
+  }
   await bare();
   const tole: number[] = [];
+  const withJournal: number[] = [];
   const base: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const changed = join(workspace, `pkg${i % 100}`, 'sub0', 'src', 'mod0.ts');
@@ -98,11 +115,36 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
     tole.push(performance.now() - t);
     if (!taken.ok) throw new Error(taken.reason);
     await checkpoints.settled();
+    if (journaled !== null) {
+      t = performance.now();
+      const fast = await journaled.take();
+      withJournal.push(performance.now() - t);
+      if (!fast.ok) throw new Error(fast.reason);
+      if (journaled.lastUnvouched !== null)
+        throw new Error(`a journaled round scanned every file: ${journaled.lastUnvouched}`);
+      await journaled.settled();
+      if (treeOf(journaled, fast.id) !== treeOf(checkpoints, taken.id))
+        throw new Error('the journaled checkpoint differs from the full scan');
+    }
     writeFileSync(changed, `export const round = ${i} + 1;\n`);
     t = performance.now();
     await bare();
     base.push(performance.now() - t);
   }
+  // A bash call that changed nothing (ls, grep, a test run that writes only ignored files).
+  const still: number[] = [];
+  const stillJournal: number[] = [];
+  for (let i = 0; journaled !== null && i < rounds; i++) {
+    let t = performance.now();
+    if (!(await checkpoints.take()).ok) throw new Error('a checkpoint failed');
+    still.push(performance.now() - t);
+    t = performance.now();
+    if (!(await journaled.take()).ok) throw new Error('a checkpoint failed');
+    stillJournal.push(performance.now() - t);
+    if (journaled.lastUnvouched !== null)
+      throw new Error(`a journaled round scanned every file: ${journaled.lastUnvouched}`);
+  }
+  journaled?.close();
   const known = await knownPathRounds(checkpoints, workspace, 2 * rounds - 1);
   const count = files.toLocaleString('en');
   const rows: Row[] = [
@@ -121,6 +163,36 @@ async function scale(root: string, files: number, rounds: number): Promise<Row[]
       unit: 'ms',
       ratio: percentile(tole, 0.9) / percentile(base, 0.9),
     },
+    ...(withJournal.length === 0
+      ? []
+      : [
+          {
+            name: `the same with watchman's change journal (git looks only at the paths watchman names), p50`,
+            tole: percentile(withJournal, 0.5),
+            baseline: percentile(base, 0.5),
+            unit: 'ms',
+            ratio: percentile(withJournal, 0.5) / percentile(base, 0.5),
+            target: files === 100_000 ? '≤ 1.0x and ≤ 300 ms (bash)' : '',
+          },
+          {
+            name: 'the same, p90',
+            tole: percentile(withJournal, 0.9),
+            baseline: percentile(base, 0.9),
+            unit: 'ms',
+            ratio: percentile(withJournal, 0.9) / percentile(base, 0.9),
+          },
+        ]),
+    ...(still.length === 0
+      ? []
+      : [
+          {
+            name: `checkpoint of a ${count}-file workspace after nothing changed, p50: with the journal vs without (baseline)`,
+            tole: percentile(stillJournal, 0.5),
+            baseline: percentile(still, 0.5),
+            unit: 'ms',
+            ratio: percentile(stillJournal, 0.5) / percentile(still, 0.5),
+          },
+        ]),
     {
       name: `known-path checkpoint at ${count} files (before a write_file: only the paths tole's calls named are read), p50, vs the same bare git`,
       tole: percentile(known, 0.5),
@@ -210,13 +282,41 @@ async function diskPerCheckpoint(checkpoints: Checkpoints, workspace: string): P
   };
 }
 
+function treeOf(checkpoints: Checkpoints, id: string): string {
+  const run = spawnSync('git', ['rev-parse', `${id}^{tree}`], {
+    encoding: 'utf8',
+    env: { ...GIT_ENV, GIT_DIR: checkpoints.directory },
+  });
+  return run.stdout.trim();
+}
+
+/** A watchman of the bench's own (its socket and state in `dir`), or null when none is installed. */
+function benchWatchman(dir: string): { sockname: string; stop: () => void } | null {
+  mkdirSync(dir);
+  const files = ['sock', 'state', 'log', 'pid'].map((name) => join(dir, name));
+  const args = [
+    `--sockname=${files[0]}`,
+    `--statefile=${files[1]}`,
+    `--logfile=${files[2]}`,
+    `--pidfile=${files[3]}`,
+    '--no-save-state',
+  ];
+  if (spawnSync('watchman', [...args, 'get-sockname'], { stdio: 'ignore' }).status !== 0) {
+    process.stderr.write('watchman is not installed or did not start: no journal rows\n');
+    return null;
+  }
+  return { sockname: files[0]!, stop: () => spawnSync('watchman', [...args, '--no-spawn', 'shutdown-server']) };
+}
+
 export async function runCheckpointBench(): Promise<Row[]> {
   const root = mkdtempSync(join(tmpdir(), 'tole-bench-checkpoint-'));
+  const watchman = benchWatchman(join(root, 'watchman'));
   try {
     const rows: Row[] = [];
-    for (const { files, rounds } of SIZES) rows.push(...(await scale(root, files, rounds)));
+    for (const { files, rounds } of SIZES) rows.push(...(await scale(root, files, rounds, watchman?.sockname ?? null)));
     return rows;
   } finally {
+    watchman?.stop();
     rmSync(root, { recursive: true, force: true });
   }
 }

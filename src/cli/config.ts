@@ -232,6 +232,11 @@ const schemas = lazySchema((z) => {
          * (default 300). At least a second: a smaller limit fails every checkpoint at once.
          */
         timeLimitSeconds: z.number().min(1).max(86_400).optional(),
+        /**
+         * true: a scan asks a running watchman which paths changed and git looks only at those
+         * (change-journal.ts). Off by default: on a warm cache it measured slower (bench/RESULTS.md).
+         */
+        watchman: z.boolean().optional(),
       })
       .optional(),
     systemPrompt: promptSchema.optional(),

@@ -294,6 +294,7 @@ export function checkpointsFor(env: NodeJS.ProcessEnv, config: Config, workspace
     ...(maxFileMB === undefined ? {} : { maxFileBytes: Math.round(maxFileMB * 1024 * 1024) }),
     ...(limitSeconds === undefined ? {} : { timeLimitMs: Math.round(limitSeconds * 1000) }),
     ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
+    ...(config.checkpoints?.watchman === true ? { journal: 'watchman' as const } : {}),
   });
 }
 

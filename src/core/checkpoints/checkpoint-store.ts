@@ -58,11 +58,12 @@ interface CheckpointSettings {
   /** The timer of that limit; tests fire it themselves. */
   readonly timer?: StartTimer;
   /**
-   * The change journal a scan asks which paths changed (change-journal.ts): by default a running
-   * watchman's, through its client found on `path` (`WATCHMAN_SOCK` names another watchman than
-   * the user's default one); null for none. Without an answer a scan looks at every file.
+   * The change journal a scan asks which paths changed (change-journal.ts): `watchman` for a
+   * running watchman's, through its client found on `path` (`WATCHMAN_SOCK` names another
+   * watchman than the user's default one); none by default. Without an answer a scan looks at
+   * every file.
    */
-  readonly journal?: ChangeJournal | null;
+  readonly journal?: ChangeJournal | 'watchman' | null;
 }
 
 /**
@@ -404,7 +405,7 @@ export class Checkpoints {
 }
 
 function journalOf(settings: CheckpointSettings, path: string): ChangeJournal | null {
-  if (settings.journal !== undefined) return settings.journal;
+  if (settings.journal !== 'watchman') return settings.journal ?? null;
   const env: NodeJS.ProcessEnv = { PATH: path };
   for (const name of ['HOME', 'USER', 'LOGNAME', 'TMPDIR'])
     if (process.env[name] !== undefined) env[name] = process.env[name];
