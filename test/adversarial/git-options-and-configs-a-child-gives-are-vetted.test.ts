@@ -64,6 +64,14 @@ async function archive() {
   for (const file of ['drivers.cfg', '.gitconfig', 'x/git/config', 'tpl/config'])
     writeFileSync(path.join(repo, file), drivers);
   writeFileSync(path.join(repo, 'moved.py'), MOVED_PY);
+  // Programs git finds by a setting the command's child gives it: a hooks folder, an fsmonitor, a programs folder.
+  mkdirSync(path.join(repo, 'h'));
+  mkdirSync(path.join(repo, 'tools'));
+  for (const program of ['h/post-checkout', 'fsm.sh', 'tools/git-st']) {
+    writeFileSync(path.join(repo, program), `#!/bin/sh\ntouch ${mark}\n`);
+    chmodSync(path.join(repo, program), 0o755);
+  }
+  writeFileSync(path.join(repo, 'exec.args'), '--exec-path=tools\nst\n');
   const target = path.join(repo, 'tgt.git');
   git(repo, 'init', '-q', '--bare', 'tgt.git');
   for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update']) {
@@ -143,6 +151,32 @@ describe('an include or a template given to git by a child is refused', () => {
       expect(ran, `${command}: ${out.content}`).toBe(false);
       expect(out.content, command).toContain('tole: git was not run');
       expect(out.content, command).toMatch(/--template|GIT_TEMPLATE_DIR/);
+    }
+  });
+});
+
+describe('tole’s guard undone, or git’s programs folder moved, by a child', () => {
+  it('-c core.hooksPath=, --config-env=core.fsmonitor= and --exec-path= given by xargs: the program runs under plain bash; tole refuses that git', async () => {
+    const { plainRuns, toleRuns } = await archive();
+    const cases = [
+      {
+        given: "printf '%s\\n' -c core.hooksPath=h checkout -q -b other | xargs git",
+        says: /undoes tole's core\.hookspath/,
+      },
+      {
+        given: "printf '%s\\n' --config-env=core.fsmonitor=FSM status | FSM=$PWD/fsm.sh xargs git",
+        says: /undoes tole's core\.fsmonitor/,
+      },
+      // From a file that came in the archive: the command's text does not name the option.
+      { given: 'xargs git < exec.args', says: /--exec-path=/ },
+    ];
+    for (const { given, says } of cases) {
+      const command = UNPACK + given;
+      expect(plainRuns(command), command).toBe(true);
+      const { ran, out } = await toleRuns(command);
+      expect(ran, `${command}: ${out.content}`).toBe(false);
+      expect(out.content, command).toContain('tole: git was not run');
+      expect(out.content, command).toMatch(says);
     }
   });
 });
