@@ -206,7 +206,7 @@ while (( __tole_i <= $# )); do
   __tole_a=\${!__tole_i}
   __tole_n=$((__tole_i + 1))
   case $__tole_a in
-    -C|-c|--git-dir|--work-tree|--namespace)
+    -C|-c|--config-env|--git-dir|--work-tree|--namespace)
       __tole_pre+=("$__tole_a" "\${!__tole_n-}"); __tole_i=$((__tole_i + 2)) ;;
     --config-env=*|--git-dir=*|--work-tree=*|--namespace=*|--bare)
       __tole_pre+=("$__tole_a"); __tole_i=$((__tole_i + 1)) ;;

@@ -1,0 +1,87 @@
+/**
+ * Ways a repository or a command got a program past tole's git (git-shim-script.ts), each found by
+ * an attack and each closed: every case first runs the attack under plain git (the mark is made:
+ * the danger is real), then with tole's git first on PATH, as a command tole runs unconfined gets
+ * it (no mark; git refused or ran nothing of the repository's).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { installGitShim } from '../../src/core/tools/git-shim';
+import { tempDirForTest } from '../support/after-the-test';
+import { tempWorkspace } from '../core/tools/temp-workspace';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+
+const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
+
+/** A shell command that leaves `mark` (and prints its first argument's file, as a textconv must). */
+const marking = (mark: string): string => `sh -c 'touch ${mark}; cat "$0" 2>/dev/null; true'`;
+
+/** A config text whose diff driver `evil` and filter `evil` leave `mark`. */
+const drivers = (mark: string): string =>
+  [
+    '[diff "evil"]',
+    `\ttextconv = "${marking(mark).replaceAll('"', '\\"')}"`,
+    '[filter "evil"]',
+    `\tsmudge = "sh -c 'touch ${mark}; cat'"`,
+    `\tclean = "sh -c 'touch ${mark}; cat'"`,
+    '',
+  ].join('\n');
+
+/**
+ * A workspace holding `evil` (f.x committed, then changed; *.x use the driver `evil`, which its own
+ * config does not define) and drivers.cfg beside it defining the driver; tole's git installed for it.
+ */
+async function setUp() {
+  const ws = await tempWorkspace();
+  const mark = path.join(tempDirForTest('tole-shimfix-mark-'), 'ran');
+  const repo = path.join(ws.root, 'evil');
+  mkdirSync(repo);
+  git(repo, 'init', '-q');
+  writeFileSync(path.join(repo, 'f.x'), 'one\n');
+  writeFileSync(path.join(repo, '.gitattributes'), '*.x diff=evil filter=evil\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'first');
+  writeFileSync(path.join(repo, 'f.x'), 'one\ntwo\n');
+  writeFileSync(path.join(ws.root, 'drivers.cfg'), drivers(mark));
+  const env = { PATH, HOME: ws.outside };
+  const shim = await installGitShim(ws.root, env, []);
+  if (shim === null) throw new Error('no git on PATH');
+  const run = (command: string, shimmed: boolean, cwd = repo) => {
+    rmSync(mark, { force: true });
+    const result = spawnSync('bash', ['-c', command], {
+      cwd,
+      env: { ...env, PATH: shimmed ? `${shim.binDir}:${PATH}` : PATH, GIT_PAGER: 'cat' },
+      encoding: 'utf8',
+      input: '',
+      timeout: 20_000,
+    });
+    const ran = existsSync(mark);
+    rmSync(mark, { force: true });
+    return { ran, stderr: result.stderr };
+  };
+  return {
+    ws,
+    repo,
+    mark,
+    /** Expects the mark under plain git and none under tole's git; returns tole's git's stderr. */
+    check(command: string, cwd = repo): string {
+      expect(run(command, false, cwd).ran, `plain git: ${command}`).toBe(true);
+      const tole = run(command, true, cwd);
+      expect(tole.ran, `tole's git: ${command}\n${tole.stderr}`).toBe(false);
+      return tole.stderr;
+    },
+  };
+}
+
+describe("holes an attack found in tole's git are closed", () => {
+  it('#7: --config-env NAME=VAR as two words is vetted like --config-env=NAME=VAR', async () => {
+    const { check, ws } = await setUp();
+    const cfg = path.join(ws.root, 'drivers.cfg');
+    expect(check(`C=${cfg} git --config-env include.path=C diff`)).toMatch(/include of a config file/);
+    expect(check(`printf '%s\\n' --config-env include.path=C diff | C=${cfg} xargs git`)).toMatch(/include/);
+  });
+});
