@@ -87,7 +87,8 @@ export const INERT_PATTERNS: readonly string[] = [
   'safe.*',
   'trace2.*',
   'uploadpack.*',
-  // core: all but editor, pager and gitproxy (made inert), alternaterefscommand (made inert) and the
+  // core: all but editor and pager (made inert), gitproxy (refused: first-wins, cannot be made
+  // inert), alternaterefscommand (made inert) and the
   // four tole's git guard sets for every command (fsmonitor, hookspath, askpass, sshcommand).
   ...[
     'abbrev',

@@ -78,7 +78,8 @@ export const PROGRAM_KEYS: readonly ProgramKey[] = [
   { key: '^sequence\\.editor$', value: 'false' },
   { key: '^core\\.pager$', value: 'cat' },
   { key: '^pager\\..+$', value: 'cat' },
-  { key: '^core\\.gitproxy$', value: '' },
+  // core.gitProxy is not here: git takes the first value it reads (connect.c), so a later inert one
+  // would not undo a repository's; a repository's core.gitProxy is refused (not vouched) instead.
   // Its output is read as refs the alternate has; `true` says it has none.
   { key: '^core\\.alternaterefscommand$', value: 'true' },
   // Every alias: a `!` alias runs the shell, and a plain one can bring `-c` settings that outrank tole's.

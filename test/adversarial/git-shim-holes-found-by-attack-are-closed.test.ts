@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { vetEntries } from '../../src/core/git-repo-drivers';
 import { installGitShim } from '../../src/core/tools/git-shim';
 import { tempDirForTest } from '../support/after-the-test';
 import { tempWorkspace } from '../core/tools/temp-workspace';
@@ -83,5 +84,20 @@ describe("holes an attack found in tole's git are closed", () => {
     const cfg = path.join(ws.root, 'drivers.cfg');
     expect(check(`C=${cfg} git --config-env include.path=C diff`)).toMatch(/include of a config file/);
     expect(check(`printf '%s\\n' --config-env include.path=C diff | C=${cfg} xargs git`)).toMatch(/include/);
+  });
+
+  it("#14: a repository's core.gitProxy (git takes the first value, so no later inert one undoes it) is refused, before the run too", async () => {
+    const { check, repo, mark } = await setUp();
+    writeFileSync(path.join(repo, 'proxy.sh'), `#!/bin/sh\ntouch ${mark}\n`);
+    chmodSync(path.join(repo, 'proxy.sh'), 0o755);
+    git(repo, 'config', 'core.gitProxy', './proxy.sh');
+    expect(check('git ls-remote git://example.invalid/x')).toMatch(/core\.gitproxy/);
+    expect(check('git fetch -q git://example.invalid/x')).toMatch(/core\.gitproxy/);
+    const before = vetEntries(
+      [{ origin: `file:${repo}/.git/config`, key: 'core.gitproxy', value: './proxy.sh' }],
+      repo,
+    );
+    expect(before.unvouched.join('\n')).toMatch(/core\.gitproxy/);
+    expect(before.settings.map(([key]) => key)).not.toContain('core.gitproxy');
   });
 });
