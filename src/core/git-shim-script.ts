@@ -201,6 +201,7 @@ export GIT_EXEC_PATH=$__tole_exec
 # 2. What finds the repository, as the real git reads it.
 __tole_pre=()
 __tole_sub=
+__tole_paged=
 __tole_i=1
 while (( __tole_i <= $# )); do
   __tole_a=\${!__tole_i}
@@ -215,6 +216,8 @@ while (( __tole_i <= $# )); do
       __tole_i=$((__tole_i + 1)) ;;
     --super-prefix|--attr-source)
       __tole_i=$((__tole_i + 2)) ;;
+    -p|--paginate)
+      __tole_paged=1; __tole_i=$((__tole_i + 1)) ;;
     -*)
       __tole_i=$((__tole_i + 1)) ;;
     *)
@@ -225,16 +228,58 @@ done
 __tole_vet=1
 # git alone, or asked only for its version, help or folders, reads no repository.
 [[ -z $__tole_sub ]] && __tole_vet=
-# git config reads and writes settings and runs nothing, unless it opens an editor.
+# git config reads and writes settings and runs nothing, unless it opens an editor or a pager
+# (-p, or the repository's pager.config under a terminal). git takes any unambiguous prefix of a
+# long option (--ed, --edi): each counts as --edit. Unvetted, it gets no editor or pager at all.
 if [[ $__tole_sub == config ]]; then
-  __tole_vet=
+  __tole_vet=$__tole_paged
   for __tole_a in "$@"; do
-    [[ $__tole_a == --edit || $__tole_a =~ ^-[a-zA-Z]*e ]] && __tole_vet=1
+    [[ $__tole_a == --e* && --edit == "$__tole_a"* ]] && __tole_vet=1
+    [[ $__tole_a =~ ^-[a-zA-Z]*e ]] && __tole_vet=1
+  done
+  if [[ -z $__tole_vet ]]; then export GIT_EDITOR=false GIT_PAGER=cat; fi
+fi
+# --template (or any prefix git takes for it: --temp, --templa=) gives the new repository a folder's
+# config and hooks.
+for __tole_a in "$@"; do
+  __tole_k=\${__tole_a%%=*}
+  [[ $__tole_k == --te* && --template == "$__tole_k"* ]] && __tole_problems+=("the command gives git $__tole_k, a template whose folder's config and hooks go into the repository git makes")
+done
+# clone's (and init's) own -c/--config KEY=VALUE is written into the new repository's config, read
+# after this listing: an include there hides its programs in a file, a template dir brings hooks.
+if [[ $__tole_sub == clone || $__tole_sub == init ]]; then
+  __tole_j=$((__tole_i + 1))
+  while (( __tole_j <= $# )); do
+    __tole_a=\${!__tole_j}
+    __tole_n=$((__tole_j + 1))
+    __tole_v=
+    __tole_has=
+    case $__tole_a in
+      --) break ;;
+      --*=*)
+        __tole_k=\${__tole_a%%=*}
+        if [[ $__tole_k == --c* && --config == "$__tole_k"* ]]; then __tole_v=\${__tole_a#*=}; __tole_has=1; fi ;;
+      --*)
+        if [[ $__tole_a == --c* && --config == "$__tole_a"* ]]; then __tole_v=\${!__tole_n-}; __tole_has=1; fi ;;
+      -?*)
+        __tole_r=\${__tole_a#-}
+        while [[ -n $__tole_r ]]; do
+          __tole_c=\${__tole_r:0:1}; __tole_r=\${__tole_r:1}
+          case $__tole_c in
+            c) if [[ -n $__tole_r ]]; then __tole_v=$__tole_r; else __tole_v=\${!__tole_n-}; fi; __tole_has=1; break ;;
+            o|b|u|j) break ;;
+          esac
+        done ;;
+    esac
+    if [[ -n $__tole_has ]]; then
+      case \${__tole_v,,} in
+        include.*|includeif.*|init.templatedir*)
+          __tole_problems+=("the command gives git $__tole_sub the setting $__tole_v, an include or a template for the repository it makes") ;;
+      esac
+    fi
+    __tole_j=$((__tole_j + 1))
   done
 fi
-for __tole_a in "$@"; do
-  [[ $__tole_a == --template || $__tole_a == --template=* ]] && __tole_problems+=("the command gives git --template, whose folder's config and hooks go into the repository git makes")
-done
 [[ -n \${GIT_TEMPLATE_DIR+x} ]] && __tole_problems+=("GIT_TEMPLATE_DIR is set, whose folder's config and hooks go into the repository git makes")
 (( \${#__tole_problems[@]} > 0 )) && __tole_refuse
 
@@ -319,6 +364,8 @@ if [[ -n $__tole_vet ]]; then
       command)
         if [[ -n $__tole_include ]]; then
           __tole_problems+=("the command gives git an include of a config file ($__tole_key = $__tole_val) on its command line or in its environment")
+        elif [[ \${__tole_key,,} == init.templatedir && -n $__tole_val ]]; then
+          __tole_problems+=("the command gives git init.templateDir = $__tole_val, a template whose folder's config and hooks go into the repository git makes")
         elif [[ $__tole_origin == file:* ]]; then
           __tole_problems+=("git read $__tole_key from \${__tole_origin#file:}, a file included from the command line or the environment")
         fi

@@ -48,6 +48,9 @@ async function setUp() {
   git(repo, 'commit', '-qm', 'first');
   writeFileSync(path.join(repo, 'f.x'), 'one\ntwo\n');
   writeFileSync(path.join(ws.root, 'drivers.cfg'), drivers(mark));
+  // A template folder (as an archive may bring one) whose config defines the driver.
+  mkdirSync(path.join(ws.root, 'tpl'));
+  writeFileSync(path.join(ws.root, 'tpl', 'config'), drivers(mark));
   const env = { PATH, HOME: ws.outside };
   const shim = await installGitShim(ws.root, env, []);
   if (shim === null) throw new Error('no git on PATH');
@@ -55,7 +58,7 @@ async function setUp() {
     rmSync(mark, { force: true });
     const result = spawnSync('bash', ['-c', command], {
       cwd,
-      env: { ...env, PATH: shimmed ? `${shim.binDir}:${PATH}` : PATH, GIT_PAGER: 'cat' },
+      env: { ...env, PATH: shimmed ? `${shim.binDir}:${PATH}` : PATH },
       encoding: 'utf8',
       input: '',
       timeout: 20_000,
@@ -99,5 +102,41 @@ describe("holes an attack found in tole's git are closed", () => {
     );
     expect(before.unvouched.join('\n')).toMatch(/core\.gitproxy/);
     expect(before.settings.map(([key]) => key)).not.toContain('core.gitproxy');
+  });
+
+  it('#1, #8: git config with any prefix of --edit, or paged (-p, pager.config), runs no editor or pager of the repository', async () => {
+    const { check, repo, mark } = await setUp();
+    git(repo, 'config', 'core.editor', `touch ${mark}; true`);
+    for (const edit of ['--edi', '--ed', '--edit', '-e']) check(`git config ${edit} </dev/null`);
+    git(repo, 'config', '--unset', 'core.editor');
+    git(repo, 'config', 'core.pager', `touch ${mark}; cat`);
+    // A terminal (script), where git pages.
+    check("script -qc 'git -p config --list' /dev/null");
+    git(repo, 'config', 'pager.config', 'true');
+    check("script -qc 'git config --list' /dev/null");
+  });
+
+  it('#2, #3, #12: a template or an include given to clone by a prefix of --template, clone -c/--config or -c init.templateDir is refused', async () => {
+    const { check, ws } = await setUp();
+    const tpl = path.join(ws.root, 'tpl');
+    const cfg = path.join(ws.root, 'drivers.cfg');
+    const cases = [
+      `git clone -q --templa=${tpl} evil D`,
+      `git clone -q --temp ${tpl} evil D`,
+      `git init -q --templ=${tpl} D && cd D && git fetch -q ../evil && git checkout -q FETCH_HEAD -- .`,
+      `git clone -q -c include.path=${cfg} evil D`,
+      `git clone -q -cinclude.path=${cfg} evil D`,
+      `git clone -qc include.path=${cfg} evil D`,
+      `git clone -q --config=include.path=${cfg} evil D`,
+      `git clone -q --conf include.path=${cfg} evil D`,
+      `git clone -q -c includeIf.gitdir:/.path=${cfg} evil D`,
+      `git -c init.templateDir=${tpl} clone -q evil D`,
+      `T=${tpl} git --config-env=init.templateDir=T clone -q evil D`,
+      `printf '%s\\n' -c init.templateDir=${tpl} clone -q evil D | xargs git`,
+    ];
+    for (const command of cases) expect(check(`rm -rf D; ${command}`, ws.root)).toMatch(/template|include/);
+    // A clone with neither still runs.
+    const plain = spawnSync('bash', ['-c', 'rm -rf D; git clone -q -c x.y=1 --no-checkout evil D'], { cwd: ws.root });
+    expect(plain.status).toBe(0);
   });
 });
