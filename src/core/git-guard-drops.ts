@@ -16,6 +16,7 @@
 
 import { DROP_START } from './approval/unconfined-vetting';
 import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
+import { elsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
 
 /**
  * Every variable git reads its command-line config from, the files it reads config from, and where
@@ -54,6 +55,14 @@ export function guardDrops(command: string): string[] {
   if (items === null) return looseDrops(command);
   const found = new Set<string>();
   for (const item of items) for (const drop of itemDrops(item)) found.add(drop);
+  const programs = items.flatMap((item) =>
+    item.kind === 'program' && (!item.argument || item.wrapped)
+      ? [item.words.map((word) => word.text)]
+      : item.kind === 'unread'
+        ? looseWords(item.text)
+        : [],
+  );
+  for (const drop of shimRemovalDrops(command, programs)) found.add(drop);
   return [...found];
 }
 
@@ -72,8 +81,10 @@ function itemDrops(item: GuardItem): string[] {
       if (named && program!.substitutions.length > 0)
         found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
       if (named) found.push(...gitByPath(program!.text));
+      const args = rest.map((word) => word.text);
       return [
         ...found,
+        ...elsewhereDrops(program!.text, args, named),
         ...programDrops(
           program!.text,
           rest.map((word) => word.text),
@@ -91,8 +102,14 @@ function looseDrops(command: string): string[] {
   for (const text of [command, unquoted(command)]) {
     for (const drop of textDrops(text)) found.add(drop);
     for (const words of simpleCommands(text)) for (const drop of dropsOf(words)) found.add(drop);
+    for (const drop of shimRemovalDrops(text, looseWords(text))) found.add(drop);
   }
   return [...found];
+}
+
+/** Every word of `text` read loosely as a program with the words after it (fail closed). */
+function looseWords(text: string): string[][] {
+  return simpleCommands(text).flatMap((words) => words.map((_word, index) => words.slice(index)));
 }
 
 /** A guard variable's name, or `HOME=`, in text that counts. */
@@ -192,11 +209,15 @@ function dropsOf(words: readonly string[]): string[] {
   const found = [
     ...gitByPath(program),
     ...programDrops(program, words.slice(at + 1), at > 0, /^[$`][^/]*$/.test(program)),
+    ...elsewhereDrops(program, words.slice(at + 1), true),
   ];
   // An argument of a program that runs none of them is text; the program's own name still counts.
   if (ARGUMENTS_NEVER_RUN.has(programBase)) return found;
   for (let index = at + 1; index < words.length; index++)
-    found.push(...programDrops(words[index]!, words.slice(index + 1), true, false));
+    found.push(
+      ...programDrops(words[index]!, words.slice(index + 1), true, false),
+      ...elsewhereDrops(words[index]!, words.slice(index + 1), true),
+    );
   return found;
 }
 

@@ -280,6 +280,106 @@ describe("a command that drops tole's git guard", () => {
       expect(guardDrops(command).join(), command).toContain('env clearing or unsetting');
   });
 
+  it("names a shell started to read startup files, which set PATH without tole's git", () => {
+    for (const command of [
+      "bash -lc 'cd evil && git diff'",
+      "sh -lc 'git diff'",
+      "bash -l -c 'git diff'",
+      "bash --login -c 'git diff'",
+      "bash -i -c 'git diff'",
+      "bash --rcfile rc -c 'git diff'",
+      "zsh -c 'git diff'",
+      "fish -c 'git diff'",
+      'nice bash -l',
+      "true && (dash -il -c 'git diff')",
+      "su_helper=1 bash -ilc 'git diff'",
+    ])
+      expect(guardDrops(command).join(), command).toContain('to read startup files');
+    for (const command of [
+      '. /etc/profile; git diff',
+      'source ~/.profile && git diff',
+      'source "$HOME/.bashrc"; git diff',
+      '. /etc/profile.d/local.sh; git diff',
+    ])
+      expect(guardDrops(command).join(), command).toContain("sources a shell's startup file");
+    expect(guardDrops('exec -l bash').join()).toContain('exec -l or -a');
+    for (const command of [
+      "bash -c 'git diff'",
+      'sh -c "git status"',
+      'bash script.sh -l',
+      'bash -e -x build.sh',
+      'source venv/bin/activate',
+      '. ./env.sh',
+      'cat ~/.profile',
+      'grep PATH /etc/profile',
+      'git commit -m "read ~/.bashrc with bash -l"',
+    ])
+      expect(guardDrops(command), command).toEqual([]);
+  });
+
+  it('names a program that runs a command in an environment of its own, in command position only', () => {
+    for (const command of [
+      'tmux -L atk run-shell "cd evil && git diff"',
+      'tmux new-window -d "git diff"',
+      "tmux send-keys -t 0 'git diff' Enter",
+      "screen -X stuff 'git diff\n'",
+      'systemd-run --user git diff',
+      'echo git diff | at now',
+      "batch <<< 'git diff'",
+      'ssh localhost git diff',
+      'docker exec c git diff',
+      'podman run -v "$PWD:/w" img git diff',
+      'emacsclient -e \'(shell-command "git diff")\'',
+      "nvim --server s --remote-send ':!git diff<CR>'",
+      'xargs ssh host < hosts',
+      'timeout 5 ssh host git diff',
+      'case x in a) tmux run-shell "git diff";; esac',
+    ])
+      expect(guardDrops(command).join(), command).toMatch(
+        /with an environment of its own|in an environment of its own/,
+      );
+    for (const command of [
+      'git commit -m "fix ssh and tmux"',
+      'git log --grep screen',
+      'git remote add origin ssh://host/x.git',
+      'man tmux',
+      'grep -rn ssh docs',
+      'cat tmux.conf',
+      'ssh-keygen -l -f key.pub',
+      'docker ps',
+      'docker build -t x .',
+      'vim notes.txt',
+      'echo see you at noon',
+    ])
+      expect(guardDrops(command), command).toEqual([]);
+  });
+
+  it("names a command that looks up tole's git and changes files, which may remove or replace it", () => {
+    for (const command of [
+      'rm -f $(command -v git) && git diff',
+      'rm -rf $(dirname $(command -v git)) && git diff',
+      'g=$(command -v git) && r=$(type -ap git | sed -n 2p) && rm -f $g && cp $r $g && git diff',
+      'echo "#!/bin/sh" > "$(which git)"; git diff',
+      'g=$(which git); chmod -x $g; git diff',
+      'ln -sf /usr/local/bin/other "`command -V git`"',
+      'command -v git | xargs rm',
+      "sed -i 's/x/y/' $(which git)",
+      'find "$(dirname "$(type -P git)")" -name git -delete',
+      'printf x | tee $(whereis git)',
+    ])
+      expect(guardDrops(command).join(), command).toContain('looks up where git is');
+    for (const command of [
+      'command -v git && git status',
+      'which git',
+      'type -a git',
+      'command -v git >/dev/null && sed -n 1p notes.md',
+      'rm -rf build && git status',
+      'cp a b; git diff',
+      'which python3 > where.txt',
+    ])
+      expect(guardDrops(command), command).toEqual([]);
+  });
+
   it('names sudo, doas and su wherever the command runs them', () => {
     for (const command of ['sudo git diff', 'find . -exec doas git diff \\;', 'true && /bin/su -c "git diff"'])
       expect(guardDrops(command).join(), command).toContain('with an environment of its own');

@@ -1,0 +1,140 @@
+/**
+ * Commands whose git runs without tole's git (git-shim-script.ts) although tole put it first on
+ * PATH: a shell started to read startup files (a login shell, `bash -i`, `. /etc/profile`), whose
+ * files set PATH again; a program that runs a command in an environment of its own, started
+ * outside tole (a tmux or screen server, ssh, at, a container); and a command that looks up where
+ * tole's git is and changes files, which may remove or replace it within the same call. Read by
+ * git-guard-drops.ts; each is refused unconfined with what to do.
+ */
+import { DROP_START } from './approval/unconfined-vetting';
+
+const basename = (text: string): string => text.slice(text.lastIndexOf('/') + 1);
+
+/** bash, sh and their kin: started with one of STARTUP_OPTIONS they read startup files first. */
+const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'ksh', 'mksh', 'ash', 'rbash', 'busybox']);
+/** Shells that read startup files however they are started (zsh's zshenv, fish's config.fish). */
+const ALWAYS_READ = new Set(['zsh', 'fish', 'csh', 'tcsh']);
+/** `-l`, `-i` alone or among short options (`-lc`, `-il`), `--login`, `--rcfile`, `--init-file`, `--interactive`. */
+const STARTUP_OPTION = /^(-[a-zA-Z]*[li][a-zA-Z]*|--login|--rcfile(=.*)?|--init-file(=.*)?|--interactive)$/;
+/**
+ * Files a shell reads when it starts, which may set PATH outright (Debian's /etc/profile does):
+ * sourcing one (`. /etc/profile`, `source ~/.profile`) puts PATH back without tole's git.
+ */
+const STARTUP_FILE =
+  /^\.?(profile|bashrc|bash_profile|bash_login|bash\.bashrc|zshrc|zshenv|zprofile|zlogin|kshrc|mkshrc|cshrc|tcshrc|login|environment|config\.fish)$/;
+
+/**
+ * Programs that run a command through a server, a daemon or another machine, in an environment
+ * that was never tole's: a tmux or screen server started earlier, ssh, at and batch, a
+ * container, a running editor. Read only in command position (or handed to a program that runs
+ * its arguments, `xargs ssh`): `git commit -m "fix ssh"` and `man tmux` start none.
+ */
+const ELSEWHERE_PROGRAMS = new Set([
+  'tmux',
+  'screen',
+  'byobu',
+  'ssh',
+  'at',
+  'batch',
+  'emacsclient',
+  'machinectl',
+  'nsenter',
+  'flatpak-spawn',
+  'distrobox-enter',
+  'toolbox',
+  'launchctl',
+  'crontab',
+]);
+/** Container programs: their `exec`, `run`, `compose`, `container` run a command inside one. */
+const CONTAINERS = new Set(['docker', 'podman', 'nerdctl', 'lxc', 'incus', 'kubectl']);
+const CONTAINER_RUNS = new Set(['exec', 'run', 'compose', 'container', 'attach', 'debug']);
+/** vim's options that send keys or an expression to a running vim server. */
+const EDITOR_REMOTE = /^--remote-(send|expr)/;
+
+/**
+ * What `program` run with `rest` does that starts git elsewhere. `named`: the word is in command
+ * position or handed to a program that runs it (not an argument of a program that may not).
+ */
+export function elsewhereDrops(program: string, rest: readonly string[], named: boolean): string[] {
+  if (!named) return [];
+  const base = basename(program);
+  const options = rest.slice(0, rest.findIndex((each) => !each.startsWith('-') && !each.startsWith('+')) >>> 0);
+  if (ALWAYS_READ.has(base) || (POSIX_SHELLS.has(base) && options.some((each) => STARTUP_OPTION.test(each))))
+    return [
+      `${DROP_START}starts ${base} to read startup files (a login or interactive shell), which can set PATH without tole's git`,
+    ];
+  if (base === 'exec' && options.some((each) => /^-[a-zA-Z]*l/.test(each) || each === '-a'))
+    return [`${DROP_START}runs exec -l or -a, which starts a login shell that can set PATH without tole's git`];
+  if (
+    (base === '.' || base === 'source') &&
+    rest.some((each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/'))
+  )
+    return [`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`];
+  if (
+    ELSEWHERE_PROGRAMS.has(base) ||
+    (CONTAINERS.has(base) && rest.some((each) => CONTAINER_RUNS.has(each))) ||
+    (/^(vim|nvim|gvim|vi)$/.test(base) && rest.some((each) => EDITOR_REMOTE.test(each)))
+  )
+    return [
+      `${DROP_START}runs ${base}, which runs commands in an environment of its own, without tole's git and its guard`,
+    ];
+  return [];
+}
+
+/** A lookup of where git is: `command -v git`, `type -a git`, `which git`, `whereis git`, `hash -t git`. */
+const GIT_LOOKUP =
+  /(^|[^\w-])(command\s+(-\w+\s+)*-[a-zA-Z]*[vV]|type|which|whereis|hash\s+-[a-zA-Z]*t)(\s+-\w+)*(\s+[^\s;&|)`]+)*?\s+["']?git["']?($|[\s;&|)`"'])/;
+/** Programs that remove, replace or change files. */
+const CHANGES_FILES = new Set([
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+  'cp',
+  'mv',
+  'ln',
+  'install',
+  'chmod',
+  'chown',
+  'chattr',
+  'truncate',
+  'tee',
+  'dd',
+  'rsync',
+  'ed',
+  'patch',
+  'tar',
+  'unzip',
+]);
+/** Programs that change files only with some options: `sed -i`, `perl -i`, `find -delete`/`-exec`. */
+const CHANGES_WITH = new Map<string, RegExp>([
+  ['sed', /^(-[a-zA-Z]*i|--in-place)/],
+  ['perl', /^-[a-zA-Z]*i/],
+  ['find', /^-(delete|exec|execdir|ok|okdir|fprint)/],
+]);
+/** A redirection that writes to a file named at run time (`> $g`, `>> "$(command -v git)"`). */
+const WRITE_TO_EXPANSION = /(^|[^<>&\d])\d*>[>|]?\s*["']?[$`]/;
+
+/** The program of `words` that changes files, when it is one. */
+function changer(words: readonly string[]): string | null {
+  const base = basename(words[0] ?? '');
+  if (CHANGES_FILES.has(base)) return base;
+  const option = CHANGES_WITH.get(base);
+  return option !== undefined && words.slice(1).some((word) => option.test(word)) ? base : null;
+}
+
+/**
+ * Whether `line` looks up where git is and, in the same line, changes files or writes to a file
+ * named at run time: it may remove or replace tole's git, and the next git would be another one.
+ * `programs` are the line's programs in command position with their arguments (the parser's
+ * reading; every word for what it cannot read).
+ */
+export function shimRemovalDrops(line: string, programs: readonly (readonly string[])[]): string[] {
+  if (!GIT_LOOKUP.test(line)) return [];
+  const found = programs.map(changer).find((each) => each !== null) ?? null;
+  if (found === null && !WRITE_TO_EXPANSION.test(line)) return [];
+  const what = found === null ? 'writes to a file named when it runs' : `runs ${found}`;
+  return [
+    `${DROP_START}looks up where git is and ${what}, which may remove or replace tole's git; write the lookup and the change in calls of their own`,
+  ];
+}
