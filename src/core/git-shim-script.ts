@@ -382,7 +382,19 @@ if [[ -n $__tole_vet ]]; then
     elif [[ $__tole_key == core.worktree ]]; then
       __tole_worktree=1
     elif [[ -n $__tole_include ]]; then
-      :
+      # The listing read the include with its stdin /dev/null; the real git reads it again with the
+      # command's. A target that is not a plain regular file (/dev/stdin, /proc/self/fd/0, a FIFO, a
+      # socket, a link, which may lead to one) may hold what the listing never saw: refused.
+      __tole_t=$__tole_val
+      case $__tole_t in
+        '~/'*) __tole_t=\${HOME-}/\${__tole_t#'~/'} ;;
+        '~'*) __tole_t=/dev/unknown ;;
+        /*) ;;
+        *) __tole_t=\${__tole_where%/*}/$__tole_t ;;
+      esac
+      if [[ $__tole_t == /dev/* || $__tole_t == /proc/* || -L $__tole_t || ( -e $__tole_t && ! -f $__tole_t ) ]]; then
+        __tole_problems+=("the config in $__tole_where includes $__tole_val, which is not a regular file (a device, a pipe, a link or a file of /proc may give git what tole did not read): include a regular file by its own path")
+      fi
     elif __tole_names_no_program "$__tole_key" "$__tole_val" "$__tole_has" || __tole_trusted_key "$__tole_key"; then
       :
     elif [[ -z \${__tole_seen[$__tole_key]+x} ]]; then

@@ -5,7 +5,7 @@
  * it (no mark; git refused or ran nothing of the repository's).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { vetEntries } from '../../src/core/git-repo-drivers';
@@ -14,7 +14,11 @@ import { tempDirForTest } from '../support/after-the-test';
 import { tempWorkspace } from '../core/tools/temp-workspace';
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
 
@@ -73,7 +77,8 @@ async function setUp() {
     mark,
     /** Expects the mark under plain git and none under tole's git; returns tole's git's stderr. */
     check(command: string, cwd = repo): string {
-      expect(run(command, false, cwd).ran, `plain git: ${command}`).toBe(true);
+      const plain = run(command, false, cwd);
+      expect(plain.ran, `plain git: ${command}\n${plain.stderr}`).toBe(true);
       const tole = run(command, true, cwd);
       expect(tole.ran, `tole's git: ${command}\n${tole.stderr}`).toBe(false);
       return tole.stderr;
@@ -138,5 +143,36 @@ describe("holes an attack found in tole's git are closed", () => {
     // A clone with neither still runs.
     const plain = spawnSync('bash', ['-c', 'rm -rf D; git clone -q -c x.y=1 --no-checkout evil D'], { cwd: ws.root });
     expect(plain.status).toBe(0);
+  });
+
+  it('#5: an include in the repository whose target is not a regular file (stdin, a fd, a FIFO, a link) is refused', async () => {
+    const { check, repo, ws, mark } = await setUp();
+    const notes = path.join(ws.root, 'notes.txt');
+    writeFileSync(notes, drivers(mark));
+    // Relative includes are taken from the including file's folder (.git).
+    symlinkSync('/dev/stdin', path.join(repo, 'in.cfg'));
+    symlinkSync('/dev/stdin', path.join(repo, '.git', 'in.cfg'));
+    symlinkSync('/proc/self/fd', path.join(repo, '.git', 'fds'));
+    for (const target of [
+      '/dev/stdin',
+      '/dev/fd/0',
+      '/proc/self/fd/0',
+      'in.cfg',
+      '../in.cfg',
+      'fds/0',
+      '~/../workspace/evil/in.cfg',
+    ]) {
+      git(repo, 'config', 'include.path', target);
+      expect(check(`git diff < ${notes}`)).toMatch(/not a regular file/);
+    }
+    git(repo, 'config', '--unset', 'include.path');
+    git(repo, 'config', 'includeIf.gitdir:/.path', '/dev/stdin');
+    expect(check(`git log -p -1 >/dev/null; git diff < ${notes}`)).toMatch(/not a regular file/);
+    // A FIFO the command feeds.
+    git(repo, 'config', '--unset', 'includeIf.gitdir:/.path');
+    git(repo, 'config', 'include.path', 'fifo');
+    expect(
+      check(`rm -f .git/fifo; mkfifo .git/fifo; (cat ${notes} > .git/fifo; cat ${notes} > .git/fifo) & git diff; wait`),
+    ).toMatch(/not a regular file/);
   });
 });
