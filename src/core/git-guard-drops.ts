@@ -16,7 +16,7 @@
 
 import { DROP_START } from './approval/unconfined-vetting';
 import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
-import { elsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
+import { codeElsewhereDrops, elsewhereDrops, lineElsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
 
 /**
  * Every variable git reads its command-line config from, the files it reads config from, and where
@@ -63,6 +63,10 @@ export function guardDrops(command: string): string[] {
         : [],
   );
   for (const drop of shimRemovalDrops(command, programs)) found.add(drop);
+  const dynamic = items.some(
+    (item) => item.kind === 'program' && (!item.argument || item.wrapped) && item.words[0]!.expands,
+  );
+  for (const drop of lineElsewhereDrops(command, programs, dynamic)) found.add(drop);
   return [...found];
 }
 
@@ -103,6 +107,7 @@ function looseDrops(command: string): string[] {
     for (const drop of textDrops(text)) found.add(drop);
     for (const words of simpleCommands(text)) for (const drop of dropsOf(words)) found.add(drop);
     for (const drop of shimRemovalDrops(text, looseWords(text))) found.add(drop);
+    for (const drop of lineElsewhereDrops(text, looseWords(text), /[$`]/.test(text))) found.add(drop);
   }
   return [...found];
 }
@@ -140,6 +145,8 @@ const ENV_WORD = /\benv\b/i;
 function codeDrops(program: string, code: string | null): string[] {
   if (code === null) return [`${DROP_START}runs ${program} with code only known when it runs`];
   if (GIT_INSTALLED.test(code)) return [INSTALLED_GIT];
+  const elsewhere = codeElsewhereDrops(program, code);
+  if (elsewhere.length > 0) return elsewhere;
   const touch = ENV_TOUCH.exec(code) ?? ENV_WORD.exec(code);
   return touch
     ? [

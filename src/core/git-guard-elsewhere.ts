@@ -44,10 +44,19 @@ const ELSEWHERE_PROGRAMS = new Set([
   'toolbox',
   'launchctl',
   'crontab',
+  'sshpass',
+  'autossh',
+  'mosh',
+  'slogin',
+  'rsh',
+  'gnome-terminal',
+  'kitten',
 ]);
 /** Container programs: their `exec`, `run`, `compose`, `container` run a command inside one. */
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl', 'lxc', 'incus', 'kubectl']);
 const CONTAINER_RUNS = new Set(['exec', 'run', 'compose', 'container', 'attach', 'debug']);
+/** Terminals whose remote control opens a window in the running terminal's environment: `kitty @ launch`, `wezterm cli spawn`. */
+const TERMINAL_REMOTE: Readonly<Record<string, string>> = { kitty: '@', wezterm: 'cli' };
 /** vim's options that send keys or an expression to a running vim server. */
 const EDITOR_REMOTE = /^--remote-(send|expr)/;
 
@@ -73,12 +82,60 @@ export function elsewhereDrops(program: string, rest: readonly string[], named: 
   if (
     ELSEWHERE_PROGRAMS.has(base) ||
     (CONTAINERS.has(base) && rest.some((each) => CONTAINER_RUNS.has(each))) ||
+    (Object.hasOwn(TERMINAL_REMOTE, base) && rest.includes(TERMINAL_REMOTE[base]!)) ||
     (/^(vim|nvim|gvim|vi)$/.test(base) && rest.some((each) => EDITOR_REMOTE.test(each)))
   )
     return [
       `${DROP_START}runs ${base}, which runs commands in an environment of its own, without tole's git and its guard`,
     ];
   return [];
+}
+
+/** A startup file named anywhere in the line, as a path word (`/etc/profile`, `~/.bashrc`, `$HOME/.zshrc`). */
+const STARTUP_PATH =
+  /(^|[\s='"/:])\.?(profile|bashrc|bash_profile|bash_login|bash\.bashrc|zshrc|zshenv|zprofile|zlogin|kshrc|mkshrc|cshrc|tcshrc)(?![\w.-])|\/profile\.d\/|\/etc\/environment\b/;
+/** A variable naming the file a shell reads when it starts (bash's BASH_ENV, sh's ENV). */
+const STARTUP_VARIABLE = /(^|[^\w])(BASH_ENV|ENV)\+?=/;
+/** The names of ELSEWHERE_PROGRAMS and the rest as whole words, for a line that also runs a program named at run time. */
+const ELSEWHERE_WORD = new RegExp(
+  `(^|[^\\w.])(${[...ELSEWHERE_PROGRAMS, ...CONTAINERS, ...ALWAYS_READ, 'systemd-run', 'kitty', 'wezterm'].join('|')})($|[^\\w.-])`,
+);
+
+/**
+ * What the whole line does that no one word shows: a startup file named where the line sources
+ * a file or sets BASH_ENV/ENV (`f=/etc/profile; . $f`), a program named at run time where the
+ * line names one of the programs above (`t=tmux; $t run-shell …`). `programs`: the line's
+ * programs in command position with their arguments; `dynamic`: whether one is named at run time.
+ */
+export function lineElsewhereDrops(line: string, programs: readonly (readonly string[])[], dynamic: boolean): string[] {
+  const found: string[] = [];
+  const sources = programs.some((words) => words[0] === '.' || words[0] === 'source');
+  if (STARTUP_PATH.test(line) && (sources || STARTUP_VARIABLE.test(line)))
+    found.push(`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`);
+  const named = dynamic ? ELSEWHERE_WORD.exec(line) : null;
+  if (named)
+    found.push(
+      `${DROP_START}runs a program named at run time where it names ${named[2]}, which runs commands in an environment of its own`,
+    );
+  return found;
+}
+
+/**
+ * Interpreter code (`python3 -c`, awk's `system`) that names a program of the above, a login
+ * shell or a startup file: it may start git without tole's git.
+ */
+const CODE_ELSEWHERE = new RegExp(
+  `(?<![\\w.-])(${[...ELSEWHERE_PROGRAMS].filter((name) => !['at', 'batch'].includes(name)).join('|')}|systemd-run)(?![\\w.-])|--login|\\b(ba|z|da|k|fi)?sh\\W{1,6}-[a-zA-Z]*l|${STARTUP_PATH.source}`,
+);
+
+/** What in interpreter code starts a command elsewhere (see CODE_ELSEWHERE). */
+export function codeElsewhereDrops(program: string, code: string): string[] {
+  const named = CODE_ELSEWHERE.exec(code);
+  return named
+    ? [
+        `${DROP_START}runs ${program} code that starts a login shell, a startup file or a program with an environment of its own (${named[0].trim()})`,
+      ]
+    : [];
 }
 
 /** A lookup of where git is: `command -v git`, `type -a git`, `which git`, `whereis git`, `hash -t git`. */

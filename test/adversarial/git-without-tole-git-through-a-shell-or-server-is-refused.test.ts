@@ -144,11 +144,21 @@ describe("a git reached without tole's git is refused", () => {
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside },
       });
       try {
-        const command = `tar xzf evil.tgz && tmux -S ${socket} run-shell "cd $PWD/evil && git diff"`;
-        expect(await shimmedRuns(command)).toBe(true);
-        const { ran, out } = await toleRuns(command);
-        expectRefused(out, command, 'runs tmux, which runs commands in an environment of its own');
-        expect(ran).toBe(false);
+        const inner = `cd $PWD/evil && git diff`;
+        for (const [tail, what] of [
+          [`tmux -S ${socket} run-shell "${inner}"`, 'runs tmux, which runs commands in an environment of its own'],
+          [`t=tmux; $t -S ${socket} run-shell "${inner}"`, 'where it names tmux'],
+          [
+            `python3 -c "import os, subprocess; subprocess.run(['tmux', '-S', '${socket}', 'run-shell', 'cd ' + os.getcwd() + '/evil && git diff'])"`,
+            'runs python3 code that starts',
+          ],
+        ] as const) {
+          const command = `tar xzf evil.tgz && ${tail}`;
+          expect(await shimmedRuns(command), command).toBe(true);
+          const { ran, out } = await toleRuns(command);
+          expectRefused(out, command, what);
+          expect(ran, command).toBe(false);
+        }
       } finally {
         spawnSync('tmux', ['-S', socket, 'kill-server'], { stdio: 'ignore' });
       }

@@ -380,6 +380,49 @@ describe("a command that drops tole's git guard", () => {
       expect(guardDrops(command), command).toEqual([]);
   });
 
+  it('reads the ways around those found by attacking them: quotes, a name at run time, a variable, interpreter code', () => {
+    for (const command of [
+      'bash "-lc" \'git diff\'',
+      "bash '--login' -c 'git diff'",
+      "command bash -l -c 'git diff'",
+      "timeout 5 bash -l -c 'git diff'",
+      "env bash -l -c 'git diff'",
+      "b=bash; $b -lc 'git diff'",
+      '\\tmux run-shell "git diff"',
+      "'tmux' run-shell 'git diff'",
+      "t=tmux; $t run-shell 'git diff'",
+      "${T:-tmux} run-shell 'git diff'",
+      "stdbuf -oL tmux run-shell 'git diff'",
+      'sshpass -p x ssh host git diff',
+      'gnome-terminal -- git diff',
+      'kitty @ launch git diff',
+      `python3 -c "import os; os.system('tmux run-shell x')"`,
+      `python3 -c "import subprocess; subprocess.run(['bash', '-lc', 'git diff'])"`,
+      `awk 'BEGIN { system("tmux run-shell x") }'`,
+      'f=/etc/profile; . $f; git diff',
+      "BASH_ENV=/etc/profile bash -c 'git diff'",
+      "export BASH_ENV=~/.profile; bash -c 'git diff'",
+      'ENV=/etc/profile sh -i',
+      'rm -f "$(command -v git)"',
+      'x=$(command -v git); : > "$x"',
+      'exec 3>$(which git)',
+      'cp /bin/true $(type -P git)',
+      'perl -pi -e 1 $(which git)',
+      'git=$(command -v git); rm $git',
+      'for g in $(which -a git); do rm $g; done',
+    ])
+      expect(guardDrops(command), command).not.toEqual([]);
+    for (const command of [
+      '"$EDITOR" notes.txt',
+      `python3 -c "import subprocess; subprocess.run(['ls', '-l'])"`,
+      `node -e "console.log('ssh-keygen')"`,
+      'export BASH_ENV=$PWD/env.sh; git diff',
+      'grep PATH ~/.profile',
+      'for f in ./scripts/*.sh; do "$f"; done',
+    ])
+      expect(guardDrops(command), command).toEqual([]);
+  });
+
   it('names sudo, doas and su wherever the command runs them', () => {
     for (const command of ['sudo git diff', 'find . -exec doas git diff \\;', 'true && /bin/su -c "git diff"'])
       expect(guardDrops(command).join(), command).toContain('with an environment of its own');
