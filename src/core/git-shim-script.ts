@@ -197,6 +197,19 @@ if [[ -z \${GIT_SSH_COMMAND+x} && -z \${GIT_SSH+x} ]]; then
 fi
 export GIT_CONFIG_COUNT=$__tole_count
 export GIT_EXEC_PATH=$__tole_exec
+# git finds programs a repository names (git-remote-<helper> for a <helper>:: url or a
+# remote.*.vcs) on PATH: an empty entry (the cwd) or a relative one would find the repository's own.
+# Only absolute entries are kept.
+if [[ -n \${PATH+x} ]]; then
+  __tole_r=$PATH:
+  __tole_p=
+  while [[ -n $__tole_r ]]; do
+    __tole_d=\${__tole_r%%:*}
+    __tole_r=\${__tole_r#*:}
+    [[ $__tole_d == /* ]] && __tole_p+=\${__tole_p:+:}$__tole_d
+  done
+  export PATH=$__tole_p
+fi
 
 # 2. What finds the repository, as the real git reads it.
 __tole_pre=()

@@ -58,11 +58,11 @@ async function setUp() {
   const env = { PATH, HOME: ws.outside };
   const shim = await installGitShim(ws.root, env, []);
   if (shim === null) throw new Error('no git on PATH');
-  const run = (command: string, shimmed: boolean, cwd = repo) => {
+  const run = (command: string, shimmed: boolean, cwd = repo, tail = '') => {
     rmSync(mark, { force: true });
     const result = spawnSync('bash', ['-c', command], {
       cwd,
-      env: { ...env, PATH: shimmed ? `${shim.binDir}:${PATH}` : PATH },
+      env: { ...env, PATH: `${shimmed ? `${shim.binDir}:` : ''}${PATH}${tail}` },
       encoding: 'utf8',
       input: '',
       timeout: 20_000,
@@ -76,10 +76,10 @@ async function setUp() {
     repo,
     mark,
     /** Expects the mark under plain git and none under tole's git; returns tole's git's stderr. */
-    check(command: string, cwd = repo): string {
-      const plain = run(command, false, cwd);
+    check(command: string, cwd = repo, tail = ''): string {
+      const plain = run(command, false, cwd, tail);
       expect(plain.ran, `plain git: ${command}\n${plain.stderr}`).toBe(true);
-      const tole = run(command, true, cwd);
+      const tole = run(command, true, cwd, tail);
       expect(tole.ran, `tole's git: ${command}\n${tole.stderr}`).toBe(false);
       return tole.stderr;
     },
@@ -174,5 +174,20 @@ describe("holes an attack found in tole's git are closed", () => {
     expect(
       check(`rm -f .git/fifo; mkfifo .git/fifo; (cat ${notes} > .git/fifo; cat ${notes} > .git/fifo) & git diff; wait`),
     ).toMatch(/not a regular file/);
+  });
+
+  it("#11: with an empty or relative PATH entry, a repository's own git-remote-<helper> is not found by tole's git", async () => {
+    const { check, repo, mark } = await setUp();
+    mkdirSync(path.join(repo, 'bin'));
+    for (const where of ['git-remote-evil', 'bin/git-remote-evil']) {
+      writeFileSync(path.join(repo, where), `#!/bin/sh\ntouch ${mark}\n`);
+      chmodSync(path.join(repo, where), 0o755);
+    }
+    git(repo, 'config', 'remote.origin.url', 'evil::x');
+    git(repo, 'config', 'remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*');
+    for (const tail of [':', '::/nowhere', ':bin', ':./bin']) check('git fetch -q', repo, tail);
+    git(repo, 'config', 'remote.origin.url', 'https://tole-test.invalid/x');
+    git(repo, 'config', 'remote.origin.vcs', 'evil');
+    check('git fetch -q', repo, ':');
   });
 });
