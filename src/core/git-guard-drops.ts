@@ -88,7 +88,7 @@ function itemDrops(item: GuardItem): string[] {
       const args = rest.map((word) => word.text);
       return [
         ...found,
-        ...elsewhereDrops(program!.text, args, named),
+        ...elsewhereDrops(program!.text, args, named, !item.argument),
         ...programDrops(
           program!.text,
           rest.map((word) => word.text),
@@ -223,7 +223,7 @@ function dropsOf(words: readonly string[]): string[] {
   for (let index = at + 1; index < words.length; index++)
     found.push(
       ...programDrops(words[index]!, words.slice(index + 1), true, false),
-      ...elsewhereDrops(words[index]!, words.slice(index + 1), true),
+      ...elsewhereDrops(words[index]!, words.slice(index + 1), true, false),
     );
   return found;
 }

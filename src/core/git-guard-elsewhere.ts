@@ -51,6 +51,7 @@ const ELSEWHERE_PROGRAMS = new Set([
   'rsh',
   'gnome-terminal',
   'kitten',
+  'run0',
 ]);
 /** Container programs: their `exec`, `run`, `compose`, `container` run a command inside one. */
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl', 'lxc', 'incus', 'kubectl']);
@@ -64,10 +65,19 @@ const EDITOR_REMOTE = /^--remote-(send|expr)/;
  * What `program` run with `rest` does that starts git elsewhere. `named`: the word is in command
  * position or handed to a program that runs it (not an argument of a program that may not).
  */
-export function elsewhereDrops(program: string, rest: readonly string[], named: boolean): string[] {
+export function elsewhereDrops(
+  program: string,
+  rest: readonly string[],
+  named: boolean,
+  /** The word is the command's own program (not handed on by `xargs`, `find -exec`): `script` counts only there. */
+  first = named,
+): string[] {
   if (!named) return [];
   const base = basename(program);
-  const options = rest.slice(0, rest.findIndex((each) => !each.startsWith('-') && !each.startsWith('+')) >>> 0);
+  const options = leadingOptions(rest);
+  // util-linux script runs its command (or an interactive shell) with $SHELL, which may be zsh or fish.
+  if (first && base === 'script')
+    return [`${DROP_START}runs script, which starts the user's shell, which can set PATH without tole's git`];
   if (ALWAYS_READ.has(base) || (POSIX_SHELLS.has(base) && options.some((each) => STARTUP_OPTION.test(each))))
     return [
       `${DROP_START}starts ${base} to read startup files (a login or interactive shell), which can set PATH without tole's git`,
@@ -76,7 +86,7 @@ export function elsewhereDrops(program: string, rest: readonly string[], named: 
     return [`${DROP_START}runs exec -l or -a, which starts a login shell that can set PATH without tole's git`];
   if (
     (base === '.' || base === 'source') &&
-    rest.some((each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/'))
+    rest.some((each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/') || /[*?[]/.test(each))
   )
     return [`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`];
   if (
@@ -136,6 +146,18 @@ export function codeElsewhereDrops(program: string, code: string): string[] {
         `${DROP_START}runs ${program} code that starts a login shell, a startup file or a program with an environment of its own (${named[0].trim()})`,
       ]
     : [];
+}
+
+/** A shell's options before its first operand; the value of `-o`/`-O` (`bash -O extglob -l`) is skipped. */
+function leadingOptions(rest: readonly string[]): string[] {
+  const options: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i]!;
+    if (!word.startsWith('-') && !word.startsWith('+')) break;
+    options.push(word);
+    if (/^[-+][oO]$/.test(word)) i++;
+  }
+  return options;
 }
 
 /** A lookup of where git is: `command -v git`, `type -a git`, `which git`, `whereis git`, `hash -t git`. */

@@ -410,6 +410,13 @@ describe("a command that drops tole's git guard", () => {
       'perl -pi -e 1 $(which git)',
       'git=$(command -v git); rm $git',
       'for g in $(which -a git); do rm $g; done',
+      '. /etc/prof*; git diff',
+      '. /etc/profil?; git diff',
+      "bash -O extglob -l -c 'git diff'",
+      "bash -o posix -l -c 'git diff'",
+      "script -qc 'git diff' /dev/null",
+      'script -q typescript',
+      'run0 git diff',
     ])
       expect(guardDrops(command), command).not.toEqual([]);
     for (const command of [
@@ -419,6 +426,10 @@ describe("a command that drops tole's git guard", () => {
       'export BASH_ENV=$PWD/env.sh; git diff',
       'grep PATH ~/.profile',
       'for f in ./scripts/*.sh; do "$f"; done',
+      'find . -type d -name script',
+      'source .env',
+      '. /etc/os-release; echo $ID',
+      'npm run script',
     ])
       expect(guardDrops(command), command).toEqual([]);
   });
