@@ -238,6 +238,48 @@ while (( __tole_i <= $# )); do
   esac
 done
 
+# git's server programs (started by a local push, fetch, clone or archive --remote, as
+# git-receive-pack DIR) enter the repository DIR names, not the cwd's: that one is listed, found as
+# git's enter_repo finds it (DIR/.git, DIR, DIR.git/.git, DIR.git; DIR alone under --strict).
+case $__tole_sub in
+  receive-pack|upload-pack|upload-archive|upload-archive--writer)
+    __tole_dir=
+    __tole_has=
+    __tole_strict=
+    __tole_j=$((__tole_i + 1))
+    while (( __tole_j <= $# )); do
+      __tole_a=\${!__tole_j}
+      if [[ -n $__tole_has ]]; then __tole_dir=$__tole_a; break; fi
+      case $__tole_a in
+        --) __tole_has=1 ;;
+        --strict) __tole_strict=1 ;;
+        -*) ;;
+        *) __tole_dir=$__tole_a; break ;;
+      esac
+      __tole_j=$((__tole_j + 1))
+    done
+    case $__tole_dir in '~/'*) __tole_dir=\${HOME-}/\${__tole_dir#'~/'} ;; '~'*) __tole_dir= ;; esac
+    __tole_found=
+    if [[ -n $__tole_dir ]]; then
+      __tole_suffixes=('/.git' '' '.git/.git' '.git')
+      [[ -n $__tole_strict ]] && __tole_suffixes=('')
+      for __tole_s in "\${__tole_suffixes[@]}"; do
+        __tole_c=$__tole_dir$__tole_s
+        if [[ -f $__tole_c || ( -d $__tole_c && -x $__tole_c/objects && -x $__tole_c/refs && -e $__tole_c/HEAD ) ]]; then
+          __tole_found=$__tole_c
+          break
+        fi
+      done
+    fi
+    for __tole_a in "\${__tole_pre[@]}"; do
+      [[ $__tole_a == -C || $__tole_a == --git-dir* ]] && __tole_found=
+    done
+    if [[ -z $__tole_found ]]; then
+      __tole_problems+=("tole could not tell which repository git $__tole_sub enters (\${__tole_dir:-no folder given}), so could not vet its config")
+    else
+      __tole_pre+=("--git-dir=$__tole_found")
+    fi ;;
+esac
 __tole_vet=1
 # git alone, or asked only for its version, help or folders, reads no repository.
 [[ -z $__tole_sub ]] && __tole_vet=

@@ -190,4 +190,25 @@ describe("holes an attack found in tole's git are closed", () => {
     git(repo, 'config', 'remote.origin.vcs', 'evil');
     check('git fetch -q', repo, ':');
   });
+
+  it("#4: a local push or archive --remote vets the config of the repository git's server program enters, not the cwd's", async () => {
+    const { check, ws, mark } = await setUp();
+    const at = (...args: string[]) => git(ws.root, ...args);
+    at('init', '-q', '--bare', 'alt.git');
+    at('init', '-q', '--bare', 'tgt.git');
+    writeFileSync(path.join(ws.root, 'tgt.git', 'objects', 'info', 'alternates'), `${ws.root}/alt.git/objects\n`);
+    at('-C', 'tgt.git', 'config', 'core.alternateRefsCommand', `sh -c 'touch ${mark}' --`);
+    check('git push -q ../tgt.git HEAD:refs/heads/a');
+    check(`git push -q file://${ws.root}/tgt.git HEAD:refs/heads/b`);
+    // Found as git finds it: tgt for tgt.git.
+    check('git push -q ../tgt HEAD:refs/heads/c');
+    // archive --remote: upload-archive, then upload-archive--writer, each entering arc.
+    at('init', '-q', 'arc');
+    writeFileSync(path.join(ws.root, 'arc', 'a'), 'a\n');
+    git(path.join(ws.root, 'arc'), 'add', 'a');
+    git(path.join(ws.root, 'arc'), 'commit', '-qm', 'a');
+    at('-C', 'arc', 'config', 'tar.evil.command', `sh -c 'touch ${mark}; cat'`);
+    at('-C', 'arc', 'config', 'tar.evil.remote', 'true');
+    check('git archive --remote=../arc --format=evil HEAD >/dev/null');
+  });
 });
