@@ -68,6 +68,37 @@ const GIT_TEXT_OPTIONS = new Set([
 /** git subcommands that run a command given in their arguments (`bisect run`, `submodule foreach`…). */
 const GIT_RUNS_ARGUMENTS = new Set(['bisect', 'submodule', 'filter-branch', 'rebase', 'difftool', 'mergetool']);
 
+/**
+ * Programs tole's approval rules do not list as wrappers that also run the command their
+ * arguments give (`flock LOCK CMD`, `strace CMD`, `parallel CMD :::`): a program named there is
+ * read as in command position, as after `nice` or `xargs`.
+ */
+const ALSO_RUN_ARGUMENTS = new Set([
+  'flock',
+  'parallel',
+  'strace',
+  'ltrace',
+  'firejail',
+  'systemd-inhibit',
+  'caffeinate',
+  'chronic',
+  'entr',
+  'watchexec',
+  'sg',
+  'taskset',
+  'chrt',
+  'prlimit',
+  'numactl',
+  'unshare',
+  'faketime',
+  'proxychains',
+  'proxychains4',
+  'torsocks',
+  'valgrind',
+  'catchsegv',
+  'sshpass',
+]);
+
 /** awk and its kin: their program text can change the environment (`ENVIRON`) and run commands (`system`). */
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
 
@@ -314,7 +345,11 @@ function argv(
     return;
   }
   const gitText = name === 'git' ? gitTextValues(args) : new Set<number>();
-  const wrapped = Object.hasOwn(WRAPPERS, name) || name === 'find' || (SHELLS as readonly string[]).includes(name);
+  const wrapped =
+    Object.hasOwn(WRAPPERS, name) ||
+    ALSO_RUN_ARGUMENTS.has(name) ||
+    name === 'find' ||
+    (SHELLS as readonly string[]).includes(name);
   args.forEach((word, index) => {
     if (gitText.has(index)) return;
     items.push({ kind: 'text', text: word.text });

@@ -417,6 +417,12 @@ describe("a command that drops tole's git guard", () => {
       "script -qc 'git diff' /dev/null",
       'script -q typescript',
       'run0 git diff',
+      // Programs that run the command their arguments give, read as wrappers.
+      'flock /tmp/l tmux run-shell "git diff"',
+      'strace -f -o /dev/null ssh host git diff',
+      'parallel tmux run-shell ::: x',
+      'unshare -U bash -l -c "git diff"',
+      'flock l /usr/bin/git diff',
     ])
       expect(guardDrops(command), command).not.toEqual([]);
     for (const command of [
