@@ -53,6 +53,49 @@ const ELSEWHERE_PROGRAMS = new Set([
   'kitten',
   'run0',
 ]);
+/**
+ * tmux commands that only read or show (a hook's `tmux display-message`): allowed where nothing
+ * else in the line can run a command (no `#(…)` format, no second command after `;`).
+ */
+const TMUX_READS = new Set([
+  'display-message',
+  'display',
+  'has-session',
+  'has',
+  'list-sessions',
+  'ls',
+  'list-windows',
+  'lsw',
+  'list-panes',
+  'lsp',
+  'list-clients',
+  'lsc',
+  'show-options',
+  'show',
+  'show-window-options',
+  'showw',
+  'capture-pane',
+  'capturep',
+  'list-buffers',
+  'lsb',
+  'show-buffer',
+  'showb',
+]);
+
+/** Whether tmux run with `rest` only reads or shows: one command of TMUX_READS, nothing that runs a shell. */
+function tmuxOnlyReads(rest: readonly string[]): boolean {
+  let i = 0;
+  while (i < rest.length && rest[i]!.startsWith('-')) {
+    const option = rest[i]!;
+    // -c runs a shell command; -f reads a config file when it starts a server; -C reads commands.
+    if (/^-[a-zA-Z]*[cfC]/.test(option)) return false;
+    i += /^-[a-zA-Z]*[SLT]$/.test(option) ? 2 : 1;
+  }
+  const command = rest[i];
+  if (command === undefined || !TMUX_READS.has(command)) return false;
+  return rest.slice(i + 1).every((word) => !word.includes('#(') && !word.endsWith(';'));
+}
+
 /** Container programs: their `exec`, `run`, `compose`, `container` run a command inside one. */
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl', 'lxc', 'incus', 'kubectl']);
 const CONTAINER_RUNS = new Set(['exec', 'run', 'compose', 'container', 'attach', 'debug']);
@@ -90,7 +133,7 @@ export function elsewhereDrops(
   )
     return [`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`];
   if (
-    ELSEWHERE_PROGRAMS.has(base) ||
+    (ELSEWHERE_PROGRAMS.has(base) && !(base === 'tmux' && tmuxOnlyReads(rest))) ||
     (CONTAINERS.has(base) && rest.some((each) => CONTAINER_RUNS.has(each))) ||
     (Object.hasOwn(TERMINAL_REMOTE, base) && rest.includes(TERMINAL_REMOTE[base]!)) ||
     (/^(vim|nvim|gvim|vi)$/.test(base) && rest.some((each) => EDITOR_REMOTE.test(each)))

@@ -334,6 +334,13 @@ describe("a command that drops tole's git guard", () => {
       'xargs ssh host < hosts',
       'timeout 5 ssh host git diff',
       'case x in a) tmux run-shell "git diff";; esac',
+      // tmux that only reads is allowed (below); a format or a second command can run one.
+      "tmux display-message '#(git diff)'",
+      'tmux ls \\; run-shell "git diff"',
+      'tmux',
+      'tmux -c "git diff"',
+      'tmux -f evil.conf ls',
+      'tmux run "git diff"',
     ])
       expect(guardDrops(command).join(), command).toMatch(
         /with an environment of its own|in an environment of its own/,
@@ -350,6 +357,9 @@ describe("a command that drops tole's git guard", () => {
       'docker build -t x .',
       'vim notes.txt',
       'echo see you at noon',
+      "tmux display-message 'tole is done'",
+      'tmux -S /tmp/s has-session -t victim',
+      'tmux -L x list-panes -F "#{pane_id}"',
     ])
       expect(guardDrops(command), command).toEqual([]);
   });

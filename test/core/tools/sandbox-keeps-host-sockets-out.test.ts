@@ -72,13 +72,18 @@ describe.skipIf(!sandbox || !hasTmux)('a tmux server outside the sandbox', () =>
     expect(out.ok).toBe(false);
     expect(out.content).toContain('Operation not permitted');
     expect(out.content).toContain("ran in tole's sandbox");
-    // Unconfined, tole does not run tmux at all: its server runs commands without tole's git and guard.
     const keyed = await bash.execute(
       { command: `tmux -S ${socket} has-session -t victim` },
       { ...ws.ctx, keypress: true },
     );
-    expect(keyed.ok, keyed.content).toBe(false);
-    expect(keyed.content).toContain('runs tmux, which runs commands in an environment of its own');
+    expect(keyed.ok, keyed.content).toBe(true);
+    // Unconfined, a tmux command that runs one is refused: the server runs it without tole's git and guard.
+    const sent = await bash.execute(
+      { command: `tmux -S ${socket} send-keys -t victim 'touch /tmp/owned' Enter` },
+      { ...ws.ctx, keypress: true },
+    );
+    expect(sent.ok, sent.content).toBe(false);
+    expect(sent.content).toContain('runs tmux, which runs commands in an environment of its own');
   });
 });
 
