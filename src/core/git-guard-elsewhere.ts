@@ -52,6 +52,11 @@ const ELSEWHERE_PROGRAMS = new Set([
   'gnome-terminal',
   'kitten',
   'run0',
+  // The desktop session opens a file (a .desktop file's Exec) in its own environment.
+  'xdg-open',
+  'gtk-launch',
+  'kioclient',
+  'kioclient5',
 ]);
 /**
  * tmux commands that only read or show (a hook's `tmux display-message`): allowed where nothing
@@ -99,8 +104,8 @@ function tmuxOnlyReads(rest: readonly string[]): boolean {
 /** Container programs: their `exec`, `run`, `compose`, `container` run a command inside one. */
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl', 'lxc', 'incus', 'kubectl']);
 const CONTAINER_RUNS = new Set(['exec', 'run', 'compose', 'container', 'attach', 'debug']);
-/** Terminals whose remote control opens a window in the running terminal's environment: `kitty @ launch`, `wezterm cli spawn`. */
-const TERMINAL_REMOTE: Readonly<Record<string, string>> = { kitty: '@', wezterm: 'cli' };
+/** Programs whose remote control opens a window or a program in a running terminal or desktop session: `kitty @ launch`, `wezterm cli spawn`, `gio launch`. */
+const TERMINAL_REMOTE: Readonly<Record<string, string>> = { kitty: '@', wezterm: 'cli', gio: 'launch' };
 /** vim's options that send keys or an expression to a running vim server. */
 const EDITOR_REMOTE = /^--remote-(send|expr)/;
 

@@ -341,6 +341,8 @@ describe("a command that drops tole's git guard", () => {
       'tmux -c "git diff"',
       'tmux -f evil.conf ls',
       'tmux run "git diff"',
+      'xdg-open run.desktop',
+      'gio launch run.desktop',
     ])
       expect(guardDrops(command).join(), command).toMatch(
         /with an environment of its own|in an environment of its own/,
