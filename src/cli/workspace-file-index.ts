@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { childEnv } from '../core/child-env';
 import { withGitGuard } from '../core/git-guard-env';
@@ -150,14 +151,24 @@ function sameSearch(a: AskedSearch, b: AskedSearch): boolean {
   return a.index === b.index && a.typed === b.typed && a.limit === b.limit;
 }
 
+/**
+ * How long git may take to list the workspace before it is killed and the walk lists it: git
+ * blocks for good opening a `.gitignore` (or an exclude file) that is a FIFO, which an archive can
+ * carry.
+ */
+const GIT_LISTING_TIMEOUT_MS = 10_000;
+
 /** The workspace's files, relative and `/`-separated: git's list where it is a repository, else a walk. */
-export async function listWorkspace(root: string): Promise<string[]> {
-  const listed = await gitFiles(root);
+export async function listWorkspace(root: string, gitTimeoutMs = GIT_LISTING_TIMEOUT_MS): Promise<string[]> {
+  const listed = await gitFiles(root, gitTimeoutMs);
   return listed ?? (await walk(root));
 }
 
-/** `git ls-files` of the workspace (tracked and untracked, ignored left out); null outside a repository. */
-function gitFiles(root: string): Promise<string[] | null> {
+/**
+ * `git ls-files` of the workspace (tracked and untracked, ignored left out); null outside a
+ * repository, or when git did not answer within `timeoutMs` (it is killed).
+ */
+function gitFiles(root: string, timeoutMs: number): Promise<string[] | null> {
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -167,6 +178,8 @@ function gitFiles(root: string): Promise<string[] | null> {
         cwd: root,
         maxBuffer: MAX_LISTING_BYTES,
         encoding: 'utf8',
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
         env: withGitGuard({ ...childEnv(process.env), GIT_OPTIONAL_LOCKS: '0' }),
       },
       (error, stdout) => {
@@ -188,7 +201,7 @@ async function walk(root: string): Promise<string[]> {
     const { dir, rules: above } = pending.shift()!;
     const absolute = path.join(root, dir);
     const rules = [...above];
-    const own = await readFile(path.join(absolute, '.gitignore'), 'utf8').catch(() => null);
+    const own = await regularFileText(path.join(absolute, '.gitignore'));
     if (own !== null) rules.push({ base: dir, rules: gitignoreRules(own) });
     const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
@@ -201,6 +214,26 @@ async function walk(root: string): Promise<string[]> {
     }
   }
   return files.slice(0, MAX_INDEXED_PATHS);
+}
+
+/** A `.gitignore` larger than this is not read (a link to a huge file); what it would ignore is listed. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/**
+ * The text of `file` when it is a regular file of at most MAX_GITIGNORE_BYTES; null otherwise.
+ * Opened without waiting: a FIFO (which an archive can carry) would hold a plain open for good.
+ */
+async function regularFileText(file: string): Promise<string | null> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (handle === null) return null;
+  try {
+    const stat = await handle.stat();
+    return stat.isFile() && stat.size <= MAX_GITIGNORE_BYTES ? await handle.readFile('utf8') : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 }
 
 function ignoredBy(

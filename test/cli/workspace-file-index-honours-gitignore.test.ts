@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitignoreRules } from '../../src/cli/gitignore-rules';
@@ -160,5 +160,25 @@ describe('a big workspace', () => {
     execFileSync('rm', [mark]);
     expect(await listWorkspace(root)).toEqual(['a.ts']);
     expect(existsSync(mark)).toBe(false);
+  });
+  it('a .gitignore that is a FIFO holds neither git nor the walk: git is given up, the walk skips it', async () => {
+    const root = workspace({ 'a.txt': '', 'sub/b.txt': '' });
+    execFileSync('mkfifo', [join(root, '.gitignore')]);
+    execFileSync('mkfifo', [join(root, 'sub', '.gitignore')]);
+    // Outside git: the walk lists without opening the FIFOs for reading.
+    expect((await listWorkspace(root)).sort()).toEqual(['.gitignore', 'a.txt', 'sub/.gitignore', 'sub/b.txt']);
+    // In a repository git blocks opening the FIFO; it is killed and the walk lists.
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    expect((await listWorkspace(root, 300)).sort()).toEqual(['.gitignore', 'a.txt', 'sub/.gitignore', 'sub/b.txt']);
+    // No git is left running in the workspace.
+    const inRoot = readdirSync('/proc').filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === root;
+      } catch {
+        return false;
+      }
+    });
+    expect(inRoot).toEqual([]);
   });
 });
