@@ -34,6 +34,12 @@ export interface GitShimFacts {
   readonly realGit: string;
   /** The folder given to git as its programs folder (GIT_EXEC_PATH): a copy of git's own whose gits are this script. */
   readonly execDir: string;
+  /**
+   * A regular file holding the config `[tole] stdin = read`, given to the listing as its stdin: a
+   * config file git reads from stdin then lists tole.stdin (a file, reopened at each read, where a
+   * pipe would be read empty after git's first read).
+   */
+  readonly stdinConfig: string;
   /** The workspace root, real path: a core.worktree outside it is not vouched for. */
   readonly workspaceRoot: string;
   /** The user's trustedGitKeys. */
@@ -113,6 +119,7 @@ export function gitShimScript(facts: GitShimFacts): string {
   const data = [
     `__tole_real=${word(facts.realGit)}`,
     `__tole_exec=${word(facts.execDir)}`,
+    `__tole_stdin=${word(facts.stdinConfig)}`,
     `__tole_root=${word(facts.workspaceRoot)}`,
     ...inertBySection(),
     keySet('__tole_named', NAMED_ONLY),
@@ -289,7 +296,7 @@ __tole_vet=1
 if [[ $__tole_sub == config ]]; then
   __tole_vet=$__tole_paged
   for __tole_a in "$@"; do
-    [[ $__tole_a == --e* && --edit == "$__tole_a"* ]] && __tole_vet=1
+    [[ $__tole_a == edit || ( $__tole_a == --e* && --edit == "$__tole_a"* ) ]] && __tole_vet=1
     [[ $__tole_a =~ ^-[a-zA-Z]*e ]] && __tole_vet=1
   done
   if [[ -z $__tole_vet ]]; then export GIT_EDITOR=false GIT_PAGER=cat; fi
@@ -387,9 +394,11 @@ if [[ -n $__tole_vet ]]; then
   __tole_items=()
   # The listing ends with one more setting, given last on git's command line: git reads the command
   # line after every config file and include, so the listing holds it last only when git read them
-  # all (a config git cannot parse lists nothing). git is exec'd, without a shell waiting on it for
+  # all (a config git cannot parse lists nothing). Its stdin is a config of its own: a config file
+  # git reads from stdin (/dev/stdin, or a link leading there) lists tole.stdin, where the real git
+  # would read the command's stdin, unseen. git is exec'd, without a shell waiting on it for
   # its status: bash's \`wait $!\` on a process substitution now and then finds no status.
-  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; exec "$__tole_real" "\${__tole_pre[@]}" -c tole.listed=whole config --list --show-scope --show-origin -z </dev/null)
+  mapfile -d '' -t __tole_items < <(unset GIT_CONFIG; exec "$__tole_real" "\${__tole_pre[@]}" -c tole.listed=whole config --list --show-scope --show-origin -z <"$__tole_stdin")
   __tole_n=\${#__tole_items[@]}
   if (( __tole_n < 3 )) || [[ \${__tole_items[__tole_n - 3]} != command || \${__tole_items[__tole_n - 1]} != "tole.listed\${__tole_nl}whole" ]]; then
     __tole_problems+=("tole could not read the config git would read (git config --list failed, above)")
@@ -409,6 +418,10 @@ if [[ -n $__tole_vet ]]; then
     __tole_val=
     if [[ $__tole_item == *$'\\n'* ]]; then __tole_has=1; __tole_val=\${__tole_item#*$'\\n'}; fi
     [[ -z $__tole_key ]] && continue
+    if [[ $__tole_key == tole.stdin ]]; then
+      __tole_problems+=("git reads a config file (\${__tole_origin#file:}) from its stdin, which tole cannot read before it: make it a regular file")
+      continue
+    fi
     if [[ -n \${__tole_want[$__tole_key]+x} ]]; then
       if [[ -n $__tole_has ]]; then __tole_last[$__tole_key]=v$__tole_val; else __tole_last[$__tole_key]=bare; fi
     fi
@@ -447,7 +460,10 @@ if [[ -n $__tole_vet ]]; then
         /*) ;;
         *) __tole_t=\${__tole_where%/*}/$__tole_t ;;
       esac
-      if [[ $__tole_t == /dev/* || $__tole_t == /proc/* || -L $__tole_t || ( -e $__tole_t && ! -f $__tole_t ) ]]; then
+      # Its folder as it really is: a link to /proc/self or /dev is no plain folder either.
+      __tole_d=$(cd -P -- "\${__tole_t%/*}/" 2>/dev/null && pwd -P)
+      case $__tole_d/ in /dev/*|/proc/*|/sys/*) __tole_t=/dev/unknown ;; esac
+      if [[ $__tole_t == /dev/* || $__tole_t == /proc/* || $__tole_t == /sys/* || -L $__tole_t || ( -e $__tole_t && ! -f $__tole_t ) ]]; then
         __tole_problems+=("the config in $__tole_where includes $__tole_val, which is not a regular file (a device, a pipe, a link or a file of /proc may give git what tole did not read): include a regular file by its own path")
       fi
     elif __tole_names_no_program "$__tole_key" "$__tole_val" "$__tole_has" || __tole_trusted_key "$__tole_key"; then

@@ -5,7 +5,7 @@
  * it (no mark; git refused or ran nothing of the repository's).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { vetEntries } from '../../src/core/git-repo-drivers';
@@ -75,6 +75,7 @@ async function setUp() {
     ws,
     repo,
     mark,
+    shim,
     /** Expects the mark under plain git and none under tole's git; returns tole's git's stderr. */
     check(command: string, cwd = repo, tail = ''): string {
       const plain = run(command, false, cwd, tail);
@@ -146,7 +147,7 @@ describe("holes an attack found in tole's git are closed", () => {
   });
 
   it('#5: an include in the repository whose target is not a regular file (stdin, a fd, a FIFO, a link) is refused', async () => {
-    const { check, repo, ws, mark } = await setUp();
+    const { check, repo, ws, mark, shim } = await setUp();
     const notes = path.join(ws.root, 'notes.txt');
     writeFileSync(notes, drivers(mark));
     // Relative includes are taken from the including file's folder (.git).
@@ -168,6 +169,25 @@ describe("holes an attack found in tole's git are closed", () => {
     git(repo, 'config', '--unset', 'include.path');
     git(repo, 'config', 'includeIf.gitdir:/.path', '/dev/stdin');
     expect(check(`git log -p -1 >/dev/null; git diff < ${notes}`)).toMatch(/not a regular file/);
+    git(repo, 'config', '--unset', 'includeIf.gitdir:/.path');
+    // Not an include: the repository's config itself, or a user config a child moved, read from stdin.
+    expect(check(`GIT_CONFIG_GLOBAL=/dev/stdin git diff < ${notes}`)).toMatch(/from its stdin/);
+    const config = path.join(repo, '.git', 'config');
+    writeFileSync(notes, `${readFileSync(config, 'utf8')}${drivers(mark)}`);
+    rmSync(config);
+    symlinkSync('/dev/stdin', config);
+    expect(check(`git diff < ${notes}`)).toMatch(/from its stdin/);
+    rmSync(config);
+    writeFileSync(config, readFileSync(notes, 'utf8').replace(drivers(mark), ''));
+    git(repo, 'config', 'includeIf.gitdir:/.path', '/dev/stdin');
+    // The listing's own stdin config, changed by a command, makes tole's git written again.
+    const stdinConfig = path.join(path.dirname(shim.binDir), 'stdin.cfg');
+    expect(shim.intact()).toBe(true);
+    chmodSync(stdinConfig, 0o644);
+    writeFileSync(stdinConfig, '');
+    chmodSync(stdinConfig, 0o444);
+    expect(shim.intact()).toBe(false);
+    writeFileSync(stdinConfig, '[tole]\n\tstdin = read\n');
     // A FIFO the command feeds.
     git(repo, 'config', '--unset', 'includeIf.gitdir:/.path');
     git(repo, 'config', 'include.path', 'fifo');

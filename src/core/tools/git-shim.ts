@@ -183,7 +183,10 @@ export async function installGitShim(
   mkdirSync(binDir);
   mkdirSync(execDir);
   const script = path.join(binDir, 'git');
+  const stdinConfig = path.join(dir, 'stdin.cfg');
+  writeFileSync(stdinConfig, STDIN_CONFIG, { mode: 0o444 });
   const text = gitShimScript({
+    stdinConfig,
     bash,
     realGit,
     execDir,
@@ -194,7 +197,21 @@ export async function installGitShim(
   writeFileSync(script, text, { mode: 0o555 });
   const links = mirrorExecPath(gitExecPath, execDir, script);
   const modes = new Map([dir, binDir, execDir].map((folder) => [folder, lstatSync(folder).mode]));
-  return { binDir, intact: () => holdsWhatWasWritten(modes, script, text, execDir, links) };
+  return {
+    binDir,
+    intact: () => holdsWhatWasWritten(modes, script, text, execDir, links) && holdsStdinConfig(stdinConfig),
+  };
+}
+
+/** What tole's git gives its listing as stdin (see GitShimFacts.stdinConfig). */
+const STDIN_CONFIG = '[tole]\n\tstdin = read\n';
+
+function holdsStdinConfig(file: string): boolean {
+  try {
+    return lstatSync(file).isFile() && readFileSync(file, 'utf8') === STDIN_CONFIG;
+  } catch {
+    return false;
+  }
 }
 
 /** The check behind GitShim.intact; any error reading it (a folder gone, made a link) is a no. */
