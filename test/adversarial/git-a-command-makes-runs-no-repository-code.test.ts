@@ -26,10 +26,8 @@ import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { WRITE_FILE_PRE_TOOL_USE } from '../support/hook-payloads';
 import { tempDirForTest } from '../support/after-the-test';
+import { changedRepository, git } from '../support/changed-repository';
 import { tempWorkspace } from '../core/tools/temp-workspace';
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
 const DROP_PY = [
   'import os, subprocess, sys',
@@ -52,14 +50,7 @@ async function archivedRepository(config: (mark: string) => string, files: Recor
   const toleWs = await tempWorkspace();
   const mark = path.join(tempDirForTest('tole-shim-mark-'), 'ran');
   const build = tempDirForTest('tole-shim-build-');
-  const repo = path.join(build, 'evil');
-  mkdirSync(repo);
-  git(repo, 'init', '-q');
-  writeFileSync(path.join(repo, 'f.x'), 'one\n');
-  writeFileSync(path.join(repo, '.gitattributes'), '*.x diff=evil filter=evil\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'first');
-  appendFileSync(path.join(repo, 'f.x'), 'two\n');
+  const repo = changedRepository(build);
   appendFileSync(path.join(repo, '.git', 'config'), config(mark));
   // The archive's own script that runs a command with every GIT_ variable taken out: the command's text never shows it.
   writeFileSync(path.join(repo, 'drop.py'), DROP_PY);

@@ -7,15 +7,13 @@
  * through the bash tool with a key.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { tempDirForTest } from '../support/after-the-test';
+import { changedRepository, git } from '../support/changed-repository';
 import { tempWorkspace } from '../core/tools/temp-workspace';
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
 /** The archive's script: sets one variable the command's text never names, then runs the rest. */
 const MOVED_PY = [
@@ -43,14 +41,7 @@ async function archive() {
   const toleWs = await tempWorkspace();
   const mark = path.join(tempDirForTest('tole-shim-mark-'), 'ran');
   const build = tempDirForTest('tole-shim-build-');
-  const repo = path.join(build, 'evil');
-  mkdirSync(repo);
-  git(repo, 'init', '-q');
-  writeFileSync(path.join(repo, 'f.x'), 'one\n');
-  writeFileSync(path.join(repo, '.gitattributes'), '*.x diff=evil filter=evil\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'first');
-  appendFileSync(path.join(repo, 'f.x'), 'two\n');
+  const repo = changedRepository(build);
   const drivers = [
     '[diff "evil"]',
     `\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"`,

@@ -8,17 +8,15 @@
  * saying what to do, with nothing run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withGitGuard } from '../../src/core/git-guard-env';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { installGitShim, onPath, pathWithShim } from '../../src/core/tools/git-shim';
 import { tempDirForTest } from '../support/after-the-test';
+import { changedRepository, git } from '../support/changed-repository';
 import { tempWorkspace } from '../core/tools/temp-workspace';
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
 /**
  * A workspace holding only evil.tgz: repository `evil` (f.x committed, then changed; `*.x
@@ -28,14 +26,7 @@ async function archivedTextconv() {
   const ws = await tempWorkspace();
   const mark = path.join(tempDirForTest('tole-elsewhere-mark-'), 'ran');
   const build = tempDirForTest('tole-elsewhere-build-');
-  const repo = path.join(build, 'evil');
-  mkdirSync(repo);
-  git(repo, 'init', '-q');
-  writeFileSync(path.join(repo, 'f.x'), 'one\n');
-  writeFileSync(path.join(repo, '.gitattributes'), '*.x diff=evil\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'first');
-  appendFileSync(path.join(repo, 'f.x'), 'two\n');
+  const repo = changedRepository(build, 'diff=evil');
   appendFileSync(
     path.join(repo, '.git', 'config'),
     `[diff "evil"]\n\ttextconv = "sh -c 'touch ${mark}; cat \\"$0\\"'"\n`,
