@@ -132,9 +132,13 @@ export function elsewhereDrops(
     ];
   if (base === 'exec' && options.some((each) => /^-[a-zA-Z]*l/.test(each) || each === '-a'))
     return [`${DROP_START}runs exec -l or -a, which starts a login shell that can set PATH without tole's git`];
+  // A glob may name a startup file only where the shell itself sources it (`. /etc/prof*`): a word
+  // handed on (`find . -name '*.ts' -exec …`, whose start folder is `.`) sources nothing.
   if (
     (base === '.' || base === 'source') &&
-    rest.some((each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/') || /[*?[]/.test(each))
+    rest.some(
+      (each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/') || (first && /[*?[]/.test(each)),
+    )
   )
     return [`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`];
   if (
@@ -152,6 +156,8 @@ export function elsewhereDrops(
 /** A startup file named anywhere in the line, as a path word (`/etc/profile`, `~/.bashrc`, `$HOME/.zshrc`). */
 const STARTUP_PATH =
   /(^|[\s='"/:])\.?(profile|bashrc|bash_profile|bash_login|bash\.bashrc|zshrc|zshenv|zprofile|zlogin|kshrc|mkshrc|cshrc|tcshrc)(?![\w.-])|\/profile\.d\/|\/etc\/environment\b/;
+/** `builtin .`, `command source` and the like: the shell's own source, given as an argument. */
+const BUILTIN_SOURCE = /(^|[\s;&|(`])(builtin|command)(\s+-\S+)*\s+(\.|source)(\s|$)/;
 /** A variable naming the file a shell reads when it starts (bash's BASH_ENV, sh's ENV). */
 const STARTUP_VARIABLE = /(^|[^\w])(BASH_ENV|ENV)\+?=/;
 /** The names of ELSEWHERE_PROGRAMS and the rest as whole words, for a line that also runs a program named at run time. */
@@ -168,7 +174,9 @@ const ELSEWHERE_WORD = new RegExp(
 export function lineElsewhereDrops(line: string, programs: readonly (readonly string[])[], dynamic: boolean): string[] {
   const found: string[] = [];
   const sources = programs.some((words) => words[0] === '.' || words[0] === 'source');
-  if (STARTUP_PATH.test(line) && (sources || STARTUP_VARIABLE.test(line)))
+  // `builtin .` and `command .` source as `.` does, though the parser reads `.` as their argument.
+  const sourcesByBuiltin = BUILTIN_SOURCE.test(line) && /[*?[]/.test(line);
+  if ((STARTUP_PATH.test(line) && (sources || STARTUP_VARIABLE.test(line))) || sourcesByBuiltin)
     found.push(`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`);
   const named = dynamic ? ELSEWHERE_WORD.exec(line) : null;
   if (named)

@@ -362,6 +362,10 @@ describe("a command that drops tole's git guard", () => {
       "tmux display-message 'tole is done'",
       'tmux -S /tmp/s has-session -t victim',
       'tmux -L x list-panes -F "#{pane_id}"',
+      // find's start folder `.` is no source: a wrapper runs programs, never the shell's builtins.
+      "find . -name '*.ts'",
+      "find . -name '*.evil' -execdir git diff \\;",
+      "find . -name '*.log' -exec rm {} +",
     ])
       expect(guardDrops(command), command).toEqual([]);
   });
@@ -424,6 +428,8 @@ describe("a command that drops tole's git guard", () => {
       'for g in $(which -a git); do rm $g; done',
       '. /etc/prof*; git diff',
       '. /etc/profil?; git diff',
+      'builtin . /etc/prof*; git diff',
+      'command source ~/.bash*; git diff',
       "bash -O extglob -l -c 'git diff'",
       "bash -o posix -l -c 'git diff'",
       "script -qc 'git diff' /dev/null",
