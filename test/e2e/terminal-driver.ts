@@ -57,7 +57,9 @@ export class TerminalDriver {
       this.term.write(data);
     });
     if (options.answers) this.term.onData((data) => this.pty.write(data));
-    this.exit = new Promise((resolve) => this.pty.onExit(resolve));
+    // Settled once the terminal has parsed every byte tole wrote (xterm parses writes later, in
+    // chunks): what the screen holds after the exit, the alternate screen left or not, is final.
+    this.exit = new Promise((resolve) => this.pty.onExit((exit) => this.term.write('', () => resolve(exit))));
   }
 
   /** The screen as text, one line per row, trailing spaces trimmed. */
