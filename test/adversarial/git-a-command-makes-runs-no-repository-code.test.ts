@@ -6,17 +6,8 @@
  * finds when it starts. Each case runs the mark under plain bash (the danger is real) and not
  * through the bash tool with a key.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptText } from '../../src/cli/prompt-text';
@@ -26,7 +17,8 @@ import { runHookCommand } from '../../src/core/hooks/run-hook-command';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { WRITE_FILE_PRE_TOOL_USE } from '../support/hook-payloads';
 import { tempDirForTest } from '../support/after-the-test';
-import { changedRepository, git } from '../support/changed-repository';
+import { archivedWorkspaces } from '../support/archived-workspaces';
+import { changedRepository } from '../support/changed-repository';
 import { tempWorkspace } from '../core/tools/temp-workspace';
 
 const DROP_PY = [
@@ -46,8 +38,6 @@ const marking = (mark: string): string => `sh -c 'touch ${mark}; cat "$0" 2>/dev
  * tole. The repository itself is gone before anything runs: only the archives are there.
  */
 async function archivedRepository(config: (mark: string) => string, files: Record<string, string> = {}) {
-  const plainWs = await tempWorkspace();
-  const toleWs = await tempWorkspace();
   const mark = path.join(tempDirForTest('tole-shim-mark-'), 'ran');
   const build = tempDirForTest('tole-shim-build-');
   const repo = changedRepository(build);
@@ -56,40 +46,7 @@ async function archivedRepository(config: (mark: string) => string, files: Recor
   writeFileSync(path.join(repo, 'drop.py'), DROP_PY);
   writeFileSync(path.join(repo, 'cred.txt'), 'protocol=https\nhost=tole-test.invalid\nusername=u\n');
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(repo, name), text.replaceAll('MARK', mark));
-  for (const ws of [plainWs, toleWs]) {
-    git(ws.root, 'init', '-q');
-    execFileSync('tar', ['czf', path.join(ws.root, 'evil.tgz'), '-C', build, 'evil']);
-    execFileSync('zip', ['-qr', path.join(ws.root, 'evil.zip'), 'evil'], { cwd: build });
-  }
-  rmSync(repo, { recursive: true, force: true });
-  const envOf = (ws: typeof plainWs) => ({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside });
-  const bash = createBashTool({ workspaceRoot: toleWs.root, env: envOf(toleWs) });
-  /** Leaves only the archives and the workspace's own .git: nothing a command made is there for tole to vet first. */
-  const clean = (ws: typeof plainWs) => {
-    for (const name of readdirSync(ws.root))
-      if (!['.git', 'evil.tgz', 'evil.zip'].includes(name))
-        rmSync(path.join(ws.root, name), { recursive: true, force: true });
-  };
-  return {
-    mark,
-    plainWs,
-    toleWs,
-    toleEnv: envOf(toleWs),
-    clean: () => clean(toleWs),
-    /** Whether plain bash leaves the mark (removed again). */
-    plainRuns(command: string): boolean {
-      clean(plainWs);
-      spawnSync('bash', ['-c', command], { cwd: plainWs.root, env: envOf(plainWs), stdio: 'ignore', timeout: 20_000 });
-      const ran = existsSync(mark);
-      rmSync(mark, { force: true });
-      return ran;
-    },
-    async toleRuns(command: string) {
-      clean(toleWs);
-      const out = await bash.execute({ command }, { ...toleWs.ctx, keypress: true });
-      return { ran: existsSync(mark), out };
-    },
-  };
+  return { mark, ...(await archivedWorkspaces(build, mark, { zip: true })) };
 }
 
 const TEXTCONV = (mark: string) => `[diff "evil"]\n\ttextconv = "${marking(mark).replaceAll('"', '\\"')}"\n`;

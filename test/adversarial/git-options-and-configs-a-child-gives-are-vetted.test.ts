@@ -1,19 +1,9 @@
-/**
- * What a command's child gives git where tole's command check cannot read it (xargs, a script
- * from the archive the command unpacked): a config file of the user's moved (HOME, XDG_CONFIG_HOME,
- * GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM), an include or a template on git's command line, or a push
- * into a repository that came in the archive. Each is vetted by tole's git (git-shim-script.ts)
- * when that git starts. Each case runs the mark under plain bash (the danger is real) and not
- * through the bash tool with a key.
- */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { tempDirForTest } from '../support/after-the-test';
+import { archivedWorkspaces } from '../support/archived-workspaces';
 import { changedRepository, git } from '../support/changed-repository';
-import { tempWorkspace } from '../core/tools/temp-workspace';
 
 /** The archive's script: sets one variable the command's text never names, then runs the rest. */
 const MOVED_PY = [
@@ -37,8 +27,6 @@ const MOVED_PY = [
  * leave the mark when something is pushed into it.
  */
 async function archive() {
-  const plainWs = await tempWorkspace();
-  const toleWs = await tempWorkspace();
   const mark = path.join(tempDirForTest('tole-shim-mark-'), 'ran');
   const build = tempDirForTest('tole-shim-build-');
   const repo = changedRepository(build);
@@ -69,35 +57,7 @@ async function archive() {
     writeFileSync(path.join(target, 'hooks', hook), `#!/bin/sh\ntouch ${mark}\n`);
     chmodSync(path.join(target, 'hooks', hook), 0o755);
   }
-  for (const ws of [plainWs, toleWs]) {
-    git(ws.root, 'init', '-q');
-    execFileSync('tar', ['czf', path.join(ws.root, 'evil.tgz'), '-C', build, 'evil']);
-  }
-  rmSync(repo, { recursive: true, force: true });
-  const envOf = (ws: typeof plainWs) => ({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside });
-  const bash = createBashTool({ workspaceRoot: toleWs.root, env: envOf(toleWs) });
-  /** Leaves only the archive and the workspace's own .git: nothing a command made is there for tole to vet first. */
-  const clean = (ws: typeof plainWs) => {
-    for (const name of readdirSync(ws.root))
-      if (!['.git', 'evil.tgz'].includes(name)) rmSync(path.join(ws.root, name), { recursive: true, force: true });
-  };
-  return {
-    /** Whether plain bash leaves the mark (removed again). */
-    plainRuns(command: string): boolean {
-      clean(plainWs);
-      spawnSync('bash', ['-c', command], { cwd: plainWs.root, env: envOf(plainWs), stdio: 'ignore', timeout: 20_000 });
-      const ran = existsSync(mark);
-      rmSync(mark, { force: true });
-      return ran;
-    },
-    async toleRuns(command: string) {
-      clean(toleWs);
-      const out = await bash.execute({ command }, { ...toleWs.ctx, keypress: true });
-      const ran = existsSync(mark);
-      rmSync(mark, { force: true });
-      return { ran, out };
-    },
-  };
+  return archivedWorkspaces(build, mark);
 }
 
 const UNPACK = 'tar xzf evil.tgz && cd evil && ';
