@@ -56,6 +56,22 @@ const TEXTS = [
     colour.ansi256(244).dim('y') +
     colour.bgBlue('│') +
     'z',
+  // Keys among a bar's hints, runs of a few cells in another style, each left for the end of the
+  // frame and drawn with the others of its style; a run cut by a wide character, one of eight cells
+  // and one of nine, a run followed by blanks, and a run in a style a space does not show.
+  colour.bgHex('#262626').hex('#bcbcbc')(' ⏎ ') +
+    colour.bgHex('#262626').bold.hex('#5fafff')('Tab') +
+    colour.bgHex('#262626').hex('#bcbcbc')(' panes ') +
+    colour.bgHex('#262626').bold.hex('#5fafff')('M-⏎') +
+    colour.bgHex('#262626').hex('#bcbcbc')(' q'),
+  colour.ansi256(244)('a') + colour.ansi256(75).bold('ab中') + colour.ansi256(244)('c'),
+  colour.ansi256(244)('x') +
+    colour.red.bold('12345678') +
+    colour.ansi256(244)('y') +
+    colour.red.bold('123456789') +
+    colour.ansi256(244)('z'),
+  colour.ansi256(244)('ab') + colour.ansi256(75).bold('K ') + '   ' + colour.ansi256(244)('cd'),
+  colour.ansi256(244)('ab') + colour.bold.italic('  ') + colour.ansi256(244)('cd') + colour.bold.italic(' e '),
   // A vertical rule alone (three or more one under another go down their column in the graphics set).
   colour.ansi256(244)('│'),
   '├',

@@ -56,14 +56,28 @@ describe('the cell diff', () => {
     const rule = colour.ansi256(239)('│');
     const row = (a: string, b: string): string => `${rule} ${grey(a)}${rule} ${grey(b)}${rule}`;
     const rows = (a: string, b: string): string => `${row(a, b)}\n${row(b, a)}`;
-    const sent = second('', rows('left', 'right'));
+    // Texts longer than a key's name: they are written in place (a short one would be left for the end, as a key is).
+    const sent = second('', rows('left text', 'right text'));
     // A rule between two grey texts is jumped over (ESC[C) and drawn at the end with the other left
     // ones, in the colour the row-end rule leaves the pen in: no switch to grey and back around it.
     // The next row's start is a carriage return and a line feed (2 bytes, against ESC[2H's 4).
     expect(sent).toBe(
-      '\x1b[1H\x1b[0;38;5;239m│ \x1b[38;5;244mleft\x1b[C right\x1b[38;5;239m│' +
-        '\r\v│ \x1b[38;5;244mright\x1b[C left\x1b[38;5;239m│' +
-        '\x1b[1;7H│\x1b[2;8H│\x1b[0m',
+      '\x1b[1H\x1b[0;38;5;239m│ \x1b[38;5;244mleft text\x1b[C right text\x1b[38;5;239m│' +
+        '\r\v│ \x1b[38;5;244mright text\x1b[C left text\x1b[38;5;239m│' +
+        '\x1b[1;12H│\x1b[2;13H│\x1b[0m',
+    );
+  });
+
+  it("draws the keys among a bar's hints after the hints, together, rather than switching colour around each", () => {
+    const bar = new Chalk({ level: 3 }).bgAnsi256(235).ansi256(250);
+    const key = new Chalk({ level: 3 }).bgAnsi256(235).bold.ansi256(75);
+    const hints = `${bar(' ')}${key('⏎')}${bar(' send  ')}${key('Tab')}${bar(' panes  ')}${key('^C')}${bar(' quit')}`;
+    const sent = second('', hints);
+    // Each key is jumped over (ESC[nC) where it lies and all are drawn at the end in one switch to
+    // the accent: not two switches around each (ESC[1;38;5;75m, ESC[22;38;5;250m: 25 bytes a key).
+    expect(sent).toBe(
+      '\x1b[1H\x1b[0;48;5;235;38;5;250m \x1b[C send  \x1b[3C panes  \x1b[2C quit' +
+        '\x1b[1;2H\x1b[1;38;5;75m⏎\x1b[7CTab\x1b[8C^C\x1b[0m',
     );
   });
 

@@ -16,6 +16,8 @@ const MAX_GAP = 3;
  * it (`ESC[C`, 3 bytes) and a cursor move to it later (`ESC[r;cH`, ~8).
  */
 const DEFER_COST = 11;
+/** Cells at most in a run left for the end of the frame (a key's name; a longer run is text in a colour of its own). */
+const MAX_DEFERRED = 8;
 /** Blank cells in a run erased (ECH, then a jump past them) rather than written as spaces, from this many on. */
 const MIN_ERASE = 10;
 /**
@@ -153,15 +155,25 @@ export class Pen {
   }
 
   /**
-   * True when a one-column cell in another style, between cells in the pen's style, is cheaper
-   * written at the end of the frame with the others of its style than here between two switches
-   * (a rule between two panes' text: two colour switches a row, where the rules written together
-   * need none).
+   * How many cells from `i` (before `to`) are cheaper written at the end of the frame, with the
+   * others of their style, than here between two switches; 0 when none is. They are a run of
+   * one-column cells in one other style between cells in the pen's style: a rule between two panes'
+   * text, or a key among its hints in the status bar (`Tab` in the accent among grey words), which
+   * here cost two colour switches each, and written together at the end need one for all.
    */
-  defers(cell: Cell, next: Cell | undefined): boolean {
-    if (this.styles === null || cell.width !== 1 || next === undefined || next.style !== this.key) return false;
-    if (cell.style === this.key) return false;
-    return switchCodes(this.styles, cell.styles).length + switchCodes(cell.styles, this.styles).length > DEFER_COST;
+  defers(cells: readonly Cell[], i: number, to: number): number {
+    const cell = at(cells, i);
+    if (this.styles === null || cell.width !== 1 || cell.style === this.key) return 0;
+    let end = i + 1;
+    while (end < to && end - i < MAX_DEFERRED && at(cells, end).width === 1 && at(cells, end).style === cell.style)
+      end++;
+    const next = nextShown(cells, end, to);
+    if (next === undefined || next.style !== this.key) return 0;
+    // A jump over more than one cell is ESC[nC: a byte more than ESC[C.
+    const cost = DEFER_COST + (end - i > 1 ? 1 : 0);
+    return switchCodes(this.styles, cell.styles).length + switchCodes(cell.styles, this.styles).length > cost
+      ? end - i
+      : 0;
   }
 
   /** Leaves `cell` at `row`, `column` for `deferred`. */
@@ -326,8 +338,14 @@ function writeRun(pen: Pen, row: number, cells: readonly Cell[], from: number, t
         continue;
       }
     }
-    if ((to - from === 1 && pen.leavesAlone(cell)) || pen.defers(cell, nextShown(cells, i + 1, to))) {
+    if (to - from === 1 && pen.leavesAlone(cell)) {
       pen.leave(row, i, cell);
+      continue;
+    }
+    const deferred = pen.defers(cells, i, to);
+    if (deferred > 0) {
+      for (let k = i; k < i + deferred; k++) pen.leave(row, k, at(cells, k));
+      i += deferred - 1;
       continue;
     }
     out += pen.moveTo(row, i) + pen.style(cell.styles, cell.style) + cell.text;
