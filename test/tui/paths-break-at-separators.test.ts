@@ -10,7 +10,7 @@ import { fcRuns } from '../support/fc-runs';
 import type { Line } from '../../src/tui/style/styled-line';
 import { cellWidth } from '../../src/tui/text/cell-width';
 import { fitPath, wrapPath } from '../../src/tui/text/path-fit';
-import { welcomeLines } from '../../src/tui/transcript/welcome-lines';
+import { homeShort, welcomeLines } from '../../src/tui/transcript/welcome-lines';
 import { firstRunLines } from '../../src/tui/dialogs/first-run-lines';
 import type { ProviderSetup } from '../../src/tui/dialogs/provider-setup';
 import { KEYMAP } from '../../src/tui/input/keymap';
@@ -63,13 +63,34 @@ describe('the welcome screen', () => {
     [120, 53],
   ] as const)
     it(`keeps the session file's name whole at ${columns} columns`, () => {
-      const lines = welcomeLines(SESSION, false, width).map(text);
+      const lines = welcomeLines(SESSION, false, width, '/home/other').map(text);
       const at = lines.findIndex((line) => line.startsWith('session  '));
       const pathLines = lines.slice(at).map((line) => line.slice('session  '.length));
       expect(pathLines.join('')).toBe(SESSION);
       expect(pathLines.some((line) => line.endsWith(NAME))).toBe(true);
       for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(width);
     });
+});
+
+describe('the session path on the welcome screen', () => {
+  it('is shown from ~ when it lies under the home directory, and whole elsewhere', () => {
+    expect(homeShort(SESSION, '/home/someone')).toBe(`~/.local/share/tole/sessions/${NAME}`);
+    expect(homeShort(SESSION, '/home/someone/')).toBe(`~/.local/share/tole/sessions/${NAME}`);
+    // A folder whose name only starts as the home's does, no home, and a home of / leave it whole.
+    expect(homeShort(SESSION, '/home/some')).toBe(SESSION);
+    expect(homeShort(SESSION, '')).toBe(SESSION);
+    expect(homeShort(SESSION, '/')).toBe(SESSION);
+    expect(homeShort('/home/someone', '/home/someone')).toBe('/home/someone');
+  });
+
+  it('fits one row of the transcript at 120 columns from ~, with the file name whole', () => {
+    const lines = welcomeLines(`/home/someone/sessions/${NAME}`, false, 53, '/home/someone').map(text);
+    expect(lines.filter((line) => line.includes('sessions/'))).toEqual([`session  ~/sessions/${NAME}`]);
+    // What tole keeps is said; the keys are left to the prompt's row and the status bar.
+    expect(lines.join(' ')).toContain('a crash loses nothing');
+    const readOnly = welcomeLines(SESSION, true, 53, '/home/someone').map(text);
+    expect(readOnly.join(' ')).toContain('open read-only');
+  });
 });
 
 describe('the first-run panel', () => {
