@@ -7,16 +7,20 @@
  * (src/cli/session-temp-dir.ts) was left in /tmp: about 1,100 tole-session-* folders on this machine.
  * The directory is made world-writable and sticky like /tmp, for the servers that run as another
  * user (test/support/postgres-server.ts runs PostgreSQL as nobody when the tests run as root).
+ * On ext4 it carries the top-directory mark, which spreads the directories made in it over the
+ * disk's block groups (spread-inodes.ts says why).
  */
 import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { spreadInodesUnder } from './spread-inodes';
 import { FILE_TMPDIR_PREFIX } from './tmpdir-per-file-name';
 
 const outer = process.env['TMPDIR'];
 const dir = realpathSync(mkdtempSync(join(tmpdir(), FILE_TMPDIR_PREFIX)));
 chmodSync(dir, 0o1777);
+spreadInodesUnder(dir);
 process.env['TMPDIR'] = dir;
 
 afterAll(() => {
