@@ -71,7 +71,7 @@ class StreamingProvider implements Provider {
 }
 
 /** A terminal that takes every byte and shows none. */
-class NullTerminal extends EventEmitter {
+export class NullTerminal extends EventEmitter {
   readonly isTTY = true;
   readonly columns = COLUMNS;
   readonly rows = ROWS;
@@ -105,6 +105,8 @@ export interface RenderRun {
   readonly rowBytes: number;
   /** The bytes the same frames cost as cell diffs alone, no row scrolled by the terminal. */
   readonly unscrolledBytes: number;
+  /** Everything Ink handed the frame writer during the measured turn (for replaying it through a writer alone). */
+  readonly writes: readonly string[];
 }
 
 /** The bytes `writes` (all Ink handed the writer) cost from `from` on through a writer that scrolls no rows. */
@@ -262,6 +264,7 @@ export async function streamedReplyRun(
       bytes: terminal.bytes - bytesBefore,
       rowBytes: rows.bytes,
       unscrolledBytes: unscrolledBytes(writes, writesFrom),
+      writes: writes.slice(writesFrom),
     };
   } finally {
     turns.dispose();

@@ -120,3 +120,23 @@ describe("tole's sanitizer for Ink's text nodes", () => {
     expect(bundle).toContain('onlySgr(');
   });
 });
+
+describe('the sanitizer keeps what it made for the last frames', () => {
+  it('gives a text the same result the first time, from what it kept, and after what it kept was dropped', () => {
+    const texts = Array.from(
+      { length: 700 },
+      (_, i) => `row ${i} \u001b]52;c;${i}\u0007 \u001b[1mbold\u001b[22m\r${'宽'.repeat(i % 5)}`,
+    );
+    const first = texts.map((text) => sanitizeAnsi(text));
+    // The same strings again (kept for the newest, dropped for the oldest), and equal copies of them.
+    const again = texts.map((text) => sanitizeAnsi(text));
+    const copies = texts.map((text) => sanitizeAnsi(` ${text}`.slice(1)));
+    expect(again).toEqual(first);
+    expect(copies).toEqual(first);
+    for (const out of first) {
+      expect(out).not.toContain('\u001b]');
+      expect(out).not.toContain('\r');
+      expect(out).toContain('\u001b[1mbold\u001b[22m');
+    }
+  });
+});

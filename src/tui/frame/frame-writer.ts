@@ -310,7 +310,12 @@ export class FrameWriter {
       const before = i < n ? shiftedRow(oldLines, scroll, i, '') : (this.previous[i] ?? '');
       if (line === before) continue;
       const held = i < n ? shiftedRow(old, scroll, i, NO_CELLS) : this.oldCells(i, columns);
-      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line, columns);
+      // A row inside the band holds what the scroll moved there: the rows beside the transcript,
+      // moved up or down, are not the same text moved sideways, so no shift is looked for there
+      // (the search was most of a scrolled frame's diff and found none). Rows outside it (the
+      // status bar) are diffed as any frame's.
+      const inBand = i >= scroll.top && i <= scroll.bottom;
+      out += diffRow(pen, i, held, cells[i] ?? rowCells(line, columns), line, columns, !inBand);
     }
     return out + pen.deferred() + pen.reset();
   }

@@ -35,7 +35,31 @@ export function onlySgr(text: string): boolean {
 /** What the sanitizer shows, ESC aside (each ESC was checked above): as src/core/terminal-text.ts's. */
 const ACTS_BESIDES_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
+/**
+ * What each text was sanitized to, for the texts of the last frames: Ink sanitizes every text
+ * node's whole text when Yoga measures it and again when it is drawn, and every node on screen at
+ * each frame, changed or not; a streamed frame changes one or two. Two generations of at most
+ * `KEPT` texts each (the newer becomes the older when full), so a long stream keeps it bounded.
+ * The sanitizer is a function of the text alone, so a kept result is the one it would make.
+ */
+const KEPT = 256;
+let newer = new Map<string, string>();
+let older = new Map<string, string>();
+
 export default function sanitizeAnsi(raw: string): string {
+  let kept = newer.get(raw);
+  if (kept === undefined) {
+    kept = older.get(raw) ?? sanitized(raw);
+    if (newer.size >= KEPT) {
+      older = newer;
+      newer = new Map();
+    }
+    newer.set(raw, kept);
+  }
+  return kept;
+}
+
+function sanitized(raw: string): string {
   // Emoji parts terminals draw at other widths than Ink measures are left out (drawn-emoji.ts).
   const text = drawnEmoji(raw);
   if (onlySgr(text)) return text;
