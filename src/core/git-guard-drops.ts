@@ -14,7 +14,7 @@
  * seen; the README's security model says so.
  */
 
-import { DROP_START } from './approval/unconfined-vetting';
+import { DROP_START, REACH_START } from './approval/unconfined-vetting';
 import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
 import { codeElsewhereDrops, elsewhereDrops, lineElsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
 
@@ -145,14 +145,16 @@ const ENV_WORD = /\benv\b/i;
 function codeDrops(program: string, code: string | null): string[] {
   if (code === null) return [`${DROP_START}runs ${program} with code only known when it runs`];
   if (GIT_INSTALLED.test(code)) return [INSTALLED_GIT];
+  // Both, when both are there: a key may accept code that goes where tole's git does not reach,
+  // never code that also touches the environment (os.environ.pop('GIT_CONFIG_COUNT') beside ssh).
   const elsewhere = codeElsewhereDrops(program, code);
-  if (elsewhere.length > 0) return elsewhere;
   const touch = ENV_TOUCH.exec(code) ?? ENV_WORD.exec(code);
   return touch
     ? [
+        ...elsewhere,
         `${DROP_START}runs ${program} code that touches the environment git runs with (${touch[0]}), which tole cannot read`,
       ]
-    : [];
+    : elsewhere;
 }
 
 /**
@@ -241,7 +243,7 @@ function programDrops(program: string, rest: readonly string[], argument: boolea
   const base = program.slice(program.lastIndexOf('/') + 1);
   const options = rest.filter((each) => each.startsWith('-'));
   if (OWN_ENV_PROGRAMS.has(base))
-    found.push(`${DROP_START}runs ${base}, which starts what follows with an environment of its own`);
+    found.push(`${REACH_START}runs ${base}, which starts what follows with an environment of its own`);
   if (base === 'env' && envDrops(rest, argument))
     found.push(
       `${DROP_START}runs env clearing or unsetting variables (env -i, env -u), or with arguments tole cannot read`,

@@ -4,9 +4,11 @@
  * files set PATH again; a program that runs a command in an environment of its own, started
  * outside tole (a tmux or screen server, ssh, at, a container); and a command that looks up where
  * tole's git is and changes files, which may remove or replace it within the same call. Read by
- * git-guard-drops.ts; each is refused unconfined with what to do.
+ * git-guard-drops.ts. Each is refused unconfined with what to do, but for those that only go where
+ * tole's git does not reach (REACH_START): with no sandbox, a person's key at the approval box,
+ * shown them, runs those unconfined. A removal of tole's git stays refused.
  */
-import { DROP_START } from './approval/unconfined-vetting';
+import { DROP_START, REACH_START } from './approval/unconfined-vetting';
 
 const basename = (text: string): string => text.slice(text.lastIndexOf('/') + 1);
 
@@ -125,13 +127,13 @@ export function elsewhereDrops(
   const options = leadingOptions(rest);
   // util-linux script runs its command (or an interactive shell) with $SHELL, which may be zsh or fish.
   if (first && base === 'script')
-    return [`${DROP_START}runs script, which starts the user's shell, which can set PATH without tole's git`];
+    return [`${REACH_START}runs script, which starts the user's shell, which can set PATH without tole's git`];
   if (ALWAYS_READ.has(base) || (POSIX_SHELLS.has(base) && options.some((each) => STARTUP_OPTION.test(each))))
     return [
-      `${DROP_START}starts ${base} to read startup files (a login or interactive shell), which can set PATH without tole's git`,
+      `${REACH_START}starts ${base} to read startup files (a login or interactive shell), which can set PATH without tole's git`,
     ];
   if (base === 'exec' && options.some((each) => /^-[a-zA-Z]*l/.test(each) || each === '-a'))
-    return [`${DROP_START}runs exec -l or -a, which starts a login shell that can set PATH without tole's git`];
+    return [`${REACH_START}runs exec -l or -a, which starts a login shell that can set PATH without tole's git`];
   // A glob may name a startup file only where the shell itself sources it (`. /etc/prof*`): a word
   // handed on (`find . -name '*.ts' -exec …`, whose start folder is `.`) sources nothing.
   if (
@@ -140,16 +142,14 @@ export function elsewhereDrops(
       (each) => STARTUP_FILE.test(basename(each)) || each.includes('/profile.d/') || (first && /[*?[]/.test(each)),
     )
   )
-    return [`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`];
+    return [`${REACH_START}sources a shell's startup file, which can set PATH without tole's git`];
   if (
     (ELSEWHERE_PROGRAMS.has(base) && !(base === 'tmux' && tmuxOnlyReads(rest))) ||
     (CONTAINERS.has(base) && rest.some((each) => CONTAINER_RUNS.has(each))) ||
     (Object.hasOwn(TERMINAL_REMOTE, base) && rest.includes(TERMINAL_REMOTE[base]!)) ||
     (/^(vim|nvim|gvim|vi)$/.test(base) && rest.some((each) => EDITOR_REMOTE.test(each)))
   )
-    return [
-      `${DROP_START}runs ${base}, which runs commands in an environment of its own, without tole's git and its guard`,
-    ];
+    return [`${REACH_START}runs ${base}, which runs commands in an environment of its own`];
   return [];
 }
 
@@ -177,11 +177,11 @@ export function lineElsewhereDrops(line: string, programs: readonly (readonly st
   // `builtin .` and `command .` source as `.` does, though the parser reads `.` as their argument.
   const sourcesByBuiltin = BUILTIN_SOURCE.test(line) && /[*?[]/.test(line);
   if ((STARTUP_PATH.test(line) && (sources || STARTUP_VARIABLE.test(line))) || sourcesByBuiltin)
-    found.push(`${DROP_START}sources a shell's startup file, which can set PATH without tole's git`);
+    found.push(`${REACH_START}sources a shell's startup file, which can set PATH without tole's git`);
   const named = dynamic ? ELSEWHERE_WORD.exec(line) : null;
   if (named)
     found.push(
-      `${DROP_START}runs a program named at run time where it names ${named[2]}, which runs commands in an environment of its own`,
+      `${REACH_START}runs a program named at run time where it names ${named[2]}, which runs commands in an environment of its own`,
     );
   return found;
 }
@@ -199,7 +199,7 @@ export function codeElsewhereDrops(program: string, code: string): string[] {
   const named = CODE_ELSEWHERE.exec(code);
   return named
     ? [
-        `${DROP_START}runs ${program} code that starts a login shell, a startup file or a program with an environment of its own (${named[0].trim()})`,
+        `${REACH_START}runs ${program} code that starts a login shell, a startup file or a program with an environment of its own (${named[0].trim()})`,
       ]
     : [];
 }

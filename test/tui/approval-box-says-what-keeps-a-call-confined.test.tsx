@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../src/core/approval/approval-policy';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
-import { vettingOutcome } from '../../src/core/approval/unconfined-vetting';
+import { isReachDrop, vettingOutcome } from '../../src/core/approval/unconfined-vetting';
+import { guardDrops } from '../../src/core/git-guard-drops';
 import { settled } from './approval-fixtures';
 import { paneOnOneLine, renderScreen, type Screen, stripAnsi } from './harness';
 import { emptyStore } from './session-fixture';
@@ -16,7 +17,10 @@ import { emptyStore } from './session-fixture';
 let screen: Screen | undefined;
 afterEach(() => screen?.unmount());
 
-function vetted(outcome: 'confined' | 'refused', unvouched = ['gitflow.path.hooks (in vendor/x/.git/config)']) {
+function vetted(
+  outcome: 'confined' | 'refused' | 'warned',
+  unvouched = ['gitflow.path.hooks (in vendor/x/.git/config)'],
+) {
   const vetting = { unvouched, outcome };
   const request: ApprovalRequest = {
     callId: `call_${outcome}`,
@@ -105,4 +109,38 @@ describe('the approval box says what keeps a call from running unconfined', () =
     expect(frame).not.toMatch(/[\u0007\u202e\u200b\u2066]/);
     expect(boxText(frame)).toContain('owned');
   });
+
+  /** A command going where tole's git does not reach in nine ways, each a finding of its own. */
+  const REACHING =
+    'ssh -V; tmux -V; screen -v; sudo -n true; bash -lc true; zsh -c true; at -l; docker exec c true; kubectl exec p -- true';
+
+  for (const [columns, rows] of SIZES)
+    it(`with no sandbox, a warning is shown whole, every finding in sight, and y runs it (${columns}x${rows})`, async () => {
+      const findings = guardDrops(REACHING);
+      expect(findings.length).toBe(9);
+      expect(findings.every(isReachDrop)).toBe(true);
+      const s = open(false, columns, rows);
+      const decision = s.approvals.decide(vetted('warned', findings), new AbortController().signal);
+      const text = boxText(await s.waitFor('approve?'));
+      expect(text).toContain("found: the command goes where tole's git does not reach:");
+      for (const program of ['ssh', 'tmux', 'screen', 'sudo', 'at', 'docker', 'kubectl'])
+        expect(text).toContain(`runs ${program}`);
+      expect(text).toContain('starts bash to read startup files');
+      expect(text).toContain('starts zsh to read startup files');
+      expect(text).toContain('each runs commands in an environment of its own');
+      expect(text).toContain("runs: approved with y, it runs unconfined: git there runs without tole's git");
+      expect(text).toContain('why: `git diff` in a nested repository');
+      expect(text).toContain('y approve: run it unconfined, as warned');
+      // No allowance, prefix or edit: the key accepts this call as shown.
+      expect(text).not.toMatch(/e edit it|a allow|p allow/);
+      for (const key of ['e', 'p', 'a']) {
+        await s.press(key);
+        await s.waitFor('accepted with y for this command as shown');
+        expect(await settled(decision)).toBe('pending');
+      }
+      await s.press('y');
+      expect(await settled(decision)).toMatchObject({ approved: true, by: 'user' });
+      expect(await settled(decision)).not.toHaveProperty('allowsPrefix');
+      expect(await settled(decision)).not.toHaveProperty('edited');
+    });
 });

@@ -22,7 +22,8 @@ export interface ApprovalRequest {
   readonly preview?: ChangePreview;
   /**
    * What tole found before asking that keeps the call from running unconfined (the repository's
-   * git config): a key then approves it only to run in the sandbox, or, with no sandbox, not at all.
+   * git config): a key then approves it only to run in the sandbox, or, with no sandbox, not at all
+   * (but for a warning, outcome `warned`, which the key accepts to run it unconfined).
    */
   readonly vetting?: UnconfinedVetting;
   /** Set when a sub-agent makes the call: who asks, in words for the prompt ("sub-agent reviewer, session ID"). */
@@ -51,6 +52,12 @@ export type Decision =
        * without a key does.
        */
       readonly confined?: true;
+      /**
+       * The warning the key accepted (ApprovalRequest.vetting, outcome `warned`): the findings, each
+       * saying the command goes where tole's git does not reach. The call runs unconfined only if
+       * what its run finds is among them.
+       */
+      readonly accepted?: readonly string[];
     }
   | {
       readonly approved: false;

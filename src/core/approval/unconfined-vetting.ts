@@ -8,8 +8,13 @@
 export interface UnconfinedVetting {
   /** What tole cannot vouch for, one line each (`key (in file)`), as the run-time refusal names them. */
   readonly unvouched: readonly string[];
-  /** `confined`: a key approves the call to run only in the sandbox; `refused`: no sandbox here, it cannot run. */
-  readonly outcome: 'confined' | 'refused';
+  /**
+   * `confined`: a key approves the call to run only in the sandbox; `refused`: no sandbox here, it
+   * cannot run; `warned`: no sandbox here, and every finding says only that the command starts git
+   * where tole's git does not reach (isReachDrop): a person's key at the box, shown every finding,
+   * runs it unconfined. Never offered where no one is asked (--yes, an allow rule, headless, a hook).
+   */
+  readonly outcome: 'confined' | 'refused' | 'warned';
 }
 
 /** How every line the guard check (git-guard-drops.ts) gives starts: a config key or a file never does. */
@@ -17,6 +22,22 @@ export const DROP_START = 'the command ';
 
 /** Whether `line`, from RepositoryGitConfig.unvouched, is one the guard check gave. */
 export const isGuardDrop = (line: string): boolean => line.startsWith(DROP_START);
+
+/**
+ * How a guard drop starts when it says only that the command starts git where tole's git does not
+ * reach (a login shell, ssh, a container, a tmux server, sudo): the command itself does not undo
+ * tole's guard, so a person may accept it with a key where there is no sandbox (outcome `warned`).
+ * Every other drop (the guard's variables named or unset, PATH changed, git by its path, tole's
+ * git looked up and removed) stays refused.
+ */
+export const REACH_START = `${DROP_START}goes where tole's git does not reach: it `;
+
+/** Whether `line` is a guard drop a person may accept with a key (see REACH_START). */
+export const isReachDrop = (line: string): boolean => line.startsWith(REACH_START);
+
+/** Whether a key may run a call with these findings unconfined, having seen them all: each is a reach drop. */
+export const keyMayAccept = (unvouched: readonly string[]): boolean =>
+  unvouched.length > 0 && unvouched.every(isReachDrop);
 
 /** The most findings the box and a denial name; the rest are counted. */
 const FINDINGS_MAX = 5;
@@ -33,8 +54,12 @@ function findingWords(line: string): string {
   return `git config: ${line}`;
 }
 
-/** Each finding as a line of words, at most FINDINGS_MAX of them and a count of the rest. */
+/**
+ * Each finding as a line of words, at most FINDINGS_MAX of them and a count of the rest; a warning
+ * a key may accept is shown whole (the key accepts every line of it).
+ */
 export function vettingFindings(vetting: UnconfinedVetting): string[] {
+  if (vetting.outcome === 'warned') return vetting.unvouched.map(findingWords);
   const named = vetting.unvouched.slice(0, FINDINGS_MAX).map(findingWords);
   const more = vetting.unvouched.length - named.length;
   return more > 0 ? [...named, `and ${more} more`] : named;
@@ -48,6 +73,10 @@ function foundIn(unvouched: readonly string[]): { readonly config: boolean; read
 /** What approving does, given the findings. */
 export function vettingOutcome(vetting: UnconfinedVetting): string {
   if (vetting.outcome === 'confined') return 'approved, this command runs only in the sandbox';
+  if (vetting.outcome === 'warned')
+    return "approved with y, it runs unconfined: git there runs without tole's git, so a repository's hooks and drivers can run";
+  if (keyMayAccept(vetting.unvouched))
+    return 'it is refused: there is no sandbox here, and only a key at the approval box, shown this, runs such a command unconfined, so nothing runs';
   const found = foundIn(vetting.unvouched);
   const what = found.config ? 'nothing unconfined while the config holds this' : 'no command that does this unconfined';
   return `it is refused: there is no sandbox here, and tole runs ${what}, so nothing runs`;
@@ -63,6 +92,7 @@ const COMMAND_REMEDY = 'to run it unconfined, write the command without that';
 
 /** What the user can do, for what was found. */
 export function vettingRemedy(vetting: UnconfinedVetting): string {
+  if (vetting.outcome === 'warned') return 'approve it only if you trust what it reaches';
   const found = foundIn(vetting.unvouched);
   if (found.config && found.command) return `${VETTING_REMEDY}; and ${COMMAND_REMEDY}`;
   return found.config ? VETTING_REMEDY : COMMAND_REMEDY;
@@ -77,9 +107,12 @@ export function vettingRemedy(vetting: UnconfinedVetting): string {
 export function vettingWords(vetting: UnconfinedVetting): string {
   const found = foundIn(vetting.unvouched);
   const head = `${vettingFindings(vetting).join('; ')}: ${vettingOutcome(vetting)}.`;
-  if (vetting.outcome === 'confined') return `${head} ${capitalised(vettingRemedy(vetting))}.`;
+  if (vetting.outcome !== 'refused') return `${head} ${capitalised(vettingRemedy(vetting))}.`;
   const advice = [
     found.command ? "Write the command without that: git then runs with tole's guard." : '',
+    keyMayAccept(vetting.unvouched)
+      ? "As it is, only the user's own key at tole's approval box runs it unconfined, having seen this (never --yes, an allow rule, a headless run or a hook); ask the user if it is needed."
+      : '',
     found.config
       ? 'Calling bash again will not help, with outside_sandbox or without: there is no sandbox here, and every ' +
         'bash command is refused while the repository holds this. Tell the user what was found: they can remove ' +

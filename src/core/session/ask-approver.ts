@@ -19,7 +19,7 @@ export async function askApprover(
 ): Promise<Decision> {
   const runs = deps.policy.describeRun(asked);
   const described = runs === undefined ? asked : { ...asked, runs };
-  const vetting = await vetUnconfined(deps, deps.tools.get(asked.tool), asked.input, signal);
+  const vetting = await vetUnconfined(deps, deps.tools.get(asked.tool), asked.input, signal, true);
   const request = withVetting(described, vetting);
   emit({ type: 'approval-needed', request });
   const decision = answerToVetted(request, await approver.decide(request, signal));

@@ -308,11 +308,13 @@ export class Sandwich {
     try {
       // A key that approved the call only to run it in the sandbox (vet-unconfined.ts) runs it confined.
       const keypress = approval?.approved === true && approval.by === 'user' && approval.confined !== true;
+      const accepted = keypress && approval.approved ? approval.accepted : undefined;
       const running = tool.execute(input, {
         workspaceRoot: this.deps.workspaceRoot,
         signal,
         callId,
         keypress,
+        ...(accepted === undefined ? {} : { accepted }),
         ...(prepared === undefined ? {} : { prepared }),
       });
       // A test host's crash at this point leaves the effect running, unheard: that it failed later is no news.

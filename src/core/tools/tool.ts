@@ -18,6 +18,11 @@ export interface ToolContext {
   readonly callId: string;
   /** True when the user approved this very call with a keypress; a call run without one is confined where a sandbox exists. */
   readonly keypress?: boolean;
+  /**
+   * With `keypress`: the warning the key accepted, shown whole in the approval box (each line says
+   * the command goes where tole's git does not reach). What the run finds beyond it is refused.
+   */
+  readonly accepted?: readonly string[];
   /** What `prepare` returned for this call, as its intent holds it (undefined when the tool has no `prepare`). */
   readonly prepared?: unknown;
 }

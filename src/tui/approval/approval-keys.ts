@@ -46,6 +46,13 @@ function cannotRun(pending: PendingApproval): boolean {
   return pending.request.vetting?.outcome === 'refused';
 }
 
+/** Whether the call on screen carries a warning `y` accepts for it alone, as shown: no edit, prefix or allowance. */
+function warnedOnly(pending: PendingApproval): boolean {
+  return pending.request.vetting?.outcome === 'warned';
+}
+
+const WARNED_ONLY = 'this warning is accepted with y for this command as shown, or denied with n';
+
 /** Closes the box of a call that cannot run: nothing runs, and the model reads why. */
 function closeRefused(ctx: ApprovalKeyContext, pending: PendingApproval): void {
   const decision = ctx.approvals.answer(pending, 'deny', {});
@@ -65,6 +72,7 @@ export function offerPrefix(ctx: ApprovalKeyContext): void {
   const { pending, policy } = ctx;
   if (!pending) return;
   if (cannotRun(pending)) return flash(ctx, 'warn', 'this command cannot run here: nothing to allow');
+  if (warnedOnly(pending)) return flash(ctx, 'warn', WARNED_ONLY);
   const offer = policy?.prefixOffer?.(pending.request) ?? { ok: false, why: 'nothing can be allowed here' };
   if (!offer.ok) return flash(ctx, 'warn', `no prefix allowed: ${offer.why}`);
   setField(ctx, { kind: 'prefix', callId: pending.request.callId, prefix: offer.prefix });
@@ -77,6 +85,7 @@ export function openEditField(ctx: ApprovalKeyContext): void {
   if (!pending.shell)
     return flash(ctx, 'warn', `e edits a shell command; a ${pending.request.tool} call cannot be edited`);
   if (cannotRun(pending)) return flash(ctx, 'warn', 'this command cannot run here: close the box with y or n');
+  if (warnedOnly(pending)) return flash(ctx, 'warn', WARNED_ONLY);
   const value = pending.request.subject;
   setField(ctx, { kind: 'edit', callId: pending.request.callId, editor: { value, cursor: value.length } });
 }
@@ -91,6 +100,7 @@ export function answerApproval(
   if (!pending) return;
   if (cannotRun(pending)) return answer === 'allow-for-session' ? undefined : closeRefused(ctx, pending);
   if (answer === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
+  if (answer === 'allow-for-session' && warnedOnly(pending)) return flash(ctx, 'warn', WARNED_ONLY);
   if (answer !== 'deny' && !ctx.approvals.armed()) {
     flash(ctx, 'warn', 'that key came before the prompt was on screen long enough to read: press it again to approve');
     return;

@@ -6,7 +6,7 @@ import { inputLines } from './input-lines';
 import { previewLines } from './preview-lines';
 import { seg, truncateLine, wrapLine, type Line, type Segment } from '../style/styled-line';
 import { visibleLines, visibleRow } from '../text/visible-text';
-import { vettingFindings, vettingRemedy } from '../../core/approval/unconfined-vetting';
+import { REACH_START, vettingFindings, vettingRemedy } from '../../core/approval/unconfined-vetting';
 
 /**
  * The approval box in three parts: the head (tool and risk) and the foot (why, where it runs,
@@ -100,13 +100,20 @@ export function approvalKeys(pending: PendingApproval, offers: ApprovalOffers): 
       ['Esc', 'stop the turn'],
     ];
   return [
-    ['y', vetting?.outcome === 'confined' ? 'approve: it runs in the sandbox' : 'approve once'],
+    ['y', approveWords(vetting?.outcome)],
     ['n', 'deny (type why, ⏎)'],
     ...(offers.allow ? [['a', `allow ${pending.request.tool} for this session`] as [string, string]] : []),
     ...(offers.prefix ? [['p', 'allow its prefix'] as [string, string]] : []),
     ...(offers.edit ? [['e', 'edit it'] as [string, string]] : []),
     ['Esc', 'stop the turn'],
   ];
+}
+
+/** What `y` does, given the vetting's outcome. */
+function approveWords(outcome: 'confined' | 'warned' | undefined): string {
+  if (outcome === 'confined') return 'approve: it runs in the sandbox';
+  if (outcome === 'warned') return 'approve: run it unconfined, as warned';
+  return 'approve once';
 }
 
 /** The keys in the foot, or the open field in their place. */
@@ -270,11 +277,40 @@ export function approvalView(
 function vettingLines(pending: PendingApproval, width: number): Line[] {
   const { vetting } = pending.request;
   if (!vetting) return [];
+  // A warning the key accepts is drawn whole: what each finding shares is said once, above them.
+  if (vetting.outcome === 'warned')
+    return [
+      ...wrapLine([seg('found: ', 'muted'), seg(REACH_START.slice(0, -' it '.length), 'warn')], width, [
+        seg('       '),
+      ]),
+      ...warningGroups(vettingFindings(vetting).map((finding) => finding.slice(REACH_START.length))).flatMap((group) =>
+        wrapLine([seg('     · ', 'muted'), seg(visibleRow(group), 'warn')], width, [seg('       ')]),
+      ),
+    ];
   return vettingFindings(vetting).flatMap((finding, i) =>
     wrapLine([seg(i === 0 ? 'found: ' : '       ', 'muted'), seg(visibleRow(finding), 'warn')], width, [
       seg('       '),
     ]),
   );
+}
+
+/**
+ * The findings of a warning with the same reason said once (`runs ssh, runs tmux: each runs
+ * commands in an environment of its own`), so that the whole warning fits a small screen's foot;
+ * each finding's own part is kept as written, in order.
+ */
+export function warningGroups(findings: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const finding of findings) {
+    const at = finding.indexOf(', which ');
+    const tail = at === -1 ? '' : finding.slice(at + ', which '.length);
+    const key = tail === '' ? `\0${finding}` : tail;
+    groups.set(key, [...(groups.get(key) ?? []), at === -1 ? finding : finding.slice(0, at)]);
+  }
+  return [...groups].map(([tail, heads]) => {
+    if (tail.startsWith('\0')) return heads[0]!;
+    return heads.length === 1 ? `${heads[0]}, which ${tail}` : `${heads.join(', ')}: each ${tail}`;
+  });
 }
 
 /** Rows the whole view takes, unscrolled. */

@@ -18,6 +18,9 @@ export function approvalOffers(pending: PendingApproval, policy: SessionAllowanc
   const { request } = pending;
   // A call that cannot run here offers nothing to approve.
   if (request.vetting?.outcome === 'refused') return { allow: false, prefix: false, edit: false, approve: false };
+  // A warning the key accepts is for this call as shown: no allowance, no prefix, no edit (an
+  // edited command would run on a key that never saw its own findings).
+  if (request.vetting?.outcome === 'warned') return { allow: false, prefix: false, edit: false };
   return {
     allow: pending.offersAllow && policy !== null && (policy.allowOffered?.(request) ?? true),
     prefix: pending.shell && policy?.prefixOffer?.(request).ok === true,

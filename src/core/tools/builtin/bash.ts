@@ -6,7 +6,15 @@ import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
 import { type RepositoryGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
-import { confinedOnlyWords, refusedAtRunWords, vettingWords } from '../../approval/unconfined-vetting';
+import {
+  confinedOnlyWords,
+  isReachDrop,
+  keyMayAccept,
+  refusedAtRunWords,
+  vettingWords,
+} from '../../approval/unconfined-vetting';
+import type { RiskAssessment } from '../../approval/risk';
+import { guardDrops } from '../../git-guard-drops';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
@@ -94,7 +102,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     tier: 'warm',
     declaredRisk: 'per-call',
     assess: (input) => ({
-      ...classifyCommand(input.command, { exists }),
+      ...beyondReach(classifyCommand(input.command, { exists }), input.command, options),
       ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}),
     }),
     subject: (input) => input.command,
@@ -102,6 +110,20 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     preflight: (input, ctx) => vetBeforeAsking(input, ctx, options),
     execute: (input, ctx) => runBash(input, ctx, options, gitShim),
   };
+}
+
+/**
+ * With no sandbox, a command that goes where tole's git does not reach (a login shell, ssh, a
+ * container, sudo: isReachDrop) runs only on a person's key at the box, which shows that: it is
+ * code tole cannot see into, never ReadOnly (a ReadOnly call runs without asking, where its
+ * findings would refuse it).
+ */
+function beyondReach(assessment: RiskAssessment, command: string, options: BashToolOptions): RiskAssessment {
+  if (options.sandbox) return assessment;
+  const reach = guardDrops(command).find(isReachDrop);
+  if (reach === undefined) return assessment;
+  if (assessment.risk !== 'ReadOnly') return assessment.opaque ? assessment : { ...assessment, opaque: true };
+  return { risk: 'Write', reason: `${assessment.reason}; but ${reach}`, opaque: true };
 }
 
 /** The environment a command runs with, before the repository's settings are added. */
@@ -144,8 +166,9 @@ async function runBash(
   // Only a call the user approved with a key runs unconfined.
   const confined = ctx.keypress === true ? null : (options.sandbox ?? null);
   // What tole cannot vouch for in the repository's config may run only confined. Checked again
-  // here, whatever the approval box said: the config may have changed since.
-  if (confined === null && config.unvouched.length > 0)
+  // here, whatever the approval box said: the config may have changed since. With no sandbox, a
+  // warning the key accepted runs, when what is found now is all in it.
+  if (confined === null && config.unvouched.length > 0 && !acceptedByKey(input.command, config.unvouched, ctx, options))
     return { ok: false, content: refusedUnconfined(config.unvouched, options) };
   const env = withGitGuard(base, config.settings);
   // Unconfined, every git the command starts passes tole's git, which vets the repository it finds
@@ -164,6 +187,23 @@ async function runBash(
   }
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
   return present(run, limits, confined?.policy ?? null, config.unvouched);
+}
+
+/**
+ * Whether a person's key accepted every finding of the run (ToolContext.accepted): only where
+ * there is no sandbox, and only findings that say the command goes where tole's git does not reach.
+ */
+function acceptedByKey(
+  command: string,
+  unvouched: readonly string[],
+  ctx: ToolContext,
+  options: BashToolOptions,
+): boolean {
+  if (options.sandbox || ctx.keypress !== true || !keyMayAccept(unvouched)) return false;
+  const accepted = new Set(ctx.accepted ?? []);
+  // Each from the command's own text, never a line of the repository's that happens to read like one.
+  const drops = new Set(guardDrops(command));
+  return unvouched.every((line) => accepted.has(line) && drops.has(line));
 }
 
 /**
