@@ -12,6 +12,7 @@ import type { Signals } from './status/use-signals';
 import type { SessionAllowance } from './input/key-handler';
 import type { HostCommand } from './commands/slash-commands';
 import { FrameWriter } from './frame/frame-writer';
+import { paneStartColumns } from './panes/layout';
 import type { Binding } from './input/keymap';
 import type { ProviderSetup } from './dialogs/provider-setup';
 import type { SessionStartHook } from './screen/use-session-start';
@@ -134,6 +135,7 @@ export function runTui(options: RunTuiOptions): Promise<TuiExit> {
   const screen = TerminalScreen.enter(stdout, stdin, options.mouse === true);
   const frames = new FrameWriter(stdout, options.noColor);
   frames.drawLineSet(options.lineSet === true);
+  frames.tabStops(paneStartColumns);
   const repeats = options.repeatRuns === true ? new RepeatProbe() : null;
   if (repeats !== null) {
     stdout.write(options.lineSet === true ? ASCII_REPEAT_PROBE : REPEAT_PROBE);

@@ -140,7 +140,13 @@ function frames(
  * `parse`: each line gets a trailing reset, so the writer parses it from its text instead of
  * taking the cells Ink's output remembered for it; both ways must agree with the terminal.
  */
-async function check(frames: readonly string[], parse: boolean, repeats: boolean, lineSet: boolean): Promise<void> {
+async function check(
+  frames: readonly string[],
+  parse: boolean,
+  repeats: boolean,
+  lineSet: boolean,
+  stops: readonly number[] | null = null,
+): Promise<void> {
   const sequence = parse
     ? frames.map((frame) =>
         frame
@@ -155,7 +161,10 @@ async function check(frames: readonly string[], parse: boolean, repeats: boolean
   const answer = Promise.resolve(repeats);
   writer.repeatsOnceAnswered(answer);
   await answer;
+  if (stops !== null) writer.tabStops(() => stops);
   const term = terminal(WIDTH, HEIGHT);
+  // Tab stops of the user's own (`tabs 3`), which the writer's must replace, not add to.
+  await flush(term, '\x1b[3g\x1b[4G\x1bH\x1b[7G\x1bH\x1b[10G\x1bH\x1b[13G\x1bH\x1b[H');
   try {
     for (const frame of sequence) {
       out.frames.length = 0;
@@ -181,8 +190,10 @@ describe('the frame writer sends cell diffs', () => {
         fc.boolean(),
         fc.boolean(),
         fc.boolean(),
-        async (base, steps, parse, repeats, lineSet) => {
-          await check(frames(base, steps), parse, repeats, lineSet);
+        // Tab stops where panes start (some outside the screen, repeated, or out of order).
+        fc.option(fc.array(fc.integer({ min: -1, max: WIDTH + 1 }), { maxLength: 5 })),
+        async (base, steps, parse, repeats, lineSet, stops) => {
+          await check(frames(base, steps), parse, repeats, lineSet, stops);
         },
       ),
       { numRuns: fcRuns(0.6) },

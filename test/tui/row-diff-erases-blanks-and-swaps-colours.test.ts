@@ -77,7 +77,7 @@ describe('the cell diff', () => {
     // the accent: not two switches around each (ESC[1;38;5;75m, ESC[22;38;5;250m: 25 bytes a key).
     expect(sent).toBe(
       '\x1b[1H\x1b[0;48;5;235;38;5;250m \x1b[C send  \x1b[3C panes  \x1b[2C quit' +
-        '\x1b[1;2H\x1b[1;38;5;75m⏎\x1b[7CTab\x1b[8C^C\x1b[0m',
+        '\r\x1b[C\x1b[1;38;5;75m⏎\x1b[7CTab\x1b[8C^C\x1b[0m',
     );
   });
 

@@ -16,6 +16,8 @@ const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 /** Erases the whole screen (the frame after it moves the cursor to each row it draws). */
 const CLEAR = '\x1b[2J';
+/** Clears every tab stop (TBC 3); each stop is then set with a move to its column and HTS (`ESC H`). */
+const CLEAR_STOPS = '\x1b[3g';
 /**
  * Ink's "erase the previous frame": erase-line / cursor-up pairs ending in cursor-left. Sticky
  * patterns matched from 0 with `test`, their end read from `lastIndex`: a frame is ~10 KB, and a
@@ -52,6 +54,13 @@ export function withoutColour(line: string): string {
   return line.replace(/\x1b\[([0-9;]*)m/g, (_, params: string) => (params === '' ? '\x1b[m' : dropColours(params)));
 }
 
+/** `stops` ascending, once each, inside the screen and past its first column (a carriage return reaches that). */
+function usableStops(stops: readonly number[], columns: number): readonly number[] {
+  return [...new Set(stops)]
+    .filter((stop) => Number.isInteger(stop) && stop > 0 && stop < columns)
+    .sort((a, b) => a - b);
+}
+
 const NO_CELLS: RowCells = { cells: [], uncertain: false };
 /**
  * A frame that changes one row in fewer bytes than this goes out without the synchronized-update
@@ -77,6 +86,10 @@ export class FrameWriter {
   private lost = false;
   /** The terminal was resized: the next frame is drawn whole, on a screen it clears in the same write. */
   private clearFirst = false;
+  /** Where the panes start for a screen so wide (see `tabStops`); none: no tab stop is set. */
+  private stopsFor: ((columns: number) => readonly number[]) | null = null;
+  /** The tab stops this writer set in the terminal, null when not known (none set yet, or lost with a clear). */
+  private stopsSet: readonly number[] | null = null;
   /** The stream to hand Ink: the real one, except that `write` goes through here. */
   readonly stream: NodeJS.WriteStream;
 
@@ -103,8 +116,9 @@ export class FrameWriter {
   /** Draws the last frame whole again (after the screen was cleared: back from the user's editor). */
   repaint(): void {
     if (this.lost) return;
-    // The screen was cleared, perhaps by a program that left the terminal in a style of its own.
+    // The screen was cleared, perhaps by a program that left the terminal in a style (and tab stops) of its own.
     this.pen.forget();
+    this.stopsSet = null;
     const lines = this.previous;
     this.previous = [];
     this.previousCells = [];
@@ -131,6 +145,20 @@ export class FrameWriter {
    */
   drawLineSet(on: boolean): void {
     this.lineSet = on;
+  }
+
+  /**
+   * The columns where rows of the screen's panes start, for a screen `columns` wide: the writer sets
+   * the terminal's tab stops there (clearing any others, which a user's `tabs` may have set) with
+   * the first frame it draws, and again after a resize or a repaint (a terminal may reset them when
+   * its width changes, a program run in between may set its own), so that a move to a pane's row
+   * start is a carriage return, a line feed and a tab or two (`CR VT HT HT`, 4 bytes, against
+   * `CR VT ESC[32C`'s 7): a reply's rows in the transcript cost 3 bytes less each. TBC and HTS are
+   * VT100's, kept by every terminal that follows it (tmux, xterm, the Linux console).
+   */
+  tabStops(stopsFor: (columns: number) => readonly number[]): void {
+    this.stopsFor = stopsFor;
+    this.stopsSet = null;
   }
 
   /**
@@ -180,6 +208,7 @@ export class FrameWriter {
     this.pen.forget();
     this.previous = [];
     this.previousCells = [];
+    this.stopsSet = null;
   }
 
   private draw(frame: string[]): void {
@@ -189,10 +218,12 @@ export class FrameWriter {
     const rows = this.out.rows || Number.POSITIVE_INFINITY;
     const lines = frame.length > rows ? frame.slice(0, rows) : frame;
     if (this.clearFirst) {
-      // The screen is cleared first: every row of the frame is drawn, in no style assumed.
+      // The screen is cleared first: every row of the frame is drawn, in no style assumed, and the
+      // tab stops set again (a terminal may have reset them when its width changed).
       this.pen.forget();
       this.previous = [];
       this.previousCells = [];
+      this.stopsSet = null;
     }
     const cells: (RowCells | undefined)[] = [];
     const count = Math.min(Math.max(lines.length, this.previous.length), rows);
@@ -210,6 +241,12 @@ export class FrameWriter {
       changed.push(i);
     }
     const oneRow = changed.length === 1;
+    const wanted =
+      this.stopsSet === null && this.stopsFor !== null ? usableStops(this.stopsFor(columns), columns) : null;
+    // The stops go out ahead of the frame's first move, which is absolute (the pen knows no cursor
+    // between frames); the moves of this frame may use them.
+    const setStops = wanted === null ? '' : CLEAR_STOPS + wanted.map((stop) => `\x1b[${stop + 1}G\x1bH`).join('');
+    this.pen.stops = wanted ?? this.stopsSet ?? [];
     // In the graphics set, columns of rules are drawn down with `BS VT`; not in a frame holding an
     // escape other than CSI, which `inLineSet` leaves in UTF-8, where `│` may be drawn two columns wide.
     this.pen.linesDown = this.lineSet && !lines.some((line) => NOT_CSI.test(line)) ? columns : 0;
@@ -241,6 +278,13 @@ export class FrameWriter {
     if (out === '') return;
     // Where REP is used it draws a rule in fewer bytes still.
     if (this.lineSet && !this.pen.repeats) out = inLineSet(out, this.pen.asciiRepeats);
+    // After the graphics set's spans are chosen: HTS (`ESC H`) is an escape other than CSI, which
+    // would keep the whole frame out of the set.
+    // The clear of a resize first, as every frame drawn whole on a cleared screen begins.
+    if (wanted !== null) {
+      out = out.startsWith(CLEAR) ? CLEAR + setStops + out.slice(CLEAR.length) : setStops + out;
+      this.stopsSet = wanted;
+    }
     if (!oneRow || Buffer.byteLength(out) >= UNSYNCED_BYTES) out = SYNC_START + out + SYNC_END;
     this.bytesWritten += Buffer.byteLength(out);
     this.framesWritten++;
@@ -302,6 +346,7 @@ export class FrameWriter {
     pen.repeats = this.pen.repeats;
     pen.asciiRepeats = this.pen.asciiRepeats;
     pen.linesDown = this.pen.linesDown;
+    pen.stops = this.pen.stops;
     // The scroll codes reset the style and home the cursor.
     pen.cleared();
     let out = scrollCodes(scroll);

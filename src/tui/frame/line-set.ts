@@ -35,10 +35,10 @@ const SWITCH_COST = ON.length + OFF.length;
  * Runs of the set's characters and CSI codes that neither print nor take a character from before
  * (cursor moves, style, erases; REP is left out: it repeats whatever came last), and the backspaces
  * and line feeds (`BS VT`) that take the cursor down a column of them (`linesDown` in
- * src/tui/frame/row-diff.ts). A character with a mark joined to it (a combining accent, a variation
+ * src/tui/frame/row-diff.ts), and the carriage returns and tabs that take it to a row's start. A character with a mark joined to it (a combining accent, a variation
  * selector, a joiner) is not the set's.
  */
-const SPAN = /(?:\x1b\[[0-9;]*[A-HJKSTX@Pdfm]|[\x08\x0b]|[─│┌┐└┘├┤┬┴┼](?!\p{M}|\u200d|\ufe0e|\ufe0f))+/gu;
+const SPAN = /(?:\x1b\[[0-9;]*[A-HJKSTX@Pdfm]|[\x08\x0b\r\t]|[─│┌┐└┘├┤┬┴┼](?!\p{M}|\u200d|\ufe0e|\ufe0f))+/gu;
 const BOX = /[─│┌┐└┘├┤┬┴┼]/g;
 /** Runs of one box-drawing character (matched before the set's letters replace them, so no CSI's final letter is taken). */
 const RUN = /([─│┌┐└┘├┤┬┴┼])\1+/g;

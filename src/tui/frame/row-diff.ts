@@ -112,26 +112,48 @@ export class Pen {
   }
 
   /**
-   * Codes that move the cursor to `row`, `column` (0-based). A row or two below the cursor's, a
-   * carriage return and line feeds (`CR VT`) then a move right, where shorter than the absolute
-   * move: `CR VT ESC[32C` (7 bytes) instead of `ESC[12;33H` (8), `CR VT` instead of `ESC[39H`. The
-   * carriage return puts the cursor in column 1 whatever the width the terminal gave what was
-   * written before (the line feed keeps the column), and VT is not turned into two bytes by the
-   * pty as LF is. It never scrolls: the row is on the screen, so the cursor is above its bottom,
-   * and tole leaves no scroll region set.
+   * The terminal's tab stops (columns, ascending) where the frame writer set them (the panes' first
+   * columns: src/tui/frame/frame-writer.ts, `tabStops`), else none: then no tab is sent.
+   */
+  stops: readonly number[] = [];
+
+  /**
+   * Codes that move the cursor to `row`, `column` (0-based). A row or a few below the cursor's (or
+   * on its row, to the left), a carriage return and line feeds (`CR VT`) then a move right, where
+   * shorter than the absolute move: `CR VT ESC[32C` (7 bytes) instead of `ESC[12;33H` (8), `CR VT`
+   * instead of `ESC[39H`. The move right is tabs (HT, a byte each) where `column` is a tab stop the
+   * writer set and the stops on the way are few: `CR VT HT HT` to a pane's first column. The carriage
+   * return puts the cursor in column 1 whatever the width the terminal gave what was written before
+   * (the line feed keeps the column), and VT is not turned into two bytes by the pty as LF is. It
+   * never scrolls: the row is on the screen, so the cursor is above its bottom, and tole leaves no
+   * scroll region set.
    */
   moveTo(row: number, column: number): string {
     if (row === this.row && column === this.column) return '';
     const sameRow = row === this.row && column > this.column && this.column >= 0;
-    const down = this.row >= 0 && row > this.row && row - this.row <= MAX_LINE_FEEDS ? row - this.row : 0;
-    this.row = row;
+    const down = this.row >= 0 && row >= this.row && row - this.row <= MAX_LINE_FEEDS ? row - this.row : -1;
     const from = this.column;
+    this.row = row;
     this.column = column;
-    if (sameRow) return right(column - from);
-    const absolute = column === 0 ? `\x1b[${row + 1}H` : `\x1b[${row + 1};${column + 1}H`;
-    if (down === 0) return absolute;
-    const relative = `\r${'\v'.repeat(down)}${right(column)}`;
-    return relative.length < absolute.length ? relative : absolute;
+    let best = column === 0 ? `\x1b[${row + 1}H` : `\x1b[${row + 1};${column + 1}H`;
+    if (sameRow) {
+      const across = this.across(from, column);
+      if (across.length <= best.length) best = across;
+    }
+    if (down >= 0) {
+      const relative = `\r${'\v'.repeat(down)}${this.across(0, column)}`;
+      if (relative.length < best.length) best = relative;
+    }
+    return best;
+  }
+
+  /** The shortest move right on the cursor's row from `from` to `column`: tabs, or a cursor-forward. */
+  private across(from: number, column: number): string {
+    const forward = right(column - from);
+    if (this.stops.length === 0 || !this.stops.includes(column)) return forward;
+    let tabs = 0;
+    for (const stop of this.stops) if (stop > from && stop <= column) tabs++;
+    return tabs < forward.length ? '\t'.repeat(tabs) : forward;
   }
 
   /** Codes that make what is written next carry `styles` (`key`: their codes joined, as a cell's `style`). */
@@ -271,8 +293,8 @@ export class Pen {
   }
 }
 
-/** Rows down that a cursor move may take with line feeds (`CR VT VT` is shorter than `ESC[r;cH` at most). */
-const MAX_LINE_FEEDS = 2;
+/** Rows down that a cursor move may take with line feeds (`CR VT VT VT HT` is shorter than `ESC[r;cH` at most). */
+const MAX_LINE_FEEDS = 3;
 
 /** A move `by` columns right (none for 0). */
 function right(by: number): string {

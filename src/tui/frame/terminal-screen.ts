@@ -1,7 +1,8 @@
 /**
  * The terminal's modes around a full-screen session: the alternate screen (so the shell's
  * scrollback is untouched), a hidden cursor, auto-wrap off, bracketed paste (so a pasted
- * newline is not a send), focus reporting (signals ring only while the terminal is unfocused). `restore` undoes them all, at most once, on every way out.
+ * newline is not a send), focus reporting (signals ring only while the terminal is unfocused). `restore` undoes them all, at most once, on every way out,
+ * and puts the tab stops back at every 8 columns (the frame writer sets its own).
  */
 const ENTER_ALT_SCREEN = '\x1b[?1049h';
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
@@ -19,6 +20,18 @@ const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 /** Auto-wrap off: a line that would overflow is cut at the margin instead of pushing the screen down. */
 const AUTOWRAP_OFF = '\x1b[?7l';
 const AUTOWRAP_ON = '\x1b[?7h';
+
+/**
+ * The terminal's tab stops back at every 8 columns, its default (the frame writer sets stops of its
+ * own where the panes start, and a terminal keeps one set of stops for both screens): cleared
+ * (TBC 3), then each set with a move to its column and HTS. The cursor is put back by leaving the
+ * alternate screen right after.
+ */
+export function defaultTabStops(columns: number): string {
+  let out = '\x1b[3g';
+  for (let column = 8; column < columns; column += 8) out += `\x1b[${column + 1}G\x1bH`;
+  return out;
+}
 
 export class TerminalScreen {
   private restored = false;
@@ -63,7 +76,13 @@ export class TerminalScreen {
     if (this.restored) return;
     if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(false);
     this.stdout.write(
-      (this.mouse ? MOUSE_OFF : '') + FOCUS_OFF + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+      defaultTabStops(this.stdout.columns || 80) +
+        (this.mouse ? MOUSE_OFF : '') +
+        FOCUS_OFF +
+        BRACKETED_PASTE_OFF +
+        AUTOWRAP_ON +
+        SHOW_CURSOR +
+        LEAVE_ALT_SCREEN,
     );
   }
 
@@ -92,7 +111,13 @@ export class TerminalScreen {
       // The stream may already be closed; the modes below still matter.
     }
     this.stdout.write(
-      (this.mouse ? MOUSE_OFF : '') + FOCUS_OFF + BRACKETED_PASTE_OFF + AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN,
+      defaultTabStops(this.stdout.columns || 80) +
+        (this.mouse ? MOUSE_OFF : '') +
+        FOCUS_OFF +
+        BRACKETED_PASTE_OFF +
+        AUTOWRAP_ON +
+        SHOW_CURSOR +
+        LEAVE_ALT_SCREEN,
     );
   }
 }

@@ -39,6 +39,22 @@ export function sidePaneWidth(columns: number): number {
   return columns < NARROW_COLUMNS ? columns : clamp(Math.round(columns * 0.27), 33, 46);
 }
 
+/** The tree's width on a wide screen. */
+function treePaneWidth(columns: number): number {
+  return clamp(Math.round(columns * 0.25), 24, 48);
+}
+
+/**
+ * The columns (0-based) where the panes' rows start on a screen `columns` wide: each pane's text
+ * (after its rule and a space) and the side column's rule, where the frame writer sets tab stops
+ * (`FrameWriter.tabStops`). Under 100 columns one pane shows, its text from column 2.
+ */
+export function paneStartColumns(columns: number): number[] {
+  if (columns < NARROW_COLUMNS) return [2];
+  const side = columns - sidePaneWidth(columns);
+  return [2, treePaneWidth(columns) + 2, side, side + 2];
+}
+
 /** Splits the screen: tree | transcript | usage over registers, then flash, approval, prompt, status. */
 export function screenLayout(input: LayoutInput): ScreenLayout {
   const lines = Math.max(1, input.rows - 1);
@@ -57,7 +73,7 @@ export function screenLayout(input: LayoutInput): ScreenLayout {
       single,
     };
   }
-  const treeWidth = clamp(Math.round(input.columns * 0.25), 24, 48);
+  const treeWidth = treePaneWidth(input.columns);
   const sideWidth = sidePaneWidth(input.columns);
   const transcriptWidth = input.columns - treeWidth - sideWidth;
   const usageHeight = clamp(input.usageLines + 1, Math.min(4, panesHeight), Math.floor(panesHeight * 0.5));
