@@ -15,6 +15,7 @@ import {
 } from '../../approval/unconfined-vetting';
 import type { RiskAssessment } from '../../approval/risk';
 import { guardDrops } from '../../git-guard-drops';
+import { gitReachSign } from '../../git-reach-signs';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
@@ -102,7 +103,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     tier: 'warm',
     declaredRisk: 'per-call',
     assess: (input) => ({
-      ...beyondReach(classifyCommand(input.command, { exists }), input.command, options),
+      ...withGitSign(beyondReach(classifyCommand(input.command, { exists }), input.command, options), input.command),
       ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}),
     }),
     subject: (input) => input.command,
@@ -124,6 +125,15 @@ function beyondReach(assessment: RiskAssessment, command: string, options: BashT
   if (reach === undefined) return assessment;
   if (assessment.risk !== 'ReadOnly') return assessment.opaque ? assessment : { ...assessment, opaque: true };
   return { risk: 'Write', reason: `${assessment.reason}; but ${reach}`, opaque: true };
+}
+
+/**
+ * The assessment with what in the line may run a git other than tole's (git-reach-signs.ts) said
+ * after its reason: the approval box shows it where a key would run the call unconfined.
+ */
+function withGitSign(assessment: RiskAssessment, command: string): RiskAssessment {
+  const sign = gitReachSign(command);
+  return sign === null ? assessment : { ...assessment, reason: `${assessment.reason}; and ${sign}` };
 }
 
 /** The environment a command runs with, before the repository's settings are added. */
