@@ -9,6 +9,8 @@ import { filesByTier } from './test/support/tiers';
 const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
 // Builds dist/tole.js when stale and bundles the child scripts, once before any file of a tier.
 const PROCESS_SETUP = ['test/support/build-test-children.ts'];
+// The tier's own directory, which each file's TMPDIR is made in (test/support/run-tmpdir.ts).
+const RUN_TMPDIR = ['test/support/run-tmpdir.ts'];
 
 /** vitest's order, the fault simulator's shards last in their project (test/support/file-order.ts says why). */
 class ToleSequencer extends BaseSequencer {
@@ -35,7 +37,19 @@ export default defineConfig({
     // The tiers (test/support/tiers.ts says which file goes where): `npm run test:unit` runs the
     // first, `npm test` all of them.
     projects: [
-      { extends: true, test: { name: 'unit', include: tiers.unit, pool: 'threads', isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: tiers.unit,
+          pool: 'threads',
+          isolate: false,
+          // TMPDIR is a directory of each file's own in every tier but the screen's (tmpdir-per-file.ts),
+          // made in the tier's directory (run-tmpdir.ts): what the files make is spread over the disk.
+          setupFiles: ['test/support/tmpdir-per-file.ts'],
+          globalSetup: RUN_TMPDIR,
+        },
+      },
       {
         extends: true,
         // The screen tests mount the renderer that ships (test/support/shipped-renderer.ts): the
@@ -47,6 +61,8 @@ export default defineConfig({
           include: tiers.screen,
           pool: 'threads',
           isolate: false,
+          // TMPDIR stays tmpdir() here: the frames show temp paths, and a longer one no longer fits
+          // the line a test reads (session-picker-filters-and-opens).
           setupFiles: SHIPPED_RENDERER_SETUP,
           server: { deps: { inline: [TRANSFORMED] } },
         },
@@ -59,7 +75,8 @@ export default defineConfig({
           name: 'isolated',
           include: tiers.isolated,
           pool: 'threads',
-          setupFiles: SHIPPED_RENDERER_SETUP,
+          setupFiles: ['test/support/tmpdir-per-file.ts', ...SHIPPED_RENDERER_SETUP],
+          globalSetup: RUN_TMPDIR,
           server: { deps: { inline: [TRANSFORMED] } },
         },
       },
@@ -76,7 +93,7 @@ export default defineConfig({
           // TMPDIR is a directory of the file's own, removed when it ends (tmpdir-per-file.ts);
           // first, so that the state checked after the file still holds it.
           setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/process-state-kept.ts'],
-          globalSetup: PROCESS_SETUP,
+          globalSetup: [...RUN_TMPDIR, ...PROCESS_SETUP],
         },
       },
       {
@@ -87,7 +104,7 @@ export default defineConfig({
           include: tiers['process-isolated'],
           pool: 'forks',
           setupFiles: ['test/support/tmpdir-per-file.ts'],
-          globalSetup: PROCESS_SETUP,
+          globalSetup: [...RUN_TMPDIR, ...PROCESS_SETUP],
         },
       },
     ],

@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../support/repo-root';
 const JUSTIFIED: ReadonlyMap<string, string> = new Map([
   ['test/support/after-the-test.ts', 'the helpers themselves'],
   ['test/support/tmpdir-per-file.ts', "the process tiers' directory of each file, which TMPDIR points into"],
+  ['test/support/run-tmpdir.ts', "a tier's directory, made in its global setup and removed in its teardown"],
   [
     'test/support/shared-code-cache.ts',
     "the run's code cache, made in the global setup (no test or file running) and removed in its teardown",

@@ -18,7 +18,7 @@ const hasChattr = ((): boolean => {
   }
 })();
 
-describe("the process tiers' file directories on ext4", () => {
+describe("a tier's temp directory on ext4", () => {
   it.runIf(hasChattr)('carry the top-directory mark where the disk is ext4', () => {
     const dir = tempDirForTest('tole-spread-');
     const ext4 = statfsSync(dir).type === EXT4_MAGIC;

@@ -8,7 +8,8 @@
  * disk (the kernel's recently_deleted), one block lookup each. The tests make and remove hundreds of
  * thousands of files, and every one was made in /tmp's group: perf put 15-19% of the CPU of
  * `npx vitest run --project process test/core/checkpoints test/cli` in __ext4_new_inode, against
- * 0.7-1.2% with the process tiers' file directories marked (bench/RESULTS.md).
+ * 0.7-2.4% with the directories the files' TMPDIRs are made in marked (run-tmpdir.ts,
+ * bench/RESULTS.md).
  *
  * Nothing else changes: the directories stay where they were, with the same modes and contents. On
  * another file system, or without chattr (e2fsprogs), the mark is not made and nothing fails.

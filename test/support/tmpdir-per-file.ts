@@ -1,5 +1,5 @@
 /**
- * The process tiers' setup for each file: TMPDIR points into a directory of the file's own while
+ * The setup for each file of every tier but the screen's: TMPDIR points into a directory of the file's own while
  * it runs, and that directory goes, with whatever is in it, when the file ends. The tests' temp
  * directories are made there (tmpdir() reads TMPDIR), and so are those of the processes they start:
  * a child inherits TMPDIR, and the terminal driver passes it on (test/e2e/terminal-driver.ts). A
@@ -7,20 +7,18 @@
  * (src/cli/session-temp-dir.ts) was left in /tmp: about 1,100 tole-session-* folders on this machine.
  * The directory is made world-writable and sticky like /tmp, for the servers that run as another
  * user (test/support/postgres-server.ts runs PostgreSQL as nobody when the tests run as root).
- * On ext4 it carries the top-directory mark, which spreads the directories made in it over the
- * disk's block groups (spread-inodes.ts says why).
+ * It is made in the tier's own directory (run-tmpdir.ts), which ext4 is told to spread the
+ * directories made in over the disk's block groups (spread-inodes.ts says why), else in tmpdir().
  */
 import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import { spreadInodesUnder } from './spread-inodes';
+import { afterAll, inject } from 'vitest';
 import { FILE_TMPDIR_PREFIX } from './tmpdir-per-file-name';
 
 const outer = process.env['TMPDIR'];
-const dir = realpathSync(mkdtempSync(join(tmpdir(), FILE_TMPDIR_PREFIX)));
+const dir = realpathSync(mkdtempSync(join(inject('fileTmpdirParent') ?? tmpdir(), FILE_TMPDIR_PREFIX)));
 chmodSync(dir, 0o1777);
-spreadInodesUnder(dir);
 process.env['TMPDIR'] = dir;
 
 afterAll(() => {
