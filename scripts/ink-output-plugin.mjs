@@ -4,6 +4,7 @@
 // It also checks that Ink still draws through the root node's hooks src/tui/frame/PacedFrames.tsx swaps
 // (the reconciler calls rootNode.onRender after a commit; onImmediateRender is the draw itself).
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const replacement = fileURLToPath(new URL('../src/tui/frame/ink-output.ts', import.meta.url));
@@ -15,6 +16,27 @@ const measureText = fileURLToPath(new URL('../src/tui/frame/ink-measure-text.ts'
 // text whose only escapes are colour codes as it is, and hands the rest to Ink's.
 const sanitizeAnsi = fileURLToPath(new URL('../src/tui/frame/ink-sanitize-ansi.ts', import.meta.url));
 const inkBuild = /[\\/]ink[\\/]build[\\/][\w-]+\.js$/;
+// Ink marks a text node dirty for Yoga at every change of its text, so a streamed frame lays the
+// whole screen out again; tole's marks it only when its size changed (src/tui/frame/ink-text-dirty.ts).
+const textDirty = fileURLToPath(new URL('../src/tui/frame/ink-text-dirty.ts', import.meta.url));
+/** The edits that put it in Ink: [file, text found exactly once, what it becomes]. */
+const TEXT_DIRTY_EDITS = [
+  [
+    /[\\/]ink[\\/]build[\\/]dom\.js$/,
+    "import squashTextNodes from './squash-text-nodes.js';\n",
+    `import squashTextNodes from './squash-text-nodes.js';\nimport { noteTextChanged, measuredAt, markChangedTexts } from ${JSON.stringify(textDirty)};\nconst toleLayout = Yoga.Node.prototype.calculateLayout;\nYoga.Node.prototype.calculateLayout = function (...args) {\n    markChangedTexts((node) => measureText(squashTextNodes(node)));\n    return toleLayout.apply(this, args);\n};\n`,
+  ],
+  [
+    /[\\/]ink[\\/]build[\\/]dom\.js$/,
+    '    const yogaNode = findClosestYogaNode(node);\n    yogaNode?.markDirty();\n',
+    '    noteTextChanged(node);\n',
+  ],
+  [
+    /[\\/]ink[\\/]build[\\/]dom\.js$/,
+    '    const dimensions = measureText(text);\n',
+    '    const dimensions = measureText(text);\n    measuredAt(node, dimensions.width <= width);\n',
+  ],
+];
 /** What frame pacing needs to find in Ink's files, each once. */
 const PACING_HOOKS = [
   [/[\\/]ink[\\/]build[\\/]ink\.js$/, 'this.rootNode.onRender = () => {'],
@@ -27,8 +49,20 @@ export const inkOutputPlugin = {
   setup(build) {
     let swapped = false;
     const hooksSeen = new Set();
-    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/](?:ink|reconciler)\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/](?:ink|reconciler|dom)\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      let edited = false;
+      for (const [file, from, to] of TEXT_DIRTY_EDITS) {
+        if (!file.test(args.path)) continue;
+        if (source.split(from).length !== 2)
+          return {
+            errors: [
+              { text: `ink-output: expected "${from.trim()}" once in ${args.path} (src/tui/frame/ink-text-dirty.ts)` },
+            ],
+          };
+        source = source.replace(from, () => to);
+        edited = true;
+      }
       for (const [file, line] of PACING_HOOKS) {
         if (!file.test(args.path)) continue;
         if (source.split(line).length !== 2)
@@ -37,7 +71,7 @@ export const inkOutputPlugin = {
           };
         hooksSeen.add(line);
       }
-      return undefined;
+      return edited ? { contents: source, loader: 'js', resolveDir: dirname(args.path) } : undefined;
     });
     build.onResolve({ filter: /^widest-line$/ }, (args) =>
       inkBuild.test(args.importer) ? { path: widestLine } : undefined,

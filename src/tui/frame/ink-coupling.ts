@@ -3,7 +3,10 @@
  * its API, and a new Ink can break them silently:
  * - `scripts/ink-output-plugin.mjs` swaps Ink's `build/output.js` for `src/tui/frame/ink-output.ts`
  *   (which must make the same frames: `test/tui/ink-output-matches-ink.test.ts`), swaps its
- *   `widest-line` for `src/tui/text/text-width.ts`, and stubs its `devtools.js`;
+ *   `widest-line` for `src/tui/text/text-width.ts`, and stubs its `devtools.js`,
+ *   and edits its `build/dom.js` so that a text node is marked dirty for Yoga only when its size
+ *   changed (`src/tui/frame/ink-text-dirty.ts`, which hooks Yoga's `Node.prototype.calculateLayout`;
+ *   `test/tui/text-layout-kept-while-its-size-is.test.ts` checks the frames against Ink's);
  * - `src/tui/frame/frame-writer.ts` reads the erase sequences Ink writes before each frame.
  * - `scripts/ink-resize-plugin.mjs` replaces Ink's resize listener (`resized` in `build/ink.js`) with one
  *   that draws nothing and forgets Ink's last output: the frame of the new size is tole's.
