@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/core/approval/approver';
+import { REACH_START, vettingOutcome } from '../../src/core/approval/unconfined-vetting';
 import { approvalView, fitApproval, type ApprovalView } from '../../src/tui/approval/approval-lines';
 import { pendingApproval } from '../../src/tui/approval/approval-queue';
 import { lineWidth, type Line } from '../../src/tui/style/styled-line';
@@ -168,6 +169,37 @@ describe('the approval box', () => {
     const script = ['rm -f notes.txt 2\u20e3>/dev/null', 'echo ok\ufe0f 👍🏽'].join('\n');
     const rows = approvalView(pendingApproval(bash(script)), 80).body.map((row) => sanitizeAnsi(text(row)).slice(4));
     expect(rows).toEqual(['rm -f notes.txt 2⟨U+20E3⟩>/dev/null', 'echo ok⟨U+FE0F⟩ 👍⟨U+1F3FD⟩']);
+  });
+
+  it('a warning taller than the box at any height: the keys stay, and scrolling reaches every line of the box', () => {
+    const finding = fc
+      .tuple(fc.constantFrom('runs ssh', 'runs tmux', 'runs sudo', 'runs a login shell'), fc.string({ maxLength: 40 }))
+      .map(([what, why]) => `${REACH_START}${what}${why === '' ? '' : `, which ${why}`}`);
+    fc.assert(
+      fc.property(
+        fc.array(finding, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 56, max: 156 }),
+        fc.integer({ min: 9, max: 45 }),
+        (unvouched, width, height) => {
+          const vetting = { unvouched, outcome: 'warned' as const };
+          const request = { ...bash('ssh host uptime', 'Write'), vetting, runs: vettingOutcome(vetting) };
+          const view = approvalView(pendingApproval(request), width);
+          const keys = view.foot.slice(-(view.keyRows ?? 1));
+          const reached = new Set<Line>();
+          for (let top = 0; ; top += 1) {
+            const fitted = fitApproval(view, height, top);
+            expect(fitted.lines.length).toBeLessThanOrEqual(height);
+            expect(fitted.lines[0]).toBe(view.head[0]);
+            for (const key of keys) expect(fitted.lines).toContain(key);
+            for (const row of fitted.lines) reached.add(row);
+            if (fitted.top + fitted.page >= fitted.bodyLength) break;
+            expect(fitted.position).toBe(`lines ${fitted.top + 1}–${fitted.top + fitted.page} of ${fitted.bodyLength}`);
+          }
+          for (const row of [...view.head, ...view.body, ...view.foot]) expect(reached).toContain(row);
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 
   it('marks every line when no line alone is Destructive (the part spans a heredoc)', () => {

@@ -28,7 +28,7 @@ export function approvalViewAt(
 export function approvalBox(view: ApprovalView, maxHeight: number, top: number): ApprovalBox {
   const height = Math.min(maxHeight, approvalRows(view) + 2);
   const fitted = fitApproval(view, innerSize(0, height).height, top);
-  return { height, fitted, maxTop: Math.max(0, view.body.length - fitted.page) };
+  return { height, fitted, maxTop: Math.max(0, fitted.bodyLength - fitted.page) };
 }
 
 interface ApprovalPromptProps {

@@ -20,6 +20,10 @@ export interface ApprovalView {
   readonly note: Line | null;
   /** The body row the view keeps in sight whatever the scroll (the cursor's, while the command is edited). */
   readonly follow?: number;
+  /** The foot's last rows that hold the keys: they stay in place when the rest of a tall foot scrolls. */
+  readonly keyRows?: number;
+  /** The foot's rows after why and the findings (where it runs, the remedy, the keys): kept together when they fit. */
+  readonly tailRows?: number;
 }
 
 /** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
@@ -242,6 +246,7 @@ export function approvalView(
       ),
     );
   foot.push(...vettingLines(pending, width));
+  const findingRows = foot.length;
   if (request.runs)
     foot.push(
       ...wrapLine([seg('runs: ', 'muted'), seg(request.runs, request.vetting ? 'warn' : 'text')], width, [
@@ -249,10 +254,13 @@ export function approvalView(
       ]),
     );
   if (request.vetting) foot.push(...wrapLine([seg(vettingRemedy(request.vetting), 'muted')], width, [seg('      ')]));
-  foot.push(...keyLine(pending, width, field, offers));
+  const keys = keyLine(pending, width, field, offers);
+  foot.push(...keys);
   const edited = field?.kind === 'edit' ? editedLines(field.editor, width) : null;
   return {
     ...(edited ? { follow: edited.follow } : {}),
+    keyRows: keys.length,
+    tailRows: foot.length - findingRows,
     head: [
       spread([seg(request.tool, 'toolName')], [seg(destructive ? ' Destructive ' : request.risk, request.risk)], width),
       // A sub-agent's call is asked on this screen: who asks is always in sight.
@@ -324,25 +332,45 @@ export interface FittedApproval {
   readonly top: number;
   /** Body lines shown at once: what a page moves. */
   readonly page: number;
+  /** Lines the body scrolls through: the view's, and the first foot lines that did not fit below it. */
+  readonly bodyLength: number;
   /** "lines 1–8 of 32", when the body does not fit whole. */
   readonly position: string | null;
 }
 
 /**
- * The view cut to `height` rows with the body scrolled to `top`: the head and foot always stay,
- * the note is dropped before the body shrinks below two lines, the body keeps at least one line.
+ * The view cut to `height` rows with the body scrolled to `top`: the head and foot stay, the note
+ * is dropped before the body shrinks below two lines, the body keeps at least one line. A foot too
+ * tall for that (a long warning on a small screen) keeps only its last rows (the keys) in place and
+ * leaves its first lines at the body's end, where scrolling reaches them: nothing the key answers is
+ * out of reach.
  */
 export function fitApproval(view: ApprovalView, height: number, top: number): FittedApproval {
-  const room = height - view.head.length - view.foot.length;
-  const note = view.note && room - 1 >= Math.min(2, view.body.length) ? view.note : null;
-  const page = Math.max(1, Math.min(view.body.length, room - (note ? 1 : 0)));
+  const { body, foot } = foldedFoot(view, height);
+  const room = height - view.head.length - foot.length;
+  const note = view.note && room - 1 >= Math.min(2, body.length) ? view.note : null;
+  const page = Math.max(1, Math.min(body.length, room - (note ? 1 : 0)));
   const kept = view.follow === undefined ? top : Math.min(Math.max(top, view.follow - page + 1), view.follow);
-  const first = Math.max(0, Math.min(kept, view.body.length - page));
-  const shown = view.body.slice(first, first + page);
+  const first = Math.max(0, Math.min(kept, body.length - page));
+  const shown = body.slice(first, first + page);
   // Below the smallest screen tole supports, the keys are what stays: the first foot lines go.
   const footRows = Math.max(1, height - view.head.length - shown.length - (note ? 1 : 0));
-  const foot = view.foot.slice(Math.max(0, view.foot.length - footRows));
-  const lines = [...view.head, ...shown, ...foot, ...(note ? [note] : [])].slice(0, Math.max(0, height));
-  const position = view.body.length > page ? `lines ${first + 1}–${first + shown.length} of ${view.body.length}` : null;
-  return { lines, top: first, page, position };
+  const footShown = foot.slice(Math.max(0, foot.length - footRows));
+  const lines = [...view.head, ...shown, ...footShown, ...(note ? [note] : [])].slice(0, Math.max(0, height));
+  const position = body.length > page ? `lines ${first + 1}–${first + shown.length} of ${body.length}` : null;
+  return { lines, top: first, page, bodyLength: body.length, position };
+}
+
+/**
+ * The body and the foot for `height` rows. When the whole foot and one body line do not fit, why
+ * and the findings go whole to the body's end (they read from their first line when scrolled to),
+ * or, when the rest of the foot does not fit either, every foot line above the keys.
+ */
+function foldedFoot(view: ApprovalView, height: number): { body: readonly Line[]; foot: readonly Line[] } {
+  const footRoom = height - view.head.length - 1;
+  if (view.foot.length <= footRoom || view.follow !== undefined) return view;
+  const tail = view.tailRows ?? 0;
+  const stays = Math.min(view.foot.length, tail <= footRoom ? tail : (view.keyRows ?? 1));
+  const moved = view.foot.length - stays;
+  return { body: [...view.body, ...view.foot.slice(0, moved)], foot: view.foot.slice(moved) };
 }
