@@ -9,7 +9,7 @@ import { filesByTier } from './test/support/tiers';
 const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
 // Builds dist/tole.js when stale and bundles the child scripts, once before any file of a tier.
 const PROCESS_SETUP = ['test/support/build-test-children.ts'];
-// The tier's own directory, which each file's TMPDIR is made in (test/support/run-tmpdir.ts).
+// The unit and isolated tiers' own directory, which each file's TMPDIR is made in (test/support/run-tmpdir.ts).
 const RUN_TMPDIR = ['test/support/run-tmpdir.ts'];
 
 /** vitest's order, the fault simulator's shards last in their project (test/support/file-order.ts says why). */
@@ -93,7 +93,7 @@ export default defineConfig({
           // TMPDIR is a directory of the file's own, removed when it ends (tmpdir-per-file.ts);
           // first, so that the state checked after the file still holds it.
           setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/process-state-kept.ts'],
-          globalSetup: [...RUN_TMPDIR, ...PROCESS_SETUP],
+          globalSetup: PROCESS_SETUP,
         },
       },
       {
@@ -104,7 +104,7 @@ export default defineConfig({
           include: tiers['process-isolated'],
           pool: 'forks',
           setupFiles: ['test/support/tmpdir-per-file.ts'],
-          globalSetup: [...RUN_TMPDIR, ...PROCESS_SETUP],
+          globalSetup: PROCESS_SETUP,
         },
       },
     ],

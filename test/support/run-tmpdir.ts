@@ -1,5 +1,5 @@
 /**
- * Each tier's global setup: the run's own directory in tmpdir(), where every file of the tier makes
+ * The unit and isolated tiers' global setup: the run's own directory in tmpdir(), where every file of the tier makes
  * its TMPDIR (tmpdir-per-file.ts), made world-writable and sticky like /tmp, and marked for ext4
  * to spread the directories made in it over the disk's block groups (spread-inodes.ts says why).
  * One mark a tier, made here: a chattr started for each file from the process that holds the

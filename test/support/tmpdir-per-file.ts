@@ -7,18 +7,25 @@
  * (src/cli/session-temp-dir.ts) was left in /tmp: about 1,100 tole-session-* folders on this machine.
  * The directory is made world-writable and sticky like /tmp, for the servers that run as another
  * user (test/support/postgres-server.ts runs PostgreSQL as nobody when the tests run as root).
- * It is made in the tier's own directory (run-tmpdir.ts), which ext4 is told to spread the
- * directories made in over the disk's block groups (spread-inodes.ts says why), else in tmpdir().
+ * ext4 is told to spread the directories made in it over the disk's block groups (spread-inodes.ts
+ * says why). In the unit and isolated tiers it is made in the tier's own directory, which carries
+ * that mark (run-tmpdir.ts): a chattr for each file from the process holding their threads costs
+ * more than it saves. The process tiers make it in tmpdir() and mark it: their workspaces stay as
+ * deep as before, where tests count the ../ that reach / (attachments-are-read-through-the-
+ * guarded-resolver).
  */
 import { chmodSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, inject } from 'vitest';
+import { spreadInodesUnder } from './spread-inodes';
 import { FILE_TMPDIR_PREFIX } from './tmpdir-per-file-name';
 
 const outer = process.env['TMPDIR'];
-const dir = realpathSync(mkdtempSync(join(inject('fileTmpdirParent') ?? tmpdir(), FILE_TMPDIR_PREFIX)));
+const tierDir = inject('fileTmpdirParent');
+const dir = realpathSync(mkdtempSync(join(tierDir ?? tmpdir(), FILE_TMPDIR_PREFIX)));
 chmodSync(dir, 0o1777);
+if (tierDir === undefined) spreadInodesUnder(dir);
 process.env['TMPDIR'] = dir;
 
 afterAll(() => {
