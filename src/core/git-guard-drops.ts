@@ -16,6 +16,7 @@
 
 import { DROP_START, REACH_START } from './approval/unconfined-vetting';
 import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
+import type { Word } from './approval/shell/syntax';
 import { codeElsewhereDrops, elsewhereDrops, lineElsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
 
 /**
@@ -37,6 +38,12 @@ const GIT_INSTALLED =
 const OWN_ENV_PROGRAMS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runuser', 'systemd-run', 'setpriv']);
 /** Builtins that take variables out of the environment, by the names given after them. */
 const UNEXPORTS = new Set(['unset', 'export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** Builtins that make a name reference with -n. */
+const NAMEREF_BUILTINS = new Set(['declare', 'typeset', 'local']);
+/** The options before a builtin's first name. */
+const leadingOptions = (rest: readonly string[]): readonly string[] =>
+  rest.slice(0, rest.findIndex((each) => !/^[-+]/.test(each)) >>> 0);
 
 /**
  * Settings a command's own `git -c` (or `--config-env`) could undo tole's guard with, or bring in
@@ -84,7 +91,7 @@ function itemDrops(item: GuardItem): string[] {
       const found: string[] = [];
       if (named && program!.substitutions.length > 0)
         found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
-      if (named) found.push(...gitByPath(program!.text));
+      if (named) found.push(...gitByPath(program!.text), ...gitByPattern(program!));
       const args = rest.map((word) => word.text);
       return [
         ...found,
@@ -254,6 +261,10 @@ function programDrops(program: string, rest: readonly string[], argument: boolea
     found.push(
       `${DROP_START}gives git a -c or --config-env setting that undoes tole's guard or includes a config tole did not read`,
     );
+  // A name reference sets the variable it names by another name (`declare -n p=PATH; p=/usr/bin`,
+  // `local -n q=$1`), which none of the checks on PATH and the guard's names read.
+  if (NAMEREF_BUILTINS.has(base) && leadingOptions(rest).some((option) => /^-[a-zA-Z]*n/.test(option)))
+    found.push(`${DROP_START}runs ${base} -n, which can set PATH or the guard's variables by another name`);
   if (UNEXPORTS.has(base) && unexportsByPattern(base, rest))
     found.push(`${DROP_START}runs ${base} with variable names tole cannot read before it runs`);
   const leading = rest.slice(0, rest.findIndex((each) => !each.startsWith('-')) >>> 0);
@@ -266,6 +277,31 @@ function programDrops(program: string, rest: readonly string[], argument: boolea
 function gitByPath(program: string): string[] {
   return /\/git(-[\w.-]+)?$/.test(program)
     ? [`${DROP_START}runs git by a path (${program}), which tole's check does not see`]
+    : [];
+}
+
+/**
+ * A program named by a path pattern the shell expands (`/usr/bin/g[i]t`, `./gi?`, `/usr/bin/gi{t,}`)
+ * whose last part may match git or one of its programs: git by its path, spelled so that
+ * gitByPath's reading of the text does not see it. A pattern with no `/` is looked up in PATH,
+ * which finds tole's git.
+ */
+function gitByPattern(program: Word): string[] {
+  const { text } = program;
+  const brace = program.expands && /(^|[^$])\{[^}]*(,|\.\.)[^}]*\}/.test(text);
+  if (!text.includes('/') || (!program.glob && !brace)) return [];
+  const last = text.slice(text.lastIndexOf('/') + 1);
+  // A brace may put any text there; a glob is read as a pattern (a class as any one character).
+  const pattern = new RegExp(
+    `^${last
+      .replace(/\[[^\]]*\]/g, '\u0000')
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')
+      .replace(/\u0000/g, '.')}$`,
+  );
+  return brace || ['git', 'git-upload-pack', 'git-remote-http'].some((name) => pattern.test(name))
+    ? [`${DROP_START}runs a program by a path pattern (${text}) that may name git, which tole's check does not see`]
     : [];
 }
 
