@@ -143,21 +143,37 @@ describe("the bundle's Ink output", () => {
       '\x1b[7m',
       '\x1b[27m',
     ];
+    const sameAsInk = (parts: readonly string[], x: number) => {
+      const line = parts.join('');
+      const ops: Op[] = [
+        { type: 'clip', clip: { x1: x, x2: x + 40, y1: undefined, y2: undefined } },
+        { type: 'write', x, y: 0, text: line, transformers: [] },
+        { type: 'unclip' },
+      ];
+      expect(frame(Output, 48, 1, ops), JSON.stringify(line)).toBe(frame(InkOutput, 48, 1, ops));
+    };
+    // Codes before the first character that set one attribute twice: slice-ansi hands them on
+    // reduced and reordered (found once by a random run: bold, a background, bold again).
+    sameAsInk(['\x1b[1m', '\x1b[48;2;1;2;3m', '\x1b[1m', ' '], 0);
+    sameAsInk(['\x1b[38;5;208m', '\x1b[7m', '\x1b[38;5;208m', 'a', '\x1b[1m', '\x1b[1m', 'b'], 0);
+    sameAsInk(['\x1b[1;31m', '\x1b[48;2;1;2;3m', '\x1b[1m', 'x'], 1);
     fc.assert(
       fc.property(
         fc.array(fc.oneof({ arbitrary: fc.constantFrom(...narrow), weight: 4 }, fc.constantFrom(...codes)), {
           maxLength: 30,
         }),
         fc.integer({ min: 0, max: 3 }),
-        (parts, x) => {
-          const line = parts.join('');
-          const ops: Op[] = [
-            { type: 'clip', clip: { x1: x, x2: x + 40, y1: undefined, y2: undefined } },
-            { type: 'write', x, y: 0, text: line, transformers: [] },
-            { type: 'unclip' },
-          ];
-          expect(frame(Output, 48, 1, ops)).toBe(frame(InkOutput, 48, 1, ops));
-        },
+        sameAsInk,
+      ),
+      { numRuns: fcRuns() },
+    );
+    // The same with the codes first: runs of several codes before the first character are common.
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...codes), { minLength: 2, maxLength: 5 }),
+        fc.array(fc.constantFrom(...narrow), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        (lead, rest, x) => sameAsInk([...lead, ...rest], x),
       ),
       { numRuns: fcRuns() },
     );

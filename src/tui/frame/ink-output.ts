@@ -249,12 +249,33 @@ const narrowLines = new Map<string, boolean>();
 export function keptWhole(line: string): boolean {
   let narrow = narrowLines.get(line);
   if (narrow === undefined) {
-    narrow = NARROW.test(line);
+    narrow = NARROW.test(line) && !leadSetsTwice(line);
     if (narrowLines.size >= 20_000) narrowLines.clear();
     narrowLines.set(line, narrow);
   }
   return narrow;
 }
+
+/**
+ * Whether two of the SGR codes before the line's first character set the same attribute
+ * (`ESC[1m ESC[48;2;1;2;3m ESC[1m`, or two colours): slice-ansi hands the codes it meets before the
+ * first character on reduced and in another order, so such a line cut is not the line. Codes
+ * between characters it hands on as they are.
+ */
+function leadSetsTwice(line: string): boolean {
+  const lead = LEADING_CODES.exec(line)![0];
+  if (lead.indexOf('\x1b', 1) === -1) return false;
+  const ends = new Set<string>();
+  for (const code of lead.split(/(?=\x1b)/))
+    for (const token of sgrTokensOf(code)) {
+      if (token.type !== 'ansi') continue;
+      if (ends.has(token.endCode)) return true;
+      ends.add(token.endCode);
+    }
+  return false;
+}
+
+const LEADING_CODES = /^(?:\x1b\[[0-9;]*m)*/;
 
 /**
  * A line cut to a clip, remembered per line (keyed by the line alone: the same line is cut the
