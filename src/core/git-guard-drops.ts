@@ -91,7 +91,7 @@ function itemDrops(item: GuardItem): string[] {
       const found: string[] = [];
       if (named && program!.substitutions.length > 0)
         found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
-      if (named) found.push(...gitByPath(program!.text), ...gitByPattern(program!));
+      if (named) found.push(...gitByPath(program!.text), ...gitByPattern(program!), ...byDescriptor(program!.text));
       const args = rest.map((word) => word.text);
       return [
         ...found,
@@ -277,6 +277,16 @@ function programDrops(program: string, rest: readonly string[], argument: boolea
 function gitByPath(program: string): string[] {
   return /\/git(-[\w.-]+)?$/.test(program)
     ? [`${DROP_START}runs git by a path (${program}), which tole's check does not see`]
+    : [];
+}
+
+/**
+ * A program run through an open file (`exec 9</usr/bin/git; /dev/fd/9 diff`, `/dev/stdin diff <
+ * /usr/bin/git`): the file opened, which a redirection names, may be git, and no path names it.
+ */
+function byDescriptor(program: string): string[] {
+  return /^\/(dev\/(fd\/|std(in|out|err)$)|proc\/[^/]+\/fd\/)/.test(program)
+    ? [`${DROP_START}runs a program through an open file (${program}), which may be a git tole's check does not see`]
     : [];
 }
 

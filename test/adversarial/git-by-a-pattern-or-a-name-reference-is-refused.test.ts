@@ -1,9 +1,10 @@
 /**
  * A git run by a path pattern the shell expands (`/usr/bin/g[i]t`, `./gi?`, `/usr/bin/gi{t,}`) or
- * found through a PATH set by another name (`declare -n p=PATH; p=/usr/bin`) is the real git, not
- * tole's: unconfined, a repository's drivers run there unvetted. The command check reads both from
- * the text, as it reads `/usr/bin/git` and `PATH=/usr/bin`: a key runs neither unconfined where
- * there is no sandbox, and neither hides behind a warning a key may accept (ssh, a login shell).
+ * found through a PATH set by another name (`declare -n p=PATH; p=/usr/bin`), or run through an open
+ * file (`exec 9</usr/bin/git; /dev/fd/9 diff`) is the real git, not tole's: unconfined, a
+ * repository's drivers run there unvetted. The command check reads each from the text, as it reads
+ * `/usr/bin/git` and `PATH=/usr/bin`: a key runs none unconfined where there is no sandbox, and none
+ * hides behind a warning a key may accept (ssh, a login shell).
  * Also the forms tried against the warning that were already refused, kept as a corpus.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,9 +33,12 @@ const UNSPELLED = [
   `cd ${gitDir} && ./g[i]t -C - diff`,
   `declare -n p=PATH; p=${gitDir}; git diff`,
   `f(){ local -n q=$1; q=${gitDir}; }; f PATH; git diff`,
+  `exec 9<${gitDir}/git; /dev/fd/9 diff`,
+  `exec {fd}<${gitDir}/git; /proc/self/fd/$fd diff`,
+  `/dev/stdin diff < ${gitDir}/git`,
 ];
 
-describe('git by a pattern or a PATH set by another name', () => {
+describe('git by a pattern, a PATH set by another name or an open file', () => {
   it.each(UNSPELLED)('%s: a finding the key may not accept', (form) => {
     const drops = guardDrops(form);
     expect(drops.length).toBeGreaterThan(0);
