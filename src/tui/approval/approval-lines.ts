@@ -353,9 +353,14 @@ export function fitApproval(view: ApprovalView, height: number, top: number): Fi
   const kept = view.follow === undefined ? top : Math.min(Math.max(top, view.follow - page + 1), view.follow);
   const first = Math.max(0, Math.min(kept, body.length - page));
   const shown = body.slice(first, first + page);
-  // Below the smallest screen tole supports, the keys are what stays: the first foot lines go.
+  // Below the smallest screen tole supports, the keys are what stays: the first foot lines go, and
+  // when not every key row fits, the first ones stay (the row naming y, which approves), not the last.
   const footRows = Math.max(1, height - view.head.length - shown.length - (note ? 1 : 0));
-  const footShown = foot.slice(Math.max(0, foot.length - footRows));
+  const keyStart = Math.max(0, foot.length - (view.keyRows ?? 1));
+  const footShown =
+    footRows < foot.length - keyStart
+      ? foot.slice(keyStart, keyStart + footRows)
+      : foot.slice(Math.max(0, foot.length - footRows));
   const lines = [...view.head, ...shown, ...footShown, ...(note ? [note] : [])].slice(0, Math.max(0, height));
   const position = body.length > page ? `lines ${first + 1}–${first + shown.length} of ${body.length}` : null;
   return { lines, top: first, page, bodyLength: body.length, position };
