@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/storage/errors';
+import { defaultTabStops } from '../../src/tui/frame/terminal-screen';
 import { runTui, type RunTuiOptions } from '../../src/tui/run-tui';
 import type { TurnAgent } from '../../src/tui/screen/turn-controller';
 import { eventually, FakeStdin, FakeStdout, hangingAgent, KEYS, tuiOptions } from './harness';
@@ -10,6 +11,8 @@ import { shownText } from './xterm-screen';
 const ENTER = '\x1b[?1049h';
 const LEAVE = '\x1b[?1049l';
 const SHOW_CURSOR = '\x1b[?25h';
+/** TBC 3: every tab stop cleared. */
+const CLEAR_STOPS = '\x1b[3g';
 
 function start(agent: TurnAgent = hangingAgent()): {
   stdout: FakeStdout;
@@ -30,6 +33,11 @@ function restored(stdout: FakeStdout): void {
   const tail = all.slice(all.lastIndexOf(LEAVE) - 40);
   expect(tail).toContain(SHOW_CURSOR);
   expect(all.lastIndexOf(LEAVE)).toBeGreaterThan(all.lastIndexOf('─'));
+  // The tab stops tole set where its panes start are cleared last and put back at every 8 columns.
+  const stops = all.lastIndexOf(defaultTabStops(stdout.columns));
+  expect(stops).toBeGreaterThan(all.lastIndexOf('─'));
+  expect(all.lastIndexOf(CLEAR_STOPS)).toBe(stops);
+  expect(all.slice(stops + defaultTabStops(stdout.columns).length)).not.toContain('\x1bH');
 }
 
 /** Waits until the prompt row shows `text` (typed keys drawn), as a terminal would show the writes. */
