@@ -5,7 +5,9 @@
 // with tole's code cache (src/cli/screen-loader.ts): Node 20 caches no compiled ES modules.
 // Within it too, what the first frame does not need is evaluated on first use, and the big
 // libraries only used after the first frame (the provider client, zod, MCP, ...) are in a second
-// script, dist/later.cjs, loaded (with its own code cache) on their first import.
+// script, dist/later.cjs, loaded (with its own code cache) on their first import. `tole -p` is
+// one CommonJS script too, dist/headless.cjs, compiled with its own code cache
+// (src/cli/headless-loader.ts).
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,13 @@ import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 const SCREEN_PARAMETERS = 'exports, require, module, __filename, __dirname, TOLE_IMPORT_META_URL';
 /** The second script (src/cli/later-modules.ts). */
 const LATER_SCRIPT = 'later.cjs';
+/**
+ * `tole -p`'s script (src/cli/headless-loader.ts): everything the command runs, in one script
+ * with one cache, as the ES chunks held it (none of the screen's patches, no later.cjs: a turn
+ * uses the provider's client and zod anyway). Its name does not start with `screen-` (see
+ * src/cli/later-modules.ts).
+ */
+const HEADLESS_SCRIPT = 'headless.cjs';
 
 /**
  * Where the build goes: dist/, unless TOLE_DIST names another folder (the bench of the patches,
@@ -61,7 +70,11 @@ const result = await build({
   splitting: true,
   metafile: true,
   format: 'esm',
-  define: { 'process.env.NODE_ENV': '"production"', TOLE_SCREEN_BUNDLE: '"./screen.cjs"' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    TOLE_SCREEN_BUNDLE: '"./screen.cjs"',
+    TOLE_HEADLESS_BUNDLE: `"./${HEADLESS_SCRIPT}"`,
+  },
   banner: {
     js: [
       '#!/usr/bin/env node',
@@ -113,9 +126,15 @@ if (!WITHOUT.has('later-modules')) {
     outfile: `${DIST}/${LATER_SCRIPT}`,
   });
 }
+await build({
+  ...script,
+  entryPoints: ['src/cli/headless-entry.ts'],
+  outfile: `${DIST}/${HEADLESS_SCRIPT}`,
+});
 const shareNamespaces = unless('shared-namespaces', shareInteropNamespaces);
 writeScript(`${DIST}/screen.cjs`, (source) => unless('lazy-builtins', lazyBuiltins)(shareNamespaces(source)));
 if (!WITHOUT.has('later-modules')) writeScript(`${DIST}/${LATER_SCRIPT}`, shareNamespaces);
+writeScript(`${DIST}/${HEADLESS_SCRIPT}`, shareNamespaces);
 for (const name of WITHOUT.has('later-modules') ? [] : LATER_PACKAGES) {
   if (readFileSync(`${DIST}/screen.cjs`, 'latin1').includes(`\n// node_modules/${name}/`))
     throw new Error(`later-modules: ${name} was bundled into ${DIST}/screen.cjs too`);

@@ -1,16 +1,30 @@
 /**
- * tole's compile cache: V8's compiled code for the full-screen session's script, kept under the
- * user's cache folder ($XDG_CACHE_HOME/tole, else ~/.cache/tole), never in the workspace. Node 20
- * keeps no compile cache of its own, and compiling the script is a large part of a start.
+ * tole's compile cache: V8's compiled code for the scripts of its build (the full-screen session's,
+ * its later libraries', `tole -p`'s), kept under the user's cache folder ($XDG_CACHE_HOME/tole,
+ * else ~/.cache/tole), never in the workspace. Node 20 keeps no compile cache of its own, and
+ * compiling the script is a large part of a start.
  *
  * A cache file is a one-line JSON header and V8's bytes. It is used only for the very source
  * (its size and CRC-32), tole version, Node, V8 and CPU it was made with, and only when its bytes
  * have the length and CRC-32 the header says; anything else (another build, a file cut short or
- * damaged, one that is not a cache at all, one another user owns or others may write) reads as no
- * cache, and a fresh one replaces it. V8 checks the bytes it is given once more, and compiles from
+ * damaged, one that is not a cache at all, one another user owns or others may write, one in a
+ * folder another user owns or others may write in) reads as no cache, and a fresh one replaces it
+ * (never in such a folder). V8 checks the bytes it is given once more, and compiles from
  * source when it rejects them.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -58,11 +72,17 @@ export function codeCacheFile(dir: string, name: string, key: CodeCacheKey): str
 export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
   let bytes: Buffer;
   try {
-    // V8 runs what a cache holds: one someone else could have written or changed is not used.
-    const stat = statSync(file);
-    if (!stat.isFile() || (stat.mode & 0o022) !== 0) return null;
-    if (process.getuid && stat.uid !== process.getuid()) return null;
-    bytes = readFileSync(file);
+    // V8 runs what a cache holds: one someone else could have written or changed is not used, nor
+    // one in a folder someone else could put another file in. The file checked is the one read.
+    if (!ownFolder(dirname(file))) return null;
+    const fd = openSync(file, 'r');
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile() || !ownedAndWritableByOwnerOnly(stat)) return null;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }
@@ -81,6 +101,21 @@ export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
   return data;
 }
 
+/** The user's own, and only the user may change it. */
+function ownedAndWritableByOwnerOnly(stat: Stats): boolean {
+  return (stat.mode & 0o022) === 0 && (!process.getuid || stat.uid === process.getuid());
+}
+
+/** A folder of the user's that no one else may write in. */
+function ownFolder(dir: string): boolean {
+  try {
+    const stat = statSync(dir);
+    return stat.isDirectory() && ownedAndWritableByOwnerOnly(stat);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Writes the cache whole (a temporary file renamed over the old one, so a reader never sees half
  * of one) and removes this script's caches of all but the three most recent other builds. A cache that cannot be written (no
@@ -91,6 +126,8 @@ export function writeCodeCache(file: string, key: CodeCacheKey, data: Buffer): b
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A folder another user owns or may write in is not the user's cache: nothing is left in it.
+    if (!ownFolder(dir)) return false;
     const header = JSON.stringify({ format: FORMAT, ...key, dataBytes: data.length, dataCrc: crc32(data) });
     writeFileSync(temporary, Buffer.concat([Buffer.from(`${header}\n`), data]), { mode: 0o600 });
     renameSync(temporary, file);

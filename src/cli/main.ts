@@ -59,11 +59,22 @@ async function dispatch(args: CliArgs, io: MainIo): Promise<number> {
   }
 }
 
+/** Set by the build: the file (beside dist/tole.js) that holds `tole -p`'s code. */
+declare const TOLE_HEADLESS_BUNDLE: string | undefined;
+
 async function runHeadlessCommand(args: CliArgs, io: MainIo): Promise<number> {
   // As for the screen: the sandbox is tried while the command's code loads.
   const sandbox = findSandboxSoon(io.env);
-  const { runHeadlessCommand } = await import('./headless-command');
-  return runHeadlessCommand(args, io, sandbox);
+  // Built: the command's code is one script, compiled with tole's code cache (see headless-loader);
+  // from source (tests under tsx), its modules. The build keeps only the first branch.
+  return typeof TOLE_HEADLESS_BUNDLE === 'string'
+    ? (await import('./headless-loader')).runHeadlessBundle(
+        new URL(TOLE_HEADLESS_BUNDLE, import.meta.url),
+        args,
+        io,
+        sandbox,
+      )
+    : (await import('./headless-command')).runHeadlessCommand(args, io, sandbox);
 }
 
 /** Set by the build: the file (beside dist/tole.js) that holds the full-screen session's code. */

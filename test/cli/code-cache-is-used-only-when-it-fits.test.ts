@@ -4,7 +4,7 @@
  * cache) reads as none and is replaced by a fresh one. A cache that cannot be written costs
  * nothing but the time.
  */
-import { chmodSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeCacheDir, codeCacheFile, codeCacheKey, readCodeCache, writeCodeCache } from '../../src/cli/code-cache';
@@ -84,6 +84,28 @@ describe('the code cache file', () => {
     expect(readCodeCache(file, key)).toBeNull();
     chmodSync(file, 0o600);
     expect(readCodeCache(file, key)?.equals(data)).toBe(true);
+  });
+
+  it('is neither read from nor written to a folder others may write in or another user owns', () => {
+    const folder = join(dir, 'tole');
+    const file = codeCacheFile(folder, 'headless', key);
+    expect(writeCodeCache(file, key, data)).toBe(true);
+    chmodSync(folder, 0o770);
+    expect(readCodeCache(file, key)).toBeNull();
+    expect(writeCodeCache(codeCacheFile(folder, 'headless', codeCacheKey(Buffer.from('x'), '1')), key, data)).toBe(
+      false,
+    );
+    expect(readdirSync(folder)).toEqual([basename(file)]);
+    chmodSync(folder, 0o700);
+    expect(readCodeCache(file, key)?.equals(data)).toBe(true);
+    // Only root can give a folder away: the case is there where the tests run as root.
+    if (process.getuid?.() === 0) {
+      chownSync(folder, 65534, 65534);
+      expect(readCodeCache(file, key)).toBeNull();
+      expect(writeCodeCache(file, key, Buffer.from('other bytes'))).toBe(false);
+      chownSync(folder, 0, 0);
+      expect(readCodeCache(file, key)?.equals(data)).toBe(true);
+    }
   });
 
   it('is not written where it cannot be, and that is no error', () => {

@@ -13,7 +13,7 @@ import { tempDirForFile } from '../support/after-the-test';
 
 const copy = tempDirForFile('tole-missing-chunk-');
 
-/** A copy of the built dist/ with the chunks whose names start with these removed. */
+/** A copy of the built dist/ with the chunks whose names start with these removed (and the scripts named so: `headless.cjs`). */
 function distWithout(...prefixes: string[]): string {
   const dist = join(copy, `dist-${prefixes.join('-')}`);
   cpSync(join(REPO_ROOT, 'dist'), dist, { recursive: true });
@@ -21,6 +21,7 @@ function distWithout(...prefixes: string[]): string {
     if (prefixes.some((prefix) => new RegExp(`^${prefix}-[A-Z0-9]+\\.js$`).test(name)))
       rmSync(join(dist, 'chunks', name));
   }
+  for (const name of prefixes.filter((prefix) => prefix.endsWith('.cjs'))) rmSync(join(dist, name));
   return join(dist, 'tole.js');
 }
 
@@ -41,16 +42,23 @@ beforeAll(() => {
 
 describe('a chunk of the build that is missing', () => {
   it("the command's own chunk: one line naming the file and saying to rebuild, exit 1", () => {
-    const run1 = run(distWithout('headless-command'), ['-p', 'hi']);
+    const run1 = run(distWithout('headless-loader'), ['-p', 'hi']);
     expect(run1.code).toBe(1);
     expect(run1.stderr).toMatch(
-      /^tole: this install of tole is incomplete: .*headless-command-[A-Z0-9]+\.js.*npm run build/,
+      /^tole: this install of tole is incomplete: .*headless-loader-[A-Z0-9]+\.js.*npm run build/,
     );
     expect(run1.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it("the command's script (dist/headless.cjs): one line naming it, exit 1", () => {
+    const run1 = run(distWithout('headless.cjs'), ['-p', 'hi']);
+    expect(run1.code).toBe(1);
+    expect(run1.stderr).toMatch(/^tole: this install of tole is incomplete: .*headless\.cjs.*npm run build/);
+    expect(run1.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('the error classes too: still one line, no stack trace', () => {
-    const run2 = run(distWithout('headless-command', 'config', 'errors'), ['-p', 'hi']);
+    const run2 = run(distWithout('headless-loader', 'config', 'errors'), ['-p', 'hi']);
     expect(run2.code).toBe(1);
     expect(run2.stderr).toMatch(/^tole: this install of tole is incomplete: /);
     expect(run2.stderr).not.toMatch(/node:internal|at .*\(/);
@@ -58,7 +66,7 @@ describe('a chunk of the build that is missing', () => {
   });
 
   it('--help and --version load no chunk: they work all the same', () => {
-    const toleJs = distWithout('headless-command', 'config', 'errors', 'tui-command');
+    const toleJs = distWithout('headless-loader', 'headless.cjs', 'config', 'errors', 'tui-command');
     expect(run(toleJs, ['--help']).stdout).toMatch(/^tole: a durable AI agent/);
     expect(run(toleJs, ['--version']).stdout).toMatch(/^tole \d/);
   });

@@ -6,6 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import './shared-code-cache';
 import { REPO_ROOT } from './repo-root';
 import { startNode, type ChildRun, type SpawnOptions, type StartedChild } from './spawn-node';
 
@@ -65,5 +67,22 @@ export function runBuiltTole(args: readonly string[], options: SpawnOptions = {}
  * unless told otherwise: the bound only ends a hung child, so it is far above a loaded machine's time.
  */
 export function startBuiltTole(args: readonly string[], options: SpawnOptions = {}): StartedChild {
-  return startNode(TOLE_JS, args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
+  const env = withSharedCodeCache(options.env ?? process.env);
+  return startNode(TOLE_JS, args, { ...options, env, timeoutMs: options.timeoutMs ?? 60_000 });
+}
+
+/**
+ * `env` with the run's code cache (test/support/shared-code-cache.ts) as XDG_CACHE_HOME, unless it
+ * names one: a tole in a fresh home compiled its `tole -p` script from source and wrote a cache
+ * that no later start read. Outside the process tier (no such folder) `env` as it is.
+ */
+function withSharedCodeCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if ('XDG_CACHE_HOME' in env) return env;
+  let shared: string | undefined;
+  try {
+    shared = inject('toleCodeCacheHome');
+  } catch {
+    // Not in a vitest worker: no shared cache.
+  }
+  return shared === undefined ? env : { ...env, XDG_CACHE_HOME: shared };
 }

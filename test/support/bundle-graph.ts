@@ -16,6 +16,7 @@ export function builtFiles(): string[] {
     join(DIST, 'tole.js'),
     join(DIST, 'screen.cjs'),
     join(DIST, 'later.cjs'),
+    join(DIST, 'headless.cjs'),
     ...readdirSync(join(DIST, 'chunks')).map((name) => join(DIST, 'chunks', name)),
   ];
 }
