@@ -11,8 +11,8 @@ import { guardItems } from './git-guard-commands';
 
 /** git named as a word (`git`, `/git`, `-name git`), not inside another name (`github`, `.gitignore`). */
 const GIT_WORD = /(^|[^\w.-])git($|[^\w.-])/;
-/** Programs that make a link or a copy of a file. */
-const LINKS_OR_COPIES = new Set(['ln', 'cp', 'install', 'rsync']);
+/** Programs that make a link or a copy of a file (`cat /usr/bin/git > g`, `dd if=/usr/bin/git of=g` copy it too). */
+const LINKS_OR_COPIES = new Set(['ln', 'cp', 'install', 'rsync', 'cat', 'dd', 'tee']);
 
 const basename = (text: string): string => text.slice(text.lastIndexOf('/') + 1);
 

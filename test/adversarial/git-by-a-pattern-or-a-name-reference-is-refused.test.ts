@@ -79,6 +79,24 @@ describe('git by a pattern, a PATH set by another name or an open file', () => {
   });
 });
 
+describe('a copy of git made by cat, dd or tee', () => {
+  it.each([
+    'cat /usr/bin/git > g; chmod +x g; ./g diff',
+    'dd if=/usr/bin/git of=g; chmod +x g; ./g diff',
+    'tee g < /dev/null; cat /usr/bin/git | tee g >/dev/null; chmod +x g; ./g diff',
+  ])('%s: the box says it may be a git tole does not vet', async (command) => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, env: { PATH } });
+    expect(bash.assess({ command }).reason).toMatch(/not tole's git/);
+  });
+
+  it.each(['cat .gitignore', 'cat git-notes.md', 'tee out.txt'])('%s: no sign', async (command) => {
+    const ws = await tempWorkspace();
+    const bash = createBashTool({ workspaceRoot: ws.root, env: { PATH } });
+    expect(bash.assess({ command }).reason).not.toMatch(/not tole's git/);
+  });
+});
+
 /** Guard-undoing steps tried behind a warning (ssh) that the check already refused. */
 const BEHIND_A_WARNING = [
   'hash -p /usr/bin/git git; git diff',
