@@ -14,6 +14,7 @@
  */
 import {
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -75,7 +76,8 @@ export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
     // V8 runs what a cache holds: one someone else could have written or changed is not used, nor
     // one in a folder someone else could put another file in. The file checked is the one read.
     if (!ownFolder(dirname(file))) return null;
-    const fd = openSync(file, 'r');
+    // Not blocking: a FIFO where the cache would be is opened, found not a file, and left.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stat = fstatSync(fd);
       if (!stat.isFile() || !ownedAndWritableByOwnerOnly(stat)) return null;

@@ -14,6 +14,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -157,6 +158,13 @@ describe("the built tole -p's code cache", () => {
       expect(told(run), name).toEqual(told(first));
       expect(readCodeCache(file, key), name).not.toBeNull();
     }
+    // A FIFO where the cache would be: not waited on (no one writes it), not a cache, replaced.
+    rmSync(file);
+    execFileSync('mkfifo', ['-m', '600', file]);
+    const fifo = await turn(server, where);
+    expect(headlessLoads(fifo)).toEqual(COMPILED_AND_SAVED);
+    expect(told(fifo)).toEqual(told(first));
+    expect(readCodeCache(file, key)).not.toBeNull();
   }, 120_000);
 
   it('is not used when others may write it, or it or its folder is not the user’s, and nothing is left in a folder not the user’s', async () => {
