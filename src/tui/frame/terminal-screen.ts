@@ -71,19 +71,24 @@ export class TerminalScreen {
     this.restored = true;
   }
 
+  /** What undoes the session's modes: the default tab stops, then each mode off, the shell's screen last. */
+  private leavingModes(): string {
+    return (
+      defaultTabStops(this.stdout.columns || 80) +
+      (this.mouse ? MOUSE_OFF : '') +
+      FOCUS_OFF +
+      BRACKETED_PASTE_OFF +
+      AUTOWRAP_ON +
+      SHOW_CURSOR +
+      LEAVE_ALT_SCREEN
+    );
+  }
+
   /** The shell's screen and a cooked terminal for a program that takes the terminal over (`$EDITOR`); `resume` comes back. */
   suspend(): void {
     if (this.restored) return;
     if (this.stdin.isTTY && typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(false);
-    this.stdout.write(
-      defaultTabStops(this.stdout.columns || 80) +
-        (this.mouse ? MOUSE_OFF : '') +
-        FOCUS_OFF +
-        BRACKETED_PASTE_OFF +
-        AUTOWRAP_ON +
-        SHOW_CURSOR +
-        LEAVE_ALT_SCREEN,
-    );
+    this.stdout.write(this.leavingModes());
   }
 
   /** Back on the full screen after `suspend`, wiped (the caller draws it again whole). */
@@ -110,14 +115,6 @@ export class TerminalScreen {
     } catch {
       // The stream may already be closed; the modes below still matter.
     }
-    this.stdout.write(
-      defaultTabStops(this.stdout.columns || 80) +
-        (this.mouse ? MOUSE_OFF : '') +
-        FOCUS_OFF +
-        BRACKETED_PASTE_OFF +
-        AUTOWRAP_ON +
-        SHOW_CURSOR +
-        LEAVE_ALT_SCREEN,
-    );
+    this.stdout.write(this.leavingModes());
   }
 }

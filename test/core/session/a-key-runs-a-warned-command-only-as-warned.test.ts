@@ -9,29 +9,15 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
+import type { Decision } from '../../../src/core/approval/approver';
 import { isReachDrop, keyMayAccept } from '../../../src/core/approval/unconfined-vetting';
 import { guardDrops } from '../../../src/core/git-guard-drops';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { entriesOfType, eventLog, resultsFor } from '../../support/agent-fixtures';
+import { answering } from '../../support/answering-approver';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest();
-
-/** Answers every request with `answer` (after `before`), keeping what it was asked. */
-function answering(answer: Decision, before: () => void = () => {}): { approver: Approver; asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  return {
-    asked,
-    approver: {
-      decide: async (request) => {
-        asked.push(request);
-        before();
-        return answer;
-      },
-    },
-  };
-}
 
 const KEY: Decision = { approved: true, by: 'user', reason: 'approved once at the prompt' };
 

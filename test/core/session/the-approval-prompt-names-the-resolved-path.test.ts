@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
 import { eventLog, resultsFor } from '../../support/agent-fixtures';
+import { answering } from '../../support/answering-approver';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest();
@@ -16,18 +16,7 @@ beforeEach(() => {
 });
 
 /** Approves everything and keeps what it was asked. */
-function recordingApprover(): { approver: Approver; asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  return {
-    asked,
-    approver: {
-      decide: async (request) => {
-        asked.push(request);
-        return { approved: true, by: 'user' };
-      },
-    },
-  };
-}
+const recordingApprover = () => answering({ approved: true, by: 'user' });
 
 function call(id: string, name: string, args: Record<string, string>) {
   return { toolCalls: [{ id, name, arguments: JSON.stringify(args) }] };

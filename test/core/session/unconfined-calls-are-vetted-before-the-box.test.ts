@@ -10,12 +10,13 @@ import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../../src/core/approval/approval-policy';
-import type { ApprovalRequest, Approver, Decision } from '../../../src/core/approval/approver';
+import type { Decision } from '../../../src/core/approval/approver';
 import { exportLeaf, exportMarkdown } from '../../../src/core/session/export';
 import { builtinTools } from '../../../src/core/tools/builtin/index';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { detectSandbox } from '../../../src/core/tools/sandbox';
 import { entriesOfType, eventLog, resultsFor } from '../../support/agent-fixtures';
+import { answering } from '../../support/answering-approver';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest();
@@ -50,21 +51,6 @@ function gitRunsIt(repo: { readonly mark: string; readonly command: string }): v
   rmSync(path.join(root, 'vendor', 'x', 'cfg.inc'));
   rmSync(path.join(root, 'vendor', 'x', '.gitattributes'));
   git(path.join(root, 'vendor', 'x'), 'rm', '-qf', '--cached', 'f');
-}
-
-/** Answers every request with `answer` (after `before`), keeping what it was asked. */
-function answering(answer: Decision, before: () => void = () => {}): { approver: Approver; asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  return {
-    asked,
-    approver: {
-      decide: async (request) => {
-        asked.push(request);
-        before();
-        return answer;
-      },
-    },
-  };
 }
 
 const KEY: Decision = { approved: true, by: 'user', reason: 'approved once at the prompt' };

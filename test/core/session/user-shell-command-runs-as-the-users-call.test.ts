@@ -6,30 +6,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest, Approver } from '../../../src/core/approval/approver';
 import { machineState } from '../../../src/core/machine/machine';
 import { NS } from '../../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../../src/core/session/agent-deps';
 import { NEVER_REPLAY_TEXT } from '../../../src/core/session/resume';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
 import { chatRequests, entriesOf, entriesOfType, eventLog } from '../../support/agent-fixtures';
+import { answering } from '../../support/answering-approver';
 import { scriptedAgentPerTest } from '../../support/scripted-agent';
 
 const scripted = scriptedAgentPerTest({ server: { defaultReply: { text: 'noted' } }, dirsPrefix: 'tole-shell-' });
 
 /** Answers every request with `approved` and keeps what it was asked. */
-function approverThat(approved: boolean): { approver: Approver; asked: ApprovalRequest[] } {
-  const asked: ApprovalRequest[] = [];
-  return {
-    asked,
-    approver: {
-      decide: async (request) => {
-        asked.push(request);
-        return approved ? { approved: true, by: 'user' } : { approved: false, by: 'user', reason: 'no' };
-      },
-    },
-  };
-}
+const approverThat = (approved: boolean) =>
+  answering(approved ? { approved: true, by: 'user' } : { approved: false, by: 'user', reason: 'no' });
 
 const never = (): AbortSignal => new AbortController().signal;
 
