@@ -26,6 +26,11 @@ export type GuardItem =
   /** Text the parser could not read: the loose reading takes it. */
   | { readonly kind: 'unread'; readonly text: string };
 
+/** A program item that runs as a command: in command position, or handed to a program that runs what it is given (`nice`, `xargs`). */
+export function runsAsCommand(item: GuardItem): item is Extract<GuardItem, { kind: 'program' }> {
+  return item.kind === 'program' && (!item.argument || item.wrapped);
+}
+
 /**
  * Programs that run none of their arguments as a command, whatever they are given: there `sudo`,
  * `su` or `env -i` after the program is text (`grep -rn sudo docs`, `cat su.md`). Not find,

@@ -15,7 +15,7 @@
  */
 
 import { DROP_START, REACH_START } from './approval/unconfined-vetting';
-import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems } from './git-guard-commands';
+import { ARGUMENTS_NEVER_RUN, type GuardItem, guardItems, runsAsCommand } from './git-guard-commands';
 import type { Word } from './approval/shell/syntax';
 import { codeElsewhereDrops, elsewhereDrops, lineElsewhereDrops, shimRemovalDrops } from './git-guard-elsewhere';
 
@@ -63,16 +63,10 @@ export function guardDrops(command: string): string[] {
   const found = new Set<string>();
   for (const item of items) for (const drop of itemDrops(item)) found.add(drop);
   const programs = items.flatMap((item) =>
-    item.kind === 'program' && (!item.argument || item.wrapped)
-      ? [item.words.map((word) => word.text)]
-      : item.kind === 'unread'
-        ? looseWords(item.text)
-        : [],
+    runsAsCommand(item) ? [item.words.map((word) => word.text)] : item.kind === 'unread' ? looseWords(item.text) : [],
   );
   for (const drop of shimRemovalDrops(command, programs)) found.add(drop);
-  const dynamic = items.some(
-    (item) => item.kind === 'program' && (!item.argument || item.wrapped) && item.words[0]!.expands,
-  );
+  const dynamic = items.some((item) => runsAsCommand(item) && item.words[0]!.expands);
   for (const drop of lineElsewhereDrops(command, programs, dynamic)) found.add(drop);
   return [...found];
 }
@@ -87,7 +81,7 @@ function itemDrops(item: GuardItem): string[] {
       return codeDrops(item.program, item.code);
     case 'program': {
       const [program, ...rest] = item.words;
-      const named = !item.argument || item.wrapped;
+      const named = runsAsCommand(item);
       const found: string[] = [];
       if (named && program!.substitutions.length > 0)
         found.push(`${DROP_START}runs a program named by a command's output (${program!.text})`);
@@ -96,12 +90,7 @@ function itemDrops(item: GuardItem): string[] {
       return [
         ...found,
         ...elsewhereDrops(program!.text, args, named, !item.argument),
-        ...programDrops(
-          program!.text,
-          rest.map((word) => word.text),
-          item.argument,
-          named && program!.expands,
-        ),
+        ...programDrops(program!.text, args, item.argument, named && program!.expands),
       ];
     }
   }

@@ -7,7 +7,7 @@
  * line that names git counts: `$CC -o x x.c` is no sign. Read from tole's shell parser's reading,
  * or loosely, word by word, where it cannot read the line.
  */
-import { guardItems } from './git-guard-commands';
+import { guardItems, runsAsCommand } from './git-guard-commands';
 
 /** git named as a word (`git`, `/git`, `-name git`), not inside another name (`github`, `.gitignore`). */
 const GIT_WORD = /(^|[^\w.-])git($|[^\w.-])/;
@@ -39,7 +39,5 @@ function programWords(command: string): string[][] {
       .split(/[;&|()\n]+/)
       .map((part) => part.trim().split(/\s+/))
       .flatMap((words) => words.map((_word, index) => words.slice(index)));
-  return items.flatMap((item) =>
-    item.kind === 'program' && (!item.argument || item.wrapped) ? [item.words.map((word) => word.text)] : [],
-  );
+  return items.filter(runsAsCommand).map((item) => item.words.map((word) => word.text));
 }
