@@ -3,6 +3,7 @@ import { withChildrenUnderParents } from '../../core/session/session-family';
 import { cellWidth, fit } from '../text/cell-width';
 import { formatCost } from '../../core/usage/cost-text';
 import { oneLine } from '../text/format';
+import { homeShort } from '../text/path-fit';
 import { seg, truncateLine, type Line } from '../style/styled-line';
 
 /** A session as the picker lists it (what `tole sessions` sums up). */
@@ -70,7 +71,7 @@ export function pickerHeader(width: number, all: boolean): Line {
 
 /** `~/code/x` for a directory under home; a long one keeps its end (`…/code/x`), the part that tells it apart. */
 function shortDir(dir: string, home: string, width: number): string {
-  const short = home && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+  const short = home !== '' && dir === home ? '~' : homeShort(dir, home);
   return short.length <= width ? short : `…${short.slice(short.length - width + 1)}`;
 }
 

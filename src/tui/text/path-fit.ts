@@ -1,5 +1,12 @@
 import { cellWidth, graphemes, truncate } from './cell-width';
 
+/** `~/x` for a path under the home directory `home`, else the path as it is. */
+export function homeShort(path: string, home: string): string {
+  if (home === '' || home === '/') return path;
+  const base = home.endsWith('/') ? home.slice(0, -1) : home;
+  return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
+}
+
 /** A path's pieces, each ending with its separator (`/tmp/`, `a/`, `name.jsonl`). */
 function pieces(path: string): string[] {
   return path.split(/(?<=\/)/).filter((piece) => piece !== '');

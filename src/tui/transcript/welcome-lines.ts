@@ -1,13 +1,6 @@
 import { homedir } from 'node:os';
 import { seg, wrapLine, type Line } from '../style/styled-line';
-import { wrapPath } from '../text/path-fit';
-
-/** `~/x` for a path under the home directory `home`, else the path as it is. */
-export function homeShort(path: string, home: string): string {
-  if (home === '' || home === '/') return path;
-  const base = home.endsWith('/') ? home.slice(0, -1) : home;
-  return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
-}
+import { homeShort, wrapPath } from '../text/path-fit';
 
 /** What an empty session's transcript says: what tole keeps, and where the session is kept. */
 export function welcomeLines(sessionPath: string, readOnly: boolean, width: number, home = homedir()): Line[] {
