@@ -65,6 +65,13 @@ function cacheOf(cacheHome: string): { file: string; key: ReturnType<typeof code
   return { file: codeCacheFile(join(cacheHome, 'tole'), 'headless', key), key };
 }
 
+/** The user's config in `where` allows one attempt a turn (`limits.maxAttempts`). */
+function oneAttempt(where: Place): void {
+  const config = join(where.home, '.config', 'tole');
+  mkdirSync(config, { recursive: true });
+  writeFileSync(join(config, 'config.json'), JSON.stringify({ limits: { maxAttempts: 1 } }));
+}
+
 function startTurn(server: ChatServer, where: Place, baseUrl = server.url): { started: StartedChild; probe: string } {
   const probe = join(tempDirForTest('tole-headless-cache-probe-'), 'probe.log');
   const started = startBuiltTole(['-p', 'say hi', '--base-url', baseUrl, '--model', 'm'], {
@@ -222,6 +229,8 @@ describe("the built tole -p's code cache", () => {
   it('is not written after a turn that failed, and a failed turn tells the same with or without it', async () => {
     const server = await chatServerForTest({ defaultReply: { text: 'answer' } });
     const where = place();
+    // One attempt: the failure is the same, and the turn does not wait out tole's retries first.
+    oneAttempt(where);
     const closed = `http://127.0.0.1:${await closedPort()}/v1`;
     const failed = await turn(server, where, closed);
     expect(failed.code).not.toBe(0);
