@@ -29,10 +29,10 @@ const CAUGHT_BY: Record<PlantName, number> = {
   'lock-inode-not-checked': 31,
   'sync-cursor-alone': 166,
   'effect-before-intent': 1,
-  'edit-guard-whole-file': 15,
+  'edit-guard-whole-file': 109,
   'write-guard-two-states': 14,
   'ref-swap-without-cas': 1,
-  'new-child-on-resume': 5,
+  'new-child-on-resume': 18,
   'restore-writes-nothing': 4,
 };
 

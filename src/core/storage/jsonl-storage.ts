@@ -50,6 +50,8 @@ export class JsonlStorage implements Storage {
   private replayed: { file: Buffer; indexedBytes: number } | null = null;
   /** Bytes of the file whose state the open took from the saved index instead of replaying them. */
   indexedBytes = 0;
+  /** Which file the path named when this handle took it (FileOps.fileIdOf): checked before each write. */
+  private fileId: string | null;
 
   private constructor(
     readonly path: string,
@@ -62,7 +64,9 @@ export class JsonlStorage implements Storage {
     private size: number,
     private lastCrc: number,
     private readonly indexKey: IndexKey,
-  ) {}
+  ) {
+    this.fileId = fd === null ? null : ops.fileIdOf(path);
+  }
 
   get sizeBytes(): number {
     return this.size;
@@ -209,6 +213,7 @@ export class JsonlStorage implements Storage {
   append(commit: Commit, json?: string): void {
     const fd = this.writableFd();
     this.checkLock();
+    this.checkSameFile(fd);
     const line = encodeCommit(commit, this.lastCrc, json);
     try {
       writeWhole(this.ops, fd, line.bytes, this.size);
@@ -242,6 +247,7 @@ export class JsonlStorage implements Storage {
   rewrite(commits: readonly Commit[], header: SessionHeader = this.currentHeader): void {
     const fd = this.writableFd();
     this.checkLock();
+    this.checkSameFile(fd);
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.compact.tmp`);
     const written = this.writeVerifiedTemp(temp, commits, header);
@@ -260,6 +266,7 @@ export class JsonlStorage implements Storage {
     try {
       fsyncDirectory(this.ops, dir);
       this.fd = this.ops.openSync(this.path, 'r+');
+      this.fileId = this.ops.fileIdOf(this.path);
     } catch (error) {
       this.poisoned = error as Error;
       throw new StorageError(
@@ -369,6 +376,31 @@ export class JsonlStorage implements Storage {
     }
   }
 
+  /**
+   * Refuses to write when the file was changed behind this handle since its last commit: the path
+   * names another file (renamed over it, deleted; a sync tool or an editor saving by rename), or
+   * the file is not the size this handle left it (cut or appended to by another process). Writing
+   * on would acknowledge commits into a file no open reads again, or past a hole that reads back
+   * as a torn tail; so the handle stops, as when its lock is lost. One lstat and one fstat.
+   */
+  private checkSameFile(fd: number): void {
+    const id = this.ops.fileIdOf(this.path);
+    const size = id === this.fileId ? this.ops.fstatSize(fd) : this.size;
+    if (id === this.fileId && size === this.size) return;
+    const what =
+      id === null
+        ? `${this.path} was removed`
+        : id !== this.fileId
+          ? `${this.path} was replaced by another file`
+          : `${this.path} is ${size} bytes, not the ${this.size} this tole wrote (${size < this.size ? 'cut' : 'written to'} by another process)`;
+    this.poisoned = new StorageError(
+      'poisoned',
+      `not committed: ${what} while this tole had it open, so what it writes from here would not be read back; nothing more is written from here. Close this tole and whatever else writes the file, then run tole check ${this.path} and open it again`,
+      { path: this.path, ownRemedy: true },
+    );
+    throw this.poisoned;
+  }
+
   private writableFd(): number {
     if (this.closed)
       throw new StorageError('read-only', `session ${this.path} is closed: nothing can be written`, {
@@ -380,7 +412,8 @@ export class JsonlStorage implements Storage {
       });
     }
     if (this.poisoned) {
-      if (isStorageError(this.poisoned, 'lock-lost')) throw this.poisoned;
+      // A lost lock or a file changed behind this handle says itself what to do.
+      if (isStorageError(this.poisoned)) throw this.poisoned;
       throw new StorageError('poisoned', `an earlier fsync failed on ${this.path}: reopen the session to continue`, {
         path: this.path,
       });
