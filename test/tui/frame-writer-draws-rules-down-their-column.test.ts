@@ -7,15 +7,12 @@
  * and a real tmux against the plain writer), in the last column too (where the cursor stays on the
  * cell it wrote), and nothing relative is sent outside the set or in a frame the set leaves alone.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
-import { tempDirForTest } from '../support/after-the-test';
 import { fcRuns } from '../support/fc-runs';
+import { lineSetRead, tmuxReplay } from '../support/tmux-replay';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 
@@ -106,51 +103,20 @@ describe('vertical rules drawn down their column in the graphics set', () => {
   });
 
   it('a real tmux holds the same cells as after the plain writer, and copies the same text', async () => {
-    const dir = tempDirForTest('tole-rules-down-');
-    const socket = `tole-rules-down-${process.pid}`;
-    const tmux = (...args: string[]): string =>
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-    const set = new Map(
-      Object.entries({ q: '─', x: '│', l: '┌', k: '┐', m: '└', j: '┘', t: '├', u: '┤', w: '┬', v: '┴', n: '┼' }),
-    );
+    const tmux = tmuxReplay('tole-rules-down', WIDTH, HEIGHT);
     /** The pane after `bytes`: each cell's character (the set's letters read as theirs) with its style codes, and the copied text. */
     const shown = (name: string, bytes: string): { screen: string; copied: string } => {
-      const file = join(dir, `${name}.bin`);
-      writeFileSync(file, bytes);
-      tmux('new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', String(HEIGHT));
-      tmux('set-option', '-t', name, 'remain-on-exit', 'on');
-      tmux('respawn-pane', '-k', '-t', name, `cat '${file}'; tmux -L ${socket} wait-for -S ${name}-done; exec cat`);
-      tmux('wait-for', `${name}-done`);
-      const raw = tmux('capture-pane', '-p', '-e', '-N', '-t', name);
-      tmux('copy-mode', '-t', name);
-      for (const command of ['history-top', 'start-of-line', 'begin-selection', 'history-bottom', 'end-of-line'])
-        tmux('send-keys', '-t', name, '-X', command);
-      tmux('send-keys', '-t', name, '-X', 'copy-selection-and-cancel');
-      let inSet = false;
-      let screen = '';
-      // SO and SI mark the set's cells in the capture; the style codes stay in (both captures compared alike).
-      for (const [token] of raw.matchAll(/\x1b\[[0-9;]*m|[\s\S]/gu)) {
-        if (token === '\x0e' || token === '\x0f') inSet = token === '\x0e';
-        else screen += inSet ? (set.get(token) ?? token) : token;
-      }
-      return { screen, copied: tmux('show-buffer') };
+      const screen = lineSetRead(tmux.replay(name, bytes));
+      return { screen, copied: tmux.copied(name) };
     };
-    try {
-      const [plain] = await written(false, [first]);
-      const [lined] = await written(true, [first]);
-      expect(lined).toContain(BS_VT);
-      const a = shown('plain', plain!);
-      const b = shown('lined', lined!);
-      expect(b.screen).toBe(a.screen);
-      expect(b.copied).toBe(a.copied);
-      expect(b.copied.split('\n')[5]).toBe(`${' '.repeat(11)}│${' '.repeat(14)}│${' '.repeat(12)}│`);
-    } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    }
+    const [plain] = await written(false, [first]);
+    const [lined] = await written(true, [first]);
+    expect(lined).toContain(BS_VT);
+    const a = shown('plain', plain!);
+    const b = shown('lined', lined!);
+    expect(b.screen).toBe(a.screen);
+    expect(b.copied).toBe(a.copied);
+    expect(b.copied.split('\n')[5]).toBe(`${' '.repeat(11)}│${' '.repeat(14)}│${' '.repeat(12)}│`);
   });
 
   it('any frames of rules in columns, styles and texts leave the screen a whole redraw leaves', async () => {

@@ -6,7 +6,6 @@
  * while the set is chosen. Runs too short to pay for the switch go out in UTF-8. Where tmux said it
  * repeats ASCII, a run of one character is its letter (or a space) and a REP.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
@@ -14,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { inLineSet } from '../../src/tui/frame/line-set';
 import { ASCII_REPEAT_PROBE, drawsLineSet, RepeatProbe } from '../../src/tui/frame/repeat-probe';
-import { tempDirForTest } from '../support/after-the-test';
+import { lineSetRead, tmuxReplay } from '../support/tmux-replay';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 
@@ -173,98 +172,51 @@ describe('box-drawing runs in the graphics set (inside tmux)', () => {
   });
 
   it('a real tmux holds the same characters where the plain writer put them, and copies them as UTF-8', async () => {
-    const dir = tempDirForTest('tole-line-set-');
-    const socket = `tole-line-set-${process.pid}`;
-    const tmux = (...args: string[]): string =>
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-    /** The pane's cells with their styles after `bytes`, each graphics-set span read as its characters. */
+    const tmux = tmuxReplay('tole-line-set', WIDTH, HEIGHT);
+    /** The pane's cells after `bytes`, each graphics-set span read as its characters, and the copied text. */
     const shown = (name: string, bytes: string): { screen: string; copied: string } => {
-      const file = join(dir, `${name}.bin`);
-      writeFileSync(file, bytes);
-      tmux('new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', String(HEIGHT));
-      tmux('set-option', '-t', name, 'remain-on-exit', 'on');
-      // The pane signals once cat has written everything; the test waits for that signal.
-      tmux('respawn-pane', '-k', '-t', name, `cat '${file}'; tmux -L ${socket} wait-for -S ${name}-done; exec cat`);
-      tmux('wait-for', `${name}-done`);
-      const raw = tmux('capture-pane', '-p', '-e', '-N', '-t', name);
-      tmux('copy-mode', '-t', name);
-      for (const command of ['history-top', 'start-of-line', 'begin-selection', 'history-bottom', 'end-of-line'])
-        tmux('send-keys', '-t', name, '-X', command);
-      tmux('send-keys', '-t', name, '-X', 'copy-selection-and-cancel');
-      const copied = tmux('show-buffer');
-      const set = new Map(
-        Object.entries({ q: '─', x: '│', l: '┌', k: '┐', m: '└', j: '┘', t: '├', u: '┤', w: '┬', v: '┴', n: '┼' }),
-      );
-      // tmux's capture marks the set's cells with SO and SI (an SI that ends a row comes at the start
-      // of the next); its style codes are not compared here (the headless xterm above compares every
-      // cell's style).
-      let inSet = false;
-      let screen = '';
-      for (const c of raw.replace(/\x1b\[[0-9;]*m/g, '')) {
-        if (c === '\x0e' || c === '\x0f') inSet = c === '\x0e';
-        else screen += inSet ? (set.get(c) ?? c) : c;
-      }
-      return { screen, copied };
+      // Style codes are not compared here (the headless xterm above compares every cell's style).
+      const screen = lineSetRead(tmux.replay(name, bytes)).replace(/\x1b\[[0-9;]*m/g, '');
+      return { screen, copied: tmux.copied(name) };
     };
-    try {
-      const [plain] = await written(false, false, [PANES]);
-      const [lined] = await written(true, false, [PANES]);
-      expect(lined).toContain(ON);
-      const [repeated] = await written(true, true, [PANES]);
-      expect(repeated).toContain('q\x1b[11b');
-      const a = shown('plain', plain!);
-      const b = shown('lined', lined!);
-      const c = shown('repeated', repeated!);
-      expect(b.screen).toBe(a.screen);
-      expect(b.copied).toBe(a.copied);
-      expect(c.screen).toBe(a.screen);
-      expect(c.copied).toBe(a.copied);
-      expect(b.copied).toContain(`─ tree ${'─'.repeat(12)}┬ main`);
-    } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    }
+    const [plain] = await written(false, false, [PANES]);
+    const [lined] = await written(true, false, [PANES]);
+    expect(lined).toContain(ON);
+    const [repeated] = await written(true, true, [PANES]);
+    expect(repeated).toContain('q\x1b[11b');
+    const a = shown('plain', plain!);
+    const b = shown('lined', lined!);
+    const c = shown('repeated', repeated!);
+    expect(b.screen).toBe(a.screen);
+    expect(b.copied).toBe(a.copied);
+    expect(c.screen).toBe(a.screen);
+    expect(c.copied).toBe(a.copied);
+    expect(b.copied).toContain(`─ tree ${'─'.repeat(12)}┬ main`);
   });
 
   it('the ASCII question: a real tmux answers yes, and is left blank with ASCII chosen', async () => {
-    const dir = tempDirForTest('tole-line-set-probe-');
-    const socket = `tole-line-set-probe-${process.pid}`;
-    const tmux = (...args: string[]): string =>
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const tmux = tmuxReplay('tole-line-set-probe', WIDTH, HEIGHT);
     // Inside the pane: ask, keep the answer, then write a plain q (drawn as ─ if the set were left chosen).
-    const script = join(dir, 'ask.cjs');
-    const answerFile = join(dir, 'answer.txt');
+    const script = join(tmux.dir, 'ask.cjs');
+    const answerFile = join(tmux.dir, 'answer.txt');
     writeFileSync(
       script,
       `process.stdin.setRawMode(true);
 process.stdin.once('data', (d) => {
   require('node:fs').writeFileSync(${JSON.stringify(answerFile)}, d);
-  process.stdout.write('q', () => require('node:child_process').execFileSync('tmux', ['-L', ${JSON.stringify(socket)}, 'wait-for', '-S', 'asked']));
+  process.stdout.write('q', () => require('node:child_process').execFileSync('tmux', ['-S', ${JSON.stringify(tmux.socket)}, 'wait-for', '-S', 'asked']));
 });
 process.stdout.write(${JSON.stringify(ASCII_REPEAT_PROBE)});
 `,
     );
-    try {
-      tmux('new-session', '-d', '-s', 'probe', '-x', String(WIDTH), '-y', String(HEIGHT));
-      tmux('set-option', '-t', 'probe', 'remain-on-exit', 'on');
-      tmux('respawn-pane', '-k', '-t', 'probe', `'${process.execPath}' '${script}'; exec cat`);
-      tmux('wait-for', 'asked');
-      const probe = new RepeatProbe();
-      expect(probe.take(readFileSync(answerFile, 'utf8'))).toBe(true);
-      expect(await probe.answer).toBe(true);
-      const raw = tmux('capture-pane', '-p', '-e', '-t', 'probe');
-      expect(raw).not.toContain('\x0e');
-      expect(raw.split('\n')[0]).toBe('q');
-      expect(raw.replace(/\s/g, '')).toBe('q');
-    } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    }
+    tmux.run('probe', `'${process.execPath}' '${script}'; exec cat`);
+    tmux.tmux('wait-for', 'asked');
+    const probe = new RepeatProbe();
+    expect(probe.take(readFileSync(answerFile, 'utf8'))).toBe(true);
+    expect(await probe.answer).toBe(true);
+    const raw = tmux.tmux('capture-pane', '-p', '-e', '-t', 'probe');
+    expect(raw).not.toContain('\x0e');
+    expect(raw.split('\n')[0]).toBe('q');
+    expect(raw.replace(/\s/g, '')).toBe('q');
   });
 });

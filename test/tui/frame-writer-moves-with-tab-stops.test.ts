@@ -6,15 +6,12 @@
  * terminal may reset its stops when its width changes; a program run in between may set its own),
  * from a stop to the next one, and in a real tmux against the writer without stops.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { defaultTabStops, TerminalScreen } from '../../src/tui/frame/terminal-screen';
 import { paneStartColumns } from '../../src/tui/panes/layout';
-import { tempDirForTest } from '../support/after-the-test';
+import { tmuxReplay } from '../support/tmux-replay';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
 
@@ -171,35 +168,15 @@ describe('tab stops where the panes start', () => {
     }
   });
 
-  it('a real tmux holding tabs 4 shows what the writer without stops leaves', async () => {
-    const dir = tempDirForTest('tole-tab-stops-');
-    const socket = `tole-tab-stops-${process.pid}`;
-    const tmux = (...args: string[]): string =>
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-    const shown = (name: string, bytes: string): string => {
-      const file = join(dir, `${name}.bin`);
-      writeFileSync(file, bytes);
-      tmux('new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', String(HEIGHT));
-      tmux('set-option', '-t', name, 'remain-on-exit', 'on');
-      tmux('respawn-pane', '-k', '-t', name, `cat '${file}'; tmux -L ${socket} wait-for -S ${name}-done; exec cat`);
-      tmux('wait-for', `${name}-done`);
-      return tmux('capture-pane', '-p', '-e', '-N', '-t', name);
-    };
+  it('a real tmux holding tabs 4 shows what the writer without stops leaves', () => {
+    const tmux = tmuxReplay('tole-tab-stops', WIDTH, HEIGHT);
     const frames = [panes([]), panes(reply.slice(0, 3)), panes(reply)];
     const bytes = (stops: readonly number[] | null): string => {
       const w = writer(stops);
       return `\x1b[?7l${USER_TABS}${frames.map((frame) => send(w, frame)).join('')}`;
     };
-    try {
-      const withStops = bytes(STOPS);
-      expect(withStops).toContain('\r\v\t\t');
-      expect(shown('stops', withStops)).toBe(shown('plain', bytes(null)));
-    } finally {
-      try {
-        tmux('kill-server');
-      } catch {
-        // Already gone.
-      }
-    }
+    const withStops = bytes(STOPS);
+    expect(withStops).toContain('\r\v\t\t');
+    expect(tmux.replay('stops', withStops)).toBe(tmux.replay('plain', bytes(null)));
   });
 });
