@@ -46,6 +46,8 @@ function probeOf(ops: FileOps): ProcessProbe {
 
 export function readLockOwner(ops: FileOps, lockPath: string): LockOwner | null {
   try {
+    // Not a FIFO or a device: reading one waits for a writer, and the open would hang with no word.
+    if (ops.kindOf(lockPath) !== 'file') return null;
     const owner = JSON.parse(ops.readFileSync(lockPath).toString('utf8')) as Partial<LockOwner>;
     if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return null;
     return owner as LockOwner;
