@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTheme } from '../style/use-theme';
 import { titleRule } from './PaneFrame';
 
@@ -39,19 +39,38 @@ const LEAD: Record<PaneEdge, string> = { screen: '─', beside: '┬', below: '�
  * (the prompt's row is under them): a first screen of fewer cells. The focused pane's rules and
  * title are drawn in the focus colour. Nothing inside can draw outside it.
  */
-export function RuledPane({ title, note, width, height, focused, edge, children }: RuledPaneProps) {
+/**
+ * The pane's title rule, drawn again only when what it shows changes: a streamed frame draws the
+ * transcript's lines and the usage pane's live row again, and without this the rule's six texts
+ * in each of those panes were rendered, committed and handed to Ink anew on every frame.
+ */
+const TitleRule = memo(function TitleRule({
+  title,
+  note,
+  width,
+  focused,
+  edge,
+}: Omit<RuledPaneProps, 'height' | 'children'>) {
   const theme = useTheme();
   const rule = theme.style(focused ? 'borderFocused' : 'border');
   const { shownTitle, shownNote, fill } = titleRule(title, note, width);
   return (
+    <Text wrap="truncate-end">
+      <Text {...rule}>{LEAD[edge]} </Text>
+      <Text {...theme.style(focused ? 'accentBold' : 'muted')}>{shownTitle}</Text>
+      <Text {...rule}> {'─'.repeat(fill)}</Text>
+      {shownNote ? <Text {...theme.style('faint')}> {shownNote} </Text> : null}
+      <Text {...rule}>─</Text>
+    </Text>
+  );
+});
+
+export function RuledPane({ title, note, width, height, focused, edge, children }: RuledPaneProps) {
+  const theme = useTheme();
+  const rule = theme.style(focused ? 'borderFocused' : 'border');
+  return (
     <Box flexDirection="column" width={width} height={height} flexShrink={0}>
-      <Text wrap="truncate-end">
-        <Text {...rule}>{LEAD[edge]} </Text>
-        <Text {...theme.style(focused ? 'accentBold' : 'muted')}>{shownTitle}</Text>
-        <Text {...rule}> {'─'.repeat(fill)}</Text>
-        {shownNote ? <Text {...theme.style('faint')}> {shownNote} </Text> : null}
-        <Text {...rule}>─</Text>
-      </Text>
+      <TitleRule title={title} {...(note ? { note } : {})} width={width} focused={focused} edge={edge} />
       <Box
         // A new layout node when the edge changes: Ink sets a border side only while it is on and
         // never takes it back, so a pane moved from beside another to the screen's edge (a resize
