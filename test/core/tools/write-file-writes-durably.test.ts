@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/tools/builtin/file-io';
@@ -44,7 +44,7 @@ describe('write_file', () => {
     const ws = await tempWorkspace();
     const input = { path: 'g.txt', content: 'intended' };
     const prepared = await writeFileTool.prepare?.(input, ws.ctx);
-    expect(prepared).toEqual({ sha256: sha256Hex('intended'), priorSha256: null });
+    expect(prepared).toEqual({ sha256: sha256Hex('intended'), priorSha256: null, priorStamp: null });
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
     await writeFileTool.execute(input, ws.ctx);
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);
@@ -56,8 +56,41 @@ describe('write_file', () => {
     expect(await writeFileTool.guard?.(input, { nonsense: true }, ws.ctx)).toEqual({ unknown: expect.any(String) });
     // An existing file: still as before is "not done".
     const again = await writeFileTool.prepare?.(input, ws.ctx);
-    expect(again).toEqual({ sha256: sha256Hex('intended'), priorSha256: sha256Hex('changed by someone') });
+    expect(again).toEqual({
+      sha256: sha256Hex('intended'),
+      priorSha256: sha256Hex('changed by someone'),
+      priorStamp: expect.stringMatching(/^\d+:\d+$/),
+    });
     expect(await writeFileTool.guard?.(input, again, ws.ctx)).toBe(false);
+  });
+
+  it('a file written and then put back as it was is unknown to the guard, not "not done": a resume would undo the undo', async () => {
+    const ws = await tempWorkspace();
+    const file = path.join(ws.root, 'note.txt');
+    const input = { path: 'note.txt', content: 'from tole\n' };
+    const putBack = {
+      // git checkout, an editor saving by rename
+      'by a new file': async () => {
+        await writeFile(`${file}.new`, 'orig\n');
+        await rename(`${file}.new`, file);
+      },
+      // the same inode written again in place
+      'in place': () => writeFile(file, 'orig\n'),
+    };
+    for (const [how, undo] of Object.entries(putBack)) {
+      await writeFile(file, 'orig\n');
+      const prepared = await writeFileTool.prepare?.(input, ws.ctx);
+      expect(await writeFileTool.guard?.(input, prepared, ws.ctx), `${how}: untouched`).toBe(false);
+      await writeFileTool.execute(input, ws.ctx);
+      await undo();
+      expect(await readFile(file, 'utf8')).toBe('orig\n');
+      expect(await writeFileTool.guard?.(input, prepared, ws.ctx), how).toEqual({
+        unknown: expect.stringContaining('not as the same file'),
+      });
+      // An intent of an older tole records no stamp: as before, "not done".
+      const { priorStamp: _, ...older } = prepared as Record<string, unknown>;
+      expect(await writeFileTool.guard?.(input, older, ws.ctx), `${how}: no stamp`).toBe(false);
+    }
   });
 
   it('refuses a directory as its target, in prepare and in execute', async () => {

@@ -17,6 +17,7 @@ import {
   workspacePathOrFailure,
   writeFileDurably,
 } from './file-io';
+import { toolFs } from '../tool-fs';
 import { writePreview } from './change-previews';
 import { unifiedDiff } from './line-diff';
 
@@ -31,11 +32,15 @@ export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /**
  * Stored with the intent of a write_file call: the hash the file will have once the effect
- * happened, and the hash it had when the call was prepared (null: there was no file).
+ * happened, and the hash it had when the call was prepared (null: there was no file). With a
+ * file there, `priorStamp` names that very file (inode and change time): the write puts a new
+ * file in its place, so the old content under another stamp means it was written since, and put
+ * back (absent from intents of an older tole).
  */
 interface PreparedFileWrite {
   readonly sha256: string;
   readonly priorSha256: string | null;
+  readonly priorStamp?: string | null;
 }
 
 export const writeFileTool: Tool<WriteFileInput> = {
@@ -65,7 +70,19 @@ async function prepareWrite(input: WriteFileInput, ctx: ToolContext): Promise<Pr
   if (!resolved.ok) throw new PrepareError(resolved.output.content);
   const refusal = writeRefusal(resolved.path);
   if (refusal !== null) throw new PrepareError(refusal);
-  return { sha256: sha256Hex(input.content), priorSha256: await hashFileIfPresent(resolved.path) };
+  const priorSha256 = await hashFileIfPresent(resolved.path);
+  return { sha256: sha256Hex(input.content), priorSha256, priorStamp: await fileStamp(resolved.path) };
+}
+
+/** The inode and change time (ns) of the regular file at `target`, or null when there is none. */
+async function fileStamp(target: WorkspacePath): Promise<string | null> {
+  if (target.found.kind !== 'file') return null;
+  try {
+    const stats = await toolFs().lstat(target.absolutePath, { bigint: true });
+    return stats.isFile() ? `${stats.ino}:${stats.ctimeNs}` : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Why a checked path cannot be written whole, or null when it can (a regular file, or nothing yet). */
@@ -98,7 +115,15 @@ async function writeHappened(requested: string, prepared: unknown, ctx: ToolCont
         'the intent (from an older tole) does not record what the file held before, so a rewrite cannot be ruled out',
     };
   }
-  if (now === prepared.priorSha256) return false;
+  if (now === prepared.priorSha256) {
+    // Held before, but by another file than then: the write may have happened and been undone
+    // (a revert, git checkout); writing again would undo that undo.
+    if (typeof prepared.priorStamp !== 'string' || (await fileStamp(resolved.path)) === prepared.priorStamp)
+      return false;
+    return {
+      unknown: `${resolved.path.relativePath} holds what it held when the call was prepared, but not as the same file: it was written since (by this call, then put back?)`,
+    };
+  }
   return {
     unknown: `${resolved.path.relativePath} changed since the call was prepared: it holds neither the content written nor what it held before`,
   };
