@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../src/core/tools/sandbox';
+import { APPROVAL_ARM_MS } from '../../src/tui/approval/approval-queue';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { ensureBuilt, TOLE_JS } from '../support/built-tole';
 import { TerminalDriver } from './terminal-driver';
@@ -68,10 +69,13 @@ suite('approval answers and the bell in a terminal (needs the sandbox, bubblewra
     d.type('p');
     await d.waitFor('every command starting mkdir');
     d.type('p');
-    await d.waitFor((s) => {
-      if (s.includes('press it again')) d.type('p');
-      return s.includes('prefixes mkdir');
-    });
+    const second = await d.waitFor((s) => s.includes('press it again') || s.includes('prefixes mkdir'));
+    if (!second.includes('prefixes mkdir')) {
+      // Too soon: the box had not been up for the arming delay. A p after it keeps the prefix.
+      await new Promise((resolve) => setTimeout(resolve, APPROVAL_ARM_MS));
+      d.type('p');
+      await d.waitFor('prefixes mkdir');
+    }
 
     // The next mkdir runs without a box; the Destructive rm asks, and offers no p.
     const destructive = await d.waitFor((s) => s.includes('approve? · Destructive') && s.includes('stop the turn'));

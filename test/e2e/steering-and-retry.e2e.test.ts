@@ -13,12 +13,23 @@ import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
+/** Lets the counting reply go on past its first words: called once the steer and the queued message are on screen. */
+let goOnCounting: () => void = () => {};
+const countingHeld = new Promise<void>((resolve) => {
+  goOnCounting = resolve;
+});
 
 beforeAll(async () => {
   ensureBuilt();
   server = await startChatServer({
     replies: [
-      { text: ['one, ', 'two, ', 'three, ', 'four, ', 'five, ', 'six, ', 'seven.'], delayMs: 400 },
+      // Held after `one, ` (the role chunk, then the first words) until the test has steered and
+      // queued: the turn is running while it types, however slow the machine.
+      {
+        text: ['one, ', 'two, ', 'three, ', 'four, ', 'five, ', 'six, ', 'seven.'],
+        stallAfterChunks: 2,
+        stallUntil: countingHeld,
+      },
       { text: 'Stopped at three, as you asked.' },
       { text: 'After the turn: the queued one.' },
       { text: 'Counting again, differently.' },
@@ -61,6 +72,7 @@ describe('driving a running session in a terminal', () => {
     await driver.waitFor('↳ steering (next model call): stop at three');
     driver.type('and then this\x1b\r');
     await driver.waitFor('queued 1: and then this');
+    goOnCounting();
 
     await driver.waitFor('Stopped at three, as you asked.');
     await driver.waitFor('After the turn: the queued one.');

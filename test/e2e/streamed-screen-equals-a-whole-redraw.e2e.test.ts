@@ -43,39 +43,58 @@ afterAll(async () => {
   await server?.close();
 });
 
-const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+
+/** tole is not part-way through a frame: every synchronized update it opened, it closed. */
+const noFrameOpen = (raw: string): boolean => raw.lastIndexOf(SYNC_START) <= raw.lastIndexOf(SYNC_END);
+
+/** tole drew a whole frame on a cleared screen (what it does after a resize), and closed it. */
+const wholeFrame = (raw: string): boolean => /\x1b\[\?2026h\x1b\[2J/.test(raw) && noFrameOpen(raw);
+
+/**
+ * Resizes the terminal and waits for tole's whole redraw at the new size (one frame, on a cleared
+ * screen, then nothing until the next change): `driver.raw` holds what came after the resize.
+ */
+async function resizedAndRedrawn(driver: TerminalDriver, columns: number, rows: number, showing: string) {
+  driver.raw = '';
+  driver.resize(columns, rows);
+  await driver.waitFor((screen) => screen.includes(showing) && wholeFrame(driver.raw));
+}
 
 describe('a streamed reply in a terminal', () => {
   it('scrolls the transcript with a scroll region and leaves the screen as a whole redraw draws it', async () => {
     const workspace = tempDirForTest('tole-e2e-scroll-ws-');
-    driver = new TerminalDriver({
+    const terminal = new TerminalDriver({
       args: [TOLE, '--base-url', server.url, '--model', 'gpt-4.1'],
       cwd: workspace,
       env: { TOLE_HOME: tempDirForTest('tole-e2e-scroll-home-'), OPENAI_API_KEY: 'sk-test' },
       answers: true,
     });
-    await driver.waitFor('type a prompt');
+    driver = terminal;
+    await terminal.waitFor('type a prompt');
     for (const tag of ['one', 'two']) {
-      driver.raw = '';
-      driver.type(`reply ${tag}\r`);
-      await driver.waitFor(`end of ${tag}`);
-      await driver.waitFor((screen) => screen.includes('Final · seq') && screen.includes('type a prompt'));
-      await settle(300);
+      terminal.raw = '';
+      terminal.type(`reply ${tag}\r`);
+      await terminal.waitFor(`end of ${tag}`);
+      // The idle screen, its frame closed: tole draws nothing more until something changes.
+      await terminal.waitFor(
+        (screen) => screen.includes('Final · seq') && screen.includes('type a prompt') && noFrameOpen(terminal.raw),
+      );
       // The transcript scrolled by a scroll region over its rows, not by rewriting them all.
-      expect(driver.raw).toMatch(/\x1b\[\d+;\d+r\x1b\[\d*S\x1b\[r/);
-      expect(driver.raw.match(/\x1b\[\d+;\d+r/g)?.length).toBeGreaterThan(2);
-      const streamed = await driver.cells();
-      driver.resize(110, 40);
-      await settle(300);
-      driver.resize(120, 40);
-      await driver.waitFor(`end of ${tag}`);
-      await settle(500);
+      expect(terminal.raw).toMatch(/\x1b\[\d+;\d+r\x1b\[\d*S\x1b\[r/);
+      expect(terminal.raw.match(/\x1b\[\d+;\d+r/g)?.length).toBeGreaterThan(2);
+      const streamed = await terminal.cells();
+      // Narrower, then back: the redraw at 110 columns is seen before the next resize, so that
+      // tole's redraw at 120 comes of its own resize and is not one coalesced with the first.
+      await resizedAndRedrawn(terminal, 110, 40, `end of ${tag}`);
+      await resizedAndRedrawn(terminal, 120, 40, `end of ${tag}`);
       // The terminal answered that it repeats (the first frame goes out before the answer, plain):
-      // the redraws after it send a rule as one character and REP.
-      expect(driver.raw).toMatch(/─\x1b\[\d{2,}b/);
-      expect(streamed).toEqual(await driver.cells());
+      // the redraw sends a rule as one character and REP.
+      expect(terminal.raw).toMatch(/─\x1b\[\d{2,}b/);
+      expect(streamed).toEqual(await terminal.cells());
     }
-    driver.type('\x03');
-    await driver.exit;
+    terminal.type('\x03');
+    await terminal.exit;
   }, 60_000);
 });

@@ -6,6 +6,8 @@ import '../support/shared-code-cache';
 import { cells as screenCells } from '../tui/xterm-screen';
 
 const { Terminal } = headless;
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
 type Terminal = InstanceType<typeof Terminal>;
 
 export interface DriverOptions {
@@ -26,6 +28,17 @@ export class TerminalDriver {
   /** Everything the program wrote, for asserting on escape sequences. */
   raw = '';
   exit: Promise<{ exitCode: number; signal?: number }>;
+  /** Called each time the terminal has parsed a chunk the program wrote (the screen may have changed). */
+  private readonly onParsed = new Set<() => void>();
+  /**
+   * The parsed output ends inside a synchronized update (`CSI ? 2026 h` not yet closed): a frame
+   * that reached the terminal in more than one read of the pty, half drawn. A terminal that keeps
+   * to the mode shows nothing of it until it closes, so `waitFor` does not look then.
+   */
+  private frameOpen = false;
+  /** Whether what was read so far ends inside a synchronized update, and its last bytes (a marker may span two reads). */
+  private readFrameOpen = false;
+  private readTail = '';
 
   constructor(options: DriverOptions) {
     const cols = options.columns ?? 120;
@@ -54,7 +67,15 @@ export class TerminalDriver {
     });
     this.pty.onData((data) => {
       this.raw += data;
-      this.term.write(data);
+      const text = this.readTail + data;
+      const [opened, closed] = [text.lastIndexOf(SYNC_START), text.lastIndexOf(SYNC_END)];
+      if (opened !== -1 || closed !== -1) this.readFrameOpen = opened > closed;
+      this.readTail = text.slice(-(SYNC_START.length - 1));
+      const open = this.readFrameOpen;
+      this.term.write(data, () => {
+        this.frameOpen = open;
+        for (const listener of [...this.onParsed]) listener();
+      });
     });
     if (options.answers) this.term.onData((data) => this.pty.write(data));
     // Settled once the terminal has parsed every byte tole wrote (xterm parses writes later, in
@@ -65,6 +86,11 @@ export class TerminalDriver {
   /** The screen as text, one line per row, trailing spaces trimmed. */
   async screen(): Promise<string> {
     await new Promise<void>((resolve) => this.term.write('', resolve));
+    return this.parsedScreen();
+  }
+
+  /** The screen as the terminal holds it now, every chunk written so far parsed or not. */
+  private parsedScreen(): string {
     const buffer = this.term.buffer.active;
     const lines: string[] = [];
     for (let i = 0; i < this.term.rows; i++)
@@ -92,18 +118,45 @@ export class TerminalDriver {
     this.pty.write(text);
   }
 
-  /** Polls the screen until `test` holds, or fails with the screen as it was. */
+  /**
+   * The screen once `test` holds: looked at now, then each time the terminal has parsed more of
+   * what the program wrote (the only thing that changes the screen but the test's own resize, done
+   * before it waits), and every 50 ms for a `test` that looks at more than the screen (a file the
+   * program writes); never while a frame is half parsed. Fails with the screen as it was after `timeoutMs`.
+   */
   async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
-    const started = Date.now();
     const check =
       typeof test === 'function' ? test : (s: string) => (typeof test === 'string' ? s.includes(test) : test.test(s));
-    for (;;) {
-      const screen = await this.screen();
-      if (check(screen)) return screen;
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`timed out waiting for ${String(test)}; the screen:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const now = await this.screen();
+    if (!this.frameOpen && check(now)) return now;
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.onParsed.delete(look);
+      };
+      const look = (): void => {
+        if (this.frameOpen) return;
+        const screen = this.parsedScreen();
+        try {
+          if (!check(screen)) return;
+        } catch (error) {
+          done();
+          reject(error);
+          return;
+        }
+        done();
+        resolve(screen);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out waiting for ${String(test)}; the screen:\n${this.parsedScreen()}`));
+      }, timeoutMs);
+      const poll = setInterval(look, 50);
+      this.onParsed.add(look);
+      // What was parsed since the look above.
+      look();
+    });
   }
 
   /** Closes the terminal's master side, as closing the window does (a SIGHUP goes to the process started in it). */

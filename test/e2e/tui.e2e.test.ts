@@ -13,6 +13,11 @@ import { tempDirForTest } from '../support/after-the-test';
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
+/** Lets the streamed answer go on past `Here is `: called once the test has seen it part-way. */
+let goOnStreaming: () => void = () => {};
+const streamingHeld = new Promise<void>((resolve) => {
+  goOnStreaming = resolve;
+});
 
 beforeAll(async () => {
   ensureBuilt();
@@ -26,7 +31,9 @@ beforeAll(async () => {
           '2. **write** them\n\n',
           'Then I ask before writing.',
         ],
-        delayMs: 150,
+        // The role chunk and `Here is `, then the rest once the test has seen it part-way.
+        stallAfterChunks: 2,
+        stallUntil: streamingHeld,
       },
       {
         text: "I'll write the notes file.",
@@ -73,6 +80,7 @@ describe('tole in a terminal', () => {
     // A streamed answer: seen part-way, then whole.
     driver.type('explain the plan\r');
     await driver.waitFor((s) => s.includes('Here is') && !s.includes('Then I ask before writing.'));
+    goOnStreaming();
     await driver.waitFor('Then I ask before writing.');
     await driver.waitFor(/Final · seq/);
 
