@@ -73,6 +73,30 @@ describe('the edit_file guard judges the file as it is, by the edit’s own resu
 });
 
 describe('the delete_path guard tells its deletion from something new in the path', () => {
+  it('a file or a directory deleted and then put back as it was is unknown, not "not done": a resume would delete it again', async () => {
+    const ws = await tempWorkspace();
+    const putBack = {
+      'a.txt': async () => writeFile(path.join(ws.root, 'a.txt'), 'kept\n'),
+      src: async () => {
+        await mkdir(path.join(ws.root, 'src'));
+        await writeFile(path.join(ws.root, 'src', 'main.ts'), 'kept\n');
+      },
+    };
+    for (const [name, make] of Object.entries(putBack)) {
+      await make();
+      const prepared = await deletePathTool.prepare?.({ path: name }, ws.ctx);
+      expect(await deletePathTool.guard?.({ path: name }, prepared, ws.ctx), `${name}: untouched`).toBe(false);
+      await deletePathTool.execute({ path: name }, ws.ctx);
+      // Put back as it was (its freed inode number may well be given to the copy).
+      await make();
+      expect(await deletePathTool.guard?.({ path: name }, prepared, ws.ctx), name).toEqual({
+        unknown: expect.stringContaining('not the same one'),
+      });
+      const { ino: _, ...older } = prepared as Record<string, unknown>;
+      expect(await deletePathTool.guard?.({ path: name }, older, ws.ctx), `${name}: no inode recorded`).toBe(false);
+    }
+  });
+
   it('gone is done; the same file still there is not done; a different file there now is unknown', async () => {
     const ws = await tempWorkspace();
     const file = path.join(ws.root, 'a.txt');

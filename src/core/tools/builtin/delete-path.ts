@@ -1,3 +1,4 @@
+import { toolFs } from '../tool-fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
@@ -65,8 +66,9 @@ export const deletePathTool: Tool<DeletePathInput> = {
  * in its place.
  */
 type PreparedDelete =
-  | { readonly kind: 'file'; readonly sha256: string }
-  | { readonly kind: 'directory' | 'symlink' | 'other' | 'missing' };
+  | { readonly kind: 'file'; readonly sha256: string; readonly ino?: string }
+  | { readonly kind: 'directory' | 'symlink' | 'other'; readonly ino?: string }
+  | { readonly kind: 'missing' };
 
 /** What is there now; a path that leaves the workspace fails here, before anyone is asked to approve it. */
 async function prepareDelete(input: DeletePathInput, ctx: ToolContext): Promise<PreparedDelete> {
@@ -79,10 +81,27 @@ async function whatIsThere(requested: string, ctx: ToolContext): Promise<Prepare
   const resolved = await resolveWorkspacePath(ctx.workspaceRoot, requested, KEEP_LAST_LINK);
   if (!resolved.ok) return { kind: 'missing' };
   const { found } = resolved.path;
-  if (found.kind === 'missing' || found.kind === 'directory' || found.kind === 'symlink') return { kind: found.kind };
-  if (found.kind === 'special') return { kind: 'other' };
+  if (found.kind === 'missing') return { kind: 'missing' };
+  const ino = await birthOf(resolved.path.absolutePath, found.ino);
+  if (found.kind === 'directory' || found.kind === 'symlink') return { kind: found.kind, ino };
+  if (found.kind === 'special') return { kind: 'other', ino };
   const sha256 = await hashFileIfPresent(resolved.path);
-  return sha256 === null ? { kind: 'other' } : { kind: 'file', sha256 };
+  return sha256 === null ? { kind: 'other', ino } : { kind: 'file', sha256, ino };
+}
+
+/**
+ * Which one is at the path: its inode number and birth time. A path deleted and put back (git
+ * checkout, cp -r, a restore) is a new inode, though its number may be the freed one's again; a
+ * directory being emptied keeps both. Without a birth time (a file system that keeps none), the
+ * number alone.
+ */
+async function birthOf(absolutePath: string, ino: bigint): Promise<string> {
+  try {
+    const stats = await toolFs().lstat(absolutePath, { bigint: true });
+    return `${stats.ino}:${stats.birthtimeNs}`;
+  } catch {
+    return String(ino);
+  }
 }
 
 /**
@@ -100,6 +119,12 @@ async function deleteHappened(input: DeletePathInput, prepared: unknown, ctx: To
   if (then.kind === 'missing')
     return { unknown: `${input.path} did not exist when the call was prepared and does now` };
   const same = now.kind === then.kind && (now.kind !== 'file' || then.kind !== 'file' || now.sha256 === then.sha256);
+  // The same kind and content, but not the same one: deleted, then put back (an intent of an older tole records no inode).
+  if (same && 'ino' in then && then.ino !== undefined && 'ino' in now && now.ino !== then.ino) {
+    return {
+      unknown: `${input.path} is as it was when the call was prepared, but not the same one: it was deleted since (by this call, then put back?)`,
+    };
+  }
   if (same) return false;
   return { unknown: `${input.path} is not what it was when the call was prepared: something else stands there now` };
 }
