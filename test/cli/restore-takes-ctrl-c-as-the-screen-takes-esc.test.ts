@@ -100,7 +100,7 @@ function entries(path: string): { type: string; text?: string }[] {
 describe('tole restore, stopped by a signal', () => {
   it('before the files are written: Ctrl-C stops it, nothing is written, and it says so', async () => {
     const s = await session();
-    const git = waitingGit('hash-object');
+    const git = waitingGit('update-ref');
     const run = restoring(s, git.dir);
     await git.waiting();
     run.child.kill('SIGINT');

@@ -2,7 +2,7 @@
  * Esc in the screen stops a restore while it checkpoints the files as they are now: the git that
  * hangs there is killed, the screen says nothing was restored, the transcript shows the session's
  * notice, and the workspace is as it was. The restore runs over a real Agent and a git wrapper
- * that hangs at the checkpoint's commit.
+ * that hangs where the checkpoint moves its ref.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,9 +27,9 @@ describe('Esc during a restore', () => {
       await screen.waitFor('Done.');
       await screen.press(KEYS.tab, KEYS.home, 'u');
       await showsAfterGit(screen, '1 to remove');
-      // The checkpoint's commit, by a git that keeps running: ended here, it is started again there.
+      // The checkpoint's ref, moved by a git that keeps running: ended here, it is started again there.
       fixture.checkpoints?.close();
-      git.hangAt('hash-object');
+      git.hangAt('update-ref');
       await screen.press('y');
       await git.hanging();
       await screen.press(KEYS.escape);

@@ -20,8 +20,9 @@ type KnownPathTake =
 /**
  * Known-path checkpoints: the last checkpoint's tree with only the named paths replaced by their
  * bytes now, committed on the checkpoint ref by compare-and-swap, through gits that keep running
- * (git-pipe.ts) instead of one git per step. Objects are written by git itself (`hash-object -w`,
- * `mktree`), as loose objects, as a scan's `update-index` and `write-tree` write them. tole's
+ * (git-pipe.ts) instead of one git per step. Blobs and trees are written by git itself (`hash-object
+ * -w`, `mktree`), as loose objects, as a scan's `update-index` and `write-tree` write them; the
+ * commit by tole, as git would (loose-object.ts). tole's
  * index is not touched: the next scan finds the files these checkpoints read by their stat data,
  * as it finds any other change.
  */
@@ -79,7 +80,7 @@ export class KnownPathWriter {
     if (edited === null) return { ok: false, scan: 'a named path does not fit the last checkpoint tree' };
     await this.writeTrees(edited.trees, signal);
     const tree = edited.id;
-    const commit = await this.ref.commit(tree, [from.commit], message(known.leftOut), signal);
+    const commit = await this.ref.commit(tree, [from.commit], message(known.leftOut));
     try {
       await this.ref.swap(commit, from.commit, signal);
     } catch (error) {

@@ -1,49 +1,34 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { GitTarget } from './git-command';
 import { NO_COMMIT } from './git-checkpoint-ref';
-import { GitPipe, lines, oneLine } from './git-pipe';
+import { GitPipe, lines } from './git-pipe';
+import { writeLooseObject } from './loose-object';
 import type { CheckpointRef } from './ref-chain';
 
 /**
- * The checkpoint ref's two writes, commit and compare-and-swap, through gits that keep running
- * (git-pipe.ts): `hash-object -w -t commit --stdin-paths` writes the commit object `commit-tree`
- * would, and `update-ref --stdin` moves the ref in a transaction with the old value it must hold.
- * Every checkpoint ends with both, a scan's as a known-path one's: two git starts (each through
- * setpriv) saved on every bash call. The gits end after two idle minutes, or with `close`.
+ * The checkpoint ref's two writes, commit and compare-and-swap: the commit object written by tole
+ * itself as `commit-tree` would write it (loose-object.ts), and the ref moved through a git that
+ * keeps running (git-pipe.ts), `update-ref --stdin`, in a transaction with the old value it must
+ * hold. Every checkpoint ends with both, a scan's as a known-path one's: no git start for either
+ * on a bash call. The git ends after two idle minutes, or with `close`.
  */
 export class PipedRef {
-  private readonly commits: GitPipe;
   private readonly refs: GitPipe;
   /** Ends the gits once no checkpoint has needed them for a while (a session left open idle). */
   private idle: NodeJS.Timeout | null = null;
-  /**
-   * The file each commit is written to: one per PipedRef (its checkpoints run one at a time), so
-   * that toles of one process on one workspace (tests, sub-agents) never write each other's.
-   */
-  private readonly file: string;
-
   constructor(
-    target: GitTarget,
+    private readonly target: GitTarget,
     private readonly ref: string,
   ) {
-    this.commits = new GitPipe(target, ['hash-object', '-w', '-t', 'commit', '--stdin-paths']);
     this.refs = new GitPipe(target, ['update-ref', '--stdin', '-z']);
-    this.file = join(target.gitDir, `tole-commit-${process.pid}-${++made}`);
   }
 
-  /** The commit object as `commit-tree` writes it, written by git from a file in tole's directory. */
-  async commit(tree: string, parents: readonly string[], message: string, signal: AbortSignal): Promise<string> {
-    this.touch();
+  /** The commit object as `commit-tree` writes it (tole's name and address, UTC), written into the directory. */
+  async commit(tree: string, parents: readonly string[], message: string): Promise<string> {
     const seconds = Math.floor(Date.now() / 1000);
     const who = `tole <tole@localhost> ${seconds} +0000`;
     const parentLines = parents.map((p) => `parent ${p}\n`).join('');
-    writeFileSync(this.file, `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}\n`);
-    try {
-      return await this.commits.ask(`${this.file}\n`, oneLine, signal);
-    } finally {
-      rmSync(this.file, { force: true });
-    }
+    const body = `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}\n`;
+    return writeLooseObject(this.target.gitDir, 'commit', body, tree.length);
   }
 
   /**
@@ -70,7 +55,7 @@ export class PipedRef {
    */
   chainRef(byProcess: CheckpointRef, signal: AbortSignal): CheckpointRef {
     return {
-      commit: (tree, parents, message) => this.commit(tree, parents, message, signal),
+      commit: (tree, parents, message) => this.commit(tree, parents, message),
       swap: async (next, expected) => {
         try {
           await this.swap(next, expected, signal);
@@ -86,7 +71,6 @@ export class PipedRef {
 
   close(): void {
     if (this.idle) clearTimeout(this.idle);
-    this.commits.close();
     this.refs.close();
   }
 
@@ -97,8 +81,5 @@ export class PipedRef {
   }
 }
 
-/** PipedRefs made in this process, for their files' names. */
-let made = 0;
-
-/** How long the gits stay after the last checkpoint: a turn's calls come seconds apart. */
+/** How long the git stays after the last checkpoint: a turn's calls come seconds apart. */
 const IDLE_MS = 120_000;

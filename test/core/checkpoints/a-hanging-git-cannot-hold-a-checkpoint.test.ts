@@ -314,9 +314,9 @@ describe('a restore, through the session commands', () => {
     const git = hangingGit();
     const { store, prompt, commands, checkpoints } = await restorable(git, testTimer().timer);
     const seqBefore = store.lastSeq;
-    // The checkpoint's commit, by a git that keeps running: ended here, it is started again there.
+    // The checkpoint's ref, moved by a git that keeps running: ended here, it is started again there.
     checkpoints.close();
-    git.hangAt('hash-object');
+    git.hangAt('update-ref');
     const esc = new AbortController();
     const restoring = commands.restore(prompt, () => {}, esc.signal);
     const pids = await git.hanging();
@@ -347,7 +347,7 @@ describe('a restore, through the session commands', () => {
     const limit = testTimer();
     const { agent, store, prompt, commands, checkpoints } = await restorable(git, limit.timer);
     checkpoints.close();
-    git.hangAt('hash-object');
+    git.hangAt('update-ref');
     const restoring = commands.restore(prompt, () => {});
     await git.hanging();
     limit.expire();
