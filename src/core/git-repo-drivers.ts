@@ -28,6 +28,15 @@ export interface RepositoryGitConfig {
   readonly unvouched: readonly string[];
 }
 
+/** What a command's own text and the repository's config ask of the command (repositoryGitConfig). */
+export interface CommandGitConfig extends RepositoryGitConfig {
+  /**
+   * The command's own findings (guardDrops), the first lines of `unvouched`: a person's key may
+   * accept these (isReachDrop), never a line of the repository's that happens to read like one.
+   */
+  readonly fromCommand: readonly string[];
+}
+
 /**
  * `key` as git compares it: the section and the variable name lowercased, a subsection (a
  * driver's name) kept as written. Git tells `diff.Evil.textconv` from `diff.evil.textconv`, so a
@@ -108,7 +117,8 @@ export function neutralSettings(items: readonly string[]): (readonly [string, st
 }
 
 /**
- * What the config of the repository at `cwd` asks (nothing when git is missing). `env` should
+ * What the config of the repository at `cwd` asks (nothing when git is missing), after what the
+ * command's own text finds (guardDrops), each kept apart as well. `env` should
  * already carry tole's git guard, so that reading the config runs nothing. Rejects with what to do
  * when the config cannot be read: the settings would be missing, and the command must not run
  * without them.
@@ -120,10 +130,10 @@ export async function repositoryGitConfig(
   command = '',
   /** Keys the user vouched for (`trustedGitKeys`). */
   trusted: readonly string[] = [],
-): Promise<RepositoryGitConfig> {
-  const commandDrops = guardDrops(command);
+): Promise<CommandGitConfig> {
+  const fromCommand = guardDrops(command);
   const read = await readRepositoryConfig(cwd, env, command);
-  if (read === null) return { settings: [], unvouched: commandDrops };
+  if (read === null) return { settings: [], unvouched: fromCommand, fromCommand };
   const { settings, unvouched } = vetEntries(read.entries, cwd, trusted);
-  return { settings, unvouched: [...commandDrops, ...read.unvouched, ...unvouched] };
+  return { settings, unvouched: [...fromCommand, ...read.unvouched, ...unvouched], fromCommand };
 }

@@ -143,6 +143,10 @@ describe('includes of a repository config', () => {
     mkdirSync(path.join(ws.outside, 'conf'));
     writeFileSync(path.join(ws.outside, 'conf', 'mine.cfg'), '[user]\n\tname = me\n');
     config('.git/config', ['[includeIf "gitdir:/elsewhere/"]', '\tpath = ~/conf/mine.cfg']);
-    expect(await repositoryGitConfig(ws.root, withGitGuard(env))).toEqual({ settings: [], unvouched: [] });
+    expect(await repositoryGitConfig(ws.root, withGitGuard(env))).toEqual({
+      settings: [],
+      unvouched: [],
+      fromCommand: [],
+    });
   });
 });

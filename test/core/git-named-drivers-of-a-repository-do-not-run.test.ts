@@ -118,7 +118,7 @@ describe("a repository's named programs", () => {
   it('outside a repository, or with no git on the path, nothing is refused', async () => {
     const ws = await tempWorkspace();
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside };
-    const none = { settings: [], unvouched: [] };
+    const none = { settings: [], unvouched: [], fromCommand: [] };
     expect(await repositoryGitConfig(ws.root, withGitGuard(env))).toEqual(none);
     expect(await repositoryGitConfig(ws.root, withGitGuard({ ...env, PATH: ws.outside }))).toEqual(none);
   });

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/core/approval/approver';
 import { isReachDrop, keyMayAccept } from '../../../src/core/approval/unconfined-vetting';
 import { guardDrops } from '../../../src/core/git-guard-drops';
+import { withGitGuard } from '../../../src/core/git-guard-env';
+import { repositoryGitConfig } from '../../../src/core/git-repo-drivers';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { entriesOfType, eventLog, resultsFor } from '../../support/agent-fixtures';
 import { answering } from '../../support/answering-approver';
@@ -176,6 +178,25 @@ describe('the bash tool runs a warned command only with the key and the warning 
     const out = await bash.execute({ command }, { ...ctx, keypress: true, accepted: drops });
     expect(out.ok).toBe(true);
     expect(existsSync(mark)).toBe(true);
+  });
+
+  it("refuses a repository's finding a key was handed with the command's, which the config read keeps apart", async () => {
+    const { root, outside } = scripted.dirs;
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    appendFileSync(path.join(root, '.git', 'config'), `[gitflow "path"]\n\thooks = ${outside}\n`);
+    const { mark, command } = loginShell();
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+    const read = await repositoryGitConfig(root, withGitGuard(env), command);
+    expect(read.fromCommand).toEqual(guardDrops(command));
+    expect(read.unvouched.slice(0, read.fromCommand.length)).toEqual(read.fromCommand);
+    const fromRepository = read.unvouched.slice(read.fromCommand.length);
+    expect(fromRepository.join()).toContain('gitflow.path.hooks');
+    const bash = createBashTool({ workspaceRoot: root, env });
+    const ctx = { workspaceRoot: root, signal: new AbortController().signal, callId: 'c', keypress: true };
+    const out = await bash.execute({ command }, { ...ctx, accepted: read.unvouched });
+    expect(out.ok).toBe(false);
+    expect(out.content).toContain('gitflow.path.hooks');
+    expect(existsSync(mark)).toBe(false);
   });
 });
 

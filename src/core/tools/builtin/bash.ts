@@ -5,7 +5,7 @@ import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
-import { type RepositoryGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
+import { type CommandGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
 import {
   confinedOnlyWords,
   isReachDrop,
@@ -167,7 +167,7 @@ async function runBash(
     lingerMs: options.lingerMs ?? BASH_LINGER_MS,
   };
   const base = baseEnv(options);
-  let config: RepositoryGitConfig;
+  let config: CommandGitConfig;
   try {
     config = await repositoryGitConfig(ctx.workspaceRoot, withGitGuard(base), input.command, options.trustedGitKeys);
   } catch (error) {
@@ -178,7 +178,7 @@ async function runBash(
   // What tole cannot vouch for in the repository's config may run only confined. Checked again
   // here, whatever the approval box said: the config may have changed since. With no sandbox, a
   // warning the key accepted runs, when what is found now is all in it.
-  if (confined === null && config.unvouched.length > 0 && !acceptedByKey(input.command, config.unvouched, ctx, options))
+  if (confined === null && config.unvouched.length > 0 && !acceptedByKey(config, ctx, options))
     return { ok: false, content: refusedUnconfined(config.unvouched, options) };
   const env = withGitGuard(base, config.settings);
   // Unconfined, every git the command starts passes tole's git, which vets the repository it finds
@@ -203,16 +203,12 @@ async function runBash(
  * Whether a person's key accepted every finding of the run (ToolContext.accepted): only where
  * there is no sandbox, and only findings that say the command goes where tole's git does not reach.
  */
-function acceptedByKey(
-  command: string,
-  unvouched: readonly string[],
-  ctx: ToolContext,
-  options: BashToolOptions,
-): boolean {
+function acceptedByKey(config: CommandGitConfig, ctx: ToolContext, options: BashToolOptions): boolean {
+  const { unvouched, fromCommand } = config;
   if (options.sandbox || ctx.keypress !== true || !keyMayAccept(unvouched)) return false;
   const accepted = new Set(ctx.accepted ?? []);
   // Each from the command's own text, never a line of the repository's that happens to read like one.
-  const drops = new Set(guardDrops(command));
+  const drops = new Set(fromCommand);
   return unvouched.every((line) => accepted.has(line) && drops.has(line));
 }
 
