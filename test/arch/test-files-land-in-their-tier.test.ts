@@ -53,6 +53,23 @@ describe('a test file’s tier', () => {
     expect(tierOf(root, write('test/cli/p.test.ts', `${spawning}delete process.env.HOME;\n`))).toBe('process-isolated');
     expect(tierOf(root, write('test/e2e/q.e2e.test.ts', 'process.chdir(dir);\n'))).toBe('process-isolated');
     expect(tierOf(root, write('test/sim/r.test.ts', "vi.stubEnv('HOME', dir);\n"))).toBe('process-isolated');
+    // A command in a string changes the child that runs it: nothing of this process.
+    expect(
+      tierOf(
+        root,
+        write(
+          'test/cli/t.test.ts',
+          `${spawning}run(\`node -e 'delete process.env.HOME; process.env.X = 1; process.chdir("/")'\`);\nrun("delete process.env.HOME");\n`,
+        ),
+      ),
+    ).toBe('process');
+    // A quote in a comment does not hide a change after it.
+    expect(
+      tierOf(
+        root,
+        write('test/cli/u.test.ts', `${spawning}// tole's home\nprocess.env.TOLE_HOME = 'x'; // it's set\n`),
+      ),
+    ).toBe('process-isolated');
     // Reading the environment, or passing it to a child, leaves nothing behind.
     expect(
       tierOf(root, write('test/cli/s.test.ts', `${spawning}if (process.env.CI === '1') run({ env: process.env });\n`)),

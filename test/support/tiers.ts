@@ -30,6 +30,18 @@ const RENDERS = importing('ink|ink-testing-library|react');
 const MOCKS_MODULES = /^\s*vi\.(mock|doMock)\(/m;
 const CHANGES_THE_PROCESS =
   /\bprocess\.chdir\(|\bprocess\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|\bdelete process\.env\b|\bvi\.(stubEnv|stubGlobal)\(/;
+/** A string literal: quoted on one line, or a template literal. */
+const STRING_LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+
+/**
+ * `text` with what its string literals hold taken out: a command in a string (`node -e 'delete
+ * process.env.X'`) changes the child that runs it, not the test's process. A quote in a comment can
+ * take code out with it; the file then lands in `process`, where process-state-kept.ts fails it
+ * if it does change the process.
+ */
+function withoutStrings(text: string): string {
+  return text.replace(STRING_LITERAL, "''");
+}
 const RELATIVE_IMPORT =
   /^\s*(?:import|export)[^;'"]*from ['"](\.{1,2}\/[^'"]+)['"]|\bimport\(['"](\.{1,2}\/[^'"]+)['"]\)/gm;
 const TEST_FILE = /\.test\.tsx?$/;
@@ -96,7 +108,9 @@ export function tierOf(root: string, path: string, cache: ModuleCache = new Map(
   const texts = closureTexts(join(root, path), join(root, 'test'), cache);
   const uses = (pattern: RegExp): boolean => texts.some((text) => pattern.test(text));
   if (PROCESS_FOLDERS.some((folder) => path.startsWith(folder)) || uses(STARTS_PROCESSES))
-    return uses(MOCKS_MODULES) || uses(CHANGES_THE_PROCESS) ? 'process-isolated' : 'process';
+    return uses(MOCKS_MODULES) || texts.some((text) => CHANGES_THE_PROCESS.test(withoutStrings(text)))
+      ? 'process-isolated'
+      : 'process';
   if (uses(MOCKS_MODULES)) return 'isolated';
   if (path.endsWith('.tsx') || uses(RENDERS)) return 'screen';
   return 'unit';
