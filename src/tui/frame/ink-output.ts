@@ -26,7 +26,7 @@ import sliceAnsi from 'slice-ansi';
 import { BLANK as BLANK_CELL, cellsOf, intensityTrap, rememberRow, rememberRowCells, type Cell } from './row-cells';
 import widestLine, { clearWidths, widthOf } from '../text/text-width';
 
-type Transformer = (line: string, index: number) => string;
+export type Transformer = (line: string, index: number) => string;
 
 interface Clip {
   readonly x1?: number;
@@ -35,7 +35,7 @@ interface Clip {
   readonly y2?: number;
 }
 
-type Operation =
+export type Operation =
   | {
       readonly type: 'write';
       readonly x: number;
@@ -349,10 +349,20 @@ function charsToString(chars: readonly StyledChar[]): string {
   return out;
 }
 
+/**
+ * Where a write's lines land, as [row, column, line] triples: the same for the same write (op)
+ * under the same clip, kept for the writes a frame replays (src/tui/frame/ink-kept-walk.ts), so
+ * a kept pane's lines are neither cut nor transformed again.
+ */
+const placements = new WeakMap<
+  Operation,
+  { readonly clip: Clip | undefined; readonly at: readonly (number | string)[] }
+>();
+
 export default class Output {
   readonly width: number;
   readonly height: number;
-  private readonly operations: Operation[] = [];
+  private operations: Operation[] = [];
 
   constructor(options: { width: number; height: number }) {
     this.width = options.width;
@@ -372,10 +382,26 @@ export default class Output {
     this.operations.push({ type: 'unclip' });
   }
 
+  /** A text node's write, kept in its place even when empty (it may not be next frame); its index. */
+  slot(x: number, y: number, text: string, transformers: readonly Transformer[]): number {
+    this.operations.push({ type: 'write', x, y, text, transformers });
+    return this.operations.length - 1;
+  }
+
+  /** The operations written so far (to be replayed by a later frame's Output). */
+  recorded(): readonly Operation[] {
+    return this.operations;
+  }
+
+  /** This frame's operations are `operations` (a kept frame's, some writes made again). */
+  replay(operations: readonly Operation[]): void {
+    this.operations = operations as Operation[];
+  }
+
   get(): { output: string; height: number } {
     // What each row receives, in order: the column a line starts at, and the line.
-    const placed: (number | string)[][] = [];
-    for (let y = 0; y < this.height; y++) placed.push([]);
+    const rows: (number | string)[][] = [];
+    for (let y = 0; y < this.height; y++) rows.push([]);
     const clips: Clip[] = [];
     for (const operation of this.operations) {
       if (operation.type === 'clip') {
@@ -386,54 +412,69 @@ export default class Output {
         clips.pop();
         continue;
       }
-      const { text, transformers } = operation;
-      let { x, y } = operation;
-      let lines = text.split('\n');
+      // An empty slot (a text node with no text this frame): Ink writes nothing for it.
+      if (operation.text === '') continue;
       const clip = clips.at(-1);
-      if (clip) {
-        const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
-        const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
-        if (clipHorizontally) {
-          const width = widestLine(text);
-          if (x + width < clip.x1! || x > clip.x2!) continue;
-        }
-        if (clipVertically) {
-          const height = lines.length;
-          if (y + height < clip.y1! || y > clip.y2!) continue;
-        }
-        if (clipHorizontally) {
-          const x1 = clip.x1!;
-          const x2 = clip.x2!;
-          lines = lines.map((line) => {
-            const from = x < x1 ? x1 - x : 0;
-            const width = widthOf(line);
-            const to = x + width > x2 ? x2 - x : width;
-            return from === 0 && to === width && keptWhole(line) ? line : slice(line, from, to);
-          });
-          if (x < x1) x = x1;
-        }
-        if (clipVertically) {
-          const from = y < clip.y1! ? clip.y1! - y : 0;
-          const height = lines.length;
-          const to = y + height > clip.y2! ? clip.y2! - y : height;
-          lines = lines.slice(from, to);
-          if (y < clip.y1!) y = clip.y1!;
-        }
+      let placed = placements.get(operation);
+      if (placed === undefined || placed.clip !== clip) {
+        placed = { clip, at: this.place(operation, clip) };
+        placements.set(operation, placed);
       }
-      let offsetY = 0;
-      for (let index = 0; index < lines.length; index++) {
-        const row = placed[y + offsetY];
-        // As in Ink: a line outside the screen is dropped, and the lines after it aim at the same row.
-        if (!row) continue;
-        let line = lines[index]!;
-        for (const transformer of transformers) line = transformer(line, index);
-        row.push(x, line);
-        offsetY++;
+      const at = placed.at;
+      for (let i = 0; i < at.length; i += 3) rows[at[i] as number]!.push(at[i + 1]!, at[i + 2]!);
+    }
+    const lines: string[] = [];
+    for (let y = 0; y < this.height; y++) lines.push(this.row(rows[y]!));
+    return { output: lines.join('\n'), height: this.height };
+  }
+
+  /** Where one write's lines land under `clip`, as Ink places them: [row, column, line] triples. */
+  private place(operation: Extract<Operation, { type: 'write' }>, clip: Clip | undefined): (number | string)[] {
+    const at: (number | string)[] = [];
+    const { text, transformers } = operation;
+    let { x, y } = operation;
+    let lines = text.split('\n');
+    if (clip) {
+      const clipHorizontally = typeof clip.x1 === 'number' && typeof clip.x2 === 'number';
+      const clipVertically = typeof clip.y1 === 'number' && typeof clip.y2 === 'number';
+      if (clipHorizontally) {
+        const width = widestLine(text);
+        if (x + width < clip.x1! || x > clip.x2!) return at;
+      }
+      if (clipVertically) {
+        const height = lines.length;
+        if (y + height < clip.y1! || y > clip.y2!) return at;
+      }
+      if (clipHorizontally) {
+        const x1 = clip.x1!;
+        const x2 = clip.x2!;
+        lines = lines.map((line) => {
+          const from = x < x1 ? x1 - x : 0;
+          const width = widthOf(line);
+          const to = x + width > x2 ? x2 - x : width;
+          return from === 0 && to === width && keptWhole(line) ? line : slice(line, from, to);
+        });
+        if (x < x1) x = x1;
+      }
+      if (clipVertically) {
+        const from = y < clip.y1! ? clip.y1! - y : 0;
+        const height = lines.length;
+        const to = y + height > clip.y2! ? clip.y2! - y : height;
+        lines = lines.slice(from, to);
+        if (y < clip.y1!) y = clip.y1!;
       }
     }
-    const rows: string[] = [];
-    for (let y = 0; y < this.height; y++) rows.push(this.row(placed[y]!));
-    return { output: rows.join('\n'), height: this.height };
+    let offsetY = 0;
+    for (let index = 0; index < lines.length; index++) {
+      const row = y + offsetY;
+      // As in Ink: a line outside the screen is dropped, and the lines after it aim at the same row.
+      if (!Number.isInteger(row) || row < 0 || row >= this.height) continue;
+      let line = lines[index]!;
+      for (const transformer of transformers) line = transformer(line, index);
+      at.push(row, x, line);
+      offsetY++;
+    }
+    return at;
   }
 
   /** One row: built from its writes, or the same row built before from the same writes. */
