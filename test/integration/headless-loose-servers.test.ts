@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDirForFile } from '../support/after-the-test';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
 import type { ChildRun } from '../support/spawn-node';
@@ -33,7 +34,25 @@ interface Run extends ChildRun {
 }
 
 /** A fresh workspace (with `notes.txt`), a user config with `limits`, and one headless turn. */
-async function turn(
+function turn(
+  replies: readonly ScriptedReply[],
+  limits: Record<string, number> = {},
+  extra: readonly string[] = [],
+  dirs?: TempDirs,
+): Promise<Run> {
+  return turnAgainst(server, replies, limits, extra, dirs);
+}
+
+/** `notes.txt` in the workspace, and a user config with `limits`. */
+function prepare(d: TempDirs, limits: Record<string, number>): void {
+  writeFileSync(join(d.root, 'notes.txt'), 'the notes\n');
+  mkdirSync(join(d.parent, '.config', 'tole'), { recursive: true });
+  writeFileSync(join(d.parent, '.config', 'tole', 'config.json'), JSON.stringify({ limits }));
+}
+
+/** `turn` against a server of the caller's. */
+async function turnAgainst(
+  server: ChatServer,
   replies: readonly ScriptedReply[],
   limits: Record<string, number> = {},
   extra: readonly string[] = [],
@@ -42,9 +61,7 @@ async function turn(
   const d = dirs ?? tempDirs('tole-loose-');
   if (dirs === undefined) {
     all.push(d);
-    writeFileSync(join(d.root, 'notes.txt'), 'the notes\n');
-    mkdirSync(join(d.parent, '.config', 'tole'), { recursive: true });
-    writeFileSync(join(d.parent, '.config', 'tole', 'config.json'), JSON.stringify({ limits }));
+    prepare(d, limits);
   }
   server.push(...replies);
   const env = { PATH: process.env.PATH, HOME: d.parent, TOLE_HOME: join(d.parent, 'tole-home'), LANG: 'C.UTF-8' };
@@ -152,46 +169,6 @@ describe('tole -p against loosely compatible servers', () => {
     expect(String(tool?.content)).toContain('the notes');
   });
 
-  it('a stream that stalls (keep-alive comments only) past the idle limit is retried, one usage row per attempt', async () => {
-    const run = await turn(
-      [{ text: ['par', 'tial'], stallAfterChunks: 2, keepAliveMs: 200 }, { text: 'whole answer' }],
-      { streamIdleTimeoutMs: 1000 },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe('whole answer\n');
-    expect(chatRequests(server)).toHaveLength(2);
-    expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
-  });
-
-  it('a stream that opens and never sends a token is dropped at the first-token limit', async () => {
-    // Both limits at the least the config accepts: the dropped attempt's error names which one fired.
-    const run = await turn([{ text: 'late', stallAfterChunks: 1 }, { text: 'second try' }], {
-      streamIdleTimeoutMs: 1000,
-      firstTokenTimeoutMs: 1000,
-    });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe('second try\n');
-    expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
-    expect(usageErrors(run.dirs)[0]).toContain(
-      'no answer for 1 s after the stream opened (limits.firstTokenTimeoutMs)',
-    );
-  });
-
-  it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async () => {
-    const stalled: ScriptedReply = { text: 'x', stallAfterChunks: 1 };
-    // Five stalled replies at 1 s each would outlast the 2 s call limit: the error naming it and the
-    // requests left unsent show the limit ended the turn, however slow the machine. The limit is two
-    // idle limits, the shortest that still lets a retry start before it.
-    const run = await turn([stalled, stalled, stalled, stalled, stalled], {
-      streamIdleTimeoutMs: 1000,
-      firstTokenTimeoutMs: 1000,
-      modelCallTimeoutMs: 2000,
-    });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('limits.modelCallTimeoutMs');
-    expect(chatRequests(server).length).toBeLessThan(5);
-  });
-
   it('ambiguous tool calls each settle as an error the model reads, under unique recorded ids', async () => {
     const run = await turn([
       {
@@ -248,5 +225,88 @@ describe('tole -p against loosely compatible servers', () => {
     expect(run.stderr).toContain('Sign in to continue');
     expect(chatRequests(server)).toHaveLength(1);
     expect(usageOutcomes(run.dirs)).toEqual(['bad_request']);
+  });
+});
+
+/**
+ * Each waits out one of tole's limits (1 s, the least the config accepts, or 2 s): side by side,
+ * each with a server of its own, the file waits for the longest instead of their sum.
+ */
+describe.concurrent('tole -p against servers that stall', () => {
+  const servers: ChatServer[] = [];
+  const ownServer = async (): Promise<ChatServer> => {
+    const own = await startChatServer({ defaultReply: { text: 'default answer' } });
+    servers.push(own);
+    return own;
+  };
+  afterAll(async () => {
+    await Promise.all(servers.map((own) => own.close()));
+  });
+  // A concurrent test's directories are the file's (a test's own undo could run when another ends).
+  const base = tempDirForFile('tole-loose-stall-');
+  let turns = 0;
+  /** A turn against a server of its own, in fresh directories under `base` with `limits`. */
+  const stalledTurn = async (
+    server: ChatServer,
+    replies: readonly ScriptedReply[],
+    limits: Record<string, number>,
+  ): Promise<Run> => {
+    const parent = join(base, `turn-${++turns}`);
+    const d: TempDirs = {
+      root: join(parent, 'workspace'),
+      sessions: join(parent, 'sessions'),
+      outside: join(parent, 'outside'),
+      home: join(parent, 'tole-home'),
+      parent,
+      remove: () => {},
+    };
+    for (const dir of [d.root, d.sessions, d.outside, d.home]) mkdirSync(dir, { recursive: true });
+    prepare(d, limits);
+    return turnAgainst(server, replies, limits, [], d);
+  };
+
+  it('a stream that stalls (keep-alive comments only) past the idle limit is retried, one usage row per attempt', async ({
+    expect,
+  }) => {
+    const server = await ownServer();
+    const run = await stalledTurn(
+      server,
+      [{ text: ['par', 'tial'], stallAfterChunks: 2, keepAliveMs: 200 }, { text: 'whole answer' }],
+      { streamIdleTimeoutMs: 1000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('whole answer\n');
+    expect(chatRequests(server)).toHaveLength(2);
+    expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
+  });
+
+  it('a stream that opens and never sends a token is dropped at the first-token limit', async ({ expect }) => {
+    // Both limits at the least the config accepts: the dropped attempt's error names which one fired.
+    const run = await stalledTurn(await ownServer(), [{ text: 'late', stallAfterChunks: 1 }, { text: 'second try' }], {
+      streamIdleTimeoutMs: 1000,
+      firstTokenTimeoutMs: 1000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('second try\n');
+    expect(usageOutcomes(run.dirs)).toEqual(['stream_dropped', 'ok']);
+    expect(usageErrors(run.dirs)[0]).toContain(
+      'no answer for 1 s after the stream opened (limits.firstTokenTimeoutMs)',
+    );
+  });
+
+  it('a hung server holds a turn no longer than limits.modelCallTimeoutMs', async ({ expect }) => {
+    const server = await ownServer();
+    const stalled: ScriptedReply = { text: 'x', stallAfterChunks: 1 };
+    // Five stalled replies at 1 s each would outlast the 2 s call limit: the error naming it and the
+    // requests left unsent show the limit ended the turn, however slow the machine. The limit is two
+    // idle limits, the shortest that still lets a retry start before it.
+    const run = await stalledTurn(server, [stalled, stalled, stalled, stalled, stalled], {
+      streamIdleTimeoutMs: 1000,
+      firstTokenTimeoutMs: 1000,
+      modelCallTimeoutMs: 2000,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('limits.modelCallTimeoutMs');
+    expect(chatRequests(server).length).toBeLessThan(5);
   });
 });
