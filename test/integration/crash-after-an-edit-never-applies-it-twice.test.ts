@@ -4,7 +4,7 @@
  * (TOLE_CRASH_AT). Between the crash and the resume the file may be changed again (an editor);
  * the resume must apply the edit at most once, recognising its own result in the file as it is.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
@@ -113,6 +113,31 @@ describe('edit_file killed before its settlement is applied once on resume', () 
   });
 });
 
+describe('edit_file killed before its settlement, then undone by the user, is not made again on resume', () => {
+  const undo: Record<string, (file: string) => void> = {
+    // git checkout, an editor saving by rename: a new file in place, as it was before the edit
+    'put back by a new file': (file) => {
+      writeFileSync(`${file}.new`, 'A\nC\n');
+      renameSync(`${file}.new`, file);
+    },
+    // the edit taken out in place, the hook's line kept
+    'undone in place': (file) => writeFileSync(file, 'A\nC\nD\n'),
+  };
+  for (const [how, revert] of Object.entries(undo)) {
+    it(`${how}: the outcome is unknown, settled as such, and the file stays as the user left it`, async () => {
+      const { dirs, file, session } = await crashMidEdit('before-settlement');
+      expect(readFileSync(file, 'utf8')).toBe('A\nB\nC\nD\n');
+      revert(file);
+      const left = readFileSync(file, 'utf8');
+      const settled = await resume(dirs, session);
+      expect(settled.outcome).toBe('interrupted');
+      expect(settled.content).toContain('outcome unknown');
+      expect(settled.content).toContain('replaced since');
+      expect(readFileSync(file, 'utf8')).toBe(left);
+    });
+  }
+});
+
 describe('edit_file killed before its effect runs it once on resume', () => {
   it('the hook’s line and an editor’s distant change are kept, and the edit is applied once', async () => {
     const { dirs, file, session } = await crashMidEdit('after-intent');
@@ -120,5 +145,14 @@ describe('edit_file killed before its effect runs it once on resume', () => {
     const settled = await resume(dirs, session);
     expect(settled.outcome).toBe('ok');
     expect(readFileSync(file, 'utf8')).toBe('A\nB\nC\nD\nE\n');
+  });
+
+  it('an editor saving by rename before the resume makes it unknown (the safe side): it may have been the edit undone', async () => {
+    const { dirs, file, session } = await crashMidEdit('after-intent');
+    writeFileSync(`${file}.new`, 'A\nC\nD\nE\n');
+    renameSync(`${file}.new`, file);
+    const settled = await resume(dirs, session);
+    expect(settled.outcome).toBe('interrupted');
+    expect(readFileSync(file, 'utf8')).toBe('A\nC\nD\nE\n');
   });
 });

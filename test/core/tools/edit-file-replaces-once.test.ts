@@ -59,7 +59,12 @@ describe('edit_file', () => {
     await writeFile(path.join(ws.root, 'a.txt'), 'one two\n');
     const input = { path: 'a.txt', old_text: 'two', new_text: 'three' };
     const prepared = await editFileTool.prepare?.(input, ws.ctx);
-    expect(prepared).toEqual({ sha256: sha256Hex('one three\n'), before: 'one ', after: '\n' });
+    expect(prepared).toEqual({
+      sha256: sha256Hex('one three\n'),
+      before: 'one ',
+      after: '\n',
+      priorFile: expect.stringMatching(/^\d+:c?\d+$/),
+    });
     expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
     await editFileTool.execute(input, ws.ctx);
     expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deletePathTool } from '../../../src/core/tools/builtin/delete-path';
@@ -68,6 +68,51 @@ describe('the edit_file guard judges the file as it is, by the edit’s own resu
     await writeFile(file, 'A\nB\nC\n');
     expect(await editFileTool.guard?.(input, { sha256: prepared.sha256 }, ws.ctx)).toBe(true);
     await rm(file);
+    expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toEqual({ unknown: expect.any(String) });
+  });
+});
+
+describe('the edit_file guard tells its own edit undone from an edit never made', () => {
+  const input = { path: 'a.txt', old_text: 'A\n', new_text: 'A\nB\n' };
+
+  it('an edit made and then undone (a new file put in place, or the old text typed back in) is unknown, not "not done"', async () => {
+    const ws = await tempWorkspace();
+    const file = path.join(ws.root, 'a.txt');
+    const undo = {
+      // git checkout, an editor saving by rename: the file as it was, a new inode (maybe the freed number)
+      'put back by a new file': async () => {
+        await writeFile(`${file}.new`, 'A\nC\n');
+        await rename(`${file}.new`, file);
+      },
+      // the edit taken out in place, other lines kept: tole's file, not the one the edit replaced
+      'undone in place': () => writeFile(file, 'A\nC\nD\n'),
+    };
+    for (const [how, revert] of Object.entries(undo)) {
+      await writeFile(file, 'A\nC\n');
+      const prepared = await editFileTool.prepare?.(input, ws.ctx);
+      expect(await editFileTool.guard?.(input, prepared, ws.ctx), `${how}: untouched`).toBe(false);
+      expect((await editFileTool.execute(input, ws.ctx)).ok).toBe(true);
+      await revert();
+      expect(await editFileTool.guard?.(input, prepared, ws.ctx), how).toEqual({
+        unknown: expect.stringContaining('replaced since'),
+      });
+      // An intent of an older tole records no prior file: judged by the text alone, as before.
+      const { priorFile: _, ...older } = prepared as Record<string, unknown>;
+      expect(await editFileTool.guard?.(input, older, ws.ctx), `${how}: no prior file`).toBe(false);
+    }
+  });
+
+  it('the file changed in place before the edit ran (a hook, an editor writing in place) is still "not done"', async () => {
+    const ws = await tempWorkspace();
+    const file = path.join(ws.root, 'a.txt');
+    await writeFile(file, 'A\nC\n');
+    const prepared = await editFileTool.prepare?.(input, ws.ctx);
+    await appendFile(file, 'D\n');
+    await writeFile(file, 'A\nC\nD\nE\n');
+    expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
+    // Saved by rename instead: another file, so the edit may have been made and undone in it: unknown (the safe side).
+    await writeFile(`${file}.new`, 'A\nC\nD\nE\n');
+    await rename(`${file}.new`, file);
     expect(await editFileTool.guard?.(input, prepared, ws.ctx)).toEqual({ unknown: expect.any(String) });
   });
 });

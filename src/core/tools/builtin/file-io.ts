@@ -84,6 +84,26 @@ export async function hashFileIfPresent(target: WorkspacePath): Promise<string |
 }
 
 /**
+ * Which regular file is at `target`: its inode number and birth time, or null when there is none.
+ * tole writes a file by renaming a new one into place (`writeFileDurably`), so the same identity
+ * means no such write happened since; a file put back (git checkout, an editor's save by rename)
+ * is a new one, though its inode number may be the freed one's again: hence the birth time. On a
+ * file system that keeps no birth time, the change time stands in for it (an edit in place then
+ * counts as another file: the safe side).
+ */
+export async function fileIdentity(target: WorkspacePath): Promise<string | null> {
+  if (target.found.kind !== 'file') return null;
+  try {
+    const stats = await toolFs().lstat(target.absolutePath, { bigint: true });
+    if (!stats.isFile()) return null;
+    return stats.birthtimeNs > 0n ? `${stats.ino}:${stats.birthtimeNs}` : `${stats.ino}:c${stats.ctimeNs}`;
+  } catch (error) {
+    if (isFsError(error)) return null;
+    throw error;
+  }
+}
+
+/**
  * Opens the regular file the walk found at `target` for reading (see `openChecked`), by its name
  * in its checked parent directory: a directory on the way swapped for a link fails at the parent
  * (opening a directory does nothing), so no file outside is ever opened, not even to be refused.
