@@ -96,21 +96,37 @@ function itemDrops(item: GuardItem): string[] {
   }
 }
 
+/**
+ * The most words of one command read loosely, each as a program with the words after it: that
+ * reading is quadratic in a command's words (a line of 40,000 words read so took more than 4 GB
+ * and ended tole). A longer command is a finding instead, its words unread (fail closed).
+ */
+export const LOOSE_WORDS_MAX = 256;
+
+const TOO_MANY_WORDS = `${DROP_START}has a part tole's check cannot read with more than ${LOOSE_WORDS_MAX} words in one command, too many to read each as a program`;
+
 /** The command read loosely, every word anywhere: for what the parser cannot read. */
 function looseDrops(command: string): string[] {
   const found = new Set<string>();
   for (const text of [command, unquoted(command)]) {
     for (const drop of textDrops(text)) found.add(drop);
-    for (const words of simpleCommands(text)) for (const drop of dropsOf(words)) found.add(drop);
+    for (const words of simpleCommands(text))
+      if (words.length > LOOSE_WORDS_MAX) found.add(TOO_MANY_WORDS);
+      else for (const drop of dropsOf(words)) found.add(drop);
     for (const drop of shimRemovalDrops(text, looseWords(text))) found.add(drop);
     for (const drop of lineElsewhereDrops(text, looseWords(text), /[$`]/.test(text))) found.add(drop);
   }
   return [...found];
 }
 
-/** Every word of `text` read loosely as a program with the words after it (fail closed). */
+/**
+ * Every word of `text` read loosely as a program with the words after it (fail closed); a command
+ * of more than LOOSE_WORDS_MAX words is its first word's alone (looseDrops refuses it).
+ */
 function looseWords(text: string): string[][] {
-  return simpleCommands(text).flatMap((words) => words.map((_word, index) => words.slice(index)));
+  return simpleCommands(text).flatMap((words) =>
+    words.length > LOOSE_WORDS_MAX ? [words] : words.map((_word, index) => words.slice(index)),
+  );
 }
 
 /** A guard variable's name, or `HOME=`, in text that counts. */

@@ -8,6 +8,7 @@
  * or loosely, word by word, where it cannot read the line.
  */
 import { guardItems, runsAsCommand } from './git-guard-commands';
+import { LOOSE_WORDS_MAX } from './git-guard-drops';
 
 /** git named as a word (`git`, `/git`, `-name git`), not inside another name (`github`, `.gitignore`). */
 const GIT_WORD = /(^|[^\w.-])git($|[^\w.-])/;
@@ -31,13 +32,17 @@ export function gitReachSign(command: string): string | null {
   return null;
 }
 
-/** Each program in command position with its arguments, as the parser reads them (every word loosely where it cannot). */
+/**
+ * Each program in command position with its arguments, as the parser reads them (every word
+ * loosely where it cannot; a command of more than LOOSE_WORDS_MAX words as its first word's
+ * alone, which the guard check refuses to run unconfined).
+ */
 function programWords(command: string): string[][] {
   const items = guardItems(command);
   if (items === null)
     return command
       .split(/[;&|()\n]+/)
       .map((part) => part.trim().split(/\s+/))
-      .flatMap((words) => words.map((_word, index) => words.slice(index)));
+      .flatMap((words) => (words.length > LOOSE_WORDS_MAX ? [words] : words.map((_word, index) => words.slice(index))));
   return items.filter(runsAsCommand).map((item) => item.words.map((word) => word.text));
 }
