@@ -376,7 +376,6 @@ const PLAIN_READERS = [
   'nproc',
   'uptime',
   'free',
-  'ps',
   'tty',
   'arch',
   'cal',
@@ -483,6 +482,56 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
     valueOptions: ['-o', '--output', '-f', '--from-code', '-t', '--to-code'],
   }),
   tee: readOnly('tee', { outputFrom: 0, appendOptions: ['-a', '--append'] }),
+  // `ps e` (BSD) prints each process's environment after its command: unconfined, tole's own holds
+  // the provider's key. procps reads `-axe` or `-xe` BSD-style too, so an `e` beside an `x` counts.
+  ps: readOnly('ps', {
+    raise: [
+      {
+        when: { kind: 'positionalMatches', pattern: /e|[$`]/ },
+        risk: 'Write',
+        reason: "`ps e` shows other processes' environments (tole's own holds your key)",
+      },
+      {
+        when: {
+          kind: 'all',
+          of: [
+            { kind: 'flag', short: 'e' },
+            { kind: 'flag', short: 'x' },
+          ],
+        },
+        risk: 'Write',
+        reason: "`ps -xe` shows other processes' environments (tole's own holds your key)",
+      },
+    ],
+    valueOptions: [
+      '-C',
+      '-G',
+      '-g',
+      '-O',
+      '-o',
+      '-p',
+      '-q',
+      '-s',
+      '-t',
+      '-U',
+      '-u',
+      '--cols',
+      '--columns',
+      '--format',
+      '--group',
+      '--Group',
+      '--pid',
+      '--ppid',
+      '--quick-pid',
+      '--rows',
+      '--sid',
+      '--sort',
+      '--tty',
+      '--user',
+      '--User',
+      '--width',
+    ],
+  }),
   date: readOnly('date', {
     raise: [
       { when: { kind: 'flag', short: 's', long: ['--set'] }, risk: 'Write', reason: '`date -s` sets the system clock' },
@@ -1591,7 +1640,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperRule>> = {
     shortFlags: 't',
     shortValues: 'cnp',
     longValues: ['--class', '--classdata', '--pid'],
-    aloneRisk: 'ReadOnly',
+    // With no command it sets the class of the process `-p` names (`ionice -c3 -p PID`), not its own.
+    aloneRisk: 'Write',
   },
   chroot: {
     longValues: ['--userspec', '--groups'],

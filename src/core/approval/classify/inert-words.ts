@@ -3,6 +3,7 @@
  * are the words that are not: text bash evaluates (arithmetic, indirection, prompts), words made
  * from a command's output, and paths into another process's `/proc` entry.
  */
+import picomatch from 'picomatch';
 import type { Word } from '../shell/syntax';
 import type { Ctx } from './context';
 import { type Finding, opaqueWrite, write } from './findings';
@@ -37,33 +38,42 @@ const SELF_ESCAPES = new Set(['root', 'cwd', 'task', 'map_files', 'fd', 'fdinfo'
 /**
  * `/proc/<pid>/…` of anything but the command itself: `/proc/$PPID/environ` holds tole's own
  * environment. Also `/proc/self/root/…` (the whole filesystem again), globs at the top of the
- * tree (`/p*`) and relative paths that may climb into `/proc` (`../../proc`, after a `cd`).
+ * tree (`/p*`, `/./pro?`, `/{proc,x}`, `/$x`), relative paths that may climb into `/proc`
+ * (`../../proc`, `pro?` after a `cd`), and the root itself, which a recursive reader walks.
  */
 function reachesOtherProcess(w: Word, ctx: Ctx): boolean {
+  // An expansion may spell `proc` with the part it leaves out (`/${x:-proc}/1`, `/proc${x}/1`).
+  if (w.expands && !w.processSubstitution && w.text.includes('proc')) return true;
   const candidates = [w.text, ...w.text.split(/[=:,@]/).slice(1)];
-  return candidates.some((text) => pathReachesOtherProcess(text, w.glob, ctx.state.cwdUnknown));
+  return candidates.some((text) => pathReachesOtherProcess(text, w, ctx.state.cwdUnknown));
 }
 
-function pathReachesOtherProcess(text: string, glob: boolean, cwdUnknown: boolean): boolean {
+function pathReachesOtherProcess(text: string, w: Word, cwdUnknown: boolean): boolean {
   const parts = text.split('/');
   const absolute = text.startsWith('/');
   const climbs = parts.includes('..') || text.startsWith('~');
-  if (glob && (climbs || (absolute && /[*?[]/.test(parts[1] ?? '')))) return true;
+  if (w.glob && (climbs || (absolute && /[*?[]/.test(parts[1] ?? '')))) return true;
   if (!absolute) {
-    const named = parts.some((p) => p === 'proc');
-    return named && (climbs || cwdUnknown);
+    const named = parts.some((p) => p === 'proc' || mayBeProc(p, w));
+    // `.` or `..` after a `cd /`, or `../..` climbing there: a recursive reader walks `/proc` too.
+    const last = parts.filter((p) => p !== '' && p !== '.').pop();
+    const maybeRoot = last === undefined || last === '..';
+    return (named || maybeRoot) && (climbs || cwdUnknown);
   }
   // Walked as written; `/proc/self/cwd/..` leaves through a link, so any `..` under /proc counts.
   const stack: string[] = [];
   for (const part of parts) {
     if (part === '' || part === '.') continue;
     if (part === '..' && stack[0] === 'proc' && stack.length > 1) return true;
+    // The top part only known when it runs: `/./pro?`, `//{proc,x}`, `/$x` may each be `/proc`.
+    if (part !== '..' && stack.length === 0 && mayBeProc(part, w)) return true;
     if (part === '..') stack.pop();
     else stack.push(part);
     if (stack[0] === 'proc' && stack.length >= 2 && procEntryEscapes(stack)) return true;
   }
-  // `/proc` itself: a `cd` there makes `1/environ` reach pid 1.
-  return stack.length === 1 && stack[0] === 'proc';
+  // `/proc` itself: a `cd` there makes `1/environ` reach pid 1. The root itself: `grep -r KEY /`
+  // (or `rg`, `ls -R`) walks into `/proc/<pid>/environ`.
+  return stack.length === 0 || (stack.length === 1 && stack[0] === 'proc');
 }
 
 function procEntryEscapes(stack: readonly string[]): boolean {
@@ -71,4 +81,18 @@ function procEntryEscapes(stack: readonly string[]): boolean {
   if (entry === 'self' || entry === 'thread-self') return stack[2] !== undefined && SELF_ESCAPES.has(stack[2]);
   // A pid, or a name only known when it runs (`$PPID`); `/proc/cpuinfo` and the like are no process.
   return /^\d+$/.test(entry) || /[$`*?[]/.test(entry);
+}
+
+/**
+ * A path part bash may turn into `proc`: a glob matching it (picomatch reads bash's `*`, `?`,
+ * `[…]` and extglobs), or a brace, a variable or a substitution, whose value is only known then.
+ */
+function mayBeProc(part: string, w: Word): boolean {
+  if (w.expands && /[$`{}]/.test(part)) return true;
+  if (!w.glob || !/[*?[(]/.test(part)) return false;
+  try {
+    return picomatch.isMatch('proc', part, { dot: true, bash: true });
+  } catch {
+    return true;
+  }
 }

@@ -87,7 +87,19 @@ export function applyRule(label: string, rule: CommandRule, args: readonly Word[
   if (rule.configValues) findings.push(...gitConfigValueFindings(parsed, ctx));
   if (rule.mayRunArguments) findings.push(...optional(embeddedDestructive(label, args, ctx)));
   if (rule.overwrites) findings.push(...destinationFindings(label, rule.overwrites, parsed, ctx));
-  if (rule.changesDirectory) ctx.state.cwdUnknown = true;
+  if (rule.changesDirectory) {
+    ctx.state.cwdUnknown = true;
+    // Where `cd -`, `cd $D`, `popd` or `pushd +1` lands is only known when it runs: the root, say,
+    // where `rg KEY` (no path) walks into `/proc/<pid>/environ`. Named paths are read as words.
+    const landing = parsed.positionals.find((w) => w.text === '-' || w.expands || /^[+-]\d+$/.test(w.text));
+    if (landing || (label === 'popd' && parsed.positionals.length === 0)) {
+      findings.push(
+        write(
+          `\`${label}${landing ? ` ${landing.text}` : ''}\` goes where only the run knows, maybe \`/\`, whose \`/proc\` holds other processes' environments`,
+        ),
+      );
+    }
+  }
   const listForm = rule.readOnlyWhen?.some((form) => matchesListForm(form, parsed)) ?? false;
   if (listForm || rule.risk === 'ReadOnly')
     findings.push(readOnly(listForm ? `\`${label}\` only reads` : rule.reason, label));
