@@ -72,6 +72,8 @@ export function offReason(
     return 'the workspace is the filesystem root; start tole in a project folder';
   if (userHome && workspaceRoot === userHome)
     return 'the workspace is your home directory; start tole in a project folder';
+  const key = `${binary}\0${path}`;
+  if (answered.has(key)) return null;
   const probe = spawnSync(binary, ['--version'], {
     env: { PATH: path },
     encoding: 'utf8',
@@ -79,5 +81,15 @@ export function offReason(
     killSignal: 'SIGKILL',
   });
   if (probe.error || probe.status !== 0) return `no usable git binary (${binary}): install git to get checkpoints`;
+  answered.add(key);
   return null;
 }
+
+/**
+ * The git binaries (with the PATH they were looked up on) that answered `--version` in this
+ * process: another workspace's checkpoints (a sub-agent's, a second session's, a test's) start
+ * no probe of their own. Only an answer is kept; a git that failed is asked again. A git that
+ * answered and is gone later fails its checkpoints with the error of its start, as any git that
+ * fails mid-session does.
+ */
+const answered = new Set<string>();

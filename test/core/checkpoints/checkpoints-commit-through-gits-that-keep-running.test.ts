@@ -50,6 +50,25 @@ describe('scan checkpoints', () => {
     ids.forEach((id, round) => expect(fileInCheckpoint(checkpoints.directory, id, 'a.txt')).toBe(`round ${round}\n`));
   });
 
+  it("of a second store ask no git's --version again, where a git that failed is asked each time", async () => {
+    const { home, root, dir } = workspace();
+    const git = loggingGit(dir);
+    const stores = [0, 1].map(() => Checkpoints.create({ home, workspaceRoot: root, gitBinary: git.binary }));
+    afterTheTest(() => {
+      for (const store of stores) store.close();
+    });
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    for (const store of stores) await take(store);
+    expect(git.starts().filter((s) => s === '--version')).toHaveLength(1);
+    // The first store's first checkpoint read the ref's head from its file; the second's found it moved.
+    expect(git.starts().filter((s) => s.startsWith('rev-parse'))).toEqual([]);
+    const missing = join(dir, 'no-such-git');
+    for (let i = 0; i < 2; i++) {
+      const off = Checkpoints.create({ home, workspaceRoot: root, gitBinary: missing });
+      expect(off.offReason).toMatch(/no usable git binary/);
+    }
+  });
+
   it('move the ref by a git of its own when another tole moved it meanwhile, keeping both on the chain', async () => {
     const { home, root } = workspace();
     const [a, b] = [
