@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { StorageError } from './errors';
+import { describeIoError, StorageError } from './errors';
 import { fsyncDirectory, type FileOps } from './file-ops';
 
 /**
@@ -12,11 +12,9 @@ export function makeNameDurable(ops: FileOps, path: string): void {
   try {
     fsyncDirectory(ops, dirname(path));
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    const why = e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
     throw new StorageError(
       'not-committed',
-      `the directory of ${path} could not be fsynced (${why}), so the file's name might not survive a crash; nothing was written: open the session again`,
+      `the directory of ${path} could not be fsynced (${describeIoError(error)}), so the file's name might not survive a crash; nothing was written: open the session again`,
       { path, cause: error },
     );
   }

@@ -43,3 +43,9 @@ export class StorageError extends Error {
 export function isStorageError(error: unknown, kind?: StorageErrorKind): error is StorageError {
   return error instanceof StorageError && (kind === undefined || error.kind === kind);
 }
+
+/** An I/O error in a message: its code and text (`ENOSPC no space left on device`), else its message. */
+export function describeIoError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+}

@@ -1,11 +1,12 @@
 import { basename, dirname, join } from 'node:path';
-import { isStorageError, StorageError } from './errors';
+import { describeIoError, isStorageError, StorageError } from './errors';
 import { makeNameDurable } from './durable-name';
 import { fsyncDirectory, nodeFileOps, writeWhole, type FileOps } from './file-ops';
 import { replayJsonl } from './jsonl-replay';
 import { ASIDE_MAX_BYTES, ASIDE_MIN_BYTES } from './aside-bounds';
 import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-replay-aside';
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
+import { saveTornBytes } from './torn-tail-copy';
 import { acquireLock, type HeldLock } from './lock-file';
 import { type IndexKey, indexPathOf, readIndex, writeIndex } from './session-index';
 import type { Commit, SessionHeader } from './records';
@@ -115,7 +116,7 @@ export class JsonlStorage implements Storage {
     } catch (error) {
       lock.release();
       if (error instanceof StorageError) throw error;
-      throw new StorageError('not-committed', `the session ${path} could not be created: ${describe(error)}`, {
+      throw new StorageError('not-committed', `the session ${path} could not be created: ${describeIoError(error)}`, {
         path,
         cause: error,
       });
@@ -168,7 +169,7 @@ export class JsonlStorage implements Storage {
         } catch (error) {
           throw new StorageError(
             'not-committed',
-            `the torn tail of ${path} (copied to ${savedTo}) could not be cut away: ${describe(error)}; open it again`,
+            `the torn tail of ${path} (copied to ${savedTo}) could not be cut away: ${describeIoError(error)}; open it again`,
             { path, cause: error },
           );
         }
@@ -219,7 +220,7 @@ export class JsonlStorage implements Storage {
       writeWhole(this.ops, fd, line.bytes, this.size);
     } catch (error) {
       this.undoPartialWrite(fd, error);
-      throw new StorageError('not-committed', `not committed: ${describe(error)} while writing ${this.path}`, {
+      throw new StorageError('not-committed', `not committed: ${describeIoError(error)} while writing ${this.path}`, {
         path: this.path,
         cause: error,
       });
@@ -231,7 +232,7 @@ export class JsonlStorage implements Storage {
       this.poisoned = error as Error;
       throw new StorageError(
         'poisoned',
-        `not acknowledged: fdatasync failed (${describe(error)}) on ${this.path}; reopen the session before writing more (the commit may or may not be there)`,
+        `not acknowledged: fdatasync failed (${describeIoError(error)}) on ${this.path}; reopen the session before writing more (the commit may or may not be there)`,
         { path: this.path, cause: error },
       );
     }
@@ -257,7 +258,7 @@ export class JsonlStorage implements Storage {
       this.ops.unlinkSync(temp);
       throw new StorageError(
         'not-committed',
-        `compaction not done, the session file is unchanged: ${describe(error)}`,
+        `compaction not done, the session file is unchanged: ${describeIoError(error)}`,
         { path: this.path, cause: error },
       );
     }
@@ -271,7 +272,7 @@ export class JsonlStorage implements Storage {
       this.poisoned = error as Error;
       throw new StorageError(
         'poisoned',
-        `compaction of ${this.path} could not be made durable (${describe(error)}): reopen the session`,
+        `compaction of ${this.path} could not be made durable (${describeIoError(error)}): reopen the session`,
         { path: this.path, cause: error },
       );
     }
@@ -317,7 +318,7 @@ export class JsonlStorage implements Storage {
       this.ops.unlinkSync(temp);
       throw new StorageError(
         'not-committed',
-        `compaction not done, the session file is unchanged: ${describe(error)}`,
+        `compaction not done, the session file is unchanged: ${describeIoError(error)}`,
         { path: this.path, cause: error },
       );
     }
@@ -432,68 +433,12 @@ export class JsonlStorage implements Storage {
   }
 }
 
-/**
- * Copies the bytes about to be cut to `<file>.torn-<time>`, durably (the copy and its directory
- * entry fsynced), and returns its path. The tail is at most one commit line, so it is read whole.
- */
-function saveTornBytes(
-  ops: FileOps,
-  fd: number,
-  path: string,
-  offset: number,
-  length: number,
-  nowMs: number,
-  nonce: string,
-): string {
-  const bytes = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = ops.readSync(fd, bytes, got, length - got, offset + got);
-    if (n === 0) break;
-    got += n;
-  }
-  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '');
-  // The opener's nonce tells apart two repairs in the same millisecond (or under a fixed clock).
-  for (const aside of [`${path}.torn-${stamp}`, `${path}.torn-${stamp}-${nonce}`]) {
-    let asideFd: number;
-    try {
-      asideFd = ops.openSync(aside, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !aside.endsWith(nonce)) continue;
-      throw new StorageError(
-        'not-committed',
-        `the torn tail of ${path} was left in place: its ${length} bytes could not be copied aside (${describe(error)})`,
-        { path, cause: error },
-      );
-    }
-    try {
-      writeWhole(ops, asideFd, bytes.subarray(0, got), 0);
-      ops.fdatasyncSync(asideFd);
-      ops.closeSync(asideFd);
-      fsyncDirectory(ops, dirname(path));
-    } catch (error) {
-      throw new StorageError(
-        'not-committed',
-        `the torn tail of ${path} was left in place: its ${length} bytes could not be copied to ${aside} (${describe(error)})`,
-        { path, cause: error },
-      );
-    }
-    return aside;
-  }
-  throw new Error('assert: unreachable');
-}
-
 function openSessionFile(ops: FileOps, path: string, flags: 'r' | 'r+'): number {
   try {
     return ops.openSync(path, flags);
   } catch (error) {
-    throw new StorageError('unreadable', `${path}: cannot be read (${describe(error)})`, { path, cause: error });
+    throw new StorageError('unreadable', `${path}: cannot be read (${describeIoError(error)})`, { path, cause: error });
   }
-}
-
-function describe(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  return e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
 }
 
 const noKey: IndexKey = () => null;
