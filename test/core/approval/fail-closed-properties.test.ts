@@ -77,9 +77,14 @@ const AROUND: readonly ((line: string) => string)[] = [
 ];
 /** Wrappers that keep a builtin a builtin. */
 const SHELL_WRAPPERS = ['command', 'time', 'A=1', 'FOO="$x"'];
-/** Builtins: a wrapper that runs a program runs something else by that name (`sudo read` is not bash's read). */
+/**
+ * Builtins: a wrapper that runs a program runs something else by that name (`sudo read` is not
+ * bash's read; `xargs mapfile a` runs a program called mapfile, which holds no armed value).
+ */
 const BUILTINS = new Set([
   'read',
+  'mapfile',
+  'readarray',
   'declare',
   'typeset',
   'local',
@@ -118,6 +123,16 @@ const WRAPPERS = [
 
 type Step = (line: string) => string;
 
+/**
+ * The line past the words that keep a builtin a builtin: `xargs command read` runs a program called
+ * command, not bash's read. An assignment first is left in place, so no wrapper goes before it
+ * (`command A=1 mv` runs a program called A=1).
+ */
+function withoutShellWrappers(line: string): string {
+  const wrapper = ['command', 'time'].find((w) => line.startsWith(`${w} `));
+  return wrapper === undefined ? line : withoutShellWrappers(line.slice(wrapper.length + 1));
+}
+
 const wordStep: fc.Arbitrary<Step> = fc.oneof(
   fc.constantFrom(...SPELLINGS).map(
     (spell): Step =>
@@ -135,7 +150,7 @@ const lineStep: fc.Arbitrary<Step> = fc.oneof(
   fc.constantFrom(...WRAPPERS).map(
     (w): Step =>
       (l) => {
-        const name = FIRST_WORD.exec(l)?.[1];
+        const name = FIRST_WORD.exec(withoutShellWrappers(l))?.[1];
         if (name === undefined || (BUILTINS.has(name) && !SHELL_WRAPPERS.includes(w))) return l;
         return `${w} ${l}`;
       },
