@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { SessionCommands } from '../core/session/session-commands';
 import type { SessionStore } from '../core/storage/session-store';
-import { ApprovalPrompt, approvalBox, approvalViewAt } from './approval/ApprovalPrompt';
+import { ApprovalPrompt, approvalBox, approvalScrollOf, approvalViewAt } from './approval/ApprovalPrompt';
 import type { ApprovalQueue } from './approval/approval-queue';
 import { FilesDialogPrompt, filesDialogHeight } from './dialogs/FilesDialogPrompt';
 import { restoreOffered } from './dialogs/files-dialog-lines';
@@ -241,7 +241,9 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     () => (pending && offers ? approvalViewAt(pending, size.columns, approvalField, offers) : null),
     [pending, size.columns, approvalField, offers],
   );
-  const approvalTop = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll.top : 0;
+  const ownScroll = pending && ui.approvalScroll?.callId === pending.request.callId ? ui.approvalScroll : null;
+  const approvalTop = ownScroll?.top ?? 0;
+  const approvalSeen = ownScroll?.seen ?? 0;
   const approval = approvalViewNow ? approvalBox(approvalViewNow, maxApproval, approvalTop) : null;
   const usageWidth = paneInnerSize(sidePaneWidth(size.columns), 0).width;
   const content = usePaneContent({
@@ -377,7 +379,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     approvals,
     policy,
     readOnly,
-    approvalScroll: approval ? { top: approval.fitted.top, page: approval.fitted.page, maxTop: approval.maxTop } : null,
+    approvalScroll: approval ? approvalScrollOf(approval, approvalSeen) : null,
     treePage: Math.max(1, (layout.tree?.height ?? 10) - 3),
     transcriptPage: Math.max(1, panes.transcriptHeight - 2),
     scrollTranscript: panes.scrollTranscript,

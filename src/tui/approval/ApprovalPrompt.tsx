@@ -31,6 +31,18 @@ export function approvalBox(view: ApprovalView, maxHeight: number, top: number):
   return { height, fitted, maxTop: Math.max(0, fitted.bodyLength - fitted.page) };
 }
 
+/**
+ * The box's scroll for the keys, with the lines never on screen: `seen` lines were before, and
+ * the ones shown now are too. A key approves only once none is left (a Destructive line past the
+ * fold, a finding at the end of the body), as `t` trusts a folder only once every line was shown.
+ */
+export function approvalScrollOf(box: ApprovalBox, seen: number) {
+  const { top, page, bodyLength } = box.fitted;
+  const through = Math.max(seen, top + page);
+  const unseen = through < bodyLength ? { from: through + 1, to: bodyLength } : null;
+  return { top, page, maxTop: box.maxTop, unseen };
+}
+
 interface ApprovalPromptProps {
   readonly pending: PendingApproval;
   readonly width: number;

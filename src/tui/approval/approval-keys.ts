@@ -20,6 +20,8 @@ export interface ApprovalKeyContext {
   readonly pending: PendingApproval | null;
   readonly policy: SessionAllowance | null;
   readonly field: ApprovalField | null;
+  /** Lines of the box (1-based, inclusive) not on screen yet: no key approves before they were. */
+  readonly unseen?: { readonly from: number; readonly to: number } | null;
 }
 
 const PASTE_START = '[200~';
@@ -101,6 +103,11 @@ export function answerApproval(
   if (cannotRun(pending)) return answer === 'allow-for-session' ? undefined : closeRefused(ctx, pending);
   if (answer === 'allow-for-session' && (!pending.offersAllow || !ctx.policy)) return;
   if (answer === 'allow-for-session' && warnedOnly(pending)) return flash(ctx, 'warn', WARNED_ONLY);
+  if (answer !== 'deny' && answer !== 'approve-edited' && ctx.unseen) {
+    const { from, to } = ctx.unseen;
+    flash(ctx, 'warn', `lines ${from}–${to} of ${to} have not been on screen: ↓ or PgDn shows them, then approve`);
+    return;
+  }
   if (answer !== 'deny' && !ctx.approvals.armed()) {
     flash(ctx, 'warn', 'that key came before the prompt was on screen long enough to read: press it again to approve');
     return;

@@ -69,8 +69,16 @@ export interface KeyContext {
   readonly pending: PendingApproval | null;
   readonly policy: SessionAllowance | null;
   readonly readOnly: boolean;
-  /** Where the open approval box's body is scrolled, how much a page moves it and how far it goes. */
-  readonly approvalScroll: { readonly top: number; readonly page: number; readonly maxTop: number } | null;
+  /**
+   * Where the open approval box's body is scrolled, how much a page moves it and how far it goes,
+   * and which of its lines (1-based, inclusive) have not been on screen yet.
+   */
+  readonly approvalScroll: {
+    readonly top: number;
+    readonly page: number;
+    readonly maxTop: number;
+    readonly unseen: { readonly from: number; readonly to: number } | null;
+  } | null;
   /** Rows a page moves in the tree and in the transcript. */
   readonly treePage: number;
   readonly transcriptPage: number;
@@ -441,6 +449,7 @@ function approvalContext(ctx: KeyContext): ApprovalKeyContext {
     pending: ctx.pending,
     policy: ctx.policy,
     field: ctx.ui.approvalField,
+    unseen: ctx.approvalScroll?.unseen ?? null,
   };
 }
 
@@ -448,7 +457,7 @@ function scrollApproval(ctx: KeyContext, delta: number): void {
   const scroll = ctx.approvalScroll;
   if (!ctx.pending || !scroll) return;
   const top = Math.max(0, Math.min(scroll.maxTop, scroll.top + delta));
-  ctx.dispatch({ type: 'approval-scroll', callId: ctx.pending.request.callId, top });
+  ctx.dispatch({ type: 'approval-scroll', callId: ctx.pending.request.callId, top, seen: top + scroll.page });
 }
 
 function interrupt(ctx: KeyContext): void {

@@ -85,8 +85,12 @@ export interface UiState {
   readonly find: string;
   /** `/resume`: the session picker, shown in the screen's place, with the sessions it lists. */
   readonly picker: PickerList | null;
-  /** How far the approval box of one call (by its id) is scrolled; another call's box opens at its top. */
-  readonly approvalScroll: { readonly callId: string; readonly top: number } | null;
+  /**
+   * How far the approval box of one call (by its id) is scrolled, and how many of its body's lines
+   * have been on screen (`seen`): a key approves only once every one was. Another call's box opens
+   * at its top.
+   */
+  readonly approvalScroll: { readonly callId: string; readonly top: number; readonly seen: number } | null;
   /** A field open in the approval box of one call (by its id): a denial's message, a prefix to confirm, the command edited. */
   readonly approvalField: ApprovalField | null;
   /** The `task` calls unfolded in the tree (by their intent's id), each with its sub-agent's entries as last read (while it runs, after each of its commits). */
@@ -166,7 +170,7 @@ export type UiAction =
   | { readonly type: 'field'; readonly field: TreeField | null }
   | { readonly type: 'field-value'; readonly value: string }
   | { readonly type: 'picker'; readonly picker: PickerList | null }
-  | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number }
+  | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number; readonly seen: number }
   | { readonly type: 'approval-field'; readonly field: ApprovalField | null }
   /** `child`: the sub-agent's entries to show beneath the call `entryId`; null folds it. */
   | { readonly type: 'unfold'; readonly entryId: string; readonly child: ChildPath | null }
@@ -322,8 +326,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, picker: action.picker };
     case 'approval-field':
       return { ...state, approvalField: action.field };
-    case 'approval-scroll':
-      return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top) } };
+    case 'approval-scroll': {
+      const before = state.approvalScroll?.callId === action.callId ? state.approvalScroll.seen : 0;
+      const seen = Math.max(before, action.seen);
+      return { ...state, approvalScroll: { callId: action.callId, top: Math.max(0, action.top), seen } };
+    }
     case 'completion-move': {
       const choice = popupChoice(state);
       const selected = (((choice.selected + action.delta) % action.count) + action.count) % action.count;
