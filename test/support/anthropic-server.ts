@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { requestText } from './fake-server-http';
 
 export interface AnthropicToolCall {
   readonly id?: string;
@@ -149,7 +150,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     void handle(req, res).catch(() => res.destroy());
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readBody(req);
+    const raw = await requestText(req);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
     if (req.method === 'GET' && path === '/v1/models') return listModels(req, res, url, options);
@@ -410,13 +411,4 @@ function sendError(
 ): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ type: 'error', error: { type, message } }));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -22,8 +22,9 @@
  *   reason API_KEY_INVALID; an unknown model 404 NOT_FOUND.
  * Tokens are counted as 4 characters each. It never contacts anything but its own socket.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { jsonObject, pieces as list, requestText, sendJson as sendAnyJson } from './fake-server-http';
 
 export interface GeminiScriptedCall {
   readonly name: string;
@@ -102,14 +103,14 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
   const counters = { cachedTokens: 0, promptTokens: 0 };
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
+      const raw = await requestText(req);
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const request: GeminiRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: url.search,
         headers: req.headers,
-        body: parseObject(raw),
+        body: jsonObject(raw),
       };
       requests.push(request);
       if (req.headers['x-goog-api-key'] !== key) {
@@ -336,11 +337,6 @@ function signCalls(events: Record<string, unknown>[], signed: Map<string, string
   }
 }
 
-function list(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : [...value];
-}
-
 function sendError(
   res: ServerResponse,
   status: number,
@@ -352,24 +348,7 @@ function sendError(
   sendJson(res, status, { error: { code: status, message, status: code, ...(details ? { details } : {}) } }, headers);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const part of req as AsyncIterable<Buffer>) parts.push(part);
-  return Buffer.concat(parts).toString('utf8');
-}
-
-function parseObject(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** A JSON answer with the content type Google's API spells. */
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(JSON.stringify(body));
+  sendAnyJson(res, status, body, { 'content-type': 'application/json; charset=UTF-8', ...headers });
 }

@@ -18,8 +18,9 @@
  * from the front; `prompt_eval_count` counts what was kept, so a test sees the truncation.
  * It never contacts anything but its own socket.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { jsonObject, pieces, requestText, sendJson } from './fake-server-http';
 
 export interface OllamaScriptedCall {
   readonly name: string;
@@ -85,13 +86,13 @@ export async function startOllamaServer(options: OllamaServerOptions = {}): Prom
     typeof name === 'string' && (models.includes(name) || models.includes(name.replace(/:latest$/, '')));
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
+      const raw = await requestText(req);
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const request: OllamaRequest = {
         method: req.method ?? 'GET',
         path,
         headers: req.headers,
-        body: parseObject(raw),
+        body: jsonObject(raw),
       };
       requests.push(request);
       const route = `${request.method} ${path}`;
@@ -258,31 +259,4 @@ function promptEvalCount(body: Record<string, unknown>): number {
   const window = typeof numCtx === 'number' && numCtx > 0 ? numCtx : OLLAMA_DEFAULT_NUM_CTX;
   const tokens = Math.ceil(JSON.stringify([body.messages, body.tools ?? []]).length / 4);
   return Math.min(tokens, window);
-}
-
-function pieces(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : [...value];
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const part of req as AsyncIterable<Buffer>) parts.push(part);
-  return Buffer.concat(parts).toString('utf8');
-}
-
-function parseObject(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
 }
