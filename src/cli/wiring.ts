@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Sandbox } from '../core/tools/sandbox';
 import { ApprovalPolicy } from '../core/approval/approval-policy';
 import type { Approver } from '../core/approval/approver';
@@ -28,6 +28,7 @@ import { HookRunner } from '../core/hooks/hook-runner';
 import { Checkpoints } from '../core/checkpoints/checkpoint-store';
 import type { CliArgs } from './args';
 import { toleHome } from './tole-home';
+import { approvalPlace } from '../core/session/approval-place';
 import { ConfigError, readProjectConfigFile, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';
@@ -200,6 +201,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
     workspaceRoot,
     systemPrompt: parts.profile.systemPrompt,
     limits: limitsFrom(parts.config),
+    place: approvalPlace(resolve(toleHome(parts.env))),
     ...(parts.config.limits?.toolOutputCapBytes ? { toolOutputCapBytes: parts.config.limits.toolOutputCapBytes } : {}),
     ...(parts.config.limits?.readConcurrency ? { readConcurrency: parts.config.limits.readConcurrency } : {}),
     price: (report) => {

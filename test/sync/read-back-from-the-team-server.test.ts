@@ -3,7 +3,7 @@
  * then `tole sessions --from`, `tole export ID --from` and `tole -p ... --resume ID --from` from
  * another's (a second TOLE_HOME), with the config's sync section shipping after a headless turn.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../src/core/sync/database';
@@ -15,12 +15,13 @@ import { startChatServer, type ChatServer } from '../support/chat-server';
 import { POSTGRES_BIN, startPostgres, type PostgresServer } from '../support/postgres-server';
 import { openStore, tempDir } from '../support/storage-fixtures';
 import { writeTeamSession } from '../support/team-sessions';
+import { onlySessionFile, resultsFor } from '../support/agent-fixtures';
 
 interface Machine {
   readonly home: string;
   readonly sessions: string;
   readonly workspace: string;
-  tole(args: readonly string[]): ReturnType<typeof runBuiltTole>;
+  tole(args: readonly string[], extraEnv?: NodeJS.ProcessEnv): ReturnType<typeof runBuiltTole>;
 }
 
 describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
@@ -52,7 +53,8 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
       home,
       sessions: join(home, 'tole', 'sessions'),
       workspace,
-      tole: (args) => runBuiltTole(args, { cwd: workspace, env, timeoutMs: 30_000 }),
+      tole: (args, extraEnv = {}) =>
+        runBuiltTole(args, { cwd: workspace, env: { ...env, ...extraEnv }, timeoutMs: 30_000 }),
     };
   }
 
@@ -121,6 +123,54 @@ describe.skipIf(POSTGRES_BIN === null)('reading the team server back', () => {
       [id],
     );
     expect(prompts.rows[0]).toEqual({ text: 'carry on' });
+  });
+
+  it('a pending write approved on one machine is not run on another on that approval, copied or pulled', async () => {
+    const ada = machine('ada2', 'ada');
+    const note = join(ada.workspace, 'note.txt');
+    /** ada's turn writes the note on her allow rule, and tole is killed after the intent: the approved write is pending. */
+    async function crashedWrite(): Promise<{ path: string; id: string }> {
+      const before = new Set(readdirSync(ada.sessions));
+      const write = { path: 'note.txt', content: 'written by ada\n' };
+      chat.push({ toolCalls: [{ id: 'call_note', name: 'write_file', arguments: JSON.stringify(write) }] });
+      const crashed = await ada.tole(['-p', 'write the note', '--allow', 'write_file:*'], {
+        TOLE_CRASH_AT: 'after-intent',
+      });
+      expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+      const name = readdirSync(ada.sessions).find((f) => f.endsWith('.jsonl') && !before.has(f));
+      expect(name).toBeDefined();
+      return { path: join(ada.sessions, name!), id: name!.replace(/\.jsonl$/, '') };
+    }
+    function settlement(path: string): string {
+      const store = openStore(path, { readOnly: true });
+      try {
+        const results = resultsFor(store, 'call_note');
+        expect(results).toHaveLength(1);
+        expect(results[0]!.payload.outcome).toBe('denied');
+        return String(results[0]!.payload.content);
+      } finally {
+        store.close();
+      }
+    }
+
+    // Copied into another tole home and resumed there headless: denied, with what to do.
+    const copied = await crashedWrite();
+    const gina = machine('gina', 'gina');
+    const copy = join(gina.sessions, copied.path.split('/').at(-1)!);
+    copyFileSync(copied.path, copy);
+    const onCopy = await gina.tole(['-p', 'continue', '--resume', copy]);
+    expect(onCopy.code, onCopy.stderr).toBe(0);
+    expect(existsSync(note)).toBe(false);
+    expect(settlement(copy)).toMatch(/was approved as .*ada2\/tole, not here \(.*gina\/tole\).*interactive tole/s);
+
+    // Shipped to the team server and pulled by another machine: the same.
+    const shipped = await crashedWrite();
+    expect((await ada.tole(['sync'])).code).toBe(0);
+    const hal = machine('hal', 'hal');
+    const onPull = await hal.tole(['-p', 'continue', '--resume', shipped.id, '--from']);
+    expect(onPull.code, onPull.stderr).toBe(0);
+    expect(existsSync(note)).toBe(false);
+    expect(settlement(onlySessionFile(hal.sessions))).toMatch(/was approved as .*ada2\/tole, not here \(.*hal\/tole\)/);
   });
 
   it('a session another machine holds opens read-only (the screen) and is refused to a headless turn', async () => {

@@ -77,6 +77,12 @@ export interface AgentDeps {
    * call of a turn, a budget reached stops it. None when no budget is set.
    */
   readonly budget?: SessionBudget;
+  /**
+   * Where approvals given here are recorded as given (`approvalPlace`: this user, machine and
+   * tole home); a pending call approved elsewhere is asked again on resume. Default: this user
+   * and machine with ~/.tole.
+   */
+  readonly place?: string;
   /** Called at each fault point of every tool call; the test host kills itself there. */
   readonly fault?: (point: FaultPoint) => void;
 }

@@ -92,17 +92,30 @@ async function resumeOne(
     );
   }
   let current = state;
-  if (!intent.approved) {
+  // What runs is what the user approved: the call as they edited it, when they did.
+  let input = intent.editedInput === undefined ? payload.input : intent.editedInput;
+  let approval: Decision | null = null;
+  // An approval given on another machine, by another user or under another tole home (a copied
+  // or pulled session) is no approval here; a call never run again needs none.
+  const elsewhere = intent.approved ? approvedElsewhere(intent, sandwich.place) : null;
+  if (!intent.approved || (elsewhere !== null && tool.replay !== 'never')) {
     const request: ApprovalRequest = {
       callId: intent.callId,
       tool: tool.name,
       subject: payload.subject,
-      input: payload.input,
+      input,
       risk: payload.risk,
       reason: payload.reason,
     };
-    const checked = await askFollowingEdits(tool, payload.input, request, (shown) =>
-      askAgain(deps, shown, signal, emit),
+    if (elsewhere !== null) {
+      emit({
+        type: 'notice',
+        level: 'warn',
+        text: `${tool.name} (${payload.subject}) was ${elsewhere}: asked again here`,
+      });
+    }
+    const checked = await askFollowingEdits(tool, input, request, (shown) =>
+      askAgain(deps, shown, signal, emit, elsewhere),
     );
     const { decision } = checked;
     sandwich.waitedOnUser();
@@ -113,23 +126,36 @@ async function resumeOne(
     current = sandwich.commitApproval(current, request, tool, settled, checkpoint);
     emitNotices(checkpoint.notices, emit);
     if (!settled.approved) return current;
-    // No approval was committed before the crash, so the effect cannot have started: run it.
-    return runAndSettle(
-      deps,
-      sandwich,
-      current,
-      tool,
-      { input: checked.input, prepared: payload.prepared },
-      intent.callId,
-      signal,
-      decision,
-    );
+    if (!intent.approved) {
+      // No approval was committed before the crash, so the effect cannot have started: run it.
+      return runAndSettle(
+        deps,
+        sandwich,
+        current,
+        tool,
+        { input: checked.input, prepared: payload.prepared },
+        intent.callId,
+        signal,
+        decision,
+      );
+    }
+    // Approved elsewhere, the effect may have started there (or in this very workspace): the
+    // tool's replay safety still decides whether it runs, now on this approval.
+    input = checked.input;
+    approval = decision;
   }
-  // What runs is what the user approved: the call as they edited it, when they did.
-  const input = intent.editedInput === undefined ? payload.input : intent.editedInput;
   switch (tool.replay) {
     case 'idempotent':
-      return runAndSettle(deps, sandwich, current, tool, { input, prepared: payload.prepared }, intent.callId, signal);
+      return runAndSettle(
+        deps,
+        sandwich,
+        current,
+        tool,
+        { input, prepared: payload.prepared },
+        intent.callId,
+        signal,
+        approval,
+      );
     case 'guarded': {
       const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
       const happened = await askGuard(tool, input, payload.prepared, ctx);
@@ -153,7 +179,16 @@ async function resumeOne(
           true,
         );
       }
-      return runAndSettle(deps, sandwich, current, tool, { input, prepared: payload.prepared }, intent.callId, signal);
+      return runAndSettle(
+        deps,
+        sandwich,
+        current,
+        tool,
+        { input, prepared: payload.prepared },
+        intent.callId,
+        signal,
+        approval,
+      );
     }
     case 'never':
       return sandwich.settle(
@@ -190,12 +225,31 @@ async function runAndSettle(
   return sandwich.settle(state, { ...result, resumedBy: 'rerun' }, true);
 }
 
+/**
+ * How the pending call was approved, when not here (`place`): a session copied to another machine
+ * or home, or pulled from the team server, carries its first user's approval. A session file of
+ * an older tole records no place: read as elsewhere, so the call is asked again (the safe side).
+ */
+function approvedElsewhere(intent: PendingIntent, place: string): string | null {
+  if (intent.approvedAt === place) return null;
+  if (intent.approvedAt === undefined) return 'approved by a tole that did not record where';
+  return `approved as ${intent.approvedAt}, not here (${place})`;
+}
+
 async function askAgain(
   deps: AgentDeps,
   request: ApprovalRequest,
   signal: AbortSignal,
   emit: EventSink,
+  elsewhere: string | null,
 ): Promise<Decision> {
+  if (!deps.approver && elsewhere !== null) {
+    return {
+      approved: false,
+      by: 'headless',
+      reason: `${request.tool} was ${elsewhere}; an approval given on another machine, by another user or under another tole home does not run here. Open the session in the interactive tole to approve it here, or ask for it again`,
+    };
+  }
   if (!deps.approver) {
     return {
       approved: false,

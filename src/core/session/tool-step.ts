@@ -12,6 +12,13 @@ import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
 import { checkpointsBackNotices, failedCheckpointNotices } from './checkpoint-notices';
 import { addNotices, type NoticePayload } from './turn-hooks';
+import { approvalPlace } from './approval-place';
+
+let processPlace: string | undefined;
+function defaultPlace(): string {
+  processPlace ??= approvalPlace();
+  return processPlace;
+}
 
 export interface PendingIntent {
   readonly entryId: string;
@@ -22,6 +29,11 @@ export interface PendingIntent {
   readonly kind?: 'restore';
   /** The input that runs, when the user edited the call before approving it (`e`); else the intent's. */
   readonly editedInput?: unknown;
+  /**
+   * Where the approval was given (`approvalPlace`), when `approved`. Resume runs a call only on an
+   * approval given where it runs; none recorded (a session file of an older tole) counts as elsewhere.
+   */
+  readonly approvedAt?: string;
 }
 
 type Result = EntryPayloads['tool_result'];
@@ -81,6 +93,7 @@ function addIntent(
   decision: Decision | null,
   prepared: unknown,
   checkpointId: string | undefined,
+  place: string,
   byUser = false,
 ): boolean {
   const entryId = batch.entry('tool_intent', intentPayload(request, tool, decision, prepared, checkpointId, byUser));
@@ -90,6 +103,7 @@ function addIntent(
     callId: request.callId,
     tool: tool.name,
     approved,
+    ...(approved ? { approvedAt: place } : {}),
   } satisfies PendingIntent);
   batch.register(NS.opState, request.callId, { tool: tool.name, status: approved ? 'executing' : 'awaiting_approval' });
   return approved;
@@ -178,7 +192,7 @@ export class Sandwich {
   ): MachineState {
     const batch = new AppendBatch(this.deps.store);
     addNotices(batch, [...notices, ...checkpoint.notices]);
-    const approved = addIntent(batch, request, tool, decision, prepared, checkpoint.id, byUser);
+    const approved = addIntent(batch, request, tool, decision, prepared, checkpoint.id, this.place, byUser);
     return this.move(state, approved ? 'Executing' : 'AwaitingApproval', batch.build());
   }
 
@@ -192,12 +206,21 @@ export class Sandwich {
     for (const { request, tool, decision, prepared, notices } of intents) {
       if (!decision.approved) throw new Error(`assert: ${request.callId} runs beside others without an approval`);
       addNotices(batch, notices);
-      addIntent(batch, request, tool, decision, prepared, undefined);
+      addIntent(batch, request, tool, decision, prepared, undefined, this.place);
     }
     return this.move(state, 'Executing', batch.build());
   }
 
-  /** The interactive decision with the checkpoint taken after it, committed before the effect runs (or with the denial's settlement). */
+  /** Where approvals given in this process are recorded as given. */
+  get place(): string {
+    return this.deps.place ?? defaultPlace();
+  }
+
+  /**
+   * The interactive decision with the checkpoint taken after it, committed before the effect runs
+   * (or with the denial's settlement). A call asked again while already Executing (its approval
+   * was given elsewhere) stays there: the approval is committed without a move.
+   */
   commitApproval(
     state: MachineState,
     request: ApprovalRequest,
@@ -225,9 +248,16 @@ export class Sandwich {
     const pending = this.deps.store.registers.get<PendingIntent>(NS.pending, request.callId);
     if (!pending) throw new Error(`assert: approval for ${request.callId} without a pending intent`);
     const edited = decision.edited?.input === undefined ? {} : { editedInput: decision.edited.input };
-    batch.register(NS.pending, request.callId, { ...pending, approved: true, ...edited } satisfies PendingIntent);
+    batch.register(NS.pending, request.callId, {
+      ...pending,
+      approved: true,
+      ...edited,
+      approvedAt: this.place,
+    } satisfies PendingIntent);
     batch.register(NS.opState, request.callId, { tool: tool.name, status: 'executing' });
-    return this.move(state, 'Executing', batch.build());
+    if (state.pc !== 'Executing') return this.move(state, 'Executing', batch.build());
+    this.deps.store.commit(batch.build());
+    return state;
   }
 
   /**
