@@ -1,11 +1,9 @@
 import { StorageError } from './errors';
 import { nodeFileOps, type FileKind, type FileOps } from './file-ops';
-import type { ResumeFrom } from './jsonl-replay-aside';
-import { JsonlStorage } from './jsonl-storage';
+import { type JsonlOpenOptions, JsonlStorage } from './jsonl-storage';
 import type { SessionHeader } from './records';
-import type { IndexKey } from './session-index';
 import { SqliteStorage } from './sqlite-storage';
-import type { CommitSink, Storage } from './storage';
+import type { Storage } from './storage';
 
 /** Where a session's commits live: one JSONL file (the default), or one SQLite database. */
 export type StorageBackend = 'jsonl' | 'sqlite';
@@ -43,19 +41,12 @@ export function createStorage(
 /** Opens `path` with the backend its extension names. */
 export function openStorage(
   path: string,
-  options: BackendOptions & {
-    readonly readOnly?: boolean;
-    readonly onCommit?: CommitSink;
-    /** See JsonlOpenOptions.onRestart (SQLite replays on one thread and never calls it). */
-    readonly onRestart?: () => void;
-    readonly asideMinBytes?: number;
-    /** See JsonlOpenOptions.asideWorker. */
-    readonly asideWorker?: boolean;
-    /** See JsonlOpenOptions.onSaved. */
-    readonly onSaved?: ResumeFrom['apply'];
-    /** See JsonlOpenOptions.indexKey. */
-    readonly indexKey?: IndexKey;
-  },
+  /** JsonlOpenOptions' own say what each does (SQLite replays on one thread and never calls onRestart). */
+  options: BackendOptions &
+    Pick<
+      JsonlOpenOptions,
+      'readOnly' | 'onCommit' | 'onRestart' | 'asideMinBytes' | 'asideWorker' | 'onSaved' | 'indexKey'
+    >,
 ): Storage {
   assertSessionFile(options.ops ?? nodeFileOps, path);
   return backendOfPath(path) === 'sqlite' ? SqliteStorage.open(path, options) : JsonlStorage.open(path, options);
