@@ -35,7 +35,12 @@ export class PromptHistory {
     const dir = join(home, 'history');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, historyFileName(workspace));
-    const text = ops.existsSync(path) ? ops.readFileSync(path).toString('utf8') : '';
+    // A FIFO (or a device) there is never read: the read would wait for a writer that never comes,
+    // and the screen would hang before its first frame.
+    const kind = ops.kindOf(path);
+    if (kind !== null && kind !== 'file')
+      throw new Error(`${path} is a ${kind}, not a file: the prompt history is neither read nor kept there`);
+    const text = kind === 'file' ? ops.readFileSync(path).toString('utf8') : '';
     const lines = text.split('\n');
     const prompts: string[] = [];
     for (const line of lines) {
