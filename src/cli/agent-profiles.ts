@@ -5,6 +5,7 @@ import { lazySchema } from '../core/lazy';
 import { ConfigError, generationSchema, promptSchema, userConfigPath } from './config';
 import { ownStateDirs } from './tole-home';
 import { fingerprint, type FolderFingerprint } from './trust-store';
+import { readRegularFile } from '../core/regular-file';
 
 /** An agent profile: one JSON file, `agents/NAME.json`. Each field left out keeps the config's. */
 /** Built on first use: when a profile file is read. */
@@ -63,7 +64,7 @@ export function profilePlaces(
 function currentFingerprint(workspaceRoot: string, env: NodeJS.ProcessEnv): FolderFingerprint {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(join(workspaceRoot, 'tole.config.json'));
+    bytes = readRegularFile(join(workspaceRoot, 'tole.config.json'));
   } catch {
     bytes = Buffer.alloc(0);
   }

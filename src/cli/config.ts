@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -12,6 +12,7 @@ import { DEFAULT_SUB_AGENT_LIMITS } from '../core/session/sub-agent-limits';
 import { KeymapError, overrideChords } from '../tui/input/keymap-overrides';
 import { ownStateDirs } from './tole-home';
 import { fingerprint, TrustStore, trustStorePath, type FolderFingerprint } from './trust-store';
+import { readRegularFile } from '../core/regular-file';
 
 /**
  * The config file's schemas, built on first use: when a config file (or an agent profile, which
@@ -319,12 +320,14 @@ export function readProjectConfigFile(file: string): { config: Config; userOnly:
 
 function readConfigJson(file: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readRegularFile(file).toString('utf8'));
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'
         ? 'file not found'
-        : `not valid JSON: ${(error as Error).message}`;
+        : (error as NodeJS.ErrnoException).code === 'ENOTREG'
+          ? (error as Error).message
+          : `not valid JSON: ${(error as Error).message}`;
     throw new ConfigError(file, `config ${file}: ${reason}`);
   }
 }
@@ -486,7 +489,7 @@ export function loadConfig(cwd: string, env: NodeJS.ProcessEnv, options: LoadCon
   }
   const { config: asWritten, userOnly } = readProjectConfigFile(file);
   files.push(file);
-  const print = fingerprint(dirname(file), readFileSync(file), ownStateDirs(env));
+  const print = fingerprint(dirname(file), readRegularFile(file), ownStateDirs(env));
   const trusted = options.trust === true || store.isTrusted(print);
   const ignored = trusted ? [] : TRUST_GATED_FIELDS.filter((field) => asWritten[field] !== undefined);
   // The workspace's MCP servers stay apart whether trusted or not: they start only when trusted.

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readRegularFile } from '../core/regular-file';
 
 /** Project instructions: the cross-agent `AGENTS.md` convention. */
 const INSTRUCTIONS_FILE = 'AGENTS.md';
@@ -84,7 +85,7 @@ export function loadInstructions(workspaceRoot: string, configDir: string): Inst
 function readIfFile(path: string, notices: string[]): string | null {
   try {
     if (!statSync(path).isFile()) return null;
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') notices.push(`${path}: not read (${(error as Error).message})`);

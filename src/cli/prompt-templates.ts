@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseTemplate, type PromptTemplate } from '../tui/commands/prompt-template';
 import { userConfigPath } from './config';
+import { readRegularFile } from '../core/regular-file';
 
 /** A template file larger than this is not read. */
 const MAX_TEMPLATE_BYTES = 64 * 1024;
@@ -32,7 +33,7 @@ export function loadPromptTemplates(
       const name = file.slice(0, -3).toLowerCase();
       if (!/^[a-z][\w-]*$/.test(name) || reserved.has(name)) continue;
       try {
-        const text = readFileSync(join(dir, file));
+        const text = readRegularFile(join(dir, file));
         if (text.length > MAX_TEMPLATE_BYTES) continue;
         found.set(name, parseTemplate(name, text.toString('utf8'), from));
       } catch {
