@@ -44,6 +44,8 @@ describe('a key approves only once every line of the box was on screen', () => {
 
     for (let i = 0; i < 10 && !stripAnsi(screen.frame()).includes('rm -rf ~/.ssh'); i++) await screen.press(PAGE_DOWN);
     expect(stripAnsi(screen.frame())).toContain('rm -rf ~/.ssh');
+    // The warning is gone with the lines it named: it would say so of lines now on screen.
+    expect(stripAnsi(screen.frame())).not.toContain('have not been on screen');
     await screen.press('y');
     expect(await decision).toMatchObject({ approved: true, by: 'user' });
   });

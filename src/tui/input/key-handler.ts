@@ -458,6 +458,9 @@ function scrollApproval(ctx: KeyContext, delta: number): void {
   if (!ctx.pending || !scroll) return;
   const top = Math.max(0, Math.min(scroll.maxTop, scroll.top + delta));
   ctx.dispatch({ type: 'approval-scroll', callId: ctx.pending.request.callId, top, seen: top + scroll.page });
+  // The warning that lines were never shown goes once they have been: it would say so of lines on screen.
+  if (scroll.unseen && top + scroll.page >= scroll.unseen.to && ctx.ui.flash?.unseenLines)
+    ctx.dispatch({ type: 'flash', flash: null });
 }
 
 function interrupt(ctx: KeyContext): void {

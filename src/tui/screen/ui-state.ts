@@ -14,6 +14,8 @@ export interface Flash {
   readonly text: string;
   /** Stays until the next prompt is sent (what the user must read: a repaired file); others fade. */
   readonly sticky?: boolean;
+  /** The approval box's lines not yet on screen: gone once scrolling has shown them. */
+  readonly unseenLines?: boolean;
 }
 
 /** How long a flash that is not sticky stays. */
