@@ -95,6 +95,17 @@ async function resumeOne(
   // What runs is what the user approved: the call as they edited it, when they did.
   let input = intent.editedInput === undefined ? payload.input : intent.editedInput;
   let approval: Decision | null = null;
+  const run = (runInput: unknown, runApproval: Decision | null) =>
+    runAndSettle(
+      deps,
+      sandwich,
+      current,
+      tool,
+      { input: runInput, prepared: payload.prepared },
+      intent.callId,
+      signal,
+      runApproval,
+    );
   // An approval given on another machine, by another user or under another tole home (a copied
   // or pulled session) is no approval here; a call never run again needs none.
   const elsewhere = intent.approved ? approvedElsewhere(intent, sandwich.place) : null;
@@ -128,16 +139,7 @@ async function resumeOne(
     if (!settled.approved) return current;
     if (!intent.approved) {
       // No approval was committed before the crash, so the effect cannot have started: run it.
-      return runAndSettle(
-        deps,
-        sandwich,
-        current,
-        tool,
-        { input: checked.input, prepared: payload.prepared },
-        intent.callId,
-        signal,
-        decision,
-      );
+      return run(checked.input, decision);
     }
     // Approved elsewhere, the effect may have started there (or in this very workspace): the
     // tool's replay safety still decides whether it runs, now on this approval.
@@ -146,16 +148,7 @@ async function resumeOne(
   }
   switch (tool.replay) {
     case 'idempotent':
-      return runAndSettle(
-        deps,
-        sandwich,
-        current,
-        tool,
-        { input, prepared: payload.prepared },
-        intent.callId,
-        signal,
-        approval,
-      );
+      return run(input, approval);
     case 'guarded': {
       const ctx = { workspaceRoot: deps.workspaceRoot, signal, callId: intent.callId };
       const happened = await askGuard(tool, input, payload.prepared, ctx);
@@ -179,16 +172,7 @@ async function resumeOne(
           true,
         );
       }
-      return runAndSettle(
-        deps,
-        sandwich,
-        current,
-        tool,
-        { input, prepared: payload.prepared },
-        intent.callId,
-        signal,
-        approval,
-      );
+      return run(input, approval);
     }
     case 'never':
       return sandwich.settle(
