@@ -35,16 +35,24 @@ async function setup(network = false) {
 }
 
 describe.skipIf(!sandbox || !hasTmux)('a tmux server outside the sandbox', () => {
-  const sockets: string[] = [];
+  const servers: number[] = [];
   const tmux = (socket: string, ...args: string[]) =>
     spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', env: { ...process.env, TMUX: '' } });
   const startTmux = (socket: string): void => {
     const started = tmux(socket, 'new-session', '-d', '-s', 'victim', 'sleep 600');
     expect(started.status, started.stderr).toBe(0);
-    sockets.push(socket);
+    servers.push(Number(tmux(socket, 'display-message', '-p', '#{pid}').stdout.trim()));
   };
+  // Ended by pid: a socket in a test's workspace is gone with the workspace before this runs, and
+  // `kill-server` through it left the server (and its sleep) running for ten minutes.
   afterAll(() => {
-    for (const socket of sockets) tmux(socket, 'kill-server');
+    for (const pid of servers) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
   });
 
   it('in the host /tmp: send-keys works from outside, not from inside', async () => {
