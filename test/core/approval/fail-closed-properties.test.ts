@@ -3,7 +3,8 @@
  * - no mix of expansions, quoting, redirections, neighbours, subshells, `bash -c` or wrappers
  *   around a Destructive command of the corpus brings its verdict below Destructive;
  * - a ReadOnly command of the corpus given any expansion tole cannot prove inert (arithmetic on
- *   a name, `$( )`, `<( )`, indirection, a prompt, `/proc/$PPID`) is no longer ReadOnly.
+ *   a name, `$( )`, `<( )`, indirection, a prompt, `/proc/$PPID`) is no longer ReadOnly;
+ * - nor one that opens paths, given a path only known when it runs (`$x`, `$1`, `~-`).
  * Runs: TOLE_FC_RUNS each (test/support/fc-runs.ts); raise it to search harder.
  */
 import { readFileSync } from 'node:fs';
@@ -197,6 +198,36 @@ describe('fail closed (properties)', () => {
     '/proc/$PPID/environ',
     '/proc/1/environ',
   ];
+
+  /** Paths whose value is only known when it runs: any of them may be `/proc/<pid>/environ`. */
+  const NOT_KNOWN = [
+    '$x',
+    '"$p"',
+    '${x}',
+    '$1',
+    '"$@"',
+    '$*',
+    '$_',
+    '$OLDPWD',
+    '~-/environ',
+    '~+/x',
+    '${x:-/etc/hosts}',
+  ];
+  /** One command that opens the paths it is given (not `echo`, `test`, `export` …), alone on its line. */
+  const OPENS =
+    /^(?!(?:echo|printf|test|true|false|export|declare|local|read|unset|shift|for)\b)[A-Za-z][\w.+-]*(?:\s[^;|&<>()`$\n]*)?$/;
+  const OPENING = READ_ONLY.filter((line) => OPENS.test(line));
+
+  it('a ReadOnly command given a path only known when it runs is no longer ReadOnly', () => {
+    expect(OPENING.length).toBeGreaterThan(30);
+    fc.assert(
+      fc.property(fc.constantFrom(...OPENING), fc.constantFrom(...NOT_KNOWN), (line, e) => {
+        const got = classifyCommand(`${line} ${e}`, opts);
+        expect(got.risk, `${line} ${e} (${got.reason})`).not.toBe('ReadOnly');
+      }),
+      { numRuns: RUNS },
+    );
+  });
 
   it('a ReadOnly command given an expansion tole cannot prove inert is no longer ReadOnly', () => {
     const placed = fc

@@ -1,6 +1,7 @@
 /** What the classifier carries through a line: the workspace questions, stdin, nesting, shared state, the walk. */
 import type { Script, Word } from '../shell/syntax';
 import type { Finding } from './findings';
+import type { LineValues } from './known-values';
 
 export type Stdin =
   | { readonly kind: 'terminal' }
@@ -19,7 +20,11 @@ export interface Ctx {
    * Shared by the whole line: a `cd` makes later relative paths unknown; `written` holds the
    * paths the line writes, so that running one of them later in the line is caught.
    */
-  readonly state: { cwdUnknown: boolean; steps: number; readonly written: Set<string> };
+  readonly state: { cwdUnknown: boolean; steps: number; readonly written: Set<string>; values?: LineValues };
+  /** The walk is at the line's own top-level list (not in a group, a function, a substitution). */
+  readonly top?: boolean;
+  /** This command surely runs once in the line's own shell: what it sets is known after it. */
+  readonly defines?: boolean;
   /** The walk, for a command that runs other commands (`bash -c`, `xargs`, `find -exec`). */
   readonly walk: Walk;
 }

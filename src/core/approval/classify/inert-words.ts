@@ -7,8 +7,13 @@ import picomatch from 'picomatch';
 import type { Word } from '../shell/syntax';
 import type { Ctx } from './context';
 import { type Finding, opaqueWrite, write } from './findings';
+import { wordCandidates } from './known-values';
 
-export function wordFindings(w: Word, ctx: Ctx): Finding[] {
+/**
+ * `opens`: the word is where a command may read a path (its arguments, a redirection), so a value
+ * only known when it runs may name another process's environment.
+ */
+export function wordFindings(w: Word, ctx: Ctx, opens = true): Finding[] {
   const findings: Finding[] = [];
   if (w.evaluates) {
     findings.push(
@@ -26,7 +31,14 @@ export function wordFindings(w: Word, ctx: Ctx): Finding[] {
       ),
     );
   }
-  if (reachesOtherProcess(w, ctx)) {
+  const candidates = opens ? wordCandidates(w, ctx.state.values, ctx.depth) : [w.text];
+  if (candidates === undefined) {
+    findings.push(
+      write(
+        `\`${w.text}\` holds a value only known when it runs, which may name another process's environment under /proc`,
+      ),
+    );
+  } else if (reachesOtherProcess(w, ctx) || candidates.some((c) => c !== w.text && valueReaches(c, w, ctx))) {
     findings.push(write(`\`${w.text}\` may reach another process under /proc (its environment, its files, its root)`));
   }
   return findings;
@@ -46,6 +58,18 @@ function reachesOtherProcess(w: Word, ctx: Ctx): boolean {
   if (w.expands && !w.processSubstitution && w.text.includes('proc')) return true;
   const candidates = [w.text, ...w.text.split(/[=:,@]/).slice(1)];
   return candidates.some((text) => pathReachesOtherProcess(text, w, ctx.state.cwdUnknown));
+}
+
+/**
+ * A word with its known values put in (`$a$b` as `/proc/1/environ`): read as a glob, since an
+ * unquoted value is one, and each piece bash may split it into on blanks.
+ */
+function valueReaches(text: string, w: Word, ctx: Ctx): boolean {
+  const like: Word = { ...w, glob: true };
+  const pieces = [text, ...text.split(/[ \t\n]+/).filter((p) => p !== '')];
+  return pieces.some((piece) =>
+    [piece, ...piece.split(/[=:,@]/).slice(1)].some((t) => pathReachesOtherProcess(t, like, ctx.state.cwdUnknown)),
+  );
 }
 
 function pathReachesOtherProcess(text: string, w: Word, cwdUnknown: boolean): boolean {

@@ -5,6 +5,7 @@ import type { Command, Redirect, Script, SimpleCommand, Word } from '../shell/sy
 import type { Ctx, Stdin } from './context';
 import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
 import { wordFindings } from './inert-words';
+import { lineValues, recordDefinitions } from './known-values';
 import { classifyAssignment } from './variables';
 import { basename, includes } from './words';
 import { targetFinding } from './written-paths';
@@ -12,7 +13,9 @@ import { targetFinding } from './written-paths';
 export function classifyLine(line: string, ctx: Ctx): Finding[] {
   const parsed = parseShell(line, ctx.depth);
   if (!parsed.ok) return [unparseable(parsed.error)];
-  return classifyScript(parsed.script, ctx);
+  if (ctx.depth > 0 || ctx.state.values !== undefined) return classifyScript(parsed.script, { ...ctx, top: false });
+  ctx.state.values = lineValues(parsed.script);
+  return classifyScript(parsed.script, { ...ctx, top: true });
 }
 
 export function classifyScript(script: Script, ctx: Ctx): Finding[] {
@@ -20,8 +23,9 @@ export function classifyScript(script: Script, ctx: Ctx): Finding[] {
   for (const pipeline of script.pipelines) {
     let stdin: Stdin = script.fedByPipe ? { kind: 'pipe', download: false } : ctx.stdin;
     let download = false;
+    const defines = ctx.top === true && pipeline.sure === true && pipeline.commands.length === 1;
     for (const command of pipeline.commands) {
-      findings.push(...classifyNode(command, { ...ctx, stdin }));
+      findings.push(...classifyNode(command, { ...ctx, stdin, top: false, defines }));
       download ||= downloads(command);
       stdin = { kind: 'pipe', download };
     }
@@ -69,18 +73,43 @@ export function scriptDownloads(script: Script): boolean {
   return script.pipelines.some((p) => p.commands.some(downloads));
 }
 
+/**
+ * Commands that never open a path their arguments name (they print them, compare them, or name
+ * variables): a value only known when it runs is harmless there. Redirections still count.
+ */
+const NEVER_OPEN_ARGUMENTS = [
+  'echo',
+  'printf',
+  ':',
+  '((',
+  'true',
+  'false',
+  'test',
+  '[',
+  '[[',
+  'for',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'read',
+  'unset',
+  'shift',
+];
+
 function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   const inner: Ctx = { ...ctx, stdin: stdinOf(command.redirects, ctx.stdin) };
   const findings: Finding[] = [];
   for (const a of command.assignments) findings.push(...classifyAssignment(a.name, a.value, inner));
   for (const w of command.words) findings.push(...classifySubstitutions(w, inner));
   for (const r of command.redirects) findings.push(...classifyRedirect(r, inner));
-  const words = [
-    ...command.assignments.map((a) => a.value),
-    ...command.words,
-    ...command.redirects.map((r) => r.target),
-  ];
-  for (const w of words) findings.push(...wordFindings(w, inner));
+  const opens = !includes(NEVER_OPEN_ARGUMENTS, command.words[0]?.plain ? command.words[0].text : '');
+  for (const w of command.assignments.map((a) => a.value)) findings.push(...wordFindings(w, inner, false));
+  for (const w of command.words) findings.push(...wordFindings(w, inner, opens));
+  // A here-string's word is text fed to stdin, never a path opened.
+  for (const r of command.redirects) findings.push(...wordFindings(r.target, inner, r.op !== '<<<'));
+  if (ctx.defines === true) recordDefinitions(command, ctx.state.values, ctx.depth);
   if (command.redirects.some((r) => r.heredoc?.evaluates))
     findings.push(opaqueWrite('a heredoc makes bash evaluate text as arithmetic, a name or a prompt'));
   if (command.words.length > 0) findings.push(...ctx.walk.argv(command.words, inner));

@@ -39,9 +39,16 @@ export function parseShell(line: string, depth = 0): ParseResult {
 
 const PREFIX_KEYWORDS = new Set(['!', 'if', 'then', 'elif', 'else', 'do', 'while', 'until', 'time']);
 const CLOSING_KEYWORDS = new Set(['fi', 'done']);
+const BLOCK_OPENERS = new Set(['if', 'while', 'until']);
 const UNSUPPORTED_KEYWORDS = new Set(['case', 'esac', 'select', 'coproc', 'function']);
 
 class ShellParser extends WordReader {
+  /**
+   * `if`/`while`/`until`/`for` blocks of the list being parsed that are open: what runs inside
+   * them may not run, or run again.
+   */
+  private blocks = 0;
+
   parseAll(): Script {
     const script = this.parseList(undefined);
     const t = this.next();
@@ -50,6 +57,16 @@ class ShellParser extends WordReader {
   }
 
   private parseList(end: ')' | '}' | undefined): Script {
+    const outer = this.blocks;
+    this.blocks = 0;
+    try {
+      return this.parsePipelines(end);
+    } finally {
+      this.blocks = outer;
+    }
+  }
+
+  private parsePipelines(end: ')' | '}' | undefined): Script {
     const pipelines: Pipeline[] = [];
     let needCommand = false;
     for (;;) {
@@ -62,9 +79,12 @@ class ShellParser extends WordReader {
         if (needCommand) this.fail(`a command is missing before ${describe(t)}`);
         return { pipelines };
       }
-      pipelines.push(this.parsePipeline());
-      needCommand = false;
+      const sure = !needCommand && this.blocks === 0;
+      const pipeline = this.parsePipeline();
       const sep = this.peek();
+      // After `&&`/`||`, inside a block or in the background (`&`), it may not run in this shell.
+      pipelines.push(sure && !isOp(sep, '&') ? { ...pipeline, sure } : pipeline);
+      needCommand = false;
       if (isOp(sep, '&&') || isOp(sep, '||')) {
         this.next();
         this.skipNewlines();
@@ -99,12 +119,16 @@ class ShellParser extends WordReader {
       const keyword = t.word.text;
       if (keyword === '{') return this.parseBraceGroup();
       if (CLOSING_KEYWORDS.has(keyword)) {
+        this.blocks = Math.max(0, this.blocks - 1);
         this.next();
         return { kind: 'simple', assignments: [], words: [], redirects: this.parseRedirects() };
       }
       if (UNSUPPORTED_KEYWORDS.has(keyword)) this.fail(`\`${keyword}\` is not supported`);
       if (keyword === '[[') return this.parseDoubleBracket();
-      if (keyword === 'for') return this.parseForHeader();
+      if (keyword === 'for') {
+        this.blocks++;
+        return this.parseForHeader();
+      }
     }
     return this.parseSimple();
   }
@@ -113,6 +137,7 @@ class ShellParser extends WordReader {
   private skipPrefixKeywords(): void {
     for (let t = this.peek(); t.kind === 'word' && t.word.plain && PREFIX_KEYWORDS.has(t.word.text); t = this.peek()) {
       this.next();
+      if (BLOCK_OPENERS.has(t.word.text)) this.blocks++;
       if (t.word.text === 'time' && isKeyword(this.peek(), '-p')) this.next();
       this.skipNewlines();
     }
@@ -205,7 +230,10 @@ class ShellParser extends WordReader {
     if (word.text.length === prefix.length && this.peeked === undefined && this.src[this.pos] === '(') {
       return { name: prefix.name, value: this.readArray() };
     }
-    return { name: prefix.name, value: { ...word, text: word.text.slice(prefix.length) } };
+    const value = { ...word, text: word.text.slice(prefix.length) };
+    return word.text[prefix.length - 2] === '+'
+      ? { name: prefix.name, value, append: true }
+      : { name: prefix.name, value };
   }
 
   /** `NAME=(a b c)`: the elements' substitutions still run. */

@@ -29,11 +29,21 @@ export interface Word {
    * `a[$(cmd)]` then runs `cmd`.
    */
   readonly evaluates: boolean;
+  /** The pieces the text is made of, in order (the parser's words; absent on words made by the caller). */
+  readonly pieces?: readonly WordPiece[];
+}
+
+/** One piece of a word as written: unquoted or quoted literal text, or an expansion (`$x`, `${x:-y}`, `$(…)`). */
+export interface WordPiece {
+  readonly kind: 'unquoted' | 'quoted' | 'expansion';
+  readonly text: string;
 }
 
 export interface Assignment {
   readonly name: string;
   readonly value: Word;
+  /** `NAME+=value`: the value is added to what the variable held. */
+  readonly append?: boolean;
 }
 
 export type RedirectOp = '<' | '>' | '>>' | '>|' | '<>' | '<<' | '<<-' | '<<<' | '>&' | '<&' | '&>' | '&>>';
@@ -80,6 +90,11 @@ export type Command = SimpleCommand | GroupCommand | FunctionDefinition;
 
 export interface Pipeline {
   readonly commands: readonly Command[];
+  /**
+   * Whenever the list it is in runs, this pipeline runs exactly once, in that shell: not after
+   * `&&`/`||`, not inside an `if`/`while`/`until`/`for` block, not in the background.
+   */
+  readonly sure?: boolean;
 }
 
 /** Every pipeline of a line, whatever joins them (`;`, `&&`, `||`, `&`, newlines). */

@@ -1,4 +1,4 @@
-import type { Script, Word } from './syntax';
+import type { Script, Word, WordPiece } from './syntax';
 
 /** Collects the pieces of one word as the lexer reads them. */
 export class WordBuilder {
@@ -18,6 +18,14 @@ export class WordBuilder {
   /** Whether an open unquoted `[` started the word (undefined: no `[` seen). */
   private squareAtStart: boolean | undefined;
   private braceStart = -1;
+  private readonly parts: WordPiece[] = [];
+
+  private piece(kind: WordPiece['kind'], text: string): void {
+    const last = this.parts.at(-1);
+    if (last !== undefined && last.kind === kind && kind !== 'expansion')
+      this.parts[this.parts.length - 1] = { kind, text: last.text + text };
+    else this.parts.push({ kind, text });
+  }
 
   unquoted(c: string): void {
     const atStart = this.pieces === 0;
@@ -31,12 +39,14 @@ export class WordBuilder {
       this.plain = false;
     }
     this.text += c;
+    this.piece('unquoted', c);
     if (this.literalOpen) this.literalPrefix += c;
     this.pieces++;
   }
 
   quoted(s: string): void {
     this.text += s;
+    this.piece('quoted', s);
     this.plain = false;
     this.literalOpen = false;
     this.pieces++;
@@ -45,6 +55,7 @@ export class WordBuilder {
   expansion(raw: string, scripts: readonly Script[], processSubstitution = false): void {
     if (this.pieces === 0 && processSubstitution) this.startsWithProcessSubstitution = true;
     this.text += raw;
+    this.piece('expansion', raw);
     this.plain = false;
     this.expands = true;
     this.literalOpen = false;
@@ -62,6 +73,7 @@ export class WordBuilder {
       processSubstitution: this.startsWithProcessSubstitution && this.pieces === 1,
       substitutions: this.substitutions,
       evaluates: this.evaluates,
+      pieces: this.parts,
     };
   }
 
