@@ -55,6 +55,8 @@ export interface AgentOptions {
   readonly checkpointHome?: string;
   /** Deps over the ones built here (compaction settings, a tool-output cap, ...). */
   readonly deps?: Partial<AgentDeps>;
+  /** The bash tool's environment (the process's, scrubbed, unless given). */
+  readonly toolEnv?: Readonly<Record<string, string>>;
 }
 
 export interface BuiltAgent {
@@ -81,7 +83,11 @@ export function buildAgent(options: AgentOptions): BuiltAgent {
   const approver = options.approver ?? null;
   const interactive = options.policy?.interactive ?? approver !== null;
   const tools = ToolRegistry.create({ interactiveApprover: interactive });
-  for (const tool of builtinTools({ workspaceRoot: options.workspaceRoot, interactiveApprover: interactive }))
+  for (const tool of builtinTools({
+    workspaceRoot: options.workspaceRoot,
+    interactiveApprover: interactive,
+    ...(options.toolEnv ? { env: options.toolEnv } : {}),
+  }))
     tools.register(tool);
   for (const tool of options.extraTools ?? []) tools.register(tool);
   const provider = new OpenAIProvider({

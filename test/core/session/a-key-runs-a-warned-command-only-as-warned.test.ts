@@ -35,7 +35,10 @@ function loginShell(): { readonly mark: string; readonly command: string } {
 
 async function turn(options: Parameters<typeof scripted.agent>[0], command: string) {
   scripted.server.push(bashCall(command), { text: ['ok'] });
-  const { agent, store } = scripted.agent(options);
+  // The login shells run with a home of the test's own: the machine's profile is not the test's to
+  // run (one that waits on a lock another run left, as a version manager's rehash can, stalled them).
+  const toolEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: scripted.dirs.outside };
+  const { agent, store } = scripted.agent({ toolEnv, ...options });
   await agent.runTurn('run it', new AbortController().signal, eventLog().emit);
   return { store, result: resultsFor(store, 'c1')[0]?.payload };
 }
