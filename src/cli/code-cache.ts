@@ -12,23 +12,11 @@
  * (never in such a folder). V8 checks the bytes it is given once more, and compiles from
  * source when it rejects them.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  type Stats,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { readRegularFile } from '../core/regular-file';
 
 /** What cached code is valid for. */
 interface CodeCacheKey {
@@ -77,14 +65,7 @@ export function readCodeCache(file: string, key: CodeCacheKey): Buffer | null {
     // one in a folder someone else could put another file in. The file checked is the one read.
     if (!ownFolder(dirname(file))) return null;
     // Not blocking: a FIFO where the cache would be is opened, found not a file, and left.
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || !ownedAndWritableByOwnerOnly(stat)) return null;
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    bytes = readRegularFile(file, ownedAndWritableByOwnerOnly);
   } catch {
     return null;
   }
