@@ -32,7 +32,7 @@ import { ToolRegistry } from '../../src/core/tools/registry';
 import { NODE_TOOL_FS, setToolFs } from '../../src/core/tools/tool-fs';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import type { FileOps } from '../../src/core/storage/file-ops';
-import { snapshot, steppingClock } from '../support/storage-fixtures';
+import { snapshotText, steppingClock } from '../support/storage-fixtures';
 import { plantNamed, type PlantName } from './plants';
 import { SimCrash, SimDisk } from './sim-disk';
 import { DIRECTORY_FSYNC_FAILURES } from './sim-settings';
@@ -305,7 +305,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       if (last) checkSettled(opened, problems);
       if (last && world.children) children.checkSettled(opsFor(9994), problems);
       // Compared below with a fresh replay of the file, once this process has stopped cleanly.
-      if (last || schedule.float() < 0.5) liveState = JSON.stringify(snapshot(opened));
+      if (last || schedule.float() < 0.5) liveState = snapshotText(opened);
     } catch (error) {
       if (error instanceof SimCrash || disk.hasCrashed)
         ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
@@ -450,7 +450,7 @@ function checkIndexRefusals(
   const open = (readOnly: boolean): SessionStore =>
     SessionStore.open(path, { clock: steppingClock(), random: seededRandom(5), ops, readOnly, ...INDEXING });
   const truth = SessionStore.open(path, { clock: steppingClock(), random: seededRandom(4), ops, readOnly: true });
-  const expected = JSON.stringify(snapshot(truth));
+  const expected = snapshotText(truth);
   truth.close();
   // A writable open saves an index (or finds a fresh one); the next open must take its state from it.
   open(false).close();
@@ -460,8 +460,7 @@ function checkIndexRefusals(
   const used = open(true);
   if (used.indexedBytes === 0) problems.push(`an index vouched for by the user's key was not used`);
   else stats.indexedOpens++;
-  if (JSON.stringify(snapshot(used)) !== expected)
-    problems.push(`an open that used the saved index differs from a replay`);
+  if (snapshotText(used) !== expected) problems.push(`an open that used the saved index differs from a replay`);
   used.close();
   const good = disk.read(indexPathOf(path))!;
   const numbers = Float64Array.from(saved.numbers, (n, i) => (i === saved.numbers.length - 1 ? n + 1 : n));
@@ -475,8 +474,7 @@ function checkIndexRefusals(
     trace(`  an index with ${what}: ${opened.indexedBytes === 0 ? 'refused' : 'USED'}`);
     if (opened.indexedBytes > 0) problems.push(`an index with ${what} was used`);
     else stats.indexesRefused++;
-    if (JSON.stringify(snapshot(opened)) !== expected)
-      problems.push(`after an index with ${what}, the open differs from a replay`);
+    if (snapshotText(opened) !== expected) problems.push(`after an index with ${what}, the open differs from a replay`);
     if (setAside && opened.report.indexSetAside?.movedTo == null)
       problems.push(`an index with ${what} was not set aside`);
     opened.close();
@@ -655,7 +653,7 @@ function checkAfter(
   }
   try {
     const usage = new Map(store.usage.map((row) => [`usage ${row.id}`, row]));
-    if (liveState !== null && JSON.stringify(snapshot(store)) !== liveState)
+    if (liveState !== null && snapshotText(store) !== liveState)
       problems.push(`after life ${life}: the live state differed from a fresh replay of the file`);
     for (const [key, record] of acked.records) {
       const found = key.startsWith('usage ') ? usage.get(key) : store.entry(key);
