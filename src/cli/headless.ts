@@ -105,11 +105,16 @@ function runUsage(totals: UsageTotals): Record<string, number | boolean> {
   };
 }
 
-/** The words of a denied or blocked call's settlement, on one line; null for any other result. */
+/**
+ * The words of a denied or blocked call's settlement, or of one a resume settled as outcome
+ * unknown (the user must check what the call did: only the model would hear it otherwise), on one
+ * line; null for any other result.
+ */
 function refusalText(store: SessionStore, entryId: string): string | null {
   const entry = store.entry(entryId);
   if (entry?.type !== 'tool_result') return null;
-  const { outcome, tool, content } = entry.payload;
-  if (outcome !== 'denied' && outcome !== 'blocked') return null;
+  const { outcome, tool, content, resumedBy } = entry.payload;
+  const unknown = outcome === 'interrupted' && resumedBy === 'never-replay';
+  if (outcome !== 'denied' && outcome !== 'blocked' && !unknown) return null;
   return `${tool} ${outcome}: ${content.replace(/^denied: /, '').replace(/\s*\n\s*/g, ' ')}`;
 }

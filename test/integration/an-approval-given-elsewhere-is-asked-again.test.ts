@@ -18,6 +18,7 @@ import { buildAgent, onlySessionFile, resultsFor, tempDirs, type TempDirs } from
 import { answering } from '../support/answering-approver';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import type { ChildConfig } from '../support/crash-turn-child';
+import { untilFolderAtRest } from '../support/folder-at-rest';
 import { runChild } from '../support/test-children';
 
 const CALL_ID = 'call_w';
@@ -39,6 +40,8 @@ afterAll(async () => {
 async function crashAfterApproval(interactive: boolean): Promise<{ dirs: TempDirs; file: string; session: string }> {
   const dirs = tempDirs('tole-elsewhere-');
   created.push(dirs);
+  // A resume makes the new note only once the guard can prove the crash came before it: its folder unchanged since it came to rest.
+  await untilFolderAtRest(dirs.root);
   const write = { path: 'note.txt', content: 'written on the first approval\n' };
   server.push({ toolCalls: [{ id: CALL_ID, name: 'write_file', arguments: JSON.stringify(write) }] });
   const config: ChildConfig = {

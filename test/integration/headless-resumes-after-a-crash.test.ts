@@ -2,13 +2,14 @@
  * The CLI's own fault hook: `TOLE_CRASH_AT=... tole -p` SIGKILLs itself inside a built-in tool call;
  * `tole -p ... --resume ID` then settles the call exactly once and carries on.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
 import { chatRequests, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { untilFolderAtRest } from '../support/folder-at-rest';
 import { waitFor } from '../support/process-groups';
 import { runBuiltTole, startBuiltTole } from '../support/built-tole';
 
@@ -47,6 +48,8 @@ function results(path: string, callId: string): { outcome: string; content: stri
 describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   it('a guarded write_file killed during its effect is settled once, and the file holds the content once', async () => {
     const { dirs, env, sessions } = setUp();
+    // The resume makes the new file only once its guard can prove the crash came first: the folder unchanged since at rest.
+    await untilFolderAtRest(dirs.root);
     const write: ScriptedReply = {
       toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }],
     };
@@ -76,8 +79,39 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(check.code, check.stdout).toBe(0);
   });
 
+  it('a new file written and then deleted by the user before the resume is not made again; the user is told to check it', async () => {
+    const { dirs, env, sessions } = setUp();
+    server.push({
+      toolCalls: [{ id: 'call_n', name: 'write_file', arguments: '{"path":"new.txt","content":"made once\\n"}' }],
+    });
+    const crashed = await runBuiltTole(
+      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } },
+    );
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    expect(readFileSync(join(dirs.root, 'new.txt'), 'utf8')).toBe('made once\n');
+    unlinkSync(join(dirs.root, 'new.txt'));
+    const path = onlySessionFile(sessions);
+
+    const resumed = await runBuiltTole(
+      ['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      { cwd: dirs.root, env },
+    );
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(existsSync(join(dirs.root, 'new.txt'))).toBe(false);
+    expect(results(path, 'call_n')).toEqual([
+      { outcome: 'interrupted', content: expect.stringContaining('outcome unknown') },
+    ]);
+    expect(resumed.stderr).toMatch(
+      /tole: write_file interrupted: interrupted: outcome unknown\..*Check whether new\.txt should exist and write it again if so/,
+    );
+  });
+
   it("resumed from another directory, the pending write runs in the session's own workspace, not the current one", async () => {
     const { dirs, env, sessions } = setUp();
+    // The resume makes the new file only once its guard can prove the crash came first: the folder unchanged since at rest.
+    await untilFolderAtRest(dirs.root);
     const write: ScriptedReply = {
       toolCalls: [
         { id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"in the session workspace\\n"}' },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/tools/builtin/file-io';
 import { writeFileTool } from '../../../src/core/tools/builtin/write-file';
+import { untilFolderAtRest } from '../../support/folder-at-rest';
 import { tempWorkspace } from './temp-workspace';
 
 describe('write_file', () => {
@@ -42,9 +43,20 @@ describe('write_file', () => {
 
   it('prepares the hash of the intended content and of the file before; the guard says done, not done or unknown', async () => {
     const ws = await tempWorkspace();
+    await untilFolderAtRest(ws.root);
     const input = { path: 'g.txt', content: 'intended' };
     const prepared = await writeFileTool.prepare?.(input, ws.ctx);
-    expect(prepared).toEqual({ sha256: sha256Hex('intended'), priorSha256: null, priorStamp: null });
+    expect(prepared).toEqual({
+      sha256: sha256Hex('intended'),
+      priorSha256: null,
+      priorStamp: null,
+      priorAbsence: {
+        folder: '.',
+        id: expect.any(String),
+        changedNs: expect.stringMatching(/^\d+$/),
+        seenMs: expect.any(Number),
+      },
+    });
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(false);
     await writeFileTool.execute(input, ws.ctx);
     expect(await writeFileTool.guard?.(input, prepared, ws.ctx)).toBe(true);
@@ -60,6 +72,7 @@ describe('write_file', () => {
       sha256: sha256Hex('intended'),
       priorSha256: sha256Hex('changed by someone'),
       priorStamp: expect.stringMatching(/^\d+:\d+$/),
+      priorAbsence: null,
     });
     expect(await writeFileTool.guard?.(input, again, ws.ctx)).toBe(false);
   });

@@ -187,7 +187,7 @@ export async function writeFileDurably(target: WorkspacePath, content: string, t
   try {
     const existing = target.found.kind === 'file' ? await toolFs().lstat(inDirectory(directory, name)) : null;
     const mode = existing?.isFile() ? existing.mode & 0o7777 : null;
-    const temporary = `.${name.slice(0, 100)}.${safeTag(tag)}.tole-tmp`;
+    const temporary = temporaryName(name, tag);
     try {
       await toolFs().rm(inDirectory(directory, temporary), { force: true }); // one a crash left behind on an earlier run of this call
       await writeNewFile(directory, temporary, content, mode);
@@ -200,6 +200,11 @@ export async function writeFileDurably(target: WorkspacePath, content: string, t
   } finally {
     await directory.handle.close();
   }
+}
+
+/** The name of the temporary file `writeFileDurably` writes beside `name` for the call `tag`, and renames into place. */
+export function temporaryName(name: string, tag: string): string {
+  return `.${name.slice(0, 100)}.${safeTag(tag)}.tole-tmp`;
 }
 
 /** The directory `target` goes in, opened and checked, its missing levels created. */

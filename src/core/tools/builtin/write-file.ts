@@ -18,6 +18,7 @@ import {
   writeFileDurably,
 } from './file-io';
 import { toolFs } from '../tool-fs';
+import { type AbsentPath, absenceVerdict, recordAbsence } from './absent-path';
 import { writePreview } from './change-previews';
 import { unifiedDiff } from './line-diff';
 
@@ -35,12 +36,15 @@ export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
  * happened, and the hash it had when the call was prepared (null: there was no file). With a
  * file there, `priorStamp` names that very file (inode and change time): the write puts a new
  * file in its place, so the old content under another stamp means it was written since, and put
- * back (absent from intents of an older tole).
+ * back (absent from intents of an older tole). With no file there, `priorAbsence` records its
+ * folder as it was (see `AbsentPath`): a file this call made and the user deleted since leaves
+ * nothing else to recognise it by.
  */
 interface PreparedFileWrite {
   readonly sha256: string;
   readonly priorSha256: string | null;
   readonly priorStamp?: string | null;
+  readonly priorAbsence?: AbsentPath | null;
 }
 
 export const writeFileTool: Tool<WriteFileInput> = {
@@ -71,7 +75,12 @@ async function prepareWrite(input: WriteFileInput, ctx: ToolContext): Promise<Pr
   const refusal = writeRefusal(resolved.path);
   if (refusal !== null) throw new PrepareError(refusal);
   const priorSha256 = await hashFileIfPresent(resolved.path);
-  return { sha256: sha256Hex(input.content), priorSha256, priorStamp: await fileStamp(resolved.path) };
+  return {
+    sha256: sha256Hex(input.content),
+    priorSha256,
+    priorStamp: await fileStamp(resolved.path),
+    priorAbsence: await recordAbsence(resolved.path),
+  };
 }
 
 /** The inode and change time (ns) of the regular file at `target`, or null when there is none. */
@@ -100,7 +109,8 @@ function directoryMessage(relativePath: string): string {
  * Done when the file holds exactly the content the call writes; not done when it is still as it
  * was when the call was prepared; unknown when it is neither (someone else changed it: writing
  * again would overwrite their change). A path that leaves the workspace is "not done": running
- * it again fails the same way.
+ * it again fails the same way. A file missing then and now is judged by `absenceVerdict`: missing
+ * again may be this call's file, deleted since.
  */
 async function writeHappened(requested: string, prepared: unknown, ctx: ToolContext): Promise<GuardVerdict> {
   const resolved = await workspacePathOrFailure(ctx.workspaceRoot, requested);
@@ -115,6 +125,7 @@ async function writeHappened(requested: string, prepared: unknown, ctx: ToolCont
         'the intent (from an older tole) does not record what the file held before, so a rewrite cannot be ruled out',
     };
   }
+  if (now === null && prepared.priorSha256 === null) return absentAgain(resolved.path, prepared, ctx.callId);
   if (now === prepared.priorSha256) {
     // Held before, but by another file than then: the write may have happened and been undone
     // (a revert, git checkout); writing again would undo that undo.
@@ -127,6 +138,23 @@ async function writeHappened(requested: string, prepared: unknown, ctx: ToolCont
   return {
     unknown: `${resolved.path.relativePath} changed since the call was prepared: it holds neither the content written nor what it held before`,
   };
+}
+
+/**
+ * The guard's verdict when no file tole can read is at the path, as when the call was prepared.
+ * Something there that is not a regular file (a directory, a FIFO) makes the call fail again,
+ * writing nothing; a file tole cannot read is not done only while it is the very file that was
+ * there (unreadable then too), else it may be this call's own (made, then its mode changed).
+ */
+async function absentAgain(target: WorkspacePath, prepared: PreparedFileWrite, callId: string): Promise<GuardVerdict> {
+  if (target.found.kind === 'file') {
+    if (typeof prepared.priorStamp === 'string' && (await fileStamp(target)) === prepared.priorStamp) return false;
+    return {
+      unknown: `${target.relativePath} is a file tole cannot read: it may be the one this call wrote`,
+    };
+  }
+  if (target.found.kind !== 'missing') return false;
+  return absenceVerdict(target, prepared.priorAbsence, callId);
 }
 
 function isPreparedWrite(prepared: unknown): prepared is PreparedFileWrite {
