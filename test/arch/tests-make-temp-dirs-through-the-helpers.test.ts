@@ -20,6 +20,11 @@ const JUSTIFIED: ReadonlyMap<string, string> = new Map([
     'test/support/shared-code-cache.ts',
     "the run's code cache, made in the global setup (no test or file running) and removed in its teardown",
   ],
+  [
+    'test/support/made-once-per-file.ts',
+    "what a file's tests all copy, made once in the file's own TMPDIR (tmpdir-per-file.ts), which goes when the file ends",
+  ],
+  ['test/support/made-once-per-file.test.ts', "checks that what is made once lives in tmpdir(), the file's own"],
   ['test/e2e/children-leave-their-temp-files-in-the-test-file.e2e.test.ts', 'checks that tmpdir() is that directory'],
   ['test/support/after-the-test.test.ts', 'checks that a refused tempDirForTest left nothing in tmpdir()'],
   [

@@ -4,8 +4,9 @@
  * *.x. What the driver runs is each test's own.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { copyOfMadeOnce } from './made-once-per-file';
 
 /** git in `cwd` with a committer of its own (a test machine may have none). */
 export const git = (cwd: string, ...args: string[]): string =>
@@ -13,16 +14,20 @@ export const git = (cwd: string, ...args: string[]): string =>
 
 /**
  * `parent`/evil: f.x committed as "one", then "two" added to it; `.gitattributes` gives *.x
- * `attributes` (the driver `evil` for diff and filter unless told). Returns its path.
+ * `attributes` (the driver `evil` for diff and filter unless told). Returns its path. Built once per
+ * test file and attributes, and copied for each test (made-once-per-file.ts).
  */
 export function changedRepository(parent: string, attributes = 'diff=evil filter=evil'): string {
   const repo = path.join(parent, 'evil');
-  mkdirSync(repo);
+  copyOfMadeOnce(`changed repository: ${attributes}`, (dir) => build(dir, attributes), repo);
+  return repo;
+}
+
+function build(repo: string, attributes: string): void {
   git(repo, 'init', '-q');
   writeFileSync(path.join(repo, 'f.x'), 'one\n');
   writeFileSync(path.join(repo, '.gitattributes'), `*.x ${attributes}\n`);
   git(repo, 'add', '-A');
   git(repo, 'commit', '-qm', 'first');
   appendFileSync(path.join(repo, 'f.x'), 'two\n');
-  return repo;
 }
