@@ -114,7 +114,7 @@ const STAY_READ_ONLY = [
   `printf '%s\\n' "$x"`,
   '[ -f "$x" ] && echo yes',
   '[[ -n $x ]]',
-  'export FOO=$x',
+  'export foo=$x',
   'cat <<< $x',
   '(( 1 + 2 ))',
   'env',

@@ -1832,6 +1832,28 @@ export const GIT_HARMLESS_VARIABLES = [
   'GIT_MERGE_AUTOEDIT',
   'GIT_ADVICE',
 ] as const;
+/**
+ * Variables programs read from their environment that tole knows to change no code, config or
+ * path a program loads: setting them keeps a line read-only. Any other name a program may read
+ * (no lowercase letter, or a `*_proxy`) is not proved inert: `GCONV_PATH=. iconv` loads a
+ * library from the workspace, `JAVA_TOOL_OPTIONS` an agent, `LUA_INIT` runs code, `HOME` and
+ * `XDG_CONFIG_HOME` move every config. Bash's own `REPLY`, `OPTIND`, `OPTARG` reach no program.
+ */
+export const INERT_ENVIRONMENT_VARIABLES = [
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'COLUMNS',
+  'LINES',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CLICOLOR',
+  'CLICOLOR_FORCE',
+  'REPLY',
+  'OPTIND',
+  'OPTARG',
+] as const;
+export const INERT_ENVIRONMENT_PREFIXES = ['LC_'] as const;
 /** Variables that load code tole cannot see (`LD_PRELOAD=x.so ls`). */
 export const CODE_LOADING_VARIABLE_PREFIXES = ['LD_', 'DYLD_', 'GIT_CONFIG_'] as const;
 export const CODE_LOADING_VARIABLES = [

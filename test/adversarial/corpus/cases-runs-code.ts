@@ -3,7 +3,10 @@
  * program's log line) when the code ran outside any sandbox; under the sandbox the code may run,
  * confined, and must not reach {OUT}.
  */
-import type { AttackCase } from './attack-case';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AttackCase, fill } from './attack-case';
 import { ARITH_PAYLOAD, files, sh } from './case-helpers';
 
 /** Arithmetic evaluation of a string read from a file in the repository. */
@@ -223,6 +226,58 @@ const LOADS_WORKSPACE_CODE: AttackCase[] = [
   }),
 ];
 
+const DASH = ['/bin/dash', '/usr/bin/dash'].some((p) => existsSync(p));
+const GCC = existsSync('/usr/bin/gcc') && ['/usr/bin/iconv', '/bin/iconv'].some((p) => existsSync(p));
+
+/**
+ * tole reads shell code as bash; dash (Debian's sh) reads `$'…'` otherwise and expands aliases in
+ * `-c` code; a variable programs read from their environment loads code (a real library built
+ * here, where a compiler is). Each was ReadOnly before. Only where dash or gcc and iconv exist.
+ */
+const DIALECTS_AND_ENVIRONMENT: AttackCase[] = [
+  ...(DASH
+    ? [
+        sh(
+          2,
+          'dash-ansi-c',
+          "dash runs text that bash reads as one $'…' string",
+          "dash -c \"echo \\$'a\\\\'\ntouch {OUT}/{ID}\necho \\\\'b'\"",
+        ),
+        sh(
+          2,
+          'dash-alias',
+          'dash expands an alias its -c code defines',
+          'dash -c \'alias echo=eval\necho "touch {OUT}/{ID}"\'',
+        ),
+      ]
+    : []),
+  ...(GCC
+    ? [
+        sh(
+          2,
+          'gconv-path',
+          'GCONV_PATH makes iconv load a library',
+          'GCONV_PATH=c/gconv-path iconv -f HOSTILE -t UTF-8 c/gconv-path/f',
+          {
+            setup: (world, caseDir) => {
+              const marker = fill('{OUT}/{ID}', world, 'gconv-path');
+              writeFileSync(
+                join(caseDir, 'm.c'),
+                `#include <stdio.h>\n__attribute__((constructor)) static void mark(void) { FILE *f = fopen(${JSON.stringify(marker)}, "w"); if (f) fclose(f); }\nint gconv(void) { return 0; }\nint gconv_init(void) { return 0; }\n`,
+              );
+              execFileSync('gcc', ['-shared', '-fPIC', '-o', join(caseDir, 'm.so'), join(caseDir, 'm.c')]);
+              writeFileSync(
+                join(caseDir, 'gconv-modules'),
+                'module HOSTILE// INTERNAL m 1\nmodule INTERNAL HOSTILE// m 1\n',
+              );
+              writeFileSync(join(caseDir, 'f'), 'abc\n');
+            },
+          },
+        ),
+      ]
+    : []),
+];
+
 /** Each group runs in a world of its own, so that the groups' toles run beside each other. */
 const inWorld = (world: string, cases: readonly AttackCase[]): AttackCase[] => cases.map((c) => ({ world, ...c }));
 
@@ -231,4 +286,5 @@ export const RUNS_CODE_CASES: readonly AttackCase[] = [
   ...inWorld('substitutions', SUBSTITUTIONS),
   ...inWorld('programs', WRAPPERS_AND_TOOLS),
   ...inWorld('workspace-code', LOADS_WORKSPACE_CODE),
+  ...inWorld('dialects', DIALECTS_AND_ENVIRONMENT),
 ];

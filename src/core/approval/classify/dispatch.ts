@@ -21,7 +21,7 @@ import { applyRule } from './rules';
 import { classifyAwk, classifySed } from './sed-awk';
 import { classifyEval, classifyInterpreter, classifyShell, classifySource } from './shells';
 import { classifyUnknown } from './unknown';
-import { builtinArgumentFindings, isArmed } from './variables';
+import { builtinArgumentFindings, environmentFindings, isArmed, namesSet } from './variables';
 import { basename, includes, isDynamic, own } from './words';
 import { classifyWrapped } from './wrappers';
 import { runsWrittenFile } from './written-paths';
@@ -47,6 +47,10 @@ function dispatch(name: string, words: readonly Word[], ctx: Ctx): Finding[] {
   const args = words.slice(1);
   const wrapper = own(WRAPPERS, name);
   if (wrapper) return classifyWrapped(name, wrapper, args, ctx);
+  return [...namesSet(name, args).flatMap(environmentFindings), ...dispatchNamed(name, words, args, ctx)];
+}
+
+function dispatchNamed(name: string, words: readonly Word[], args: readonly Word[], ctx: Ctx): Finding[] {
   if (isVersionQuery(name, args, ctx)) return [readOnly(`\`${name} ${args[0]!.text}\` only prints`, name)];
   if (includes(SHELLS, name)) return classifyShell(name, args, ctx);
   if (name === 'eval') return classifyEval(args, ctx);

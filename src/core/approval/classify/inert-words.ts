@@ -41,7 +41,42 @@ export function wordFindings(w: Word, ctx: Ctx, opens = true): Finding[] {
   } else if (reachesOtherProcess(w, ctx) || candidates.some((c) => c !== w.text && valueReaches(c, w, ctx))) {
     findings.push(write(`\`${w.text}\` may reach another process under /proc (its environment, its files, its root)`));
   }
+  if (opens && [w.text, ...(candidates ?? [])].some((c) => namesDevice(c, w))) {
+    findings.push(
+      write(
+        `\`${w.text}\` may name a device, and opening one can act (a watchdog reboots, a tape winds, a terminal's keys are taken)`,
+      ),
+    );
+  }
   return findings;
+}
+
+/** Devices whose opening or reading does nothing but give or take bytes (`fd/N` too). */
+const INERT_DEVICES = new Set(['null', 'zero', 'full', 'random', 'urandom', 'stdin', 'stdout', 'stderr', 'tty']);
+
+/**
+ * A path that may lead into /dev other than to an inert device: `/dev/watchdog`, `/dev/pts/0` (the
+ * terminal tole reads its keys from), `/dev/*`, `/d?v/x`, `/dev` itself (a `cd` there makes every
+ * later name a device), and `../../dev/x` climbing there. Also each `=`, `:`, `,` or `@` part.
+ */
+function namesDevice(text: string, w: Word): boolean {
+  return [text, ...text.split(/[=:,@]/).slice(1)].some((t) => {
+    const parts = t.split('/');
+    if (!t.startsWith('/')) return parts.includes('..') && parts.some((p) => p === 'dev' || mayBe('dev', p, w));
+    const stack: string[] = [];
+    for (const part of parts) {
+      if (part === '' || part === '.') continue;
+      if (part === '..') stack.pop();
+      else stack.push(part);
+    }
+    const top = stack[0];
+    if (top === undefined || (top !== 'dev' && !mayBe('dev', top, w))) return false;
+    const rest = stack.slice(1);
+    const inert =
+      (rest.length === 1 && (INERT_DEVICES.has(rest[0]!) || rest[0] === 'fd')) ||
+      (rest.length === 2 && rest[0] === 'fd' && /^\d+$/.test(rest[1]!));
+    return !inert;
+  });
 }
 
 /** What `/proc/self/X` may name without reaching outside the command itself. */
@@ -112,10 +147,15 @@ function procEntryEscapes(stack: readonly string[]): boolean {
  * `[…]` and extglobs), or a brace, a variable or a substitution, whose value is only known then.
  */
 function mayBeProc(part: string, w: Word): boolean {
+  return mayBe('proc', part, w);
+}
+
+/** Whether bash may turn the path part into `name` (a glob matching it, or an expansion). */
+function mayBe(name: string, part: string, w: Word): boolean {
   if (w.expands && /[$`{}]/.test(part)) return true;
   if (!w.glob || !/[*?[(]/.test(part)) return false;
   try {
-    return picomatch.isMatch('proc', part, { dot: true, bash: true });
+    return picomatch.isMatch(name, part, { dot: true, bash: true });
   } catch {
     return true;
   }

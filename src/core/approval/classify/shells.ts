@@ -42,7 +42,11 @@ export function classifyShell(name: string, args: readonly Word[], ctx: Ctx): Fi
   const rest = args.slice(i);
   if (commandMode) {
     if (rest.length === 0) return [...findings, unparseable(`\`${name} -c\` has no command string`)];
-    return [...findings, ...classifyCommandString(rest[0]!, ctx, `${name} -c`)];
+    return [
+      ...findings,
+      ...dialectFindings(name, rest[0]!.text),
+      ...classifyCommandString(rest[0]!, ctx, `${name} -c`),
+    ];
   }
   if (rest.length > 0 && !readsStdin) return [...findings, ...scriptFindings(name, rest[0]!, ctx, true)];
   return [...findings, ...classifyStdinCode(name, ctx, true)];
@@ -98,6 +102,7 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
       if (stdin.expands) return [destructive(`\`${name}\` runs a heredoc whose text is only known when it runs`)];
       return [
         write(`\`${name}\` runs commands fed on its stdin`),
+        ...dialectFindings(name, stdin.text),
         ...ctx.walk.line(stdin.text, deeper(ctx, { kind: 'terminal' })),
       ];
     case 'file':
@@ -109,6 +114,26 @@ function classifyStdinCode(name: string, ctx: Ctx, isShell: boolean): Finding[] 
           : opaqueWrite(`\`${name}\` runs code tole does not inspect`),
       ];
   }
+}
+
+/** Shells that read POSIX sh: bash's reading of their code differs only where bash adds quoting or `((`. */
+const POSIX_SHELLS = ['sh', 'dash', 'ash'];
+/**
+ * tole reads every shell's code as bash. For another shell that holds only where the two read the
+ * text alike: dash (Debian's sh) has no `$'…'` or `$"…"` quoting, so `$'a\'` ends where bash goes
+ * on, and text bash keeps inside one string runs as commands there; `((cmd))` is two subshells
+ * running cmd, not arithmetic. zsh, ksh, mksh and fish have syntax of their own (fish's `'\''`,
+ * zsh's glob qualifiers), so their code is never proved read-only.
+ */
+function dialectFindings(name: string, text: string): Finding[] {
+  if (name === 'bash' || name === 'rbash') return [];
+  if (!POSIX_SHELLS.includes(name))
+    return [opaqueWrite(`\`${name}\` reads its code by rules of its own, and tole reads shell code as bash`)];
+  if (/\$['"]|\(\(/.test(text))
+    return [
+      opaqueWrite(`\`${name}\` reads \`$'…'\`, \`$"…"\` and \`((\` otherwise than bash, whose reading tole checked`),
+    ];
+  return [];
 }
 
 export function classifyEval(args: readonly Word[], ctx: Ctx): Finding[] {
