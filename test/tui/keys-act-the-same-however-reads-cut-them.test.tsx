@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { keyedStdin } from '../../src/tui/input/key-chunks';
 import { useKeyboard } from '../../src/tui/input/use-keyboard';
 import { KeySplitter, PASTE_END, PASTE_START } from '../../src/tui/input/key-splitter';
-
-const RUNS = Number(process.env.TOLE_PROPERTY_RUNS ?? 0);
+// TOLE_FC_RUNS's share: the splitter's cases are cheap, each of Ink's mounts an App twice or more.
+import { fcRuns } from '../support/fc-runs';
 
 const KEYS = [
   '\x1b[A',
@@ -87,7 +87,7 @@ describe('keys sent together act as keys sent one by one', () => {
         for (let at = 1; at < whole.length; at++)
           expect(folded(splitInto([whole.slice(0, at), whole.slice(at)]))).toEqual(folded(keys));
       }),
-      { numRuns: RUNS || 200 },
+      { numRuns: fcRuns(2) },
     );
   });
 
@@ -106,7 +106,7 @@ describe('keys sent together act as keys sent one by one', () => {
         const state = await screenAfter(reads, null, expected);
         expect({ ...state, events: 0 }).toEqual({ ...expected, events: 0 });
       }),
-      { numRuns: RUNS || 12 },
+      { numRuns: fcRuns(0.12) },
     );
   });
 });
