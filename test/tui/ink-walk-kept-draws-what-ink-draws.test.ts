@@ -78,7 +78,18 @@ interface Drawn {
   keepWalks(on: boolean): void;
 }
 
-async function bundled(name: string, plugins: unknown[]): Promise<Drawn> {
+/**
+ * Each name is built once: a second build wrote the same file, whose import gave the module the
+ * first import had loaded (three of the file's five builds were thrown away so).
+ */
+const builds = new Map<string, Promise<Drawn>>();
+function bundled(name: string, plugins: unknown[]): Promise<Drawn> {
+  let drawn = builds.get(name);
+  if (drawn === undefined) builds.set(name, (drawn = buildAndImport(name, plugins)));
+  return drawn;
+}
+
+async function buildAndImport(name: string, plugins: unknown[]): Promise<Drawn> {
   const outfile = join(dir, `${name}.mjs`);
   writeFileSync(join(dir, 'empty.js'), 'export default {};\n');
   await build({
