@@ -109,7 +109,15 @@ export function detectSandboxSoon(platform: NodeJS.Platform, pathEnv: string | u
   const found = sandboxProbe(platform, pathEnv);
   if (found === null) return Promise.resolve(null);
   return new Promise((resolve) => {
-    const child = spawn(found.probe.program, found.probe.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: 5_000 });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(found.probe.program, found.probe.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: 5_000 });
+    } catch {
+      // Node throws at once, not as an `error` event, for some failures (ETXTBSY, or EISDIR when
+      // /dev/null is not the device): the try failed, as detectSandbox's spawnSync reports it.
+      resolve(null);
+      return;
+    }
     child.on('error', () => resolve(null));
     child.stdin?.on('error', () => {}); // EPIPE: a bwrap that fails before reading; its exit code says so
     child.stdin?.end(found.probe.seccomp ?? Buffer.alloc(0));
