@@ -5,10 +5,13 @@
  * allowed, abstract sockets are out of reach the same way. A connected pair from `socketpair`
  * (SOCK_STREAM, what runtimes use for a child's pipes) cannot be pointed at a path and stays
  * allowed; a datagram pair can (`sendto` with an address), so it is refused. io_uring can open
- * sockets without the socket call, so it is refused too.
+ * sockets without the socket call, so it is refused too. The kernel's keyrings are in no namespace
+ * bubblewrap makes: a confined command holds the session keyring of the tole that started it (the
+ * user's login keyring, where Kerberos tickets and cached passphrases live) and could add, replace
+ * or clear keys there, so `add_key`, `request_key` and `keyctl` are refused as well.
  *
  * Classic BPF, written out here: npm holds no maintained seccomp builder, and the program is
- * twenty instructions. Only x86_64 and aarch64 are known; any other architecture (i386 system
+ * some thirty instructions. Only x86_64 and aarch64 are known; any other architecture (i386 system
  * calls on x86_64 included) and the x32 calls on x86_64 kill the process.
  */
 import { endianness } from 'node:os';
@@ -42,8 +45,8 @@ const SOCK_TYPE_MASK = 0xf;
 
 /** The system call numbers the filter looks at, per architecture. */
 export const SYSCALLS = {
-  x86_64: { socket: 41, socketpair: 53, io_uring_setup: 425 },
-  aarch64: { socket: 198, socketpair: 199, io_uring_setup: 425 },
+  x86_64: { socket: 41, socketpair: 53, io_uring_setup: 425, add_key: 248, request_key: 249, keyctl: 250 },
+  aarch64: { socket: 198, socketpair: 199, io_uring_setup: 425, add_key: 217, request_key: 218, keyctl: 219 },
 } as const;
 
 interface Instruction {
@@ -81,6 +84,9 @@ function archBlock(arch: keyof typeof SYSCALLS): Pending[] {
     ...(arch === 'x86_64' ? [jge(X32_SYSCALL_BIT, 'kill', 0)] : []),
     jeq(nr.socket, 'socket', 0),
     jeq(nr.socketpair, 'socketpair', 0),
+    jeq(nr.add_key, 'eperm', 0),
+    jeq(nr.request_key, 'eperm', 0),
+    jeq(nr.keyctl, 'eperm', 0),
     jeq(nr.io_uring_setup, 'eperm', 'allow'),
   ];
 }

@@ -5,12 +5,13 @@
  * programs. Each must leave the host as it was.
  * Needs a working bwrap; without it these tests skip and say why.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { arch } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../../src/core/tools/sandbox';
+import { confinedCommand, detectSandbox } from '../../../src/core/tools/sandbox';
 import { sandboxedBash, tempWorkspace } from './temp-workspace';
 
 const sandbox = detectSandbox(process.platform, process.env['PATH']);
@@ -112,4 +113,39 @@ describe.skipIf(!sandbox)('the sandbox against escapes', () => {
     expect(readFileSync(target, 'utf8')).toBe(before);
     expect(existsSync(path.join(ws.root, 'hard'))).toBe(false);
   });
+
+  it.skipIf(!existsSync('/usr/bin/perl'))(
+    "adds no key to the session keyring of the process that started it (the user's login keyring)",
+    async () => {
+      const { ws } = await setup();
+      // The kernel's numbers, written here apart from the filter under test.
+      const nr = arch() === 'arm64' ? { add_key: 217, keyctl: 219 } : { add_key: 248, keyctl: 250 };
+      const tempDir = path.join(path.dirname(ws.root), 'keys-tmp');
+      mkdirSync(tempDir, { mode: 0o700 });
+      // add_key("user", NAME, "x", 1, KEY_SPEC_SESSION_KEYRING) from inside.
+      const inner = `perl -e 'my ($t, $d, $p) = ("user", "tole-sandbox-probe", "x"); print syscall(${nr.add_key}, $t, $d, $p, 1, -3) < 0 ? "refused: $!" : "added", "\\n"'`;
+      const confined = confinedCommand(
+        sandbox!,
+        { workspaceRoot: ws.root, tempDir, network: false },
+        ['bash', '-c', inner],
+        0,
+      );
+      // The wrapper joins a fresh anonymous session keyring first (KEYCTL_JOIN_SESSION_KEYRING,
+      // NULL), so the try touches no keyring of the machine's; it then searches that keyring.
+      const wrapper = [
+        `syscall(${nr.keyctl}, 1, 0) >= 0 or die "join: $!";`,
+        'system(@ARGV);',
+        `my ($t, $d) = ("user", "tole-sandbox-probe");`,
+        `print syscall(${nr.keyctl}, 10, -3, $t, $d, 0) >= 0 ? "outside: found\\n" : "outside: absent\\n";`,
+      ].join(' ');
+      const run = spawnSync('perl', ['-e', wrapper, '--', confined.program, ...confined.args], {
+        input: confined.seccomp!,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^refused: Operation not permitted$/m);
+      expect(run.stdout).toMatch(/^outside: absent$/m);
+    },
+  );
 });

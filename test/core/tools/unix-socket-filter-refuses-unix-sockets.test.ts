@@ -92,6 +92,12 @@ describe.each(['x86_64', 'aarch64'] as const)('the Unix socket filter on %s', (n
     expect(verdict(arch, nr.io_uring_setup, [8, 0])).toBe(EPERM);
   });
 
+  it("refuses the kernel's keyrings, which no namespace separates (add_key, request_key, keyctl)", () => {
+    expect(verdict(arch, nr.add_key, [0, 0, 0, 1, -3 >>> 0])).toBe(EPERM);
+    expect(verdict(arch, nr.request_key, [0, 0, 0, 0])).toBe(EPERM);
+    expect(verdict(arch, nr.keyctl, [0, -3 >>> 0, 0])).toBe(EPERM);
+  });
+
   it('allows the rest', () => {
     for (const other of [0, 1, 2, 3, 56, 57, 59, 63, 64, 221, 231]) {
       if ((Object.values(nr) as number[]).includes(other)) continue;
