@@ -57,9 +57,13 @@ export function replayJsonl(ops: FileOps, fd: number, path: string, onCommit: Co
   const chain: Chain = { crc: headerCrc(first.bytes), goodBytes: first.bytes.length + 1, lineNo: 1, commitLines: 0 };
   for (let at = reader.nextAt(); at !== null; at = reader.nextAt()) {
     chain.lineNo++;
-    const decoded = at.terminated
-      ? decodeCommitAt(at.chunk, at.start, at.end, chain.crc)
-      : ({ ok: false, reason: unterminatedReason(at.end - at.start) } as const);
+    // A whole line longer than any commit tole writes is not tole's, whatever its checksum says:
+    // refused here as by the worker's check (verify-aside.ts), so that no open takes it in.
+    const decoded = !at.terminated
+      ? ({ ok: false, reason: unterminatedReason(at.end - at.start) } as const)
+      : at.end - at.start > MAX_LINE_BYTES
+        ? ({ ok: false, reason: `a line of ${at.end - at.start} bytes, longer than any commit` } as const)
+        : decodeCommitAt(at.chunk, at.start, at.end, chain.crc);
     if (!decoded.ok) {
       const line: RawLine = {
         bytes: at.chunk.subarray(at.start, at.end),
@@ -158,6 +162,8 @@ function assertOnlyTornAfter(
 
 /** The largest line a single append writes: the checksum prefix, the largest commit, `}` and the newline. */
 export const MAX_TORN_LINE_BYTES = LINE_PREFIX_BYTES + MAX_COMMIT_BYTES + 2;
+/** The longest commit line without its newline (the worker's check spells the same number out: LONGEST_LINE). */
+export const MAX_LINE_BYTES = MAX_TORN_LINE_BYTES - 1;
 
 /** Lines (terminated or not) in bytes [from, to) of the file: only called on a tail no larger than one commit. */
 function linesIn(ops: FileOps, fd: number, from: number, to: number): number {

@@ -58,6 +58,9 @@ function checkLines(
   trustedEnd = 0,
 ): number {
   const PREFIX_BYTES = 20;
+  // MAX_LINE_BYTES of jsonl-replay.ts (prefix, a commit of 16 MiB, `}`), spelled out: this
+  // function runs from its source text in the worker and refers to nothing outside itself.
+  const LONGEST_LINE = PREFIX_BYTES + 16 * 1024 * 1024 + 1;
   const HEAD = [0x7b, 0x22, 0x63, 0x22, 0x3a, 0x22]; // {"c":"
   const TAIL = [0x22, 0x2c, 0x22, 0x72, 0x22, 0x3a]; // ","r":
   let previous = seed;
@@ -65,7 +68,8 @@ function checkLines(
   for (let start = from; start < limit; start++, index++) {
     const newline = bytes.indexOf(0x0a, start);
     if (newline === -1 || newline >= end) return index;
-    if (newline - start < PREFIX_BYTES + 2 || bytes[newline - 1] !== 0x7d) return index;
+    if (newline - start < PREFIX_BYTES + 2 || newline - start > LONGEST_LINE || bytes[newline - 1] !== 0x7d)
+      return index;
     for (let k = 0; k < 6; k++) {
       if (bytes[start + k] !== HEAD[k] || bytes[start + 14 + k] !== TAIL[k]) return index;
     }
