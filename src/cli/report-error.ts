@@ -12,6 +12,18 @@ function storageHint(error: StorageErrorType): string {
   }
   if (error.kind === 'locked' && path)
     return ` (to read it while it is open: tole export ${path}, or tole --resume ${path} --read-only)`;
+  if ((error.kind === 'not-committed' || error.kind === 'poisoned') && path) return diskHint(error, path);
+  return '';
+}
+
+/** What to do after a commit the disk refused: the step was not kept, the ones before it were. */
+function diskHint(error: StorageErrorType, path: string): string {
+  const code = (error.details.cause as NodeJS.ErrnoException | undefined)?.code;
+  const goOn = `tole --resume ${path} goes on from the last step kept`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return ` (the disk is full: free some space, then ${goOn})`;
+  if (code === 'EROFS') return ` (its file system is read-only now: once it is writable again, ${goOn})`;
+  if (code === 'EIO')
+    return ` (the disk reported an error: tole check ${path} shows what the file holds; then ${goOn})`;
   return '';
 }
 

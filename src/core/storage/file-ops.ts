@@ -60,15 +60,16 @@ export const nodeFileOps: FileOps = {
     // name only has to be new ('wx' refuses one that is not): the process id and 48 random bits,
     // from Math.random, which needs no crypto module (loading one costs a new session's first
     // frame ~5 ms; the session's lock is made before it).
+    // A failed write or sync (a full disk) removes the temporary file too: nothing is left behind.
     const temp = `${path}.${process.pid}.${randomHex12()}.tmp`;
     const fd = fs.openSync(temp, 'wx', 0o600);
     try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
+      try {
+        fs.writeFileSync(fd, data);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
       fs.linkSync(temp, path);
     } finally {
       fs.unlinkSync(temp);

@@ -87,10 +87,12 @@ export class JsonlStorage implements Storage {
     if (ops.existsSync(path))
       throw new StorageError('invalid-commit', `a session file already exists at ${path}`, { path });
     const lock = acquireLock(ops, path, options.nonce, options.nowMs);
+    const temp = join(dirname(path), `.${basename(path)}.${options.nonce}.tmp`);
+    let tempMade = false;
     try {
       const bytes = encodeHeader(header);
-      const temp = join(dirname(path), `.${basename(path)}.${options.nonce}.tmp`);
       const tempFd = ops.openSync(temp, 'wx', 0o600);
+      tempMade = true;
       try {
         writeWhole(ops, tempFd, bytes, 0);
         ops.fdatasyncSync(tempFd);
@@ -98,6 +100,7 @@ export class JsonlStorage implements Storage {
         ops.closeSync(tempFd);
       }
       ops.renameSync(temp, path);
+      tempMade = false;
       fsyncDirectory(ops, dirname(path));
       const fd = ops.openSync(path, 'r+');
       const report: OpenReport = { commitLines: 0, bytes: bytes.length, tornTail: null };
@@ -114,6 +117,8 @@ export class JsonlStorage implements Storage {
         options.indexKey ?? noKey,
       );
     } catch (error) {
+      // A header that could not be written whole (a full disk) leaves no file behind it.
+      if (tempMade) unlinkQuietly(ops, temp);
       lock.release();
       if (error instanceof StorageError) throw error;
       throw new StorageError('not-committed', `the session ${path} could not be created: ${describeIoError(error)}`, {
@@ -442,6 +447,14 @@ function openSessionFile(ops: FileOps, path: string, flags: 'r' | 'r+'): number 
 }
 
 const noKey: IndexKey = () => null;
+
+function unlinkQuietly(ops: FileOps, path: string): void {
+  try {
+    ops.unlinkSync(path);
+  } catch {
+    // Gone already, or the disk refuses even this: the name holds no session either way.
+  }
+}
 
 /** The key, or null when it cannot be had (the index is only a cache: the open goes on without it). */
 function keyOrNull(key: IndexKey): Buffer | null {

@@ -1,4 +1,4 @@
-import { StorageError } from './errors';
+import { describeIoError, StorageError } from './errors';
 import type { FileOps } from './file-ops';
 import { systemProbe, type ProcessProbe } from './process-probe';
 
@@ -177,9 +177,32 @@ function createLock(ops: FileOps, path: string, owner: LockOwner): boolean {
     ops.writeFileExclusive(path, JSON.stringify(owner));
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockNotMadeError(path, error);
     return false;
   }
+}
+
+/**
+ * A lock that could not be made for a reason of the disk (full, read-only, not permitted): the
+ * session is not opened for writing, and nothing in it was changed. Said in those words, with what
+ * to do, instead of surfacing as an internal error.
+ */
+function lockNotMadeError(lockPath: string, error: unknown): StorageError {
+  const sessionPath = lockPath.replace(/\.lock(\.takeover-.*)?$/, '');
+  const code = (error as NodeJS.ErrnoException).code;
+  const what =
+    code === 'EROFS'
+      ? 'its folder is on a read-only file system: open it read-only (--read-only), or copy it to a writable folder and open the copy'
+      : code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'the disk holding it is full: free some space, then open it again'
+        : code === 'EACCES' || code === 'EPERM'
+          ? "its folder cannot be written by this user: open it read-only (--read-only), or fix the folder's permissions"
+          : 'open it again, or read-only (--read-only)';
+  return new StorageError(
+    'not-committed',
+    `the session ${sessionPath} was not opened for writing: its lock file ${lockPath} could not be made (${describeIoError(error)}); nothing in the session was changed. ${what[0]!.toUpperCase()}${what.slice(1)}`,
+    { path: sessionPath, cause: error, ownRemedy: true },
+  );
 }
 
 /**
