@@ -48,6 +48,7 @@ export function simulatorShard(shard: number): void {
         corruptions: 0,
         refusedOpeners: 0,
         locksTaken: 0,
+        changesRefused: 0,
         restores: 0,
         indexedOpens: 0,
         indexesRefused: 0,
@@ -65,6 +66,7 @@ export function simulatorShard(shard: number): void {
         totals.corruptions += result.corruptions;
         totals.refusedOpeners += result.refusedOpeners;
         totals.locksTaken += result.locksTaken;
+        totals.changesRefused += result.changesRefused;
         totals.indexedOpens += result.indexedOpens;
         totals.indexesRefused += result.indexesRefused;
         totals.syncs += result.syncs;
@@ -86,6 +88,8 @@ export function simulatorShard(shard: number): void {
       expect(totals.refusedOpeners).toBeGreaterThan(count / 20);
       expect(totals.restores).toBeGreaterThan(count / 20);
       expect(totals.locksTaken).toBeGreaterThan(count / 100);
+      // Another program changed the session file behind its writer, which refused to commit, saying so.
+      expect(totals.changesRefused).toBeGreaterThan(count / 50);
       expect(totals.indexedOpens).toBeGreaterThan(count / 50);
       expect(totals.indexesRefused).toBeGreaterThan(count / 50);
       expect(totals.syncsCut).toBeGreaterThan(count / 50);

@@ -27,12 +27,13 @@ const CAUGHT_BY: Record<PlantName, number> = {
   'crc-not-checked': 48,
   'lock-holder-taken-for-dead': 2,
   'lock-inode-not-checked': 31,
+  'session-file-change-unchecked': 11,
   'sync-cursor-alone': 166,
   'effect-before-intent': 1,
   'edit-guard-whole-file': 109,
   'write-guard-two-states': 14,
   'ref-swap-without-cas': 1,
-  'new-child-on-resume': 18,
+  'new-child-on-resume': 13,
   'restore-writes-nothing': 4,
 };
 

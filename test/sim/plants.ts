@@ -136,6 +136,10 @@ export const PLANTS = {
       fileIdOf: (path) => (path.endsWith('.lock') ? 'the lock this writer made' : ops.fileIdOf(path)),
     }),
   },
+  'session-file-change-unchecked': {
+    bug: 'a writer never looks at its session file again, so it goes on committing after another program renamed a copy over it, cut it or appended to it',
+    ops: (ops) => unseenChanges(ops),
+  },
   'sync-cursor-alone': {
     bug: "the shipper's cursor is moved in a transaction of its own, so a connection lost before the rows commit leaves the cursor past records the team table never got",
     table: 'cursor-alone',
@@ -248,5 +252,40 @@ function directoryFds(ops: FileOps, isDirectory: (path: string) => boolean): Dir
       return fd;
     },
     has: (fd) => dirs.has(fd),
+  };
+}
+
+/**
+ * `ops` as a writer that takes its session file for unchanged sees them: the path always names
+ * the file it first named, and an open file is the size this process's own writes and truncations
+ * left it (the size at open before any), whatever another program did since.
+ */
+function unseenChanges(ops: FileOps): FileOps {
+  const firstIds = new Map<string, string | null>();
+  const sizes = new Map<number, number>();
+  return {
+    ...ops,
+    fileIdOf: (path) => {
+      if (!path.endsWith('.jsonl')) return ops.fileIdOf(path);
+      if (!firstIds.has(path)) firstIds.set(path, ops.fileIdOf(path));
+      return firstIds.get(path) ?? null;
+    },
+    openSync: (path, flags, mode) => {
+      const fd = ops.openSync(path, flags, mode);
+      if (path.endsWith('.jsonl')) sizes.set(fd, ops.fstatSize(fd));
+      else sizes.delete(fd);
+      return fd;
+    },
+    writeSync: (fd, buffer, offset, length, position) => {
+      const n = ops.writeSync(fd, buffer, offset, length, position);
+      const size = sizes.get(fd);
+      if (size !== undefined) sizes.set(fd, Math.max(size, position + n));
+      return n;
+    },
+    ftruncateSync: (fd, length) => {
+      ops.ftruncateSync(fd, length);
+      if (sizes.has(fd)) sizes.set(fd, length);
+    },
+    fstatSize: (fd) => sizes.get(fd) ?? ops.fstatSize(fd),
   };
 }

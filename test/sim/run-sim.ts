@@ -41,6 +41,7 @@ const totals = {
   corruptions: 0,
   refusedOpeners: 0,
   locksTaken: 0,
+  changesRefused: 0,
   restores: 0,
   indexedOpens: 0,
   indexesRefused: 0,
@@ -61,6 +62,7 @@ for (let seed = from; seed < from + count; seed++) {
   totals.corruptions += result.corruptions;
   totals.refusedOpeners += result.refusedOpeners;
   totals.locksTaken += result.locksTaken;
+  totals.changesRefused += result.changesRefused;
   totals.indexedOpens += result.indexedOpens;
   totals.indexesRefused += result.indexesRefused;
   totals.syncs += result.syncs;
@@ -83,5 +85,5 @@ if (failed.length > 0) {
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.restores} restores checked, ${totals.indexedOpens} opens from a saved index, ${totals.indexesRefused} rotten or forged indexes refused, ${totals.syncs} syncs to the team table (${totals.syncsCut} cut off midway); crashes at fault points: ${JSON.stringify(faultPoints)}`,
+  `${count} schedules (seeds ${from}..${from + count - 1}) passed in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules/s; ${totals.crashes} crashes, ${totals.turns} turns, ${totals.commits} commits, ${totals.corruptions} rotten bytes refused, ${totals.refusedOpeners} second openers refused, ${totals.locksTaken} locks taken by tole unlock --force, ${totals.changesRefused} session files changed behind their writer refused, ${totals.restores} restores checked, ${totals.indexedOpens} opens from a saved index, ${totals.indexesRefused} rotten or forged indexes refused, ${totals.syncs} syncs to the team table (${totals.syncsCut} cut off midway); crashes at fault points: ${JSON.stringify(faultPoints)}`,
 );

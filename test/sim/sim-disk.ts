@@ -183,6 +183,28 @@ export class SimDisk {
     this.durableNames.set(path, inode);
   }
 
+  /**
+   * Another program (a sync tool, an editor saving by rename, a model's `mv`) changes the file at
+   * `path` behind the process that has it open, as one step, durably: `renamed` puts a copy of it
+   * in its place (another inode, the same bytes), `cut` takes `bytes` off its end, `appended` adds
+   * `bytes` to it. Not counted as the process's operations (no fault fires in it).
+   */
+  changeBehind(path: string, how: 'renamed' | 'cut' | 'appended', bytes: Buffer | number): void {
+    const inode = this.names.get(path);
+    if (!inode) throw new Error(`assert: no file ${path} to change`);
+    if (how === 'renamed') {
+      this.overwrite(path, inode.data);
+      return;
+    }
+    const data =
+      how === 'cut'
+        ? Buffer.from(inode.data.subarray(0, Math.max(0, inode.data.length - (bytes as number))))
+        : Buffer.concat([inode.data, bytes as Buffer]);
+    inode.data = data;
+    inode.durable = Buffer.from(data);
+    inode.backing = undefined;
+  }
+
   fileNames(): string[] {
     return [...this.names.keys()].sort();
   }

@@ -18,6 +18,7 @@ export const STREAMS = {
   subAgents: 5,
   intruder: 6,
   compaction: 7,
+  outsider: 8,
 } as const;
 
 /** murmur3's fmix32: every input bit moves about half the output bits. */

@@ -68,6 +68,8 @@ export interface SimResult {
   readonly refusedOpeners: number;
   /** Locks taken from a running writer (`tole unlock --force` from where the holder cannot be seen), which it noticed. */
   readonly locksTaken: number;
+  /** Session files another program changed behind their writer, which then refused to commit, saying so. */
+  readonly changesRefused: number;
   /** Restores that reported success (and were checked against their checkpoint). */
   readonly restores: number;
   /** Opens that took their state from a saved index (and matched a replay). */
@@ -146,6 +148,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     refusedOpeners: 0,
     restores: 0,
     locksTaken: 0,
+    changesRefused: 0,
     indexedOpens: 0,
     indexesRefused: 0,
     syncs: 0,
@@ -193,6 +196,8 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     let liveState: string | null = null;
     /** Set once `tole unlock --force` took this writer's lock: it must commit nothing more. */
     let lockTaken: string | null = null;
+    /** Set once another program changed the session file behind this writer: it must commit nothing more, and say so. */
+    let changedBehind: string | null = null;
     let intruder: SessionStore | null = null;
     try {
       const random = simRandom(seed, STREAMS.lifetime, life);
@@ -205,6 +210,8 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       opened.onCommit((records) => {
         if (lockTaken !== null)
           problems.push(`life ${life}: the writer committed seq ${records[0]?.seq} after ${lockTaken}`);
+        if (changedBehind !== null)
+          problems.push(`life ${life}: the writer committed seq ${records[0]?.seq} after ${changedBehind}`);
         stats.commits++;
         for (const record of records) {
           if (record.kind !== 'register')
@@ -253,7 +260,13 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       const turns = last ? 1 : 1 + Math.floor(schedule.float() * 3);
       // Its own stream, so that the schedule's other draws are the ones they were before compactions between turns.
       const compacting = simRandom(seed, STREAMS.compaction, life);
+      // Its own stream too: another program changing the session file before a turn.
+      const outsider = simRandom(seed, STREAMS.outsider, life);
       for (let turn = 0; turn < turns; turn++) {
+        if (!last && changedBehind === null && lockTaken === null && outsider.float() < CHANGED_BEHIND) {
+          changedBehind = changeBehind(disk, path, outsider, acked, stats.syncs > 0);
+          trace(`  ${changedBehind}`);
+        }
         if (compacting.float() < COMPACTION_BETWEEN_TURNS)
           trace(`  compacted before turn ${turn}: ${opened.compactStorage(true)}`);
         world.startTurn();
@@ -309,9 +322,19 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     } catch (error) {
       if (error instanceof SimCrash || disk.hasCrashed)
         ended = `crashed ${disk.hasCrashed ? '' : '(after) '}${(error as Error).message}`;
-      else if (isStorageError(error) && !last) ended = `stopped on a storage error: ${error.message}`;
+      else if (changedBehind !== null && isStorageError(error)) {
+        ended = `stopped on a storage error: ${error.message}`;
+        // The writer refused: it must say so, and what to do.
+        if (!/changed|replaced|removed|cut|written to/.test(error.message) || !error.message.includes('tole check'))
+          problems.push(
+            `life ${life}: after ${changedBehind}, the writer stopped without saying why: ${error.message}`,
+          );
+        else stats.changesRefused++;
+      } else if (isStorageError(error) && !last) ended = `stopped on a storage error: ${error.message}`;
       else problems.push(`life ${life}: unexpected ${(error as Error)?.stack ?? String(error)}`);
     }
+    if (changedBehind !== null && !disk.hasCrashed && !ended.startsWith('stopped on a storage error'))
+      problems.push(`life ${life}: after ${changedBehind}, the writer went on and never refused a commit`);
     if (!disk.hasCrashed) {
       try {
         intruder?.close();
@@ -408,6 +431,60 @@ const DIR_SYNC_FAILURE = 0.3;
  * it in place was not made durable (compaction's directory fsync).
  */
 const COMPACTION_BETWEEN_TURNS = 0.3;
+
+/**
+ * The chance, before each turn of a lifetime with faults, that another program changes the session
+ * file behind its writer (changeBehind).
+ */
+const CHANGED_BEHIND = 0.05;
+
+/**
+ * Another program changes the session file at `path` behind its writer: a copy renamed over it,
+ * its end cut off, or a line of its own appended. The writer must commit nothing more (its next
+ * commit is refused, saying what changed and to run tole check). Commits the change itself took
+ * off the file (a cut) are no longer tole's to keep: they leave the acknowledged ledger, and the
+ * ones after them must be read back as before. A cut is drawn only before any sync: the team table
+ * would hold what the file lost. Returns what was done, for the trace and the problems.
+ */
+function changeBehind(disk: SimDisk, path: string | null, random: Random, acked: Acked, synced: boolean): string {
+  if (path === null) throw new Error('assert: no session file yet');
+  const draw = random.float();
+  if (draw < 0.4) {
+    disk.changeBehind(path, 'renamed', 0);
+    return 'another program renamed a copy over the session file';
+  }
+  const data = disk.read(path)!;
+  // The start of the last line; 0 when the header is the only one (a cut would take the header: nothing of tole's to keep).
+  const lastStart = data.lastIndexOf(0x0a, data.length - 2) + 1;
+  if (draw < 0.7 || synced || lastStart === 0) {
+    disk.changeBehind(
+      path,
+      'appended',
+      Buffer.from(`{"written by":"another program ${Math.floor(random.float() * 1000)}"}\n`),
+    );
+    return 'another program appended a line to the session file';
+  }
+  const cut = 1 + Math.floor(random.float() * (data.length - lastStart));
+  disk.changeBehind(path, 'cut', cut);
+  forgetCutCommits(disk.read(path)!, acked);
+  return `another program cut ${cut} bytes off the session file`;
+}
+
+/** Takes out of `acked` every record no whole line of `data` (a session file after a cut) still holds. */
+function forgetCutCommits(data: Buffer, acked: Acked): void {
+  let kept = 0;
+  const lines = data.toString('utf8').split('\n').slice(1, -1);
+  for (const line of lines) {
+    try {
+      const { r } = JSON.parse(line) as { r: StoredRecord | StoredRecord[] };
+      for (const record of Array.isArray(r) ? r : [r]) kept = Math.max(kept, record.seq);
+    } catch {
+      // A line cut in half: its commit is gone.
+    }
+  }
+  for (const [key, record] of acked.records) if (record.seq > kept) acked.records.delete(key);
+  acked.maxSeq = Math.min(acked.maxSeq, kept);
+}
 
 /** Share of schedules whose models also start sub-agents (the `task` tool), one or several at once. */
 const CHILD_SCHEDULES = 0.25;
