@@ -19,6 +19,7 @@ import { gitReachSign } from '../../git-reach-signs';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
+import { pathOutsideWorkspace } from '../path-outside-workspace';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
 import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
@@ -138,7 +139,9 @@ function withGitSign(assessment: RiskAssessment, command: string): RiskAssessmen
 
 /** The environment a command runs with, before the repository's settings are added. */
 function baseEnv(options: BashToolOptions): Record<string, string> {
-  return { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  const env: Record<string, string> = { ...(options.env ?? childEnv(process.env)), PAGER: 'cat', GIT_PAGER: 'cat' };
+  if (env['PATH'] !== undefined) env['PATH'] = pathOutsideWorkspace(env['PATH'], options.workspaceRoot);
+  return env;
 }
 
 /** What runBash would refuse to run unconfined, read the same way before the user is asked. */
