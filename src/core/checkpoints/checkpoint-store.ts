@@ -364,8 +364,7 @@ export class Checkpoints {
 
   private async planNow(id: string, stop: AbortSignal): Promise<RestorePlan> {
     if (this.offReason !== null) throw new Error(`checkpoints are off: ${this.offReason}`);
-    if (!(await this.exists(id, stop)))
-      throw new Error(`checkpoint ${id.slice(0, 12)} does not exist in ${this.target.gitDir}`);
+    if (!(await this.exists(id, stop))) throw new Error(lostMessage(this.target.gitDir, id));
     this.init();
     const now = await this.scan.tree(stop);
     return restoreDiff(this.target, id, now.tree, stop);
@@ -412,6 +411,17 @@ function journalOf(settings: CheckpointSettings, path: string): ChangeJournal | 
   // Newer watchman clients read WATCHMAN_SOCK themselves; 4.9's takes it only as --sockname.
   const sockname = process.env['WATCHMAN_SOCK'];
   return new WatchmanJournal(settings.workspaceRoot, { env, ...(sockname ? { sockname } : {}) });
+}
+
+/**
+ * Why checkpoint `id` cannot be read: its commit is not in `gitDir`, or is there damaged (a loose
+ * object left empty or cut short: a crash right after the checkpoint, before the disk had it, or
+ * a copied session whose checkpoints stayed on another machine). Nothing is written from it.
+ */
+function lostMessage(gitDir: string, id: string): string {
+  const loose = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
+  const state = existsSync(loose) ? 'is there damaged' : 'is not there';
+  return `checkpoint ${id.slice(0, 12)} is lost: its commit ${state} in ${gitDir} (a crash right after the checkpoint was taken, or a session copied from where its checkpoints are); nothing was written. Restore to another point of the session`;
 }
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {
