@@ -88,4 +88,20 @@ describe('the approval box shows hostile commands line by line', () => {
       expect(box).toContain('⟨U+2066⟩');
       expect(numbered(frame).map((line) => line.split(' ')[0])).toEqual(['1', '2', '3']);
     });
+
+  // Characters that draw nothing or a blank (Hangul fillers, the grapheme joiner, line and
+  // paragraph separators) make `rm -rf build<U+3164>` look like `rm -rf build`: named too.
+  for (const [columns, rows] of SIZES)
+    it(`names characters that draw nothing or a blank (${columns}x${rows})`, async () => {
+      const hiddenOnes = ['\u3164', '\u115f', '\u1160', '\uffa0', '\u034f', '\u2028', '\u2029', '\u180b', '\u{e0041}'];
+      const command = hiddenOnes.map((ch) => `rm -rf build${ch}`).join('; ');
+      screen = renderScreen({ store: emptyStore(), columns, rows });
+      void screen.approvals.decide(bash(command), new AbortController().signal);
+      const frame = await screen.waitFor('approve?');
+      for (const ch of hiddenOnes) {
+        const name = `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+        expect(frame, name).not.toContain(ch);
+      }
+      expect(pane(frame, 'approve?')).toContain('⟨U+3164⟩');
+    });
 });

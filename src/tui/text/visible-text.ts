@@ -29,8 +29,16 @@ const DRAWN_AS_NOTHING: readonly (readonly [number, number])[] = [
   [0xe0100, 0xe01ef],
 ];
 
+/**
+ * Every other character Unicode says draws nothing (Default_Ignorable_Code_Point: the combining
+ * grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, which terminals draw as
+ * blanks, …) and the line and paragraph separators: by the property, not a list, so `rm -rf
+ * build\u3164` is never drawn as `rm -rf build`.
+ */
+const DRAWS_NOTHING = /[\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/u;
+
 function hidden(ch: string): boolean {
-  if (HIDDEN.test(ch)) return true;
+  if (HIDDEN.test(ch) || DRAWS_NOTHING.test(ch)) return true;
   const code = ch.codePointAt(0)!;
   return DRAWN_AS_NOTHING.some(([from, to]) => code >= from && code <= to);
 }
