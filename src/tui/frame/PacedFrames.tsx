@@ -1,6 +1,7 @@
 import { Box, type DOMElement } from 'ink';
-import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { type ReactNode, useLayoutEffect, useMemo, useRef } from 'react';
 import { FramePacer, FRAME_PACING, StreamedFrames, type FramePacerOptions } from './frame-pacer';
+import { BypassContext, StreamBypass } from './streamed-bypass';
 
 /** Ink's root node as tole uses it: the draw after a commit, and the draw now. */
 type InkRoot = DOMElement & { onRender: () => void; onImmediateRender: () => void };
@@ -39,21 +40,46 @@ export function PacedFrames({
   readonly pacing?: FramePacerOptions;
 }): ReactNode {
   const anchor = useRef<DOMElement>(null);
+  const frames = useMemo(() => stream ?? new StreamedFrames(), [stream]);
+  const bypass = useMemo(() => new StreamBypass(), []);
   useLayoutEffect(() => {
     const root = inkRootOf(anchor.current);
     const throttled = root.onRender;
-    const pacer = new FramePacer(root.onImmediateRender, stream ?? new StreamedFrames(), pacing);
+    // A draw while React is behind the screen (streamed frames drawn without it since it last
+    // rendered) would show its older text: React is told of the turn instead, and the commit that
+    // brings it up to date asks for the frame again. Should that commit not come (nothing of the
+    // turn on screen any more), the frame is drawn anyway.
+    let waiting = false;
+    const draw = (): void => {
+      if (bypass.catchUp()) {
+        waiting = true;
+        setImmediate(() => {
+          if (!waiting) return;
+          waiting = false;
+          root.onImmediateRender();
+        });
+        return;
+      }
+      waiting = false;
+      root.onImmediateRender();
+    };
+    const pacer = new FramePacer(draw, frames, pacing);
     root.onRender = pacer.request;
+    // A commit waiting for its frame is drawn with the streamed one, which React then draws.
+    bypass.attach(root, () => pacer.pending || waiting);
+    frames.bypass = bypass;
     return () => {
       pacer.dispose();
+      bypass.attach(null);
+      if (frames.bypass === bypass) frames.bypass = null;
       if (root.onRender === pacer.request) root.onRender = throttled;
     };
-  }, [stream, pacing]);
+  }, [frames, bypass, pacing]);
   return (
-    <>
+    <BypassContext.Provider value={bypass}>
       <Box ref={anchor} display="none" />
       {children}
-    </>
+    </BypassContext.Provider>
   );
 }
 

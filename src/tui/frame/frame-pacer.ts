@@ -14,12 +14,16 @@
  *   when its turn comes, so a burst of commits (held keys, many tool results) stays near 30 fps.
  */
 
+import type { StreamBypass } from './streamed-bypass';
+
 /** What the turn controller tells the pacer about streamed text, and the keyboard about keys. */
 export class StreamedFrames {
   /** When the next streamed frame is due (performance.now() time), while text waits for it. */
   dueAtMs: number | null = null;
   /** Streamed text was published and its frame is not drawn yet. */
   published = false;
+  /** Draws streamed frames without React when it can (PacedFrames sets it; none: React draws them all). */
+  bypass: StreamBypass | null = null;
   /** A key is being handled: what it commits is drawn at once (see `keyed`). */
   keying = false;
   private keys = 0;

@@ -1,11 +1,12 @@
-import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { Box, type DOMElement, Text } from 'ink';
+import { memo, type Ref } from 'react';
 import { paneInnerSize, RuledPane, type PaneEdge } from './RuledPane';
 import { StyledLine } from '../style/StyledLine';
 import { paintedLines } from '../style/painted-lines';
 import type { Line } from '../style/styled-line';
 import widestLine from '../text/text-width';
 import { useTheme } from '../style/use-theme';
+import type { ThemeView } from '../style/theme-context';
 
 interface LinesPaneProps {
   readonly title: string;
@@ -19,6 +20,19 @@ interface LinesPaneProps {
   readonly focused: boolean;
   /** Where it sits among the panes (at the screen's left edge when not given). */
   readonly edge?: PaneEdge;
+  /** The box holding its lines (a streamed frame drawn without React writes its text: streamed-bypass.ts). */
+  readonly boxRef?: Ref<DOMElement>;
+}
+
+/**
+ * The lines as the pane's one text node holds them, or null when they go a node per line (none,
+ * or one wider than `innerWidth`): what LinesPane draws, and what a streamed frame drawn without
+ * React writes in its place.
+ */
+export function wholeText(theme: ThemeView, lines: readonly Line[], innerWidth: number): string | null {
+  if (lines.length === 0) return null;
+  const text = paintedLines(theme, lines);
+  return widestLine(text) <= innerWidth ? text : null;
 }
 
 /**
@@ -42,14 +56,14 @@ export const LinesPane = memo(function LinesPane({
   height,
   focused,
   edge = 'screen',
+  boxRef,
 }: LinesPaneProps) {
   const theme = useTheme();
-  const text = paintedLines(theme, lines);
-  const whole = lines.length > 0 && widestLine(text) <= paneInnerSize(width, height).width;
+  const text = wholeText(theme, lines, paneInnerSize(width, height).width);
   return (
     <RuledPane title={title} {...(note ? { note } : {})} width={width} height={height} focused={focused} edge={edge}>
-      <Box flexDirection="column">
-        {whole ? (
+      <Box flexDirection="column" {...(boxRef ? { ref: boxRef } : {})}>
+        {text !== null ? (
           <Text wrap="truncate-end">{text}</Text>
         ) : (
           lines.map((line, i) => <StyledLine key={keys?.[i] ?? i} line={line} />)

@@ -1,6 +1,7 @@
 import { createContext, useContext, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { LiveTurn, TurnController } from './turn-controller';
 import { usePacedStep } from './use-paced-step';
+import { BypassContext, useLiveReader, type LiveText } from '../frame/streamed-bypass';
 
 /**
  * The live turn without the text it streams: what the turn is doing (its phase, tools, queue,
@@ -57,6 +58,8 @@ interface LiveTurnScopeProps {
  */
 export function LiveTurnScope({ turns, now, children }: LiveTurnScopeProps) {
   const live = useSyncExternalStore(turns.subscribe, turns.getSnapshot);
+  // The streamed frames drawn without React start from the turn React drew (src/tui/frame/streamed-bypass.ts).
+  useContext(BypassContext)?.noteRendered(live);
   const held = useRef<{ shape: TurnShape | null; value: LiveNow | null; step: number }>({
     shape: null,
     value: null,
@@ -82,9 +85,14 @@ export function useTurnShape(): TurnShape {
   return shape;
 }
 
-/** The live turn with its streamed text, and the clock: drawn again with every streamed frame. */
-export function useLiveNow(): LiveNow {
+/**
+ * The live turn with its streamed text, and the clock: drawn again with every streamed frame.
+ * `vouch`, called in the same render, hands the screen's bypass (src/tui/frame/streamed-bypass.ts)
+ * the caller's text for a later turn; a reader that does not vouch keeps every streamed frame React's.
+ */
+export function useLiveNow(): LiveNow & { readonly vouch: (text: LiveText) => void } {
   const value = useContext(LiveNowContext);
+  const vouch = useLiveReader();
   if (value === null) throw new Error('useLiveNow outside a LiveTurnScope');
-  return value;
+  return { ...value, vouch };
 }

@@ -429,6 +429,7 @@ export class TurnController implements PromptRunner {
     if (this.frameTimer) return;
     this.frameTimer = setTimeout(() => {
       this.frameTimer = null;
+      if (this.drawnWithoutReact()) return;
       this.flushFrame();
       // The screen hears of the text now, inside this timer: the frame pacer lets the next commit
       // through as the streamed one (StreamedFrames.flushed), and a spinner or clock step due at the
@@ -437,6 +438,38 @@ export class TurnController implements PromptRunner {
     }, FRAME_MS);
     this.options.frames?.due(FRAME_MS);
   }
+
+  /**
+   * The text gathered for this frame, drawn by the screen's bypass (src/tui/frame/streamed-bypass.ts)
+   * if it can vouch for the frame: only the streamed text moves (a call is open, and text and
+   * reasoning each were there before, so the turn's shape stays). The listeners are told later
+   * (the bypass says when). False: the frame is published as any other.
+   */
+  private drawnWithoutReact(): boolean {
+    const frames = this.options.frames;
+    const bypass = frames?.bypass;
+    if (!frames || !bypass || (this.pendingText === '' && this.pendingReasoning === '')) return false;
+    const before = this.state;
+    if (!before.callOpen) return false;
+    if (this.pendingText !== '' && before.text === '') return false;
+    if (this.pendingReasoning !== '' && before.reasoning === '') return false;
+    const next: LiveTurn = {
+      ...before,
+      text: before.text + this.pendingText,
+      reasoning: before.reasoning + this.pendingReasoning,
+    };
+    if (!bypass.draw(next, before, this.options.nowMs())) return false;
+    this.pendingText = '';
+    this.pendingReasoning = '';
+    this.state = next;
+    frames.flushed(false);
+    bypass.owe(this.tellAll);
+    return true;
+  }
+
+  private readonly tellAll = (): void => {
+    for (const listener of this.listeners) listener();
+  };
 
   private flushFrame(): void {
     if (this.frameTimer) {

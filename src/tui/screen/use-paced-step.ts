@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import { BypassContext } from '../frame/streamed-bypass';
 
 /**
  * A step of the clock (`Math.floor(now / stepMs)`) while `active`, for spinners and clocks that
@@ -10,12 +11,26 @@ import { useEffect, useState } from 'react';
  */
 export function usePacedStep(active: boolean, stepMs: number, slackMs: number, now: () => number = Date.now): number {
   const [, wake] = useState(0);
+  // A streamed frame drawn without React (src/tui/frame/streamed-bypass.ts) draws the step of its
+  // moment too: the timer waits on past it instead of drawing that step again.
+  const bypass = useContext(BypassContext);
   const step = active ? Math.floor(now() / stepMs) : 0;
   useEffect(() => {
     if (!active) return;
-    const due = (step + 1) * stepMs + slackMs - now();
-    const timer = setTimeout(() => wake((n) => n + 1), Math.max(1, due));
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = (shown: number): void => {
+      const due = (shown + 1) * stepMs + slackMs - now();
+      timer = setTimeout(
+        () => {
+          const drawn = bypass === null || bypass.drawnAtMs === 0 ? -1 : Math.floor(bypass.drawnAtMs / stepMs);
+          if (drawn > shown && drawn >= Math.floor(now() / stepMs)) arm(drawn);
+          else wake((n) => n + 1);
+        },
+        Math.max(1, due),
+      );
+    };
+    arm(step);
     return () => clearTimeout(timer);
-  }, [active, step, stepMs, slackMs, now]);
+  }, [active, step, stepMs, slackMs, now, bypass]);
   return step;
 }

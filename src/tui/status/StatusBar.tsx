@@ -31,6 +31,18 @@ export interface StatusBarProps {
    * screen in another step draws the bar too, so the spinner turns with the streamed frames.
    */
   readonly spin?: number;
+  /** Filled at each render with what the spinner's step changes (a streamed frame drawn without React turns it). */
+  readonly slot?: { current: StatusSlot | null };
+}
+
+/** The bar's text that holds the spinner's mark, as last rendered: `lead` unmarked, in its own text unless `alert`. */
+export interface StatusSlot {
+  readonly lead: string;
+  /** The usage alert splits the lead's text: the mark is not in one text node alone. */
+  readonly alert: boolean;
+  readonly running: boolean;
+  /** The lead as rendered (with that render's mark). */
+  readonly shown: string;
 }
 
 /** Keys the status bar keeps in sight before it gives room to the session id. */
@@ -134,6 +146,11 @@ function barLayout(
   return { head, costPart, leadShown, flagShown, idShown, gap, shown };
 }
 
+/** The lead's text as the bar shows it at spinner step `step` (see `StatusSlot`). */
+export function markedLead(slot: StatusSlot, step: number): string {
+  return marked(slot.lead, slot.running ? SPINNER[step % SPINNER.length]! : IDLE_MARK);
+}
+
 /** `text` with the spinner's mark in the idle mark's place (the second cell), where it was not cut off. */
 function marked(text: string, mark: string): string {
   return mark !== IDLE_MARK && text.startsWith(` ${IDLE_MARK}`) ? ` ${mark}${text.slice(2)}` : text;
@@ -172,13 +189,15 @@ export const StatusBar = memo(function StatusBar(props: StatusBarProps) {
   const head = marked(layout.head, mark);
   const leadShown = marked(layout.leadShown, mark);
   const status = theme.style('status');
+  const alert = !!usage?.alert && leadShown.startsWith(head + costPart);
+  if (props.slot) props.slot.current = { lead: layout.leadShown, alert, running, shown: leadShown };
   return (
     <Text wrap="truncate-end">
-      {usage?.alert && leadShown.startsWith(head + costPart) ? (
+      {alert ? (
         <>
           <Text {...status}>{head}</Text>
-          <Text {...theme.style('statusAlert')}>{usage.text}</Text>
-          <Text {...status}>{leadShown.slice(head.length + usage.text.length)}</Text>
+          <Text {...theme.style('statusAlert')}>{usage!.text}</Text>
+          <Text {...status}>{leadShown.slice(head.length + usage!.text.length)}</Text>
         </>
       ) : (
         <Text {...status}>{leadShown}</Text>

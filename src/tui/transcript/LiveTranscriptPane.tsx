@@ -1,11 +1,14 @@
-import { memo } from 'react';
+import type { DOMElement } from 'ink';
+import { memo, useRef } from 'react';
 import type { AnyEntry } from '../../core/tree/entry-types';
 import { liveLines } from './live-lines';
-import { LinesPane } from '../panes/LinesPane';
+import { LinesPane, wholeText } from '../panes/LinesPane';
+import { onlyText } from '../frame/streamed-bypass';
+import { useTheme } from '../style/use-theme';
 import { useLiveNow } from '../screen/live-turn-scope';
 import { paneInnerSize, type PaneEdge } from '../panes/RuledPane';
 import type { Line } from '../style/styled-line';
-import { transcriptWindow, type LineCache, type ScrollAnchor } from './transcript-window';
+import { transcriptWindow, type LineCache, type ScrollAnchor, type TranscriptWindow } from './transcript-window';
 import type { LiveTurn } from '../screen/turn-controller';
 import { welcomeLines } from './welcome-lines';
 
@@ -43,13 +46,33 @@ interface LiveTranscriptPaneProps extends TranscriptInput {
  * committed entries' lines are kept in `cache`) without drawing the screen around it.
  */
 export const LiveTranscriptPane = memo(function LiveTranscriptPane(props: LiveTranscriptPaneProps) {
-  const { live, nowMs } = useLiveNow();
+  const { live, nowMs, vouch } = useLiveNow();
+  const theme = useTheme();
+  const box = useRef<DOMElement>(null);
   const inner = paneInnerSize(props.width, props.height);
-  const tail = transcriptTail(live, nowMs, props, inner.width);
-  const window = transcriptWindow(props.path, tail, props.cache, inner.width, inner.height, props.anchor);
-  const note = window.following ? undefined : window.atTop ? 'top · End follows' : '↑ scrolled · End follows';
+  const windowAt = (turn: LiveTurn, at: number): TranscriptWindow =>
+    transcriptWindow(
+      props.path,
+      transcriptTail(turn, at, props, inner.width),
+      props.cache,
+      inner.width,
+      inner.height,
+      props.anchor,
+    );
+  const window = windowAt(live, nowMs);
+  const note = noteOf(window);
+  // A streamed frame drawn without React (src/tui/frame/streamed-bypass.ts): the pane's one text
+  // node, as a render with the later turn would make it, while its title note stays.
+  vouch({
+    node: () => onlyText(box.current as Parameters<typeof onlyText>[0]),
+    textFor: (turn, at) => {
+      const later = windowAt(turn, at);
+      return noteOf(later) === note ? wholeText(theme, later.lines, inner.width) : null;
+    },
+  });
   return (
     <LinesPane
+      boxRef={box}
       title={props.title}
       {...(note ? { note } : {})}
       lines={window.lines}
@@ -61,3 +84,8 @@ export const LiveTranscriptPane = memo(function LiveTranscriptPane(props: LiveTr
     />
   );
 });
+
+/** The transcript's title note: where it is scrolled to, when it does not follow the end. */
+function noteOf(window: TranscriptWindow): string | undefined {
+  return window.following ? undefined : window.atTop ? 'top · End follows' : '↑ scrolled · End follows';
+}

@@ -56,7 +56,7 @@ function blocksOf(path: readonly AnyEntry[], tail: readonly Line[], cache: LineC
   };
 }
 
-interface TranscriptWindow {
+export interface TranscriptWindow {
   readonly lines: readonly Line[];
   /**
    * A key per line that stays with the line while it scrolls (its entry's id and its place in

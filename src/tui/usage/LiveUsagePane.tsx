@@ -1,13 +1,16 @@
-import { memo, useMemo } from 'react';
+import type { DOMElement } from 'ink';
+import { memo, useMemo, useRef } from 'react';
 import { formatMs } from '../text/format';
 import type { ContextFill } from './live-cost';
 import { retryRemainingMs } from '../transcript/live-lines';
-import { LinesPane } from '../panes/LinesPane';
+import { LinesPane, wholeText } from '../panes/LinesPane';
+import { onlyText } from '../frame/streamed-bypass';
+import { useTheme } from '../style/use-theme';
 import { useLiveNow } from '../screen/live-turn-scope';
 import { paneInnerSize, type PaneEdge } from '../panes/RuledPane';
-import type { ActiveTool, TurnAgent } from '../screen/turn-controller';
-import { useMemoWindow } from '../panes/pane-window';
-import { useLiveCost } from './use-live-cost';
+import type { ActiveTool, LiveTurn, TurnAgent } from '../screen/turn-controller';
+import { useMemoWindow, windowed } from '../panes/pane-window';
+import { liveCost, useLiveCost, type LiveCost } from './use-live-cost';
 import type { KnownWindow } from './known-window';
 import { usageLines } from './usage-lines';
 import type { UsageSummary } from './usage-summary';
@@ -59,8 +62,10 @@ interface LiveUsagePaneProps extends UsageInput {
  * when a figure it shows moved.
  */
 export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePaneProps) {
-  const { live, nowMs } = useLiveNow();
+  const { live, nowMs, vouch } = useLiveNow();
   const { agent, summary, requestTokens, fill, knownWindow, budgetUsd, awaitingApproval, lineWidth } = props;
+  const theme = useTheme();
+  const box = useRef<DOMElement>(null);
   const cost = useLiveCost(agent, summary, live, requestTokens, fill);
   const doing = turnActivity(live, live.text !== '' || live.reasoning !== '', awaitingApproval);
   const elapsedMs = live.startedAtMs === null ? 0 : nowMs - live.startedAtMs;
@@ -68,29 +73,38 @@ export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePanePro
   const elapsed = formatMs(elapsedMs);
   // Laid out again only when a figure it shows moved: streamed text moves it once a frame at most.
   const lines = useMemo(
-    () =>
-      usageLines(
-        summary,
-        {
-          activity: doing,
-          estimate: cost.estimate,
-          fill: cost.fill,
-          elapsedMs,
-          retry: live.retry ? { outcome: live.retry.outcome, remainingMs } : null,
-        },
-        lineWidth,
-        knownWindow,
-        budgetUsd,
-      ),
+    () => liveUsageLines(props, live, cost, doing, elapsedMs, remainingMs),
     [summary, doing, cost, elapsed, live.retry, remainingMs, lineWidth, knownWindow, budgetUsd],
   );
+  const inner = paneInnerSize(props.width, props.height);
   // The same window of the same lines is the same content: the pane is not drawn again for nothing.
-  const content = useMemoWindow('usage')(lines, props.offset, paneInnerSize(props.width, props.height).height);
+  const content = useMemoWindow('usage')(lines, props.offset, inner.height);
+  // A streamed frame drawn without React (src/tui/frame/streamed-bypass.ts): the pane's one text
+  // node as a render with the later turn would make it, while its title, note and activity stay.
+  vouch({
+    node: () => onlyText(box.current as Parameters<typeof onlyText>[0]),
+    textFor: (turn, at) => {
+      const later = turnActivity(turn, turn.text !== '' || turn.reasoning !== '', awaitingApproval);
+      if (later !== doing || turn.retry !== live.retry) return null;
+      const laterCost = liveCost(agent, summary, turn, requestTokens, fill);
+      const laterElapsed = turn.startedAtMs === null ? 0 : at - turn.startedAtMs;
+      const laterRemaining = turn.retry ? retryRemainingMs(turn, at) : null;
+      const shown = windowed(
+        'usage',
+        liveUsageLines(props, turn, laterCost, later, laterElapsed, laterRemaining),
+        props.offset,
+        inner.height,
+      );
+      if (shown.title !== content.title || shown.note !== content.note) return null;
+      return wholeText(theme, shown.lines, inner.width);
+    },
+  });
   return (
     <LinesPane
       title={content.title}
       {...(content.note ? { note: content.note } : {})}
       lines={content.lines}
+      boxRef={box}
       width={props.width}
       height={props.height}
       focused={props.focused}
@@ -98,3 +112,27 @@ export const LiveUsagePane = memo(function LiveUsagePane(props: LiveUsagePanePro
     />
   );
 });
+
+/** The usage pane's lines for the live turn and its cost, at `elapsedMs` into the turn. */
+function liveUsageLines(
+  props: UsageInput,
+  live: LiveTurn,
+  cost: LiveCost,
+  doing: string | null,
+  elapsedMs: number,
+  remainingMs: number | null,
+): ReturnType<typeof usageLines> {
+  return usageLines(
+    props.summary,
+    {
+      activity: doing,
+      estimate: cost.estimate,
+      fill: cost.fill,
+      elapsedMs,
+      retry: live.retry ? { outcome: live.retry.outcome, remainingMs } : null,
+    },
+    props.lineWidth,
+    props.knownWindow,
+    props.budgetUsd,
+  );
+}

@@ -35,11 +35,23 @@ export function useLiveCost(
 ): LiveCost {
   const model = agent.model;
   const outputTokens = live.callOpen ? streamedTokens(live) : 0;
-  return useMemo(() => {
-    const estimate = callEstimate(live, requestTokens, agent, summary.cachedPrefixTokens);
-    return { estimate, fill, session: withEstimate(summary.session, estimate) };
+  return useMemo(
+    () => liveCost(agent, summary, live, requestTokens, fill),
     // `live` is read for the figures named here; its other fields do not change the cost.
-  }, [agent, model, live.callOpen, outputTokens, requestTokens, summary, fill]);
+    [agent, model, live.callOpen, outputTokens, requestTokens, summary, fill],
+  );
+}
+
+/** The live cost itself (what `useLiveCost` keeps between renders). */
+export function liveCost(
+  agent: TurnAgent,
+  summary: UsageSummary,
+  live: LiveTurn,
+  requestTokens: number | null,
+  fill: ContextFill | null,
+): LiveCost {
+  const estimate = callEstimate(live, requestTokens, agent, summary.cachedPrefixTokens);
+  return { estimate, fill, session: withEstimate(summary.session, estimate) };
 }
 
 /** The next call's prompt estimate and the context fill, as the screen's layout needs them (no streamed text in them). */
