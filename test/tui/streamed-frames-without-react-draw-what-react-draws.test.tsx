@@ -198,6 +198,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('text' as const),
       pieces: fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 4 }),
+      // The clocks between pieces: the spinner's step (100 ms), the elapsed time's second.
+      ms: fc.integer({ min: 0, max: 1_300 }),
     }),
   },
   {
