@@ -14,7 +14,16 @@
  *   when its turn comes, so a burst of commits (held keys, many tool results) stays near 30 fps.
  */
 
-import type { StreamBypass } from './streamed-bypass';
+/**
+ * What the turn controller asks of the screen's streamed-frame bypass (src/tui/frame/streamed-bypass.ts,
+ * not imported here: it reads the turn controller's types).
+ */
+interface StreamedBypass {
+  /** Draws the frame of `live` (only its streamed text differs from `previous`) without React: false when it cannot. */
+  draw(live: object, previous: object, nowMs: number): boolean;
+  /** React is behind the screen; `tell` gives it the turn. */
+  owe(tell: () => void): void;
+}
 
 /** What the turn controller tells the pacer about streamed text, and the keyboard about keys. */
 export class StreamedFrames {
@@ -23,7 +32,7 @@ export class StreamedFrames {
   /** Streamed text was published and its frame is not drawn yet. */
   published = false;
   /** Draws streamed frames without React when it can (PacedFrames sets it; none: React draws them all). */
-  bypass: StreamBypass | null = null;
+  bypass: StreamedBypass | null = null;
   /** A key is being handled: what it commits is drawn at once (see `keyed`). */
   keying = false;
   private keys = 0;
