@@ -9,19 +9,57 @@
  * any kind are all shown, never read. Other C0 controls and DEL become their control pictures
  * (`␇`, `␈`, `␡`); CR too, unless it ends a line as CRLF; C1 controls (U+0080–U+009F, which a
  * terminal may read as 8-bit ESC [, OSC, ...) and the bidi overrides (U+202A–U+202E,
- * U+2066–U+2069, which reorder what the user reads) are named: `⟨U+009B⟩`, `⟨U+202E⟩`.
- * Newline and tab stay: a caller that lays out cells expands tabs itself.
+ * U+2066–U+2069, which reorder what the user reads) are named: `⟨U+009B⟩`, `⟨U+202E⟩`; so is
+ * every character that draws nothing (zero-width marks, fillers, tags: `⟨U+200B⟩`), so a path or
+ * command named in a notice or a prompt cannot look like another, but for the parts of a whole
+ * emoji. Newline and tab stay: a caller that lays out cells expands tabs itself.
  */
 
-/** Every character `visibleControls` replaces: a cheap test before any work is done. */
-const ACTS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const ACTS_ALL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** The controls a terminal acts on: C0 but newline and tab, DEL, C1, the bidi overrides and isolates. */
+const CONTROL_CLASS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
 
 /**
- * What one character that a terminal would act on is shown as: a C0 control its control picture
- * (U+2400 + its code: `␛`, `␇`, `␍`), DEL `␡`, a C1 control or a bidi override its code point
- * (`⟨U+009B⟩`, `⟨U+202E⟩`); null for any other character, newline and tab included (the caller
- * lays those out). The one table every view that shows foreign text uses.
+ * What draws nothing, by Unicode's property and not a list: Default_Ignorable_Code_Point (zero-width
+ * space, joiners, the bidi marks U+200E/U+200F/U+061C, soft hyphen, the Hangul fillers U+3164,
+ * U+115F, U+1160, U+FFA0 that terminals draw as blanks, variation selectors, tag characters) and
+ * the line and paragraph separators. `rm -rf build\u3164` must never read as `rm -rf build`.
+ */
+const HIDDEN_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Zl}\\p{Zp}';
+
+/** Every character `visibleControls` replaces: a cheap test before any work is done. */
+const ACTS = new RegExp(`[${CONTROL_CLASS}${HIDDEN_CLASS}]`, 'u');
+const ACTS_ALL = new RegExp(`[${CONTROL_CLASS}${HIDDEN_CLASS}]`, 'gu');
+const CONTROLS = new RegExp(`[${CONTROL_CLASS}]`);
+const CONTROLS_ALL = new RegExp(`[${CONTROL_CLASS}]`, 'g');
+const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'u');
+
+/**
+ * The hidden characters that are parts of emoji (the joiner U+200D, the presentation selectors
+ * U+FE0E/U+FE0F, the tag characters of a subdivision flag): text holding none of them has no
+ * emoji sequence to keep whole.
+ */
+const EMOJI_PARTS = /[\u200d\ufe0e\ufe0f\u{e0020}-\u{e007f}]/u;
+
+/**
+ * A whole emoji as Unicode recommends it (RGI: a ZWJ family, a flag, a keycap, ❤️): drawn as one
+ * picture, so the hidden parts inside it are left as they are. Any other sequence (a joiner after
+ * a letter, a selector after a digit, tags after a flag that names no subdivision) is not one, and
+ * its hidden parts are named. Built at run time: the `v` flag is newer than the compile target.
+ */
+const UNICODE_SETS: string = 'gv';
+const RGI_EMOJI = new RegExp('\\p{RGI_Emoji}', UNICODE_SETS);
+
+function codePoint(char: string): string {
+  return `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/**
+ * What one character that a terminal would act on, or that draws nothing, is shown as: a C0
+ * control its control picture (U+2400 + its code: `␛`, `␇`, `␍`), DEL `␡`, a C1 control, a bidi
+ * override or a character that draws nothing its code point (`⟨U+009B⟩`, `⟨U+202E⟩`,
+ * `⟨U+200B⟩`); null for any other character, newline and tab included (the caller lays those
+ * out). Context-free: `visibleControls` keeps the parts of a whole emoji. The one table every
+ * view that shows foreign text uses.
  */
 export function visibleCharacter(char: string): string | null {
   const code = char.charCodeAt(0);
@@ -29,7 +67,8 @@ export function visibleCharacter(char: string): string | null {
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
   if ((code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
-    return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+    return codePoint(char);
+  if (HIDDEN.test(char)) return codePoint(char);
   return null;
 }
 
@@ -38,47 +77,114 @@ function shown(char: string, next: string | undefined): string {
   return visibleCharacter(char) ?? char;
 }
 
-/** `text` with every character a terminal would act on shown instead (see the file's comment). */
-export function visibleControls(text: string): string {
-  if (!ACTS.test(text)) return text;
-  return text.replace(ACTS_ALL, (char, offset: number) => shown(char, text[offset + 1]));
+/** `text` from `from` to `to` with what `pattern` matches shown (CR looks one past `to`). */
+function showIn(text: string, from: number, to: number, pattern: RegExp): string {
+  const part = text.slice(from, to);
+  return part.replace(pattern, (char, offset: number) => shown(char, text[from + offset + char.length]));
 }
 
 /**
- * The same for text that arrives in pieces (a streamed reply written as it comes): a CR at the
- * end of one piece is held until the next shows whether it begins CRLF. Every other character is
- * replaced on its own, so a sequence split across pieces is shown like a whole one.
+ * `text` with every character a terminal would act on, and every character that draws nothing,
+ * shown instead (see the file's comment); the hidden parts of a whole emoji stay, so 👨‍👩‍👧 and
+ * ❤️ draw as they are.
+ */
+export function visibleControls(text: string): string {
+  if (!ACTS.test(text)) return text;
+  if (!EMOJI_PARTS.test(text)) return showIn(text, 0, text.length, ACTS_ALL);
+  let out = '';
+  let from = 0;
+  for (const emoji of text.matchAll(RGI_EMOJI)) {
+    out += showIn(text, from, emoji.index, ACTS_ALL) + emoji[0];
+    from = emoji.index + emoji[0].length;
+  }
+  return out + showIn(text, from, text.length, ACTS_ALL);
+}
+
+/**
+ * Only what a terminal acts on (controls, DEL, C1, bidi overrides), hidden characters left as
+ * they are: for the screen's last pass over what it draws, which has laid its lines out already
+ * (and left out emoji parts terminals disagree on: a hidden character named there would change a
+ * width it measured). Text from outside reaches the screen through `visibleControls` first.
+ */
+export function visibleActingControls(text: string): string {
+  if (!CONTROLS.test(text)) return text;
+  return showIn(text, 0, text.length, CONTROLS_ALL);
+}
+
+/** Could the text after the last character still join it into one emoji (or a CRLF)? */
+const MAY_GROW =
+  /(?:\r|\u20e3|\u200d|\ufe0e|\ufe0f|[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}0-9#*\u{e0020}-\u{e007f}])$/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** Where the last grapheme of `text` begins (only its tail is looked at: no emoji is that long). */
+function lastGraphemeStart(text: string): number {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const from = Math.max(0, text.length - 64);
+  let start = from;
+  for (const { index } of segmenter.segment(text.slice(from))) start = from + index;
+  return start;
+}
+
+/**
+ * The same for text that arrives in pieces (a streamed reply written as it comes): the last
+ * grapheme of a piece is held while what comes next could still join it (a CR that may begin
+ * CRLF, an emoji a joiner or selector may go on), and shown with the next piece or at `end`.
+ * Every other character is replaced on its own, so a sequence split across pieces is shown like
+ * a whole one.
  */
 export class VisibleControlsStream {
-  private heldCr = false;
+  private held = '';
 
-  /** The piece made visible; a trailing CR waits for the next piece (or `end`). */
+  /** The piece made visible; a last grapheme that may still grow waits for the next piece (or `end`). */
   push(piece: string): string {
-    let text = this.heldCr ? `\r${piece}` : piece;
-    this.heldCr = text.endsWith('\r');
-    if (this.heldCr) text = text.slice(0, -1);
+    let text = this.held + piece;
+    this.held = '';
+    if (MAY_GROW.test(text)) {
+      const at = text.endsWith('\r') ? text.length - 1 : lastGraphemeStart(text);
+      this.held = text.slice(at);
+      text = text.slice(0, at);
+    }
     return visibleControls(text);
   }
 
-  /** What is still held: a CR that ended the stream, shown. */
+  /** What is still held, shown. */
   end(): string {
-    const out = this.heldCr ? visibleControls('\r') : '';
-    this.heldCr = false;
+    const out = visibleControls(this.held);
+    this.held = '';
     return out;
   }
 }
 
 /** What JSON.stringify leaves raw that a terminal may act on: DEL, C1 controls, bidi overrides. */
 const JSON_RAW_ACTS = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const JSON_RAW_HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
+
+function escaped(char: string): string {
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+/** `json` with the characters that draw nothing escaped, those inside a whole emoji aside. */
+function hiddenEscaped(json: string): string {
+  if (!HIDDEN.test(json)) return json;
+  if (!EMOJI_PARTS.test(json)) return json.replace(JSON_RAW_HIDDEN, escaped);
+  let out = '';
+  let from = 0;
+  for (const emoji of json.matchAll(RGI_EMOJI)) {
+    out += json.slice(from, emoji.index).replace(JSON_RAW_HIDDEN, escaped) + emoji[0];
+    from = emoji.index + emoji[0].length;
+  }
+  return out + json.slice(from).replace(JSON_RAW_HIDDEN, escaped);
+}
 
 /**
  * `value` as one line of JSON that is safe on a terminal: JSON.stringify escapes C0 controls
- * (ESC among them) but leaves DEL, C1 controls and bidi overrides as they are; these are escaped
- * too (`\u009b`), which any JSON reader reads back as the same text.
+ * (ESC among them) but leaves DEL, C1 controls, bidi overrides and the characters that draw
+ * nothing as they are; these are escaped too (`\u009b`, `\u200b`; a whole emoji keeps its
+ * joiners and selectors), which any JSON reader reads back as the same text.
  */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    JSON_RAW_ACTS,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return hiddenEscaped(JSON.stringify(value).replace(JSON_RAW_ACTS, escaped));
 }

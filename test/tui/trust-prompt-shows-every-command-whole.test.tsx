@@ -93,4 +93,13 @@ describe('the trust prompt', () => {
     expect(screen.onAnswer).toHaveBeenCalledTimes(1);
     screen.unmount();
   });
+
+  it('names a character that draws nothing in the folder and in a command, so neither reads as another', () => {
+    const screen = show({ ...summary([['hook sessionStart', 'rm -rf build\u3164']]), folder: '/w/app\u200b' }, 80, 30);
+    const frame = screen.frame();
+    expect(frame).toContain('trust /w/app⟨U+200B⟩?');
+    expect(frame).toContain('rm -rf build⟨U+3164⟩');
+    expect(frame).not.toMatch(/[\u200b\u3164]/);
+    screen.unmount();
+  });
 });

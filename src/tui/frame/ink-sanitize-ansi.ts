@@ -7,7 +7,7 @@
  * sanitizer (src/core/terminal-text.ts). Text whose only escapes are SGR sequences (what tole's
  * panes hold) is returned as it is after one scan.
  */
-import { visibleControls } from '../../core/terminal-text';
+import { visibleActingControls } from '../../core/terminal-text';
 import { drawnEmoji } from '../text/drawn-emoji';
 
 /** An SGR sequence as tole and Ink write them: `ESC [ params m`, params digits, `:` and `;`. */
@@ -66,8 +66,8 @@ function sanitized(raw: string): string {
   let out = '';
   let from = 0;
   for (const match of text.matchAll(SGR)) {
-    out += visibleControls(text.slice(from, match.index)) + match[0];
+    out += visibleActingControls(text.slice(from, match.index)) + match[0];
     from = match.index + match[0].length;
   }
-  return out + visibleControls(text.slice(from));
+  return out + visibleActingControls(text.slice(from));
 }
