@@ -66,7 +66,7 @@ export function PacedFrames({
     const pacer = new FramePacer(draw, frames, pacing);
     root.onRender = pacer.request;
     // A commit waiting for its frame is drawn with the streamed one, which React then draws.
-    bypass.attach(root, () => pacer.pending || waiting);
+    bypass.attach(root, () => pacer.pending || waiting, frames);
     frames.bypass = bypass;
     return () => {
       pacer.dispose();

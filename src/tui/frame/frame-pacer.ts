@@ -64,6 +64,26 @@ export class StreamedFrames {
   flushed(published: boolean): void {
     this.dueAtMs = null;
     if (published) this.published = true;
+    if (this.afterDue.size === 0) return;
+    const waiting = [...this.afterDue];
+    this.afterDue.clear();
+    for (const then of waiting) then();
+  }
+
+  private readonly afterDue = new Set<() => void>();
+
+  /**
+   * Calls `then` once, when the streamed frame that is due now has been drawn (by the bypass or
+   * published for React) or dropped, whichever path it took; returns its removal. Null, and `then`
+   * is never called, when no streamed frame is due. Every frame asked for with `due` ends in
+   * `flushed` (the turn controller's frame timer publishes or drops it, and its dispose flushes).
+   */
+  afterDueFrame(then: () => void): (() => void) | null {
+    if (this.dueAtMs === null) return null;
+    this.afterDue.add(then);
+    return () => {
+      this.afterDue.delete(then);
+    };
   }
 }
 

@@ -47,6 +47,11 @@ export interface LiveText {
 /** A reader of the live turn that has no `LiveText`: while one is on screen, no frame is drawn here. */
 const NO_TEXT: LiveText = { node: () => null, textFor: () => null };
 
+/** The streamed frames the turn controller asks for (src/tui/frame/frame-pacer.ts's StreamedFrames). */
+interface DueFrames {
+  afterDueFrame(then: () => void): (() => void) | null;
+}
+
 /** Ink's root node as the bypass uses it: its layout and its draw. */
 interface InkRoot {
   onComputeLayout?: () => void;
@@ -107,10 +112,27 @@ export class StreamBypass {
   /** A frame of React's is waiting to be drawn: the streamed frame must be React's, to draw it. */
   private held: () => boolean = () => false;
 
-  /** The root Ink draws (PacedFrames), and whether a frame of React's waits; null when it goes. */
-  attach(root: InkRoot | null, held: () => boolean = () => false): void {
+  /** The streamed frames the turn controller asks for (PacedFrames), for `afterStreamedFrame`. */
+  private due: DueFrames | null = null;
+
+  /**
+   * The root Ink draws (PacedFrames), whether a frame of React's waits, and the streamed frames
+   * asked for; null when it goes.
+   */
+  attach(root: InkRoot | null, held: () => boolean = () => false, due: DueFrames | null = null): void {
     this.root = root;
     this.held = held;
+    this.due = due;
+  }
+
+  /**
+   * Calls `then` once the streamed frame that is due now is drawn, here or by React, or dropped;
+   * returns its removal. Null when no streamed frame is due (`then` is never called). A clock's
+   * step that no frame drew yet waits for it (usePacedStep) instead of waking React: a commit of
+   * its own would wait for that frame in the pacer anyway, and make it React's (`held`).
+   */
+  afterStreamedFrame(then: () => void): (() => void) | null {
+    return this.due?.afterDueFrame(then) ?? null;
   }
 
   /** A live reader on screen, with its text (or none: it blocks the bypass); returns its removal. */
