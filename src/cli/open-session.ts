@@ -34,7 +34,7 @@ export function openSession(args: CliArgs, dir: string, cwd: string, random: Ran
     };
   }
   const indexKey = indexKeyIn(toleHome(process.env));
-  const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly, indexKey });
+  const store = SessionStore.open(path, { clock, random, readOnly: args.readOnly, indexKey, lanesChecked: true });
   return { store, notices: openNotices(store), created: false };
 }
 

@@ -104,7 +104,7 @@ export async function runRestore(args: CliArgs, io: RestoreIo): Promise<number> 
  */
 function openForRestore(path: string, ref: string, readOnly: boolean): SessionStore {
   try {
-    return SessionStore.open(path, { clock, random: seededRandom(1), readOnly });
+    return SessionStore.open(path, { clock, random: seededRandom(1), readOnly, lanesChecked: true });
   } catch (error) {
     if (!(error instanceof StorageError) || error.kind !== 'locked' || error.details.holder !== 'running') throw error;
     const { pid, host } = error.details;

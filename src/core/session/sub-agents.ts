@@ -176,6 +176,7 @@ export class SubAgents {
         random,
         ...through,
         ...(indexKey ? { indexKey } : {}),
+        lanesChecked: true,
       });
     } catch (error) {
       if (!isStorageError(error, 'not-found')) throw error;

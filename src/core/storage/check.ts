@@ -2,6 +2,7 @@ import { seededRandom, type Clock } from '../clock';
 import { plainName } from '../plain-name';
 import { NS } from '../registers/namespaces';
 import { isStorageError } from './errors';
+import { laneRegistersProblem } from './lane-registers-problem';
 import type { FileOps } from './file-ops';
 import { checkSavedIndex, type IndexVerdict } from './index-check';
 import type { SessionHeader, StoredRecord } from './records';
@@ -87,6 +88,9 @@ export function checkSessionFile(path: string, ops?: FileOps, indexKey?: IndexKe
     const report = soundReport(store, seen, checkSavedIndex(path, store, ops, indexKey));
     const damaged = malformedEntry(store);
     if (damaged !== null) return { ...report, ok: false, problem: damaged };
+    const lanes = laneRegistersProblem(store.path, store.registers, store.tree);
+    if (lanes !== null)
+      return { ...report, ok: false, problem: { file: store.path, line: null, kind: 'corrupt', message: lanes } };
     if (report.savedIndex.kind !== 'mismatch') return report;
     const { path: indexPath, what } = report.savedIndex;
     const message = `the saved index ${indexPath} does not match the file (${what}); an open would take its values: move it aside (mv ${indexPath} ${indexPath}.bad) and the next open replays the file and writes a new one`;

@@ -4,6 +4,7 @@ import { RegisterState } from '../registers/register-state';
 import { isEntryType, type AnyEntry } from '../tree/entry-types';
 import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
+import { laneRegistersProblem } from './lane-registers-problem';
 import type { FileOps } from './file-ops';
 import type { IndexKey } from './session-index';
 import { createStorage, extensionOf, openStorage, type StorageBackend } from './backends';
@@ -38,6 +39,11 @@ interface OpenOptions extends StoreOptions {
   readonly asideWorker?: boolean;
   /** The user's key for the saved index's MAC (session-index.ts): without it no index is used or saved. */
   readonly indexKey?: IndexKey;
+  /**
+   * A writable open that turns go on from (tole's own sessions, not the storage layer's tests of
+   * any register): refused when the lane registers name an entry the file does not hold.
+   */
+  readonly lanesChecked?: boolean;
 }
 
 interface CreateOptions extends StoreOptions {
@@ -122,6 +128,13 @@ export class SessionStore {
     if (Number.isSafeInteger(floor) && floor! > store.seq) store.seq = floor!;
     const kept = store.storage.report.lastSeq;
     if (kept !== undefined && kept > store.seq) store.seq = kept;
+    // Lane registers naming entries the file does not hold: read-only opens read it, no write goes on from them.
+    const lanes =
+      options.lanesChecked && !store.storage.readOnly ? laneRegistersProblem(path, store.registers, store.tree) : null;
+    if (lanes !== null) {
+      store.close();
+      throw new StorageError('corrupt', lanes, { path, ownRemedy: true });
+    }
     // A writable open that replayed a large file leaves the state beside it for the next open.
     store.storage.saveIndex?.((file) => snapshotState(store, { seq: store.seq, nextId: store.nextIdNumber }, file));
     return store;
