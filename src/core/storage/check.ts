@@ -1,7 +1,7 @@
 import { seededRandom, type Clock } from '../clock';
 import { plainName } from '../plain-name';
 import { NS } from '../registers/namespaces';
-import { isStorageError } from './errors';
+import { describeIoError, isStorageError } from './errors';
 import { laneRegistersProblem } from './lane-registers-problem';
 import type { FileOps } from './file-ops';
 import { checkSavedIndex, type IndexVerdict } from './index-check';
@@ -169,7 +169,7 @@ function toProblem(path: string, error: unknown): CheckProblem {
   }
   const e = error as NodeJS.ErrnoException;
   if (e?.code === 'ENOENT') return { file: path, line: null, kind: 'not-found', message: `no session file at ${path}` };
-  const cause = e?.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+  const cause = describeIoError(error);
   return { file: path, line: null, kind: 'unreadable', message: `${path}: cannot be read (${cause})` };
 }
 

@@ -47,5 +47,7 @@ export function isStorageError(error: unknown, kind?: StorageErrorKind): error i
 /** An I/O error in a message: its code and text (`ENOSPC no space left on device`), else its message. */
 export function describeIoError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
-  return e.code ? `${e.code} ${e.message}` : String(e?.message ?? error);
+  // Node's own messages begin with their code ("ENOSPC: no space left on device, write"): said once.
+  if (e?.code && typeof e.message === 'string' && !e.message.includes(e.code)) return `${e.code} ${e.message}`;
+  return String(e?.message ?? error);
 }

@@ -86,7 +86,7 @@ export class JsonlStorage implements Storage {
     const ops = options.ops ?? nodeFileOps;
     if (ops.existsSync(path))
       throw new StorageError('invalid-commit', `a session file already exists at ${path}`, { path });
-    const lock = acquireLock(ops, path, options.nonce, options.nowMs);
+    const lock = acquireLock(ops, path, options.nonce, options.nowMs, true);
     const temp = join(dirname(path), `.${basename(path)}.${options.nonce}.tmp`);
     let tempMade = false;
     try {

@@ -122,7 +122,23 @@ export function isStale(owner: LockOwner | null, probe: ProcessProbe = systemPro
   return owner !== null && judgeLock(owner, probe).state === 'stale';
 }
 
-export function acquireLock(ops: FileOps, sessionPath: string, nonce: string, nowMs: number): HeldLock {
+export function acquireLock(
+  ops: FileOps,
+  sessionPath: string,
+  nonce: string,
+  nowMs: number,
+  /** True when the session is being made: a lock that cannot be made is then said as a session not made. */
+  creating = false,
+): HeldLock {
+  try {
+    return acquireLockOnce(ops, sessionPath, nonce, nowMs);
+  } catch (error) {
+    if (error instanceof LockNotMade) throw lockNotMadeError(error.lockPath, error.cause, creating);
+    throw error;
+  }
+}
+
+function acquireLockOnce(ops: FileOps, sessionPath: string, nonce: string, nowMs: number): HeldLock {
   const path = lockPathFor(sessionPath);
   const probe = probeOf(ops);
   const owner: LockOwner = {
@@ -177,32 +193,58 @@ function createLock(ops: FileOps, path: string, owner: LockOwner): boolean {
     ops.writeFileExclusive(path, JSON.stringify(owner));
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockNotMadeError(path, error);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockNotMade(path, error);
     return false;
+  }
+}
+
+/** A lock file (or takeover marker) the disk would not let be made: said by `acquireLock`, which knows why it was wanted. */
+class LockNotMade extends Error {
+  constructor(
+    readonly lockPath: string,
+    override readonly cause: unknown,
+  ) {
+    super(`lock file ${lockPath} could not be made`);
   }
 }
 
 /**
  * A lock that could not be made for a reason of the disk (full, read-only, not permitted): the
- * session is not opened for writing, and nothing in it was changed. Said in those words, with what
- * to do, instead of surfacing as an internal error.
+ * session is not opened for writing and nothing in it was changed, or, for a session being made,
+ * no session file was written. Said in those words, with what to do, instead of surfacing as an
+ * internal error.
  */
-function lockNotMadeError(lockPath: string, error: unknown): StorageError {
+function lockNotMadeError(lockPath: string, error: unknown, creating: boolean): StorageError {
   const sessionPath = lockPath.replace(/\.lock(\.takeover-.*)?$/, '');
   const code = (error as NodeJS.ErrnoException).code;
-  const what =
-    code === 'EROFS'
-      ? 'its folder is on a read-only file system: open it read-only (--read-only), or copy it to a writable folder and open the copy'
-      : code === 'ENOSPC' || code === 'EDQUOT'
-        ? 'the disk holding it is full: free some space, then open it again'
-        : code === 'EACCES' || code === 'EPERM'
-          ? "its folder cannot be written by this user: open it read-only (--read-only), or fix the folder's permissions"
-          : 'open it again, or read-only (--read-only)';
-  return new StorageError(
-    'not-committed',
-    `the session ${sessionPath} was not opened for writing: its lock file ${lockPath} could not be made (${describeIoError(error)}); nothing in the session was changed. ${what[0]!.toUpperCase()}${what.slice(1)}`,
-    { path: sessionPath, cause: error, ownRemedy: true },
-  );
+  const what = creating ? whatToDoForANewSession(code) : whatToDoForAnOpen(code);
+  const said = creating
+    ? `the new session ${sessionPath} was not made: its lock file ${lockPath} could not be made (${describeIoError(error)}); no session file was written`
+    : `the session ${sessionPath} was not opened for writing: its lock file ${lockPath} could not be made (${describeIoError(error)}); nothing in the session was changed`;
+  return new StorageError('not-committed', `${said}. ${what[0]!.toUpperCase()}${what.slice(1)}`, {
+    path: sessionPath,
+    cause: error,
+    ownRemedy: true,
+  });
+}
+
+function whatToDoForAnOpen(code: string | undefined): string {
+  if (code === 'EROFS')
+    return 'its folder is on a read-only file system: open it read-only (--read-only), or copy it to a writable folder and open the copy';
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk holding it is full: free some space, then open it again';
+  if (code === 'EACCES' || code === 'EPERM')
+    return "its folder cannot be written by this user: open it read-only (--read-only), or fix the folder's permissions";
+  return 'open it again, or read-only (--read-only)';
+}
+
+function whatToDoForANewSession(code: string | undefined): string {
+  if (code === 'EROFS')
+    return 'its folder is on a read-only file system: set TOLE_HOME to a writable folder (sessions go in $TOLE_HOME/sessions)';
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return 'the disk holding it is full: free some space, then start tole again';
+  if (code === 'EACCES' || code === 'EPERM')
+    return "its folder cannot be written by this user: fix the folder's permissions, or set TOLE_HOME to a folder you can write";
+  return 'start tole again';
 }
 
 /**

@@ -77,7 +77,7 @@ export class SqliteStorage implements Storage {
     const Driver = options.driver ?? loadSqliteDriver();
     const ops = options.ops ?? nodeFileOps;
     if (existsSync(path)) throw new StorageError('exists', `a session file already exists at ${path}`, { path });
-    const lock = acquireLock(ops, path, options.nonce, options.nowMs);
+    const lock = acquireLock(ops, path, options.nonce, options.nowMs, true);
     const temp = join(dirname(path), `.${basename(path)}.${options.nonce}.tmp`);
     try {
       // An empty file made first gives the database (and SQLite's -wal and -shm, which copy it) mode 0600.
