@@ -27,6 +27,19 @@ const FORGETS = `    resized = () => {
         this.lastTerminalWidth = this.getTerminalWidth();
     };`;
 
+// Ink writes each frame through `throttledLog`, es-toolkit's throttle with no wait given: with a
+// wait of 0 (its maxWait too) every call runs the write at once, and then starts a timer of 0 ms
+// whose end writes nothing (the call's arguments were taken). tole draws every frame through it, so
+// each streamed frame made a timer and woke the event loop once more for nothing: ~190 a reply,
+// ~40 ms of CPU making them. Here the write is called directly, as the throttle did; its flush at
+// unmount (settleThrottle) had nothing pending, and a function without one is passed over there.
+const THROTTLED_LOG = `        this.throttledLog = unthrottled
+            ? this.log
+            : throttle((output) => {`;
+const DIRECT_LOG = `        this.throttledLog = unthrottled
+            ? this.log
+            : ((write) => write)((output) => {`;
+
 export const inkResizePlugin = {
   name: 'ink-resize',
   setup(build) {
@@ -40,7 +53,18 @@ export const inkResizePlugin = {
             },
           ],
         };
-      return { contents: source.replace(RESIZED, FORGETS), loader: 'js' };
+      if (source.split(THROTTLED_LOG).length !== 2)
+        return {
+          errors: [
+            {
+              text: `ink-resize: Ink's throttledLog in ${args.path} is not the one scripts/ink-resize-plugin.mjs calls directly; check it against the new Ink`,
+            },
+          ],
+        };
+      return {
+        contents: source.replace(RESIZED, FORGETS).replace(THROTTLED_LOG, () => DIRECT_LOG),
+        loader: 'js',
+      };
     });
   },
 };

@@ -14,7 +14,9 @@
  *   dom.js's functions and its transform and static fields, must be noted there too;
  * - `src/tui/frame/frame-writer.ts` reads the erase sequences Ink writes before each frame.
  * - `scripts/ink-resize-plugin.mjs` replaces Ink's resize listener (`resized` in `build/ink.js`) with one
- *   that draws nothing and forgets Ink's last output: the frame of the new size is tole's.
+ *   that draws nothing and forgets Ink's last output: the frame of the new size is tole's; and calls
+ *   Ink's frame write (`throttledLog`, a throttle of no wait: at once, plus an idle timer) directly
+ *   (`test/tui/ink-writes-each-frame-without-a-timer.test.ts`).
  * - `src/tui/frame/PacedFrames.tsx` replaces the root node's `onRender` (Ink's throttled draw after a
  *   commit) with tole's pacer over `onImmediateRender` (the draw itself); it throws if they moved.
  * Upgrading Ink means re-reading those Ink files against these, then changing this constant.
