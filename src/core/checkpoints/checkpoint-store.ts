@@ -6,6 +6,7 @@ import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
 import { commitOnRef } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
+import { type LostChain, lostChainHead, startNewChain } from './lost-chain';
 import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
 import { removeOwnIndexesLeftBehind } from './own-index';
 import { writeRestore } from './write-restore';
@@ -72,7 +73,14 @@ interface CheckpointSettings {
  * there were (`afterFailures`). An interruption (Esc) is neither.
  */
 type TakeResult =
-  | { readonly ok: true; readonly id: string; readonly leftOut: readonly LeftOut[]; readonly afterFailures?: number }
+  | {
+      readonly ok: true;
+      readonly id: string;
+      readonly leftOut: readonly LeftOut[];
+      readonly afterFailures?: number;
+      /** The newest checkpoint before this one could not be read (lost-chain.ts): this one starts a new chain. */
+      readonly lost?: LostChain;
+    }
   | { readonly ok: false; readonly reason: string; readonly interrupted: true };
 
 /** A checkpoint that failed: `firstReport` when it is the first in a row (the one told in full). */
@@ -206,10 +214,15 @@ export class Checkpoints {
         const from = this.vouched;
         this.vouched = null;
         const known = how === 'known-paths' ? await this.knownPathCheckpoint(from, named, stop) : null;
-        const checkpoint = known ?? (await this.scanCheckpoint(stop));
+        const { checkpoint, lost } = known ? { checkpoint: known, lost: null } : await this.scanOnReadableChain(stop);
         this.newest = checkpoint.commit;
         this.vouched = rescans === this.rescans ? checkpoint : null;
-        return { ok: true as const, id: checkpoint.commit, leftOut: [...checkpoint.leftOut] };
+        return {
+          ok: true as const,
+          id: checkpoint.commit,
+          leftOut: [...checkpoint.leftOut],
+          ...(lost ? { lost } : {}),
+        };
       }, signal);
       const taken = signal ? await raceAbort(running, signal) : await running;
       if (taken === ABORTED) return interrupted;
@@ -248,6 +261,40 @@ export class Checkpoints {
   close(): void {
     this.writer?.close();
     this.piped?.close();
+  }
+
+  /**
+   * A scan's checkpoint; when it fails because the newest checkpoint's commit (the ref's head, or
+   * the HEAD the scan compares with) cannot be read, lost in a crash before it reached the disk or
+   * removed, a new chain is started (its first parent the newest checkpoint git can still read, or
+   * none) and the scan runs once more, from no index. Without this, every later checkpoint of the
+   * session failed the same way and every later call ran without one.
+   */
+  private async scanOnReadableChain(stop: AbortSignal): Promise<{ checkpoint: Vouched; lost: LostChain | null }> {
+    // This process's first checkpoint takes the ref's head as its parent unread (tole writes its
+    // commit objects itself): after a crash that head may be lost though HEAD still reads, and a
+    // commit on it would chain on a hole. Looked at once (a git or two), before the scan.
+    if (this.newest === null) {
+      const lost = await lostChainHead(this.target, stop);
+      if (lost !== null) return this.scanOnNewChain(lost, stop);
+    }
+    try {
+      return { checkpoint: await this.scanCheckpoint(stop), lost: null };
+    } catch (error) {
+      if (stop.aborted || !(error instanceof GitFailure)) throw error;
+      const lost = await lostChainHead(this.target, stop);
+      if (lost === null) throw error;
+      return this.scanOnNewChain(lost, stop);
+    }
+  }
+
+  private async scanOnNewChain(lost: LostChain, stop: AbortSignal): Promise<{ checkpoint: Vouched; lost: LostChain }> {
+    await startNewChain(this.target, lost, stop);
+    this.scan.startAfresh();
+    this.writer?.close();
+    this.writer = null;
+    this.newest = lost.parent;
+    return { checkpoint: await this.scanCheckpoint(stop), lost };
   }
 
   private async scanCheckpoint(stop: AbortSignal): Promise<Vouched> {

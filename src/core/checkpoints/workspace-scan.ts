@@ -45,11 +45,20 @@ export class WorkspaceScan {
       return await this.stageAndWrite(stop);
     } catch (error) {
       if (!(error instanceof GitFailure) || !UNREADABLE_INDEX.test(error.stderr)) throw error;
-      const dir = this.target.gitDir;
-      for (const name of readdirSync(dir))
-        if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
+      this.startAfresh();
       return this.stageAndWrite(stop);
     }
+  }
+
+  /**
+   * The next scan starts from no index and stages every path from the workspace again: the index
+   * cannot be read, or may name objects that were lost with a checkpoint (checkpoint-store.ts).
+   */
+  startAfresh(): void {
+    const dir = this.target.gitDir;
+    for (const name of readdirSync(dir))
+      if (name === 'index' || name.startsWith('sharedindex.')) rmSync(join(dir, name), { force: true });
+    this.published = null;
   }
 
   private async stageAndWrite(stop: AbortSignal): Promise<ScannedTree> {

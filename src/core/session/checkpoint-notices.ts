@@ -37,3 +37,24 @@ export function checkpointsBackNotices(failures: number): NoticePayload[] {
 function notice(text: string): NoticePayload {
   return { level: 'warn', source: 'checkpoint', text };
 }
+
+/**
+ * The newest checkpoint before this call's could not be read (lost in a crash, or removed): this
+ * call's checkpoint starts a new chain. Said once, on the call whose checkpoint started it.
+ */
+export function lostCheckpointNotices(
+  lost: readonly string[],
+  parent: string | null,
+  directory: string,
+): NoticePayload[] {
+  const names = lost.map((id) => id.slice(0, 12)).join(' and ');
+  const from =
+    parent === null
+      ? 'with no checkpoint before it'
+      : `after checkpoint ${parent.slice(0, 12)}, the newest that can be read`;
+  return [
+    notice(
+      `checkpoint ${names} was lost (its commit cannot be read in ${directory}): this call's checkpoint starts the chain again, ${from}; a restore to ${lost.length === 1 ? 'it' : 'them'} cannot be done.`,
+    ),
+  ];
+}

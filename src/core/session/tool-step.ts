@@ -10,7 +10,7 @@ import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
-import { checkpointsBackNotices, failedCheckpointNotices } from './checkpoint-notices';
+import { checkpointsBackNotices, lostCheckpointNotices, failedCheckpointNotices } from './checkpoint-notices';
 import { addNotices, type NoticePayload } from './turn-hooks';
 import { approvalPlace } from './approval-place';
 
@@ -171,7 +171,13 @@ export class Sandwich {
       return INTERRUPTED_CHECKPOINT;
     }
     if (taken.ok)
-      return { id: taken.id, notices: taken.afterFailures ? checkpointsBackNotices(taken.afterFailures) : [] };
+      return {
+        id: taken.id,
+        notices: [
+          ...(taken.lost ? lostCheckpointNotices(taken.lost.lost, taken.lost.parent, checkpoints.directory) : []),
+          ...(taken.afterFailures ? checkpointsBackNotices(taken.afterFailures) : []),
+        ],
+      };
     if ('interrupted' in taken) return INTERRUPTED_CHECKPOINT;
     return { notices: failedCheckpointNotices(taken) };
   }
