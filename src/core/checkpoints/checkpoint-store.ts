@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GitFailure, runGit, type GitTarget } from './git-command';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
-import { commitOnRef } from './ref-chain';
+import { commitOnRef, UnreadableHead } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
 import { type LostChain, lostChainHead, startNewChain } from './lost-chain';
 import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
@@ -281,7 +281,7 @@ export class Checkpoints {
     try {
       return { checkpoint: await this.scanCheckpoint(stop), lost: null };
     } catch (error) {
-      if (stop.aborted || !(error instanceof GitFailure)) throw error;
+      if (stop.aborted || !(error instanceof GitFailure || error instanceof UnreadableHead)) throw error;
       const lost = await lostChainHead(this.target, stop);
       if (lost === null) throw error;
       return this.scanOnNewChain(lost, stop);

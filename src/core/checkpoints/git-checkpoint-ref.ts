@@ -22,6 +22,7 @@ export function gitCheckpointRef(target: GitTarget, stop: AbortSignal): Checkpoi
         ? { ok: true }
         : { ok: false, error: new GitFailure(['update-ref', CHECKPOINT_REF], run.code, run.stderr) };
     },
+    reads: async (id) => (await runGitPastLocks(target, ['cat-file', '-e', `${id}^{tree}`], stop)).code === 0,
     head: async () => {
       const read = refInFiles(target.gitDir, CHECKPOINT_REF);
       if (read !== undefined) return read;

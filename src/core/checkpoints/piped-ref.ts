@@ -66,6 +66,7 @@ export class PipedRef {
         }
       },
       head: () => byProcess.head(),
+      ...(byProcess.reads ? { reads: byProcess.reads } : {}),
     };
   }
 

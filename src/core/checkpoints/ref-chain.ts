@@ -16,6 +16,19 @@ export interface CheckpointRef {
   ): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: Error }>;
   /** Where the ref is now, or null before the first checkpoint. */
   head(): Promise<string | null>;
+  /**
+   * Whether the commit `id` can be read: asked of a head another tole moved the ref to before it
+   * becomes a parent (tole writes commits itself, and nothing else would notice a lost parent).
+   * Without it every head is taken as readable.
+   */
+  reads?(id: string): Promise<boolean>;
+}
+
+/** The ref names a commit that cannot be read: the checkpoint fails, and its caller starts a new chain (lost-chain.ts). */
+export class UnreadableHead extends Error {
+  constructor(readonly id: string) {
+    super(`the checkpoint ref names ${id}, whose commit cannot be read`);
+  }
 }
 
 /** Tries of the compare-and-swap before a checkpoint fails: each lost one means another tole moved the ref. */
@@ -42,6 +55,7 @@ export async function commitOnRef(
     if (swapped.ok) return id;
     const head = await ref.head();
     if (attempt >= REF_ATTEMPTS || head === (parents[0] ?? null)) throw swapped.error;
+    if (head !== null && ref.reads && !(await ref.reads(head))) throw new UnreadableHead(head);
     parents = [head, newest].filter((p, i, all): p is string => p !== null && all.indexOf(p) === i);
   }
 }

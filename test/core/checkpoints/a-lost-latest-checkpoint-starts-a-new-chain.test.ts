@@ -100,4 +100,19 @@ describe('a lost latest checkpoint', () => {
       ),
     ]);
   });
+
+  it('mid-session, the ref moved to a commit that cannot be read: the next checkpoint is not chained on it', async () => {
+    const { turn, lostNotices, directory } = await setUp();
+    const first = await turn('call_1', 'a.txt', 'a by tole\n');
+    const ghost = 'e'.repeat(40);
+    writeFileSync(join(directory, 'refs', 'tole', 'checkpoints'), `${ghost}\n`);
+    const second = await turn('call_2', 'b.txt', 'b by tole\n');
+    expect(second).toMatch(/^[0-9a-f]{40}$/);
+    // Every commit of the chain reads: rev-list walks it whole.
+    expect(inCheckpoints({ directory }, 'rev-list', '--parents', second).trim()).toBe(`${second} ${first}\n${first}`);
+    expect(lostNotices()).toEqual([expect.stringContaining(`checkpoint ${ghost.slice(0, 12)} was lost`)]);
+    const third = await turn('call_3', 'c.txt', 'c by tole\n');
+    expect(inCheckpoints({ directory }, 'rev-parse', `${third}^`).trim()).toBe(second);
+    expect(lostNotices()).toHaveLength(1);
+  });
 });
