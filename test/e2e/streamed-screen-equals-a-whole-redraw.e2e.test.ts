@@ -83,7 +83,9 @@ describe('a streamed reply in a terminal', () => {
       );
       // The transcript scrolled by a scroll region over its rows, not by rewriting them all.
       expect(terminal.raw).toMatch(/\x1b\[\d+;\d+r\x1b\[\d*S\x1b\[r/);
-      expect(terminal.raw.match(/\x1b\[\d+;\d+r/g)?.length).toBeGreaterThan(2);
+      // More than once; how many frames a reply gets depends on how its chunks arrive, and a
+      // loaded machine bunches them (two scrolls were seen in one of a series of whole runs).
+      expect(terminal.raw.match(/\x1b\[\d+;\d+r/g)?.length).toBeGreaterThanOrEqual(2);
       const streamed = await terminal.cells();
       // Narrower, then back: the redraw at 110 columns is seen before the next resize, so that
       // tole's redraw at 120 comes of its own resize and is not one coalesced with the first.
