@@ -1,23 +1,10 @@
-/**
- * tole's build keeps Ink's walk of the tree from one frame to the next and replays it, with the
- * writes of the text nodes that changed made again, while nothing else changed
- * (src/tui/frame/ink-kept-walk.ts, put in Ink by scripts/ink-output-plugin.mjs). The frames must be
- * Ink's own: random trees updated in random ways, drawn by Ink bundled with the plugin and by Ink
- * bundled without it, frame for frame. Most steps change texts alone (a streamed frame, which the
- * replay draws); the others are what a kept walk could miss: a box's style alone (its border
- * colour, its clip), a text's colour alone, a child moved to another box, a node removed, a
- * sibling growing and moving a pane that did not change, a pane hidden and shown, a transform
- * changed, an overlay drawn over a pane, and the screen resized.
- */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs build helper without types
 import { inkOutputPlugin } from '../../scripts/ink-output-plugin.mjs';
 import { tempDirForFile } from '../support/after-the-test';
+import { importInkBundle } from '../support/ink-test-bundle';
 import { fcRuns } from '../support/fc-runs';
 import { REPO_ROOT } from '../support/repo-root';
 
@@ -85,27 +72,8 @@ interface Drawn {
 const builds = new Map<string, Promise<Drawn>>();
 function bundled(name: string, plugins: unknown[]): Promise<Drawn> {
   let drawn = builds.get(name);
-  if (drawn === undefined) builds.set(name, (drawn = buildAndImport(name, plugins)));
+  if (drawn === undefined) builds.set(name, (drawn = importInkBundle<Drawn>(dir, name, SCREEN, plugins)));
   return drawn;
-}
-
-async function buildAndImport(name: string, plugins: unknown[]): Promise<Drawn> {
-  const outfile = join(dir, `${name}.mjs`);
-  writeFileSync(join(dir, 'empty.js'), 'export default {};\n');
-  await build({
-    stdin: { contents: SCREEN, resolveDir: REPO_ROOT, loader: 'js' },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    alias: { 'react-devtools-core': join(dir, 'empty.js') },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    plugins: plugins as never[],
-    logLevel: 'silent',
-  });
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  return (await import(pathToFileURL(outfile).href)) as Drawn;
 }
 
 const part = fc.constantFrom('a', 'b', 'word ', '宽', ' ', '\n', 'xx', 'longerword');

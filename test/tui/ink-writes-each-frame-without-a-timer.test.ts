@@ -1,18 +1,9 @@
-/**
- * Ink writes each frame through `throttledLog`, es-toolkit's throttle with no wait: the write runs
- * at once and a 0 ms timer is left that writes nothing. tole's build (scripts/ink-resize-plugin.mjs)
- * calls the write directly. Random frames drawn by Ink bundled with tole's patches and by Ink as
- * it is, outside debug mode (where throttledLog is used), on a terminal: the same bytes, frame for
- * frame, and no timer started by tole's draws where Ink's start one a frame.
- */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RENDERER_PATCHES } from '../../scripts/renderer-patches.mjs';
 import { tempDirForFile } from '../support/after-the-test';
+import { importInkBundle } from '../support/ink-test-bundle';
 import { fcRuns } from '../support/fc-runs';
 import { REPO_ROOT } from '../support/repo-root';
 
@@ -60,31 +51,8 @@ interface Drawn {
   draw(frames: string[][]): { written: string[]; timers: number };
 }
 
-async function bundled(name: string, plugins: unknown[]): Promise<Drawn> {
-  const outfile = join(dir, `${name}.mjs`);
-  writeFileSync(join(dir, 'empty.js'), 'export default {};\n');
-  await build({
-    stdin: { contents: SCREEN, resolveDir: REPO_ROOT, loader: 'js' },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    alias: { 'react-devtools-core': join(dir, 'empty.js') },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    plugins: plugins as never[],
-    logLevel: 'silent',
-  });
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  // Ink decides when it loads whether it runs in CI (and then draws nothing until unmount).
-  const hidden = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
-  delete process.env.CI;
-  delete process.env.CONTINUOUS_INTEGRATION;
-  try {
-    return (await import(pathToFileURL(outfile).href)) as Drawn;
-  } finally {
-    for (const [key, value] of Object.entries(hidden)) if (value !== undefined) process.env[key] = value;
-  }
+function bundled(name: string, plugins: unknown[]): Promise<Drawn> {
+  return importInkBundle<Drawn>(dir, name, SCREEN, plugins);
 }
 
 const line = fc.constantFrom('', 'a', 'word', 'two words', '宽字', 'a longer line that wraps past thirty columns');

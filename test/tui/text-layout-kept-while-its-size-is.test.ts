@@ -1,23 +1,10 @@
-/**
- * tole's build lets Yoga keep a text node's layout when its text changed but its size did not
- * (src/tui/frame/ink-text-dirty.ts, put in Ink by scripts/ink-output-plugin.mjs): a streamed frame
- * then lays nothing out again. The frames must be Ink's own: the same trees, updated the same
- * random ways (texts that keep their size, grow, shrink, wrap, are cut, gain and lose nested
- * texts, nodes added and removed, the screen narrowed), drawn by Ink bundled with the plugin and
- * by Ink bundled without it, frame for frame. (No escapes in the texts: tole's sanitizer shows
- * what Ink's drops, on purpose; colour comes from the texts' props.)
- */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs build helper without types
 import { inkOutputPlugin } from '../../scripts/ink-output-plugin.mjs';
 import { tempDirForFile } from '../support/after-the-test';
+import { importInkBundle } from '../support/ink-test-bundle';
 import { fcRuns } from '../support/fc-runs';
-import { REPO_ROOT } from '../support/repo-root';
 
 const dir = tempDirForFile('tole-text-layout-');
 
@@ -54,24 +41,8 @@ export function draw(specs) {
 }
 `;
 
-async function bundled(name: string, plugins: unknown[]): Promise<{ draw(specs: unknown[]): string[] }> {
-  const outfile = join(dir, `${name}.mjs`);
-  writeFileSync(join(dir, 'empty.js'), 'export default {};\n');
-  await build({
-    stdin: { contents: SCREEN, resolveDir: REPO_ROOT, loader: 'js' },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    // React and Yoga bundled in each: the bundle is outside the repository, where no package resolves.
-    alias: { 'react-devtools-core': join(dir, 'empty.js') },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    plugins: plugins as never[],
-    logLevel: 'silent',
-  });
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  return (await import(pathToFileURL(outfile).href)) as { draw(specs: unknown[]): string[] };
+function bundled(name: string, plugins: unknown[]): Promise<{ draw(specs: unknown[]): string[] }> {
+  return importInkBundle(dir, name, SCREEN, plugins);
 }
 
 const part = fc.constantFrom('a', 'b', 'word ', '宽', '👍', ' ', '\n', 'xx', 'longerword');
