@@ -11,15 +11,13 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reportError } from '../../../src/cli/report-error';
 import { seededRandom } from '../../../src/core/clock';
-import { isStorageError, type StorageError } from '../../../src/core/storage/errors';
 import { type FileOps, nodeFileOps } from '../../../src/core/storage/file-ops';
 import { SessionStore } from '../../../src/core/storage/session-store';
 import { faultyOps } from '../../support/fault-ops';
 import { createStore, entryCommit, openStore, steppingClock, tempDir } from '../../support/storage-fixtures';
+import { caughtStorageError, toldUser } from '../../support/storage-errors';
 
 const dir = tempDir();
 const mnt = join(dir.path, 'mnt');
@@ -61,31 +59,13 @@ function fill(name: string): string {
   return path;
 }
 
-function caught(run: () => unknown): StorageError {
-  try {
-    run();
-  } catch (error) {
-    if (isStorageError(error)) return error;
-    throw new Error(`not a storage error: ${String(error)}`);
-  }
-  throw new Error('it did not fail');
-}
-
-async function told(error: unknown): Promise<string> {
-  const stderr = new PassThrough();
-  let text = '';
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  await reportError(error, { argv: [], env: {}, cwd: '/', stdout: new PassThrough(), stderr });
-  return text;
-}
-
 describe('a session on a full disk', () => {
   it('whose header cannot be written leaves no file in the folder (injected short write)', () => {
     const folder = join(dir.path, 'short-header');
     mkdirSync(folder);
     const ops = faultyOps();
     ops.writeFault = 'enospc-after-partial';
-    const error = caught(() => createStore(folder, ops));
+    const error = caughtStorageError(() => createStore(folder, ops));
     expect(error.kind).toBe('not-committed');
     expect(readdirSync(folder)).toEqual([]);
   });
@@ -107,12 +87,12 @@ describe('a session on a full disk', () => {
           throw Object.assign(new Error(`${code}: refused, open`), { code });
         },
       };
-      const error = caught(() => openStore(path, { ops }));
+      const error = caughtStorageError(() => openStore(path, { ops }));
       expect(error.kind).toBe('not-committed');
       expect(error.message).toMatch(new RegExp(`^the session ${path} was not opened for writing: its lock file`));
       expect(error.message).toMatch(/nothing in the session was changed/);
       expect(error.message).toMatch(says);
-      const text = await told(error);
+      const text = await toldUser(error);
       expect(text).not.toMatch(/internal error/);
       expect(text).toBe(`tole: ${error.message}\n`);
     }
@@ -125,10 +105,10 @@ describe('a session on a full disk', () => {
       const folder = join(mnt, 'full-at-start');
       mkdirSync(folder);
       const filler = fill('filler-1');
-      const error = caught(() => createStore(folder));
+      const error = caughtStorageError(() => createStore(folder));
       expect(error.kind).toBe('not-committed');
-      expect(await told(error)).toMatch(/full|ENOSPC/);
-      expect(await told(error)).not.toMatch(/internal error/);
+      expect(await toldUser(error)).toMatch(/full|ENOSPC/);
+      expect(await toldUser(error)).not.toMatch(/internal error/);
       expect(readdirSync(folder)).toEqual([]);
       execFileSync('rm', [filler]);
     },
@@ -149,9 +129,9 @@ describe('a session on a full disk', () => {
         acknowledged.push(parent);
       }
       const filler = fill('filler-2');
-      const error = caught(() => store.commit(entryCommit(store, parent, 'x'.repeat(64 * 1024))));
+      const error = caughtStorageError(() => store.commit(entryCommit(store, parent, 'x'.repeat(64 * 1024))));
       expect(error.kind).toBe('not-committed');
-      const text = await told(error);
+      const text = await toldUser(error);
       expect(text).toMatch(
         new RegExp(
           `\\(the disk is full: free some space, then tole --resume ${store.path} goes on from the last step kept\\)\\n$`,
@@ -180,10 +160,10 @@ describe('a session on a full disk', () => {
       store.close();
       execFileSync('mount', ['-o', 'remount,ro', mnt]);
       try {
-        const error = caught(() => openStore(path));
+        const error = caughtStorageError(() => openStore(path));
         expect(error.kind).toBe('not-committed');
         expect(error.message).toMatch(/read-only file system: open it read-only \(--read-only\)/);
-        expect(await told(error)).not.toMatch(/internal error/);
+        expect(await toldUser(error)).not.toMatch(/internal error/);
         const readOnly = openStore(path, { readOnly: true });
         expect([...readOnly.tree.all()].map((e) => e.payload)).toEqual([{ text: 'kept' }]);
         readOnly.close();

@@ -6,35 +6,16 @@
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reportError } from '../../../src/cli/report-error';
 import { checkSessionFile } from '../../../src/core/storage/check';
-import { describeIoError, isStorageError, type StorageError } from '../../../src/core/storage/errors';
+import { describeIoError } from '../../../src/core/storage/errors';
 import { type FileOps, nodeFileOps } from '../../../src/core/storage/file-ops';
 import { faultyOps } from '../../support/fault-ops';
 import { createStore, entryCommit, openStore, tempDir } from '../../support/storage-fixtures';
+import { caughtStorageError, toldUser } from '../../support/storage-errors';
 
 const dir = tempDir();
 afterAll(() => dir.remove());
-
-function caught(run: () => unknown): StorageError {
-  try {
-    run();
-  } catch (error) {
-    if (isStorageError(error)) return error;
-    throw new Error(`not a storage error: ${String(error)}`);
-  }
-  throw new Error('it did not fail');
-}
-
-async function told(error: unknown): Promise<string> {
-  const stderr = new PassThrough();
-  let text = '';
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  await reportError(error, { argv: [], env: {}, cwd: '/', stdout: new PassThrough(), stderr });
-  return text;
-}
 
 const times = (text: string, word: string): number => text.split(word).length - 1;
 
@@ -63,9 +44,9 @@ describe('an I/O error in a message', () => {
     const ops = faultyOps();
     const store = createStore(folder, ops);
     ops.writeFault = 'enospc-after-partial';
-    const error = caught(() => store.commit(entryCommit(store, null, 'x')));
+    const error = caughtStorageError(() => store.commit(entryCommit(store, null, 'x')));
     store.close();
-    const text = await told(error);
+    const text = await toldUser(error);
     expect(times(text, 'ENOSPC')).toBe(1);
     expect(text).toContain('not committed: ENOSPC: no space left on device, write while writing');
     expect(text).toContain(`free some space, then tole --resume ${store.path} goes on from the last step kept`);
@@ -108,13 +89,13 @@ describe('a lock that cannot be made', () => {
     it(`for a new session (${code}) says no session was made, and nothing is left`, async () => {
       const folder = join(dir.path, `new-${code.toLowerCase()}`);
       mkdirSync(folder);
-      const error = caught(() => createStore(folder, refusing));
+      const error = caughtStorageError(() => createStore(folder, refusing));
       expect(error.message).toMatch(/^the new session \S+\.jsonl was not made: its lock file \S+ could not be made/);
       expect(error.message).toMatch(/no session file was written/);
       expect(error.message).not.toMatch(/nothing in the session was changed|opened for writing|--read-only/);
       expect(error.message).toMatch(says);
       expect(times(error.message, code)).toBe(1);
-      const text = await told(error);
+      const text = await toldUser(error);
       expect(text).toBe(`tole: ${error.message}\n`);
       expect(readdirSync(folder)).toEqual([]);
     });
@@ -124,7 +105,7 @@ describe('a lock that cannot be made', () => {
       mkdirSync(folder);
       const made = createStore(folder);
       made.close();
-      const error = caught(() => openStore(made.path, { ops: refusing }));
+      const error = caughtStorageError(() => openStore(made.path, { ops: refusing }));
       expect(error.message).toMatch(new RegExp(`^the session ${made.path} was not opened for writing`));
       expect(error.message).toMatch(/nothing in the session was changed/);
       expect(times(error.message, code)).toBe(1);
