@@ -249,8 +249,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tool' as const), open: fc.boolean() }) },
 );
 
-/** Over the whole property: frames drawn without React, and frames that fell back. */
-const totals = { drawn: 0, fellBack: 0, compared: 0 };
+/** Over the whole property: frames drawn without React, and those compared with a whole render. */
+const totals = { drawn: 0, compared: 0 };
 
 describe('a streamed frame drawn without React', () => {
   it('is the frame a whole render of the same moment draws, through keys, resizes, scrolls and tool events', async () => {
@@ -308,15 +308,17 @@ describe('a streamed frame drawn without React', () => {
             if (!screen.bypass().behind) expect(await screen.whole()).toBe(shown);
           }
           totals.drawn += screen.bypass().counts.drawn;
-          totals.fellBack += screen.bypass().counts.fellBack;
         },
       ),
       { numRuns: fcRuns(0.15) },
     );
-    // Both paths ran, many times: a bypass that never fires (or never falls back) fails here.
+    // The bypass ran, many times: one that never fires fails here. Falling back is asserted by
+    // the fixed cases below (off, the first text, held, a key while behind): since the spinner no
+    // longer wakes React while a streamed frame is due, random steps rarely make a frame fall back
+    // (0 to 13 in a run of this property), so no count of them can be required here; each that
+    // happens is still compared with a whole render after its step.
     expect(totals.compared).toBeGreaterThan(20);
     expect(totals.drawn).toBeGreaterThan(20);
-    expect(totals.fellBack).toBeGreaterThan(5);
   }, 240_000);
 });
 
