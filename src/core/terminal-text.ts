@@ -46,10 +46,10 @@ const EMOJI_PARTS = /[\u200d\ufe0e\ufe0f\u{e0020}-\u{e007f}]/u;
  * a letter, a selector after a digit, tags after a flag that names no subdivision) is not one, and
  * its hidden parts are named. Built at run time: the `v` flag is newer than the compile target.
  */
-const UNICODE_SETS: string = 'gv';
-const RGI_EMOJI = new RegExp('\\p{RGI_Emoji}', UNICODE_SETS);
+const UNICODE_SETS: string = 'v';
+const RGI_EMOJI = new RegExp('\\p{RGI_Emoji}', `g${UNICODE_SETS}`);
 /** One whole emoji and nothing else (most graphemes that hold an emoji part). */
-const WHOLE_RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+const WHOLE_RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', UNICODE_SETS);
 
 const EMOJI_PARTS_ALL = new RegExp(EMOJI_PARTS.source, 'gu');
 
