@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { NS } from '../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
@@ -20,44 +20,29 @@ import {
   tempDirs,
   type TempDirs,
 } from '../support/agent-fixtures';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import type { ChildConfig } from '../support/crash-turn-child';
+import { crashFixture } from '../support/crash-fixture';
 import { untilFolderAtRest } from '../support/folder-at-rest';
-import { runChild } from '../support/test-children';
 
 const CALL_ID = 'call_new';
 const WRITE = { path: 'new.txt', content: 'made by tole\n' };
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'continued' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'continued' } });
 
 /** The write of `new.txt` into an empty workspace at rest, approved by an allow rule, and a SIGKILL at `crashAt`. */
 async function crashMidWrite(crashAt: FaultPoint): Promise<{ dirs: TempDirs; file: string; session: string }> {
   const dirs = tempDirs('tole-new-file-crash-');
-  created.push(dirs);
   await untilFolderAtRest(dirs.root);
-  server.push({ toolCalls: [{ id: CALL_ID, name: 'write_file', arguments: JSON.stringify(WRITE) }] });
-  const config: ChildConfig = {
-    baseURL: server.url,
-    sessionsDir: dirs.sessions,
-    workspaceRoot: dirs.root,
-    prompt: 'make new.txt',
-    interactive: false,
-    rules: ['write_file'],
-  };
-  const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-    env: { ...process.env, TOLE_CRASH_AT: crashAt },
-  });
-  expect(run.signal, run.stderr).toBe('SIGKILL');
+  crash.server.push({ toolCalls: [{ id: CALL_ID, name: 'write_file', arguments: JSON.stringify(WRITE) }] });
+  await crash.crashTurn(
+    {
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      prompt: 'make new.txt',
+      interactive: false,
+      rules: ['write_file'],
+    },
+    crashAt,
+  );
   return { dirs, file: join(dirs.root, 'new.txt'), session: onlySessionFile(dirs.sessions) };
 }
 
@@ -67,7 +52,7 @@ async function resume(
   session: string,
 ): Promise<{ outcome: string; content: string; modelRead: string[] }> {
   const { agent, store } = buildAgent({
-    baseURL: server.url,
+    baseURL: crash.server.url,
     sessionsDir: dirs.sessions,
     workspaceRoot: dirs.root,
     sessionPath: session,
@@ -76,7 +61,7 @@ async function resume(
   expect(await agent.resume(new AbortController().signal, () => {})).toBe(1);
   await agent.runTurn('go on', new AbortController().signal, () => {});
   store.close();
-  const modelRead = (chatRequests(server).at(-1)?.body?.messages ?? [])
+  const modelRead = (chatRequests(crash.server).at(-1)?.body?.messages ?? [])
     .filter((m) => m.role === 'tool' && m['tool_call_id'] === CALL_ID)
     .map((m) => String(m.content));
   const reader = SessionStore.open(session, { clock: systemClock, random: seededRandom(3), readOnly: true });

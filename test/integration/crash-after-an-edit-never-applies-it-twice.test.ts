@@ -6,58 +6,43 @@
  */
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { NS } from '../../src/core/registers/namespaces';
-import { startChatServer, type ChatServer } from '../support/chat-server';
 import { buildAgent, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import type { ChildConfig } from '../support/crash-turn-child';
-import { runChild } from '../support/test-children';
+import { crashFixture } from '../support/crash-fixture';
 
 const CALL_ID = 'call_edit';
 const EDIT = { path: 'a.txt', old_text: 'A\n', new_text: 'A\nB\n' };
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'continued' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'continued' } });
 
 /** `A\nC\n`, the edit, a hook appending `D\n` before it runs, and a SIGKILL at `crashAt`. */
 async function crashMidEdit(crashAt: FaultPoint): Promise<{ dirs: TempDirs; file: string; session: string }> {
   const dirs = tempDirs('tole-edit-crash-');
-  created.push(dirs);
   const file = join(dirs.root, 'a.txt');
   writeFileSync(file, 'A\nC\n');
-  server.push({ toolCalls: [{ id: CALL_ID, name: 'edit_file', arguments: JSON.stringify(EDIT) }] });
-  const config: ChildConfig = {
-    baseURL: server.url,
-    sessionsDir: dirs.sessions,
-    workspaceRoot: dirs.root,
-    prompt: 'add B after A',
-    interactive: false,
-    rules: ['edit_file'],
-    hooks: { preToolUse: "printf 'D\\n' >> a.txt" },
-  };
-  const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-    env: { ...process.env, TOLE_CRASH_AT: crashAt },
-  });
-  expect(run.signal, run.stderr).toBe('SIGKILL');
+  crash.server.push({ toolCalls: [{ id: CALL_ID, name: 'edit_file', arguments: JSON.stringify(EDIT) }] });
+  await crash.crashTurn(
+    {
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      prompt: 'add B after A',
+      interactive: false,
+      rules: ['edit_file'],
+      hooks: { preToolUse: "printf 'D\\n' >> a.txt" },
+    },
+    crashAt,
+  );
   return { dirs, file, session: onlySessionFile(dirs.sessions) };
 }
 
 /** Resumes the crashed session with the built-ins and returns the edit's one settlement. */
 async function resume(dirs: TempDirs, session: string): Promise<{ outcome: string; content: string }> {
   const { agent, store } = buildAgent({
-    baseURL: server.url,
+    baseURL: crash.server.url,
     sessionsDir: dirs.sessions,
     workspaceRoot: dirs.root,
     sessionPath: session,

@@ -6,41 +6,28 @@
  */
 import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NS } from '../../src/core/registers/namespaces';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { buildAgent, entriesOfType, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import type { RestoreChildConfig } from '../support/crash-restore-child';
-import { runChild } from '../support/test-children';
+import { buildAgent, entriesOfType, onlySessionFile, tempDirs } from '../support/agent-fixtures';
+import { crashFixture } from '../support/crash-fixture';
 import { treeState } from '../support/workspace-state';
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'done' } });
 
 describe('a crash in the middle of a restore', () => {
   it('is settled once on resume, and the files end as they were at the entry', async () => {
     const dirs = tempDirs('tole-restore-crash-');
-    created.push(dirs);
     writeFileSync(join(dirs.root, 'x.txt'), 'x0\n');
     writeFileSync(join(dirs.root, 'y.txt'), 'y0\n');
     const expected = treeState(dirs.root);
     const first = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       policy: { yes: true },
       checkpointHome: dirs.home,
     });
-    server.push(
+    crash.server.push(
       {
         toolCalls: [
           { id: 'w_new', name: 'write_file', arguments: JSON.stringify({ path: 'new.txt', content: 'new\n' }) },
@@ -54,24 +41,22 @@ describe('a crash in the middle of a restore', () => {
     rmSync(join(dirs.root, 'y.txt'));
     const path = onlySessionFile(dirs.sessions);
 
-    const config: RestoreChildConfig = {
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      sessionPath: path,
-      workspaceRoot: dirs.root,
-      checkpointHome: dirs.home,
-      entryId,
-    };
-    const run = await runChild('crash-restore-child', [JSON.stringify(config)], {
-      env: { ...process.env, TOLE_CRASH_AT: 'during-restore' },
-    });
-    expect(run.signal, run.stderr).toBe('SIGKILL');
+    await crash.crashRestore(
+      {
+        sessionsDir: dirs.sessions,
+        sessionPath: path,
+        workspaceRoot: dirs.root,
+        checkpointHome: dirs.home,
+        entryId,
+      },
+      'during-restore',
+    );
     // Half done: the removal happened, the writes did not.
     expect(existsSync(join(dirs.root, 'new.txt'))).toBe(false);
     expect(readFileSync(join(dirs.root, 'x.txt'), 'utf8')).toBe('x1\n');
 
     const resumed = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       sessionPath: path,
@@ -90,16 +75,15 @@ describe('a crash in the middle of a restore', () => {
 
   it('a crash after the checkpoint, before the intent that names it, leaves nothing to settle and nothing run', async () => {
     const dirs = tempDirs('tole-restore-crash-');
-    created.push(dirs);
     writeFileSync(join(dirs.root, 'x.txt'), 'x0\n');
     const first = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       policy: { yes: true },
       checkpointHome: dirs.home,
     });
-    server.push({
+    crash.server.push({
       toolCalls: [{ id: 'w_x', name: 'write_file', arguments: JSON.stringify({ path: 'x.txt', content: 'x1\n' }) }],
     });
     await first.agent.runTurn('change x', new AbortController().signal, () => {});
@@ -107,22 +91,20 @@ describe('a crash in the middle of a restore', () => {
     first.store.close();
     const path = onlySessionFile(dirs.sessions);
 
-    const config: RestoreChildConfig = {
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      sessionPath: path,
-      workspaceRoot: dirs.root,
-      checkpointHome: dirs.home,
-      entryId,
-    };
-    const run = await runChild('crash-restore-child', [JSON.stringify(config)], {
-      env: { ...process.env, TOLE_CRASH_AT: 'after-checkpoint' },
-    });
-    expect(run.signal, run.stderr).toBe('SIGKILL');
+    await crash.crashRestore(
+      {
+        sessionsDir: dirs.sessions,
+        sessionPath: path,
+        workspaceRoot: dirs.root,
+        checkpointHome: dirs.home,
+        entryId,
+      },
+      'after-checkpoint',
+    );
     expect(readFileSync(join(dirs.root, 'x.txt'), 'utf8')).toBe('x1\n');
 
     const resumed = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       sessionPath: path,

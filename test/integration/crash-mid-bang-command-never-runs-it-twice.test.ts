@@ -6,30 +6,18 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { NS } from '../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
 import { NEVER_REPLAY_TEXT } from '../../src/core/session/resume';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { buildAgent, entriesOfType, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import type { ChildConfig } from '../support/crash-turn-child';
-import { runChild } from '../support/test-children';
+import { buildAgent, entriesOfType, onlySessionFile, tempDirs } from '../support/agent-fixtures';
+import { crashFixture } from '../support/crash-fixture';
 
 const COMMAND = 'echo ran >> shell.log';
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'continued' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'continued' } });
 
 const runs = (root: string): number =>
   existsSync(join(root, 'shell.log'))
@@ -54,20 +42,17 @@ describe('a SIGKILL in the middle of a !command', () => {
   for (const crashAt of ['after-intent', 'during-effect', 'before-settlement'] as const satisfies FaultPoint[]) {
     it(`killed ${crashAt}: resumed to one "outcome unknown", never run again`, async () => {
       const dirs = tempDirs('tole-bang-crash-');
-      created.push(dirs);
-      const config: ChildConfig = {
-        baseURL: server.url,
-        sessionsDir: dirs.sessions,
-        workspaceRoot: dirs.root,
-        prompt: '',
-        interactive: false,
-        rules: [`bash:${COMMAND}`],
-        shell: COMMAND,
-      };
-      const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-        env: { ...process.env, TOLE_CRASH_AT: crashAt },
-      });
-      expect(run.signal, run.stderr).toBe('SIGKILL');
+      await crash.crashTurn(
+        {
+          sessionsDir: dirs.sessions,
+          workspaceRoot: dirs.root,
+          prompt: '',
+          interactive: false,
+          rules: [`bash:${COMMAND}`],
+          shell: COMMAND,
+        },
+        crashAt,
+      );
       const path = onlySessionFile(dirs.sessions);
       expect(onDisk(path)).toMatchObject({ intents: [{ by: 'user', subject: COMMAND }], outcomes: [], pending: 1 });
       const before = runs(dirs.root);
@@ -76,7 +61,7 @@ describe('a SIGKILL in the middle of a !command', () => {
       if (crashAt === 'before-settlement') expect(before).toBe(1);
 
       const { agent, store } = buildAgent({
-        baseURL: server.url,
+        baseURL: crash.server.url,
         sessionsDir: dirs.sessions,
         workspaceRoot: dirs.root,
         sessionPath: path,

@@ -5,13 +5,12 @@
  * it: each read is settled once, in the calls' order, by its replay class (idempotent: run
  * again). A crash between two settlements of the batch is the in-process case at the end.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { startChatServer, type ChatServer } from '../support/chat-server';
 import {
   buildAgent,
   chatRequests,
@@ -22,25 +21,14 @@ import {
   tempDirs,
   type TempDirs,
 } from '../support/agent-fixtures';
-import type { ChildConfig } from '../support/crash-turn-child';
-import { runChild } from '../support/test-children';
+import { crashFixture } from '../support/crash-fixture';
 
 const KEYS = ['a', 'b', 'c'] as const;
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'continued' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'continued' } });
 
 function pushBatch(): void {
-  server.push({
+  crash.server.push({
     toolCalls: KEYS.map((key) => ({ id: `call_${key}`, name: 'marker_read', arguments: JSON.stringify({ key }) })),
   });
 }
@@ -71,7 +59,7 @@ function runs(root: string): number[] {
 
 function resumeHere(dirs: TempDirs, path: string) {
   return buildAgent({
-    baseURL: server.url,
+    baseURL: crash.server.url,
     sessionsDir: dirs.sessions,
     workspaceRoot: dirs.root,
     sessionPath: path,
@@ -83,19 +71,16 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
   for (const crashAt of ['after-intent', 'during-effect', 'before-settlement'] as const) {
     it(`killed ${crashAt}`, async () => {
       const dirs = tempDirs('tole-crash-batch-');
-      created.push(dirs);
       pushBatch();
-      const config: ChildConfig = {
-        baseURL: server.url,
-        sessionsDir: dirs.sessions,
-        workspaceRoot: dirs.root,
-        prompt: 'read a, b and c',
-        interactive: false,
-      };
-      const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-        env: { ...process.env, TOLE_CRASH_AT: crashAt },
-      });
-      expect(run.signal, run.stderr).toBe('SIGKILL');
+      await crash.crashTurn(
+        {
+          sessionsDir: dirs.sessions,
+          workspaceRoot: dirs.root,
+          prompt: 'read a, b and c',
+          interactive: false,
+        },
+        crashAt,
+      );
       const path = onlySessionFile(dirs.sessions);
 
       // Every intent of the batch is in the file before any effect; no settlement is.
@@ -109,7 +94,7 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
 
       const { agent, store } = resumeHere(dirs, path);
       expect(await agent.resume(new AbortController().signal, () => {})).toBe(3);
-      const requestsBefore = chatRequests(server).length;
+      const requestsBefore = chatRequests(crash.server).length;
       const next = await agent.runTurn('go on', new AbortController().signal, () => {});
       store.close();
 
@@ -125,8 +110,8 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
       ]);
       expect(disk.pending).toBe(0);
       // The model reads each result once, in the order it asked.
-      expect(chatRequests(server).length).toBe(requestsBefore + 1);
-      const toolIds = (chatRequests(server).at(-1)?.body?.messages ?? [])
+      expect(chatRequests(crash.server).length).toBe(requestsBefore + 1);
+      const toolIds = (chatRequests(crash.server).at(-1)?.body?.messages ?? [])
         .filter((m) => m.role === 'tool')
         .map((m) => String(m['tool_call_id']));
       expect(toolIds).toEqual(['call_a', 'call_b', 'call_c']);
@@ -141,25 +126,22 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
 
   it('a batch with a ReadOnly bash call: each resumes by its own replay class (bash is never run twice)', async () => {
     const dirs = tempDirs('tole-crash-batch-');
-    created.push(dirs);
-    server.push({
+    crash.server.push({
       toolCalls: [
         { id: 'call_a', name: 'marker_read', arguments: JSON.stringify({ key: 'a' }) },
         { id: 'call_sh', name: 'bash', arguments: JSON.stringify({ command: 'echo hi' }) },
         { id: 'call_c', name: 'marker_read', arguments: JSON.stringify({ key: 'c' }) },
       ],
     });
-    const config: ChildConfig = {
-      baseURL: server.url,
-      sessionsDir: dirs.sessions,
-      workspaceRoot: dirs.root,
-      prompt: 'read and echo',
-      interactive: false,
-    };
-    const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-      env: { ...process.env, TOLE_CRASH_AT: 'after-intent' },
-    });
-    expect(run.signal, run.stderr).toBe('SIGKILL');
+    await crash.crashTurn(
+      {
+        sessionsDir: dirs.sessions,
+        workspaceRoot: dirs.root,
+        prompt: 'read and echo',
+        interactive: false,
+      },
+      'after-intent',
+    );
     const path = onlySessionFile(dirs.sessions);
     expect(onDisk(path)).toEqual({
       records: ['intent call_a', 'intent call_sh', 'intent call_c'],
@@ -187,14 +169,13 @@ describe('a SIGKILL between the intents and the settlements of a read batch resu
 
   it('a crash between two settlements of the batch: the settled read stays, the others are run again in order', async () => {
     const dirs = tempDirs('tole-crash-batch-');
-    created.push(dirs);
     pushBatch();
     let settlements = 0;
     const fault = (point: FaultPoint): void => {
       if (point === 'before-settlement' && ++settlements === 2) throw new Error('simulated crash');
     };
     const first = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       extraTools: [readMarkerTool()],

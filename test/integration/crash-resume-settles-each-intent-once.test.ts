@@ -4,14 +4,14 @@
  * the session, resumes it with the same tools, and counts how often the effect really ran (one
  * marker line per run) and how many settlements the file holds for the call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/core/approval/approver';
 import { machineState } from '../../src/core/machine/machine';
 import { NS } from '../../src/core/registers/namespaces';
 import type { FaultPoint } from '../../src/core/session/agent-deps';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { seededRandom, systemClock } from '../../src/core/clock';
-import { startChatServer, type ChatServer, type RecordedRequest } from '../support/chat-server';
+import type { RecordedRequest } from '../support/chat-server';
 import {
   buildAgent,
   chatRequests,
@@ -25,23 +25,12 @@ import {
   type MarkerToolName,
   type TempDirs,
 } from '../support/agent-fixtures';
-import type { ChildConfig } from '../support/crash-turn-child';
-import { runChild } from '../support/test-children';
+import { crashFixture } from '../support/crash-fixture';
 
 const CALL_ID = 'call_marker';
 const KEY = 'k1';
 
-let server: ChatServer;
-const created: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'continued' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const dirs of created) dirs.remove();
-});
+const crash = crashFixture({ defaultReply: { text: 'continued' } });
 
 /** Runs the child turn (one marker call, then an answer) until the fault point kills it. */
 async function crashChild(
@@ -50,20 +39,17 @@ async function crashChild(
   interactive = false,
 ): Promise<{ dirs: TempDirs; path: string }> {
   const dirs = tempDirs('tole-crash-');
-  created.push(dirs);
-  server.push({ toolCalls: [{ id: CALL_ID, name: tool, arguments: JSON.stringify({ key: KEY }) }] });
-  const config: ChildConfig = {
-    baseURL: server.url,
-    sessionsDir: dirs.sessions,
-    workspaceRoot: dirs.root,
-    prompt: `run ${tool}`,
-    interactive,
-    checkpointHome: dirs.home,
-  };
-  const run = await runChild('crash-turn-child', [JSON.stringify(config)], {
-    env: { ...process.env, TOLE_CRASH_AT: crashAt },
-  });
-  expect(run.signal, run.stderr).toBe('SIGKILL');
+  crash.server.push({ toolCalls: [{ id: CALL_ID, name: tool, arguments: JSON.stringify({ key: KEY }) }] });
+  const run = await crash.crashTurn(
+    {
+      sessionsDir: dirs.sessions,
+      workspaceRoot: dirs.root,
+      prompt: `run ${tool}`,
+      interactive,
+      checkpointHome: dirs.home,
+    },
+    crashAt,
+  );
   expect(run.stdout).not.toContain('turn ');
   return { dirs, path: onlySessionFile(dirs.sessions) };
 }
@@ -150,7 +136,7 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         });
 
         const { agent, store } = buildAgent({
-          baseURL: server.url,
+          baseURL: crash.server.url,
           sessionsDir: dirs.sessions,
           workspaceRoot: dirs.root,
           sessionPath: path,
@@ -159,7 +145,7 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         });
         const log = eventLog();
         expect(await agent.resume(new AbortController().signal, log.emit)).toBe(1);
-        const requestsBefore = chatRequests(server).length;
+        const requestsBefore = chatRequests(crash.server).length;
         const next = await agent.runTurn('go on', new AbortController().signal, () => {});
         store.close();
 
@@ -171,12 +157,12 @@ describe('a SIGKILL at any point of the effect sandwich resumes to exactly one s
         expect(disk).toMatchObject({ intents: 1, settlements: 1, pending: 0, outcomes: [expected.outcome] });
         expect(next).toEqual({ outcome: 'done', text: 'continued' });
         // The model reads exactly one result for the call.
-        expect(chatRequests(server).length).toBe(requestsBefore + 1);
-        expect(toolMessagesFor(chatRequests(server).at(-1), CALL_ID)).toHaveLength(1);
+        expect(chatRequests(crash.server).length).toBe(requestsBefore + 1);
+        expect(toolMessagesFor(chatRequests(crash.server).at(-1), CALL_ID)).toHaveLength(1);
 
         // A second resume finds nothing left to do, and runs nothing again.
         const again = buildAgent({
-          baseURL: server.url,
+          baseURL: crash.server.url,
           sessionsDir: dirs.sessions,
           workspaceRoot: dirs.root,
           sessionPath: path,
@@ -198,7 +184,7 @@ describe('a call that needed approval and has none committed never runs unapprov
     expect(onDisk(path)).toMatchObject({ intents: 1, settlements: 0, pending: 1 });
 
     const { agent, store } = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       sessionPath: path,
@@ -225,7 +211,7 @@ describe('a call that needed approval and has none committed never runs unapprov
     };
 
     const { agent, store } = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       sessionPath: path,
@@ -250,7 +236,7 @@ describe('a call that needed approval and has none committed never runs unapprov
     const approver: Approver = { decide: async () => ({ approved: false, by: 'user', reason: 'not now' }) };
 
     const { agent, store } = buildAgent({
-      baseURL: server.url,
+      baseURL: crash.server.url,
       sessionsDir: dirs.sessions,
       workspaceRoot: dirs.root,
       sessionPath: path,

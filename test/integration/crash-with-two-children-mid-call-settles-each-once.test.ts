@@ -8,28 +8,23 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
 import type { Entry } from '../../src/core/tree/entry-types';
 import { ensureBuilt, runBuiltTole, startBuiltTole } from '../support/built-tole';
-import { startChatServer, type ChatServer, type RecordedRequest, type ScriptedReply } from '../support/chat-server';
-import { chatRequests, entriesOfType, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import type { RecordedRequest, ScriptedReply } from '../support/chat-server';
+import { chatRequests, entriesOfType, type TempDirs } from '../support/agent-fixtures';
+import { builtToleDirs, crashFixture } from '../support/crash-fixture';
 import { waitFor } from '../support/process-groups';
 
-let server: ChatServer;
 let route: (request: RecordedRequest) => ScriptedReply;
-const all: TempDirs[] = [];
 
-beforeAll(async () => {
+const crash = crashFixture({ respond: (request) => route(request) });
+
+beforeAll(() => {
   ensureBuilt();
-  server = await startChatServer({ respond: (request) => route(request) });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of all) d.remove();
 });
 
 type Message = { readonly role: string; readonly content?: unknown };
@@ -47,15 +42,22 @@ const PARENT = 'split the work';
 const COMMANDS = { a: 'echo a >> count.txt', b: 'echo b >> count.txt' } as const;
 
 function setUp(): { dirs: TempDirs; env: NodeJS.ProcessEnv; sessions: string; args: string[] } {
-  const dirs = tempDirs('tole-task-crash-');
-  all.push(dirs);
-  const home = join(dirs.parent, 'tole-home');
+  const { dirs, env, sessions } = builtToleDirs('tole-task-crash-');
   writeFileSync(join(dirs.root, 'count.txt'), '');
   return {
     dirs,
-    env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
-    sessions: join(home, 'sessions'),
-    args: ['--base-url', server.url, '--model', 'm', '--allow', `bash:${COMMANDS.a}`, '--allow', `bash:${COMMANDS.b}`],
+    env,
+    sessions,
+    args: [
+      '--base-url',
+      crash.server.url,
+      '--model',
+      'm',
+      '--allow',
+      `bash:${COMMANDS.a}`,
+      '--allow',
+      `bash:${COMMANDS.b}`,
+    ],
   };
 }
 
@@ -157,12 +159,12 @@ describe('tole -p --resume after a SIGKILL with sub-agents in flight', () => {
     const setup = setUp();
     let hanging = true;
     route = script(() => hanging);
-    const before = chatRequests(server).length;
+    const before = chatRequests(crash.server).length;
     const tole = startBuiltTole(['-p', PARENT, ...setup.args], { cwd: setup.dirs.root, env: setup.env });
     // Both children have settled their command and asked the model again: both are mid-call.
     await waitFor(
       () =>
-        chatRequests(server)
+        chatRequests(crash.server)
           .slice(before)
           .filter((r) => firstUser(r) !== PARENT && toolMessages(r) === 1).length === 2,
       'both children mid-call',

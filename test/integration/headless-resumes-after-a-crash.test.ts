@@ -4,37 +4,17 @@
  */
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, systemClock } from '../../src/core/clock';
 import { SessionStore } from '../../src/core/storage/session-store';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../support/chat-server';
-import { chatRequests, onlySessionFile, resultsFor, tempDirs, type TempDirs } from '../support/agent-fixtures';
+import type { ScriptedReply } from '../support/chat-server';
+import { chatRequests, onlySessionFile, resultsFor } from '../support/agent-fixtures';
+import { builtToleDirs, crashFixture } from '../support/crash-fixture';
 import { untilFolderAtRest } from '../support/folder-at-rest';
 import { waitFor } from '../support/process-groups';
 import { runBuiltTole, startBuiltTole } from '../support/built-tole';
 
-let server: ChatServer;
-const all: TempDirs[] = [];
-
-beforeAll(async () => {
-  server = await startChatServer({ defaultReply: { text: 'carried on' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of all) d.remove();
-});
-
-function setUp(): { dirs: TempDirs; env: NodeJS.ProcessEnv; sessions: string } {
-  const dirs = tempDirs('tole-headless-crash-');
-  all.push(dirs);
-  const home = join(dirs.parent, 'tole-home');
-  return {
-    dirs,
-    env: { PATH: process.env.PATH, HOME: dirs.parent, TOLE_HOME: home },
-    sessions: join(home, 'sessions'),
-  };
-}
+const crash = crashFixture({ defaultReply: { text: 'carried on' } });
 
 function results(path: string, callId: string): { outcome: string; content: string }[] {
   const store = SessionStore.open(path, { clock: systemClock, random: seededRandom(3), readOnly: true });
@@ -47,15 +27,15 @@ function results(path: string, callId: string): { outcome: string; content: stri
 
 describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   it('a guarded write_file killed during its effect is settled once, and the file holds the content once', async () => {
-    const { dirs, env, sessions } = setUp();
+    const { dirs, env, sessions } = builtToleDirs('tole-headless-crash-');
     // The resume makes the new file only once its guard can prove the crash came first: the folder unchanged since at rest.
     await untilFolderAtRest(dirs.root);
     const write: ScriptedReply = {
       toolCalls: [{ id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"exactly once\\n"}' }],
     };
-    server.push(write);
+    crash.server.push(write);
     const crashed = await runBuiltTole(
-      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'write it', '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'during-effect' } },
     );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
@@ -67,7 +47,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
       .at(-1)!
       .replace(/\.jsonl$/, '');
     const resumed = await runBuiltTole(
-      ['-p', 'go on', '--resume', id, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'go on', '--resume', id, '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env },
     );
 
@@ -80,12 +60,12 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   });
 
   it('a new file written and then deleted by the user before the resume is not made again; the user is told to check it', async () => {
-    const { dirs, env, sessions } = setUp();
-    server.push({
+    const { dirs, env, sessions } = builtToleDirs('tole-headless-crash-');
+    crash.server.push({
       toolCalls: [{ id: 'call_n', name: 'write_file', arguments: '{"path":"new.txt","content":"made once\\n"}' }],
     });
     const crashed = await runBuiltTole(
-      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'write it', '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } },
     );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
@@ -94,7 +74,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     const path = onlySessionFile(sessions);
 
     const resumed = await runBuiltTole(
-      ['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'go on', '--resume', path, '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env },
     );
 
@@ -109,7 +89,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   });
 
   it("resumed from another directory, the pending write runs in the session's own workspace, not the current one", async () => {
-    const { dirs, env, sessions } = setUp();
+    const { dirs, env, sessions } = builtToleDirs('tole-headless-crash-');
     // The resume makes the new file only once its guard can prove the crash came first: the folder unchanged since at rest.
     await untilFolderAtRest(dirs.root);
     const write: ScriptedReply = {
@@ -117,16 +97,16 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
         { id: 'call_w', name: 'write_file', arguments: '{"path":"out.txt","content":"in the session workspace\\n"}' },
       ],
     };
-    server.push(write);
+    crash.server.push(write);
     const crashed = await runBuiltTole(
-      ['-p', 'write it', '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'write it', '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'after-intent' } },
     );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
     const resumed = await runBuiltTole(
-      ['-p', 'go on', '--resume', path, '--base-url', server.url, '--model', 'm', '--allow', 'write_file:*'],
+      ['-p', 'go on', '--resume', path, '--base-url', crash.server.url, '--model', 'm', '--allow', 'write_file:*'],
       { cwd: dirs.outside, env },
     );
 
@@ -138,20 +118,20 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
   });
 
   it('killed while the model was answering: the prompt survives, the stale lock is taken over, the next turn goes on', async () => {
-    const { dirs, env, sessions } = setUp();
-    const before = chatRequests(server).length;
-    server.push({ hangMs: 30_000 });
-    const tole = startBuiltTole(['-p', 'first prompt', '--base-url', server.url, '--model', 'm'], {
+    const { dirs, env, sessions } = builtToleDirs('tole-headless-crash-');
+    const before = chatRequests(crash.server).length;
+    crash.server.push({ hangMs: 30_000 });
+    const tole = startBuiltTole(['-p', 'first prompt', '--base-url', crash.server.url, '--model', 'm'], {
       cwd: dirs.root,
       env,
     });
-    await waitFor(() => chatRequests(server).length > before, 'the model call');
+    await waitFor(() => chatRequests(crash.server).length > before, 'the model call');
     tole.child.kill('SIGKILL');
     expect((await tole.done).signal).toBe('SIGKILL');
     const path = onlySessionFile(sessions);
 
     const resumed = await runBuiltTole(
-      ['-p', 'second prompt', '--resume', path, '--base-url', server.url, '--model', 'm'],
+      ['-p', 'second prompt', '--resume', path, '--base-url', crash.server.url, '--model', 'm'],
       {
         cwd: dirs.root,
         env,
@@ -160,21 +140,21 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe('carried on\n');
-    const users = (chatRequests(server).at(-1)?.body?.messages ?? [])
+    const users = (chatRequests(crash.server).at(-1)?.body?.messages ?? [])
       .filter((m) => m.role === 'user')
       .map((m) => m.content);
     expect(users).toEqual(['first prompt', 'second prompt']);
   });
 
   it('a bash call (never replayed) killed before its settlement is settled as outcome unknown, not run again', async () => {
-    const { dirs, env, sessions } = setUp();
+    const { dirs, env, sessions } = builtToleDirs('tole-headless-crash-');
     writeFileSync(join(dirs.root, 'count.txt'), '');
     const bash: ScriptedReply = {
       toolCalls: [{ id: 'call_b', name: 'bash', arguments: '{"command":"echo run >> count.txt"}' }],
     };
-    server.push(bash);
+    crash.server.push(bash);
     const crashed = await runBuiltTole(
-      ['-p', 'count', '--base-url', server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'],
+      ['-p', 'count', '--base-url', crash.server.url, '--model', 'm', '--allow', 'bash:echo run >> count.txt'],
       { cwd: dirs.root, env: { ...env, TOLE_CRASH_AT: 'before-settlement' } },
     );
     expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
@@ -188,7 +168,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
         '--resume',
         path,
         '--base-url',
-        server.url,
+        crash.server.url,
         '--model',
         'm',
         '--allow',
@@ -202,7 +182,7 @@ describe('tole -p --resume after a SIGKILL inside a tool call', () => {
     expect(results(path, 'call_b')).toEqual([
       { outcome: 'interrupted', content: expect.stringMatching(/outcome unknown/) },
     ]);
-    const lastRequest = chatRequests(server).at(-1)?.body?.messages ?? [];
+    const lastRequest = chatRequests(crash.server).at(-1)?.body?.messages ?? [];
     expect(lastRequest.filter((m) => m.role === 'tool' && m['tool_call_id'] === 'call_b')).toHaveLength(1);
   });
 });
