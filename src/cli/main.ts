@@ -6,12 +6,18 @@ import { findSandboxSoon } from './sandbox-soon';
 import { reportError } from './report-error';
 import type { MainIo } from './main-io';
 import { shownOnTerminal } from './terminal-output';
+import { keepPathOutOfWorkspace } from '../core/tools/path-outside-workspace';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
 // first frame do not compile it (the build puts each in its own chunk).
 
 export async function main(given: MainIo): Promise<number> {
+  // Every program tole starts (bash for a hook or a prompt command, git, setpriv, the sandbox's
+  // bwrap, an MCP server) is found on this PATH, in the workspace or with it as the folder: no
+  // entry may lead into the workspace, whose files the repository and confined commands write.
+  // The real tole's env is process.env, which libraries starting programs read too.
+  keepPathOutOfWorkspace(given.env, given.cwd);
   // What the commands print to a terminal is shown, never acted on (the full screen draws apart).
   const io: MainIo = { ...given, stdout: shownOnTerminal(given.stdout), stderr: shownOnTerminal(given.stderr) };
   try {

@@ -22,6 +22,7 @@ async function plantedWorkspace() {
     writeFileSync(path.join(ws.root, dir, 'tole-planted-tool'), program, { mode: 0o755 });
   }
   symlinkSync(path.join(ws.root, 'bin'), path.join(ws.outside, 'link-to-ws-bin'));
+  symlinkSync(ws.root, path.join(ws.outside, 'link-to-ws'));
   return ws;
 }
 
@@ -59,6 +60,22 @@ describe("the model's command finds no program in the workspace through PATH", (
     );
     expect(pathOutsideWorkspace(`${ws.root}-sibling/bin:${SYSTEM}`, ws.root)).toBe(`${ws.root}-sibling/bin:${SYSTEM}`);
     expect(pathOutsideWorkspace('.::bin', ws.root)).toBe(SYSTEM);
+  });
+
+  it('leaves out a folder not made yet that a link outside leads into the workspace', async () => {
+    // The PATH is read at the start; a command may make the folder later and put a git in it.
+    const ws = await plantedWorkspace();
+    for (const later of ['later/bin', 'later', 'bin/deeper/still']) {
+      const entry = `${ws.outside}/link-to-ws/${later}`;
+      expect(pathOutsideWorkspace(`${entry}:${SYSTEM}`, ws.root), entry).toBe(SYSTEM);
+    }
+    // The same shapes outside the workspace are kept.
+    expect(pathOutsideWorkspace(`${ws.outside}/not-made/bin:${SYSTEM}`, ws.root)).toBe(
+      `${ws.outside}/not-made/bin:${SYSTEM}`,
+    );
+    expect(pathOutsideWorkspace(`/nonexistent-tole-root/bin:${SYSTEM}`, ws.root)).toBe(
+      `/nonexistent-tole-root/bin:${SYSTEM}`,
+    );
   });
 
   it('still finds programs outside the workspace', async () => {

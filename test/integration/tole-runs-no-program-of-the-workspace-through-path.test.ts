@@ -1,0 +1,110 @@
+/**
+ * The built tole, started with a PATH that leads into the workspace (an empty entry, `.`, a
+ * relative folder, an absolute folder inside it), runs none of the workspace's programs of the
+ * names it starts itself: `bash` for the user's hooks and prompt commands, `git` for checkpoints
+ * and its git checks, `setpriv`, `bwrap`, `rg`. Every name is planted in each such folder; a
+ * planted program writes its name to a file outside the workspace, then runs the real one, so that
+ * tole works either way and only the file tells. The bash tool's own PATH is tested in
+ * test/core/tools/commands-find-no-program-in-the-workspace-through-path.test.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+
+const PLANTED_NAMES = ['bash', 'sh', 'git', 'setpriv', 'bwrap', 'rg', 'watchman', 'env', 'node', 'npx', 'cat', 'tr'];
+const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+let server: ChatServer;
+const made: TempDirs[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startChatServer({ defaultReply: { text: 'done' } });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const d of made) d.remove();
+});
+
+/** Every name of PLANTED_NAMES in `dir`: writes `name` to `marker`, then runs the real program. */
+function plant(dir: string, marker: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const name of PLANTED_NAMES) {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\necho "${name} from ${dir}" >> '${marker}'\nPATH=${USER_PATH}\nexec ${name} "$@"\n`);
+    chmodSync(file, 0o755);
+  }
+}
+
+interface Shape {
+  readonly name: string;
+  /** The PATH given to tole, from the workspace's path. */
+  readonly path: (root: string, outside: string) => string;
+}
+
+const SHAPES: readonly Shape[] = [
+  { name: 'an empty entry first', path: () => `:${USER_PATH}` },
+  { name: 'an empty entry in the middle', path: () => `/usr/local/bin::/usr/bin:/bin` },
+  { name: '. first', path: () => `.:${USER_PATH}` },
+  { name: './ first', path: () => `./:${USER_PATH}` },
+  { name: 'a relative folder first', path: () => `bin:${USER_PATH}` },
+  { name: 'node_modules/.bin first', path: () => `node_modules/.bin:${USER_PATH}` },
+  { name: 'an absolute folder inside the workspace first', path: (root) => `${root}/tools:${USER_PATH}` },
+  { name: 'the workspace itself first', path: (root) => `${root}:${USER_PATH}` },
+  { name: 'the workspace with a trailing slash', path: (root) => `${root}/:${USER_PATH}` },
+  {
+    name: 'a link outside that leads into the workspace',
+    path: (_, outside) => `${outside}/ws-link/tools:${USER_PATH}`,
+  },
+  { name: 'the last entry empty', path: () => `${USER_PATH}:` },
+];
+
+describe('tole starts none of the workspace programs a PATH leads to', () => {
+  for (const shape of SHAPES) {
+    it(`${shape.name}: hooks, prompt commands, checkpoints and the bash tool run the real programs`, async () => {
+      const d = tempDirs('tole-path-plant-');
+      made.push(d);
+      const marker = join(d.outside, 'planted-ran.txt');
+      for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
+      symlinkSync(d.root, join(d.outside, 'ws-link'));
+      // A repository, so that tole's git checks and checkpoints run git in it.
+      writeFileSync(join(d.root, 'README.md'), 'hello\n');
+      execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
+      const userDir = join(d.parent, '.config', 'tole');
+      mkdirSync(userDir, { recursive: true });
+      // The user's own config: a hook and a prompt command, both run unconfined.
+      writeFileSync(
+        join(userDir, 'config.json'),
+        JSON.stringify({
+          hooks: { sessionStart: `echo hook-ran > '${join(d.outside, 'hook.txt')}'` },
+          systemPrompt: ['echo from-a-prompt-command'],
+        }),
+      );
+      server.push(
+        {
+          toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }],
+        },
+        { text: 'done' },
+      );
+      const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', server.url, '--model', 'm'], {
+        cwd: d.root,
+        env: {
+          PATH: shape.path(d.root, d.outside),
+          HOME: d.parent,
+          TOLE_HOME: d.home,
+          LANG: 'C.UTF-8',
+          OPENAI_API_KEY: 'sk-test',
+        },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      // The hook ran (through the real bash), so its absence from the marker means something.
+      expect(readFileSync(join(d.outside, 'hook.txt'), 'utf8')).toBe('hook-ran\n');
+      expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+    });
+  }
+});
