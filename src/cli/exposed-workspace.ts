@@ -5,9 +5,9 @@
  * runs later unconfined (~/.bashrc, ~/.ssh/authorized_keys, tole's own config). tole then
  * approves nothing without a key: no --yes, no allow rule, no session allowance.
  */
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { isWithin, realOrResolved as real } from '../core/tools/path-outside-workspace';
 import { toleHome } from './tole-home';
 
 /** Files and folders in the home directory that a shell, ssh or another program runs or trusts. */
@@ -23,19 +23,6 @@ const DOTFILES = [
   '.local',
 ];
 
-function real(candidate: string): string {
-  try {
-    return realpathSync(candidate);
-  } catch {
-    return path.resolve(candidate);
-  }
-}
-
-function contains(dir: string, candidate: string): boolean {
-  const relative = path.relative(dir, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 /** Why nothing may be approved without a key in this workspace, or null when it is an ordinary folder. */
 export function exposedWorkspaceReason(cwd: string, env: NodeJS.ProcessEnv): string | null {
   const root = real(cwd);
@@ -43,9 +30,9 @@ export function exposedWorkspaceReason(cwd: string, env: NodeJS.ProcessEnv): str
   if (root === '/') return 'the workspace is / (the whole filesystem)';
   if (root === home) return `the workspace is your home directory (${home})`;
   const tole = real(toleHome(env));
-  if (contains(root, tole)) return `the workspace holds tole's own folder (${tole})`;
+  if (isWithin(tole, root)) return `the workspace holds tole's own folder (${tole})`;
   const xdg = env['XDG_CONFIG_HOME'] ? [real(env['XDG_CONFIG_HOME'])] : [];
-  const dotfile = [...DOTFILES.map((name) => path.join(home, name)), ...xdg].find((file) => contains(root, file));
+  const dotfile = [...DOTFILES.map((name) => path.join(home, name)), ...xdg].find((file) => isWithin(file, root));
   if (dotfile) return `the workspace holds your ${dotfile}`;
   return null;
 }

@@ -42,6 +42,17 @@ describe('exposedWorkspaceReason', () => {
     expect(exposedWorkspaceReason(project, { ...env, XDG_CONFIG_HOME: path.join(project, 'cfg') })).toContain('cfg');
   });
 
+  it("names tole's folder or a config folder inside the workspace whose name begins with two dots", () => {
+    // `..tole` is an ordinary name: a check by path.relative's leading `..` read it as outside.
+    const dotted = path.join(project, '..tole');
+    expect(exposedWorkspaceReason(project, { ...env, TOLE_HOME: dotted })).toContain("tole's own folder");
+    expect(exposedWorkspaceReason(project, { ...env, XDG_CONFIG_HOME: path.join(project, '..config') })).toContain(
+      '..config',
+    );
+    // A sibling whose name only begins as the workspace's does is outside it.
+    expect(exposedWorkspaceReason(project, { ...env, TOLE_HOME: `${project}-tole` })).toBeNull();
+  });
+
   it('leaves a project folder alone', () => {
     expect(exposedWorkspaceReason(project, env)).toBeNull();
   });

@@ -14,8 +14,8 @@ import path from 'node:path';
 
 const FALLBACK = '/usr/bin:/bin';
 
-/** `dir`'s real path: its nearest existing folder resolved, the rest (not made yet) appended. */
-function realOrResolved(dir: string): string {
+/** `dir`'s real path: its nearest existing folder resolved, the rest (not made yet) appended (absolute and normalized). */
+export function realOrResolved(dir: string): string {
   const absolute = path.resolve(dir);
   const rest: string[] = [];
   for (let at = absolute; ; at = path.dirname(at)) {
@@ -28,7 +28,8 @@ function realOrResolved(dir: string): string {
   }
 }
 
-function isWithin(candidate: string, dir: string): boolean {
+/** True when `candidate` is `dir` or lies below it (both absolute and normalized: a real or resolved path). */
+export function isWithin(candidate: string, dir: string): boolean {
   return candidate === dir || candidate.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
