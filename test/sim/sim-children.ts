@@ -109,7 +109,9 @@ export class ChildChecks {
    * last lifetime `tole check` finds it sound), belongs to a task call whose committed intent
    * names it, holds every settlement it reported, and settles no call twice. Each settled task
    * call of the parent names the child its intent names: settled ok, with that child's answer,
-   * which the child's file holds; settled failed, with a reason.
+   * which the child's file holds; settled failed, with a reason. `read`: the parent's header id
+   * and tree entries as a replay of its file's present bytes gave them (simulate.ts's ReadBack);
+   * null, and the parent's file is opened here.
    */
   checkAfter(
     parentPath: string,
@@ -118,12 +120,13 @@ export class ChildChecks {
     problems: string[],
     life: number,
     last: boolean,
+    read: { readonly headerId: string; readonly entries: Iterable<AnyEntry> } | null = null,
   ): void {
     const found: string[] = [];
-    const parent = this.open(parentPath, ops);
+    const parent = read ?? this.readParent(parentPath, ops);
     const calls = new Map<string, TaskCall>();
     const results: AnyEntry[] = [];
-    for (const entry of parent.tree.all() as Iterable<AnyEntry>) {
+    for (const entry of parent.entries) {
       if (entry.type === 'tool_intent' && entry.payload.tool === 'task') {
         const { prepared, input } = entry.payload as { prepared?: { sessionId?: string }; input: { prompt?: string } };
         calls.set(entry.payload.callId, {
@@ -134,8 +137,7 @@ export class ChildChecks {
       }
       if (entry.type === 'tool_result' && entry.payload.tool === 'task') results.push(entry);
     }
-    const parentId = parent.header.id;
-    parent.close();
+    const parentId = parent.headerId;
     const outcomes = new Map<string, ReturnType<typeof childOutcome>>();
     for (const path of names) {
       const id = CHILD_FILE.exec(path)?.[1];
@@ -218,6 +220,16 @@ export class ChildChecks {
       checkSettled(child, found);
       child.close();
       problems.push(...found.map((problem) => `child ${id}: ${problem}`));
+    }
+  }
+
+  /** The parent's header id and tree entries, from a read-only open of its file as the children's checks make it. */
+  readParent(path: string, ops: FileOps): { headerId: string; entries: AnyEntry[] } {
+    const parent = this.open(path, ops);
+    try {
+      return { headerId: parent.header.id, entries: [...parent.tree.all()] as AnyEntry[] };
+    } finally {
+      parent.close();
     }
   }
 

@@ -53,6 +53,11 @@ export interface SimOptions {
   readonly dirSyncFailures?: boolean;
   /** Print each step of the schedule (for a replayed seed). */
   readonly trace?: (line: string) => void;
+  /**
+   * Where a check takes what checkAfter's replay read (readBackOf), it also replays the file again
+   * itself, as it did before, and the two must agree (read-back-is-a-fresh-replay.test.ts).
+   */
+  readonly crossCheckReadBack?: boolean;
 }
 
 export interface SimResult {
@@ -84,6 +89,8 @@ export interface SimResult {
   /** Sub-agents' session files, and the parent calls that settled with a child's answer. */
   readonly childFiles: number;
   readonly childAnswers: number;
+  /** Checks that took what checkAfter's replay read instead of replaying the same bytes again. */
+  readonly readBacksTaken: number;
 }
 
 interface Acked {
@@ -153,6 +160,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     indexesRefused: 0,
     syncs: 0,
     syncsCut: 0,
+    readBacksTaken: 0,
   };
   const faultPoints: Record<string, number> = {};
   let path: string | null = null;
@@ -360,10 +368,26 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
         problems.push(`after life ${life}: the session file is gone, with seq ${acked.maxSeq} acknowledged`);
       continue;
     }
-    checkAfter(path, opsFor(9999), acked, world, problems, life, crashed ? null : liveState, last, indexing, stats);
-    // A parent that does not open is already a problem; the children's checks open it again.
-    if (world.children && problems.length === 0)
-      children.checkAfter(path, disk.fileNames(), opsFor(9993), problems, life, last);
+    const readBack = checkAfter(
+      path,
+      opsFor(9999),
+      disk,
+      acked,
+      world,
+      problems,
+      life,
+      crashed ? null : liveState,
+      last,
+      indexing,
+      stats,
+    );
+    // A parent that does not open is already a problem; the children's checks read the parent as checkAfter read it.
+    if (world.children && problems.length === 0) {
+      const parent = readBackOf(disk, path, readBack, stats);
+      children.checkAfter(path, disk.fileNames(), opsFor(9993), problems, life, last, parent);
+      if (parent !== null && options.crossCheckReadBack)
+        crossCheck(parent, children.readParent(path, opsFor(9993)), problems, `life ${life}'s parent`);
+    }
     if (problems.length === 0 && header !== null && (last || schedule.float() < 0.1)) {
       // `tole sync` ships the session to the team's table; its connection sometimes drops midway,
       // and the next sync goes on from there. The last one runs to the end.
@@ -379,7 +403,10 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       }
       team.dropAtOp = Infinity;
       stats.syncs++;
-      checkShipped(path, header.id, opsFor(9995), team, problems, life, last);
+      const shipped = readBackOf(disk, path, readBack, stats);
+      checkShipped(path, header.id, opsFor(9995), team, problems, life, last, shipped);
+      if (shipped !== null && options.crossCheckReadBack)
+        crossCheck(shipped, replayRecords(path, opsFor(9995)), problems, `life ${life}'s sync`);
     }
     if (!last && problems.length === 0 && schedule.float() < 0.05) {
       const line = disk.corruptLine(path);
@@ -616,17 +643,9 @@ function checkShipped(
   problems: string[],
   life: number,
   last: boolean,
+  readBack: ReadBack | null,
 ): void {
-  const records: StoredRecord[] = [];
-  const store = SessionStore.open(path, {
-    clock: steppingClock(),
-    random: seededRandom(6),
-    readOnly: true,
-    ops,
-    onReplay: (commit) => records.push(...commit),
-  });
-  const lastSeq = store.lastSeq;
-  store.close();
+  const { records, lastSeq } = readBack ?? replayRecords(path, ops);
   const cursor = team.cursor(id);
   const held = team.recordsOf(id);
   const effects = team.effectsOf(id);
@@ -665,6 +684,60 @@ function checkShipped(
   problems.push(...found.slice(0, 5).map((problem) => `after life ${life}'s sync: ${problem}`));
 }
 
+/** Every record of the file at `path` in its order, and its last seq, from a read-only replay of it. */
+function replayRecords(path: string, ops: FileOps): { records: StoredRecord[]; lastSeq: number } {
+  const records: StoredRecord[] = [];
+  const store = SessionStore.open(path, {
+    clock: steppingClock(),
+    random: seededRandom(6),
+    readOnly: true,
+    ops,
+    onReplay: (commit) => records.push(...commit),
+  });
+  const lastSeq = store.lastSeq;
+  store.close();
+  return { records, lastSeq };
+}
+
+/**
+ * What checkAfter's read-only replay of the session file read: the bytes it replayed, every record
+ * the replay gave (in the file's order), the state's last seq, the header's id and the tree's
+ * entries. A replay of the same bytes gives the same (it reads nothing else: a read-only open takes
+ * no lock and writes nothing), so the checks after it (the children's, the team table's) take this
+ * instead of replaying the file again, as long as the file still holds those bytes (readBackOf).
+ */
+export interface ReadBack {
+  readonly bytes: Buffer;
+  readonly records: readonly StoredRecord[];
+  readonly lastSeq: number;
+  readonly headerId: string;
+  readonly entries: readonly AnyEntry[];
+}
+
+/** `readBack` if the file at `path` holds the bytes it was read from, else null (the check replays the file itself). */
+function readBackOf(
+  disk: SimDisk,
+  path: string,
+  readBack: ReadBack | null,
+  stats: { readBacksTaken: number },
+): ReadBack | null {
+  if (readBack === null || disk.read(path)?.equals(readBack.bytes) !== true) return null;
+  stats.readBacksTaken++;
+  return readBack;
+}
+
+/** With crossCheckReadBack: what a check took from the read-back equals what its own replay reads. */
+function crossCheck(
+  taken: Partial<Omit<ReadBack, 'bytes'>>,
+  fresh: Partial<Omit<ReadBack, 'bytes'>>,
+  problems: string[],
+  what: string,
+): void {
+  for (const key of Object.keys(fresh) as (keyof typeof fresh)[])
+    if (JSON.stringify(taken[key]) !== JSON.stringify(fresh[key]))
+      problems.push(`${what}: the read-back's ${key} differs from a fresh replay of the file`);
+}
+
 /** After a byte rotted inside whole line `line`: `tole check` and a writable open both refuse the file, naming a line. */
 function checkRefused(path: string, ops: FileOps, line: number, problems: string[]): void {
   // A rotten header may also read as a header of another format: refused as a version problem.
@@ -698,6 +771,7 @@ function registry(world: SimWorld): ToolRegistry {
 function checkAfter(
   path: string,
   ops: FileOps,
+  disk: SimDisk,
   acked: Acked,
   world: SimWorld,
   problems: string[],
@@ -706,13 +780,16 @@ function checkAfter(
   last: boolean,
   indexing: IndexingOptions,
   stats: { indexedOpens: number },
-): void {
+): ReadBack | null {
   // A read-only open replays and checks the whole file as `tole check` does; the check itself
   // (the same replay once more, with its report) runs after the last lifetime only.
   if (last) {
     const report = checkSessionFile(path, ops);
     if (!report.ok) problems.push(`after life ${life}: tole check is not sound: ${report.problem?.message}`);
   }
+  // A schedule that opens from an index replays only what the index does not cover: nothing to share.
+  const bytes = indexing.indexKey ? null : disk.read(path);
+  const records: StoredRecord[] = [];
   let store: SessionStore;
   try {
     store = SessionStore.open(path, {
@@ -720,15 +797,24 @@ function checkAfter(
       random: seededRandom(1),
       readOnly: true,
       ops,
-      ...indexing,
+      ...(bytes === null ? indexing : { onReplay: (commit) => records.push(...commit) }),
     });
     if (store.indexedBytes > 0) stats.indexedOpens++;
   } catch (error) {
     if (!isStorageError(error)) throw error;
     problems.push(`after life ${life}: the session does not open: ${error.message}`);
-    return;
+    return null;
   }
+  let readBack: ReadBack | null = null;
   try {
+    if (bytes !== null)
+      readBack = {
+        bytes,
+        records,
+        lastSeq: store.lastSeq,
+        headerId: store.header.id,
+        entries: [...store.tree.all()] as AnyEntry[],
+      };
     const usage = new Map(store.usage.map((row) => [`usage ${row.id}`, row]));
     if (liveState !== null && snapshotText(store) !== liveState)
       problems.push(`after life ${life}: the live state differed from a fresh replay of the file`);
@@ -755,6 +841,7 @@ function checkAfter(
     if (n > 1 && replay !== 'idempotent')
       problems.push(`after life ${life}: the ${replay} effect ${id} ran ${n} times`);
   }
+  return readBack;
 }
 
 /**
