@@ -8,15 +8,16 @@
  * never falls back cannot pass.
  */
 import fc from 'fast-check';
-import { render } from 'ink';
+import { Box, type DOMElement, render, Text } from 'ink';
+import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventSink } from '../../src/core/session/events';
 import { App } from '../../src/tui/App';
 import { createTuiApprover } from '../../src/tui/approval/approval-queue';
 import { StreamedFrames } from '../../src/tui/frame/frame-pacer';
 import { paced } from '../../src/tui/frame/PacedFrames';
-import type { StreamBypass } from '../../src/tui/frame/streamed-bypass';
-import { TurnController } from '../../src/tui/screen/turn-controller';
+import type { BypassNode, StreamBypass } from '../../src/tui/frame/streamed-bypass';
+import { FRAME_MS, TurnController } from '../../src/tui/screen/turn-controller';
 import { loadTheme } from '../../src/tui/style/theme';
 import { fcRuns } from '../support/fc-runs';
 import { FakeStdin, FakeStdout, hangingAgent, KEYS } from './harness';
@@ -367,6 +368,122 @@ describe('a streamed frame falls back to React', () => {
     expect(screen.last()).toContain('two');
     expect(screen.last()).toContain('running bash');
     expect(await screen.whole()).toBe(screen.last());
+  });
+});
+
+describe('a streamed frame falls back to React, by its guard', () => {
+  it('when React is behind the turn (a change it has not drawn yet): React draws the frame, with both', async () => {
+    const screen = (mounted = mount(120, 40));
+    await startReply(screen);
+    await streamUntilBypassed(screen, 'one');
+    await screen.settle();
+    const counts = screen.bypass().counts;
+    const drawn = counts.drawn;
+    // A timer of the frame's own length made just before the text's frame timer runs just before
+    // it, in the same pass over the timers (same length, same start, made first), before any
+    // setImmediate: the tool's start it sends is told to the screen only on the next one, so the
+    // streamed frame finds the turn moved since React drew it.
+    const toolStarted = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        screen.emit({
+          type: 'tool-call',
+          callId: 'c1',
+          tool: 'bash',
+          subject: 'ls',
+          risk: 'ReadOnly',
+        } as Parameters<EventSink>[0]);
+        resolve();
+      }, FRAME_MS),
+    );
+    const frame = screen.nextFrame();
+    screen.emit({ type: 'text', delta: 'two ' });
+    await toolStarted;
+    await frame;
+    await screen.settle();
+    expect(counts.reasons.behind).toBe(1);
+    expect(counts.drawn).toBe(drawn);
+    expect(screen.last()).toContain('two');
+    expect(screen.last()).toContain('running bash');
+    expect(await screen.whole()).toBe(screen.last());
+  });
+
+  it('when a reader of the live turn does not vouch (/cost open during a reply): React draws each frame', async () => {
+    const screen = (mounted = mount(120, 40));
+    await startReply(screen);
+    await streamUntilBypassed(screen, 'one');
+    for (const ch of '/cost') {
+      screen.stdin.write(ch);
+      await screen.settle();
+    }
+    screen.stdin.write(KEYS.enter);
+    await screen.settle();
+    expect(screen.last()).toContain('cost ·');
+    const counts = screen.bypass().counts;
+    const drawn = counts.drawn;
+    const estimates: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await stream(screen, `${'many words more '.repeat(8)}${i} `);
+      await screen.settle();
+      const shown = screen.last();
+      expect(await screen.whole()).toBe(shown);
+      estimates.push(shown);
+    }
+    expect(counts.reasons['no-node']).toBe(4);
+    expect(counts.drawn).toBe(drawn);
+    // The overlay's estimate of the call in flight moved with the text (each frame was React's).
+    expect(new Set(estimates).size).toBe(4);
+  });
+
+  it("when a reader's text node is not in the tree Ink draws: React draws the frame", async () => {
+    const screen = (mounted = mount(120, 40));
+    await startReply(screen);
+    await streamUntilBypassed(screen, 'one');
+    // A text node Ink holds, in another tree: what a reader would hold after Ink removed its node.
+    const elsewhere = new FakeStdout(40, 5);
+    const box = createRef<DOMElement>();
+    const other = render(
+      <Box ref={box}>
+        <Text>elsewhere</Text>
+      </Box>,
+      { stdout: elsewhere as unknown as NodeJS.WriteStream, debug: true, patchConsole: false },
+    );
+    try {
+      const leaf = (box.current as BypassNode | null)?.childNodes?.[0]?.childNodes?.[0];
+      expect(leaf?.nodeName).toBe('#text');
+      const remove = screen.bypass().add({}, { node: () => leaf ?? null, textFor: () => 'elsewhere' });
+      const counts = screen.bypass().counts;
+      const drawn = counts.drawn;
+      await stream(screen, 'two ');
+      await screen.settle();
+      expect(counts.reasons.detached).toBe(1);
+      expect(counts.drawn).toBe(drawn);
+      expect(screen.last()).toContain('two');
+      remove();
+      expect(await screen.whole()).toBe(screen.last());
+      await streamUntilBypassed(screen, 'three');
+    } finally {
+      other.unmount();
+    }
+  });
+});
+
+describe("a reply whose last line fills the transcript's width", () => {
+  it('keeps the cursor in the pane, and its frames are drawn without React', async () => {
+    const screen = (mounted = mount(120, 40));
+    await startReply(screen, 'x\n\n');
+    // One long word a letter at a time: its last line fills the pane's width once a line.
+    for (let i = 0; i < 130; i++) {
+      const before = screen.bypass().counts.drawn;
+      await stream(screen, 'a');
+      await screen.settle();
+      expect(screen.last()).toContain('▍');
+      if (screen.bypass().counts.drawn > before) expect(await screen.whole()).toBe(screen.last());
+    }
+    const { reasons, drawn } = screen.bypass().counts;
+    expect(reasons.declined ?? 0).toBe(0);
+    expect(reasons['no-node'] ?? 0).toBe(0);
+    // Most frames were drawn without React (a clock step may still hold one for React: `held`).
+    expect(drawn).toBeGreaterThan(60);
   });
 });
 

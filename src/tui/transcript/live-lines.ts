@@ -1,8 +1,12 @@
 import { formatMs } from '../text/format';
 import { refusalLines } from './entry-lines';
 import { markdownLines } from '../text/markdown-lines';
-import { seg, truncateLine, wrapLine, type Line } from '../style/styled-line';
+import { lineWidth, seg, truncateLine, wrapLine, type Line } from '../style/styled-line';
 import type { ActiveTool, LiveTurn } from '../screen/turn-controller';
+
+/** The streamed reply's cursor, after its last text. */
+const CURSOR = seg('▍', 'accent');
+const CURSOR_WIDTH = lineWidth([CURSOR]);
 
 /** How many lines of streamed reasoning show (the newest ones). */
 const REASONING_LINES = 3;
@@ -56,7 +60,10 @@ export function liveLines(
   if (live.text) {
     const lines = markdownLines(live.text, width);
     const last = lines[lines.length - 1] ?? [];
-    out.push(...lines.slice(0, -1), [...last, seg('▍', 'accent')]);
+    // The cursor stands where the next text goes: on a line of its own when the last one is full
+    // (a line one cell wider than the pane was drawn cut, with an ellipsis for the cursor).
+    if (last.length > 0 && lineWidth(last) + CURSOR_WIDTH > width) out.push(...lines, [CURSOR]);
+    else out.push(...lines.slice(0, -1), [...last, CURSOR]);
   }
   if (live.refusal) out.push(...refusalLines(live.refusal, width));
   if (!live.text && !live.refusal && !live.reasoning && live.activeTools.length === 0 && !awaitingApproval) {
