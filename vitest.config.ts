@@ -100,6 +100,25 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The process files that also mount the screen: forks as above, on the renderer that ships
+        // (the screen tier's patches and set-up), so that no file mounts stock Ink.
+        plugins: shippedRendererPlugins(),
+        test: {
+          name: 'process-screen',
+          include: tiers['process-screen'],
+          pool: 'forks',
+          isolate: false,
+          setupFiles: [
+            'test/support/tmpdir-per-file.ts',
+            'test/support/process-state-kept.ts',
+            ...SHIPPED_RENDERER_SETUP,
+          ],
+          globalSetup: PROCESS_SETUP,
+          server: { deps: { inline: [TRANSFORMED] } },
+        },
+      },
+      {
+        extends: true,
         // The process files that would leave state behind in a shared fork (tiers.ts): one fork each.
         test: {
           name: 'process-isolated',

@@ -83,6 +83,21 @@ describe('a test file’s tier', () => {
     expect(tierOf(root, write('test/tui/j.test.ts', "import { render } from 'ink-testing-library';\n"))).toBe('screen');
   });
 
+  it('is process-screen when it starts processes and renders through Ink, so that it mounts the renderer that ships', () => {
+    write('test/support/spawns-too.ts', "import { spawn } from 'node:child_process';\n");
+    write('test/tui/harness.tsx', "import { render } from 'ink';\n");
+    const spawning = "import { x } from '../support/spawns-too';\n";
+    expect(tierOf(root, write('test/tui/v.test.tsx', spawning))).toBe('process-screen');
+    expect(tierOf(root, write('test/tui/w.test.ts', `${spawning}import { mount } from './harness';\n`))).toBe(
+      'process-screen',
+    );
+    expect(tierOf(root, write('test/e2e/x.e2e.test.ts', "import { render } from 'ink-testing-library';\n"))).toBe(
+      'process-screen',
+    );
+    // Leaving state behind still takes a fork of its own.
+    expect(tierOf(root, write('test/tui/y.test.tsx', `${spawning}process.chdir(dir);\n`))).toBe('process-isolated');
+  });
+
   it('is isolated when it replaces a module, which would leak into the files after it in a shared worker', () => {
     expect(tierOf(root, write('test/tui/k.test.tsx', "vi.mock('../../src/tui/text/format');\n"))).toBe('isolated');
     expect(tierOf(root, write('test/core/l.test.ts', "vi.doMock('../../src/core/clock');\n"))).toBe('isolated');
@@ -95,5 +110,6 @@ describe('a test file’s tier', () => {
     expect(tiers.process).toContain('test/core/storage/conformance/one-writer-per-session.test.ts');
     expect(tiers.unit).toContain('test/arch/test-files-land-in-their-tier.test.ts');
     expect(tiers.screen).toContain('test/tui/cost-command.test.tsx');
+    expect(tiers['process-screen']).toContain('test/tui/locked-session-opens-read-only.test.tsx');
   });
 });

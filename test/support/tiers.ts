@@ -5,6 +5,9 @@
  * - `process`: it starts processes or threads (node:child_process, node:worker_threads,
  *   node-pty), or lives in test/e2e or test/sim. Forks, the files of a fork sharing its modules
  *   (a fresh process per file cost an import of the same modules again each time).
+ * - `process-screen`: a `process` file that also renders through Ink (as `screen` below): forks
+ *   as `process`, with the build's patches of the renderer loaded as in `screen`, so that what it
+ *   mounts is what ships (test/tui/harness.tsx refuses to mount stock Ink).
  * - `process-isolated`: a `process` file that replaces modules or changes what the whole process
  *   sees (process.env, the working directory, a global), which would leak into the files that run
  *   after it in the same fork. Forks, one fresh process per file.
@@ -17,7 +20,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export type Tier = 'unit' | 'screen' | 'isolated' | 'process' | 'process-isolated';
+export type Tier = 'unit' | 'screen' | 'isolated' | 'process' | 'process-screen' | 'process-isolated';
 
 /** An import statement of one of `modules`, or a dynamic import() of one: never a mention in a string. */
 function importing(modules: string): RegExp {
@@ -107,18 +110,27 @@ function closureTexts(file: string, testDir: string, cache: ModuleCache): string
 export function tierOf(root: string, path: string, cache: ModuleCache = new Map()): Tier {
   const texts = closureTexts(join(root, path), join(root, 'test'), cache);
   const uses = (pattern: RegExp): boolean => texts.some((text) => pattern.test(text));
-  if (PROCESS_FOLDERS.some((folder) => path.startsWith(folder)) || uses(STARTS_PROCESSES))
-    return uses(MOCKS_MODULES) || texts.some((text) => CHANGES_THE_PROCESS.test(withoutStrings(text)))
-      ? 'process-isolated'
-      : 'process';
+  const renders = path.endsWith('.tsx') || uses(RENDERS);
+  if (PROCESS_FOLDERS.some((folder) => path.startsWith(folder)) || uses(STARTS_PROCESSES)) {
+    if (uses(MOCKS_MODULES) || texts.some((text) => CHANGES_THE_PROCESS.test(withoutStrings(text))))
+      return 'process-isolated';
+    return renders ? 'process-screen' : 'process';
+  }
   if (uses(MOCKS_MODULES)) return 'isolated';
-  if (path.endsWith('.tsx') || uses(RENDERS)) return 'screen';
+  if (renders) return 'screen';
   return 'unit';
 }
 
 /** The test files of each tier. */
 export function filesByTier(root: string): Record<Tier, string[]> {
-  const tiers: Record<Tier, string[]> = { unit: [], screen: [], isolated: [], process: [], 'process-isolated': [] };
+  const tiers: Record<Tier, string[]> = {
+    unit: [],
+    screen: [],
+    isolated: [],
+    process: [],
+    'process-screen': [],
+    'process-isolated': [],
+  };
   const cache: ModuleCache = new Map();
   for (const path of testFiles(root)) tiers[tierOf(root, path, cache)].push(path);
   return tiers;

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { vi } from 'vitest';
 import { App, type AppProps } from '../../src/tui/App';
+import { walkCounts } from '../../src/tui/frame/ink-kept-walk';
 import { createTuiApprover, type ApprovalQueue } from '../../src/tui/approval/approval-queue';
 import type { RunTuiOptions } from '../../src/tui/run-tui';
 import { loadTheme } from '../../src/tui/style/theme';
@@ -173,6 +174,26 @@ export function eventually<T>(check: () => T, timeoutMs = WAIT_MS): Promise<T> {
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
+/**
+ * Ink's `render`, refusing to mount stock Ink: the first frame must go through tole's output stage
+ * (its kept walk counts every walk), as in dist/screen.cjs. A file that reaches this from a vitest
+ * project without the build's patches (vitest.config.ts: shippedRendererPlugins) fails here
+ * instead of testing a renderer no user runs.
+ */
+export function renderShipped(...args: Parameters<typeof render>): ReturnType<typeof render> {
+  const walks = (): number => walkCounts.walked + walkCounts.replayed;
+  const before = walks();
+  const instance = render(...args);
+  if (walks() === before) {
+    instance.unmount();
+    throw new Error(
+      "this test mounted stock Ink, not the renderer tole ships: its vitest project must load the build's patches " +
+        '(shippedRendererPlugins and SHIPPED_RENDERER_SETUP in vitest.config.ts; test/support/tiers.ts picks the project)',
+    );
+  }
+  return instance;
+}
+
 export function renderScreen(options: ScreenOptions): Screen {
   const stdout = new FakeStdout(options.columns ?? 140, options.rows ?? 40);
   const stdin = new FakeStdin();
@@ -180,7 +201,7 @@ export function renderScreen(options: ScreenOptions): Screen {
   const quit = vi.fn();
   const crash = vi.fn();
   const { columns: _c, rows: _r, ...props } = options;
-  const instance = render(
+  const instance = renderShipped(
     <App
       agent={hangingAgent()}
       policy={null}

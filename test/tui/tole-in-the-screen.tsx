@@ -5,7 +5,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { render } from 'ink';
 import { vi } from 'vitest';
 import { parseArgs } from '../../src/cli/args';
 import type { Config } from '../../src/cli/config';
@@ -17,7 +16,7 @@ import { SessionScreen } from '../../src/tui/screen/SessionScreen';
 import { loadTheme } from '../../src/tui/style/theme';
 import { afterTheTest, tempDirForTest } from '../support/after-the-test';
 import type { ChatServer } from '../support/chat-server';
-import { FakeStdin, FakeStdout, stripAnsi } from './harness';
+import { FakeStdin, FakeStdout, renderShipped, stripAnsi } from './harness';
 
 /** A pause between keys, for the screen to take each one. */
 export const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -68,7 +67,7 @@ export async function openTole(
   const stdout = new FakeStdout(140, 40);
   const stdin = new FakeStdin();
   const quit = vi.fn();
-  const instance = render(
+  const instance = renderShipped(
     <SessionScreen
       session={first}
       switcher={sessions}
