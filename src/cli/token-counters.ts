@@ -5,7 +5,6 @@ import { CHARACTER_ESTIMATE, encodingOf, type TokenCounter, type TokenEncoding }
  * megabytes, so each is a dynamic import (its own chunk; in the screen, from dist/later.cjs) and
  * never runs before the first frame.
  */
-const loaded = new Map<TokenEncoding, TokenCounter>();
 const loading = new Map<TokenEncoding, Promise<TokenCounter>>();
 
 /** Special tokens such as <|endoftext|> in a prompt are counted as the text they are, not refused. */
@@ -22,33 +21,14 @@ async function importEncoding(encoding: TokenEncoding): Promise<TokenCounter> {
 function load(encoding: TokenEncoding): Promise<TokenCounter> {
   let pending = loading.get(encoding);
   if (pending === undefined) {
-    pending = importEncoding(encoding).then(
-      (counter) => {
-        loaded.set(encoding, counter);
-        return counter;
-      },
-      () => {
-        // A tokenizer that fails to load leaves characters / 4 in use; the next need tries again.
-        loading.delete(encoding);
-        return CHARACTER_ESTIMATE;
-      },
-    );
+    pending = importEncoding(encoding).catch(() => {
+      // A tokenizer that fails to load leaves characters / 4 in use; the next need tries again.
+      loading.delete(encoding);
+      return CHARACTER_ESTIMATE;
+    });
     loading.set(encoding, pending);
   }
   return pending;
-}
-
-/**
- * The counter for `model` as it stands: its tokenizer once loaded, else characters / 4 (and
- * the tokenizer starts loading, for the next count).
- */
-export function tokenCounterNow(model: string): TokenCounter {
-  const encoding = encodingOf(model);
-  if (encoding === null) return CHARACTER_ESTIMATE;
-  const counter = loaded.get(encoding);
-  if (counter !== undefined) return counter;
-  void load(encoding);
-  return CHARACTER_ESTIMATE;
 }
 
 /** The counter for `model`, its tokenizer loaded first where it has one. */

@@ -164,10 +164,6 @@ interface BuiltSession {
   readonly notices: readonly string[];
 }
 
-export function buildAgent(parts: AgentParts): Agent {
-  return buildSession(parts).agent;
-}
-
 /** The Agent and, when servers are configured, the MCP hub whose tools it is offered. */
 export function buildSession(parts: AgentParts): BuiltSession {
   const workspaceRoot = realpathSync(parts.cwd);

@@ -1,12 +1,11 @@
 /**
  * Token counts use the model's own tokenizer where tole knows it (OpenAI families, through
- * gpt-tokenizer, loaded on first need) and characters / 4 for every other model and until the
- * tokenizer has loaded.
+ * gpt-tokenizer, loaded on first need) and characters / 4 for every other model.
  */
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { tokenCounterFor, tokenCounterNow } from '../../src/cli/token-counters';
+import { tokenCounterFor } from '../../src/cli/token-counters';
 import type { ChatMessage } from '../../src/core/provider/provider';
 import { estimateTokens } from '../../src/core/session/compaction';
 import { CHARACTER_ESTIMATE, encodingOf } from '../../src/core/session/token-counter';
@@ -31,13 +30,12 @@ describe('token counters', () => {
       expect(encodingOf(model), model).toBeNull();
   });
 
-  it('counts a gpt-4.1 prompt exactly as gpt-tokenizer does once loaded, characters / 4 before', async () => {
-    expect(tokenCounterNow('gpt-4.1')).toBe(CHARACTER_ESTIMATE);
+  it('counts a gpt-4.1 prompt exactly as gpt-tokenizer does', async () => {
     const counter = await tokenCounterFor('gpt-4.1');
     expect(counter.method).toBe('tokens counted with o200k_base');
     expect(counter.count(PROMPT)).toBe(o200k(PROMPT));
     expect(counter.count(PROMPT)).not.toBe(PROMPT.length / 4);
-    expect(tokenCounterNow('gpt-4.1')).toBe(counter);
+    expect(await tokenCounterFor('gpt-4.1')).toBe(counter);
     const messages: ChatMessage[] = [{ role: 'user', content: PROMPT }];
     expect(estimateTokens(messages, [], counter)).toBe(o200k(PROMPT) + 2);
   });
@@ -56,7 +54,7 @@ describe('token counters', () => {
 
   it('falls back to characters / 4 for another model', async () => {
     expect(await tokenCounterFor('claude-sonnet-4')).toBe(CHARACTER_ESTIMATE);
-    expect(tokenCounterNow('llama3.1:8b')).toBe(CHARACTER_ESTIMATE);
+    expect(await tokenCounterFor('llama3.1:8b')).toBe(CHARACTER_ESTIMATE);
     const messages: ChatMessage[] = [{ role: 'user', content: 'x'.repeat(400) }];
     expect(estimateTokens(messages, [], CHARACTER_ESTIMATE)).toBe(102);
     expect(estimateTokens(messages)).toBe(102);

@@ -18,15 +18,6 @@ export interface ContextView {
   readonly collapseBefore: number;
 }
 
-/**
- * The conversation the model sees: the system prompt, then the path from the root (or from the
- * newest summary on it, with its hot tail) to the head. Every tool call gets exactly one tool
- * message, right after the call.
- */
-export function buildMessages(systemPrompt: string, path: readonly AnyEntry[]): ChatMessage[] {
-  return renderView(systemPrompt, contextView(path));
-}
-
 export function contextView(read: readonly AnyEntry[]): ContextView {
   // Every entry of the path is read below: a path built as it is read (a saved index's) is built whole first.
   const path = wholeList(read);
@@ -41,7 +32,11 @@ export function contextView(read: readonly AnyEntry[]): ContextView {
   return { summary, entries, collapseBefore: collapseHorizon(path, entries) };
 }
 
-/** Renders a view; `collapseBefore` overrides the view's own horizon when it reaches further. */
+/**
+ * The conversation the model sees from a view: the system prompt, the summary, then the entries;
+ * every tool call gets exactly one tool message, right after the call. `collapseBefore` overrides
+ * the view's own horizon when it reaches further.
+ */
 export function renderView(
   systemPrompt: string,
   view: ContextView,

@@ -7,7 +7,7 @@ import { reinjectsAt, taskStateText, withTaskState } from './plan-nudges';
 import { taskStateOf } from './task-state';
 
 /**
- * The messages of a model call from the end of `path`: the conversation as `buildMessages` gives
+ * The messages of a model call from the end of `path`: the conversation as `renderView` gives
  * it, plus the task state where it belongs. Behind a summary a plan's task state is the cold zone
  * and goes right after the summary on every call (the plan calls it replaced are no longer sent);
  * every `reinjectPlanEveryRounds` tool rounds it goes again just before the newest round. Built
