@@ -108,3 +108,33 @@ describe('tole starts none of the workspace programs a PATH leads to', () => {
     });
   }
 });
+
+describe("a hook's bash reads no startup file", () => {
+  // bash -c reads ~/.bashrc when its stdin is a socket (a hook's payload comes on one) and SHLVL
+  // is not set (tole started by a launcher, cron, a service): a .bashrc that puts `.` or
+  // `node_modules/.bin` first, as many do, put the repository's programs back before tole's git.
+  it('a .bashrc that puts . first changes nothing a hook or a prompt command runs', async () => {
+    const d = tempDirs('tole-path-bashrc-');
+    made.push(d);
+    const marker = join(d.outside, 'planted-ran.txt');
+    plant(d.root, marker);
+    execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
+    writeFileSync(join(d.parent, '.bashrc'), `echo bashrc-read >> '${marker}'\nexport PATH=.:$PATH\n`);
+    const userDir = join(d.parent, '.config', 'tole');
+    mkdirSync(userDir, { recursive: true });
+    writeFileSync(
+      join(userDir, 'config.json'),
+      JSON.stringify({
+        hooks: { sessionStart: `git --version > '${join(d.outside, 'hook.txt')}'` },
+        systemPrompt: ['git --version >/dev/null; echo from-a-prompt-command'],
+      }),
+    );
+    const run = await runBuiltTole(['-p', 'hello', '--base-url', server.url, '--model', 'm'], {
+      cwd: d.root,
+      env: { PATH: USER_PATH, HOME: d.parent, TOLE_HOME: d.home, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-test' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(d.outside, 'hook.txt'), 'utf8')).toMatch(/^git version/);
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+});

@@ -35,7 +35,7 @@ export interface CommandEnd {
 }
 
 /**
- * Runs `bash -c command` in its own process group (detached), the payload on stdin. On timeout
+ * Runs `bash --norc -c command` in its own process group (detached), the payload on stdin. On timeout
  * or abort the whole group is killed with SIGKILL, so that a child left in the background dies
  * with it. Never rejects.
  */
@@ -45,7 +45,9 @@ export async function runHookCommand(spec: CommandSpec): Promise<CommandEnd> {
   }
   const out = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
   const err = new BoundedText(HOOK_OUTPUT_MAX_BYTES);
-  const bashArgs = ['-c', spec.command];
+  // --norc: bash -c reads ~/.bashrc when its stdin is a socket (the payload comes on one) and
+  // SHLVL is unset, and a .bashrc that puts `.` first would find the repository's git before tole's.
+  const bashArgs = ['--norc', '-c', spec.command];
   const { program, args, seccomp } = spec.confined
     ? confinedCommand(spec.confined.sandbox, spec.confined.policy, ['bash', ...bashArgs])
     : { program: 'bash', args: bashArgs, seccomp: null };

@@ -78,6 +78,19 @@ describe("the model's command finds no program in the workspace through PATH", (
     );
   });
 
+  it('reads no .bashrc, which could put . first again', async () => {
+    // bash -c reads ~/.bashrc when SSH_CLIENT is set and SHLVL is not (tole started over ssh by a
+    // shell that sets no SHLVL, or by a service), and on a socket for stdin.
+    const ws = await plantedWorkspace();
+    writeFileSync(path.join(ws.outside, '.bashrc'), 'echo BASHRC-READ\nexport PATH=.:$PATH\n');
+    const env = { PATH: SYSTEM, HOME: ws.outside, SSH_CLIENT: '192.0.2.1 40000 22', SSH_CONNECTION: 'x' };
+    const bash = createBashTool({ workspaceRoot: ws.root, env });
+    const out = await bash.execute({ command: 'echo $HOME; tole-planted-tool' }, ws.ctx);
+    expect(out.content).toContain(ws.outside);
+    expect(out.content).not.toContain('BASHRC-READ');
+    expect(out.content).not.toContain('PLANTED-RAN');
+  });
+
   it('still finds programs outside the workspace', async () => {
     const ws = await plantedWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, env: { PATH: `.:${SYSTEM}` } });

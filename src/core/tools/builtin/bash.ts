@@ -235,7 +235,9 @@ async function runCommand(
   const capture = OutputCapture.create(BASH_CAPTURE_MAX_BYTES);
   // The outer bash points stderr at stdout and becomes `bash -c command` (same pid, same group),
   // so the two streams interleave in the order they were written, as in a terminal.
-  const bashArgs = ['-c', 'exec bash -c "$1" 2>&1', 'bash', command];
+  // --norc: bash -c reads ~/.bashrc when SSH_CLIENT is set and SHLVL is not (Debian's build), and
+  // a .bashrc that puts `.` first would undo the command's PATH (path-outside-workspace.ts).
+  const bashArgs = ['--norc', '-c', 'exec bash --norc -c "$1" 2>&1', 'bash', command];
   const { program, args, seccomp } = confined
     ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs])
     : { program: 'bash', args: bashArgs, seccomp: null };
