@@ -61,6 +61,12 @@ export function makeMcpTool(definition: McpToolDefinition, info: McpToolInfo, ca
 
 /** The arguments on one line, shortened: what the approval prompt and allow rules see. */
 function subjectOf(input: McpArguments): string {
-  const text = JSON.stringify(input);
+  let text: string;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    // Nested deeper than JSON.stringify's stack (JSON.parse took it): the box shows them as lines.
+    return '(arguments nested too deep to write on one line)';
+  }
   return text.length <= MAX_SUBJECT_CHARS ? text : `${text.slice(0, MAX_SUBJECT_CHARS - 1)}…`;
 }

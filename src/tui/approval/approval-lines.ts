@@ -26,11 +26,20 @@ export interface ApprovalView {
   readonly tailRows?: number;
 }
 
+/** The input as JSON, or null for one nested deeper than JSON.stringify's stack (JSON.parse took it). */
+function jsonOf(input: unknown): string | null {
+  try {
+    return JSON.stringify(input);
+  } catch {
+    return null;
+  }
+}
+
 /** False when the input is just the subject again (`{"command": "rm -rf build/"}` under `rm -rf build/`). */
 function addsToSubject(input: unknown, subject: string): boolean {
   if (input === null || typeof input !== 'object') return String(input) !== subject;
   // An MCP call's subject is its arguments on one line: shown once, as lines.
-  if (JSON.stringify(input) === subject) return true;
+  if (jsonOf(input) === subject) return true;
   const values = Object.values(input as Record<string, unknown>);
   return !(values.length === 1 && values[0] === subject);
 }
@@ -81,7 +90,7 @@ function bodyLines(pending: PendingApproval, width: number): Line[] {
     return lines;
   }
   // An MCP call's subject is its arguments on one line: the lines below say them whole.
-  if (JSON.stringify(request.input) !== request.subject)
+  if (jsonOf(request.input) !== request.subject)
     for (const text of visibleLines(request.subject))
       lines.push(...wrapLine([seg(text, 'strong')], width, [seg('  ')]));
   // A file tool's change is shown as what it does to the file, not as its arguments.
