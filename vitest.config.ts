@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { LEAVES_MEMORY_BEHIND, lastInTheirProject } from './test/support/file-order';
-import { SHIPPED_RENDERER_SETUP, shippedRendererPlugins, TRANSFORMED } from './test/support/shipped-renderer';
+import {
+  REACT_AS_SHIPPED,
+  SHIPPED_RENDERER_SETUP,
+  shippedRendererPlugins,
+  TRANSFORMED,
+} from './test/support/shipped-renderer';
 import { filesByTier } from './test/support/tiers';
 
 const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
@@ -11,6 +16,10 @@ const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
 const PROCESS_SETUP = ['test/support/build-test-children.ts'];
 // The unit and isolated tiers' own directory, which each file's TMPDIR is made in (test/support/run-tmpdir.ts).
 const RUN_TMPDIR = ['test/support/run-tmpdir.ts'];
+
+// No test reaches the user's watchman (checkpoints ask the one WATCHMAN_SOCK names): a test
+// that wants one starts its own (test/support/own-watchman.ts) and names its socket.
+const ENV = { WATCHMAN_SOCK: '/nonexistent/tole-tests-reach-no-watchman' };
 
 /** vitest's order, the fault simulator's shards last in their project (test/support/file-order.ts says why). */
 class ToleSequencer extends BaseSequencer {
@@ -28,9 +37,7 @@ export default defineConfig({
     // the git shims a file's bash calls wrote, removed after it (a worker thread ends with no exit);
     // with TOLE_FILE_CPU_LOG set, each file's CPU and its children's (test/support/file-cpu-log.ts).
     setupFiles: ['test/support/fc-setup.ts', 'test/support/git-shims-removed.ts', 'test/support/file-cpu-log.ts'],
-    // No test reaches the user's watchman (checkpoints ask the one WATCHMAN_SOCK names): a test
-    // that wants one starts its own (test/support/own-watchman.ts) and names its socket.
-    env: { WATCHMAN_SOCK: '/nonexistent/tole-tests-reach-no-watchman' },
+    env: ENV,
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Files spend part
     // of their time waiting (on children, fsync, local servers, tole's own timers), so one worker
     // more than the cores keeps them busy: on this 2-core machine three workers took the whole run
@@ -58,8 +65,10 @@ export default defineConfig({
         // build's patches of Ink, Yoga and string-width, and its Intl.Segmenter; Ink is loaded as
         // tole's screen loads it, before any file of a worker (ink-as-shipped.ts).
         plugins: shippedRendererPlugins(),
+        oxc: REACT_AS_SHIPPED.oxc,
         test: {
           name: 'screen',
+          env: { ...ENV, ...REACT_AS_SHIPPED.env },
           include: tiers.screen,
           pool: 'threads',
           isolate: false,
@@ -73,8 +82,10 @@ export default defineConfig({
         extends: true,
         // Files that mock modules, each in a fresh module graph; those that draw see the renderer that ships too.
         plugins: shippedRendererPlugins(),
+        oxc: REACT_AS_SHIPPED.oxc,
         test: {
           name: 'isolated',
+          env: { ...ENV, ...REACT_AS_SHIPPED.env },
           include: tiers.isolated,
           pool: 'threads',
           setupFiles: ['test/support/tmpdir-per-file.ts', ...SHIPPED_RENDERER_SETUP],
@@ -103,8 +114,10 @@ export default defineConfig({
         // The process files that also mount the screen: forks as above, on the renderer that ships
         // (the screen tier's patches and set-up), so that no file mounts stock Ink.
         plugins: shippedRendererPlugins(),
+        oxc: REACT_AS_SHIPPED.oxc,
         test: {
           name: 'process-screen',
+          env: { ...ENV, ...REACT_AS_SHIPPED.env },
           include: tiers['process-screen'],
           pool: 'forks',
           isolate: false,

@@ -23,6 +23,18 @@ export const SHIPPED_RENDERER_PACKAGES = [
 /** Set-up files of a tier that draws: tole's Intl.Segmenter first, then Ink loaded as the screen loads it. */
 export const SHIPPED_RENDERER_SETUP = ['test/support/shipped-segmenter.ts', 'test/support/ink-as-shipped.ts'];
 
+/**
+ * React and its reconciler as the shipped script has them: their production builds (scripts/build.mjs
+ * defines process.env.NODE_ENV as "production" in dist/screen.cjs), and JSX compiled to the
+ * production `jsx` calls (the production build has no `jsxDEV`). Their development builds, which
+ * vitest's "test" picks, run other code (an Error taken for each element's owner stack, checks of
+ * every render) at several times the cost. Spread into a drawing tier's project (vitest.config.ts).
+ */
+export const REACT_AS_SHIPPED = {
+  oxc: { jsx: { runtime: 'automatic', development: false } },
+  env: { NODE_ENV: 'production' },
+} as const;
+
 export const TRANSFORMED = new RegExp(`[\\\\/]node_modules[\\\\/](${SHIPPED_RENDERER_PACKAGES.join('|')})[\\\\/]`);
 
 export function shippedRendererPlugins(): Plugin[] {
