@@ -182,3 +182,18 @@ export class WatchmanJournal implements ChangeJournal {
 function everything(token: string, why: string): JournalAnswer {
   return { token, changed: null, why };
 }
+
+/** The journal a checkpoint store's settings name: `watchman` for a running watchman's (see checkpoint-store.ts), else the one given, or none. */
+export function journalOf(
+  journal: ChangeJournal | 'watchman' | null | undefined,
+  workspaceRoot: string,
+  path: string,
+): ChangeJournal | null {
+  if (journal !== 'watchman') return journal ?? null;
+  const env: NodeJS.ProcessEnv = { PATH: path };
+  for (const name of ['HOME', 'USER', 'LOGNAME', 'TMPDIR'])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  // Newer watchman clients read WATCHMAN_SOCK themselves; 4.9's takes it only as --sockname.
+  const sockname = process.env['WATCHMAN_SOCK'];
+  return new WatchmanJournal(workspaceRoot, { env, ...(sockname ? { sockname } : {}) });
+}

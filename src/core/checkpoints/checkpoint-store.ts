@@ -6,13 +6,14 @@ import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
 import { commitOnRef, UnreadableHead } from './ref-chain';
 import { CHECKPOINT_REF, gitCheckpointRef } from './git-checkpoint-ref';
-import { type LostChain, lostChainHead, startNewChain } from './lost-chain';
+import { headOnNoCommit, type LostChain, lostChainHead, lostMessage, startNewChain } from './lost-chain';
+import { type LostUnderHead, lostUnderHead, refuseLostInRestore, removeDamagedLoose } from './lost-objects';
 import { createDirectory, detachHeadAt, offReason } from './checkpoint-directory';
 import { removeOwnIndexesLeftBehind } from './own-index';
 import { writeRestore } from './write-restore';
 import { restoreDiff } from './restore-diff';
 import { WorkspaceScan } from './workspace-scan';
-import { type ChangeJournal, WatchmanJournal } from './change-journal';
+import { type ChangeJournal, journalOf } from './change-journal';
 import { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
 
 export { type LeftOut, planSize, RestoreIncomplete, type RestorePlan, RestoreWroteNothing } from './restore-plan';
@@ -80,6 +81,8 @@ type TakeResult =
       readonly afterFailures?: number;
       /** The newest checkpoint before this one could not be read (lost-chain.ts): this one starts a new chain. */
       readonly lost?: LostChain;
+      /** Objects under the newest checkpoint before this one could not be read: this one read every file again. */
+      readonly holes?: LostUnderHead;
     }
   | { readonly ok: false; readonly reason: string; readonly interrupted: true };
 
@@ -121,7 +124,11 @@ export class Checkpoints {
     private readonly maxFileBytes: number,
     private readonly settings: CheckpointSettings,
   ) {
-    this.scan = new WorkspaceScan(target, maxFileBytes, journalOf(settings, target.path));
+    this.scan = new WorkspaceScan(
+      target,
+      maxFileBytes,
+      journalOf(settings.journal, settings.workspaceRoot, target.path),
+    );
   }
 
   /** Why the last scan looked at every file though a journal was given, or null (test and bench hook). */
@@ -214,7 +221,7 @@ export class Checkpoints {
         const from = this.vouched;
         this.vouched = null;
         const known = how === 'known-paths' ? await this.knownPathCheckpoint(from, named, stop) : null;
-        const { checkpoint, lost } = known ? { checkpoint: known, lost: null } : await this.scanOnReadableChain(stop);
+        const { checkpoint, lost, holes } = known ? { checkpoint: known } : await this.scanOnReadableChain(stop);
         this.newest = checkpoint.commit;
         this.vouched = rescans === this.rescans ? checkpoint : null;
         return {
@@ -222,6 +229,7 @@ export class Checkpoints {
           id: checkpoint.commit,
           leftOut: [...checkpoint.leftOut],
           ...(lost ? { lost } : {}),
+          ...(holes ? { holes } : {}),
         };
       }, signal);
       const taken = signal ? await raceAbort(running, signal) : await running;
@@ -270,22 +278,45 @@ export class Checkpoints {
    * none) and the scan runs once more, from no index. Without this, every later checkpoint of the
    * session failed the same way and every later call ran without one.
    */
-  private async scanOnReadableChain(stop: AbortSignal): Promise<{ checkpoint: Vouched; lost: LostChain | null }> {
+  private async scanOnReadableChain(
+    stop: AbortSignal,
+  ): Promise<{ checkpoint: Vouched; lost?: LostChain | null; holes?: LostUnderHead }> {
     // This process's first checkpoint takes the ref's head as its parent unread (tole writes its
     // commit objects itself): after a crash that head may be lost though HEAD still reads, and a
-    // commit on it would chain on a hole. Looked at once (a git or two), before the scan.
+    // commit on it would chain on a hole. Looked at once, before the scan, with its trees and
+    // blobs, which a scan reuses by id (lost-objects.ts).
     if (this.newest === null) {
       const lost = await lostChainHead(this.target, stop);
       if (lost !== null) return this.scanOnNewChain(lost, stop);
+      const holes = await lostUnderHead(this.target, stop);
+      if (holes !== null) return this.scanAfresh(holes, stop);
     }
     try {
       return { checkpoint: await this.scanCheckpoint(stop), lost: null };
     } catch (error) {
       if (stop.aborted || !(error instanceof GitFailure || error instanceof UnreadableHead)) throw error;
       const lost = await lostChainHead(this.target, stop);
-      if (lost === null) throw error;
-      return this.scanOnNewChain(lost, stop);
+      if (lost !== null) return this.scanOnNewChain(lost, stop);
+      const holes = await lostUnderHead(this.target, stop);
+      if (holes === null) throw error;
+      return this.scanAfresh(holes, stop);
     }
+  }
+
+  /**
+   * The head reads but objects under it do not: the scan stages every file again (writing their
+   * objects anew), compared with no HEAD (whose trees it cannot read); the ref keeps its head.
+   */
+  private async scanAfresh(
+    holes: LostUnderHead,
+    stop: AbortSignal,
+  ): Promise<{ checkpoint: Vouched; holes: LostUnderHead }> {
+    await removeDamagedLoose(this.target, holes.lost, stop);
+    headOnNoCommit(this.target.gitDir);
+    this.scan.startAfresh();
+    this.writer?.close();
+    this.writer = null;
+    return { checkpoint: await this.scanCheckpoint(stop), holes };
   }
 
   private async scanOnNewChain(lost: LostChain, stop: AbortSignal): Promise<{ checkpoint: Vouched; lost: LostChain }> {
@@ -414,7 +445,11 @@ export class Checkpoints {
     if (!(await this.exists(id, stop))) throw new Error(lostMessage(this.target.gitDir, id));
     this.init();
     const now = await this.scan.tree(stop);
-    return restoreDiff(this.target, id, now.tree, stop);
+    const plan = await restoreDiff(this.target, id, now.tree, stop).catch((error: unknown) =>
+      refuseLostInRestore(this.target, id, null, stop, error).then(() => Promise.reject(error)),
+    );
+    await refuseLostInRestore(this.target, id, [...plan.bytes.added, ...plan.bytes.changed], stop);
+    return plan;
   }
 
   private init(): void {
@@ -448,27 +483,6 @@ export class Checkpoints {
   private stopOn(caller: AbortSignal | undefined): ReturnType<typeof stopSignal> {
     return stopSignal(caller, this.settings.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, this.settings.timer ?? realTimer);
   }
-}
-
-function journalOf(settings: CheckpointSettings, path: string): ChangeJournal | null {
-  if (settings.journal !== 'watchman') return settings.journal ?? null;
-  const env: NodeJS.ProcessEnv = { PATH: path };
-  for (const name of ['HOME', 'USER', 'LOGNAME', 'TMPDIR'])
-    if (process.env[name] !== undefined) env[name] = process.env[name];
-  // Newer watchman clients read WATCHMAN_SOCK themselves; 4.9's takes it only as --sockname.
-  const sockname = process.env['WATCHMAN_SOCK'];
-  return new WatchmanJournal(settings.workspaceRoot, { env, ...(sockname ? { sockname } : {}) });
-}
-
-/**
- * Why checkpoint `id` cannot be read: its commit is not in `gitDir`, or is there damaged (a loose
- * object left empty or cut short: a crash right after the checkpoint, before the disk had it, or
- * a copied session whose checkpoints stayed on another machine). Nothing is written from it.
- */
-function lostMessage(gitDir: string, id: string): string {
-  const loose = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
-  const state = existsSync(loose) ? 'is there damaged' : 'is not there';
-  return `checkpoint ${id.slice(0, 12)} is lost: its commit ${state} in ${gitDir} (a crash right after the checkpoint was taken, or a session copied from where its checkpoints are); nothing was written. Restore to another point of the session`;
 }
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detachHeadAt } from './checkpoint-directory';
 import { CHECKPOINT_REF, refInFiles } from './git-checkpoint-ref';
@@ -68,9 +68,23 @@ export async function startNewChain(target: GitTarget, chain: LostChain, stop: A
     if (run.code !== 0) throw new GitFailure(args, run.code, run.stderr);
   }
   if (chain.parent !== null) detachHeadAt(target.gitDir, chain.parent);
-  else {
-    const temp = join(target.gitDir, `HEAD.tole-${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
-    writeFileSync(temp, 'ref: refs/heads/no-checkpoint\n');
-    renameSync(temp, join(target.gitDir, 'HEAD'));
-  }
+  else headOnNoCommit(target.gitDir);
+}
+
+/** HEAD onto no commit: the next scan compares with nothing and stages every path. */
+export function headOnNoCommit(gitDir: string): void {
+  const temp = join(gitDir, `HEAD.tole-${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
+  writeFileSync(temp, 'ref: refs/heads/no-checkpoint\n');
+  renameSync(temp, join(gitDir, 'HEAD'));
+}
+
+/**
+ * Why checkpoint `id` cannot be read: its commit is not in `gitDir`, or is there damaged (a loose
+ * object left empty or cut short: a crash right after the checkpoint, before the disk had it, or
+ * a copied session whose checkpoints stayed on another machine). Nothing is written from it.
+ */
+export function lostMessage(gitDir: string, id: string): string {
+  const loose = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
+  const state = existsSync(loose) ? 'is there damaged' : 'is not there';
+  return `checkpoint ${id.slice(0, 12)} is lost: its commit ${state} in ${gitDir} (a crash right after the checkpoint was taken, or a session copied from where its checkpoints are); nothing was written. Restore to another point of the session`;
 }

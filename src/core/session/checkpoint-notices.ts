@@ -1,4 +1,5 @@
 import type { FailedCheckpoint } from '../checkpoints/checkpoint-store';
+import { type LostUnderHead, lostText } from '../checkpoints/lost-objects';
 import type { NoticePayload } from './turn-hooks';
 
 /**
@@ -55,6 +56,20 @@ export function lostCheckpointNotices(
   return [
     notice(
       `checkpoint ${names} was lost (its commit cannot be read in ${directory}): this call's checkpoint starts the chain again, ${from}; a restore to ${lost.length === 1 ? 'it' : 'them'} cannot be done.`,
+    ),
+  ];
+}
+
+/**
+ * Files or folders under the newest checkpoint before this call's could not be read (lost in a
+ * crash before they reached the disk, or removed), though its commit reads: this call's
+ * checkpoint read every file of the workspace again. Said once, on that call.
+ */
+export function lostObjectsNotices(holes: LostUnderHead, directory: string): NoticePayload[] {
+  const count = holes.lost.length;
+  return [
+    notice(
+      `checkpoint ${holes.checkpoint.slice(0, 12)} has lost ${count === 1 ? 'part' : `${count} parts`} of what it held (${lostText(holes.lost)}: a crash before ${count === 1 ? 'it' : 'they'} reached the disk, or removed from ${directory}): this call's checkpoint reads every file again and holds the workspace whole; a restore to that checkpoint or an earlier one cannot bring back a lost file the workspace no longer holds as it was then, and says so before writing anything.`,
     ),
   ];
 }

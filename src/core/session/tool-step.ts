@@ -10,7 +10,12 @@ import type { EntryPayloads } from '../tree/entry-types';
 import type { AgentDeps } from './agent-deps';
 import { AppendBatch } from './cursor';
 import type { EventSink } from './events';
-import { checkpointsBackNotices, lostCheckpointNotices, failedCheckpointNotices } from './checkpoint-notices';
+import {
+  checkpointsBackNotices,
+  lostCheckpointNotices,
+  failedCheckpointNotices,
+  lostObjectsNotices,
+} from './checkpoint-notices';
 import { addNotices, type NoticePayload } from './turn-hooks';
 import { approvalPlace } from './approval-place';
 
@@ -175,6 +180,7 @@ export class Sandwich {
         id: taken.id,
         notices: [
           ...(taken.lost ? lostCheckpointNotices(taken.lost.lost, taken.lost.parent, checkpoints.directory) : []),
+          ...(taken.holes ? lostObjectsNotices(taken.holes, checkpoints.directory) : []),
           ...(taken.afterFailures ? checkpointsBackNotices(taken.afterFailures) : []),
         ],
       };
