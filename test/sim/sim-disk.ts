@@ -315,8 +315,10 @@ export class SimDisk {
     }
     if (!this.dirs.has(dirname(path))) throw errno('ENOENT', 'open', path);
     let inode = this.names.get(path);
-    if (flags === 'wx' && inode) throw errno('EEXIST', 'open', path);
-    if (flags === 'wx' || (flags === 'w+' && !inode)) {
+    // 'wx+' is 'wx' here: a simulated file can always be read back through its fd.
+    const exclusive = flags === 'wx' || flags === 'wx+';
+    if (exclusive && inode) throw errno('EEXIST', 'open', path);
+    if (exclusive || (flags === 'w+' && !inode)) {
       inode = { data: Buffer.alloc(0), durable: Buffer.alloc(0) };
       this.names.set(path, inode);
     } else if (flags === 'w+') inode!.data = Buffer.alloc(0);

@@ -27,6 +27,12 @@ export interface FileOps {
    * stat. An inode number is reused once its file is gone, so whoever compares keeps it open.
    */
   fileIdOf(path: string): string | null;
+  /**
+   * How the name `path` reaches its file (symlinks not followed): whether it is a symlink, and how
+   * many names (hard links) the file has; null when nothing is there. Fakes without links may
+   * leave it out.
+   */
+  nameOf?(path: string): { readonly symlink: boolean; readonly names: number } | null;
   /** Who this process is and which others are alive, for the lock; the real system's when absent. */
   readonly processes?: ProcessProbe;
 }
@@ -79,6 +85,10 @@ export const nodeFileOps: FileOps = {
   kindOf: (path) => {
     const stats = fs.statSync(path, { throwIfNoEntry: false });
     return stats ? kindOfStats(stats) : null;
+  },
+  nameOf: (path) => {
+    const stats = fs.lstatSync(path, { throwIfNoEntry: false });
+    return stats ? { symlink: stats.isSymbolicLink(), names: stats.nlink } : null;
   },
   fileIdOf: (path) => {
     const stats = fs.lstatSync(path, { throwIfNoEntry: false, bigint: true });

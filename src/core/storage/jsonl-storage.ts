@@ -1,3 +1,4 @@
+import { refuseSecondName } from './session-name';
 import { basename, dirname, join } from 'node:path';
 import { describeIoError, isStorageError, StorageError } from './errors';
 import { makeNameDurable } from './durable-name';
@@ -133,6 +134,7 @@ export class JsonlStorage implements Storage {
     const ops = options.ops ?? nodeFileOps;
     if (!ops.existsSync(path)) throw new StorageError('not-found', `no session file at ${path}`, { path });
     const readOnly = options.readOnly ?? false;
+    if (!readOnly) refuseSecondName(ops, path);
     const lock = readOnly ? null : acquireLock(ops, path, options.nonce, options.nowMs);
     let fd: number | null = null;
     try {
@@ -301,7 +303,10 @@ export class JsonlStorage implements Storage {
     const headerBytes = encodeHeader(header);
     let crc = headerCrc(headerBytes.subarray(0, -1));
     let size = 0;
-    const tempFd = this.ops.openSync(temp, 'w+', 0o600);
+    // Made anew ('wx+' follows no symlink): a name planted there is never written through. One
+    // left by a compaction a crash stopped is removed first (the name itself, not what it names).
+    if (this.ops.fileIdOf(temp) !== null) this.ops.unlinkSync(temp);
+    const tempFd = this.ops.openSync(temp, 'wx+', 0o600);
     try {
       writeWhole(this.ops, tempFd, headerBytes, 0);
       size = headerBytes.length;
