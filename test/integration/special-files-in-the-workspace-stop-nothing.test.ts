@@ -1,0 +1,100 @@
+/**
+ * A repository (or a confined command, which may write the workspace) plants FIFOs and links to
+ * devices where tole's own unconfined reads and gits look: ignore and attribute files,
+ * the instructions files, the project config, a file the checkpoint scan reads. A FIFO waits for
+ * a writer that never comes, a device such as /dev/zero never ends: tole must neither hang nor
+ * read them, and the turn ends as it would without them.
+ *
+ * Not here because they do not hold yet: a FIFO for the workspace's `.gitignore`, its
+ * `.gitattributes` or a folder's `.gitignore` keeps `tole -p` from ending (killed after 45 s; git
+ * blocks opening such a file, and the checkpoint's time limit is 5 minutes). Not fixed yet.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../support/chat-server';
+import { tempDirs, type TempDirs } from '../support/agent-fixtures';
+import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+
+const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
+let server: ChatServer;
+const made: TempDirs[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startChatServer({ defaultReply: { text: 'done' } });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const d of made) d.remove();
+});
+
+/** Each path a FIFO, made by mkfifo (a program: node has no mkfifo). */
+function fifos(root: string, paths: readonly string[]): void {
+  for (const p of paths) mkdirSync(join(root, p, '..'), { recursive: true });
+  execFileSync(
+    '/usr/bin/mkfifo',
+    paths.map((p) => join(root, p)),
+  );
+}
+
+interface Plant {
+  readonly name: string;
+  readonly make: (root: string) => void;
+}
+
+const PLANTS: readonly Plant[] = [
+  { name: "a FIFO for a folder's .gitattributes", make: (root) => fifos(root, ['src/.gitattributes']) },
+  {
+    name: 'a FIFO for .git/info/exclude',
+    make: (root) => {
+      rmSync(join(root, '.git/info/exclude'));
+      fifos(root, ['.git/info/exclude']);
+    },
+  },
+  {
+    name: 'FIFOs for the instructions files',
+    make: (root) => fifos(root, ['AGENTS.md', 'CLAUDE.md', '.tole/AGENTS.md']),
+  },
+  { name: 'a FIFO for the project config', make: (root) => fifos(root, ['.tole/config.json']) },
+  { name: 'a FIFO among the files', make: (root) => fifos(root, ['data.txt', 'src/a.ts']) },
+  {
+    name: 'links to /dev/zero and a terminal for the files tole reads',
+    make: (root) => {
+      mkdirSync(join(root, '.tole'), { recursive: true });
+      for (const p of ['.gitignore', '.gitattributes', 'AGENTS.md', '.tole/config.json', 'zero.txt'])
+        symlinkSync('/dev/zero', join(root, p));
+      symlinkSync('/dev/tty', join(root, 'tty.txt'));
+    },
+  },
+];
+
+describe('special files planted in the workspace stop nothing tole does', () => {
+  for (const plant of PLANTS) {
+    it(`${plant.name}: a turn with a bash call ends, and a second start too`, { timeout: 120_000 }, async () => {
+      const d = tempDirs('tole-special-');
+      made.push(d);
+      writeFileSync(join(d.root, 'README.md'), 'hello\n');
+      execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
+      plant.make(d.root);
+      const env = { PATH: USER_PATH, HOME: d.parent, TOLE_HOME: d.home, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-test' };
+      for (const round of [1, 2]) {
+        server.push(
+          {
+            toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command: 'echo x > new.txt' }) }],
+          },
+          { text: 'done' },
+        );
+        const run = await runBuiltTole(['-p', 'write a file', '--yes', '--base-url', server.url, '--model', 'm'], {
+          cwd: d.root,
+          env,
+          timeoutMs: 45_000,
+        });
+        expect(run.code, `round ${round}: ${run.stderr}`).not.toBeNull();
+        expect(run.stdout + run.stderr, `round ${round}`).toContain('done');
+      }
+    });
+  }
+});
