@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { relative, isAbsolute } from 'node:path';
+import { resolve } from 'node:path';
+import { isWithin } from '../tools/path-outside-workspace';
 import { isIdleGitOfThisProcess } from './idle-gits';
 
 /**
@@ -16,8 +17,9 @@ export function lockInMessage(stderr: string): string | null {
 
 /** Whether `lock` lies inside `gitDir` (only tole's own directory's locks are ever removed). */
 export function isInside(gitDir: string, lock: string): boolean {
-  const rel = relative(gitDir, lock);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  const dir = resolve(gitDir);
+  const file = resolve(lock);
+  return file !== dir && isWithin(file, dir);
 }
 
 type GitActivity = 'running' | 'none' | 'unknown';

@@ -9,6 +9,7 @@
  */
 import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from './path-outside-workspace';
 
 /** Tole's own files in the workspace. */
 const TOLE_FILES = ['tole.config.json', '.tole'] as const;
@@ -102,9 +103,9 @@ function nestedRepoDirs(workspaceRoot: string): string[] {
   return found;
 }
 
+/** True when `candidate` is `root` or lies below it; a folder named `..x` inside is inside. */
 function isInside(candidate: string, root: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return isWithin(path.resolve(candidate), path.resolve(root));
 }
 
 /**

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { arch } from 'node:os';
 import path from 'node:path';
+import { isWithin } from './path-outside-workspace';
 import { protectedPaths } from './sandbox-protected-paths';
 import { unixSocketFilter } from './unix-socket-filter';
 
@@ -46,10 +47,6 @@ interface ConfinedCommand {
 const SECCOMP_FD = 3;
 /** Where the sandbox shows something else than the host has: a private /tmp, empty /run and /dev/shm. */
 const HIDDEN_DIRS = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
-
-function isWithin(candidate: string, dir: string): boolean {
-  return candidate === dir || candidate.startsWith(`${dir}/`);
-}
 
 /** Architectures the seccomp filter knows (`process.arch` names). */
 const FILTERED_ARCHES = ['x64', 'arm64'];

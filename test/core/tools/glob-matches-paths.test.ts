@@ -75,6 +75,20 @@ describe('glob', () => {
     expect((await globTool.execute({ pattern: '/etc/*' }, ws.ctx)).ok).toBe(false);
   });
 
+  it('takes an absolute pattern into a folder whose name begins with two dots as inside', async () => {
+    const ws = await tempWorkspace();
+    await makeFiles(ws.root, ['..gen/a.ts', '..gen/b.md']);
+    const out = await globTool.execute({ pattern: path.join(ws.root, '..gen', '*.ts') }, ws.ctx);
+    expect(out).toEqual({ ok: true, content: '..gen/a.ts' });
+  });
+
+  it('refuses an absolute pattern into a sibling whose name begins with the root, or one that climbs out', async () => {
+    const ws = await tempWorkspace();
+    expect((await globTool.execute({ pattern: `${ws.root}x/*` }, ws.ctx)).ok).toBe(false);
+    expect((await globTool.execute({ pattern: `${ws.root}/src/../../outside/*` }, ws.ctx)).ok).toBe(false);
+    expect((await globTool.execute({ pattern: ws.root }, ws.ctx)).ok).toBe(false);
+  });
+
   it('reports a malformed pattern', async () => {
     const ws = await tempWorkspace();
     const out = await globTool.execute({ pattern: 'src/{a,b' }, ws.ctx);

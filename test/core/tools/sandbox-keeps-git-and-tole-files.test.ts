@@ -131,6 +131,16 @@ describe.skipIf(!sandbox)('git metadata and tole files in the sandbox', () => {
     expect(out.content).toContain('M a.txt');
   });
 
+  it('a nested repository in a folder named `..vendor`: its config stays read-only', async () => {
+    const { ws, bash } = await setup();
+    git(templateParent, 'clone', '-q', path.join(templateParent, 'sub-origin'), path.join(ws.root, '..vendor'));
+    const config = path.join(ws.root, '..vendor', '.git', 'config');
+    const before = readFileSync(config, 'utf8');
+    const out = await bash.execute({ command: 'git -C ..vendor config core.fsmonitor "touch owned"' }, ws.ctx);
+    expect(out.ok, out.content).toBe(false);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+  });
+
   it('a .git file leading to a git dir inside the workspace (--separate-git-dir): both stay read-only', async () => {
     const ws = await tempWorkspace();
     git(ws.root, 'init', '-q', `--separate-git-dir=${path.join(ws.root, 'store')}`);
@@ -167,5 +177,22 @@ describe('what is kept read-only', () => {
     const ws = await tempWorkspace();
     writeFileSync(path.join(ws.root, '.git'), `gitdir: ${ws.outside}\n`);
     expect(protectedPaths(ws.root, [ws.root])).toEqual([path.join(ws.root, '.git')]);
+  });
+
+  it('a nested repository or submodule in a folder whose name begins with two dots', async () => {
+    const ws = await tempWorkspace();
+    mkdirSync(path.join(ws.root, '..vendor', '.git'), { recursive: true });
+    mkdirSync(path.join(ws.root, '..sub', '.git'), { recursive: true });
+    writeFileSync(path.join(ws.root, '.gitmodules'), '[submodule "s"]\n\tpath = ..sub\n');
+    expect(protectedPaths(ws.root, [ws.root]).sort()).toEqual(
+      [path.join(ws.root, '..sub', '.git'), path.join(ws.root, '..vendor', '.git')].sort(),
+    );
+  });
+
+  it('is kept only under a writable root, not under a sibling whose name begins with the root', async () => {
+    const ws = await tempWorkspace();
+    mkdirSync(path.join(ws.root, '.git'));
+    expect(protectedPaths(ws.root, [`${ws.root}x`])).toEqual([]);
+    expect(protectedPaths(ws.root, [path.join(ws.root, '..')])).toEqual([path.join(ws.root, '.git')]);
   });
 });

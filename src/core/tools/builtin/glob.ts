@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../../lazy';
 import { formatCount } from '../cap-output';
 import type { Tool, ToolContext, ToolOutput } from '../tool';
+import { isWithin } from '../path-outside-workspace';
 import { failure, fsFailure, workspacePathOrFailure } from './file-io';
 import { walkWorkspace } from './walk-workspace';
 
@@ -81,9 +82,10 @@ function present(pattern: string, matches: string[], complete: boolean, hitEntry
 /** The pattern relative to the root (`./` dropped, an absolute one inside the root made relative), or null. */
 function relativePattern(pattern: string, workspaceRoot: string): string | null {
   if (!path.isAbsolute(pattern)) return pattern.replace(/^(\.\/)+/, '');
-  const relative = path.relative(workspaceRoot, pattern);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
-  return relative.split(path.sep).join('/');
+  const root = path.resolve(workspaceRoot);
+  const absolute = path.resolve(pattern);
+  if (absolute === root || !isWithin(absolute, root)) return null;
+  return path.relative(root, absolute).split(path.sep).join('/');
 }
 
 /** The leading directories that contain no glob syntax: where the walk starts. */
