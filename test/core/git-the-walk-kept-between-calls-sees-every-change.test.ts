@@ -23,6 +23,7 @@ import { describe, expect, it } from 'vitest';
 import { folderListing, forgetFolderListings, isListingKept } from '../../src/core/git-folder-listings';
 import { workspaceGitDirs } from '../../src/core/git-nested-dirs';
 import { REPO_ROOT } from '../support/repo-root';
+import { childScript } from '../support/test-children';
 import { tempWorkspace } from './tools/temp-workspace';
 
 const asRoot = process.getuid?.() === 0;
@@ -198,10 +199,7 @@ describe('the walk kept between calls', () => {
     chmodSync(shut, 0o000);
     try {
       // Root lists any folder; the walk runs in a child that keeps root's uid without its power to ignore modes.
-      const script =
-        `import { workspaceGitDirs } from ${JSON.stringify(path.join(REPO_ROOT, 'src/core/git-nested-dirs.ts'))};` +
-        `console.log(JSON.stringify(workspaceGitDirs(${JSON.stringify(ws.root)})));`;
-      const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+      const node = [process.execPath, childScript('git-dirs-walker'), ws.root];
       const [program, ...args] = asRoot
         ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', ...node]
         : node;

@@ -21,6 +21,7 @@ export const CHILD_SCRIPTS = [
   'checkpoint-twice',
   'crash-restore-child',
   'crash-turn-child',
+  'git-dirs-walker',
   'mcp-notes-server',
   'sim-workspace-holder',
   'stale-lock-racer',
