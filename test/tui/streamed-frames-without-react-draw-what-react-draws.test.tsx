@@ -379,12 +379,21 @@ describe('a streamed frame falls back to React, by its guard', () => {
     await screen.settle();
     const counts = screen.bypass().counts;
     const drawn = counts.drawn;
-    // A timer of the frame's own length made just before the text's frame timer runs just before
-    // it, in the same pass over the timers (same length, same start, made first), before any
-    // setImmediate: the tool's start it sends is told to the screen only on the next one, so the
-    // streamed frame finds the turn moved since React drew it.
-    const toolStarted = new Promise<void>((resolve) =>
-      setTimeout(() => {
+    // The tool's start is sent from inside the text's frame timer, just before the frame: the
+    // screen is told of it only on the next setImmediate, so the streamed frame finds the turn
+    // moved since React drew it. (A timer of its own, even one of the same length made just
+    // before, may fall in a later pass over the timers when the millisecond turns between the
+    // two: React then draws the tool before the frame, and nothing is behind.)
+    const realSetTimeout = globalThis.setTimeout;
+    let toolSent = false;
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+      run: () => void,
+      ms?: number,
+      ...rest: unknown[]
+    ) => {
+      if (toolSent || ms !== FRAME_MS) return realSetTimeout(run, ms, ...rest);
+      toolSent = true;
+      return realSetTimeout(() => {
         screen.emit({
           type: 'tool-call',
           callId: 'c1',
@@ -392,12 +401,13 @@ describe('a streamed frame falls back to React, by its guard', () => {
           subject: 'ls',
           risk: 'ReadOnly',
         } as Parameters<EventSink>[0]);
-        resolve();
-      }, FRAME_MS),
-    );
+        run();
+      }, ms);
+    }) as typeof setTimeout);
     const frame = screen.nextFrame();
     screen.emit({ type: 'text', delta: 'two ' });
-    await toolStarted;
+    spy.mockRestore();
+    expect(toolSent).toBe(true);
     await frame;
     await screen.settle();
     expect(counts.reasons.behind).toBe(1);
