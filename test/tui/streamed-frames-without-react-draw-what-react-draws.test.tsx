@@ -391,7 +391,7 @@ describe('a streamed frame falls back to React, by its guard', () => {
       ms?: number,
       ...rest: unknown[]
     ) => {
-      if (toolSent || ms !== FRAME_MS) return realSetTimeout(run, ms, ...rest);
+      if (toolSent || ms !== FRAME_MS) return Reflect.apply(realSetTimeout, globalThis, [run, ms, ...rest]);
       toolSent = true;
       return realSetTimeout(() => {
         screen.emit({

@@ -1,10 +1,11 @@
 import { existsSync, linkSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { randomHex, type Clock, type Random } from '../clock';
 import { backendOfPath, createStorage, extensionOf, type StorageBackend } from './backends';
 import { StorageError } from './errors';
 import { fsyncDirectory, nodeFileOps } from './file-ops';
 import type { Commit, SessionHeader, StoredRecord } from './records';
+import { linkedTempNameOf } from './session-name';
 import { SessionStore } from './session-store';
 import type { TornTail } from './storage';
 
@@ -43,7 +44,7 @@ export function convertSession(path: string, to: StorageBackend, options: Conver
   const target = convertedPath(path, to);
   if (existsSync(target)) throw exists(target);
   const source = readSession(path, options);
-  const temp = join(dirname(target), `.${randomHex(options.random, 6)}-${basename(target)}`);
+  const temp = linkedTempNameOf(target, options.random);
   try {
     const storage = createStorage(to, temp, source.header, {
       nonce: randomHex(options.random, 8),

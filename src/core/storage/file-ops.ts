@@ -33,6 +33,8 @@ export interface FileOps {
    * leave it out.
    */
   nameOf?(path: string): { readonly symlink: boolean; readonly names: number } | null;
+  /** The names in folder `dir`; fakes without links may leave it out. */
+  namesIn?(dir: string): readonly string[];
   /** Who this process is and which others are alive, for the lock; the real system's when absent. */
   readonly processes?: ProcessProbe;
 }
@@ -86,6 +88,7 @@ export const nodeFileOps: FileOps = {
     const stats = fs.statSync(path, { throwIfNoEntry: false });
     return stats ? kindOfStats(stats) : null;
   },
+  namesIn: (dir) => fs.readdirSync(dir),
   nameOf: (path) => {
     const stats = fs.lstatSync(path, { throwIfNoEntry: false });
     return stats ? { symlink: stats.isSymbolicLink(), names: stats.nlink } : null;

@@ -12,6 +12,7 @@ import { createStorage } from '../storage/backends';
 import { StorageError } from '../storage/errors';
 import { fsyncDirectory, nodeFileOps } from '../storage/file-ops';
 import type { SessionHeader, StoredRecord } from '../storage/records';
+import { linkedTempNameOf } from '../storage/session-name';
 import { SessionStore } from '../storage/session-store';
 import { SyncError, type Db } from './database';
 
@@ -137,7 +138,7 @@ export async function pullSession(db: Db, id: string, dir: string, options: Pull
     ].sort((a, b) => a.seq - b.seq);
     return { header: { ...s.rows[0].header, compactedAtSeq: shippedSeq }, records: all };
   });
-  const temp = join(dir, `.${randomHex(options.random, 6)}-${id}.jsonl`);
+  const temp = linkedTempNameOf(target, options.random);
   try {
     const storage = createStorage('jsonl', temp, header, {
       nonce: randomHex(options.random, 8),

@@ -8,10 +8,15 @@
  * (`.S.jsonl.compact.tmp`, opened 'w+'): a symlink planted there had tole truncate and overwrite
  * the file it named, then rename the link over the session. Now a writable open refuses a name
  * that is a symlink or a file with more than one name, and compaction makes its temp file anew.
+ * One second name is tole's own: pull and convert link a session into place from a temp name and
+ * then remove it, so a crash between the two left a pulled or converted session refused for
+ * writing; that name, still naming the same file, is removed on open.
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/core/clock';
+import { linkedTempNameOf } from '../../../src/core/storage/session-name';
 import { createStore, entryCommit, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
 
 const dir = tempDir();
@@ -95,6 +100,80 @@ describe('a session reached by a second name', () => {
     const again = openStore(join(linked, basename(store.path)));
     again.commit(entryCommit(again, 'e_1', 'two'));
     again.close();
+  });
+});
+
+describe("a crashed pull's or convert's temp name (they link a session into place, then remove the temp)", () => {
+  /** A session in a folder of its own, closed, with `extra` names made beside it by `link`. */
+  function sessionWith(
+    names: (path: string) => string[],
+    how: 'link' | 'copy' = 'link',
+  ): { path: string; extra: string[] } {
+    const folder = fresh('own');
+    mkdirSync(folder);
+    const store = createStore(folder);
+    store.commit(entryCommit(store, null, 'one'));
+    store.close();
+    const extra = names(store.path);
+    for (const name of extra)
+      if (how === 'link') linkSync(store.path, name);
+      else writeFileSync(name, readFileSync(store.path));
+    return { path: store.path, extra };
+  }
+
+  it("tole's own temp name of the same file: removed, and the session opens for writing", () => {
+    const { path, extra } = sessionWith((at) => [linkedTempNameOf(at, seededRandom(99))]);
+    expect(lstatSync(path).nlink).toBe(2);
+    const opened = openStore(path);
+    opened.commit(entryCommit(opened, 'e_1', 'two'));
+    opened.close();
+    expect(existsSync(extra[0]!)).toBe(false);
+    expect(lstatSync(path).nlink).toBe(1);
+    expect(snapshot(openStore(path, { readOnly: true })).entries).toHaveLength(2);
+  });
+
+  for (const [what, nameOf] of [
+    ['eleven hex digits', (at: string) => join(dirname(at), `.abcdef01234-${basename(at)}`)],
+    ['capital hex digits', (at: string) => join(dirname(at), `.ABCDEF012345-${basename(at)}`)],
+    ["another session's name", (at: string) => join(dirname(at), `.abcdef012345-x${basename(at)}`)],
+    ['a name after it', (at: string) => join(dirname(at), `.abcdef012345-${basename(at)}.bak`)],
+    ['no dot first', (at: string) => join(dirname(at), `abcdef012345-${basename(at)}`)],
+  ] as const)
+    it(`a second name that is not tole's temp name (${what}): refused, both names kept`, () => {
+      const { path, extra } = sessionWith((at) => [nameOf(at)]);
+      expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'unreadable' }));
+      expect(existsSync(extra[0]!)).toBe(true);
+      expect(lstatSync(path).nlink).toBe(2);
+    });
+
+  it("tole's temp name beside a third name: refused, nothing removed", () => {
+    const { path, extra } = sessionWith((at) => [linkedTempNameOf(at, seededRandom(7)), `${at}.mine`]);
+    expect(() => openStore(path)).toThrowError(
+      expect.objectContaining({ message: expect.stringContaining('has 3 names') }),
+    );
+    for (const name of extra) expect(existsSync(name)).toBe(true);
+  });
+
+  it("tole's temp name holding another file (a copy), while the session has a second name elsewhere: refused, the copy kept", () => {
+    const outside = tempDir('tole-outside-');
+    try {
+      const { path, extra } = sessionWith((at) => [linkedTempNameOf(at, seededRandom(8))], 'copy');
+      linkSync(path, join(outside.path, 'keep.jsonl'));
+      expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'unreadable' }));
+      expect(existsSync(extra[0]!)).toBe(true);
+      expect(existsSync(join(outside.path, 'keep.jsonl'))).toBe(true);
+    } finally {
+      outside.remove();
+    }
+  });
+
+  it("a symlink at tole's temp name: refused, the link kept", () => {
+    const { path } = sessionWith(() => []);
+    const temp = linkedTempNameOf(path, seededRandom(9));
+    symlinkSync(path, temp);
+    linkSync(path, `${path}.second`);
+    expect(() => openStore(path)).toThrowError(expect.objectContaining({ kind: 'unreadable' }));
+    expect(lstatSync(temp).isSymbolicLink()).toBe(true);
   });
 });
 
