@@ -16,6 +16,7 @@ import { LINE_CRC, STORAGE_VERSION, type SessionHeader } from '../src/core/stora
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { seededRandom, systemClock } from '../src/core/clock';
 import { SessionStore } from '../src/core/storage/session-store';
+import { indexKeyIn } from '../src/cli/index-key';
 import { formatRows, type Row } from './storage';
 
 /** The built tole; TOLE_BIN points the start-up rows at another build (an earlier one, for a before/after). */
@@ -422,7 +423,13 @@ export async function runStartupBench(): Promise<Row[]> {
     // The bench writes the file itself, so it has no saved index yet: the first open of a session
     // tole did not write. A writable open (what resuming it in tole does) then saves the index.
     await firstFrameRow(100_000, large, ', no saved index (first open)', '≤ 500 ms');
-    SessionStore.open(large, { clock: systemClock, random: seededRandom(1) }).close();
+    // Saved with the key tole vouches for indexes with ($TOLE_HOME/index.key): an index without it
+    // is not taken, and the open replays the file.
+    SessionStore.open(large, {
+      clock: systemClock,
+      random: seededRandom(1),
+      indexKey: indexKeyIn(env.TOLE_HOME),
+    }).close();
     await firstFrameRow(100_000, large, ', saved index beside it', '< 500 ms');
     const cpu = await medianOf(3, async () => (await firstFrame(['--resume', large, '--read-only'], env, dir)).cpuMs);
     const bareCpu = await medianOf(RUNS, async () => {
