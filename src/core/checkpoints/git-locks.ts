@@ -1,13 +1,16 @@
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isWithin } from '../tools/path-outside-workspace';
-import { isIdleGitOfThisProcess } from './idle-gits';
+import { isIdleGitOfSomeTole, isIdleGitOfThisProcess } from './idle-gits';
 
 /**
  * git's own lock files in tole's checkpoint directory (`index.lock`, `refs/tole/checkpoints.lock`,
  * `packed-refs.lock`). One held by a running git (another tole's checkpoint) is waited for; one
  * whose git is gone (a tole killed mid-checkpoint) is removed. Whether a git is running for the
- * directory is read from /proc: tole runs git with GIT_DIR set to it in the environment.
+ * directory is read from /proc: tole runs git with GIT_DIR set to it in the environment. A git
+ * that keeps running and waits idle on its stdin (idle-gits.ts), this tole's or another's on the
+ * same workspace, holds no lock and does not count: else a second tole's idle gits would keep a
+ * killed tole's lock in place, and checkpoints would fail in both for as long as they run.
  */
 
 /** The lock file a failed git run names ("Unable to create '/x/index.lock': File exists"), if any. */
@@ -45,7 +48,7 @@ function gitActivity(gitDir: string): GitActivity {
     if (comm !== 'git' && !comm.startsWith('git-')) continue;
     try {
       const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
-      if (environ.includes(needle)) return 'running';
+      if (environ.includes(needle) && !isIdleGitOfSomeTole(Number(pid))) return 'running';
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH')
         unreadable = true;

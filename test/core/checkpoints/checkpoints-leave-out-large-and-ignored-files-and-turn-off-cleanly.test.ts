@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,8 +94,12 @@ describe('a git lock left by a killed tole', () => {
     // Short waits for the held lock: the outcome is the same after tole's own 6.4 s of them.
     const checkpoints = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, lockWaitsMs: [10, 10] });
     expect((await checkpoints.take()).ok).toBe(true);
-    // A live git on tole's directory (another tole's checkpoint in progress), holding the ref.
-    const live = spawn('git', ['cat-file', '--batch'], {
+    // A live, busy git on tole's directory (another tole's checkpoint in progress), holding the
+    // ref: blocked opening a fifo no one writes. (An idle `cat-file --batch` waiting on its stdin
+    // holds no lock, whichever tole's it is: git-locks.ts.)
+    const fifo = join(dirs.outside, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const live = spawn('git', ['hash-object', fifo], {
       env: { PATH: process.env['PATH'], GIT_DIR: checkpoints.directory },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
@@ -112,7 +116,7 @@ describe('a git lock left by a killed tole', () => {
       expect(reason).toContain(`Unable to create '${lock}': File exists.`);
       expect(reason).toContain('remove the file manually to continue');
     } finally {
-      live.stdin.end();
+      live.kill('SIGKILL');
     }
     rmSync(lock);
     expect((await checkpoints.take()).ok).toBe(true);
