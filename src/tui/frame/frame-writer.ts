@@ -83,6 +83,10 @@ export class FrameWriter {
   /** Whether rows that moved are scrolled by the terminal (off: the bench's same-run baseline). */
   scroll = true;
   framesWritten = 0;
+  /** In-place diffs dropped part-built because they had grown longer than the frame's scroll. */
+  diffsDropped = 0;
+  /** Off: every in-place diff is built whole (the same bytes go out; a test compares the two). */
+  dropsLongDiffs = true;
   private lost = false;
   /** The terminal was resized: the next frame is drawn whole, on a screen it clears in the same write. */
   private clearFirst = false;
@@ -254,22 +258,26 @@ export class FrameWriter {
     // On a cleared screen every row is drawn: nothing is there to scroll.
     if (this.clearFirst) {
       this.clearFirst = false;
-      out = CLEAR + this.diffRows(lines, cells, changed, columns, true);
+      out = CLEAR + this.diffRows(lines, cells, changed, columns, true)!;
     } else {
       const scrolled =
         changed.length >= MIN_SCROLL_ROWS && this.scroll ? this.scrolled(lines, cells, changed, columns) : null;
-      if (scrolled === null) out = this.diffRows(lines, cells, changed, columns, true);
+      if (scrolled === null) out = this.diffRows(lines, cells, changed, columns, true)!;
       else {
         // A streamed frame whose rows moved up: the rows diffed in place are drawn first without
         // looking for sideways shifts (a search per row, most of a streamed frame's diff), and
         // with them only when that comes out shorter than the scroll.
+        // A diff that grows past the scroll's bytes is dropped there, not built whole and thrown away
+        // (it was most of what a paced reply allocated): the scroll is kept, as the whole diff's length decides.
         const pen = this.pen.save();
-        out = this.diffRows(lines, cells, changed, columns, false);
-        if (Buffer.byteLength(scrolled) < Buffer.byteLength(out)) out = scrolled;
+        const most = Buffer.byteLength(scrolled);
+        const limit = this.dropsLongDiffs ? most : Number.POSITIVE_INFINITY;
+        const plain = this.diffRows(lines, cells, changed, columns, false, limit);
+        if (plain === null || most < Buffer.byteLength(plain)) out = scrolled;
         else {
           this.pen.restore(pen);
-          const shifted = this.diffRows(lines, cells, changed, columns, true);
-          out = Buffer.byteLength(scrolled) < Buffer.byteLength(shifted) ? scrolled : shifted;
+          const shifted = this.diffRows(lines, cells, changed, columns, true, limit);
+          out = shifted === null || most < Buffer.byteLength(shifted) ? scrolled : shifted;
         }
       }
     }
@@ -291,17 +299,29 @@ export class FrameWriter {
     this.out.write(out);
   }
 
-  /** The codes that turn the rows `changed` from the last frame into `lines` in place, ending with the style reset. */
+  /**
+   * The codes that turn the rows `changed` from the last frame into `lines` in place, ending with the
+   * style reset; null once they are longer than `most` bytes (a UTF-16 unit is a byte of UTF-8 or
+   * more, so a text longer than `most` units is longer in bytes too), the pen left as a whole diff
+   * leaves it (nothing deferred, style reset, cursor forgotten).
+   */
   private diffRows(
     lines: readonly string[],
     cells: readonly (RowCells | undefined)[],
     changed: readonly number[],
     columns: number,
     shifts: boolean,
-  ): string {
+    most = Number.POSITIVE_INFINITY,
+  ): string | null {
     let out = '';
     for (const i of changed) {
       out += diffRow(this.pen, i, this.oldCells(i, columns), cells[i]!, lines[i] ?? '', columns, shifts);
+      if (out.length > most) {
+        this.pen.deferred();
+        this.pen.reset();
+        this.diffsDropped++;
+        return null;
+      }
     }
     // A frame may change nothing but cells left for its end (a rule alone, in the graphics set).
     out += this.pen.deferred();
