@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,15 +25,22 @@ afterEach(async () => {
     child.kill('SIGKILL');
     await done;
   }
+  // The hanging git's sleep dies with the killed tole (setpriv --pdeathsig); one still there is
+  // killed only while its command line is this test's own (its pid may have gone to another process).
   for (const pid of strayPids.splice(0)) {
+    let cmdline = '';
     try {
-      process.kill(pid, 'SIGKILL');
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
     } catch {
-      // Already gone.
+      continue;
     }
+    if (cmdline === `sleep\0${SLEEP}\0`) process.kill(pid, 'SIGKILL');
   }
   dirs.remove();
 });
+
+/** The hanging git's sleep, a duration no other process is likely to sleep for. */
+const SLEEP = `999.${String(process.pid).padStart(7, '0')}`;
 
 const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 
@@ -80,7 +87,7 @@ function gitHangingInUpdateRef(pidFile: string): string {
   const path = join(dirs.outside, 'git');
   writeFileSync(
     path,
-    `#!/bin/sh\ncase " $* " in *" update-ref "*) mkdir -p "$GIT_DIR/refs/tole"; : > "$GIT_DIR/refs/tole/checkpoints.lock"; echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; exec sleep 1000;; esac\nexec '${realGit}' "$@"\n`,
+    `#!/bin/sh\ncase " $* " in *" update-ref "*) mkdir -p "$GIT_DIR/refs/tole"; : > "$GIT_DIR/refs/tole/checkpoints.lock"; echo $$ > '${pidFile}.tmp'; mv '${pidFile}.tmp' '${pidFile}'; exec sleep ${SLEEP};; esac\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path, 0o755);
   return path;
@@ -157,23 +164,24 @@ describe('two toles on one workspace', () => {
 
   it("a git of tole's own command line that holds the lock mid-transaction while it waits on its stdin (tole never splits a request so): its lock is taken as stale, and its commit then fails without touching the chain", async () => {
     const here = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, lockWaitsMs: [20, 50, 100] });
+    let split: ChildProcessWithoutNullStreams | undefined;
     try {
       writeFileSync(join(dirs.root, 'a.txt'), 'first\n');
       const first = await here.take();
       expect(first).toMatchObject({ ok: true });
       const head = (first as { id: string }).id;
       // A split request: `prepare` takes the lock, and the git waits on its stdin for `commit`.
-      const split = spawn(realGit, ['update-ref', '--stdin', '-z'], {
+      const git = spawn(realGit, ['update-ref', '--stdin', '-z'], {
         env: { PATH: process.env.PATH, GIT_DIR: here.directory },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      strayPids.push(split.pid!);
+      split = git;
       let out = '';
       let err = '';
-      split.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-      const ended = new Promise<number | null>((resolve) => split.on('close', resolve));
+      git.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      const ended = new Promise<number | null>((resolve) => git.on('close', resolve));
       const prepared = new Promise<void>((resolve, reject) => {
-        split.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        git.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           out += chunk;
           if (out.includes('prepare: ok')) resolve();
         });
@@ -181,14 +189,14 @@ describe('two toles on one workspace', () => {
       });
       // It would move the ref to the first checkpoint's tree: an object that is there, and never a checkpoint.
       const tree = inDir(here.directory, 'rev-parse', `${head}^{tree}`).trim();
-      split.stdin.write(`start\0update refs/tole/checkpoints\0${tree}\0${head}\0prepare\0`);
+      git.stdin.write(`start\0update refs/tole/checkpoints\0${tree}\0${head}\0prepare\0`);
       await prepared;
       expect(existsSync(join(here.directory, 'refs', 'tole', 'checkpoints.lock'))).toBe(true);
 
       writeFileSync(join(dirs.root, 'a.txt'), 'second\n');
       const second = await here.take();
       expect(second).toMatchObject({ ok: true });
-      split.stdin.end('commit\0');
+      git.stdin.end('commit\0');
       expect(await ended).not.toBe(0);
       // The ref holds tole's checkpoint, on the chain after the first: never the split git's id.
       const id = (second as { id: string }).id;
@@ -196,6 +204,7 @@ describe('two toles on one workspace', () => {
       expect(onChain(here.directory).has(head)).toBe(true);
     } finally {
       here.close();
+      split?.kill('SIGKILL');
     }
   });
 
@@ -212,7 +221,6 @@ describe('two toles on one workspace', () => {
       env: { PATH: process.env.PATH, GIT_DIR: dir },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
-    strayPids.push(busy.pid!);
     const here = Checkpoints.create({ home: dirs.home, workspaceRoot: dirs.root, lockWaitsMs: [10, 10] });
     try {
       writeFileSync(join(dirs.root, 'a.txt'), 'while a git is busy\n');
