@@ -7,8 +7,9 @@
  * it up to the workspace root counts (git-nested-dirs.ts finds the ones no word names). Only names
  * and stats: no git runs here.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from './regular-file';
 
 /** Git directories found, and what tole could not look into (one line each). */
 export interface OtherGitDirs {
@@ -208,9 +209,10 @@ function entriesOf(dir: string): string[] {
   }
 }
 
+/** The text of a regular file; null for anything else (a FIFO planted there would block the read forever). */
 function readText(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFile(file).toString('utf8');
   } catch {
     return null;
   }

@@ -7,8 +7,9 @@
  * mounted read-only onto itself, and a mount point cannot be renamed (EBUSY), so neither can it
  * be moved aside and replaced.
  */
-import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../regular-file';
 import { isWithin } from './path-outside-workspace';
 
 /** Tole's own files in the workspace. */
@@ -24,7 +25,7 @@ const NOT_SEARCHED = new Set(['.git', 'node_modules', 'target', 'dist', 'build',
 /** The git dir a `.git` file points to (`gitdir: …`), resolved against the file's folder; null when unreadable. */
 function gitdirOfFile(dotGit: string): string | null {
   try {
-    const text = readFileSync(dotGit, 'utf8');
+    const text = readRegularFile(dotGit).toString('utf8');
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     return match ? path.resolve(path.dirname(dotGit), match[1]!) : null;
   } catch {
@@ -35,7 +36,7 @@ function gitdirOfFile(dotGit: string): string | null {
 /** The common dir of a worktree's git dir (`commondir`), when it has one. */
 function commonDirOf(gitDir: string): string | null {
   try {
-    return path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    return path.resolve(gitDir, readRegularFile(path.join(gitDir, 'commondir')).toString('utf8').trim());
   } catch {
     return null;
   }
@@ -60,7 +61,8 @@ function gitPathsAt(dir: string): string[] {
 function submoduleDirs(workspaceRoot: string): string[] {
   let text: string;
   try {
-    text = readFileSync(path.join(workspaceRoot, '.gitmodules'), 'utf8');
+    // Not a regular file (a FIFO planted there would block tole's thread forever): no submodules.
+    text = readRegularFile(path.join(workspaceRoot, '.gitmodules')).toString('utf8');
   } catch {
     return [];
   }
