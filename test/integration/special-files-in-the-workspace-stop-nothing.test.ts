@@ -5,9 +5,8 @@
  * a writer that never comes, a device such as /dev/zero never ends: tole must neither hang nor
  * read them, and the turn ends as it would without them.
  *
- * Not here because they do not hold yet: a FIFO for the workspace's `.gitignore`, its
- * `.gitattributes` or a folder's `.gitignore` keeps `tole -p` from ending (killed after 45 s; git
- * blocks opening such a file, and the checkpoint's time limit is 5 minutes). Not fixed yet.
+ * A FIFO for the workspace's `.gitignore`, its `.gitattributes` or a folder's `.gitignore` (where
+ * the checkpoint's git blocks) is in fifo-where-git-reads-ends-the-turn.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { lockInMessage, settleLock } from './git-locks';
 import { commandOf, GitStopped, PROBE_LIMIT_MS, killGroup, waitUnlessStopped } from './git-stop';
 import { FSMONITOR_ARGS, type FsmonitorAnswer, fsmonitorEnv } from './git-fsmonitor';
+import { fifoMessage, watchForFifo } from './fifo-watch';
 
 /**
  * One run of the `git` binary against tole's own checkpoint directory. The environment is
@@ -102,7 +103,8 @@ function hasSetpriv(path: string): boolean {
 /**
  * One run of git, killed with its process group when `signal` aborts (the work's time limit or
  * the user's Esc): the promise then rejects with a GitStopped at once, without waiting for pipes
- * a stray grandchild may still hold.
+ * a stray grandchild may still hold. A git found waiting on a FIFO of the workspace (fifo-watch.ts)
+ * is killed the same way, its GitStopped naming the FIFO.
  */
 export function runGit(
   target: GitTarget,
@@ -121,9 +123,15 @@ export function runGit(
       detached: true,
     });
     const stop = (): void => {
+      unwatch();
       killGroup(child);
       reject(new GitStopped(args, signal.reason));
     };
+    const unwatch = watchForFifo(child.pid, (fifo) => {
+      signal.removeEventListener('abort', stop);
+      killGroup(child);
+      reject(new GitStopped(args, new Error(fifoMessage(fifo))));
+    });
     signal.addEventListener('abort', stop, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -135,10 +143,12 @@ export function runGit(
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {
+      unwatch();
       signal.removeEventListener('abort', stop);
       reject(error);
     });
     child.on('close', (code) => {
+      unwatch();
       signal.removeEventListener('abort', stop);
       resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
     });

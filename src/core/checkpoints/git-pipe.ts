@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { diesWithTole, gitEnv, type GitTarget } from './git-command';
 import { GitStopped, killGroup } from './git-stop';
+import { fifoMessage, watchForFifo } from './fifo-watch';
 import { markIdle } from './idle-gits';
 
 /**
@@ -30,6 +31,8 @@ export class GitPipe {
   private out: Buffer = Buffer.alloc(0);
   private err = '';
   private waiting: Waiting[] = [];
+  /** Ends the look for a FIFO wait (fifo-watch.ts), which runs while a request waits. */
+  private unwatch: (() => void) | null = null;
 
   constructor(
     private readonly target: GitTarget,
@@ -57,6 +60,10 @@ export class GitPipe {
       });
       // Waited for, the git keeps tole running until it answers or ends.
       markIdle(child.pid, false);
+      this.unwatch ??= watchForFifo(child.pid, (fifo) => {
+        this.unwatch = null;
+        this.stop(child, new GitStopped(this.args, new Error(fifoMessage(fifo))));
+      });
       child.ref();
       socket(child.stdout).ref();
       child.stdin.write(request);
@@ -120,13 +127,20 @@ export class GitPipe {
     }
     // Idle, the pipe does not keep tole running (a headless run ends when its work does).
     if (this.waiting.length === 0 && this.child) {
+      this.endWatch();
       markIdle(this.child.pid, true);
       this.child.unref();
       socket(this.child.stdout).unref();
     }
   }
 
+  private endWatch(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+
   private ended(error: Error): void {
+    this.endWatch();
     markIdle(this.child?.pid, false);
     this.child = null;
     const waiting = this.waiting;
