@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { watchForFifo } from '../core/checkpoints/fifo-watch';
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -152,7 +153,8 @@ function sameSearch(a: AskedSearch, b: AskedSearch): boolean {
 }
 
 /**
- * How long git may take to list the workspace before it is killed and the walk lists it: git
+ * How long git may take to list the workspace before it is killed and the walk lists it (a git seen
+ * waiting on a FIFO, fifo-watch.ts, is killed at once; this bounds what that cannot see): git
  * blocks for good opening a `.gitignore` (or an exclude file) that is a FIFO, which an archive can
  * carry.
  */
@@ -170,7 +172,7 @@ export async function listWorkspace(root: string, gitTimeoutMs = GIT_LISTING_TIM
  */
 function gitFiles(root: string, timeoutMs: number): Promise<string[] | null> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'git',
       ['-c', 'core.quotepath=off', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'],
       // With tole's guard: git ls-files runs the repository's core.fsmonitor, and this runs unconfined.
@@ -183,11 +185,14 @@ function gitFiles(root: string, timeoutMs: number): Promise<string[] | null> {
         env: withGitGuard({ ...childEnv(process.env), GIT_OPTIONAL_LOCKS: '0' }),
       },
       (error, stdout) => {
+        unwatch();
         if (error) return resolve(null);
         const files = stdout.split('\0').filter((file) => file !== '');
         resolve([...new Set(files)].slice(0, MAX_INDEXED_PATHS));
       },
     );
+    // A git waiting on a FIFO (fifo-watch.ts) is killed at once: the walk, which reads no FIFO, lists the workspace.
+    const unwatch = watchForFifo(child.pid, () => child.kill('SIGKILL'));
   });
 }
 

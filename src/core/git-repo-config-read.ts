@@ -10,6 +10,7 @@
  * read it.
  */
 import { execFile } from 'node:child_process';
+import { watchForFifo } from './checkpoints/fifo-watch';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { keptOutput, repositoryFiles, userConfigFiles } from './git-config-kept';
@@ -270,16 +271,24 @@ function listedFiles(listing: string, cwd: string, home: string | undefined): st
 /** git's stdout (null when git is missing); rejects with what to do on any other failure. */
 function gitOutput(args: string[], cwd: string, env: Readonly<Record<string, string>>): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    execFile(
+    // A config or an included file that is a FIFO blocks git for good: seen at once (fifo-watch.ts), not after the timeout.
+    let onFifo: string | null = null;
+    const child = execFile(
       'git',
       args,
       { cwd, env, encoding: 'utf8', maxBuffer: LISTING_MAX_BYTES, timeout: GIT_TIMEOUT_MS },
       (error, stdout, stderr) => {
-        if (!error) resolve(stdout);
+        unwatch();
+        if (onFifo !== null) reject(new Error(unreadableConfig(new Error(onFifo), '')));
+        else if (!error) resolve(stdout);
         else if ((error as NodeJS.ErrnoException).code === 'ENOENT') resolve(null);
         else reject(new Error(unreadableConfig(error, stderr)));
       },
     );
+    const unwatch = watchForFifo(child.pid, (fifo) => {
+      onFifo = `git config waited on ${fifo.path === null ? 'a FIFO' : `the FIFO ${fifo.path}`}, which never ends`;
+      child.kill('SIGKILL');
+    });
   });
 }
 
