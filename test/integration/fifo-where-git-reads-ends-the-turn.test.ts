@@ -96,7 +96,9 @@ const PLANTS: readonly Plant[] = [
     named: 'none',
     make: (root) => {
       fifos(root, ['.gitignore']);
-      // Holds the FIFO open for writing and never writes: a reader's open passes, its read waits.
+      // Holds the FIFO open for writing and never writes: git's open passes, and git reads nothing
+      // of an ignore file whose size is 0 (a FIFO's), so this one ends without a notice; a git
+      // blocked reading a FIFO is seen by fifo-watch.ts (a-git-waiting-on-a-fifo-is-seen.test.ts).
       const writer = spawn('/bin/sh', ['-c', 'exec 3>"$1"; exec sleep 100000', 'sh', join(root, '.gitignore')], {
         stdio: 'ignore',
       });
