@@ -48,6 +48,8 @@ interface Plant {
   readonly make: (root: string) => void;
   /** The bash call of the first turn (it may plant the FIFO itself). */
   readonly command?: string;
+  /** The calls are write_file of `src/w<round>.txt` (a checkpoint of the paths tole named) in place of bash. */
+  readonly writes?: true;
   /**
    * Which runs' notices name the FIFO: `each` where every scan's git reads it, `some` where the
    * first turn's checkpoint reads only the paths the call named (a later start's scan reads it),
@@ -76,6 +78,13 @@ const PLANTS: readonly Plant[] = [
     named: 'some',
     make: () => {},
     command: 'mkfifo .gitignore && echo x > new.txt',
+  },
+  {
+    name: "a folder's .gitignore, the call a write_file into that folder",
+    fifo: 'src/.gitignore',
+    named: 'each',
+    writes: true,
+    make: (root) => fifos(root, ['src/.gitignore']),
   },
   { name: '.gitmodules', fifo: '.gitmodules', named: 'none', make: (root) => fifos(root, ['.gitmodules']) },
   { name: '.mailmap', fifo: '.mailmap', named: 'none', make: (root) => fifos(root, ['.mailmap']) },
@@ -126,7 +135,17 @@ describe('a FIFO where git reads ends the checkpoint, not the turn', () => {
           const command =
             round === 1 && plant.command !== undefined ? plant.command : `echo ${round} > new${round}.txt`;
           server.push(
-            { toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command }) }] },
+            plant.writes
+              ? {
+                  toolCalls: [
+                    {
+                      id: `c${round}`,
+                      name: 'write_file',
+                      arguments: JSON.stringify({ path: `src/w${round}.txt`, content: 'w\n' }),
+                    },
+                  ],
+                }
+              : { toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command }) }] },
             { text: 'done' },
           );
           const run = await runBuiltTole(['-p', 'write a file', '--yes', '--base-url', server.url, '--model', 'm'], {
