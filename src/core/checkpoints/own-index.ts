@@ -1,4 +1,4 @@
-import { linkSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitTarget } from './git-command';
 
@@ -22,7 +22,7 @@ export async function withOwnIndex<T>(
   work: (target: GitTarget, startedFrom: string | null) => Promise<T>,
 ): Promise<{ readonly done: T; readonly published: string | null }> {
   const dir = target.gitDir;
-  const own = join(dir, `${OWN_PREFIX}${process.pid}-${++made}`);
+  const own = join(dir, `${OWN_PREFIX}${process.pid}-${++made}${namespaceTail()}`);
   try {
     linkSync(join(dir, 'index'), own);
   } catch (error) {
@@ -51,16 +51,41 @@ export function indexIdentity(path: string): string | null {
   return stat ? `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.size}` : null;
 }
 
-/** Removes the own indexes (and their lock files) of toles that are gone: one killed mid-scan leaves its own. */
+/**
+ * Removes the own indexes (and their lock files) of toles that are gone: one killed mid-scan leaves
+ * its own. A name carries its tole's pid and pid namespace: a tole in another namespace (a
+ * container, `unshare -p`) numbers its pid there, and that number means another process, or none,
+ * here: such a one is kept (a file left over by a killed tole of another namespace, never a
+ * scan's index removed from under it, which made that scan's checkpoint an empty tree).
+ */
 export function removeOwnIndexesLeftBehind(dir: string): void {
+  const here = ownNamespace();
   for (const name of readdirSync(dir)) {
-    const pid = OWN_NAME.exec(name)?.[1];
-    if (pid !== undefined && !running(Number(pid))) rmSync(join(dir, name), { force: true });
+    const found = OWN_NAME.exec(name);
+    if (found === null) continue;
+    const [pid, namespace] = [Number(found[1]), found[2]];
+    if ((namespace === undefined || namespace === here) && !running(pid)) rmSync(join(dir, name), { force: true });
   }
 }
 
 const OWN_PREFIX = 'index.tole-';
-const OWN_NAME = /^index\.tole-(\d+)-\d+(?:\.lock|\.changed)?$/;
+/** `index.tole-PID-N`, then `-NAMESPACE` (its pid namespace's inode) where /proc tells it, then `.lock` or `.changed`. */
+const OWN_NAME = /^index\.tole-(\d+)-\d+(?:-(\d+))?(?:\.lock|\.changed)?$/;
+
+/** This process's pid namespace's inode (`pid:[4026531836]`), or undefined without /proc. */
+function ownNamespace(): string | undefined {
+  try {
+    return /^pid:\[(\d+)\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The namespace part of an own index's name. */
+function namespaceTail(): string {
+  const namespace = ownNamespace();
+  return namespace === undefined ? '' : `-${namespace}`;
+}
 
 /** Own indexes made in this process, for their names. */
 let made = 0;
