@@ -17,9 +17,14 @@ function started(
   cwd: string,
   stdin: 'pipe' | 'ignore' = 'ignore',
 ): ChildProcess {
-  const child = spawn(command, args, { cwd, stdio: [stdin, 'ignore', 'ignore'] });
+  // Its own process group, killed whole when the test ends: a shell's children go with it.
+  const child = spawn(command, args, { cwd, stdio: [stdin, 'ignore', 'ignore'], detached: true });
   afterTheTest(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
   });
   return child;
 }
