@@ -87,6 +87,12 @@ const PLANTS: readonly Plant[] = [
     make: (root) => fifos(root, ['src/.gitignore']),
   },
   { name: '.gitmodules', fifo: '.gitmodules', named: 'none', make: (root) => fifos(root, ['.gitmodules']) },
+  {
+    name: "a folder's .git file (a nested repository's pointer)",
+    fifo: 'sub/.git',
+    named: 'none',
+    make: (root) => fifos(root, ['sub/.git']),
+  },
   { name: '.mailmap', fifo: '.mailmap', named: 'none', make: (root) => fifos(root, ['.mailmap']) },
   {
     name: "a nested repository's .gitignore",
