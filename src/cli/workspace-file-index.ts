@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { watchForFifo } from '../core/checkpoints/fifo-watch';
+import { watchForFifo } from '../core/fifo-watch';
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -10,7 +10,7 @@
  * read it.
  */
 import { execFile } from 'node:child_process';
-import { watchForFifo } from './checkpoints/fifo-watch';
+import { watchForFifo } from './fifo-watch';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { keptOutput, repositoryFiles, userConfigFiles } from './git-config-kept';

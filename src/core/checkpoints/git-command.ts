@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { lockInMessage, settleLock } from './git-locks';
 import { commandOf, GitStopped, PROBE_LIMIT_MS, killGroup, waitUnlessStopped } from './git-stop';
 import { FSMONITOR_ARGS, type FsmonitorAnswer, fsmonitorEnv } from './git-fsmonitor';
-import { fifoMessage, watchForFifo } from './fifo-watch';
+import { fifoMessage, watchForFifo } from '../fifo-watch';
 
 /**
  * One run of the `git` binary against tole's own checkpoint directory. The environment is

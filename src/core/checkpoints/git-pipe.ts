@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { diesWithTole, gitEnv, type GitTarget } from './git-command';
 import { GitStopped, killGroup } from './git-stop';
-import { fifoMessage, watchForFifo } from './fifo-watch';
+import { fifoMessage, watchForFifo } from '../fifo-watch';
 import { markIdle } from './idle-gits';
 
 /**

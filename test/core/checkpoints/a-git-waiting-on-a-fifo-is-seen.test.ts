@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { fifoMessage, gitOnFifo, watchForFifo } from '../../../src/core/checkpoints/fifo-watch';
+import { fifoMessage, gitOnFifo, watchForFifo } from '../../../src/core/fifo-watch';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
 
 function started(
