@@ -5,23 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { describe, expect, it } from 'vitest';
+import { fileChatServer } from '../support/file-chat-server';
+import { onlySessionFile, tempDirs } from '../support/agent-fixtures';
+import { runBuiltTole } from '../support/built-tole';
 
-let server: ChatServer;
-const made: TempDirs[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of made) d.remove();
-});
+const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
 
 const DEEP = 20_000;
 const deep = (inner: string): string => `${'['.repeat(DEEP)}${inner}${']'.repeat(DEEP)}`;
@@ -34,13 +23,12 @@ describe('tool arguments nested deeper than the stack', () => {
   ] as const) {
     it(`${tool} ${args.slice(0, 30)}…: the call ends, the turn goes on, the session reads back`, async () => {
       const d = tempDirs('tole-deep-');
-      made.push(d);
-      server.push(
+      chat.server.push(
         { toolCalls: [{ id: 'c_deep', name: tool, arguments: args }] },
         { toolCalls: [{ id: 'c_next', name: 'bash', arguments: JSON.stringify({ command: 'echo NEXT-RAN' }) }] },
         { text: 'done' },
       );
-      const run = await runBuiltTole(['-p', 'go', '--yes', '--base-url', server.url, '--model', 'm'], {
+      const run = await runBuiltTole(['-p', 'go', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
         cwd: d.root,
         env: { PATH: process.env.PATH, HOME: d.parent, TOLE_HOME: d.home, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-test' },
       });

@@ -11,25 +11,18 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileChatServer } from '../support/file-chat-server';
+import { tempDirs } from '../support/agent-fixtures';
+import { runBuiltTole } from '../support/built-tole';
 
 const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
-let server: ChatServer;
-const made: TempDirs[] = [];
 const writers: ChildProcess[] = [];
 
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
+const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
 
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   for (const w of writers) if (w.exitCode === null) w.kill('SIGKILL');
-  for (const d of made) d.remove();
 });
 
 /** Each path a FIFO, made by mkfifo (a program: node has no mkfifo). */
@@ -131,7 +124,6 @@ describe('a FIFO where git reads ends the checkpoint, not the turn', () => {
       },
       async () => {
         const d = tempDirs('tole-fifo-');
-        made.push(d);
         writeFileSync(join(d.root, 'README.md'), 'hello\n');
         execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
         plant.make(d.root);
@@ -140,7 +132,7 @@ describe('a FIFO where git reads ends the checkpoint, not the turn', () => {
         for (const round of [1, 2]) {
           const command =
             round === 1 && plant.command !== undefined ? plant.command : `echo ${round} > new${round}.txt`;
-          server.push(
+          chat.server.push(
             plant.writes
               ? {
                   toolCalls: [
@@ -154,11 +146,14 @@ describe('a FIFO where git reads ends the checkpoint, not the turn', () => {
               : { toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command }) }] },
             { text: 'done' },
           );
-          const run = await runBuiltTole(['-p', 'write a file', '--yes', '--base-url', server.url, '--model', 'm'], {
-            cwd: d.root,
-            env,
-            timeoutMs: 140_000,
-          });
+          const run = await runBuiltTole(
+            ['-p', 'write a file', '--yes', '--base-url', chat.server.url, '--model', 'm'],
+            {
+              cwd: d.root,
+              env,
+              timeoutMs: 140_000,
+            },
+          );
           expect(run.code, `round ${round}: ${run.stderr}`).not.toBeNull();
           expect(run.stdout + run.stderr, `round ${round}`).toContain('done');
           if (plant.named === 'each') expect(run.stderr, `round ${round}`).toContain(`${plant.fifo}, where git reads`);

@@ -6,30 +6,19 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { chatRequests, onlySessionFile, tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { describe, expect, it } from 'vitest';
+import { fileChatServer } from '../support/file-chat-server';
+import { chatRequests, onlySessionFile, tempDirs } from '../support/agent-fixtures';
+import { runBuiltTole } from '../support/built-tole';
 
 const KEY = 'sk-test-secret-in-env-42';
 const TOKEN = 'ghp_test_token_in_env_42';
-let server: ChatServer;
-const made: TempDirs[] = [];
 
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of made) d.remove();
-});
+const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
 
 describe('secrets stay out of the commands tole runs', () => {
   it('env run by the model under --yes shows no key; the session file and the provider never see it', async () => {
     const d = tempDirs('tole-secrets-');
-    made.push(d);
     const userDir = join(d.parent, '.config', 'tole');
     mkdirSync(userDir, { recursive: true });
     // The user's own config: a hook, and one variable passed through on purpose.
@@ -46,7 +35,7 @@ describe('secrets stay out of the commands tole runs', () => {
       GITHUB_TOKEN: TOKEN,
       PASSED_TOKEN: 'passed-on-purpose',
     };
-    server.push(
+    chat.server.push(
       {
         toolCalls: [
           {
@@ -59,7 +48,7 @@ describe('secrets stay out of the commands tole runs', () => {
       { text: 'done' },
     );
     const run = await runBuiltTole(
-      ['-p', 'show me the environment', '--yes', '--base-url', server.url, '--model', 'm'],
+      ['-p', 'show me the environment', '--yes', '--base-url', chat.server.url, '--model', 'm'],
       { cwd: d.root, env },
     );
 
@@ -69,7 +58,7 @@ describe('secrets stay out of the commands tole runs', () => {
     expect(session).toContain('HOME=');
     expect(session).not.toContain(KEY);
     expect(session).not.toContain(TOKEN);
-    const back = JSON.stringify(chatRequests(server).at(-1)?.body);
+    const back = JSON.stringify(chatRequests(chat.server).at(-1)?.body);
     expect(back).toContain('PASSED_TOKEN');
     expect(back).not.toContain(KEY);
     const hookEnv = readFileSync(join(d.root, 'hook-env.txt'), 'utf8');

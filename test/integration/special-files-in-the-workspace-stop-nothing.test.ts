@@ -11,24 +11,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { describe, expect, it } from 'vitest';
+import { fileChatServer } from '../support/file-chat-server';
+import { tempDirs } from '../support/agent-fixtures';
+import { runBuiltTole } from '../support/built-tole';
 
 const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
-let server: ChatServer;
-const made: TempDirs[] = [];
 
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of made) d.remove();
-});
+const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
 
 /** Each path a FIFO, made by mkfifo (a program: node has no mkfifo). */
 function fifos(root: string, paths: readonly string[]): void {
@@ -74,19 +64,18 @@ describe('special files planted in the workspace stop nothing tole does', () => 
   for (const plant of PLANTS) {
     it(`${plant.name}: a turn with a bash call ends, and a second start too`, { timeout: 120_000 }, async () => {
       const d = tempDirs('tole-special-');
-      made.push(d);
       writeFileSync(join(d.root, 'README.md'), 'hello\n');
       execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
       plant.make(d.root);
       const env = { PATH: USER_PATH, HOME: d.parent, TOLE_HOME: d.home, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-test' };
       for (const round of [1, 2]) {
-        server.push(
+        chat.server.push(
           {
             toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command: 'echo x > new.txt' }) }],
           },
           { text: 'done' },
         );
-        const run = await runBuiltTole(['-p', 'write a file', '--yes', '--base-url', server.url, '--model', 'm'], {
+        const run = await runBuiltTole(['-p', 'write a file', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
           cwd: d.root,
           env,
           timeoutMs: 45_000,

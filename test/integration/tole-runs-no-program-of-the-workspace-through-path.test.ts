@@ -10,26 +10,15 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server';
-import { tempDirs, type TempDirs } from '../support/agent-fixtures';
-import { ensureBuilt, runBuiltTole } from '../support/built-tole';
+import { describe, expect, it } from 'vitest';
+import { fileChatServer } from '../support/file-chat-server';
+import { tempDirs } from '../support/agent-fixtures';
+import { runBuiltTole } from '../support/built-tole';
 
 const PLANTED_NAMES = ['bash', 'sh', 'git', 'setpriv', 'bwrap', 'rg', 'watchman', 'env', 'node', 'npx', 'cat', 'tr'];
 const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-let server: ChatServer;
-const made: TempDirs[] = [];
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startChatServer({ defaultReply: { text: 'done' } });
-});
-
-afterAll(async () => {
-  await server.close();
-  for (const d of made) d.remove();
-});
+const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
 
 /** Every name of PLANTED_NAMES in `dir`: writes `name` to `marker`, then runs the real program. */
 function plant(dir: string, marker: string): void {
@@ -68,7 +57,6 @@ describe('tole starts none of the workspace programs a PATH leads to', () => {
   for (const shape of SHAPES) {
     it(`${shape.name}: hooks, prompt commands, checkpoints and the bash tool run the real programs`, async () => {
       const d = tempDirs('tole-path-plant-');
-      made.push(d);
       const marker = join(d.outside, 'planted-ran.txt');
       for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
       symlinkSync(d.root, join(d.outside, 'ws-link'));
@@ -85,13 +73,13 @@ describe('tole starts none of the workspace programs a PATH leads to', () => {
           systemPrompt: ['echo from-a-prompt-command'],
         }),
       );
-      server.push(
+      chat.server.push(
         {
           toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }],
         },
         { text: 'done' },
       );
-      const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', server.url, '--model', 'm'], {
+      const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
         cwd: d.root,
         env: {
           PATH: shape.path(d.root, d.outside),
@@ -115,7 +103,6 @@ describe("a hook's bash reads no startup file", () => {
   // `node_modules/.bin` first, as many do, put the repository's programs back before tole's git.
   it('a .bashrc that puts . first changes nothing a hook or a prompt command runs', async () => {
     const d = tempDirs('tole-path-bashrc-');
-    made.push(d);
     const marker = join(d.outside, 'planted-ran.txt');
     plant(d.root, marker);
     execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
@@ -129,7 +116,7 @@ describe("a hook's bash reads no startup file", () => {
         systemPrompt: ['git --version >/dev/null; echo from-a-prompt-command'],
       }),
     );
-    const run = await runBuiltTole(['-p', 'hello', '--base-url', server.url, '--model', 'm'], {
+    const run = await runBuiltTole(['-p', 'hello', '--base-url', chat.server.url, '--model', 'm'], {
       cwd: d.root,
       env: { PATH: USER_PATH, HOME: d.parent, TOLE_HOME: d.home, LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-test' },
     });
