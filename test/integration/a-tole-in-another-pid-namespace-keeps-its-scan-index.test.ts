@@ -24,12 +24,16 @@ const probe = spawnSync('unshare', ['-p', '-f', '--mount-proc', '--kill-child', 
 const unshareWorks = probe.status === 0;
 const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
 
-/** A git that runs the real one, except that before `write-tree` it says so and waits for a line on `fifo`. */
-function gitPausingBeforeWriteTree(ready: string, fifo: string): string {
+/**
+ * A git that runs the real one, except that before `write-tree` it says so and waits until `go`
+ * exists. (Not a wait on a FIFO: tole stops a checkpoint git it finds waiting on one, fifo-watch.ts,
+ * which killed this pause whenever the other tole took longer than one of its looks.)
+ */
+function gitPausingBeforeWriteTree(ready: string, go: string): string {
   const path = join(dirs.outside, 'git');
   writeFileSync(
     path,
-    `#!/bin/sh\ncase " $* " in *" write-tree "*) : > '${ready}.tmp'; mv '${ready}.tmp' '${ready}'; read _ < '${fifo}';; esac\nexec '${realGit}' "$@"\n`,
+    `#!/bin/sh\ncase " $* " in *" write-tree "*) : > '${ready}.tmp'; mv '${ready}.tmp' '${ready}'; while [ ! -e '${go}' ]; do sleep 0.02; done;; esac\nexec '${realGit}' "$@"\n`,
   );
   chmodSync(path, 0o755);
   return path;
@@ -45,9 +49,8 @@ describe.skipIf(!unshareWorks)('a tole in another pid namespace, mid-scan', () =
     writeFileSync(join(dirs.root, 'a.txt'), 'a changed\n');
 
     const ready = join(dirs.outside, 'ready');
-    const fifo = join(dirs.outside, 'go');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const git = gitPausingBeforeWriteTree(ready, fifo);
+    const go = join(dirs.outside, 'go');
+    const git = gitPausingBeforeWriteTree(ready, go);
     // Two hundred processes first, so that the tole's pid in its namespace (about 200, a child of
     // the namespace's init, sh) is one this namespace does not use (its low pids are the kernel's
     // and init's).
@@ -81,7 +84,7 @@ describe.skipIf(!unshareWorks)('a tole in another pid namespace, mid-scan', () =
       }
       expect(existsSync(join(dir, own[0]!))).toBe(true);
 
-      writeFileSync(fifo, 'go\n');
+      writeFileSync(go, 'go\n');
       await ended;
       const id = /^ok ([0-9a-f]{40})$/m.exec(out)?.[1];
       expect(id, out).toBeDefined();
@@ -105,9 +108,8 @@ describe.skipIf(!unshareWorks)('a tole here, mid-scan', () => {
     seed.close();
     writeFileSync(join(dirs.root, 'a.txt'), 'a changed\n');
     const ready = join(dirs.outside, 'ready');
-    const fifo = join(dirs.outside, 'go');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const here = startChild('checkpoint-taker', [dirs.home, dirs.root, gitPausingBeforeWriteTree(ready, fifo)]);
+    const go = join(dirs.outside, 'go');
+    const here = startChild('checkpoint-taker', [dirs.home, dirs.root, gitPausingBeforeWriteTree(ready, go)]);
     try {
       await Promise.race([
         fileAppears(ready),
@@ -136,7 +138,7 @@ describe.skipIf(!unshareWorks)('a tole here, mid-scan', () => {
       );
       expect(inner.stdout, inner.stderr).toMatch(/^ok /);
       expect(existsSync(join(dir, own[0]!))).toBe(true);
-      writeFileSync(fifo, 'go\n');
+      writeFileSync(go, 'go\n');
       const run = await here.done;
       const id = /^ok ([0-9a-f]{40})$/m.exec(run.stdout)?.[1];
       expect(id, run.stdout + run.stderr).toBeDefined();
