@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileChatServer } from '../support/file-chat-server';
+import { fifos } from '../support/fifos';
 import { tempDirs } from '../support/agent-fixtures';
 import { runBuiltTole } from '../support/built-tole';
 
@@ -24,15 +25,6 @@ const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true })
 afterAll(() => {
   for (const w of writers) if (w.exitCode === null) w.kill('SIGKILL');
 });
-
-/** Each path a FIFO, made by mkfifo (a program: node has no mkfifo). */
-function fifos(root: string, paths: readonly string[]): void {
-  for (const p of paths) mkdirSync(join(root, p, '..'), { recursive: true });
-  execFileSync(
-    '/usr/bin/mkfifo',
-    paths.map((p) => join(root, p)),
-  );
-}
 
 interface Plant {
   readonly name: string;

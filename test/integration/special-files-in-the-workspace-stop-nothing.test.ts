@@ -13,21 +13,13 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileChatServer } from '../support/file-chat-server';
+import { fifos } from '../support/fifos';
 import { tempDirs } from '../support/agent-fixtures';
 import { runBuiltTole } from '../support/built-tole';
 
 const USER_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 const chat = fileChatServer({ defaultReply: { text: 'done' } }, { built: true });
-
-/** Each path a FIFO, made by mkfifo (a program: node has no mkfifo). */
-function fifos(root: string, paths: readonly string[]): void {
-  for (const p of paths) mkdirSync(join(root, p, '..'), { recursive: true });
-  execFileSync(
-    '/usr/bin/mkfifo',
-    paths.map((p) => join(root, p)),
-  );
-}
 
 interface Plant {
   readonly name: string;
