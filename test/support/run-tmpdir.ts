@@ -2,7 +2,7 @@
  * The unit and isolated tiers' global setup: the run's own directory in tmpdir(), where every file of the tier makes
  * its TMPDIR (tmpdir-per-file.ts), made world-writable and sticky like /tmp, and marked for ext4
  * to spread the directories made in it over the disk's block groups (spread-inodes.ts says why).
- * One mark a tier, made here: a chattr started for each file from the process that holds the
+ * One mark a tier, made here: a chattr started for each file from the process that held the
  * unit and screen threads (about 1 GB) cost more CPU than the mark saved there. Its teardown
  * removes the directory with what is left in it.
  */

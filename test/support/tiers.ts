@@ -12,10 +12,12 @@
  *   sees (process.env, the working directory, a global), which would leak into the files that run
  *   after it in the same fork. Forks, one fresh process per file.
  * - `screen`: it renders through Ink (a .tsx file, or it imports ink, react or
- *   ink-testing-library). Threads, modules shared between the files of a worker.
+ *   ink-testing-library). Forks, modules shared between the files of a fork.
  * - `isolated`: it replaces modules (vi.mock, vi.doMock), which would leak into the files that run
  *   after it in a shared worker. Threads, each file on its own.
- * - `unit`: everything else. Threads, modules shared between the files of a worker.
+ * - `unit`: everything else. Forks, modules shared between the files of a fork (in threads, each
+ *   child the code under test starts was forked from vitest's own process, which holds every
+ *   thread's heap: vitest.config.ts says what that cost).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
