@@ -94,7 +94,9 @@ async function scale(root: string, files: number, rounds: number, sockname: stri
     await run('git', ['write-tree'], { env: bareEnv, cwd: workspace });
   };
   // The first of each stages every file; the rounds measure one changed file.
+  let t0 = performance.now();
   const first = await checkpoints.take();
+  const firstMs = performance.now() - t0;
   if (!first.ok) throw new Error(first.reason);
   await checkpoints.settled();
   const afterFirst = diskBytes(checkpoints.directory);
@@ -103,7 +105,9 @@ async function scale(root: string, files: number, rounds: number, sockname: stri
     for (let i = 0; i < 2; i++) if (!(await journaled.take()).ok) throw new Error('the journaled store failed');
     await journaled.settled();
   }
+  t0 = performance.now();
   await bare();
+  const bareFirstMs = performance.now() - t0;
   const tole: number[] = [];
   const withJournal: number[] = [];
   const base: number[] = [];
@@ -148,6 +152,13 @@ async function scale(root: string, files: number, rounds: number, sockname: stri
   const known = await knownPathRounds(checkpoints, workspace, 2 * rounds - 1);
   const count = files.toLocaleString('en');
   const rows: Row[] = [
+    {
+      name: `first checkpoint of a ${count}-file workspace (every file written as an object, each made durable before the checkpoint is named), vs the bare git's first \`git add -A && git write-tree\` (nothing synced)`,
+      tole: firstMs,
+      baseline: bareFirstMs,
+      unit: 'ms',
+      ratio: firstMs / bareFirstMs,
+    },
     {
       name: `checkpoint of a ${count}-file workspace, one file changed (before a write_file or a bash call), p50, vs bare \`git add -A && git write-tree\``,
       tole: percentile(tole, 0.5),

@@ -8,6 +8,7 @@
 #   postgresql-15   the team-sync tests start a real server (and the sandbox tests, to reach its socket)
 #   tmux            the sandbox tests start a real server that a confined command must not reach
 #   watchman        the change journal a bash call's checkpoint asks (tests start one of their own)
+#   strace          a test watches a checkpoint's fsyncs, links and renames to show it is durable when taken
 set -euo pipefail
 
 missing=()
@@ -16,6 +17,7 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql-15)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v watchman >/dev/null 2>&1 || missing+=(watchman)
+command -v strace >/dev/null 2>&1 || missing+=(strace)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then

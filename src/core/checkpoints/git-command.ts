@@ -51,6 +51,26 @@ const MAX_MESSAGE_CHARS = 2000;
 /** Caps what one git run may print before it is stopped: a runaway listing must not eat the heap. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Every object and ref a checkpoint's gits write is fsynced before the git answers
+ * (`core.fsync`, git 2.36 on): the session names a checkpoint right after it is taken, and a
+ * power loss must not leave it naming one whose objects never reached the disk. git's default
+ * syncs packs and their indexes but not loose objects or refs; these keep the default and add
+ * both. `core.fsyncMethod=batch` lets a git that writes many objects at once (a scan's
+ * `update-index` and `write-tree`) flush them with one full fsync at its end instead of one each;
+ * a git that writes one object at a time (`hash-object --stdin-paths`) still fsyncs each before
+ * it answers. `mktree` reads no config at all, so tole syncs its trees itself (loose-object.ts). Through the environment (which outranks the directory's config,
+ * so directories made before this are synced too), not `-c`: the command lines stay those
+ * idle-gits.ts knows. An older git ignores the keys (its loose objects are then not synced).
+ */
+const DURABLE_OBJECTS: NodeJS.ProcessEnv = {
+  GIT_CONFIG_COUNT: '2',
+  GIT_CONFIG_KEY_0: 'core.fsync',
+  GIT_CONFIG_VALUE_0: 'objects,derived-metadata,reference',
+  GIT_CONFIG_KEY_1: 'core.fsyncMethod',
+  GIT_CONFIG_VALUE_1: 'batch',
+};
+
 export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
   return {
     PATH: target.path,
@@ -67,6 +87,7 @@ export function gitEnv(target: GitTarget): NodeJS.ProcessEnv {
     GIT_COMMITTER_NAME: 'tole',
     GIT_COMMITTER_EMAIL: 'tole@localhost',
     LC_ALL: 'C',
+    ...DURABLE_OBJECTS,
     ...(target.indexFile === undefined ? {} : { GIT_INDEX_FILE: target.indexFile }),
     ...(target.fsmonitor === undefined ? {} : fsmonitorEnv(target.fsmonitor)),
   };

@@ -3,6 +3,7 @@ import type { GitTarget } from './git-command';
 import { FileBlobs } from './file-blobs';
 import { catFileObject, GitPipe, lines, nulFields } from './git-pipe';
 import type { PipedRef } from './piped-ref';
+import { syncLooseObjects } from './loose-object';
 import { knownChanges } from './known-changes';
 import { editTree, mktreeInput, type NewTree, parseTree, TREE_MODE, type TreeEntry } from './tree-edit';
 
@@ -125,8 +126,10 @@ export class KnownPathWriter {
     const ids = await this.trees.ask(input, lines(trees.length), signal);
     trees.forEach((t, i) => {
       if (ids[i] !== t.id) throw new Error(`git wrote tree ${ids[i]} where ${t.id} was expected`);
-      this.remember(t.id, t.entries);
     });
+    // mktree writes its trees unsynced (loose-object.ts): durable before the checkpoint names them.
+    syncLooseObjects(this.target.gitDir, ids);
+    for (const t of trees) this.remember(t.id, t.entries);
   }
 
   private remember(id: string, entries: readonly TreeEntry[]): readonly TreeEntry[] {

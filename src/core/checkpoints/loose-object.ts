@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, utimesSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
 /**
@@ -13,6 +13,10 @@ import { deflateSync } from 'node:zlib';
  * tole writes its checkpoint commits so (piped-ref.ts) instead of through a git: the commit is a
  * few lines tole already holds, and a git for it cost a process start. The id's hash is the one
  * the ids it is given use (SHA-1 for 40 hex digits, SHA-256 for 64): the directory's own.
+ *
+ * The object is durable when this returns, as the gits' objects are (core.fsync, git-command.ts):
+ * its bytes are fsynced before the link, and its folder (and, when the folder is new, `objects`)
+ * after it, so that a session that names the checkpoint next never names one a power loss took.
  */
 export function writeLooseObject(gitDir: string, type: 'commit', body: string, idLength: number): string {
   const bytes = Buffer.from(body, 'utf8');
@@ -29,16 +33,83 @@ export function writeLooseObject(gitDir: string, type: 'commit', body: string, i
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(folder, { recursive: true });
+  const madeFolder = mkdirSync(folder, { recursive: true }) !== undefined;
   const temp = join(folder, `tmp_obj_tole_${process.pid}_${++written}`);
   try {
     // At git's loose compression (core.looseCompression's default, the fastest).
-    writeFileSync(temp, deflateSync(whole, { level: 1 }), { mode: 0o444 });
+    writeDurably(temp, deflateSync(whole, { level: 1 }));
     linkOnce(temp, file);
   } finally {
     rmSync(temp, { force: true });
   }
+  fsyncFolder(folder);
+  if (madeFolder) fsyncFolder(join(gitDir, 'objects'));
   return id;
+}
+
+/**
+ * Makes the loose objects `ids` durable, with the folders that name them: for objects a git wrote
+ * without syncing them (`git mktree` reads no config, so core.fsync never reaches it). An id
+ * with no loose file is in a pack (git freshened it there instead of writing it), and packs are
+ * synced by git when written.
+ */
+export function syncLooseObjects(gitDir: string, ids: readonly string[]): void {
+  const folders = new Set<string>();
+  for (const id of ids) {
+    const folder = join(gitDir, 'objects', id.slice(0, 2));
+    let fd: number;
+    try {
+      fd = openSync(join(folder, id.slice(2)), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    folders.add(folder);
+  }
+  for (const folder of folders) fsyncFolder(folder);
+  // A folder git made for one of them is named in `objects`.
+  if (folders.size > 0) fsyncFolder(join(gitDir, 'objects'));
+}
+
+/** Makes the name of the loose ref `ref` (`refs/tole/checkpoints`) durable; a ref git keeps packed has no folder of its own to sync. */
+export function syncRefFolder(gitDir: string, ref: string): void {
+  try {
+    fsyncFolder(dirname(join(gitDir, ref)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** Creates `path` (read-only, as git's objects are) holding `bytes`, fsynced before it is closed. */
+function writeDurably(path: string, bytes: Buffer): void {
+  const fd = openSync(path, 'wx', 0o444);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes the names in folder `dir` durable (Linux and macOS; Windows cannot open a folder so, and keeps its own). */
+function fsyncFolder(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR' || (error as NodeJS.ErrnoException).code === 'EPERM') return;
+    throw error;
+  }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Links `temp` at `file`; another writer that linked the same object first wrote the same bytes. */

@@ -1,7 +1,7 @@
 import type { GitTarget } from './git-command';
 import { NO_COMMIT } from './git-checkpoint-ref';
 import { GitPipe, lines } from './git-pipe';
-import { writeLooseObject } from './loose-object';
+import { syncRefFolder, writeLooseObject } from './loose-object';
 import type { CheckpointRef } from './ref-chain';
 
 /**
@@ -45,6 +45,10 @@ export class PipedRef {
       signal,
     );
     if (answer[1] !== 'commit: ok') throw new Error(answer.join('; '));
+    // git synced the ref's file before renaming it into place; its new name is made durable here,
+    // before the session names the checkpoint (a ref a power loss took back would leave the
+    // checkpoint off the chain, for git's gc to prune in time).
+    syncRefFolder(this.target.gitDir, this.ref);
   }
 
   /**
@@ -62,7 +66,9 @@ export class PipedRef {
           return { ok: true };
         } catch (error) {
           if (signal.aborted) throw error;
-          return byProcess.swap(next, expected);
+          const swapped = await byProcess.swap(next, expected);
+          if (swapped.ok) syncRefFolder(this.target.gitDir, this.ref);
+          return swapped;
         }
       },
       head: () => byProcess.head(),
