@@ -10,6 +10,13 @@
  *   frame is still optimized, a little later;
  * - young-generation collections are done by the main thread alone: on two cores, helper tasks
  *   for each ~1 ms scavenge cost more in handing work out than they save;
+ * - objects are never made in the old generation because the ones made before at the same place in
+ *   the code all lived on (allocation-site pretenuring): a paced reply's caches (pieces, styled
+ *   characters, rows' cells) are such places, and when V8 switched them to old objects it threw
+ *   away the optimized code of the frame's row and cell functions (compiled for young ones) about
+ *   4 s into the first reply, and compiled them again: 6-7 of its ~114 optimizing compiles, the
+ *   largest ones (`--trace-deopt`: "code dependencies"); those objects are copied by a scavenge or
+ *   two instead;
  * - the collector can be called (`youngCollection`), so the screen collects the young generation
  *   while it is idle after a turn: a scavenge that falls inside the next reply (5-20 ms on a busy
  *   machine, in about a quarter of the replies after 30 turns) then mostly does not happen there.
@@ -21,7 +28,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const SCREEN_V8_FLAGS: readonly string[] = ['--interrupt-budget=135168', '--no-parallel-scavenge', '--expose-gc'];
+const SCREEN_V8_FLAGS: readonly string[] = [
+  '--interrupt-budget=135168',
+  '--no-parallel-scavenge',
+  '--no-allocation-site-pretenuring',
+  '--expose-gc',
+];
 
 let set = false;
 

@@ -14,9 +14,14 @@ import { tempDirForFile } from '../support/after-the-test';
 
 const dir = tempDirForFile('tole-v8-flags-');
 
-function run(mode: 'write' | 'read' | 'gc', flags: 'screen' | 'none', file: string): Promise<string> {
+function run(
+  mode: 'write' | 'read' | 'gc' | 'tenure',
+  flags: 'screen' | 'none',
+  file: string,
+  nodeArgs: readonly string[] = [],
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript('v8-flags-child'), mode, flags, file], {
+    const child = spawn(process.execPath, [...nodeArgs, childScript('v8-flags-child'), mode, flags, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -43,6 +48,18 @@ describe("the screen's V8 flags", () => {
     // Without them nothing is offered (a collection V8 makes on its own in that window may still be seen).
     const without = JSON.parse(await run('gc', 'none', '-')) as { offered: boolean; kinds: number[] };
     expect(without.offered).toBe(false);
+  }, 60_000);
+
+  it("keep objects of a site whose objects all live on in the young generation, instead of making that site's next ones old", async () => {
+    // V8 would make such a site's objects in the old generation from then on, and throw away the
+    // optimized code of every function that makes them (it was compiled for young ones): in a
+    // streamed reply, the frame's row and cell functions, compiled again. Under the screen's flags
+    // the site stays young. `--allow-natives-syntax` only lets the child ask where an object is.
+    const args = ['--allow-natives-syntax', '--expose-gc'];
+    const without = JSON.parse(await run('tenure', 'none', '-', args)) as { young: boolean[] };
+    expect(without.young).toEqual([false, false]);
+    const withFlags = JSON.parse(await run('tenure', 'screen', '-', args)) as { young: boolean[] };
+    expect(withFlags.young).toEqual([true, true]);
   }, 60_000);
 
   it('are set by the screen loader before it compiles the screen script', () => {
