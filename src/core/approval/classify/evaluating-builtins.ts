@@ -1,6 +1,6 @@
 /**
  * Builtins that evaluate their arguments as arithmetic or as variable names with subscripts:
- * `let`, `[[ x -gt 0 ]]`, `test -v`, `declare -i`, `printf -v`, `read`, `unset`. Bash evaluates a
+ * `let`, `[[ x -gt 0 ]]`, `test -v`, `declare -i`, `printf -v`, `read`, `wait -p`, `unset`. Bash evaluates a
  * name by evaluating its value, so `x='a[$(cmd)]'; (( x ))` runs cmd: only literal numbers and
  * plain names are inert.
  */
@@ -35,6 +35,8 @@ export function evaluatingBuiltinFindings(name: string, args: readonly Word[]): 
       return printfFindings(args);
     case 'read':
       return readFindings(args);
+    case 'wait':
+      return waitFindings(args);
     case 'unset':
       return args.some((w) => w.expands || w.text.includes('[')) ? [evaluates('unset', 'an array subscript')] : [];
     default:
@@ -87,6 +89,33 @@ function readFindings(args: readonly Word[]): Finding[] {
       continue;
     }
     if (!isName(w)) return [evaluates('read', `the name \`${w.text}\``)];
+  }
+  return [];
+}
+
+/** The last background job's id, the one word `wait` is commonly given that expands. */
+const LAST_JOB = new Set(['$!', '"$!"', '${!}', '"${!}"']);
+
+/**
+ * `wait -p NAME` (bash 5.1) assigns the finished job's id to NAME, evaluating a subscript in it:
+ * `sleep 0 & wait -n -p 'a[$(cmd)]'` runs cmd. The value follows `p` in any cluster (`-np NAME`,
+ * `-pNAME`); a word only known when it runs (but `$!`) may be `-pa[$(cmd)]` read from a file.
+ */
+function waitFindings(args: readonly Word[]): Finding[] {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.expands) {
+      if (LAST_JOB.has(w.text)) continue;
+      return [evaluates('wait', `\`${w.text}\`, only known when it runs, which may be \`-p NAME\``)];
+    }
+    if (w.text === '--') return [];
+    if (!w.text.startsWith('-') || w.text.length < 2) continue;
+    const at = w.text.indexOf('p');
+    if (at < 0) continue;
+    const attached = w.text.slice(at + 1);
+    const name = attached === '' ? args[i + 1] : { ...w, text: attached };
+    if (!isName(name)) return [evaluates('wait -p', 'the name it assigns')];
+    if (attached === '') i++;
   }
   return [];
 }
