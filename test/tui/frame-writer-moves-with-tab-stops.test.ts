@@ -73,6 +73,31 @@ describe('tab stops where the panes start', () => {
     }
   });
 
+  it("without a stop at the tree's text, a transcript row is CR VT HT and a tree row CR VT and a move right", async () => {
+    const w = writer(STOPS.slice(1));
+    const term = terminal(WIDTH, HEIGHT);
+    try {
+      await flush(term, USER_TABS);
+      const first = panes([]);
+      await expectWhole(term, send(w, first), first);
+      const next = panes(reply);
+      const rows = send(w, next);
+      expect(rows.split('\r\v\t').length - 1).toBe(reply.length - 1);
+      expect(rows).not.toContain('\t\t');
+      await expectWhole(term, rows, next);
+      // The tree's rows change (an entry added): reached from column 0 without a tab.
+      const tree = next
+        .split('\n')
+        .map((line, r) => (r < 3 ? `  ${`n${r}`.padEnd(8)}${line.slice(10)}` : line))
+        .join('\n');
+      const treeRows = send(w, tree);
+      expect(treeRows).toMatch(/^\x1b\[\?2026h\x1b\[1;3Hn(\x1b\[2;3H|\r\v\x1b\[2C)n(\x1b\[3;3H|\r\v\x1b\[2C)n/);
+      await expectWhole(term, treeRows, tree);
+    } finally {
+      term.dispose();
+    }
+  });
+
   it('are set again after a resize and after a repaint, where the terminal may hold others', async () => {
     const w = writer(STOPS);
     const term = terminal(WIDTH, HEIGHT);
@@ -133,8 +158,10 @@ describe('tab stops where the panes start', () => {
     }
   });
 
-  it("at tole's sizes: every pane's first column, and one for a narrow screen", () => {
-    expect(paneStartColumns(120)).toEqual([2, 32, 87, 89]);
+  it("at tole's sizes: the transcript's and the side column's first columns, not the tree's; one for a narrow screen", () => {
+    // A stop at the tree's text would be a tab more on the way to each of the others.
+    expect(paneStartColumns(120)).toEqual([32, 87, 89]);
+    expect(paneStartColumns(100)).toEqual([27, 67, 69]);
     expect(paneStartColumns(80)).toEqual([2]);
     const w = writer(paneStartColumns(WIDTH));
     // Stops past the screen are never set.

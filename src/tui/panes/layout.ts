@@ -45,14 +45,18 @@ function treePaneWidth(columns: number): number {
 }
 
 /**
- * The columns (0-based) where the panes' rows start on a screen `columns` wide: each pane's text
- * (after its rule and a space) and the side column's rule, where the frame writer sets tab stops
- * (`FrameWriter.tabStops`). Under 100 columns one pane shows, its text from column 2.
+ * The columns (0-based) where the frame writer sets tab stops (`FrameWriter.tabStops`) on a screen
+ * `columns` wide, so that a row of a pane is reached with a carriage return, a line feed and a tab
+ * or two: the transcript's text, the side column's rule and its text. Not the tree's text (column
+ * 2): a stop there is one tab more on the way to every stop right of it, and the transcript's rows
+ * are most of the rows a turn draws (a 300-token reply, ~36 of them) while the tree draws one or two;
+ * the tree's text is reached with `CR ESC[2C`. Under 100 columns one pane shows, its text from
+ * column 2.
  */
 export function paneStartColumns(columns: number): number[] {
   if (columns < NARROW_COLUMNS) return [2];
   const side = columns - sidePaneWidth(columns);
-  return [2, treePaneWidth(columns) + 2, side, side + 2];
+  return [treePaneWidth(columns) + 2, side, side + 2];
 }
 
 /** Splits the screen: tree | transcript | usage over registers, then flash, approval, prompt, status. */
