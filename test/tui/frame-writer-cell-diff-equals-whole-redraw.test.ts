@@ -215,6 +215,6 @@ describe('the frame writer sends cell diffs', () => {
     // A one-row frame this short goes without the synchronized-update markers: a cursor move, the
     // colour alone (the last frame left the terminal plain), 'grows' (the green space before it
     // looks as the blank cell there did), a reset.
-    expect(JSON.stringify(sent)).toBe('"\\u001b[2;22H\\u001b[32mgrows\\u001b[0m"');
+    expect(JSON.stringify(sent)).toBe('"\\u001b[2;22H\\u001b[32mgrows\\u001b[m"');
   });
 });

@@ -34,21 +34,21 @@ describe('the cell diff', () => {
   it('writes a few blanks inside a coloured run as spaces in that colour, which a space does not show', () => {
     const sent = second(colour.red('abcdefgh'), `${colour.green('ab')}  ${colour.green('ef')}`);
     // The end of the old line is erased in the same colour: erasing takes the background alone.
-    expect(sent).toBe('\x1b[1H\x1b[32mab  ef\x1b[K\x1b[0m');
+    expect(sent).toBe('\x1b[1H\x1b[32mab  ef\x1b[K\x1b[m');
   });
 
   it('leaves a padding space between two changed borders as a space, not an erase and a jump', () => {
     const grey = new Chalk({ level: 3 }).ansi256(239);
     const sent = second(`${grey('│')}ab${grey('│')}`, `${grey('│')} ${grey('││')}`);
-    expect(sent).toBe('\x1b[1;2H \x1b[38;5;239m│\x1b[0m');
+    expect(sent).toBe('\x1b[1;2H \x1b[38;5;239m│\x1b[m');
   });
 
   it('does not rewrite a space whose only change is a style a space does not show', () => {
     expect(second(`a${colour.red('   ')}b`, `a${colour.bold.italic('   ')}b`)).toBe('');
     expect(second(`x${colour.blue('  ')}`, 'x')).toBe('');
     // An underline, a background or inverse does show on a space.
-    expect(second('a   b', `a${colour.underline(' ')}  b`)).toBe('\x1b[1;2H\x1b[4m \x1b[0m');
-    expect(second('a   b', `a${colour.bgBlue(' ')}  b`)).toBe('\x1b[1;2H\x1b[44m \x1b[0m');
+    expect(second('a   b', `a${colour.underline(' ')}  b`)).toBe('\x1b[1;2H\x1b[4m \x1b[m');
+    expect(second('a   b', `a${colour.bgBlue(' ')}  b`)).toBe('\x1b[1;2H\x1b[44m \x1b[m');
   });
 
   it('draws the rules between panes after their text, together, rather than switching colour around each', () => {
@@ -64,7 +64,7 @@ describe('the cell diff', () => {
     expect(sent).toBe(
       '\x1b[1H\x1b[0;38;5;239m│ \x1b[38;5;244mleft text\x1b[C right text\x1b[38;5;239m│' +
         '\r\v│ \x1b[38;5;244mright text\x1b[C left text\x1b[38;5;239m│' +
-        '\x1b[1;12H│\x1b[2;13H│\x1b[0m',
+        '\x1b[1;12H│\x1b[2;13H│\x1b[m',
     );
   });
 
@@ -77,13 +77,13 @@ describe('the cell diff', () => {
     // the accent: not two switches around each (ESC[1;38;5;75m, ESC[22;38;5;250m: 25 bytes a key).
     expect(sent).toBe(
       '\x1b[1H\x1b[0;48;5;235;38;5;250m \x1b[C send  \x1b[3C panes  \x1b[2C quit' +
-        '\r\x1b[C\x1b[1;38;5;75m⏎\x1b[7CTab\x1b[8C^C\x1b[0m',
+        '\r\x1b[C\x1b[1;38;5;75m⏎\x1b[7CTab\x1b[8C^C\x1b[m',
     );
   });
 
   it('replaces one colour by another with the new colour alone', () => {
     const sent = second(`${colour.red('ab')}${colour.blue('cd')}`, `${colour.green('ab')}${colour.yellow('cd')}`);
-    expect(sent).toBe('\x1b[1H\x1b[32mab\x1b[33mcd\x1b[0m');
+    expect(sent).toBe('\x1b[1H\x1b[32mab\x1b[33mcd\x1b[m');
   });
 
   it('remembers a style switch by the codes of both styles, the same as working it out each time', () => {

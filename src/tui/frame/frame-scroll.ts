@@ -75,7 +75,7 @@ function diffBytes(before: RowCells, after: RowCells): number {
 export function scrollCodes(scroll: Scroll): string {
   const by = Math.abs(scroll.by);
   const move = `\x1b[${by === 1 ? '' : by}${scroll.by > 0 ? 'S' : 'T'}`;
-  return `\x1b[0m\x1b[${scroll.top + 1};${scroll.bottom + 1}r${move}\x1b[r`;
+  return `\x1b[m\x1b[${scroll.top + 1};${scroll.bottom + 1}r${move}\x1b[r`;
 }
 
 /** What row `r` holds once `scroll` moved the rows `old` (an empty row for those scrolled in). */

@@ -26,7 +26,13 @@ const MIN_ERASE = 10;
  */
 const REPEAT_COST = 3;
 const FOREGROUND_END = '\x1b[39m';
-const RESET = '\x1b[0m';
+/**
+ * The style reset as sent: SGR with no parameter, which ECMA-48 reads as its default, 0 (VT100's
+ * and xterm's own `sgr0`), a byte shorter than `ESC[0m` (the most frequent code of a frame's end).
+ */
+const RESET = '\x1b[m';
+/** The end code ansi-tokenize gives a code whose own end it does not know. */
+const UNKNOWN_END = '\x1b[0m';
 /** The end codes of colours (foreground, background, underline): a colour of the same kind replaces another. */
 const COLOUR_ENDS = new Set([FOREGROUND_END, '\x1b[49m', '\x1b[59m']);
 
@@ -40,7 +46,7 @@ export function switchCodes(from: readonly AnsiCode[] | null, styles: readonly A
     from.filter((code) => !styles.some((kept) => kept.code === code.code)).map((code) => code.endCode),
   );
   // A code taken away whose end is not known (ansi-tokenize says reset) can only be reset.
-  if (ends.has(RESET)) return reset;
+  if (ends.has(UNKNOWN_END)) return reset;
   // A colour taken away is replaced by the colour of its kind that comes in, without its end.
   for (const code of added) if (COLOUR_ENDS.has(code.endCode)) ends.delete(code.endCode);
   // An end code ends every code that has it (bold and dim share theirs): those kept are set again.
@@ -289,7 +295,7 @@ export class Pen {
     this.key = '';
     this.row = -1;
     this.column = -1;
-    return wasPlain ? '' : '\x1b[0m';
+    return wasPlain ? '' : RESET;
   }
 }
 
@@ -431,7 +437,7 @@ export function diffRow(
   shifts = true,
 ): string {
   if (before.uncertain || after.uncertain) {
-    const out = `${pen.moveTo(row, 0)}\x1b[0m\x1b[2K${line}\x1b[0m`;
+    const out = `${pen.moveTo(row, 0)}${RESET}\x1b[2K${line}${RESET}`;
     pen.forget();
     return out;
   }
