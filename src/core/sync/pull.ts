@@ -97,8 +97,36 @@ interface PullOptions {
   readonly random: Random;
 }
 
+/**
+ * Why `id` cannot name a session file in the sessions folder, or null when it can. The server is
+ * shared and takes any id a ship gives it: the id becomes `<dir>/<id>.jsonl`, so it must be one
+ * plain file name: no folder (`/`, `\\`), no `.` first (`..`, a hidden file, tole's own temp
+ * names), no control character, and short enough for a file name with tole's temp prefix.
+ */
+export function unnameableSessionId(id: string): string | null {
+  if (id.length === 0) return 'it is empty';
+  if (/[/\\]/.test(id)) return 'it holds a folder separator';
+  if (id.startsWith('.')) return 'it starts with a dot';
+  if (/[\u0000-\u001f\u007f]/.test(id)) return 'it holds a control character (a line break, say)';
+  if (Buffer.byteLength(id) > MAX_ID_BYTES) return `it is longer than ${MAX_ID_BYTES} bytes`;
+  return null;
+}
+
+/** A file name holds 255 bytes; a pull's temp name adds 14 and the suffix 6 (`.jsonl`). */
+const MAX_ID_BYTES = 200;
+
+function refuseUnnameable(id: string, where: string): void {
+  const why = unnameableSessionId(id);
+  if (why !== null)
+    throw new SyncError(
+      'not-found',
+      `${JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id)} (${where}) is not a session id tole can name a file by: ${why}; nothing was written. Someone shipped it to the team server by hand: read it there with tole export --from, or ask them to remove it`,
+    );
+}
+
 /** Writes the server's copy of session `id` to `<dir>/<id>.jsonl`; returns its path. */
 export async function pullSession(db: Db, id: string, dir: string, options: PullOptions): Promise<string> {
+  refuseUnnameable(id, 'the session on the server');
   const target = join(dir, `${id}.jsonl`);
   if (existsSync(target))
     throw new StorageError(
@@ -138,6 +166,12 @@ export async function pullSession(db: Db, id: string, dir: string, options: Pull
     ].sort((a, b) => a.seq - b.seq);
     return { header: { ...s.rows[0].header, compactedAtSeq: shippedSeq }, records: all };
   });
+  // The file's header names the session from then on (`tole -r ID`, the next ship): it must be the id pulled.
+  if (header.id !== id)
+    throw new SyncError(
+      'not-found',
+      `the session "${id}" on the server holds a header naming another session (${JSON.stringify(String(header.id).slice(0, 80))}); nothing was written. Someone shipped it to the team server by hand: ask them to remove it`,
+    );
   const temp = linkedTempNameOf(target, options.random);
   try {
     const storage = createStorage('jsonl', temp, header, {
