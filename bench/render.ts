@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 // @ts-expect-error a plain .mjs build helper without types
 import { inkOutputPlugin } from '../scripts/ink-output-plugin.mjs';
+import { RENDERER_PATCHES } from '../scripts/renderer-patches.mjs';
 import type { RenderRun } from './render-app';
 import { startUntil, TOLE } from './startup';
 import { formatRows, writeReplayFile, type Row } from './storage';
@@ -29,11 +30,17 @@ const MB = 1024 * 1024;
 
 type RenderModule = typeof import('./render-app');
 
-/** The App bundled as tole ships it: production React and the bundle's Ink output. */
-export async function bundledApp(withInkOutput = true): Promise<RenderModule> {
+/**
+ * The App bundled as tole ships it: production React and the bundle's Ink output (`withInkOutput`);
+ * `withInkLog` adds ink-resize's direct write of each frame (bench/build-patches.ts measures it).
+ */
+export async function bundledApp(withInkOutput = true, withInkLog = false): Promise<RenderModule> {
   const outDir = join(import.meta.dirname, 'out');
   mkdirSync(outDir, { recursive: true });
-  const outfile = join(outDir, withInkOutput ? 'render-app.mjs' : 'render-app-stock-output.mjs');
+  const outfile = join(
+    outDir,
+    `${withInkOutput ? 'render-app' : 'render-app-stock-output'}${withInkLog ? '-direct-log' : ''}.mjs`,
+  );
   const empty = join(outDir, 'empty.js');
   writeFileSync(empty, 'export default {};\n');
   await build({
@@ -45,7 +52,10 @@ export async function bundledApp(withInkOutput = true): Promise<RenderModule> {
     target: 'node20',
     jsx: 'automatic',
     alias: { 'react-devtools-core': empty },
-    plugins: withInkOutput ? [inkOutputPlugin] : [],
+    plugins: [
+      ...(withInkOutput ? [inkOutputPlugin] : []),
+      ...RENDERER_PATCHES.filter((plugin) => withInkLog && plugin.name === 'ink-resize'),
+    ],
     external: ['better-sqlite3'],
     define: { 'process.env.NODE_ENV': '"production"' },
     banner: {

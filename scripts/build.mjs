@@ -17,6 +17,7 @@ import { OPTIONAL_PATCHES, RENDERER_PATCHES } from './renderer-patches.mjs';
 import { LATER_PACKAGES, laterEntry, laterModulesPlugin } from './later-modules-plugin.mjs';
 import { shareInteropNamespaces } from './shared-namespaces.mjs';
 import { signalExitNoAssertPlugin } from './signal-exit-no-assert-plugin.mjs';
+import { YOGA_DECLARED_PAGES, yogaSyncPluginWith } from './yoga-sync-plugin.mjs';
 import { zodOnUsePlugin } from './zod-on-use-plugin.mjs';
 
 /** What src/cli/screen-loader.ts passes the screen's script. */
@@ -46,7 +47,15 @@ for (const name of WITHOUT) {
 }
 if (WITHOUT.size > 0) process.stderr.write(`build: without ${[...WITHOUT].join(', ')}, for the bench only\n`);
 /** The plugins, but those TOLE_BUILD_WITHOUT leaves out. */
-const kept = (plugins) => plugins.filter((plugin) => !WITHOUT.has(plugin.name));
+const kept = (plugins) =>
+  plugins
+    .filter((plugin) => !WITHOUT.has(plugin.name))
+    // Without wasm-initial-memory, Yoga's memory starts as its module declares it.
+    .map((plugin) =>
+      plugin.name === 'yoga-sync' && WITHOUT.has('wasm-initial-memory')
+        ? yogaSyncPluginWith(YOGA_DECLARED_PAGES)
+        : plugin,
+    );
 /** A post-build rewrite, unless TOLE_BUILD_WITHOUT leaves it out. */
 const unless = (name, rewrite) => (WITHOUT.has(name) ? (source) => source : rewrite);
 

@@ -23,7 +23,10 @@ export const RENDERER_PATCHES = [
 /**
  * What the build can leave out (TOLE_BUILD_WITHOUT, for bench/build-patches.ts alone, which shows
  * what each pays): every plugin and rewrite of the screen's script but yoga-sync and
- * ink-no-top-level-await, without which a CommonJS script cannot be built at all.
+ * ink-no-top-level-await, without which a CommonJS script cannot be built at all, and ink-resize,
+ * which fixes what a resize draws (its direct frame write is measured drawing, in the same bench).
+ * wasm-initial-memory is yoga-sync's smaller start of Yoga's memory: without it, the memory starts
+ * as Yoga's module declares it.
  */
 export const OPTIONAL_PATCHES = [
   'ink-output',
@@ -35,4 +38,5 @@ export const OPTIONAL_PATCHES = [
   'segmenter-inject',
   'lazy-builtins',
   'shared-namespaces',
+  'wasm-initial-memory',
 ];

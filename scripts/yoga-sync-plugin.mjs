@@ -13,7 +13,8 @@ import { withInitialMemoryPages } from './wasm-initial-memory.mjs';
 export const YOGA_DECLARED_PAGES = 256;
 export const YOGA_INITIAL_PAGES = 32;
 
-export const yogaSyncPlugin = {
+/** The plugin, with Yoga's memory starting at `initialPages` (YOGA_DECLARED_PAGES: as Yoga declares it). */
+export const yogaSyncPluginWith = (initialPages) => ({
   name: 'yoga-sync',
   setup(build) {
     // yoga-layout/dist/src/index.js: its entry.
@@ -38,7 +39,7 @@ export const yogaSyncPlugin = {
       }
       let wasm;
       try {
-        wasm = withInitialMemoryPages(Buffer.from(inlined[0][1], 'base64'), YOGA_DECLARED_PAGES, YOGA_INITIAL_PAGES);
+        wasm = withInitialMemoryPages(Buffer.from(inlined[0][1], 'base64'), YOGA_DECLARED_PAGES, initialPages);
       } catch (error) {
         return { errors: [{ text: `yoga-sync: ${error.message}` }] };
       }
@@ -65,4 +66,6 @@ export default Yoga;
       };
     });
   },
-};
+});
+
+export const yogaSyncPlugin = yogaSyncPluginWith(YOGA_INITIAL_PAGES);

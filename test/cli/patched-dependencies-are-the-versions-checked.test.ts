@@ -44,7 +44,7 @@ const PATCHED: readonly Patched[] = [
     name: 'esbuild',
     checked: '0.28.2',
     recheck:
-      'scripts/shared-namespaces.mjs and scripts/lazy-builtins.mjs, which rewrite esbuild\'s CommonJS output (its __toESM helper and `var import_x = require("node:x")` lines), and scripts/zod-on-use-plugin.mjs (the require it turns into an init on first use)',
+      'scripts/shared-namespaces.mjs and scripts/lazy-builtins.mjs, which rewrite esbuild\'s CommonJS output (its __toESM helper and `var import_x = require("node:x")` lines), scripts/zod-on-use-plugin.mjs (the require it turns into an init on first use) and scripts/segmenter-inject.mjs (an `inject` file whose export named `Intl.Segmenter` replaces every read of that global)',
   },
 ];
 

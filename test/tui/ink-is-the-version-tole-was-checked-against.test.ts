@@ -15,7 +15,10 @@ describe('the installed Ink', () => {
     const advice =
       `Ink ${installed} is installed but tole's renderer was checked against Ink ${INK_CHECKED_VERSION}: re-check ` +
       "scripts/ink-output-plugin.mjs and src/tui/frame/ink-output.ts against Ink's build/output.js, src/tui/text/text-width.ts " +
-      'against widest-line, src/tui/frame/ink-sanitize-ansi.ts against sanitize-ansi, the devtools stub, and the erase sequences src/tui/frame/frame-writer.ts reads, then update ' +
+      'against widest-line, src/tui/frame/ink-sanitize-ansi.ts against sanitize-ansi, the devtools stub, ' +
+      'scripts/ink-resize-plugin.mjs against ink.js (its `resized` listener and the throttle of `throttledLog`), ' +
+      'scripts/ink-no-top-level-await-plugin.mjs against reconciler.js (its two top-level awaits), ' +
+      'and the erase sequences src/tui/frame/frame-writer.ts reads, then update ' +
       'INK_CHECKED_VERSION in src/tui/frame/ink-coupling.ts';
     expect(installed, advice).toBe(INK_CHECKED_VERSION);
     expect(declared, 'package.json must pin Ink exactly (no range) to the checked version').toBe(INK_CHECKED_VERSION);

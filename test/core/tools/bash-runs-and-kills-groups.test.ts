@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
+import { fileAppears } from '../../support/file-appears';
 import { eventuallyDead, isAlive } from '../../support/process-groups';
 import { tempWorkspace, type TempWorkspace } from './temp-workspace';
 
@@ -102,7 +103,9 @@ describe('bash', () => {
     const bash = createBashTool({ workspaceRoot: ws.root });
     const { ctx, abort } = ws.abortable();
     const running = bash.execute({ command: 'echo started; sleep 300 & echo $! > child.pid; wait' }, ctx);
-    setTimeout(abort, 300);
+    // Mid-command: once the child is started (its pid file is there), not after a fixed wait.
+    await fileAppears(path.join(ws.root, 'child.pid'));
+    abort();
     const out = await running;
     expect(out.ok).toBe(false);
     expect(out.content).toMatch(
