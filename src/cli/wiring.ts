@@ -33,6 +33,7 @@ import { ConfigError, readProjectConfigFile, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';
 import { makeSessionTempDir } from './session-temp-dir';
+import { hiddenFromCommands } from './hidden-from-commands';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import { MCP_NAME_SEPARATOR, sanitizeNamePart } from '../core/mcp/mcp-names';
@@ -173,7 +174,12 @@ export function buildSession(parts: AgentParts): BuiltSession {
   const sandbox = parts.sandbox
     ? {
         sandbox: parts.sandbox,
-        policy: { workspaceRoot, tempDir: makeSessionTempDir(), network: parts.config.sandbox?.network === true },
+        policy: {
+          workspaceRoot,
+          tempDir: makeSessionTempDir(),
+          network: parts.config.sandbox?.network === true,
+          hidden: hiddenFromCommands(parts.env, parts.config.sessionsDir),
+        },
       }
     : null;
   const trustedGitKeys = parts.config.trustedGitKeys ?? [];

@@ -6,7 +6,7 @@
  * network unless the user's config allows it, no view of other processes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { arch } from 'node:os';
 import path from 'node:path';
 import { isWithin } from './path-outside-workspace';
@@ -33,6 +33,13 @@ export interface SandboxPolicy {
   readonly tempDir: string;
   /** Whether commands may reach the network (default: no network at all, loopback included). */
   readonly network: boolean;
+  /**
+   * Out of a confined command's sight (symlink-resolved): tole's own folders (its home with the
+   * index key and every project's sessions, the user's config and trust store) and the folder the
+   * session temp directories of every tole are made in. A command reads nothing there, not even
+   * where the workspace holds one of them; the workspace itself stays in sight when it lies inside.
+   */
+  readonly hidden?: readonly string[];
 }
 
 /** The program and arguments that run a command confined, and the seccomp filter to hand it on `seccompFd`. */
@@ -47,6 +54,15 @@ interface ConfinedCommand {
 const SECCOMP_FD = 3;
 /** Where the sandbox shows something else than the host has: a private /tmp, empty /run and /dev/shm. */
 const HIDDEN_DIRS = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
+
+/**
+ * Run first inside the sandbox: closes every descriptor but stdin, stdout and stderr, then execs
+ * the command. Whatever tole inherited from what started it (node and libuv close none they did
+ * not open) would pass through bubblewrap: a folder's descriptor leads past every mount
+ * (`/proc/self/fd/N/…` writes the host), a file's writes it.
+ */
+const CLOSE_INHERITED =
+  'for fd in /proc/self/fd/*; do fd=${fd##*/}; if [[ $fd =~ ^[0-9]+$ ]] && (( fd > 2 )); then eval "exec $fd>&-"; fi; done; exec "$@"';
 
 /** Architectures the seccomp filter knows (`process.arch` names). */
 const FILTERED_ARCHES = ['x64', 'arm64'];
@@ -139,7 +155,14 @@ export function confinedCommand(
     case 'bwrap':
       return {
         program: sandbox.program,
-        args: [...bwrapArgs(policy, keptReadOnly), '--seccomp', String(seccompFd), '--', ...argv],
+        args: [
+          ...bwrapArgs(policy, keptReadOnly),
+          '--seccomp',
+          String(seccompFd),
+          '--',
+          ...['bash', '--norc', '-c', CLOSE_INHERITED, 'bash'],
+          ...argv,
+        ],
         seccomp: unixSocketFilter(),
       };
     case 'sandbox-exec':
@@ -151,23 +174,61 @@ export function confinedCommand(
   }
 }
 
+/** One mount bubblewrap makes below /, at `target`. */
+interface Mount {
+  readonly target: string;
+  readonly args: readonly string[];
+}
+
+const depth = (target: string): number => target.split(path.sep).filter((part) => part !== '').length;
+
+/**
+ * The hidden paths worth a mount: existing, never / itself, and none that the private /tmp, /run
+ * and /dev/shm already hide (a second mount on /tmp would hide the session's own temp directory)
+ * unless the workspace, bound over them, shows it again.
+ */
+function hiddenPaths(policy: SandboxPolicy): string[] {
+  const shownAgain = (target: string): boolean => isWithin(target, policy.workspaceRoot);
+  return (policy.hidden ?? []).filter(
+    (target) =>
+      path.isAbsolute(target) &&
+      depth(target) > 0 &&
+      existsSync(target) &&
+      (shownAgain(target) || !HIDDEN_DIRS.some((dir) => isWithin(target, dir))),
+  );
+}
+
+/** An empty folder over a hidden folder, /dev/null over a hidden file. */
+function hideMount(target: string): Mount {
+  let folder = true;
+  try {
+    folder = statSync(target).isDirectory();
+  } catch {}
+  return { target, args: folder ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target] };
+}
+
 function bwrapArgs(policy: SandboxPolicy, keptReadOnly: readonly string[]): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  const workspace = ['--bind', policy.workspaceRoot, policy.workspaceRoot];
-  const hides = (dir: string): boolean => isWithin(policy.workspaceRoot, dir);
-  const hidden = HIDDEN_DIRS.some(hides);
-  // A workspace in /tmp is mounted after the private /tmp, or it would be hidden with the rest.
-  if (!hidden) args.push(...workspace);
+  const hidden = hiddenPaths(policy);
+  const mounts: Mount[] = [];
   // Sockets of local daemons (docker, PostgreSQL, D-Bus, tmux, X) live in these; a daemon acts
   // outside the sandbox. The session's own temp directory stands in for /tmp and /var/tmp.
-  if (existsSync('/run')) args.push('--tmpfs', '/run');
-  args.push('--tmpfs', '/dev/shm', '--bind', policy.tempDir, '/tmp');
-  if (existsSync('/var/tmp')) args.push('--bind', policy.tempDir, '/var/tmp');
-  args.push('--setenv', 'TMPDIR', '/tmp');
-  if (hidden) args.push(...workspace);
+  if (existsSync('/run')) mounts.push({ target: '/run', args: ['--tmpfs', '/run'] });
+  mounts.push({ target: '/dev/shm', args: ['--tmpfs', '/dev/shm'] });
+  mounts.push({ target: '/tmp', args: ['--bind', policy.tempDir, '/tmp'] });
+  if (existsSync('/var/tmp')) mounts.push({ target: '/var/tmp', args: ['--bind', policy.tempDir, '/var/tmp'] });
+  // Hidden before the workspace at the same depth: a workspace that is one of them stays in sight.
+  mounts.push(...hidden.map(hideMount));
+  mounts.push({ target: policy.workspaceRoot, args: ['--bind', policy.workspaceRoot, policy.workspaceRoot] });
+  // A path kept read-only is bound from the host's tree: inside a hidden one it would show it again.
   for (const target of keptReadOnly) {
-    args.push('--ro-bind', target, target);
+    if (!hidden.some((dir) => isWithin(target, dir))) mounts.push({ target, args: ['--ro-bind', target, target] });
   }
+  // Parents before children: a workspace in /tmp is mounted after the private /tmp, or it would be
+  // hidden with the rest; a hidden folder inside the workspace after the workspace. (The sort keeps
+  // the order above among equals.)
+  mounts.sort((a, b) => depth(a.target) - depth(b.target));
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--setenv', 'TMPDIR', '/tmp'];
+  for (const mount of mounts) args.push(...mount.args);
   // A new pid namespace hides tole's own process (and its environment) and ends every process
   // the command left behind when it exits; --new-session keeps it off the terminal.
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
@@ -181,6 +242,23 @@ function sbString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
+/**
+ * Hidden paths denied, then the workspace and the session temp directory allowed again where they
+ * lie inside one, parents before children (the later rule wins), as bubblewrap's mounts do it.
+ */
+function seatbeltHidden(policy: SandboxPolicy): string[] {
+  const hidden = (policy.hidden ?? []).filter((target) => path.isAbsolute(target) && depth(target) > 0);
+  const rules = hidden.map((target) => ({
+    target,
+    rule: `(deny file-read* file-write* (subpath ${sbString(target)}))`,
+  }));
+  for (const target of [policy.tempDir, policy.workspaceRoot]) {
+    if (hidden.some((dir) => isWithin(target, dir)))
+      rules.push({ target, rule: `(allow file-read* file-write* (subpath ${sbString(target)}))` });
+  }
+  return rules.sort((a, b) => depth(a.target) - depth(b.target)).map((entry) => entry.rule);
+}
+
 function seatbeltProfile(policy: SandboxPolicy, kept: readonly string[]): string {
   const writable = [policy.workspaceRoot, policy.tempDir, '/private/tmp', '/private/var/folders'].map(
     (dir) => `(subpath ${sbString(dir)})`,
@@ -191,6 +269,7 @@ function seatbeltProfile(policy: SandboxPolicy, kept: readonly string[]): string
     '(allow default)',
     '(deny file-write*)',
     `(allow file-write* ${writable.join(' ')} (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`,
+    ...seatbeltHidden(policy),
     ...(keptReadOnly.length > 0 ? [`(deny file-write* ${keptReadOnly.join(' ')})`] : []),
     ...(policy.network ? [] : ['(deny network*)', '(allow network* (local unix))']),
   ].join('\n');

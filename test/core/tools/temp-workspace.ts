@@ -51,14 +51,27 @@ export async function checkedPath(root: string, requested: string): Promise<Work
 export function sandboxedBash(
   ws: TempWorkspace,
   sandbox: Sandbox,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly network?: boolean } = {},
+  options: {
+    readonly env?: Readonly<Record<string, string>>;
+    readonly network?: boolean;
+    /** SandboxPolicy.hidden: what the command may not see. */
+    readonly hidden?: readonly string[];
+  } = {},
 ): { readonly bash: ReturnType<typeof createBashTool>; readonly tempDir: string } {
   const tempDir = path.join(path.dirname(ws.root), 'session-tmp');
   mkdirSync(tempDir, { mode: 0o700 });
   const bash = createBashTool({
     workspaceRoot: ws.root,
     env: options.env ?? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
-    sandbox: { sandbox, policy: { workspaceRoot: ws.root, tempDir, network: options.network ?? false } },
+    sandbox: {
+      sandbox,
+      policy: {
+        workspaceRoot: ws.root,
+        tempDir,
+        network: options.network ?? false,
+        ...(options.hidden ? { hidden: options.hidden } : {}),
+      },
+    },
   });
   return { bash, tempDir };
 }
