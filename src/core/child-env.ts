@@ -5,7 +5,7 @@
  */
 
 /** A variable whose name holds one of these words (any case) is taken for a secret. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
 
 /** tole's own provider variables: where the key goes is not the model's business either. */
 const TOLE_PROVIDER_VARS: readonly string[] = ['OPENAI_API_KEY', 'OPENAI_BASE_URL'];
@@ -18,6 +18,8 @@ const TOLE_CREDENTIAL_VARS: readonly string[] = [...TOLE_PROVIDER_VARS, 'TOLE_SY
 
 /** `scheme://user:password@host`: a URL that carries a password. */
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
+/** The same anywhere in a value (a list of URLs, a connection string after an option). */
+const URL_WITH_PASSWORD_INSIDE = /[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 
 interface ChildEnvOptions {
   /** Names the user's own config lets through although they look secret (`passEnv`). */
@@ -26,9 +28,18 @@ interface ChildEnvOptions {
   readonly drop?: readonly string[];
 }
 
-/** Whether a variable is kept out of child processes (unless passed through). */
-function isWithheld(name: string, drop: readonly string[] = []): boolean {
-  return SECRET_NAME.test(name) || TOLE_PROVIDER_VARS.includes(name) || drop.includes(name);
+/**
+ * Whether a variable is kept out of child processes (unless passed through): a secret-looking
+ * name, or a value that is a URL carrying a password whatever the name (DATABASE_URL, REDIS_URL,
+ * HTTPS_PROXY with a user and password in it).
+ */
+function isWithheld(name: string, value: string, drop: readonly string[] = []): boolean {
+  return (
+    SECRET_NAME.test(name) ||
+    TOLE_PROVIDER_VARS.includes(name) ||
+    drop.includes(name) ||
+    URL_WITH_PASSWORD_INSIDE.test(value)
+  );
 }
 
 /**
@@ -49,7 +60,7 @@ export function childEnv(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || isToleCredential(name, value, options.drop)) continue;
-    if (pass.has(name) || !isWithheld(name, options.drop)) out[name] = value;
+    if (pass.has(name) || !isWithheld(name, value, options.drop)) out[name] = value;
   }
   return out;
 }

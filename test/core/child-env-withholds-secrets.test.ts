@@ -28,4 +28,22 @@ describe('childEnv', () => {
     expect(out['GITHUB_TOKEN']).toBe('ghp_1');
     expect(out).not.toHaveProperty('OPENAI_API_KEY');
   });
+
+  it('drops a value that is or holds a URL with a password, whatever the name; the user may pass it', () => {
+    const urls = {
+      DATABASE_URL: 'postgres://app:hunter2@db.internal:5432/app',
+      REDIS_URL: 'redis://:hunter2@cache:6379',
+      HTTPS_PROXY: ' http://me:hunter2@proxy:3128',
+      MIRRORS: 'https://a.example/x https://me:hunter2@b.example/y',
+      PIP_OPTS: '--index-url=https://me:hunter2@pypi.internal/simple',
+      SMTP_PASSWD: 'hunter2',
+      GPG_PASSPHRASE: 'hunter2',
+      PLAIN_URL: 'https://user@example.com/path',
+      SITE: 'https://example.com:8443/a@b',
+    };
+    const out = childEnv(urls);
+    expect(JSON.stringify(out)).not.toContain('hunter2');
+    expect(out).toEqual({ PLAIN_URL: 'https://user@example.com/path', SITE: 'https://example.com:8443/a@b' });
+    expect(childEnv(urls, { passEnv: ['DATABASE_URL'] })['DATABASE_URL']).toBe(urls.DATABASE_URL);
+  });
 });
