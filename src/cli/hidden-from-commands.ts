@@ -7,10 +7,9 @@
  * their settings, and which of the user's own files are secret is not tole's to know.
  */
 import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { userConfigPath } from './config';
-import { sessionsDirectory } from './session-files';
 import { toleHome } from './tole-home';
 
 /** The real path of `target`, or its resolved path when it does not exist (yet). */
@@ -29,7 +28,10 @@ export function hiddenFromCommands(
 ): string[] {
   const paths = [
     toleHome(env),
-    sessionsDirectory(env, sessionsDir),
+    // sessionsDirectory's rule (session-files.ts, which imports the wiring: a cycle from here).
+    sessionsDir
+      ? resolve(sessionsDir.replace(/^~(?=$|\/)/, env['HOME'] || homedir()))
+      : join(toleHome(env), 'sessions'),
     dirname(userConfigPath(env)),
     // The parent of makeSessionTempDir's folders (session-temp-dir.ts); tole's git shims too.
     tempParent,
