@@ -1940,3 +1940,17 @@ export const AWK_RULES = {
 
 export const UNKNOWN_COMMAND_REASON = (name: string): string =>
   `\`${name}\` is not a command tole knows to be read-only`;
+
+/**
+ * The programs whose ReadOnly verdict holds with no sandbox: tole knows each loads no file of the
+ * workspace as code or as settings naming a program (git's are vetted by tole's git). A reader
+ * not listed (npm, which runs the `git` a project .npmrc names; a version query, whose program may
+ * be a version manager's shim or a launcher that runs the project's own copy) waits for a key
+ * where there is no sandbox: a rule added later is left out until someone vouches for it here.
+ */
+export const INERT_READERS: ReadonlySet<string> = new Set<string>([
+  ...PLAIN_READERS,
+  ...['cd', 'pushd', 'popd', 'rg', 'tree', 'sort', 'uniq', 'xxd', 'iconv', 'tee', 'ps', 'date', 'file'],
+  ...['hostname', 'env', 'hash', 'crontab', 'find', 'kill', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'eval'],
+  ...['command', 'builtin', 'exec', 'nice', 'time', 'busybox', 'xargs', 'VAR=value', 'git'],
+]);

@@ -12,6 +12,12 @@ export interface RiskAssessment {
   readonly reason: string;
   /** It runs code tole cannot see into (`python3 -c`, `make`, `./script.sh`): without a sandbox, only a keypress or an exact allow rule runs it. */
   readonly opaque?: boolean;
+  /**
+   * ReadOnly only: a program of the line that tole does not know to load no file of the workspace
+   * as code or as settings naming a program (`npm` reads the project's .npmrc, whose `git` key it
+   * runs; a global `jest` runs the project's copy). Without a sandbox it waits for a key.
+   */
+  readonly unvettedReader?: string;
   /** The call asks to run outside the sandbox: only a keypress approves it. */
   readonly outsideSandbox?: boolean;
 }

@@ -1,4 +1,5 @@
 /** What the classifier finds about each part of a line, and how the findings decide the risk. */
+import { INERT_READERS } from '../command-rules';
 import { RISK_ORDER, type Risk, type RiskAssessment } from '../risk';
 
 export interface Finding {
@@ -27,8 +28,10 @@ export function decide(findings: readonly Finding[]): RiskAssessment {
   }
   if (top.risk !== 'ReadOnly') return { risk: top.risk, reason: top.reason };
   const readers = [...new Set(findings.flatMap((f) => (f.reader ? [f.reader] : [])))];
-  if (readers.length < 2) return { risk: 'ReadOnly', reason: top.reason };
-  return { risk: 'ReadOnly', reason: `${readers.map((r) => `\`${r}\``).join(', ')} only read` };
+  const unvetted = readers.find((r) => !INERT_READERS.has(r.split(' ')[0]!));
+  const mark = unvetted === undefined ? {} : { unvettedReader: unvetted };
+  if (readers.length < 2) return { risk: 'ReadOnly', reason: top.reason, ...mark };
+  return { risk: 'ReadOnly', reason: `${readers.map((r) => `\`${r}\``).join(', ')} only read`, ...mark };
 }
 
 export function optional(finding: Finding | undefined): Finding[] {

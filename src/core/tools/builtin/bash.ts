@@ -122,6 +122,12 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
  */
 function beyondReach(assessment: RiskAssessment, command: string, options: BashToolOptions): RiskAssessment {
   if (options.sandbox) return assessment;
+  if (assessment.risk === 'ReadOnly' && assessment.unvettedReader !== undefined)
+    return {
+      risk: 'Write',
+      reason: `${assessment.reason}; but \`${assessment.unvettedReader}\` may load a file of the workspace as code or settings, and no sandbox confines it here`,
+      opaque: true,
+    };
   const reach = guardDrops(command).find(isReachDrop);
   if (reach === undefined) return assessment;
   if (assessment.risk !== 'ReadOnly') return assessment.opaque ? assessment : { ...assessment, opaque: true };
