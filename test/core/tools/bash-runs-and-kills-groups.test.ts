@@ -102,7 +102,9 @@ describe('bash', () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root });
     const { ctx, abort } = ws.abortable();
-    const running = bash.execute({ command: 'echo started; sleep 300 & echo $! > child.pid; wait' }, ctx);
+    // The pid goes to a temp name and is renamed, so that child.pid never appears empty.
+    const command = 'echo started; sleep 300 & echo $! > child.tmp && mv child.tmp child.pid; wait';
+    const running = bash.execute({ command }, ctx);
     // Mid-command: once the child is started (its pid file is there), not after a fixed wait.
     await fileAppears(path.join(ws.root, 'child.pid'));
     abort();
