@@ -113,7 +113,7 @@ describe.each([
         if (line) seen.add(`${line[2]} ${line[3]}`);
         if (line?.[1] === '!') marked += `${line[3]}\n`;
       }
-      const position = /lines \d+–(\d+) of (\d+)/.exec(rowsOfBox[0]!);
+      const position = /rows \d+–(\d+) of (\d+)/.exec(rowsOfBox[0]!);
       if (!position || position[1] === position[2]) break;
       const before = screen;
       driver.type('\x1b[B');

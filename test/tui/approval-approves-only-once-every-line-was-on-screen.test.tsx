@@ -39,7 +39,7 @@ describe('a key approves only once every line of the box was on screen', () => {
     await screen.press('y');
     expect(await settled(decision)).toBe('pending');
     expect(stripAnsi(await screen.waitFor('have not been on screen'))).toMatch(
-      /lines \d+–41 of 41 have not been on screen/,
+      /rows \d+–41 of 41 have not been on screen/,
     );
 
     for (let i = 0; i < 10 && !stripAnsi(screen.frame()).includes('rm -rf ~/.ssh'); i++) await screen.press(PAGE_DOWN);

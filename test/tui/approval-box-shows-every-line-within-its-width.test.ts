@@ -121,10 +121,10 @@ describe('the approval box', () => {
           expect(all).toContain('Esc stop the turn');
           for (const row of fitted.lines) if (view.body.includes(row)) reached.add(row);
           if (fitted.top + fitted.page >= view.body.length) break;
-          expect(fitted.position).toMatch(/^lines \d+–\d+ of \d+$/);
+          expect(fitted.position).toMatch(/^rows \d+–\d+ of \d+$/);
         }
         expect(reached.size).toBe(view.body.length);
-        if (view.body.length > first.page) expect(first.position).toBe(`lines 1–${first.page} of ${view.body.length}`);
+        if (view.body.length > first.page) expect(first.position).toBe(`rows 1–${first.page} of ${view.body.length}`);
       }),
       { numRuns: RUNS },
     );
@@ -193,7 +193,7 @@ describe('the approval box', () => {
             for (const key of keys) expect(fitted.lines).toContain(key);
             for (const row of fitted.lines) reached.add(row);
             if (fitted.top + fitted.page >= fitted.bodyLength) break;
-            expect(fitted.position).toBe(`lines ${fitted.top + 1}–${fitted.top + fitted.page} of ${fitted.bodyLength}`);
+            expect(fitted.position).toBe(`rows ${fitted.top + 1}–${fitted.top + fitted.page} of ${fitted.bodyLength}`);
           }
           for (const row of [...view.head, ...view.body, ...view.foot]) expect(reached).toContain(row);
         },

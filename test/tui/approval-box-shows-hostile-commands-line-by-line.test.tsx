@@ -46,7 +46,7 @@ describe('the approval box shows hostile commands line by line', () => {
       for (let page = 0; page < 200 && !seen.has('200 echo line-200'); page++) {
         await screen.press(KEYS.pageDown);
         const before = frame;
-        frame = await screen.waitFor(/lines \d+–\d+ of 200/);
+        frame = await screen.waitFor(/rows \d+–\d+ of 200/);
         if (frame === before) continue;
         for (const line of numbered(frame)) seen.add(line);
       }

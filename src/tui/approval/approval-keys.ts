@@ -105,7 +105,7 @@ export function answerApproval(
   if (answer === 'allow-for-session' && warnedOnly(pending)) return flash(ctx, 'warn', WARNED_ONLY);
   if (answer !== 'deny' && answer !== 'approve-edited' && ctx.unseen) {
     const { from, to } = ctx.unseen;
-    const text = `lines ${from}–${to} of ${to} have not been on screen: ↓ or PgDn shows them, then approve`;
+    const text = `rows ${from}–${to} of ${to} have not been on screen: ↓ or PgDn shows them, then approve`;
     ctx.dispatch({ type: 'flash', flash: { level: 'warn', text, unseenLines: true } });
     return;
   }

@@ -343,7 +343,10 @@ export interface FittedApproval {
   readonly page: number;
   /** Lines the body scrolls through: the view's, and the first foot lines that did not fit below it. */
   readonly bodyLength: number;
-  /** "lines 1–8 of 32", when the body does not fit whole. */
+  /**
+   * "rows 1–8 of 32", when the body does not fit whole: rows, not lines of the command, since a long
+   * line wraps into several rows (a two-line command can scroll through 22).
+   */
   readonly position: string | null;
 }
 
@@ -371,7 +374,7 @@ export function fitApproval(view: ApprovalView, height: number, top: number): Fi
       ? foot.slice(keyStart, keyStart + footRows)
       : foot.slice(Math.max(0, foot.length - footRows));
   const lines = [...view.head, ...shown, ...footShown, ...(note ? [note] : [])].slice(0, Math.max(0, height));
-  const position = body.length > page ? `lines ${first + 1}–${first + shown.length} of ${body.length}` : null;
+  const position = body.length > page ? `rows ${first + 1}–${first + shown.length} of ${body.length}` : null;
   return { lines, top: first, page, bodyLength: body.length, position };
 }
 
