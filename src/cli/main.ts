@@ -7,6 +7,7 @@ import { reportError } from './report-error';
 import type { MainIo } from './main-io';
 import { shownOnTerminal } from './terminal-output';
 import { keepPathOutOfWorkspace } from '../core/tools/path-outside-workspace';
+import { workspaceFolders } from '../core/tools/workspace-folders';
 
 // Only what every start needs is imported here: each command's code (the session, the provider
 // client, MCP, sync) is loaded by import() when that command runs, so `tole --version` and the
@@ -16,8 +17,9 @@ export async function main(given: MainIo): Promise<number> {
   // Every program tole starts (bash for a hook or a prompt command, git, setpriv, the sandbox's
   // bwrap, an MCP server) is found on this PATH, in the workspace or with it as the folder: no
   // entry may lead into the workspace, whose files the repository and confined commands write.
-  // The real tole's env is process.env, which libraries starting programs read too.
-  keepPathOutOfWorkspace(given.env, given.cwd);
+  // The real tole's env is process.env, which libraries starting programs read too. The workspace
+  // is the start folder and every repository root above it (`cd repo/sub && tole`).
+  keepPathOutOfWorkspace(given.env, workspaceFolders(given.cwd, given.env['HOME']));
   // What the commands print to a terminal is shown, never acted on (the full screen draws apart).
   const io: MainIo = { ...given, stdout: shownOnTerminal(given.stdout), stderr: shownOnTerminal(given.stderr) };
   try {

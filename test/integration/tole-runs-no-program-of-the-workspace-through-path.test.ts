@@ -125,3 +125,62 @@ describe("a hook's bash reads no startup file", () => {
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
   });
 });
+
+describe('started in a sub-folder, tole starts none of the programs of the repository above', () => {
+  // `cd repo/sub && tole`: the start folder is repo/sub, but the repository (its files written by
+  // whoever wrote the clone, and by confined commands) is repo; an entry into repo is the same hole.
+  const SUB_SHAPES: readonly Shape[] = [
+    { name: 'the repository root’s tools folder', path: (root) => `${root}/tools:${USER_PATH}` },
+    { name: 'the repository root itself', path: (root) => `${root}:${USER_PATH}` },
+    { name: 'the repository’s node_modules/.bin', path: (root) => `${root}/node_modules/.bin:${USER_PATH}` },
+    { name: 'a relative ../bin', path: () => `../bin:${USER_PATH}` },
+    {
+      name: 'a link outside that leads to the repository',
+      path: (_, outside) => `${outside}/ws-link/tools:${USER_PATH}`,
+    },
+    { name: 'a way through the start folder and ..', path: (root) => `${root}/sub/deep/../../tools:${USER_PATH}` },
+    {
+      name: 'a link outside into the start folder, then ..',
+      path: (_, outside) => `${outside}/sub-link/../../tools:${USER_PATH}`,
+    },
+  ];
+  for (const shape of SUB_SHAPES) {
+    it(`${shape.name}: the hook's bash and the checkpoints' git are the real ones`, async () => {
+      const d = tempDirs('tole-path-sub-');
+      const marker = join(d.outside, 'planted-ran.txt');
+      for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
+      const start = join(d.root, 'sub', 'deep');
+      mkdirSync(start, { recursive: true });
+      symlinkSync(d.root, join(d.outside, 'ws-link'));
+      symlinkSync(join(d.root, 'sub', 'deep'), join(d.outside, 'sub-link'));
+      writeFileSync(join(d.root, 'README.md'), 'hello\n');
+      execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
+      const userDir = join(d.parent, '.config', 'tole');
+      mkdirSync(userDir, { recursive: true });
+      writeFileSync(
+        join(userDir, 'config.json'),
+        JSON.stringify({
+          hooks: { sessionStart: `echo hook-ran > '${join(d.outside, 'hook.txt')}'` },
+          systemPrompt: ['echo from-a-prompt-command'],
+        }),
+      );
+      chat.server.push(
+        { toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }] },
+        { text: 'done' },
+      );
+      const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
+        cwd: start,
+        env: {
+          PATH: shape.path(d.root, d.outside),
+          HOME: d.parent,
+          TOLE_HOME: d.home,
+          LANG: 'C.UTF-8',
+          OPENAI_API_KEY: 'sk-test',
+        },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(readFileSync(join(d.outside, 'hook.txt'), 'utf8')).toBe('hook-ran\n');
+      expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+    });
+  }
+});

@@ -14,18 +14,29 @@ import path from 'node:path';
 
 const FALLBACK = '/usr/bin:/bin';
 
-/** `dir`'s real path: its nearest existing folder resolved, the rest (not made yet) appended (absolute and normalized). */
+/**
+ * `dir`'s real path, resolved as the kernel does: one part at a time, a link followed before a `..`
+ * after it is taken (`/outside/link/../tools`, where the link leads into the workspace, is the
+ * workspace's `tools`, not `/outside/tools`). The parts from the first that does not exist yet are
+ * appended as written (absolute and normalized).
+ */
 export function realOrResolved(dir: string): string {
-  const absolute = path.resolve(dir);
-  const rest: string[] = [];
-  for (let at = absolute; ; at = path.dirname(at)) {
+  const parts = (path.isAbsolute(dir) ? dir : `${process.cwd()}/${dir}`).split('/');
+  let at = '/';
+  for (const [index, part] of parts.entries()) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      at = path.dirname(at);
+      continue;
+    }
+    const next = path.join(at, part);
     try {
-      return path.join(realpathSync(at), ...rest);
+      at = realpathSync(next);
     } catch {
-      if (path.dirname(at) === at) return absolute;
-      rest.unshift(path.basename(at));
+      return path.resolve(next, ...parts.slice(index + 1));
     }
   }
+  return at;
 }
 
 /** True when `candidate` is `dir` or lies below it (both absolute and normalized: a real or resolved path). */
@@ -33,24 +44,31 @@ export function isWithin(candidate: string, dir: string): boolean {
   return candidate === dir || candidate.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
-export function pathOutsideWorkspace(value: string, workspaceRoot: string): string {
-  const root = realOrResolved(workspaceRoot);
+/**
+ * `value` less every entry that is relative or leads into one of `folders` (the workspace: the
+ * folder tole starts in and the repository roots above it, see workspace-folders.ts).
+ */
+export function pathOutsideWorkspace(value: string, folders: string | readonly string[]): string {
+  const roots = [
+    ...new Set(
+      (typeof folders === 'string' ? [folders] : folders).flatMap((f) => [realOrResolved(f), path.resolve(f)]),
+    ),
+  ];
+  const inside = (dir: string): boolean => roots.some((root) => isWithin(dir, root));
   const kept = value
     .split(':')
-    .filter(
-      (dir) => path.isAbsolute(dir) && !isWithin(realOrResolved(dir), root) && !isWithin(path.resolve(dir), root),
-    );
+    .filter((dir) => path.isAbsolute(dir) && !inside(realOrResolved(dir)) && !inside(path.resolve(dir)));
   return kept.length > 0 ? kept.join(':') : FALLBACK;
 }
 
 /**
- * Leaves out of `env`'s PATH, in place, every entry that leads into `workspaceRoot` (tole's
- * start: process.env, read by every program tole and its libraries start, and by the sandbox's
- * search for bubblewrap). A PATH that is already so is not written again.
+ * Leaves out of `env`'s PATH, in place, every entry that leads into `folders` (tole's start:
+ * process.env, read by every program tole and its libraries start, and by the sandbox's search for
+ * bubblewrap). A PATH that is already so is not written again.
  */
-export function keepPathOutOfWorkspace(env: NodeJS.ProcessEnv, workspaceRoot: string): void {
+export function keepPathOutOfWorkspace(env: NodeJS.ProcessEnv, folders: string | readonly string[]): void {
   const value = env['PATH'];
   if (value === undefined) return;
-  const kept = pathOutsideWorkspace(value, workspaceRoot);
+  const kept = pathOutsideWorkspace(value, folders);
   if (kept !== value) env['PATH'] = kept;
 }
