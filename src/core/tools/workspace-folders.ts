@@ -19,10 +19,13 @@ import path from 'node:path';
 import { readRegularFile } from '../regular-file';
 import { isWithin, realOrResolved } from './path-outside-workspace';
 
-/** The text of the regular file at `file`, or null (absent, not a regular file, unreadable). */
+const MAX_POINTER_BYTES = 64 * 1024;
+
+/** The text of the regular file at `file`, or null (absent, not a regular file, over 64 KiB, unreadable). */
 function readText(file: string): string | null {
   try {
-    return readRegularFile(file).toString('utf8');
+    // A pointer is one line: a repository's huge `.git` file is not read into memory.
+    return readRegularFile(file, (stats) => stats.size <= MAX_POINTER_BYTES).toString('utf8');
   } catch {
     return null;
   }

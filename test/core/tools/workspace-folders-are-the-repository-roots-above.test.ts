@@ -105,6 +105,40 @@ describe('the workspace of the PATH filter is the start folder and the repositor
     expect(workspaceFolders(sub, home)).toEqual(expect.arrayContaining([sub, join(d.outside, 'super')]));
   });
 
+  it("git's own linked worktree: started in its sub-folder, the main working tree is dropped too", () => {
+    const d = tempDirs('tole-wsf-real-worktree-');
+    const main = join(d.outside, 'main');
+    mkdirSync(main);
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('/usr/bin/git', args, {
+        cwd,
+        env: { PATH: SYSTEM, HOME: d.parent, GIT_CONFIG_NOSYSTEM: '1' },
+        stdio: 'ignore',
+      });
+    git(main, 'init', '-q');
+    git(main, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x');
+    const wt = join(d.outside, 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    mkdirSync(join(wt, 'sub'));
+    const home = join(d.parent, 'home');
+    expect(workspaceFolders(join(wt, 'sub'), home)).toEqual(expect.arrayContaining([wt, main]));
+    expect(filtered(`${main}/tools`, join(wt, 'sub'), home)).toBe(SYSTEM);
+  });
+
+  it('a .git file too big to be a pointer is not read, and still marks a root', () => {
+    const d = tempDirs('tole-wsf-big-');
+    mkdirSync(join(d.root, 'sub'));
+    const elsewhere = join(d.outside, 'elsewhere');
+    mkdirSync(join(elsewhere, '.git'), { recursive: true });
+    writeFileSync(join(d.root, '.git'), `gitdir: ${join(elsewhere, '.git')}\n${'#'.repeat(100_000)}\n`);
+    const folders = workspaceFolders(join(d.root, 'sub'), join(d.parent, 'home'));
+    expect(folders).toContain(d.root);
+    expect(folders).not.toContain(elsewhere);
+    // The same pointer, small: its working tree counts.
+    writeFileSync(join(d.root, '.git'), `gitdir: ${join(elsewhere, '.git')}\n`);
+    expect(workspaceFolders(join(d.root, 'sub'), join(d.parent, 'home'))).toContain(elsewhere);
+  });
+
   it('a repository at $HOME or above it is not taken: ~/bin stays, the start folder still drops', () => {
     const d = tempDirs('tole-wsf-home-');
     const home = d.parent;
