@@ -430,6 +430,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     readOnly,
     taskCall: ui.focus === 'tree' ? selectedTaskCall(store, view.rows, ui, view.head.entryId) : null,
     restoreOffered: restoreOffered(dialog),
+    approvalScrolls: (approval?.maxTop ?? 0) > 0,
   });
   // An open field of the approval box takes the keys: the bar names its keys, as the box's foot does.
   const hints = approvalField

@@ -132,6 +132,7 @@ function conditions(ctx: KeyContext): Set<Condition> {
     taskCall:
       ctx.ui.focus === 'tree' ? selectedTaskCall(ctx.store, ctx.view.rows, ctx.ui, ctx.view.head.entryId) : null,
     restoreOffered: restoreOffered(ctx.ui.dialog),
+    approvalScrolls: (ctx.approvalScroll?.maxTop ?? 0) > 0,
   });
 }
 

@@ -113,6 +113,8 @@ export type Condition =
   | 'edit-offered'
   /** The call in the approval box can run: `y` approves it (not a call tole refused before asking). */
   | 'approve-offered'
+  /** The approval box has rows off screen: ↑↓ and PgUp/PgDn move it (a box that fits whole has none). */
+  | 'approval-scrolls'
   /** The session can be written: not opened read-only. */
   | 'writable'
   /** The tree has the keyboard and its selected row is a sub-agent's `task` call (⧉), folded. */
@@ -209,10 +211,29 @@ export const KEYMAP: readonly Binding[] = [
     action: 'approval-line-up',
     help: 'scroll what will run up a line (every line of it can be read before answering)',
     hint: 'scroll',
+    when: 'approval-scrolls',
   },
-  { scope: 'approval', keys: ['down', 'j'], action: 'approval-line-down', help: 'scroll what will run down a line' },
-  { scope: 'approval', keys: ['pageup'], action: 'approval-page-up', help: 'scroll what will run up a page' },
-  { scope: 'approval', keys: ['pagedown'], action: 'approval-page-down', help: 'scroll what will run down a page' },
+  {
+    scope: 'approval',
+    keys: ['down', 'j'],
+    action: 'approval-line-down',
+    help: 'scroll what will run down a line',
+    when: 'approval-scrolls',
+  },
+  {
+    scope: 'approval',
+    keys: ['pageup'],
+    action: 'approval-page-up',
+    help: 'scroll what will run up a page',
+    when: 'approval-scrolls',
+  },
+  {
+    scope: 'approval',
+    keys: ['pagedown'],
+    action: 'approval-page-down',
+    help: 'scroll what will run down a page',
+    when: 'approval-scrolls',
+  },
   {
     scope: 'approval',
     keys: ['escape', 'ctrl+c'],
@@ -685,6 +706,8 @@ export function keyConditions(state: {
   readonly taskCall?: 'folded' | 'unfolded' | null;
   /** The restore prompt may restore (`restoreOffered` of its dialog). */
   readonly restoreOffered?: boolean;
+  /** The approval box has rows off screen to scroll to. */
+  readonly approvalScrolls?: boolean;
 }): Set<Condition> {
   const set = new Set<Condition>([state.running ? 'running' : 'idle']);
   if (!state.readOnly) set.add('writable');
@@ -696,6 +719,7 @@ export function keyConditions(state: {
   if (state.offers?.edit) set.add('edit-offered');
   if (state.offers && state.offers.approve !== false) set.add('approve-offered');
   if (state.restoreOffered) set.add('restore-offered');
+  if (state.approvalScrolls) set.add('approval-scrolls');
   return set;
 }
 
