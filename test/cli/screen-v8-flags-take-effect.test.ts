@@ -56,10 +56,17 @@ describe("the screen's V8 flags", () => {
     // streamed reply, the frame's row and cell functions, compiled again. Under the screen's flags
     // the site stays young. `--allow-natives-syntax` only lets the child ask where an object is.
     const args = ['--allow-natives-syntax', '--expose-gc'];
-    const without = JSON.parse(await run('tenure', 'none', '-', args)) as { young: boolean[] };
-    expect(without.young).toEqual([false, false]);
-    const withFlags = JSON.parse(await run('tenure', 'screen', '-', args)) as { young: boolean[] };
-    expect(withFlags.young).toEqual([true, true]);
+    const young = async (flags: 'screen' | 'none'): Promise<boolean[]> =>
+      (JSON.parse(await run('tenure', flags, '-', args)) as { young: boolean[] }).young;
+    // Without the flags V8 makes the site old in most runs, not all: its decision rests on what its
+    // collections and compiles met on the way (one run in six kept the site young in a loaded
+    // whole run). The control is that some run of five shows it old; with the flags every run must
+    // keep it young.
+    const controls: boolean[][] = [];
+    while (controls.length < 5 && !controls.some((c) => c.every((inYoung) => !inYoung)))
+      controls.push(await young('none'));
+    expect(controls).toContainEqual([false, false]);
+    for (let i = 0; i < 3; i++) expect(await young('screen')).toEqual([true, true]);
   }, 60_000);
 
   it('are set by the screen loader before it compiles the screen script', () => {
