@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fsyncDirectory, nodeFileOps, writeWhole } from '../storage/file-ops';
 import { deflateSync } from 'node:zlib';
 
 /**
@@ -89,28 +90,15 @@ export function syncRefFolder(gitDir: string, ref: string): void {
 function writeDurably(path: string, bytes: Buffer): void {
   const fd = openSync(path, 'wx', 0o444);
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    writeWhole(nodeFileOps, fd, bytes, 0);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Makes the names in folder `dir` durable (Linux and macOS; Windows cannot open a folder so, and keeps its own). */
-function fsyncFolder(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EISDIR' || (error as NodeJS.ErrnoException).code === 'EPERM') return;
-    throw error;
-  }
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+/** Makes the names in folder `dir` durable: the session store's own directory fsync. */
+const fsyncFolder = (dir: string): void => fsyncDirectory(nodeFileOps, dir);
 
 /** Links `temp` at `file`; another writer that linked the same object first wrote the same bytes. */
 function linkOnce(temp: string, file: string): void {
