@@ -53,32 +53,39 @@ const SHAPES: readonly Shape[] = [
   { name: 'the last entry empty', path: () => `${USER_PATH}:` },
 ];
 
+/**
+ * A repository with the planted programs in its root, bin, node_modules/.bin and tools, a link
+ * outside leading to it (ws-link), the user's own config with a hook and a prompt command (both run
+ * unconfined), and the chat server's turn: one bash call that lists and runs git, then done.
+ */
+function plantedRepository(prefix: string): { d: ReturnType<typeof tempDirs>; marker: string } {
+  const d = tempDirs(prefix);
+  const marker = join(d.outside, 'planted-ran.txt');
+  for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
+  symlinkSync(d.root, join(d.outside, 'ws-link'));
+  // A repository, so that tole's git checks and checkpoints run git in it.
+  writeFileSync(join(d.root, 'README.md'), 'hello\n');
+  execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
+  const userDir = join(d.parent, '.config', 'tole');
+  mkdirSync(userDir, { recursive: true });
+  writeFileSync(
+    join(userDir, 'config.json'),
+    JSON.stringify({
+      hooks: { sessionStart: `echo hook-ran > '${join(d.outside, 'hook.txt')}'` },
+      systemPrompt: ['echo from-a-prompt-command'],
+    }),
+  );
+  chat.server.push(
+    { toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }] },
+    { text: 'done' },
+  );
+  return { d, marker };
+}
+
 describe('tole starts none of the workspace programs a PATH leads to', () => {
   for (const shape of SHAPES) {
     it(`${shape.name}: hooks, prompt commands, checkpoints and the bash tool run the real programs`, async () => {
-      const d = tempDirs('tole-path-plant-');
-      const marker = join(d.outside, 'planted-ran.txt');
-      for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
-      symlinkSync(d.root, join(d.outside, 'ws-link'));
-      // A repository, so that tole's git checks and checkpoints run git in it.
-      writeFileSync(join(d.root, 'README.md'), 'hello\n');
-      execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
-      const userDir = join(d.parent, '.config', 'tole');
-      mkdirSync(userDir, { recursive: true });
-      // The user's own config: a hook and a prompt command, both run unconfined.
-      writeFileSync(
-        join(userDir, 'config.json'),
-        JSON.stringify({
-          hooks: { sessionStart: `echo hook-ran > '${join(d.outside, 'hook.txt')}'` },
-          systemPrompt: ['echo from-a-prompt-command'],
-        }),
-      );
-      chat.server.push(
-        {
-          toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }],
-        },
-        { text: 'done' },
-      );
+      const { d, marker } = plantedRepository('tole-path-plant-');
       const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
         cwd: d.root,
         env: {
@@ -146,28 +153,10 @@ describe('started in a sub-folder, tole starts none of the programs of the repos
   ];
   for (const shape of SUB_SHAPES) {
     it(`${shape.name}: the hook's bash and the checkpoints' git are the real ones`, async () => {
-      const d = tempDirs('tole-path-sub-');
-      const marker = join(d.outside, 'planted-ran.txt');
-      for (const dir of ['.', 'bin', 'node_modules/.bin', 'tools']) plant(join(d.root, dir), marker);
+      const { d, marker } = plantedRepository('tole-path-sub-');
       const start = join(d.root, 'sub', 'deep');
       mkdirSync(start, { recursive: true });
-      symlinkSync(d.root, join(d.outside, 'ws-link'));
       symlinkSync(join(d.root, 'sub', 'deep'), join(d.outside, 'sub-link'));
-      writeFileSync(join(d.root, 'README.md'), 'hello\n');
-      execFileSync('/usr/bin/git', ['init', '-q'], { cwd: d.root, env: { PATH: USER_PATH } });
-      const userDir = join(d.parent, '.config', 'tole');
-      mkdirSync(userDir, { recursive: true });
-      writeFileSync(
-        join(userDir, 'config.json'),
-        JSON.stringify({
-          hooks: { sessionStart: `echo hook-ran > '${join(d.outside, 'hook.txt')}'` },
-          systemPrompt: ['echo from-a-prompt-command'],
-        }),
-      );
-      chat.server.push(
-        { toolCalls: [{ id: 'call_ls', name: 'bash', arguments: JSON.stringify({ command: 'ls; git status' }) }] },
-        { text: 'done' },
-      );
       const run = await runBuiltTole(['-p', 'list the files', '--yes', '--base-url', chat.server.url, '--model', 'm'], {
         cwd: start,
         env: {
