@@ -243,9 +243,11 @@ export class Checkpoints {
     } catch (error) {
       if (stoppedByCaller(error) || signal?.aborted) return interrupted;
       const message = (error as Error)?.message ?? String(error);
-      const reason = cannotWrite(error)
-        ? `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`
-        : `the workspace could not be snapshotted: ${message}`;
+      const reason = diskFull(error)
+        ? `the disk holding tole's checkpoint directory ${this.target.gitDir} is full (${message}): free some space there; the next checkpoint is taken once there is room, and the newest one taken before is kept whole`
+        : cannotWrite(error)
+          ? `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`
+          : `the workspace could not be snapshotted: ${message}`;
       if (run === 'apart') return { ok: false, reason, firstReport: false, inARow: 0 };
       return this.off(reason);
     }
@@ -487,6 +489,15 @@ export class Checkpoints {
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {
   return JSON.stringify({ tole: 'checkpoint', leftOut });
+}
+
+/** A full disk or a spent quota under tole's own directory, from node or from git (whose words vary by where it failed). */
+function diskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  return (
+    error instanceof GitFailure && /No space left on device|Out of diskspace|Disk quota exceeded/i.test(error.stderr)
+  );
 }
 
 /** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
