@@ -5,7 +5,8 @@
  * resident memory then, bench/cpu-at-first-frame.mjs), and by `tole --version` and one `tole -p`
  * turn against a local chat server (wall time to exit; CPU time and peak resident memory,
  * bench/cpu-at-exit.mjs); and tole's output stage for Ink (ink-output) beside Ink's own by the CPU
- * a 2,000-token reply after 50 turns takes to draw. A patch stays only while it pays more than 5 ms
+ * a 2,000-token reply after 50 turns takes to draw, and ink-resize's direct frame write beside Ink's
+ * throttle by the CPU of the same reply paced at 5 ms a token (the frames it writes). A patch stays only while it pays more than 5 ms
  * of first frame or a stated MB of memory (or, for ink-output, of drawing): these rows are where
  * that is shown. The patches a CommonJS screen script cannot build without (yoga-sync,
  * ink-no-top-level-await) have no row.
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPTIONAL_PATCHES } from '../scripts/renderer-patches.mjs';
 import { startChatServer } from '../test/support/chat-server';
-import { bundledApp, MANY, TOKENS } from './render';
+import { bundledApp, MANY, PACED_DELAY_MS, TOKENS } from './render';
 import { atFirstFrame, CPU_PRELOAD, interleavedMedians, startEnv, startUntil, warmCodeCaches } from './startup';
 import type { Row } from './storage';
 
@@ -104,6 +105,17 @@ const spread = (list: readonly number[]): string => {
   const s = sortedOf(list);
   return `${fmt(quantile(s, 0.5))} (${fmt(quantile(s, 0.25))}–${fmt(quantile(s, 0.75))}, ${fmt(s[0]!)}–${fmt(s.at(-1)!)})`;
 };
+
+/** Medians of `measures`, run in turn `rounds` times, the order turned by one each round. */
+async function alternatingMedians(rounds: number, measures: readonly (() => Promise<number>)[]): Promise<number[]> {
+  const values = measures.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++)
+    for (let k = 0; k < measures.length; k++) {
+      const i = (round + k) % measures.length;
+      values[i]!.push(await measures[i]!());
+    }
+  return values.map((list) => quantile(sortedOf(list), 0.5));
+}
 
 export async function runPatchesBench(): Promise<Row[]> {
   const builds = join(ROOT, 'bench', 'out', 'builds');
@@ -206,13 +218,21 @@ export async function runPatchesBench(): Promise<Row[]> {
       async () => (await stock.streamedReplyRun(mkdtempSync(join(dir, 's-')), MANY, TOKENS)).cpuMs,
     ]);
     // ink-resize's direct write of each frame (Ink's throttle, with no wait, started a timer a frame).
+    // Paced (5 ms a token, ~200 frames): a reply streamed without delay draws two frames, so the
+    // write acted twice and the row measured noise. Each bundle draws one paced reply first and the
+    // order turns each round: this bundle is new here, while `shipped` has just drawn the rounds
+    // above, and a new bundle's first replies run before V8 has optimized its code.
     const directLog = await bundledApp(true, true);
-    const [withDirectLog, withThrottle] = await interleavedMedians(DRAW_ROUNDS, [
-      async () => (await directLog.streamedReplyRun(mkdtempSync(join(dir, 'd-')), MANY, TOKENS)).cpuMs,
-      async () => (await shipped.streamedReplyRun(mkdtempSync(join(dir, 't-')), MANY, TOKENS)).cpuMs,
+    const pacedRun = async (app: typeof shipped, tag: string): Promise<number> =>
+      (await app.streamedReplyRun(mkdtempSync(join(dir, tag)), MANY, TOKENS, PACED_DELAY_MS)).cpuMs;
+    await pacedRun(directLog, 'dw-');
+    await pacedRun(shipped, 'tw-');
+    const [withDirectLog, withThrottle] = await alternatingMedians(DRAW_ROUNDS, [
+      () => pacedRun(directLog, 'd-'),
+      () => pacedRun(shipped, 't-'),
     ]);
     rows.push({
-      name: `patch ink-resize (throttledLog): CPU to draw a ${TOKENS.toLocaleString('en')}-token reply after ${MANY} turns (baseline: Ink's throttle)`,
+      name: `patch ink-resize (throttledLog): CPU to draw a ${TOKENS.toLocaleString('en')}-token reply paced ${PACED_DELAY_MS} ms a token after ${MANY} turns (baseline: Ink's throttle)`,
       tole: withDirectLog!,
       baseline: withThrottle!,
       unit: 'ms CPU',

@@ -25,7 +25,7 @@ export const MANY = 50;
 /** Interleaved rounds of each; the median is shown (a run draws only a few frames: CPU noise is large). */
 const ROUNDS = 11;
 const MEMORY_ROUNDS = 3;
-const PACED_DELAY_MS = 5;
+export const PACED_DELAY_MS = 5;
 const MB = 1024 * 1024;
 
 type RenderModule = typeof import('./render-app');
