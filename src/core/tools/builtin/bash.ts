@@ -5,6 +5,7 @@ import { lazySchema } from '../../lazy';
 import { classifyCommand } from '../../approval/command-risk';
 import { childEnv } from '../../child-env';
 import { withGitGuard } from '../../git-guard-env';
+import { gitSnapshot, leftBehindWords, vetGitLeftBehind } from '../../git-left-behind';
 import { type CommandGitConfig, repositoryGitConfig } from '../../git-repo-drivers';
 import {
   confinedOnlyWords,
@@ -204,8 +205,17 @@ async function runBash(
     }
     if (found !== null) env['PATH'] = pathWithShim(found, base);
   }
+  // Confined, a command may leave a .git whose config runs a program at the user's next git,
+  // outside the sandbox: what is new or changed after the run is vetted (git-left-behind.ts).
+  const before = confined === null ? null : gitSnapshot(ctx.workspaceRoot);
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
-  return present(run, limits, confined?.policy ?? null, config.unvouched);
+  const output = present(run, limits, confined?.policy ?? null, config.unvouched);
+  if (before === null) return output;
+  const left = leftBehindWords(
+    await vetGitLeftBehind(ctx.workspaceRoot, before, base['PATH'] ?? ''),
+    ctx.workspaceRoot,
+  );
+  return left === null ? output : { ok: false, content: `${left}\n${output.content}` };
 }
 
 /**
