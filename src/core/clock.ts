@@ -13,9 +13,25 @@ export interface Random {
   float(): number;
 }
 
+/**
+ * `read`, never going back: each value is above the one before (by a nanosecond when `read` gave
+ * one not above it). Session ids are made from it, and sub-agents are listed in the order of their
+ * ids: the wall clock stepped back (NTP, a resumed VM) must not list a later one first, nor may two
+ * ids made in one millisecond (the sub-nanosecond part is the monotonic clock's, which wraps
+ * independently of the wall clock's millisecond) come out in the wrong order.
+ */
+export function monotonicNs(read: () => bigint): () => bigint {
+  let last = -1n;
+  return () => {
+    const now = read();
+    last = now > last ? now : last + 1n;
+    return last;
+  };
+}
+
 export const systemClock: Clock = {
   nowMs: () => Date.now(),
-  nowNs: () => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n),
+  nowNs: monotonicNs(() => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n)),
 };
 
 export function seededRandom(seed: number): Random {

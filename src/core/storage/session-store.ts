@@ -5,7 +5,8 @@ import { isEntryType, type AnyEntry } from '../tree/entry-types';
 import { TreeIndex } from '../tree/tree-index';
 import { StorageError } from './errors';
 import { laneRegistersProblem } from './lane-registers-problem';
-import type { FileOps } from './file-ops';
+import { type FileOps, nodeFileOps } from './file-ops';
+import { idAfterNewest } from './session-id-floor';
 import type { IndexKey } from './session-index';
 import { createStorage, extensionOf, openStorage, type StorageBackend } from './backends';
 import {
@@ -77,7 +78,8 @@ export class SessionStore {
   private constructor(private readonly clock: Clock) {}
 
   static create(dir: string, options: CreateOptions): SessionStore {
-    const id = options.id ?? newSessionId(options.clock, options.random);
+    const id =
+      options.id ?? idAfterNewest(options.ops ?? nodeFileOps, dir, newSessionId(options.clock, options.random));
     const header: SessionHeader = {
       v: 1,
       kind: 'header',
