@@ -13,6 +13,11 @@ export interface FileOps {
   fsyncSync(fd: number): void;
   ftruncateSync(fd: number, length: number): void;
   fstatSize(fd: number): number;
+  /**
+   * When the file open as `fd` was last written (its mtime in nanoseconds, as text): a write in
+   * place that leaves the size as it was still moves it. Fakes may leave it out.
+   */
+  fstatWritten?(fd: number): string;
   closeSync(fd: number): void;
   renameSync(from: string, to: string): void;
   unlinkSync(path: string): void;
@@ -58,6 +63,7 @@ export const nodeFileOps: FileOps = {
   fsyncSync: (fd) => fs.fsyncSync(fd),
   ftruncateSync: (fd, length) => fs.ftruncateSync(fd, length),
   fstatSize: (fd) => fs.fstatSync(fd).size,
+  fstatWritten: (fd) => String(fs.fstatSync(fd, { bigint: true }).mtimeNs),
   closeSync: (fd) => fs.closeSync(fd),
   renameSync: (from, to) => fs.renameSync(from, to),
   unlinkSync: (path) => fs.unlinkSync(path),

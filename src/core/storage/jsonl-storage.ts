@@ -52,8 +52,9 @@ export class JsonlStorage implements Storage {
   private replayed: { file: Buffer; indexedBytes: number } | null = null;
   /** Bytes of the file whose state the open took from the saved index instead of replaying them. */
   indexedBytes = 0;
-  /** Which file the path named when this handle took it (FileOps.fileIdOf): checked before each write. */
+  /** Which file the path named, and when it was last written, as this handle left them: checked before each write. */
   private fileId: string | null;
+  private written: string | null;
 
   private constructor(
     readonly path: string,
@@ -68,6 +69,7 @@ export class JsonlStorage implements Storage {
     private readonly indexKey: IndexKey,
   ) {
     this.fileId = fd === null ? null : ops.fileIdOf(path);
+    this.written = fd === null ? null : (ops.fstatWritten?.(fd) ?? null);
   }
 
   get sizeBytes(): number {
@@ -246,6 +248,7 @@ export class JsonlStorage implements Storage {
     this.size += line.bytes.length;
     this.lastCrc = line.crc;
     this.replayed = null;
+    this.written = this.ops.fstatWritten?.(fd) ?? null;
   }
 
   /**
@@ -275,6 +278,7 @@ export class JsonlStorage implements Storage {
       fsyncDirectory(this.ops, dir);
       this.fd = this.ops.openSync(this.path, 'r+');
       this.fileId = this.ops.fileIdOf(this.path);
+      this.written = this.ops.fstatWritten?.(this.fd) ?? null;
     } catch (error) {
       this.poisoned = error as Error;
       throw new StorageError(
@@ -388,22 +392,25 @@ export class JsonlStorage implements Storage {
   }
 
   /**
-   * Refuses to write when the file was changed behind this handle since its last commit: the path
-   * names another file (renamed over it, deleted; a sync tool or an editor saving by rename), or
-   * the file is not the size this handle left it (cut or appended to by another process). Writing
-   * on would acknowledge commits into a file no open reads again, or past a hole that reads back
-   * as a torn tail; so the handle stops, as when its lock is lost. One lstat and one fstat.
+   * Refuses to write when the file changed behind this handle since its last commit: the path names
+   * another file (renamed over, deleted), the file is not the size this handle left (cut, appended
+   * to), or its time of last write moved (written in place, unless within tole's own write's clock
+   * tick). Writing on would acknowledge commits no open reads back (another file, after a torn tail,
+   * after a line that fails its checksum); so the handle stops, as when its lock is lost.
    */
   private checkSameFile(fd: number): void {
     const id = this.ops.fileIdOf(this.path);
     const size = id === this.fileId ? this.ops.fstatSize(fd) : this.size;
-    if (id === this.fileId && size === this.size) return;
+    const written = id === this.fileId && size === this.size ? (this.ops.fstatWritten?.(fd) ?? null) : this.written;
+    if (id === this.fileId && size === this.size && written === this.written) return;
     const what =
       id === null
         ? `${this.path} was removed`
         : id !== this.fileId
           ? `${this.path} was replaced by another file`
-          : `${this.path} is ${size} bytes, not the ${this.size} this tole wrote (${size < this.size ? 'cut' : 'written to'} by another process)`;
+          : size !== this.size
+            ? `${this.path} is ${size} bytes, not the ${this.size} this tole wrote (${size < this.size ? 'cut' : 'written to'} by another process)`
+            : `${this.path} was written to in place by another process (its size is the ${size} bytes this tole left, its time of last write is not)`;
     this.poisoned = new StorageError(
       'poisoned',
       `not committed: ${what} while this tole had it open, so what it writes from here would not be read back; nothing more is written from here. Close this tole and whatever else writes the file, then run tole check ${this.path} and open it again`,
@@ -437,6 +444,7 @@ export class JsonlStorage implements Storage {
     try {
       this.ops.ftruncateSync(fd, this.size);
       this.ops.fsyncSync(fd);
+      this.written = this.ops.fstatWritten?.(fd) ?? null;
     } catch {
       this.poisoned = cause as Error;
     }

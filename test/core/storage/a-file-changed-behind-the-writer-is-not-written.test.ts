@@ -4,9 +4,13 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  closeSync,
+  openSync,
   truncateSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore, entryCommit, openStore, snapshot, tempDir } from '../../support/storage-fixtures';
@@ -31,6 +35,19 @@ const CHANGES = {
   },
   'cut by ten bytes': (path: string) => truncateSync(path, statSync(path).size - 10),
   'appended to': (path: string) => appendFileSync(path, 'not a commit\n'),
+  // An editor saving in place, `dd conv=notrunc`: the same size, other bytes. Its time of last
+  // write is set a second on, as a write in a later clock tick than tole's own leaves it (one in
+  // the same tick is not told apart).
+  'written in place, its size unchanged': (path: string) => {
+    const fd = openSync(path, 'r+');
+    try {
+      writeSync(fd, Buffer.from('XXXX'), 0, 4, statSync(path).size - 12);
+    } finally {
+      closeSync(fd);
+    }
+    const { atime, mtimeMs } = statSync(path);
+    utimesSync(path, atime, new Date(mtimeMs + 1000));
+  },
 } as const;
 
 describe('a session file changed behind its writer', () => {
@@ -53,6 +70,14 @@ describe('a session file changed behind its writer', () => {
 
       // What the other program did is its own: a cut last line or a line of its own reads as a torn
       // tail, copied aside and reported; every commit tole acknowledged before it is there.
+      if (name === 'written in place, its size unchanged') {
+        // Its last line no longer matches its checksum: read as a torn tail, never as a commit.
+        const reopened = openStore(store.path);
+        expect(reopened.report.tornTail).not.toBeNull();
+        expect(reopened.entry('e_1')).toBeUndefined();
+        reopened.close();
+        return;
+      }
       const reopened = openStore(store.path);
       const torn = name === 'cut by ten bytes' || name === 'appended to';
       expect(reopened.report.tornTail !== null, 'a torn tail reported').toBe(torn);
