@@ -17,6 +17,7 @@ import { startNode, type ChildRun, type SpawnOptions, type StartedChild } from '
 /** Every script a test runs as a child, by its name in test/support. */
 export const CHILD_SCRIPTS = [
   'chat-server',
+  'checkpoint-looper',
   'checkpoint-marks',
   'checkpoint-session',
   'checkpoint-taker',
