@@ -253,6 +253,14 @@ const schemas = lazySchema((z) => {
       .strictObject({
         /** Let sandboxed shell commands reach the network (default: no network). */
         network: z.boolean().optional(),
+        /**
+         * Paths in the home confined commands may read (`~/.gitconfig`): the home is otherwise out of
+         * their sight but for the workspace and the toolchains tole vouches for. The user's own config
+         * alone sets it: a project's is ignored, trusted or not.
+         */
+        readable: z
+          .array(z.string().regex(/^(~(\/|$)|\/)/, 'expected an absolute path or one starting with ~/'))
+          .optional(),
       })
       .optional(),
     /**
@@ -308,13 +316,21 @@ export function readConfigFile(file: string): Config {
  * Reads a project's config: its user-only fields are named and left out before it is checked,
  * so a project's keymap or theme, never applied, can neither be applied nor stop tole starting.
  */
-export function readProjectConfigFile(file: string): { config: Config; userOnly: UserOnlyField[] } {
+export function readProjectConfigFile(file: string): { config: Config; userOnly: UserOnlySetting[] } {
   const raw = readConfigJson(file);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     return { config: parseConfig(file, raw), userOnly: [] };
   const rest: Record<string, unknown> = { ...raw };
-  const userOnly = USER_ONLY_FIELDS.filter((field) => field in rest);
+  const userOnly: UserOnlySetting[] = USER_ONLY_FIELDS.filter((field) => field in rest);
   for (const field of userOnly) delete rest[field];
+  // What confined commands may read of the user's home is the user's to widen, never a repository's.
+  const sandbox = rest['sandbox'];
+  if (sandbox !== null && typeof sandbox === 'object' && !Array.isArray(sandbox) && 'readable' in sandbox) {
+    const { readable: _dropped, ...kept } = sandbox as Record<string, unknown>;
+    if (Object.keys(kept).length > 0) rest['sandbox'] = kept;
+    else delete rest['sandbox'];
+    userOnly.push('sandbox.readable');
+  }
   return { config: parseConfig(file, rest), userOnly };
 }
 
@@ -403,6 +419,9 @@ export const USER_ONLY_FIELDS = ['keymap', 'theme', 'pricing', 'notify'] as cons
 
 type UserOnlyField = (typeof USER_ONLY_FIELDS)[number];
 
+/** A user-only field, or the user-only part of a field a trusted project may set (`sandbox.readable`). */
+type UserOnlySetting = UserOnlyField | 'sandbox.readable';
+
 /** What was decided about the workspace's project config. */
 export interface ProjectConfigTrust {
   /** The project config file (`<cwd>/tole.config.json`). */
@@ -414,7 +433,7 @@ export interface ProjectConfigTrust {
   /** The trust-gated fields it sets that were not applied (empty when trusted). */
   readonly ignored: readonly TrustGatedField[];
   /** The user-only fields it sets: never applied from a project. */
-  readonly userOnly: readonly UserOnlyField[];
+  readonly userOnly: readonly UserOnlySetting[];
   /** The file as written, all of it: what trusting it would do. */
   readonly asWritten: Config;
 }
@@ -520,7 +539,7 @@ export function untrustedNotice(project: ProjectConfigTrust, how: string): strin
 /** `ignored from ./tole.config.json: keymap, theme (...)`, or null when it sets none of them. */
 export function userOnlyNotice(project: ProjectConfigTrust, env: NodeJS.ProcessEnv): string | null {
   if (project.userOnly.length === 0) return null;
-  return `ignored from ${project.file}: ${project.userOnly.join(', ')} (they change what you see or how your keys are read: only your own config, ${userConfigPath(env)}, sets them)`;
+  return `ignored from ${project.file}: ${project.userOnly.join(', ')} (they change what you see, how your keys are read or what confined commands may read of your home: only your own config, ${userConfigPath(env)}, sets them)`;
 }
 
 /** An untrusted project config without its trust-gated fields, its limits only tightening `base`'s. */
@@ -564,6 +583,7 @@ function mergeConfig(base: Config, over: Config): Config {
     ...(base.sync || over.sync ? { sync: { ...base.sync, ...over.sync } as NonNullable<Config['sync']> } : {}),
     mcpServers: { ...base.mcpServers, ...over.mcpServers },
     checkpoints: { ...base.checkpoints, ...over.checkpoints },
+    ...(base.sandbox || over.sandbox ? { sandbox: { ...base.sandbox, ...over.sandbox } } : {}),
     generation: { ...base.generation, ...over.generation },
   };
 }

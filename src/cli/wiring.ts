@@ -33,7 +33,7 @@ import { ConfigError, readProjectConfigFile, type Config } from './config';
 import { providerKeyVars, type ProviderSettings } from './settings';
 import { childEnv } from '../core/child-env';
 import { makeSessionTempDir } from './session-temp-dir';
-import { hiddenFromCommands } from './hidden-from-commands';
+import { hiddenFromCommands, homesHiddenFromCommands, readableForCommands } from './hidden-from-commands';
 import { buildMcpHub, type McpPlan } from './mcp-setup';
 import type { McpHub } from '../core/mcp/mcp-hub';
 import { MCP_NAME_SEPARATOR, sanitizeNamePart } from '../core/mcp/mcp-names';
@@ -179,6 +179,8 @@ export function buildSession(parts: AgentParts): BuiltSession {
           tempDir: makeSessionTempDir(),
           network: parts.config.sandbox?.network === true,
           hidden: hiddenFromCommands(parts.env, parts.config.sessionsDir),
+          homes: homesHiddenFromCommands(parts.env),
+          readable: readableForCommands(parts.config.sandbox?.readable ?? [], parts.env),
         },
       }
     : null;

@@ -2,14 +2,16 @@
  * The OS sandbox shell commands run in when no keypress approved them: bubblewrap (`bwrap`) on
  * Linux, `sandbox-exec` on macOS. tole writes no sandbox of its own; it only builds the command
  * line that asks the OS for one: the workspace writable (but for git's metadata and tole's own
- * files in it), a private temp directory at /tmp, everything else read-only, no Unix socket, no
- * network unless the user's config allows it, no view of other processes.
+ * files in it), a private temp directory at /tmp, the user's home out of sight but for what
+ * sandbox-home.ts shows again, everything else read-only, no Unix socket, no network unless the
+ * user's config allows it, no view of other processes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { arch } from 'node:os';
 import path from 'node:path';
 import { isWithin } from './path-outside-workspace';
+import { hideableHomes, homeMounts, type Mount, shownInHomes } from './sandbox-home';
 import { protectedPaths } from './sandbox-protected-paths';
 import { unixSocketFilter } from './unix-socket-filter';
 
@@ -40,6 +42,14 @@ export interface SandboxPolicy {
    * where the workspace holds one of them; the workspace itself stays in sight when it lies inside.
    */
   readonly hidden?: readonly string[];
+  /**
+   * The user's home folders (`$HOME` and the one the password database names): their contents are
+   * out of a confined command's sight (credentials live there under names no list can enumerate)
+   * but for the workspace, the folders tole vouches for and `readable` (sandbox-home.ts).
+   */
+  readonly homes?: readonly string[];
+  /** Absolute paths inside a home shown again read-only: the user's own config's `sandbox.readable`. */
+  readonly readable?: readonly string[];
 }
 
 /** The program and arguments that run a command confined, and the seccomp filter to hand it on `seccompFd`. */
@@ -174,12 +184,6 @@ export function confinedCommand(
   }
 }
 
-/** One mount bubblewrap makes below /, at `target`. */
-interface Mount {
-  readonly target: string;
-  readonly args: readonly string[];
-}
-
 const depth = (target: string): number => target.split(path.sep).filter((part) => part !== '').length;
 
 /**
@@ -207,9 +211,28 @@ function hideMount(target: string): Mount {
   return { target, args: folder ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target] };
 }
 
+/** The homes to hide: none the private /tmp, /run or /dev/shm hide already (a mount there would make its folders in the session's temp directory). */
+function homesToHide(policy: SandboxPolicy): string[] {
+  return hideableHomes(policy.homes ?? []).filter((home) => !HIDDEN_DIRS.some((dir) => isWithin(home, dir)));
+}
+
+/** A home's dot entries (a workspace at the home: see sandbox-home.ts); none when it cannot be listed. */
+function dotEntries(home: string): string[] {
+  try {
+    return readdirSync(home).filter((name) => name.startsWith('.'));
+  } catch {
+    return [];
+  }
+}
+
 function bwrapArgs(policy: SandboxPolicy, keptReadOnly: readonly string[]): string[] {
   const hidden = hiddenPaths(policy);
+  const homes = homesToHide(policy);
   const mounts: Mount[] = [];
+  // The homes before the workspace at the same depth (a workspace at the home stays in sight), the
+  // entries shown again and tole's hidden folders below them.
+  const shown = shownInHomes(homes, policy.readable ?? [], policy.workspaceRoot, hidden);
+  mounts.push(...homeMounts(homes, shown, policy.workspaceRoot, dotEntries));
   // Sockets of local daemons (docker, PostgreSQL, D-Bus, tmux, X) live in these; a daemon acts
   // outside the sandbox. The session's own temp directory stands in for /tmp and /var/tmp.
   if (existsSync('/run')) mounts.push({ target: '/run', args: ['--tmpfs', '/run'] });
@@ -243,20 +266,42 @@ function sbString(text: string): string {
 }
 
 /**
- * Hidden paths denied, then the workspace and the session temp directory allowed again where they
- * lie inside one, parents before children (the later rule wins), as bubblewrap's mounts do it.
+ * The homes' reads denied (a workspace at the home: its dot entries), the entries shown again
+ * allowed at their real places, then tole's hidden paths denied, then the workspace and the
+ * session temp directory allowed again where they lie inside one, parents before children (the
+ * later rule wins), as bubblewrap's mounts do it.
  */
 function seatbeltHidden(policy: SandboxPolicy): string[] {
   const hidden = (policy.hidden ?? []).filter((target) => path.isAbsolute(target) && depth(target) > 0);
-  const rules = hidden.map((target) => ({
-    target,
-    rule: `(deny file-read* file-write* (subpath ${sbString(target)}))`,
+  const homes = hideableHomes(policy.homes ?? []);
+  const shown = shownInHomes(homes, policy.readable ?? [], policy.workspaceRoot, hidden);
+  const rules = homes.map((home) => ({
+    target: home,
+    rule:
+      home === policy.workspaceRoot
+        ? `(deny file-read* file-write* (regex ${sbRegex(`^${escapeRegex(home)}/\\.`)}))`
+        : `(deny file-read* file-write* (subpath ${sbString(home)}))`,
   }));
+  for (const entry of shown)
+    rules.push({ target: entry.target, rule: `(allow file-read* (subpath ${sbString(entry.source)}))` });
+  rules.push(
+    ...hidden.map((target) => ({
+      target,
+      rule: `(deny file-read* file-write* (subpath ${sbString(target)}))`,
+    })),
+  );
   for (const target of [policy.tempDir, policy.workspaceRoot]) {
-    if (hidden.some((dir) => isWithin(target, dir)))
+    if (hidden.some((dir) => isWithin(target, dir)) || homes.some((dir) => isWithin(target, dir) && target !== dir))
       rules.push({ target, rule: `(allow file-read* file-write* (subpath ${sbString(target)}))` });
   }
   return rules.sort((a, b) => depth(a.target) - depth(b.target)).map((entry) => entry.rule);
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A regex literal of the sandbox profile language. */
+function sbRegex(pattern: string): string {
+  return `#"${pattern.replace(/"/g, '\\"')}"`;
 }
 
 function seatbeltProfile(policy: SandboxPolicy, kept: readonly string[]): string {
