@@ -7,14 +7,15 @@
  * rename. At each point where the child says a checkpoint is taken (it creates a mark file), every
  * loose object linked into the checkpoint directory since the last mark, and the ref, must have:
  * its bytes durable, and a full fsync after its name was made (the folder that names it, or,
- * for git's own objects, any later fsync: on a journalling filesystem such as ext4 that commits
- * the earlier names with it; git syncs no folders). Both a scan's checkpoint (update-index,
- * write-tree, tole's commit, update-ref) and a known-path one (hash-object, mktree, commit) are
- * watched. Real processes; skipped, with the reason, where strace cannot trace.
+ * for git's own loose objects, any later fsync: on a journalling filesystem such as ext4 that
+ * commits the earlier names with it; git syncs no folders); a pack and the ref, named by tole's
+ * rename or its sync, must have their folder itself synced after. Both a scan's checkpoint (update-index,
+ * write-tree, tole's commit, update-ref) and a known-path one (its blob, trees and commit in one
+ * pack tole writes, with its index; update-ref) are watched. Real processes; skipped, with the reason, where strace cannot trace.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDirs, type TempDirs } from '../support/agent-fixtures';
 import { childScript } from '../support/test-children';
@@ -87,15 +88,20 @@ function lapses(calls: readonly Call[], gitDir: string, marks: readonly string[]
   const durable = new Map<string, 'synced' | 'written-out'>();
   const named: { name: string; at: number }[] = [];
   let lastFullSync = -1;
+  /** Where in the log each path (a folder, for the check below) was last fsynced. */
+  const syncedAt = new Map<string, number>();
   const found: Lapse[] = [];
   const objectName = new RegExp(
-    `^${gitDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(objects/[0-9a-f]{2}/[0-9a-f]{38,62}|refs/tole/checkpoints)$`,
+    `^${gitDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(objects/[0-9a-f]{2}/[0-9a-f]{38,62}|objects/pack/pack-[0-9a-f]{40,64}\\.(?:pack|idx)|refs/tole/checkpoints)$`,
   );
   calls.forEach((call, at) => {
     if (!call.ok) return;
     if (call.name === 'fsync' || call.name === 'fdatasync') {
       const path = fdPath(call.text);
-      if (path !== null) durable.set(path, 'synced');
+      if (path !== null) {
+        durable.set(path, 'synced');
+        syncedAt.set(path, at);
+      }
       // git's batch mode: a full flush makes what was written out before it durable.
       for (const [name, state] of durable) if (state === 'written-out') durable.set(name, 'synced');
       lastFullSync = at;
@@ -116,6 +122,9 @@ function lapses(calls: readonly Call[], gitDir: string, marks: readonly string[]
       for (const { name, at: linkedAt } of named.splice(0)) {
         if (durable.get(name) !== 'synced') found.push({ mark, name, why: 'its bytes were not synced' });
         else if (lastFullSync < linkedAt) found.push({ mark, name, why: 'no fsync after its name was made' });
+        // A pack and the ref are named by tole's own rename or its sync: the folder itself must be synced.
+        else if (!/\/objects\/[0-9a-f]{2}\//.test(name) && (syncedAt.get(dirname(name)) ?? -1) < linkedAt)
+          found.push({ mark, name, why: 'its folder was not synced after its name was made' });
       }
     }
   });
@@ -160,13 +169,22 @@ describe.skipIf(!straceWorks)('a checkpoint, the moment it is taken', () => {
     const gitDir = /"(.*\/checkpoints\/[0-9a-f]+)\/objects\//.exec(calls.map((c) => c.text).join('\n'))?.[1];
     expect(gitDir).toBeDefined();
     const marks = [`${mark}-scan`, `${mark}-known`];
-    // The log saw both marks and objects linked before each (else the check below checks nothing).
+    // The log saw both marks and objects linked (a loose object) or renamed (a pack) into place
+    // before each (else the check below checks nothing).
     const objectsBefore = (m: string): number => {
       const at = calls.findIndex((c) => c.name === 'openat' && c.text.includes(`"${m}"`));
-      return calls.slice(0, at).filter((c) => /^link/.test(c.name) && c.text.includes(`${gitDir}/objects/`)).length;
+      return calls
+        .slice(0, at)
+        .filter((c) => /^(link|rename)/.test(c.name) && (twoPaths(c.text)?.[1] ?? '').includes(`${gitDir}/objects/`))
+        .length;
     };
     expect(objectsBefore(marks[0]!)).toBeGreaterThan(14);
     expect(objectsBefore(marks[1]!)).toBeGreaterThan(objectsBefore(marks[0]!));
+    // The known-path checkpoint wrote its objects as a pack (else it scanned, and its pack went unwatched).
+    const packsNamed = calls.filter(
+      (c) => /^rename/.test(c.name) && /\/objects\/pack\/pack-[0-9a-f]+\.idx$/.test(twoPaths(c.text)?.[1] ?? ''),
+    );
+    expect(packsNamed).toHaveLength(1);
     expect(lapses(calls, gitDir!, marks)).toEqual([]);
   });
 });

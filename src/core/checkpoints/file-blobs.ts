@@ -2,59 +2,56 @@ import { closeSync, fstatSync, lstatSync, readSync, realpathSync, type Stats } f
 import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { git, type GitTarget } from './git-command';
-import { GitPipe, nulFields, oneLine } from './git-pipe';
-import { openAsSeen, openFilePath } from './open-as-seen';
+import { GitPipe, nulFields } from './git-pipe';
+import { objectId } from './object-pack';
+import { openAsSeen } from './open-as-seen';
 import { under } from './path-bytes';
 
 /**
  * Blobs of workspace files as git would stage them, each read from the file an `lstat` saw and
- * no other (open-as-seen.ts): git reads the descriptor tole holds open, never the path, so a
+ * no other (open-as-seen.ts): tole reads the descriptor it holds open, never the path, so a
  * symlink swapped in after the look cannot put a file from outside the workspace in a checkpoint.
  *
- * git reads `/proc/<pid>/fd/<fd>` with `--no-filters`: the path's git attributes (end-of-line
- * conversion, `ident`, an encoding) cannot be looked up by that name, so they are asked of
- * `check-attr` for the real path side by side; a file they apply to is hashed again by a git of
- * its own, its bytes read from the same descriptor and the real path given for the attributes.
+ * The bytes are the blob as they are (git's `--no-filters`), returned with their id for the
+ * caller to write (object-pack.ts): no git reads them. The path's git attributes (end-of-line
+ * conversion, `ident`, an encoding) can change that, so they are asked of `check-attr` for the
+ * real path side by side; a file they apply to is hashed and written by a git of its own, its
+ * bytes read from the same descriptor and the real path given for the attributes.
  * Where no attributes file could apply (none in the root or a folder on the way, none in tole's
  * directory; tole's gits read no system or user one), check-attr is not asked.
  */
 export class FileBlobs {
-  private readonly raw: GitPipe;
   private readonly attributes: GitPipe;
   private realRoot: string | null = null;
 
   constructor(private readonly target: GitTarget) {
-    this.raw = new GitPipe(target, ['hash-object', '-w', '--no-filters', '--stdin-paths']);
     this.attributes = new GitPipe(target, ['check-attr', '--stdin', '-z', ...CONVERTING]);
   }
 
-  /** The blob id of the file at `path` if it is still the regular file `seen`, else null (only a scan can say). */
-  async hash(path: Buffer, seen: Stats, signal: AbortSignal): Promise<string | null> {
+  /**
+   * The blob of the file at `path` if it is still the regular file `seen`, else null (only a scan
+   * can say): its id, and its bytes for the caller to write (null: a git wrote it already).
+   */
+  async read(path: Buffer, seen: Stats, hash: 'sha1' | 'sha256', signal: AbortSignal): Promise<FileBlob | null> {
     this.realRoot ??= realpathSync(this.target.workTree);
     const fd = openAsSeen(this.realRoot, path, seen);
     if (fd === null) return null;
     try {
-      const [converted, id] = await Promise.all([
-        this.attributesMayApply(path) ? this.converted(path, signal) : false,
-        this.raw.ask(`${openFilePath(fd)}\n`, oneLine, signal),
-      ]);
-      // A file written to since the look (grown past the size limit, say) is not the file seen:
-      // git read it whole, whatever its size by then. The checkpoint scans instead.
-      if (!stillAsSeen(fd, seen)) return null;
-      if (!converted) return id;
+      const bytes = bytesAsSeen(fd, seen);
+      // A file written to since the look (grown past the size limit, say) is not the file seen. The checkpoint scans instead.
+      if (bytes === null || !stillAsSeen(fd, seen)) return null;
+      if (!(this.attributesMayApply(path) && (await this.converted(path, signal))))
+        return { id: objectId({ type: 'blob', body: bytes }, hash), bytes };
       // git takes the path for the attributes as an argument: a name that is not UTF-8 cannot be given.
       if (!isUtf8(path)) return null;
-      const bytes = bytesAsSeen(fd, seen);
-      if (bytes === null) return null;
       const args = ['hash-object', '-w', '--stdin', `--path=${path.toString('utf8')}`];
-      return (await git(this.target, args, signal, bytes)).toString('latin1').trim();
+      return { id: (await git(this.target, args, signal, bytes)).toString('latin1').trim(), bytes: null };
     } finally {
       closeSync(fd);
     }
   }
 
   close(): void {
-    this.raw.close();
     this.attributes.close();
   }
 
@@ -76,6 +73,12 @@ export class FileBlobs {
     for (let i = 2; i < fields.length; i += 3) if (fields[i]!.toString('latin1') !== 'unspecified') return true;
     return false;
   }
+}
+
+/** A file's blob: its id, and its bytes when no git wrote it. */
+export interface FileBlob {
+  readonly id: string;
+  readonly bytes: Buffer | null;
 }
 
 /**

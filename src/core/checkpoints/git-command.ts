@@ -58,8 +58,9 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
  * syncs packs and their indexes but not loose objects or refs; these keep the default and add
  * both. `core.fsyncMethod=batch` lets a git that writes many objects at once (a scan's
  * `update-index` and `write-tree`) flush them with one full fsync at its end instead of one each;
- * a git that writes one object at a time (`hash-object --stdin-paths`) still fsyncs each before
- * it answers. `mktree` reads no config at all, so tole syncs its trees itself (loose-object.ts). Through the environment (which outranks the directory's config,
+ * a git that writes one object at a time (`hash-object`) still fsyncs each before it answers.
+ * (`mktree` reads no config at all: tole writes its trees itself, object-pack.ts.) Through the
+ * environment (which outranks the directory's config,
  * so directories made before this are synced too), not `-c`: the command lines stay those
  * idle-gits.ts knows. An older git ignores the keys (its loose objects are then not synced).
  */

@@ -1,11 +1,11 @@
 import type { LeftOut } from './restore-plan';
 import type { GitTarget } from './git-command';
 import { FileBlobs } from './file-blobs';
-import { catFileObject, GitPipe, lines, nulFields } from './git-pipe';
-import type { PipedRef } from './piped-ref';
-import { syncLooseObjects } from './loose-object';
+import { catFileObject, GitPipe, nulFields } from './git-pipe';
+import { commitBody, type PipedRef } from './piped-ref';
 import { knownChanges } from './known-changes';
-import { editTree, mktreeInput, type NewTree, parseTree, TREE_MODE, type TreeEntry } from './tree-edit';
+import { type PackObject, writeObjectPack } from './object-pack';
+import { editTree, type NewTree, parseTree, TREE_MODE, type TreeEntry, treeBody } from './tree-edit';
 
 /** A checkpoint as its tole knows it: its commit, tree, and what it left out. */
 export interface Vouched {
@@ -21,16 +21,15 @@ type KnownPathTake =
 /**
  * Known-path checkpoints: the last checkpoint's tree with only the named paths replaced by their
  * bytes now, committed on the checkpoint ref by compare-and-swap, through gits that keep running
- * (git-pipe.ts) instead of one git per step. Blobs and trees are written by git itself (`hash-object
- * -w`, `mktree`), as loose objects, as a scan's `update-index` and `write-tree` write them; the
- * commit by tole, as git would (loose-object.ts). tole's
- * index is not touched: the next scan finds the files these checkpoints read by their stat data,
- * as it finds any other change.
+ * (git-pipe.ts) instead of one git per step. The new objects (the files' blobs, the trees on
+ * their paths, the commit) are made by tole, as git makes them, and written in one pack
+ * (object-pack.ts), durable before the ref names the commit. tole's index is not touched: the
+ * next scan finds the files these checkpoints read by their stat data, as it finds any other
+ * change.
  */
 export class KnownPathWriter {
   private readonly objects: GitPipe;
   private readonly blobs: FileBlobs;
-  private readonly trees: GitPipe;
   private readonly ignores: GitPipe;
   /** Tree objects read or written lately (the trees on recently changed paths), by id. */
   private readonly cache = new Map<string, readonly TreeEntry[]>();
@@ -43,7 +42,6 @@ export class KnownPathWriter {
   ) {
     this.objects = new GitPipe(target, ['cat-file', '--batch']);
     this.blobs = new FileBlobs(target);
-    this.trees = new GitPipe(target, ['mktree', '-z', '--batch']);
     // check-ignore refuses literal pathspecs; a path that could read as pathspec magic (`:(...)`) is never asked (known-changes.ts).
     this.ignores = new GitPipe(target, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching', '--no-index'], {
       GIT_LITERAL_PATHSPECS: '0',
@@ -65,10 +63,17 @@ export class KnownPathWriter {
     if (this.idle) clearTimeout(this.idle);
     this.idle = setTimeout(() => this.close(), IDLE_MS);
     this.idle.unref();
+    // Trees are edited as SHA-1 objects (tree-edit.ts), the hash of the directories tole makes.
+    if (from.tree.length !== 40) return { ok: false, scan: 'the checkpoint directory is not a SHA-1 one' };
+    const blobs = new Map<string, Buffer>();
     // The trees on the named paths are read while the files are: the edit then finds them here.
     const [known] = await Promise.all([
       knownChanges(this.target.workTree, named, from.leftOut, maxFileBytes, {
-        hashFile: (path, seen) => this.blobs.hash(path, seen, signal),
+        hashFile: async (path, seen) => {
+          const blob = await this.blobs.read(path, seen, 'sha1', signal);
+          if (blob?.bytes) blobs.set(blob.id, blob.bytes);
+          return blob?.id ?? null;
+        },
         ignored: async (path) => {
           const [source] = await this.ignores.ask(Buffer.concat([path, NUL]), nulFields(4), signal);
           return source!.length > 0;
@@ -79,9 +84,9 @@ export class KnownPathWriter {
     if (!known.ok) return { ok: false, scan: known.scan };
     const edited = await editTree({ read: (id) => this.readTree(id, signal) }, from.tree, known.changes);
     if (edited === null) return { ok: false, scan: 'a named path does not fit the last checkpoint tree' };
-    await this.writeTrees(edited.trees, signal);
     const tree = edited.id;
-    const commit = await this.ref.commit(tree, [from.commit], message(known.leftOut));
+    const body = Buffer.from(commitBody(tree, [from.commit], message(known.leftOut)), 'utf8');
+    const commit = this.writeObjects(blobs, edited.trees, body);
     try {
       await this.ref.swap(commit, from.commit, signal);
     } catch (error) {
@@ -94,7 +99,7 @@ export class KnownPathWriter {
   /** Ends the gits (a later checkpoint starts them again). */
   close(): void {
     if (this.idle) clearTimeout(this.idle);
-    for (const pipe of [this.objects, this.blobs, this.trees, this.ignores]) pipe.close();
+    for (const pipe of [this.objects, this.blobs, this.ignores]) pipe.close();
   }
 
   private async readTree(id: string, signal: AbortSignal): Promise<readonly TreeEntry[]> {
@@ -119,17 +124,25 @@ export class KnownPathWriter {
     );
   }
 
-  /** Writes the trees in one go (`mktree --batch`, each after those it holds) and checks git made the same ids. */
-  private async writeTrees(trees: readonly NewTree[], signal: AbortSignal): Promise<void> {
-    if (trees.length === 0) return;
-    const input = Buffer.concat(trees.flatMap((t) => [mktreeInput(t.entries), NUL]));
-    const ids = await this.trees.ask(input, lines(trees.length), signal);
+  /**
+   * Writes the checkpoint's new objects in one pack, durable when this returns (object-pack.ts),
+   * and returns the commit's id: the blobs the trees name (a blob of a file whose bytes did not
+   * change is already held), the trees, the commit.
+   */
+  private writeObjects(blobs: ReadonlyMap<string, Buffer>, trees: readonly NewTree[], commit: Buffer): string {
+    const named = new Set(trees.flatMap((t) => t.entries.map((e) => e.id)));
+    const objects: PackObject[] = [
+      ...[...blobs].filter(([id]) => named.has(id)).map(([, body]): PackObject => ({ type: 'blob', body })),
+      ...trees.map((t): PackObject => ({ type: 'tree', body: treeBody(t.entries) })),
+      { type: 'commit', body: commit },
+    ];
+    const ids = writeObjectPack(this.target.gitDir, objects, 40);
     trees.forEach((t, i) => {
-      if (ids[i] !== t.id) throw new Error(`git wrote tree ${ids[i]} where ${t.id} was expected`);
+      const id = ids[ids.length - 1 - trees.length + i];
+      if (id !== t.id) throw new Error(`tree ${t.id} was written as ${id}`);
     });
-    // mktree writes its trees unsynced (loose-object.ts): durable before the checkpoint names them.
-    syncLooseObjects(this.target.gitDir, ids);
     for (const t of trees) this.remember(t.id, t.entries);
+    return ids[ids.length - 1]!;
   }
 
   private remember(id: string, entries: readonly TreeEntry[]): readonly TreeEntry[] {

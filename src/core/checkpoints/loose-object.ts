@@ -48,35 +48,6 @@ export function writeLooseObject(gitDir: string, type: 'commit', body: string, i
   return id;
 }
 
-/**
- * Makes the loose objects `ids` durable, with the folders that name them: for objects a git wrote
- * without syncing them (`git mktree` reads no config, so core.fsync never reaches it). An id
- * with no loose file is in a pack (git freshened it there instead of writing it), and packs are
- * synced by git when written.
- */
-export function syncLooseObjects(gitDir: string, ids: readonly string[]): void {
-  const folders = new Set<string>();
-  for (const id of ids) {
-    const folder = join(gitDir, 'objects', id.slice(0, 2));
-    let fd: number;
-    try {
-      fd = openSync(join(folder, id.slice(2)), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    folders.add(folder);
-  }
-  for (const folder of folders) fsyncFolder(folder);
-  // A folder git made for one of them is named in `objects`.
-  if (folders.size > 0) fsyncFolder(join(gitDir, 'objects'));
-}
-
 /** Makes the name of the loose ref `ref` (`refs/tole/checkpoints`) durable; a ref git keeps packed has no folder of its own to sync. */
 export function syncRefFolder(gitDir: string, ref: string): void {
   try {

@@ -9,8 +9,8 @@ import { under } from './path-bytes';
  * step (O_NOFOLLOW; O_NONBLOCK, so that a FIFO put there does not block the open), and kept only
  * when the open file is the one seen (same device and inode, still a regular file) and the kernel
  * names it by the workspace path itself (`/proc/self/fd`): a symlinked folder on the way would make
- * that name another. A reader of the returned descriptor (git, through `/proc/<pid>/fd/<fd>`) reads
- * that file, whatever is at the path by then.
+ * that name another. A read of the returned descriptor (file-blobs.ts) reads that file, whatever is
+ * at the path by then.
  *
  * `realRoot` is the workspace root with its own symlinks resolved (the kernel's name starts with it).
  */
@@ -33,9 +33,4 @@ export function openAsSeen(realRoot: string, path: Buffer, seen: Stats): number 
   }
   closeSync(fd);
   return null;
-}
-
-/** The path by which another process (git) reads the file tole holds open as `fd`. */
-export function openFilePath(fd: number): string {
-  return `/proc/${process.pid}/fd/${fd}`;
 }

@@ -24,11 +24,7 @@ export class PipedRef {
 
   /** The commit object as `commit-tree` writes it (tole's name and address, UTC), written into the directory. */
   async commit(tree: string, parents: readonly string[], message: string): Promise<string> {
-    const seconds = Math.floor(Date.now() / 1000);
-    const who = `tole <tole@localhost> ${seconds} +0000`;
-    const parentLines = parents.map((p) => `parent ${p}\n`).join('');
-    const body = `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}\n`;
-    return writeLooseObject(this.target.gitDir, 'commit', body, tree.length);
+    return writeLooseObject(this.target.gitDir, 'commit', commitBody(tree, parents, message), tree.length);
   }
 
   /**
@@ -86,6 +82,14 @@ export class PipedRef {
     this.idle = setTimeout(() => this.close(), IDLE_MS);
     this.idle.unref();
   }
+}
+
+/** A checkpoint commit object's text as `commit-tree` writes it: tole's name and address, the time now in UTC. */
+export function commitBody(tree: string, parents: readonly string[], message: string): string {
+  const seconds = Math.floor(Date.now() / 1000);
+  const who = `tole <tole@localhost> ${seconds} +0000`;
+  const parentLines = parents.map((p) => `parent ${p}\n`).join('');
+  return `tree ${tree}\n${parentLines}author ${who}\ncommitter ${who}\n\n${message}\n`;
 }
 
 /** How long the git stays after the last checkpoint: a turn's calls come seconds apart. */

@@ -12,6 +12,13 @@ import { runGit, type GitTarget } from './git-command';
  * also keeps what the index names and any unreachable object younger than two weeks (another
  * tole's commit before its swap).
  *
+ * A known-path checkpoint writes its objects as one small pack (object-pack.ts): once there are
+ * more than SMALL_PACKS packs, `git repack --geometric=2 -d` merges the small ones (each pack is
+ * left at least twice the size of all smaller ones together, so the first checkpoint's large pack
+ * is not written again, and the packs stay a few: logarithmic in the objects). It runs in the
+ * foreground: a few hundred small objects. gc's own merge of every pack into one (past fifty) is
+ * then never due from known-path checkpoints alone.
+ *
  * git's own check is a process (a git start, 5–50 ms here, on every bash call); tole makes the
  * same estimate first with one `readdir` of that folder (and one of the packs) and starts
  * `gc --auto` only when the estimate says it is due. git still decides: the estimate may only
@@ -32,9 +39,19 @@ const PACK_LIMIT = 50;
 
 /** Runs `git gc --auto` under `policy` when it may be due. A repack that fails leaves the objects loose: checkpoints go on. */
 export async function repackIfDue(target: GitTarget, policy: RepackPolicy, signal: AbortSignal): Promise<void> {
+  if (policy.looseObjects > 0 && packsIn(target.gitDir) > SMALL_PACKS)
+    await runGit(target, ['repack', '--geometric=2', '-d', '-q'], signal).catch(() => undefined);
   if (!repackMayBeDue(target.gitDir, policy)) return;
   const args = ['-c', `gc.auto=${policy.looseObjects}`, '-c', `gc.autoDetach=${policy.inBackground}`];
   await runGit(target, [...args, 'gc', '--auto', '--quiet'], signal).catch(() => undefined);
+}
+
+/** Packs above which the small ones are merged (a known-path checkpoint adds one). */
+export const SMALL_PACKS = 16;
+
+/** The packs in `gitDir` (0 when the folder cannot be read: gc's estimate asks git then). */
+function packsIn(gitDir: string): number {
+  return (namesIn(join(gitDir, 'objects', 'pack')) ?? []).filter((name) => name.endsWith('.pack')).length;
 }
 
 /**

@@ -128,12 +128,17 @@ async function editNode(
 /** Adds a tree of `entries` to `trees` and returns its id: git's SHA-1 of the tree object. */
 function newTree(entries: TreeEntry[], trees: NewTree[]): string {
   const sorted = entries.sort((a, b) => Buffer.compare(orderName(a), orderName(b)));
-  const body = Buffer.concat(
-    sorted.flatMap((e) => [Buffer.from(`${e.mode} `, 'latin1'), e.name, NUL, Buffer.from(e.id, 'hex')]),
-  );
+  const body = treeBody(sorted);
   const id = createHash('sha1').update(`tree ${body.length}\0`).update(body).digest('hex');
   trees.push({ id, entries: sorted });
   return id;
+}
+
+/** A tree object's body: `<mode> <name>\0<20-byte id>` for each of `entries`, given in git's order. */
+export function treeBody(entries: readonly TreeEntry[]): Buffer {
+  return Buffer.concat(
+    entries.flatMap((e) => [Buffer.from(`${e.mode} `, 'latin1'), e.name, NUL, Buffer.from(e.id, 'hex')]),
+  );
 }
 
 /** git orders a tree's entries by name, a folder's as if it ended in `/`. */
@@ -159,14 +164,6 @@ export function parseTree(body: Buffer): TreeEntry[] {
     at = nul + 21;
   }
   return entries;
-}
-
-/** Entries as `git mktree -z` reads them: `<mode> <type> <id>\t<name>\0` each. */
-export function mktreeInput(entries: readonly TreeEntry[]): Buffer {
-  const typeOf = (mode: string): string => (mode === TREE_MODE ? 'tree' : mode === '160000' ? 'commit' : 'blob');
-  return Buffer.concat(
-    entries.flatMap((e) => [Buffer.from(`${e.mode} ${typeOf(e.mode)} ${e.id}\t`, 'latin1'), e.name, NUL]),
-  );
 }
 
 const NUL = Buffer.from([0]);

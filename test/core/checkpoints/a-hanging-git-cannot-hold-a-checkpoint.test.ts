@@ -117,11 +117,11 @@ describe('a hanging git', () => {
 
     writeFileSync(at('b.txt'), 'b\n');
     checkpoints.noteChanges(['b.txt']);
-    git.hangAt('hash-object');
+    git.hangAt('check-ignore');
     const taking = checkpoints.take('known-paths');
     const pids = await git.hanging();
     limit.expire();
-    // The limit stops every git of the checkpoint: the hanging hash-object, and a check-ignore that
+    // The limit stops every git of the checkpoint: the hanging check-ignore, and a cat-file that
     // may still be running beside it, whichever failure is told first. The hanging git's death is
     // checked by its pids, its pipe's new start by the checkpoints below.
     expect(await taking).toMatchObject({

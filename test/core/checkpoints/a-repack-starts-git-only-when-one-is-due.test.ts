@@ -6,12 +6,13 @@
  * adds a file whose blob lands in objects/17, so the threshold is crossed within a few.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
-import { repackMayBeDue } from '../../../src/core/checkpoints/repack-policy';
+import { repackMayBeDue, SMALL_PACKS } from '../../../src/core/checkpoints/repack-policy';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
+import { fileInCheckpoint, inCheckpoints } from '../../support/checkpoint-reads';
 import { loggingGit } from '../../support/logging-git';
 
 /** A file's text whose blob id starts with 17 (git's objects/17 folder), found by trying suffixes. */
@@ -75,6 +76,54 @@ describe('a repack of the checkpoint directory', () => {
     expect(git.gcs()).toEqual([]);
   });
 });
+
+describe('the packs known-path checkpoints write', () => {
+  it('stay few: the small ones are merged, never the first large one, and every checkpoint still reads and restores', async () => {
+    const dir = tempDirForTest('tole-repack-packs-');
+    const [home, root] = [join(dir, 'home'), join(dir, 'workspace')];
+    mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+    mkdirSync(home);
+    // Enough files that the first pack holds more than twice the objects of every small pack together.
+    for (let i = 0; i < 800; i++) writeFileSync(join(root, 'src', `base-${i}.ts`), `export const base = ${i};\n`);
+    const git = loggingGit(dir);
+    const checkpoints = Checkpoints.create({
+      home,
+      workspaceRoot: root,
+      gitBinary: git.binary,
+      repack: { looseObjects: 6700, inBackground: false },
+    });
+    afterTheTest(() => checkpoints.close());
+    expect((await checkpoints.take()).ok).toBe(true);
+    // The first checkpoint's objects packed once into a large pack, as gc would leave them.
+    inCheckpoints(checkpoints, 'repack', '-a', '-d', '-q');
+    const [large] = packsOf(checkpoints.directory);
+    const ids: string[] = [];
+    for (let round = 0; round < 3 * SMALL_PACKS; round++) {
+      writeFileSync(join(root, 'src', 'deep', 'named.ts'), `export const round = ${round};\n`);
+      checkpoints.noteChanges(['src/deep/named.ts']);
+      const taken = await checkpoints.take('known-paths');
+      if (!taken.ok) throw new Error(taken.reason);
+      ids.push(taken.id);
+      await checkpoints.settled();
+      expect(packsOf(checkpoints.directory).length).toBeLessThanOrEqual(SMALL_PACKS);
+    }
+    // Each round wrote a pack (not loose objects), the small ones were merged, the large one kept.
+    expect(git.starts().filter((args) => args.includes('repack --geometric=2 -d')).length).toBeGreaterThan(1);
+    expect(git.starts().some((args) => /\bgc\b/.test(args))).toBe(false);
+    expect(packsOf(checkpoints.directory)).toContain(large);
+    inCheckpoints(checkpoints, 'fsck', '--strict', '--no-dangling');
+    expect(
+      inCheckpoints(checkpoints, 'rev-list', 'refs/tole/checkpoints').trim().split('\n').slice(0, ids.length),
+    ).toEqual([...ids].reverse());
+    const first = ids[0]!;
+    expect(fileInCheckpoint(checkpoints.directory, first, 'src/deep/named.ts')).toBe('export const round = 0;\n');
+    await checkpoints.restore(first);
+    expect(readFileSync(join(root, 'src', 'deep', 'named.ts'), 'utf8')).toBe('export const round = 0;\n');
+  });
+});
+
+const packsOf = (gitDir: string): string[] =>
+  readdirSync(join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
 
 describe("tole's estimate of git's gc --auto", () => {
   function objectDir(loose: readonly string[], packs: number): string {

@@ -1,10 +1,11 @@
 /**
- * Between the known-path checkpoint's look at a named file (lstat) and git's read of its bytes,
+ * Between the known-path checkpoint's look at a named file (lstat) and the read of its bytes,
  * another process (a command the model started) may put a symlink in the file's place, or in the
  * place of a folder on its way, pointing at a file outside the workspace. That file's bytes must
  * never be stored as the workspace path: the file is opened without following a symlink, kept
- * only if it is the one seen and the kernel names it by the workspace path, and git reads that
- * open file, not the path.
+ * only if it is the one seen and the kernel names it by the workspace path, and its bytes are read
+ * from that open file, not the path. A file it cannot vouch for makes the checkpoint a scan, which
+ * stores a symlink as a symlink.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -23,7 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../../src/core/checkpoints/checkpoint-store';
 import { openAsSeen } from '../../../src/core/checkpoints/open-as-seen';
 import { afterTheTest, tempDirForTest } from '../../support/after-the-test';
-import { fileInCheckpoint } from '../../support/checkpoint-reads';
+import { fileInCheckpoint, inCheckpoints } from '../../support/checkpoint-reads';
 
 const SECRET = 'a key from outside the workspace\n';
 
@@ -36,17 +37,18 @@ function places(): { root: string; outside: string; home: string } {
 }
 
 /**
- * A git on the path that runs `action` in the shell the first time a hash-object git starts after
- * `arm()`, before that git reads anything; otherwise it is the real git.
+ * A git on the path that runs `action` in the shell the first time a check-ignore git starts after
+ * `arm()`, before that git reads anything; otherwise it is the real git. A known-path checkpoint
+ * asks check-ignore of a named file after its look and before it reads the file.
  */
-function gitActingAtHashObject(home: string, action: string): { binary: string; arm(): void } {
+function gitActingAtCheckIgnore(home: string, action: string): { binary: string; arm(): void } {
   const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
   const flag = join(home, 'act-once');
   const binary = join(home, 'git');
   writeFileSync(
     binary,
     `#!/bin/sh
-case " $* " in *" hash-object "*) if [ -e '${flag}' ]; then rm '${flag}'
+case " $* " in *" check-ignore "*) if [ -e '${flag}' ]; then rm '${flag}'
   ${action}; fi;; esac
 exec '${realGit}' "$@"
 `,
@@ -98,10 +100,13 @@ describe('a file opened as seen', () => {
 });
 
 describe('a known-path checkpoint', () => {
-  it('holds the bytes of the file it saw when a symlink to an outside file is swapped in as git starts to read', async () => {
+  it('never holds the outside file when a symlink to it is swapped in between the look and the read', async () => {
     const { root, outside, home } = places();
-    // The first hash-object git swaps the named file for a symlink before it reads anything.
-    const { binary, arm } = gitActingAtHashObject(home, `rm '${root}/f.txt'; ln -s '${outside}/f.txt' '${root}/f.txt'`);
+    // The first check-ignore git swaps the named file for a symlink before it answers.
+    const { binary, arm } = gitActingAtCheckIgnore(
+      home,
+      `rm '${root}/f.txt'; ln -s '${outside}/f.txt' '${root}/f.txt'`,
+    );
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary });
     afterTheTest(() => checkpoints.close());
     writeFileSync(join(root, 'other.txt'), 'other\n');
@@ -113,13 +118,15 @@ describe('a known-path checkpoint', () => {
     const taken = await checkpoints.take('known-paths');
     if (!taken.ok) throw new Error(taken.reason);
     expect(lstatSync(join(root, 'f.txt')).isSymbolicLink()).toBe(true);
-    expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt')).toBe('written by tole\n');
+    // Not vouched for: the scan stores the symlink as a symlink (its target's name), as git would.
+    expect(inCheckpoints(checkpoints, 'ls-tree', taken.id, 'f.txt')).toMatch(/^120000 blob /);
+    expect(fileInCheckpoint(checkpoints.directory, taken.id, 'f.txt')).toBe(`${outside}/f.txt`);
   });
 
-  it("leaves out a file that grew past the size limit between the look and git's read, as a scan would", async () => {
+  it('leaves out a file that grew past the size limit between the look and the read, as a scan would', async () => {
     const { root, home } = places();
-    // The first hash-object git makes the named file grow past the limit before it reads anything.
-    const { binary, arm } = gitActingAtHashObject(home, `head -c 4096 /dev/zero >> '${root}/f.txt'`);
+    // The first check-ignore git makes the named file grow past the limit before it answers.
+    const { binary, arm } = gitActingAtCheckIgnore(home, `head -c 4096 /dev/zero >> '${root}/f.txt'`);
     const checkpoints = Checkpoints.create({ home, workspaceRoot: root, gitBinary: binary, maxFileBytes: 1024 });
     afterTheTest(() => checkpoints.close());
     writeFileSync(join(root, 'other.txt'), 'other\n');
