@@ -57,41 +57,57 @@ export function answerShapeOf(entry: object): AnswerShape | null {
 
 /** The shape of the JSON object in `b[start, end)`, read as `JSON.parse` would (the last of a repeated key counts). */
 export function shapeInBytes(b: Buffer, start: number, end: number): AnswerShape | null {
+  return shapeOfCode(shapeCode(b, start, end));
+}
+
+/**
+ * The shape a code of `shapeCode` stands for: null for 0 (the bytes are not read as an answer's
+ * payload; parse them).
+ */
+export function shapeOfCode(code: number): AnswerShape | null {
+  return code === 0 ? null : SHAPES[code - 1]!;
+}
+
+/**
+ * `shapeInBytes` as a number that fits a byte column (the column scan keeps one per answer): 0 for
+ * null, else 1 + (calls ? 2 : 0) + (mayHoldPlan ? 1 : 0).
+ */
+export function shapeCode(b: Buffer, start: number, end: number): number {
   let i = skipSpace(b, start, end);
-  if (at(b, i, end) !== OPEN_BRACE) return null;
+  if (at(b, i, end) !== OPEN_BRACE) return 0;
   i = skipSpace(b, i + 1, end);
   let calls = -1;
   let textFrom = -1;
   let textTo = -1;
   for (;;) {
-    if (at(b, i, end) !== QUOTE) return null;
+    if (at(b, i, end) !== QUOTE) return 0;
     const keyEnd = skipString(b, i, end);
-    if (keyEnd < 0) return null;
+    if (keyEnd < 0) return 0;
     const isText = isKey(b, i + 1, keyEnd - 1, TEXT);
     const isCalls = isKey(b, i + 1, keyEnd - 1, TOOL_CALLS);
     // An escaped key may spell either (`"te\u0078t"`): JSON.parse reads those.
-    if (!isText && !isCalls && hasBackslash(b, i + 1, keyEnd - 1)) return null;
+    if (!isText && !isCalls && hasBackslash(b, i + 1, keyEnd - 1)) return 0;
     i = skipSpace(b, keyEnd, end);
-    if (at(b, i, end) !== COLON) return null;
+    if (at(b, i, end) !== COLON) return 0;
     i = skipSpace(b, i + 1, end);
     const valueEnd = skipValue(b, i, end);
-    if (valueEnd < 0) return null;
+    if (valueEnd < 0) return 0;
     if (isText) {
-      if (b[i] !== QUOTE) return null;
+      if (b[i] !== QUOTE) return 0;
       textFrom = i + 1;
       textTo = valueEnd - 1;
     } else if (isCalls) {
-      if (b[i] !== OPEN_BRACKET) return null;
+      if (b[i] !== OPEN_BRACKET) return 0;
       calls = b[skipSpace(b, i + 1, end)] === CLOSE_BRACKET ? 0 : 1;
     }
     i = skipSpace(b, valueEnd, end);
     const c = at(b, i, end);
     if (c === CLOSE_BRACE) break;
-    if (c !== COMMA) return null;
+    if (c !== COMMA) return 0;
     i = skipSpace(b, i + 1, end);
   }
-  if (skipSpace(b, i + 1, end) !== end || calls < 0 || textFrom < 0) return null;
-  return SHAPES[calls * 2 + (mayHoldPlan(b, textFrom, textTo) ? 1 : 0)]!;
+  if (skipSpace(b, i + 1, end) !== end || calls < 0 || textFrom < 0) return 0;
+  return 1 + calls * 2 + (mayHoldPlan(b, textFrom, textTo) ? 1 : 0);
 }
 
 function hasBackslash(b: Buffer, from: number, to: number): boolean {

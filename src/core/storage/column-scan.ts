@@ -36,6 +36,7 @@ import type { UsageRecord } from './records';
 import type { SavedIndex } from './session-index';
 import * as written from './record-heads';
 import { flatObjectLength, grown, plainAscii, sameBytes, startsWith } from './byte-spans';
+import { shapeCode } from './answer-shape';
 
 const { skipString, skipValue } = jsonSkipper(true);
 
@@ -52,6 +53,7 @@ interface LazyCell {
 
 /** The columns store-snapshot.ts reads, in its order: parent distance, seq step, timestamp step, type, payload gap, payload length. */
 const COLUMNS = 6;
+const ASSISTANT = ENTRY_TYPES.indexOf('assistant');
 
 /**
  * Reads the lines from `start` (the first commit line, chained from `headerCrc`) while every record is
@@ -77,6 +79,8 @@ class ColumnScan {
   private types = new Uint8Array(1024);
   private starts = new Float64Array(1024);
   private stops = new Float64Array(1024);
+  /** Answers' shape codes (answer-shape.ts), read while the bytes are at hand: the first frame asks every answer's. */
+  private shapes = new Uint8Array(1024);
   private readonly cells = new Map<string, Map<string, LazyCell>>();
   private readonly usage: UsageRecord[] = [];
   private deadBytes = 0;
@@ -239,6 +243,7 @@ class ColumnScan {
     this.types[at] = type;
     this.starts[at] = payloadFrom;
     this.stops[at] = payloadTo;
+    this.shapes[at] = type === ASSISTANT ? shapeCode(file, payloadFrom, payloadTo) : 0;
     this.seq = seq;
     this.bump(id);
     return true;
@@ -444,10 +449,11 @@ class ColumnScan {
     this.types = grown(this.types, new Uint8Array(size));
     this.starts = grown(this.starts, new Float64Array(size));
     this.stops = grown(this.stops, new Float64Array(size));
+    this.shapes = grown(this.shapes, new Uint8Array(size));
   }
 
   /** The run as store-snapshot.ts's Snapshot: register values built now, the last of each cell only. */
-  private snapshot(): Pick<SavedIndex, 'state' | 'numbers' | 'ids'> {
+  private snapshot(): Pick<SavedIndex, 'state' | 'numbers' | 'ids' | 'answerShapes'> {
     const n = this.ids.length;
     const numbers = new Float64Array(n * COLUMNS);
     let seq = 0;
@@ -482,18 +488,11 @@ class ColumnScan {
       usage: this.usage,
       registers,
     };
-    return { state, numbers, ids: this.ids };
+    return { state, numbers, ids: this.ids, answerShapes: this.shapes.subarray(0, n) };
   }
 }
 
-interface RegisterRead {
-  set: boolean;
-  seq: number;
-  namespace: string;
-  key: string;
-  from: number;
-  to: number;
-}
+type RegisterRead = { set: boolean; seq: number; namespace: string; key: string; from: number; to: number };
 
 /** How a line changed a register cell (see ColumnScan's undo arrays). */
 const [NEW_NAMESPACE, NEW_KEY, CHANGED, DELETED] = [0, 1, 2, 3];

@@ -58,6 +58,12 @@ export interface SavedIndex extends IndexMark {
   readonly numbers: Float64Array;
   /** The entries' ids, in the order added (unchecked until applied). */
   readonly ids: readonly string[];
+  /**
+   * The column scan's only (a saved index read from disk has none): for each entry in the order
+   * added, `shapeCode` (answer-shape.ts) of an assistant entry's payload bytes, read while the scan
+   * had them at hand; 0 for every other entry and where the bytes are not read as an answer's.
+   */
+  readonly answerShapes?: Uint8Array;
 }
 
 export function indexPathOf(sessionPath: string): string {

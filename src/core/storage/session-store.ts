@@ -120,7 +120,8 @@ export class SessionStore {
               store = new SessionStore(options.clock);
             },
             ...(options.indexKey ? { indexKey: options.indexKey } : {}),
-            onSaved: (state, file, mark) => store.restore(state, mark.ids, mark.numbers, file, mark.bytes),
+            onSaved: (state, file, mark) =>
+              store.restore(state, mark.ids, mark.numbers, file, mark.bytes, mark.answerShapes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
             ...(options.asideWorker === undefined ? {} : { asideWorker: options.asideWorker }),
           }),
@@ -149,8 +150,9 @@ export class SessionStore {
     numbers: Float64Array,
     file: Buffer,
     indexedBytes: number,
+    answerShapes?: Uint8Array,
   ): boolean {
-    const counters = restoreState(this, state, ids, numbers, file, indexedBytes);
+    const counters = restoreState(this, state, ids, numbers, file, indexedBytes, answerShapes);
     if (counters === null) return false;
     this.seq = counters.seq;
     this.nextIdNumber = counters.nextId;

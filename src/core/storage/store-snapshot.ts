@@ -21,6 +21,7 @@ import { ENTRY_TYPES, type AnyEntry } from '../tree/entry-types';
 import { entryNumber } from '../tree/id-places';
 import type { PayloadBytesReader, TreeIndex } from '../tree/tree-index';
 import type { UsageRecord } from './records';
+import { shapeInBytes, shapeOfCode } from './answer-shape';
 import { ReplayedEntry } from './replayed-entry';
 
 /** The state a SessionStore replays: what the index saves and restores. */
@@ -135,6 +136,7 @@ export function restoreState(
   numbers: Float64Array,
   file: Buffer,
   indexedBytes: number,
+  answerShapes?: Uint8Array,
 ): Counters | null {
   if (!state || typeof state !== 'object') return null;
   const saved = state as Partial<SavedState>;
@@ -192,7 +194,12 @@ export function restoreState(
       stops[at]!,
     ) as unknown as AnyEntry;
   };
-  const readPayload = <T>(at: number, read: PayloadBytesReader<T>): T => read(file, starts[at]!, stops[at]!);
+  // The column scan read each answer's shape while it had the bytes at hand: the same function of the same bytes.
+  const shapes = answerShapes?.length === n ? answerShapes : null;
+  const readPayload = <T>(at: number, read: PayloadBytesReader<T>): T =>
+    shapes !== null && (read as unknown) === shapeInBytes && shapes[at] !== 0
+      ? (shapeOfCode(shapes[at]!) as T)
+      : read(file, starts[at]!, stops[at]!);
   if (!parts.tree.addDeferred({ ids, parentAt, typeAt, make, readPayload })) return null;
   if (lastSeq > saved.seq) return null;
   for (const row of saved.usage) {
