@@ -14,6 +14,8 @@ interface GroupSpec {
   readonly stdin: string | null;
   /** Written to a pipe at descriptor 3, then closed (the sandbox's seccomp filter); absent: no descriptor 3. */
   readonly fd3?: Buffer | null;
+  /** Read what the program writes on descriptor 4 (the sandbox's info, sandbox-end.ts) into GroupEnd.info. */
+  readonly fd4?: boolean;
   readonly timeoutMs: number;
   /** After bash exits, how long children may keep its output open before the group is stopped. */
   readonly lingerMs: number;
@@ -33,6 +35,8 @@ interface GroupEnd {
   /** Whether bash had exited before the group was stopped (the stop only reached its children). */
   readonly stoppedAfterExit: boolean;
   readonly spawnError: string | null;
+  /** What the program wrote on descriptor 4 (empty without `fd4`). */
+  readonly info: string;
 }
 
 /**
@@ -48,7 +52,13 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: [spec.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(spec.fd3 ? ['pipe' as const] : [])],
+        stdio: [
+          spec.stdin === null ? 'ignore' : 'pipe',
+          'pipe',
+          'pipe',
+          ...(spec.fd3 || spec.fd4 ? [spec.fd3 ? ('pipe' as const) : ('ignore' as const)] : []),
+          ...(spec.fd4 ? ['pipe' as const] : []),
+        ],
       });
     } catch (error) {
       resolve({
@@ -57,6 +67,7 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
         stoppedBy: null,
         stoppedAfterExit: false,
         spawnError: (error as Error).message,
+        info: '',
       });
       return;
     }
@@ -65,6 +76,7 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
     let stoppedAfterExit = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let settled = false;
+    let info = '';
     const finish = (spawnError: string | null): void => {
       if (settled) return;
       settled = true;
@@ -76,6 +88,7 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
         stoppedBy,
         stoppedAfterExit,
         spawnError,
+        info,
       });
     };
     const stop = (reason: GroupStopReason): void => {
@@ -107,6 +120,8 @@ export function runInProcessGroup(spec: GroupSpec): Promise<GroupEnd> {
       fd3.on('error', () => {}); // EPIPE: the program failed before reading it, and its exit says so
       fd3.end(spec.fd3);
     }
+    if (spec.fd4)
+      (child.stdio[4] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (info += chunk.toString('utf8')));
     child.on('error', (error) => finish(error.message));
     child.on('exit', (code, exitSignal) => {
       exit = { code, signal: exitSignal };

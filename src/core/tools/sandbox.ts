@@ -58,6 +58,8 @@ interface ConfinedCommand {
   readonly args: string[];
   /** Bytes the child must read on the descriptor named in `args` (`--seccomp FD`); null: none. */
   readonly seccomp: Buffer | null;
+  /** The descriptor the sandbox names its first process on (`--info-fd`, sandbox-end.ts); null: none. */
+  readonly infoFd: number | null;
 }
 
 /** The descriptor the seccomp filter is handed on by default: the first after stdin, stdout, stderr. */
@@ -160,6 +162,8 @@ export function confinedCommand(
   argv: readonly string[],
   seccompFd: number = SECCOMP_FD,
   keptReadOnly: readonly string[] = protectedPaths(policy.workspaceRoot, [policy.workspaceRoot]),
+  /** A descriptor the caller opens for bwrap to name its first process on (sandbox-end.ts); null: none. */
+  infoFd: number | null = null,
 ): ConfinedCommand {
   switch (sandbox.kind) {
     case 'bwrap':
@@ -169,17 +173,20 @@ export function confinedCommand(
           ...bwrapArgs(policy, keptReadOnly),
           '--seccomp',
           String(seccompFd),
+          ...(infoFd === null ? [] : ['--info-fd', String(infoFd)]),
           '--',
           ...['bash', '--norc', '-c', CLOSE_INHERITED, 'bash'],
           ...argv,
         ],
         seccomp: unixSocketFilter(),
+        infoFd,
       };
     case 'sandbox-exec':
       return {
         program: sandbox.program,
         args: ['-p', seatbeltProfile(policy, keptReadOnly), '--', ...argv],
         seccomp: null,
+        infoFd: null,
       };
   }
 }

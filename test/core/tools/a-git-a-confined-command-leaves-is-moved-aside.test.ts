@@ -9,7 +9,7 @@
  * Needs a working bwrap; without it the sandboxed cases skip and say why.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitSnapshot, QUARANTINE_SUFFIX, vetGitLeftBehind } from '../../../src/core/git-left-behind';
@@ -196,6 +196,37 @@ describe.skipIf(!sandbox)('a .git a confined command leaves', () => {
     expect(ranPlanted(ws)).toBe(false);
   });
 
+  it('a background process the command left cannot write a config after the check: it ended with the sandbox', async () => {
+    const ws = await tempWorkspace();
+    mkdirSync(path.join(ws.root, 'late'));
+    const { bash } = sandboxedBash(ws, sandbox!, { env: { PATH, HOME: ws.outside } });
+    // It waits in the workspace for a file that only the test could make; the check runs after bash exits.
+    const command = planted(
+      '(cd late && while [ ! -e go ]; do sleep 0.05; done; git init -q . && git config core.fsmonitor "@RUN@") >/dev/null 2>&1 &',
+      ws,
+    );
+    const out = await bash.execute({ command }, ws.ctx);
+    expect(out.content).not.toContain('left git settings');
+    // No process is left in the workspace: its pid namespace ended with the sandbox.
+    expect(processesIn(ws.root)).toEqual([]);
+    writeFileSync(path.join(ws.root, 'late', 'go'), '');
+    expect(existsSync(path.join(ws.root, 'late', '.git'))).toBe(false);
+  });
+
+  it('a background process that writes the moment bash exits: caught by the check or never written', async () => {
+    const ws = await tempWorkspace();
+    const { bash } = sandboxedBash(ws, sandbox!, { env: { PATH, HOME: ws.outside } });
+    const command = planted(
+      '(while kill -0 $$ 2>/dev/null; do :; done; git init -q late && git -C late config core.fsmonitor "@RUN@") >/dev/null 2>&1 &',
+      ws,
+    );
+    await bash.execute({ command }, ws.ctx);
+    expect(processesIn(ws.root)).toEqual([]);
+    expect(existsSync(path.join(ws.root, 'late', '.git'))).toBe(false);
+    if (existsSync(path.join(ws.root, 'late'))) userGit(ws, path.join(ws.root, 'late'), ['status']);
+    expect(ranPlanted(ws)).toBe(false);
+  });
+
   it('a repository made with settings that run nothing is left where it is, and nothing is said', async () => {
     const ws = await tempWorkspace();
     const { bash } = sandboxedBash(ws, sandbox!, { env: { PATH, HOME: ws.outside } });
@@ -248,4 +279,17 @@ function isLink(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The pids of this user's processes whose working directory lies in `dir`. */
+function processesIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(pid);
+    } catch {}
+  }
+  return found;
 }

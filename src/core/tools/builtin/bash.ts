@@ -22,6 +22,7 @@ import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
 import { pathOutsideWorkspace } from '../path-outside-workspace';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
+import { sandboxChildPid, sandboxEnded } from '../sandbox-end';
 import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
 import { OutputCapture } from './output-capture';
 
@@ -33,6 +34,8 @@ const BASH_CAPTURE_MAX_BYTES = 8 * 1024 * 1024;
 const BASH_KILL_GRACE_MS = 2_000;
 /** After bash exits, how long background processes may keep its output open before they are stopped. */
 const BASH_LINGER_MS = 1_000;
+/** Where bwrap names the sandbox's first process (process-group.ts opens it as descriptor 4). */
+const INFO_FD = 4;
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -77,6 +80,8 @@ interface CommandRun {
   readonly spawnError: string | null;
   readonly output: string;
   readonly outputBytes: number;
+  /** What the sandbox wrote on its info descriptor (sandbox-end.ts). */
+  readonly info: string;
 }
 
 interface RunLimits {
@@ -211,6 +216,9 @@ async function runBash(
   const run = await runCommand(input.command, ctx.workspaceRoot, env, limits, ctx.signal, confined);
   const output = present(run, limits, confined?.policy ?? null, config.unvouched);
   if (before === null) return output;
+  // bwrap exits with the command; a process left in the background may outlive it for a moment.
+  const firstPid = sandboxChildPid(run.info);
+  if (firstPid !== null) await sandboxEnded(firstPid);
   const left = leftBehindWords(
     await vetGitLeftBehind(ctx.workspaceRoot, before, base['PATH'] ?? ''),
     ctx.workspaceRoot,
@@ -254,13 +262,14 @@ async function runCommand(
   // --norc: bash -c reads ~/.bashrc when SSH_CLIENT is set and SHLVL is not (Debian's build), and
   // a .bashrc that puts `.` first would undo the command's PATH (path-outside-workspace.ts).
   const bashArgs = ['--norc', '-c', 'exec bash --norc -c "$1" 2>&1', 'bash', command];
-  const { program, args, seccomp } = confined
-    ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs])
-    : { program: 'bash', args: bashArgs, seccomp: null };
+  const { program, args, seccomp, infoFd } = confined
+    ? confinedCommand(confined.sandbox, confined.policy, ['bash', ...bashArgs], undefined, undefined, INFO_FD)
+    : { program: 'bash', args: bashArgs, seccomp: null, infoFd: null };
   const end = await runInProcessGroup({
     program,
     args,
     fd3: seccomp,
+    fd4: infoFd !== null,
     cwd,
     env,
     stdin: null,
@@ -278,6 +287,7 @@ async function runCommand(
     spawnError: end.spawnError,
     output,
     outputBytes: capture.totalBytes,
+    info: end.info,
   };
 }
 
