@@ -7,7 +7,8 @@
  * without changing what tole does:
  * - functions are optimized after twice as much running as V8's default, so code run only now and
  *   then (a key press, a commit, the end of a turn) stays in the baseline tiers; what runs on every
- *   frame is still optimized, a little later;
+ *   frame is still optimized, a little later (4x V8's default made the first paced reply ~0.2 s
+ *   cheaper and each later turn dearer, ~0.05 s a 500-token turn: bench/RESULTS.md);
  * - young-generation collections are done by the main thread alone: on two cores, helper tasks
  *   for each ~1 ms scavenge cost more in handing work out than they save;
  * - objects are never made in the old generation because the ones made before at the same place in
