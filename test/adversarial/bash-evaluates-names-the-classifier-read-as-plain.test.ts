@@ -127,7 +127,10 @@ describe('a name bash evaluates is not read as plain', () => {
   });
 
   it.each(WAS_READ_ONLY)('%s: bash runs what is inside, and tole asks', (line) => {
-    expect(bashRuns(line)).toBe(true);
+    // `wait -n` evaluates the name only when it has a job to report: once, in a loaded full run,
+    // bash had none (`sleep 0` ended and reported before `wait` started; 0 of 600 runs alone) and
+    // `m` was not made. One run of five that makes `m` proves bash runs it.
+    expect(Array.from({ length: 5 }).some(() => bashRuns(line))).toBe(true);
     expect(classifyCommand(line)).toMatchObject({ risk: 'Write', opaque: true });
   });
 
