@@ -25,6 +25,8 @@ export const BASHRC = '# the user own bashrc\nexport PS1="$ "\n';
  * A checkout that is itself under a folder the sandbox replaces (a clone in /tmp) keeps its
  * worlds under the user's ~/.cache instead: there the sandbox would hide every world's fake
  * programs, and the cases that need them (a kept prefix's `npm test`) would test nothing.
+ * The sandbox hides the user's home too (a checkout in it, or the ~/.cache above), so every
+ * world's user config lists its bin/ as `sandbox.readable`, as a user keeps their own programs.
  */
 const SANDBOX_HIDES = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
 export const WORLDS_DIR = SANDBOX_HIDES.some((dir) => realpathSync(REPO_ROOT).startsWith(`${dir}/`))
@@ -91,6 +93,9 @@ function writeHome(home: string): void {
     join(home, '.config', 'tole', 'config.json'),
     JSON.stringify({
       limits: { maxSteps: 1000, nudgeAfterFailingRounds: 1000, abortAfterFailingRounds: 1000, stallRounds: 1000 },
+      // The world's fake programs (its bin/, beside the home) stay in sight of confined commands
+      // when the worlds themselves live in the user's home, which the sandbox hides.
+      sandbox: { readable: ['~/../bin'] },
     }),
   );
 }
