@@ -191,6 +191,7 @@ export function buildSession(parts: AgentParts): BuiltSession {
     env,
     sandbox,
     trustedGitKeys,
+    homes: homesHiddenFromCommands(parts.env),
   }))
     tools.register(tool);
   const mcp = parts.mcp ? buildMcpHub(parts.mcp, tools, parts.approver !== null) : null;

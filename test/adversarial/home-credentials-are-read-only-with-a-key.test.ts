@@ -133,7 +133,10 @@ async function runTole(
 
 beforeAll(() => ensureBuilt());
 
-describe.each([...(sandbox ? [['with bubblewrap', false] as const] : [])])('%s, under --yes', (_mode, noSandbox) => {
+describe.each([
+  ...(sandbox ? [['with bubblewrap', false] as const] : []),
+  ['without a sandbox', true] as const,
+])('%s, under --yes', (_mode, noSandbox) => {
   it('no command reads a credential of the home, in a project folder inside it', async () => {
     const home = makeHome();
     const run = await runTole(home, ATTACKS, noSandbox);

@@ -23,6 +23,23 @@ export interface ClassifyOptions {
   readonly exists?: (path: string) => boolean;
   /** Whether a path is a directory (`mv a dir` moves into it). Default: none is. */
   readonly isDirectory?: (path: string) => boolean;
+  /**
+   * Whether a path as written (relative to the workspace, or absolute; `glob`: a pattern bash
+   * expands) may lead outside the workspace. Default, read from the text alone: any absolute path,
+   * any that climbs above the workspace with `..`.
+   */
+  readonly leaves?: (path: string, glob: boolean) => boolean;
+}
+
+function leavesByText(text: string): boolean {
+  if (text.startsWith('/')) return true;
+  let depth = 0;
+  for (const part of text.split('/')) {
+    if (part === '..') depth -= 1;
+    else if (part !== '' && part !== '.') depth += 1;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /** The walk's entry points, handed to every classifier through its context. */
@@ -40,6 +57,7 @@ export function classifyCommand(line: string, opts: ClassifyOptions = {}): RiskA
   const ctx: Ctx = {
     exists: opts.exists ?? (() => true),
     isDirectory: opts.isDirectory ?? (() => false),
+    leaves: opts.leaves ?? leavesByText,
     depth: 0,
     stdin: { kind: 'terminal' },
     elsewhere: false,

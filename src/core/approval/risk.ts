@@ -18,6 +18,11 @@ export interface RiskAssessment {
    * runs; a global `jest` runs the project's copy). Without a sandbox it waits for a key.
    */
   readonly unvettedReader?: string;
+  /**
+   * ReadOnly only: why a word of the line may name a path outside the workspace (`~/.ssh/id_rsa`,
+   * a link out, `cd` alone). Without a sandbox it waits for a key: credentials live out there.
+   */
+  readonly readsOutside?: string;
   /** The call asks to run outside the sandbox: only a keypress approves it. */
   readonly outsideSandbox?: boolean;
 }

@@ -12,6 +12,8 @@ export type Stdin =
 export interface Ctx {
   readonly exists: (path: string) => boolean;
   readonly isDirectory: (path: string) => boolean;
+  /** Whether a path as written (relative to the workspace; `glob`: a pattern) may lead outside the workspace. */
+  readonly leaves: (path: string, glob: boolean) => boolean;
   readonly depth: number;
   readonly stdin: Stdin;
   /** Relative paths point somewhere else (`git -C dir`). */

@@ -4,6 +4,7 @@ import { parseShell } from '../shell/parser';
 import type { Command, Redirect, Script, SimpleCommand, Word } from '../shell/syntax';
 import type { Ctx, Stdin } from './context';
 import { type Finding, destructive, opaqueWrite, readOnly, unparseable } from './findings';
+import { outsideFindings } from './outside-paths';
 import { wordFindings } from './inert-words';
 import { lineValues, recordDefinitions } from './known-values';
 import { classifyAssignment } from './variables';
@@ -109,6 +110,9 @@ function classifySimple(command: SimpleCommand, ctx: Ctx): Finding[] {
   for (const w of command.words) findings.push(...wordFindings(w, inner, opens));
   // A here-string's word is text fed to stdin, never a path opened.
   for (const r of command.redirects) findings.push(...wordFindings(r.target, inner, r.op !== '<<<'));
+  const name = command.words[0]?.plain ? basename(command.words[0].text) : '';
+  const targets = command.redirects.filter((r) => r.op !== '<<<' && !r.heredoc).map((r) => r.target);
+  findings.push(...outsideFindings(name, opens ? command.words.slice(1) : [], targets, inner));
   if (ctx.defines === true) recordDefinitions(command, ctx.state.values, ctx.depth);
   if (command.redirects.some((r) => r.heredoc?.evaluates))
     findings.push(opaqueWrite('a heredoc makes bash evaluate text as arithmetic, a name or a prompt'));

@@ -20,7 +20,8 @@ import { gitReachSign } from '../../git-reach-signs';
 import { capClippedOutput, formatBytes } from '../cap-output';
 import { type GitShim, gitShimFor, pathWithShim } from '../git-shim';
 import { runInProcessGroup, type GroupStopReason } from '../process-group';
-import { pathOutsideWorkspace } from '../path-outside-workspace';
+import { leavesWorkspace } from '../leaves-workspace';
+import { isWithin, pathOutsideWorkspace, realOrResolved } from '../path-outside-workspace';
 import { confinedCommand, mayBeSandboxFailure, type Sandbox, type SandboxPolicy } from '../sandbox';
 import { sandboxChildPid, sandboxEnded } from '../sandbox-end';
 import type { Preflight, PreflightContext, Tool, ToolContext, ToolOutput } from '../tool';
@@ -69,6 +70,11 @@ export interface BashToolOptions {
   readonly sandbox?: { readonly sandbox: Sandbox; readonly policy: SandboxPolicy } | null;
   /** Repository git config keys the user vouched for (`trustedGitKeys` in their config). */
   readonly trustedGitKeys?: readonly string[];
+  /**
+   * The user's home folders: with no sandbox, a workspace that is one or holds one has the user's
+   * credentials inside, so no command there reads without a key.
+   */
+  readonly homes?: readonly string[];
   readonly killGraceMs?: number;
   readonly lingerMs?: number;
 }
@@ -93,6 +99,7 @@ interface RunLimits {
 /** `bash`: risk classified per command line; never replayed after a crash (its outcome is unknown). */
 export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   const exists = (candidate: string): boolean => existsSync(path.resolve(options.workspaceRoot, candidate));
+  const leaves = (candidate: string, glob: boolean): boolean => leavesWorkspace(options.workspaceRoot, candidate, glob);
   // tole's git for unconfined runs, written at the first such run and again when not intact.
   const gitShim = (): Promise<GitShim | null> =>
     gitShimFor(options.workspaceRoot, baseEnv(options), options.trustedGitKeys ?? []);
@@ -110,7 +117,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     tier: 'warm',
     declaredRisk: 'per-call',
     assess: (input) => ({
-      ...withGitSign(beyondReach(classifyCommand(input.command, { exists }), input.command, options), input.command),
+      ...withGitSign(
+        beyondReach(classifyCommand(input.command, { exists, leaves }), input.command, options),
+        input.command,
+      ),
       ...(input.outside_sandbox && options.sandbox ? { outsideSandbox: true } : {}),
     }),
     subject: (input) => input.command,
@@ -128,6 +138,18 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
  */
 function beyondReach(assessment: RiskAssessment, command: string, options: BashToolOptions): RiskAssessment {
   if (options.sandbox) return assessment;
+  const home = (options.homes ?? []).find((dir) => isWithin(realOrResolved(dir), options.workspaceRoot));
+  if (assessment.risk === 'ReadOnly' && home !== undefined)
+    return {
+      risk: 'Write',
+      reason: `${assessment.reason}; but the workspace holds your home directory (${home}), where your keys and tokens live, and no sandbox hides them here`,
+    };
+  // The user's credentials live outside the workspace; in the sandbox they are out of sight.
+  if (assessment.risk === 'ReadOnly' && assessment.readsOutside !== undefined)
+    return {
+      risk: 'Write',
+      reason: `${assessment.reason}; but ${assessment.readsOutside}, where your keys and tokens live, and no sandbox hides them here`,
+    };
   if (assessment.risk === 'ReadOnly' && assessment.unvettedReader !== undefined)
     return {
       risk: 'Write',

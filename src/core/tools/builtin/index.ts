@@ -23,6 +23,8 @@ interface BuiltinToolsOptions {
   readonly sandbox?: BashToolOptions['sandbox'];
   /** Repository git config keys the user vouched for. */
   readonly trustedGitKeys?: readonly string[];
+  /** The user's home folders (BashToolOptions.homes). */
+  readonly homes?: readonly string[];
 }
 
 /** Every built-in tool, in the order the model sees them. */
@@ -39,6 +41,7 @@ export function builtinTools(options: BuiltinToolsOptions): AnyTool[] {
       ...(options.env ? { env: options.env } : {}),
       sandbox: options.sandbox ?? null,
       ...(options.trustedGitKeys ? { trustedGitKeys: options.trustedGitKeys } : {}),
+      ...(options.homes ? { homes: options.homes } : {}),
     }),
     updatePlanTool,
   ];
