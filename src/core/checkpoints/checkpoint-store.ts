@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { snapshotFailureReason } from './checkpoint-failure-reason';
 import { GitFailure, runGit, type GitTarget } from './git-command';
 import { KnownPathWriter, type Vouched } from './known-path-writer';
 import { PipedRef } from './piped-ref';
@@ -242,12 +243,7 @@ export class Checkpoints {
       return afterFailures > 0 ? { ...taken, afterFailures } : taken;
     } catch (error) {
       if (stoppedByCaller(error) || signal?.aborted) return interrupted;
-      const message = (error as Error)?.message ?? String(error);
-      const reason = diskFull(error)
-        ? `the disk holding tole's checkpoint directory ${this.target.gitDir} is full (${message}): free some space there; the next checkpoint is taken once there is room, and the newest one taken before is kept whole`
-        : cannotWrite(error)
-          ? `tole's checkpoint directory ${this.target.gitDir} cannot be written (${message}): make it writable, or set TOLE_HOME to a writable folder`
-          : `the workspace could not be snapshotted: ${message}`;
+      const reason = snapshotFailureReason(error, this.target.gitDir);
       if (run === 'apart') return { ok: false, reason, firstReport: false, inARow: 0 };
       return this.off(reason);
     }
@@ -489,20 +485,4 @@ export class Checkpoints {
 
 function checkpointMessage(leftOut: readonly LeftOut[]): string {
   return JSON.stringify({ tole: 'checkpoint', leftOut });
-}
-
-/** A full disk or a spent quota under tole's own directory, from node or from git (whose words vary by where it failed). */
-function diskFull(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return true;
-  return (
-    error instanceof GitFailure && /No space left on device|Out of diskspace|Disk quota exceeded/i.test(error.stderr)
-  );
-}
-
-/** A failure to write tole's own directory (read-only filesystem, permissions), from node or from git. */
-function cannotWrite(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return true;
-  return error instanceof GitFailure && /Read-only file system|Permission denied/.test(error.stderr);
 }
