@@ -9,6 +9,7 @@ import { type AsideResult, replayJsonlAside, type ResumeFrom } from './jsonl-rep
 import { encodeCommit, encodeHeader, headerCrc } from './line-codec';
 import { saveTornBytes } from './torn-tail-copy';
 import { acquireLock, type HeldLock } from './lock-file';
+import { keyOrNull, noKey, setIndexAside } from './index-key-use';
 import { type IndexKey, indexPathOf, readIndex, writeIndex } from './session-index';
 import type { Commit, SessionHeader } from './records';
 import type { CommitSink, OpenReport, Storage } from './storage';
@@ -459,42 +460,10 @@ function openSessionFile(ops: FileOps, path: string, flags: 'r' | 'r+'): number 
   }
 }
 
-const noKey: IndexKey = () => null;
-
 function unlinkQuietly(ops: FileOps, path: string): void {
   try {
     ops.unlinkSync(path);
   } catch {
     // Gone already, or the disk refuses even this: the name holds no session either way.
-  }
-}
-
-/** The key, or null when it cannot be had (the index is only a cache: the open goes on without it). */
-function keyOrNull(key: IndexKey): Buffer | null {
-  try {
-    return key();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * An index the open would not use because the user's key does not vouch for it: a writable open
- * moves it to `<index>.bad` (replacing an older one there), so that it is looked at, not read again.
- */
-function setIndexAside(
-  ops: FileOps,
-  sessionPath: string,
-  reason: string,
-  readOnly: boolean,
-): NonNullable<OpenReport['indexSetAside']> {
-  const path = indexPathOf(sessionPath);
-  if (readOnly) return { path, reason, movedTo: null };
-  const movedTo = `${path}.bad`;
-  try {
-    ops.renameSync(path, movedTo);
-    return { path, reason, movedTo };
-  } catch {
-    return { path, reason, movedTo: null };
   }
 }
