@@ -57,8 +57,8 @@ export function syncRefFolder(gitDir: string, ref: string): void {
   }
 }
 
-/** Creates `path` (read-only, as git's objects are) holding `bytes`, fsynced before it is closed. */
-function writeDurably(path: string, bytes: Buffer): void {
+/** Creates `path` (read-only, as git's objects and packs are) holding `bytes`, fsynced before it is closed. */
+export function writeDurably(path: string, bytes: Buffer): void {
   const fd = openSync(path, 'wx', 0o444);
   try {
     writeWhole(nodeFileOps, fd, bytes, 0);

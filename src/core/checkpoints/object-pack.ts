@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { fsyncDirectory, nodeFileOps, writeWhole } from '../storage/file-ops';
+import { fsyncDirectory, nodeFileOps } from '../storage/file-ops';
+import { writeDurably } from './loose-object';
 
 /**
  * Writes a few new objects into a git directory as one pack with its index, as git's own
@@ -104,17 +105,6 @@ function packIndex(entries: { id: string; offset: number; crc: number }[], packS
   });
   const body = Buffer.concat([head, ...sorted.map((e) => Buffer.from(e.id, 'hex')), crcs, offsets, packSum]);
   return Buffer.concat([body, createHash(hash).update(body).digest()]);
-}
-
-/** Creates `path` (read-only, as git's packs are) holding `bytes`, fsynced before it is closed. */
-function writeDurably(path: string, bytes: Buffer): void {
-  const fd = openSync(path, 'wx', 0o444);
-  try {
-    writeWhole(nodeFileOps, fd, bytes, 0);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 const TYPES = { commit: 1, tree: 2, blob: 3 } as const;
