@@ -23,6 +23,8 @@ export function leavesWorkspace(workspaceRoot: string, written: string, glob: bo
   for (const part of parts) {
     const next: string[] = [];
     const magic = /[*?[]/.test(part);
+    // Compiled once per part, when the first folder to match in could be listed.
+    let match: ((name: string) => boolean) | undefined;
     for (const dir of found) {
       if (!magic) {
         next.push(path.join(dir, part));
@@ -34,11 +36,12 @@ export function leavesWorkspace(workspaceRoot: string, written: string, glob: bo
       } catch {
         continue;
       }
-      let match: (name: string) => boolean;
-      try {
-        match = picomatch(part, { bash: true, dot: part.startsWith('.') });
-      } catch {
-        return true;
+      if (match === undefined) {
+        try {
+          match = picomatch(part, { bash: true, dot: part.startsWith('.') });
+        } catch {
+          return true;
+        }
       }
       for (const name of names) {
         if (!match(name)) continue;
