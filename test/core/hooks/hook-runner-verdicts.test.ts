@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HooksConfig } from '../../../src/core/hooks/hook-config';
 import { HookRunner, hookNotice } from '../../../src/core/hooks/hook-runner';
 import { WRITE_FILE_PRE_TOOL_USE } from '../../support/hook-payloads';
 import { HOOK_OUTPUT_MAX_BYTES } from '../../../src/core/hooks/run-hook-command';
+import { fileAppears } from '../../support/file-appears';
 import { eventuallyDead } from '../../support/process-groups';
 import { killLater, tempRoot } from './agent-harness';
 
@@ -64,10 +65,21 @@ describe('hook runner', () => {
 
   it('kills the whole process group on timeout, a child in the background too', async () => {
     const { root } = tempRoot();
-    const hooks = runner({ timeoutMs: 300, preToolUse: 'sleep 30 & echo $! > bg.pid; wait' }, root);
-    const outcome = await hooks.run(payload, { failClosed: true });
-    expect(outcome.verdict).toBe('block');
-    expect(outcome.runs[0]!.failure).toMatch(/timed out after 300 ms/);
+    const hooks = runner({ timeoutMs: 300, preToolUse: 'sleep 30 & echo $! > bg.tmp && mv bg.tmp bg.pid; wait' }, root);
+    // The hook's timers are held until its background child is started (its pid file is there):
+    // the timeout then falls after the set-up however slow the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const running = hooks.run(payload, { failClosed: true });
+      await fileAppears(path.join(root, 'bg.pid'));
+      vi.advanceTimersByTime(300);
+      vi.useRealTimers();
+      const outcome = await running;
+      expect(outcome.verdict).toBe('block');
+      expect(outcome.runs[0]!.failure).toMatch(/timed out after 300 ms/);
+    } finally {
+      vi.useRealTimers();
+    }
     const pid = Number(readFileSync(path.join(root, 'bg.pid'), 'utf8').trim());
     killLater(pid);
     expect(await eventuallyDead(pid)).toBe(true);

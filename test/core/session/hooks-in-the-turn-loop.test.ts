@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { machineState } from '../../../src/core/machine/machine';
+import { fileAppears } from '../../support/file-appears';
 import { eventuallyDead } from '../../support/process-groups';
 import { killLater, messagesOf, recordingApprover, startHarness, textOf, toolCall } from '../hooks/agent-harness';
 
@@ -103,10 +104,21 @@ describe('hooks in the turn loop', () => {
   it('a hook that leaves a child sleeping in the background is killed with its whole group on timeout', async () => {
     const h = await startHarness({
       yes: true,
-      hooks: { timeoutMs: 300, preToolUse: 'sleep 30 & echo $! > bg.pid; wait' },
+      hooks: { timeoutMs: 300, preToolUse: 'sleep 30 & echo $! > bg.tmp && mv bg.tmp bg.pid; wait' },
       replies: [toolCall('write_file', { path: 'b.txt', content: 'x' }), { text: 'ok' }],
     });
-    await h.run('write');
+    // The turn's timers are held until the hook's background child is started (its pid file is
+    // there): the hook's timeout then falls after its set-up however slow the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const turn = h.run('write');
+      await fileAppears(path.join(h.root, 'bg.pid'));
+      vi.advanceTimersByTime(300);
+      vi.useRealTimers();
+      await turn;
+    } finally {
+      vi.useRealTimers();
+    }
     const pid = Number(readFileSync(path.join(h.root, 'bg.pid'), 'utf8').trim());
     killLater(pid);
     expect(await eventuallyDead(pid)).toBe(true);

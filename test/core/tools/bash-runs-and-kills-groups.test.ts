@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBashTool } from '../../../src/core/tools/builtin/bash';
 import { MODEL_OUTPUT_CAP_BYTES } from '../../../src/core/tools/cap-output';
 import { fileAppears } from '../../support/file-appears';
@@ -10,6 +10,7 @@ import { tempWorkspace, type TempWorkspace } from './temp-workspace';
 const started: number[] = [];
 
 afterEach(() => {
+  vi.useRealTimers();
   for (const pid of started.splice(0)) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -74,11 +75,18 @@ describe('bash', () => {
   it('on timeout kills the whole process group, background children included, and keeps the partial output', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 500 });
-    // Left alone the command runs 300 s: the test's time limit ends that failure.
-    const out = await bash.execute(
-      { command: 'echo before; sleep 300 & echo $! > child.pid; sleep 300', timeout_ms: 400 },
+    // The command's timers are held until its background child is started (its pid file is
+    // there): the timeout then falls after the set-up however slow the machine, not when 400 ms
+    // of a loaded machine happened to be enough for bash to start. Left alone it runs 300 s.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const running = bash.execute(
+      { command: 'echo before; sleep 300 & echo $! > child.tmp && mv child.tmp child.pid; sleep 300', timeout_ms: 400 },
       ws.ctx,
     );
+    await fileAppears(path.join(ws.root, 'child.pid'));
+    vi.advanceTimersByTime(400);
+    vi.useRealTimers();
+    const out = await running;
     expect(out.ok).toBe(false);
     expect(out.content).toMatch(
       /^before\n\[timed out after 400 ms: the command and every process it started were killed/,
@@ -86,16 +94,39 @@ describe('bash', () => {
     expect(await eventuallyDead(await childPid(ws))).toBe(true);
   });
 
-  it('sends SIGKILL when the command ignores SIGTERM', async () => {
+  it('sends SIGKILL when the command ignores SIGTERM, once the grace is over', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 300 });
-    const command = "trap '' TERM; (trap '' TERM; sleep 300) & echo $! > child.pid; sleep 300";
-    const startedMs = Date.now();
-    const out = await bash.execute({ command, timeout_ms: 300 }, ws.ctx);
-    // SIGKILL only after the grace: a lower bound, which load cannot break.
-    expect(Date.now() - startedMs).toBeGreaterThanOrEqual(550);
+    // bash writes term-1, term-2, ... for each SIGTERM it gets and keeps waiting; its background
+    // child ignores SIGTERM. Files are written whole and renamed, so each appears complete.
+    const command =
+      "trap 'n=$((n+1)); echo > t.tmp && mv t.tmp term-$n' TERM; (trap '' TERM; sleep 300) & " +
+      'echo $$ > bash.pid; echo $! > child.tmp && mv child.tmp child.pid; while :; do wait $!; done';
+    // The command's timers are held: the test moves them once the moment they wait for has come.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let settled = false;
+    const running = bash.execute({ command, timeout_ms: 300 }, ws.ctx).finally(() => {
+      settled = true;
+    });
+    await fileAppears(path.join(ws.root, 'child.pid'));
+    const child = await childPid(ws);
+    const shell = Number((await readFile(path.join(ws.root, 'bash.pid'), 'utf8')).trim());
+    vi.advanceTimersByTime(300);
+    // SIGTERM came at the timeout, and the group outlived it.
+    await fileAppears(path.join(ws.root, 'term-1'));
+    expect(settled).toBe(false);
+    // One millisecond short of the grace the shell still answers a signal: no SIGKILL yet.
+    vi.advanceTimersByTime(299);
+    process.kill(shell, 'SIGTERM');
+    await fileAppears(path.join(ws.root, 'term-2'));
+    expect(settled).toBe(false);
+    // The grace is over: SIGKILL, which no process can ignore, ends the whole group.
+    vi.advanceTimersByTime(1);
+    vi.useRealTimers();
+    const out = await running;
     expect(out.content).toContain('timed out after 300 ms');
-    expect(await eventuallyDead(await childPid(ws))).toBe(true);
+    expect(await eventuallyDead(child)).toBe(true);
+    expect(await eventuallyDead(shell)).toBe(true);
   });
 
   it('stops the command and its children when the call is aborted mid-command', async () => {
