@@ -51,8 +51,6 @@ interface LazyCell {
   bytes: number;
 }
 
-/** The columns store-snapshot.ts reads, in its order: parent distance, seq step, timestamp step, type, payload gap, payload length. */
-const COLUMNS = 6;
 const ASSISTANT = ENTRY_TYPES.indexOf('assistant');
 
 /**
@@ -452,25 +450,21 @@ class ColumnScan {
     this.shapes = grown(this.shapes, new Uint8Array(size));
   }
 
-  /** The run as store-snapshot.ts's Snapshot: register values built now, the last of each cell only. */
-  private snapshot(): Pick<SavedIndex, 'state' | 'numbers' | 'ids' | 'answerShapes'> {
+  /**
+   * The run as a saved index's parts: the entries' columns handed over as they are (restoreState
+   * checks them as it checks a saved index's numbers, which are left empty), register values
+   * built now, the last of each cell only.
+   */
+  private snapshot(): Pick<SavedIndex, 'state' | 'numbers' | 'columns' | 'ids' | 'answerShapes'> {
     const n = this.ids.length;
-    const numbers = new Float64Array(n * COLUMNS);
-    let seq = 0;
-    let ts = 0;
-    let end = 0;
-    for (let at = 0; at < n; at++) {
-      const up = this.parentAt[at]!;
-      numbers[at] = up < 0 ? 0 : at - up;
-      numbers[n + at] = this.seqs[at]! - seq;
-      numbers[2 * n + at] = this.timestamps[at]! - ts;
-      numbers[3 * n + at] = this.types[at]!;
-      numbers[4 * n + at] = this.starts[at]! - end;
-      numbers[5 * n + at] = this.stops[at]! - this.starts[at]!;
-      seq = this.seqs[at]!;
-      ts = this.timestamps[at]!;
-      end = this.stops[at]!;
-    }
+    const columns = {
+      parentAt: this.parentAt.subarray(0, n),
+      seqs: this.seqs.subarray(0, n),
+      timestamps: this.timestamps.subarray(0, n),
+      types: this.types.subarray(0, n),
+      starts: this.starts.subarray(0, n),
+      stops: this.stops.subarray(0, n),
+    };
     const registers: [string, [string, unknown, number, number][]][] = [];
     for (const [namespace, cells] of this.cells) {
       const kept: [string, unknown, number, number][] = [];
@@ -488,7 +482,7 @@ class ColumnScan {
       usage: this.usage,
       registers,
     };
-    return { state, numbers, ids: this.ids, answerShapes: this.shapes.subarray(0, n) };
+    return { state, numbers: new Float64Array(0), columns, ids: this.ids, answerShapes: this.shapes.subarray(0, n) };
   }
 }
 

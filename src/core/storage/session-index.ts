@@ -20,6 +20,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { FileOps } from './file-ops';
+import type { EntryColumns } from './store-snapshot';
 
 const INDEX_SUFFIX = '.index';
 /**
@@ -54,8 +55,14 @@ interface IndexMark {
 export interface SavedIndex extends IndexMark {
   /** The store's state after those lines (SessionStore's snapshot), unchecked until applied. */
   readonly state: unknown;
-  /** Its columns of numbers, stored as doubles: no text to parse. */
+  /** Its columns of numbers, stored as doubles: no text to parse (empty when `columns` holds them). */
   readonly numbers: Float64Array;
+  /**
+   * The column scan's only (an index read from disk has none): the entries' columns as the scan
+   * read them, handed to the store as they are instead of packed into `numbers`; restoreState
+   * checks them as it checks the numbers.
+   */
+  readonly columns?: EntryColumns;
   /** The entries' ids, in the order added (unchecked until applied). */
   readonly ids: readonly string[];
   /**

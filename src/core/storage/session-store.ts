@@ -22,7 +22,7 @@ import {
   type UsageRecord,
 } from './records';
 import type { OpenReport, Storage } from './storage';
-import { restoreState, snapshotState } from './store-snapshot';
+import { type EntryColumns, restoreState, snapshotState } from './store-snapshot';
 
 export interface StoreOptions {
   readonly clock: Clock;
@@ -121,7 +121,7 @@ export class SessionStore {
             },
             ...(options.indexKey ? { indexKey: options.indexKey } : {}),
             onSaved: (state, file, mark) =>
-              store.restore(state, mark.ids, mark.numbers, file, mark.bytes, mark.answerShapes),
+              store.restore(state, mark.ids, mark.columns ?? mark.numbers, file, mark.bytes, mark.answerShapes),
             ...(options.asideMinBytes === undefined ? {} : { asideMinBytes: options.asideMinBytes }),
             ...(options.asideWorker === undefined ? {} : { asideWorker: options.asideWorker }),
           }),
@@ -147,12 +147,12 @@ export class SessionStore {
   private restore(
     state: unknown,
     ids: readonly string[],
-    numbers: Float64Array,
+    entries: Float64Array | EntryColumns,
     file: Buffer,
     indexedBytes: number,
     answerShapes?: Uint8Array,
   ): boolean {
-    const counters = restoreState(this, state, ids, numbers, file, indexedBytes, answerShapes);
+    const counters = restoreState(this, state, ids, entries, file, indexedBytes, answerShapes);
     if (counters === null) return false;
     this.seq = counters.seq;
     this.nextIdNumber = counters.nextId;

@@ -125,15 +125,32 @@ export function snapshotState(parts: StoreParts, counters: Counters, file: Buffe
 }
 
 /**
+ * The entries' columns as the store keeps them, one place per entry in the order added: the
+ * parent's place (-1: a root), seq, timestamp, the type's index in ENTRY_TYPES, and where the
+ * payload lies in the file (`starts[at]` to `stops[at]`). A saved index's numbers are unpacked
+ * into them; the column scan (column-scan.ts) hands over its own, and restoreState checks either
+ * the same way (`checkColumns`).
+ */
+export interface EntryColumns {
+  readonly parentAt: Int32Array;
+  readonly seqs: Float64Array;
+  readonly timestamps: Float64Array;
+  readonly types: Uint8Array;
+  readonly starts: Float64Array;
+  readonly stops: Float64Array;
+}
+
+/**
  * Puts the saved `state` into the empty `parts`, payloads read from `file[0, indexedBytes)`, and
- * returns the counters. Null when the state is not one snapshotState could have made (parts may
- * then hold some of it: the caller drops them).
+ * returns the counters. `entries` is the index's numbers, or the column scan's own columns (not
+ * packed into numbers and unpacked again; checked all the same). Null when the state is not one
+ * snapshotState could have made (parts may then hold some of it: the caller drops them).
  */
 export function restoreState(
   parts: StoreParts,
   state: unknown,
   id: readonly unknown[],
-  numbers: Float64Array,
+  entries: Float64Array | EntryColumns,
   file: Buffer,
   indexedBytes: number,
   answerShapes?: Uint8Array,
@@ -143,42 +160,14 @@ export function restoreState(
   if (!sameTypes(saved.types)) return null;
   if (saved.v !== 4 || !isCount(saved.seq) || !isCount(saved.nextId) || !isCount(saved.deadBytes)) return null;
   if (!Array.isArray(saved.usage) || !Array.isArray(saved.registers)) return null;
-  if (!Array.isArray(id) || numbers.length !== id.length * COLUMNS) return null;
+  if (!Array.isArray(id)) return null;
   const n = id.length;
-  let lastSeq = 0;
-  let lastTs = 0;
-  let end = 0;
   // The entries are checked here, column by column, and built only when read (TreeIndex.addDeferred).
-  const parentAt = new Int32Array(n);
-  const seqs = new Float64Array(n);
-  const timestamps = new Float64Array(n);
-  const starts = new Float64Array(n);
-  const stops = new Float64Array(n);
-  const types = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const entryId = id[i];
-    const back = numbers[UP * n + i]!;
-    const step = numbers[SEQ * n + i]!;
-    const type = numbers[TYPE * n + i]!;
-    const gap = numbers[FROM * n + i]!;
-    const length = numbers[LEN * n + i]!;
-    const tsStep = numbers[TS * n + i]!;
-    if (typeof entryId !== 'string' || !isCount(back) || back > i || !isCount(step) || step === 0) return null;
-    if (ENTRY_TYPES[type] === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length))
-      return null;
-    const start = end + gap;
-    const stop = start + length;
-    if (length === 0 || stop > indexedBytes || !belowNextId(entryId, saved.nextId)) return null;
-    lastSeq += step;
-    lastTs += tsStep;
-    end = stop;
-    parentAt[i] = back === 0 ? -1 : i - back;
-    seqs[i] = lastSeq;
-    timestamps[i] = lastTs;
-    starts[i] = start;
-    stops[i] = stop;
-    types[i] = type;
-  }
+  const columns = entries instanceof Float64Array ? unpack(entries, n) : entries;
+  if (columns === null || !sameLength(columns, n)) return null;
+  const lastSeq = checkColumns(id, columns, indexedBytes, saved.nextId);
+  if (lastSeq === null) return null;
+  const { parentAt, seqs, timestamps, types, starts, stops } = columns;
   const ids = id as readonly string[];
   const typeAt = (at: number): string => ENTRY_TYPES[types[at]!]!;
   const make = (at: number): AnyEntry => {
@@ -224,6 +213,77 @@ export function restoreState(
 
 function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** The saved numbers (see COLUMNS) as the entries' columns, or null where one is not a count of the kind its column holds. */
+function unpack(numbers: Float64Array, n: number): EntryColumns | null {
+  if (numbers.length !== n * COLUMNS) return null;
+  const parentAt = new Int32Array(n);
+  const seqs = new Float64Array(n);
+  const timestamps = new Float64Array(n);
+  const starts = new Float64Array(n);
+  const stops = new Float64Array(n);
+  const types = new Uint8Array(n);
+  let lastSeq = 0;
+  let lastTs = 0;
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const back = numbers[UP * n + i]!;
+    const step = numbers[SEQ * n + i]!;
+    const type = numbers[TYPE * n + i]!;
+    const gap = numbers[FROM * n + i]!;
+    const length = numbers[LEN * n + i]!;
+    const tsStep = numbers[TS * n + i]!;
+    if (!isCount(back) || back > i || !isCount(step) || step === 0) return null;
+    if (ENTRY_TYPES[type] === undefined || !Number.isSafeInteger(tsStep) || !isCount(gap) || !isCount(length))
+      return null;
+    const start = end + gap;
+    lastSeq += step;
+    lastTs += tsStep;
+    end = start + length;
+    parentAt[i] = back === 0 ? -1 : i - back;
+    seqs[i] = lastSeq;
+    timestamps[i] = lastTs;
+    starts[i] = start;
+    stops[i] = end;
+    types[i] = type;
+  }
+  return { parentAt, seqs, timestamps, types, starts, stops };
+}
+
+function sameLength(columns: EntryColumns, n: number): boolean {
+  const { parentAt, seqs, timestamps, types, starts, stops } = columns;
+  return [parentAt, seqs, timestamps, types, starts, stops].every((column) => column.length === n);
+}
+
+/**
+ * The last entry's seq (0: none), or null unless every entry is one snapshotState could have
+ * saved: its id a string below the next id, its parent an earlier place or none, seqs increasing,
+ * timestamps integers, a known type, and payloads non-empty, in file order, inside the indexed bytes.
+ */
+function checkColumns(
+  id: readonly unknown[],
+  columns: EntryColumns,
+  indexedBytes: number,
+  nextId: number,
+): number | null {
+  const { parentAt, seqs, timestamps, types, starts, stops } = columns;
+  let lastSeq = 0;
+  let end = 0;
+  for (let i = 0; i < id.length; i++) {
+    const entryId = id[i];
+    const up = parentAt[i]!;
+    const seq = seqs[i]!;
+    const start = starts[i]!;
+    const stop = stops[i]!;
+    if (typeof entryId !== 'string' || up < -1 || up >= i || !Number.isSafeInteger(seq) || seq <= lastSeq) return null;
+    if (types[i]! >= ENTRY_TYPES.length || !Number.isSafeInteger(timestamps[i]!)) return null;
+    if (!Number.isSafeInteger(start) || start < end || !Number.isSafeInteger(stop) || stop <= start) return null;
+    if (stop > indexedBytes || !belowNextId(entryId, nextId)) return null;
+    lastSeq = seq;
+    end = stop;
+  }
+  return lastSeq;
 }
 
 /** The saved entry type table is this build's, name for name. */

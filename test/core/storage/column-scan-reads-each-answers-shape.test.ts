@@ -85,12 +85,12 @@ describe("the column scan's answer shapes", () => {
         )!;
         const n = scanned.ids.length;
         expect(scanned.answerShapes).toHaveLength(n);
-        let end = 0;
+        const { starts, stops, types } = scanned.columns!;
         let read = 0;
         for (let at = 0; at < n; at++) {
-          const start = end + scanned.numbers[4 * n + at]!;
-          end = start + scanned.numbers[5 * n + at]!;
-          const assistant = ENTRY_TYPES[scanned.numbers[3 * n + at]!] === 'assistant';
+          const start = starts[at]!;
+          const end = stops[at]!;
+          const assistant = ENTRY_TYPES[types[at]!] === 'assistant';
           expect(scanned.answerShapes![at]).toBe(assistant ? shapeCode(file, start, end) : 0);
           if (assistant && scanned.answerShapes![at] !== 0) read++;
         }
