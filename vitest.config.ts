@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { LEAVES_MEMORY_BEHIND, lastInTheirProject } from './test/support/file-order';
+import { costEstimator, readFileCosts, sizeUnder } from './test/support/file-costs';
+import { LEAVES_MEMORY_BEHIND, lastInTheirProject, longestFirstInTheirProject } from './test/support/file-order';
 import {
   REACT_AS_SHIPPED,
   SHIPPED_RENDERER_SETUP,
@@ -11,7 +13,10 @@ import {
 } from './test/support/shipped-renderer';
 import { filesByTier } from './test/support/tiers';
 
-const tiers = filesByTier(fileURLToPath(new URL('.', import.meta.url)));
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const tiers = filesByTier(ROOT);
+// Each file's measured cost (test/support/file-costs.json), or an estimate from its size.
+const costOf = costEstimator(readFileCosts(ROOT), tiers, sizeUnder(ROOT));
 // Builds dist/tole.js when stale and bundles the child scripts, once before any file of a tier.
 const PROCESS_SETUP = ['test/support/build-test-children.ts'];
 // The unit and isolated tiers' own directory, which each file's TMPDIR is made in (test/support/run-tmpdir.ts).
@@ -21,10 +26,16 @@ const RUN_TMPDIR = ['test/support/run-tmpdir.ts'];
 // that wants one starts its own (test/support/own-watchman.ts) and names its socket.
 const ENV = { WATCHMAN_SOCK: '/nonexistent/tole-tests-reach-no-watchman' };
 
-/** vitest's order, the fault simulator's shards last in their project (test/support/file-order.ts says why). */
+/**
+ * vitest's order of projects; in each, the longest files first by the measured table, the fault
+ * simulator's shards last (test/support/file-order.ts says why).
+ */
 class ToleSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return lastInTheirProject(await super.sort(files), LEAVES_MEMORY_BEHIND);
+    const longestFirst = longestFirstInTheirProject(await super.sort(files), (file) =>
+      costOf(relative(ROOT, file.moduleId)),
+    );
+    return lastInTheirProject(longestFirst, LEAVES_MEMORY_BEHIND);
   }
 }
 
