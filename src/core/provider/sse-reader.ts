@@ -38,7 +38,13 @@ export function readEventStream(
       reject(error);
     };
     const onAbort = (): void => finish(abortError('aborted'));
-    const parser = createParser({ onEvent: ({ event, data }) => onEvent({ event, data }) });
+    // An event handed on can end the read (the caller aborts from inside it): the rest of the same
+    // network read, parsed in the same feed, is then not handed on.
+    const parser = createParser({
+      onEvent: ({ event, data }) => {
+        if (!settled) onEvent({ event, data });
+      },
+    });
     if (signal.aborted) return finish(abortError('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     body.setEncoding('utf8');

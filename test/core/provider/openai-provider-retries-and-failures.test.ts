@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seededRandom } from '../../../src/core/clock';
 import { ProviderError } from '../../../src/core/provider/errors';
+import type { CompletionEvent } from '../../../src/core/provider/provider';
 import { timerSleep } from '../../../src/core/provider/retry';
 import { startChatServer, type ChatServer } from '../../support/chat-server';
 import { makeProvider, recordingSleep, run, steppingClock, textOf, userRequest } from './harness';
@@ -13,6 +14,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await server.close();
 });
 
@@ -213,12 +215,29 @@ describe('OpenAIProvider retries', () => {
   });
 
   it('counts a silent stream as dropped after the idle limit', async () => {
-    server.push({ text: ['a', 'b'], stallAfterChunks: 2, stallMs: 5000 }, { text: 'lively' });
+    // The first reply stalls after its opening chunk and 'a', for as long as the call stays open.
+    server.push({ text: ['a', 'b'], stallAfterChunks: 2, stallUntil: new Promise(() => {}) }, { text: 'lively' });
     const { sleep } = recordingSleep();
     const provider = makeProvider(server.url, { sleep, streamIdleTimeoutMs: 150 });
-
-    // Without the idle limit the stall ends after 5 s and the first attempt answers: its outcome tells.
-    const { attempts, result } = await run(provider, userRequest('x'));
+    // The silence is measured on performance.now(), held here: it passes only when the test moves
+    // it, once 'a' is in. A loaded machine that paused 150 ms between two chunks of the
+    // lively reply would otherwise drop it too.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const events: CompletionEvent[] = [];
+    let aIn!: () => void;
+    const seen = new Promise<void>((resolve) => {
+      aIn = resolve;
+    });
+    const call = provider
+      .complete(userRequest('x'), (event) => {
+        events.push(event);
+        if (textOf(events) === 'a') aIn();
+      })
+      .then((result) => ({ result }));
+    await seen;
+    vi.advanceTimersByTime(150);
+    const { result } = await call;
+    const attempts = events.flatMap((event) => (event.type === 'attempt' ? [event.report] : []));
 
     expect(attempts.map((report) => report.outcome)).toEqual(['stream_dropped', 'ok']);
     expect(attempts[0].error).toMatch(/no data for 150 ms/);
@@ -361,12 +380,13 @@ describe('OpenAIProvider failures that are not retried', () => {
 
 describe('OpenAIProvider cancellation', () => {
   it('stops at once when aborted mid-stream and reports the attempt as aborted', async () => {
-    server.push({ text: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 50 });
+    server.push({ text: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 0 });
     const controller = new AbortController();
     const provider = makeProvider(server.url, { sleep: timerSleep });
     const events: string[] = [];
 
-    // 100 chunks 50 ms apart: a provider that read on after the abort would report more text.
+    // 100 chunks sent as fast as the server writes, many in one network read: a provider that read
+    // on after the abort (the rest of a read it was parsing too) would report more text.
     const outcome = await provider
       .complete(userRequest('x', { signal: controller.signal }), (event) => {
         events.push(event.type === 'attempt' ? `attempt:${event.report.outcome}` : event.type);
