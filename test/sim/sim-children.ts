@@ -15,7 +15,7 @@ import type { FileOps } from '../../src/core/storage/file-ops';
 import { SessionStore } from '../../src/core/storage/session-store';
 import type { Tool } from '../../src/core/tools/tool';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
-import { steppingClock } from '../support/storage-fixtures';
+import { snapshotText, steppingClock } from '../support/storage-fixtures';
 import { seededRandom } from '../../src/core/clock';
 import { describedOnce } from './described-once';
 import type { TaskPlant } from './plants';
@@ -88,9 +88,21 @@ export class ChildChecks {
   /** Parent calls that settled with their child's answer. */
   private readonly answered = new Set<string>();
 
+  /** Each child file's last read-only replay and the bytes it replayed (replay). */
+  private readonly replays = new Map<string, { readonly bytes: Buffer; readonly store: SessionStore }>();
+  /** Checks that took a kept replay instead of replaying an unchanged child file again. */
+  replaysKept = 0;
+  /**
+   * Set (simulate.ts's crossCheckReadBack): each kept replay is compared with a fresh replay of the
+   * file, and a difference goes into these problems.
+   */
+  crossCheck: string[] | null = null;
+
   constructor(
     private readonly dir: string,
     private readonly trace: (line: string) => void,
+    /** The simulated disk, read directly (not as a process's operations) to tell an unchanged child file. */
+    private readonly disk: { read(path: string): Buffer | null; holds(path: string, bytes: Buffer): boolean },
   ) {}
 
   get answers(): number {
@@ -148,37 +160,30 @@ export class ChildChecks {
       }
       let child: SessionStore;
       try {
-        child = this.open(path, ops);
+        child = this.replay(path, ops);
       } catch (error) {
         if (!isStorageError(error)) throw error;
         found.push(`child ${id} does not open: ${error.message}`);
         continue;
       }
       // A session of the user's own (a first lifetime's, whose create failed after its file was made) is no child.
-      if (child.header.parent === undefined) {
-        child.close();
-        continue;
-      }
+      if (child.header.parent === undefined) continue;
       this.files.add(id);
-      try {
-        const link = child.header.parent;
-        const call = link?.task ? calls.get(link.task.callId) : undefined;
-        if (link?.sessionId !== parentId || call?.childId !== id)
-          found.push(
-            `child ${id}'s file belongs to no committed task intent of the parent (its header names ${JSON.stringify(link?.task ?? null)})`,
-          );
-        const settled = new Map<string, number>();
-        for (const entry of child.tree.all() as Iterable<AnyEntry>)
-          if (entry.type === 'tool_result')
-            settled.set(entry.payload.callId, (settled.get(entry.payload.callId) ?? 0) + 1);
-        for (const [callId, n] of settled) if (n > 1) found.push(`child ${id}: ${callId} settled ${n} times`);
-        for (const entryId of this.acked.get(id) ?? [])
-          if (child.entry(entryId) === undefined) found.push(`child ${id}: acknowledged ${entryId} is missing`);
-        outcomes.set(id, childOutcome(child));
-        this.trace(`  child ${id} (call ${link?.task?.callId}): ${describe(childOutcome(child))}`);
-      } finally {
-        child.close();
-      }
+      const link = child.header.parent;
+      const call = link?.task ? calls.get(link.task.callId) : undefined;
+      if (link?.sessionId !== parentId || call?.childId !== id)
+        found.push(
+          `child ${id}'s file belongs to no committed task intent of the parent (its header names ${JSON.stringify(link?.task ?? null)})`,
+        );
+      const settled = new Map<string, number>();
+      for (const entry of child.tree.all() as Iterable<AnyEntry>)
+        if (entry.type === 'tool_result')
+          settled.set(entry.payload.callId, (settled.get(entry.payload.callId) ?? 0) + 1);
+      for (const [callId, n] of settled) if (n > 1) found.push(`child ${id}: ${callId} settled ${n} times`);
+      for (const entryId of this.acked.get(id) ?? [])
+        if (child.entry(entryId) === undefined) found.push(`child ${id}: acknowledged ${entryId} is missing`);
+      outcomes.set(id, childOutcome(child));
+      this.trace(`  child ${id} (call ${link?.task?.callId}): ${describe(childOutcome(child))}`);
     }
     for (const result of results) {
       if (result.type !== 'tool_result') continue;
@@ -211,14 +216,13 @@ export class ChildChecks {
       const path = `${this.dir}/${id}.jsonl`;
       let child: SessionStore;
       try {
-        child = this.open(path, ops);
+        child = this.replay(path, ops);
       } catch (error) {
         if (!isStorageError(error)) throw error;
         continue;
       }
       const found: string[] = [];
       checkSettled(child, found);
-      child.close();
       problems.push(...found.map((problem) => `child ${id}: ${problem}`));
     }
   }
@@ -231,6 +235,33 @@ export class ChildChecks {
     } finally {
       parent.close();
     }
+  }
+
+  /**
+   * A read-only replay of the child file at `path`, closed (its state stays readable); the last one
+   * again while the file holds the bytes it replayed. A replay of the same bytes gives the same
+   * state (it reads nothing else: a read-only open takes no lock and writes nothing; simulate.ts's
+   * ReadBack), and the checks only read it: a child that ended in one lifetime was replayed again
+   * after each later one, unchanged.
+   */
+  private replay(path: string, ops: FileOps): SessionStore {
+    const kept = this.replays.get(path);
+    if (kept !== undefined && this.disk.holds(path, kept.bytes)) {
+      this.replaysKept++;
+      if (this.crossCheck !== null) {
+        const fresh = this.open(path, ops);
+        fresh.close();
+        if (snapshotText(fresh) !== snapshotText(kept.store))
+          this.crossCheck.push(`the kept replay of child ${path} differs from a fresh replay of the file`);
+      }
+      return kept.store;
+    }
+    this.replays.delete(path);
+    const bytes = this.disk.read(path);
+    const store = this.open(path, ops);
+    store.close();
+    if (bytes !== null) this.replays.set(path, { bytes, store });
+    return store;
   }
 
   private open(path: string, ops: FileOps): SessionStore {

@@ -218,6 +218,11 @@ export class SimDisk {
     return id;
   }
 
+  /** Whether the file at `path` holds exactly `bytes` now (no copy of it made, as read makes). */
+  holds(path: string, bytes: Buffer): boolean {
+    return this.names.get(path)?.data.equals(bytes) === true;
+  }
+
   read(path: string): Buffer | null {
     const inode = this.names.get(path);
     return inode ? Buffer.from(inode.data) : null;

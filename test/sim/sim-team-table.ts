@@ -8,6 +8,7 @@
  */
 import type { Random } from '../../src/core/clock';
 import { isDeepStrictEqual } from 'node:util';
+import { stringifiesTo } from './stringifies-to';
 import type { TeamTable, RecordRow } from '../../src/core/sync/team-table';
 import type { IntentRow, LiveCell, UsageQueryRow } from '../../src/core/sync/local-session';
 
@@ -56,6 +57,8 @@ export class SimTeamTable {
     usage: new Map(),
     registers: new Map(),
   };
+  /** Each record row's body as JSON text, taken as it was inserted. */
+  private readonly bodyTexts = new WeakMap<RecordRow, string>();
   /** The state before the open transaction, to go back to on rollback; null outside one. */
   private before: Tables | null = null;
   private ops = 0;
@@ -74,6 +77,24 @@ export class SimTeamTable {
 
   cursor(id: string): number {
     return this.tables.sessions.get(id)?.shippedSeq ?? 0;
+  }
+
+  /**
+   * Whether a record row's body is `record` as jsonb compares them. The body's text is taken once,
+   * as the row is inserted (PostgreSQL keeps the value, not the shipper's object), instead of
+   * stringifying it again in every later check: each check stringified every row held.
+   */
+  bodyMatches(row: RecordRow, record: unknown): boolean {
+    return sameAsJsonbText(this.bodyText(row), record);
+  }
+
+  private bodyText(row: RecordRow): string {
+    let text = this.bodyTexts.get(row);
+    if (text === undefined) {
+      text = JSON.stringify(row.body);
+      this.bodyTexts.set(row, text);
+    }
+    return text;
   }
 
   /** The records held for a session, by seq. */
@@ -142,7 +163,7 @@ export class SimTeamTable {
       },
       recordMatches: async (id, seq, record) => {
         const row = this.step().records.get(`${id} ${seq}`);
-        return row === undefined ? null : sameJsonb(row.body, record);
+        return row === undefined ? null : this.bodyMatches(row, record);
       },
       lockSession: async (local, identity) => {
         const t = this.inTransaction('lockSession');
@@ -155,7 +176,12 @@ export class SimTeamTable {
       },
       insertRecords: async (id, rows) => {
         const t = this.inTransaction('insertRecords');
-        for (const row of rows) insert(t.records, `${id} ${row.seq}`, row);
+        for (const row of rows) {
+          const key = `${id} ${row.seq}`;
+          if (t.records.has(key)) continue;
+          t.records.set(key, row);
+          this.bodyText(row);
+        }
       },
       insertEntries: async (id, rows) => {
         const t = this.inTransaction('insertEntries');
@@ -204,14 +230,13 @@ export class SimTeamTable {
 }
 
 /**
- * Whether two records are equal as PostgreSQL's jsonb compares them (postgres-table.ts: `body =
+ * Whether a record, `textA` its JSON text, and `b` are equal as PostgreSQL's jsonb compares them (postgres-table.ts: `body =
  * $3::jsonb`): the same values, whatever order an object's keys were written in (a compacted file
  * writes a register's keys in another order than the commit that first wrote it).
  */
-export function sameJsonb(a: unknown, b: unknown): boolean {
+function sameAsJsonbText(textA: string, b: unknown): boolean {
   // The same JSON text parses to the same value: the parse and the deep comparison are needed only
   // when the texts differ (keys in another order, as jsonb does not keep them).
-  const textA = JSON.stringify(a);
-  const textB = JSON.stringify(b);
-  return textA === textB || isDeepStrictEqual(JSON.parse(textA), JSON.parse(textB));
+  if (stringifiesTo(b, textA)) return true;
+  return isDeepStrictEqual(JSON.parse(textA), JSON.parse(JSON.stringify(b)));
 }

@@ -26,7 +26,7 @@ import type { StoredRecord } from '../../src/core/storage/records';
 import { indexPathOf, readIndex, writeIndex } from '../../src/core/storage/session-index';
 import type { SessionHeader } from '../../src/core/storage/records';
 import { shipToTable } from '../../src/core/sync/shipper';
-import { ConnectionLost, SimTeamTable, sameJsonb } from './sim-team-table';
+import { ConnectionLost, SimTeamTable } from './sim-team-table';
 import { SessionStore } from '../../src/core/storage/session-store';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { NODE_TOOL_FS, setToolFs } from '../../src/core/tools/tool-fs';
@@ -41,6 +41,7 @@ import { makeWorkspace } from './sim-workspaces';
 import { EDITED_FILE, SIM_TOOLS, SimWorld } from './sim-world';
 import { ChildChecks, subAgentsFor } from './sim-children';
 import { describedOnce } from './described-once';
+import { stringifiesTo } from './stringifies-to';
 import { STREAMS, simRandom } from './sim-random';
 
 const DIR = '/sim/sessions';
@@ -91,6 +92,8 @@ export interface SimResult {
   readonly childAnswers: number;
   /** Checks that took what checkAfter's replay read instead of replaying the same bytes again. */
   readonly readBacksTaken: number;
+  /** Children's checks that took their last replay of a child file the disk still held unchanged (sim-children.ts). */
+  readonly childReplaysKept: number;
 }
 
 interface Acked {
@@ -142,9 +145,10 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
   world.children = (Math.imul(seed, 0x9e37_79b1) >>> 0) / 2 ** 32 < CHILD_SCHEDULES;
   // Some run the user's !commands between turns (picked by another hash, so that the others run as before).
   world.userShells = (Math.imul(seed ^ 0x5be1, 0x85eb_ca6b) >>> 0) / 2 ** 32 < SHELL_SCHEDULES;
-  const children = new ChildChecks(DIR, trace);
+  const children = new ChildChecks(DIR, trace, disk);
   const clock = steppingClock();
   const problems: string[] = [];
+  if (options.crossCheckReadBack) children.crossCheck = problems;
   const acked: Acked = { records: new Map(), maxSeq: 0 };
   const stats = {
     lifetimes: 0,
@@ -425,7 +429,15 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     disk.read(path) !== null
   )
     checkIndexRefusals(path, opsFor(9998), disk, problems, stats, trace);
-  return { seed, problems, ...stats, faultPoints, childFiles: children.files.size, childAnswers: children.answers };
+  return {
+    seed,
+    problems,
+    ...stats,
+    faultPoints,
+    childFiles: children.files.size,
+    childAnswers: children.answers,
+    childReplaysKept: children.replaysKept,
+  };
 }
 
 /** The lifetimes with faults a schedule runs before its last one: the first number it draws. */
@@ -662,7 +674,7 @@ function checkShipped(
     const row = held.get(record.seq);
     if (row === undefined)
       found.push(`seq ${record.seq} is at or below the cursor ${cursor} and not in the team table`);
-    else if (!sameJsonb(row.body, record))
+    else if (!team.bodyMatches(row, record))
       found.push(
         `the team table's seq ${record.seq} differs from the file's: ${JSON.stringify(row.body)} vs ${JSON.stringify(record)}`,
       );
@@ -721,7 +733,7 @@ function readBackOf(
   readBack: ReadBack | null,
   stats: { readBacksTaken: number },
 ): ReadBack | null {
-  if (readBack === null || disk.read(path)?.equals(readBack.bytes) !== true) return null;
+  if (readBack === null || !disk.holds(path, readBack.bytes)) return null;
   stats.readBacksTaken++;
   return readBack;
 }
@@ -821,7 +833,7 @@ function checkAfter(
     for (const [key, record] of acked.records) {
       const found = key.startsWith('usage ') ? usage.get(key) : store.entry(key);
       if (!found) problems.push(`after life ${life}: acknowledged ${key} (seq ${record.seq}) is missing`);
-      else if (JSON.stringify(found) !== record.json)
+      else if (!stringifiesTo(found, record.json))
         problems.push(`after life ${life}: acknowledged ${key} differs: ${JSON.stringify(found)} vs ${record.json}`);
     }
     if (store.lastSeq < acked.maxSeq)
