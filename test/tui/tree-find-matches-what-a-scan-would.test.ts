@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { entryGlyph } from '../../src/tui/tree/entry-glyph';
-import { TreeFinder, type TreeMatches } from '../../src/tui/tree/tree-find';
+import { nextMatch, TreeFinder, type TreeMatches } from '../../src/tui/tree/tree-find';
 import type { TreeRow, TreeRows } from '../../src/tui/tree/tree-rows';
 import { fcRuns } from '../support/fc-runs';
 
@@ -84,7 +84,8 @@ type Step =
   | { readonly kind: 'append'; readonly texts: string[]; readonly at: number }
   | { readonly kind: 'label'; readonly entry: number; readonly label: string }
   | { readonly kind: 'idle' }
-  | { readonly kind: 'prepare' };
+  | { readonly kind: 'prepare' }
+  | { readonly kind: 'some-rows'; readonly from: number; readonly to: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('type' as const), query }),
@@ -99,6 +100,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('label' as const), entry: fc.nat(40), label: text }),
   fc.constant({ kind: 'idle' as const }),
   fc.constant({ kind: 'prepare' as const }),
+  // Rows of part of the entries (another view of the tree): a prefix keeps rows and ordinals alike.
+  fc.record({ kind: fc.constant('some-rows' as const), from: fc.constantFrom(0, 0, 1, 3), to: fc.nat(60) }),
 );
 
 describe('find in the tree matches what a plain scan of every row finds', () => {
@@ -131,7 +134,8 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
             } else if (s.kind === 'label') {
               const id = order[s.entry % order.length]!;
               labels = new Map([...labels, [id, s.label]]);
-            } else if (s.kind === 'prepare') {
+            } else if (s.kind === 'some-rows') rows = rowsOf(order.slice(s.from, Math.max(s.from + 1, s.to)));
+            else if (s.kind === 'prepare') {
               // The field opened: its texts are worked out on timers, maybe after rows that came later.
               finder.prepare(rows);
               if (steps.indexOf(s) % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -287,5 +291,29 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     await finder.idle();
     for (const q of [...characters, 'A', 'Z', '-', 'é', ' '])
       expectSame(finder.search(rows, labels, q), rows, plainScan(rows, entries, labels, q));
+  });
+
+  it('moves to the next or the previous match as a walk over the matches would, wrapping around', () => {
+    // The walk: the first match after `from` (or before it), the row itself when inclusive, else the far end.
+    const walked = (list: number[], from: number, direction: -1 | 1, inclusive: boolean): number | null => {
+      if (list.length === 0) return null;
+      const order = direction === 1 ? list : [...list].reverse();
+      const ahead = (i: number): boolean => (direction === 1 ? i > from : i < from) || (inclusive && i === from);
+      return order.find(ahead) ?? order[0]!;
+    };
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(60), { maxLength: 30 }),
+        fc.integer({ min: -1, max: 62 }),
+        fc.constantFrom(-1 as const, 1 as const),
+        fc.boolean(),
+        (raw, from, direction, inclusive) => {
+          const indexes = [...raw].sort((a, b) => a - b);
+          const matches = { query: 'q', indexes, ids: new Set<string>(), rows: rowsOf([]) };
+          expect(nextMatch(matches, from, direction, inclusive)).toBe(walked(indexes, from, direction, inclusive));
+        },
+      ),
+      { numRuns: fcRuns() },
+    );
   });
 });

@@ -103,11 +103,6 @@ class EntryTexts {
     return this.index.get(id);
   }
 
-  /** The ordinal of entry `id` if the index is whole (undefined: not seen), null while it is not. */
-  indexedOrdinal(id: string): number | undefined | null {
-    return this.indexed < this.ids.length ? null : this.index.get(id);
-  }
-
   /**
    * The ordinal of row `i` of `rows` when the entries so far are the rows before it, in order
    * (a first search or the field's preparing, row by row): row `i` is then ordinal `i`, told
@@ -270,6 +265,8 @@ interface RowsView {
   readonly labels: ReadonlyMap<string, string>;
   /** Ordinal -> row index (-1: the entry has no row). */
   readonly rowOf: Int32Array;
+  /** Whether row i is ordinal i for every row (the rows are the entries in the order their texts were worked out). */
+  readonly inOrder: boolean;
   readonly byQuery: Map<string, TreeMatches>;
 }
 
@@ -288,15 +285,25 @@ function keep<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
+/** The position of the first of the ascending `list` that is at least `value` (list.length: none). */
+function firstAtLeast(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The ids of the matched rows, as a set that answers `has` from the row marks without a set of
- * every id being built (a one-letter query matches nearly every row).
+ * The ids of the matched rows, as a set that answers `has` by a binary search of the matched row
+ * indexes, without a set of every id being built (a one-letter query matches nearly every row).
  */
 class MatchIds implements ReadonlySet<string> {
   constructor(
-    private readonly marked: Uint8Array,
-    private readonly view: RowsView,
-    private readonly texts: EntryTexts,
+    private readonly rows: TreeRows,
     private readonly indexes: readonly number[],
   ) {}
 
@@ -305,14 +312,10 @@ class MatchIds implements ReadonlySet<string> {
   }
 
   has(id: string): boolean {
-    const ordinal = this.texts.indexedOrdinal(id);
-    // The index is not whole yet (a first search leaves it for later): the rows' own look-up.
-    const row = ordinal === null ? this.view.rows.indexOf.get(id) : this.rowOf(ordinal);
-    return row !== undefined && row >= 0 && this.marked[row] === 1;
-  }
-
-  private rowOf(ordinal: number | undefined): number | undefined {
-    return ordinal === undefined || ordinal >= this.view.rowOf.length ? undefined : this.view.rowOf[ordinal];
+    const row = this.rows.indexOf.get(id);
+    if (row === undefined) return false;
+    const at = firstAtLeast(this.indexes, row);
+    return at < this.indexes.length && this.indexes[at] === row;
   }
 
   forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
@@ -320,7 +323,7 @@ class MatchIds implements ReadonlySet<string> {
   }
 
   *values(): SetIterator<string> {
-    const rows = this.view.rows.rows;
+    const rows = this.rows.rows;
     for (const i of this.indexes) yield rows[i]!.id;
   }
 
@@ -345,7 +348,8 @@ class MatchIds implements ReadonlySet<string> {
  * kept one (a letter typed at its end, or anywhere) looks only at that one's matches, and new
  * entries are searched on their own. A query unlike any kept one goes over every text, and the
  * trigram filters let it read only the few that may hold it. Matches become rows through a table
- * kept per rows snapshot, and are marked, not collected into a set of ids.
+ * kept per rows snapshot (none needed when rows and ordinals agree), and are not collected into a
+ * set of ids.
  */
 export class TreeFinder {
   private readonly texts = new EntryTexts();
@@ -428,8 +432,12 @@ export class TreeFinder {
     const ordinals = new Int32Array(list.length);
     for (let i = 0; i < list.length; i++) ordinals[i] = this.ordinalAt(rows, i);
     const rowOf = new Int32Array(this.texts.size).fill(-1);
-    for (let i = 0; i < ordinals.length; i++) rowOf[ordinals[i]!] = i;
-    this.view = { rows, labels, rowOf, byQuery: new Map() };
+    let inOrder = true;
+    for (let i = 0; i < ordinals.length; i++) {
+      rowOf[ordinals[i]!] = i;
+      if (ordinals[i] !== i) inOrder = false;
+    }
+    this.view = { rows, labels, rowOf, inOrder, byQuery: new Map() };
     return this.view;
   }
 
@@ -467,24 +475,35 @@ export class TreeFinder {
     return keep(this.found, needle, { upTo: total, hits }).hits;
   }
 
+  /**
+   * The rows of `hits`, ascending. When the view's rows are the entries in ordinal order (texts
+   * worked out row by row, the usual case), ordinal is row and the hits are the rows already.
+   */
   private toRows(view: RowsView, needle: string, hits: readonly number[]): TreeMatches {
     const { rows, rowOf } = view;
-    const marked = new Uint8Array(rows.rows.length);
-    let count = 0;
-    const mark = (row: number): void => {
-      if (row >= 0 && marked[row] === 0) {
-        marked[row] = 1;
-        count++;
+    let indexes: number[];
+    if (view.inOrder) indexes = hits.slice(0, firstAtLeast(hits, rows.rows.length));
+    else {
+      indexes = [];
+      let ascending = true;
+      for (const ordinal of hits) {
+        const row = ordinal < rowOf.length ? rowOf[ordinal]! : -1;
+        if (row < 0) continue;
+        if (indexes.length > 0 && row < indexes[indexes.length - 1]!) ascending = false;
+        indexes.push(row);
       }
-    };
-    for (const ordinal of hits) mark(rowOf[ordinal]!);
+      if (!ascending) indexes = Array.from(Int32Array.from(indexes).sort());
+    }
+    const labelled: number[] = [];
     for (const [id, label] of view.labels) {
       if (!label.toLowerCase().includes(needle)) continue;
-      mark(rows.indexOf.get(id) ?? -1);
+      const row = rows.indexOf.get(id);
+      if (row === undefined) continue;
+      const at = firstAtLeast(indexes, row);
+      if (indexes[at] !== row) labelled.push(row);
     }
-    const indexes = new Array<number>(count);
-    for (let i = 0, k = 0; k < count; i++) if (marked[i] === 1) indexes[k++] = i;
-    return { query: needle, indexes, ids: new MatchIds(marked, view, this.texts, indexes), rows };
+    if (labelled.length > 0) indexes = Array.from(Int32Array.from(new Set([...indexes, ...labelled])).sort());
+    return { query: needle, indexes, ids: new MatchIds(rows, indexes), rows };
   }
 }
 
@@ -497,10 +516,11 @@ export function nextMatch(
 ): number | null {
   if (!matches || matches.indexes.length === 0) return null;
   const list = matches.indexes;
+  // Binary searches: a one-letter query marks every row of a large tree.
   if (direction === 1) {
-    for (const i of list) if (i > from || (inclusive && i === from)) return i;
-    return list[0]!;
+    const at = firstAtLeast(list, inclusive ? from : from + 1);
+    return list[at < list.length ? at : 0]!;
   }
-  for (let k = list.length - 1; k >= 0; k--) if (list[k]! < from || (inclusive && list[k] === from)) return list[k]!;
-  return list[list.length - 1]!;
+  const at = firstAtLeast(list, inclusive ? from + 1 : from) - 1;
+  return list[at >= 0 ? at : list.length - 1]!;
 }
