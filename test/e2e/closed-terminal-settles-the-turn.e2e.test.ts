@@ -21,7 +21,16 @@ let server: ChatServer;
 beforeAll(async () => {
   ensureBuilt();
   server = await startChatServer({
-    replies: [{ text: Array.from({ length: 400 }, (_, i) => `word${i} `), delayMs: 50 }],
+    // The reply stops after its opening chunk and word0..word5 and holds the call open until tole
+    // goes: the turn is still running when the terminal closes, however slow the machine (400
+    // words 50 ms apart only made that likely).
+    replies: [
+      {
+        text: Array.from({ length: 400 }, (_, i) => `word${i} `),
+        stallAfterChunks: 7,
+        stallUntil: new Promise(() => {}),
+      },
+    ],
   });
 }, 120_000);
 
