@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createBashTool } from '../../src/core/tools/builtin/bash';
 import { tempWorkspace } from '../core/tools/temp-workspace';
 import { git } from './changed-repository';
+import { withDirectPython } from './direct-python';
 import { copyOfMadeOnce } from './made-once-per-file';
 
 export async function archivedWorkspaces(build: string, mark: string, options: { zip?: boolean } = {}) {
@@ -22,7 +23,9 @@ export async function archivedWorkspaces(build: string, mark: string, options: {
   if (options.zip) execFileSync('zip', ['-qr', path.join(plainWs.root, 'evil.zip'), 'evil'], { cwd: build });
   for (const name of archives) copyFileSync(path.join(plainWs.root, name), path.join(toleWs.root, name));
   rmSync(path.join(build, 'evil'), { recursive: true, force: true });
-  const envOf = (ws: typeof plainWs) => ({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ws.outside });
+  // python3 straight to its interpreter, past a version manager's shim (direct-python.ts): the same program, a tenth of the children.
+  const commandPath = withDirectPython(process.env['PATH'] ?? '/usr/bin:/bin');
+  const envOf = (ws: typeof plainWs) => ({ PATH: commandPath, HOME: ws.outside });
   const bash = createBashTool({ workspaceRoot: toleWs.root, env: envOf(toleWs) });
   /** Leaves only the archives and the workspace's own .git: nothing a command made is there for tole to vet first. */
   const clean = (ws: typeof plainWs) => {
