@@ -106,8 +106,11 @@ const WAS_READ_ONLY = [
   "sleep 0 & wait -p 'a[$(touch m)]' -n",
 ];
 
-/** A background job that ends once its shell (`$$` in a subshell) is blocked in `wait`. */
-const JOB_ENDS_IN_THE_WAIT = 'until grep -qx do_wait /proc/$$/wchan; do :; done';
+/**
+ * A background job that ends once its shell (`$$` in a subshell) is blocked in `wait`, or is gone
+ * (a bash that refuses the line's `wait` exits at once: the job must not outlive it, spinning).
+ */
+const JOB_ENDS_IN_THE_WAIT = 'until grep -qx do_wait /proc/$$/wchan || ! [ -e /proc/$$ ]; do :; done';
 
 /** Whether the real bash, given `line`, ran the command inside it (the file `m` was made). */
 function bashRuns(line: string): boolean {
