@@ -4,44 +4,12 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanColumns } from '../../../src/core/storage/column-scan';
 import { encodeCommit, headerCrc, storedCrcOf } from '../../../src/core/storage/line-codec';
-import type { SessionStore } from '../../../src/core/storage/session-store';
-import { buildSession, createStore, linesOf, openStore, tempDir, testSeed } from '../../support/storage-fixtures';
+import { buildSession, createStore, linesOf, tempDir, testSeed } from '../../support/storage-fixtures';
 import { fcRuns } from '../../support/fc-runs';
+import { SCANNED as ASIDE, ONE_THREAD, openOutcome as outcome } from '../../support/open-outcome';
 
 const dir = tempDir('tole-columns-');
 afterAll(() => dir.remove());
-
-/** A worker checks the file while it replays (the column scan first), or one thread replays it record by record. */
-const ASIDE = { asideMinBytes: 0 };
-const ONE_THREAD = { asideMinBytes: Number.POSITIVE_INFINITY };
-
-/** Everything an open rebuilds, payloads and register bytes included, in the order the store keeps it. */
-function fullState(store: SessionStore): unknown {
-  const entries = [...store.tree.all()];
-  return {
-    entries: JSON.stringify(entries),
-    roots: store.tree.roots(),
-    children: entries.map((e) => store.tree.childrenOf(e.id)),
-    paths: entries.map((e) => store.tree.pathTo(e.id).map((p) => p.id)),
-    registers: store.registers.namespaces().map((ns) => [ns, store.registers.entries(ns)]),
-    dead: store.registers.deadBytes,
-    usage: JSON.stringify(store.usage),
-    lastSeq: store.lastSeq,
-    nextId: store.newEntryId(),
-    report: store.report,
-  };
-}
-
-function outcome(file: string, how: { asideMinBytes: number }): unknown {
-  try {
-    const store = openStore(file, { readOnly: true, ...how });
-    const state = fullState(store);
-    store.close();
-    return state;
-  } catch (error) {
-    return `${(error as { kind?: string }).kind}: ${(error as Error).message}`;
-  }
-}
 
 /** What an arbitrary makes. */
 type Of<A> = A extends fc.Arbitrary<infer T> ? T : never;

@@ -13,44 +13,12 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LINE_PREFIX_BYTES } from '../../../src/core/storage/line-codec';
 import { indexPathOf } from '../../../src/core/storage/session-index';
-import type { SessionStore } from '../../../src/core/storage/session-store';
 import { fcRuns } from '../../support/fc-runs';
+import { ONE_THREAD, openOutcome as outcome, SCANNED } from '../../support/open-outcome';
 import { buildSession, linesOf, openStore, rechained, tempDir, testSeed } from '../../support/storage-fixtures';
 
 const dir = tempDir('tole-scan-damage-');
 afterAll(() => dir.remove());
-
-/** A worker checks the file while the column scan reads it, or one thread replays it record by record. */
-const SCANNED = { asideMinBytes: 0 };
-const ONE_THREAD = { asideMinBytes: Number.POSITIVE_INFINITY };
-
-/** Everything an open rebuilds, payloads and register values included, in the order the store keeps it. */
-function fullState(store: SessionStore): unknown {
-  const entries = [...store.tree.all()];
-  return {
-    entries: JSON.stringify(entries),
-    roots: store.tree.roots(),
-    children: entries.map((e) => store.tree.childrenOf(e.id)),
-    paths: entries.map((e) => store.tree.pathTo(e.id).map((p) => p.id)),
-    registers: store.registers.namespaces().map((ns) => [ns, store.registers.entries(ns)]),
-    dead: store.registers.deadBytes,
-    usage: JSON.stringify(store.usage),
-    lastSeq: store.lastSeq,
-    nextId: store.newEntryId(),
-    report: store.report,
-  };
-}
-
-function outcome(path: string, how: { asideMinBytes: number }): unknown {
-  try {
-    const store = openStore(path, { readOnly: true, ...how });
-    const state = fullState(store);
-    store.close();
-    return state;
-  } catch (error) {
-    return `${(error as { kind?: string }).kind}: ${(error as Error).message}`;
-  }
-}
 
 /** Bytes an edit puts into a line's JSON: the ones that change what it means, or how it is written. */
 const edits = fc.constantFrom(
