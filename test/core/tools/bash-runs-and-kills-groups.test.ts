@@ -11,6 +11,7 @@ const started: number[] = [];
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   for (const pid of started.splice(0)) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -97,11 +98,20 @@ describe('bash', () => {
   it('sends SIGKILL when the command ignores SIGTERM, once the grace is over', async () => {
     const ws = await tempWorkspace();
     const bash = createBashTool({ workspaceRoot: ws.root, killGraceMs: 300 });
-    // bash writes term-1, term-2, ... for each SIGTERM it gets and keeps waiting; its background
-    // child ignores SIGTERM. Files are written whole and renamed, so each appears complete.
+    // bash writes term-1, term-2, ... for each SIGTERM it gets and keeps waiting while its
+    // background child lives; the child ignores SIGTERM. Files are written whole and renamed, so
+    // each appears complete. The loop ends with the child: killed by a failing run's clean-up, the
+    // shell must not spin on a `wait` that returns at once.
     const command =
       "trap 'n=$((n+1)); echo > t.tmp && mv t.tmp term-$n' TERM; (trap '' TERM; sleep 300) & " +
-      'echo $$ > bash.pid; echo $! > child.tmp && mv child.tmp child.pid; while :; do wait $!; done';
+      'echo $$ > bash.pid; echo $! > child.tmp && mv child.tmp child.pid; while kill -0 $! 2>/dev/null; do wait $!; done';
+    // The signals tole sends, in order (passed on to the kernel as they come).
+    const sent: Array<[number, string | number | undefined]> = [];
+    const kill = process.kill.bind(process);
+    vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      sent.push([pid, signal]);
+      return kill(pid, signal);
+    });
     // The command's timers are held: the test moves them once the moment they wait for has come.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let settled = false;
@@ -111,17 +121,21 @@ describe('bash', () => {
     await fileAppears(path.join(ws.root, 'child.pid'));
     const child = await childPid(ws);
     const shell = Number((await readFile(path.join(ws.root, 'bash.pid'), 'utf8')).trim());
+    started.push(-shell); // the whole group, if the test fails before tole ends it
     vi.advanceTimersByTime(300);
-    // SIGTERM came at the timeout, and the group outlived it.
+    // SIGTERM went to the whole group at the timeout, and the group outlived it.
+    expect(sent).toEqual([[-shell, 'SIGTERM']]);
     await fileAppears(path.join(ws.root, 'term-1'));
     expect(settled).toBe(false);
-    // One millisecond short of the grace the shell still answers a signal: no SIGKILL yet.
+    // One millisecond short of the grace: no SIGKILL yet.
     vi.advanceTimersByTime(299);
-    process.kill(shell, 'SIGTERM');
-    await fileAppears(path.join(ws.root, 'term-2'));
-    expect(settled).toBe(false);
-    // The grace is over: SIGKILL, which no process can ignore, ends the whole group.
+    expect(sent).toEqual([[-shell, 'SIGTERM']]);
+    // The grace is over: SIGKILL, which no process can ignore, to the whole group.
     vi.advanceTimersByTime(1);
+    expect(sent).toEqual([
+      [-shell, 'SIGTERM'],
+      [-shell, 'SIGKILL'],
+    ]);
     vi.useRealTimers();
     const out = await running;
     expect(out.content).toContain('timed out after 300 ms');
