@@ -11,7 +11,7 @@ export const SCANNED = { asideMinBytes: 0 };
 export const ONE_THREAD = { asideMinBytes: Number.POSITIVE_INFINITY };
 
 /** Everything an open rebuilds, payloads and register values included, in the order the store keeps it. */
-export function fullState(store: SessionStore): unknown {
+export function fullState(store: SessionStore): Record<string, unknown> {
   const entries = [...store.tree.all()];
   return {
     entries: JSON.stringify(entries),

@@ -22,30 +22,20 @@ import {
   testSeed,
 } from '../../support/storage-fixtures';
 import { fcRuns } from '../../support/fc-runs';
+import { fullState as openedState, ONE_THREAD, SCANNED } from '../../support/open-outcome';
 
 const dir = tempDir('tole-index-');
 afterAll(() => dir.remove());
 
 /** Any size of file replays beside the worker (and so is indexed), or one thread replays it alone. */
-const ASIDE = { asideMinBytes: 0 };
-const ONE_THREAD = { asideMinBytes: Number.POSITIVE_INFINITY };
+const ASIDE = SCANNED;
 
-/** Everything an open rebuilds, payloads included, in the order the store keeps it. */
+/** Everything an open rebuilds (open-outcome.ts), and the tree's row places and the header. */
 function fullState(store: SessionStore): unknown {
   const entries = [...store.tree.all()];
-  const last = entries.at(-1)?.id ?? null;
   return {
-    entries: JSON.stringify(entries),
-    roots: store.tree.roots(),
-    children: entries.map((e) => store.tree.childrenOf(e.id)),
-    path: store.tree.pathTo(last).map((e) => e.id),
+    ...openedState(store),
     rows: entries.map((e, i) => [store.tree.placeOf(e.id), store.tree.onlyChildAfter(e.id, i)]),
-    registers: store.registers.namespaces().map((ns) => [ns, store.registers.entries(ns)]),
-    dead: store.registers.deadBytes,
-    usage: JSON.stringify(store.usage),
-    lastSeq: store.lastSeq,
-    nextId: store.newEntryId(),
-    report: store.report,
     header: store.header,
   };
 }
