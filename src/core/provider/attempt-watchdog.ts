@@ -59,6 +59,18 @@ export class AttemptWatchdog {
   }
 
   /**
+   * Hands on the events one wire event brought (counting them as output), until one of them ends
+   * the attempt: a caller that aborts from inside an event gets none of the rest.
+   */
+  handOn<T>(events: readonly T[], onEvent: (event: T) => void): void {
+    if (events.length > 0) this.output();
+    for (const event of events) {
+      if (this.controller.signal.aborted) return;
+      onEvent(event);
+    }
+  }
+
+  /**
    * A chunk arrived. Per chunk this only notes the time; the one timer, when it fires, re-arms
    * itself for what is left of the limit.
    */

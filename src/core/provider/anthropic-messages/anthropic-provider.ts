@@ -113,9 +113,7 @@ export class AnthropicProvider implements LoadedProvider {
         const event = JSON.parse(data) as MessagesEvent;
         if (event?.type === 'error') throw streamErrorEvent(data, event, response.headers);
         watchdog.activity();
-        const events = assembly.add(event);
-        if (events.length > 0) watchdog.output();
-        for (const each of events) onEvent(each);
+        watchdog.handOn(assembly.add(event), onEvent);
       });
       this.throwIfStopped(request.signal, watchdog);
       if (!assembly.sawStop) throw streamDroppedError(this.baseURL, 'no message_stop was sent');

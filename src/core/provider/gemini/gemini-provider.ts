@@ -142,9 +142,7 @@ export class GeminiProvider implements Provider {
       });
       await readEventStream(response, watchdog, ({ data }) => {
         watchdog.activity();
-        const events = assembly.add(JSON.parse(data) as GeminiChunk);
-        if (events.length > 0) watchdog.output();
-        for (const event of events) onEvent(event);
+        watchdog.handOn(assembly.add(JSON.parse(data) as GeminiChunk), onEvent);
       });
       if (request.signal.aborted) throw abortedError();
       if (watchdog.fired !== null) throw watchdogError(watchdog.fired, this.settings);

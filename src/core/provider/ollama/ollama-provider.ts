@@ -98,9 +98,7 @@ export class OllamaProvider implements Provider {
       });
       await readNdjson(response.body, watchdog.signal, (line) => {
         watchdog.activity();
-        const events = assembly.add(line as OllamaLine);
-        if (events.length > 0) watchdog.output();
-        for (const event of events) onEvent(event);
+        watchdog.handOn(assembly.add(line as OllamaLine), onEvent);
       });
       if (request.signal.aborted) throw abortedError();
       if (watchdog.fired !== null) throw watchdogError(watchdog.fired, this.settings);

@@ -137,9 +137,7 @@ export class OpenAIProvider implements Provider {
         idleLimitMs: this.settings.streamIdleTimeoutMs,
       });
       const sawDone = await readEvents(response, watchdog, (chunk) => {
-        const events = assembly.add(chunk);
-        if (events.length > 0) watchdog.output();
-        for (const event of events) onEvent(event);
+        watchdog.handOn(assembly.add(chunk), onEvent);
       });
       this.throwIfStopped(request.signal, watchdog);
       // A server that never sends finish_reason still ends its stream with [DONE]; a cut one does not.
