@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { payloadIsUnparsed, ReplayedEntry } from '../../src/core/storage/replayed-entry';
 import type { AnyEntry } from '../../src/core/tree/entry-types';
 import { entryGlyph } from '../../src/tui/tree/entry-glyph';
 import { nextMatch, TreeFinder, type TreeMatches } from '../../src/tui/tree/tree-find';
@@ -123,6 +124,8 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
           let labels: ReadonlyMap<string, string> = new Map();
           const finder = new TreeFinder((id) => entries.get(id));
           let typed: string[] = [];
+          // Matches handed out earlier (the screen may still hold them) never change afterwards.
+          const handedOut: { readonly found: TreeMatches; readonly indexes: number[] }[] = [];
           for (const s of steps) {
             if (s.kind === 'type') typed = [...typed, ...s.query];
             else if (s.kind === 'backspace') typed = typed.slice(0, -1);
@@ -146,7 +149,9 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
             else expectSame(found, rows, plainScan(rows, entries, labels, q));
             // The same search again is the same object (the screen asks on every render).
             if (q !== '') expect(finder.search(rows, labels, q)).toBe(found);
+            if (found) handedOut.push({ found, indexes: [...found.indexes] });
           }
+          for (const { found, indexes } of handedOut) expect(found.indexes).toEqual(indexes);
         },
       ),
       { numRuns: fcRuns() },
@@ -291,6 +296,54 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     await finder.idle();
     for (const q of [...characters, 'A', 'Z', '-', 'é', ' '])
       expectSame(finder.search(rows, labels, q), rows, plainScan(rows, entries, labels, q));
+  });
+
+  it('reads the payloads of entries still in their bytes without keeping them parsed', () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = `e${i}`;
+      const plain = entryOf(id, i % 7 === 0 ? `a Needle ${i}` : `hay ${i}`, i);
+      const bytes = Buffer.from(`{"pad":1,"payload":${JSON.stringify(plain.payload)}}`);
+      const start = bytes.indexOf('"payload":') + '"payload":'.length;
+      const entry = new ReplayedEntry(i, i, id, null, plain.type, bytes, start, bytes.length - 1);
+      entries.set(id, entry as unknown as AnyEntry);
+      ids.push(id);
+    }
+    const rows = rowsOf(ids);
+    const labels = new Map<string, string>();
+    const finder = new TreeFinder((id) => entries.get(id));
+    const found = finder.search(rows, labels, 'needle');
+    const still = ids.filter((id) => payloadIsUnparsed(entries.get(id)!));
+    expect(still).toEqual(ids);
+    expectSame(found, rows, plainScan(rows, entries, labels, 'needle'));
+    expect(found!.indexes).toHaveLength(43);
+  });
+
+  it('hands out matches that stay as they were when entries come and the same query is asked again', () => {
+    const entries = new Map<string, AnyEntry>();
+    const ids: string[] = [];
+    const add = (t: string): void => {
+      const id = `e${ids.length}`;
+      entries.set(id, entryOf(id, t, ids.length));
+      ids.push(id);
+    };
+    for (let i = 0; i < 100; i++) add(`torn tail ${i}`);
+    const finder = new TreeFinder((id) => entries.get(id));
+    const labels = new Map<string, string>();
+    const first = finder.search(rowsOf(ids), labels, 't')!;
+    const shorter = finder.search(rowsOf(ids), labels, 'torn tail 1')!;
+    const back = finder.search(rowsOf(ids), labels, 'torn tail ')!;
+    expect(first.indexes).toHaveLength(100);
+    // A turn writes entries while the field is open; the screen searches its new rows.
+    add('torn again');
+    add('nothing');
+    const rows = rowsOf(ids);
+    expectSame(finder.search(rows, labels, 't'), rows, plainScan(rows, entries, labels, 't'));
+    expectSame(finder.search(rows, labels, 'torn tail '), rows, plainScan(rows, entries, labels, 'torn tail '));
+    expect(first.indexes).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(back.indexes).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(shorter.indexes).toHaveLength(11);
   });
 
   it('moves to the next or the previous match as a walk over the matches would, wrapping around', () => {

@@ -59,14 +59,23 @@ export class ReplayedEntry {
 
   #payload(): unknown {
     if (this.#value === UNPARSED) {
-      try {
-        this.#value = JSON.parse(this.#bytes.toString('utf8', this.#start, this.#end));
-      } catch (error) {
-        throw payloadNotJson(this.#bytes, this.#start, this.id, error);
-      }
+      this.#value = this.#parse();
       noteParsed(this, this.#end - this.#start);
     }
     return this.#value;
+  }
+
+  #parse(): unknown {
+    try {
+      return JSON.parse(this.#bytes.toString('utf8', this.#start, this.#end));
+    } catch (error) {
+      throw payloadNotJson(this.#bytes, this.#start, this.id, error);
+    }
+  }
+
+  /** The payload, parsed for this one read when it is still bytes: not kept, not counted in the budget. */
+  static passingPayload(entry: ReplayedEntry): unknown {
+    return entry.#value === UNPARSED ? entry.#parse() : entry.#value;
   }
 
   /** Where the payload's bytes are: the buffer the entry reads, and the range in it. */
@@ -152,4 +161,14 @@ export function dropPayloads(): void {
 /** True when `record` is a replayed entry whose payload is not parsed now. */
 export function payloadIsUnparsed(record: object): boolean {
   return record instanceof ReplayedEntry && ReplayedEntry.isUnparsed(record);
+}
+
+/**
+ * `record`'s payload for a caller that reads it once and keeps only what it derives (find's text
+ * of every entry): a payload still in its bytes is parsed and not kept, so reading 100,000 of them
+ * neither pushes the payloads kept for the screen out of the budget nor leaves 8 MB of parsed
+ * values to be copied by the young-generation collector and collected later.
+ */
+export function payloadReadOnce(record: { readonly payload: unknown }): unknown {
+  return record instanceof ReplayedEntry ? ReplayedEntry.passingPayload(record) : record.payload;
 }

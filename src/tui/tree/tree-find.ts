@@ -1,3 +1,4 @@
+import { payloadIsUnparsed, payloadReadOnce } from '../../core/storage/replayed-entry';
 import type { AnyEntry } from '../../core/tree/entry-types';
 import { entryGlyph } from './entry-glyph';
 import type { TreeRows } from './tree-rows';
@@ -49,9 +50,13 @@ function needleFilter(needle: string): Int32Array {
   return Int32Array.from([...masks].flat());
 }
 
-/** An entry's searchable text: the tree row's preview, lower case. */
+/**
+ * An entry's searchable text: the tree row's preview, lower case. The entry's payload is read
+ * without being kept parsed (a search reads every entry once; the preview needs only its type and payload).
+ */
 function searchText(entry: AnyEntry): string {
-  return entryGlyph(entry).text.slice(0, MAX_SEARCHED).toLowerCase();
+  const read = payloadIsUnparsed(entry) ? ({ type: entry.type, payload: payloadReadOnce(entry) } as AnyEntry) : entry;
+  return entryGlyph(read).text.slice(0, MAX_SEARCHED).toLowerCase();
 }
 
 /** Entries whose filters are worked out in one go while the finder is idle (a few milliseconds). */
@@ -173,10 +178,12 @@ class EntryTexts {
    * ordinals below `upTo` known to hold it (they matched a query that holds the needle). Only the
    * others are read.
    */
-  scanAround(needle: string, vouched: readonly number[], upTo: number): number[] {
+  scanAround(needle: string, vouched: readonly number[], upTo: number): readonly number[] {
     const { texts } = this;
     if (vouched.length === upTo) {
-      // Every entry up to there holds it (a needle every entry holds): a copy, no text read.
+      // Every entry up to there holds it (a needle every entry holds): no text read, and no copy
+      // unless entries came after them.
+      if (upTo === texts.length) return vouched;
       const out = vouched.slice();
       this.scan(needle, upTo, out);
       return out;
@@ -270,10 +277,13 @@ interface RowsView {
   readonly byQuery: Map<string, TreeMatches>;
 }
 
-/** A query's matches as entry ordinals, over the first `upTo` entries. */
+/**
+ * A query's matches as entry ordinals, over the first `upTo` entries. `hits` is never changed once
+ * made (new entries give a new array): matches handed out share it instead of copying it per key.
+ */
 interface Found {
   upTo: number;
-  readonly hits: number[];
+  hits: readonly number[];
 }
 
 const NO_LABELS: ReadonlyMap<string, string> = new Map();
@@ -446,7 +456,11 @@ export class TreeFinder {
     const total = this.texts.size;
     const kept = this.found.get(needle);
     if (kept) {
-      if (kept.upTo < total) this.texts.scan(needle, kept.upTo, kept.hits);
+      if (kept.upTo < total) {
+        const hits = kept.hits.slice();
+        this.texts.scan(needle, kept.upTo, hits);
+        kept.hits = hits;
+      }
       kept.upTo = total;
       return keep(this.found, needle, kept).hits;
     }
@@ -481,18 +495,21 @@ export class TreeFinder {
    */
   private toRows(view: RowsView, needle: string, hits: readonly number[]): TreeMatches {
     const { rows, rowOf } = view;
-    let indexes: number[];
-    if (view.inOrder) indexes = hits.slice(0, firstAtLeast(hits, rows.rows.length));
-    else {
-      indexes = [];
+    let indexes: readonly number[];
+    if (view.inOrder) {
+      // Ordinal is row: the hits are the rows, shared (never changed), cut only when entries outran the rows.
+      const end = firstAtLeast(hits, rows.rows.length);
+      indexes = end === hits.length ? hits : hits.slice(0, end);
+    } else {
+      const list: number[] = [];
       let ascending = true;
       for (const ordinal of hits) {
         const row = ordinal < rowOf.length ? rowOf[ordinal]! : -1;
         if (row < 0) continue;
-        if (indexes.length > 0 && row < indexes[indexes.length - 1]!) ascending = false;
-        indexes.push(row);
+        if (list.length > 0 && row < list[list.length - 1]!) ascending = false;
+        list.push(row);
       }
-      if (!ascending) indexes = Array.from(Int32Array.from(indexes).sort());
+      indexes = ascending ? list : Array.from(Int32Array.from(list).sort());
     }
     const labelled: number[] = [];
     for (const [id, label] of view.labels) {
