@@ -25,7 +25,6 @@ const FOR_TESTS: Record<string, string> = {
   'core/git-folder-listings.ts forgetFolderListings': 'empties the kept folder listings between cases',
   'core/git-folder-listings.ts isListingKept': 'shows a folder listing was kept',
   'core/git-repo-drivers.ts neutralSettings': 'the settings the vetting gives, for key names a test makes',
-  'core/storage/replayed-entry.ts payloadIsUnparsed': 'shows a replayed payload was not parsed',
   'core/storage/sqlite-driver.ts sqliteUnavailableReason': 'skips the SQLite cases where Node has no SQLite',
   'core/sync/database.ts isSyncError': 'tells a sync error from another in a test',
   'core/tools/git-shim.ts removeGitShims':
