@@ -223,6 +223,11 @@ export class SimDisk {
     return this.names.get(path)?.data.equals(bytes) === true;
   }
 
+  /** Whether a file is at `path` now (without the copy of it `read` makes). */
+  has(path: string): boolean {
+    return this.names.has(path);
+  }
+
   read(path: string): Buffer | null {
     const inode = this.names.get(path);
     return inode ? Buffer.from(inode.data) : null;

@@ -367,7 +367,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
     } else disk.endProcess();
     problems.push(...world.problems.splice(0));
     if (path === null) continue;
-    if (disk.read(path) === null) {
+    if (!disk.has(path)) {
       if (acked.maxSeq > 0)
         problems.push(`after life ${life}: the session file is gone, with seq ${acked.maxSeq} acknowledged`);
       continue;
@@ -421,13 +421,7 @@ async function runScheduleIn(workspace: string, seed: number, options: SimOption
       break;
     }
   }
-  if (
-    problems.length === 0 &&
-    stats.corruptions === 0 &&
-    path !== null &&
-    indexing.indexKey &&
-    disk.read(path) !== null
-  )
+  if (problems.length === 0 && stats.corruptions === 0 && path !== null && indexing.indexKey && disk.has(path))
     checkIndexRefusals(path, opsFor(9998), disk, problems, stats, trace);
   return {
     seed,
