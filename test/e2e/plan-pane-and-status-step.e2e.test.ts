@@ -21,6 +21,9 @@ const STEPS = [
 
 let server: ChatServer;
 let driver: TerminalDriver | undefined;
+let seenRunning!: () => void;
+// The reply after the first plan holds after 'reading the ' until the test has read the running screen.
+const runningSeen = new Promise<void>((resolve) => (seenRunning = resolve));
 
 beforeAll(async () => {
   ensureBuilt();
@@ -32,7 +35,7 @@ beforeAll(async () => {
   server = await startChatServer({
     replies: [
       update(0),
-      { text: ['reading ', 'the ', 'issue ', 'slowly ', 'now.'], delayMs: 300 },
+      { text: ['reading ', 'the ', 'issue ', 'slowly ', 'now.'], stallAfterChunks: 3, stallUntil: runningSeen },
       update(2),
       { text: 'Plan set; on to the tests.' },
     ],
@@ -61,6 +64,7 @@ describe('the plan on screen', () => {
     const running = await driver.waitFor('reading the');
     expect(running).toContain('▶ read the issue');
     expect(running).toContain('step 1/7 · read the issue');
+    seenRunning();
     await driver.waitFor(/Final · step 1\/7/);
     driver.type('go on\r');
     const wide = await driver.waitFor('Plan set; on to the tests.');

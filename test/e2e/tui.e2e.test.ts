@@ -141,7 +141,11 @@ describe('tole in a terminal', () => {
   it('restores the terminal when killed with SIGTERM mid-turn, settling the turn', async () => {
     await server.close();
     server = await startChatServer({
-      replies: [{ text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], delayMs: 800 }],
+      // The reply holds after its opening chunk and the first tick until tole goes: the turn is
+      // running when SIGTERM comes, however slow the machine.
+      replies: [
+        { text: ['tick ', 'tick ', 'tick ', 'tick ', 'tick '], stallAfterChunks: 2, stallUntil: new Promise(() => {}) },
+      ],
     });
     const workspace = tempDirForTest('tole-e2e-ws-');
     const home = tempDirForTest('tole-e2e-home-');

@@ -101,9 +101,7 @@ describe('the keyboard', () => {
 
   it('Esc stops a real turn mid-stream: the partial reply is kept and settled as interrupted', async () => {
     const store = emptyStore();
-    const fixture = realAgent(store, [
-      { chunks: ['Reading ', 'the ', 'whole ', 'repository '], delayMs: 5, hang: true },
-    ]);
+    const fixture = realAgent(store, [{ chunks: ['Reading ', 'the ', 'whole ', 'repository '], hang: true }]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await screen.type('summarise the repo');
     await screen.press(KEYS.enter);
@@ -118,11 +116,17 @@ describe('the keyboard', () => {
 
   it('streams a real reply into the transcript as it arrives', async () => {
     const store = emptyStore();
-    const fixture = realAgent(store, [{ chunks: ['Here ', 'is ', '**the** ', 'answer.'], delayMs: 20 }]);
+    let seen!: () => void;
+    // The reply holds after 'Here is ' until the test has seen that much on screen, and no more.
+    const replyGoesOn = new Promise<void>((resolve) => (seen = resolve));
+    const fixture = realAgent(store, [
+      { chunks: ['Here ', 'is ', '**the** ', 'answer.'], stallAfterChunks: 2, stallUntil: replyGoesOn },
+    ]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await screen.type('hello');
     await screen.press(KEYS.enter);
-    await screen.waitFor('Here is');
+    expect(pane(await screen.waitFor('Here is'), 'main ·')).not.toContain('answer');
+    seen();
     await screen.waitFor('Here is the answer.');
     await vi.waitFor(() => expect(stripAnsi(screen!.frame())).toMatch(/Final · seq/));
     expect(pane(screen.frame(), 'main ·').match(/Here is the answer\./g)).toHaveLength(1);

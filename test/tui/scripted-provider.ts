@@ -15,6 +15,31 @@ export interface ScriptedTurn {
   readonly delayMs?: number;
   /** Never finish: stream the chunks, then wait until aborted. */
   readonly hang?: boolean;
+  /**
+   * Stream this many chunks, then send the rest only once `stallUntil` settles (an abort ends the
+   * wait): a test holds the reply open until it has seen what a running turn shows, instead of
+   * hoping a delay between chunks is long enough.
+   */
+  readonly stallAfterChunks?: number;
+  readonly stallUntil?: Promise<unknown>;
+}
+
+function cancelled(): ProviderError {
+  return new ProviderError({ kind: 'aborted', message: 'the request was cancelled', hint: 'cancelled' });
+}
+
+/** Until `promise` settles; rejects as cancelled if `signal` aborts first. */
+function held(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(cancelled());
+    const onAbort = (): void => reject(cancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    promise.then(done, done);
+  });
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -44,7 +69,8 @@ export class ScriptedProvider implements Provider {
     this.requests.push(request);
     const turn = this.turns[this.next++] ?? { chunks: ['(no more scripted replies)'] };
     let text = '';
-    for (const chunk of turn.chunks ?? []) {
+    for (const [sent, chunk] of (turn.chunks ?? []).entries()) {
+      if (sent === turn.stallAfterChunks && turn.stallUntil !== undefined) await held(turn.stallUntil, request.signal);
       await wait(turn.delayMs ?? 1, request.signal);
       text += chunk;
       onEvent({ type: 'text', delta: chunk });

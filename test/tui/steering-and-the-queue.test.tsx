@@ -36,8 +36,12 @@ describe('steering a running turn', () => {
 
   it("through a real Agent: the steering goes to the model with the same turn's next call and shows in the transcript", async () => {
     const store = emptyStore();
+    let steered!: () => void;
+    // The first reply holds after 'First ' until the steering is taken: the turn is still running
+    // when it comes, however slow the machine.
+    const firstReplyGoesOn = new Promise<void>((resolve) => (steered = resolve));
     const fixture = realAgent(store, [
-      { chunks: ['First ', 'answer, ', 'and ', 'slow.'], delayMs: 150 },
+      { chunks: ['First ', 'answer, ', 'and ', 'slow.'], stallAfterChunks: 1, stallUntil: firstReplyGoesOn },
       { chunks: ['Steered answer.'] },
     ]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
@@ -45,6 +49,8 @@ describe('steering a running turn', () => {
     await screen.waitFor('First');
     // Typed in one go, as a paste-free burst: the text and its ⏎.
     await screen.press('in French please\r');
+    await screen.waitFor('↳ steering (next model call): in French please');
+    steered();
     const done = await screen.waitFor('Steered answer.');
     expect(pane(done, 'main ·')).toContain('↳ steered into the running turn');
     expect(fixture.provider.requests).toHaveLength(2);

@@ -138,12 +138,18 @@ describe('the prompt', () => {
 
   it('shows the estimated output while a reply streams, in the usage pane', async () => {
     const store = emptyStore();
-    const fixture = realAgent(store, [{ chunks: ['x'.repeat(400), 'y'.repeat(400)], delayMs: 150 }]);
+    let seen!: () => void;
+    // The reply holds after its first 400 characters until the test has read the pane mid-stream.
+    const replyGoesOn = new Promise<void>((resolve) => (seen = resolve));
+    const fixture = realAgent(store, [
+      { chunks: ['x'.repeat(400), 'y'.repeat(400)], stallAfterChunks: 1, stallUntil: replyGoesOn },
+    ]);
     screen = renderScreen({ store, agent: fixture.agent, approvals: fixture.approvals, policy: fixture.policy });
     await screen.type('go');
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(pane(screen!.frame(), 'usage')).toMatch(/turn\s+~[\d.]+k?\s+~100\s+~\$/));
     expect(pane(screen.frame(), 'usage')).toContain('▸ streaming');
+    seen();
     await vi.waitFor(() => expect(pane(screen!.frame(), 'usage')).toMatch(/turn\s+1\.0k\s+200/));
   });
 });
