@@ -393,12 +393,14 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     completion,
     completionNow: () => completionList(current().editor, completionSources, true),
     matches,
-  };
-  const onFieldChange = (value: string): void => {
-    dispatch({ type: 'field-value', value });
-    const state = current();
-    if (state.field?.kind === 'find')
-      followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, value));
+    editField: (editor) => {
+      const before = current().field?.editor.value;
+      dispatch({ type: 'field-edit', editor });
+      const state = current();
+      // The selection goes to the first match of what is searched now; a move of the cursor searches nothing new.
+      if (state.field?.kind === 'find' && editor.value !== before)
+        followSearch({ view, dispatch, ui: state }, finder.search(view.rows, view.labels, editor.value));
+    },
   };
   useKeyboard(
     (input, key) => {
@@ -410,8 +412,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
     },
     focusChanged,
   );
-  // A closed field's text input lets go of the keyboard before the next key; so does the picker.
-  useFlushedEffects(ui.field === null);
+  // The picker (its own key listener) lets go of the keyboard before the next key.
   useFlushedEffects(ui.picker === null);
   const choose = (chosen: PickerSession): void => {
     dispatch({ type: 'picker', picker: null });
@@ -542,7 +543,7 @@ function AppScreen(props: AppProps & { readonly controller: TurnController }) {
         {pending && approval ? <ApprovalPrompt pending={pending} width={size.columns} box={approval} /> : null}
         {dialog ? <FilesDialogPrompt dialog={dialog} width={size.columns} maxHeight={maxApproval} /> : null}
         {ui.field && !pending && !dialog ? (
-          <FieldLine field={ui.field} matches={matches} focus width={size.columns} onChange={onFieldChange} />
+          <FieldLine field={ui.field} matches={matches} focus width={size.columns} />
         ) : null}
         {popup.length > 0 ? <CompletionPopup lines={popup} /> : null}
         <PromptLine

@@ -10,15 +10,9 @@ import { RENDERER_PATCHES } from '../../scripts/renderer-patches.mjs';
 
 /**
  * The patched packages, and every package that imports Ink: one loaded as it is would import a
- * second, stock Ink, whose hooks never hear the screen's input (ink-text-input's fields did so).
+ * second, stock Ink, whose hooks never hear the screen's input.
  */
-export const SHIPPED_RENDERER_PACKAGES = [
-  'ink',
-  'yoga-layout',
-  'string-width',
-  'ink-text-input',
-  'ink-testing-library',
-];
+export const SHIPPED_RENDERER_PACKAGES = ['ink', 'yoga-layout', 'string-width', 'ink-testing-library'];
 
 /** Set-up files of a tier that draws: tole's Intl.Segmenter first, then Ink loaded as the screen loads it. */
 export const SHIPPED_RENDERER_SETUP = ['test/support/shipped-segmenter.ts', 'test/support/ink-as-shipped.ts'];

@@ -6,8 +6,9 @@ import {
   type ApprovalQueue,
   type PendingApproval,
 } from './approval-queue';
-import { stripControls } from '../text/cell-width';
-import { applyEdit, insertText, MAX_PROMPT_CHARS, type EditAction } from '../prompt/line-editor';
+import { insertText, MAX_PROMPT_CHARS } from '../prompt/line-editor';
+import { fieldText, typeInText } from '../input/edit-keys';
+import type { Binding } from '../input/keymap';
 import type { SessionAllowance } from './session-allowance';
 import type { UiAction } from '../screen/ui-state';
 
@@ -22,6 +23,8 @@ export interface ApprovalKeyContext {
   readonly field: ApprovalField | null;
   /** Lines of the box (1-based, inclusive) not on screen yet: no key approves before they were. */
   readonly unseen?: { readonly from: number; readonly to: number } | null;
+  /** The keymap in force: the edited command takes the prompt's editing keys from it. */
+  readonly keymap: readonly Binding[];
 }
 
 const PASTE_START = '[200~';
@@ -183,7 +186,7 @@ function typeDenial(
   if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return true;
   // A fast typist's (or a script's) "text⏎" in one read is the text, then a send.
   const sends = input.endsWith('\r');
-  const value = field.value + stripControls((sends ? input.slice(0, -1) : input).replace(/\r\n?|\n/g, ' '));
+  const value = field.value + fieldText(sends ? input.slice(0, -1) : input, 'one');
   if (sends) return deny(ctx, value);
   set(value);
   return true;
@@ -194,16 +197,6 @@ function deny(ctx: ApprovalKeyContext, typed: string): true {
   answerApproval(ctx, 'deny', message === '' ? {} : { message });
   return true;
 }
-
-const EDIT_KEYS: readonly [keyof Key | `ctrl+${string}`, EditAction][] = [
-  ['leftArrow', 'cursor-left'],
-  ['rightArrow', 'cursor-right'],
-  ['ctrl+a', 'line-start'],
-  ['ctrl+e', 'line-end'],
-  ['ctrl+u', 'delete-to-start'],
-  ['ctrl+k', 'delete-to-end'],
-  ['ctrl+w', 'delete-word'],
-];
 
 /** The command being edited: ⏎ approves it as edited (core checks it again), Alt-⏎ a new line. */
 function typeEdit(
@@ -228,10 +221,6 @@ function typeEdit(
     answerApproval(ctx, 'approve-edited', { edited });
     return true;
   }
-  if (key.backspace || key.delete) {
-    set(applyEdit(field.editor, 'delete-back'));
-    return true;
-  }
   // ↑↓ move the cursor a line, PgUp/PgDn ten: the box keeps the cursor's line in sight, so every
   // line of what ⏎ approves can be read.
   const lines = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -10 : key.pageDown ? 10 : 0;
@@ -239,15 +228,10 @@ function typeEdit(
     set(moveLines(field.editor, lines));
     return true;
   }
-  const edit = EDIT_KEYS.find(([k]) =>
-    k.startsWith('ctrl+') ? key.ctrl && input === k.slice(5) : key[k as keyof Key] === true,
-  );
-  if (edit) {
-    set(applyEdit(field.editor, edit[1]));
-    return true;
-  }
-  if (key.ctrl || key.meta || input === '' || input === PASTE_START || input === PASTE_END) return true;
-  set(insertText(field.editor, stripControls(input.replace(/\r\n?/g, '\n'))));
+  if (input === PASTE_START || input === PASTE_END) return true;
+  // The prompt's editing keys (Ctrl-A/E/U/K/W, Alt-B/F, Home/End, ←→), as the keymap binds them.
+  const editor = typeInText(field.editor, input, key, ctx.keymap, 'many');
+  if (editor !== field.editor) set(editor);
   return true;
 }
 
@@ -269,10 +253,10 @@ export function moveLines(editor: { readonly value: string; readonly cursor: num
 export function pasteInApprovalField(ctx: ApprovalKeyContext, text: string): void {
   const field = openField(ctx.field, ctx.pending);
   if (field?.kind === 'deny') {
-    const value = (field.value + stripControls(text.replace(/\r\n?|\n/g, ' '))).slice(0, MAX_DENIAL_MESSAGE_CHARS);
+    const value = (field.value + fieldText(text, 'one')).slice(0, MAX_DENIAL_MESSAGE_CHARS);
     setField(ctx, { ...field, value });
   } else if (field?.kind === 'edit') {
-    const editor = insertText(field.editor, stripControls(text.replace(/\r\n?/g, '\n')));
+    const editor = insertText(field.editor, fieldText(text, 'many'));
     if (editor.value.length <= MAX_EDITED_CHARS) setField(ctx, { ...field, editor });
   }
 }

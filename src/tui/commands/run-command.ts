@@ -8,7 +8,7 @@ import type { SessionSwitching, SwitchRequest } from '../picker/session-switch';
 import { flashRefusal } from './refusal-flash';
 import type { Theme } from '../style/theme';
 import type { TurnAgent } from '../screen/turn-controller';
-import type { Flash, UiAction } from '../screen/ui-state';
+import { openTreeField, type Flash, type UiAction } from '../screen/ui-state';
 
 export interface CommandContext {
   readonly store: SessionStore;
@@ -88,7 +88,7 @@ export function openNameField(ctx: LabelContext): void {
       type: 'flash',
       flash: { level: 'error', text: 'read-only session: its name cannot be written' },
     });
-  ctx.dispatch({ type: 'field', field: { kind: 'name', entryId: null, value: sessionName(ctx.store) ?? '' } });
+  ctx.dispatch({ type: 'field', field: openTreeField('name', null, sessionName(ctx.store) ?? '') });
 }
 
 function theme(ctx: CommandContext, spec: string): void {

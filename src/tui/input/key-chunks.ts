@@ -28,8 +28,8 @@ interface KeyboardSink {
 /**
  * How the screen tells the stream that a key has been drawn. The screen's keyboard attaches while
  * it listens; it says when it began on a key and when what that key changed has been drawn and its
- * effects have run (a one-line field, ink-text-input, takes its new value and its new key
- * listener in effects). Until then the next key waits.
+ * effects have run (the session picker a key opens takes its own key listener in effects, and
+ * the next key reads the layout that key drew). Until then the next key waits.
  */
 interface KeyPacing {
   /** A keyboard listens: keys wait for it to say each has been drawn. Returns its detach. */

@@ -24,7 +24,8 @@ import {
   type PaneId,
 } from './keymap';
 import { askAgain } from '../commands/ask-again';
-import { applyEdit, insertText, verticalMove, type EditAction } from '../prompt/line-editor';
+import { applyEdit, insertText, verticalMove, type EditorState } from '../prompt/line-editor';
+import { editOf, fieldText, typeInText } from './edit-keys';
 import { newestLeaf, siblingRow } from '../tree/tree-rows';
 import { readChildPath } from '../tree/child-path';
 import { selectedRowIndex, selectedTaskCall, taskCallChild } from '../tree/selected-row';
@@ -48,7 +49,7 @@ import {
 } from '../dialogs/files-dialog-keys';
 import type { TurnAgent, TurnController } from '../screen/turn-controller';
 import type { FirstRunKeys } from '../dialogs/use-first-run';
-import { popupChoice, type UiAction, type UiState } from '../screen/ui-state';
+import { openTreeField, popupChoice, type TreeField, type UiAction, type UiState } from '../screen/ui-state';
 import type { SessionView } from '../screen/use-session-view';
 import type { ScrollAnchor } from '../transcript/transcript-window';
 
@@ -102,23 +103,14 @@ export interface KeyContext {
   readonly paneAt: (column: number, row: number) => PaneId | null;
   /** The tree's matches of the search (`ui.find`) over the rows of `view`; null when nothing is searched. */
   readonly matches: TreeMatches | null;
+  /** The open find, label or name field's text as edited: the field takes it, and find's selection follows its matches. */
+  readonly editField: (editor: EditorState) => void;
 }
 
 const FOCUS_ORDER: readonly PaneId[] = ['input', 'tree', 'transcript', 'usage', 'registers'];
 
-const EDIT_ACTIONS: ReadonlySet<Action> = new Set([
-  'cursor-left',
-  'cursor-right',
-  'line-start',
-  'line-end',
-  'word-left',
-  'word-right',
-  'delete-back',
-  'delete-word',
-  'delete-to-start',
-  'delete-to-end',
-  'newline',
-]);
+/** A find, label or name field holds no more (a label or a name is cut far shorter when saved). */
+const MAX_FIELD_CHARS = 4096;
 
 const PASTE_START = '[200~';
 const PASTE_END = '[201~';
@@ -154,6 +146,9 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
     ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, key.return ? '\n' : input) });
     return;
   }
+  const field = fieldWithKeys(ctx);
+  // A paste that comes as keys (a terminal without bracketed paste's sink): its Enter is no submit.
+  if (ctx.ui.pasting && field) return pasteInField(ctx, field, key.return ? ' ' : input);
   if (typeInApprovalField(approvalContext(ctx), input, key)) return;
   const chord = chordOf(input, key);
   let binding = chord === null ? null : bindingOf(ctx, chord, ctx.completion !== null);
@@ -166,6 +161,11 @@ export function handleKey(ctx: KeyContext, input: string, key: Key): void {
   }
   if (binding) {
     runAction(ctx, binding.action, key);
+    return;
+  }
+  if (field) {
+    const editor = typeInText(field.editor, input, key, ctx.keymap, 'one');
+    if (editor !== field.editor && editor.value.length <= MAX_FIELD_CHARS) ctx.editField(editor);
     return;
   }
   if (typing && !key.ctrl && !key.meta && input !== '') typeText(ctx, input);
@@ -190,13 +190,24 @@ function bindingOf(ctx: KeyContext, chord: string, popup: boolean) {
  * or the denial message on one line; anywhere else it is dropped, as keys it would have been.
  */
 export function handlePaste(ctx: KeyContext, text: string): void {
-  const oneLine = (value: string): string => stripControls(value.replace(/\r\n?|\n/g, ' '));
   if (ctx.pending) return pasteInApprovalField(approvalContext(ctx), text);
-  if (ctx.ui.field) return ctx.dispatch({ type: 'field-value', value: ctx.ui.field.value + oneLine(text) });
+  const field = fieldWithKeys(ctx);
+  if (field) return pasteInField(ctx, field, text);
   if (ctx.ui.focus !== 'input' || ctx.ui.helpOpen || ctx.setup || ctx.ui.queueOpen) return;
   const pasted = pastedText(text);
   if (lineCount(pasted) > FOLD_PASTE_LINES) ctx.dispatch({ type: 'paste-folded', text: pasted });
   else ctx.dispatch({ type: 'edit', editor: insertText(ctx.ui.editor, pasted) });
+}
+
+/** The find, label or name field when it holds the keyboard (no approval box or files prompt over it), else null. */
+function fieldWithKeys(ctx: KeyContext): TreeField | null {
+  return ctx.pending || ctx.ui.dialog ? null : ctx.ui.field;
+}
+
+/** Pasted text goes into a find, label or name field whole, on one line (newlines are spaces), up to its bound. */
+function pasteInField(ctx: KeyContext, field: TreeField, text: string): void {
+  const room = Math.max(0, MAX_FIELD_CHARS - field.editor.value.length);
+  ctx.editField(insertText(field.editor, fieldText(text, 'one').slice(0, room)));
 }
 
 /** Typed text; a fast typist's (or a script's) "text⏎" in one chunk is the text, then a send. */
@@ -268,8 +279,9 @@ function wheel(ctx: KeyContext, notch: WheelNotch): void {
 }
 
 function runAction(ctx: KeyContext, action: Action, key: Key): void {
-  if (EDIT_ACTIONS.has(action)) {
-    ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, action as EditAction) });
+  const edit = editOf(action);
+  if (edit) {
+    ctx.dispatch({ type: 'edit', editor: applyEdit(ctx.ui.editor, edit) });
     return;
   }
   switch (action) {
@@ -305,7 +317,7 @@ function runAction(ctx: KeyContext, action: Action, key: Key): void {
       ctx.dispatch({ type: 'dialog', dialog: null });
       return;
     case 'find-open':
-      ctx.dispatch({ type: 'field', field: { kind: 'find', entryId: null, value: '' } });
+      ctx.dispatch({ type: 'field', field: openTreeField('find', null, '') });
       return;
     case 'label-open':
       return openLabel(ctx);
@@ -451,6 +463,7 @@ function approvalContext(ctx: KeyContext): ApprovalKeyContext {
     policy: ctx.policy,
     field: ctx.ui.approvalField,
     unseen: ctx.approvalScroll?.unseen ?? null,
+    keymap: ctx.keymap,
   };
 }
 
@@ -542,20 +555,21 @@ function openLabel(ctx: KeyContext): void {
     });
   if (!row)
     return ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: 'nothing to label yet: send a prompt first' } });
-  ctx.dispatch({ type: 'field', field: { kind: 'label', entryId: row.id, value: labelOf(ctx.store, row.id) ?? '' } });
+  ctx.dispatch({ type: 'field', field: openTreeField('label', row.id, labelOf(ctx.store, row.id) ?? '') });
 }
 
 /** Enter in a field: a label is saved as `/label` saves it, a name as `/name` does; a search checks out its match. */
 function submitField(ctx: KeyContext): void {
   const field = ctx.ui.field;
   if (!field) return;
+  const { value } = field.editor;
   ctx.dispatch({ type: 'field', field: null });
-  if (field.kind === 'label') return labelEntry(ctx, field.entryId, field.value);
-  if (field.kind === 'name') return nameTheSession(ctx, field.value);
-  if (field.value === '') return;
+  if (field.kind === 'label') return labelEntry(ctx, field.entryId, value);
+  if (field.kind === 'name') return nameTheSession(ctx, value);
+  if (value === '') return;
   const matches = ctx.matches;
   if (!matches || matches.indexes.length === 0) {
-    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `no entry matches "${field.value}"` } });
+    ctx.dispatch({ type: 'flash', flash: { level: 'warn', text: `no entry matches "${value}"` } });
     return;
   }
   // The selection sits on a match (typing moved it there, ↑/↓ moved between them); else the first one after it.

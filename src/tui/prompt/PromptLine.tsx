@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { cellWidth, graphemes, truncate } from '../text/cell-width';
+import { cellWidth, truncate } from '../text/cell-width';
+import { CursorText } from './CursorText';
 import { PROMPT_MARK, type PromptLayout } from './prompt-layout';
 import { useTheme } from '../style/use-theme';
 
@@ -8,36 +9,6 @@ interface PromptLineProps {
   readonly focused: boolean;
   readonly placeholder: string;
   readonly width: number;
-}
-
-/** One row of the prompt with the cursor drawn as an inverse cell. */
-function RowText({
-  text,
-  cursorColumn,
-  focused,
-}: {
-  readonly text: string;
-  readonly cursorColumn: number | null;
-  readonly focused: boolean;
-}) {
-  if (!focused || cursorColumn === null) return <Text>{text}</Text>;
-  let before = '';
-  let at = ' ';
-  let after = '';
-  let column = 0;
-  for (const g of graphemes(text)) {
-    if (column < cursorColumn) before += g.text;
-    else if (column === cursorColumn) at = g.text;
-    else after += g.text;
-    column += g.width;
-  }
-  return (
-    <Text>
-      {before}
-      <Text inverse>{at}</Text>
-      {after}
-    </Text>
-  );
 }
 
 /** Steering on its way into the running turn, queued prompts, then the prompt itself (it grows to a few rows as it is typed). */
@@ -71,7 +42,7 @@ export function PromptLine({ layout, focused, placeholder, width }: PromptLinePr
           <Text {...theme.style(focused ? 'accentBold' : 'muted')}>
             {i === 0 ? PROMPT_MARK : ' '.repeat(cellWidth(PROMPT_MARK))}
           </Text>
-          <RowText text={row.text} cursorColumn={row.cursorColumn} focused={focused} />
+          <CursorText text={row.text} cursorColumn={row.cursorColumn} focused={focused} />
           {empty && i === 0 ? (
             <Text {...theme.style('faint')}>{truncate(placeholder, Math.max(0, width - 4))}</Text>
           ) : null}

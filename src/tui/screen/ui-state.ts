@@ -43,7 +43,13 @@ export interface TreeField {
   readonly kind: 'find' | 'label' | 'name';
   /** The entry a label goes on (null for find). */
   readonly entryId: string | null;
-  readonly value: string;
+  /** What is typed and where the cursor is: edited with the prompt's keys (input/edit-keys.ts). */
+  readonly editor: EditorState;
+}
+
+/** A field opened on `value`, the cursor at its end. */
+export function openTreeField(kind: TreeField['kind'], entryId: string | null, value: string): TreeField {
+  return { kind, entryId, editor: { value, cursor: value.length } };
 }
 
 /** Everything the screen remembers that is not in the session file. */
@@ -170,7 +176,7 @@ export type UiAction =
   | { readonly type: 'dialog-preview'; readonly entryId: string; readonly preview: RestorePreview }
   | { readonly type: 'edit-prompt'; readonly entryId: string; readonly parentId: string | null; readonly text: string }
   | { readonly type: 'field'; readonly field: TreeField | null }
-  | { readonly type: 'field-value'; readonly value: string }
+  | { readonly type: 'field-edit'; readonly editor: EditorState }
   | { readonly type: 'picker'; readonly picker: PickerList | null }
   | { readonly type: 'approval-scroll'; readonly callId: string; readonly top: number; readonly seen: number }
   | { readonly type: 'approval-field'; readonly field: ApprovalField | null }
@@ -323,7 +329,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         ? { ...state, dialog: { ...state.dialog, preview: action.preview } }
         : state;
     case 'field':
-      return { ...state, field: action.field, find: action.field?.kind === 'find' ? action.field.value : state.find };
+      return {
+        ...state,
+        field: action.field,
+        find: action.field?.kind === 'find' ? action.field.editor.value : state.find,
+      };
     case 'picker':
       return { ...state, picker: action.picker };
     case 'approval-field':
@@ -340,12 +350,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case 'completion-close':
       return { ...state, completion: { ...popupChoice(state), closed: true } };
-    case 'field-value':
+    case 'field-edit':
       if (!state.field) return state;
       return {
         ...state,
-        field: { ...state.field, value: action.value },
-        find: state.field.kind === 'find' ? action.value : state.find,
+        field: { ...state.field, editor: action.editor },
+        find: state.field.kind === 'find' ? action.editor.value : state.find,
       };
   }
 }
