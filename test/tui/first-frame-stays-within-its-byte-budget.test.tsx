@@ -5,11 +5,11 @@
  * Deterministic: the frame is a fixed session's, drawn whole on a blank screen by the frame writer
  * that ships; no clock decides anything.
  */
-import chalk from 'chalk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { FakeStdout, renderScreen, type Screen } from './harness';
 import { emptyStore, prepareSession } from './session-fixture';
+import { inFullColor } from './full-color';
 
 /**
  * Bytes the first frame may take, in colour: 2,639 and 3,595 B with the rules a darker grey than
@@ -38,13 +38,7 @@ const LINE_SET_BUDGET = { launch: 1_350, prepared: 2_900 };
 
 let screen: Screen | undefined;
 // Colours as a 256-colour or true-colour terminal gets them (the pty traces set COLORTERM=truecolor).
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 afterEach(() => {
   screen?.unmount();
   screen = undefined;

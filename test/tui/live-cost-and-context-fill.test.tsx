@@ -4,23 +4,17 @@
  * comes back and replaces the estimate with the real figure; the context fill (prompt tokens
  * against the window), coloured when high; on a narrow screen the status bar carries both.
  */
-import chalk from 'chalk';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadTheme } from '../../src/tui/style/theme';
 import { themeView } from '../../src/tui/style/theme-context';
 import { startChatServer, type ChatServer } from '../support/chat-server';
 import { eventually, KEYS, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { wiredSession } from './wired-session';
+import { inFullColor } from './full-color';
 
 let screen: Screen | undefined;
 let server: ChatServer;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 beforeEach(async () => {
   server = await startChatServer();
 });

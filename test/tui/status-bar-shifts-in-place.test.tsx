@@ -5,24 +5,18 @@
  * writes only what is new, instead of every cell after the change. The screen must be what a
  * whole redraw leaves: checked cell by cell in a headless xterm.
  */
-import chalk from 'chalk';
 import { render } from 'ink';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/tui/frame/frame-writer';
 import { StatusBar, type StatusBarProps } from '../../src/tui/status/StatusBar';
 import { loadTheme } from '../../src/tui/style/theme';
 import { ThemeContext, themeView } from '../../src/tui/style/theme-context';
 import { FakeStdout } from './harness';
 import { cells, flush, terminal, wholeDraw } from './xterm-screen';
+import { inFullColor } from './full-color';
 
 const WIDTH = 120;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 
 const IDLE_KEYS = [
   { keys: '⏎', hint: 'send' },

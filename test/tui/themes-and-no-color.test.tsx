@@ -1,20 +1,14 @@
-import chalk from 'chalk';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BUILT_IN_THEMES, loadTheme, parseTheme, ThemeError } from '../../src/tui/style/theme';
 import { renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
 import { tempDirForTest } from '../support/after-the-test';
+import { inFullColor } from './full-color';
 
 let screen: Screen | undefined;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 afterEach(() => screen?.unmount());
 
 /** SGR colour parameters: 30-37, 38;…, 39, 40-47, 48;…, 49, 90-97, 100-107. */

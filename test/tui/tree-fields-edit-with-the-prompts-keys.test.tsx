@@ -5,22 +5,16 @@
  * letter), the cursor is drawn where it is and a long value scrolls to keep it in sight, and a
  * bracketed paste goes in whole at the cursor, on one line.
  */
-import chalk from 'chalk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { labelOf } from '../../src/core/session/labels';
 import { sessionName } from '../../src/core/session/session-name';
 import { runTui } from '../../src/tui/run-tui';
 import { eventually, FakeStdin, FakeStdout, KEYS, renderScreen, tuiOptions, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
+import { inFullColor } from './full-color';
 
 let screen: Screen | undefined;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 afterEach(() => screen?.unmount());
 
 const CHORD = {

@@ -1,18 +1,12 @@
-import chalk from 'chalk';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import { labelOf } from '../../src/core/session/labels';
 import { KEYS, leftColumns, pane, renderScreen, type Screen } from './harness';
 import { prepareSession } from './session-fixture';
+import { inFullColor } from './full-color';
 
 let screen: Screen | undefined;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 afterEach(() => screen?.unmount());
 
 const strip = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');

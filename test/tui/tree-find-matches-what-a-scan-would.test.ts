@@ -40,6 +40,18 @@ function entryOf(id: string, text: string, n: number): AnyEntry {
   ) as AnyEntry;
 }
 
+/** Entries made one by one (`e0`, `e1`, ...), in the order `add` is called. */
+function growingEntries() {
+  const entries = new Map<string, AnyEntry>();
+  const ids: string[] = [];
+  const add = (text: string): void => {
+    const id = `e${ids.length}`;
+    entries.set(id, entryOf(id, text, ids.length));
+    ids.push(id);
+  };
+  return { entries, ids, add };
+}
+
 function rowsOf(ids: readonly string[]): TreeRows {
   const rows: TreeRow[] = ids.map((id) => ({ id, depth: 0, branchStart: false, siblingIndex: 1, siblingCount: 1 }));
   const index = new Map(rows.map((r, i) => [r.id, i]));
@@ -175,13 +187,7 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
       expectSame(finder.search(rows, labels, q), rows, plainScan(rows, entries, labels, q));
   });
   it('searches the entries added since a kept query, when narrowing from it and when it is asked again', () => {
-    const entries = new Map<string, AnyEntry>();
-    const ids: string[] = [];
-    const add = (t: string): void => {
-      const id = `e${ids.length}`;
-      entries.set(id, entryOf(id, t, ids.length));
-      ids.push(id);
-    };
+    const { entries, ids, add } = growingEntries();
     for (let i = 0; i < 200; i++) add(i === 50 ? 'a needle here' : `hay ${i}`);
     const finder = new TreeFinder((id) => entries.get(id));
     const labels = new Map<string, string>();
@@ -197,13 +203,7 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     expectSame(finder.search(rows, labels, 'need'), rows, plainScan(rows, entries, labels, 'need'));
   });
   it('a backspace after a paste takes the matches of the pasted query as found and reads only the other entries', async () => {
-    const entries = new Map<string, AnyEntry>();
-    const ids: string[] = [];
-    const add = (t: string): void => {
-      const id = `e${ids.length}`;
-      entries.set(id, entryOf(id, t, ids.length));
-      ids.push(id);
-    };
+    const { entries, ids, add } = growingEntries();
     for (let i = 0; i < 300; i++) add(i % 3 === 0 ? `lock fsync ${i}` : `lock fsyn ${i}`);
     const finder = new TreeFinder((id) => entries.get(id));
     const labels = new Map([['e1', 'LOCK FSYNC label']]);
@@ -227,13 +227,7 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
     expectSame(all.search(rows, labels, 'ock'), rows, plainScan(rows, entries, labels, 'ock'));
   });
   it('works out the texts ahead of the first key when the field opens (prepare), and still sees later entries', async () => {
-    const entries = new Map<string, AnyEntry>();
-    const ids: string[] = [];
-    const add = (t: string): void => {
-      const id = `e${ids.length}`;
-      entries.set(id, entryOf(id, t, ids.length));
-      ids.push(id);
-    };
+    const { entries, ids, add } = growingEntries();
     for (let i = 0; i < 2500; i++) add(i % 100 === 0 ? `stripes ${i}` : `plain ${i}`);
     let looked = 0;
     const finder = new TreeFinder((id) => {
@@ -321,13 +315,7 @@ describe('find in the tree matches what a plain scan of every row finds', () => 
   });
 
   it('hands out matches that stay as they were when entries come and the same query is asked again', () => {
-    const entries = new Map<string, AnyEntry>();
-    const ids: string[] = [];
-    const add = (t: string): void => {
-      const id = `e${ids.length}`;
-      entries.set(id, entryOf(id, t, ids.length));
-      ids.push(id);
-    };
+    const { entries, ids, add } = growingEntries();
     for (let i = 0; i < 100; i++) add(`torn tail ${i}`);
     const finder = new TreeFinder((id) => entries.get(id));
     const labels = new Map<string, string>();

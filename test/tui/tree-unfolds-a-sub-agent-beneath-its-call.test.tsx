@@ -5,8 +5,7 @@
  */
 import { appendFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import chalk from 'chalk';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededRandom } from '../../src/core/clock';
 import { HEAD_KEY, NS, type LaneHead } from '../../src/core/registers/namespaces';
 import { SessionStore } from '../../src/core/storage/session-store';
@@ -14,15 +13,10 @@ import type { SessionEvent } from '../../src/core/session/events';
 import type { ChildEvent } from '../../src/core/session/sub-agents';
 import { eventually, KEYS, leftColumns, pane, renderScreen, stripAnsi, type Screen } from './harness';
 import { append, emptyStore, fixedClock } from './session-fixture';
+import { inFullColor } from './full-color';
 
 let screen: Screen | undefined;
-const level = chalk.level;
-beforeAll(() => {
-  chalk.level = 3;
-});
-afterAll(() => {
-  chalk.level = level;
-});
+inFullColor();
 afterEach(() => screen?.unmount());
 
 const CHILD_ID = '1764460000123456789-abcdef';
