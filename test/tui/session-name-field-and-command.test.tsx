@@ -1,6 +1,6 @@
 /**
- * Naming the session: `R` in the tree (and `/name` without text) opens an ink-text-input field
- * with the keymap suspended, Enter saves and Esc cancels; `/name TEXT` (or `/rename TEXT`) names it
+ * Naming the session: `R` in the tree (and `/name` without text) opens a one-line field edited
+ * with the prompt's keys, Enter saves and Esc cancels; `/name TEXT` (or `/rename TEXT`) names it
  * straight away. The name is a committed record and shows at the head of the screen.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -22,9 +22,8 @@ async function selected(text: string): Promise<void> {
 }
 
 /**
- * Types into an open field a key at a time, as a person does, each after the last is on screen:
- * ink-text-input edits the value it was last drawn with, so keys sent faster than a frame apart
- * (not a paste, which arrives as one chunk) could overwrite each other.
+ * Types into an open field a key at a time, as a person does, each after the last is on screen, so
+ * that each frame the test reads follows one key (a paste, which arrives as one chunk, is another test's).
  */
 async function typeInField(prompt: string, text: string, start = ''): Promise<void> {
   let typed = start;
